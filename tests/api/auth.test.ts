@@ -1,0 +1,187 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createOwner, registerUser, uniqueEmail } from "../support/factories";
+import { call } from "../support/http";
+
+describe("POST /auth/register", () => {
+  it("creates the account and answers 201 with a token and the user", async () => {
+    const email = uniqueEmail();
+    const res = await call("POST", "/api/v1/auth/register", {
+      body: { email, password: "secreto123", full_name: "Ana Pérez" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(res.body.data.user).toEqual({ id: expect.any(String), email, full_name: "Ana Pérez" });
+  });
+
+  it("trims and lower-cases the e-mail, and a taken e-mail in any case is 409", async () => {
+    const email = uniqueEmail("Mixed");
+    const first = await call("POST", "/api/v1/auth/register", {
+      body: { email: `  ${email.toUpperCase()} `, password: "secreto123", full_name: "Ana" },
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.data.user.email).toBe(email.toLowerCase());
+
+    const again = await call("POST", "/api/v1/auth/register", {
+      body: { email: email.toLowerCase(), password: "otraclave", full_name: "Otra" },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("conflict");
+  });
+
+  it("never stores the password in clear text", async () => {
+    const user = await registerUser({ password: "mi-clave-secreta" });
+    const row = await env.DB.prepare("SELECT password_hash FROM users WHERE id = ?")
+      .bind(user.user.id)
+      .first<{ password_hash: string }>();
+    expect(row!.password_hash).not.toContain("mi-clave-secreta");
+    expect(row!.password_hash).toMatch(/^pbkdf2-sha256\$100000\$/);
+  });
+
+  it.each([
+    [{ password: "secreto123", full_name: "Ana" }, ["email"]],
+    [{ email: "no-es-email", password: "secreto123", full_name: "Ana" }, ["email"]],
+    [{ email: "a@b.co", password: "12345", full_name: "Ana" }, ["password"]],
+    [{ email: "a@b.co", password: "secreto123", full_name: "   " }, ["full_name"]],
+    [{ email: 42, password: ["x"], full_name: null }, ["email", "password", "full_name"]],
+  ])("rejects %j with 422 naming %j, storing nothing", async (body, fields) => {
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    const res = await call("POST", "/api/v1/auth/register", { body });
+    expect(res.status).toBe(422);
+    expect(res.body.error).toBe("validation_error");
+    expect(res.body.message).toBe("Datos inválidos. Verifica la información ingresada.");
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual([...fields].sort());
+    const after = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
+  });
+
+  it("answers 400 to a body that is not JSON", async () => {
+    const malformed = await call("POST", "/api/v1/auth/register", {
+      rawBody: "{email:",
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toBe("bad_request");
+
+    const form = await call("POST", "/api/v1/auth/register", {
+      rawBody: "email=a@b.co",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(400);
+  });
+
+  it("answers 413 to an oversized body", async () => {
+    const res = await call("POST", "/api/v1/auth/register", {
+      body: { email: "a@b.co", password: "secreto123", full_name: "x".repeat(2 * 1024 * 1024) },
+    });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("POST /auth/login", () => {
+  it("signs in with the e-mail in any case", async () => {
+    const user = await registerUser();
+    const res = await call("POST", "/api/v1/auth/login", {
+      body: { email: user.email.toUpperCase(), password: user.password },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user.id).toBe(user.user.id);
+    const me = await call("GET", "/api/v1/auth/me", { token: res.body.data.token });
+    expect(me.status).toBe(200);
+  });
+
+  it("gives the same 401 for a wrong password and an unknown e-mail", async () => {
+    const user = await registerUser();
+    const wrong = await call("POST", "/api/v1/auth/login", {
+      body: { email: user.email, password: "incorrecta" },
+    });
+    const unknown = await call("POST", "/api/v1/auth/login", {
+      body: { email: uniqueEmail("nadie"), password: "incorrecta" },
+    });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({
+        error: "invalid_credentials",
+        message: "Credenciales incorrectas. Verifica tu email y contraseña.",
+      });
+    }
+  });
+
+  it("answers 429 with Retry-After after repeated failures for one e-mail", async () => {
+    const user = await registerUser();
+    const attempt = () =>
+      call("POST", "/api/v1/auth/login", { body: { email: user.email, password: "mala" } });
+    for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toBe("rate_limited");
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Even the right password waits out the window.
+    const right = await call("POST", "/api/v1/auth/login", {
+      body: { email: user.email, password: user.password },
+    });
+    expect(right.status).toBe(429);
+  });
+
+  it("records sign-ins and failures in the audit log", async () => {
+    const user = await registerUser();
+    await call("POST", "/api/v1/auth/login", { body: { email: user.email, password: "mala" } });
+    await call("POST", "/api/v1/auth/login", { body: { email: user.email, password: user.password } });
+    const { results } = await env.DB.prepare(
+      "SELECT action FROM audit_events WHERE user_id = ? ORDER BY created_at",
+    )
+      .bind(user.user.id)
+      .all<{ action: string }>();
+    expect(results.map((r) => r.action)).toEqual(["auth.register", "auth.login_failed", "auth.login"]);
+  });
+});
+
+describe("tokens and sessions", () => {
+  it("GET /auth/me returns the user, organization and role", async () => {
+    const user = await registerUser();
+    const before = await call("GET", "/api/v1/auth/me", { token: user.token });
+    expect(before.body.data).toEqual({ user: user.user, organization: null, role: null });
+
+    const owner = await createOwner({ name: "Mi Empresa" });
+    const after = await call("GET", "/api/v1/auth/me", { token: owner.token });
+    expect(after.body.data.organization.name).toBe("Mi Empresa");
+    expect(after.body.data.role).toBe("owner");
+  });
+
+  it("refuses a missing, malformed, forged or other-algorithm token with 401", async () => {
+    const user = await registerUser();
+    const [header, payload] = user.token.split(".");
+    const unsigned = `${btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "")}.${payload}.`;
+    for (const token of [undefined, "basura", `${header}.${payload}.firma-falsa`, unsigned]) {
+      const res = await call("GET", "/api/v1/auth/me", { token });
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe("unauthorized");
+    }
+  });
+
+  it("logout revokes the presented token everywhere", async () => {
+    const user = await registerUser();
+    expect((await call("POST", "/api/v1/auth/logout", { token: user.token })).status).toBe(200);
+    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
+    expect((await call("GET", "/api/v1/profiles/me", { token: user.token })).status).toBe(401);
+    expect((await call("POST", "/api/v1/auth/refresh", { token: user.token })).status).toBe(401);
+  });
+
+  it("refresh issues a new working token and retires the old one", async () => {
+    const user = await registerUser();
+    const res = await call("POST", "/api/v1/auth/refresh", { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.user).toEqual(user.user);
+    expect(res.body.data.token).not.toBe(user.token);
+    expect((await call("GET", "/api/v1/auth/me", { token: res.body.data.token })).status).toBe(200);
+    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
+  });
+
+  it("an expired session is refused even with a valid signature", async () => {
+    const user = await registerUser();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
+      .bind(new Date(Date.now() - 1000).toISOString(), user.user.id)
+      .run();
+    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
+  });
+});

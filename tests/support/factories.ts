@@ -1,0 +1,51 @@
+import { call } from "./http";
+
+let sequence = 0;
+
+export function randomIp() {
+  const byte = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${byte()}.${byte()}.${byte()}`;
+}
+
+export function uniqueEmail(prefix = "user") {
+  sequence += 1;
+  return `${prefix}-${sequence}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+export const organizationFields = {
+  name: "Clínica Sonrisa",
+  industry: "Salud",
+  employee_count: "11-50",
+  services_offered: "Limpiezas, ortodoncia e implantes",
+  business_hours: "L-V 9:00-19:00",
+  city: "Madrid",
+  country: "España",
+  ai_use_case: "Responder dudas y agendar citas",
+};
+
+export async function registerUser(overrides: Partial<Record<string, string>> = {}) {
+  const input = {
+    email: uniqueEmail(),
+    password: "secreto123",
+    full_name: "Ana Pérez",
+    ...overrides,
+  };
+  // Each test user comes from its own address, as real sign-ups do (registrations are limited per IP).
+  const response = await call("POST", "/api/v1/auth/register", {
+    body: input,
+    headers: { "CF-Connecting-IP": randomIp() },
+  });
+  if (response.status !== 201) throw new Error(`register failed: ${JSON.stringify(response.body)}`);
+  return { ...input, token: response.body.data.token as string, user: response.body.data.user };
+}
+
+/** A registered user who owns a fresh organization. */
+export async function createOwner(organization: Partial<typeof organizationFields> = {}) {
+  const owner = await registerUser();
+  const response = await call("POST", "/api/v1/organizations", {
+    token: owner.token,
+    body: { ...organizationFields, ...organization },
+  });
+  if (response.status !== 201) throw new Error(`org failed: ${JSON.stringify(response.body)}`);
+  return { ...owner, organization: response.body.data };
+}

@@ -1,0 +1,10 @@
+// The Worker as the API tests see it: the same Hono app and Durable Object as
+// worker/index.ts, without the React Router build that only exists after `vite build`.
+import { api } from "../../worker/api";
+import type { Env } from "../../worker/env";
+
+export { OrganizationHub } from "../../durable-objects/organization-hub";
+
+export default {
+  fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

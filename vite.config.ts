@@ -1,0 +1,11 @@
+import { cloudflare } from "@cloudflare/vite-plugin";
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter()],
+  // Static files live with the console (the top level of the repository is fixed).
+  publicDir: "app/public",
+  resolve: { tsconfigPaths: true },
+});

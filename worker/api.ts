@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
+import { authRoutes, profileRoutes } from "./auth/routes";
+import { createDb } from "./db/client";
+import type { AppContext } from "./http/context";
+import { handleError, notFound } from "./http/errors";
+import { organizationRoutes } from "./organizations/routes";
+import { realtimeRoutes } from "./realtime/routes";
+
+/** Largest JSON body the API reads; anything bigger is a 413 before parsing. */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+const v1 = new Hono<AppContext>()
+  .route("/auth", authRoutes)
+  .route("/profiles", profileRoutes)
+  .route("/organizations", organizationRoutes);
+
+/** Everything the Worker serves that is not a page: /api/v1, /ws (and /webhooks later). */
+export const api = new Hono<AppContext>()
+  .use(secureHeaders())
+  .use(async (c, next) => {
+    c.set("db", createDb(c.env.DB));
+    await next();
+  })
+  .use("/api/*", bodyLimit({ maxSize: MAX_BODY_BYTES }))
+  .route("/api/v1", v1)
+  .route("/ws", realtimeRoutes)
+  .notFound(() => {
+    throw notFound("Ruta no encontrada.");
+  })
+  .onError(handleError);
+
+export type ApiRoutes = typeof v1;

@@ -1,0 +1,37 @@
+import { eq } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
+import { unauthorized } from "../http/errors";
+import type { Caller } from "../http/context";
+import type { Profile, ProfileUpdateInput } from "./contract";
+
+type UserRow = typeof users.$inferSelect;
+
+const toProfile = (row: UserRow): Profile => ({
+  id: row.id,
+  full_name: row.fullName,
+  email: row.email,
+});
+
+export async function getProfile(db: Db, caller: Caller): Promise<Profile> {
+  const row = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
+  if (!row) throw unauthorized();
+  return toProfile(row);
+}
+
+export async function updateProfile(
+  db: Db,
+  caller: Caller,
+  input: ProfileUpdateInput,
+  ip: string | null,
+): Promise<Profile> {
+  const [row] = await db
+    .update(users)
+    .set({ fullName: input.full_name, updatedAt: new Date().toISOString() })
+    .where(eq(users.id, caller.userId))
+    .returning();
+  if (!row) throw unauthorized();
+  await recordAudit(db, { action: "profile.update", userId: caller.userId, ip });
+  return toProfile(row);
+}

@@ -1,0 +1,46 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requestInfo, requireCaller } from "../http/auth";
+import { jsonBody } from "../http/validate";
+import { loginInput, profileUpdateInput, registerInput } from "./contract";
+import * as auth from "./service";
+import * as profiles from "./profile-service";
+
+export const authRoutes = new Hono<AppContext>()
+  .post("/register", ...jsonBody(registerInput), async (c) => {
+    const result = await auth.register(
+      c.var.db,
+      c.env.JWT_SECRET,
+      c.req.valid("json"),
+      requestInfo(c),
+    );
+    return c.json({ data: result }, 201);
+  })
+  .post("/login", ...jsonBody(loginInput), async (c) => {
+    const result = await auth.login(c.var.db, c.env.JWT_SECRET, c.req.valid("json"), requestInfo(c));
+    return c.json({ data: result });
+  })
+  .post("/logout", requireCaller, async (c) => {
+    await auth.logout(c.var.db, c.var.caller, requestInfo(c));
+    return c.json({ data: { success: true } });
+  })
+  .get("/me", requireCaller, async (c) => {
+    return c.json({ data: await auth.me(c.var.db, c.var.caller) });
+  })
+  .post("/refresh", requireCaller, async (c) => {
+    const result = await auth.refresh(c.var.db, c.env.JWT_SECRET, c.var.caller, requestInfo(c));
+    return c.json({ data: result });
+  });
+
+export const profileRoutes = new Hono<AppContext>()
+  .use(requireCaller)
+  .get("/me", async (c) => c.json({ data: await profiles.getProfile(c.var.db, c.var.caller) }))
+  .patch("/me", ...jsonBody(profileUpdateInput), async (c) => {
+    const profile = await profiles.updateProfile(
+      c.var.db,
+      c.var.caller,
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: profile });
+  });

@@ -1,0 +1,423 @@
+/**
+ * The whole data model, in one place. drizzle-kit turns it into SQL under migrations/.
+ * Timestamps are ISO-8601 UTC strings (they sort as text and are what the API returns).
+ * Every row a tenant owns carries `organization_id`; services always filter on it.
+ */
+import { sql } from "drizzle-orm";
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const id = () =>
+  text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+const createdAt = () =>
+  text("created_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString());
+const updatedAt = () =>
+  text("updated_at")
+    .notNull()
+    .$defaultFn(() => new Date().toISOString());
+const organizationId = () =>
+  text("organization_id")
+    .notNull()
+    .references(() => organizations.id, { onDelete: "cascade" });
+
+export const ROLES = ["owner", "admin", "agent"] as const;
+export type Role = (typeof ROLES)[number];
+
+// ── Accounts ────────────────────────────────────────────────────────────────
+
+/** A person who signs in. The spec's "profile" is this row's public part (id, full_name, email). */
+export const users = sqliteTable("users", {
+  id: id(),
+  email: text("email").notNull().unique(), // stored trimmed and lower-cased
+  passwordHash: text("password_hash").notNull(),
+  fullName: text("full_name").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Server-side record behind every access token: revoking it revokes the token. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+    userAgent: text("user_agent"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Fixed-window counters for rate limits (login failures, registrations, public endpoints). */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: integer("reset_at").notNull(), // epoch milliseconds
+});
+
+// ── Organizations and their members ────────────────────────────────────────
+
+export const organizations = sqliteTable(
+  "organizations",
+  {
+    id: id(),
+    name: text("name").notNull(),
+    industry: text("industry").notNull(),
+    description: text("description"),
+    address: text("address"),
+    employeeCount: text("employee_count").notNull(),
+    servicesOffered: text("services_offered").notNull(),
+    businessHours: text("business_hours").notNull(),
+    city: text("city").notNull(),
+    country: text("country").notNull(),
+    aiUseCase: text("ai_use_case").notNull(),
+    /** Public key a business's own web pages send to create tracking sessions. */
+    trackingKey: text("tracking_key")
+      .notNull()
+      .$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("organizations_tracking_key_idx").on(t.trackingKey)],
+);
+
+/** A user belongs to at most one organization (the spec: "members of one organization"). */
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("memberships_user_idx").on(t.userId),
+    index("memberships_organization_idx").on(t.organizationId, t.role),
+  ],
+);
+
+/** Single-use invitation link; only the SHA-256 of its token is stored. */
+export const invitations = sqliteTable(
+  "invitations",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    email: text("email").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: text("expires_at").notNull(),
+    acceptedAt: text("accepted_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_idx").on(t.tokenHash),
+    index("invitations_organization_idx").on(t.organizationId),
+  ],
+);
+
+// ── AI agents ───────────────────────────────────────────────────────────────
+
+export const AGENT_MODELS = [
+  "google/gemini-2.5-flash",
+  "google/gemini-2.5-pro",
+  "google/gemini-2.5-flash-lite",
+] as const;
+
+export const agents = sqliteTable(
+  "agents",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    model: text("model", { enum: AGENT_MODELS }).notNull().default("google/gemini-2.5-flash"),
+    temperature: real("temperature").notNull().default(0.7),
+    systemPrompt: text("system_prompt").notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    whatsappStatus: text("whatsapp_status").notNull().default("disconnected"),
+    whatsappQr: text("whatsapp_qr"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("agents_organization_idx").on(t.organizationId, t.createdAt)],
+);
+
+// ── Conversations and messages ─────────────────────────────────────────────
+
+export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] as const;
+export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
+
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    platform: text("platform").notNull().default("whatsapp"),
+    /** The customer's WhatsApp id (wa_id): digits with country code. */
+    phoneNumber: text("phone_number").notNull(),
+    /** Business-scoped user id, when Meta sends one (contacts[].user_id). */
+    waUserId: text("wa_user_id"),
+    contactName: text("contact_name"),
+    status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("open"),
+    priority: text("priority", { enum: PRIORITIES }).notNull().default("medium"),
+    unreadCount: integer("unread_count").notNull().default(0),
+    agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    lastMessageAt: text("last_message_at").notNull(),
+    lastMessagePreview: text("last_message_preview"),
+    /** Time of the customer's last inbound message: opens the 24-hour service window. */
+    lastInboundAt: text("last_inbound_at"),
+    fbclid: text("fbclid"),
+    ctwaClid: text("ctwa_clid"),
+    adId: text("ad_id"),
+    adHeadline: text("ad_headline"),
+    trackingSessionId: text("tracking_session_id").references(() => trackingSessions.id, {
+      onDelete: "set null",
+    }),
+    /** Last failure of the AI reply pipeline, shown in the console; null when healthy. */
+    aiError: text("ai_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("conversations_customer_idx").on(t.organizationId, t.phoneNumber),
+    index("conversations_recent_idx").on(t.organizationId, t.lastMessageAt),
+    index("conversations_status_idx").on(t.organizationId, t.status, t.lastMessageAt),
+    index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
+    index("conversations_agent_idx").on(t.organizationId, t.agentId, t.lastMessageAt),
+    index("conversations_last_message_idx").on(t.lastMessageAt),
+  ],
+);
+
+export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+export const SENDER_TYPES = ["customer", "bot", "agent"] as const;
+export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
+
+export const messages = sqliteTable(
+  "messages",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** WhatsApp message id; unique so a redelivered webhook never stores a message twice. */
+    wamid: text("wamid"),
+    type: text("type").notNull().default("text"),
+    content: text("content").notNull(),
+    direction: text("direction", { enum: MESSAGE_DIRECTIONS }).notNull(),
+    senderType: text("sender_type", { enum: SENDER_TYPES }).notNull(),
+    /** Team member who wrote an outbound message, when a person did. */
+    senderUserId: text("sender_user_id").references(() => users.id, { onDelete: "set null" }),
+    status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
+    error: text("error"),
+    errorCode: text("error_code"),
+    mediaId: text("media_id"),
+    mediaMimeType: text("media_mime_type"),
+    /** Click-to-WhatsApp referral as Meta sent it (JSON). */
+    referral: text("referral", { mode: "json" }),
+    /** Customer reactions: [{emoji, from, at}] (JSON). */
+    reactions: text("reactions", { mode: "json" }),
+    /** Meta's own timestamp of the message (ISO), for the service window. */
+    sentAt: text("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("messages_wamid_idx").on(t.organizationId, t.wamid),
+    index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+  ],
+);
+
+// ── Connections to Meta ─────────────────────────────────────────────────────
+
+export const CONNECTION_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
+
+/** A WhatsApp Business number connected to one organization. Secrets are AES-GCM ciphertext. */
+export const whatsappConnections = sqliteTable(
+  "whatsapp_connections",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    phoneNumberId: text("phone_number_id").notNull(),
+    businessAccountId: text("business_account_id").notNull(),
+    phoneNumber: text("phone_number"),
+    accessTokenEncrypted: text("access_token_encrypted").notNull(),
+    pinEncrypted: text("pin_encrypted"),
+    status: text("status", { enum: CONNECTION_STATUSES }).notNull().default("connected"),
+    defaultAgentId: text("default_agent_id").references(() => agents.id, {
+      onDelete: "set null",
+    }),
+    webhookToken: text("webhook_token"),
+    /** Conversions API dataset of the WhatsApp Business Account (click-to-WhatsApp events). */
+    datasetId: text("dataset_id"),
+    connectedAt: text("connected_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("whatsapp_connections_organization_idx").on(t.organizationId),
+    uniqueIndex("whatsapp_connections_phone_number_idx").on(t.phoneNumberId),
+    index("whatsapp_connections_account_idx").on(t.businessAccountId),
+    index("whatsapp_connections_webhook_token_idx").on(t.webhookToken),
+  ],
+);
+
+/** The Meta pixel (dataset) an organization sends web conversions to. */
+export const metaConnections = sqliteTable(
+  "meta_connections",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    pixelId: text("pixel_id").notNull(),
+    adAccountId: text("ad_account_id"),
+    accessTokenEncrypted: text("access_token_encrypted").notNull(),
+    status: text("status", { enum: CONNECTION_STATUSES }).notNull().default("connected"),
+    testEventCode: text("test_event_code"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("meta_connections_organization_idx").on(t.organizationId)],
+);
+
+/**
+ * A Facebook Login code is exchanged once; the WhatsApp and pixel connects of the same
+ * login share the resulting token through this row (keyed by the code's hash).
+ */
+export const oauthExchanges = sqliteTable(
+  "oauth_exchanges",
+  {
+    organizationId: organizationId(),
+    codeHash: text("code_hash").notNull(),
+    accessTokenEncrypted: text("access_token_encrypted"),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.codeHash] })],
+);
+
+// ── Tracking and conversions ────────────────────────────────────────────────
+
+export const trackingSessions = sqliteTable(
+  "tracking_sessions",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    trackingParams: text("tracking_params", { mode: "json" })
+      .$type<Record<string, string>>()
+      .notNull(),
+    // Copied out of tracking_params for indexed analytics.
+    fbclid: text("fbclid"),
+    utmSource: text("utm_source"),
+    utmCampaign: text("utm_campaign"),
+    /** Short reference carried in the decorated WhatsApp link, matched by the webhook. */
+    ref: text("ref"),
+    userAgent: text("user_agent"),
+    referrer: text("referrer"),
+    landingPage: text("landing_page"),
+    clientIp: text("client_ip"),
+    phoneNumber: text("phone_number"),
+    createdAt: createdAt(),
+    lastActivityAt: text("last_activity_at")
+      .notNull()
+      .$defaultFn(() => new Date().toISOString()),
+  },
+  (t) => [
+    index("tracking_sessions_organization_idx").on(t.organizationId, t.createdAt),
+    uniqueIndex("tracking_sessions_ref_idx").on(t.organizationId, t.ref),
+    index("tracking_sessions_phone_idx").on(t.organizationId, t.phoneNumber),
+    index("tracking_sessions_activity_idx").on(t.lastActivityAt),
+  ],
+);
+
+export const CONVERSION_EVENTS = [
+  "whatsapp_click",
+  "conversation_start",
+  "first_message",
+  "lead",
+  "contact",
+  "message_sent",
+  "purchase",
+] as const;
+export const CAPI_STATUSES = ["not_sent", "pending", "sent", "failed", "expired"] as const;
+
+export const conversions = sqliteTable(
+  "conversions",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    trackingSessionId: text("tracking_session_id").references(() => trackingSessions.id, {
+      onDelete: "set null",
+    }),
+    conversationId: text("conversation_id").references(() => conversations.id, {
+      onDelete: "set null",
+    }),
+    eventName: text("event_name", { enum: CONVERSION_EVENTS }).notNull(),
+    /** Sent to Meta as event_id so browser and server events deduplicate. */
+    eventId: text("event_id")
+      .notNull()
+      .$defaultFn(() => crypto.randomUUID()),
+    phoneNumber: text("phone_number"),
+    trackingParams: text("tracking_params", { mode: "json" }).$type<Record<string, string>>(),
+    source: text("source"),
+    campaign: text("campaign"),
+    conversionValue: real("conversion_value"),
+    currency: text("currency"),
+    customData: text("custom_data", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** Click-to-WhatsApp click id this conversion is attributed to, when any. */
+    ctwaClid: text("ctwa_clid"),
+    eventTime: text("event_time").notNull(),
+    capiStatus: text("capi_status", { enum: CAPI_STATUSES }).notNull().default("not_sent"),
+    capiResult: text("capi_result", { mode: "json" }).$type<Record<string, unknown>>(),
+    capiAttempts: integer("capi_attempts").notNull().default(0),
+    capiNextAttemptAt: text("capi_next_attempt_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("conversions_organization_time_idx").on(t.organizationId, t.eventTime),
+    index("conversions_organization_event_idx").on(t.organizationId, t.eventName, t.eventTime),
+    index("conversions_capi_queue_idx").on(t.capiStatus, t.capiNextAttemptAt),
+    // One conversion per click-to-WhatsApp click and event (Meta does not deduplicate them).
+    uniqueIndex("conversions_ctwa_idx")
+      .on(t.organizationId, t.ctwaClid, t.eventName)
+      .where(sql`ctwa_clid IS NOT NULL`),
+  ],
+);
+
+// ── Audit ──────────────────────────────────────────────────────────────────
+
+/** Security-relevant events: sign-ins and failures, role changes, connections, exports, deletions. */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: id(),
+    organizationId: text("organization_id").references(() => organizations.id, {
+      onDelete: "cascade",
+    }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action").notNull(),
+    target: text("target"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("audit_events_organization_idx").on(t.organizationId, t.createdAt),
+    index("audit_events_user_idx").on(t.userId, t.createdAt),
+  ],
+);

@@ -1,0 +1,30 @@
+import type { OrganizationHub } from "../durable-objects/organization-hub";
+
+/** Every binding and setting the Worker reads (wrangler.toml, .dev.vars, secrets). */
+export interface Env {
+  DB: D1Database;
+  ORGANIZATION_HUB: DurableObjectNamespace<OrganizationHub>;
+
+  JWT_SECRET: string;
+  ENCRYPTION_KEY: string;
+  PUBLIC_APP_URL?: string;
+
+  META_APP_ID?: string;
+  META_APP_SECRET?: string;
+  META_WEBHOOK_VERIFY_TOKEN?: string;
+  META_CONFIG_ID?: string;
+  META_GRAPH_URL: string;
+
+  AI_BASE_URL: string;
+  AI_API_KEY?: string;
+}
+
+declare global {
+  // Lets `import { env } from "cloudflare:workers"` see the same type.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Cloudflare {
+    // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+    interface Env extends AppEnv {}
+  }
+}
+type AppEnv = Env;

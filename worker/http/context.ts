@@ -1,0 +1,24 @@
+import type { Db } from "../db/client";
+import type { Role } from "../db/schema";
+import type { Env } from "../env";
+
+/** Who is calling, once their token has been checked against the server-side session. */
+export interface Caller {
+  userId: string;
+  sessionId: string;
+}
+
+/** The caller as a member of their organization: every tenant-owned query is scoped by it. */
+export interface Member extends Caller {
+  organizationId: string;
+  role: Role;
+}
+
+export interface AppContext {
+  Bindings: Env;
+  Variables: {
+    db: Db;
+    caller: Caller;
+    member: Member;
+  };
+}

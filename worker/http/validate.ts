@@ -1,0 +1,36 @@
+import { zValidator } from "@hono/zod-validator";
+import { createMiddleware } from "hono/factory";
+import { z, type ZodType } from "zod";
+import { AppError, badRequest, validationError } from "./errors";
+
+// Messages zod writes itself (wrong types, unknown enum values) come out in Spanish.
+z.config(z.locales.es());
+
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** A body that is not declared as JSON is a 400, before any field is looked at. */
+const requireJsonBody = createMiddleware(async (c, next) => {
+  const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw badRequest("El cuerpo de la petición debe ser JSON (Content-Type: application/json).");
+  }
+  await next();
+});
+
+/** Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. */
+export function jsonBody<T extends ZodType>(schema: T) {
+  const validate = zValidator("json", schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+  return [requireJsonBody, validate] as const;
+}
+
+/** Validates the query string: a wrong-typed parameter is a 400 naming it. */
+export function queryParams<T extends ZodType>(schema: T) {
+  return zValidator("query", schema, (result) => {
+    if (!result.success) {
+      const { details } = validationError(result.error);
+      throw new AppError(400, "bad_request", "Parámetros de consulta inválidos.", details);
+    }
+  });
+}

@@ -1,0 +1,26 @@
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { cloudflareContext } from "../app/lib/cloudflare-context";
+import { api } from "./api";
+import type { Env } from "./env";
+
+export { OrganizationHub } from "../durable-objects/organization-hub";
+
+const renderPage = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  import.meta.env.MODE,
+);
+
+/** Paths served by the Hono app; everything else is a page of the console. */
+function isApiPath(pathname: string) {
+  return pathname.startsWith("/api/") || pathname === "/ws" || pathname.startsWith("/webhooks/");
+}
+
+export default {
+  fetch(request, env, ctx) {
+    const { pathname } = new URL(request.url);
+    if (isApiPath(pathname)) return api.fetch(request, env, ctx);
+    const context = new RouterContextProvider();
+    context.set(cloudflareContext, { env, ctx });
+    return renderPage(request, context);
+  },
+} satisfies ExportedHandler<Env>;

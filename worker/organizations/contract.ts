@@ -1,0 +1,64 @@
+/** Shapes of the organization calls, shared by the API and the console's forms. */
+import { z } from "zod";
+
+const required = (label: string, max = 200) =>
+  z
+    .string({ error: `${label} es obligatorio` })
+    .trim()
+    .min(1, `${label} es obligatorio`)
+    .max(max, `${label} es demasiado largo`);
+
+/** Optional free text: blank is stored as nothing. */
+const optional = (label: string, max = 500) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} es demasiado largo`)
+    .nullish()
+    .transform((value) => value || null);
+
+export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "200+"] as const;
+
+export const organizationCreateInput = z.object({
+  name: required("El nombre", 120),
+  industry: required("El sector", 120),
+  employee_count: required("El número de empleados", 40),
+  services_offered: required("Los servicios", 2000),
+  business_hours: required("El horario", 500),
+  city: required("La ciudad", 120),
+  country: required("El país", 120),
+  ai_use_case: required("El uso de la IA", 2000),
+  address: optional("La dirección"),
+  description: optional("La descripción", 2000),
+});
+
+export const organizationUpdateInput = z.object({
+  name: required("El nombre", 120).optional(),
+  industry: required("El sector", 120).optional(),
+  city: required("La ciudad", 120).optional(),
+  country: required("El país", 120).optional(),
+  address: optional("La dirección").optional(),
+  description: optional("La descripción", 2000).optional(),
+});
+
+export type OrganizationCreateInput = z.input<typeof organizationCreateInput>;
+export type OrganizationUpdateInput = z.input<typeof organizationUpdateInput>;
+export type OrganizationCreateData = z.output<typeof organizationCreateInput>;
+export type OrganizationUpdateData = z.output<typeof organizationUpdateInput>;
+
+export interface Organization {
+  id: string;
+  name: string;
+  industry: string;
+  description: string | null;
+  address: string | null;
+  employee_count: string;
+  services_offered: string;
+  business_hours: string;
+  city: string;
+  country: string;
+  ai_use_case: string;
+  tracking_key: string;
+  created_at: string;
+  updated_at: string;
+}

@@ -1,0 +1,118 @@
+import { eq } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { memberships, organizations } from "../db/schema";
+import { AppError, conflict } from "../http/errors";
+import type { Caller, Member } from "../http/context";
+import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
+
+type OrganizationRow = typeof organizations.$inferSelect;
+
+export const toOrganization = (row: OrganizationRow): Organization => ({
+  id: row.id,
+  name: row.name,
+  industry: row.industry,
+  description: row.description,
+  address: row.address,
+  employee_count: row.employeeCount,
+  services_offered: row.servicesOffered,
+  business_hours: row.businessHours,
+  city: row.city,
+  country: row.country,
+  ai_use_case: row.aiUseCase,
+  tracking_key: row.trackingKey,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+export const organizationNotFound = () =>
+  new AppError(
+    404,
+    "organization_not_found",
+    "Organización no encontrada. Completa el registro de tu organización.",
+  );
+
+export async function getOrganization(db: Db, member: Member): Promise<Organization> {
+  const row = await db.query.organizations.findFirst({
+    where: eq(organizations.id, member.organizationId),
+  });
+  if (!row) throw organizationNotFound();
+  return toOrganization(row);
+}
+
+/** Creates the caller's organization and makes them its owner (onboarding's last step). */
+export async function createOrganization(
+  db: Db,
+  caller: Caller,
+  input: OrganizationCreateData,
+  ip: string | null,
+): Promise<Organization> {
+  const existing = await db.query.memberships.findFirst({
+    where: eq(memberships.userId, caller.userId),
+  });
+  if (existing) throw conflict("Ya perteneces a una organización.");
+
+  const organizationId = crypto.randomUUID();
+  // One batch is one transaction in D1; the unique membership per user settles a race.
+  const [[organization]] = await db
+    .batch([
+      db
+        .insert(organizations)
+        .values({
+          id: organizationId,
+          name: input.name,
+          industry: input.industry,
+          employeeCount: input.employee_count,
+          servicesOffered: input.services_offered,
+          businessHours: input.business_hours,
+          city: input.city,
+          country: input.country,
+          aiUseCase: input.ai_use_case,
+          address: input.address,
+          description: input.description,
+        })
+        .returning(),
+      db.insert(memberships).values({ organizationId, userId: caller.userId, role: "owner" }),
+    ])
+    .catch((error: unknown) => {
+      if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");
+      throw error;
+    });
+  await recordAudit(db, {
+    action: "organization.create",
+    organizationId,
+    userId: caller.userId,
+    ip,
+  });
+  return toOrganization(organization!);
+}
+
+export async function updateOrganization(
+  db: Db,
+  member: Member,
+  input: OrganizationUpdateData,
+  ip: string | null,
+): Promise<Organization> {
+  const [row] = await db
+    .update(organizations)
+    .set({
+      name: input.name,
+      industry: input.industry,
+      city: input.city,
+      country: input.country,
+      address: input.address,
+      description: input.description,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(organizations.id, member.organizationId))
+    .returning();
+  if (!row) throw organizationNotFound();
+  await recordAudit(db, {
+    action: "organization.update",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    metadata: { fields: Object.keys(input) },
+    ip,
+  });
+  return toOrganization(row);
+}
