@@ -18,11 +18,12 @@ const v1 = new Hono<AppContext>()
 
 /** Everything the Worker serves that is not a page: /api/v1, /ws (and /webhooks later). */
 export const api = new Hono<AppContext>()
-  .use(secureHeaders())
   .use(async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();
   })
+  // Not on /ws: a 101 answer's headers are immutable.
+  .use("/api/*", secureHeaders())
   .use("/api/*", bodyLimit({ maxSize: MAX_BODY_BYTES }))
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)

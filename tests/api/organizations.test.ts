@@ -1,0 +1,152 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createOwner, organizationFields, registerUser } from "../support/factories";
+import { call } from "../support/http";
+
+describe("POST /organizations (onboarding)", () => {
+  it("creates the organization, makes the caller its owner and returns it", async () => {
+    const user = await registerUser();
+    const res = await call("POST", "/api/v1/organizations", {
+      token: user.token,
+      body: { ...organizationFields, address: "  ", description: "Clínica dental" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      ...organizationFields,
+      address: null,
+      description: "Clínica dental",
+    });
+    const me = await call("GET", "/api/v1/auth/me", { token: user.token });
+    expect(me.body.data.role).toBe("owner");
+    expect(me.body.data.organization.id).toBe(res.body.data.id);
+  });
+
+  it("answers 409 when the caller already has an organization", async () => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/organizations", {
+      token: owner.token,
+      body: organizationFields,
+    });
+    expect(res.status).toBe(409);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE user_id = ?")
+      .bind(owner.user.id)
+      .first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+
+  it("requires every onboarding field and names each missing one", async () => {
+    const user = await registerUser();
+    const res = await call("POST", "/api/v1/organizations", {
+      token: user.token,
+      body: { name: "  ", industry: "Salud" },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(
+      [
+        "ai_use_case",
+        "business_hours",
+        "city",
+        "country",
+        "employee_count",
+        "name",
+        "services_offered",
+      ].sort(),
+    );
+    expect((await call("GET", "/api/v1/organizations/me", { token: user.token })).status).toBe(404);
+  });
+
+  it("needs a signed-in caller", async () => {
+    const res = await call("POST", "/api/v1/organizations", { body: organizationFields });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("GET /organizations/me", () => {
+  it("is 404 organization_not_found for a user without one", async () => {
+    const user = await registerUser();
+    const res = await call("GET", "/api/v1/organizations/me", { token: user.token });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("organization_not_found");
+  });
+
+  it("returns the caller's own organization", async () => {
+    const owner = await createOwner({ name: "Taller Ruiz" });
+    const res = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.name).toBe("Taller Ruiz");
+    expect(res.body.data.tracking_key).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe("PATCH /organizations/{id}", () => {
+  it("updates the listed fields only", async () => {
+    const owner = await createOwner();
+    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: owner.token,
+      body: { name: "Nuevo nombre", description: "", city: "Sevilla", services_offered: "ignored" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      name: "Nuevo nombre",
+      description: null,
+      city: "Sevilla",
+      country: organizationFields.country,
+      services_offered: organizationFields.services_offered,
+    });
+  });
+
+  it("rejects a blank name with 422 and changes nothing", async () => {
+    const owner = await createOwner({ name: "Original" });
+    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: owner.token,
+      body: { name: " ", city: "Cádiz" },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.details).toEqual([{ path: "name", message: expect.any(String) }]);
+    const now = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    expect(now.body.data).toMatchObject({ name: "Original", city: organizationFields.city });
+  });
+
+  it("forbids a member whose role is agent", async () => {
+    const owner = await createOwner();
+    const agent = await registerUser();
+    await env.DB.prepare(
+      "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, 'agent', ?)",
+    )
+      .bind(crypto.randomUUID(), owner.organization.id, agent.user.id, new Date().toISOString())
+      .run();
+    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: agent.token,
+      body: { name: "Hackeado" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe("forbidden");
+  });
+});
+
+describe("two organizations", () => {
+  it("cannot see or change each other", async () => {
+    const a = await createOwner({ name: "Empresa A" });
+    const b = await createOwner({ name: "Empresa B" });
+
+    const meA = await call("GET", "/api/v1/organizations/me", { token: a.token });
+    const meB = await call("GET", "/api/v1/organizations/me", { token: b.token });
+    expect(meA.body.data.name).toBe("Empresa A");
+    expect(meB.body.data.name).toBe("Empresa B");
+
+    const cross = await call("PATCH", `/api/v1/organizations/${b.organization.id}`, {
+      token: a.token,
+      body: { name: "Robada" },
+    });
+    expect(cross.status).toBe(404);
+    expect(cross.body.error).toBe("organization_not_found");
+    const still = await call("GET", "/api/v1/organizations/me", { token: b.token });
+    expect(still.body.data.name).toBe("Empresa B");
+
+    const unknown = await call("PATCH", `/api/v1/organizations/${crypto.randomUUID()}`, {
+      token: a.token,
+      body: { name: "X" },
+    });
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,66 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { publish } from "../../worker/realtime/publish";
+import { createOwner, registerUser } from "../support/factories";
+import { call } from "../support/http";
+import { exports } from "cloudflare:workers";
+
+async function connect(token: string) {
+  const res = await exports.default.fetch(`http://localhost/ws?token=${token}`, {
+    headers: { Upgrade: "websocket" },
+  });
+  expect(res.status).toBe(101);
+  const socket = res.webSocket!;
+  const received: unknown[] = [];
+  socket.addEventListener("message", (event) => received.push(JSON.parse(String(event.data))));
+  socket.accept();
+  return { socket, received };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe("GET /ws", () => {
+  it("refuses a missing or bad token with 401 before upgrading", async () => {
+    for (const query of ["", "?token=basura"]) {
+      const res = await exports.default.fetch(`http://localhost/ws${query}`, {
+        headers: { Upgrade: "websocket" },
+      });
+      expect(res.status).toBe(401);
+      expect(res.webSocket).toBeNull();
+    }
+  });
+
+  it("refuses a revoked token", async () => {
+    const owner = await createOwner();
+    await call("POST", "/api/v1/auth/logout", { token: owner.token });
+    const res = await exports.default.fetch(`http://localhost/ws?token=${owner.token}`, {
+      headers: { Upgrade: "websocket" },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a user without an organization", async () => {
+    const user = await registerUser();
+    const res = await exports.default.fetch(`http://localhost/ws?token=${user.token}`, {
+      headers: { Upgrade: "websocket" },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("delivers an organization's events to its sockets only", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const a1 = await connect(a.token);
+    const a2 = await connect(a.token);
+    const b1 = await connect(b.token);
+
+    const event = { type: "conversation_update" as const, data: { conversation: { id: "c1" } } };
+    expect(await publish(env, a.organization.id, event)).toBe(2);
+    await tick();
+    expect(a1.received).toEqual([event]);
+    expect(a2.received).toEqual([event]);
+    expect(b1.received).toEqual([]);
+
+    for (const s of [a1, a2, b1]) s.socket.close();
+  });
+});
