@@ -1,5 +1,4 @@
-import { createRequestHandler, RouterContextProvider } from "react-router";
-import { cloudflareContext } from "../app/lib/cloudflare-context";
+import { createRequestHandler } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
 
@@ -19,8 +18,6 @@ export default {
   fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     if (isApiPath(pathname)) return api.fetch(request, env, ctx);
-    const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx });
-    return renderPage(request, context);
+    return renderPage(request);
   },
 } satisfies ExportedHandler<Env>;

@@ -50,7 +50,9 @@ describe("POST /auth/register", () => {
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("validation_error");
     expect(res.body.message).toBe("Datos inválidos. Verifica la información ingresada.");
-    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual([...fields].sort());
+    expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(
+      [...fields].sort(),
+    );
     const after = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
@@ -126,13 +128,19 @@ describe("POST /auth/login", () => {
   it("records sign-ins and failures in the audit log", async () => {
     const user = await registerUser();
     await call("POST", "/api/v1/auth/login", { body: { email: user.email, password: "mala" } });
-    await call("POST", "/api/v1/auth/login", { body: { email: user.email, password: user.password } });
+    await call("POST", "/api/v1/auth/login", {
+      body: { email: user.email, password: user.password },
+    });
     const { results } = await env.DB.prepare(
       "SELECT action FROM audit_events WHERE user_id = ? ORDER BY created_at",
     )
       .bind(user.user.id)
       .all<{ action: string }>();
-    expect(results.map((r) => r.action)).toEqual(["auth.register", "auth.login_failed", "auth.login"]);
+    expect(results.map((r) => r.action)).toEqual([
+      "auth.register",
+      "auth.login_failed",
+      "auth.login",
+    ]);
   });
 });
 

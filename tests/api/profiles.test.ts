@@ -17,7 +17,11 @@ describe("/profiles/me", () => {
       body: { full_name: "  Luisa Gómez ", email: "otro@example.com" },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: user.user.id, full_name: "Luisa Gómez", email: user.email });
+    expect(res.body.data).toEqual({
+      id: user.user.id,
+      full_name: "Luisa Gómez",
+      email: user.email,
+    });
     const me = await call("GET", "/api/v1/auth/me", { token: user.token });
     expect(me.body.data.user.full_name).toBe("Luisa Gómez");
   });
@@ -25,7 +29,10 @@ describe("/profiles/me", () => {
   it("rejects a blank or too long name with 422 and keeps the old one", async () => {
     const user = await registerUser({ full_name: "Antes" });
     for (const full_name of ["   ", "x".repeat(121), 7]) {
-      const res = await call("PATCH", "/api/v1/profiles/me", { token: user.token, body: { full_name } });
+      const res = await call("PATCH", "/api/v1/profiles/me", {
+        token: user.token,
+        body: { full_name },
+      });
       expect(res.status).toBe(422);
       expect(res.body.details[0].path).toBe("full_name");
     }
@@ -35,7 +42,9 @@ describe("/profiles/me", () => {
 
   it("needs a token", async () => {
     expect((await call("GET", "/api/v1/profiles/me")).status).toBe(401);
-    expect((await call("PATCH", "/api/v1/profiles/me", { body: { full_name: "X" } })).status).toBe(401);
+    expect((await call("PATCH", "/api/v1/profiles/me", { body: { full_name: "X" } })).status).toBe(
+      401,
+    );
   });
 });
 

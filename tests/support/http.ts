@@ -27,7 +27,11 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const response = await exports.default.fetch(`http://localhost${path}`, { method, headers, body });
+  const response = await exports.default.fetch(`http://localhost${path}`, {
+    method,
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown = text;
   try {

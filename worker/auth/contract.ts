@@ -27,7 +27,10 @@ export const fullNameField = z
 export const loginInput = z.object({
   email: emailField,
   // Login checks only presence: a password shorter than today's minimum may predate it.
-  password: z.string({ error: "La contraseña es obligatoria" }).min(1, "La contraseña es obligatoria").max(256),
+  password: z
+    .string({ error: "La contraseña es obligatoria" })
+    .min(1, "La contraseña es obligatoria")
+    .max(256),
 });
 
 export const registerInput = z.object({

@@ -17,7 +17,12 @@ export const authRoutes = new Hono<AppContext>()
     return c.json({ data: result }, 201);
   })
   .post("/login", ...jsonBody(loginInput), async (c) => {
-    const result = await auth.login(c.var.db, c.env.JWT_SECRET, c.req.valid("json"), requestInfo(c));
+    const result = await auth.login(
+      c.var.db,
+      c.env.JWT_SECRET,
+      c.req.valid("json"),
+      requestInfo(c),
+    );
     return c.json({ data: result });
   })
   .post("/logout", requireCaller, async (c) => {

@@ -23,7 +23,10 @@ export async function signAccessToken(claims: TokenClaims, secret: string, expir
 }
 
 /** The token's claims, or null when it is malformed, forged, of another algorithm or expired. */
-export async function verifyAccessToken(token: string, secret: string): Promise<TokenClaims | null> {
+export async function verifyAccessToken(
+  token: string,
+  secret: string,
+): Promise<TokenClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key(secret), { algorithms: [ALGORITHM] });
     if (typeof payload.sub !== "string" || typeof payload.sid !== "string") return null;

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ZodError } from "zod";
+import type { core } from "zod";
 
 export interface ErrorDetail {
   path: string;
@@ -24,8 +24,9 @@ export class AppError extends Error {
 export const badRequest = (message = "La petición no es válida.") =>
   new AppError(400, "bad_request", message);
 
-export const unauthorized = (message = "Tu sesión ha expirado. Por favor, inicia sesión nuevamente.") =>
-  new AppError(401, "unauthorized", message);
+export const unauthorized = (
+  message = "Tu sesión ha expirado. Por favor, inicia sesión nuevamente.",
+) => new AppError(401, "unauthorized", message);
 
 export const forbidden = (message = "Tu rol no permite realizar esta acción.") =>
   new AppError(403, "forbidden", message);
@@ -44,7 +45,7 @@ export const rateLimited = (retryAfterSeconds: number) =>
   );
 
 /** 422 naming every failing field once, with the first problem found in it. */
-export function validationError(error: ZodError): AppError {
+export function validationError(error: core.$ZodError): AppError {
   const byPath = new Map<string, string>();
   for (const issue of error.issues) {
     const path = issue.path.join(".") || "(body)";
@@ -62,7 +63,11 @@ export function validationError(error: ZodError): AppError {
 /** Turns anything thrown during a request into the contract's envelope. */
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof AppError) {
-    const body = { error: err.code, message: err.message, ...(err.details && { details: err.details }) };
+    const body = {
+      error: err.code,
+      message: err.message,
+      ...(err.details && { details: err.details }),
+    };
     return c.json(body, err.status, err.headers);
   }
   if (err instanceof HTTPException) {
@@ -74,13 +79,19 @@ export function handleError(err: unknown, c: Context): Response {
       );
     }
     if (err.status === 400) {
-      return c.json({ error: "bad_request", message: "El cuerpo de la petición no es JSON válido." }, 400);
+      return c.json(
+        { error: "bad_request", message: "El cuerpo de la petición no es JSON válido." },
+        400,
+      );
     }
   }
   // Never echo internals (stack, SQL, secrets) to the client.
   console.error("unexpected error", c.req.method, new URL(c.req.url).pathname, err);
   return c.json(
-    { error: "internal_error", message: "Error interno del servidor. Intenta nuevamente más tarde." },
+    {
+      error: "internal_error",
+      message: "Error interno del servidor. Intenta nuevamente más tarde.",
+    },
     500,
   );
 }

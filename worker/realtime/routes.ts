@@ -18,7 +18,10 @@ export const realtimeRoutes = new Hono<AppContext>().get("/", async (c) => {
   });
   if (!membership) throw unauthorized("Completa el registro de tu organización.");
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-    return c.json({ error: "upgrade_required", message: "Se esperaba una conexión WebSocket." }, 426);
+    return c.json(
+      { error: "upgrade_required", message: "Se esperaba una conexión WebSocket." },
+      426,
+    );
   }
   const hub = c.env.ORGANIZATION_HUB.getByName(membership.organizationId);
   const headers = new Headers(c.req.raw.headers);

@@ -1,0 +1,187 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import {
+  EMPLOYEE_COUNTS,
+  organizationCreateInput,
+  type Organization,
+} from "../../worker/organizations/contract";
+import { Button } from "~/components/ui/button";
+import { Field, SelectField, TextAreaField } from "~/components/ui/field";
+import { api, errorMessage } from "~/lib/api";
+import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+
+const STEPS = [
+  { title: "Información básica", fields: ["name", "industry", "description"] },
+  { title: "Detalles", fields: ["city", "country", "employee_count", "address"] },
+  { title: "Operación", fields: ["services_offered", "business_hours", "ai_use_case"] },
+] as const;
+
+type Values = Record<(typeof STEPS)[number]["fields"][number], string>;
+
+const EMPTY: Values = {
+  name: "",
+  industry: "",
+  description: "",
+  city: "",
+  country: "",
+  employee_count: "",
+  address: "",
+  services_offered: "",
+  business_hours: "",
+  ai_use_case: "",
+};
+
+/** Each step checks only its own fields, with the API's own rules. */
+const stepSchemas = STEPS.map((step) =>
+  organizationCreateInput.pick(
+    Object.fromEntries(step.fields.map((f) => [f, true])) as Record<keyof Values, true>,
+  ),
+);
+
+export function OnboardingWizard() {
+  const [step, setStep] = useState(0);
+  const [values, setValues] = useState<Values>(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState(false);
+  const last = step === STEPS.length - 1;
+
+  const bind = (field: keyof Values) => ({
+    name: field,
+    value: values[field],
+    error: errors[field],
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+      setValues((v) => ({ ...v, [field]: e.target.value })),
+  });
+
+  async function next(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = validate(stepSchemas[step]!, values);
+    if (checked.errors) return setErrors(checked.errors);
+    setErrors({});
+    if (!last) return setStep(step + 1);
+
+    setSaving(true);
+    try {
+      await api.post<Organization>("/organizations", values);
+      toast.success("¡Organización creada exitosamente!");
+      window.location.reload();
+    } catch (error) {
+      setErrors(serverFieldErrors(error));
+      toast.error("Error al crear la organización", { description: errorMessage(error) });
+      setSaving(false);
+    }
+  }
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-emerald-50 to-slate-100 p-4">
+      <form
+        onSubmit={next}
+        noValidate
+        className="w-full max-w-xl rounded-2xl bg-white p-6 shadow-lg sm:p-8"
+        aria-labelledby="onboarding-title"
+      >
+        <h1 id="onboarding-title" className="text-2xl font-bold">
+          Configura tu organización
+        </h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Paso {step + 1} de {STEPS.length}: {STEPS[step]!.title}
+        </p>
+        <div
+          className="mt-4 h-2 overflow-hidden rounded-full bg-slate-200"
+          role="progressbar"
+          aria-label="Progreso de la configuración"
+          aria-valuemin={1}
+          aria-valuemax={STEPS.length}
+          aria-valuenow={step + 1}
+        >
+          <div
+            className="h-full bg-emerald-600 transition-all"
+            style={{ width: `${((step + 1) / STEPS.length) * 100}%` }}
+          />
+        </div>
+        <ol className="mt-3 grid grid-cols-3 gap-2 text-xs">
+          {STEPS.map((s, index) => (
+            <li
+              key={s.title}
+              className={index <= step ? "font-medium text-emerald-700" : "text-slate-400"}
+              aria-current={index === step ? "step" : undefined}
+            >
+              {s.title}
+            </li>
+          ))}
+        </ol>
+
+        <div className="mt-6 space-y-4">
+          {step === 0 && (
+            <>
+              <Field label="Nombre de la organización" required autoFocus {...bind("name")} />
+              <Field
+                label="Sector"
+                required
+                placeholder="Ej.: Salud, Retail, Educación"
+                {...bind("industry")}
+              />
+              <TextAreaField label="Descripción" rows={3} {...bind("description")} />
+            </>
+          )}
+          {step === 1 && (
+            <>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <Field label="Ciudad" required autoFocus {...bind("city")} />
+                <Field label="País" required {...bind("country")} />
+              </div>
+              <SelectField
+                label="Número de empleados"
+                required
+                placeholder="Selecciona un rango"
+                options={EMPLOYEE_COUNTS.map((value) => ({ value, label: value }))}
+                {...bind("employee_count")}
+              />
+              <Field label="Dirección" {...bind("address")} />
+            </>
+          )}
+          {step === 2 && (
+            <>
+              <TextAreaField
+                label="Servicios que ofreces"
+                required
+                rows={3}
+                autoFocus
+                {...bind("services_offered")}
+              />
+              <Field
+                label="Horario de atención"
+                required
+                placeholder="Ej.: L-V 9:00-18:00"
+                {...bind("business_hours")}
+              />
+              <TextAreaField
+                label="¿Para qué usarás la IA?"
+                required
+                rows={3}
+                placeholder="Ej.: responder preguntas frecuentes y agendar citas"
+                {...bind("ai_use_case")}
+              />
+            </>
+          )}
+        </div>
+
+        <div className="mt-8 flex justify-between gap-3">
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setErrors({});
+              setStep(step - 1);
+            }}
+            disabled={step === 0 || saving}
+          >
+            Atrás
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {last ? (saving ? "Creando..." : "Crear organización") : "Siguiente"}
+          </Button>
+        </div>
+      </form>
+    </main>
+  );
+}

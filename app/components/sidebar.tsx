@@ -1,0 +1,96 @@
+import { NavLink, useLocation } from "react-router";
+import { useRealtimeStatus } from "~/lib/realtime";
+
+export const NAV_ITEMS = [
+  { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h14V10" },
+  { to: "/conversations", label: "Conversaciones", icon: "M4 5h16v11H8l-4 4z" },
+  { to: "/agents", label: "Agentes", icon: "M12 3a4 4 0 110 8 4 4 0 010-8zM4 21a8 8 0 0116 0" },
+  { to: "/tracking", label: "Analytics", icon: "M4 20V10M10 20V4M16 20v-7M22 20H2" },
+  {
+    to: "/settings",
+    label: "Configuración",
+    icon: "M12 8a4 4 0 100 8 4 4 0 000-8zM3 12h2M19 12h2M12 3v2M12 19v2",
+  },
+] as const;
+
+/** An item is active when the path is it, or lies under it. */
+export function isNavItemActive(pathname: string, to: string) {
+  return pathname === to || pathname.startsWith(`${to}/`);
+}
+
+interface SidebarProps {
+  organizationName: string;
+  userName: string;
+  onLogout: () => void;
+  onNavigate?: () => void;
+}
+
+export function Sidebar({ organizationName, userName, onLogout, onNavigate }: SidebarProps) {
+  const { pathname } = useLocation();
+  const status = useRealtimeStatus();
+  const connected = status === "connected";
+  return (
+    <div className="flex h-full flex-col bg-slate-900 text-slate-100">
+      <div className="border-b border-slate-800 px-5 py-5">
+        <p className="text-xs uppercase tracking-wide text-emerald-400">Atiende</p>
+        <p className="mt-1 truncate text-lg font-semibold" title={organizationName}>
+          {organizationName}
+        </p>
+        <span
+          className={`mt-2 inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ${
+            connected ? "bg-emerald-500/15 text-emerald-300" : "bg-slate-700 text-slate-300"
+          }`}
+          aria-live="polite"
+        >
+          <span
+            aria-hidden
+            className={`h-2 w-2 rounded-full ${connected ? "bg-emerald-400" : "bg-slate-400"}`}
+          />
+          {connected ? "Tiempo Real" : "Desconectado"}
+        </span>
+      </div>
+      <nav aria-label="Principal" className="flex-1 space-y-1 px-3 py-4">
+        {NAV_ITEMS.map((item) => {
+          const active = isNavItemActive(pathname, item.to);
+          return (
+            <NavLink
+              key={item.to}
+              to={item.to}
+              onClick={onNavigate}
+              aria-current={active ? "page" : undefined}
+              className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
+                active ? "bg-emerald-600 text-white" : "text-slate-300 hover:bg-slate-800"
+              }`}
+            >
+              <svg
+                aria-hidden
+                viewBox="0 0 24 24"
+                className="h-5 w-5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth={1.8}
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              >
+                <path d={item.icon} />
+              </svg>
+              {item.label}
+            </NavLink>
+          );
+        })}
+      </nav>
+      <div className="border-t border-slate-800 px-5 py-4">
+        <p className="truncate text-sm font-medium" title={userName}>
+          {userName}
+        </p>
+        <button
+          type="button"
+          onClick={onLogout}
+          className="mt-2 text-sm text-slate-400 hover:text-white"
+        >
+          Cerrar sesión
+        </button>
+      </div>
+    </div>
+  );
+}

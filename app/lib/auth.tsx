@@ -1,0 +1,102 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import type {
+  AuthResult,
+  LoginInput,
+  Me,
+  RegisterInput,
+  Role,
+  User,
+} from "../../worker/auth/contract";
+import type { Organization } from "../../worker/organizations/contract";
+import { api, setUnauthorizedHandler, tokenStore } from "./api";
+
+type Status = "loading" | "anonymous" | "authenticated";
+
+interface AuthState {
+  status: Status;
+  user: User | null;
+  organization: Organization | null;
+  role: Role | null;
+}
+
+interface AuthContextValue extends AuthState {
+  login(input: LoginInput): Promise<void>;
+  register(input: RegisterInput): Promise<void>;
+  logout(): Promise<void>;
+  /** Reloads user and organization from the server (after onboarding or an edit). */
+  reload(): Promise<void>;
+  setUser(user: User): void;
+  setOrganization(organization: Organization): void;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+const SIGNED_OUT: AuthState = { status: "anonymous", user: null, organization: null, role: null };
+
+/** Session state of the console: a token in localStorage and the user it belongs to. */
+export function AuthProvider({ children }: { children: React.ReactNode }) {
+  const [state, setState] = useState<AuthState>({ ...SIGNED_OUT, status: "loading" });
+
+  const signOutLocally = useCallback(() => {
+    tokenStore.clear();
+    setState(SIGNED_OUT);
+  }, []);
+
+  const reload = useCallback(async () => {
+    if (!tokenStore.get()) return setState(SIGNED_OUT);
+    try {
+      const me = await api.get<Me>("/auth/me");
+      setState({ status: "authenticated", ...me });
+    } catch {
+      signOutLocally();
+    }
+  }, [signOutLocally]);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      signOutLocally();
+      if (window.location.pathname !== "/auth") window.location.assign("/auth");
+    });
+    void reload();
+    return () => setUnauthorizedHandler(null);
+  }, [reload, signOutLocally]);
+
+  const authenticate = useCallback(
+    async (path: string, input: LoginInput | RegisterInput) => {
+      try {
+        const result = await api.post<AuthResult>(path, input);
+        tokenStore.set(result.token);
+        await reload();
+      } catch (error) {
+        signOutLocally();
+        throw error;
+      }
+    },
+    [reload, signOutLocally],
+  );
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      ...state,
+      login: (input) => authenticate("/auth/login", input),
+      register: (input) => authenticate("/auth/register", input),
+      logout: async () => {
+        // The local session ends even when the server cannot be reached.
+        await api.post("/auth/logout").catch(() => undefined);
+        signOutLocally();
+      },
+      reload,
+      setUser: (user) => setState((s) => ({ ...s, user })),
+      setOrganization: (organization) => setState((s) => ({ ...s, organization })),
+    }),
+    [state, authenticate, reload, signOutLocally],
+  );
+
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error("useAuth must be used inside <AuthProvider>");
+  return value;
+}

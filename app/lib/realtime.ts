@@ -1,0 +1,122 @@
+/**
+ * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and
+ * re-emits each server event as a window event (`realtime:<type>`) the views listen to.
+ */
+import { useEffect, useSyncExternalStore } from "react";
+import { toast } from "sonner";
+import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
+import { tokenStore } from "./api";
+
+export type RealtimeStatus = "connecting" | "connected" | "disconnected";
+
+export const RECONNECT = { maxAttempts: 10, initialDelayMs: 1000, maxDelayMs: 30_000 } as const;
+
+/** Delay before reconnect attempt `attempt` (1-based): 1 s, doubling, capped at 30 s. */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(RECONNECT.initialDelayMs * 2 ** (attempt - 1), RECONNECT.maxDelayMs);
+}
+
+export function realtimeEventName(type: RealtimeEventType) {
+  return `realtime:${type}`;
+}
+
+class RealtimeClient {
+  private socket: WebSocket | null = null;
+  private attempts = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private announced = false;
+  private stopped = true;
+  private status: RealtimeStatus = "disconnected";
+  private listeners = new Set<() => void>();
+
+  getStatus = () => this.status;
+
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.close(1000, "logout");
+    this.socket = null;
+    this.attempts = 0;
+    this.announced = false;
+    this.setStatus("disconnected");
+  }
+
+  private setStatus(status: RealtimeStatus) {
+    this.status = status;
+    for (const listener of this.listeners) listener();
+  }
+
+  private open() {
+    const token = tokenStore.get();
+    if (!token) return this.stop();
+    const url = new URL("/ws", window.location.href);
+    url.protocol = url.protocol.replace("http", "ws");
+    url.searchParams.set("token", token);
+
+    this.setStatus("connecting");
+    const socket = new WebSocket(url);
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.attempts = 0;
+      this.setStatus("connected");
+      if (!this.announced) {
+        this.announced = true;
+        toast.success("Conectado en tiempo real", {
+          description: "Recibirás notificaciones de nuevos mensajes",
+          duration: 3000,
+        });
+      }
+    });
+    socket.addEventListener("message", (message) => {
+      let event: RealtimeEvent;
+      try {
+        event = JSON.parse(String(message.data)) as RealtimeEvent;
+      } catch {
+        return;
+      }
+      window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.setStatus("disconnected");
+      this.scheduleReconnect();
+    });
+  }
+
+  private scheduleReconnect() {
+    if (this.stopped) return;
+    if (this.attempts >= RECONNECT.maxAttempts) {
+      console.warn("Realtime: se alcanzó el máximo de reintentos de conexión");
+      return;
+    }
+    this.attempts += 1;
+    this.timer = setTimeout(() => this.open(), reconnectDelay(this.attempts));
+  }
+}
+
+export const realtime = new RealtimeClient();
+
+/** Keeps the socket open while the component using it is mounted (the console layout). */
+export function useRealtimeConnection(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    realtime.start();
+    return () => realtime.stop();
+  }, [enabled]);
+}
+
+export function useRealtimeStatus(): RealtimeStatus {
+  return useSyncExternalStore(realtime.subscribe, realtime.getStatus, () => "disconnected");
+}

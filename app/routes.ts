@@ -1,0 +1,22 @@
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
+
+export default [
+  index("routes/home.tsx"),
+  route("auth", "routes/auth.tsx"),
+  route("terms-of-service", "routes/terms-of-service.tsx"),
+  route("privacy-policy", "routes/privacy-policy.tsx"),
+  route("oauth-success", "routes/oauth-success.tsx"),
+  route("oauth-error", "routes/oauth-error.tsx"),
+  layout("routes/console-layout.tsx", [
+    route("dashboard", "routes/dashboard.tsx"),
+    route("conversations", "routes/conversations.tsx"),
+    route("conversations/:conversationId", "routes/conversation.tsx"),
+    route("agents", "routes/agents.tsx"),
+    route("chats/:agentId", "routes/agent-chats.tsx"),
+    route("tracking", "routes/tracking.tsx"),
+    route("settings", "routes/settings.tsx"),
+    route("settings/user", "routes/settings-user.tsx"),
+    route("settings/organization", "routes/settings-organization.tsx"),
+  ]),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,98 @@
+import { Dialog, DialogPanel } from "@headlessui/react";
+import { useEffect, useState } from "react";
+import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { OnboardingWizard } from "~/components/onboarding-wizard";
+import { Sidebar } from "~/components/sidebar";
+import { Spinner } from "~/components/ui/spinner";
+import { useAuth } from "~/lib/auth";
+import { useRealtimeConnection } from "~/lib/realtime";
+
+/** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
+export default function ConsoleLayout() {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const ready = auth.status === "authenticated" && auth.organization !== null;
+  useRealtimeConnection(ready);
+
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  if (auth.status === "loading") return <Spinner />;
+  if (auth.status === "anonymous" || !auth.user) return <Navigate to="/auth" replace />;
+  if (!auth.organization) {
+    // Onboarding lives on the dashboard; other screens send the user there first.
+    if (pathname !== "/dashboard") return <Navigate to="/dashboard" replace />;
+    return <OnboardingWizard />;
+  }
+
+  async function logout() {
+    await auth.logout();
+    toast.success("Sesión cerrada");
+    navigate("/auth");
+  }
+
+  const sidebar = (onNavigate?: () => void) => (
+    <Sidebar
+      organizationName={auth.organization!.name}
+      userName={auth.user!.full_name}
+      onLogout={logout}
+      onNavigate={onNavigate}
+    />
+  );
+
+  return (
+    <div className="min-h-screen lg:flex">
+      <aside className="hidden w-64 shrink-0 lg:sticky lg:top-0 lg:block lg:h-screen">
+        {sidebar()}
+      </aside>
+      <header className="flex items-center justify-between border-b border-slate-200 bg-white px-4 py-3 lg:hidden">
+        <span className="truncate font-semibold">{auth.organization.name}</span>
+        <button
+          type="button"
+          onClick={() => setMenuOpen(true)}
+          className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
+          aria-label="Abrir menú"
+        >
+          <svg
+            aria-hidden
+            viewBox="0 0 24 24"
+            className="h-6 w-6"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2}
+          >
+            <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
+          </svg>
+        </button>
+      </header>
+      <Dialog open={menuOpen} onClose={setMenuOpen} className="relative z-40 lg:hidden">
+        <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
+        <DialogPanel className="fixed inset-y-0 left-0 w-72 max-w-[85vw]">
+          <button
+            type="button"
+            onClick={() => setMenuOpen(false)}
+            className="absolute right-3 top-3 z-10 rounded-lg p-1 text-slate-300 hover:bg-slate-800"
+            aria-label="Cerrar menú"
+          >
+            <svg
+              aria-hidden
+              viewBox="0 0 24 24"
+              className="h-5 w-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth={2}
+            >
+              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+            </svg>
+          </button>
+          {sidebar(() => setMenuOpen(false))}
+        </DialogPanel>
+      </Dialog>
+      <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

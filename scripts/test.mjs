@@ -1,0 +1,73 @@
+// `npm test`: the workerd API tests (vitest) then the browser tests (Playwright in
+// Debian's Chromium), ending with one line of totals: "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** @param {string} command @param {string[]} args @param {Record<string, string>} env */
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return true;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  if (isRoot && existsSync("/usr/bin/apt-get")) {
+    console.log("Installing Debian's Chromium for the browser tests (apt-get install chromium)...");
+    const env = { DEBIAN_FRONTEND: "noninteractive" };
+    if (run("apt-get", ["update", "-qq"], env) === 0) {
+      run("apt-get", ["install", "-y", "-qq", "chromium"], env);
+    }
+    if (existsSync(CHROMIUM)) return true;
+  }
+  console.error(
+    `Chromium was not found at ${CHROMIUM} and could not be installed here.\n` +
+      "Install it with `sudo apt-get install chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary.",
+  );
+  return false;
+}
+
+/** @param {string} path @returns {any} */
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+mkdirSync("test-results", { recursive: true });
+let passed = 0;
+let failed = 0;
+
+// 1. API and Worker tests inside workerd.
+const vitestStatus = run("vitest", [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=test-results/api.json",
+]);
+const api = readJson("test-results/api.json");
+if (api) {
+  passed += api.numPassedTests;
+  failed += api.numFailedTests;
+}
+if (vitestStatus !== 0 && (!api || api.numFailedTests === 0)) failed += 1; // the runner itself failed
+
+// 2. Browser tests.
+if (ensureChromium()) {
+  const e2eStatus = run("playwright", ["test"], { CHROMIUM_PATH: CHROMIUM });
+  const e2e = readJson("test-results/e2e.json");
+  if (e2e) {
+    passed += e2e.stats.expected + e2e.stats.flaky;
+    failed += e2e.stats.unexpected;
+  }
+  if (e2eStatus !== 0 && (!e2e || e2e.stats.unexpected === 0)) failed += 1;
+} else {
+  failed += 1;
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
