@@ -14,6 +14,25 @@ CREATE TABLE `agents` (
 );
 --> statement-breakpoint
 CREATE INDEX `agents_organization_idx` ON `agents` (`organization_id`,`created_at`);--> statement-breakpoint
+CREATE TABLE `ai_calls` (
+	`id` text PRIMARY KEY NOT NULL,
+	`organization_id` text NOT NULL,
+	`agent_id` text,
+	`conversation_id` text,
+	`model` text NOT NULL,
+	`prompt_tokens` integer,
+	`completion_tokens` integer,
+	`latency_ms` integer NOT NULL,
+	`outcome` text NOT NULL,
+	`error` text,
+	`created_at` text NOT NULL,
+	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`agent_id`) REFERENCES `agents`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`conversation_id`) REFERENCES `conversations`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE INDEX `ai_calls_agent_idx` ON `ai_calls` (`organization_id`,`agent_id`);--> statement-breakpoint
+CREATE INDEX `ai_calls_conversation_idx` ON `ai_calls` (`conversation_id`);--> statement-breakpoint
 CREATE TABLE `audit_events` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text,
@@ -188,6 +207,17 @@ CREATE TABLE `organizations` (
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `organizations_tracking_key_idx` ON `organizations` (`tracking_key`);--> statement-breakpoint
+CREATE TABLE `quick_replies` (
+	`id` text PRIMARY KEY NOT NULL,
+	`organization_id` text NOT NULL,
+	`shortcut` text NOT NULL,
+	`content` text NOT NULL,
+	`created_at` text NOT NULL,
+	`updated_at` text NOT NULL,
+	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `quick_replies_shortcut_idx` ON `quick_replies` (`organization_id`,`shortcut`);--> statement-breakpoint
 CREATE TABLE `rate_limits` (
 	`key` text PRIMARY KEY NOT NULL,
 	`count` integer NOT NULL,

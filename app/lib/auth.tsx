@@ -53,10 +53,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   }, [signOutLocally]);
 
   useEffect(() => {
-    setUnauthorizedHandler(() => {
-      signOutLocally();
-      if (window.location.pathname !== "/auth") window.location.assign("/auth");
-    });
+    // A 401 ends the local session; the console layout then sends the user to /auth,
+    // while public pages (legal, connection popups) stay where they are.
+    setUnauthorizedHandler(signOutLocally);
     void reload();
     return () => setUnauthorizedHandler(null);
   }, [reload, signOutLocally]);

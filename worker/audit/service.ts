@@ -8,7 +8,10 @@ export type AuditAction =
   | "auth.logout"
   | "organization.create"
   | "organization.update"
-  | "profile.update";
+  | "profile.update"
+  | "whatsapp.connect"
+  | "whatsapp.disconnect"
+  | "agent.delete";
 
 export interface AuditEntry {
   action: AuditAction;

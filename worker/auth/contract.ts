@@ -45,7 +45,8 @@ export type LoginInput = z.infer<typeof loginInput>;
 export type RegisterInput = z.infer<typeof registerInput>;
 export type ProfileUpdateInput = z.infer<typeof profileUpdateInput>;
 
-export type Role = "owner" | "admin" | "agent";
+export const ROLES = ["owner", "admin", "agent"] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface User {
   id: string;

@@ -13,6 +13,21 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import {
+  AGENT_MODELS,
+  DEFAULT_MODEL,
+  DEFAULT_TEMPERATURE,
+  WHATSAPP_STATUSES,
+} from "../agents/contract";
+import { ROLES } from "../auth/contract";
+import {
+  type Reaction,
+  CONVERSATION_STATUSES,
+  MESSAGE_DIRECTIONS,
+  MESSAGE_STATUSES,
+  PRIORITIES,
+  SENDER_TYPES,
+} from "../conversations/contract";
 
 const id = () =>
   text("id")
@@ -31,8 +46,7 @@ const organizationId = () =>
     .notNull()
     .references(() => organizations.id, { onDelete: "cascade" });
 
-export const ROLES = ["owner", "admin", "agent"] as const;
-export type Role = (typeof ROLES)[number];
+export type { Role } from "../auth/contract";
 
 // ── Accounts ────────────────────────────────────────────────────────────────
 
@@ -135,23 +149,19 @@ export const invitations = sqliteTable(
 
 // ── AI agents ───────────────────────────────────────────────────────────────
 
-export const AGENT_MODELS = [
-  "google/gemini-2.5-flash",
-  "google/gemini-2.5-pro",
-  "google/gemini-2.5-flash-lite",
-] as const;
-
 export const agents = sqliteTable(
   "agents",
   {
     id: id(),
     organizationId: organizationId(),
     name: text("name").notNull(),
-    model: text("model", { enum: AGENT_MODELS }).notNull().default("google/gemini-2.5-flash"),
-    temperature: real("temperature").notNull().default(0.7),
+    model: text("model", { enum: AGENT_MODELS }).notNull().default(DEFAULT_MODEL),
+    temperature: real("temperature").notNull().default(DEFAULT_TEMPERATURE),
     systemPrompt: text("system_prompt").notNull(),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    whatsappStatus: text("whatsapp_status").notNull().default("disconnected"),
+    whatsappStatus: text("whatsapp_status", { enum: WHATSAPP_STATUSES })
+      .notNull()
+      .default("disconnected"),
     whatsappQr: text("whatsapp_qr"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -160,9 +170,6 @@ export const agents = sqliteTable(
 );
 
 // ── Conversations and messages ─────────────────────────────────────────────
-
-export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] as const;
-export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
 
 export const conversations = sqliteTable(
   "conversations",
@@ -205,10 +212,6 @@ export const conversations = sqliteTable(
   ],
 );
 
-export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
-export const SENDER_TYPES = ["customer", "bot", "agent"] as const;
-export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
-
 export const messages = sqliteTable(
   "messages",
   {
@@ -231,9 +234,9 @@ export const messages = sqliteTable(
     mediaId: text("media_id"),
     mediaMimeType: text("media_mime_type"),
     /** Click-to-WhatsApp referral as Meta sent it (JSON). */
-    referral: text("referral", { mode: "json" }),
+    referral: text("referral", { mode: "json" }).$type<Record<string, unknown>>(),
     /** Customer reactions: [{emoji, from, at}] (JSON). */
-    reactions: text("reactions", { mode: "json" }),
+    reactions: text("reactions", { mode: "json" }).$type<Reaction[]>(),
     /** Meta's own timestamp of the message (ISO), for the service window. */
     sentAt: text("sent_at"),
     createdAt: createdAt(),
@@ -241,6 +244,45 @@ export const messages = sqliteTable(
   (t) => [
     uniqueIndex("messages_wamid_idx").on(t.organizationId, t.wamid),
     index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+  ],
+);
+
+/** An organization's saved answers, inserted in the composer by typing "/". */
+export const quickReplies = sqliteTable(
+  "quick_replies",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    shortcut: text("shortcut").notNull(),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("quick_replies_shortcut_idx").on(t.organizationId, t.shortcut)],
+);
+
+/** Every call to the AI model: what the agents cost and do. */
+export const aiCalls = sqliteTable(
+  "ai_calls",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    conversationId: text("conversation_id").references(() => conversations.id, {
+      onDelete: "cascade",
+    }),
+    model: text("model").notNull(),
+    promptTokens: integer("prompt_tokens"),
+    completionTokens: integer("completion_tokens"),
+    latencyMs: integer("latency_ms").notNull(),
+    /** replied · handoff · failed · test */
+    outcome: text("outcome").notNull(),
+    error: text("error"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("ai_calls_agent_idx").on(t.organizationId, t.agentId),
+    index("ai_calls_conversation_idx").on(t.conversationId),
   ],
 );
 

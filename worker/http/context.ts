@@ -1,6 +1,7 @@
 import type { Db } from "../db/client";
 import type { Role } from "../db/schema";
 import type { Env } from "../env";
+import type { Deps } from "./deps";
 
 /** Who is calling, once their token has been checked against the server-side session. */
 export interface Caller {
@@ -18,6 +19,7 @@ export interface AppContext {
   Bindings: Env;
   Variables: {
     db: Db;
+    deps: Deps;
     caller: Caller;
     member: Member;
   };

@@ -1,0 +1,88 @@
+/** Shapes of the AI agent calls, shared by the API and the console. */
+import { z } from "zod";
+
+export const AGENT_MODELS = [
+  "google/gemini-2.5-flash",
+  "google/gemini-2.5-pro",
+  "google/gemini-2.5-flash-lite",
+] as const;
+export type AgentModel = (typeof AGENT_MODELS)[number];
+export const DEFAULT_MODEL: AgentModel = "google/gemini-2.5-flash";
+export const DEFAULT_TEMPERATURE = 0.7;
+export const WHATSAPP_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
+
+const name = z
+  .string({ error: "El nombre es obligatorio" })
+  .trim()
+  .min(1, "El nombre es obligatorio")
+  .max(100, "El nombre es demasiado largo");
+
+const systemPrompt = z
+  .string({ error: "El prompt del sistema es obligatorio" })
+  .trim()
+  .min(1, "El prompt del sistema es obligatorio")
+  .max(10_000, "El prompt del sistema es demasiado largo");
+
+/** 0 to 1 in steps of 0.1, as the slider offers. */
+const temperature = z
+  .number({ error: "La temperatura debe ser un número" })
+  .min(0, "La temperatura mínima es 0")
+  .max(1, "La temperatura máxima es 1")
+  .refine((t) => Math.abs(t * 10 - Math.round(t * 10)) < 1e-9, "La temperatura va en pasos de 0.1");
+
+const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
+
+export const agentCreateInput = z.object({
+  name,
+  system_prompt: systemPrompt,
+  model: model.default(DEFAULT_MODEL),
+  temperature: temperature.default(DEFAULT_TEMPERATURE),
+  is_active: z.boolean({ error: "is_active debe ser verdadero o falso" }).default(true),
+});
+
+export const agentUpdateInput = z.object({
+  name: name.optional(),
+  system_prompt: systemPrompt.optional(),
+  model: model.optional(),
+  temperature: temperature.optional(),
+  is_active: z.boolean({ error: "is_active debe ser verdadero o falso" }).optional(),
+});
+
+export const agentWhatsappInput = z.object({
+  status: z.enum(WHATSAPP_STATUSES),
+  qr: z.string().max(10_000).nullish(),
+});
+
+export const agentTestInput = z.object({
+  messages: z
+    .array(
+      z.object({
+        role: z.enum(["user", "assistant"]),
+        content: z.string().trim().min(1).max(4096),
+      }),
+    )
+    .min(1, "Escribe al menos un mensaje")
+    .max(50, "La conversación de prueba es demasiado larga"),
+});
+
+export type AgentCreateInput = z.input<typeof agentCreateInput>;
+export type AgentUpdateInput = z.input<typeof agentUpdateInput>;
+export type AgentTestInput = z.input<typeof agentTestInput>;
+
+export interface Agent {
+  id: string;
+  name: string;
+  model: AgentModel;
+  temperature: number;
+  system_prompt: string;
+  is_active: boolean;
+  whatsapp_status: (typeof WHATSAPP_STATUSES)[number];
+  whatsapp_qr: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentTestReply {
+  reply: string;
+  handoff: { reason: string } | null;
+}

@@ -1,0 +1,205 @@
+import { and, count, desc, eq, sql, sum } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
+import type { Db } from "../db/client";
+import { agents, aiCalls, conversations, organizations } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError, notFound } from "../http/errors";
+import type { z } from "zod";
+import type {
+  Agent,
+  AgentTestReply,
+  agentCreateInput,
+  agentTestInput,
+  agentUpdateInput,
+  agentWhatsappInput,
+} from "./contract";
+import { askAgent } from "./replies";
+
+type AgentRow = typeof agents.$inferSelect;
+
+export interface AgentUsage {
+  calls: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export const toAgent = (row: AgentRow, usage?: AgentUsage): Agent & { usage?: AgentUsage } => ({
+  id: row.id,
+  name: row.name,
+  model: row.model,
+  temperature: row.temperature,
+  system_prompt: row.systemPrompt,
+  is_active: row.isActive,
+  whatsapp_status: row.whatsappStatus,
+  whatsapp_qr: row.whatsappQr,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+  ...(usage && { usage }),
+});
+
+const agentNotFound = () => notFound("Agente no encontrado.");
+
+export async function findAgent(db: Db, organizationId: string, id: string) {
+  const row = await db.query.agents.findFirst({
+    where: and(eq(agents.id, id), eq(agents.organizationId, organizationId)),
+  });
+  if (!row) throw agentNotFound();
+  return row;
+}
+
+/** The organization's agents, newest first, each with its model usage totals. */
+export async function listAgents(db: Db, member: Member) {
+  const [rows, usage] = await db.batch([
+    db
+      .select()
+      .from(agents)
+      .where(eq(agents.organizationId, member.organizationId))
+      .orderBy(desc(agents.createdAt), desc(agents.id)),
+    db
+      .select({
+        agentId: aiCalls.agentId,
+        calls: count(),
+        failures: sql<number>`coalesce(sum(CASE WHEN ${aiCalls.outcome} = 'failed' THEN 1 ELSE 0 END), 0)`,
+        promptTokens: sum(aiCalls.promptTokens),
+        completionTokens: sum(aiCalls.completionTokens),
+      })
+      .from(aiCalls)
+      .where(eq(aiCalls.organizationId, member.organizationId))
+      .groupBy(aiCalls.agentId),
+  ]);
+  const byAgent = new Map(usage.map((u) => [u.agentId, u]));
+  return rows.map((row) => {
+    const u = byAgent.get(row.id);
+    return toAgent(row, {
+      calls: u?.calls ?? 0,
+      failures: Number(u?.failures ?? 0),
+      prompt_tokens: Number(u?.promptTokens ?? 0),
+      completion_tokens: Number(u?.completionTokens ?? 0),
+    });
+  });
+}
+
+export async function getAgent(db: Db, member: Member, id: string) {
+  return toAgent(await findAgent(db, member.organizationId, id));
+}
+
+export async function createAgent(
+  db: Db,
+  member: Member,
+  input: z.output<typeof agentCreateInput>,
+) {
+  const [row] = await db
+    .insert(agents)
+    .values({
+      organizationId: member.organizationId,
+      name: input.name,
+      systemPrompt: input.system_prompt,
+      model: input.model,
+      temperature: input.temperature,
+      isActive: input.is_active,
+    })
+    .returning();
+  return toAgent(row!);
+}
+
+export async function updateAgent(
+  db: Db,
+  member: Member,
+  id: string,
+  input: z.output<typeof agentUpdateInput>,
+) {
+  await findAgent(db, member.organizationId, id);
+  const [row] = await db
+    .update(agents)
+    .set({
+      name: input.name,
+      systemPrompt: input.system_prompt,
+      model: input.model,
+      temperature: input.temperature,
+      isActive: input.is_active,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
+    .returning();
+  return toAgent(row!);
+}
+
+export async function updateAgentWhatsapp(
+  db: Db,
+  member: Member,
+  id: string,
+  input: z.output<typeof agentWhatsappInput>,
+) {
+  await findAgent(db, member.organizationId, id);
+  const [row] = await db
+    .update(agents)
+    .set({
+      whatsappStatus: input.status,
+      whatsappQr: input.qr ?? null,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
+    .returning();
+  return toAgent(row!);
+}
+
+/** Deletes the agent; the conversations it had become unassigned and open again. */
+export async function deleteAgent(db: Db, member: Member, id: string, ip: string | null) {
+  const agent = await findAgent(db, member.organizationId, id);
+  await db.batch([
+    db
+      .update(conversations)
+      .set({ agentId: null, status: "open", updatedAt: new Date().toISOString() })
+      .where(
+        and(
+          eq(conversations.organizationId, member.organizationId),
+          eq(conversations.agentId, id),
+          eq(conversations.status, "assigned"),
+        ),
+      ),
+    db
+      .delete(agents)
+      .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId))),
+  ]);
+  await recordAudit(db, {
+    action: "agent.delete",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: agent.name,
+    ip,
+  });
+}
+
+/** The sandbox: the agent answers a transcript written by the team, without WhatsApp. */
+export async function testAgent(
+  deps: Deps,
+  member: Member,
+  id: string,
+  input: z.output<typeof agentTestInput>,
+): Promise<AgentTestReply> {
+  const { db, env } = deps;
+  const agent = await findAgent(db, member.organizationId, id);
+  if (!isAiConfigured(env)) throw aiNotConfigured();
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, member.organizationId),
+  });
+  try {
+    const answer = await askAgent(env, agent, organization!, input.messages);
+    await db.insert(aiCalls).values({
+      organizationId: member.organizationId,
+      agentId: agent.id,
+      model: agent.model,
+      promptTokens: answer.usage.promptTokens,
+      completionTokens: answer.usage.completionTokens,
+      latencyMs: answer.latencyMs,
+      outcome: "test",
+    });
+    return { reply: answer.reply ?? "", handoff: answer.handoff };
+  } catch (error) {
+    if (error instanceof ModelError) throw new AppError(502, "ai_error", error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+import type { conversations, messages } from "../db/schema";
+import type { Conversation, Message } from "./contract";
+
+export type ConversationRow = typeof conversations.$inferSelect;
+export type MessageRow = typeof messages.$inferSelect;
+
+/** The customer-service window: 24 h after the customer's last message. */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export function windowExpiresAt(row: Pick<ConversationRow, "lastInboundAt">): string | null {
+  if (!row.lastInboundAt) return null;
+  return new Date(Date.parse(row.lastInboundAt) + SERVICE_WINDOW_MS).toISOString();
+}
+
+export function isWindowOpen(row: Pick<ConversationRow, "lastInboundAt">, now = Date.now()) {
+  const expires = windowExpiresAt(row);
+  return expires !== null && Date.parse(expires) > now;
+}
+
+export const toConversation = (row: ConversationRow): Conversation => ({
+  id: row.id,
+  contact: { name: row.contactName, phone_number: row.phoneNumber },
+  phone_number: row.phoneNumber,
+  contact_name: row.contactName,
+  platform: "whatsapp",
+  status: row.status,
+  priority: row.priority,
+  unread_count: row.unreadCount,
+  agent_id: row.agentId,
+  last_message_at: row.lastMessageAt,
+  last_message: row.lastMessagePreview,
+  fbclid: row.fbclid,
+  ctwa_clid: row.ctwaClid,
+  ad_id: row.adId,
+  ad_headline: row.adHeadline,
+  window_expires_at: windowExpiresAt(row),
+  ai_error: row.aiError,
+  created_at: row.createdAt,
+});
+
+export const toMessage = (row: MessageRow): Message => ({
+  id: row.id,
+  conversation_id: row.conversationId,
+  content: row.content,
+  type: row.type,
+  direction: row.direction,
+  sender_type: row.senderType,
+  status: row.status,
+  error: row.error,
+  media: row.mediaId ? { id: row.mediaId, mime_type: row.mediaMimeType } : null,
+  reactions: row.reactions ?? [],
+  created_at: row.createdAt,
+});
+
+/** The list's one-line preview of a message. */
+export const preview = (content: string) => content.slice(0, 200);

@@ -1,0 +1,123 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember } from "../http/auth";
+import { jsonBody, queryParams } from "../http/validate";
+import {
+  assignInput,
+  conversationCreateInput,
+  conversationListQuery,
+  conversationUpdateInput,
+  messagesQuery,
+  sendMessageInput,
+} from "./contract";
+import * as messages from "./messages-service";
+import * as conversations from "./service";
+
+/** Every member of the organization works conversations, whatever their role. */
+export const conversationRoutes = new Hono<AppContext>()
+  .use(requireCaller, requireMember)
+  .get("/", queryParams(conversationListQuery), async (c) => {
+    const list = await conversations.listConversations(
+      c.var.db,
+      c.var.member,
+      c.req.valid("query"),
+    );
+    return c.json({ data: list });
+  })
+  .get("/search", queryParams(conversationListQuery), async (c) => {
+    const list = await conversations.listConversations(
+      c.var.db,
+      c.var.member,
+      c.req.valid("query"),
+    );
+    return c.json({ data: list });
+  })
+  .get("/stats", async (c) => {
+    return c.json({ data: await conversations.conversationStats(c.var.db, c.var.member) });
+  })
+  .post("/", ...jsonBody(conversationCreateInput), async (c) => {
+    const conversation = await conversations.createConversation(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+    );
+    return c.json({ data: conversation }, 201);
+  })
+  .post("/messages", ...jsonBody(sendMessageInput), async (c) => {
+    const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
+    return c.json({ data: message }, 201);
+  })
+  .get("/:id", async (c) => {
+    const conversation = await conversations.getConversation(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+    );
+    return c.json({ data: conversation });
+  })
+  .patch("/:id", ...jsonBody(conversationUpdateInput), async (c) => {
+    const conversation = await conversations.updateConversation(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("json"),
+    );
+    return c.json({ data: conversation });
+  })
+  .patch("/:id/assign", ...jsonBody(assignInput), async (c) => {
+    const conversation = await conversations.assignConversation(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("json").agent_id,
+    );
+    return c.json({ data: conversation });
+  })
+  .patch("/:id/unassign", async (c) => {
+    const conversation = await conversations.unassignConversation(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+    );
+    return c.json({ data: conversation });
+  })
+  .patch("/:id/read", async (c) => {
+    const conversation = await messages.markRead(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: conversation });
+  })
+  .get("/:id/messages", queryParams(messagesQuery), async (c) => {
+    const page = await messages.listMessages(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("query"),
+    );
+    return c.json({ data: page });
+  });
+
+/** The legacy `/whatsapp/...` paths of the spec, answered by the same services. */
+export const legacyWhatsappRoutes = new Hono<AppContext>()
+  .use("/conversations/*", requireCaller, requireMember)
+  .use("/messages", requireCaller, requireMember)
+  .use("/messages/*", requireCaller, requireMember)
+  .get("/conversations/:id", async (c) => {
+    const conversation = await conversations.getConversation(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+    );
+    return c.json({ data: conversation });
+  })
+  .get("/messages/:conversationId", queryParams(messagesQuery), async (c) => {
+    const page = await messages.listMessages(
+      c.var.db,
+      c.var.member,
+      c.req.param("conversationId"),
+      c.req.valid("query"),
+    );
+    return c.json({ data: page });
+  })
+  .post("/messages", ...jsonBody(sendMessageInput), async (c) => {
+    const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
+    return c.json({ data: message }, 201);
+  });

@@ -1,0 +1,210 @@
+import { and, eq } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { agents, whatsappConnections } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError, conflict, notFound } from "../http/errors";
+import type { WhatsappConfig, WhatsappTestResult } from "./contract";
+import type { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
+import { GraphClient, GraphError } from "./graph";
+import { decryptSecret, encryptSecret } from "./secrets";
+import type { z } from "zod";
+
+type ConnectionRow = typeof whatsappConnections.$inferSelect;
+
+const toConfig = (row: ConnectionRow): WhatsappConfig => ({
+  id: row.id,
+  phone_number: row.phoneNumber,
+  phone_number_id: row.phoneNumberId,
+  business_account_id: row.businessAccountId,
+  status: row.status,
+  default_agent_id: row.defaultAgentId,
+  webhook_token: row.webhookToken,
+  connected_at: row.connectedAt,
+});
+
+const notConnected = () =>
+  new AppError(404, "not_found", "WhatsApp no está conectado en esta organización.");
+
+export function findConnection(db: Db, organizationId: string) {
+  return db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.organizationId, organizationId),
+  });
+}
+
+/** The Graph client acting for an organization's number, or null when none is connected. */
+export async function connectedSender(deps: Deps, organizationId: string) {
+  const row = await findConnection(deps.db, organizationId);
+  if (!row || row.status === "disconnected") return null;
+  const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
+  return { connection: row, graph: new GraphClient(deps.env.META_GRAPH_URL, token) };
+}
+
+async function assertAgentInOrganization(db: Db, organizationId: string, agentId: string) {
+  const agent = await db.query.agents.findFirst({
+    where: and(eq(agents.id, agentId), eq(agents.organizationId, organizationId)),
+  });
+  if (!agent) throw notFound("Agente no encontrado.");
+}
+
+/** Checks the number and token against Meta before anything is stored. */
+async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) {
+  try {
+    return await new GraphClient(deps.env.META_GRAPH_URL, token).getPhoneNumber(phoneNumberId);
+  } catch (error) {
+    if (error instanceof GraphError) {
+      throw new AppError(422, "meta_error", error.message, [
+        { path: "access_token", message: error.providerMessage },
+      ]);
+    }
+    throw error;
+  }
+}
+
+export async function getConfig(db: Db, member: Member): Promise<WhatsappConfig> {
+  const row = await findConnection(db, member.organizationId);
+  if (!row) throw notConnected();
+  return toConfig(row);
+}
+
+export async function saveConfig(
+  deps: Deps,
+  member: Member,
+  input: z.output<typeof whatsappConfigInput>,
+  ip: string | null,
+): Promise<WhatsappConfig> {
+  const { db, env } = deps;
+  if (input.default_agent_id) {
+    await assertAgentInOrganization(db, member.organizationId, input.default_agent_id);
+  }
+  const number = await verifyWithMeta(deps, input.phone_number_id, input.access_token);
+  const taken = await db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.phoneNumberId, input.phone_number_id),
+  });
+  if (taken && taken.organizationId !== member.organizationId) {
+    throw conflict("Este número de WhatsApp ya está conectado a otra organización.");
+  }
+  const now = new Date().toISOString();
+  const values = {
+    organizationId: member.organizationId,
+    phoneNumberId: input.phone_number_id,
+    businessAccountId: input.business_account_id,
+    phoneNumber: input.phone_number || number.display_phone_number,
+    accessTokenEncrypted: await encryptSecret(input.access_token, env.ENCRYPTION_KEY),
+    status: "connected" as const,
+    defaultAgentId: input.default_agent_id ?? null,
+    connectedAt: now,
+    updatedAt: now,
+  };
+  const [row] = await db
+    .insert(whatsappConnections)
+    .values(values)
+    .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values })
+    .returning();
+  await recordAudit(db, {
+    action: "whatsapp.connect",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: input.phone_number_id,
+    ip,
+  });
+  return toConfig(row!);
+}
+
+export async function updateConfig(
+  deps: Deps,
+  member: Member,
+  input: z.output<typeof whatsappConfigUpdateInput>,
+  ip: string | null,
+): Promise<WhatsappConfig> {
+  const current = await findConnection(deps.db, member.organizationId);
+  if (!current) throw notConnected();
+  const needsCheck = input.access_token || input.phone_number_id || input.business_account_id;
+  if (needsCheck) {
+    const token =
+      input.access_token ??
+      (await decryptSecret(current.accessTokenEncrypted, deps.env.ENCRYPTION_KEY));
+    return saveConfig(
+      deps,
+      member,
+      {
+        phone_number_id: input.phone_number_id ?? current.phoneNumberId,
+        business_account_id: input.business_account_id ?? current.businessAccountId,
+        access_token: token,
+        phone_number: input.phone_number ?? current.phoneNumber ?? undefined,
+        default_agent_id:
+          input.default_agent_id === undefined ? current.defaultAgentId : input.default_agent_id,
+      },
+      ip,
+    );
+  }
+  if (input.default_agent_id) {
+    await assertAgentInOrganization(deps.db, member.organizationId, input.default_agent_id);
+  }
+  const [row] = await deps.db
+    .update(whatsappConnections)
+    .set({
+      phoneNumber: input.phone_number,
+      defaultAgentId: input.default_agent_id,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(whatsappConnections.id, current.id))
+    .returning();
+  return toConfig(row!);
+}
+
+export async function deleteConfig(db: Db, member: Member, ip: string | null) {
+  const deleted = await db
+    .delete(whatsappConnections)
+    .where(eq(whatsappConnections.organizationId, member.organizationId))
+    .returning({ id: whatsappConnections.id, phoneNumberId: whatsappConnections.phoneNumberId });
+  if (deleted.length === 0) throw notConnected();
+  await recordAudit(db, {
+    action: "whatsapp.disconnect",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: deleted[0]!.phoneNumberId,
+    ip,
+  });
+}
+
+export async function testConfig(deps: Deps, member: Member): Promise<WhatsappTestResult> {
+  const sender = await connectedSender(deps, member.organizationId);
+  if (!sender) return { success: false, error: "WhatsApp no está conectado." };
+  try {
+    const number = await sender.graph.getPhoneNumber(sender.connection.phoneNumberId);
+    return { success: true, phone_number: number.display_phone_number };
+  } catch (error) {
+    if (error instanceof GraphError) return { success: false, error: error.message };
+    throw error;
+  }
+}
+
+export async function businessInfo(deps: Deps, member: Member) {
+  const sender = await connectedSender(deps, member.organizationId);
+  if (!sender) throw notConnected();
+  const id = sender.connection.phoneNumberId;
+  try {
+    const [number, profile] = await Promise.all([
+      sender.graph.getPhoneNumber(id),
+      sender.graph.getBusinessProfile(id),
+    ]);
+    return { ...number, profile: profile.data[0] ?? null };
+  } catch (error) {
+    if (error instanceof GraphError) throw new AppError(502, "meta_error", error.message);
+    throw error;
+  }
+}
+
+/** A per-organization token Meta can use in the webhook verification request. */
+export async function generateWebhookToken(db: Db, member: Member) {
+  const current = await findConnection(db, member.organizationId);
+  if (!current) throw notConnected();
+  const token = crypto.randomUUID().replaceAll("-", "");
+  await db
+    .update(whatsappConnections)
+    .set({ webhookToken: token, updatedAt: new Date().toISOString() })
+    .where(eq(whatsappConnections.id, current.id));
+  return { webhook_token: token };
+}

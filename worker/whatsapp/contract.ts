@@ -1,0 +1,36 @@
+/** Shapes of the WhatsApp connection calls, shared by the API and the console. */
+import { z } from "zod";
+
+const required = (label: string) =>
+  z
+    .string({ error: `${label} es obligatorio` })
+    .trim()
+    .min(1, `${label} es obligatorio`)
+    .max(200, `${label} es demasiado largo`);
+
+export const whatsappConfigInput = z.object({
+  phone_number_id: required("El identificador del número"),
+  business_account_id: required("El identificador de la cuenta de WhatsApp Business"),
+  access_token: required("El token de acceso").max(2000),
+  phone_number: z.string().trim().max(40).optional(),
+  default_agent_id: z.string().trim().max(64).nullish(),
+});
+
+export const whatsappConfigUpdateInput = whatsappConfigInput.partial();
+
+export interface WhatsappConfig {
+  id: string;
+  phone_number: string | null;
+  phone_number_id: string;
+  business_account_id: string;
+  status: "connected" | "connecting" | "disconnected" | "error";
+  default_agent_id: string | null;
+  webhook_token: string | null;
+  connected_at: string | null;
+}
+
+export interface WhatsappTestResult {
+  success: boolean;
+  phone_number?: string;
+  error?: string;
+}

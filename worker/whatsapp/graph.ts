@@ -1,0 +1,140 @@
+/**
+ * The one client of Meta's Graph API. Its base (with the API version) is META_GRAPH_URL;
+ * tests and the sandbox point it at the local fake. Nothing else knows Graph's wire format.
+ */
+const TIMEOUT_MS = 15_000;
+
+/** A Graph error, with Meta's code and a Spanish message the console can show. */
+export class GraphError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: number | null,
+    readonly subcode: number | null,
+    readonly providerMessage: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Meta error codes the team is likely to meet, in words they can act on. */
+const SPANISH_ERRORS: Record<number, string> = {
+  190: "El token de acceso de Meta no es válido o ha caducado. Vuelve a conectar WhatsApp.",
+  10: "La app de Meta no tiene permiso para esta acción.",
+  200: "La app de Meta no tiene permiso para esta acción.",
+  4: "Meta limita las peticiones de la app en este momento. Inténtalo en unos minutos.",
+  80007: "Se alcanzó el límite de peticiones de WhatsApp. Inténtalo en unos minutos.",
+  130429: "Se alcanzó el límite de envío de WhatsApp. Inténtalo en unos minutos.",
+  131000: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
+  131005: "La app de Meta no tiene permiso para enviar mensajes desde este número.",
+  131008: "Falta un parámetro obligatorio en el mensaje.",
+  131009: "Un parámetro del mensaje no es válido.",
+  131026: "El mensaje no se pudo entregar: el número puede no tener WhatsApp.",
+  131047:
+    "Han pasado más de 24 horas desde el último mensaje del cliente: solo se puede enviar una plantilla.",
+  131051: "Tipo de mensaje no admitido.",
+  131052: "No se pudo descargar el archivo del cliente.",
+  131053: "No se pudo subir el archivo a WhatsApp.",
+  132000: "El número de parámetros no coincide con la plantilla.",
+  132001: "La plantilla no existe o no está aprobada en ese idioma.",
+  133010: "El número de WhatsApp no está registrado.",
+  368: "La cuenta de WhatsApp Business está temporalmente restringida.",
+  100: "Meta rechazó un parámetro de la petición.",
+};
+
+export function spanishGraphError(code: number | null, fallback: string) {
+  return (code !== null && SPANISH_ERRORS[code]) || `Error de Meta: ${fallback}`;
+}
+
+type Query = Record<string, string | undefined>;
+
+export class GraphClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly accessToken?: string,
+  ) {}
+
+  async request<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, query?: Query) {
+    const url = new URL(`${this.baseUrl.replace(/\/$/, "")}/${path.replace(/^\//, "")}`);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, value);
+    }
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (this.accessToken) headers.Authorization = `Bearer ${this.accessToken}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new GraphError(
+        "No se pudo conectar con Meta. Inténtalo de nuevo.",
+        0,
+        null,
+        null,
+        reason,
+      );
+    }
+    const payload = (await response.json().catch(() => null)) as
+      (T & { error?: { message?: string; code?: number; error_subcode?: number } }) | null;
+    if (!response.ok || !payload || payload.error) {
+      const error = payload?.error;
+      const code = error?.code ?? null;
+      const providerMessage = error?.message ?? `HTTP ${response.status}`;
+      throw new GraphError(
+        spanishGraphError(code, providerMessage),
+        response.status,
+        code,
+        error?.error_subcode ?? null,
+        providerMessage,
+      );
+    }
+    return payload as T;
+  }
+
+  sendText(phoneNumberId: string, to: string, body: string) {
+    return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to,
+      type: "text",
+      text: { body, preview_url: false },
+    });
+  }
+
+  /** Marks a customer's message read (blue ticks); optionally shows the typing indicator. */
+  markRead(phoneNumberId: string, messageId: string, typing = false) {
+    return this.request<{ success: boolean }>("POST", `${phoneNumberId}/messages`, {
+      messaging_product: "whatsapp",
+      status: "read",
+      message_id: messageId,
+      ...(typing && { typing_indicator: { type: "text" } }),
+    });
+  }
+
+  getPhoneNumber(phoneNumberId: string) {
+    return this.request<{
+      id: string;
+      display_phone_number: string;
+      verified_name?: string;
+      quality_rating?: string;
+    }>("GET", phoneNumberId, undefined, {
+      fields: "id,display_phone_number,verified_name,quality_rating",
+    });
+  }
+
+  getBusinessProfile(phoneNumberId: string) {
+    return this.request<{ data: Record<string, unknown>[] }>(
+      "GET",
+      `${phoneNumberId}/whatsapp_business_profile`,
+      undefined,
+      { fields: "about,address,description,email,profile_picture_url,websites,vertical" },
+    );
+  }
+}
