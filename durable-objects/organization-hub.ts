@@ -1,10 +1,27 @@
 import { DurableObject } from "cloudflare:workers";
+import { depsForBackground, replyToConversation } from "../worker/agents/auto-reply";
+import { ModelError } from "../worker/ai/client";
 import type { Env } from "../worker/env";
 import type { RealtimeEvent } from "../worker/realtime/contract";
 
+/** A burst of customer messages within this time gets one answer. */
+const COALESCE_MS = 2_500;
+/** However long a burst lasts, the customer is answered within this time of its first message. */
+const MAX_WAIT_MS = 10_000;
+/** Backoff between attempts after the model failed; then the error stays on the conversation. */
+const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+
+interface PendingReply {
+  organizationId: string;
+  firstAt: number;
+  dueAt: number;
+  attempts: number;
+}
+
 /**
- * One instance per organization (named by its id). Holds that organization's console
- * sockets with the hibernation API, so idle sockets cost nothing, and fans out events.
+ * One instance per organization (named by its id). It holds that organization's console
+ * sockets with the hibernation API, fans out events, and runs the AI replies from its alarm:
+ * the schedule is durable storage, so a reply survives restarts and is retried.
  */
 export class OrganizationHub extends DurableObject<Env> {
   /** Accepts an already-authenticated upgrade (the Worker checked the token). */
@@ -32,6 +49,65 @@ export class OrganizationHub extends DurableObject<Env> {
       }
     }
     return delivered;
+  }
+
+  /** Schedules (or postpones, within MAX_WAIT_MS) the agent's answer to a conversation. */
+  async scheduleReply(organizationId: string, conversationId: string) {
+    const key = `reply:${conversationId}`;
+    const now = Date.now();
+    const current = await this.ctx.storage.get<PendingReply>(key);
+    const firstAt = current?.firstAt ?? now;
+    const pending: PendingReply = {
+      organizationId,
+      firstAt,
+      dueAt: Math.min(now + COALESCE_MS, firstAt + MAX_WAIT_MS),
+      attempts: current?.attempts ?? 0,
+    };
+    await this.ctx.storage.put(key, pending);
+    await this.armAlarm();
+  }
+
+  /** Runs every due reply, one after the other. */
+  override async alarm() {
+    const now = Date.now();
+    const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
+    const deps = depsForBackground(this.env, (p) => this.ctx.waitUntil(p));
+    for (const [key, reply] of pending) {
+      if (reply.dueAt > now) continue;
+      const conversationId = key.slice("reply:".length);
+      try {
+        await replyToConversation(deps, reply.organizationId, conversationId);
+        await this.deleteIfUnchanged(key, reply);
+      } catch (error) {
+        const delay = RETRY_DELAYS_MS[reply.attempts];
+        if (error instanceof ModelError && delay !== undefined) {
+          await this.ctx.storage.put(key, {
+            ...reply,
+            attempts: reply.attempts + 1,
+            dueAt: Date.now() + delay,
+          });
+        } else {
+          console.error("AI reply abandoned", conversationId, error);
+          await this.deleteIfUnchanged(key, reply);
+        }
+      }
+    }
+    await this.armAlarm();
+  }
+
+  /** A message that arrived while replying re-scheduled the key: keep that new schedule. */
+  private async deleteIfUnchanged(key: string, handled: PendingReply) {
+    const now = await this.ctx.storage.get<PendingReply>(key);
+    if (now && now.dueAt === handled.dueAt && now.attempts === handled.attempts) {
+      await this.ctx.storage.delete(key);
+    }
+  }
+
+  private async armAlarm() {
+    const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
+    const next = Math.min(...[...pending.values()].map((p) => p.dueAt));
+    if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
+    else await this.ctx.storage.deleteAlarm();
   }
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {

@@ -10,6 +10,7 @@ import { handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { whatsappConfigRoutes } from "./whatsapp/routes";
+import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 
 /** Largest JSON body the API reads; anything bigger is a 413 before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -36,6 +37,7 @@ export const api = new Hono<AppContext>()
   .use("/api/*", bodyLimit({ maxSize: MAX_BODY_BYTES }))
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)
+  .route("/webhooks/whatsapp", whatsappWebhookRoutes)
   .notFound(() => {
     throw notFound("Ruta no encontrada.");
   })

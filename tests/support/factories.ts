@@ -49,3 +49,27 @@ export async function createOwner(organization: Partial<typeof organizationField
   if (response.status !== 201) throw new Error(`org failed: ${JSON.stringify(response.body)}`);
   return { ...owner, organization: response.body.data };
 }
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+export async function createAgent(owner: Owner, overrides: Record<string, unknown> = {}) {
+  const response = await call("POST", "/api/v1/agents", {
+    token: owner.token,
+    body: { name: "Sofía", system_prompt: "Eres la asistente de la clínica.", ...overrides },
+  });
+  if (response.status !== 201) throw new Error(`agent failed: ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}
+
+export async function createConversation(owner: Owner, overrides: Record<string, unknown> = {}) {
+  const response = await call("POST", "/api/v1/conversations", {
+    token: owner.token,
+    body: {
+      phone_number: `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
+      ...overrides,
+    },
+  });
+  if (response.status !== 201)
+    throw new Error(`conversation failed: ${JSON.stringify(response.body)}`);
+  return response.body.data;
+}

@@ -1,0 +1,55 @@
+import { env } from "cloudflare:workers";
+import { createDb } from "../../worker/db/client";
+import { messages, whatsappConnections } from "../../worker/db/schema";
+import { encryptSecret } from "../../worker/whatsapp/secrets";
+
+export const db = createDb(env.DB);
+
+/** Stores a message as if it had arrived (or been sent) at `at`. */
+export async function seedMessage(
+  organizationId: string,
+  conversationId: string,
+  values: Partial<typeof messages.$inferInsert> & { at?: string } = {},
+) {
+  const { at = new Date().toISOString(), ...rest } = values;
+  const [row] = await db
+    .insert(messages)
+    .values({
+      organizationId,
+      conversationId,
+      content: "Hola",
+      direction: "inbound",
+      senderType: "customer",
+      status: "delivered",
+      createdAt: at,
+      ...rest,
+    })
+    .returning();
+  return row!;
+}
+
+/** Opens the 24-hour window as if the customer had just written. */
+export async function openWindow(conversationId: string, at = new Date().toISOString()) {
+  await env.DB.prepare("UPDATE conversations SET last_inbound_at = ? WHERE id = ?")
+    .bind(at, conversationId)
+    .run();
+}
+
+export async function connectWhatsapp(
+  organizationId: string,
+  values: { phoneNumberId?: string; businessAccountId?: string; defaultAgentId?: string } = {},
+) {
+  const [row] = await db
+    .insert(whatsappConnections)
+    .values({
+      organizationId,
+      phoneNumberId: values.phoneNumberId ?? `pn-${crypto.randomUUID().slice(0, 8)}`,
+      businessAccountId: values.businessAccountId ?? "waba-test",
+      phoneNumber: "+34 600 000 000",
+      accessTokenEncrypted: await encryptSecret("test-access-token", env.ENCRYPTION_KEY),
+      defaultAgentId: values.defaultAgentId ?? null,
+      connectedAt: new Date().toISOString(),
+    })
+    .returning();
+  return row!;
+}

@@ -1,0 +1,175 @@
+/**
+ * The auto-reply pipeline. The webhook only schedules; the organization's Durable Object
+ * runs the replies from its alarm, one at a time, so a conversation never has two answers
+ * in flight, and a burst of customer messages is answered once.
+ */
+import { and, desc, eq, sql } from "drizzle-orm";
+import { isAiConfigured, ModelError } from "../ai/client";
+import { createDb } from "../db/client";
+import { agents, aiCalls, conversations, messages, organizations } from "../db/schema";
+import type { Env } from "../env";
+import type { Deps } from "../http/deps";
+import { AppError } from "../http/errors";
+import { isWindowOpen, toConversation } from "../conversations/mappers";
+import { publish } from "../realtime/publish";
+import { connectedSender } from "../whatsapp/connection-service";
+import { sendText } from "../whatsapp/sender";
+import { askAgent, type Turn } from "./replies";
+
+/** Messages read by the model: the recent conversation, oldest first. */
+const HISTORY_LENGTH = 20;
+
+export type ReplyOutcome = "replied" | "handoff" | "skipped" | "failed";
+
+/** Hands the conversations that got customer messages to their organizations' hubs. */
+export async function scheduleReplies(
+  env: Env,
+  items: { organizationId: string; conversationId: string }[],
+) {
+  for (const { organizationId, conversationId } of items) {
+    try {
+      await env.ORGANIZATION_HUB.getByName(organizationId).scheduleReply(
+        organizationId,
+        conversationId,
+      );
+    } catch (error) {
+      console.error("could not schedule AI reply", conversationId, error);
+    }
+  }
+}
+
+export function depsForBackground(env: Env, waitUntil: (p: Promise<unknown>) => void): Deps {
+  return { db: createDb(env.DB), env, defer: waitUntil };
+}
+
+/**
+ * Answers the conversation if an active agent should: the customer spoke last, the
+ * conversation is neither pending (with a human) nor closed, and the window is open.
+ * Throws ModelError when the model failed, so the hub can retry.
+ */
+export async function replyToConversation(
+  deps: Deps,
+  organizationId: string,
+  conversationId: string,
+): Promise<ReplyOutcome> {
+  const { db, env } = deps;
+  const conversation = await db.query.conversations.findFirst({
+    where: and(
+      eq(conversations.id, conversationId),
+      eq(conversations.organizationId, organizationId),
+    ),
+  });
+  if (!conversation?.agentId || !isAiConfigured(env)) return "skipped";
+  if (conversation.status === "pending" || conversation.status === "closed") return "skipped";
+  if (!isWindowOpen(conversation)) return "skipped";
+  const agent = await db.query.agents.findFirst({
+    where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
+  });
+  if (!agent?.isActive) return "skipped";
+
+  const recent = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversation.id))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_LENGTH);
+  const newest = recent[0];
+  if (!newest || newest.direction !== "inbound") return "skipped"; // Someone already answered.
+
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+  });
+  const history: Turn[] = recent
+    .filter((m) => m.type !== "reaction")
+    .reverse()
+    .map((m) => ({ role: m.direction === "inbound" ? "user" : "assistant", content: m.content }));
+
+  await showTyping(deps, organizationId, newest.wamid);
+  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
+    db.insert(aiCalls).values({
+      organizationId,
+      agentId: agent.id,
+      conversationId: conversation.id,
+      model: agent.model,
+      latencyMs: 0,
+      outcome,
+      ...extra,
+    });
+
+  let answer;
+  try {
+    answer = await askAgent(env, agent, organization!, history);
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    await record("failed", { error: error.message });
+    await setAiError(deps, conversation.id, organizationId, error.message);
+    throw error;
+  }
+  await record(answer.handoff ? "handoff" : "replied", {
+    promptTokens: answer.usage.promptTokens,
+    completionTokens: answer.usage.completionTokens,
+    latencyMs: answer.latencyMs,
+  });
+
+  if (answer.reply) {
+    try {
+      await sendText(deps, conversation, { content: answer.reply, senderType: "bot" });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error; // window closed meanwhile: stay silent
+    }
+  }
+  if (answer.handoff) {
+    await handOff(deps, organizationId, conversation.id, answer.handoff.reason);
+    return "handoff";
+  }
+  await setAiError(deps, conversation.id, organizationId, null);
+  return answer.reply ? "replied" : "skipped";
+}
+
+/** The conversation goes to the team: pending, priority at least high, AI silent there. */
+async function handOff(deps: Deps, organizationId: string, conversationId: string, reason: string) {
+  const [updated] = await deps.db
+    .update(conversations)
+    .set({
+      status: "pending",
+      priority: sql`CASE WHEN ${conversations.priority} = 'urgent' THEN 'urgent' ELSE 'high' END`,
+      aiError: null,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(conversations.id, conversationId))
+    .returning();
+  await publish(deps.env, organizationId, {
+    type: "conversation_update",
+    data: { conversation: toConversation(updated!), handoff: { reason } },
+  });
+}
+
+async function setAiError(
+  deps: Deps,
+  conversationId: string,
+  organizationId: string,
+  error: string | null,
+) {
+  const [row] = await deps.db
+    .update(conversations)
+    .set({ aiError: error })
+    .where(eq(conversations.id, conversationId))
+    .returning();
+  if (row && error) {
+    await publish(deps.env, organizationId, {
+      type: "conversation_update",
+      data: { conversation: toConversation(row) },
+    });
+  }
+}
+
+/** WhatsApp's typing indicator while the agent prepares its answer (best effort). */
+async function showTyping(deps: Deps, organizationId: string, wamid: string | null) {
+  if (!wamid) return;
+  try {
+    const sender = await connectedSender(deps, organizationId);
+    await sender?.graph.markRead(sender.connection.phoneNumberId, wamid, true);
+  } catch (error) {
+    console.warn("typing indicator failed", error);
+  }
+}

@@ -1,0 +1,20 @@
+/** `X-Hub-Signature-256: sha256=<hex>` = HMAC-SHA256 of the raw body with the app secret. */
+export async function isValidSignature(
+  rawBody: ArrayBuffer,
+  header: string | undefined,
+  appSecret: string | undefined,
+): Promise<boolean> {
+  if (!appSecret || !header) return false;
+  const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
+  if (!match) return false;
+  const signature = Uint8Array.from(match[1]!.match(/../g)!, (byte) => parseInt(byte, 16));
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(appSecret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  // subtle.verify compares in constant time.
+  return crypto.subtle.verify("HMAC", key, signature, rawBody);
+}

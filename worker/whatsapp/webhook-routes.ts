@@ -1,0 +1,53 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { eq } from "drizzle-orm";
+import { whatsappConnections } from "../db/schema";
+import type { AppContext } from "../http/context";
+import { AppError, badRequest } from "../http/errors";
+import { scheduleReplies } from "../agents/auto-reply";
+import { ingestDelivery, type WebhookPayload } from "./ingest";
+import { isValidSignature } from "./signature";
+
+/** Meta's deliveries are small; anything this big is not from Meta. */
+const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;
+
+export const whatsappWebhookRoutes = new Hono<AppContext>()
+  /** Meta's subscription check: echo the challenge when the token is ours. */
+  .get("/", async (c) => {
+    const mode = c.req.query("hub.mode");
+    const token = c.req.query("hub.verify_token");
+    const challenge = c.req.query("hub.challenge") ?? "";
+    let valid = Boolean(token) && token === c.env.META_WEBHOOK_VERIFY_TOKEN;
+    if (!valid && token) {
+      const connection = await c.var.db.query.whatsappConnections.findFirst({
+        where: eq(whatsappConnections.webhookToken, token),
+        columns: { id: true },
+      });
+      valid = Boolean(connection);
+    }
+    if (mode !== "subscribe" || !valid) return c.text("Forbidden", 403);
+    return c.text(challenge, 200);
+  })
+  .post("/", bodyLimit({ maxSize: MAX_DELIVERY_BYTES }), async (c) => {
+    const raw = await c.req.arrayBuffer();
+    const signed = await isValidSignature(
+      raw,
+      c.req.header("X-Hub-Signature-256"),
+      c.env.META_APP_SECRET,
+    );
+    if (!signed) {
+      throw new AppError(401, "unauthorized", "Firma del webhook ausente o no válida.");
+    }
+    let payload: WebhookPayload;
+    try {
+      payload = JSON.parse(new TextDecoder().decode(raw)) as WebhookPayload;
+    } catch {
+      throw badRequest("El cuerpo del webhook no es JSON válido.");
+    }
+    // Stored before answering (nothing is lost); model calls happen after the answer.
+    const result = await ingestDelivery(c.var.deps, payload);
+    if (result.conversationsToAnswer.length > 0) {
+      c.var.deps.defer(scheduleReplies(c.env, result.conversationsToAnswer));
+    }
+    return c.json({ received: true, stored: result.storedMessages });
+  });
