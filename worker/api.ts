@@ -9,6 +9,8 @@ import type { AppContext } from "./http/context";
 import { handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
+import { metaConfigRoutes } from "./tracking/meta-routes";
+import { whatsappOauthRoutes } from "./whatsapp/oauth-routes";
 import { whatsappConfigRoutes } from "./whatsapp/routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 
@@ -22,6 +24,8 @@ const v1 = new Hono<AppContext>()
   .route("/agents", agentRoutes)
   .route("/conversations", conversationRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
+  .route("/meta-config", metaConfigRoutes)
+  .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);
 
 /** Everything the Worker serves that is not a page: /api/v1, /ws (and /webhooks later). */

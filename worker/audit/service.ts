@@ -11,7 +11,9 @@ export type AuditAction =
   | "profile.update"
   | "whatsapp.connect"
   | "whatsapp.disconnect"
-  | "agent.delete";
+  | "agent.delete"
+  | "pixel.connect"
+  | "pixel.disconnect";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -34,3 +34,20 @@ export interface WhatsappTestResult {
   phone_number?: string;
   error?: string;
 }
+
+export const oauthExchangeInput = z.object({
+  code: z
+    .string({ error: "Falta el código de autorización" })
+    .trim()
+    .min(1, "Falta el código de autorización")
+    .max(2000),
+  waba_id: z.string().trim().max(64).optional(),
+  phone_number_id: z.string().trim().max(64).optional(),
+  redirect_uri: z.url().max(500).optional(),
+});
+
+export interface OauthStatus {
+  connected: boolean;
+  status: WhatsappConfig["status"];
+  phone_number: string | null;
+}

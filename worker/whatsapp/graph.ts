@@ -129,6 +129,75 @@ export class GraphClient {
     });
   }
 
+  /** The Facebook Login code → a business token (the code lives ~30 s and works once). */
+  exchangeCode(appId: string, appSecret: string, code: string, redirectUri?: string) {
+    return this.request<{ access_token: string }>("GET", "oauth/access_token", undefined, {
+      client_id: appId,
+      client_secret: appSecret,
+      code,
+      redirect_uri: redirectUri,
+    });
+  }
+
+  /** What a token may reach: the WhatsApp Business Accounts are in `granular_scopes`. */
+  debugToken(inputToken: string, appAccessToken: string) {
+    return this.request<{
+      data: { is_valid?: boolean; granular_scopes?: { scope: string; target_ids?: string[] }[] };
+    }>("GET", "debug_token", undefined, { input_token: inputToken, access_token: appAccessToken });
+  }
+
+  listPhoneNumbers(wabaId: string) {
+    return this.request<{
+      data: { id: string; display_phone_number: string; verified_name?: string }[];
+    }>("GET", `${wabaId}/phone_numbers`);
+  }
+
+  subscribeApp(wabaId: string) {
+    return this.request<{ success: boolean }>("POST", `${wabaId}/subscribed_apps`);
+  }
+
+  registerNumber(phoneNumberId: string, pin: string) {
+    return this.request<{ success: boolean }>("POST", `${phoneNumberId}/register`, {
+      messaging_product: "whatsapp",
+      pin,
+    });
+  }
+
+  getPixel(pixelId: string) {
+    return this.request<{ id: string; name?: string; last_fired_time?: string }>(
+      "GET",
+      pixelId,
+      undefined,
+      {
+        fields: "id,name,last_fired_time,is_unavailable",
+      },
+    );
+  }
+
+  getPixelStats(pixelId: string) {
+    return this.request<{ data: unknown[] }>("GET", `${pixelId}/stats`);
+  }
+
+  listAdAccounts() {
+    return this.request<{ data: { id: string; account_id?: string; name?: string }[] }>(
+      "GET",
+      "me/adaccounts",
+      undefined,
+      { fields: "id,account_id,name" },
+    );
+  }
+
+  listPixels(adAccountId: string) {
+    return this.request<{ data: { id: string; name?: string }[] }>(
+      "GET",
+      `${adAccountId}/adspixels`,
+      undefined,
+      {
+        fields: "id,name",
+      },
+    );
+  }
+
   getBusinessProfile(phoneNumberId: string) {
     return this.request<{ data: Record<string, unknown>[] }>(
       "GET",

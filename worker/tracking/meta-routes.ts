@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { jsonBody } from "../http/validate";
+import { metaConfigInput, metaConfigUpdateInput, metaConnectInput } from "./meta-contract";
+import * as meta from "./meta-service";
+
+const manage = requireRole("owner", "admin");
+
+/** `/meta-config`: the organization's Meta pixel. */
+export const metaConfigRoutes = new Hono<AppContext>()
+  .use(requireCaller, requireMember)
+  .get("/", async (c) => c.json({ data: await meta.getMetaConfig(c.var.db, c.var.member) }))
+  .post("/", manage, ...jsonBody(metaConfigInput), async (c) => {
+    const config = await meta.saveMetaConfig(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: config }, 201);
+  })
+  .patch("/", manage, ...jsonBody(metaConfigUpdateInput), async (c) => {
+    const config = await meta.updateMetaConfig(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: config });
+  })
+  .delete("/", manage, async (c) => {
+    await meta.deleteMetaConfig(c.var.db, c.var.member, requestInfo(c).ip);
+    return c.json({ data: { success: true } });
+  })
+  .post("/connect", manage, ...jsonBody(metaConnectInput), async (c) => {
+    const result = await meta.connectPixel(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: result });
+  })
+  .post("/test", async (c) => c.json({ data: await meta.testPixel(c.var.deps, c.var.member) }))
+  .get("/pixel-info", async (c) => c.json({ data: await meta.pixelInfo(c.var.deps, c.var.member) }))
+  .get("/pixel-stats", async (c) =>
+    c.json({ data: await meta.pixelStats(c.var.deps, c.var.member) }),
+  )
+  .get("/ad-accounts", async (c) =>
+    c.json({ data: await meta.adAccounts(c.var.deps, c.var.member) }),
+  )
+  .post("/generate-test-code", manage, async (c) => {
+    return c.json({ data: await meta.generateTestCode(c.var.db, c.var.member) });
+  });

@@ -1,0 +1,238 @@
+import { eq } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { metaConnections, oauthExchanges, whatsappConnections } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError, notFound } from "../http/errors";
+import { GraphClient, GraphError } from "../whatsapp/graph";
+import { tokenForCode } from "../whatsapp/oauth-service";
+import { decryptSecret, encryptSecret } from "../whatsapp/secrets";
+import type { MetaConfig, MetaTestResult } from "./meta-contract";
+
+type MetaRow = typeof metaConnections.$inferSelect;
+
+const toConfig = (row: MetaRow): MetaConfig => ({
+  id: row.id,
+  pixel_id: row.pixelId,
+  ad_account_id: row.adAccountId,
+  status: row.status,
+  test_event_code: row.testEventCode,
+  created_at: row.createdAt,
+});
+
+const pixelNotConnected = () =>
+  notFound("El Pixel de Meta no está conectado en esta organización.");
+
+function findPixel(db: Db, organizationId: string) {
+  return db.query.metaConnections.findFirst({
+    where: eq(metaConnections.organizationId, organizationId),
+  });
+}
+
+async function pixelGraph(deps: Deps, member: Member) {
+  const row = await findPixel(deps.db, member.organizationId);
+  if (!row) throw pixelNotConnected();
+  const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
+  return { row, graph: new GraphClient(deps.env.META_GRAPH_URL, token) };
+}
+
+const metaFailure = (error: unknown) =>
+  error instanceof GraphError ? new AppError(422, "meta_error", error.message) : error;
+
+async function store(
+  deps: Deps,
+  member: Member,
+  pixelId: string,
+  token: string,
+  adAccountId: string | null,
+  ip: string | null,
+) {
+  const now = new Date().toISOString();
+  const values = {
+    organizationId: member.organizationId,
+    pixelId,
+    adAccountId,
+    accessTokenEncrypted: await encryptSecret(token, deps.env.ENCRYPTION_KEY),
+    status: "connected" as const,
+    updatedAt: now,
+  };
+  const [row] = await deps.db
+    .insert(metaConnections)
+    .values(values)
+    .onConflictDoUpdate({ target: metaConnections.organizationId, set: values })
+    .returning();
+  await recordAudit(deps.db, {
+    action: "pixel.connect",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: pixelId,
+    ip,
+  });
+  return toConfig(row!);
+}
+
+export async function getMetaConfig(db: Db, member: Member) {
+  const row = await findPixel(db, member.organizationId);
+  if (!row) throw pixelNotConnected();
+  return toConfig(row);
+}
+
+/** Connects a pixel by hand: the token must reach it. */
+export async function saveMetaConfig(
+  deps: Deps,
+  member: Member,
+  input: { pixel_id: string; access_token: string },
+  ip: string | null,
+) {
+  try {
+    await new GraphClient(deps.env.META_GRAPH_URL, input.access_token).getPixel(input.pixel_id);
+  } catch (error) {
+    throw metaFailure(error);
+  }
+  return store(deps, member, input.pixel_id, input.access_token, null, ip);
+}
+
+export async function updateMetaConfig(
+  deps: Deps,
+  member: Member,
+  input: { pixel_id?: string; access_token?: string },
+  ip: string | null,
+) {
+  const { row } = await pixelGraph(deps, member);
+  const token =
+    input.access_token ?? (await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY));
+  return saveMetaConfig(
+    deps,
+    member,
+    { pixel_id: input.pixel_id ?? row.pixelId, access_token: token },
+    ip,
+  );
+}
+
+export async function deleteMetaConfig(db: Db, member: Member, ip: string | null) {
+  const deleted = await db
+    .delete(metaConnections)
+    .where(eq(metaConnections.organizationId, member.organizationId))
+    .returning({ pixelId: metaConnections.pixelId });
+  if (deleted.length === 0) throw pixelNotConnected();
+  await recordAudit(db, {
+    action: "pixel.disconnect",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: deleted[0]!.pixelId,
+    ip,
+  });
+}
+
+/**
+ * Connect with the Facebook Login code (shared with the WhatsApp exchange): the first ad
+ * account's first pixel. With a pixel id, the organization's existing Meta token is used.
+ */
+export async function connectPixel(
+  deps: Deps,
+  member: Member,
+  input: { code: string } | { pixel_id: string },
+  ip: string | null,
+) {
+  const token =
+    "code" in input
+      ? await tokenForCode(deps, member.organizationId, input.code)
+      : await existingToken(deps, member);
+  const graph = new GraphClient(deps.env.META_GRAPH_URL, token);
+  try {
+    if ("pixel_id" in input) {
+      await graph.getPixel(input.pixel_id);
+      return { pixel_id: (await store(deps, member, input.pixel_id, token, null, ip)).pixel_id };
+    }
+    const accounts = await graph.listAdAccounts();
+    for (const account of accounts.data) {
+      const pixels = await graph.listPixels(account.id);
+      const pixel = pixels.data[0];
+      if (pixel)
+        return { pixel_id: (await store(deps, member, pixel.id, token, account.id, ip)).pixel_id };
+    }
+  } catch (error) {
+    throw metaFailure(error);
+  }
+  throw new AppError(
+    404,
+    "no_pixel_found",
+    "No se encontró ningún pixel en tus cuentas publicitarias de Meta.",
+  );
+}
+
+/** The token of the organization's last Facebook Login (pixel or WhatsApp connection). */
+async function existingToken(deps: Deps, member: Member) {
+  const pixel = await findPixel(deps.db, member.organizationId);
+  const whatsapp = await deps.db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.organizationId, member.organizationId),
+  });
+  const sealed = pixel?.accessTokenEncrypted ?? whatsapp?.accessTokenEncrypted;
+  if (!sealed) {
+    const exchange = await deps.db.query.oauthExchanges.findFirst({
+      where: eq(oauthExchanges.organizationId, member.organizationId),
+    });
+    if (!exchange?.accessTokenEncrypted) {
+      throw new AppError(
+        422,
+        "no_token",
+        "Conecta primero con Meta Business o indica un token de acceso.",
+      );
+    }
+    return decryptSecret(exchange.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
+  }
+  return decryptSecret(sealed, deps.env.ENCRYPTION_KEY);
+}
+
+export async function testPixel(deps: Deps, member: Member): Promise<MetaTestResult> {
+  const row = await findPixel(deps.db, member.organizationId);
+  if (!row) return { success: false, error: "El Pixel de Meta no está conectado." };
+  const { graph } = await pixelGraph(deps, member);
+  try {
+    const pixel = await graph.getPixel(row.pixelId);
+    return { success: true, pixel_name: pixel.name ?? pixel.id };
+  } catch (error) {
+    if (error instanceof GraphError) return { success: false, error: error.message };
+    throw error;
+  }
+}
+
+export async function pixelInfo(deps: Deps, member: Member) {
+  const { row, graph } = await pixelGraph(deps, member);
+  try {
+    return await graph.getPixel(row.pixelId);
+  } catch (error) {
+    throw metaFailure(error);
+  }
+}
+
+export async function pixelStats(deps: Deps, member: Member) {
+  const { row, graph } = await pixelGraph(deps, member);
+  try {
+    return await graph.getPixelStats(row.pixelId);
+  } catch (error) {
+    throw metaFailure(error);
+  }
+}
+
+export async function adAccounts(deps: Deps, member: Member) {
+  const { graph } = await pixelGraph(deps, member);
+  try {
+    return (await graph.listAdAccounts()).data;
+  } catch (error) {
+    throw metaFailure(error);
+  }
+}
+
+/** A code for Meta's Test Events tab: conversions carry it until it is cleared. */
+export async function generateTestCode(db: Db, member: Member) {
+  const row = await findPixel(db, member.organizationId);
+  if (!row) throw pixelNotConnected();
+  const code = `TEST${crypto.getRandomValues(new Uint32Array(1))[0]! % 100_000}`;
+  await db
+    .update(metaConnections)
+    .set({ testEventCode: code })
+    .where(eq(metaConnections.id, row.id));
+  return { test_event_code: code };
+}

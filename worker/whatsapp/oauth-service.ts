@@ -1,0 +1,281 @@
+/**
+ * Connecting a number with Facebook Login (Embedded Signup). The console sends the same
+ * short-lived code to this exchange and to the pixel connect; the code is exchanged once
+ * per organization and both use the resulting token (table `oauth_exchanges`).
+ */
+import { and, eq } from "drizzle-orm";
+import { jwtVerify, SignJWT } from "jose";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { oauthExchanges, whatsappConnections } from "../db/schema";
+import type { Env } from "../env";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError } from "../http/errors";
+import { findConnection } from "./connection-service";
+import { GraphClient, GraphError } from "./graph";
+import { decryptSecret, encryptSecret } from "./secrets";
+
+/** The connection error codes of the spec's /oauth-error page. */
+export type ConnectionErrorCode =
+  | "no_code"
+  | "token_exchange_failed"
+  | "no_permissions"
+  | "no_phone_number"
+  | "save_failed"
+  | "invalid_state"
+  | "meta_not_configured";
+
+const MESSAGES: Record<ConnectionErrorCode, string> = {
+  no_code: "Meta no devolvió un código de autorización.",
+  token_exchange_failed:
+    "No se pudo canjear el código de Meta. Vuelve a intentarlo: el código caduca en segundos.",
+  no_permissions: "No se concedieron los permisos de WhatsApp Business necesarios.",
+  no_phone_number: "La cuenta de WhatsApp Business no tiene ningún número.",
+  save_failed: "No se pudo guardar la conexión. Inténtalo de nuevo.",
+  invalid_state: "La solicitud de conexión no es válida o ha caducado.",
+  meta_not_configured: "Falta configurar META_APP_ID y META_APP_SECRET en el servidor.",
+};
+
+export const connectionError = (code: ConnectionErrorCode, detail?: string) =>
+  new AppError(
+    code === "meta_not_configured" ? 503 : 400,
+    code,
+    MESSAGES[code],
+    detail ? [{ path: "meta", message: detail }] : undefined,
+  );
+
+const WAIT_FOR_SHARED_EXCHANGE_MS = 15_000;
+
+function metaApp(env: Env) {
+  if (!env.META_APP_ID || !env.META_APP_SECRET) throw connectionError("meta_not_configured");
+  return { appId: env.META_APP_ID, appSecret: env.META_APP_SECRET };
+}
+
+async function sha256(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The business token for this code, exchanging it with Meta only the first time. */
+export async function tokenForCode(
+  deps: Deps,
+  organizationId: string,
+  code: string,
+  redirectUri?: string,
+) {
+  const { db, env } = deps;
+  const { appId, appSecret } = metaApp(env);
+  const codeHash = await sha256(code);
+  const key = and(
+    eq(oauthExchanges.organizationId, organizationId),
+    eq(oauthExchanges.codeHash, codeHash),
+  );
+  const claimed = await db
+    .insert(oauthExchanges)
+    .values({ organizationId, codeHash })
+    .onConflictDoNothing()
+    .returning();
+
+  if (claimed.length === 0) {
+    // The twin call holds the exchange: wait for its result.
+    const until = Date.now() + WAIT_FOR_SHARED_EXCHANGE_MS;
+    while (Date.now() < until) {
+      const row = await db.query.oauthExchanges.findFirst({ where: key });
+      if (row?.accessTokenEncrypted)
+        return decryptSecret(row.accessTokenEncrypted, env.ENCRYPTION_KEY);
+      if (row?.error) throw connectionError("token_exchange_failed", row.error);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw connectionError("token_exchange_failed");
+  }
+
+  try {
+    const { access_token } = await new GraphClient(env.META_GRAPH_URL).exchangeCode(
+      appId,
+      appSecret,
+      code,
+      redirectUri,
+    );
+    await db
+      .update(oauthExchanges)
+      .set({ accessTokenEncrypted: await encryptSecret(access_token, env.ENCRYPTION_KEY) })
+      .where(key);
+    return access_token;
+  } catch (error) {
+    const detail = error instanceof GraphError ? error.providerMessage : String(error);
+    await db.update(oauthExchanges).set({ error: detail }).where(key);
+    throw connectionError("token_exchange_failed", detail);
+  }
+}
+
+export interface ExchangeInput {
+  code: string;
+  waba_id?: string;
+  phone_number_id?: string;
+  redirect_uri?: string;
+}
+
+function randomPin() {
+  const n = crypto.getRandomValues(new Uint32Array(1))[0]! % 1_000_000;
+  return n.toString().padStart(6, "0");
+}
+
+/** Exchange → account from the token's scopes → number → subscribe → register → stored. */
+export async function connectWithCode(
+  deps: Deps,
+  member: Member,
+  input: ExchangeInput,
+  ip: string | null,
+) {
+  const { db, env } = deps;
+  const { appId, appSecret } = metaApp(env);
+  const token = await tokenForCode(deps, member.organizationId, input.code, input.redirect_uri);
+  const graph = new GraphClient(env.META_GRAPH_URL, token);
+
+  let wabaIds: string[];
+  try {
+    const debug = await new GraphClient(env.META_GRAPH_URL).debugToken(
+      token,
+      `${appId}|${appSecret}`,
+    );
+    wabaIds =
+      debug.data.granular_scopes?.find((s) => s.scope === "whatsapp_business_management")
+        ?.target_ids ?? [];
+  } catch (error) {
+    throw connectionError(
+      "no_permissions",
+      error instanceof GraphError ? error.providerMessage : undefined,
+    );
+  }
+  const wabaId = input.waba_id ?? wabaIds[0];
+  if (!wabaId || !wabaIds.includes(wabaId)) throw connectionError("no_permissions");
+
+  let number: { id: string; display_phone_number: string } | undefined;
+  try {
+    const numbers = await graph.listPhoneNumbers(wabaId);
+    number = input.phone_number_id
+      ? numbers.data.find((n) => n.id === input.phone_number_id)
+      : numbers.data[0];
+  } catch (error) {
+    throw connectionError(
+      "no_permissions",
+      error instanceof GraphError ? error.providerMessage : undefined,
+    );
+  }
+  if (!number) throw connectionError("no_phone_number");
+
+  const pin = randomPin();
+  try {
+    await graph.subscribeApp(wabaId);
+    await graph.registerNumber(number.id, pin);
+  } catch (error) {
+    // A number registered earlier (with its own PIN) refuses a new registration; it still works.
+    console.warn("subscribe/register", error instanceof GraphError ? error.providerMessage : error);
+  }
+
+  try {
+    const taken = await db.query.whatsappConnections.findFirst({
+      where: eq(whatsappConnections.phoneNumberId, number.id),
+    });
+    if (taken && taken.organizationId !== member.organizationId)
+      throw new Error("number of another organization");
+    const current = await findConnection(db, member.organizationId);
+    const now = new Date().toISOString();
+    const values = {
+      organizationId: member.organizationId,
+      phoneNumberId: number.id,
+      businessAccountId: wabaId,
+      phoneNumber: number.display_phone_number,
+      accessTokenEncrypted: await encryptSecret(token, env.ENCRYPTION_KEY),
+      pinEncrypted: await encryptSecret(pin, env.ENCRYPTION_KEY),
+      status: "connected" as const,
+      defaultAgentId: current?.defaultAgentId ?? null,
+      connectedAt: now,
+      updatedAt: now,
+    };
+    await db
+      .insert(whatsappConnections)
+      .values(values)
+      .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values });
+  } catch (error) {
+    throw connectionError("save_failed", error instanceof Error ? error.message : undefined);
+  }
+  await recordAudit(db, {
+    action: "whatsapp.connect",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: number.id,
+    metadata: { via: "facebook_login", waba_id: wabaId },
+    ip,
+  });
+  return { phone_number: number.display_phone_number };
+}
+
+// ── Redirect flow ─────────────────────────────────────────────────────────
+
+const STATE_LIFETIME = "10m";
+
+function stateKey(env: Env) {
+  return new TextEncoder().encode(`oauth-state:${env.JWT_SECRET}`);
+}
+
+/** The Graph API version, read from META_GRAPH_URL so it is set in one place. */
+export function graphVersion(env: Env) {
+  return /\/(v\d+\.\d+)\/?$/.exec(env.META_GRAPH_URL)?.[1] ?? "v25.0";
+}
+
+export function callbackUrl(env: Env) {
+  return `${(env.PUBLIC_APP_URL ?? "").replace(/\/$/, "")}/api/v1/whatsapp/oauth/callback`;
+}
+
+/** The Facebook Login dialog URL, with a signed state bound to the organization. */
+export async function authUrl(env: Env, member: Member) {
+  const { appId } = metaApp(env);
+  const state = await new SignJWT({ org: member.organizationId })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(member.userId)
+    .setIssuedAt()
+    .setExpirationTime(STATE_LIFETIME)
+    .sign(stateKey(env));
+  const url = new URL(`https://www.facebook.com/${graphVersion(env)}/dialog/oauth`);
+  url.searchParams.set("client_id", appId);
+  url.searchParams.set("redirect_uri", callbackUrl(env));
+  url.searchParams.set("state", state);
+  url.searchParams.set("response_type", "code");
+  if (env.META_CONFIG_ID) {
+    url.searchParams.set("config_id", env.META_CONFIG_ID);
+    url.searchParams.set("override_default_response_type", "true");
+  }
+  return { url: url.toString(), state };
+}
+
+/** The member a redirect's state was issued to, or null when it is forged or expired. */
+export async function memberFromState(db: Db, env: Env, state: string): Promise<Member | null> {
+  try {
+    const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
+    if (typeof payload.sub !== "string" || typeof payload.org !== "string") return null;
+    const membership = await db.query.memberships.findFirst({
+      where: (m, { and: all, eq: is }) =>
+        all(is(m.userId, payload.sub!), is(m.organizationId, payload.org as string)),
+    });
+    if (!membership || (membership.role !== "owner" && membership.role !== "admin")) return null;
+    return {
+      userId: membership.userId,
+      organizationId: membership.organizationId,
+      role: membership.role,
+      sessionId: "",
+    };
+  } catch {
+    return null;
+  }
+}
+
+export async function oauthStatus(db: Db, member: Member) {
+  const row = await findConnection(db, member.organizationId);
+  return {
+    connected: row?.status === "connected",
+    status: row?.status ?? "disconnected",
+    phone_number: row?.phoneNumber ?? null,
+  };
+}
