@@ -1,6 +1,7 @@
 import { createRequestHandler } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
+import { scheduled } from "./retention/service";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
 
@@ -20,4 +21,5 @@ export default {
     if (isApiPath(pathname)) return api.fetch(request, env, ctx);
     return renderPage(request);
   },
+  scheduled,
 } satisfies ExportedHandler<Env>;

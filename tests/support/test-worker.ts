@@ -2,9 +2,11 @@
 // worker/index.ts, without the React Router build that only exists after `vite build`.
 import { api } from "../../worker/api";
 import type { Env } from "../../worker/env";
+import { scheduled } from "../../worker/retention/service";
 
 export { OrganizationHub } from "../../durable-objects/organization-hub";
 
 export default {
   fetch: (request, env, ctx) => api.fetch(request, env, ctx),
+  scheduled,
 } satisfies ExportedHandler<Env>;

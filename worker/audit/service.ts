@@ -13,7 +13,8 @@ export type AuditAction =
   | "whatsapp.disconnect"
   | "agent.delete"
   | "pixel.connect"
-  | "pixel.disconnect";
+  | "pixel.disconnect"
+  | "retention.run";
 
 export interface AuditEntry {
   action: AuditAction;
