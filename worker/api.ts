@@ -10,6 +10,7 @@ import { handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
+import { trackingRoutes } from "./tracking/routes";
 import { whatsappOauthRoutes } from "./whatsapp/oauth-routes";
 import { whatsappConfigRoutes } from "./whatsapp/routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
@@ -25,6 +26,7 @@ const v1 = new Hono<AppContext>()
   .route("/conversations", conversationRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
+  .route("/tracking", trackingRoutes)
   .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);
 

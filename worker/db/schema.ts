@@ -20,6 +20,7 @@ import {
   WHATSAPP_STATUSES,
 } from "../agents/contract";
 import { ROLES } from "../auth/contract";
+import { CONVERSION_EVENTS } from "../tracking/contract";
 import {
   type Reaction,
   CONVERSATION_STATUSES,
@@ -387,15 +388,6 @@ export const trackingSessions = sqliteTable(
   ],
 );
 
-export const CONVERSION_EVENTS = [
-  "whatsapp_click",
-  "conversation_start",
-  "first_message",
-  "lead",
-  "contact",
-  "message_sent",
-  "purchase",
-] as const;
 export const CAPI_STATUSES = ["not_sent", "pending", "sent", "failed", "expired"] as const;
 
 export const conversions = sqliteTable(

@@ -9,10 +9,11 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
-import { memberships, type Role } from "../db/schema";
+import { memberships, organizations, type Role } from "../db/schema";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
+import { assertUnderLimit, countHit, type Limit } from "./rate-limit";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -42,6 +43,37 @@ export const requireRole = (...roles: Role[]) =>
     if (!roles.includes(c.var.member.role)) throw forbidden();
     await next();
   });
+
+/** Public tracking calls from a business's own pages, per client address and key. */
+const PUBLIC_TRACKING_LIMIT: Limit = { max: 120, windowSeconds: 60 };
+
+/**
+ * Tracking calls come from the console (bearer token) or from a business's own web pages
+ * with the organization's public key (`X-Tracking-Key`), rate-limited per address.
+ */
+export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next) => {
+  if (bearerToken(c)) {
+    await requireCaller(c, async () => {
+      await requireMember(c, async () => {
+        c.set("trackingOrganizationId", c.var.member.organizationId);
+        await next();
+      });
+    });
+    return;
+  }
+  const key = c.req.header("X-Tracking-Key");
+  if (!key) throw unauthorized("Falta la clave de tracking (X-Tracking-Key) o el token.");
+  const limitKey = `tracking:${key.slice(0, 64)}:${requestInfo(c).ip ?? "unknown"}`;
+  await assertUnderLimit(c.var.db, limitKey, PUBLIC_TRACKING_LIMIT);
+  await countHit(c.var.db, limitKey, PUBLIC_TRACKING_LIMIT);
+  const organization = await c.var.db.query.organizations.findFirst({
+    where: eq(organizations.trackingKey, key),
+    columns: { id: true },
+  });
+  if (!organization) throw unauthorized("La clave de tracking no es válida.");
+  c.set("trackingOrganizationId", organization.id);
+  await next();
+});
 
 /** What the services record about the request (audit trail, sessions, rate limits). */
 export function requestInfo(c: Context) {

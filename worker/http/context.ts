@@ -22,5 +22,7 @@ export interface AppContext {
     deps: Deps;
     caller: Caller;
     member: Member;
+    /** The organization of a tracking call: the member's, or the one owning the public key. */
+    trackingOrganizationId: string;
   };
 }
