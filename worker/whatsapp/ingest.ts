@@ -3,7 +3,7 @@
  * Meta retries for days and may deliver twice or out of order.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { conversations, conversions, messages, whatsappConnections } from "../db/schema";
+import { conversations, conversions, messages, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { preview, toConversation, toMessage, type ConversationRow } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
@@ -166,13 +166,62 @@ async function ingestMessage(
     .returning();
 
   if (referral) await recordAdClick(deps, organizationId, updated!, referral, sentAt);
+  const matched = await matchTrackedVisit(deps, organizationId, updated!, content, sentAt);
   if (ANSWERABLE.has(message.type)) {
     result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
   }
   await publish(deps.env, organizationId, {
     type: "new_message",
-    data: { message: toMessage(stored), conversation: toConversation(updated!) },
+    data: { message: toMessage(stored), conversation: toConversation(matched ?? updated!) },
   });
+}
+
+/** The reference the tracking snippet adds to WhatsApp links (see app/public/t.js). */
+const REF_CODE = /\bAT-[2-9A-HJ-NP-Z]{6}\b/;
+
+/**
+ * A message carrying a visit's reference ties the conversation to that tracking session:
+ * the phone is associated and `conversation_start` and `first_message` are recorded with
+ * the session's parameters, once.
+ */
+async function matchTrackedVisit(
+  deps: Deps,
+  organizationId: string,
+  conversation: ConversationRow,
+  content: string,
+  at: string,
+) {
+  const code = REF_CODE.exec(content)?.[0];
+  if (!code || conversation.trackingSessionId) return null;
+  const session = await deps.db.query.trackingSessions.findFirst({
+    where: and(eq(trackingSessions.organizationId, organizationId), eq(trackingSessions.ref, code)),
+  });
+  if (!session) return null;
+  const params = session.trackingParams;
+  const conversion = (eventName: "conversation_start" | "first_message") => ({
+    organizationId,
+    trackingSessionId: session.id,
+    conversationId: conversation.id,
+    eventName,
+    phoneNumber: conversation.phoneNumber,
+    trackingParams: params,
+    source: session.utmSource,
+    campaign: session.utmCampaign,
+    eventTime: at,
+  });
+  const [[linked]] = await deps.db.batch([
+    deps.db
+      .update(conversations)
+      .set({ trackingSessionId: session.id, fbclid: session.fbclid })
+      .where(eq(conversations.id, conversation.id))
+      .returning(),
+    deps.db
+      .update(trackingSessions)
+      .set({ phoneNumber: conversation.phoneNumber, lastActivityAt: at })
+      .where(eq(trackingSessions.id, session.id)),
+    deps.db.insert(conversions).values([conversion("conversation_start"), conversion("first_message")]),
+  ]);
+  return linked ?? null;
 }
 
 /** One conversation per (organization, customer); created on first contact. */
