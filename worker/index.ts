@@ -1,6 +1,7 @@
 import { createRequestHandler } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
+import { withSecurityHeaders } from "./http/security-headers";
 import { scheduled } from "./retention/service";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
@@ -16,10 +17,10 @@ function isApiPath(pathname: string) {
 }
 
 export default {
-  fetch(request, env, ctx) {
+  async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     if (isApiPath(pathname)) return api.fetch(request, env, ctx);
-    return renderPage(request);
+    return withSecurityHeaders(await renderPage(request));
   },
   scheduled,
 } satisfies ExportedHandler<Env>;

@@ -3,7 +3,13 @@
  * Meta retries for days and may deliver twice or out of order.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { conversations, conversions, messages, trackingSessions, whatsappConnections } from "../db/schema";
+import {
+  conversations,
+  conversions,
+  messages,
+  trackingSessions,
+  whatsappConnections,
+} from "../db/schema";
 import type { Deps } from "../http/deps";
 import { preview, toConversation, toMessage, type ConversationRow } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
@@ -219,7 +225,9 @@ async function matchTrackedVisit(
       .update(trackingSessions)
       .set({ phoneNumber: conversation.phoneNumber, lastActivityAt: at })
       .where(eq(trackingSessions.id, session.id)),
-    deps.db.insert(conversions).values([conversion("conversation_start"), conversion("first_message")]),
+    deps.db
+      .insert(conversions)
+      .values([conversion("conversation_start"), conversion("first_message")]),
   ]);
   return linked ?? null;
 }
