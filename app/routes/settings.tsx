@@ -1,6 +1,8 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { PageHeader } from "~/components/page-header";
+import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationSettingsForm } from "~/components/settings/organization-settings-form";
+import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserSettingsForm } from "~/components/settings/user-settings-form";
 
 export const meta = () => [{ title: "Configuración — Atiende" }];
@@ -24,16 +26,10 @@ export default function Settings() {
         </TabList>
         <TabPanels>
           <TabPanel>
-            <UpcomingPanel
-              title="Conexión con Meta Business"
-              text="Aquí conectarás tu número de WhatsApp Business y tu Pixel de Meta con un solo inicio de sesión de Facebook, los probarás y elegirás el agente de IA que atiende por defecto. Esta conexión aún no está disponible en esta versión."
-            />
+            <MetaBusinessTab />
           </TabPanel>
           <TabPanel>
-            <UpcomingPanel
-              title="Tracking de conversiones"
-              text="Aquí verás el estado de Meta, tu número de WhatsApp y el fragmento de código para registrar en tu web las visitas que llegan desde tus anuncios. El tracking aún no está disponible en esta versión."
-            />
+            <TrackingTab />
           </TabPanel>
           <TabPanel>
             <UserSettingsForm />
@@ -44,14 +40,5 @@ export default function Settings() {
         </TabPanels>
       </TabGroup>
     </>
-  );
-}
-
-function UpcomingPanel({ title, text }: { title: string; text: string }) {
-  return (
-    <section className="max-w-2xl rounded-xl border border-dashed border-slate-300 bg-white p-6">
-      <h2 className="font-semibold text-slate-900">{title}</h2>
-      <p className="mt-2 text-sm text-slate-600">{text}</p>
-    </section>
   );
 }

@@ -51,3 +51,10 @@ export interface OauthStatus {
   status: WhatsappConfig["status"];
   phone_number: string | null;
 }
+
+/** What the console's Facebook SDK needs; `app_id` is null when Meta is not configured. */
+export interface MetaAppConfig {
+  app_id: string | null;
+  config_id: string | null;
+  graph_version: string;
+}

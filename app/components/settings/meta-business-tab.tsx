@@ -1,0 +1,253 @@
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import type { Agent } from "../../../worker/agents/contract";
+import { PixelCard } from "~/components/settings/meta/pixel-card";
+import {
+  fetchPixelConfig,
+  fetchWhatsappConfig,
+  type MetaAppConfig,
+  type MetaConfig,
+  type WhatsappConfig,
+} from "~/components/settings/meta/requests";
+import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
+import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+import { loginForBusiness, SDK_MESSAGES } from "~/lib/facebook-sdk";
+
+const LOAD_ERROR = "Error al cargar las configuraciones";
+
+interface Connections {
+  whatsapp: WhatsappConfig | null;
+  pixel: MetaConfig | null;
+  appConfig: MetaAppConfig;
+  agents: Agent[];
+}
+
+type LoadState =
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; data: Connections };
+
+async function loadConnections(): Promise<Connections> {
+  const [whatsapp, pixel, appConfig, agents] = await Promise.all([
+    fetchWhatsappConfig(),
+    fetchPixelConfig(),
+    api.get<MetaAppConfig>("/whatsapp/oauth/app-config"),
+    // The agent list only feeds the default-agent select: its failure is not fatal.
+    api.get<Agent[]>("/agents").catch((error: unknown) => {
+      toast.error("Error al cargar los agentes", { description: errorMessage(error) });
+      return [];
+    }),
+  ]);
+  return { whatsapp, pixel, appConfig, agents };
+}
+
+/** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
+export function MetaBusinessTab() {
+  const auth = useAuth();
+  const canManage = auth.role === "owner" || auth.role === "admin";
+  const [state, setState] = useState<LoadState>({ status: "loading" });
+  const [connecting, setConnecting] = useState(false);
+
+  const data = state.status === "ready" ? state.data : null;
+  const appId = data?.appConfig.app_id ?? null;
+  // Only those who may connect need the SDK.
+  const sdk = useFacebookSdk(canManage ? appId : null, data?.appConfig.graph_version);
+
+  const load = useCallback(async () => {
+    setState({ status: "loading" });
+    try {
+      setState({ status: "ready", data: await loadConnections() });
+    } catch (error) {
+      toast.error(LOAD_ERROR, { description: errorMessage(error) });
+      setState({ status: "error", message: errorMessage(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const update = useCallback((patch: Partial<Connections>) => {
+    setState((s) =>
+      s.status === "ready" ? { status: "ready", data: { ...s.data, ...patch } } : s,
+    );
+  }, []);
+
+  /** Re-reads both connections after a connect, without the full-screen spinner. */
+  async function refresh() {
+    try {
+      const [whatsapp, pixel] = await Promise.all([fetchWhatsappConfig(), fetchPixelConfig()]);
+      update({ whatsapp, pixel });
+    } catch (error) {
+      toast.error(LOAD_ERROR, { description: errorMessage(error) });
+    }
+  }
+
+  async function connect() {
+    if (!data || connecting) return;
+    setConnecting(true);
+    try {
+      // Called before any await: the browser only opens the popup from the click itself.
+      const login = await loginForBusiness(data.appConfig.config_id);
+      const [whatsapp, pixel] = await Promise.allSettled([
+        api.post<{ phone_number: string }>("/whatsapp/oauth/exchange", {
+          code: login.code,
+          ...(login.wabaId ? { waba_id: login.wabaId } : {}),
+          ...(login.phoneNumberId ? { phone_number_id: login.phoneNumberId } : {}),
+        }),
+        api.post<{ pixel_id: string }>("/meta-config/connect", { code: login.code }),
+      ]);
+
+      if (whatsapp.status === "rejected" && pixel.status === "rejected") {
+        toast.error("No se pudo conectar ningún servicio de Meta Business", {
+          description: errorMessage(whatsapp.reason),
+        });
+        return;
+      }
+      const connected = [
+        whatsapp.status === "fulfilled" && `WhatsApp (${whatsapp.value.phone_number})`,
+        pixel.status === "fulfilled" && `Meta Pixel (${pixel.value.pixel_id})`,
+      ].filter(Boolean);
+      toast.success("Conectado con Meta Business", { description: connected.join(" y ") });
+      if (whatsapp.status === "rejected") {
+        toast.warning("No se pudo conectar WhatsApp", {
+          description: errorMessage(whatsapp.reason),
+        });
+      }
+      if (pixel.status === "rejected") {
+        toast.warning("No se pudo conectar Meta Pixel", {
+          description: errorMessage(pixel.reason),
+        });
+      }
+      await refresh();
+    } catch (error) {
+      toast.error(
+        error instanceof Error && error.message
+          ? error.message
+          : "Error al conectar con Meta Business",
+      );
+    } finally {
+      setConnecting(false);
+    }
+  }
+
+  if (state.status === "loading") return <Spinner label="Cargando configuraciones..." />;
+  if (state.status === "error") {
+    return (
+      <div
+        role="alert"
+        className="max-w-2xl rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800"
+      >
+        <p className="font-semibold">{LOAD_ERROR}</p>
+        <p className="mt-1">{state.message}</p>
+        <Button variant="secondary" className="mt-4" onClick={() => void load()}>
+          Reintentar
+        </Button>
+      </div>
+    );
+  }
+
+  const { whatsapp, pixel, appConfig, agents } = state.data;
+  const loginAvailable = appConfig.app_id !== null;
+
+  return (
+    <div className="space-y-6">
+      <section
+        aria-labelledby="meta-connect-title"
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
+        <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+          <div className="min-w-0">
+            <h2 id="meta-connect-title" className="font-semibold text-slate-900">
+              Conexión con Meta Business
+            </h2>
+            <p className="mt-1 text-sm text-slate-600">
+              Conecta tu número de WhatsApp Business y tu Pixel de Meta con un solo inicio de sesión
+              de Facebook.
+            </p>
+          </div>
+          {canManage && loginAvailable && (
+            <Button
+              onClick={() => void connect()}
+              disabled={sdk !== "ready" || connecting}
+              aria-busy={connecting || sdk === "loading"}
+              className="shrink-0"
+            >
+              {connecting && (
+                <span
+                  aria-hidden
+                  className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent"
+                />
+              )}
+              Conectar con Meta Business
+            </Button>
+          )}
+        </div>
+
+        <div className="space-y-2 text-sm [&:not(:empty)]:mt-3" aria-live="polite">
+          {canManage && loginAvailable && sdk === "loading" && (
+            <p className="text-slate-500">Cargando el SDK de Facebook...</p>
+          )}
+          {connecting && (
+            <p className="text-slate-600">
+              Conectando con Meta Business... Completa los pasos en la ventana de Facebook.
+            </p>
+          )}
+        </div>
+        {canManage && loginAvailable && sdk === "error" && (
+          <p role="alert" className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+            {SDK_MESSAGES.loadFailed}
+          </p>
+        )}
+        {canManage && loginAvailable && !appConfig.config_id && (
+          <p className="mt-2 text-xs text-slate-500">
+            Falta META_CONFIG_ID en el servidor: se usará el inicio de sesión de Facebook sin el
+            registro integrado de WhatsApp.
+          </p>
+        )}
+        {!loginAvailable && (
+          <div
+            role="note"
+            className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          >
+            <p className="font-semibold">La app de Meta no está configurada en el servidor</p>
+            <p className="mt-1">
+              Para conectar con un solo inicio de sesión de Facebook, quien administra el servidor
+              debe definir <code className="font-mono text-xs">META_APP_ID</code>,{" "}
+              <code className="font-mono text-xs">META_APP_SECRET</code> y{" "}
+              <code className="font-mono text-xs">META_CONFIG_ID</code>. Mientras tanto puedes
+              conectar WhatsApp manualmente con los datos de tu propia app de Meta.
+            </p>
+          </div>
+        )}
+        {!canManage && (
+          <p className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+            Solo los propietarios y administradores pueden conectar o desconectar servicios.
+          </p>
+        )}
+      </section>
+
+      <div className="grid items-start gap-6 xl:grid-cols-2">
+        <WhatsappCard
+          config={whatsapp}
+          agents={agents}
+          canManage={canManage}
+          connecting={connecting}
+          manualFirst={!loginAvailable}
+          onChange={(config) => update({ whatsapp: config })}
+        />
+        <PixelCard
+          config={pixel}
+          canManage={canManage}
+          connecting={connecting}
+          loginAvailable={loginAvailable}
+          onChange={(config) => update({ pixel: config })}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,43 @@
+import { Description, Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
+import { Button } from "~/components/ui/button";
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  description: string;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** Asks before a destructive action (disconnecting a service). */
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  busy = false,
+  onConfirm,
+  onClose,
+}: ConfirmDialogProps) {
+  return (
+    <Dialog open={open} onClose={() => !busy && onClose()} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl">
+          <DialogTitle className="text-lg font-semibold text-slate-900">{title}</DialogTitle>
+          <Description className="mt-2 text-sm text-slate-600">{description}</Description>
+          <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
+              Cancelar
+            </Button>
+            <Button variant="danger" onClick={onConfirm} disabled={busy}>
+              {busy ? "Desconectando..." : confirmLabel}
+            </Button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

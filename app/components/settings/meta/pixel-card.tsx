@@ -1,0 +1,125 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { api, errorMessage } from "~/lib/api";
+import { ConfirmDialog } from "./confirm-dialog";
+import type { MetaConfig, MetaTestResult } from "./requests";
+import { Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
+import { toConnectionStatus } from "./status-badge";
+
+interface PixelCardProps {
+  config: MetaConfig | null;
+  canManage: boolean;
+  /** A Facebook Login is under way (the card reads 'Conectando'). */
+  connecting: boolean;
+  /** Facebook Login is available on this server. */
+  loginAvailable: boolean;
+  onChange: (config: MetaConfig | null) => void;
+}
+
+export function PixelCard({
+  config,
+  canManage,
+  connecting,
+  loginAvailable,
+  onChange,
+}: PixelCardProps) {
+  const [testing, setTesting] = useState(false);
+  const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+
+  const connected = config !== null && config.status !== "disconnected";
+  const status = connecting ? "connecting" : toConnectionStatus(config?.status);
+
+  async function test() {
+    setTesting(true);
+    try {
+      const result = await api.post<MetaTestResult>("/meta-config/test");
+      if (result.success) {
+        const text = result.pixel_name
+          ? `El pixel «${result.pixel_name}» responde correctamente.`
+          : "El pixel responde correctamente.";
+        setTestResult({ ok: true, text });
+        toast.success("Conexión con Meta Pixel verificada", { description: result.pixel_name });
+      } else {
+        const text = result.error || "Error al probar Meta Pixel";
+        setTestResult({ ok: false, text });
+        toast.error("Error al probar Meta Pixel", { description: text });
+      }
+    } catch (error) {
+      setTestResult({ ok: false, text: errorMessage(error) });
+      toast.error("Error al probar Meta Pixel", { description: errorMessage(error) });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function disconnect() {
+    setDisconnecting(true);
+    try {
+      await api.delete("/meta-config");
+      setConfirming(false);
+      setTestResult(null);
+      onChange(null);
+      toast.success("Meta Pixel desconectado");
+    } catch (error) {
+      toast.error("Error al desconectar Meta Pixel", { description: errorMessage(error) });
+    } finally {
+      setDisconnecting(false);
+    }
+  }
+
+  return (
+    <ServiceCard
+      title="Meta Pixel"
+      description="Envía a Meta las conversiones de tus anuncios para medirlas y optimizarlas."
+      status={status}
+      icon={PIXEL_ICON}
+    >
+      {connected && config ? (
+        <>
+          <Details
+            items={[
+              { label: "ID del pixel", value: config.pixel_id },
+              ...(config.ad_account_id
+                ? [{ label: "Cuenta publicitaria", value: config.ad_account_id }]
+                : []),
+            ]}
+          />
+          <TestOutcome result={testResult} />
+          <div className="flex flex-wrap gap-3">
+            <Button variant="secondary" onClick={test} disabled={testing || connecting}>
+              {testing ? "Probando..." : "Probar"}
+            </Button>
+            {canManage && (
+              <Button
+                variant="secondary"
+                className="border-red-200! text-red-700! hover:bg-red-50!"
+                onClick={() => setConfirming(true)}
+                disabled={disconnecting || connecting}
+              >
+                Desconectar
+              </Button>
+            )}
+          </div>
+        </>
+      ) : (
+        <p className="text-sm text-slate-600">
+          {loginAvailable
+            ? "No hay ningún pixel conectado. Se conecta junto con WhatsApp al pulsar «Conectar con Meta Business» (se usa el primer pixel de tu cuenta publicitaria)."
+            : "No hay ningún pixel conectado. Para conectarlo hace falta la app de Meta configurada en el servidor."}
+        </p>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="¿Desconectar Meta Pixel?"
+        description="Las conversiones dejarán de enviarse a Meta hasta que lo vuelvas a conectar. Las registradas en Atiende se conservan."
+        confirmLabel="Desconectar"
+        busy={disconnecting}
+        onConfirm={disconnect}
+        onClose={() => setConfirming(false)}
+      />
+    </ServiceCard>
+  );
+}

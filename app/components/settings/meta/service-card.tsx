@@ -1,0 +1,85 @@
+import { useId } from "react";
+import { StatusBadge, type ConnectionStatus } from "./status-badge";
+
+interface ServiceCardProps {
+  title: string;
+  description: string;
+  status: ConnectionStatus;
+  icon: React.ReactNode;
+  children: React.ReactNode;
+}
+
+/** A connected service (WhatsApp Business, Meta Pixel): a labelled region with its status. */
+export function ServiceCard({ title, description, status, icon, children }: ServiceCardProps) {
+  const id = useId();
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    >
+      <header className="flex items-start gap-3">
+        <span
+          aria-hidden
+          className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-700"
+        >
+          {icon}
+        </span>
+        <div className="min-w-0 flex-1">
+          <div className="flex flex-wrap items-center gap-2">
+            <h2 id={`${id}-title`} className="font-semibold text-slate-900">
+              {title}
+            </h2>
+            <StatusBadge status={status} label="Estado" />
+          </div>
+          <p className="mt-1 text-sm text-slate-600">{description}</p>
+        </div>
+      </header>
+      <div className="mt-5 flex flex-1 flex-col gap-5">{children}</div>
+    </section>
+  );
+}
+
+/** Label/value pairs of a connection. */
+export function Details({ items }: { items: readonly { label: string; value: string }[] }) {
+  return (
+    <dl className="grid gap-x-4 gap-y-3 text-sm sm:grid-cols-2">
+      {items.map((item) => (
+        <div key={item.label} className="min-w-0">
+          <dt className="text-slate-500">{item.label}</dt>
+          <dd className="mt-0.5 break-all font-medium text-slate-900">{item.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The last test's outcome, kept on the card (the toast goes away). */
+export function TestOutcome({ result }: { result: { ok: boolean; text: string } | null }) {
+  if (!result) return null;
+  return (
+    <p
+      role="status"
+      className={`rounded-lg px-3 py-2 text-sm ${
+        result.ok ? "bg-emerald-50 text-emerald-800" : "bg-red-50 text-red-800"
+      }`}
+    >
+      <span className="font-medium">{result.ok ? "Prueba correcta: " : "Prueba fallida: "}</span>
+      {result.text}
+    </p>
+  );
+}
+
+export const WHATSAPP_ICON = (
+  <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
+    <path
+      d="M4 20l1.3-3.9A8 8 0 1 1 8 19l-4 1z M9 9.5c0 3 2.5 5.5 5.5 5.5l1-1.5-2-1-1 .8a4 4 0 0 1-1.8-1.8l.8-1-1-2L9 9.5z"
+      strokeLinejoin="round"
+    />
+  </svg>
+);
+
+export const PIXEL_ICON = (
+  <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
+    <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" strokeLinecap="round" />
+  </svg>
+);

@@ -1,0 +1,30 @@
+import { useEffect, useState } from "react";
+import { toast } from "sonner";
+import { errorMessage } from "~/lib/api";
+import { loadFacebookSdk } from "~/lib/facebook-sdk";
+
+export type SdkStatus = "idle" | "loading" | "ready" | "error";
+
+/** Loads the Facebook SDK once the server's app is known; 'idle' while it is not. */
+export function useFacebookSdk(appId: string | null | undefined, version: string | undefined) {
+  const [status, setStatus] = useState<SdkStatus>("idle");
+
+  useEffect(() => {
+    if (!appId || !version) return;
+    let active = true;
+    setStatus("loading");
+    loadFacebookSdk({ appId, version }).then(
+      () => active && setStatus("ready"),
+      (error: unknown) => {
+        if (!active) return;
+        setStatus("error");
+        toast.error(errorMessage(error));
+      },
+    );
+    return () => {
+      active = false;
+    };
+  }, [appId, version]);
+
+  return status;
+}

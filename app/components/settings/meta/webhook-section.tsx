@@ -1,0 +1,61 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { api, errorMessage } from "~/lib/api";
+import { CopyableValue } from "./copy-button";
+import { useOrigin } from "./use-origin";
+
+interface WebhookSectionProps {
+  /** The organization's verification token, if one was generated. */
+  token: string | null;
+  /** Tokens belong to a connection: without a number there is nothing to generate. */
+  connected: boolean;
+  canManage: boolean;
+  onToken: (token: string) => void;
+}
+
+/** The webhook URL and verification token a business enters in its own Meta app. */
+export function WebhookSection({ token, connected, canManage, onToken }: WebhookSectionProps) {
+  const origin = useOrigin();
+  const [generating, setGenerating] = useState(false);
+
+  async function generate() {
+    setGenerating(true);
+    try {
+      const result = await api.post<{ webhook_token: string }>(
+        "/whatsapp-config/generate-webhook-token",
+      );
+      onToken(result.webhook_token);
+      toast.success("Token de verificación generado");
+    } catch (error) {
+      toast.error("Error al generar el token de verificación", {
+        description: errorMessage(error),
+      });
+    } finally {
+      setGenerating(false);
+    }
+  }
+
+  return (
+    <div className="space-y-3 border-t border-slate-100 pt-5">
+      <h3 className="text-sm font-semibold text-slate-900">Webhook</h3>
+      <p className="text-sm text-slate-600">
+        Solo si usas tu propia app de Meta: en Meta for Developers → WhatsApp → Configuración,
+        indica esta URL de devolución de llamada y el token de verificación, y suscríbete al campo{" "}
+        <code className="rounded bg-slate-100 px-1 text-xs">messages</code>.
+      </p>
+      <CopyableValue label="URL del webhook" value={`${origin}/webhooks/whatsapp`} />
+      {token && <CopyableValue label="Token de verificación" value={token} />}
+      {canManage &&
+        (connected ? (
+          <Button variant="secondary" onClick={generate} disabled={generating}>
+            {generating ? "Generando..." : "Generar token de verificación"}
+          </Button>
+        ) : (
+          <p className="text-xs text-slate-500">
+            Conecta un número para generar su token de verificación.
+          </p>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import type { Agent } from "../../../../worker/agents/contract";
+import { Button } from "~/components/ui/button";
+import { SelectField } from "~/components/ui/field";
+import { api, errorMessage } from "~/lib/api";
+import { ConfirmDialog } from "./confirm-dialog";
+import { ManualConnectForm } from "./manual-connect-form";
+import type { WhatsappConfig, WhatsappTestResult } from "./requests";
+import { Details, ServiceCard, TestOutcome, WHATSAPP_ICON } from "./service-card";
+import { toConnectionStatus } from "./status-badge";
+import { WebhookSection } from "./webhook-section";
+
+interface WhatsappCardProps {
+  config: WhatsappConfig | null;
+  agents: readonly Agent[];
+  canManage: boolean;
+  /** A Facebook Login is under way (the card reads 'Conectando'). */
+  connecting: boolean;
+  /** Facebook Login is not available: the manual form opens by itself. */
+  manualFirst: boolean;
+  onChange: (config: WhatsappConfig | null) => void;
+}
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
+
+export function WhatsappCard({
+  config,
+  agents,
+  canManage,
+  connecting,
+  manualFirst,
+  onChange,
+}: WhatsappCardProps) {
+  const [testing, setTesting] = useState(false);
+  const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+  const [savingAgent, setSavingAgent] = useState(false);
+
+  const connected = config !== null && config.status !== "disconnected";
+  const status = connecting ? "connecting" : toConnectionStatus(config?.status);
+
+  async function test() {
+    setTesting(true);
+    try {
+      const result = await api.post<WhatsappTestResult>("/whatsapp-config/test");
+      if (result.success) {
+        const text = result.phone_number
+          ? `WhatsApp responde con el número ${result.phone_number}.`
+          : "WhatsApp responde correctamente.";
+        setTestResult({ ok: true, text });
+        toast.success("Conexión con WhatsApp verificada", { description: result.phone_number });
+      } else {
+        const text = result.error || "Error al probar WhatsApp";
+        setTestResult({ ok: false, text });
+        toast.error("Error al probar WhatsApp", { description: text });
+      }
+    } catch (error) {
+      setTestResult({ ok: false, text: errorMessage(error) });
+      toast.error("Error al probar WhatsApp", { description: errorMessage(error) });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function disconnect() {
+    setDisconnecting(true);
+    try {
+      await api.delete("/whatsapp-config");
+      setConfirming(false);
+      setTestResult(null);
+      onChange(null);
+      toast.success("WhatsApp desconectado");
+    } catch (error) {
+      toast.error("Error al desconectar WhatsApp", { description: errorMessage(error) });
+    } finally {
+      setDisconnecting(false);
+    }
+  }
+
+  async function chooseAgent(agentId: string) {
+    setSavingAgent(true);
+    try {
+      const updated = await api.patch<WhatsappConfig>("/whatsapp-config", {
+        default_agent_id: agentId || null,
+      });
+      onChange(updated);
+      const agent = agents.find((a) => a.id === agentId);
+      toast.success("Agente por defecto actualizado", {
+        description: agent
+          ? `Las conversaciones nuevas se asignarán a ${agent.name}.`
+          : "Las conversaciones nuevas quedarán sin asignar.",
+      });
+    } catch (error) {
+      toast.error("Error al actualizar el agente por defecto", {
+        description: errorMessage(error),
+      });
+    } finally {
+      setSavingAgent(false);
+    }
+  }
+
+  const agentOptions = agents.map((agent) => ({
+    value: agent.id,
+    label: agent.is_active ? agent.name : `${agent.name} (inactivo)`,
+  }));
+  if (config?.default_agent_id && !agents.some((a) => a.id === config.default_agent_id)) {
+    agentOptions.push({ value: config.default_agent_id, label: "Agente no disponible" });
+  }
+
+  return (
+    <ServiceCard
+      title="WhatsApp Business"
+      description="El número con el que tus agentes atienden a los clientes."
+      status={status}
+      icon={WHATSAPP_ICON}
+    >
+      {connected && config ? (
+        <>
+          <Details
+            items={[
+              { label: "Número", value: config.phone_number ?? "Sin número visible" },
+              { label: "ID del número", value: config.phone_number_id },
+              { label: "Cuenta de WhatsApp Business", value: config.business_account_id },
+              ...(config.connected_at
+                ? [{ label: "Conectado desde", value: formatDate(config.connected_at) }]
+                : []),
+            ]}
+          />
+          <TestOutcome result={testResult} />
+          <div className="flex flex-wrap gap-3">
+            <Button variant="secondary" onClick={test} disabled={testing || connecting}>
+              {testing ? "Probando..." : "Probar"}
+            </Button>
+            {canManage && (
+              <Button
+                variant="secondary"
+                className="border-red-200! text-red-700! hover:bg-red-50!"
+                onClick={() => setConfirming(true)}
+                disabled={disconnecting || connecting}
+              >
+                Desconectar
+              </Button>
+            )}
+          </div>
+          <div>
+            <SelectField
+              label="Agente por defecto"
+              placeholder="Ninguno"
+              options={agentOptions}
+              value={config.default_agent_id ?? ""}
+              onChange={(e) => void chooseAgent(e.target.value)}
+              disabled={!canManage || savingAgent}
+            />
+            <p className="mt-1 text-xs text-slate-500">
+              {agents.length === 0
+                ? "Crea un agente en «Agentes» para que responda automáticamente."
+                : "El agente de IA que atiende las conversaciones nuevas de este número."}
+            </p>
+          </div>
+        </>
+      ) : (
+        <p className="text-sm text-slate-600">
+          {config?.status === "disconnected"
+            ? "El número está desconectado. Vuelve a conectarlo para recibir y enviar mensajes."
+            : "No hay ningún número conectado. Conéctalo con Meta Business o manualmente."}
+        </p>
+      )}
+      <WebhookSection
+        token={config?.webhook_token ?? null}
+        connected={config !== null}
+        canManage={canManage}
+        onToken={(token) => config && onChange({ ...config, webhook_token: token })}
+      />
+      {canManage && (
+        <ManualConnectForm
+          defaultOpen={manualFirst && !connected}
+          replacing={connected}
+          onConnected={(updated) => {
+            setTestResult(null);
+            onChange(updated);
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="¿Desconectar WhatsApp?"
+        description="Atiende dejará de recibir y enviar mensajes de este número hasta que lo vuelvas a conectar. Las conversaciones guardadas se conservan."
+        confirmLabel="Desconectar"
+        busy={disconnecting}
+        onConfirm={disconnect}
+        onClose={() => setConfirming(false)}
+      />
+    </ServiceCard>
+  );
+}

@@ -1,0 +1,153 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { CopyableValue } from "~/components/settings/meta/copy-button";
+import {
+  fetchPixelConfig,
+  type MetaConfig,
+  type OauthStatus,
+} from "~/components/settings/meta/requests";
+import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/status-badge";
+import { useOrigin } from "~/components/settings/meta/use-origin";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+
+const LOAD_ERROR = "Error al cargar las configuraciones";
+
+type LoadState =
+  | { status: "loading" }
+  | { status: "error"; message: string }
+  | { status: "ready"; pixel: MetaConfig | null; whatsapp: OauthStatus };
+
+/** The copy-paste snippet of a business's landing pages (the script is served by the app). */
+export function trackingSnippet(origin: string, trackingKey: string) {
+  return `<script src="${origin}/t.js" data-key="${trackingKey}" async></script>`;
+}
+
+/** Settings → Tracking: Meta status, the WhatsApp number and how conversions are tracked. */
+export function TrackingTab() {
+  const auth = useAuth();
+  const organization = auth.organization!;
+  const origin = useOrigin();
+  const [state, setState] = useState<LoadState>({ status: "loading" });
+
+  const load = useCallback(async () => {
+    setState({ status: "loading" });
+    try {
+      const [pixel, whatsapp] = await Promise.all([
+        fetchPixelConfig(),
+        api.get<OauthStatus>("/whatsapp/oauth/status"),
+      ]);
+      setState({ status: "ready", pixel, whatsapp });
+    } catch (error) {
+      toast.error(LOAD_ERROR, { description: errorMessage(error) });
+      setState({ status: "error", message: errorMessage(error) });
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (state.status === "loading") return <Spinner label="Cargando configuraciones..." />;
+  if (state.status === "error") {
+    return (
+      <div
+        role="alert"
+        className="max-w-2xl rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800"
+      >
+        <p className="font-semibold">{LOAD_ERROR}</p>
+        <p className="mt-1">{state.message}</p>
+        <Button variant="secondary" className="mt-4" onClick={() => void load()}>
+          Reintentar
+        </Button>
+      </div>
+    );
+  }
+
+  const { pixel, whatsapp } = state;
+  const pixelStatus = toConnectionStatus(pixel?.status);
+  const whatsappStatus = toConnectionStatus(whatsapp.status);
+  const metaConnected = pixelStatus === "connected" || whatsappStatus === "connected";
+
+  return (
+    <div className="max-w-3xl space-y-6">
+      <section
+        aria-labelledby="tracking-status-title"
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
+        <h2 id="tracking-status-title" className="font-semibold text-slate-900">
+          Estado de Meta
+        </h2>
+        <ul className="mt-4 divide-y divide-slate-100">
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <div className="min-w-0">
+              <p className="text-sm font-medium text-slate-900">Meta Pixel</p>
+              <p className="break-all text-sm text-slate-600">
+                {pixel ? `ID del pixel: ${pixel.pixel_id}` : "Sin pixel conectado"}
+              </p>
+            </div>
+            <StatusBadge status={pixelStatus} label="Estado de Meta Pixel" />
+          </li>
+          <li className="flex flex-wrap items-center justify-between gap-2 py-3">
+            <div className="min-w-0">
+              <p className="text-sm font-medium text-slate-900">Número de WhatsApp</p>
+              <p className="break-all text-sm text-slate-600">
+                {whatsapp.phone_number ?? "Sin número conectado"}
+              </p>
+            </div>
+            <StatusBadge status={whatsappStatus} label="Estado de WhatsApp" />
+          </li>
+        </ul>
+        {!metaConnected && (
+          <p className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            Conecta Meta Business en la pestaña «Meta Business» para enviar tus conversiones a Meta.
+          </p>
+        )}
+      </section>
+
+      <section
+        aria-labelledby="tracking-how-title"
+        className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+      >
+        <h2 id="tracking-how-title" className="font-semibold text-slate-900">
+          Cómo se registran las conversiones
+        </h2>
+        <ul className="mt-3 list-disc space-y-2 pl-5 text-sm text-slate-600">
+          <li>
+            <span className="font-medium text-slate-800">Anuncios de clic a WhatsApp:</span> las
+            conversaciones que empiezan desde un anuncio se atribuyen automáticamente a su campaña y
+            se envían a Meta. No tienes que instalar nada.
+          </li>
+          <li>
+            <span className="font-medium text-slate-800">Tu web:</span> pega este fragmento en las
+            páginas de destino de tus anuncios, antes de{" "}
+            <code className="rounded bg-slate-100 px-1 text-xs">&lt;/head&gt;</code>. Registra la
+            visita con sus parámetros de campaña (fbclid, utm…), prepara tus enlaces de WhatsApp
+            (wa.me) y atribuye la conversación al anuncio del que vino.
+          </li>
+        </ul>
+        <div className="mt-4">
+          <CopyableValue
+            label="Fragmento de seguimiento"
+            value={trackingSnippet(origin, organization.tracking_key)}
+            hint="La clave identifica a tu organización; es pública y solo permite registrar visitas."
+            multiline
+          />
+        </div>
+      </section>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Link
+          to="/tracking"
+          className="inline-flex items-center justify-center gap-2 rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white transition-colors hover:bg-emerald-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-500 focus-visible:ring-offset-2"
+        >
+          Ver Analytics
+        </Link>
+        <span className="text-sm text-slate-500">Sesiones, conversiones, fuentes y campañas.</span>
+      </div>
+    </div>
+  );
+}

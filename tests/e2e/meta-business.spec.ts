@@ -1,0 +1,259 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+// ── Fixtures of the fake Graph API the e2e server runs with (adjust to its values) ──
+/** The authorization code the fake exchanges for a business token. */
+const VALID_CODE = "valid-code";
+/** Any other code fails the exchange with `token_exchange_failed`. */
+const BAD_CODE = "bad-code";
+/** The WhatsApp Business Account the fake token's `granular_scopes` grant. */
+const WABA_ID = "WABA_ID_OF_THE_FAKE";
+/** The number listed by `GET /{WABA_ID}/phone_numbers`. */
+const PHONE_NUMBER_ID = "PHONE_NUMBER_ID_OF_THE_FAKE";
+/** Its `display_phone_number`, as the console shows it. */
+const DISPLAY_PHONE_NUMBER = "+34 600 000 000";
+/** The first pixel of the first ad account (`/me/adaccounts`, `/{ad_account}/adspixels`). */
+const PIXEL_ID = "PIXEL_ID_OF_THE_FAKE";
+/** Set to false if the fake has no ad account/pixel (the pixel then stays disconnected). */
+const EXPECT_PIXEL = true;
+/** A token the fake accepts on `GET /{PHONE_NUMBER_ID}` (manual connection). */
+const MANUAL_ACCESS_TOKEN = "ACCESS_TOKEN_ACCEPTED_BY_THE_FAKE";
+/** Post the Embedded Signup FINISH event (with WABA_ID / PHONE_NUMBER_ID) before the code. */
+const SEND_SIGNUP_EVENT = true;
+
+const uniqueEmail = () => `meta-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+const toast = (page: Page, text: string) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: text });
+const badge = (card: Locator) => card.locator("[data-status]").first();
+
+interface Seeded {
+  token: string;
+  trackingKey: string;
+}
+
+/** An owner with an organization, signed in through localStorage, and a stand-in Facebook SDK. */
+async function seed(page: Page, options: { stubSdk?: boolean } = {}): Promise<Seeded> {
+  const register = await page.request.post("/api/v1/auth/register", {
+    data: { email: uniqueEmail(), password: "secreto123", full_name: "Lucía Gómez" },
+  });
+  expect(register.status()).toBe(201);
+  const token: string = (await register.json()).data.token;
+  const headers = { Authorization: `Bearer ${token}` };
+  const organization = await page.request.post("/api/v1/organizations", {
+    headers,
+    data: {
+      name: "Clínica Dental Sonrisa",
+      industry: "Odontología",
+      employee_count: "11-50",
+      services_offered: "Limpiezas y ortodoncia",
+      business_hours: "L-V 9:00-18:00",
+      city: "Sevilla",
+      country: "España",
+      ai_use_case: "Responder dudas y dar citas",
+    },
+  });
+  expect(organization.status()).toBe(201);
+  const trackingKey: string = (await organization.json()).data.tracking_key;
+
+  await page.addInitScript((value) => localStorage.setItem("auth_token", value), token);
+  if (options.stubSdk !== false) {
+    // The only thing replaced: Facebook's SDK at the browser boundary. The code it returns
+    // is read from window.__fbLoginCode so a test can switch to a failing one.
+    await page.addInitScript(
+      ({ code, finish }) => {
+        const w = window as any;
+        w.__fbLoginCode ??= code;
+        w.FB = {
+          init() {},
+          login(callback: (response: unknown) => void) {
+            if (finish) {
+              window.dispatchEvent(
+                new MessageEvent("message", {
+                  origin: "https://www.facebook.com",
+                  data: JSON.stringify({
+                    type: "WA_EMBEDDED_SIGNUP",
+                    event: "FINISH",
+                    data: finish,
+                  }),
+                }),
+              );
+            }
+            const current = w.__fbLoginCode;
+            callback(
+              current
+                ? { authResponse: { code: current }, status: "connected" }
+                : { authResponse: null, status: "unknown" },
+            );
+          },
+        };
+      },
+      {
+        code: VALID_CODE,
+        finish: SEND_SIGNUP_EVENT ? { waba_id: WABA_ID, phone_number_id: PHONE_NUMBER_ID } : null,
+      },
+    );
+  }
+  return { token, trackingKey };
+}
+
+async function disconnect(page: Page, card: Locator) {
+  await card.getByRole("button", { name: "Desconectar" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Desconectar" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+test("connect WhatsApp and the pixel with Meta Business, test, choose an agent, disconnect, connect by hand", async ({
+  page,
+  baseURL,
+}) => {
+  const { token, trackingKey } = await seed(page);
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
+    origin: baseURL!,
+  });
+  const agent = await page.request.post("/api/v1/agents", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { name: "Recepción", system_prompt: "Eres la recepcionista de la clínica." },
+  });
+  expect(agent.status()).toBe(201);
+  const agentId: string = (await agent.json()).data.id;
+
+  await page.goto("/settings");
+  await expect(page.getByRole("tab", { name: "Meta Business" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
+  const whatsapp = page.getByRole("region", { name: "WhatsApp Business" });
+  const pixel = page.getByRole("region", { name: "Meta Pixel" });
+  const connect = page.getByRole("button", { name: "Conectar con Meta Business" });
+
+  await test.step("starts disconnected", async () => {
+    await expect(badge(whatsapp)).toHaveText(/Desconectado/);
+    await expect(badge(whatsapp)).toHaveAttribute("data-tone", "gray");
+    await expect(badge(pixel)).toHaveText(/Desconectado/);
+    await expect(connect).toBeEnabled();
+  });
+
+  await test.step("one Facebook Login connects WhatsApp and the pixel", async () => {
+    await connect.click();
+    await expect(toast(page, "Conectado con Meta Business")).toBeVisible();
+    await expect(badge(whatsapp)).toHaveText(/Conectado/);
+    await expect(badge(whatsapp)).toHaveAttribute("data-tone", "green");
+    await expect(whatsapp.getByText(DISPLAY_PHONE_NUMBER, { exact: true })).toBeVisible();
+    await expect(whatsapp.getByText(PHONE_NUMBER_ID, { exact: true })).toBeVisible();
+    if (EXPECT_PIXEL) {
+      await expect(badge(pixel)).toHaveAttribute("data-tone", "green");
+      await expect(pixel.getByText(PIXEL_ID, { exact: true })).toBeVisible();
+    }
+  });
+
+  await test.step("'Probar' checks the number with Meta", async () => {
+    await whatsapp.getByRole("button", { name: "Probar" }).click();
+    await expect(toast(page, "Conexión con WhatsApp verificada")).toBeVisible();
+    await expect(whatsapp.getByRole("status").filter({ hasText: "Prueba correcta" })).toBeVisible();
+    if (EXPECT_PIXEL) {
+      await pixel.getByRole("button", { name: "Probar" }).click();
+      await expect(toast(page, "Conexión con Meta Pixel verificada")).toBeVisible();
+    }
+  });
+
+  await test.step("the default agent is saved", async () => {
+    const select = whatsapp.getByLabel("Agente por defecto");
+    await expect(select).toHaveValue("");
+    await select.selectOption({ label: "Recepción" });
+    await expect(toast(page, "Agente por defecto actualizado")).toBeVisible();
+    await page.reload();
+    await expect(whatsapp.getByLabel("Agente por defecto")).toHaveValue(agentId);
+  });
+
+  await test.step("webhook URL and verification token", async () => {
+    await expect(whatsapp.getByRole("textbox", { name: "URL del webhook" })).toHaveValue(
+      `${new URL(baseURL!).origin}/webhooks/whatsapp`,
+    );
+    await whatsapp.getByRole("button", { name: "Generar token de verificación" }).click();
+    await expect(toast(page, "Token de verificación generado")).toBeVisible();
+    await expect(whatsapp.getByRole("textbox", { name: "Token de verificación" })).toHaveValue(
+      /^\w{16,}$/,
+    );
+    await whatsapp.getByRole("button", { name: "Copiar Token de verificación" }).click();
+    await expect(toast(page, "Copiado al portapapeles")).toBeVisible();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    await expect(whatsapp.getByRole("textbox", { name: "Token de verificación" })).toHaveValue(
+      copied,
+    );
+  });
+
+  await test.step("the Tracking tab shows the status and the snippet", async () => {
+    await page.getByRole("tab", { name: "Tracking" }).click();
+    const status = page.getByRole("region", { name: "Estado de Meta" });
+    await expect(status.getByText(DISPLAY_PHONE_NUMBER, { exact: true })).toBeVisible();
+    if (EXPECT_PIXEL) await expect(status.getByText(PIXEL_ID)).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Fragmento de seguimiento" })).toHaveValue(
+      `<script src="${new URL(baseURL!).origin}/t.js" data-key="${trackingKey}" async></script>`,
+    );
+    await expect(page.getByRole("link", { name: "Ver Analytics" })).toHaveAttribute(
+      "href",
+      "/tracking",
+    );
+    await page.getByRole("tab", { name: "Meta Business" }).click();
+  });
+
+  await test.step("'Desconectar' returns to disconnected", async () => {
+    await disconnect(page, whatsapp);
+    await expect(toast(page, "WhatsApp desconectado")).toBeVisible();
+    await expect(badge(whatsapp)).toHaveText(/Desconectado/);
+    await expect(badge(whatsapp)).toHaveAttribute("data-tone", "gray");
+    if (EXPECT_PIXEL) {
+      await disconnect(page, pixel);
+      await expect(toast(page, "Meta Pixel desconectado")).toBeVisible();
+      await expect(badge(pixel)).toHaveText(/Desconectado/);
+    }
+    await page.reload();
+    await expect(badge(whatsapp)).toHaveText(/Desconectado/);
+  });
+
+  await test.step("a code Meta refuses connects nothing", async () => {
+    await page.evaluate((code) => ((window as any).__fbLoginCode = code), BAD_CODE);
+    await connect.click();
+    await expect(toast(page, "No se pudo conectar ningún servicio de Meta Business")).toBeVisible();
+    await expect(badge(whatsapp)).toHaveText(/Desconectado/);
+    await expect(badge(pixel)).toHaveText(/Desconectado/);
+  });
+
+  await test.step("the manual form connects a number of the business's own app", async () => {
+    await whatsapp.getByRole("button", { name: "Conectar manualmente" }).click();
+    const form = whatsapp.getByRole("form", { name: "Conectar WhatsApp manualmente" });
+    // Required fields are checked before calling the server.
+    await form.getByRole("button", { name: "Guardar conexión" }).click();
+    await expect(form.getByText("El token de acceso es obligatorio")).toBeVisible();
+    await form.getByLabel("ID del número de teléfono").fill(PHONE_NUMBER_ID);
+    await form.getByLabel("ID de la cuenta de WhatsApp Business").fill(WABA_ID);
+    await form.getByLabel("Token de acceso").fill(MANUAL_ACCESS_TOKEN);
+    await expect(form.getByLabel("Token de acceso")).toHaveAttribute("type", "password");
+    await form.getByRole("button", { name: "Guardar conexión" }).click();
+    await expect(toast(page, "WhatsApp conectado")).toBeVisible();
+    await expect(badge(whatsapp)).toHaveAttribute("data-tone", "green");
+    await expect(whatsapp.getByText(DISPLAY_PHONE_NUMBER, { exact: true })).toBeVisible();
+  });
+});
+
+test("a login closed without authorizing reports the cancellation", async ({ page }) => {
+  await seed(page);
+  await page.addInitScript(() => ((window as any).__fbLoginCode = null));
+  await page.goto("/settings");
+  await page.getByRole("button", { name: "Conectar con Meta Business" }).click();
+  await expect(toast(page, "Autorización cancelada por el usuario")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Conectar con Meta Business" })).toBeEnabled();
+});
+
+test("an SDK that cannot load keeps the connect button disabled", async ({ page }) => {
+  await seed(page, { stubSdk: false });
+  await page.route("https://connect.facebook.net/**", (route) => route.abort());
+  await page.goto("/settings");
+  const message = "Error al cargar el SDK de Facebook. Por favor recarga la página.";
+  await expect(toast(page, message)).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: message })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Conectar con Meta Business" })).toBeDisabled();
+  // The rest of the tab still works: the manual form is there.
+  await expect(page.getByRole("button", { name: "Conectar manualmente" })).toBeVisible();
+});
