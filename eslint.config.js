@@ -34,6 +34,23 @@ export default tseslint.config(
     },
   },
   {
+    // The tracking snippet runs in browsers of the businesses' own pages.
+    files: ["app/public/**/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: {
+        document: "readonly",
+        window: "readonly",
+        location: "readonly",
+        navigator: "readonly",
+        localStorage: "readonly",
+        fetch: "readonly",
+        URL: "readonly",
+        URLSearchParams: "readonly",
+      },
+    },
+  },
+  {
     // Tests read JSON answers field by field.
     files: ["tests/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

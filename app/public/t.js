@@ -10,12 +10,27 @@
   var key = script.getAttribute("data-key");
   var api = new URL(script.src).origin + "/api/v1/tracking";
   var STORAGE = "tracking_session_id";
-  var KEYS = ["fbclid", "gclid", "utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content", "ref", "ad_id", "campaign_id", "adset_id"];
+  var KEYS = [
+    "fbclid",
+    "gclid",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_term",
+    "utm_content",
+    "ref",
+    "ad_id",
+    "campaign_id",
+    "adset_id",
+  ];
   var TRIGGERS = ["fbclid", "gclid", "utm_source", "ref", "ad_id", "campaign_id"];
 
   function readParams() {
     var params = {};
-    var sources = [new URLSearchParams(location.search), new URLSearchParams(location.hash.replace(/^#/, ""))];
+    var sources = [
+      new URLSearchParams(location.search),
+      new URLSearchParams(location.hash.replace(/^#/, "")),
+    ];
     sources.forEach(function (source) {
       KEYS.forEach(function (k) {
         var v = source.get(k);
@@ -32,22 +47,40 @@
       body: body ? JSON.stringify(body) : undefined,
       keepalive: true,
     }).then(function (r) {
-      return r.ok ? r.json().then(function (j) { return j.data; }) : Promise.reject(r.status);
+      return r.ok
+        ? r.json().then(function (j) {
+            return j.data;
+          })
+        : Promise.reject(r.status);
     });
   }
 
   function store(id) {
-    try { localStorage.setItem(STORAGE, id); } catch (e) { /* private mode */ }
+    try {
+      localStorage.setItem(STORAGE, id);
+    } catch {
+      /* private mode */
+    }
   }
   function stored() {
-    try { return localStorage.getItem(STORAGE); } catch (e) { return null; }
+    try {
+      return localStorage.getItem(STORAGE);
+    } catch {
+      return null;
+    }
   }
   function forget() {
-    try { localStorage.removeItem(STORAGE); } catch (e) { /* private mode */ }
+    try {
+      localStorage.removeItem(STORAGE);
+    } catch {
+      /* private mode */
+    }
   }
 
   function decorate(session) {
-    var links = document.querySelectorAll('a[href*="wa.me/"], a[href*="api.whatsapp.com/send"], a[href^="whatsapp://send"]');
+    var links = document.querySelectorAll(
+      'a[href*="wa.me/"], a[href*="api.whatsapp.com/send"], a[href^="whatsapp://send"]',
+    );
     Array.prototype.forEach.call(links, function (link) {
       if (link.getAttribute("data-atiende")) return;
       var url = new URL(link.href);
@@ -58,7 +91,10 @@
       link.href = url.toString();
       link.setAttribute("data-atiende", "1");
       link.addEventListener("click", function () {
-        call("POST", "/conversions", { event_name: "whatsapp_click", tracking_session_id: session.id }).catch(function () {});
+        call("POST", "/conversions", {
+          event_name: "whatsapp_click",
+          tracking_session_id: session.id,
+        }).catch(function () {});
       });
     });
   }
@@ -66,7 +102,9 @@
   function start() {
     if (!key) return;
     var params = readParams();
-    var hasTrigger = TRIGGERS.some(function (k) { return params[k]; });
+    var hasTrigger = TRIGGERS.some(function (k) {
+      return params[k];
+    });
     var create = function () {
       if (!hasTrigger) return Promise.resolve(null);
       return call("POST", "/sessions", {
@@ -74,13 +112,23 @@
         user_agent: navigator.userAgent,
         referrer: document.referrer,
         landing_page: location.href,
-      }).then(function (s) { store(s.id); return s; });
+      }).then(function (s) {
+        store(s.id);
+        return s;
+      });
     };
     var id = stored();
     var session = id
-      ? call("GET", "/sessions/" + encodeURIComponent(id)).catch(function () { forget(); return create(); })
+      ? call("GET", "/sessions/" + encodeURIComponent(id)).catch(function () {
+          forget();
+          return create();
+        })
       : create();
-    session.then(function (s) { if (s) decorate(s); }).catch(function () {});
+    session
+      .then(function (s) {
+        if (s) decorate(s);
+      })
+      .catch(function () {});
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

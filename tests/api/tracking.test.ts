@@ -27,7 +27,11 @@ describe("tracking sessions", () => {
 
   it("are refused without a triggering parameter, storing nothing", async () => {
     const owner = await createOwner();
-    const withoutTrigger: Record<string, string>[] = [{}, { utm_medium: "cpc", utm_term: "x" }, { fbclid: "" }];
+    const withoutTrigger: Record<string, string>[] = [
+      {},
+      { utm_medium: "cpc", utm_term: "x" },
+      { fbclid: "" },
+    ];
     for (const params of withoutTrigger) {
       const res = await call("POST", "/api/v1/tracking/sessions", {
         token: owner.token,
