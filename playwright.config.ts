@@ -41,7 +41,7 @@ export default defineConfig({
     url: `http://localhost:${PORT}/`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: "pipe",
+    stdout: "ignore",
     stderr: "pipe",
   },
 });

@@ -14,7 +14,11 @@ export type AuditAction =
   | "agent.delete"
   | "pixel.connect"
   | "pixel.disconnect"
-  | "retention.run";
+  | "retention.run"
+  | "member.invite"
+  | "member.join"
+  | "member.role_change"
+  | "member.remove";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -4,6 +4,8 @@ import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput, organizationUpdateInput } from "./contract";
+import { acceptInvitationInput, invitationInput, roleChangeInput } from "./members-contract";
+import * as members from "./members-service";
 import * as organizations from "./service";
 
 /** Another organization's id is simply not found (before any role check: no existence leak). */
@@ -16,6 +18,62 @@ export const organizationRoutes = new Hono<AppContext>()
   .use(requireCaller)
   .get("/me", requireMember, async (c) => {
     return c.json({ data: await organizations.getOrganization(c.var.db, c.var.member) });
+  })
+  .get("/members", requireMember, async (c) => {
+    return c.json({ data: await members.listMembers(c.var.db, c.var.member) });
+  })
+  .patch(
+    "/members/:userId",
+    requireMember,
+    requireRole("owner", "admin"),
+    ...jsonBody(roleChangeInput),
+    async (c) => {
+      const member = await members.changeRole(
+        c.var.db,
+        c.var.member,
+        c.req.param("userId"),
+        c.req.valid("json").role,
+        requestInfo(c).ip,
+      );
+      return c.json({ data: member });
+    },
+  )
+  .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
+    await members.removeMember(c.var.db, c.var.member, c.req.param("userId"), requestInfo(c).ip);
+    return c.json({ data: { success: true } });
+  })
+  .get("/invitations", requireMember, requireRole("owner", "admin"), async (c) => {
+    return c.json({ data: await members.pendingInvitations(c.var.db, c.var.member) });
+  })
+  .post(
+    "/invitations",
+    requireMember,
+    requireRole("owner", "admin"),
+    ...jsonBody(invitationInput),
+    async (c) => {
+      const appUrl = c.env.PUBLIC_APP_URL || new URL(c.req.url).origin;
+      const invitation = await members.invite(
+        c.var.db,
+        c.var.member,
+        c.req.valid("json"),
+        appUrl,
+        requestInfo(c).ip,
+      );
+      return c.json({ data: invitation }, 201);
+    },
+  )
+  .delete("/invitations/:id", requireMember, requireRole("owner", "admin"), async (c) => {
+    await members.revokeInvitation(c.var.db, c.var.member, c.req.param("id"));
+    return c.json({ data: { success: true } });
+  })
+  .post("/invitations/accept", ...jsonBody(acceptInvitationInput), async (c) => {
+    const joined = await members.acceptInvitation(
+      c.var.db,
+      c.var.caller,
+      c.req.valid("json").token,
+      requestInfo(c).ip,
+    );
+    return c.json({ data: joined });
   })
   .post("/", ...jsonBody(organizationCreateInput), async (c) => {
     const organization = await organizations.createOrganization(

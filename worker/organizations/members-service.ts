@@ -1,0 +1,205 @@
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../db/client";
+import { invitations, memberships, organizations, users } from "../db/schema";
+import type { Caller, Member as Scope } from "../http/context";
+import { AppError, conflict, forbidden, notFound } from "../http/errors";
+import type { Role } from "../auth/contract";
+import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
+
+const memberNotFound = () => notFound("Miembro no encontrado.");
+
+async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function listMembers(db: Db, scope: Scope): Promise<Member[]> {
+  const rows = await db
+    .select({ user: users, membership: memberships })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, scope.organizationId))
+    .orderBy(asc(memberships.createdAt));
+  return rows.map(({ user, membership }) => ({
+    user_id: user.id,
+    full_name: user.fullName,
+    email: user.email,
+    role: membership.role,
+    joined_at: membership.createdAt,
+  }));
+}
+
+async function findMembership(db: Db, organizationId: string, userId: string) {
+  const row = await db.query.memberships.findFirst({
+    where: and(eq(memberships.organizationId, organizationId), eq(memberships.userId, userId)),
+  });
+  if (!row) throw memberNotFound();
+  return row;
+}
+
+async function ownerCount(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.organizationId, organizationId), eq(memberships.role, "owner")));
+  return row?.n ?? 0;
+}
+
+const lastOwner = () =>
+  new AppError(422, "last_owner", "La organización necesita al menos un propietario.");
+
+/** Only owners grant or take away the owner role. */
+function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
+  if (scope.role !== "owner" && (targetRole === "owner" || newRole === "owner")) throw forbidden();
+}
+
+export async function changeRole(
+  db: Db,
+  scope: Scope,
+  userId: string,
+  role: Role,
+  ip: string | null,
+) {
+  const target = await findMembership(db, scope.organizationId, userId);
+  assertMayTouch(scope, target.role, role);
+  if (
+    target.role === "owner" &&
+    role !== "owner" &&
+    (await ownerCount(db, scope.organizationId)) <= 1
+  ) {
+    throw lastOwner();
+  }
+  await db.update(memberships).set({ role }).where(eq(memberships.id, target.id));
+  await recordAudit(db, {
+    action: "member.role_change",
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    target: userId,
+    metadata: { from: target.role, to: role },
+    ip,
+  });
+  return (await listMembers(db, scope)).find((m) => m.user_id === userId)!;
+}
+
+export async function removeMember(db: Db, scope: Scope, userId: string, ip: string | null) {
+  const target = await findMembership(db, scope.organizationId, userId);
+  assertMayTouch(scope, target.role);
+  if (target.role === "owner" && (await ownerCount(db, scope.organizationId)) <= 1)
+    throw lastOwner();
+  await db.delete(memberships).where(eq(memberships.id, target.id));
+  await recordAudit(db, {
+    action: "member.remove",
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    target: userId,
+    metadata: { role: target.role },
+    ip,
+  });
+}
+
+const toInvitation = (row: typeof invitations.$inferSelect): Invitation => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  expires_at: row.expiresAt,
+  created_at: row.createdAt,
+});
+
+/** A single-use invitation link; only the token's hash is stored. */
+export async function invite(
+  db: Db,
+  scope: Scope,
+  input: { email: string; role: Role },
+  appUrl: string,
+  ip: string | null,
+): Promise<Invitation> {
+  assertMayTouch(scope, input.role);
+  const token = `${crypto.randomUUID()}${crypto.randomUUID()}`.replaceAll("-", "");
+  const expiresAt = new Date(Date.now() + INVITATION_LIFETIME_DAYS * 86_400_000).toISOString();
+  const [row] = await db
+    .insert(invitations)
+    .values({
+      organizationId: scope.organizationId,
+      email: input.email,
+      role: input.role,
+      tokenHash: await sha256Hex(token),
+      invitedBy: scope.userId,
+      expiresAt,
+    })
+    .returning();
+  await recordAudit(db, {
+    action: "member.invite",
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    target: input.email,
+    metadata: { role: input.role },
+    ip,
+  });
+  return { ...toInvitation(row!), url: `${appUrl.replace(/\/$/, "")}/auth?invitation=${token}` };
+}
+
+export async function pendingInvitations(db: Db, scope: Scope) {
+  const rows = await db
+    .select()
+    .from(invitations)
+    .where(
+      and(
+        eq(invitations.organizationId, scope.organizationId),
+        isNull(invitations.acceptedAt),
+        gt(invitations.expiresAt, new Date().toISOString()),
+      ),
+    )
+    .orderBy(asc(invitations.createdAt));
+  return rows.map(toInvitation);
+}
+
+export async function revokeInvitation(db: Db, scope: Scope, id: string) {
+  const deleted = await db
+    .delete(invitations)
+    .where(and(eq(invitations.id, id), eq(invitations.organizationId, scope.organizationId)))
+    .returning({ id: invitations.id });
+  if (deleted.length === 0) throw notFound("Invitación no encontrada.");
+}
+
+/** Joins the invitation's organization (once; the link then stops working). */
+export async function acceptInvitation(db: Db, caller: Caller, token: string, ip: string | null) {
+  const invitation = await db.query.invitations.findFirst({
+    where: eq(invitations.tokenHash, await sha256Hex(token)),
+  });
+  const invalid = () => notFound("La invitación no existe, ya se usó o ha caducado.");
+  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= new Date().toISOString()) {
+    throw invalid();
+  }
+  const existing = await db.query.memberships.findFirst({
+    where: eq(memberships.userId, caller.userId),
+  });
+  if (existing) throw conflict("Ya perteneces a una organización.");
+  // Claim first: of two simultaneous uses of one link, only one updates the row.
+  const [claimed] = await db
+    .update(invitations)
+    .set({ acceptedAt: new Date().toISOString() })
+    .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
+    .returning();
+  if (!claimed) throw invalid();
+  await db.insert(memberships).values({
+    organizationId: invitation.organizationId,
+    userId: caller.userId,
+    role: invitation.role,
+  });
+  await recordAudit(db, {
+    action: "member.join",
+    organizationId: invitation.organizationId,
+    userId: caller.userId,
+    metadata: { role: invitation.role, invitation: invitation.id },
+    ip,
+  });
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, invitation.organizationId),
+  });
+  return {
+    organization_id: invitation.organizationId,
+    organization_name: organization?.name ?? "",
+    role: invitation.role,
+  };
+}
