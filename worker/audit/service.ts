@@ -18,7 +18,9 @@ export type AuditAction =
   | "member.invite"
   | "member.join"
   | "member.role_change"
-  | "member.remove";
+  | "member.remove"
+  | "account.export"
+  | "account.delete";
 
 export interface AuditEntry {
   action: AuditAction;

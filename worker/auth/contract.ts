@@ -70,3 +70,7 @@ export interface Profile {
   full_name: string;
   email: string;
 }
+
+export const accountDeletionInput = z.object({
+  password: z.string({ error: "Confirma tu contraseña" }).min(1, "Confirma tu contraseña").max(256),
+});

@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { loginInput, profileUpdateInput, registerInput } from "./contract";
+import { accountDeletionInput, loginInput, profileUpdateInput, registerInput } from "./contract";
+import * as privacy from "./privacy-service";
 import * as auth from "./service";
 import * as profiles from "./profile-service";
 
@@ -48,4 +49,18 @@ export const profileRoutes = new Hono<AppContext>()
       requestInfo(c).ip,
     );
     return c.json({ data: profile });
+  })
+  .get("/me/export", async (c) => {
+    const document = await privacy.exportAccount(c.var.db, c.var.caller, requestInfo(c).ip);
+    c.header("Content-Disposition", 'attachment; filename="mis-datos-atiende.json"');
+    return c.json({ data: document });
+  })
+  .delete("/me", ...jsonBody(accountDeletionInput), async (c) => {
+    const result = await privacy.deleteAccount(
+      c.var.db,
+      c.var.caller,
+      c.req.valid("json").password,
+      requestInfo(c).ip,
+    );
+    return c.json({ data: result });
   });
