@@ -56,7 +56,7 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["scripts/**/*.mjs", "tests/fakes/**/*.mjs", ".ci/**/*"],
+    files: ["scripts/**/*.mjs", "tests/**/*.mjs"],
     languageOptions: {
       globals: {
         process: "readonly",
@@ -65,6 +65,8 @@ export default tseslint.config(
         setTimeout: "readonly",
         fetch: "readonly",
         Buffer: "readonly",
+        TextEncoder: "readonly",
+        crypto: "readonly",
       },
     },
   },

@@ -1,13 +1,16 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { GRAPH_FIXTURES } from "./tests/fakes/graph-server.mjs";
+import { TEST_AI_KEY, TEST_APP_SECRET } from "./tests/global-setup";
 
 // API and Worker tests run inside workerd (miniflare) against a real local D1 and real
 // Durable Objects; each test file starts with an empty database with every migration applied.
+// Meta's Graph API and the AI model are local fakes started by tests/global-setup.ts.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
     plugins: [
-      cloudflareTest({
+      cloudflareTest(({ inject }) => ({
         // The Worker without the React Router build (pages are covered by the browser tests).
         main: "./tests/support/test-worker.ts",
         wrangler: { configPath: "./wrangler.toml" },
@@ -17,12 +20,19 @@ export default defineConfig(async () => {
             JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
             ENCRYPTION_KEY: "dGVzdC1lbmNyeXB0aW9uLWtleS0zMi1ieXRlcy0hISE=",
             PUBLIC_APP_URL: "http://localhost:5173",
+            META_APP_ID: GRAPH_FIXTURES.appId,
+            META_APP_SECRET: TEST_APP_SECRET,
+            META_WEBHOOK_VERIFY_TOKEN: "test-verify-token",
+            META_GRAPH_URL: inject("graphUrl"),
+            AI_BASE_URL: inject("modelUrl"),
+            AI_API_KEY: TEST_AI_KEY,
           },
         },
-      }),
+      })),
     ],
     test: {
       include: ["tests/api/**/*.test.ts"],
+      globalSetup: ["./tests/global-setup.ts"],
       setupFiles: ["./tests/support/apply-migrations.ts"],
     },
   };

@@ -19,6 +19,7 @@ import {
   DEFAULT_TEMPERATURE,
   WHATSAPP_STATUSES,
 } from "../agents/contract";
+import { uuidv7 } from "./ids";
 import { ROLES } from "../auth/contract";
 import { CONVERSION_EVENTS } from "../tracking/contract";
 import {
@@ -33,7 +34,7 @@ import {
 const id = () =>
   text("id")
     .primaryKey()
-    .$defaultFn(() => crypto.randomUUID());
+    .$defaultFn(() => uuidv7());
 const createdAt = () =>
   text("created_at")
     .notNull()

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { memberships, organizations } from "../db/schema";
 import { AppError, conflict } from "../http/errors";
 import type { Caller, Member } from "../http/context";
@@ -52,7 +53,7 @@ export async function createOrganization(
   });
   if (existing) throw conflict("Ya perteneces a una organización.");
 
-  const organizationId = crypto.randomUUID();
+  const organizationId = uuidv7();
   // One batch is one transaction in D1; the unique membership per user settles a race.
   const [[organization]] = await db
     .batch([

@@ -1,0 +1,481 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  ctwaReferral,
+  delivery,
+  inboundMessage,
+  statusUpdate,
+  wamid,
+} from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp, openWindow } from "../support/db";
+import { createAgent, createConversation, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, failNext, graphRequests } from "../support/webhooks";
+
+async function connectedOwner(defaultAgent = false) {
+  const owner = await createOwner();
+  const agent = defaultAgent ? await createAgent(owner, { is_active: false }) : null;
+  const connection = await connectWhatsapp(owner.organization.id, { defaultAgentId: agent?.id });
+  return { owner, agent, phoneNumberId: connection.phoneNumberId };
+}
+
+const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+async function messagesOf(conversationId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, id",
+  )
+    .bind(conversationId)
+    .all<Record<string, any>>();
+  return results;
+}
+
+async function conversationFor(organizationId: string, phone: string) {
+  return env.DB.prepare(
+    "SELECT * FROM conversations WHERE organization_id = ? AND phone_number = ?",
+  )
+    .bind(organizationId, phone)
+    .first<Record<string, any>>();
+}
+
+describe("GET /webhooks/whatsapp (verification)", () => {
+  it("echoes the challenge for the app token or an organization's token, else 403", async () => {
+    const ok = await call(
+      "GET",
+      "/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=test-verify-token&hub.challenge=12345",
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body).toBe(12345);
+
+    const { owner } = await connectedOwner();
+    const generated = await call("POST", "/api/v1/whatsapp-config/generate-webhook-token", {
+      token: owner.token,
+    });
+    const token = generated.body.data.webhook_token;
+    const org = await call(
+      "GET",
+      `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${token}&hub.challenge=abc`,
+    );
+    expect(org.status).toBe(200);
+    expect(org.body).toBe("abc");
+
+    for (const query of [
+      "hub.mode=subscribe&hub.verify_token=otro&hub.challenge=1",
+      "hub.mode=unsubscribe&hub.verify_token=test-verify-token&hub.challenge=1",
+      "",
+    ]) {
+      expect((await call("GET", `/webhooks/whatsapp?${query}`)).status).toBe(403);
+    }
+  });
+});
+
+describe("POST /webhooks/whatsapp signature", () => {
+  it("refuses a missing, wrong or stale signature with 401 and stores nothing", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    const payload = delivery(inboundMessage({ phoneNumberId, from, text: "Hola" }));
+    const raw = JSON.stringify(payload);
+    const attempts = [
+      await call("POST", "/webhooks/whatsapp", {
+        rawBody: raw,
+        headers: { "Content-Type": "application/json" },
+      }),
+      await deliver(payload, { secret: "otro-secreto" }),
+      await deliver(payload, { signature: "sha256=abc" }),
+      // Signed for another body: the body altered by one byte after signing.
+      await call("POST", "/webhooks/whatsapp", {
+        rawBody: raw.replace("Hola", "Hola!"),
+        headers: {
+          "Content-Type": "application/json",
+          "X-Hub-Signature-256": await (
+            await import("../fakes/whatsapp-payloads.mjs")
+          ).signPayload(raw, env.META_APP_SECRET!),
+        },
+      }),
+    ];
+    expect(attempts.map((r) => r.status)).toEqual([401, 401, 401, 401]);
+    expect(await conversationFor(owner.organization.id, from)).toBeNull();
+  });
+
+  it("answers 400 to a signed body that is not JSON", async () => {
+    const raw = "no es json";
+    const { signPayload } = await import("../fakes/whatsapp-payloads.mjs");
+    const res = await call("POST", "/webhooks/whatsapp", {
+      rawBody: raw,
+      headers: {
+        "Content-Type": "application/json",
+        "X-Hub-Signature-256": await signPayload(raw, env.META_APP_SECRET!),
+      },
+    });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("inbound messages", () => {
+  it("creates the conversation on first contact with the profile name and stores the message once", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    const id = wamid();
+    const payload = delivery(
+      inboundMessage({ phoneNumberId, from, name: "Lucía", id, text: "¿Tenéis cita mañana?" }),
+    );
+    for (let i = 0; i < 3; i++) expect((await deliver(payload)).status).toBe(200);
+
+    const conversation = await conversationFor(owner.organization.id, from);
+    expect(conversation).toMatchObject({
+      contact_name: "Lucía",
+      status: "open",
+      unread_count: 1,
+      last_message_preview: "¿Tenéis cita mañana?",
+    });
+    const stored = await messagesOf(conversation!.id);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({
+      wamid: id,
+      direction: "inbound",
+      sender_type: "customer",
+      type: "text",
+    });
+
+    const api = await call("GET", `/api/v1/conversations/${conversation!.id}`, {
+      token: owner.token,
+    });
+    expect(Date.parse(api.body.data.window_expires_at)).toBeGreaterThan(Date.now() + 23 * 3600_000);
+  });
+
+  it("stores every type Meta sends with a readable content", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    const cases: [string, Record<string, unknown> | undefined, string][] = [
+      [
+        "image",
+        { id: "1001", mime_type: "image/jpeg", sha256: "x", caption: "Mi radiografía" },
+        "Mi radiografía",
+      ],
+      ["image", { id: "1002", mime_type: "image/jpeg", sha256: "x" }, "📷 Imagen"],
+      ["audio", { id: "1003", mime_type: "audio/ogg; codecs=opus", voice: true }, "🎤 Nota de voz"],
+      ["video", { id: "1004", mime_type: "video/mp4" }, "🎬 Vídeo"],
+      [
+        "document",
+        { id: "1005", mime_type: "application/pdf", filename: "presupuesto.pdf" },
+        "📄 presupuesto.pdf",
+      ],
+      ["sticker", { id: "1006", mime_type: "image/webp", animated: false }, "Sticker"],
+      [
+        "location",
+        { latitude: 40.4, longitude: -3.7, name: "Clínica", address: "Gran Vía 1" },
+        "📍 Clínica, Gran Vía 1",
+      ],
+      [
+        "contacts",
+        [
+          { name: { formatted_name: "Pedro Gil" }, phones: [{ phone: "+34600111222" }] },
+        ] as unknown as Record<string, unknown>,
+        "👤 Contacto compartido: Pedro Gil",
+      ],
+      [
+        "interactive",
+        { type: "button_reply", button_reply: { id: "si", title: "Sí, confirmo" } },
+        "Sí, confirmo",
+      ],
+      [
+        "interactive",
+        { type: "list_reply", list_reply: { id: "1", title: "Limpieza", description: "30 min" } },
+        "Limpieza — 30 min",
+      ],
+      ["button", { text: "Quiero más info", payload: "INFO" }, "Quiero más info"],
+      [
+        "order",
+        {
+          catalog_id: "c",
+          product_items: [{ product_retailer_id: "a" }, { product_retailer_id: "b" }],
+        },
+        "🛒 Pedido de 2 productos",
+      ],
+      ["unsupported", undefined, "Mensaje no admitido por WhatsApp"],
+    ];
+    for (const [type, part] of cases) {
+      await deliver(delivery(inboundMessage({ phoneNumberId, from, type, part })));
+    }
+    const conversation = await conversationFor(owner.organization.id, from);
+    const stored = await messagesOf(conversation!.id);
+    expect(stored).toHaveLength(cases.length);
+    cases.forEach(([type, , content], index) => {
+      expect(stored[index]!.type).toBe(type);
+      expect(stored[index]!.content.startsWith(content)).toBe(true);
+    });
+    expect(stored[0]).toMatchObject({ media_id: "1001", media_mime_type: "image/jpeg" });
+  });
+
+  it("attaches reactions to the message they react to, and removes them", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    const target = wamid();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, id: target, text: "Gracias" })));
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId,
+          from,
+          type: "reaction",
+          part: { message_id: target, emoji: "👍" },
+        }),
+      ),
+    );
+    const conversation = await conversationFor(owner.organization.id, from);
+    let stored = await messagesOf(conversation!.id);
+    expect(stored).toHaveLength(1);
+    expect(JSON.parse(stored[0]!.reactions)).toEqual([
+      { emoji: "👍", from, at: expect.any(String) },
+    ]);
+    expect(conversation!.unread_count).toBe(1);
+
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId,
+          from,
+          type: "reaction",
+          part: { message_id: target, emoji: "" },
+        }),
+      ),
+    );
+    stored = await messagesOf(conversation!.id);
+    expect(JSON.parse(stored[0]!.reactions)).toEqual([]);
+  });
+
+  it("processes every message of a batched delivery and ignores unknown numbers", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const [a, b] = [customer(), customer()];
+    const res = await deliver(
+      delivery(
+        inboundMessage({ phoneNumberId, from: a, text: "uno" }),
+        inboundMessage({ phoneNumberId, from: b, text: "dos" }),
+        inboundMessage({ phoneNumberId: "numero-desconocido", from: a, text: "otro" }),
+        inboundMessage({ phoneNumberId, from: a, text: "tres" }),
+      ),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.stored).toBe(3);
+    const convA = await conversationFor(owner.organization.id, a);
+    expect((await messagesOf(convA!.id)).map((m) => m.content)).toEqual(["uno", "tres"]);
+    expect(convA!.unread_count).toBe(2);
+    expect(await conversationFor(owner.organization.id, b)).not.toBeNull();
+  });
+
+  it("assigns new conversations to the connection's default agent", async () => {
+    const { owner, agent, phoneNumberId } = await connectedOwner(true);
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from })));
+    expect(await conversationFor(owner.organization.id, from)).toMatchObject({
+      agent_id: agent!.id,
+      status: "assigned",
+    });
+  });
+
+  it("keeps a click-to-WhatsApp referral and records one conversation_start per click", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    const referral = ctwaReferral({
+      adId: "120208",
+      headline: "Blanqueamiento -20%",
+      ctwaClid: "ARAkLk123",
+    });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, referral })));
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, referral, text: "otra vez" })));
+    const conversation = await conversationFor(owner.organization.id, from);
+    expect(conversation).toMatchObject({
+      ctwa_clid: "ARAkLk123",
+      ad_id: "120208",
+      ad_headline: "Blanqueamiento -20%",
+    });
+    const { results } = await env.DB.prepare(
+      "SELECT event_name, ctwa_clid, phone_number FROM conversions WHERE organization_id = ?",
+    )
+      .bind(owner.organization.id)
+      .all();
+    expect(results).toEqual([
+      { event_name: "conversation_start", ctwa_clid: "ARAkLk123", phone_number: from },
+    ]);
+    const stored = await messagesOf(conversation!.id);
+    expect(JSON.parse(stored[0]!.referral).source_id).toBe("120208");
+  });
+
+  it("matches a message carrying a tracked visit's reference back to the session", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const session = await call("POST", "/api/v1/tracking/sessions", {
+      headers: { "X-Tracking-Key": owner.organization.tracking_key },
+      body: {
+        tracking_params: { fbclid: "IwAR9", utm_campaign: "otoño" },
+        landing_page: "https://x.example",
+      },
+    });
+    const ref = session.body.data.ref_code;
+    const from = customer();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: `Hola, quiero cita (ref: ${ref})` })),
+    );
+    const conversation = await conversationFor(owner.organization.id, from);
+    expect(conversation).toMatchObject({
+      tracking_session_id: session.body.data.id,
+      fbclid: "IwAR9",
+    });
+    const linked = await call("GET", `/api/v1/tracking/sessions/${session.body.data.id}`, {
+      token: owner.token,
+    });
+    expect(linked.body.data.phone_number).toBe(from);
+    const { results } = await env.DB.prepare(
+      "SELECT event_name FROM conversions WHERE organization_id = ? ORDER BY event_name",
+    )
+      .bind(owner.organization.id)
+      .all();
+    expect(results.map((r) => r.event_name)).toEqual(["conversation_start", "first_message"]);
+  });
+});
+
+describe("outbound messages and statuses", () => {
+  async function sentMessage() {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from })));
+    const conversation = await conversationFor(owner.organization.id, from);
+    const res = await call("POST", "/api/v1/conversations/messages", {
+      token: owner.token,
+      body: { conversation_id: conversation!.id, content: "¡Hola! ¿En qué te ayudo?" },
+    });
+    return { owner, phoneNumberId, from, conversation: conversation!, res };
+  }
+
+  it("sends through the Graph API with the stored token and keeps the wamid", async () => {
+    const { phoneNumberId, from, res } = await sentMessage();
+    expect(res.status).toBe(201);
+    expect(res.body.data.status).toBe("sent");
+    const [request] = await graphRequests(`/${phoneNumberId}/messages`);
+    expect(request.headers.authorization).toBe("Bearer test-access-token");
+    expect(request.body).toEqual({
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: from,
+      type: "text",
+      text: { body: "¡Hola! ¿En qué te ayudo?", preview_url: false },
+    });
+    const row = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
+      .bind(res.body.data.id)
+      .first<{ wamid: string }>();
+    expect(row!.wamid).toMatch(/^wamid\./);
+  });
+
+  it("records Meta's refusal on the message in Spanish, without losing it", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from })));
+    const conversation = await conversationFor(owner.organization.id, from);
+    await failNext("graph", {
+      path: `/v25.0/${phoneNumberId}/messages`,
+      status: 400,
+      error: { message: "Re-engagement message", code: 131047 },
+    });
+    const res = await call("POST", "/api/v1/conversations/messages", {
+      token: owner.token,
+      body: { conversation_id: conversation!.id, content: "Hola" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.status).toBe("failed");
+    expect(res.body.data.error).toContain("24 horas");
+  });
+
+  it("moves statuses forward only, whatever the order Meta delivers them in", async () => {
+    const { phoneNumberId, from, res } = await sentMessage();
+    const row = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
+      .bind(res.body.data.id)
+      .first<{ wamid: string }>();
+    const status = (s: string) =>
+      deliver(
+        delivery(statusUpdate({ phoneNumberId, id: row!.wamid, recipientId: from, status: s })),
+      );
+    const current = async () =>
+      (await env.DB.prepare("SELECT status FROM messages WHERE id = ?")
+        .bind(res.body.data.id)
+        .first<{ status: string }>())!.status;
+
+    await status("read");
+    expect(await current()).toBe("read");
+    await status("delivered");
+    await status("sent");
+    expect(await current()).toBe("read");
+    await status("failed");
+    expect(await current()).toBe("read");
+  });
+
+  it("counts played as read and records a failure's reason", async () => {
+    const a = await sentMessage();
+    const rowA = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
+      .bind(a.res.body.data.id)
+      .first<{ wamid: string }>();
+    await deliver(
+      delivery(
+        statusUpdate({
+          phoneNumberId: a.phoneNumberId,
+          id: rowA!.wamid,
+          recipientId: a.from,
+          status: "played",
+        }),
+      ),
+    );
+    expect(
+      (await env.DB.prepare("SELECT status FROM messages WHERE id = ?")
+        .bind(a.res.body.data.id)
+        .first())!.status,
+    ).toBe("read");
+
+    const b = await sentMessage();
+    const rowB = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
+      .bind(b.res.body.data.id)
+      .first<{ wamid: string }>();
+    await deliver(
+      delivery(
+        statusUpdate({
+          phoneNumberId: b.phoneNumberId,
+          id: rowB!.wamid,
+          recipientId: b.from,
+          status: "failed",
+          errors: [
+            { code: 131026, title: "Message undeliverable", message: "Message undeliverable" },
+          ],
+        }),
+      ),
+    );
+    const failed = await env.DB.prepare(
+      "SELECT status, error, error_code FROM messages WHERE id = ?",
+    )
+      .bind(b.res.body.data.id)
+      .first();
+    expect(failed).toMatchObject({
+      status: "failed",
+      error_code: "131026",
+      error: expect.stringContaining("no se pudo entregar"),
+    });
+  });
+
+  it("ignores a status for an unknown message", async () => {
+    const { phoneNumberId } = await connectedOwner();
+    const res = await deliver(
+      delivery(
+        statusUpdate({ phoneNumberId, id: "wamid.NOPE", recipientId: "34600", status: "read" }),
+      ),
+    );
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a reply outside the window before calling Meta", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const conversation = await createConversation(owner);
+    await openWindow(conversation.id, new Date(Date.now() - 30 * 3600_000).toISOString());
+    const res = await call("POST", "/api/v1/conversations/messages", {
+      token: owner.token,
+      body: { conversation_id: conversation.id, content: "Hola" },
+    });
+    expect(res.status).toBe(422);
+    expect(await graphRequests(`/${phoneNumberId}/messages`)).toEqual([]);
+  });
+});

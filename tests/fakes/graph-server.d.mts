@@ -1,0 +1,27 @@
+export const GRAPH_VERSION: string;
+export const GRAPH_FIXTURES: {
+  appId: string;
+  wabaId: string;
+  phoneNumberId: string;
+  displayPhoneNumber: string;
+  verifiedName: string;
+  validCode: string;
+  businessToken: string;
+  adAccountId: string;
+  pixelId: string;
+  pixelName: string;
+  datasetId: string;
+};
+export function startFakeGraph(options?: {
+  port?: number;
+  appSecret?: string;
+  webhookUrl?: string;
+  autoStatuses?: boolean;
+  statusDelayMs?: number;
+}): Promise<{
+  port: number;
+  url: string;
+  requests: unknown[];
+  sendWebhook(payload: unknown): Promise<number>;
+  close(): Promise<void>;
+}>;

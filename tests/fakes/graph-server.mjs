@@ -1,0 +1,375 @@
+// A local Meta Graph API (v25.0) for the tests and the sandbox: the calls the app makes,
+// answered in Graph's wire format, every request recorded, failures injectable through
+// /__fake/fail, and signed status webhooks (sent → delivered → read) for accepted messages.
+import { createHmac, randomBytes } from "node:crypto";
+import { sendJson, startRecordingServer } from "./http-kit.mjs";
+
+export const GRAPH_VERSION = "v25.0";
+
+export const GRAPH_FIXTURES = {
+  appId: "1234567890123456",
+  wabaId: "102290129340398",
+  phoneNumberId: "106540352242922",
+  displayPhoneNumber: "+34 600 000 000",
+  verifiedName: "Atiende Sandbox",
+  validCode: "valid-code",
+  businessToken: "EAAG-sandbox-business-token",
+  adAccountId: "act_880000000000001",
+  pixelId: "990000000000001",
+  pixelName: "Pixel Sandbox",
+  datasetId: "770000000000001",
+};
+
+/** Graph's error envelope. */
+function graphError(res, status, { message, code = 100, error_subcode, type = "OAuthException" }) {
+  sendJson(res, status, {
+    error: {
+      message,
+      type,
+      code,
+      ...(error_subcode && { error_subcode }),
+      fbtrace_id: randomBytes(8).toString("hex"),
+    },
+  });
+}
+
+/**
+ * @param {{ port?: number, appSecret?: string, webhookUrl?: string, autoStatuses?: boolean, statusDelayMs?: number }} options
+ */
+export async function startFakeGraph({
+  port = 0,
+  appSecret = "",
+  webhookUrl,
+  autoStatuses = false,
+  statusDelayMs = 50,
+} = {}) {
+  const F = GRAPH_FIXTURES;
+  const usedCodes = new Set();
+  const tokens = new Set([F.businessToken, "test-access-token", "sandbox-access-token"]);
+  const uploaded = new Map();
+  let messageSequence = 0;
+
+  async function sendWebhook(payload) {
+    if (!webhookUrl) return 0;
+    const body = JSON.stringify(payload);
+    const signature = `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}`;
+    const answer = await fetch(webhookUrl, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signature },
+      body,
+    }).catch(() => null);
+    return answer?.status ?? 0;
+  }
+
+  function scheduleStatuses(phoneNumberId, id, to) {
+    ["sent", "delivered", "read"].forEach((status, index) => {
+      setTimeout(
+        () => {
+          void sendWebhook({
+            object: "whatsapp_business_account",
+            entry: [
+              {
+                id: F.wabaId,
+                changes: [
+                  {
+                    field: "messages",
+                    value: {
+                      messaging_product: "whatsapp",
+                      metadata: {
+                        display_phone_number: F.displayPhoneNumber.replace(/\D/g, ""),
+                        phone_number_id: phoneNumberId,
+                      },
+                      statuses: [
+                        {
+                          id,
+                          status,
+                          timestamp: String(Math.floor(Date.now() / 1000)),
+                          recipient_id: to,
+                        },
+                      ],
+                    },
+                  },
+                ],
+              },
+            ],
+          });
+        },
+        statusDelayMs * (index + 1),
+      );
+    });
+  }
+
+  const bearer = (req) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
+
+  const started = await startRecordingServer(
+    port,
+    async (req, res, body, url) => {
+      if (url.pathname === "/__fake/webhook" && req.method === "POST") {
+        return sendJson(res, 200, { status: await sendWebhook(body?.payload ?? body) });
+      }
+      if (url.pathname.startsWith("/media-download/")) {
+        if (!tokens.has(bearer(req) ?? ""))
+          return graphError(res, 401, { message: "Invalid OAuth access token.", code: 190 });
+        const id = url.pathname.split("/").pop();
+        const media = uploaded.get(id) ?? { bytes: TINY_PNG, mime: "image/png" };
+        res.writeHead(200, { "Content-Type": media.mime });
+        return res.end(media.bytes);
+      }
+      const prefix = `/${GRAPH_VERSION}/`;
+      if (!url.pathname.startsWith(prefix))
+        return graphError(res, 400, { message: "Unknown path components" });
+      const parts = url.pathname.slice(prefix.length).split("/").filter(Boolean);
+      const [node, edge] = parts;
+      const method = req.method ?? "GET";
+
+      // Calls that need no user token.
+      if (node === "oauth" && edge === "access_token") {
+        const code = url.searchParams.get("code");
+        if (url.searchParams.get("client_id") !== F.appId)
+          return graphError(res, 400, {
+            message: "Error validating application. Invalid application ID.",
+            code: 101,
+          });
+        if (code !== F.validCode)
+          return graphError(res, 400, {
+            message: "Invalid verification code format.",
+            code: 100,
+            error_subcode: 36007,
+          });
+        if (usedCodes.has(code))
+          return graphError(res, 400, {
+            message: "This authorization code has been used.",
+            code: 100,
+            error_subcode: 36009,
+          });
+        usedCodes.add(code);
+        return sendJson(res, 200, { access_token: F.businessToken, token_type: "bearer" });
+      }
+      if (node === "debug_token") {
+        const token = url.searchParams.get("input_token");
+        if (!tokens.has(token ?? ""))
+          return sendJson(res, 200, { data: { is_valid: false, scopes: [] } });
+        return sendJson(res, 200, {
+          data: {
+            app_id: F.appId,
+            type: "USER",
+            application: "Atiende",
+            is_valid: true,
+            scopes: [
+              "whatsapp_business_management",
+              "whatsapp_business_messaging",
+              "business_management",
+              "ads_management",
+              "ads_read",
+            ],
+            granular_scopes: [
+              { scope: "whatsapp_business_management", target_ids: [F.wabaId] },
+              { scope: "whatsapp_business_messaging", target_ids: [F.wabaId] },
+              { scope: "business_management" },
+              { scope: "ads_management", target_ids: [F.adAccountId.replace("act_", "")] },
+              { scope: "ads_read" },
+            ],
+          },
+        });
+      }
+
+      const token = bearer(req) ?? url.searchParams.get("access_token") ?? body?.access_token;
+      if (!tokens.has(token ?? ""))
+        return graphError(res, 401, {
+          message: "Invalid OAuth access token - Cannot parse access token",
+          code: 190,
+        });
+
+      // Any phone number id sends (tests give each organization its own number).
+      if (edge === "messages" && method === "POST") {
+        if (body?.messaging_product !== "whatsapp")
+          return graphError(res, 400, {
+            message: "(#100) The parameter messaging_product is required.",
+            code: 100,
+          });
+        if (body.status === "read") return sendJson(res, 200, { success: true });
+        if (body.type === "text" && !(body.text?.body?.length <= 4096))
+          return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
+        messageSequence += 1;
+        const id = `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
+        if (autoStatuses) scheduleStatuses(node, id, body.to);
+        return sendJson(res, 200, {
+          messaging_product: "whatsapp",
+          contacts: [{ input: body.to, wa_id: body.to }],
+          messages: [{ id }],
+        });
+      }
+      if (node === F.phoneNumberId && edge === "register" && method === "POST")
+        return sendJson(res, 200, { success: true });
+      if (node === F.phoneNumberId && edge === "media" && method === "POST") {
+        const id = `${Date.now()}${messageSequence++}`;
+        uploaded.set(id, { bytes: Buffer.from("uploaded"), mime: "application/octet-stream" });
+        return sendJson(res, 200, { id });
+      }
+      if (node === F.phoneNumberId && edge === "whatsapp_business_profile") {
+        return sendJson(res, 200, {
+          data: [
+            {
+              about: "Atendemos por WhatsApp",
+              address: "Calle Mayor 1, Madrid",
+              description: "Negocio de prueba",
+              email: "hola@sandbox.example",
+              websites: ["https://sandbox.example"],
+              vertical: "HEALTH",
+              messaging_product: "whatsapp",
+            },
+          ],
+        });
+      }
+      if (node === F.phoneNumberId && !edge) {
+        return sendJson(res, 200, {
+          id: F.phoneNumberId,
+          display_phone_number: F.displayPhoneNumber,
+          verified_name: F.verifiedName,
+          quality_rating: "GREEN",
+          code_verification_status: "VERIFIED",
+        });
+      }
+      if (node === F.wabaId && edge === "phone_numbers") {
+        return sendJson(res, 200, {
+          data: [
+            {
+              id: F.phoneNumberId,
+              display_phone_number: F.displayPhoneNumber,
+              verified_name: F.verifiedName,
+              quality_rating: "GREEN",
+            },
+          ],
+          paging: { cursors: { before: "QVFI", after: "QVFI" } },
+        });
+      }
+      if (node === F.wabaId && edge === "subscribed_apps" && method === "POST")
+        return sendJson(res, 200, { success: true });
+      if (node === F.wabaId && edge === "dataset" && method === "POST")
+        return sendJson(res, 200, { id: F.datasetId });
+      if (node === F.wabaId && edge === "message_templates") {
+        return sendJson(res, 200, {
+          data: [
+            {
+              name: "seguimiento_cita",
+              language: "es",
+              status: "APPROVED",
+              category: "UTILITY",
+              id: "1001",
+              components: [{ type: "BODY", text: "Hola {{1}}, ¿te confirmamos la cita?" }],
+            },
+            {
+              name: "bienvenida",
+              language: "es",
+              status: "APPROVED",
+              category: "MARKETING",
+              id: "1002",
+              components: [{ type: "BODY", text: "¡Gracias por escribirnos!" }],
+            },
+            {
+              name: "promo_rechazada",
+              language: "es",
+              status: "REJECTED",
+              category: "MARKETING",
+              id: "1003",
+              components: [{ type: "BODY", text: "Oferta" }],
+            },
+          ],
+          paging: { cursors: { before: "MAZDZD", after: "MjQZD" } },
+        });
+      }
+      if ((node === F.pixelId || node === F.datasetId) && edge === "events" && method === "POST") {
+        const events = Array.isArray(body?.data) ? body.data : [];
+        const now = Date.now() / 1000;
+        if (events.length === 0 || events.length > 1000)
+          return graphError(res, 400, { message: "Invalid parameter", code: 100 });
+        for (const event of events) {
+          if (!event.event_name || !event.event_time || !event.action_source)
+            return graphError(res, 400, {
+              message: "Invalid parameter: missing event_name, event_time or action_source",
+              code: 100,
+            });
+          if (event.event_time < now - 7 * 86400 || event.event_time > now + 60)
+            return graphError(res, 400, {
+              message: "Invalid parameter: event_time is outside the allowed range",
+              code: 100,
+              error_subcode: 2804004,
+            });
+        }
+        return sendJson(res, 200, {
+          events_received: events.length,
+          messages: [],
+          fbtrace_id: randomBytes(8).toString("hex"),
+        });
+      }
+      if (node === F.pixelId && edge === "stats")
+        return sendJson(res, 200, {
+          data: [{ aggregation: "event", data: [{ value: "Lead", count: 12 }] }],
+        });
+      if (node === F.pixelId && !edge)
+        return sendJson(res, 200, {
+          id: F.pixelId,
+          name: F.pixelName,
+          last_fired_time: new Date().toISOString(),
+        });
+      if (node === "me" && edge === "adaccounts")
+        return sendJson(res, 200, {
+          data: [
+            {
+              id: F.adAccountId,
+              account_id: F.adAccountId.replace("act_", ""),
+              name: "Cuenta Sandbox",
+            },
+          ],
+        });
+      if (node === F.adAccountId && edge === "adspixels")
+        return sendJson(res, 200, { data: [{ id: F.pixelId, name: F.pixelName }] });
+      if (!edge && method === "GET" && /^\d+$/.test(node ?? "")) {
+        return sendJson(res, 200, {
+          messaging_product: "whatsapp",
+          url: `http://127.0.0.1:${started.port}/media-download/${node}`,
+          mime_type: "image/png",
+          sha256: "0",
+          file_size: TINY_PNG.length,
+          id: node,
+        });
+      }
+      return graphError(res, 400, {
+        message: `Unsupported ${method.toLowerCase()} request. Object with ID '${node}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        code: 100,
+        error_subcode: 33,
+      });
+    },
+    (res, failure) =>
+      graphError(res, failure.status, failure.error ?? { message: "Fallo inyectado", code: 1 }),
+    () => usedCodes.clear(),
+  );
+
+  return {
+    port: started.port,
+    url: `http://127.0.0.1:${started.port}/${GRAPH_VERSION}`,
+    requests: started.requests,
+    sendWebhook,
+    close: started.close,
+  };
+}
+
+/** A 1×1 PNG. */
+const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const graph = await startFakeGraph({
+    port: Number(arg("port", "8788")),
+    appSecret: arg("app-secret", ""),
+    webhookUrl: arg("webhook-url", undefined),
+    autoStatuses: process.argv.includes("--auto-statuses"),
+  });
+  console.log(`Fake Graph API on ${graph.url}`);
+}

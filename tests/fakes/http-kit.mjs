@@ -1,0 +1,105 @@
+// Small shared pieces of the local fake servers: JSON bodies, answers, the control API.
+import { createServer } from "node:http";
+
+/** @param {import("node:http").IncomingMessage} req */
+export async function readBody(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** @param {Buffer} raw @param {string | undefined} contentType */
+export function parseBody(raw, contentType = "") {
+  if (raw.length === 0) return null;
+  if (contentType.includes("application/json")) {
+    try {
+      return JSON.parse(raw.toString("utf8"));
+    } catch {
+      return raw.toString("utf8");
+    }
+  }
+  if (contentType.includes("multipart/form-data")) return { multipart: true, bytes: raw.length };
+  return raw.toString("utf8");
+}
+
+/** @param {import("node:http").ServerResponse} res @param {number} status @param {unknown} body */
+export function sendJson(res, status, body, headers = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * A server that records every request, can be told to fail the next matching ones through
+ * `POST /__fake/fail`, and serves `GET/DELETE /__fake/requests` and `POST /__fake/reset`.
+ * @param {number} port
+ * @param {(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, body: any, url: URL) => Promise<void> | void} handle
+ * @param {(res: import("node:http").ServerResponse, failure: any) => void} answerFailure
+ * @param {() => void} [onReset]
+ */
+export async function startRecordingServer(port, handle, answerFailure, onReset) {
+  /** @type {any[]} */
+  const requests = [];
+  /** @type {any[]} */
+  let failures = [];
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const raw = await readBody(req);
+    const body = parseBody(raw, req.headers["content-type"]);
+
+    if (url.pathname.startsWith("/__fake/")) {
+      const action = url.pathname.slice("/__fake/".length);
+      if (action === "requests" && req.method === "GET") return sendJson(res, 200, requests);
+      if (action === "requests" && req.method === "DELETE") {
+        requests.length = 0;
+        return sendJson(res, 200, { ok: true });
+      }
+      if (action === "reset") {
+        requests.length = 0;
+        failures = [];
+        onReset?.();
+        return sendJson(res, 200, { ok: true });
+      }
+      if (action === "fail") {
+        failures.push({ times: 1, ...body });
+        return sendJson(res, 200, { ok: true });
+      }
+      return handle(req, res, body, url);
+    }
+
+    requests.push({
+      method: req.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      at: new Date().toISOString(),
+    });
+    const failure = failures.find(
+      (f) =>
+        f.times > 0 &&
+        (!f.method || f.method === req.method) &&
+        (f.match === "regex"
+          ? new RegExp(f.path).test(url.pathname)
+          : !f.path || f.path === url.pathname),
+    );
+    if (failure) {
+      failure.times -= 1;
+      if (failure.delay_ms) await new Promise((r) => setTimeout(r, failure.delay_ms));
+      if (failure.status) return answerFailure(res, failure);
+    }
+    try {
+      await handle(req, res, body, url);
+    } catch (error) {
+      sendJson(res, 500, { error: { message: String(error) } });
+    }
+  });
+  await new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(undefined)));
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    port: actualPort,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+  };
+}

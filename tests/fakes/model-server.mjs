@@ -1,0 +1,149 @@
+// A local OpenAI-compatible chat-completions endpoint for the tests and the sandbox.
+// Deterministic answers, the `handoff_to_human` tool when the customer asks for a person,
+// scripted answers, failures and delays through /__fake.
+import { randomBytes } from "node:crypto";
+import { sendJson, startRecordingServer } from "./http-kit.mjs";
+
+const ASKS_FOR_PERSON = /humano|persona|agente real/i;
+
+/** @param {{ port?: number, apiKey?: string }} options */
+export async function startFakeModel({ port = 0, apiKey } = {}) {
+  /** @type {any[]} */
+  let script = [];
+  let delayMs = 0;
+
+  function completion(model, message, finishReason, promptTokens) {
+    return {
+      id: `chatcmpl-${randomBytes(6).toString("hex")}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [
+        { index: 0, message: { role: "assistant", ...message }, finish_reason: finishReason },
+      ],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: 12,
+        total_tokens: promptTokens + 12,
+      },
+    };
+  }
+
+  const started = await startRecordingServer(
+    port,
+    async (req, res, body, url) => {
+      if (url.pathname === "/__fake/script") {
+        script = [...(body?.replies ?? [])];
+        return sendJson(res, 200, { ok: true });
+      }
+      if (url.pathname === "/__fake/delay") {
+        delayMs = Number(body?.ms ?? 0);
+        return sendJson(res, 200, { ok: true });
+      }
+      if (url.pathname !== "/api/v1/chat/completions" || req.method !== "POST") {
+        return sendJson(res, 404, {
+          error: { message: "Not found", type: "invalid_request_error" },
+        });
+      }
+      if (apiKey && req.headers.authorization !== `Bearer ${apiKey}`) {
+        return sendJson(res, 401, {
+          error: {
+            message: "Incorrect API key provided",
+            type: "invalid_request_error",
+            code: "invalid_api_key",
+          },
+        });
+      }
+      if (!body?.model || !Array.isArray(body.messages)) {
+        return sendJson(res, 400, {
+          error: { message: "model and messages are required", type: "invalid_request_error" },
+        });
+      }
+      const promptTokens = JSON.stringify(body.messages).length >> 2;
+      const scripted = script.shift();
+      const wait = scripted?.delay_ms ?? delayMs;
+      if (wait) await new Promise((r) => setTimeout(r, wait));
+      if (scripted?.status) {
+        return sendJson(res, scripted.status, {
+          error: { message: scripted.error ?? "Fallo inyectado", type: "server_error" },
+        });
+      }
+      if (scripted?.tool_call) {
+        const call = {
+          id: `call_${randomBytes(4).toString("hex")}`,
+          type: "function",
+          function: {
+            name: scripted.tool_call.name,
+            arguments: JSON.stringify(scripted.tool_call.arguments ?? {}),
+          },
+        };
+        return sendJson(
+          res,
+          200,
+          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
+        );
+      }
+      if (scripted?.content !== undefined) {
+        return sendJson(
+          res,
+          200,
+          completion(body.model, { content: scripted.content }, "stop", promptTokens),
+        );
+      }
+      const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+      const offersHandoff = (body.tools ?? []).some((t) => t.function?.name === "handoff_to_human");
+      if (offersHandoff && ASKS_FOR_PERSON.test(lastUser)) {
+        const call = {
+          id: `call_${randomBytes(4).toString("hex")}`,
+          type: "function",
+          function: {
+            name: "handoff_to_human",
+            arguments: JSON.stringify({ reason: "El cliente quiere hablar con una persona" }),
+          },
+        };
+        return sendJson(
+          res,
+          200,
+          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
+        );
+      }
+      return sendJson(
+        res,
+        200,
+        completion(
+          body.model,
+          { content: `Respuesta de prueba (${body.model}): ${lastUser}` },
+          "stop",
+          promptTokens,
+        ),
+      );
+    },
+    (res, failure) =>
+      sendJson(
+        res,
+        failure.status,
+        { error: { message: failure.error?.message ?? "Fallo inyectado", type: "server_error" } },
+        failure.retry_after ? { "Retry-After": String(failure.retry_after) } : {},
+      ),
+    () => {
+      script = [];
+      delayMs = 0;
+    },
+  );
+
+  return {
+    port: started.port,
+    url: `http://127.0.0.1:${started.port}/api/v1`,
+    requests: started.requests,
+    close: started.close,
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const i = process.argv.indexOf("--port");
+  const model = await startFakeModel({
+    port: Number(i > 0 ? process.argv[i + 1] : 8789),
+    apiKey: "sandbox-key",
+  });
+  console.log(`Fake model on ${model.url}`);
+}

@@ -1,0 +1,24 @@
+import type { TestProject } from "vitest/node";
+import { startFakeGraph } from "./fakes/graph-server.mjs";
+import { startFakeModel } from "./fakes/model-server.mjs";
+
+export const TEST_APP_SECRET = "test-app-secret";
+export const TEST_AI_KEY = "test-ai-key";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    graphUrl: string;
+    modelUrl: string;
+  }
+}
+
+/** Starts the local Meta Graph and model fakes the workerd tests talk to over HTTP. */
+export default async function setup(project: TestProject) {
+  const graph = await startFakeGraph({ appSecret: TEST_APP_SECRET });
+  const model = await startFakeModel({ apiKey: TEST_AI_KEY });
+  project.provide("graphUrl", graph.url);
+  project.provide("modelUrl", model.url);
+  return async () => {
+    await Promise.all([graph.close(), model.close()]);
+  };
+}

@@ -1,0 +1,47 @@
+import { env } from "cloudflare:workers";
+import { signPayload } from "../fakes/whatsapp-payloads.mjs";
+import { call } from "./http";
+
+/** Posts a delivery to the webhook as Meta does: raw JSON signed with the app secret. */
+export async function deliver(
+  payload: unknown,
+  options: { secret?: string; signature?: string } = {},
+) {
+  const raw = JSON.stringify(payload);
+  const signature =
+    options.signature ?? (await signPayload(raw, options.secret ?? env.META_APP_SECRET!));
+  return call("POST", "/webhooks/whatsapp", {
+    rawBody: raw,
+    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signature },
+  });
+}
+
+const controlUrl = (base: string, path: string) => `${new URL(base).origin}/__fake/${path}`;
+
+/** Requests the fake Graph API received (optionally only those whose path contains `part`). */
+export async function graphRequests(part = ""): Promise<any[]> {
+  const all = (await (await fetch(controlUrl(env.META_GRAPH_URL, "requests"))).json()) as any[];
+  return all.filter((r) => r.path.includes(part));
+}
+
+export async function modelRequests(): Promise<any[]> {
+  return (await (await fetch(controlUrl(env.AI_BASE_URL, "requests"))).json()) as any[];
+}
+
+/** Makes the next matching request to a fake fail (see tests/fakes/README.md). */
+export async function failNext(service: "graph" | "model", failure: Record<string, unknown>) {
+  const base = service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL;
+  await fetch(controlUrl(base, "fail"), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(failure),
+  });
+}
+
+export async function scriptModel(replies: Record<string, unknown>[]) {
+  await fetch(controlUrl(env.AI_BASE_URL, "script"), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ replies }),
+  });
+}
