@@ -1,7 +1,10 @@
-// Serves the production build for the browser tests on a fresh local D1:
-// node scripts/e2e-server.mjs <port> <state dir>
+// Serves the production build for the browser tests on a fresh local D1, with the local
+// Meta Graph and model fakes: node scripts/e2e-server.mjs <port> <state dir>
 import { execSync, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { startFakeGraph } from "../tests/fakes/graph-server.mjs";
+import { startFakeModel } from "../tests/fakes/model-server.mjs";
+import { E2E_SETTINGS } from "../tests/e2e/settings.mjs";
 
 const [port = "4317", stateDir = ".wrangler/e2e-state"] = process.argv.slice(2);
 const env = {
@@ -12,6 +15,14 @@ const env = {
   WRANGLER_SEND_METRICS: "false",
 };
 
+const graph = await startFakeGraph({
+  port: E2E_SETTINGS.graphPort,
+  appSecret: E2E_SETTINGS.appSecret,
+  webhookUrl: `http://localhost:${port}/webhooks/whatsapp`,
+  autoStatuses: true,
+});
+const model = await startFakeModel({ port: E2E_SETTINGS.modelPort, apiKey: E2E_SETTINGS.aiKey });
+
 rmSync(stateDir, { recursive: true, force: true });
 execSync("node scripts/dev-setup.mjs --no-migrate", { stdio: "inherit", env });
 execSync(`wrangler d1 migrations apply DB --local --persist-to ${stateDir}`, {
@@ -20,11 +31,33 @@ execSync(`wrangler d1 migrations apply DB --local --persist-to ${stateDir}`, {
 });
 execSync("react-router build", { stdio: "inherit", env });
 
+// The build carries a copy of .dev.vars; the browser tests run with their own settings.
+writeFileSync(
+  "build/server/.dev.vars",
+  Object.entries({
+    JWT_SECRET: "e2e-jwt-secret-0123456789abcdef0123456789",
+    ENCRYPTION_KEY: "ZTJlLWVuY3J5cHRpb24ta2V5LTMyLWJ5dGVzLW9rISE=",
+    PUBLIC_APP_URL: `http://localhost:${port}`,
+    META_APP_ID: E2E_SETTINGS.appId,
+    META_APP_SECRET: E2E_SETTINGS.appSecret,
+    META_WEBHOOK_VERIFY_TOKEN: "e2e-verify-token",
+    META_CONFIG_ID: "e2e-config-id",
+    META_GRAPH_URL: graph.url,
+    AI_BASE_URL: model.url,
+    AI_API_KEY: E2E_SETTINGS.aiKey,
+  })
+    .map(([key, value]) => `${key}="${value}"`)
+    .join("\n"),
+);
+
 const server = spawn("vite", ["preview", "--port", port, "--strictPort"], {
   stdio: "inherit",
   env,
 });
-const stop = () => server.kill("SIGTERM");
+const stop = async () => {
+  server.kill("SIGTERM");
+  await Promise.all([graph.close(), model.close()]);
+};
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
 server.on("exit", (code) => process.exit(code ?? 0));

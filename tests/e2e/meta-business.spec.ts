@@ -1,22 +1,19 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
-// ── Fixtures of the fake Graph API the e2e server runs with (adjust to its values) ──
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+
+// ── Fixtures of the fake Graph API the e2e server runs with (tests/fakes/graph-server.mjs) ──
 /** The authorization code the fake exchanges for a business token. */
-const VALID_CODE = "valid-code";
+const VALID_CODE = GRAPH_FIXTURES.validCode;
 /** Any other code fails the exchange with `token_exchange_failed`. */
 const BAD_CODE = "bad-code";
-/** The WhatsApp Business Account the fake token's `granular_scopes` grant. */
-const WABA_ID = "WABA_ID_OF_THE_FAKE";
-/** The number listed by `GET /{WABA_ID}/phone_numbers`. */
-const PHONE_NUMBER_ID = "PHONE_NUMBER_ID_OF_THE_FAKE";
-/** Its `display_phone_number`, as the console shows it. */
-const DISPLAY_PHONE_NUMBER = "+34 600 000 000";
-/** The first pixel of the first ad account (`/me/adaccounts`, `/{ad_account}/adspixels`). */
-const PIXEL_ID = "PIXEL_ID_OF_THE_FAKE";
-/** Set to false if the fake has no ad account/pixel (the pixel then stays disconnected). */
+const WABA_ID = GRAPH_FIXTURES.wabaId;
+const PHONE_NUMBER_ID = GRAPH_FIXTURES.phoneNumberId;
+const DISPLAY_PHONE_NUMBER = GRAPH_FIXTURES.displayPhoneNumber;
+const PIXEL_ID = GRAPH_FIXTURES.pixelId;
 const EXPECT_PIXEL = true;
 /** A token the fake accepts on `GET /{PHONE_NUMBER_ID}` (manual connection). */
-const MANUAL_ACCESS_TOKEN = "ACCESS_TOKEN_ACCEPTED_BY_THE_FAKE";
+const MANUAL_ACCESS_TOKEN = "sandbox-access-token";
 /** Post the Embedded Signup FINISH event (with WABA_ID / PHONE_NUMBER_ID) before the code. */
 const SEND_SIGNUP_EVENT = true;
 
@@ -98,7 +95,8 @@ async function seed(page: Page, options: { stubSdk?: boolean } = {}): Promise<Se
 async function disconnect(page: Page, card: Locator) {
   await card.getByRole("button", { name: "Desconectar" }).click();
   const dialog = page.getByRole("dialog");
-  await expect(dialog).toBeVisible();
+  // The dialog element itself has no box (its panel is fixed): look at its heading.
+  await expect(dialog.getByRole("heading")).toBeVisible();
   await dialog.getByRole("button", { name: "Desconectar" }).click();
   await expect(dialog).toBeHidden();
 }

@@ -221,7 +221,12 @@ export async function startFakeGraph({
           ],
         });
       }
-      if (node === F.phoneNumberId && !edge) {
+      // Any number id answers (tests give each organization its own); media ids carry no `fields`.
+      if (
+        !edge &&
+        method === "GET" &&
+        url.searchParams.get("fields")?.includes("display_phone_number")
+      ) {
         return sendJson(res, 200, {
           id: F.phoneNumberId,
           display_phone_number: F.displayPhoneNumber,
