@@ -1,0 +1,266 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import { depsForBackground, replyToConversation } from "../../worker/agents/auto-reply";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { createAgent, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, failNext, graphRequests, modelRequests, scriptModel } from "../support/webhooks";
+
+const customer = () => `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+/** An organization whose number answers with an active AI agent by default. */
+async function setup(agentValues: Record<string, unknown> = {}) {
+  const owner = await createOwner({ name: "Clínica Sonrisa", business_hours: "L-V 9-19" });
+  const agent = await createAgent(owner, {
+    name: "Sofía",
+    system_prompt: "Eres Sofía, la recepcionista.",
+    ...agentValues,
+  });
+  const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+    phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+    defaultAgentId: agent.id,
+  });
+  const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+  return { owner, agent, phoneNumberId, hub };
+}
+
+/** Runs the hub's alarm now (as if the coalescing delay had passed) until nothing is due. */
+async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
+  await runInDurableObject(hub, async (_instance, state) => {
+    for (const [key, value] of await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })) {
+      await state.storage.put(key, { ...value, dueAt: Date.now() - 1 });
+    }
+  });
+  await runDurableObjectAlarm(hub);
+}
+
+async function botMessages(conversationId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT content, status FROM messages WHERE conversation_id = ? AND sender_type = 'bot' ORDER BY created_at",
+  )
+    .bind(conversationId)
+    .all<{ content: string; status: string }>();
+  return results;
+}
+
+async function conversationOf(organizationId: string, phone: string) {
+  return (await env.DB.prepare(
+    "SELECT * FROM conversations WHERE organization_id = ? AND phone_number = ?",
+  )
+    .bind(organizationId, phone)
+    .first<Record<string, any>>())!;
+}
+
+describe("auto-reply", () => {
+  it("answers a customer once, as the bot, through WhatsApp, with the organization's facts", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Abrís los sábados?" })));
+    await runDueReplies(hub);
+
+    const conversation = await conversationOf(owner.organization.id, from);
+    const replies = await botMessages(conversation.id);
+    expect(replies).toEqual([
+      {
+        content: "Respuesta de prueba (google/gemini-2.5-flash): ¿Abrís los sábados?",
+        status: "sent",
+      },
+    ]);
+
+    const sent = (await graphRequests(`/${phoneNumberId}/messages`)).filter(
+      (r) => r.body.type === "text",
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0].body.to).toBe(from);
+
+    const prompt = (await modelRequests()).find((r) =>
+      JSON.stringify(r.body.messages).includes("¿Abrís los sábados?"),
+    );
+    expect(prompt.body.model).toBe("google/gemini-2.5-flash");
+    expect(prompt.body.temperature).toBe(0.7);
+    expect(prompt.body.messages[0].content).toContain("Eres Sofía, la recepcionista.");
+    expect(prompt.body.messages[0].content).toContain("Clínica Sonrisa");
+    expect(prompt.body.messages[0].content).toContain("L-V 9-19");
+    expect(prompt.body.tools[0].function.name).toBe("handoff_to_human");
+
+    // The typing indicator went out before the answer.
+    const typing = (await graphRequests(`/${phoneNumberId}/messages`)).find(
+      (r) => r.body.typing_indicator,
+    );
+    expect(typing.body).toMatchObject({ status: "read", typing_indicator: { type: "text" } });
+
+    // Running the alarm again changes nothing: the customer has been answered.
+    await runDurableObjectAlarm(hub);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+  });
+
+  it("answers a burst of messages once, reading them all", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    for (const text of ["Hola", "Quería saber", "el precio de una limpieza"]) {
+      await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
+    }
+    await runDueReplies(hub);
+    const conversation = await conversationOf(owner.organization.id, from);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+    const prompt = (await modelRequests()).find((r) =>
+      JSON.stringify(r.body.messages).includes("Quería saber"),
+    );
+    const userTurns = prompt.body.messages
+      .filter((m: { role: string }) => m.role === "user")
+      .map((m: { content: string }) => m.content);
+    expect(userTurns).toEqual(["Hola", "Quería saber", "el precio de una limpieza"]);
+  });
+
+  it("hands over to a human when the model calls the tool: pending, high priority, then silent", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    await scriptModel([
+      { tool_call: { name: "handoff_to_human", arguments: { reason: "Queja sobre una factura" } } },
+    ]);
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "Me habéis cobrado dos veces" })),
+    );
+    await runDueReplies(hub);
+    let conversation = await conversationOf(owner.organization.id, from);
+    expect(conversation).toMatchObject({ status: "pending", priority: "high" });
+    expect(await botMessages(conversation.id)).toEqual([]);
+
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Hola?" })));
+    await runDueReplies(hub);
+    expect(await botMessages(conversation.id)).toEqual([]);
+
+    // A person gives it back: the AI answers again.
+    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+      body: { status: "assigned" },
+    });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Seguís ahí?" })));
+    await runDueReplies(hub);
+    conversation = await conversationOf(owner.organization.id, from);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+  });
+
+  it("hands over when the customer asks for a person, without asking the model", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    const before = (await modelRequests()).length;
+    await deliver(
+      delivery(
+        inboundMessage({ phoneNumberId, from, text: "Quiero hablar con una persona, por favor" }),
+      ),
+    );
+    await runDueReplies(hub);
+    const conversation = await conversationOf(owner.organization.id, from);
+    expect(conversation.status).toBe("pending");
+    const asked = (await modelRequests())
+      .slice(before)
+      .filter((r) => JSON.stringify(r.body).includes("hablar con una persona"));
+    expect(asked).toEqual([]);
+  });
+
+  it("stays silent on closed conversations and with an inactive agent", async () => {
+    const { owner, phoneNumberId, hub, agent } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "uno" })));
+    const conversation = await conversationOf(owner.organization.id, from);
+    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+      body: { status: "closed" },
+    });
+    await runDueReplies(hub);
+    expect(await botMessages(conversation.id)).toEqual([]);
+
+    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+      body: { status: "assigned" },
+    });
+    await call("PATCH", `/api/v1/agents/${agent.id}`, {
+      token: owner.token,
+      body: { is_active: false },
+    });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "dos" })));
+    await runDueReplies(hub);
+    expect(await botMessages(conversation.id)).toEqual([]);
+  });
+
+  it("keeps the customer's message when the model fails, records it, and retries", async () => {
+    const { owner, phoneNumberId, hub, agent } = await setup({ model: "google/gemini-2.5-pro" });
+    const from = customer();
+    // Three attempts (the client's own retries) fail: the hub records it and schedules a retry.
+    await scriptModel([{ status: 503 }, { status: 503 }, { status: 503 }]);
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Precio?" })));
+    await runDueReplies(hub);
+    let conversation = await conversationOf(owner.organization.id, from);
+    expect(conversation.ai_error).toContain("no está disponible");
+    const stored = await env.DB.prepare(
+      "SELECT count(*) AS n FROM messages WHERE conversation_id = ? AND direction = 'inbound'",
+    )
+      .bind(conversation.id)
+      .first<{ n: number }>();
+    expect(stored!.n).toBe(1);
+
+    await runDueReplies(hub);
+    conversation = await conversationOf(owner.organization.id, from);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(conversation.ai_error).toBeNull();
+
+    const agents = await call("GET", "/api/v1/agents", { token: owner.token });
+    const usage = agents.body.data.find((a: { id: string }) => a.id === agent.id).usage;
+    expect(usage).toMatchObject({ calls: 2, failures: 1 });
+    expect(usage.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it("answers in the agent sandbox without WhatsApp", async () => {
+    const { owner, agent } = await setup();
+    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: "Hola, ¿cuánto cuesta?" }] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({
+      reply: "Respuesta de prueba (google/gemini-2.5-flash): Hola, ¿cuánto cuesta?",
+      handoff: null,
+    });
+    const handoff = await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: "Pásame con un humano" }] },
+    });
+    expect(handoff.body.data.handoff).toEqual({ reason: expect.any(String) });
+  });
+
+  it("reports a model failure in the sandbox as a Spanish error, not a 500", async () => {
+    const { owner, agent } = await setup();
+    await failNext("model", {
+      path: "/api/v1/chat/completions",
+      status: 401,
+      error: { message: "bad key" },
+    });
+    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: "Hola" }] },
+    });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({
+      error: "ai_error",
+      message: "La clave de la IA (AI_API_KEY) no es válida.",
+    });
+  });
+
+  it("without an AI key, skips replies and keeps every customer message", async () => {
+    const { owner, phoneNumberId } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const conversation = await conversationOf(owner.organization.id, from);
+    const deps = depsForBackground({ ...env, AI_API_KEY: "" }, () => {});
+    expect(await replyToConversation(deps, owner.organization.id, conversation.id)).toBe("skipped");
+    expect(await botMessages(conversation.id)).toEqual([]);
+    const inbound = await env.DB.prepare("SELECT content FROM messages WHERE conversation_id = ?")
+      .bind(conversation.id)
+      .all();
+    expect(inbound.results).toEqual([{ content: "Hola" }]);
+  });
+});
