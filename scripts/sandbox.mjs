@@ -1,0 +1,147 @@
+// The local sandbox: WhatsApp traffic and AI replies without a Meta account.
+//   npm run sandbox                      fakes of Meta's Graph API (:8788) and the model (:8789)
+//   npm run sandbox -- connect <email> <password>   connects the sandbox number to your organization
+//   npm run sandbox -- send <phone> <text...>       a customer writes to your number
+import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
+import { GRAPH_FIXTURES, startFakeGraph } from "../tests/fakes/graph-server.mjs";
+import { startFakeModel } from "../tests/fakes/model-server.mjs";
+import { delivery, inboundMessage, signPayload } from "../tests/fakes/whatsapp-payloads.mjs";
+
+const APP = process.env.APP_URL ?? "http://localhost:5173";
+const GRAPH_PORT = 8788;
+const MODEL_PORT = 8789;
+const SANDBOX_SETTINGS = {
+  META_APP_ID: GRAPH_FIXTURES.appId,
+  META_APP_SECRET: "sandbox-app-secret",
+  META_WEBHOOK_VERIFY_TOKEN: "sandbox-verify-token",
+  META_GRAPH_URL: `http://127.0.0.1:${GRAPH_PORT}/v25.0`,
+  AI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/api/v1`,
+  AI_API_KEY: "sandbox-key",
+};
+
+/** Points the console's .dev.vars at the fakes (keeping every other line). */
+function configureDevVars() {
+  if (!existsSync(".dev.vars")) copyFileSync(".dev.vars.example", ".dev.vars");
+  const lines = readFileSync(".dev.vars", "utf8").split("\n");
+  let changed = false;
+  for (const [key, value] of Object.entries(SANDBOX_SETTINGS)) {
+    const line = `${key}="${value}"`;
+    const index = lines.findIndex((l) => l.startsWith(`${key}=`));
+    if (index === -1) lines.push(line);
+    else if (lines[index] !== line) lines[index] = line;
+    else continue;
+    changed = true;
+  }
+  if (changed) writeFileSync(".dev.vars", lines.join("\n"));
+  return changed;
+}
+
+async function start() {
+  const changed = configureDevVars();
+  await startFakeGraph({
+    port: GRAPH_PORT,
+    appSecret: SANDBOX_SETTINGS.META_APP_SECRET,
+    webhookUrl: `${APP}/webhooks/whatsapp`,
+    autoStatuses: true,
+    statusDelayMs: 800,
+  });
+  await startFakeModel({ port: MODEL_PORT, apiKey: SANDBOX_SETTINGS.AI_API_KEY });
+  console.log(`Sandbox en marcha:
+  · Graph API de Meta (falsa): ${SANDBOX_SETTINGS.META_GRAPH_URL}
+  · Modelo de IA (falso):      ${SANDBOX_SETTINGS.AI_BASE_URL}
+${changed ? "\n.dev.vars apunta ahora a la sandbox: reinicia `npm run dev` si ya estaba en marcha.\n" : ""}
+Siguientes pasos, en otra terminal:
+  1. npm run dev, regístrate en ${APP}/auth y completa la organización.
+  2. npm run sandbox -- connect <email> <contraseña>   (o en Configuración > Meta Business: "Conectar con Meta Business")
+  3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
+Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
+}
+
+/** @param {string} path @param {{ token?: string, body?: unknown }} [options] */
+async function api(path, { token, body } = {}) {
+  const response = await fetch(`${APP}/api/v1${path}`, {
+    method: body ? "POST" : "GET",
+    headers: {
+      "Content-Type": "application/json",
+      ...(token && { Authorization: `Bearer ${token}` }),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  }).catch(() => {
+    throw new Error(
+      `No se pudo contactar con la consola en ${APP}: ¿está en marcha \`npm run dev\`?`,
+    );
+  });
+  const payload = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(payload?.message ?? `HTTP ${response.status}`);
+  return payload.data;
+}
+
+/** @param {string | undefined} email @param {string | undefined} password */
+async function connect(email, password) {
+  if (!email || !password) throw new Error("Uso: npm run sandbox -- connect <email> <contraseña>");
+  const { token } = await api("/auth/login", { body: { email, password } });
+  const config = await api("/whatsapp-config", {
+    token,
+    body: {
+      phone_number_id: GRAPH_FIXTURES.phoneNumberId,
+      business_account_id: GRAPH_FIXTURES.wabaId,
+      access_token: "sandbox-access-token",
+    },
+  });
+  console.log(`Número de la sandbox conectado: ${config.phone_number}`);
+}
+
+/** @param {string | undefined} phone @param {string[]} words */
+async function send(phone, words, type = "text") {
+  if (!phone || (type === "text" && words.length === 0)) {
+    throw new Error('Uso: npm run sandbox -- send <teléfono> "<texto>"');
+  }
+  const from = phone.replace(/\D/g, "");
+  const change = inboundMessage({
+    phoneNumberId: GRAPH_FIXTURES.phoneNumberId,
+    wabaId: GRAPH_FIXTURES.wabaId,
+    from,
+    name: process.env.SANDBOX_NAME ?? `Cliente ${from.slice(-4)}`,
+    type,
+    text: words.join(" "),
+    part:
+      type === "image"
+        ? {
+            id: "5550001",
+            mime_type: "image/png",
+            sha256: "0",
+            caption: words.join(" ") || undefined,
+          }
+        : undefined,
+  });
+  const raw = JSON.stringify(delivery(change));
+  const response = await fetch(`${APP}/webhooks/whatsapp`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Hub-Signature-256": await signPayload(raw, SANDBOX_SETTINGS.META_APP_SECRET),
+    },
+    body: raw,
+  }).catch(() => {
+    throw new Error(
+      `No se pudo contactar con la consola en ${APP}: ¿está en marcha \`npm run dev\`?`,
+    );
+  });
+  console.log(
+    response.ok
+      ? `Mensaje de +${from} entregado (HTTP ${response.status}).`
+      : `La consola respondió HTTP ${response.status}: ¿arrancaste \`npm run sandbox\` antes que \`npm run dev\`?`,
+  );
+}
+
+const [command = "start", ...args] = process.argv.slice(2);
+try {
+  if (command === "start") await start();
+  else if (command === "connect") await connect(args[0], args[1]);
+  else if (command === "send") await send(args[0], args.slice(1));
+  else if (command === "send-image") await send(args[0], args.slice(1), "image");
+  else throw new Error(`Orden desconocida: ${command}. Usa start, connect, send o send-image.`);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
