@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { agentRoutes } from "./agents/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
+import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
 import { createDb } from "./db/client";
 import type { AppContext } from "./http/context";
@@ -24,6 +25,7 @@ const v1 = new Hono<AppContext>()
   .route("/organizations", organizationRoutes)
   .route("/agents", agentRoutes)
   .route("/conversations", conversationRoutes)
+  .route("/quick-replies", quickReplyRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", trackingRoutes)

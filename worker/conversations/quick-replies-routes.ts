@@ -1,0 +1,30 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember } from "../http/auth";
+import { jsonBody } from "../http/validate";
+import { quickReplyInput, quickReplyUpdateInput } from "./quick-replies-contract";
+import * as quickReplies from "./quick-replies-service";
+
+/** Every member uses and manages the team's quick replies. */
+export const quickReplyRoutes = new Hono<AppContext>()
+  .use(requireCaller, requireMember)
+  .get("/", async (c) =>
+    c.json({ data: await quickReplies.listQuickReplies(c.var.db, c.var.member) }),
+  )
+  .post("/", ...jsonBody(quickReplyInput), async (c) => {
+    const reply = await quickReplies.createQuickReply(c.var.db, c.var.member, c.req.valid("json"));
+    return c.json({ data: reply }, 201);
+  })
+  .patch("/:id", ...jsonBody(quickReplyUpdateInput), async (c) => {
+    const reply = await quickReplies.updateQuickReply(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("json"),
+    );
+    return c.json({ data: reply });
+  })
+  .delete("/:id", async (c) => {
+    await quickReplies.deleteQuickReply(c.var.db, c.var.member, c.req.param("id"));
+    return c.json({ data: { success: true } });
+  });

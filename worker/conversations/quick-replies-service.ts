@@ -1,0 +1,70 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { quickReplies } from "../db/schema";
+import type { Member } from "../http/context";
+import { conflict, notFound } from "../http/errors";
+import type { QuickReply } from "./quick-replies-contract";
+
+type Row = typeof quickReplies.$inferSelect;
+
+const toQuickReply = (row: Row): QuickReply => ({
+  id: row.id,
+  shortcut: row.shortcut,
+  content: row.content,
+  updated_at: row.updatedAt,
+});
+
+const taken = () => conflict("Ya existe una respuesta rápida con ese atajo.");
+const scoped = (member: Member, id: string) =>
+  and(eq(quickReplies.id, id), eq(quickReplies.organizationId, member.organizationId));
+
+export async function listQuickReplies(db: Db, member: Member) {
+  const rows = await db
+    .select()
+    .from(quickReplies)
+    .where(eq(quickReplies.organizationId, member.organizationId))
+    .orderBy(asc(quickReplies.shortcut));
+  return rows.map(toQuickReply);
+}
+
+export async function createQuickReply(
+  db: Db,
+  member: Member,
+  input: { shortcut: string; content: string },
+) {
+  const [row] = await db
+    .insert(quickReplies)
+    .values({ organizationId: member.organizationId, ...input })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw taken();
+  return toQuickReply(row);
+}
+
+export async function updateQuickReply(
+  db: Db,
+  member: Member,
+  id: string,
+  input: { shortcut?: string; content?: string },
+) {
+  try {
+    const [row] = await db
+      .update(quickReplies)
+      .set({ ...input, updatedAt: new Date().toISOString() })
+      .where(scoped(member, id))
+      .returning();
+    if (!row) throw notFound("Respuesta rápida no encontrada.");
+    return toQuickReply(row);
+  } catch (error) {
+    if (String(error).includes("UNIQUE")) throw taken();
+    throw error;
+  }
+}
+
+export async function deleteQuickReply(db: Db, member: Member, id: string) {
+  const deleted = await db
+    .delete(quickReplies)
+    .where(scoped(member, id))
+    .returning({ id: quickReplies.id });
+  if (deleted.length === 0) throw notFound("Respuesta rápida no encontrada.");
+}
