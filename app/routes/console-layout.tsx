@@ -6,6 +6,7 @@ import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
 import { Spinner } from "~/components/ui/spinner";
 import { useAuth } from "~/lib/auth";
+import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
 
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
@@ -16,8 +17,11 @@ export default function ConsoleLayout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const ready = auth.status === "authenticated" && auth.organization !== null;
   useRealtimeConnection(ready);
+  useMessageNotifications();
 
-  useEffect(() => setMenuOpen(false), [pathname]);
+  useEffect(() => {
+    setMenuOpen(false);
+  }, [pathname]);
 
   if (auth.status === "loading") return <Spinner />;
   if (auth.status === "anonymous" || !auth.user) return <Navigate to="/auth" replace />;

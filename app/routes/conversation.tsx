@@ -1,12 +1,202 @@
-import { UpcomingScreen } from "~/components/upcoming-screen";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { toast } from "sonner";
+import {
+  MESSAGE_PAGE_SIZE,
+  type Conversation,
+  type ConversationEvent,
+  type Message,
+  type MessageEvent,
+  type MessagePage,
+  type MessageStatusEvent,
+} from "../../worker/conversations/contract";
+import { changeAgent, changeStatus } from "~/components/conversations/actions";
+import { Composer } from "~/components/conversations/composer";
+import { MessageBubble } from "~/components/conversations/message-bubble";
+import {
+  AgentSelect,
+  contactLabel,
+  StatusBadge,
+  StatusSelect,
+  useAgents,
+} from "~/components/conversations/selectors";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { ApiError, api, errorMessage } from "~/lib/api";
+import { formatRelative } from "~/lib/format";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
 
-export default function Screen() {
+const MARK_READ_DELAY_MS = 500;
+
+const markRead = (id: string) => api.patch(`/conversations/${id}/read`).catch(() => undefined);
+
+export default function ConversationScreen() {
+  const { conversationId = "" } = useParams();
+  const navigate = useNavigate();
+  const agents = useAgents();
+  const [conversation, setConversation] = useState<Conversation | null>(null);
+  const [messages, setMessages] = useState<Message[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const bottom = useRef<HTMLDivElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const [c, page] = await Promise.all([
+        api.get<Conversation>(`/conversations/${conversationId}`),
+        api.get<MessagePage>(
+          `/conversations/${conversationId}/messages?limit=${MESSAGE_PAGE_SIZE}`,
+        ),
+      ]);
+      setConversation(c);
+      setMessages(page.messages);
+      setHasMore(page.has_more);
+      void markRead(conversationId);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return setMissing(true);
+      toast.error("Error al cargar la conversación", { description: errorMessage(error) });
+      navigate("/conversations");
+    }
+  }, [conversationId, navigate]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView now returns a promise, not a cleanup.
+    void bottom.current?.scrollIntoView({ block: "end" });
+  }, [messages.length]);
+
+  async function loadOlder() {
+    const oldest = messages[0];
+    if (!oldest) return;
+    try {
+      const page = await api.get<MessagePage>(
+        `/conversations/${conversationId}/messages?before=${oldest.id}&limit=${MESSAGE_PAGE_SIZE}`,
+      );
+      setMessages((current) => [...page.messages, ...current]);
+      setHasMore(page.has_more);
+    } catch (error) {
+      toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
+    }
+  }
+
+  const upsert = (message: Message) =>
+    setMessages((current) =>
+      current.some((m) => m.id === message.id)
+        ? current.map((m) => (m.id === message.id ? message : m))
+        : [...current, message],
+    );
+
+  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation: c }) => {
+    if (c.id !== conversationId) return;
+    upsert(message);
+    setConversation(c);
+    setTimeout(() => void markRead(conversationId), MARK_READ_DELAY_MS);
+  });
+  useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation: c }) => {
+    if (c.id !== conversationId) return;
+    upsert(message);
+    setConversation(c);
+  });
+  useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
+    if (message.conversation_id === conversationId) upsert(message);
+  });
+  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
+    if (c.id === conversationId) setConversation(c);
+  });
+
+  async function send(content: string) {
+    try {
+      const message = await api.post<Message>("/conversations/messages", {
+        conversation_id: conversationId,
+        content,
+      });
+      upsert(message);
+      if (message.status === "failed")
+        toast.error("Error al enviar el mensaje", { description: message.error ?? undefined });
+      else toast.success("Mensaje enviado");
+      return true;
+    } catch (error) {
+      toast.error("Error al enviar el mensaje", { description: errorMessage(error) });
+      return false;
+    }
+  }
+
+  if (missing) {
+    return (
+      <section className="mx-auto max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center">
+        <h1 className="text-xl font-semibold">Conversación no encontrada</h1>
+        <Link
+          to="/conversations"
+          className="mt-4 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white"
+        >
+          Volver a conversaciones
+        </Link>
+      </section>
+    );
+  }
+  if (!conversation) return <Spinner />;
+
+  const windowOpen =
+    conversation.window_expires_at !== null &&
+    Date.parse(conversation.window_expires_at) > Date.now();
+
   return (
-    <UpcomingScreen
-      title="Conversación"
-      description="Aquí verás los mensajes de una conversación y podrás responder al cliente."
-    />
+    <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
+      <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white p-4">
+        <div className="min-w-0 flex-1">
+          <h1 className="truncate text-lg font-semibold">{contactLabel(conversation)}</h1>
+          {conversation.contact_name && (
+            <p className="text-sm text-slate-500">+{conversation.phone_number}</p>
+          )}
+        </div>
+        <StatusBadge status={conversation.status} />
+        <StatusSelect
+          label="Estado"
+          value={conversation.status}
+          onChange={async (s) =>
+            setConversation((await changeStatus(conversation.id, s)) ?? conversation)
+          }
+        />
+        <AgentSelect
+          label="Agente asignado"
+          value={conversation.agent_id}
+          agents={agents}
+          onChange={async (a) =>
+            setConversation((await changeAgent(conversation.id, a)) ?? conversation)
+          }
+        />
+      </header>
+      {conversation.ai_error && (
+        <p role="alert" className="bg-amber-50 px-4 py-2 text-sm text-amber-800">
+          La IA no pudo responder: {conversation.ai_error}
+        </p>
+      )}
+      <div className="flex-1 overflow-y-auto p-4">
+        {hasMore && (
+          <div className="mb-3 text-center">
+            <Button variant="secondary" onClick={() => void loadOlder()}>
+              Cargar mensajes anteriores
+            </Button>
+          </div>
+        )}
+        <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
+          {messages.map((message) => (
+            <MessageBubble key={message.id} message={message} />
+          ))}
+        </ol>
+        <div ref={bottom} />
+      </div>
+      <p className="border-t border-slate-200 bg-white px-4 pt-2 text-xs text-slate-500">
+        {windowOpen
+          ? `Ventana de 24 h abierta: se cierra ${formatRelative(conversation.window_expires_at!)}.`
+          : "La ventana de 24 horas está cerrada: WhatsApp solo permite escribir con una plantilla aprobada (las plantillas llegarán pronto a la consola)."}
+      </p>
+      <Composer onSend={send} disabled={!windowOpen} />
+    </section>
   );
 }

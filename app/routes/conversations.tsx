@@ -1,12 +1,312 @@
-import { UpcomingScreen } from "~/components/upcoming-screen";
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import {
+  CONVERSATION_PAGE_SIZE,
+  CONVERSATION_STATUSES,
+  PRIORITIES,
+  type Conversation,
+  type ConversationEvent,
+  type ConversationList,
+  type MessageEvent,
+} from "../../worker/conversations/contract";
+import { changeAgent, changeStatus } from "~/components/conversations/actions";
+import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
+import {
+  AgentSelect,
+  contactLabel,
+  StatusSelect,
+  useAgents,
+} from "~/components/conversations/selectors";
+import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { ApiError, api } from "~/lib/api";
+import { formatRelative } from "~/lib/format";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
-export default function Screen() {
+const SEARCH_DEBOUNCE_MS = 300;
+const EMPTY_PLACEHOLDER_MS = 2000;
+
+interface Filters {
+  search: string;
+  status: string;
+  priority: string;
+  agent: string;
+  unassigned: boolean;
+}
+
+const NO_FILTERS: Filters = { search: "", status: "", priority: "", agent: "", unassigned: false };
+
+function query(filters: Filters, page: number) {
+  const params = new URLSearchParams({ page: String(page), limit: String(CONVERSATION_PAGE_SIZE) });
+  if (filters.search.trim()) params.set("search", filters.search.trim());
+  if (filters.status) params.set("status", filters.status);
+  if (filters.priority) params.set("priority", filters.priority);
+  if (filters.unassigned) params.set("unassigned", "true");
+  else if (filters.agent) params.set("agent_id", filters.agent);
+  return params.toString();
+}
+
+export default function Conversations() {
+  const agents = useAgents();
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<ConversationList | null>(null);
+  const [placeholder, setPlaceholder] = useState(false);
+
+  // The search box waits for a pause in typing.
+  useEffect(() => {
+    const timer = setTimeout(() => setFilters((f) => ({ ...f, search })), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const load = useCallback(async () => {
+    try {
+      setList(await api.get<ConversationList>(`/conversations?${query(filters, page)}`));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) setPlaceholder(true);
+      else toast.error("Error al cargar conversaciones", { description: (error as Error).message });
+    }
+  }, [filters, page]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  // With no conversation at all for 2 s, explain where they come from.
+  const noConversationsAtAll =
+    list !== null && list.total === 0 && JSON.stringify(filters) === JSON.stringify(NO_FILTERS);
+  useEffect(() => {
+    if (!noConversationsAtAll) return setPlaceholder(false);
+    const timer = setTimeout(() => setPlaceholder(true), EMPTY_PLACEHOLDER_MS);
+    return () => clearTimeout(timer);
+  }, [noConversationsAtAll]);
+
+  useRealtimeEvent<MessageEvent>("new_message", () => void load());
+  useRealtimeEvent<MessageEvent>("message_sent", () => void load());
+  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>
+    setList(
+      (current) =>
+        current && {
+          ...current,
+          conversations: current.conversations.map((c) =>
+            c.id === conversation.id ? conversation : c,
+          ),
+        },
+    ),
+  );
+
+  const replace = (updated: Conversation | null) =>
+    updated &&
+    setList(
+      (current) =>
+        current && {
+          ...current,
+          conversations: current.conversations.map((c) => (c.id === updated.id ? updated : c)),
+        },
+    );
+
+  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => {
+    setFilters((f) => ({ ...f, [key]: value }));
+    setPage(1);
+  };
+
+  const pages = Math.max(1, Math.ceil((list?.total ?? 0) / CONVERSATION_PAGE_SIZE));
+
   return (
-    <UpcomingScreen
-      title="Conversaciones"
-      description="Aquí tu equipo atenderá las conversaciones de WhatsApp en tiempo real: filtros, asignación a agentes, estados y respuestas."
-    />
+    <>
+      <PageHeader
+        title="Conversaciones"
+        description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
+      />
+      <form
+        role="search"
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5"
+        onSubmit={(e) => e.preventDefault()}
+      >
+        <label className="text-sm lg:col-span-2">
+          <span className="mb-1 block font-medium text-slate-700">Buscar</span>
+          <input
+            type="search"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              setPage(1);
+            }}
+            placeholder="Nombre, teléfono o texto del mensaje"
+            className="w-full rounded-lg border border-slate-300 px-3 py-2"
+          />
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium text-slate-700">Estado</span>
+          <select
+            aria-label="Filtrar por estado"
+            className="w-full rounded-lg border border-slate-300 px-2 py-2"
+            value={filters.status}
+            onChange={(e) => setFilter("status", e.target.value)}
+          >
+            <option value="">Todos</option>
+            {CONVERSATION_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
+          <select
+            aria-label="Filtrar por prioridad"
+            className="w-full rounded-lg border border-slate-300 px-2 py-2"
+            value={filters.priority}
+            onChange={(e) => setFilter("priority", e.target.value)}
+          >
+            <option value="">Todas</option>
+            {PRIORITIES.map((p) => (
+              <option key={p} value={p}>
+                {PRIORITY_LABELS[p]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium text-slate-700">Agente</span>
+          <select
+            aria-label="Filtrar por agente"
+            className="w-full rounded-lg border border-slate-300 px-2 py-2"
+            value={filters.agent}
+            disabled={filters.unassigned}
+            onChange={(e) => setFilter("agent", e.target.value)}
+          >
+            <option value="">Todos</option>
+            <option value="unassigned">Sin asignar</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2 lg:col-span-5">
+          <input
+            type="checkbox"
+            checked={filters.unassigned}
+            onChange={(e) => setFilter("unassigned", e.target.checked)}
+          />
+          Solo sin asignar
+        </label>
+      </form>
+
+      {placeholder ? (
+        <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+          <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
+          <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
+            Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí en
+            cuanto conectes tu número de WhatsApp Business en Configuración y tus clientes escriban.
+          </p>
+          <Button
+            className="mt-4"
+            variant="secondary"
+            onClick={() => {
+              setPlaceholder(false);
+              void load();
+            }}
+          >
+            Reintentar
+          </Button>
+        </section>
+      ) : list === null ? (
+        <Spinner />
+      ) : (
+        <>
+          <ul
+            className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white"
+            aria-label="Conversaciones"
+          >
+            {list.conversations.length === 0 && (
+              <li className="p-6 text-center text-sm text-slate-600">
+                Ninguna conversación coincide con los filtros.
+              </li>
+            )}
+            {list.conversations.map((conversation) => (
+              <li
+                key={conversation.id}
+                className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center"
+              >
+                <Link to={`/conversations/${conversation.id}`} className="min-w-0 flex-1">
+                  <span className="flex items-center gap-2">
+                    <span className="truncate font-medium text-slate-900">
+                      {contactLabel(conversation)}
+                    </span>
+                    {(conversation.priority === "urgent" || conversation.priority === "high") && (
+                      <span
+                        className="text-red-600"
+                        title={`Prioridad ${PRIORITY_LABELS[conversation.priority]}`}
+                      >
+                        <span aria-hidden="true">⚠</span>
+                        <span className="sr-only">
+                          Prioridad {PRIORITY_LABELS[conversation.priority]}
+                        </span>
+                      </span>
+                    )}
+                    {(conversation.fbclid || conversation.ctwa_clid) && (
+                      <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
+                        Anuncio
+                      </span>
+                    )}
+                    {conversation.unread_count > 0 && (
+                      <span
+                        className="rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white"
+                        aria-label={`${conversation.unread_count} sin leer`}
+                      >
+                        {conversation.unread_count}
+                      </span>
+                    )}
+                  </span>
+                  <span className="mt-1 block truncate text-sm text-slate-600">
+                    {conversation.last_message ?? "Sin mensajes"}
+                  </span>
+                  <span className="mt-1 block text-xs text-slate-400">
+                    {formatRelative(conversation.last_message_at)}
+                  </span>
+                </Link>
+                <div className="flex gap-2">
+                  <StatusSelect
+                    label={`Estado de ${contactLabel(conversation)}`}
+                    value={conversation.status}
+                    onChange={async (status) =>
+                      replace(await changeStatus(conversation.id, status))
+                    }
+                  />
+                  <AgentSelect
+                    label={`Agente de ${contactLabel(conversation)}`}
+                    value={conversation.agent_id}
+                    agents={agents}
+                    onChange={async (agentId) =>
+                      replace(await changeAgent(conversation.id, agentId))
+                    }
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+          <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
+            <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Anterior
+            </Button>
+            <span className="text-sm text-slate-600">
+              Página {page} de {pages}
+            </span>
+            <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Siguiente
+            </Button>
+          </nav>
+        </>
+      )}
+    </>
   );
 }

@@ -1,0 +1,85 @@
+import { useEffect, useState } from "react";
+import type { Agent } from "../../../worker/agents/contract";
+import {
+  CONVERSATION_STATUSES,
+  type Conversation,
+  type ConversationStatus,
+} from "../../../worker/conversations/contract";
+import { api } from "~/lib/api";
+import { STATUS_LABELS, STATUS_STYLES } from "./labels";
+
+/** The organization's agents, for the assignment selectors. */
+export function useAgents() {
+  const [agents, setAgents] = useState<Agent[]>([]);
+  useEffect(() => {
+    api.get<Agent[]>("/agents").then(setAgents, () => setAgents([]));
+  }, []);
+  return agents;
+}
+
+const selectClass =
+  "rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
+
+export function StatusSelect({
+  value,
+  onChange,
+  label,
+}: {
+  value: ConversationStatus;
+  onChange: (status: ConversationStatus) => void;
+  label: string;
+}) {
+  return (
+    <select
+      aria-label={label}
+      className={selectClass}
+      value={value}
+      onChange={(e) => onChange(e.target.value as ConversationStatus)}
+    >
+      {CONVERSATION_STATUSES.map((status) => (
+        <option key={status} value={status}>
+          {STATUS_LABELS[status]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function AgentSelect({
+  value,
+  agents,
+  onChange,
+  label,
+}: {
+  value: string | null;
+  agents: Agent[];
+  onChange: (agentId: string | null) => void;
+  label: string;
+}) {
+  return (
+    <select
+      aria-label={label}
+      className={selectClass}
+      value={value ?? ""}
+      onChange={(e) => onChange(e.target.value || null)}
+    >
+      <option value="">Sin asignar</option>
+      {agents.map((agent) => (
+        <option key={agent.id} value={agent.id}>
+          {agent.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+export function StatusBadge({ status }: { status: ConversationStatus }) {
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_STYLES[status]}`}>
+      {STATUS_LABELS[status]}
+    </span>
+  );
+}
+
+export const contactLabel = (c: Pick<Conversation, "contact_name" | "phone_number">) =>
+  c.contact_name || (c.phone_number ? `+${c.phone_number}` : "Usuario");

@@ -1,0 +1,61 @@
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { delivery, inboundMessage, signPayload, type Change } from "../fakes/whatsapp-payloads.mjs";
+import { E2E_SETTINGS } from "./settings.mjs";
+
+export const uniqueEmail = (prefix = "e2e") =>
+  `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+
+export const ORGANIZATION = {
+  name: "Clínica Norte",
+  industry: "Salud",
+  employee_count: "11-50",
+  services_offered: "Odontología",
+  business_hours: "L-V 9-19",
+  city: "Bilbao",
+  country: "España",
+  ai_use_case: "Citas",
+};
+
+/** A signed-in owner (token in localStorage) with an organization and, optionally, a connected number. */
+export async function signedInOwner(page: Page, options: { connect?: boolean } = {}) {
+  const request = page.request;
+  const register = await request.post("/api/v1/auth/register", {
+    data: { email: uniqueEmail(), password: "secreto123", full_name: "Marta Ruiz" },
+  });
+  const token: string = (await register.json()).data.token;
+  const headers = { Authorization: `Bearer ${token}` };
+  expect(
+    (await request.post("/api/v1/organizations", { headers, data: ORGANIZATION })).status(),
+  ).toBe(201);
+  const phoneNumberId = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  if (options.connect) {
+    const connected = await request.post("/api/v1/whatsapp-config", {
+      headers,
+      data: {
+        phone_number_id: phoneNumberId,
+        business_account_id: "waba-e2e",
+        access_token: "sandbox-access-token",
+      },
+    });
+    expect(connected.status()).toBe(201);
+  }
+  await page.addInitScript((t) => localStorage.setItem("auth_token", t), token);
+  return { token, headers, phoneNumberId };
+}
+
+/** Posts a signed delivery to the webhook, as Meta does. */
+export async function deliver(request: APIRequestContext, ...changes: Change[]) {
+  const raw = JSON.stringify(delivery(...changes));
+  const response = await request.post("/webhooks/whatsapp", {
+    headers: {
+      "Content-Type": "application/json",
+      "X-Hub-Signature-256": await signPayload(raw, E2E_SETTINGS.appSecret),
+    },
+    data: raw,
+  });
+  expect(response.status()).toBe(200);
+}
+
+export function customerMessage(phoneNumberId: string, from: string, text: string, name?: string) {
+  return inboundMessage({ phoneNumberId, from, text, name });
+}
