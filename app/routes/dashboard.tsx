@@ -1,25 +1,167 @@
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
+import { toast } from "sonner";
+import type { Agent } from "../../worker/agents/contract";
+import type { ConversationList, ConversationStats } from "../../worker/conversations/contract";
+import { contactLabel } from "~/components/conversations/selectors";
 import { PageHeader } from "~/components/page-header";
+import { Spinner } from "~/components/ui/spinner";
+import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { formatRelative } from "~/lib/format";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Dashboard — Atiende" }];
 
+const RECENT_CONVERSATIONS = 5;
+const AGENTS_SHOWN = 3;
+
 const QUICK_LINKS = [
   { to: "/conversations", label: "Conversaciones", text: "Atiende a tus clientes de WhatsApp" },
-  { to: "/agents", label: "Agentes", text: "Crea y ajusta tus agentes de IA" },
+  { to: "/agents?new=1", label: "Nuevo agente", text: "Crea un agente de IA" },
   { to: "/tracking", label: "Analytics", text: "Sesiones, conversiones y campañas" },
   { to: "/settings", label: "Configuración", text: "Meta Business, usuario y organización" },
 ] as const;
 
+interface DashboardData {
+  stats: ConversationStats;
+  recent: ConversationList;
+  agents: Agent[];
+}
+
+async function loadDashboard(): Promise<DashboardData> {
+  const [stats, recent, agents] = await Promise.all([
+    api.get<ConversationStats>("/conversations/stats"),
+    api.get<ConversationList>(`/conversations?status=open&limit=${RECENT_CONVERSATIONS}`),
+    api.get<Agent[]>("/agents"),
+  ]);
+  return { stats, recent, agents };
+}
+
+function StatCard({ label, value, to }: { label: string; value: string | number; to?: string }) {
+  const body = (
+    <>
+      <span className="text-sm text-slate-600">{label}</span>
+      <span className="mt-1 block text-3xl font-bold text-slate-900">{value}</span>
+    </>
+  );
+  const className = "block rounded-xl border border-slate-200 bg-white p-5 shadow-sm";
+  return to ? (
+    <Link to={to} className={`${className} hover:border-emerald-400`}>
+      {body}
+    </Link>
+  ) : (
+    <div className={className}>{body}</div>
+  );
+}
+
 export default function Dashboard() {
   const { user, organization } = useAuth();
+  const [data, setData] = useState<DashboardData | null>(null);
+
+  const refresh = () =>
+    loadDashboard().then(setData, (error: unknown) =>
+      toast.error("Error al cargar las conversaciones", { description: errorMessage(error) }),
+    );
+  useEffect(() => {
+    void refresh();
+  }, []);
+  useRealtimeEvent("new_message", () => void refresh());
+  useRealtimeEvent("conversation_update", () => void refresh());
+
+  if (!data) return <Spinner />;
+  const activeAgents = data.agents.filter((a) => a.is_active).length;
+
   return (
     <>
       <PageHeader
         title="Dashboard"
         description={`Hola, ${user!.full_name}. Este es el resumen de ${organization!.name}.`}
       />
-      <section aria-labelledby="quick-links" className="mt-2">
+      <section aria-label="Resumen" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          label="Conversaciones abiertas"
+          value={data.stats.by_status.open}
+          to="/conversations"
+        />
+        <StatCard label="Agentes activos" value={activeAgents} />
+        <StatCard label="Agentes en total" value={data.agents.length} to="/agents" />
+        <StatCard label="Analytics" value="Ver →" to="/tracking" />
+      </section>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <section
+          aria-labelledby="recent-title"
+          className="rounded-xl border border-slate-200 bg-white p-5"
+        >
+          <h2 id="recent-title" className="font-semibold">
+            Conversaciones abiertas recientes
+          </h2>
+          {data.recent.conversations.length === 0 ? (
+            <p className="mt-3 text-sm text-slate-600">No hay conversaciones abiertas.</p>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100">
+              {data.recent.conversations.map((c) => (
+                <li key={c.id}>
+                  <Link
+                    to={`/conversations/${c.id}`}
+                    className="flex items-center justify-between gap-3 py-2 hover:text-emerald-700"
+                  >
+                    <span className="min-w-0">
+                      <span className="block truncate font-medium">{contactLabel(c)}</span>
+                      <span className="block truncate text-xs text-slate-500">
+                        {formatRelative(c.last_message_at)}
+                      </span>
+                    </span>
+                    {c.unread_count > 0 && (
+                      <span className="rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white">
+                        {c.unread_count}
+                      </span>
+                    )}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section
+          aria-labelledby="agents-title"
+          className="rounded-xl border border-slate-200 bg-white p-5"
+        >
+          <h2 id="agents-title" className="font-semibold">
+            Agentes de IA
+          </h2>
+          {data.agents.length === 0 ? (
+            <Link
+              to="/agents?new=1"
+              className="mt-3 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white"
+            >
+              Crear primer agente
+            </Link>
+          ) : (
+            <ul className="mt-3 divide-y divide-slate-100">
+              {data.agents.slice(0, AGENTS_SHOWN).map((agent) => (
+                <li key={agent.id} className="flex items-center justify-between gap-3 py-2">
+                  <span className="min-w-0">
+                    <span className="block truncate font-medium">{agent.name}</span>
+                    <span className="block text-xs text-slate-500">
+                      {agent.model.split("/")[1]} · temperatura {agent.temperature}
+                    </span>
+                  </span>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs ${agent.is_active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-600"}`}
+                  >
+                    {agent.is_active ? "Activo" : "Inactivo"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="quick-links" className="mt-8">
         <h2 id="quick-links" className="mb-3 text-lg font-semibold">
           Accesos rápidos
         </h2>

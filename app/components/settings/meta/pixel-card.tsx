@@ -2,7 +2,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import type { MetaConfig, MetaTestResult } from "./requests";
 import { Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";

@@ -4,7 +4,7 @@ import type { Agent } from "../../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
-import { ConfirmDialog } from "./confirm-dialog";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ManualConnectForm } from "./manual-connect-form";
 import type { WhatsappConfig, WhatsappTestResult } from "./requests";
 import { Details, ServiceCard, TestOutcome, WHATSAPP_ICON } from "./service-card";

@@ -6,17 +6,20 @@ interface ConfirmDialogProps {
   title: string;
   description: string;
   confirmLabel: string;
+  /** Shown on the confirm button while the action runs. */
+  busyLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** Asks before a destructive action (disconnecting a service). */
+/** Asks before a destructive action (disconnecting a service, deleting an agent). */
 export function ConfirmDialog({
   open,
   title,
   description,
   confirmLabel,
+  busyLabel = "Desconectando...",
   busy = false,
   onConfirm,
   onClose,
@@ -33,7 +36,7 @@ export function ConfirmDialog({
               Cancelar
             </Button>
             <Button variant="danger" onClick={onConfirm} disabled={busy}>
-              {busy ? "Desconectando..." : confirmLabel}
+              {busy ? busyLabel : confirmLabel}
             </Button>
           </div>
         </DialogPanel>
