@@ -1,0 +1,48 @@
+import { expect, test } from "@playwright/test";
+import { signedInOwner } from "./support";
+
+test("analytics show sessions, conversions, rate, value, sources and campaigns", async ({
+  page,
+}) => {
+  const { headers } = await signedInOwner(page);
+  for (const [params, value] of [
+    [{ utm_source: "facebook", utm_campaign: "Black Friday" }, 50],
+    [{ utm_source: "facebook", utm_campaign: "Black Friday" }, 25.5],
+    [{ gclid: "g1" }, null],
+    [{ ref: "flyer" }, undefined],
+  ] as const) {
+    const session = await page.request.post("/api/v1/tracking/sessions", {
+      headers,
+      data: { tracking_params: params },
+    });
+    if (value === undefined) continue;
+    await page.request.post("/api/v1/tracking/conversions", {
+      headers,
+      data: {
+        event_name: value === null ? "contact" : "lead",
+        tracking_session_id: (await session.json()).data.id,
+        ...(value !== null && { conversion_value: value }),
+      },
+    });
+  }
+  await page.goto("/tracking");
+  await expect(page.getByRole("heading", { name: "Tracking & Analytics" })).toBeVisible();
+  await expect(page.getByText("75.0%")).toBeVisible();
+  await expect(page.getByText("75,50 €")).toBeVisible();
+  await expect(page.getByRole("img", { name: "Conversiones por día" })).toBeVisible();
+
+  await page.getByRole("tab", { name: "Conversiones" }).click();
+  await expect(page.getByRole("row")).toHaveCount(4);
+  await page.getByLabel("Tipo de evento").selectOption("contact");
+  await expect(page.getByRole("row")).toHaveCount(2);
+
+  await page.getByRole("tab", { name: "Campañas" }).click();
+  await expect(
+    page.getByRole("list", { name: "Campañas" }).getByText("Black Friday"),
+  ).toBeVisible();
+
+  await page.getByRole("tab", { name: "Resumen" }).click();
+  await page.getByLabel("Desde").fill("2020-01-01");
+  await page.getByLabel("Hasta").fill("2020-01-31");
+  await expect(page.getByText("0.0%")).toBeVisible();
+});
