@@ -8,6 +8,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { useAuth } from "~/lib/auth";
 import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
+import { useConsoleTracking } from "~/lib/tracking";
 
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
 export default function ConsoleLayout() {
@@ -18,6 +19,7 @@ export default function ConsoleLayout() {
   const ready = auth.status === "authenticated" && auth.organization !== null;
   useRealtimeConnection(ready);
   useMessageNotifications();
+  useConsoleTracking(ready);
 
   useEffect(() => {
     setMenuOpen(false);

@@ -46,3 +46,22 @@ test("analytics show sessions, conversions, rate, value, sources and campaigns",
   await page.getByLabel("Hasta").fill("2020-01-31");
   await expect(page.getByText("0.0%")).toBeVisible();
 });
+
+test("the console keeps a tracking session only when a visit carries ad parameters", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("tracking_session_id"))).toBeNull();
+
+  await page.goto("/dashboard?utm_source=facebook&utm_campaign=otono#ref=flyer");
+  await expect
+    .poll(() => page.evaluate(() => localStorage.getItem("tracking_session_id")))
+    .not.toBeNull();
+  const id = await page.evaluate(() => localStorage.getItem("tracking_session_id"));
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  // Reused, not replaced.
+  expect(await page.evaluate(() => localStorage.getItem("tracking_session_id"))).toBe(id);
+});

@@ -1,0 +1,58 @@
+/**
+ * The console's own tracking (spec, section 4): the ad parameters a visit arrived with are
+ * kept in a tracking session whose id lives in localStorage under `tracking_session_id`.
+ */
+import { useEffect } from "react";
+import { toast } from "sonner";
+import {
+  SESSION_TRIGGER_KEYS,
+  TRACKING_PARAM_KEYS,
+  type TrackingParams,
+  type TrackingSession,
+} from "../../worker/tracking/contract";
+import { api } from "./api";
+
+export const TRACKING_SESSION_KEY = "tracking_session_id";
+
+/** fbclid, gclid, utm_*, ref (also from the URL hash), ad_id, campaign_id, adset_id. */
+export function readTrackingParams(location: Pick<Location, "search" | "hash">): TrackingParams {
+  const sources = [
+    new URLSearchParams(location.search),
+    new URLSearchParams(location.hash.replace(/^#/, "")),
+  ];
+  const params: TrackingParams = {};
+  for (const key of TRACKING_PARAM_KEYS) {
+    const value = sources.map((s) => s.get(key)).find(Boolean);
+    if (value) params[key] = value.slice(0, 500);
+  }
+  return params;
+}
+
+async function initTracking() {
+  const storedId = localStorage.getItem(TRACKING_SESSION_KEY);
+  if (storedId) {
+    try {
+      await api.get<TrackingSession>(`/tracking/sessions/${storedId}`);
+      return;
+    } catch {
+      localStorage.removeItem(TRACKING_SESSION_KEY);
+    }
+  }
+  const params = readTrackingParams(window.location);
+  if (!SESSION_TRIGGER_KEYS.some((key) => params[key])) return;
+  const session = await api.post<TrackingSession>("/tracking/sessions", {
+    tracking_params: params,
+    user_agent: navigator.userAgent,
+    referrer: document.referrer,
+    landing_page: window.location.href,
+  });
+  localStorage.setItem(TRACKING_SESSION_KEY, session.id);
+}
+
+/** Runs once a signed-in console has loaded. */
+export function useConsoleTracking(enabled: boolean) {
+  useEffect(() => {
+    if (!enabled) return;
+    initTracking().catch(() => toast.error("Error inicializando tracking"));
+  }, [enabled]);
+}
