@@ -45,6 +45,8 @@ writeFileSync(
     META_GRAPH_URL: graph.url,
     AI_BASE_URL: model.url,
     AI_API_KEY: E2E_SETTINGS.aiKey,
+    // Every browser test signs up from 127.0.0.1.
+    REGISTRATIONS_PER_HOUR: "1000",
   })
     .map(([key, value]) => `${key}="${value}"`)
     .join("\n"),

@@ -17,6 +17,9 @@ export interface Env {
 
   AI_BASE_URL: string;
   AI_API_KEY?: string;
+
+  /** Sign-ups allowed per client address and hour (default 10). */
+  REGISTRATIONS_PER_HOUR?: string;
 }
 
 declare global {

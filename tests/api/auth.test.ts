@@ -57,6 +57,19 @@ describe("POST /auth/register", () => {
     expect(after!.n).toBe(before!.n);
   });
 
+  it("limits sign-ups per client address to 10 an hour", async () => {
+    const headers = { "CF-Connecting-IP": "198.51.100.77" };
+    const attempt = () =>
+      call("POST", "/api/v1/auth/register", {
+        headers,
+        body: { email: uniqueEmail("burst"), password: "secreto123", full_name: "Bot" },
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(201);
+    const blocked = await attempt();
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get("Retry-After")).not.toBeNull();
+  });
+
   it("answers 400 to a body that is not JSON", async () => {
     const malformed = await call("POST", "/api/v1/auth/register", {
       rawBody: "{email:",

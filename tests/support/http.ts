@@ -30,6 +30,7 @@ export async function call<T = any>(
   const response = await exports.default.fetch(`http://localhost${path}`, {
     method,
     headers,
+    redirect: "manual",
     body,
   });
   const text = await response.text();

@@ -14,6 +14,7 @@ export const authRoutes = new Hono<AppContext>()
       c.env.JWT_SECRET,
       c.req.valid("json"),
       requestInfo(c),
+      Number(c.env.REGISTRATIONS_PER_HOUR) || undefined,
     );
     return c.json({ data: result }, 201);
   })

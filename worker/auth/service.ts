@@ -13,7 +13,8 @@ import { signAccessToken, TOKEN_LIFETIME_SECONDS, verifyAccessToken } from "./to
 /** Failed logins allowed per e-mail and per client address before 429. */
 const LOGIN_FAILURES_PER_EMAIL: Limit = { max: 5, windowSeconds: 15 * 60 };
 const LOGIN_FAILURES_PER_IP: Limit = { max: 20, windowSeconds: 15 * 60 };
-const REGISTRATIONS_PER_IP: Limit = { max: 10, windowSeconds: 60 * 60 };
+/** Sign-ups per client address and hour, unless REGISTRATIONS_PER_HOUR says otherwise. */
+const DEFAULT_REGISTRATIONS_PER_HOUR = 10;
 
 export interface RequestInfo {
   ip: string | null;
@@ -42,10 +43,17 @@ async function startSession(db: Db, secret: string, user: UserRow, info: Request
   return { token, user: toUser(user) } satisfies AuthResult;
 }
 
-export async function register(db: Db, secret: string, input: RegisterInput, info: RequestInfo) {
+export async function register(
+  db: Db,
+  secret: string,
+  input: RegisterInput,
+  info: RequestInfo,
+  registrationsPerHour = DEFAULT_REGISTRATIONS_PER_HOUR,
+) {
   const ipKey = `register:ip:${info.ip ?? "unknown"}`;
-  await assertUnderLimit(db, ipKey, REGISTRATIONS_PER_IP);
-  await countHit(db, ipKey, REGISTRATIONS_PER_IP);
+  const limit: Limit = { max: registrationsPerHour, windowSeconds: 60 * 60 };
+  await assertUnderLimit(db, ipKey, limit);
+  await countHit(db, ipKey, limit);
 
   const existing = await db.query.users.findFirst({ where: eq(users.email, input.email) });
   if (existing) throw conflict("Este email ya está registrado. Inicia sesión.");

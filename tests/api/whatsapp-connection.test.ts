@@ -1,0 +1,176 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { failNext, graphRequests } from "../support/webhooks";
+
+// One file, one D1: the fixture number can belong to one organization at a time, so each
+// test that connects it disconnects it at the end.
+const disconnect = (token: string) => call("DELETE", "/api/v1/whatsapp-config", { token });
+/** A fresh code the fake Graph API exchanges once. */
+const newCode = () => `valid-${crypto.randomUUID()}`;
+
+describe("connecting by hand", () => {
+  it("checks the token with Meta, stores it encrypted and never returns it", async () => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp-config", {
+      token: owner.token,
+      body: {
+        phone_number_id: "555000111",
+        business_account_id: "waba-1",
+        access_token: "sandbox-access-token",
+      },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({
+      phone_number: GRAPH_FIXTURES.displayPhoneNumber,
+      status: "connected",
+    });
+    expect(JSON.stringify(res.body)).not.toContain("sandbox-access-token");
+    const row = await env.DB.prepare(
+      "SELECT access_token_encrypted FROM whatsapp_connections WHERE organization_id = ?",
+    )
+      .bind(owner.organization.id)
+      .first<{ access_token_encrypted: string }>();
+    expect(row!.access_token_encrypted).toMatch(/^v1\./);
+    expect(row!.access_token_encrypted).not.toContain("sandbox-access-token");
+    const got = await call("GET", "/api/v1/whatsapp-config", { token: owner.token });
+    expect(JSON.stringify(got.body)).not.toContain("access_token");
+    expect(
+      (await call("POST", "/api/v1/whatsapp-config/test", { token: owner.token })).body.data,
+    ).toEqual({
+      success: true,
+      phone_number: GRAPH_FIXTURES.displayPhoneNumber,
+    });
+    await disconnect(owner.token);
+  });
+
+  it("refuses a token Meta rejects with 422, storing nothing", async () => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp-config", {
+      token: owner.token,
+      body: {
+        phone_number_id: "555000222",
+        business_account_id: "waba-1",
+        access_token: "token-caducado",
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toContain("token de acceso de Meta no es válido");
+    expect((await call("GET", "/api/v1/whatsapp-config", { token: owner.token })).status).toBe(404);
+  });
+});
+
+describe("POST /whatsapp/oauth/exchange", () => {
+  it("exchanges the code once, finds the account and number, subscribes, registers and stores", async () => {
+    const owner = await createOwner();
+    const code = newCode();
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
+      token: owner.token,
+      body: { code },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ phone_number: GRAPH_FIXTURES.displayPhoneNumber });
+    expect(await graphRequests(`/${GRAPH_FIXTURES.wabaId}/subscribed_apps`)).not.toEqual([]);
+    const register = (await graphRequests(`/${GRAPH_FIXTURES.phoneNumberId}/register`)).at(-1);
+    expect(register.body.pin).toMatch(/^\d{6}$/);
+
+    // The pixel connect of the same login reuses the token: the code is not exchanged again.
+    const pixel = await call("POST", "/api/v1/meta-config/connect", {
+      token: owner.token,
+      body: { code },
+    });
+    expect(pixel.status).toBe(200);
+    expect(pixel.body.data).toEqual({ pixel_id: GRAPH_FIXTURES.pixelId });
+
+    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    expect(status.body.data).toEqual({
+      connected: true,
+      status: "connected",
+      phone_number: GRAPH_FIXTURES.displayPhoneNumber,
+    });
+    await disconnect(owner.token);
+  });
+
+  it.each([
+    ["a code Meta refuses", { code: "codigo-malo" }, 400, "token_exchange_failed"],
+    [
+      "an account the login did not grant",
+      { code: newCode(), waba_id: "otra-cuenta" },
+      400,
+      "no_permissions",
+    ],
+    [
+      "a number not in the account",
+      { code: newCode(), phone_number_id: "999" },
+      400,
+      "no_phone_number",
+    ],
+  ])("answers %s with its connection error code", async (_name, body, status, code) => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", { token: owner.token, body });
+    expect(res.status).toBe(status);
+    expect(res.body.error).toBe(code);
+    expect(
+      (await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token })).body.data
+        .connected,
+    ).toBe(false);
+  });
+
+  it("reports a failing save as save_failed", async () => {
+    const first = await createOwner();
+    await call("POST", "/api/v1/whatsapp-config", {
+      token: first.token,
+      body: {
+        phone_number_id: GRAPH_FIXTURES.phoneNumberId,
+        business_account_id: GRAPH_FIXTURES.wabaId,
+        access_token: "sandbox-access-token",
+      },
+    });
+    const second = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
+      token: second.token,
+      body: { code: newCode() },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("save_failed");
+    await disconnect(first.token);
+  });
+
+  it("the redirect flow ends on /oauth-success, or /oauth-error with the code", async () => {
+    const owner = await createOwner();
+    const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: owner.token });
+    expect(auth.body.data.url).toContain("https://www.facebook.com/v25.0/dialog/oauth?client_id=");
+    const state = auth.body.data.state;
+
+    const denied = await call(
+      "GET",
+      "/api/v1/whatsapp/oauth/callback?error=access_denied&error_description=no",
+    );
+    expect(denied.headers.get("Location")).toContain("/oauth-error?error=access_denied");
+    const forged = await call("GET", "/api/v1/whatsapp/oauth/callback?code=valid-code&state=falso");
+    expect(forged.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    const ok = await call(
+      "GET",
+      `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${state}`,
+    );
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toContain("/oauth-success?phone=");
+    await disconnect(owner.token);
+  });
+
+  it("needs Meta's answer for each step: a failing debug_token is no_permissions", async () => {
+    const owner = await createOwner();
+    await failNext("graph", {
+      path: "/v25.0/debug_token",
+      status: 500,
+      error: { message: "boom", code: 2 },
+    });
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
+      token: owner.token,
+      body: { code: newCode() },
+    });
+    expect(res.body.error).toBe("no_permissions");
+  });
+});
