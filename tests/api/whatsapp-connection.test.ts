@@ -46,6 +46,34 @@ describe("connecting by hand", () => {
     await disconnect(owner.token);
   });
 
+  it("POST /connect re-checks the number with Meta and records the outcome", async () => {
+    const owner = await createOwner();
+    await call("POST", "/api/v1/whatsapp-config", {
+      token: owner.token,
+      body: {
+        phone_number_id: "555000333",
+        business_account_id: "waba-1",
+        access_token: "sandbox-access-token",
+      },
+    });
+    const ok = await call("POST", "/api/v1/whatsapp-config/connect", {
+      token: owner.token,
+      body: { phone_number: "+34 611 000 000" },
+    });
+    expect(ok.body.data).toMatchObject({ status: "connected", phone_number: "+34 611 000 000" });
+    await failNext("graph", {
+      path: "/v25.0/555000333",
+      status: 401,
+      error: { message: "expired", code: 190 },
+    });
+    const broken = await call("POST", "/api/v1/whatsapp-config/connect", {
+      token: owner.token,
+      body: {},
+    });
+    expect(broken.body.data.status).toBe("error");
+    await disconnect(owner.token);
+  });
+
   it("refuses a token Meta rejects with 422, storing nothing", async () => {
     const owner = await createOwner();
     const res = await call("POST", "/api/v1/whatsapp-config", {

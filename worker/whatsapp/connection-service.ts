@@ -181,6 +181,30 @@ export async function testConfig(deps: Deps, member: Member): Promise<WhatsappTe
   }
 }
 
+/** Re-checks the stored number with Meta and marks the connection connected (or error). */
+export async function reconnect(deps: Deps, member: Member, phoneNumber: string | undefined) {
+  const current = await findConnection(deps.db, member.organizationId);
+  if (!current) throw notConnected();
+  const token = await decryptSecret(current.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
+  let status: ConnectionRow["status"] = "connected";
+  let display = phoneNumber || current.phoneNumber;
+  try {
+    const number = await new GraphClient(deps.env.META_GRAPH_URL, token).getPhoneNumber(
+      current.phoneNumberId,
+    );
+    display = phoneNumber || number.display_phone_number;
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    status = "error";
+  }
+  const [row] = await deps.db
+    .update(whatsappConnections)
+    .set({ status, phoneNumber: display, updatedAt: new Date().toISOString() })
+    .where(eq(whatsappConnections.id, current.id))
+    .returning();
+  return toConfig(row!);
+}
+
 export async function businessInfo(deps: Deps, member: Member) {
   const sender = await connectedSender(deps, member.organizationId);
   if (!sender) throw notConnected();

@@ -18,6 +18,10 @@ export const whatsappConfigInput = z.object({
 
 export const whatsappConfigUpdateInput = whatsappConfigInput.partial();
 
+export const whatsappConnectInput = z.object({
+  phone_number: z.string().trim().max(40).optional(),
+});
+
 export interface WhatsappConfig {
   id: string;
   phone_number: string | null;

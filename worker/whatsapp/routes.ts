@@ -3,7 +3,7 @@ import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
-import { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
+import { whatsappConfigInput, whatsappConfigUpdateInput, whatsappConnectInput } from "./contract";
 
 const manage = requireRole("owner", "admin");
 
@@ -35,6 +35,14 @@ export const whatsappConfigRoutes = new Hono<AppContext>()
   })
   .post("/test", async (c) => {
     return c.json({ data: await connections.testConfig(c.var.deps, c.var.member) });
+  })
+  .post("/connect", manage, ...jsonBody(whatsappConnectInput), async (c) => {
+    const config = await connections.reconnect(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json").phone_number,
+    );
+    return c.json({ data: config });
   })
   .post("/generate-webhook-token", manage, async (c) => {
     return c.json({ data: await connections.generateWebhookToken(c.var.db, c.var.member) });
