@@ -10,6 +10,7 @@ import {
   type MessagePage,
   type MessageStatusEvent,
 } from "../../worker/conversations/contract";
+import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
 import { changeAgent, changeStatus } from "~/components/conversations/actions";
 import { Composer } from "~/components/conversations/composer";
 import { MessageBubble } from "~/components/conversations/message-bubble";
@@ -41,6 +42,11 @@ export default function ConversationScreen() {
   const [hasMore, setHasMore] = useState(false);
   const [missing, setMissing] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
+  const [quickReplies, setQuickReplies] = useState<QuickReply[]>([]);
+
+  useEffect(() => {
+    api.get<QuickReply[]>("/quick-replies").then(setQuickReplies, () => setQuickReplies([]));
+  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -196,7 +202,7 @@ export default function ConversationScreen() {
           ? `Ventana de 24 h abierta: se cierra ${formatRelative(conversation.window_expires_at!)}.`
           : "La ventana de 24 horas está cerrada: WhatsApp solo permite escribir con una plantilla aprobada (las plantillas llegarán pronto a la consola)."}
       </p>
-      <Composer onSend={send} disabled={!windowOpen} />
+      <Composer onSend={send} disabled={!windowOpen} quickReplies={quickReplies} />
     </section>
   );
 }

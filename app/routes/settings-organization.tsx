@@ -1,4 +1,5 @@
 import { PageHeader } from "~/components/page-header";
+import { QuickRepliesSection } from "~/components/settings/quick-replies-section";
 import { OrganizationSettingsForm } from "~/components/settings/organization-settings-form";
 
 export const meta = () => [{ title: "Configuración de Organización — Atiende" }];
@@ -8,6 +9,7 @@ export default function OrganizationSettings() {
     <>
       <PageHeader title="Configuración de Organización" />
       <OrganizationSettingsForm />
+      <QuickRepliesSection />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { PageHeader } from "~/components/page-header";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
+import { QuickRepliesSection } from "~/components/settings/quick-replies-section";
 import { OrganizationSettingsForm } from "~/components/settings/organization-settings-form";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserSettingsForm } from "~/components/settings/user-settings-form";
@@ -36,6 +37,7 @@ export default function Settings() {
           </TabPanel>
           <TabPanel>
             <OrganizationSettingsForm />
+            <QuickRepliesSection />
           </TabPanel>
         </TabPanels>
       </TabGroup>

@@ -132,3 +132,34 @@ test("customer text with markup arrives as text and never runs", async ({ page }
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
   ).toBeUndefined();
 });
+
+test("quick replies are saved in settings and inserted with '/' in the composer", async ({
+  page,
+}) => {
+  const { phoneNumberId } = await signedInOwner(page, { connect: true });
+  await page.goto("/settings/organization");
+  await page.getByLabel("Atajo").fill("horario");
+  await page.getByLabel("Texto").fill("Abrimos de lunes a viernes de 9 a 19 h.");
+  await page.getByRole("button", { name: "Añadir respuesta rápida" }).click();
+  await expect(
+    page.getByRole("list", { name: "Respuestas rápidas guardadas" }).getByText("/horario"),
+  ).toBeVisible();
+
+  await deliver(
+    page.request,
+    customerMessage(phoneNumberId, "34666000001", "¿Qué horario tenéis?", "Leo"),
+  );
+  await page.goto("/conversations");
+  await page.getByRole("list", { name: "Conversaciones" }).getByText("Leo").click();
+  const composer = page.getByLabel("Escribe un mensaje");
+  await composer.fill("/hor");
+  await expect(page.getByRole("listbox", { name: "Respuestas rápidas" })).toBeVisible();
+  await composer.press("Enter");
+  await expect(composer).toHaveValue("Abrimos de lunes a viernes de 9 a 19 h.");
+  await composer.press("Enter");
+  await expect(
+    page
+      .getByRole("list", { name: "Mensajes" })
+      .getByText("Abrimos de lunes a viernes de 9 a 19 h."),
+  ).toBeVisible();
+});
