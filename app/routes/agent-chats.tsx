@@ -1,145 +1,168 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import type { Agent } from "../../worker/agents/contract";
 import type {
   Conversation,
-  Message,
+  ConversationEvent,
+  ConversationList,
   MessageEvent,
-  MessagePage,
 } from "../../worker/conversations/contract";
-import { Composer } from "~/components/conversations/composer";
-import { MessageBubble } from "~/components/conversations/message-bubble";
-import { contactLabel } from "~/components/conversations/selectors";
+import { AgentSandbox } from "~/components/agents/agent-sandbox";
+import { ChatPane } from "~/components/agents/chat-pane";
+import { ContactList } from "~/components/agents/contact-list";
 import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { ApiError, api, errorMessage } from "~/lib/api";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
+
+type LoadState = "loading" | "ready" | "missing" | "failed";
+
+/** The list call answers an array, or (like /conversations) an object with `conversations`. */
+const toList = (data: Conversation[] | ConversationList) =>
+  Array.isArray(data) ? data : data.conversations;
+
+const newestFirst = (list: Conversation[]) =>
+  [...list].sort((a, b) => b.last_message_at.localeCompare(a.last_message_at));
 
 /** One agent's conversations as contacts, and the selected one's messages. */
 export default function AgentChats() {
   const { agentId = "" } = useParams();
   const [agent, setAgent] = useState<Agent | null>(null);
-  const [contacts, setContacts] = useState<Conversation[] | null>(null);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [messages, setMessages] = useState<Message[]>([]);
+  const [contacts, setContacts] = useState<Conversation[]>([]);
+  const [state, setState] = useState<LoadState>("loading");
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [trying, setTrying] = useState(false);
+  const pane = useRef<HTMLElement>(null);
 
-  const loadContacts = useCallback(async () => {
+  const load = useCallback(async () => {
+    setState("loading");
     try {
-      const [a, list] = await Promise.all([
+      const [found, list] = await Promise.all([
         api.get<Agent>(`/agents/${agentId}`),
-        api.get<Conversation[]>(`/agents/${agentId}/conversations`),
+        api.get<Conversation[] | ConversationList>(`/agents/${agentId}/conversations`),
       ]);
-      setAgent(a);
-      setContacts(list);
+      setAgent(found);
+      setContacts(newestFirst(toList(list)));
+      setState("ready");
     } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return setState("missing");
       toast.error("Error al cargar las conversaciones", { description: errorMessage(error) });
-      setContacts([]);
+      setState("failed");
     }
   }, [agentId]);
 
   useEffect(() => {
-    void loadContacts();
-  }, [loadContacts]);
+    setSelectedId(null);
+    void load();
+  }, [load]);
 
+  // On small screens the pane sits under the list: bring it into view when a contact is chosen.
   useEffect(() => {
-    if (!selected) return;
-    api.get<MessagePage>(`/conversations/${selected}/messages?limit=20`).then(
-      (page) => setMessages(page.messages),
-      (error: unknown) =>
-        toast.error("Error al cargar los mensajes", { description: errorMessage(error) }),
+    if (!selectedId || !window.matchMedia("(max-width: 1023px)").matches) return;
+    void pane.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, [selectedId]);
+
+  // Live updates: a conversation of this agent moves to the top; one handed elsewhere leaves.
+  const onConversation = ({ conversation }: { conversation: Conversation }) =>
+    setContacts((current) => {
+      const others = current.filter((c) => c.id !== conversation.id);
+      if (conversation.agent_id !== agentId) return others;
+      return newestFirst([conversation, ...others]);
+    });
+  useRealtimeEvent<MessageEvent>("new_message", onConversation);
+  useRealtimeEvent<MessageEvent>("message_sent", onConversation);
+  useRealtimeEvent<ConversationEvent>("conversation_update", onConversation);
+
+  const markedRead = (conversationId: string) =>
+    setContacts((current) =>
+      current.map((c) => (c.id === conversationId ? { ...c, unread_count: 0 } : c)),
     );
-  }, [selected]);
 
-  const onMessage = ({ message, conversation }: MessageEvent) => {
-    if (conversation.agent_id === agentId) void loadContacts();
-    if (conversation.id === selected)
-      setMessages((current) =>
-        current.some((m) => m.id === message.id) ? current : [...current, message],
-      );
-  };
-  useRealtimeEvent<MessageEvent>("new_message", onMessage);
-  useRealtimeEvent<MessageEvent>("message_sent", onMessage);
+  if (state === "loading") return <Spinner />;
+  if (state === "missing") return <AgentMissing />;
 
-  async function send(content: string) {
-    if (!selected) return false;
-    try {
-      const message = await api.post<Message>("/conversations/messages", {
-        conversation_id: selected,
-        content,
-      });
-      setMessages((current) =>
-        current.some((m) => m.id === message.id) ? current : [...current, message],
-      );
-      return true;
-    } catch (error) {
-      toast.error("Error al enviar el mensaje", { description: errorMessage(error) });
-      return false;
-    }
-  }
-
-  if (contacts === null) return <Spinner />;
+  const selected = contacts.find((c) => c.id === selectedId) ?? null;
 
   return (
     <>
-      <PageHeader title={agent ? `Chats de ${agent.name}` : "Chats del agente"} />
-      {contacts.length === 0 ? (
-        <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
-          <p className="text-sm text-slate-600">Este agente aún no tiene conversaciones.</p>
-          <Link
-            to="/agents"
-            className="mt-4 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white"
-          >
-            Probar agente
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <Link to="/agents" className="text-sm font-medium text-emerald-700 hover:underline">
+            ← Agentes
           </Link>
+          <PageHeader
+            title={agent?.name ?? "Chats del agente"}
+            description="Las conversaciones de WhatsApp que atiende este agente."
+          />
+        </div>
+        {agent && state === "ready" && contacts.length > 0 && (
+          <Button variant="secondary" onClick={() => setTrying(true)}>
+            Probar agente
+          </Button>
+        )}
+      </div>
+
+      {state === "failed" ? (
+        <section className="rounded-xl border border-slate-200 bg-white p-8 text-center">
+          <p className="text-sm text-slate-600">No se pudieron cargar las conversaciones.</p>
+          <Button variant="secondary" className="mt-4" onClick={() => void load()}>
+            Reintentar
+          </Button>
         </section>
+      ) : contacts.length === 0 ? (
+        <NoConversations onTry={() => setTrying(true)} />
       ) : (
-        <div className="grid gap-4 lg:grid-cols-[18rem_1fr]">
-          <ul
-            className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
-            aria-label="Contactos"
-          >
-            {contacts.map((c) => (
-              <li key={c.id}>
-                <button
-                  type="button"
-                  onClick={() => setSelected(c.id)}
-                  aria-current={selected === c.id ? "true" : undefined}
-                  className={`w-full p-3 text-left ${selected === c.id ? "bg-emerald-50" : "hover:bg-slate-50"}`}
-                >
-                  <span className="flex items-center justify-between gap-2">
-                    <span className="truncate font-medium">{contactLabel(c)}</span>
-                    {c.unread_count > 0 && (
-                      <span className="rounded-full bg-emerald-600 px-2 text-xs text-white">
-                        {c.unread_count}
-                      </span>
-                    )}
-                  </span>
-                  <span className="block truncate text-sm text-slate-500">
-                    {c.last_message ?? ""}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-          <section className="flex min-h-[28rem] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100">
-            {selected ? (
-              <>
-                <ol className="flex-1 space-y-2 overflow-y-auto p-4" aria-label="Mensajes">
-                  {messages.map((m) => (
-                    <MessageBubble key={m.id} message={m} />
-                  ))}
-                </ol>
-                <Composer onSend={send} />
-              </>
-            ) : (
-              <p className="m-auto text-sm text-slate-500">Elige una conversación.</p>
-            )}
-          </section>
+        <div className="grid gap-4 lg:grid-cols-[20rem_1fr] lg:items-start">
+          <ContactList
+            conversations={contacts}
+            selectedId={selectedId}
+            onSelect={(c) => setSelectedId(c.id)}
+          />
+          {selected ? (
+            <ChatPane key={selected.id} ref={pane} conversation={selected} onRead={markedRead} />
+          ) : (
+            <p className="hidden h-[calc(100vh-12rem)] items-center justify-center rounded-xl border border-slate-200 bg-slate-100 text-sm text-slate-500 lg:flex">
+              Elige una conversación.
+            </p>
+          )}
         </div>
       )}
+
+      <AgentSandbox agent={trying ? agent : null} onClose={() => setTrying(false)} />
     </>
+  );
+}
+
+function NoConversations({ onTry }: { onTry: () => void }) {
+  return (
+    <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+      <h2 className="font-semibold text-slate-900">Este agente aún no tiene conversaciones</h2>
+      <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+        Aparecerán aquí cuando atienda a clientes por WhatsApp. Mientras tanto, puedes probarlo
+        escribiendo como lo haría un cliente.
+      </p>
+      <Button className="mt-4" onClick={onTry}>
+        Probar agente
+      </Button>
+    </section>
+  );
+}
+
+function AgentMissing() {
+  return (
+    <section className="mx-auto max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">Agente no encontrado</h1>
+      <p className="mt-2 text-sm text-slate-600">Puede que se haya eliminado.</p>
+      <Link
+        to="/agents"
+        className="mt-4 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700"
+      >
+        Volver a agentes
+      </Link>
+    </section>
   );
 }

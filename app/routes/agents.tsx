@@ -5,6 +5,7 @@ import type { Agent } from "../../worker/agents/contract";
 import { AgentCard, type AgentWithUsage } from "~/components/agents/agent-card";
 import { AgentDialog, type AgentFormValues } from "~/components/agents/agent-dialog";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
+import { AgentsEmptyState } from "~/components/agents/agents-empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
@@ -15,25 +16,32 @@ import { serverFieldErrors } from "~/lib/forms";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
 
+/** A user without an organization sees onboarding instead: no toast for that. */
+const isMissingOrganization = (error: unknown, reason: string) =>
+  (error instanceof ApiError && error.code === "organization_not_found") ||
+  reason.includes("Organization not found");
+
 export default function Agents() {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   const [searchParams, setSearchParams] = useSearchParams();
   const [agents, setAgents] = useState<AgentWithUsage[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  /** The dialog: `{ agent: null }` creates, `{ agent }` edits, null is closed. */
   const [editing, setEditing] = useState<{ agent: Agent | null } | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState(false);
   const [trying, setTrying] = useState<Agent | null>(null);
 
   const load = useCallback(async () => {
     try {
       setAgents(await api.get<AgentWithUsage[]>("/agents"));
+      setLoadFailed(false);
     } catch (error) {
-      setAgents([]);
       const reason = errorMessage(error);
-      const noOrganization = error instanceof ApiError && error.code === "organization_not_found";
-      if (!noOrganization && !reason.includes("Organization not found"))
-        toast.error(`Error al cargar agentes: ${reason}`);
+      setAgents((current) => current ?? []);
+      setLoadFailed(true);
+      if (!isMissingOrganization(error, reason)) toast.error(`Error al cargar agentes: ${reason}`);
     }
   }, []);
 
@@ -41,19 +49,24 @@ export default function Agents() {
     void load();
   }, [load]);
 
-  // The dashboard opens the new-agent dialog with ?new=1.
+  // The dashboard links to /agents?new=1 to open the new-agent dialog; the parameter goes away.
   useEffect(() => {
-    if (searchParams.get("new") === "1" && canManage) {
-      setEditing({ agent: null });
-      setSearchParams({}, { replace: true });
-    }
+    if (searchParams.get("new") === null) return;
+    if (searchParams.get("new") === "1" && canManage) setEditing({ agent: null });
+    setSearchParams(
+      (params) => {
+        params.delete("new");
+        return params;
+      },
+      { replace: true },
+    );
   }, [searchParams, setSearchParams, canManage]);
 
   async function save(values: AgentFormValues) {
-    const agent = editing?.agent;
+    const agent = editing?.agent ?? null;
     try {
-      if (agent) await api.patch(`/agents/${agent.id}`, values);
-      else await api.post("/agents", values);
+      if (agent) await api.patch<Agent>(`/agents/${agent.id}`, values);
+      else await api.post<Agent>("/agents", { ...values, is_active: true });
       toast.success(agent ? "Agente actualizado correctamente" : "Agente creado correctamente");
       setEditing(null);
       await load();
@@ -68,7 +81,7 @@ export default function Agents() {
 
   async function remove() {
     if (!deleting) return;
-    setBusy(true);
+    setRemoving(true);
     try {
       await api.delete(`/agents/${deleting.id}`);
       toast.success("Agente eliminado correctamente");
@@ -77,34 +90,33 @@ export default function Agents() {
     } catch (error) {
       toast.error("Error al eliminar agente", { description: errorMessage(error) });
     } finally {
-      setBusy(false);
+      setRemoving(false);
     }
   }
+
+  const openCreate = () => setEditing({ agent: null });
 
   return (
     <>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <PageHeader
           title="Gestión de Agentes"
-          description="Agentes de IA que responden a tus clientes por WhatsApp y pasan a una persona cuando hace falta."
+          description="Agentes de IA que responden a tus clientes por WhatsApp y pasan la conversación a una persona cuando hace falta."
         />
-        {canManage && <Button onClick={() => setEditing({ agent: null })}>Nuevo Agente</Button>}
+        {canManage && <Button onClick={openCreate}>Nuevo Agente</Button>}
       </div>
+
       {agents === null ? (
         <Spinner />
-      ) : agents.length === 0 ? (
-        <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
-          <h2 className="font-semibold">Aún no tienes agentes</h2>
-          <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
-            Crea tu primer agente, pruébalo aquí mismo y elígelo como agente por defecto de tu
-            número en Configuración.
-          </p>
-          {canManage && (
-            <Button className="mt-4" onClick={() => setEditing({ agent: null })}>
-              Crear primer agente
-            </Button>
-          )}
+      ) : agents.length === 0 && loadFailed ? (
+        <section className="rounded-xl border border-slate-200 bg-white p-8 text-center">
+          <p className="text-sm text-slate-600">No se pudieron cargar los agentes.</p>
+          <Button variant="secondary" className="mt-4" onClick={() => void load()}>
+            Reintentar
+          </Button>
         </section>
+      ) : agents.length === 0 ? (
+        <AgentsEmptyState canManage={canManage} onCreate={openCreate} />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Agentes">
           {agents.map((agent) => (
@@ -119,22 +131,27 @@ export default function Agents() {
           ))}
         </ul>
       )}
-      <AgentDialog
-        open={editing !== null}
-        agent={editing?.agent ?? null}
-        onClose={() => setEditing(null)}
-        onSave={save}
-      />
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Eliminar agente"
-        description="¿Estás seguro de eliminar este agente?"
-        confirmLabel="Eliminar"
-        busyLabel="Eliminando..."
-        busy={busy}
-        onConfirm={() => void remove()}
-        onClose={() => setDeleting(null)}
-      />
+
+      {canManage && (
+        <>
+          <AgentDialog
+            open={editing !== null}
+            agent={editing?.agent ?? null}
+            onClose={() => setEditing(null)}
+            onSave={save}
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            title={deleting ? `Eliminar «${deleting.name}»` : "Eliminar agente"}
+            description="¿Estás seguro de eliminar este agente?"
+            confirmLabel="Eliminar"
+            busyLabel="Eliminando..."
+            busy={removing}
+            onConfirm={() => void remove()}
+            onClose={() => setDeleting(null)}
+          />
+        </>
+      )}
       <AgentSandbox agent={trying} onClose={() => setTrying(null)} />
     </>
   );

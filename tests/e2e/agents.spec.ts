@@ -1,5 +1,29 @@
-import { expect, test } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { ORGANIZATION, customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
+
+const agentCards = (page: Page) =>
+  page.getByRole("list", { name: "Agentes" }).getByRole("listitem");
+
+async function register(request: APIRequestContext, fullName: string) {
+  const response = await request.post("/api/v1/auth/register", {
+    data: { email: uniqueEmail("agents"), password: "secreto123", full_name: fullName },
+  });
+  expect(response.status()).toBe(201);
+  const { token, user } = (await response.json()).data;
+  return { token: token as string, email: user.email as string };
+}
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function createAgent(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  data: Record<string, unknown>,
+) {
+  const response = await request.post("/api/v1/agents", { headers, data });
+  expect(response.status()).toBe(201);
+  return (await response.json()).data as { id: string; name: string };
+}
 
 test("create, edit, deactivate, try and delete an agent", async ({ page }) => {
   await signedInOwner(page);
@@ -7,53 +31,94 @@ test("create, edit, deactivate, try and delete an agent", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Gestión de Agentes" })).toBeVisible();
   await expect(page.getByText("Aún no tienes agentes")).toBeVisible();
 
+  // Blank name and prompt are refused in Spanish, next to their fields.
   await page.getByRole("button", { name: "Nuevo Agente" }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Crear Nuevo Agente" })).toBeVisible();
+  await expect(dialog.getByLabel("Modelo")).toHaveValue("google/gemini-2.5-flash");
+  await expect(dialog.getByRole("option", { name: /\(recomendado\)/ })).toHaveText(
+    "google/gemini-2.5-flash (recomendado)",
+  );
+  await expect(dialog.getByLabel("Temperatura")).toHaveValue("0.7");
+  await expect(dialog.getByLabel("Prompt del sistema")).toHaveAttribute("rows", "6");
+  await expect(dialog.getByLabel("Activo")).toHaveCount(0);
   await dialog.getByRole("button", { name: "Crear agente" }).click();
   await expect(dialog.getByText("El nombre es obligatorio")).toBeVisible();
   await expect(dialog.getByText("El prompt del sistema es obligatorio")).toBeVisible();
+  await expect(dialog.getByLabel("Nombre")).toBeFocused();
+
   await dialog.getByLabel("Nombre").fill("Sofía");
   await dialog.getByLabel("Prompt del sistema").fill("Eres Sofía, la recepcionista de la clínica.");
   await dialog.getByRole("button", { name: "Crear agente" }).click();
   await expect(page.getByText("Agente creado correctamente")).toBeVisible();
+  await expect(dialog).toHaveCount(0);
 
-  const card = page
-    .getByRole("list", { name: "Agentes" })
-    .getByRole("listitem")
-    .filter({ hasText: "Sofía" });
+  const card = agentCards(page).filter({ hasText: "Sofía" });
   await expect(card.getByText("google/gemini-2.5-flash")).toBeVisible();
   await expect(card.getByText("0.7")).toBeVisible();
   await expect(card.getByText("Activo", { exact: true })).toBeVisible();
+  await expect(card.getByText("WhatsApp desconectado")).toBeVisible();
 
+  // Editing opens the dialog filled in; switching 'Activo' off deactivates the agent.
   await card.getByRole("button", { name: "Editar" }).click();
   await expect(dialog.getByRole("heading", { name: "Editar Agente" })).toBeVisible();
   await expect(dialog.getByLabel("Nombre")).toHaveValue("Sofía");
+  await expect(dialog.getByLabel("Prompt del sistema")).toHaveValue(
+    "Eres Sofía, la recepcionista de la clínica.",
+  );
+  await expect(dialog.getByLabel("Activo")).toBeChecked();
+  // The slider works from the keyboard, and shows its value.
+  await dialog.getByLabel("Temperatura").focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowLeft");
+  await expect(dialog.getByLabel("Temperatura")).toHaveValue("0.3");
+  await expect(dialog.getByText("0.3")).toBeVisible();
   await dialog.getByLabel("Activo").uncheck();
   await dialog.getByRole("button", { name: "Guardar Cambios" }).click();
   await expect(page.getByText("Agente actualizado correctamente")).toBeVisible();
   await expect(card.getByText("Inactivo")).toBeVisible();
+  await expect(card.getByText("0.3")).toBeVisible();
 
-  // The sandbox answers through the (fake) model, without WhatsApp.
-  await card.getByRole("button", { name: "Probar agente" }).click();
-  const sandbox = page.getByRole("dialog");
-  await sandbox.getByLabel("Escribe un mensaje").fill("¿Cuánto cuesta una limpieza?");
-  await sandbox.getByLabel("Escribe un mensaje").press("Enter");
-  await expect(
-    sandbox.getByText(
-      "Respuesta de prueba (google/gemini-2.5-flash): ¿Cuánto cuesta una limpieza?",
-    ),
-  ).toBeVisible();
-  await sandbox.getByLabel("Escribe un mensaje").fill("Quiero hablar con una persona");
-  await sandbox.getByLabel("Escribe un mensaje").press("Enter");
-  await expect(sandbox.getByText(/El agente pasaría la conversación a una persona/)).toBeVisible();
-  await sandbox.getByRole("button", { name: "Cerrar" }).click();
+  // Cancelling the confirmation keeps the agent; accepting it deletes it.
+  await card.getByRole("button", { name: "Eliminar agente Sofía" }).click();
+  const confirm = page.getByRole("dialog");
+  await expect(confirm.getByText("¿Estás seguro de eliminar este agente?")).toBeVisible();
+  await confirm.getByRole("button", { name: "Cancelar" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(card).toBeVisible();
 
   await card.getByRole("button", { name: "Eliminar agente Sofía" }).click();
-  await expect(page.getByText("¿Estás seguro de eliminar este agente?")).toBeVisible();
-  await page.getByRole("dialog").getByRole("button", { name: "Eliminar" }).click();
+  await expect(confirm.getByText("¿Estás seguro de eliminar este agente?")).toBeVisible();
+  await confirm.getByRole("button", { name: "Eliminar" }).click();
   await expect(page.getByText("Agente eliminado correctamente")).toBeVisible();
   await expect(page.getByText("Aún no tienes agentes")).toBeVisible();
+});
+
+test("the create dialog starts blank every time it opens", async ({ page }) => {
+  await signedInOwner(page);
+  await page.goto("/agents");
+  await page.getByRole("button", { name: "Nuevo Agente" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Nombre").fill("Borrador");
+  await dialog.getByRole("button", { name: "Crear agente" }).click();
+  await expect(dialog.getByText("El prompt del sistema es obligatorio")).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancelar" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Nuevo Agente" })).toBeFocused();
+
+  await page.getByRole("button", { name: "Nuevo Agente" }).click();
+  await expect(dialog.getByLabel("Nombre")).toHaveValue("");
+  await expect(dialog.getByText("El prompt del sistema es obligatorio")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+});
+
+test("/agents?new=1 opens the create dialog and drops the parameter", async ({ page }) => {
+  await signedInOwner(page);
+  await page.goto("/agents?new=1");
+  await expect(
+    page.getByRole("dialog").getByRole("heading", { name: "Crear Nuevo Agente" }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/agents$/);
 });
 
 test("the dashboard opens the new-agent dialog", async ({ page }) => {
@@ -65,25 +130,171 @@ test("the dashboard opens the new-agent dialog", async ({ page }) => {
   ).toBeVisible();
 });
 
-test("an agent's chats list its conversations and the AI reply", async ({ page }) => {
-  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
-  const created = await page.request.post("/api/v1/agents", {
-    headers,
-    data: { name: "Bot", system_prompt: "Eres útil." },
+test("'Probar agente' answers through the model, notices a handoff and restarts", async ({
+  page,
+}) => {
+  const { headers } = await signedInOwner(page);
+  await createAgent(page.request, headers, {
+    name: "Sofía",
+    model: "google/gemini-2.5-pro",
+    system_prompt: "Eres Sofía, la recepcionista de la clínica.",
   });
-  const agent = (await created.json()).data;
+  await page.goto("/agents");
+  await agentCards(page)
+    .filter({ hasText: "Sofía" })
+    .getByRole("button", { name: "Probar agente" })
+    .click();
+
+  const sandbox = page.getByRole("dialog");
+  await expect(sandbox.getByRole("heading", { name: "Probar agente: Sofía" })).toBeVisible();
+  const box = sandbox.getByLabel("Escribe un mensaje");
+  await expect(box).toBeFocused();
+  await box.fill("¿Cuánto cuesta una limpieza?");
+  await box.press("Enter");
+  await expect(box).toHaveValue("");
+  const log = sandbox.getByRole("log", { name: "Conversación de prueba" });
+  await expect(log.getByText("¿Cuánto cuesta una limpieza?")).toBeVisible();
+  await expect(
+    log.getByText("Respuesta de prueba (google/gemini-2.5-pro): ¿Cuánto cuesta una limpieza?"),
+  ).toBeVisible();
+
+  // Shift+Enter is a new line; the send button sends too.
+  await box.fill("Una pregunta más");
+  await box.press("Shift+Enter");
+  await box.pressSequentially("sobre el precio");
+  await expect(box).toHaveValue("Una pregunta más\nsobre el precio");
+  await sandbox.getByRole("button", { name: "Enviar" }).click();
+  await expect(log.getByText(/Respuesta de prueba[\s\S]*sobre el precio/)).toBeVisible();
+
+  await box.fill("Quiero hablar con una persona");
+  await box.press("Enter");
+  await expect(log.getByText(/El agente pasaría la conversación a una persona: /)).toBeVisible();
+
+  await sandbox.getByRole("button", { name: "Reiniciar" }).click();
+  await expect(log.getByText("¿Cuánto cuesta una limpieza?")).toHaveCount(0);
+  await expect(log.getByText(/El agente pasaría la conversación/)).toHaveCount(0);
+
+  await sandbox.getByRole("button", { name: "Cerrar" }).click();
+  await expect(sandbox).toHaveCount(0);
+});
+
+test("a team member with the agent role sees the agents without changing them", async ({
+  page,
+}) => {
+  const request = page.request;
+  const owner = await register(request, "Marta Ruiz");
+  expect(
+    (
+      await request.post("/api/v1/organizations", {
+        headers: bearer(owner.token),
+        data: ORGANIZATION,
+      })
+    ).status(),
+  ).toBe(201);
+  await createAgent(request, bearer(owner.token), {
+    name: "Recepción",
+    system_prompt: "Eres la recepción de la clínica.",
+  });
+  const member = await register(request, "Luis Gil");
+  const invitation = await request.post("/api/v1/organizations/invitations", {
+    headers: bearer(owner.token),
+    data: { email: member.email, role: "agent" },
+  });
+  expect(invitation.status()).toBe(201);
+  const link = new URL((await invitation.json()).data.url);
+  const accepted = await request.post("/api/v1/organizations/invitations/accept", {
+    headers: bearer(member.token),
+    data: { token: link.searchParams.get("invitation") },
+  });
+  expect(accepted.status()).toBe(200);
+  await page.addInitScript((t) => localStorage.setItem("auth_token", t), member.token);
+
+  await page.goto("/agents?new=1");
+  const card = agentCards(page).filter({ hasText: "Recepción" });
+  await expect(card).toBeVisible();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Nuevo Agente" })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: "Editar" })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: /Eliminar agente/ })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: /Marcar como/ })).toHaveCount(0);
+  await expect(card.getByRole("button", { name: "Probar agente" })).toBeVisible();
+  await expect(card.getByRole("link", { name: "Chats" })).toBeVisible();
+});
+
+test("an agent without conversations offers to try it", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  const agent = await createAgent(page.request, headers, {
+    name: "Bot",
+    system_prompt: "Eres útil.",
+  });
+  await page.goto("/agents");
+  await agentCards(page).filter({ hasText: "Bot" }).getByRole("link", { name: "Chats" }).click();
+  await expect(page).toHaveURL(new RegExp(`/chats/${agent.id}$`));
+  await expect(page.getByRole("heading", { name: "Bot", level: 1 })).toBeVisible();
+  await expect(page.getByText("Este agente aún no tiene conversaciones")).toBeVisible();
+  await page.getByRole("button", { name: "Probar agente" }).click();
+  await expect(
+    page.getByRole("dialog").getByRole("heading", { name: "Probar agente: Bot" }),
+  ).toBeVisible();
+});
+
+test("an unknown agent's chats say so", async ({ page }) => {
+  await signedInOwner(page);
+  await page.goto("/chats/no-such-agent");
+  await expect(page.getByRole("heading", { name: "Agente no encontrado" })).toBeVisible();
+  await page.getByRole("link", { name: "Volver a agentes" }).click();
+  await expect(page).toHaveURL(/\/agents$/);
+});
+
+/** A connected number whose default agent is "Bot", and one customer message to it. */
+async function agentWithCustomer(page: Page, text: string) {
+  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
+  const agent = await createAgent(page.request, headers, {
+    name: "Bot",
+    system_prompt: "Eres útil.",
+  });
   await page.request.patch("/api/v1/whatsapp-config", {
     headers,
     data: { default_agent_id: agent.id },
   });
-  await deliver(page.request, customerMessage(phoneNumberId, "34655000001", "¿Abrís hoy?", "Rosa"));
+  await deliver(page.request, customerMessage(phoneNumberId, "34655000001", text, "Rosa"));
+  return agent;
+}
+
+test("an agent's chats list its conversations and the AI reply", async ({ page }) => {
+  const agent = await agentWithCustomer(page, "¿Abrís hoy?");
   await page.goto(`/chats/${agent.id}`);
-  await page.getByRole("list", { name: "Contactos" }).getByText("Rosa").click();
-  await expect(page.getByRole("list", { name: "Mensajes" }).getByText("¿Abrís hoy?")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Bot", level: 1 })).toBeVisible();
+  const contacts = page.getByRole("list", { name: "Contactos" });
+  await expect(contacts.getByText("¿Abrís hoy?")).toBeVisible();
+  await contacts.getByText("Rosa").click();
+  const messages = page.getByRole("list", { name: "Mensajes" });
+  await expect(messages.getByText("¿Abrís hoy?")).toBeVisible();
   // The hub answers after a short pause: the bot's reply arrives live.
   await expect(
-    page
-      .getByRole("list", { name: "Mensajes" })
-      .getByText("Respuesta de prueba (google/gemini-2.5-flash): ¿Abrís hoy?"),
+    messages.getByText("Respuesta de prueba (google/gemini-2.5-flash): ¿Abrís hoy?"),
   ).toBeVisible({ timeout: 15_000 });
+
+  // The team answers from the same pane; blank text is not sent.
+  const box = page.getByLabel("Escribe un mensaje");
+  await box.fill("   ");
+  await box.press("Enter");
+  await expect(page.getByText("Mensaje enviado")).toHaveCount(0);
+  await box.fill("Sí, hasta las 19:00");
+  await box.press("Enter");
+  await expect(messages.getByText("Sí, hasta las 19:00")).toBeVisible();
+  await expect(box).toHaveValue("");
+});
+
+test("@mobile an agent's contacts and messages stack on a phone", async ({ page }) => {
+  const agent = await agentWithCustomer(page, "¿Tenéis cita mañana?");
+  await page.goto(`/chats/${agent.id}`);
+  const contacts = page.getByRole("list", { name: "Contactos" });
+  await contacts.getByText("Rosa").click();
+  const messages = page.getByRole("list", { name: "Mensajes" });
+  await expect(messages.getByText("¿Tenéis cita mañana?")).toBeInViewport();
+  const listBox = await contacts.boundingBox();
+  const paneBox = await messages.boundingBox();
+  expect(listBox && paneBox && paneBox.y > listBox.y).toBe(true);
 });

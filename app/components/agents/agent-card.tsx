@@ -2,11 +2,33 @@ import { Link } from "react-router";
 import type { Agent } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
 
-export type AgentWithUsage = Agent & {
-  usage?: { calls: number; failures: number; prompt_tokens: number; completion_tokens: number };
-};
+export interface AgentUsage {
+  calls: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 
-const formatTokens = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+/** `GET /agents` may add the model usage totals to each agent. */
+export type AgentWithUsage = Agent & { usage?: AgentUsage };
+
+/** 950 → "950", 3412 → "3.4k", 2000000 → "2M". */
+export function formatTokens(n: number) {
+  const compact = (value: number, unit: string) => `${value.toFixed(1).replace(/\.0$/, "")}${unit}`;
+  if (n >= 1_000_000) return compact(n / 1_000_000, "M");
+  if (n >= 1000) return compact(n / 1000, "k");
+  return String(n);
+}
+
+/** "12 respuestas · 3.4k tokens", and the failures when there were any. */
+export function usageSummary(usage: AgentUsage) {
+  const parts = [
+    `${usage.calls} ${usage.calls === 1 ? "respuesta" : "respuestas"}`,
+    `${formatTokens(usage.prompt_tokens + usage.completion_tokens)} tokens`,
+  ];
+  if (usage.failures > 0) parts.push(`${usage.failures} con error`);
+  return parts.join(" · ");
+}
 
 interface AgentCardProps {
   agent: AgentWithUsage;
@@ -17,43 +39,39 @@ interface AgentCardProps {
 }
 
 export function AgentCard({ agent, canManage, onEdit, onDelete, onTry }: AgentCardProps) {
+  const titleId = `agent-${agent.id}-name`;
   const connected = agent.whatsapp_status === "connected";
   return (
-    <li className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm">
+    <li
+      aria-labelledby={titleId}
+      className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
+    >
       <div className="flex items-start justify-between gap-2">
-        <h2 className="truncate text-lg font-semibold">{agent.name}</h2>
-        <span
-          className={`rounded-full px-2 py-0.5 text-xs font-medium ${agent.is_active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-600"}`}
-        >
-          {agent.is_active ? "Activo" : "Inactivo"}
-        </span>
+        <h2 id={titleId} className="min-w-0 truncate text-lg font-semibold text-slate-900">
+          {agent.name}
+        </h2>
+        <ActiveBadge active={agent.is_active} />
       </div>
-      <span
-        className={`mt-2 w-fit rounded-full px-2 py-0.5 text-xs ${connected ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-600"}`}
-      >
-        {connected ? "WhatsApp conectado" : "WhatsApp desconectado"}
-      </span>
+      <div className="mt-2 flex flex-wrap items-center gap-2">
+        <WhatsappBadge connected={connected} />
+      </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
-        <div>
+        <div className="min-w-0">
           <dt className="text-slate-500">Modelo</dt>
-          <dd className="truncate">{agent.model}</dd>
+          <dd className="truncate" title={agent.model}>
+            {agent.model}
+          </dd>
         </div>
         <div>
           <dt className="text-slate-500">Temperatura</dt>
-          <dd>{agent.temperature}</dd>
+          <dd className="tabular-nums">{agent.temperature.toFixed(1)}</dd>
         </div>
       </dl>
-      {agent.usage && (
-        <p className="mt-2 text-xs text-slate-500">
-          {agent.usage.calls} respuestas ·{" "}
-          {formatTokens(agent.usage.prompt_tokens + agent.usage.completion_tokens)} tokens
-          {agent.usage.failures > 0 && ` · ${agent.usage.failures} con error`}
-        </p>
-      )}
-      <div className="mt-4 flex flex-wrap gap-2">
+      {agent.usage && <p className="mt-2 text-xs text-slate-500">{usageSummary(agent.usage)}</p>}
+      <div className="mt-auto flex flex-wrap items-center gap-2 pt-4">
         <Link
           to={`/chats/${agent.id}`}
-          className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+          className="inline-flex items-center rounded-lg border border-slate-300 px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-600"
         >
           Chats
         </Link>
@@ -65,25 +83,61 @@ export function AgentCard({ agent, canManage, onEdit, onDelete, onTry }: AgentCa
             <Button variant="secondary" onClick={onEdit}>
               Editar
             </Button>
-            <Button variant="ghost" onClick={onDelete} aria-label={`Eliminar agente ${agent.name}`}>
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={1.8}
-              >
-                <path
-                  d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                />
-              </svg>
+            <Button
+              variant="ghost"
+              className="ml-auto px-2 hover:text-red-600"
+              onClick={onDelete}
+              aria-label={`Eliminar agente ${agent.name}`}
+              title="Eliminar agente"
+            >
+              <TrashIcon />
             </Button>
           </>
         )}
       </div>
     </li>
+  );
+}
+
+function ActiveBadge({ active }: { active: boolean }) {
+  return (
+    <span
+      className={`shrink-0 rounded-full px-2 py-0.5 text-xs font-medium ${active ? "bg-emerald-100 text-emerald-800" : "bg-slate-200 text-slate-600"}`}
+    >
+      {active ? "Activo" : "Inactivo"}
+    </span>
+  );
+}
+
+function WhatsappBadge({ connected }: { connected: boolean }) {
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ${connected ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-600"}`}
+    >
+      <span
+        aria-hidden
+        className={`h-1.5 w-1.5 rounded-full ${connected ? "bg-green-600" : "bg-slate-400"}`}
+      />
+      {connected ? "WhatsApp conectado" : "WhatsApp desconectado"}
+    </span>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className="h-5 w-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={1.8}
+    >
+      <path
+        d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }

@@ -1,5 +1,5 @@
 import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import { useEffect, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import {
   AGENT_MODELS,
   DEFAULT_MODEL,
@@ -11,6 +11,7 @@ import {
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
+import { ToggleSwitch } from "./toggle-switch";
 
 export interface AgentFormValues {
   name: string;
@@ -33,10 +34,23 @@ const MODEL_OPTIONS = AGENT_MODELS.map((model) => ({
   label: model === DEFAULT_MODEL ? `${model} (recomendado)` : model,
 }));
 
+const valuesOf = (agent: Agent | null): AgentFormValues =>
+  agent
+    ? {
+        name: agent.name,
+        model: agent.model,
+        temperature: agent.temperature,
+        system_prompt: agent.system_prompt,
+        is_active: agent.is_active,
+      }
+    : EMPTY;
+
 interface AgentDialogProps {
   open: boolean;
+  /** The agent being edited; null to create one. */
   agent: Agent | null;
   onClose: () => void;
+  /** Saves; resolves to the server's field errors, or null when saved. */
   onSave: (values: AgentFormValues) => Promise<FieldErrors | null>;
 }
 
@@ -45,113 +59,147 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
   const [values, setValues] = useState<AgentFormValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     if (!open) return;
-    setValues(
-      agent
-        ? {
-            name: agent.name,
-            model: agent.model,
-            temperature: agent.temperature,
-            system_prompt: agent.system_prompt,
-            is_active: agent.is_active,
-          }
-        : EMPTY,
-    );
+    setValues(valuesOf(agent));
     setErrors({});
   }, [open, agent]);
 
+  // After a failed attempt, the first field in error takes the focus.
+  useEffect(() => {
+    if (attempt === 0) return;
+    form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+  }, [attempt]);
+
+  const set = <K extends keyof AgentFormValues>(key: K, value: AgentFormValues[K]) =>
+    setValues((current) => ({ ...current, [key]: value }));
+
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const checked = validate(agentCreateInput, values);
-    if (checked.errors) return setErrors(checked.errors);
+    if (saving) return;
+    const payload = { ...values, is_active: agent ? values.is_active : true };
+    const checked = validate(agentCreateInput, payload);
+    if (checked.errors) {
+      setErrors(checked.errors);
+      setAttempt((n) => n + 1);
+      return;
+    }
     setSaving(true);
-    const serverErrors = await onSave({ ...values, is_active: agent ? values.is_active : true });
+    const serverErrors = await onSave(payload);
     setSaving(false);
-    if (serverErrors) setErrors(serverErrors);
+    if (serverErrors) {
+      setErrors(serverErrors);
+      setAttempt((n) => n + 1);
+    }
   }
 
   return (
     <Dialog open={open} onClose={() => !saving && onClose()} className="relative z-50">
       <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
-      <div className="fixed inset-0 flex items-center justify-center overflow-y-auto p-4">
-        <DialogPanel className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
-          <DialogTitle className="text-lg font-semibold">
-            {agent ? "Editar Agente" : "Crear Nuevo Agente"}
-          </DialogTitle>
-          <form onSubmit={submit} noValidate className="mt-4 space-y-4">
-            <Field
-              label="Nombre"
-              required
-              value={values.name}
-              error={errors.name}
-              onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
-            />
-            <SelectField
-              label="Modelo"
-              options={MODEL_OPTIONS}
-              value={values.model}
-              error={errors.model}
-              onChange={(e) => setValues((v) => ({ ...v, model: e.target.value as AgentModel }))}
-            />
-            <div>
-              <label
-                htmlFor="agent-temperature"
-                className="mb-1 block text-sm font-medium text-slate-700"
-              >
-                Temperatura:{" "}
-                <output htmlFor="agent-temperature">{values.temperature.toFixed(1)}</output>
-              </label>
-              <input
-                id="agent-temperature"
-                type="range"
-                min={0}
-                max={1}
-                step={0.1}
-                value={values.temperature}
-                onChange={(e) =>
-                  setValues((v) => ({
-                    ...v,
-                    temperature: Math.round(Number(e.target.value) * 10) / 10,
-                  }))
-                }
-                className="w-full accent-emerald-600"
+      <div className="fixed inset-0 overflow-y-auto">
+        <div className="flex min-h-full items-center justify-center p-4">
+          <DialogPanel className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
+            <DialogTitle className="text-lg font-semibold text-slate-900">
+              {agent ? "Editar Agente" : "Crear Nuevo Agente"}
+            </DialogTitle>
+            <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
+              <Field
+                label="Nombre"
+                required
+                data-autofocus
+                maxLength={100}
+                value={values.name}
+                error={errors.name}
+                placeholder="Sofía, recepción"
+                onChange={(e) => set("name", e.target.value)}
               />
-              <p className="mt-1 text-xs text-slate-500">
-                Más baja: respuestas más previsibles. Más alta: más creativas.
-              </p>
-            </div>
-            <TextAreaField
-              label="Prompt del sistema"
-              required
-              rows={6}
-              value={values.system_prompt}
-              error={errors.system_prompt}
-              placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
-              onChange={(e) => setValues((v) => ({ ...v, system_prompt: e.target.value }))}
-            />
-            {agent && (
-              <label className="flex items-center gap-2 text-sm text-slate-700">
-                <input
-                  type="checkbox"
+              <SelectField
+                label="Modelo"
+                options={MODEL_OPTIONS}
+                value={values.model}
+                error={errors.model}
+                onChange={(e) => set("model", e.target.value as AgentModel)}
+              />
+              <TemperatureSlider
+                value={values.temperature}
+                error={errors.temperature}
+                onChange={(t) => set("temperature", t)}
+              />
+              <TextAreaField
+                label="Prompt del sistema"
+                required
+                rows={6}
+                value={values.system_prompt}
+                error={errors.system_prompt}
+                hint="Quién es el agente, qué sabe de tu negocio y cuándo debe pasar la conversación a una persona."
+                placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
+                onChange={(e) => set("system_prompt", e.target.value)}
+              />
+              {agent && (
+                <ToggleSwitch
+                  label="Activo"
+                  description="Un agente inactivo no responde a los clientes."
                   checked={values.is_active}
-                  onChange={(e) => setValues((v) => ({ ...v, is_active: e.target.checked }))}
+                  onChange={(checked) => set("is_active", checked)}
                 />
-                Activo
-              </label>
-            )}
-            <div className="flex justify-end gap-3 pt-2">
-              <Button variant="secondary" onClick={onClose} disabled={saving}>
-                Cancelar
-              </Button>
-              <Button type="submit" disabled={saving}>
-                {saving ? "Guardando..." : agent ? "Guardar Cambios" : "Crear agente"}
-              </Button>
-            </div>
-          </form>
-        </DialogPanel>
+              )}
+              <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+                <Button variant="secondary" onClick={onClose} disabled={saving}>
+                  Cancelar
+                </Button>
+                <Button type="submit" disabled={saving}>
+                  {saving ? "Guardando..." : agent ? "Guardar Cambios" : "Crear agente"}
+                </Button>
+              </div>
+            </form>
+          </DialogPanel>
+        </div>
       </div>
     </Dialog>
+  );
+}
+
+/** 0 to 1 in steps of 0.1, with its value shown in the label. */
+function TemperatureSlider({
+  value,
+  error,
+  onChange,
+}: {
+  value: number;
+  error?: string;
+  onChange: (value: number) => void;
+}) {
+  const id = useId();
+  const shown = value.toFixed(1);
+  return (
+    <div>
+      <label htmlFor={id} className="mb-1 flex justify-between text-sm font-medium text-slate-700">
+        <span>Temperatura</span>
+        <output htmlFor={id} className="tabular-nums">
+          {shown}
+        </output>
+      </label>
+      <input
+        id={id}
+        type="range"
+        min={0}
+        max={1}
+        step={0.1}
+        value={value}
+        aria-valuetext={shown}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => onChange(Math.round(Number(e.target.value) * 10) / 10)}
+        className="w-full accent-emerald-600"
+      />
+      <p id={`${id}-help`} className="mt-1 flex justify-between text-xs text-slate-500">
+        <span>0 · más previsible</span>
+        <span>1 · más creativo</span>
+      </p>
+      {error && <p className="mt-1 text-sm text-red-600">{error}</p>}
+    </div>
   );
 }

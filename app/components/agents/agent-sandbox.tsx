@@ -1,45 +1,89 @@
-import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
-import { useEffect, useState } from "react";
+import { Dialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { Agent, AgentTestReply } from "../../../worker/agents/contract";
-import { Composer } from "~/components/conversations/composer";
+import { MAX_MESSAGE_LENGTH } from "../../../worker/conversations/contract";
 import { Button } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
 
-interface Turn {
-  role: "user" | "assistant";
-  content: string;
+/** What the sandbox shows: the two voices, and the handoff notices (never sent to the model). */
+type Entry = { kind: "user" | "assistant"; content: string } | { kind: "handoff"; reason: string };
+
+/** The test endpoint takes at most 50 messages: a long session sends its latest ones. */
+const MAX_TEST_MESSAGES = 50;
+
+const transcriptOf = (entries: Entry[]) =>
+  entries
+    .flatMap((e) => (e.kind === "handoff" ? [] : [{ role: e.kind, content: e.content }]))
+    .slice(-MAX_TEST_MESSAGES);
+
+export const handoffNotice = (reason: string) =>
+  `El agente pasaría la conversación a una persona: ${reason}`;
+
+interface AgentSandboxProps {
+  /** The agent to try; null keeps the panel closed. */
+  agent: Pick<Agent, "id" | "name"> | null;
+  onClose: () => void;
 }
 
-/** 'Probar agente': the team writes as a customer would and reads the agent's answers. */
-export function AgentSandbox({ agent, onClose }: { agent: Agent | null; onClose: () => void }) {
-  const [turns, setTurns] = useState<Turn[]>([]);
-  const [notice, setNotice] = useState<string | null>(null);
+/**
+ * 'Probar agente': the team writes as a customer would; every message sends the whole
+ * transcript to `POST /agents/{id}/test` and the answer appears as the agent's bubble.
+ */
+export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
+  const [entries, setEntries] = useState<Entry[]>([]);
+  const [draft, setDraft] = useState("");
   const [thinking, setThinking] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // Answers to a transcript that was since cleared (Reiniciar, another agent) are dropped.
+  const generation = useRef(0);
+  const log = useRef<HTMLOListElement>(null);
+
+  function reset() {
+    generation.current += 1;
+    setEntries([]);
+    setThinking(false);
+    setError(null);
+  }
+
+  const agentId = agent?.id;
+  useEffect(() => {
+    reset();
+    setDraft("");
+  }, [agentId]);
 
   useEffect(() => {
-    setTurns([]);
-    setNotice(null);
-  }, [agent]);
+    const list = log.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [entries, thinking]);
 
-  async function send(content: string) {
-    if (!agent) return false;
-    const transcript: Turn[] = [...turns, { role: "user", content }];
-    setTurns(transcript);
+  async function send() {
+    const content = draft.trim();
+    if (!agent || !content || thinking) return;
+    const before = entries;
+    const asked: Entry[] = [...before, { kind: "user", content }];
+    const current = generation.current;
+    setEntries(asked);
+    setDraft("");
+    setError(null);
     setThinking(true);
-    setNotice(null);
     try {
       const answer = await api.post<AgentTestReply>(`/agents/${agent.id}/test`, {
-        messages: transcript,
+        messages: transcriptOf(asked),
       });
-      if (answer.reply) setTurns([...transcript, { role: "assistant", content: answer.reply }]);
-      if (answer.handoff)
-        setNotice(`El agente pasaría la conversación a una persona: ${answer.handoff.reason}`);
-    } catch (error) {
-      setNotice(errorMessage(error));
+      if (generation.current !== current) return;
+      const answered: Entry[] = [...asked];
+      if (answer.reply) answered.push({ kind: "assistant", content: answer.reply });
+      if (answer.handoff) answered.push({ kind: "handoff", reason: answer.handoff.reason });
+      setEntries(answered);
+    } catch (failure) {
+      if (generation.current !== current) return;
+      // Nothing was answered: the message goes back to the box to try again.
+      setEntries(before);
+      setDraft((typed) => typed || content);
+      setError(errorMessage(failure));
     } finally {
-      setThinking(false);
+      if (generation.current === current) setThinking(false);
     }
-    return true;
   }
 
   return (
@@ -47,49 +91,135 @@ export function AgentSandbox({ agent, onClose }: { agent: Agent | null; onClose:
       <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
       <div className="fixed inset-0 flex justify-end">
         <DialogPanel className="flex h-full w-full max-w-md flex-col bg-slate-100 shadow-xl">
-          <div className="flex items-center justify-between border-b border-slate-200 bg-white p-4">
-            <DialogTitle className="font-semibold">Probar agente: {agent?.name}</DialogTitle>
-            <div className="flex gap-2">
-              <Button variant="ghost" onClick={() => setTurns([])}>
+          <header className="flex items-start justify-between gap-3 border-b border-slate-200 bg-white p-4">
+            <div className="min-w-0">
+              <DialogTitle className="truncate font-semibold text-slate-900">
+                Probar agente: {agent?.name}
+              </DialogTitle>
+              <Description className="text-xs text-slate-500">
+                Escribe como lo haría un cliente. Nada se envía por WhatsApp.
+              </Description>
+            </div>
+            <div className="flex shrink-0 gap-2">
+              <Button
+                variant="ghost"
+                className="px-3"
+                onClick={reset}
+                disabled={entries.length === 0 && !error && !thinking}
+              >
                 Reiniciar
               </Button>
-              <Button variant="secondary" onClick={onClose}>
+              <Button variant="secondary" className="px-3" onClick={onClose}>
                 Cerrar
               </Button>
             </div>
-          </div>
+          </header>
           <ol
-            className="flex-1 space-y-2 overflow-y-auto p-4"
-            aria-live="polite"
+            ref={log}
+            role="log"
             aria-label="Conversación de prueba"
+            className="flex-1 space-y-2 overflow-y-auto p-4"
           >
-            {turns.length === 0 && (
-              <li className="text-center text-sm text-slate-500">
-                Escribe como lo haría un cliente por WhatsApp.
+            {entries.length === 0 && (
+              <li className="mt-8 text-center text-sm text-slate-500">
+                Escribe un primer mensaje, por ejemplo «Hola, ¿a qué hora abrís?».
               </li>
             )}
-            {turns.map((turn, index) => (
-              <li
-                key={index}
-                className={`flex ${turn.role === "user" ? "justify-start" : "justify-end"}`}
-              >
-                <p
-                  className={`max-w-[80%] whitespace-pre-wrap rounded-2xl px-3 py-2 text-sm ${turn.role === "user" ? "bg-white" : "bg-emerald-600 text-white"}`}
-                >
-                  {turn.content}
-                </p>
-              </li>
+            {entries.map((entry, index) => (
+              <SandboxEntry key={index} entry={entry} />
             ))}
-            {thinking && <li className="text-sm text-slate-500">El agente está escribiendo…</li>}
+            {thinking && (
+              <li className="flex justify-end" aria-label="El agente está escribiendo">
+                <span className="rounded-2xl bg-white px-3 py-2 text-sm text-slate-500 shadow-sm">
+                  El agente está escribiendo…
+                </span>
+              </li>
+            )}
           </ol>
-          {notice && (
-            <p role="status" className="bg-amber-50 px-4 py-2 text-sm text-amber-800">
-              {notice}
+          {error && (
+            <p
+              role="alert"
+              className="border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-700"
+            >
+              {error}
             </p>
           )}
-          <Composer onSend={send} disabled={thinking} />
+          <SandboxComposer
+            value={draft}
+            busy={thinking}
+            onChange={setDraft}
+            onSend={() => void send()}
+          />
         </DialogPanel>
       </div>
     </Dialog>
+  );
+}
+
+/** The customer on the left, the agent on the right (as in the inbox), handoffs as notices. */
+function SandboxEntry({ entry }: { entry: Entry }) {
+  if (entry.kind === "handoff") {
+    return (
+      <li className="rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+        {handoffNotice(entry.reason)}
+      </li>
+    );
+  }
+  const customer = entry.kind === "user";
+  return (
+    <li className={`flex ${customer ? "justify-start" : "justify-end"}`}>
+      <div
+        className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm ${customer ? "bg-white text-slate-900" : "bg-emerald-600 text-white"}`}
+      >
+        <p className="sr-only">{customer ? "Cliente:" : "Agente:"}</p>
+        <p className="whitespace-pre-wrap break-words">{entry.content}</p>
+      </div>
+    </li>
+  );
+}
+
+/** Enter sends, Shift+Enter starts a new line; the box stays usable while the agent answers. */
+function SandboxComposer({
+  value,
+  busy,
+  onChange,
+  onSend,
+}: {
+  value: string;
+  busy: boolean;
+  onChange: (value: string) => void;
+  onSend: () => void;
+}) {
+  const id = useId();
+  return (
+    <form
+      className="flex items-end gap-2 border-t border-slate-200 bg-white p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSend();
+      }}
+    >
+      <label className="sr-only" htmlFor={id}>
+        Escribe un mensaje
+      </label>
+      <textarea
+        id={id}
+        rows={2}
+        data-autofocus
+        maxLength={MAX_MESSAGE_LENGTH}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key !== "Enter" || e.shiftKey || e.nativeEvent.isComposing) return;
+          e.preventDefault();
+          onSend();
+        }}
+        placeholder="Escribe como un cliente… (Enter envía, Mayús+Enter nueva línea)"
+        className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
+      />
+      <Button type="submit" disabled={busy || !value.trim()}>
+        {busy ? "Esperando..." : "Enviar"}
+      </Button>
+    </form>
   );
 }

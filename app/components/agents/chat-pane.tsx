@@ -1,0 +1,220 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import {
+  MESSAGE_PAGE_SIZE,
+  type Conversation,
+  type Message,
+  type MessageEvent,
+  type MessagePage,
+  type MessageStatusEvent,
+} from "../../../worker/conversations/contract";
+import { Composer } from "~/components/conversations/composer";
+import { MessageBubble } from "~/components/conversations/message-bubble";
+import { contactLabel } from "~/components/conversations/selectors";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { ApiError, api, errorMessage } from "~/lib/api";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
+
+const MARK_READ_DELAY_MS = 500;
+
+/** The messages call answers a page, or (older servers) a bare array. */
+const toPage = (data: MessagePage | Message[]): MessagePage =>
+  Array.isArray(data) ? { messages: data, has_more: false, total: data.length } : data;
+
+const oldestFirst = (messages: Message[]) =>
+  [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
+
+/** Marks the conversation read; a failure is silent (the spec's rule). */
+const markRead = (id: string) =>
+  api.patch(`/conversations/${id}/read`).then(
+    () => true,
+    () => false,
+  );
+
+const upsertInto = (current: Message[], message: Message) =>
+  current.some((m) => m.id === message.id)
+    ? current.map((m) => (m.id === message.id ? message : m))
+    : [...current, message];
+
+interface ChatPaneProps {
+  conversation: Conversation;
+  /** Called when the pane marks the conversation read. */
+  onRead: (conversationId: string) => void;
+  ref?: React.Ref<HTMLElement>;
+}
+
+/** One conversation: its latest messages (oldest first), older ones on demand, and the composer. */
+export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
+  const id = conversation.id;
+  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [hasMore, setHasMore] = useState(false);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const bottom = useRef<HTMLDivElement>(null);
+  const onReadRef = useRef(onRead);
+  onReadRef.current = onRead;
+
+  useEffect(() => {
+    let current = true;
+    setMessages(null);
+    setHasMore(false);
+    api
+      .get<MessagePage | Message[]>(`/conversations/${id}/messages?limit=${MESSAGE_PAGE_SIZE}`)
+      .then(
+        (data) => {
+          if (!current) return;
+          const page = toPage(data);
+          setMessages(oldestFirst(page.messages));
+          setHasMore(page.has_more);
+          void markRead(id).then((ok) => ok && onReadRef.current(id));
+        },
+        (error: unknown) => {
+          if (!current) return;
+          setMessages([]);
+          if (!(error instanceof ApiError && error.status === 404))
+            toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
+        },
+      );
+    return () => {
+      current = false;
+    };
+  }, [id]);
+
+  // Follow the newest message; loading older ones leaves the view where it is.
+  const newestId = messages?.at(-1)?.id;
+  useEffect(() => {
+    // A block body: Chromium's scrollIntoView may return a promise, not a cleanup.
+    if (newestId) void bottom.current?.scrollIntoView({ block: "end" });
+  }, [newestId]);
+
+  useRealtime(id, setMessages, () => onReadRef.current(id));
+
+  async function loadOlder() {
+    const oldest = messages?.[0];
+    if (!oldest || loadingOlder) return;
+    setLoadingOlder(true);
+    try {
+      const page = toPage(
+        await api.get<MessagePage | Message[]>(
+          `/conversations/${id}/messages?before=${encodeURIComponent(oldest.id)}&limit=${MESSAGE_PAGE_SIZE}`,
+        ),
+      );
+      setMessages((current) => [...oldestFirst(page.messages), ...(current ?? [])]);
+      setHasMore(page.has_more);
+    } catch (error) {
+      toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
+    } finally {
+      setLoadingOlder(false);
+    }
+  }
+
+  async function send(content: string) {
+    try {
+      const message = await api.post<Message>("/conversations/messages", {
+        conversation_id: id,
+        content,
+      });
+      setMessages((current) => upsertInto(current ?? [], message));
+      if (message.status === "failed")
+        toast.error("Error al enviar el mensaje", { description: message.error ?? undefined });
+      else toast.success("Mensaje enviado");
+      return true;
+    } catch (error) {
+      toast.error("Error al enviar el mensaje", { description: errorMessage(error) });
+      return false;
+    }
+  }
+
+  const windowOpen =
+    conversation.window_expires_at !== null &&
+    Date.parse(conversation.window_expires_at) > Date.now();
+
+  return (
+    <section
+      ref={ref}
+      aria-label={`Conversación con ${contactLabel(conversation)}`}
+      className="flex h-[70vh] min-h-[24rem] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-12rem)]"
+    >
+      <header className="flex items-center justify-between gap-3 border-b border-slate-200 bg-white p-4">
+        <div className="min-w-0">
+          <h2 className="truncate font-semibold text-slate-900">{contactLabel(conversation)}</h2>
+          {conversation.contact_name && (
+            <p className="text-sm text-slate-500">+{conversation.phone_number}</p>
+          )}
+        </div>
+        <Link
+          to={`/conversations/${id}`}
+          className="shrink-0 text-sm font-medium text-emerald-700 hover:underline"
+        >
+          Abrir en Conversaciones
+        </Link>
+      </header>
+      {conversation.ai_error && (
+        <p role="alert" className="bg-amber-50 px-4 py-2 text-sm text-amber-800">
+          La IA no pudo responder: {conversation.ai_error}
+        </p>
+      )}
+      <div className="flex-1 overflow-y-auto p-4">
+        {messages === null ? (
+          <Spinner label="Cargando mensajes..." />
+        ) : (
+          <>
+            {hasMore && (
+              <div className="mb-3 text-center">
+                <Button
+                  variant="secondary"
+                  disabled={loadingOlder}
+                  onClick={() => void loadOlder()}
+                >
+                  Cargar mensajes anteriores
+                </Button>
+              </div>
+            )}
+            {messages.length === 0 && (
+              <p className="py-8 text-center text-sm text-slate-500">Aún no hay mensajes.</p>
+            )}
+            <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
+              {messages.map((message) => (
+                <MessageBubble key={message.id} message={message} />
+              ))}
+            </ol>
+          </>
+        )}
+        <div ref={bottom} />
+      </div>
+      {!windowOpen && (
+        <p className="border-t border-slate-200 bg-white px-4 pt-2 text-xs text-slate-500">
+          La ventana de 24 horas está cerrada: WhatsApp solo permite escribir con una plantilla
+          aprobada.
+        </p>
+      )}
+      <Composer onSend={send} disabled={!windowOpen} />
+    </section>
+  );
+}
+
+/** Live messages of one conversation; a customer's message is marked read shortly after. */
+function useRealtime(
+  conversationId: string,
+  setMessages: React.Dispatch<React.SetStateAction<Message[] | null>>,
+  onRead: () => void,
+) {
+  const upsert = (message: Message) =>
+    setMessages((current) => (current ? upsertInto(current, message) : current));
+
+  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
+    if (conversation.id !== conversationId) return;
+    upsert(message);
+    setTimeout(
+      () => void markRead(conversationId).then((ok) => ok && onRead()),
+      MARK_READ_DELAY_MS,
+    );
+  });
+  useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation }) => {
+    if (conversation.id === conversationId) upsert(message);
+  });
+  useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
+    if (message.conversation_id === conversationId) upsert(message);
+  });
+}
