@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { depsForBackground, replyToConversation } from "../worker/agents/auto-reply";
+import { replyToConversation } from "../worker/agents/auto-reply";
+import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import type { Env } from "../worker/env";
 import type { RealtimeEvent } from "../worker/realtime/contract";

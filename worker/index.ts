@@ -2,7 +2,7 @@ import { createRequestHandler } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
 import { withSecurityHeaders } from "./http/security-headers";
-import { scheduled } from "./retention/service";
+import { scheduled } from "./scheduled";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
 

@@ -152,6 +152,9 @@ test("connect WhatsApp and the pixel with Meta Business, test, choose an agent, 
     if (EXPECT_PIXEL) {
       await pixel.getByRole("button", { name: "Probar" }).click();
       await expect(toast(page, "Conexión con Meta Pixel verificada")).toBeVisible();
+      await pixel.getByRole("button", { name: "Enviar evento de prueba" }).click();
+      await expect(toast(page, "Evento de prueba enviado a Meta")).toBeVisible();
+      await expect(pixel.getByText(/con el código TEST\d+/)).toBeVisible();
     }
   });
 

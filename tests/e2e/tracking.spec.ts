@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { signedInOwner } from "./support";
 
 test("analytics show sessions, conversions, rate, value, sources and campaigns", async ({
@@ -64,4 +65,40 @@ test("the console keeps a tracking session only when a visit carries ad paramete
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
   // Reused, not replaced.
   expect(await page.evaluate(() => localStorage.getItem("tracking_session_id"))).toBe(id);
+});
+
+test("the conversions list says what Meta received and why an event was not sent", async ({
+  page,
+}) => {
+  const { headers } = await signedInOwner(page);
+  const pixel = await page.request.post("/api/v1/meta-config", {
+    headers,
+    data: { pixel_id: GRAPH_FIXTURES.pixelId, access_token: "sandbox-access-token" },
+  });
+  expect(pixel.status()).toBe(201);
+  const session = await page.request.post("/api/v1/tracking/sessions", {
+    headers,
+    data: {
+      tracking_params: { fbclid: "IwAR-e2e" },
+      landing_page: "https://clinica.example/oferta",
+      user_agent: "Mozilla/5.0 (e2e)",
+    },
+  });
+  const sessionId = (await session.json()).data.id;
+  for (const data of [
+    { event_name: "lead", conversion_value: 40, tracking_session_id: sessionId },
+    { event_name: "purchase", tracking_session_id: sessionId },
+  ]) {
+    await page.request.post("/api/v1/tracking/conversions", { headers, data });
+  }
+
+  await page.goto("/tracking");
+  await page.getByRole("tab", { name: "Conversiones" }).click();
+  const lead = page.getByRole("row").filter({ hasText: "Lead" });
+  await expect(lead.getByText("Enviado a Meta")).toBeVisible();
+  const purchase = page.getByRole("row").filter({ hasText: "Compra" });
+  await expect(purchase.getByText("Error")).toBeVisible();
+  await expect(
+    purchase.getByText("Una compra necesita un valor para enviarse a Meta."),
+  ).toBeVisible();
 });

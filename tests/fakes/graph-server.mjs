@@ -20,6 +20,28 @@ export const GRAPH_FIXTURES = {
   datasetId: "770000000000001",
 };
 
+/** What Meta's Conversions API would refuse in one event, by its action_source. */
+function eventProblem(event) {
+  const user = event.user_data ?? {};
+  for (const hash of [user.ph ?? []].flat())
+    if (!/^[0-9a-f]{64}$/.test(hash)) return "Invalid parameter: ph must be a SHA-256 hash";
+  if (user.fbc !== undefined && !/^fb\.1\.\d{13}\..+$/.test(user.fbc))
+    return "Invalid parameter: fbc is not in the fb.1.<ms>.<fbclid> format";
+  if (event.action_source === "website") {
+    if (!user.client_user_agent)
+      return "Invalid parameter: client_user_agent is required for website events";
+    if (!event.event_source_url)
+      return "Invalid parameter: event_source_url is required for website events";
+  }
+  if (event.action_source === "business_messaging") {
+    if (event.messaging_channel !== "whatsapp")
+      return "Invalid parameter: messaging_channel must be whatsapp";
+    if (!user.whatsapp_business_account_id || !user.ctwa_clid)
+      return "Invalid parameter: whatsapp_business_account_id and ctwa_clid are required";
+  }
+  return null;
+}
+
 /** Graph's error envelope. */
 function graphError(res, status, { message, code = 100, error_subcode, type = "OAuthException" }) {
   sendJson(res, status, {
@@ -301,6 +323,8 @@ export async function startFakeGraph({
               code: 100,
               error_subcode: 2804004,
             });
+          const problem = eventProblem(event);
+          if (problem) return graphError(res, 400, { message: problem, code: 100 });
         }
         return sendJson(res, 200, {
           events_received: events.length,

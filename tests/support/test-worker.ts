@@ -2,7 +2,7 @@
 // worker/index.ts, without the React Router build that only exists after `vite build`.
 import { api } from "../../worker/api";
 import type { Env } from "../../worker/env";
-import { scheduled } from "../../worker/retention/service";
+import { scheduled } from "../../worker/scheduled";
 
 export { OrganizationHub } from "../../durable-objects/organization-hub";
 

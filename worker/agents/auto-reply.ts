@@ -5,7 +5,6 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
-import { createDb } from "../db/client";
 import { agents, aiCalls, conversations, messages, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
@@ -36,10 +35,6 @@ export async function scheduleReplies(
       console.error("could not schedule AI reply", conversationId, error);
     }
   }
-}
-
-export function depsForBackground(env: Env, waitUntil: (p: Promise<unknown>) => void): Deps {
-  return { db: createDb(env.DB), env, defer: waitUntil };
 }
 
 /**

@@ -416,6 +416,11 @@ export const conversions = sqliteTable(
     customData: text("custom_data", { mode: "json" }).$type<Record<string, unknown>>(),
     /** Click-to-WhatsApp click id this conversion is attributed to, when any. */
     ctwaClid: text("ctwa_clid"),
+    /** The visitor's address and browser when the conversion was recorded (Conversions API user_data). */
+    clientIp: text("client_ip"),
+    clientUserAgent: text("client_user_agent"),
+    /** The page the conversion happened on (Conversions API event_source_url). */
+    sourceUrl: text("source_url"),
     eventTime: text("event_time").notNull(),
     capiStatus: text("capi_status", { enum: CAPI_STATUSES }).notNull().default("not_sent"),
     capiResult: text("capi_result", { mode: "json" }).$type<Record<string, unknown>>(),

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client";
+import { createDb, type Db } from "../db/client";
 import type { Env } from "../env";
 
 /**
@@ -9,4 +9,9 @@ export interface Deps {
   db: Db;
   env: Env;
   defer: (work: Promise<unknown>) => void;
+}
+
+/** Deps outside a request: a cron run or a Durable Object, finishing work with its `waitUntil`. */
+export function depsForBackground(env: Env, waitUntil: (p: Promise<unknown>) => void): Deps {
+  return { db: createDb(env.DB), env, defer: waitUntil };
 }

@@ -5,8 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import { createDb, type Db } from "../db/client";
-import type { Env } from "../env";
+import type { Db } from "../db/client";
 
 export const RETENTION_YEARS = 2;
 /** Rows deleted per statement. */
@@ -81,8 +80,3 @@ export async function runRetention(db: Db, now: Date): Promise<RetentionReport> 
   await recordAudit(db, { action: "retention.run", metadata: { ...report } });
   return report;
 }
-
-/** The Worker's `scheduled` handler: the daily cron trigger of wrangler.toml. */
-export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
-  ctx.waitUntil(runRetention(createDb(env.DB), new Date(controller.scheduledTime)));
-};

@@ -37,3 +37,53 @@ export interface MetaTestResult {
   pixel_name?: string;
   error?: string;
 }
+
+/** Meta's `action_source` values. */
+const ACTION_SOURCES = [
+  "website",
+  "app",
+  "email",
+  "phone_call",
+  "chat",
+  "physical_store",
+  "system_generated",
+  "business_messaging",
+  "other",
+] as const;
+
+const SEVEN_DAYS_S = 7 * 24 * 60 * 60;
+
+/** One Conversions API event as Meta documents it; Meta's optional fields pass through. */
+const metaEvent = z.looseObject({
+  event_name: z.string().trim().min(1, "Falta event_name").max(100),
+  event_time: z
+    .number({ error: "event_time son segundos desde 1970" })
+    .int("event_time son segundos desde 1970")
+    .refine((t) => {
+      const now = Date.now() / 1000;
+      return t >= now - SEVEN_DAYS_S && t <= now + 60;
+    }, "Meta solo acepta eventos de los últimos 7 días"),
+  event_id: z.string().max(200).optional(),
+  action_source: z.enum(ACTION_SOURCES, { error: "action_source no válido" }),
+  event_source_url: z.url("event_source_url no es una URL").max(2000).optional(),
+  user_data: z.record(z.string(), z.unknown(), { error: "Falta user_data" }),
+  custom_data: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** `POST /tracking/facebook-conversions`: events sent as given to a pixel. */
+export const facebookConversionsInput = z.object({
+  pixel_id: pixelId,
+  access_token: metaConfigInput.shape.access_token,
+  events: z
+    .array(metaEvent, { error: "events debe ser una lista" })
+    .min(1, "Envía al menos un evento")
+    .max(1000, "Meta acepta como mucho 1.000 eventos por petición"),
+});
+
+export interface TestConversionResult {
+  success: boolean;
+  test_event_code?: string;
+  events_received?: number;
+  fbtrace_id?: string | null;
+  error?: string;
+}

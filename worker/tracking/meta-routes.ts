@@ -50,6 +50,13 @@ export const metaConfigRoutes = new Hono<AppContext>()
   .get("/ad-accounts", async (c) =>
     c.json({ data: await meta.adAccounts(c.var.deps, c.var.member) }),
   )
+  .post("/test-conversions", manage, async (c) => {
+    const result = await meta.sendTestConversion(c.var.deps, c.var.member, {
+      userAgent: requestInfo(c).userAgent,
+      pageUrl: c.req.header("Referer") ?? new URL(c.req.url).origin,
+    });
+    return c.json({ data: result });
+  })
   .post("/generate-test-code", manage, async (c) => {
     return c.json({ data: await meta.generateTestCode(c.var.db, c.var.member) });
   });

@@ -8,7 +8,13 @@ import { AppError, notFound } from "../http/errors";
 import { GraphClient, GraphError } from "../whatsapp/graph";
 import { tokenForCode } from "../whatsapp/oauth-service";
 import { decryptSecret, encryptSecret } from "../whatsapp/secrets";
-import type { MetaConfig, MetaTestResult } from "./meta-contract";
+import type { z } from "zod";
+import type {
+  MetaConfig,
+  MetaTestResult,
+  TestConversionResult,
+  facebookConversionsInput,
+} from "./meta-contract";
 
 type MetaRow = typeof metaConnections.$inferSelect;
 
@@ -235,4 +241,54 @@ export async function generateTestCode(db: Db, member: Member) {
     .set({ testEventCode: code })
     .where(eq(metaConnections.id, row.id));
   return { test_event_code: code };
+}
+
+/**
+ * Sends one `Lead` with the organization's test event code (generated when missing), so the
+ * business sees it arrive in Events Manager's Test Events tab without counting as a real lead.
+ */
+export async function sendTestConversion(
+  deps: Deps,
+  member: Member,
+  visit: { userAgent: string | null; pageUrl: string },
+): Promise<TestConversionResult> {
+  const { row, graph } = await pixelGraph(deps, member);
+  const testEventCode =
+    row.testEventCode ?? (await generateTestCode(deps.db, member)).test_event_code;
+  const event = {
+    event_name: "Lead",
+    event_time: Math.floor(Date.now() / 1000),
+    event_id: crypto.randomUUID(),
+    action_source: "website",
+    event_source_url: visit.pageUrl,
+    user_data: { client_user_agent: visit.userAgent ?? "Atiende (evento de prueba)" },
+    custom_data: { currency: "EUR", value: 0 },
+  };
+  try {
+    const answer = await graph.sendEvents(row.pixelId, [event], testEventCode);
+    return {
+      success: true,
+      test_event_code: testEventCode,
+      events_received: answer.events_received,
+      fbtrace_id: answer.fbtrace_id ?? null,
+    };
+  } catch (error) {
+    if (error instanceof GraphError)
+      return { success: false, test_event_code: testEventCode, error: error.message };
+    throw error;
+  }
+}
+
+/** `POST /tracking/facebook-conversions`: the caller's own events, to the pixel they name. */
+export async function forwardConversions(
+  deps: Deps,
+  input: z.output<typeof facebookConversionsInput>,
+) {
+  try {
+    const graph = new GraphClient(deps.env.META_GRAPH_URL, input.access_token);
+    const answer = await graph.sendEvents(input.pixel_id, input.events);
+    return { events_received: answer.events_received, fbtrace_id: answer.fbtrace_id ?? null };
+  } catch (error) {
+    throw metaFailure(error);
+  }
 }

@@ -1,7 +1,13 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../http/context";
-import { requestInfo, requireCaller, requireMember, requireTrackingAccess } from "../http/auth";
+import {
+  requestInfo,
+  requireCaller,
+  requireMember,
+  requireRole,
+  requireTrackingAccess,
+} from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
 import {
   conversionInput,
@@ -9,6 +15,8 @@ import {
   trackingSessionInput,
   trackingSessionUpdateInput,
 } from "./contract";
+import { facebookConversionsInput } from "./meta-contract";
+import { forwardConversions } from "./meta-service";
 import * as tracking from "./service";
 
 /** Only the calls a business's own pages make are open to other origins. */
@@ -18,6 +26,12 @@ const publicCors = cors({
   allowHeaders: ["Content-Type", "X-Tracking-Key"],
   maxAge: 86_400,
 });
+
+/** The visitor behind the call, for the conversion's Conversions API user data. */
+function visitOf(c: Context<AppContext>): tracking.Visit {
+  const { ip, userAgent } = requestInfo(c);
+  return { ip, userAgent, pageUrl: c.req.header("Referer")?.slice(0, 2000) ?? null };
+}
 
 export const trackingRoutes = new Hono<AppContext>()
   .use("/sessions", publicCors)
@@ -56,9 +70,10 @@ export const trackingRoutes = new Hono<AppContext>()
   )
   .post("/conversions", requireTrackingAccess, ...jsonBody(conversionInput), async (c) => {
     const conversion = await tracking.recordConversion(
-      c.var.db,
+      c.var.deps,
       c.var.trackingOrganizationId,
       c.req.valid("json"),
+      visitOf(c),
     );
     return c.json({ data: conversion }, 201);
   })
@@ -70,6 +85,14 @@ export const trackingRoutes = new Hono<AppContext>()
     );
     return c.json({ data: list });
   })
+  .post(
+    "/facebook-conversions",
+    requireCaller,
+    requireMember,
+    requireRole("owner", "admin"),
+    ...jsonBody(facebookConversionsInput),
+    async (c) => c.json({ data: await forwardConversions(c.var.deps, c.req.valid("json")) }),
+  )
   .get("/stats", requireCaller, requireMember, queryParams(dateRangeQuery), async (c) => {
     const stats = await tracking.trackingStats(
       c.var.db,

@@ -1,7 +1,16 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { conversions, trackingSessions } from "../db/schema";
+import {
+  conversations,
+  conversions,
+  metaConnections,
+  trackingSessions,
+  whatsappConnections,
+} from "../db/schema";
+import type { Deps } from "../http/deps";
 import { notFound } from "../http/errors";
+import { isSentToMeta } from "./capi-events";
+import { sendDueConversions } from "./capi-service";
 import type { z } from "zod";
 import type {
   Conversion,
@@ -113,11 +122,36 @@ export async function associatePhone(
   return toSession(row!);
 }
 
+/** What the request tells about the visitor (the session, when there is one, knows better). */
+export interface Visit {
+  ip: string | null;
+  userAgent: string | null;
+  pageUrl: string | null;
+}
+
+/** Whether Meta can be told: a mapped event and somewhere to send it. */
+async function metaDestinationExists(db: Db, organizationId: string, clickToWhatsapp: boolean) {
+  const table = clickToWhatsapp ? whatsappConnections : metaConnections;
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(eq(table.organizationId, organizationId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Stores a conversion and, when Meta should hear of it, marks it pending and sends it after
+ * the answer. A phone from a click-to-WhatsApp conversation attributes it to that ad click,
+ * and each (click, event) goes to Meta once.
+ */
 export async function recordConversion(
-  db: Db,
+  deps: Deps,
   organizationId: string,
   input: z.output<typeof conversionInput>,
+  visit: Visit,
 ) {
+  const { db } = deps;
   const session = input.tracking_session_id
     ? await findSession(db, organizationId, input.tracking_session_id)
     : null;
@@ -125,29 +159,62 @@ export async function recordConversion(
     ...(session?.trackingParams ?? {}),
     ...(input.tracking_params ?? {}),
   };
+  const phoneNumber = input.phone_number ?? session?.phoneNumber ?? null;
+  const adConversation = phoneNumber
+    ? await db.query.conversations.findFirst({
+        where: and(
+          eq(conversations.organizationId, organizationId),
+          eq(conversations.phoneNumber, phoneNumber),
+          isNotNull(conversations.ctwaClid),
+        ),
+        columns: { id: true, ctwaClid: true },
+      })
+    : undefined;
+  const sendToMeta =
+    isSentToMeta(input.event_name) &&
+    (await metaDestinationExists(db, organizationId, adConversation !== undefined));
   const now = new Date().toISOString();
-  const [row] = await db
-    .insert(conversions)
-    .values({
-      organizationId,
-      trackingSessionId: session?.id ?? null,
-      eventName: input.event_name,
-      phoneNumber: input.phone_number ?? session?.phoneNumber ?? null,
-      trackingParams: params,
-      source: sourceOf(params),
-      campaign: params.utm_campaign ?? null,
-      conversionValue: input.conversion_value ?? null,
-      currency: input.currency ?? null,
-      customData: input.custom_data ?? null,
-      eventTime: now,
-    })
-    .returning();
+  const values = {
+    organizationId,
+    trackingSessionId: session?.id ?? null,
+    conversationId: adConversation?.id ?? null,
+    ctwaClid: adConversation?.ctwaClid ?? null,
+    eventName: input.event_name,
+    phoneNumber,
+    trackingParams: params,
+    source: sourceOf(params),
+    campaign: params.utm_campaign ?? null,
+    conversionValue: input.conversion_value ?? null,
+    currency: input.currency ?? null,
+    customData: input.custom_data ?? null,
+    clientIp: session?.clientIp ?? visit.ip,
+    clientUserAgent: session?.userAgent ?? visit.userAgent,
+    sourceUrl: session?.landingPage ?? visit.pageUrl,
+    eventTime: now,
+    capiStatus: sendToMeta ? ("pending" as const) : ("not_sent" as const),
+    capiNextAttemptAt: sendToMeta ? now : null,
+  };
+  let [row] = await db.insert(conversions).values(values).onConflictDoNothing().returning();
+  if (!row) {
+    // Meta does not deduplicate click-to-WhatsApp events: this one was already sent for the click.
+    [row] = await db
+      .insert(conversions)
+      .values({
+        ...values,
+        ctwaClid: null,
+        capiStatus: "not_sent",
+        capiNextAttemptAt: null,
+        capiResult: { error: "Este evento ya se envió a Meta para este clic del anuncio." },
+      })
+      .returning();
+  }
   if (session) {
     await db
       .update(trackingSessions)
       .set({ lastActivityAt: now })
       .where(eq(trackingSessions.id, session.id));
   }
+  if (row!.capiStatus === "pending") deps.defer(sendDueConversions(deps, organizationId));
   return toConversion(row!);
 }
 

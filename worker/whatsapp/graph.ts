@@ -198,6 +198,20 @@ export class GraphClient {
     );
   }
 
+  /** The WhatsApp Business Account's Conversions API dataset: created on first call, then returned. */
+  waDataset(wabaId: string) {
+    return this.request<{ id: string }>("POST", `${wabaId}/dataset`);
+  }
+
+  /** Conversions API: one request of at most 1,000 events to a pixel or dataset. */
+  sendEvents(datasetId: string, events: unknown[], testEventCode?: string | null) {
+    return this.request<{ events_received: number; fbtrace_id?: string; messages?: unknown[] }>(
+      "POST",
+      `${datasetId}/events`,
+      { data: events, ...(testEventCode && { test_event_code: testEventCode }) },
+    );
+  }
+
   getBusinessProfile(phoneNumberId: string) {
     return this.request<{ data: Record<string, unknown>[] }>(
       "GET",

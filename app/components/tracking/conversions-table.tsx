@@ -16,11 +16,12 @@ const META_BADGES: Record<Conversion["capi_status"], { label: string; style: str
   sent: { label: "Enviado a Meta", style: "bg-green-100 text-green-800" },
   pending: { label: "Pendiente", style: "bg-amber-100 text-amber-800" },
   failed: { label: "Error", style: "bg-red-100 text-red-800" },
-  expired: { label: "Error", style: "bg-red-100 text-red-800" },
+  expired: { label: "Caducado", style: "bg-red-100 text-red-800" },
   not_sent: { label: "No se envía", style: "bg-slate-100 text-slate-600" },
 };
 
-const money = new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" });
+const money = (value: number, currency: string | null) =>
+  new Intl.NumberFormat("es-ES", { style: "currency", currency: currency ?? "EUR" }).format(value);
 
 export function ConversionsTable({ conversions }: { conversions: Conversion[] }) {
   if (conversions.length === 0) {
@@ -58,15 +59,15 @@ export function ConversionsTable({ conversions }: { conversions: Conversion[] })
                     .join(" / ") || "Directo"}
                 </td>
                 <td className="p-3">
-                  {c.conversion_value !== null ? money.format(c.conversion_value) : "—"}
+                  {c.conversion_value !== null ? money(c.conversion_value, c.currency) : "—"}
                 </td>
                 <td className="p-3">
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs ${badge.style}`}
-                    title={String(c.capi_result?.error ?? "")}
-                  >
+                  <span className={`rounded-full px-2 py-0.5 text-xs ${badge.style}`}>
                     {badge.label}
                   </span>
+                  {typeof c.capi_result?.error === "string" && (
+                    <p className="mt-1 max-w-xs text-xs text-slate-500">{c.capi_result.error}</p>
+                  )}
                 </td>
               </tr>
             );

@@ -3,7 +3,7 @@ import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import type { MetaConfig, MetaTestResult } from "./requests";
+import type { MetaConfig, MetaTestResult, TestConversionResult } from "./requests";
 import { Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
 
@@ -25,6 +25,7 @@ export function PixelCard({
   onChange,
 }: PixelCardProps) {
   const [testing, setTesting] = useState(false);
+  const [sendingTest, setSendingTest] = useState(false);
   const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [disconnecting, setDisconnecting] = useState(false);
@@ -52,6 +53,28 @@ export function PixelCard({
       toast.error("Error al probar Meta Pixel", { description: errorMessage(error) });
     } finally {
       setTesting(false);
+    }
+  }
+
+  /** A test Lead, visible in Events Manager's Test Events tab under the organization's code. */
+  async function sendTestEvent() {
+    setSendingTest(true);
+    try {
+      const result = await api.post<TestConversionResult>("/meta-config/test-conversions");
+      if (result.success) {
+        const text = `Meta recibió el evento de prueba. Búscalo en «Probar eventos» del Administrador de eventos con el código ${result.test_event_code}.`;
+        setTestResult({ ok: true, text });
+        toast.success("Evento de prueba enviado a Meta");
+      } else {
+        const text = result.error || "Meta no aceptó el evento de prueba";
+        setTestResult({ ok: false, text });
+        toast.error("Error al enviar el evento de prueba", { description: text });
+      }
+    } catch (error) {
+      setTestResult({ ok: false, text: errorMessage(error) });
+      toast.error("Error al enviar el evento de prueba", { description: errorMessage(error) });
+    } finally {
+      setSendingTest(false);
     }
   }
 
@@ -92,6 +115,15 @@ export function PixelCard({
             <Button variant="secondary" onClick={test} disabled={testing || connecting}>
               {testing ? "Probando..." : "Probar"}
             </Button>
+            {canManage && (
+              <Button
+                variant="secondary"
+                onClick={sendTestEvent}
+                disabled={sendingTest || connecting}
+              >
+                {sendingTest ? "Enviando..." : "Enviar evento de prueba"}
+              </Button>
+            )}
             {canManage && (
               <Button
                 variant="secondary"

@@ -1,5 +1,9 @@
 /** The calls of the Meta Business and Tracking tabs. */
-import type { MetaConfig, MetaTestResult } from "../../../../worker/tracking/meta-contract";
+import type {
+  MetaConfig,
+  MetaTestResult,
+  TestConversionResult,
+} from "../../../../worker/tracking/meta-contract";
 import type {
   MetaAppConfig,
   OauthStatus,
@@ -13,6 +17,7 @@ export type {
   MetaConfig,
   MetaTestResult,
   OauthStatus,
+  TestConversionResult,
   WhatsappConfig,
   WhatsappTestResult,
 };

@@ -1,0 +1,371 @@
+// Conversions API: what reaches Meta, field by field, through the local Graph fake.
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { conversions } from "../../worker/db/schema";
+import { depsForBackground } from "../../worker/http/deps";
+import { fbcOf, normalizePhone, sha256Hex } from "../../worker/tracking/capi-events";
+import { sendDueConversions } from "../../worker/tracking/capi-service";
+import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp, db } from "../support/db";
+import { createOwner, randomIp } from "../support/factories";
+import { call } from "../support/http";
+import worker from "../support/test-worker";
+import { deliver, failNext, graphRequests } from "../support/webhooks";
+
+const F = GRAPH_FIXTURES;
+const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
+const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+async function ownerWithPixel() {
+  const owner = await createOwner();
+  const pixel = await call("POST", "/api/v1/meta-config", {
+    token: owner.token,
+    body: { pixel_id: F.pixelId, access_token: "test-access-token" },
+  });
+  expect(pixel.status).toBe(201);
+  return owner;
+}
+
+/** The row as stored, once the send that follows the answer has finished. */
+async function settled(id: string) {
+  for (let i = 0; i < 100; i++) {
+    const row = await db.query.conversions.findFirst({ where: eq(conversions.id, id) });
+    if (row && row.capiStatus !== "pending") return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`conversion ${id} is still pending`);
+}
+
+/** The event Meta received with this event_id, and the request that carried it. */
+async function sentEvent(eventId: string) {
+  const requests = await graphRequests("/events");
+  for (const request of requests) {
+    const event = request.body?.data?.find((e: any) => e.event_id === eventId);
+    if (event) return { request, event };
+  }
+  return null;
+}
+
+async function landingSession(key: string, params: Record<string, string>) {
+  const response = await call("POST", "/api/v1/tracking/sessions", {
+    headers: {
+      "X-Tracking-Key": key,
+      "User-Agent": BROWSER,
+      "CF-Connecting-IP": "203.0.113.7",
+    },
+    body: {
+      tracking_params: params,
+      user_agent: BROWSER,
+      landing_page: "https://clinica.example/ortodoncia?fbclid=IwAR1",
+    },
+  });
+  expect(response.status).toBe(201);
+  return response.body.data;
+}
+
+describe("Conversions API, web events", () => {
+  it("sends a lead to the pixel with hashed phone, fbc, browser, page, value and dedup id", async () => {
+    const owner = await ownerWithPixel();
+    const session = await landingSession(owner.organization.tracking_key, { fbclid: "IwAR1xyz" });
+    const recorded = await call("POST", "/api/v1/tracking/conversions", {
+      headers: { "X-Tracking-Key": owner.organization.tracking_key, "User-Agent": BROWSER },
+      body: {
+        event_name: "lead",
+        phone_number: "+34 600 111 222",
+        tracking_session_id: session.id,
+        conversion_value: 30,
+      },
+    });
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.data.capi_status).toBe("pending");
+
+    const row = await settled(recorded.body.data.id);
+    expect(row.capiStatus).toBe("sent");
+    expect(row.capiResult).toMatchObject({ events_received: 1 });
+    expect(row.capiResult!.fbtrace_id).toMatch(/^[0-9a-f]{16}$/);
+
+    const sent = await sentEvent(row.eventId);
+    expect(sent?.request.path).toBe(`/v25.0/${F.pixelId}/events`);
+    expect(sent?.request.headers.authorization).toBe("Bearer test-access-token");
+    const { event } = sent!;
+    expect(event).toEqual({
+      event_name: "Lead",
+      event_time: Math.floor(Date.parse(row.eventTime) / 1000),
+      event_id: row.eventId,
+      action_source: "website",
+      event_source_url: "https://clinica.example/ortodoncia?fbclid=IwAR1",
+      user_data: {
+        client_user_agent: BROWSER,
+        client_ip_address: "203.0.113.7",
+        // SHA-256 of "34600111222", computed outside the product (sha256sum).
+        ph: ["67f01a2b0e2c34277df586b5cc6e35a5f232494e64dc33b5f75f80bf568914f1"],
+        fbc: `fb.1.${Date.parse(session.created_at)}.IwAR1xyz`,
+      },
+      custom_data: { value: 30, currency: "EUR" },
+    });
+    // The console reads the result on the conversion.
+    const list = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    expect(list.body.data[0]).toMatchObject({ capi_status: "sent", event_id: row.eventId });
+  });
+
+  it("normalizes and hashes phones as Meta specifies", async () => {
+    expect(normalizePhone("+34 (600) 111-222")).toBe("34600111222");
+    expect(normalizePhone("0034600111222")).toBe("34600111222");
+    expect(await sha256Hex("34600111222")).toBe(
+      "67f01a2b0e2c34277df586b5cc6e35a5f232494e64dc33b5f75f80bf568914f1",
+    );
+    expect(fbcOf(1_700_000_000_123, "IwAR")).toBe("fb.1.1700000000123.IwAR");
+  });
+
+  it("maps purchase and contact, carries the test event code and the currency given", async () => {
+    const owner = await ownerWithPixel();
+    const code = await call("POST", "/api/v1/meta-config/generate-test-code", {
+      token: owner.token,
+    });
+    const testEventCode = code.body.data.test_event_code;
+    const headers = {
+      "X-Tracking-Key": owner.organization.tracking_key,
+      "User-Agent": BROWSER,
+      Referer: "https://clinica.example/gracias",
+    };
+    const purchase = await call("POST", "/api/v1/tracking/conversions", {
+      headers,
+      body: { event_name: "purchase", conversion_value: 120.5, currency: "USD" },
+    });
+    const contact = await call("POST", "/api/v1/tracking/conversions", {
+      headers,
+      body: { event_name: "contact" },
+    });
+    const [p, c] = [await settled(purchase.body.data.id), await settled(contact.body.data.id)];
+    const sentPurchase = await sentEvent(p.eventId);
+    expect(sentPurchase?.event).toMatchObject({
+      event_name: "Purchase",
+      event_source_url: "https://clinica.example/gracias",
+      custom_data: { value: 120.5, currency: "USD" },
+    });
+    expect(sentPurchase?.request.body.test_event_code).toBe(testEventCode);
+    expect((await sentEvent(c.eventId))?.event).toMatchObject({
+      event_name: "Contact",
+      custom_data: { currency: "EUR" },
+    });
+  });
+
+  it("keeps the analytics-only events and organizations without a pixel away from Meta", async () => {
+    const withPixel = await ownerWithPixel();
+    const click = await call("POST", "/api/v1/tracking/conversions", {
+      token: withPixel.token,
+      body: { event_name: "whatsapp_click" },
+    });
+    expect(click.body.data.capi_status).toBe("not_sent");
+
+    const withoutPixel = await createOwner();
+    const lead = await call("POST", "/api/v1/tracking/conversions", {
+      token: withoutPixel.token,
+      body: { event_name: "lead" },
+    });
+    expect(lead.body.data.capi_status).toBe("not_sent");
+    expect(await sentEvent(lead.body.data.event_id)).toBeNull();
+  });
+
+  it("sets aside an event Meta would refuse instead of failing the batch", async () => {
+    const owner = await ownerWithPixel();
+    const purchase = await call("POST", "/api/v1/tracking/conversions", {
+      headers: { "X-Tracking-Key": owner.organization.tracking_key, Referer: "https://a.example/" },
+      body: { event_name: "purchase" },
+    });
+    const row = await settled(purchase.body.data.id);
+    expect(row.capiStatus).toBe("failed");
+    expect(row.capiNextAttemptAt).toBeNull();
+    expect(row.capiResult).toEqual({ error: "Una compra necesita un valor para enviarse a Meta." });
+    expect(await sentEvent(row.eventId)).toBeNull();
+  });
+
+  it("retries a failed send with backoff from the cron trigger, then expires old events", async () => {
+    const owner = await ownerWithPixel();
+    await failNext("graph", {
+      path: `/v25.0/${F.pixelId}/events`,
+      status: 500,
+      error: { message: "An unknown error occurred", code: 1, type: "OAuthException" },
+    });
+    const lead = await call("POST", "/api/v1/tracking/conversions", {
+      headers: {
+        "X-Tracking-Key": owner.organization.tracking_key,
+        "User-Agent": BROWSER,
+        Referer: "https://clinica.example/",
+        "CF-Connecting-IP": randomIp(),
+      },
+      body: { event_name: "lead" },
+    });
+    const failed = await settled(lead.body.data.id);
+    expect(failed.capiStatus).toBe("failed");
+    expect(failed.capiAttempts).toBe(1);
+    expect(failed.capiResult).toMatchObject({ code: 1 });
+    const retryAt = Date.parse(failed.capiNextAttemptAt!);
+    expect(retryAt - Date.now()).toBeGreaterThan(30_000);
+
+    // Not due yet: a cron run now leaves it alone.
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: CONVERSIONS_RETRY_CRON }),
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect((await settled(failed.id)).capiStatus).toBe("failed");
+
+    // Due: the next run sends it.
+    await sendDueConversions(
+      depsForBackground(env, () => {}),
+      owner.organization.id,
+      new Date(retryAt + 1000),
+    );
+    const sent = await settled(failed.id);
+    expect(sent.capiStatus).toBe("sent");
+    expect(sent.capiAttempts).toBe(2);
+
+    // An event older than seven days is never sent: it expires.
+    await db
+      .update(conversions)
+      .set({
+        capiStatus: "failed",
+        capiNextAttemptAt: new Date().toISOString(),
+        eventTime: new Date(Date.now() - 8 * 24 * 3600_000).toISOString(),
+      })
+      .where(eq(conversions.id, failed.id));
+    await sendDueConversions(
+      depsForBackground(env, () => {}),
+      owner.organization.id,
+    );
+    expect((await settled(failed.id)).capiStatus).toBe("expired");
+  });
+});
+
+describe("Conversions API, click-to-WhatsApp", () => {
+  it("sends a lead from an ad conversation to the account's dataset once per click", async () => {
+    const owner = await createOwner();
+    const connection = await connectWhatsapp(owner.organization.id, {
+      businessAccountId: F.wabaId,
+    });
+    const from = customer();
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId: connection.phoneNumberId,
+          wabaId: F.wabaId,
+          from,
+          referral: ctwaReferral({ ctwaClid: "ARAkCTWA42" }),
+        }),
+      ),
+    );
+    const record = () =>
+      call("POST", "/api/v1/tracking/conversions", {
+        token: owner.token,
+        body: { event_name: "lead", phone_number: from, conversion_value: 10 },
+      });
+    const first = await settled((await record()).body.data.id);
+    expect(first.capiStatus).toBe("sent");
+    const sent = await sentEvent(first.eventId);
+    expect(sent?.request.path).toBe(`/v25.0/${F.datasetId}/events`);
+    expect(sent?.event).toEqual({
+      event_name: "LeadSubmitted",
+      event_time: Math.floor(Date.parse(first.eventTime) / 1000),
+      event_id: first.eventId,
+      action_source: "business_messaging",
+      messaging_channel: "whatsapp",
+      user_data: { whatsapp_business_account_id: F.wabaId, ctwa_clid: "ARAkCTWA42" },
+      custom_data: { value: 10, currency: "EUR" },
+    });
+    // The dataset id was asked of Meta and kept.
+    const stored = await db.query.whatsappConnections.findFirst({
+      where: (c, { eq }) => eq(c.id, connection.id),
+    });
+    expect(stored?.datasetId).toBe(F.datasetId);
+
+    // The same lead for the same click again: stored for analytics, not sent twice.
+    const second = (await record()).body.data;
+    expect(second.capi_status).toBe("not_sent");
+    expect(second.capi_result).toEqual({
+      error: "Este evento ya se envió a Meta para este clic del anuncio.",
+    });
+    expect(await sentEvent(second.event_id)).toBeNull();
+  });
+});
+
+describe("POST /tracking/facebook-conversions and /meta-config/test-conversions", () => {
+  const event = () => ({
+    event_name: "Lead",
+    event_time: Math.floor(Date.now() / 1000),
+    event_id: crypto.randomUUID(),
+    action_source: "website",
+    event_source_url: "https://clinica.example/",
+    user_data: { client_user_agent: BROWSER },
+  });
+
+  it("forwards the caller's events and answers events_received", async () => {
+    const owner = await createOwner();
+    const events = [event(), event()];
+    const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
+      token: owner.token,
+      body: { pixel_id: F.pixelId, access_token: "test-access-token", events },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.events_received).toBe(2);
+    expect((await sentEvent(events[1]!.event_id))?.event).toEqual(events[1]);
+  });
+
+  it.each([
+    ["no events", { events: [] }],
+    ["an event older than 7 days", { events: [{ ...event(), event_time: 1_600_000_000 }] }],
+    ["an unknown action_source", { events: [{ ...event(), action_source: "tv" }] }],
+    ["more than 1,000 events", { events: Array.from({ length: 1001 }, event) }],
+    ["a pixel id with letters", { pixel_id: "abc" }],
+  ])("refuses %s before calling Meta", async (_, change) => {
+    const owner = await createOwner();
+    const body = {
+      pixel_id: F.pixelId,
+      access_token: "test-access-token",
+      events: [event()],
+      ...change,
+    };
+    const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
+      token: owner.token,
+      body,
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.error).toBe("validation_error");
+  });
+
+  it("answers Meta's refusal as a Spanish error", async () => {
+    const owner = await createOwner();
+    const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
+      token: owner.token,
+      body: { pixel_id: F.pixelId, access_token: "token-caducado", events: [event()] },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body.message).toMatch(/token de acceso de Meta/);
+  });
+
+  it("sends a test Lead with a generated test event code", async () => {
+    const owner = await ownerWithPixel();
+    const response = await call("POST", "/api/v1/meta-config/test-conversions", {
+      token: owner.token,
+      headers: { "User-Agent": BROWSER },
+    });
+    expect(response.status).toBe(200);
+    const result = response.body.data;
+    expect(result).toMatchObject({ success: true, events_received: 1 });
+    expect(result.test_event_code).toMatch(/^TEST\d+$/);
+    const config = await call("GET", "/api/v1/meta-config", { token: owner.token });
+    expect(config.body.data.test_event_code).toBe(result.test_event_code);
+    const requests = await graphRequests(`/${F.pixelId}/events`);
+    expect(requests.some((r) => r.body.test_event_code === result.test_event_code)).toBe(true);
+  });
+});

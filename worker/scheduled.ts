@@ -1,0 +1,18 @@
+/**
+ * The cron triggers of wrangler.toml: the daily retention run, and every five minutes the
+ * Conversions API retries that are due.
+ */
+import type { Env } from "./env";
+import { depsForBackground } from "./http/deps";
+import { runRetention } from "./retention/service";
+import { retryDueConversions } from "./tracking/capi-service";
+
+export const RETENTION_CRON = "17 3 * * *";
+export const CONVERSIONS_RETRY_CRON = "*/5 * * * *";
+
+export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
+  const deps = depsForBackground(env, (work) => ctx.waitUntil(work));
+  const now = new Date(controller.scheduledTime);
+  if (controller.cron === RETENTION_CRON) ctx.waitUntil(runRetention(deps.db, now));
+  else ctx.waitUntil(retryDueConversions(deps, now));
+};

@@ -1,0 +1,238 @@
+/**
+ * Sending conversions to Meta's Conversions API, after the answer: a conversion is stored
+ * `pending`, then claimed, built, validated and sent in batches. Failures wait with backoff
+ * (the cron trigger picks them up) while the event is young enough for Meta, then expire.
+ */
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import type { Db } from "../db/client";
+import { conversions, metaConnections, trackingSessions, whatsappConnections } from "../db/schema";
+import type { Deps } from "../http/deps";
+import { GraphClient, GraphError } from "../whatsapp/graph";
+import { decryptSecret } from "../whatsapp/secrets";
+import {
+  MAX_EVENT_AGE_MS,
+  MAX_EVENTS_PER_REQUEST,
+  businessMessagingEvent,
+  retryDelayMs,
+  websiteEvent,
+  type BuiltEvent,
+} from "./capi-events";
+
+type ConversionRow = typeof conversions.$inferSelect;
+
+/** How long a claimed conversion is left alone by other senders before it counts as lost. */
+const CLAIM_MS = 10 * 60 * 1000;
+/** Organizations served by one cron run. */
+const ORGANIZATIONS_PER_RUN = 50;
+
+const DUE_STATUSES = ["pending", "failed"] as const;
+
+/** Takes the organization's due conversions for this sender (one atomic statement). */
+async function claimDue(db: Db, organizationId: string, now: Date) {
+  const due = db
+    .select({ id: conversions.id })
+    .from(conversions)
+    .where(
+      and(
+        eq(conversions.organizationId, organizationId),
+        inArray(conversions.capiStatus, DUE_STATUSES),
+        lte(conversions.capiNextAttemptAt, now.toISOString()),
+      ),
+    )
+    .orderBy(conversions.capiNextAttemptAt)
+    .limit(MAX_EVENTS_PER_REQUEST);
+  return db
+    .update(conversions)
+    .set({ capiNextAttemptAt: new Date(now.getTime() + CLAIM_MS).toISOString() })
+    .where(inArray(conversions.id, due))
+    .returning();
+}
+
+async function finish(db: Db, ids: string[], values: SQLiteUpdateSetSource<typeof conversions>) {
+  if (ids.length === 0) return;
+  await db.update(conversions).set(values).where(inArray(conversions.id, ids));
+}
+
+/** Where an organization's events go, with the token that may send them. */
+async function destinations(deps: Deps, organizationId: string) {
+  const [pixel, whatsapp] = await Promise.all([
+    deps.db.query.metaConnections.findFirst({
+      where: eq(metaConnections.organizationId, organizationId),
+    }),
+    deps.db.query.whatsappConnections.findFirst({
+      where: eq(whatsappConnections.organizationId, organizationId),
+    }),
+  ]);
+  const key = deps.env.ENCRYPTION_KEY;
+  return {
+    testEventCode: pixel?.testEventCode ?? null,
+    pixel: pixel && {
+      id: pixel.pixelId,
+      graph: new GraphClient(
+        deps.env.META_GRAPH_URL,
+        await decryptSecret(pixel.accessTokenEncrypted, key),
+      ),
+    },
+    whatsapp: whatsapp && {
+      row: whatsapp,
+      graph: new GraphClient(
+        deps.env.META_GRAPH_URL,
+        await decryptSecret(whatsapp.accessTokenEncrypted, key),
+      ),
+    },
+  };
+}
+
+/** The WhatsApp Business Account's dataset id, asked of Meta once and kept. */
+async function datasetId(
+  db: Db,
+  whatsapp: NonNullable<Awaited<ReturnType<typeof destinations>>["whatsapp"]>,
+) {
+  if (whatsapp.row.datasetId) return whatsapp.row.datasetId;
+  const { id } = await whatsapp.graph.waDataset(whatsapp.row.businessAccountId);
+  await db
+    .update(whatsappConnections)
+    .set({ datasetId: id })
+    .where(eq(whatsappConnections.id, whatsapp.row.id));
+  return id;
+}
+
+/** When each session's fbclid was first seen, for `fbc`. */
+async function clickTimes(db: Db, rows: ConversionRow[]) {
+  const ids = [...new Set(rows.map((r) => r.trackingSessionId).filter((id) => id !== null))];
+  if (ids.length === 0) return new Map<string, number>();
+  const sessions = await db
+    .select({ id: trackingSessions.id, createdAt: trackingSessions.createdAt })
+    .from(trackingSessions)
+    .where(inArray(trackingSessions.id, ids));
+  return new Map(sessions.map((s) => [s.id, Date.parse(s.createdAt)]));
+}
+
+/** Sends one batch and records Meta's answer on each conversion. */
+async function sendBatch(
+  db: Db,
+  send: () => Promise<{ events_received: number; fbtrace_id?: string }>,
+  batch: { row: ConversionRow; event: Record<string, unknown> }[],
+  now: Date,
+) {
+  if (batch.length === 0) return;
+  const ids = batch.map((b) => b.row.id);
+  const attempts = Math.max(...batch.map((b) => b.row.capiAttempts)) + 1;
+  try {
+    const answer = await send();
+    await finish(db, ids, {
+      capiStatus: "sent",
+      capiAttempts: sql`${conversions.capiAttempts} + 1`,
+      capiNextAttemptAt: null,
+      capiResult: {
+        events_received: answer.events_received,
+        fbtrace_id: answer.fbtrace_id ?? null,
+        sent_at: now.toISOString(),
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    await finish(db, ids, {
+      capiStatus: "failed",
+      capiAttempts: sql`${conversions.capiAttempts} + 1`,
+      capiNextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+      capiResult: { error: error.message, code: error.code, failed_at: now.toISOString() },
+    });
+  }
+}
+
+/** Sends whatever the organization has due. Safe to run from several places at once. */
+export async function sendDueConversions(deps: Deps, organizationId: string, now = new Date()) {
+  const rows = await claimDue(deps.db, organizationId, now);
+  if (rows.length === 0) return;
+
+  const tooOld = rows.filter((r) => now.getTime() - Date.parse(r.eventTime) > MAX_EVENT_AGE_MS);
+  await finish(
+    deps.db,
+    tooOld.map((r) => r.id),
+    {
+      capiStatus: "expired",
+      capiNextAttemptAt: null,
+      capiResult: { error: "Meta no acepta eventos de hace más de 7 días." },
+    },
+  );
+  const young = rows.filter((r) => !tooOld.includes(r));
+  const to = await destinations(deps, organizationId);
+  const clicks = await clickTimes(deps.db, young);
+
+  const web: { row: ConversionRow; event: Record<string, unknown> }[] = [];
+  const messaging: typeof web = [];
+  const unsendable: { row: ConversionRow; problem: string }[] = [];
+  for (const row of young) {
+    let built: BuiltEvent;
+    if (row.ctwaClid) {
+      built = to.whatsapp
+        ? businessMessagingEvent(row, to.whatsapp.row.businessAccountId)
+        : { problem: "WhatsApp no está conectado: no hay a dónde enviar el evento." };
+    } else {
+      built = to.pixel
+        ? await websiteEvent(
+            row,
+            row.trackingSessionId ? (clicks.get(row.trackingSessionId) ?? null) : null,
+          )
+        : { problem: "El Pixel de Meta no está conectado: no hay a dónde enviar el evento." };
+    }
+    if ("problem" in built) unsendable.push({ row, problem: built.problem });
+    else (row.ctwaClid ? messaging : web).push({ row, event: built.event });
+  }
+
+  // Meta would refuse the whole request for one bad event: those are set aside, not retried.
+  for (const { row, problem } of unsendable) {
+    await finish(deps.db, [row.id], {
+      capiStatus: "failed",
+      capiNextAttemptAt: null,
+      capiResult: { error: problem },
+    });
+  }
+  const testCode = to.testEventCode;
+  if (to.pixel && web.length > 0) {
+    const { id, graph } = to.pixel;
+    await sendBatch(
+      deps.db,
+      () =>
+        graph.sendEvents(
+          id,
+          web.map((w) => w.event),
+          testCode,
+        ),
+      web,
+      now,
+    );
+  }
+  if (to.whatsapp && messaging.length > 0) {
+    const whatsapp = to.whatsapp;
+    await sendBatch(
+      deps.db,
+      async () =>
+        whatsapp.graph.sendEvents(
+          await datasetId(deps.db, whatsapp),
+          messaging.map((m) => m.event),
+          testCode,
+        ),
+      messaging,
+      now,
+    );
+  }
+}
+
+/** The cron trigger's part: every organization with conversions waiting for a retry. */
+export async function retryDueConversions(deps: Deps, now = new Date()) {
+  const due = await deps.db
+    .selectDistinct({ organizationId: conversions.organizationId })
+    .from(conversions)
+    .where(
+      and(
+        inArray(conversions.capiStatus, DUE_STATUSES),
+        lte(conversions.capiNextAttemptAt, now.toISOString()),
+      ),
+    )
+    .limit(ORGANIZATIONS_PER_RUN);
+  for (const { organizationId } of due) await sendDueConversions(deps, organizationId, now);
+  return due.length;
+}
