@@ -65,6 +65,7 @@ export default tseslint.config(
         setTimeout: "readonly",
         fetch: "readonly",
         Buffer: "readonly",
+        Response: "readonly",
         TextEncoder: "readonly",
         crypto: "readonly",
       },

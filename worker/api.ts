@@ -7,7 +7,8 @@ import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
 import { createDb } from "./db/client";
 import type { AppContext } from "./http/context";
-import { handleError, notFound } from "./http/errors";
+import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
+import { AppError, handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
@@ -18,6 +19,17 @@ import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 
 /** Largest JSON body the API reads; anything bigger is a 413 before parsing. */
 const MAX_BODY_BYTES = 1024 * 1024;
+
+const jsonBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES });
+/** File uploads (`POST /conversations/{id}/media`) may be larger: a file plus its form fields. */
+const uploadBodyLimit = bodyLimit({
+  maxSize: MAX_UPLOAD_BYTES + 64 * 1024,
+  onError: () => {
+    throw new AppError(413, "invalid_media", MEDIA_TOO_LARGE);
+  },
+});
+const isUpload = (method: string, path: string) =>
+  method === "POST" && /^\/api\/v1\/conversations\/[^/]+\/media$/.test(path);
 
 const v1 = new Hono<AppContext>()
   .route("/auth", authRoutes)
@@ -42,7 +54,9 @@ export const api = new Hono<AppContext>()
   })
   // Not on /ws: a 101 answer's headers are immutable.
   .use("/api/*", secureHeaders())
-  .use("/api/*", bodyLimit({ maxSize: MAX_BODY_BYTES }))
+  .use("/api/*", (c, next) =>
+    (isUpload(c.req.method, c.req.path) ? uploadBodyLimit : jsonBodyLimit)(c, next),
+  )
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)

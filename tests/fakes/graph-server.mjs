@@ -42,6 +42,60 @@ function eventProblem(event) {
   return null;
 }
 
+/** The fake account's templates, as `GET /{waba}/message_templates` lists them. */
+const TEMPLATES = [
+  {
+    name: "seguimiento_cita",
+    language: "es",
+    status: "APPROVED",
+    category: "UTILITY",
+    id: "1001",
+    components: [{ type: "BODY", text: "Hola {{1}}, ¿te confirmamos la cita?" }],
+  },
+  {
+    name: "bienvenida",
+    language: "es",
+    status: "APPROVED",
+    category: "MARKETING",
+    id: "1002",
+    components: [{ type: "BODY", text: "¡Gracias por escribirnos!" }],
+  },
+  {
+    name: "promo_rechazada",
+    language: "es",
+    status: "REJECTED",
+    category: "MARKETING",
+    id: "1003",
+    components: [{ type: "BODY", text: "Oferta" }],
+  },
+];
+
+/** What Meta refuses in a template, media or reaction message, as its error. */
+function outboundProblem(body, uploaded) {
+  if (body.type === "template") {
+    const t = body.template ?? {};
+    const known = TEMPLATES.find(
+      (x) => x.name === t.name && x.language === t.language?.code && x.status === "APPROVED",
+    );
+    if (!known)
+      return { message: "(#132001) Template name does not exist in the translation", code: 132001 };
+    const expected = new Set(known.components[0].text.match(/\{\{\d+\}\}/g) ?? []).size;
+    const given = (t.components ?? []).find((c) => c.type === "body")?.parameters?.length ?? 0;
+    if (expected !== given)
+      return { message: "(#132000) Number of parameters does not match", code: 132000 };
+  }
+  if (["image", "audio", "video", "document", "sticker"].includes(body.type)) {
+    const part = body[body.type] ?? {};
+    if (!part.link && !uploaded.has(part.id))
+      return { message: "(#131053) Media upload error: unknown media id", code: 131053 };
+    if (body.type === "audio" && part.caption)
+      return { message: "(#100) Param audio['caption'] is not allowed", code: 100 };
+  }
+  if (body.type === "reaction" && (!body.reaction?.message_id || body.reaction.emoji === undefined))
+    return { message: "(#100) reaction requires message_id and emoji", code: 100 };
+  return null;
+}
+
 /** Graph's error envelope. */
 function graphError(res, status, { message, code = 100, error_subcode, type = "OAuthException" }) {
   sendJson(res, status, {
@@ -213,6 +267,8 @@ export async function startFakeGraph({
         if (body.status === "read") return sendJson(res, 200, { success: true });
         if (body.type === "text" && !(body.text?.body?.length <= 4096))
           return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
+        const problem = outboundProblem(body, uploaded);
+        if (problem) return graphError(res, 400, problem);
         messageSequence += 1;
         const id = `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
         if (autoStatuses) scheduleStatuses(node, id, body.to);
@@ -224,9 +280,17 @@ export async function startFakeGraph({
       }
       if (node === F.phoneNumberId && edge === "register" && method === "POST")
         return sendJson(res, 200, { success: true });
-      if (node === F.phoneNumberId && edge === "media" && method === "POST") {
-        const id = `${Date.now()}${messageSequence++}`;
-        uploaded.set(id, { bytes: Buffer.from("uploaded"), mime: "application/octet-stream" });
+      // Media upload (any number): multipart with messaging_product, type and the file.
+      if (edge === "media" && method === "POST") {
+        const file = body?.file;
+        if (body?.messaging_product !== "whatsapp" || !file?.bytes || !body?.type)
+          return graphError(res, 400, {
+            message: "(#100) The parameter messaging_product, file and type are required.",
+            code: 100,
+          });
+        messageSequence += 1;
+        const id = `${Date.now()}${messageSequence}`;
+        uploaded.set(id, { bytes: file.bytes, mime: body.type });
         return sendJson(res, 200, { id });
       }
       if (node === F.phoneNumberId && edge === "whatsapp_business_profile") {
@@ -277,32 +341,7 @@ export async function startFakeGraph({
         return sendJson(res, 200, { id: F.datasetId });
       if (node === F.wabaId && edge === "message_templates") {
         return sendJson(res, 200, {
-          data: [
-            {
-              name: "seguimiento_cita",
-              language: "es",
-              status: "APPROVED",
-              category: "UTILITY",
-              id: "1001",
-              components: [{ type: "BODY", text: "Hola {{1}}, ¿te confirmamos la cita?" }],
-            },
-            {
-              name: "bienvenida",
-              language: "es",
-              status: "APPROVED",
-              category: "MARKETING",
-              id: "1002",
-              components: [{ type: "BODY", text: "¡Gracias por escribirnos!" }],
-            },
-            {
-              name: "promo_rechazada",
-              language: "es",
-              status: "REJECTED",
-              category: "MARKETING",
-              id: "1003",
-              components: [{ type: "BODY", text: "Oferta" }],
-            },
-          ],
+          data: TEMPLATES,
           paging: { cursors: { before: "MAZDZD", after: "MjQZD" } },
         });
       }
@@ -358,9 +397,9 @@ export async function startFakeGraph({
         return sendJson(res, 200, {
           messaging_product: "whatsapp",
           url: `http://127.0.0.1:${started.port}/media-download/${node}`,
-          mime_type: "image/png",
+          mime_type: uploaded.get(node)?.mime ?? "image/png",
           sha256: "0",
-          file_size: TINY_PNG.length,
+          file_size: uploaded.get(node)?.bytes.length ?? TINY_PNG.length,
           id: node,
         });
       }

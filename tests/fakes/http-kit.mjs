@@ -8,8 +8,11 @@ export async function readBody(req) {
   return Buffer.concat(chunks);
 }
 
-/** @param {Buffer} raw @param {string | undefined} contentType */
-export function parseBody(raw, contentType = "") {
+/**
+ * JSON as an object; a multipart form as its fields, files as `{ name, type, size, bytes }`.
+ * @param {Buffer} raw @param {string | undefined} contentType
+ */
+export async function parseBody(raw, contentType = "") {
   if (raw.length === 0) return null;
   if (contentType.includes("application/json")) {
     try {
@@ -18,7 +21,25 @@ export function parseBody(raw, contentType = "") {
       return raw.toString("utf8");
     }
   }
-  if (contentType.includes("multipart/form-data")) return { multipart: true, bytes: raw.length };
+  if (contentType.includes("multipart/form-data")) {
+    const form = await new Response(new Uint8Array(raw), {
+      headers: { "Content-Type": contentType },
+    }).formData();
+    /** @type {Record<string, unknown>} */
+    const fields = { multipart: true };
+    for (const [key, value] of form) {
+      fields[key] =
+        typeof value === "string"
+          ? value
+          : {
+              name: value.name,
+              type: value.type,
+              size: value.size,
+              bytes: Buffer.from(await value.arrayBuffer()),
+            };
+    }
+    return fields;
+  }
   return raw.toString("utf8");
 }
 
@@ -45,7 +66,7 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const raw = await readBody(req);
-    const body = parseBody(raw, req.headers["content-type"]);
+    const body = await parseBody(raw, req.headers["content-type"]).catch(() => null);
 
     if (url.pathname.startsWith("/__fake/")) {
       const action = url.pathname.slice("/__fake/".length);

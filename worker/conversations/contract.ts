@@ -13,8 +13,9 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const CONVERSATION_PAGE_SIZE = 20;
 export const MESSAGE_PAGE_SIZE = 20;
-/** WhatsApp's limit for a text message body. */
+/** WhatsApp's limits for a text message body and a media caption. */
 export const MAX_MESSAGE_LENGTH = 4096;
+export const MAX_CAPTION_LENGTH = 1024;
 
 const id = z.string().trim().min(1).max(64);
 
@@ -61,14 +62,119 @@ export const messagesQuery = z.object({
   page: z.coerce.number().int().min(1).optional(),
 });
 
-export const sendMessageInput = z.object({
-  conversation_id: id,
-  content: z
-    .string({ error: "El mensaje es obligatorio" })
-    .trim()
-    .min(1, "El mensaje no puede estar vacío")
-    .max(MAX_MESSAGE_LENGTH, `El mensaje no puede superar ${MAX_MESSAGE_LENGTH} caracteres`),
+const textContent = z
+  .string({ error: "El mensaje es obligatorio" })
+  .trim()
+  .min(1, "El mensaje no puede estar vacío")
+  .max(MAX_MESSAGE_LENGTH, `El mensaje no puede superar ${MAX_MESSAGE_LENGTH} caracteres`);
+
+/** A template to send (the only kind of message WhatsApp accepts outside the 24-hour window). */
+export const templateSendField = z.object({
+  name: z.string().trim().min(1, "Elige una plantilla").max(512),
+  language: z.string().trim().min(2, "Falta el idioma de la plantilla").max(15),
+  parameters: z
+    .array(z.string().trim().min(1, "Rellena todos los parámetros").max(1024), {
+      error: "Los parámetros deben ser una lista de textos",
+    })
+    .max(20)
+    .default([]),
 });
+
+/** Free text (`content`) or a template (`template`), never both. */
+export const sendMessageInput = z
+  .object({
+    conversation_id: id,
+    content: textContent.optional(),
+    template: templateSendField.optional(),
+  })
+  .refine((input) => (input.content === undefined) !== (input.template === undefined), {
+    path: ["content"],
+    message: "Envía un texto (content) o una plantilla (template)",
+  });
+
+/** `POST /conversations/{id}/media`: a multipart form with the file and an optional caption. */
+export const mediaUploadForm = z.object({
+  file: z.instanceof(File, { error: "Adjunta un archivo (campo file)." }),
+  caption: z
+    .string()
+    .trim()
+    .max(MAX_CAPTION_LENGTH, `El texto no puede superar ${MAX_CAPTION_LENGTH} caracteres`)
+    .default(""),
+});
+
+export const reactionInput = z.object({
+  emoji: z
+    .string({ error: "Falta el emoji" })
+    .max(16, "Una reacción es un solo emoji")
+    .refine(
+      (value) => [...new Intl.Segmenter().segment(value)].length <= 1,
+      "Una reacción es un solo emoji",
+    ),
+});
+
+/**
+ * The largest file the console sends: the Worker holds it in memory (128 MB in all) while it
+ * is uploaded to Meta, so documents stop at 16 MB although WhatsApp takes up to 100 MB.
+ */
+export const MAX_UPLOAD_BYTES = 16 * 1024 * 1024;
+export const MEDIA_TOO_LARGE = "El archivo supera el máximo que admite la consola (16 MB).";
+
+/**
+ * What WhatsApp accepts as an attachment, by message type (Meta's limits, and ours for
+ * documents). The console checks them before uploading; the server checks them again.
+ */
+export const MEDIA_LIMITS = {
+  image: { mimeTypes: ["image/jpeg", "image/png"], maxBytes: 5 * 1024 * 1024 },
+  video: { mimeTypes: ["video/mp4", "video/3gpp"], maxBytes: 16 * 1024 * 1024 },
+  audio: {
+    mimeTypes: ["audio/aac", "audio/amr", "audio/mpeg", "audio/mp4", "audio/ogg"],
+    maxBytes: 16 * 1024 * 1024,
+  },
+  document: {
+    mimeTypes: [
+      "application/pdf",
+      "text/plain",
+      "application/msword",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "application/vnd.ms-excel",
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+      "application/vnd.ms-powerpoint",
+      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ],
+    maxBytes: MAX_UPLOAD_BYTES,
+  },
+} as const;
+export type OutboundMediaType = keyof typeof MEDIA_LIMITS;
+
+const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
+
+/**
+ * The message type a file is sent as, or the Spanish reason WhatsApp would refuse it.
+ * Shared by the composer (before uploading) and the server.
+ */
+export function outboundMediaType(file: {
+  type: string;
+  size: number;
+}): { type: OutboundMediaType } | { error: string } {
+  const mime = file.type.split(";")[0]!.trim().toLowerCase();
+  const entry = (
+    Object.entries(MEDIA_LIMITS) as [OutboundMediaType, (typeof MEDIA_LIMITS)[OutboundMediaType]][]
+  ).find(([, limit]) => (limit.mimeTypes as readonly string[]).includes(mime));
+  if (!entry) {
+    return {
+      error:
+        "WhatsApp no admite este tipo de archivo. Envía una imagen (JPG o PNG), un PDF u otro documento, un audio o un vídeo MP4.",
+    };
+  }
+  const [type, limit] = entry;
+  if (file.size === 0) return { error: "El archivo está vacío." };
+  if (file.size > limit.maxBytes) {
+    return {
+      error: `El archivo supera el máximo de WhatsApp para este tipo (${megabytes(limit.maxBytes)}).`,
+    };
+  }
+  return { type };
+}
 
 export type ConversationCreateInput = z.input<typeof conversationCreateInput>;
 export type ConversationUpdateInput = z.input<typeof conversationUpdateInput>;
@@ -112,6 +218,7 @@ export interface ConversationStats {
   by_priority: Record<Priority, number>;
 }
 
+/** A reaction on a message: `from` is the customer's WhatsApp id, or "business" for the team's. */
 export interface Reaction {
   emoji: string;
   from: string;

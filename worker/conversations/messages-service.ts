@@ -3,14 +3,22 @@ import type { Db } from "../db/client";
 import { conversations, messages } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { notFound } from "../http/errors";
+import { AppError, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
-import { sendText } from "../whatsapp/sender";
+import { GraphError } from "../whatsapp/graph";
+import { requireSender, sendOutbound, sendText } from "../whatsapp/sender";
+import { prepareTemplate } from "../whatsapp/templates-service";
 import type { z } from "zod";
-import type { MessagePage, messagesQuery, sendMessageInput } from "./contract";
-import { toConversation, toMessage } from "./mappers";
-import { findConversation } from "./service";
+import {
+  outboundMediaType,
+  type MessagePage,
+  type OutboundMediaType,
+  type messagesQuery,
+  type sendMessageInput,
+} from "./contract";
+import { isWindowOpen, toConversation, toMessage } from "./mappers";
+import { findConversation, windowClosed } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(
@@ -53,7 +61,7 @@ export async function listMessages(
   };
 }
 
-/** A team member's reply. */
+/** A team member's reply: free text inside the window, or an approved template at any time. */
 export async function sendMessage(
   deps: Deps,
   member: Member,
@@ -64,12 +72,157 @@ export async function sendMessage(
     member.organizationId,
     input.conversation_id,
   );
-  return sendText(deps, conversation, {
-    content: input.content,
-    senderType: "agent",
-    senderUserId: member.userId,
+  const author = { senderType: "agent" as const, senderUserId: member.userId };
+  if (input.content !== undefined) {
+    return sendText(deps, conversation, { ...author, content: input.content });
+  }
+  const template = await prepareTemplate(deps, member.organizationId, input.template!);
+  return sendOutbound(deps, conversation, {
+    ...author,
+    type: "template",
+    content: template.content,
+    anyTime: true,
+    deliver: async (graph, phoneNumberId) => {
+      const answer = await graph.sendMessage(
+        phoneNumberId,
+        conversation.phoneNumber,
+        "template",
+        template.part,
+      );
+      return { wamid: answer.messages[0]?.id ?? null };
+    },
   });
 }
+
+const MEDIA_PLACEHOLDERS: Record<OutboundMediaType, (fileName: string) => string> = {
+  image: () => "📷 Imagen",
+  video: () => "🎬 Vídeo",
+  audio: () => "🎵 Audio",
+  document: (fileName) => `📄 ${fileName}`,
+};
+
+/**
+ * A file from the team: checked against WhatsApp's limits before anything is stored, then
+ * stored, uploaded to Meta and sent (audio carries no caption in WhatsApp).
+ */
+export async function sendMedia(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  input: { file: File; caption: string },
+) {
+  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  const checked = outboundMediaType(input.file);
+  if ("error" in checked) {
+    const tooLarge = input.file.size > 0 && checked.error.startsWith("El archivo supera");
+    throw new AppError(tooLarge ? 413 : 422, "invalid_media", checked.error);
+  }
+  const { type } = checked;
+  const fileName = input.file.name.slice(0, 200) || "archivo";
+  const caption = type === "audio" ? "" : input.caption;
+  return sendOutbound(deps, conversation, {
+    type,
+    content: caption || MEDIA_PLACEHOLDERS[type](fileName),
+    senderType: "agent",
+    senderUserId: member.userId,
+    mediaMimeType: input.file.type,
+    deliver: async (graph, phoneNumberId) => {
+      const { id } = await graph.uploadMedia(phoneNumberId, input.file, fileName);
+      const answer = await graph.sendMessage(phoneNumberId, conversation.phoneNumber, type, {
+        id,
+        ...(caption && { caption }),
+        ...(type === "document" && { filename: fileName }),
+      });
+      return { wamid: answer.messages[0]?.id ?? null, mediaId: id };
+    },
+  });
+}
+
+async function findMessage(db: Db, member: Member, conversationId: string, messageId: string) {
+  const conversation = await findConversation(db, member.organizationId, conversationId);
+  const row = await db.query.messages.findFirst({
+    where: and(
+      eq(messages.id, messageId),
+      eq(messages.conversationId, conversation.id),
+      eq(messages.organizationId, member.organizationId),
+    ),
+  });
+  if (!row) throw notFound("Mensaje no encontrado.");
+  return { conversation, row };
+}
+
+/** The file of a message, streamed from Meta to a member of its organization. */
+export async function messageMedia(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  messageId: string,
+) {
+  const { row } = await findMessage(deps.db, member, conversationId, messageId);
+  if (!row.mediaId) throw notFound("Este mensaje no tiene archivo.");
+  const sender = await requireSender(deps, member.organizationId);
+  try {
+    const media = await sender.graph.getMedia(row.mediaId);
+    const download = await sender.graph.downloadMedia(media.url);
+    return {
+      body: download.body!,
+      contentType:
+        row.mediaMimeType ??
+        media.mime_type ??
+        download.headers.get("Content-Type") ??
+        "application/octet-stream",
+    };
+  } catch (error) {
+    if (error instanceof GraphError) throw new AppError(502, "media_unavailable", error.message);
+    throw error;
+  }
+}
+
+/**
+ * The business reacts to a customer's message (an empty emoji removes the reaction). WhatsApp
+ * takes reactions only inside the window; the reaction is kept on the message once Meta
+ * accepted it.
+ */
+export async function reactToMessage(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  messageId: string,
+  emoji: string,
+) {
+  const { conversation, row } = await findMessage(deps.db, member, conversationId, messageId);
+  if (!row.wamid || row.direction !== "inbound") {
+    throw new AppError(422, "not_reactable", "Solo se puede reaccionar a mensajes del cliente.");
+  }
+  if (!isWindowOpen(conversation)) throw windowClosed();
+  const sender = await requireSender(deps, member.organizationId);
+  try {
+    await sender.graph.sendMessage(
+      sender.connection.phoneNumberId,
+      conversation.phoneNumber,
+      "reaction",
+      { message_id: row.wamid, emoji },
+    );
+  } catch (error) {
+    if (error instanceof GraphError) throw new AppError(422, "meta_error", error.message);
+    throw error;
+  }
+  const others = (row.reactions ?? []).filter((r) => r.from !== BUSINESS);
+  const reactions = emoji
+    ? [...others, { emoji, from: BUSINESS, at: new Date().toISOString() }]
+    : others;
+  const [updated] = await deps.db
+    .update(messages)
+    .set({ reactions })
+    .where(eq(messages.id, row.id))
+    .returning();
+  const message = toMessage(updated!);
+  await publish(deps.env, member.organizationId, { type: "message_status", data: { message } });
+  return message;
+}
+
+/** Who a reaction of the team is from. */
+const BUSINESS = "business";
 
 /**
  * Marks the conversation read: unread count to 0, the customer's messages read, and a read

@@ -1,13 +1,15 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
-import { jsonBody, queryParams } from "../http/validate";
+import { formBody, jsonBody, queryParams } from "../http/validate";
 import {
   assignInput,
   conversationCreateInput,
   conversationListQuery,
   conversationUpdateInput,
+  mediaUploadForm,
   messagesQuery,
+  reactionInput,
   sendMessageInput,
 } from "./contract";
 import * as messages from "./messages-service";
@@ -84,6 +86,40 @@ export const conversationRoutes = new Hono<AppContext>()
   .patch("/:id/read", async (c) => {
     const conversation = await messages.markRead(c.var.deps, c.var.member, c.req.param("id"));
     return c.json({ data: conversation });
+  })
+  .post("/:id/media", ...formBody(mediaUploadForm), async (c) => {
+    const message = await messages.sendMedia(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("form"),
+    );
+    return c.json({ data: message }, 201);
+  })
+  .get("/:id/messages/:messageId/media", async (c) => {
+    const media = await messages.messageMedia(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.param("messageId"),
+    );
+    return c.body(media.body, 200, {
+      "Content-Type": media.contentType,
+      // Customers' files are private: never kept by shared caches.
+      "Cache-Control": "private, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Disposition": "inline",
+    });
+  })
+  .post("/:id/messages/:messageId/reaction", ...jsonBody(reactionInput), async (c) => {
+    const message = await messages.reactToMessage(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.param("messageId"),
+      c.req.valid("json").emoji,
+    );
+    return c.json({ data: message });
   })
   .get("/:id/messages", queryParams(messagesQuery), async (c) => {
     const page = await messages.listMessages(

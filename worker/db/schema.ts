@@ -22,6 +22,7 @@ import {
 import { uuidv7 } from "./ids";
 import { ROLES } from "../auth/contract";
 import { CONVERSION_EVENTS } from "../tracking/contract";
+import type { TemplateComponent } from "../whatsapp/contract";
 import {
   type Reaction,
   CONVERSATION_STATUSES,
@@ -319,6 +320,30 @@ export const whatsappConnections = sqliteTable(
     uniqueIndex("whatsapp_connections_phone_number_idx").on(t.phoneNumberId),
     index("whatsapp_connections_account_idx").on(t.businessAccountId),
     index("whatsapp_connections_webhook_token_idx").on(t.webhookToken),
+  ],
+);
+
+/**
+ * The message templates of an organization's WhatsApp Business Account, as Meta last told:
+ * read from `message_templates`, kept fresh by the `message_template_status_update` webhook.
+ */
+export const whatsappTemplates = sqliteTable(
+  "whatsapp_templates",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    /** Meta's template id (the status webhook names it). */
+    metaTemplateId: text("meta_template_id"),
+    name: text("name").notNull(),
+    language: text("language").notNull(),
+    category: text("category").notNull(),
+    status: text("status").notNull(),
+    components: text("components", { mode: "json" }).notNull().$type<TemplateComponent[]>(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("whatsapp_templates_name_idx").on(t.organizationId, t.name, t.language),
+    index("whatsapp_templates_meta_idx").on(t.metaTemplateId),
   ],
 );
 

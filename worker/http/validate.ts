@@ -34,3 +34,18 @@ export function queryParams<T extends ZodType>(schema: T) {
     }
   });
 }
+
+/** Validates a multipart form (file uploads): not multipart → 400, failing fields → 422. */
+export function formBody<T extends ZodType>(schema: T) {
+  const requireMultipart = createMiddleware(async (c, next) => {
+    const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
+    if (mediaType !== "multipart/form-data") {
+      throw badRequest("El archivo se envía como multipart/form-data.");
+    }
+    await next();
+  });
+  const validate = zValidator("form", schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+  return [requireMultipart, validate] as const;
+}

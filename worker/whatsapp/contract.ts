@@ -62,3 +62,35 @@ export interface MetaAppConfig {
   config_id: string | null;
   graph_version: string;
 }
+
+/** A component of a message template as Meta describes it (`BODY` carries `{{1}}` placeholders). */
+export interface TemplateComponent {
+  type: string;
+  format?: string;
+  text?: string;
+  buttons?: { type: string; text: string }[];
+}
+
+/** `GET /whatsapp-config/templates`: the account's templates; only `APPROVED` ones can be sent. */
+export interface WhatsappTemplate {
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  components: TemplateComponent[];
+}
+
+/** The body text with `{{n}}` replaced by the n-th parameter: what the customer reads. */
+export function fillTemplate(template: Pick<WhatsappTemplate, "components">, parameters: string[]) {
+  const body = template.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
+  return body.replace(
+    /\{\{(\d+)\}\}/g,
+    (placeholder, n: string) => parameters[Number(n) - 1] ?? placeholder,
+  );
+}
+
+/** How many `{{n}}` parameters the body expects. */
+export function templateParameterCount(template: Pick<WhatsappTemplate, "components">) {
+  const body = template.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
+  return new Set(body.match(/\{\{\d+\}\}/g) ?? []).size;
+}

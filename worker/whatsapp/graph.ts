@@ -61,14 +61,15 @@ export class GraphClient {
     }
     const headers: Record<string, string> = { Accept: "application/json" };
     if (this.accessToken) headers.Authorization = `Bearer ${this.accessToken}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const multipart = body instanceof FormData;
+    if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
 
     let response: Response;
     try {
       response = await fetch(url, {
         method,
         headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined || multipart ? body : JSON.stringify(body),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
@@ -106,6 +107,74 @@ export class GraphClient {
       type: "text",
       text: { body, preview_url: false },
     });
+  }
+
+  /** A message of another kind than text: template, image, document, audio, video, reaction. */
+  sendMessage(phoneNumberId: string, to: string, type: string, part: Record<string, unknown>) {
+    return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to,
+      type,
+      [type]: part,
+    });
+  }
+
+  listTemplates(wabaId: string) {
+    return this.request<{
+      data: {
+        id: string;
+        name: string;
+        language: string;
+        category: string;
+        status: string;
+        components: { type: string; format?: string; text?: string }[];
+      }[];
+      paging?: { next?: string };
+    }>("GET", `${wabaId}/message_templates`, undefined, {
+      fields: "id,name,language,category,status,components",
+      limit: "250",
+    });
+  }
+
+  /** Where to download a media file (the URL needs this client's token and lives ~5 minutes). */
+  getMedia(mediaId: string) {
+    return this.request<{ url: string; mime_type?: string; file_size?: number }>("GET", mediaId);
+  }
+
+  /** The media file itself, as a stream to pass on. */
+  async downloadMedia(url: string) {
+    const response = await fetch(url, {
+      headers: this.accessToken ? { Authorization: `Bearer ${this.accessToken}` } : {},
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    }).catch((error: unknown) => {
+      throw new GraphError(
+        "No se pudo descargar el archivo de WhatsApp.",
+        0,
+        null,
+        null,
+        error instanceof Error ? error.message : String(error),
+      );
+    });
+    if (!response.ok || !response.body) {
+      throw new GraphError(
+        "No se pudo descargar el archivo de WhatsApp.",
+        response.status,
+        null,
+        null,
+        `HTTP ${response.status}`,
+      );
+    }
+    return response;
+  }
+
+  /** Uploads a file for sending; answers Meta's media id. */
+  uploadMedia(phoneNumberId: string, file: Blob, fileName: string) {
+    const form = new FormData();
+    form.set("messaging_product", "whatsapp");
+    form.set("type", file.type);
+    form.set("file", file, fileName);
+    return this.request<{ id: string }>("POST", `${phoneNumberId}/media`, form);
   }
 
   /** Marks a customer's message read (blue ticks); optionally shows the typing indicator. */

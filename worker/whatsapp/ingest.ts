@@ -16,6 +16,7 @@ import type { MessageStatus } from "../conversations/contract";
 import { publish } from "../realtime/publish";
 import { spanishGraphError } from "./graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
+import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 
 type ConnectionRow = typeof whatsappConnections.$inferSelect;
 
@@ -84,6 +85,10 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
 
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
+      if (change.field === "message_template_status_update" && entry.id && change.value) {
+        await applyTemplateStatus(deps.db, entry.id, change.value as TemplateStatusUpdate);
+        continue;
+      }
       if (change.field !== "messages" || !change.value) continue;
       const phoneNumberId = change.value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;

@@ -3,6 +3,7 @@ import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
+import { listTemplates } from "./templates-service";
 import { whatsappConfigInput, whatsappConfigUpdateInput, whatsappConnectInput } from "./contract";
 
 const manage = requireRole("owner", "admin");
@@ -46,6 +47,9 @@ export const whatsappConfigRoutes = new Hono<AppContext>()
   })
   .post("/generate-webhook-token", manage, async (c) => {
     return c.json({ data: await connections.generateWebhookToken(c.var.db, c.var.member) });
+  })
+  .get("/templates", async (c) => {
+    return c.json({ data: await listTemplates(c.var.deps, c.var.member.organizationId) });
   })
   .get("/business-info", async (c) => {
     return c.json({ data: await connections.businessInfo(c.var.deps, c.var.member) });

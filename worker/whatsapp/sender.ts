@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
+import { AppError } from "../http/errors";
 import {
   isWindowOpen,
   preview,
@@ -11,24 +12,42 @@ import {
 import { windowClosed } from "../conversations/service";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
-import { GraphError } from "./graph";
+import { GraphError, type GraphClient } from "./graph";
 
-export interface OutboundText {
+type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
+
+/** A message from the business to the customer. */
+export interface Outbound {
+  /** WhatsApp's message type: text, template, image, document, audio, video. */
+  type: string;
+  /** What the team sees in the conversation (the caption or a placeholder for media). */
   content: string;
   senderType: "agent" | "bot";
   senderUserId?: string | null;
+  mediaMimeType?: string | null;
+  /** Templates may be sent whatever the window; everything else needs it open. */
+  anyTime?: boolean;
+  /** The call(s) to WhatsApp, made once the message is stored; answers the wamid and media id. */
+  deliver: (
+    graph: GraphClient,
+    phoneNumberId: string,
+  ) => Promise<{
+    wamid: string | null;
+    mediaId?: string;
+  }>;
 }
 
 const NOT_CONNECTED =
   "WhatsApp no está conectado. Conéctalo en Configuración > Meta Business para enviar mensajes.";
 
 /**
- * Sends a free-form text to the customer. Refused (422, nothing stored) outside the 24-hour
- * window. Otherwise the message is stored first, so it is never lost, then handed to
- * WhatsApp; its status ends `sent` (with the wamid) or `failed` (with Meta's reason).
+ * Sends a message to the customer. Free-form messages are refused (422, nothing stored)
+ * outside the 24-hour window. Otherwise the message is stored first, so it is never lost,
+ * then handed to WhatsApp; its status ends `sent` (with the wamid) or `failed` (with Meta's
+ * reason).
  */
-export async function sendText(deps: Deps, conversation: ConversationRow, outbound: OutboundText) {
-  if (!isWindowOpen(conversation)) throw windowClosed();
+export async function sendOutbound(deps: Deps, conversation: ConversationRow, outbound: Outbound) {
+  if (!outbound.anyTime && !isWindowOpen(conversation)) throw windowClosed();
   const { db } = deps;
   const organizationId = conversation.organizationId;
   const now = new Date().toISOString();
@@ -39,10 +58,11 @@ export async function sendText(deps: Deps, conversation: ConversationRow, outbou
         organizationId,
         conversationId: conversation.id,
         content: outbound.content,
-        type: "text",
+        type: outbound.type,
         direction: "outbound",
         senderType: outbound.senderType,
         senderUserId: outbound.senderUserId ?? null,
+        mediaMimeType: outbound.mediaMimeType ?? null,
         status: "pending",
         createdAt: now,
       })
@@ -54,7 +74,7 @@ export async function sendText(deps: Deps, conversation: ConversationRow, outbou
       .returning(),
   ]);
 
-  const result = await deliver(deps, organizationId, conversation.phoneNumber, outbound.content);
+  const result = await deliverWith(await connectedSender(deps, organizationId), outbound);
   const [message] = await db
     .update(messages)
     .set(result)
@@ -69,13 +89,15 @@ export async function sendText(deps: Deps, conversation: ConversationRow, outbou
   return payload.message;
 }
 
-async function deliver(deps: Deps, organizationId: string, to: string, body: string) {
-  const sender = await connectedSender(deps, organizationId);
+async function deliverWith(sender: Sender | null, outbound: Outbound) {
   if (!sender)
     return { status: "failed" as const, error: NOT_CONNECTED, errorCode: "not_connected" };
   try {
-    const answer = await sender.graph.sendText(sender.connection.phoneNumberId, to, body);
-    return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null };
+    const { wamid, mediaId } = await outbound.deliver(
+      sender.graph,
+      sender.connection.phoneNumberId,
+    );
+    return { status: "sent" as const, wamid, ...(mediaId && { mediaId }) };
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
     return {
@@ -84,4 +106,27 @@ async function deliver(deps: Deps, organizationId: string, to: string, body: str
       errorCode: String(error.code ?? error.status),
     };
   }
+}
+
+/** A free-form text: a team member's reply or the AI's. */
+export function sendText(
+  deps: Deps,
+  conversation: ConversationRow,
+  text: { content: string; senderType: "agent" | "bot"; senderUserId?: string | null },
+) {
+  return sendOutbound(deps, conversation, {
+    ...text,
+    type: "text",
+    deliver: async (graph, phoneNumberId) => {
+      const answer = await graph.sendText(phoneNumberId, conversation.phoneNumber, text.content);
+      return { wamid: answer.messages[0]?.id ?? null };
+    },
+  });
+}
+
+/** Meta's connected sender of the organization, for calls that are not messages. */
+export async function requireSender(deps: Deps, organizationId: string) {
+  const sender = await connectedSender(deps, organizationId);
+  if (!sender) throw new AppError(422, "not_connected", NOT_CONNECTED);
+  return sender;
 }

@@ -1,0 +1,182 @@
+/**
+ * Message templates: the only messages WhatsApp accepts outside the 24-hour window. Meta owns
+ * them; we keep the account's list as Meta last told (the list call, then status webhooks).
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { whatsappConnections, whatsappTemplates } from "../db/schema";
+import type { Deps } from "../http/deps";
+import { AppError } from "../http/errors";
+import { connectedSender } from "./connection-service";
+import { GraphError } from "./graph";
+import {
+  fillTemplate,
+  templateParameterCount,
+  type TemplateComponent,
+  type WhatsappTemplate,
+} from "./contract";
+
+const notConnected = () =>
+  new AppError(422, "not_connected", "Conecta WhatsApp para usar las plantillas de mensaje.");
+
+/** Asks Meta for the account's templates and stores them; answers the fresh list. */
+async function refreshTemplates(deps: Deps, organizationId: string): Promise<WhatsappTemplate[]> {
+  const sender = await connectedSender(deps, organizationId);
+  if (!sender) throw notConnected();
+  let answer;
+  try {
+    answer = await sender.graph.listTemplates(sender.connection.businessAccountId);
+  } catch (error) {
+    if (error instanceof GraphError) throw new AppError(422, "meta_error", error.message);
+    throw error;
+  }
+  const now = new Date().toISOString();
+  const rows = answer.data.map((t) => ({
+    organizationId,
+    metaTemplateId: t.id,
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    status: t.status,
+    components: t.components as TemplateComponent[],
+    updatedAt: now,
+  }));
+  if (rows.length > 0) {
+    await deps.db
+      .insert(whatsappTemplates)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [
+          whatsappTemplates.organizationId,
+          whatsappTemplates.name,
+          whatsappTemplates.language,
+        ],
+        set: {
+          metaTemplateId: sql`excluded.meta_template_id`,
+          category: sql`excluded.category`,
+          status: sql`excluded.status`,
+          components: sql`excluded.components`,
+          updatedAt: now,
+        },
+      });
+  }
+  return rows.map(({ name, language, category, status, components }) => ({
+    name,
+    language,
+    category,
+    status,
+    components,
+  }));
+}
+
+/** `GET /whatsapp-config/templates`: always Meta's current list. */
+export async function listTemplates(deps: Deps, organizationId: string) {
+  return { templates: await refreshTemplates(deps, organizationId) };
+}
+
+function findStored(db: Db, organizationId: string, name: string, language: string) {
+  return db.query.whatsappTemplates.findFirst({
+    where: and(
+      eq(whatsappTemplates.organizationId, organizationId),
+      eq(whatsappTemplates.name, name),
+      eq(whatsappTemplates.language, language),
+    ),
+  });
+}
+
+/**
+ * The template ready to send: approved, with as many parameters as its body asks, and the
+ * text the customer will read. A template we have not seen yet is looked up at Meta.
+ */
+export async function prepareTemplate(
+  deps: Deps,
+  organizationId: string,
+  input: { name: string; language: string; parameters: string[] },
+) {
+  const row =
+    (await findStored(deps.db, organizationId, input.name, input.language)) ??
+    (await refreshTemplates(deps, organizationId).then(() =>
+      findStored(deps.db, organizationId, input.name, input.language),
+    ));
+  if (!row) {
+    throw new AppError(
+      422,
+      "template_not_found",
+      "La plantilla no existe en tu cuenta de WhatsApp.",
+    );
+  }
+  if (row.status !== "APPROVED") {
+    throw new AppError(
+      422,
+      "template_not_approved",
+      "Solo se pueden enviar plantillas aprobadas por Meta.",
+    );
+  }
+  const expected = templateParameterCount(row);
+  if (input.parameters.length !== expected) {
+    throw new AppError(
+      422,
+      "template_parameters",
+      `La plantilla necesita ${expected} ${expected === 1 ? "parámetro" : "parámetros"}.`,
+    );
+  }
+  return {
+    content: fillTemplate(row, input.parameters),
+    part: {
+      name: row.name,
+      language: { code: row.language },
+      components:
+        expected === 0
+          ? []
+          : [
+              {
+                type: "body",
+                parameters: input.parameters.map((text) => ({ type: "text", text })),
+              },
+            ],
+    },
+  };
+}
+
+export interface TemplateStatusUpdate {
+  event?: string;
+  message_template_id?: number | string;
+  message_template_name?: string;
+  message_template_language?: string;
+}
+
+/** The `message_template_status_update` webhook, routed by the account id (`entry[].id`). */
+export async function applyTemplateStatus(db: Db, wabaId: string, update: TemplateStatusUpdate) {
+  if (!update.event) return;
+  // Several organizations may share an account (agencies): each keeps its own copy.
+  const connections = await db
+    .select({ organizationId: whatsappConnections.organizationId })
+    .from(whatsappConnections)
+    .where(eq(whatsappConnections.businessAccountId, wabaId));
+  if (connections.length === 0) return;
+  const byId =
+    update.message_template_id !== undefined
+      ? eq(whatsappTemplates.metaTemplateId, String(update.message_template_id))
+      : undefined;
+  const byName =
+    update.message_template_name && update.message_template_language
+      ? and(
+          eq(whatsappTemplates.name, update.message_template_name),
+          eq(whatsappTemplates.language, update.message_template_language),
+        )
+      : undefined;
+  const which = byId ?? byName;
+  if (!which) return;
+  await db
+    .update(whatsappTemplates)
+    .set({ status: update.event, updatedAt: new Date().toISOString() })
+    .where(
+      and(
+        inArray(
+          whatsappTemplates.organizationId,
+          connections.map((c) => c.organizationId),
+        ),
+        which,
+      ),
+    );
+}
