@@ -8,7 +8,7 @@ import {
   wamid,
 } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
-import { createAgent, createConversation, createOwner } from "../support/factories";
+import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
@@ -95,6 +95,49 @@ describe("POST /webhooks/whatsapp signature", () => {
     ];
     expect(attempts.map((r) => r.status)).toEqual([401, 401, 401, 401]);
     expect(await conversationFor(owner.organization.id, from)).toBeNull();
+  });
+
+  it("answers 429 to an address that keeps failing, never to Meta's signed deliveries", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const ip = randomIp();
+    const payload = delivery(inboundMessage({ phoneNumberId, from: customer(), text: "Hola" }));
+    const statuses: number[] = [];
+    let last;
+    for (let i = 0; i < 22; i++) {
+      last = await call("POST", "/webhooks/whatsapp", {
+        rawBody: JSON.stringify(payload),
+        headers: {
+          "Content-Type": "application/json",
+          "X-Hub-Signature-256": "sha256=00",
+          "CF-Connecting-IP": ip,
+        },
+      });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 19).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(19)).toEqual([429, 429, 429]);
+    expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
+
+    // Meta's own delivery from the same address still goes through.
+    const from = customer();
+    const signed = await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })), {
+      headers: { "CF-Connecting-IP": ip },
+    });
+    expect(signed.status).toBe(200);
+    expect(await conversationFor(owner.organization.id, from)).not.toBeNull();
+
+    // Guessing verify tokens is limited the same way.
+    const verify = [];
+    for (let i = 0; i < 21; i++) {
+      const res = await call(
+        "GET",
+        `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=intento-${i}&hub.challenge=1`,
+        { headers: { "CF-Connecting-IP": ip } },
+      );
+      verify.push(res.status);
+    }
+    expect(verify.at(0)).toBe(403);
+    expect(verify.at(-1)).toBe(429);
   });
 
   it("answers 400 to a signed body that is not JSON", async () => {

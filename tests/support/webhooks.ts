@@ -5,14 +5,18 @@ import { call } from "./http";
 /** Posts a delivery to the webhook as Meta does: raw JSON signed with the app secret. */
 export async function deliver(
   payload: unknown,
-  options: { secret?: string; signature?: string } = {},
+  options: { secret?: string; signature?: string; headers?: Record<string, string> } = {},
 ) {
   const raw = JSON.stringify(payload);
   const signature =
     options.signature ?? (await signPayload(raw, options.secret ?? env.META_APP_SECRET!));
   return call("POST", "/webhooks/whatsapp", {
     rawBody: raw,
-    headers: { "Content-Type": "application/json", "X-Hub-Signature-256": signature },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Hub-Signature-256": signature,
+      ...options.headers,
+    },
   });
 }
 

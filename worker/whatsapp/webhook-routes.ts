@@ -1,15 +1,30 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { eq } from "drizzle-orm";
 import { whatsappConnections } from "../db/schema";
 import type { AppContext } from "../http/context";
+import { requestInfo } from "../http/auth";
 import { AppError, badRequest } from "../http/errors";
+import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import { scheduleReplies } from "../agents/auto-reply";
 import { ingestDelivery, type WebhookPayload } from "./ingest";
 import { isValidSignature } from "./signature";
 
 /** Meta's deliveries are small; anything this big is not from Meta. */
 const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;
+
+/** Failed signatures or verify tokens per address before it gets 429s instead of 401/403. */
+const FAILURES_PER_ADDRESS: Limit = { max: 20, windowSeconds: 60 };
+
+/**
+ * Counts a refused call from this address; past the limit it is answered 429. Meta's signed
+ * deliveries never reach this, so they are never slowed by it.
+ */
+async function countRefusal(c: Context<AppContext>, kind: "signature" | "verify") {
+  const key = `webhook-${kind}:${requestInfo(c).ip ?? "unknown"}`;
+  await countHit(c.var.db, key, FAILURES_PER_ADDRESS);
+  await assertUnderLimit(c.var.db, key, FAILURES_PER_ADDRESS);
+}
 
 export const whatsappWebhookRoutes = new Hono<AppContext>()
   /** Meta's subscription check: echo the challenge when the token is ours. */
@@ -25,7 +40,10 @@ export const whatsappWebhookRoutes = new Hono<AppContext>()
       });
       valid = Boolean(connection);
     }
-    if (mode !== "subscribe" || !valid) return c.text("Forbidden", 403);
+    if (mode !== "subscribe" || !valid) {
+      await countRefusal(c, "verify");
+      return c.text("Forbidden", 403);
+    }
     return c.text(challenge, 200);
   })
   .post("/", bodyLimit({ maxSize: MAX_DELIVERY_BYTES }), async (c) => {
@@ -36,6 +54,7 @@ export const whatsappWebhookRoutes = new Hono<AppContext>()
       c.env.META_APP_SECRET,
     );
     if (!signed) {
+      await countRefusal(c, "signature");
       throw new AppError(401, "unauthorized", "Firma del webhook ausente o no válida.");
     }
     let payload: WebhookPayload;
