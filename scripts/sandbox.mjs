@@ -1,6 +1,6 @@
 // The local sandbox: WhatsApp traffic and AI replies without a Meta account.
 //   npm run sandbox                      fakes of Meta's Graph API (:8788) and the model (:8789)
-//   npm run sandbox -- connect <email> <password>   connects the sandbox number to your organization
+//   npm run sandbox -- connect <email> <password>   connects the sandbox number and pixel to your organization
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, startFakeGraph } from "../tests/fakes/graph-server.mjs";
@@ -89,6 +89,12 @@ async function connect(email, password) {
     },
   });
   console.log(`Número de la sandbox conectado: ${config.phone_number}`);
+  // The sandbox pixel too, so conversions go to (the fake) Meta's Conversions API.
+  const pixel = await api("/meta-config", {
+    token,
+    body: { pixel_id: GRAPH_FIXTURES.pixelId, access_token: "sandbox-access-token" },
+  });
+  console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
 }
 
 /** @param {string | undefined} phone @param {string[]} words */
