@@ -6,6 +6,7 @@ import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import type { MetaConfig, MetaTestResult, TestConversionResult } from "./requests";
 import { Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
+import { useConnectionActions } from "./use-connection-actions";
 
 interface PixelCardProps {
   config: MetaConfig | null;
@@ -24,37 +25,21 @@ export function PixelCard({
   loginAvailable,
   onChange,
 }: PixelCardProps) {
-  const [testing, setTesting] = useState(false);
+  const actions = useConnectionActions<MetaTestResult>({
+    service: "Meta Pixel",
+    path: "/meta-config",
+    describeSuccess: (result) => ({
+      text: result.pixel_name
+        ? `El pixel «${result.pixel_name}» responde correctamente.`
+        : "El pixel responde correctamente.",
+      detail: result.pixel_name,
+    }),
+    onDisconnected: () => onChange(null),
+  });
   const [sendingTest, setSendingTest] = useState(false);
-  const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [disconnecting, setDisconnecting] = useState(false);
 
   const connected = config !== null && config.status !== "disconnected";
   const status = connecting ? "connecting" : toConnectionStatus(config?.status);
-
-  async function test() {
-    setTesting(true);
-    try {
-      const result = await api.post<MetaTestResult>("/meta-config/test");
-      if (result.success) {
-        const text = result.pixel_name
-          ? `El pixel «${result.pixel_name}» responde correctamente.`
-          : "El pixel responde correctamente.";
-        setTestResult({ ok: true, text });
-        toast.success("Conexión con Meta Pixel verificada", { description: result.pixel_name });
-      } else {
-        const text = result.error || "Error al probar Meta Pixel";
-        setTestResult({ ok: false, text });
-        toast.error("Error al probar Meta Pixel", { description: text });
-      }
-    } catch (error) {
-      setTestResult({ ok: false, text: errorMessage(error) });
-      toast.error("Error al probar Meta Pixel", { description: errorMessage(error) });
-    } finally {
-      setTesting(false);
-    }
-  }
 
   /** A test Lead, visible in Events Manager's Test Events tab under the organization's code. */
   async function sendTestEvent() {
@@ -63,33 +48,18 @@ export function PixelCard({
       const result = await api.post<TestConversionResult>("/meta-config/test-conversions");
       if (result.success) {
         const text = `Meta recibió el evento de prueba. Búscalo en «Probar eventos» del Administrador de eventos con el código ${result.test_event_code}.`;
-        setTestResult({ ok: true, text });
+        actions.setOutcome({ ok: true, text });
         toast.success("Evento de prueba enviado a Meta");
       } else {
         const text = result.error || "Meta no aceptó el evento de prueba";
-        setTestResult({ ok: false, text });
+        actions.setOutcome({ ok: false, text });
         toast.error("Error al enviar el evento de prueba", { description: text });
       }
     } catch (error) {
-      setTestResult({ ok: false, text: errorMessage(error) });
+      actions.setOutcome({ ok: false, text: errorMessage(error) });
       toast.error("Error al enviar el evento de prueba", { description: errorMessage(error) });
     } finally {
       setSendingTest(false);
-    }
-  }
-
-  async function disconnect() {
-    setDisconnecting(true);
-    try {
-      await api.delete("/meta-config");
-      setConfirming(false);
-      setTestResult(null);
-      onChange(null);
-      toast.success("Meta Pixel desconectado");
-    } catch (error) {
-      toast.error("Error al desconectar Meta Pixel", { description: errorMessage(error) });
-    } finally {
-      setDisconnecting(false);
     }
   }
 
@@ -110,10 +80,14 @@ export function PixelCard({
                 : []),
             ]}
           />
-          <TestOutcome result={testResult} />
+          <TestOutcome result={actions.outcome} />
           <div className="flex flex-wrap gap-3">
-            <Button variant="secondary" onClick={test} disabled={testing || connecting}>
-              {testing ? "Probando..." : "Probar"}
+            <Button
+              variant="secondary"
+              onClick={actions.test}
+              disabled={actions.testing || connecting}
+            >
+              {actions.testing ? "Probando..." : "Probar"}
             </Button>
             {canManage && (
               <Button
@@ -128,8 +102,8 @@ export function PixelCard({
               <Button
                 variant="secondary"
                 className="border-red-200! text-red-700! hover:bg-red-50!"
-                onClick={() => setConfirming(true)}
-                disabled={disconnecting || connecting}
+                onClick={() => actions.setConfirming(true)}
+                disabled={actions.disconnecting || connecting}
               >
                 Desconectar
               </Button>
@@ -144,13 +118,13 @@ export function PixelCard({
         </p>
       )}
       <ConfirmDialog
-        open={confirming}
+        open={actions.confirming}
         title="¿Desconectar Meta Pixel?"
         description="Las conversiones dejarán de enviarse a Meta hasta que lo vuelvas a conectar. Las registradas en Atiende se conservan."
         confirmLabel="Desconectar"
-        busy={disconnecting}
-        onConfirm={disconnect}
-        onClose={() => setConfirming(false)}
+        busy={actions.disconnecting}
+        onConfirm={actions.disconnect}
+        onClose={() => actions.setConfirming(false)}
       />
     </ServiceCard>
   );

@@ -6,6 +6,7 @@ import { SelectField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ManualConnectForm } from "./manual-connect-form";
+import { useConnectionActions } from "./use-connection-actions";
 import type { WhatsappConfig, WhatsappTestResult } from "./requests";
 import { Details, ServiceCard, TestOutcome, WHATSAPP_ICON } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
@@ -33,52 +34,21 @@ export function WhatsappCard({
   manualFirst,
   onChange,
 }: WhatsappCardProps) {
-  const [testing, setTesting] = useState(false);
-  const [testResult, setTestResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [disconnecting, setDisconnecting] = useState(false);
+  const actions = useConnectionActions<WhatsappTestResult>({
+    service: "WhatsApp",
+    path: "/whatsapp-config",
+    describeSuccess: (result) => ({
+      text: result.phone_number
+        ? `WhatsApp responde con el número ${result.phone_number}.`
+        : "WhatsApp responde correctamente.",
+      detail: result.phone_number,
+    }),
+    onDisconnected: () => onChange(null),
+  });
   const [savingAgent, setSavingAgent] = useState(false);
 
   const connected = config !== null && config.status !== "disconnected";
   const status = connecting ? "connecting" : toConnectionStatus(config?.status);
-
-  async function test() {
-    setTesting(true);
-    try {
-      const result = await api.post<WhatsappTestResult>("/whatsapp-config/test");
-      if (result.success) {
-        const text = result.phone_number
-          ? `WhatsApp responde con el número ${result.phone_number}.`
-          : "WhatsApp responde correctamente.";
-        setTestResult({ ok: true, text });
-        toast.success("Conexión con WhatsApp verificada", { description: result.phone_number });
-      } else {
-        const text = result.error || "Error al probar WhatsApp";
-        setTestResult({ ok: false, text });
-        toast.error("Error al probar WhatsApp", { description: text });
-      }
-    } catch (error) {
-      setTestResult({ ok: false, text: errorMessage(error) });
-      toast.error("Error al probar WhatsApp", { description: errorMessage(error) });
-    } finally {
-      setTesting(false);
-    }
-  }
-
-  async function disconnect() {
-    setDisconnecting(true);
-    try {
-      await api.delete("/whatsapp-config");
-      setConfirming(false);
-      setTestResult(null);
-      onChange(null);
-      toast.success("WhatsApp desconectado");
-    } catch (error) {
-      toast.error("Error al desconectar WhatsApp", { description: errorMessage(error) });
-    } finally {
-      setDisconnecting(false);
-    }
-  }
 
   async function chooseAgent(agentId: string) {
     setSavingAgent(true);
@@ -129,17 +99,21 @@ export function WhatsappCard({
                 : []),
             ]}
           />
-          <TestOutcome result={testResult} />
+          <TestOutcome result={actions.outcome} />
           <div className="flex flex-wrap gap-3">
-            <Button variant="secondary" onClick={test} disabled={testing || connecting}>
-              {testing ? "Probando..." : "Probar"}
+            <Button
+              variant="secondary"
+              onClick={actions.test}
+              disabled={actions.testing || connecting}
+            >
+              {actions.testing ? "Probando..." : "Probar"}
             </Button>
             {canManage && (
               <Button
                 variant="secondary"
                 className="border-red-200! text-red-700! hover:bg-red-50!"
-                onClick={() => setConfirming(true)}
-                disabled={disconnecting || connecting}
+                onClick={() => actions.setConfirming(true)}
+                disabled={actions.disconnecting || connecting}
               >
                 Desconectar
               </Button>
@@ -179,19 +153,19 @@ export function WhatsappCard({
           defaultOpen={manualFirst && !connected}
           replacing={connected}
           onConnected={(updated) => {
-            setTestResult(null);
+            actions.setOutcome(null);
             onChange(updated);
           }}
         />
       )}
       <ConfirmDialog
-        open={confirming}
+        open={actions.confirming}
         title="¿Desconectar WhatsApp?"
         description="Atiende dejará de recibir y enviar mensajes de este número hasta que lo vuelvas a conectar. Las conversaciones guardadas se conservan."
         confirmLabel="Desconectar"
-        busy={disconnecting}
-        onConfirm={disconnect}
-        onClose={() => setConfirming(false)}
+        busy={actions.disconnecting}
+        onConfirm={actions.disconnect}
+        onClose={() => actions.setConfirming(false)}
       />
     </ServiceCard>
   );

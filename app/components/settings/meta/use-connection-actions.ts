@@ -1,0 +1,79 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { api, errorMessage } from "~/lib/api";
+
+/** What a card shows under its buttons after a check. */
+export interface Outcome {
+  ok: boolean;
+  text: string;
+}
+
+interface ConnectionActionsOptions<Result> {
+  /** The service as the texts name it: "WhatsApp", "Meta Pixel". */
+  service: string;
+  /** Its API resource: `POST {path}/test`, `DELETE {path}`. */
+  path: string;
+  /** The sentence shown when the check passed, and the detail of its toast. */
+  describeSuccess: (result: Result) => { text: string; detail?: string };
+  onDisconnected: () => void;
+}
+
+/** The check and disconnection shared by the Meta Business cards, with their toasts. */
+export function useConnectionActions<Result extends { success: boolean; error?: string }>({
+  service,
+  path,
+  describeSuccess,
+  onDisconnected,
+}: ConnectionActionsOptions<Result>) {
+  const [testing, setTesting] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+
+  async function test() {
+    setTesting(true);
+    try {
+      const result = await api.post<Result>(`${path}/test`);
+      if (result.success) {
+        const { text, detail } = describeSuccess(result);
+        setOutcome({ ok: true, text });
+        toast.success(`Conexión con ${service} verificada`, { description: detail });
+      } else {
+        const text = result.error || `Error al probar ${service}`;
+        setOutcome({ ok: false, text });
+        toast.error(`Error al probar ${service}`, { description: text });
+      }
+    } catch (error) {
+      setOutcome({ ok: false, text: errorMessage(error) });
+      toast.error(`Error al probar ${service}`, { description: errorMessage(error) });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function disconnect() {
+    setDisconnecting(true);
+    try {
+      await api.delete(path);
+      setConfirming(false);
+      setOutcome(null);
+      onDisconnected();
+      toast.success(`${service} desconectado`);
+    } catch (error) {
+      toast.error(`Error al desconectar ${service}`, { description: errorMessage(error) });
+    } finally {
+      setDisconnecting(false);
+    }
+  }
+
+  return {
+    testing,
+    test,
+    outcome,
+    setOutcome,
+    confirming,
+    setConfirming,
+    disconnecting,
+    disconnect,
+  };
+}
