@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner } from "./support";
 
 const MARKUP_NAME = `<img src=x onerror="window.__pwned=1">Ana`;
 const MARKUP_ORG = `<script>window.__pwned=1</script>Tienda`;
@@ -35,4 +36,44 @@ test("names with markup are shown as text and never run", async ({ page }) => {
     await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
   ).toBeUndefined();
   await expect(page.locator("img[src='x']")).toHaveCount(0);
+});
+
+test("customer text and agent names with markup stay text in the inbox and agent screens", async ({
+  page,
+}) => {
+  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
+  const agent = await page.request.post("/api/v1/agents", {
+    headers,
+    data: { name: `<img src=x onerror="window.__pwned=1">Sofía`, system_prompt: "Eres Sofía." },
+  });
+  const agentId: string = (await agent.json()).data.id;
+  const from = `3466${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+  const message = `<script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">¿Hay cita?`;
+  const name = `<svg onload="window.__pwned=1">Marta`;
+  await deliver(page.request, customerMessage(phoneNumberId, from, message, name));
+  const list = await page.request.get("/api/v1/conversations", { headers });
+  const conversationId: string = (await list.json()).data.conversations[0].id;
+  await page.request.patch(`/api/v1/conversations/${conversationId}/assign`, {
+    headers,
+    data: { agent_id: agentId },
+  });
+
+  for (const path of [
+    "/conversations",
+    `/conversations/${conversationId}`,
+    "/agents",
+    `/chats/${agentId}`,
+    "/dashboard",
+  ]) {
+    await page.goto(path);
+    await expect(page.getByText(/Marta|Sofía/).first()).toBeVisible();
+    expect(
+      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      path,
+    ).toBeUndefined();
+    await expect(page.locator("img[src='x'], svg[onload]")).toHaveCount(0);
+  }
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByText(message).first()).toBeVisible();
+  await expect(page.getByText(name).first()).toBeVisible();
 });
