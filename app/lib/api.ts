@@ -5,6 +5,8 @@
 export const TOKEN_KEY = "auth_token";
 const BASE = "/api/v1";
 const TIMEOUT_MS = 30_000;
+/** Files (up to 16 MB) may take longer to upload than a JSON call. */
+const UPLOAD_TIMEOUT_MS = 120_000;
 
 export interface ErrorDetail {
   path: string;
@@ -59,19 +61,25 @@ export function catalogueMessage(status: number, path: string, body: unknown): s
 
 type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+/**
+ * One call to the API with the token and a time-out; anything but a 2xx is thrown as an
+ * ApiError with the catalogue's Spanish message. A FormData body (a file upload) is sent as
+ * multipart: the browser sets its boundary.
+ */
+async function send(method: Method, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = tokenStore.get();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const multipart = body instanceof FormData;
+  if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
 
   let response: Response;
   try {
     response = await fetch(BASE + path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
+      signal: AbortSignal.timeout(multipart ? UPLOAD_TIMEOUT_MS : TIMEOUT_MS),
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === "TimeoutError") {
@@ -80,9 +88,8 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
     const message = error instanceof Error && error.message ? error.message : "";
     throw new ApiError(message || "Ha ocurrido un error desconocido", 0, "network_error");
   }
-
-  const payload: unknown = await response.json().catch(() => null);
   if (!response.ok) {
+    const payload: unknown = await response.json().catch(() => null);
     if (response.status === 401 && !CREDENTIAL_PATHS.includes(path)) onUnauthorized?.();
     const envelope = payload as { error?: string; details?: ErrorDetail[] } | null;
     throw new ApiError(
@@ -92,7 +99,14 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
       envelope?.details ?? [],
     );
   }
-  return (payload as { data: T }).data;
+  return response;
+}
+
+/** A JSON call: answers the envelope's `data`. */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const response = await send(method, path, body);
+  const payload = (await response.json().catch(() => null)) as { data: T } | null;
+  return payload?.data as T;
 }
 
 export const api = {
@@ -100,6 +114,10 @@ export const api = {
   post: <T>(path: string, body: unknown = {}) => request<T>("POST", path, body),
   patch: <T>(path: string, body: unknown = {}) => request<T>("PATCH", path, body),
   delete: <T>(path: string) => request<T>("DELETE", path),
+  /** A multipart form (files): same envelope and errors as the JSON calls. */
+  upload: <T>(path: string, form: FormData) => request<T>("POST", path, form),
+  /** A binary answer (a message's file), with the bearer token; errors as the JSON calls. */
+  blob: async (path: string) => (await send("GET", path)).blob(),
 };
 
 /** A readable message for anything thrown (API or not). */

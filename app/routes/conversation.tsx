@@ -12,8 +12,10 @@ import {
 } from "../../worker/conversations/contract";
 import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
 import { changeAgent, changeStatus } from "~/components/conversations/actions";
-import { Composer } from "~/components/conversations/composer";
+import { Composer, TemplateOnlyComposer } from "~/components/conversations/composer";
 import { MessageBubble } from "~/components/conversations/message-bubble";
+import type { TemplateToSend } from "~/components/conversations/template-picker";
+import { useWindowClock, WindowBanner } from "~/components/conversations/window-banner";
 import {
   AgentSelect,
   contactLabel,
@@ -24,7 +26,6 @@ import {
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
-import { formatRelative } from "~/lib/format";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
@@ -43,6 +44,8 @@ export default function ConversationScreen() {
   const [missing, setMissing] = useState(false);
   const bottom = useRef<HTMLDivElement>(null);
   const [quickReplies, setQuickReplies] = useState<QuickReply[]>([]);
+  const expiresAt = conversation?.window_expires_at ?? null;
+  const { open: windowOpen, now } = useWindowClock(expiresAt);
 
   useEffect(() => {
     api.get<QuickReply[]>("/quick-replies").then(setQuickReplies, () => setQuickReplies([]));
@@ -115,20 +118,63 @@ export default function ConversationScreen() {
     if (c.id === conversationId) setConversation(c);
   });
 
-  async function send(content: string) {
+  /** Posts something to send; the stored message joins the list (realtime may bring it too). */
+  async function deliver(
+    post: () => Promise<Message>,
+    texts: { success: string; failure: string },
+  ) {
     try {
-      const message = await api.post<Message>("/conversations/messages", {
-        conversation_id: conversationId,
-        content,
-      });
+      const message = await post();
       upsert(message);
       if (message.status === "failed")
-        toast.error("Error al enviar el mensaje", { description: message.error ?? undefined });
-      else toast.success("Mensaje enviado");
+        toast.error(texts.failure, { description: message.error ?? undefined });
+      else toast.success(texts.success);
       return true;
     } catch (error) {
-      toast.error("Error al enviar el mensaje", { description: errorMessage(error) });
+      toast.error(texts.failure, { description: errorMessage(error) });
       return false;
+    }
+  }
+
+  const send = (content: string) =>
+    deliver(
+      () =>
+        api.post<Message>("/conversations/messages", { conversation_id: conversationId, content }),
+      { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
+    );
+
+  const sendTemplate = (template: TemplateToSend) =>
+    deliver(
+      () =>
+        api.post<Message>("/conversations/messages", {
+          conversation_id: conversationId,
+          template,
+        }),
+      { success: "Plantilla enviada", failure: "Error al enviar la plantilla" },
+    );
+
+  const sendFile = (file: File, caption: string) => {
+    const form = new FormData();
+    form.append("file", file);
+    if (caption) form.append("caption", caption);
+    return deliver(() => api.upload<Message>(`/conversations/${conversationId}/media`, form), {
+      success: "Archivo enviado",
+      failure: "Error al enviar el archivo",
+    });
+  };
+
+  async function react(message: Message, emoji: string) {
+    try {
+      upsert(
+        await api.post<Message>(
+          `/conversations/${conversationId}/messages/${message.id}/reaction`,
+          {
+            emoji,
+          },
+        ),
+      );
+    } catch (error) {
+      toast.error("Error al enviar la reacción", { description: errorMessage(error) });
     }
   }
 
@@ -146,10 +192,6 @@ export default function ConversationScreen() {
     );
   }
   if (!conversation) return <Spinner />;
-
-  const windowOpen =
-    conversation.window_expires_at !== null &&
-    Date.parse(conversation.window_expires_at) > Date.now();
 
   return (
     <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
@@ -192,17 +234,26 @@ export default function ConversationScreen() {
         )}
         <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
           {messages.map((message) => (
-            <MessageBubble key={message.id} message={message} />
+            <MessageBubble
+              key={message.id}
+              message={message}
+              onReact={windowOpen && message.direction === "inbound" ? react : undefined}
+            />
           ))}
         </ol>
         <div ref={bottom} />
       </div>
-      <p className="border-t border-slate-200 bg-white px-4 pt-2 text-xs text-slate-500">
-        {windowOpen
-          ? `Ventana de 24 h abierta: se cierra ${formatRelative(conversation.window_expires_at!)}.`
-          : "La ventana de 24 horas está cerrada: WhatsApp solo permite escribir con una plantilla aprobada (las plantillas llegarán pronto a la consola)."}
-      </p>
-      <Composer onSend={send} disabled={!windowOpen} quickReplies={quickReplies} />
+      <WindowBanner expiresAt={expiresAt} open={windowOpen} now={now} />
+      {windowOpen ? (
+        <Composer
+          onSend={send}
+          onSendTemplate={sendTemplate}
+          onAttach={sendFile}
+          quickReplies={quickReplies}
+        />
+      ) : (
+        <TemplateOnlyComposer onSendTemplate={sendTemplate} />
+      )}
     </section>
   );
 }

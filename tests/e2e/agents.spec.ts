@@ -153,7 +153,7 @@ test("'Probar agente' answers through the model, notices a handoff and restarts"
   await box.press("Enter");
   await expect(box).toHaveValue("");
   const log = sandbox.getByRole("log", { name: "Conversación de prueba" });
-  await expect(log.getByText("¿Cuánto cuesta una limpieza?")).toBeVisible();
+  await expect(log.getByText("¿Cuánto cuesta una limpieza?", { exact: true })).toBeVisible();
   await expect(
     log.getByText("Respuesta de prueba (google/gemini-2.5-pro): ¿Cuánto cuesta una limpieza?"),
   ).toBeVisible();

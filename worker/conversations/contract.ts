@@ -92,6 +92,16 @@ export const sendMessageInput = z
     message: "Envía un texto (content) o una plantilla (template)",
   });
 
+/** What a message with a file reads as when it came without a caption. */
+export const MEDIA_PLACEHOLDERS = {
+  image: "📷 Imagen",
+  video: "🎬 Vídeo",
+  voice: "🎤 Nota de voz",
+  audio: "🎵 Audio",
+  sticker: "Sticker",
+} as const;
+export const DOCUMENT_PLACEHOLDER_PREFIX = "📄 ";
+
 /** `POST /conversations/{id}/media`: a multipart form with the file and an optional caption. */
 export const mediaUploadForm = z.object({
   file: z.instanceof(File, { error: "Adjunta un archivo (campo file)." }),

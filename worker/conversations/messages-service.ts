@@ -11,6 +11,8 @@ import { requireSender, sendOutbound, sendText } from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { z } from "zod";
 import {
+  DOCUMENT_PLACEHOLDER_PREFIX,
+  MEDIA_PLACEHOLDERS,
   outboundMediaType,
   type MessagePage,
   type OutboundMediaType,
@@ -94,12 +96,8 @@ export async function sendMessage(
   });
 }
 
-const MEDIA_PLACEHOLDERS: Record<OutboundMediaType, (fileName: string) => string> = {
-  image: () => "📷 Imagen",
-  video: () => "🎬 Vídeo",
-  audio: () => "🎵 Audio",
-  document: (fileName) => `📄 ${fileName}`,
-};
+const placeholderOf = (type: OutboundMediaType, fileName: string) =>
+  type === "document" ? `${DOCUMENT_PLACEHOLDER_PREFIX}${fileName}` : MEDIA_PLACEHOLDERS[type];
 
 /**
  * A file from the team: checked against WhatsApp's limits before anything is stored, then
@@ -122,7 +120,7 @@ export async function sendMedia(
   const caption = type === "audio" ? "" : input.caption;
   return sendOutbound(deps, conversation, {
     type,
-    content: caption || MEDIA_PLACEHOLDERS[type](fileName),
+    content: caption || placeholderOf(type, fileName),
     senderType: "agent",
     senderUserId: member.userId,
     mediaMimeType: input.file.type,

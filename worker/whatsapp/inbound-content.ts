@@ -2,6 +2,7 @@
  * What the console shows for each kind of WhatsApp message: the text, a caption or title,
  * or a Spanish placeholder. Media keep Meta's id and MIME type for the media route.
  */
+import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_PLACEHOLDERS } from "../conversations/contract";
 export interface InboundMessage {
   id: string;
   from: string;
@@ -62,15 +63,21 @@ export function readableContent(message: InboundMessage): ReadableContent {
     case "text":
       return plain(message.text?.body ?? "");
     case "image":
-      return media(message.image, "📷 Imagen");
+      return media(message.image, MEDIA_PLACEHOLDERS.image);
     case "audio":
-      return media(message.audio, message.audio?.voice ? "🎤 Nota de voz" : "🎵 Audio");
+      return media(
+        message.audio,
+        message.audio?.voice ? MEDIA_PLACEHOLDERS.voice : MEDIA_PLACEHOLDERS.audio,
+      );
     case "video":
-      return media(message.video, "🎬 Vídeo");
+      return media(message.video, MEDIA_PLACEHOLDERS.video);
     case "document":
-      return media(message.document, `📄 ${message.document?.filename ?? "Documento"}`);
+      return media(
+        message.document,
+        `${DOCUMENT_PLACEHOLDER_PREFIX}${message.document?.filename ?? "Documento"}`,
+      );
     case "sticker":
-      return media(message.sticker, "Sticker");
+      return media(message.sticker, MEDIA_PLACEHOLDERS.sticker);
     case "location": {
       const l = message.location ?? {};
       const place = [l.name, l.address].filter(Boolean).join(", ");

@@ -1,18 +1,59 @@
 import { useState } from "react";
+import { toast } from "sonner";
+import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import { Button } from "~/components/ui/button";
+import { AttachButton } from "./attach-button";
+import { TemplatePicker, type TemplateToSend } from "./template-picker";
 
 interface ComposerProps {
   onSend: (text: string) => Promise<boolean>;
   disabled?: boolean;
   /** Saved answers offered when the text starts with "/". */
   quickReplies?: QuickReply[];
+  /** When given: a paperclip uploads and sends a file, with the text as its caption. */
+  onAttach?: (file: File, caption: string) => Promise<boolean>;
+  /** When given: a 'Plantilla' button opens the template picker. */
+  onSendTemplate?: (template: TemplateToSend) => Promise<boolean>;
 }
 
-/** Enter sends, Shift+Enter starts a new line; blank text is ignored; "/" offers quick replies. */
-export function Composer({ onSend, disabled, quickReplies = [] }: ComposerProps) {
+/** Outside the 24-hour window: no free text nor files, only an approved template, and why. */
+export function TemplateOnlyComposer({
+  onSendTemplate,
+}: {
+  onSendTemplate: (template: TemplateToSend) => Promise<boolean>;
+}) {
+  return (
+    <section
+      aria-label="Responder con una plantilla"
+      className="space-y-2 border-t border-slate-200 bg-white p-3"
+    >
+      <p className="text-sm text-slate-700">
+        No puedes escribir texto libre ni enviar archivos: han pasado más de 24 horas desde el
+        último mensaje del cliente (o aún no ha escrito). Envía una plantilla aprobada por Meta;
+        cuando el cliente responda podrás escribir de nuevo.
+      </p>
+      <TemplatePicker onSend={onSendTemplate} />
+    </section>
+  );
+}
+
+/**
+ * Enter sends, Shift+Enter starts a new line; blank text is ignored; "/" offers quick replies;
+ * optionally a file (the text becomes its caption) or a template.
+ */
+export function Composer({
+  onSend,
+  disabled: disabledProp,
+  quickReplies = [],
+  onAttach,
+  onSendTemplate,
+}: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
+  const [uploading, setUploading] = useState<string | null>(null);
+  const [templatesOpen, setTemplatesOpen] = useState(false);
+  const disabled = disabledProp || uploading !== null;
 
   const typed = /^\/(\S*)$/.exec(text)?.[1]?.toLowerCase();
   const suggestions =
@@ -26,56 +67,108 @@ export function Composer({ onSend, disabled, quickReplies = [] }: ComposerProps)
     setSending(false);
   }
 
+  async function attach(file: File, type: OutboundMediaType) {
+    // WhatsApp takes no caption on audio: the text stays in the box for a message of its own.
+    const caption = type === "audio" ? "" : text.trim();
+    if (caption.length > MAX_CAPTION_LENGTH) {
+      toast.error("No se puede enviar el archivo", {
+        description: `El texto que acompaña al archivo no puede superar ${MAX_CAPTION_LENGTH} caracteres.`,
+      });
+      return;
+    }
+    if (!onAttach) return;
+    setUploading(file.name);
+    if ((await onAttach(file, caption)) && caption) setText("");
+    setUploading(null);
+  }
+
+  async function sendTemplate(template: TemplateToSend) {
+    if (!onSendTemplate) return false;
+    const sent = await onSendTemplate(template);
+    if (sent) setTemplatesOpen(false);
+    return sent;
+  }
+
   return (
-    <form
-      className="relative flex items-end gap-2 border-t border-slate-200 bg-white p-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
-    >
-      {suggestions.length > 0 && (
-        <ul
-          role="listbox"
-          aria-label="Respuestas rápidas"
-          className="absolute bottom-full left-3 mb-1 w-80 max-w-[90%] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-lg"
-        >
-          {suggestions.map((reply, index) => (
-            <li key={reply.id} role="option" aria-selected={index === 0}>
-              <button
-                type="button"
-                onClick={() => setText(reply.content)}
-                className={`block w-full px-3 py-2 text-left text-sm hover:bg-emerald-50 ${index === 0 ? "bg-slate-50" : ""}`}
-              >
-                <span className="font-medium text-emerald-700">/{reply.shortcut}</span>
-                <span className="block truncate text-slate-600">{reply.content}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
+    <div className="border-t border-slate-200 bg-white">
+      {templatesOpen && onSendTemplate && (
+        <section aria-label="Plantillas" className="border-b border-slate-200 p-3">
+          <TemplatePicker onSend={sendTemplate} onCancel={() => setTemplatesOpen(false)} />
+        </section>
       )}
-      <label className="sr-only" htmlFor="composer">
-        Escribe un mensaje
-      </label>
-      <textarea
-        id="composer"
-        rows={2}
-        value={text}
-        disabled={disabled}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key !== "Enter" || e.shiftKey) return;
+      {uploading !== null && (
+        <p role="status" className="flex items-center gap-2 px-3 pt-2 text-xs text-slate-600">
+          <span
+            aria-hidden
+            className="h-3 w-3 animate-spin rounded-full border-2 border-emerald-600 border-t-transparent"
+          />
+          Subiendo {uploading}…
+        </p>
+      )}
+      <form
+        className="relative flex items-end gap-2 p-3"
+        onSubmit={(e) => {
           e.preventDefault();
-          // With suggestions open, Enter picks the first one instead of sending "/…".
-          if (suggestions[0]) setText(suggestions[0].content);
-          else void send();
+          void send();
         }}
-        placeholder="Escribe un mensaje… (Enter envía, Mayús+Enter nueva línea, / respuestas rápidas)"
-        className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100"
-      />
-      <Button type="submit" disabled={disabled || sending || !text.trim()}>
-        Enviar
-      </Button>
-    </form>
+      >
+        {suggestions.length > 0 && (
+          <ul
+            role="listbox"
+            aria-label="Respuestas rápidas"
+            className="absolute bottom-full left-3 mb-1 w-80 max-w-[90%] overflow-hidden rounded-lg border border-slate-200 bg-white shadow-lg"
+          >
+            {suggestions.map((reply, index) => (
+              <li key={reply.id} role="option" aria-selected={index === 0}>
+                <button
+                  type="button"
+                  onClick={() => setText(reply.content)}
+                  className={`block w-full px-3 py-2 text-left text-sm hover:bg-emerald-50 ${index === 0 ? "bg-slate-50" : ""}`}
+                >
+                  <span className="font-medium text-emerald-700">/{reply.shortcut}</span>
+                  <span className="block truncate text-slate-600">{reply.content}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {onAttach && (
+          <AttachButton disabled={disabled || sending} onFile={(f, t) => void attach(f, t)} />
+        )}
+        <label className="sr-only" htmlFor="composer">
+          Escribe un mensaje
+        </label>
+        <textarea
+          id="composer"
+          rows={2}
+          value={text}
+          disabled={disabled}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key !== "Enter" || e.shiftKey) return;
+            e.preventDefault();
+            // With suggestions open, Enter picks the first one instead of sending "/…".
+            if (suggestions[0]) setText(suggestions[0].content);
+            else void send();
+          }}
+          placeholder="Escribe un mensaje… (Enter envía, Mayús+Enter nueva línea, / respuestas rápidas)"
+          className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100"
+        />
+        {onSendTemplate && (
+          <Button
+            variant="secondary"
+            aria-expanded={templatesOpen}
+            title="Enviar una plantilla aprobada"
+            disabled={disabled}
+            onClick={() => setTemplatesOpen((o) => !o)}
+          >
+            Plantilla
+          </Button>
+        )}
+        <Button type="submit" disabled={disabled || sending || !text.trim()}>
+          Enviar
+        </Button>
+      </form>
+    </div>
   );
 }

@@ -1,28 +1,37 @@
 import type { Message } from "../../../worker/conversations/contract";
 import { formatMessageTime } from "~/lib/format";
 import { MESSAGE_MARKS } from "./labels";
+import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
+import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
+
+interface MessageBubbleProps {
+  message: Message;
+  /** Given when the team can react to this message (a customer's, inside the window). */
+  onReact?: (message: Message, emoji: string) => Promise<void>;
+}
 
 /** One message: customer's on the left, the team's and the bot's on the right. */
-export function MessageBubble({ message }: { message: Message }) {
+export function MessageBubble({ message, onReact }: MessageBubbleProps) {
   const outbound = message.direction === "outbound";
   const mark = MESSAGE_MARKS[message.status] ?? {
     symbol: "○",
     label: message.status === "failed" ? "Error" : "Enviando",
   };
+  const media = hasMedia(message);
+  const text = media ? mediaCaption(message) : message.content;
   return (
-    <li className={`flex ${outbound ? "justify-end" : "justify-start"}`}>
+    <li className={`flex flex-col ${outbound ? "items-end" : "items-start"}`}>
       <div
         className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${outbound ? "bg-emerald-600 text-white" : "bg-white text-slate-900"}`}
       >
         {message.sender_type === "bot" && (
           <p className="mb-1 text-xs font-semibold opacity-80">Agente IA</p>
         )}
-        <p className="whitespace-pre-wrap break-words">{message.content}</p>
-        {message.reactions.length > 0 && (
-          <p className="mt-1 text-base" aria-label="Reacciones">
-            {message.reactions.map((r) => r.emoji).join(" ")}
-          </p>
+        {message.type === "template" && (
+          <p className="mb-1 text-xs font-semibold opacity-80">Plantilla</p>
         )}
+        {media && <MediaAttachment message={message} />}
+        {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
         <p
           className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-400"}`}
         >
@@ -37,6 +46,17 @@ export function MessageBubble({ message }: { message: Message }) {
           <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs text-red-700">{message.error}</p>
         )}
       </div>
+      {(message.reactions.length > 0 || onReact) && (
+        <div className="flex max-w-[80%] items-center gap-1">
+          <ReactionChips reactions={message.reactions} />
+          {onReact && (
+            <ReactionPicker
+              current={businessReaction(message.reactions)}
+              onReact={(emoji) => onReact(message, emoji)}
+            />
+          )}
+        </div>
+      )}
     </li>
   );
 }
