@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { agentRoutes } from "./agents/routes";
+import { auditRoutes } from "./audit/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
@@ -34,6 +35,7 @@ const isUpload = (method: string, path: string) =>
 const v1 = new Hono<AppContext>()
   .route("/auth", authRoutes)
   .route("/profiles", profileRoutes)
+  .route("/organizations/audit-log", auditRoutes)
   .route("/organizations", organizationRoutes)
   .route("/agents", agentRoutes)
   .route("/conversations", conversationRoutes)

@@ -1,10 +1,10 @@
-import { useEffect, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { loginInput, registerInput } from "../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { errorMessage } from "~/lib/api";
+import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -15,15 +15,39 @@ type Mode = "login" | "register";
 export default function AuthScreen() {
   const auth = useAuth();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<Mode>("login");
+  // An invitation link (`/auth?invitation=<token>`): joined once the person is signed in.
+  const invitation = useSearchParams()[0].get("invitation");
+  const joining = useRef(false);
+  const [mode, setMode] = useState<Mode>(invitation ? "register" : "login");
   const [values, setValues] = useState({ full_name: "", email: "", password: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
+  const { reload } = auth;
   useEffect(() => {
-    if (auth.status === "authenticated") navigate("/dashboard", { replace: true });
-  }, [auth.status, navigate]);
+    if (auth.status !== "authenticated") return;
+    if (!invitation) {
+      navigate("/dashboard", { replace: true });
+      return;
+    }
+    if (joining.current) return;
+    joining.current = true;
+    void (async () => {
+      try {
+        const joined = await api.post<{ organization_name: string }>(
+          "/organizations/invitations/accept",
+          { token: invitation },
+        );
+        await reload();
+        toast.success(`Te has unido a ${joined.organization_name}`);
+      } catch (error) {
+        // Used, expired or revoked, or already in an organization: the server says which.
+        toast.error("No se pudo aceptar la invitación", { description: errorMessage(error) });
+      }
+      navigate("/dashboard", { replace: true });
+    })();
+  }, [auth.status, invitation, navigate, reload]);
 
   const isRegister = mode === "register";
   const set = (field: keyof typeof values) => (event: React.ChangeEvent<HTMLInputElement>) =>
@@ -46,7 +70,8 @@ export default function AuthScreen() {
         await auth.login(loginInput.parse(values));
         toast.success("¡Bienvenido!");
       }
-      navigate("/dashboard");
+      // With an invitation, the effect above joins the organization first.
+      if (!invitation) navigate("/dashboard");
     } catch (error) {
       const message = errorMessage(error);
       setErrors(serverFieldErrors(error));
@@ -77,6 +102,12 @@ export default function AuthScreen() {
             ? "Empieza a atender a tus clientes de WhatsApp con tu equipo y agentes de IA."
             : "Accede a la consola de tu organización."}
         </p>
+        {invitation && (
+          <p className="mt-4 rounded-lg bg-emerald-50 px-3 py-2 text-sm text-emerald-800">
+            Te han invitado a unirte a una organización. Crea tu cuenta o inicia sesión para aceptar
+            la invitación.
+          </p>
+        )}
         <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
           {isRegister && (
             <Field

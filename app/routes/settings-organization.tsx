@@ -1,6 +1,5 @@
 import { PageHeader } from "~/components/page-header";
-import { QuickRepliesSection } from "~/components/settings/quick-replies-section";
-import { OrganizationSettingsForm } from "~/components/settings/organization-settings-form";
+import { OrganizationTab } from "~/components/settings/organization-tab";
 
 export const meta = () => [{ title: "Configuración de Organización — Atiende" }];
 
@@ -8,8 +7,7 @@ export default function OrganizationSettings() {
   return (
     <>
       <PageHeader title="Configuración de Organización" />
-      <OrganizationSettingsForm />
-      <QuickRepliesSection />
+      <OrganizationTab />
     </>
   );
 }

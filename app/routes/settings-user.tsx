@@ -1,5 +1,5 @@
 import { PageHeader } from "~/components/page-header";
-import { UserSettingsForm } from "~/components/settings/user-settings-form";
+import { UserTab } from "~/components/settings/user-tab";
 
 export const meta = () => [{ title: "Configuración de Usuario — Atiende" }];
 
@@ -7,7 +7,7 @@ export default function UserSettings() {
   return (
     <>
       <PageHeader title="Configuración de Usuario" />
-      <UserSettingsForm />
+      <UserTab />
     </>
   );
 }

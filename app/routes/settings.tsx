@@ -1,10 +1,9 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { PageHeader } from "~/components/page-header";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
-import { QuickRepliesSection } from "~/components/settings/quick-replies-section";
-import { OrganizationSettingsForm } from "~/components/settings/organization-settings-form";
+import { OrganizationTab } from "~/components/settings/organization-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
-import { UserSettingsForm } from "~/components/settings/user-settings-form";
+import { UserTab } from "~/components/settings/user-tab";
 
 export const meta = () => [{ title: "Configuración — Atiende" }];
 
@@ -33,11 +32,10 @@ export default function Settings() {
             <TrackingTab />
           </TabPanel>
           <TabPanel>
-            <UserSettingsForm />
+            <UserTab />
           </TabPanel>
           <TabPanel>
-            <OrganizationSettingsForm />
-            <QuickRepliesSection />
+            <OrganizationTab />
           </TabPanel>
         </TabPanels>
       </TabGroup>

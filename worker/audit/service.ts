@@ -1,26 +1,10 @@
+import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { auditEvents } from "../db/schema";
-
-export type AuditAction =
-  | "auth.register"
-  | "auth.login"
-  | "auth.login_failed"
-  | "auth.logout"
-  | "organization.create"
-  | "organization.update"
-  | "profile.update"
-  | "whatsapp.connect"
-  | "whatsapp.disconnect"
-  | "agent.delete"
-  | "pixel.connect"
-  | "pixel.disconnect"
-  | "retention.run"
-  | "member.invite"
-  | "member.join"
-  | "member.role_change"
-  | "member.remove"
-  | "account.export"
-  | "account.delete";
+import { auditEvents, users } from "../db/schema";
+import type { Member } from "../http/context";
+import { notFound } from "../http/errors";
+import type { z } from "zod";
+import type { AuditAction, AuditLogPage, auditLogQuery } from "./contract";
 
 export interface AuditEntry {
   action: AuditAction;
@@ -41,4 +25,68 @@ export async function recordAudit(db: Db, entry: AuditEntry) {
     metadata: entry.metadata,
     ip: entry.ip ?? null,
   });
+}
+
+/** One page of the member's organization's audit trail, newest first. */
+export async function listAuditLog(
+  db: Db,
+  member: Member,
+  query: z.output<typeof auditLogQuery>,
+): Promise<AuditLogPage> {
+  const inOrganization = eq(auditEvents.organizationId, member.organizationId);
+  let where = inOrganization;
+  if (query.before) {
+    // The anchor must be this organization's: another's id is simply not found.
+    const anchor = await db.query.auditEvents.findFirst({
+      where: and(eq(auditEvents.id, query.before), inOrganization),
+      columns: { id: true, createdAt: true },
+    });
+    if (!anchor) throw notFound("Entrada del registro no encontrada.");
+    where = and(
+      inOrganization,
+      or(
+        lt(auditEvents.createdAt, anchor.createdAt),
+        and(eq(auditEvents.createdAt, anchor.createdAt), lt(auditEvents.id, anchor.id)),
+      ),
+    )!;
+  }
+  const rows = await db
+    .select({ event: auditEvents, actorName: users.fullName, actorEmail: users.email })
+    .from(auditEvents)
+    .leftJoin(users, eq(users.id, auditEvents.userId))
+    .where(where)
+    .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const targetEmails = await emailsOfUsers(
+    db,
+    page.map((row) => row.event.target),
+  );
+  return {
+    entries: page.map(({ event, actorName, actorEmail }) => ({
+      id: event.id,
+      action: event.action as AuditAction,
+      actor:
+        actorName !== null && actorEmail !== null ? { name: actorName, email: actorEmail } : null,
+      target: event.target === null ? null : (targetEmails.get(event.target) ?? event.target),
+      details: event.metadata ?? null,
+      ip: event.ip,
+      created_at: event.createdAt,
+    })),
+    has_more: rows.length > query.limit,
+  };
+}
+
+/**
+ * Member actions name their target by user id; the log shows the e-mail instead, which the
+ * organization's admins saw in the team list anyway. Targets that are not users stay as stored.
+ */
+async function emailsOfUsers(db: Db, targets: (string | null)[]) {
+  const ids = [...new Set(targets.filter((t): t is string => t !== null))];
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(inArray(users.id, ids));
+  return new Map(rows.map((row) => [row.id, row.email]));
 }

@@ -1,0 +1,136 @@
+import { format } from "date-fns";
+import { es } from "date-fns/locale";
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import {
+  AUDIT_LOG_PAGE_SIZE,
+  type AuditAction,
+  type AuditLogEntry,
+  type AuditLogPage,
+} from "../../../worker/audit/contract";
+import { ROLES, type Role } from "../../../worker/auth/contract";
+import { ROLE_LABELS } from "~/components/settings/members-section";
+import { Button } from "~/components/ui/button";
+import { api, errorMessage } from "~/lib/api";
+
+const ACTION_LABELS: Record<AuditAction, string> = {
+  "auth.register": "Cuenta creada",
+  "auth.login": "Inicio de sesión",
+  "auth.login_failed": "Inicio de sesión fallido",
+  "auth.logout": "Cierre de sesión",
+  "organization.create": "Organización creada",
+  "organization.update": "Organización actualizada",
+  "profile.update": "Perfil actualizado",
+  "whatsapp.connect": "WhatsApp conectado",
+  "whatsapp.disconnect": "WhatsApp desconectado",
+  "agent.delete": "Agente eliminado",
+  "pixel.connect": "Pixel de Meta conectado",
+  "pixel.disconnect": "Pixel de Meta desconectado",
+  "retention.run": "Limpieza de datos antiguos",
+  "member.invite": "Invitación creada",
+  "member.join": "Nuevo miembro",
+  "member.role_change": "Rol cambiado",
+  "member.remove": "Miembro eliminado",
+  "account.export": "Datos descargados",
+  "account.delete": "Cuenta eliminada",
+};
+
+const roleLabel = (value: unknown) =>
+  ROLES.includes(value as Role) ? ROLE_LABELS[value as Role] : null;
+
+/** The part of an entry's details worth reading: the roles involved. */
+function roleSummary(details: AuditLogEntry["details"]) {
+  const from = roleLabel(details?.from);
+  const to = roleLabel(details?.to);
+  if (from && to) return `${from} → ${to}`;
+  const role = roleLabel(details?.role);
+  return role ? `Rol: ${role}` : null;
+}
+
+/** Who did what and when in the organization, newest first (owners and admins only). */
+export function AuditLogSection() {
+  const [entries, setEntries] = useState<AuditLogEntry[] | null>(null);
+  const [hasMore, setHasMore] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  const loadPage = useCallback(async (before?: string) => {
+    const query = new URLSearchParams({ limit: String(AUDIT_LOG_PAGE_SIZE) });
+    if (before) query.set("before", before);
+    try {
+      const page = await api.get<AuditLogPage>(`/organizations/audit-log?${query}`);
+      setEntries((shown) => (before ? [...(shown ?? []), ...page.entries] : page.entries));
+      setHasMore(page.has_more);
+    } catch (error) {
+      setEntries((shown) => shown ?? []);
+      toast.error("Error al cargar el registro de actividad", {
+        description: errorMessage(error),
+      });
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadPage();
+  }, [loadPage]);
+
+  async function loadMore() {
+    setLoadingMore(true);
+    await loadPage(entries?.at(-1)?.id);
+    setLoadingMore(false);
+  }
+
+  return (
+    <section aria-labelledby="audit-log-title" className="mt-10 max-w-3xl">
+      <h2 id="audit-log-title" className="text-lg font-semibold">
+        Registro de actividad
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Cambios de equipo, conexiones y configuración de la organización.
+      </p>
+      <ol
+        aria-label="Registro de actividad"
+        className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+      >
+        {entries === null && <li className="p-4 text-sm text-slate-500">Cargando...</li>}
+        {entries?.length === 0 && (
+          <li className="p-4 text-sm text-slate-500">Aún no hay actividad registrada.</li>
+        )}
+        {entries?.map((entry) => (
+          <AuditLogRow key={entry.id} entry={entry} />
+        ))}
+      </ol>
+      {hasMore && (
+        <Button
+          variant="secondary"
+          className="mt-4"
+          disabled={loadingMore}
+          onClick={() => void loadMore()}
+        >
+          {loadingMore ? "Cargando..." : "Cargar más"}
+        </Button>
+      )}
+    </section>
+  );
+}
+
+function AuditLogRow({ entry }: { entry: AuditLogEntry }) {
+  const summary = roleSummary(entry.details);
+  return (
+    <li className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:justify-between sm:gap-4">
+      <span className="min-w-0">
+        <span className="font-medium text-slate-900">
+          {/* An action recorded by a newer server than this console has no label yet. */}
+          {ACTION_LABELS[entry.action] ?? entry.action}
+        </span>
+        {entry.target && <span className="text-slate-700"> · {entry.target}</span>}
+        {summary && <span className="text-slate-700"> · {summary}</span>}
+        <span className="block text-slate-600">
+          {entry.actor ? `Por ${entry.actor.name} (${entry.actor.email})` : "Sin usuario asociado"}
+          {entry.ip && ` · IP ${entry.ip}`}
+        </span>
+      </span>
+      <time dateTime={entry.created_at} className="shrink-0 text-slate-500">
+        {format(new Date(entry.created_at), "d MMM yyyy, HH:mm", { locale: es })}
+      </time>
+    </li>
+  );
+}

@@ -1,0 +1,159 @@
+import { useCallback, useEffect, useState } from "react";
+import { toast } from "sonner";
+import { ROLES, type Role } from "../../../worker/auth/contract";
+import type { Member } from "../../../worker/organizations/members-contract";
+import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+
+export const ROLE_LABELS: Record<Role, string> = {
+  owner: "Propietario",
+  admin: "Administrador",
+  agent: "Agente",
+};
+
+export const canManageTeam = (role: Role | null) => role === "owner" || role === "admin";
+
+/** Only owners grant or take away the owner role (the server enforces it too). */
+export const assignableRoles = (callerRole: Role | null): Role[] =>
+  callerRole === "owner" ? [...ROLES] : ROLES.filter((role) => role !== "owner");
+
+/** The team: everyone sees it; owners and admins change roles and remove members. */
+export function MembersSection() {
+  const auth = useAuth();
+  const [members, setMembers] = useState<Member[] | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(
+    () =>
+      api.get<Member[]>("/organizations/members").then(setMembers, (error: unknown) => {
+        setMembers([]);
+        toast.error("Error al cargar los miembros", { description: errorMessage(error) });
+      }),
+    [],
+  );
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const isSelf = (member: Member) => member.user_id === auth.user?.id;
+
+  async function changeRole(member: Member, role: Role) {
+    try {
+      await api.patch(`/organizations/members/${member.user_id}`, { role });
+      toast.success("Rol actualizado");
+      await load();
+      // The caller's own role changed: what the console shows them changes at once.
+      if (isSelf(member)) await auth.reload();
+    } catch (error) {
+      // E.g. the last owner: the server's message says why. The list may also be stale.
+      toast.error("No se pudo cambiar el rol", { description: errorMessage(error) });
+      await load();
+    }
+  }
+
+  async function remove(member: Member) {
+    setBusy(true);
+    try {
+      await api.delete(`/organizations/members/${member.user_id}`);
+      toast.success("Miembro eliminado");
+      setRemoving(null);
+      // Leaving the organization oneself ends its console: the layout then shows onboarding.
+      await (isSelf(member) ? auth.reload() : load());
+    } catch (error) {
+      setRemoving(null);
+      toast.error("No se pudo eliminar al miembro", { description: errorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="members-title" className="mt-10 max-w-3xl">
+      <h2 id="members-title" className="text-lg font-semibold">
+        Miembros
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Propietarios y administradores gestionan la configuración, los agentes y el equipo; todo el
+        equipo atiende conversaciones.
+      </p>
+      <ul
+        aria-label="Miembros del equipo"
+        className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+      >
+        {members === null && <li className="p-4 text-sm text-slate-500">Cargando...</li>}
+        {members?.map((member) => (
+          <MemberRow
+            key={member.user_id}
+            member={member}
+            isSelf={isSelf(member)}
+            callerRole={auth.role}
+            onChangeRole={(role) => void changeRole(member, role)}
+            onRemove={() => setRemoving(member)}
+          />
+        ))}
+      </ul>
+      <ConfirmDialog
+        open={removing !== null}
+        title="¿Eliminar a este miembro?"
+        description={
+          removing
+            ? `${removing.full_name} (${removing.email}) dejará de tener acceso a la organización.`
+            : ""
+        }
+        confirmLabel="Eliminar"
+        busyLabel="Eliminando..."
+        busy={busy}
+        onConfirm={() => removing && void remove(removing)}
+        onClose={() => setRemoving(null)}
+      />
+    </section>
+  );
+}
+
+interface MemberRowProps {
+  member: Member;
+  isSelf: boolean;
+  callerRole: Role | null;
+  onChangeRole: (role: Role) => void;
+  onRemove: () => void;
+}
+
+function MemberRow({ member, isSelf, callerRole, onChangeRole, onRemove }: MemberRowProps) {
+  // Admins may not touch owners; agents touch nobody.
+  const editable = canManageTeam(callerRole) && (callerRole === "owner" || member.role !== "owner");
+  const name = `${member.full_name}${isSelf ? " (tú)" : ""}`;
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 p-4">
+      <span className="min-w-0">
+        <span className="block font-medium text-slate-900">{name}</span>
+        <span className="block truncate text-sm text-slate-600">{member.email}</span>
+      </span>
+      {editable ? (
+        <span className="flex items-center gap-2">
+          <select
+            aria-label={`Rol de ${member.full_name}`}
+            value={member.role}
+            onChange={(e) => onChangeRole(e.target.value as Role)}
+            className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30"
+          >
+            {assignableRoles(callerRole).map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </select>
+          <Button variant="ghost" onClick={onRemove} aria-label={`Eliminar a ${member.full_name}`}>
+            Eliminar
+          </Button>
+        </span>
+      ) : (
+        <span className="rounded-full bg-slate-100 px-3 py-1 text-sm text-slate-700">
+          {ROLE_LABELS[member.role]}
+        </span>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,24 @@
+import { AuditLogSection } from "./audit-log-section";
+import { InvitationsSection } from "./invitations-section";
+import { MembersSection, canManageTeam } from "./members-section";
+import { OrganizationSettingsForm } from "./organization-settings-form";
+import { QuickRepliesSection } from "./quick-replies-section";
+import { useAuth } from "~/lib/auth";
+
+/** Settings > Organización (also /settings/organization): the business, its team and its log. */
+export function OrganizationTab() {
+  const { role } = useAuth();
+  return (
+    <>
+      <OrganizationSettingsForm />
+      <QuickRepliesSection />
+      <MembersSection />
+      {canManageTeam(role) && (
+        <>
+          <InvitationsSection />
+          <AuditLogSection />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,151 @@
+import { Description, Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { toast } from "sonner";
+import { accountDeletionInput } from "../../../worker/auth/contract";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { api, errorMessage, request } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+
+const EXPORT_FILE_NAME = "mis-datos-atiende.json";
+
+/** Saves `data` as a JSON file through a temporary link. */
+function saveJson(data: unknown, fileName: string) {
+  const blob = new Blob([JSON.stringify(data, null, 2)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  // Revoked later: the browser may still be reading the blob when click() returns.
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The privacy policy's rights of access, portability and erasure, for the signed-in user. */
+export function PrivacySection() {
+  const [exporting, setExporting] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+
+  async function downloadData() {
+    setExporting(true);
+    try {
+      saveJson(await api.get<unknown>("/profiles/me/export"), EXPORT_FILE_NAME);
+      toast.success("Datos descargados");
+    } catch (error) {
+      toast.error("Error al descargar tus datos", { description: errorMessage(error) });
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  return (
+    <section aria-labelledby="privacy-title" className="mt-10 max-w-xl">
+      <h2 id="privacy-title" className="text-lg font-semibold">
+        Privacidad
+      </h2>
+      <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4">
+        <h3 className="font-medium text-slate-900">Descargar mis datos</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Un archivo JSON con todo lo que guardamos sobre ti y, si eres propietario, los datos de tu
+          organización.
+        </p>
+        <Button
+          variant="secondary"
+          className="mt-3"
+          disabled={exporting}
+          onClick={() => void downloadData()}
+        >
+          {exporting ? "Preparando..." : "Descargar mis datos"}
+        </Button>
+      </div>
+      <div className="mt-4 rounded-xl border border-red-200 bg-white p-4">
+        <h3 className="font-medium text-slate-900">Eliminar mi cuenta</h3>
+        <p className="mt-1 text-sm text-slate-600">
+          Se eliminan tu cuenta y todas tus sesiones. Si eres el único propietario, también se
+          elimina la organización con todos sus datos. No se puede deshacer.
+        </p>
+        <Button variant="danger" className="mt-3" onClick={() => setDeleting(true)}>
+          Eliminar mi cuenta
+        </Button>
+      </div>
+      <DeleteAccountDialog open={deleting} onClose={() => setDeleting(false)} />
+    </section>
+  );
+}
+
+/** Asks the password again before erasing the account, then signs out. */
+function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const auth = useAuth();
+  const navigate = useNavigate();
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  function close() {
+    if (busy) return;
+    setPassword("");
+    setErrors({});
+    onClose();
+  }
+
+  async function confirm(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = validate(accountDeletionInput, { password });
+    if (checked.errors) return setErrors(checked.errors);
+    setBusy(true);
+    try {
+      await request("DELETE", "/profiles/me", checked.data);
+    } catch (error) {
+      const fieldErrors = serverFieldErrors(error);
+      setErrors(fieldErrors);
+      if (!fieldErrors.password) {
+        toast.error("Error al eliminar la cuenta", { description: errorMessage(error) });
+      }
+      setBusy(false);
+      return;
+    }
+    toast.success("Cuenta eliminada");
+    // Leave the console first (signing out inside it would send the user to /auth), and only
+    // then end the local session: the server's sessions went with the account.
+    await navigate("/", { replace: true });
+    await auth.logout();
+  }
+
+  return (
+    <Dialog open={open} onClose={close} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl">
+          <DialogTitle className="text-lg font-semibold text-slate-900">
+            ¿Eliminar tu cuenta?
+          </DialogTitle>
+          <Description className="mt-2 text-sm text-slate-600">
+            Escribe tu contraseña para confirmarlo. Esta acción no se puede deshacer.
+          </Description>
+          <form onSubmit={confirm} noValidate className="mt-4 space-y-4">
+            <Field
+              label="Contraseña"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              error={errors.password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoFocus
+            />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={close} disabled={busy}>
+                Cancelar
+              </Button>
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? "Eliminando..." : "Eliminar mi cuenta"}
+              </Button>
+            </div>
+          </form>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

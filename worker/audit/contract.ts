@@ -1,0 +1,52 @@
+/** The audit trail: what is recorded, and the owners' and admins' view of it. */
+import { z } from "zod";
+
+export const AUDIT_ACTIONS = [
+  "auth.register",
+  "auth.login",
+  "auth.login_failed",
+  "auth.logout",
+  "organization.create",
+  "organization.update",
+  "profile.update",
+  "whatsapp.connect",
+  "whatsapp.disconnect",
+  "agent.delete",
+  "pixel.connect",
+  "pixel.disconnect",
+  "retention.run",
+  "member.invite",
+  "member.join",
+  "member.role_change",
+  "member.remove",
+  "account.export",
+  "account.delete",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_LOG_PAGE_SIZE = 20;
+
+/** `before` is the id of the last entry already shown; the next page is older than it. */
+export const auditLogQuery = z.object({
+  // At most 50: a page's targets are resolved in one query, within D1's 100 bound parameters.
+  limit: z.coerce.number().int().min(1).max(50).default(AUDIT_LOG_PAGE_SIZE),
+  before: z.uuid().optional(),
+});
+
+export interface AuditLogEntry {
+  id: string;
+  action: AuditAction;
+  /** Who did it; null for the system (retention) or an account deleted since. */
+  actor: { name: string; email: string } | null;
+  /** What it was done to: an e-mail, an id, or a member's e-mail when the target is a user. */
+  target: string | null;
+  details: Record<string, unknown> | null;
+  ip: string | null;
+  created_at: string;
+}
+
+export interface AuditLogPage {
+  entries: AuditLogEntry[];
+  has_more: boolean;
+}

@@ -1,0 +1,13 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { queryParams } from "../http/validate";
+import { auditLogQuery } from "./contract";
+import { listAuditLog } from "./service";
+
+/** `GET /organizations/audit-log`: the organization's audit trail, for owners and admins. */
+export const auditRoutes = new Hono<AppContext>()
+  .use(requireCaller, requireMember, requireRole("owner", "admin"))
+  .get("/", queryParams(auditLogQuery), async (c) => {
+    return c.json({ data: await listAuditLog(c.var.db, c.var.member, c.req.valid("query")) });
+  });
