@@ -337,6 +337,9 @@ describe("query strings", () => {
     "/api/v1/tracking/conversions?event_name=compra_gigante",
     "/api/v1/tracking/conversions?date_from=2026-05-10&date_to=2026-05-01",
     "/api/v1/tracking/stats?date_to=ayer",
+    "/api/v1/organizations/audit-log?limit=0",
+    "/api/v1/organizations/audit-log?limit=51",
+    "/api/v1/organizations/audit-log?before=no-es-un-id",
   ])("%s is a 400 naming the parameter", async (path) => {
     const response = await call("GET", path, { token: fixture.owner.token });
     expectRefused(response, [400], path);
