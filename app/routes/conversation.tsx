@@ -11,11 +11,10 @@ import {
   type MessageStatusEvent,
 } from "../../worker/conversations/contract";
 import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
-import { changeAgent, changeStatus } from "~/components/conversations/actions";
-import { Composer, TemplateOnlyComposer } from "~/components/conversations/composer";
+import { changeAgent, changeStatus, replyActions } from "~/components/conversations/actions";
 import { MessageBubble } from "~/components/conversations/message-bubble";
-import type { TemplateToSend } from "~/components/conversations/template-picker";
-import { useWindowClock, WindowBanner } from "~/components/conversations/window-banner";
+import { ReplyArea } from "~/components/conversations/reply-area";
+import { useWindowClock } from "~/components/conversations/window-banner";
 import {
   AgentSelect,
   contactLabel,
@@ -118,65 +117,7 @@ export default function ConversationScreen() {
     if (c.id === conversationId) setConversation(c);
   });
 
-  /** Posts something to send; the stored message joins the list (realtime may bring it too). */
-  async function deliver(
-    post: () => Promise<Message>,
-    texts: { success: string; failure: string },
-  ) {
-    try {
-      const message = await post();
-      upsert(message);
-      if (message.status === "failed")
-        toast.error(texts.failure, { description: message.error ?? undefined });
-      else toast.success(texts.success);
-      return true;
-    } catch (error) {
-      toast.error(texts.failure, { description: errorMessage(error) });
-      return false;
-    }
-  }
-
-  const send = (content: string) =>
-    deliver(
-      () =>
-        api.post<Message>("/conversations/messages", { conversation_id: conversationId, content }),
-      { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
-    );
-
-  const sendTemplate = (template: TemplateToSend) =>
-    deliver(
-      () =>
-        api.post<Message>("/conversations/messages", {
-          conversation_id: conversationId,
-          template,
-        }),
-      { success: "Plantilla enviada", failure: "Error al enviar la plantilla" },
-    );
-
-  const sendFile = (file: File, caption: string) => {
-    const form = new FormData();
-    form.append("file", file);
-    if (caption) form.append("caption", caption);
-    return deliver(() => api.upload<Message>(`/conversations/${conversationId}/media`, form), {
-      success: "Archivo enviado",
-      failure: "Error al enviar el archivo",
-    });
-  };
-
-  async function react(message: Message, emoji: string) {
-    try {
-      upsert(
-        await api.post<Message>(
-          `/conversations/${conversationId}/messages/${message.id}/reaction`,
-          {
-            emoji,
-          },
-        ),
-      );
-    } catch (error) {
-      toast.error("Error al enviar la reacción", { description: errorMessage(error) });
-    }
-  }
+  const actions = replyActions(conversationId, upsert);
 
   if (missing) {
     return (
@@ -237,23 +178,17 @@ export default function ConversationScreen() {
             <MessageBubble
               key={message.id}
               message={message}
-              onReact={windowOpen && message.direction === "inbound" ? react : undefined}
+              onReact={windowOpen && message.direction === "inbound" ? actions.react : undefined}
             />
           ))}
         </ol>
         <div ref={bottom} />
       </div>
-      <WindowBanner expiresAt={expiresAt} open={windowOpen} now={now} />
-      {windowOpen ? (
-        <Composer
-          onSend={send}
-          onSendTemplate={sendTemplate}
-          onAttach={sendFile}
-          quickReplies={quickReplies}
-        />
-      ) : (
-        <TemplateOnlyComposer onSendTemplate={sendTemplate} />
-      )}
+      <ReplyArea
+        actions={actions}
+        window={{ expiresAt, open: windowOpen, now }}
+        quickReplies={quickReplies}
+      />
     </section>
   );
 }

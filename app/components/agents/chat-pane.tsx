@@ -9,9 +9,11 @@ import {
   type MessagePage,
   type MessageStatusEvent,
 } from "../../../worker/conversations/contract";
-import { Composer } from "~/components/conversations/composer";
+import { replyActions } from "~/components/conversations/actions";
 import { MessageBubble } from "~/components/conversations/message-bubble";
+import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactLabel } from "~/components/conversations/selectors";
+import { useWindowClock } from "~/components/conversations/window-banner";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
@@ -48,6 +50,8 @@ interface ChatPaneProps {
 /** One conversation: its latest messages (oldest first), older ones on demand, and the composer. */
 export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   const id = conversation.id;
+  const expiresAt = conversation.window_expires_at;
+  const { open: windowOpen, now } = useWindowClock(expiresAt);
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [hasMore, setHasMore] = useState(false);
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -109,26 +113,9 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
     }
   }
 
-  async function send(content: string) {
-    try {
-      const message = await api.post<Message>("/conversations/messages", {
-        conversation_id: id,
-        content,
-      });
-      setMessages((current) => upsertInto(current ?? [], message));
-      if (message.status === "failed")
-        toast.error("Error al enviar el mensaje", { description: message.error ?? undefined });
-      else toast.success("Mensaje enviado");
-      return true;
-    } catch (error) {
-      toast.error("Error al enviar el mensaje", { description: errorMessage(error) });
-      return false;
-    }
-  }
-
-  const windowOpen =
-    conversation.window_expires_at !== null &&
-    Date.parse(conversation.window_expires_at) > Date.now();
+  const actions = replyActions(id, (message) =>
+    setMessages((current) => upsertInto(current ?? [], message)),
+  );
 
   return (
     <section
@@ -176,20 +163,20 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
             )}
             <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
               {messages.map((message) => (
-                <MessageBubble key={message.id} message={message} />
+                <MessageBubble
+                  key={message.id}
+                  message={message}
+                  onReact={
+                    windowOpen && message.direction === "inbound" ? actions.react : undefined
+                  }
+                />
               ))}
             </ol>
           </>
         )}
         <div ref={bottom} />
       </div>
-      {!windowOpen && (
-        <p className="border-t border-slate-200 bg-white px-4 pt-2 text-xs text-slate-500">
-          La ventana de 24 horas está cerrada: WhatsApp solo permite escribir con una plantilla
-          aprobada.
-        </p>
-      )}
-      <Composer onSend={send} disabled={!windowOpen} />
+      <ReplyArea actions={actions} window={{ expiresAt, open: windowOpen, now }} />
     </section>
   );
 }

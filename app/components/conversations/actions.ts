@@ -1,5 +1,10 @@
 import { toast } from "sonner";
-import type { Conversation, ConversationStatus } from "../../../worker/conversations/contract";
+import type {
+  Conversation,
+  ConversationStatus,
+  Message,
+} from "../../../worker/conversations/contract";
+import type { TemplateToSend } from "./template-picker";
 import { api, errorMessage } from "~/lib/api";
 
 /** Status and assignment changes, with the spec's toasts; resolve to the updated conversation. */
@@ -28,3 +33,71 @@ export async function changeAgent(id: string, agentId: string | null) {
     return null;
   }
 }
+
+/**
+ * What the team sends in a conversation (text, template, file, reaction), with the spec's
+ * toasts. Each stored message goes to `onStored` (the realtime event may bring it too: lists
+ * keep messages by id).
+ */
+export function replyActions(conversationId: string, onStored: (message: Message) => void) {
+  async function deliver(
+    post: () => Promise<Message>,
+    texts: { success: string; failure: string },
+  ) {
+    try {
+      const message = await post();
+      onStored(message);
+      if (message.status === "failed")
+        toast.error(texts.failure, { description: message.error ?? undefined });
+      else toast.success(texts.success);
+      return true;
+    } catch (error) {
+      toast.error(texts.failure, { description: errorMessage(error) });
+      return false;
+    }
+  }
+
+  return {
+    send: (content: string) =>
+      deliver(
+        () =>
+          api.post<Message>("/conversations/messages", {
+            conversation_id: conversationId,
+            content,
+          }),
+        { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
+      ),
+    sendTemplate: (template: TemplateToSend) =>
+      deliver(
+        () =>
+          api.post<Message>("/conversations/messages", {
+            conversation_id: conversationId,
+            template,
+          }),
+        { success: "Plantilla enviada", failure: "Error al enviar la plantilla" },
+      ),
+    sendFile: (file: File, caption: string) => {
+      const form = new FormData();
+      form.append("file", file);
+      if (caption) form.append("caption", caption);
+      return deliver(() => api.upload<Message>(`/conversations/${conversationId}/media`, form), {
+        success: "Archivo enviado",
+        failure: "Error al enviar el archivo",
+      });
+    },
+    react: async (message: Message, emoji: string) => {
+      try {
+        onStored(
+          await api.post<Message>(
+            `/conversations/${conversationId}/messages/${message.id}/reaction`,
+            { emoji },
+          ),
+        );
+      } catch (error) {
+        toast.error("Error al enviar la reacción", { description: errorMessage(error) });
+      }
+    },
+  };
+}
+
+export type ReplyActions = ReturnType<typeof replyActions>;

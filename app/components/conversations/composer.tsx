@@ -8,7 +8,6 @@ import { TemplatePicker, type TemplateToSend } from "./template-picker";
 
 interface ComposerProps {
   onSend: (text: string) => Promise<boolean>;
-  disabled?: boolean;
   /** Saved answers offered when the text starts with "/". */
   quickReplies?: QuickReply[];
   /** When given: a paperclip uploads and sends a file, with the text as its caption. */
@@ -44,7 +43,6 @@ export function TemplateOnlyComposer({
  */
 export function Composer({
   onSend,
-  disabled: disabledProp,
   quickReplies = [],
   onAttach,
   onSendTemplate,
@@ -53,7 +51,7 @@ export function Composer({
   const [sending, setSending] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
-  const disabled = disabledProp || uploading !== null;
+  const disabled = uploading !== null;
 
   const typed = /^\/(\S*)$/.exec(text)?.[1]?.toLowerCase();
   const suggestions =
