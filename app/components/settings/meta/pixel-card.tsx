@@ -4,7 +4,7 @@ import { Button } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import type { MetaConfig, MetaTestResult, TestConversionResult } from "./requests";
-import { Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
+import { ConnectionButtons, Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
 import { useConnectionActions } from "./use-connection-actions";
 
@@ -81,14 +81,7 @@ export function PixelCard({
             ]}
           />
           <TestOutcome result={actions.outcome} />
-          <div className="flex flex-wrap gap-3">
-            <Button
-              variant="secondary"
-              onClick={actions.test}
-              disabled={actions.testing || connecting}
-            >
-              {actions.testing ? "Probando..." : "Probar"}
-            </Button>
+          <ConnectionButtons actions={actions} connecting={connecting} canManage={canManage}>
             {canManage && (
               <Button
                 variant="secondary"
@@ -98,17 +91,7 @@ export function PixelCard({
                 {sendingTest ? "Enviando..." : "Enviar evento de prueba"}
               </Button>
             )}
-            {canManage && (
-              <Button
-                variant="secondary"
-                className="border-red-200! text-red-700! hover:bg-red-50!"
-                onClick={() => actions.setConfirming(true)}
-                disabled={actions.disconnecting || connecting}
-              >
-                Desconectar
-              </Button>
-            )}
-          </div>
+          </ConnectionButtons>
         </>
       ) : (
         <p className="text-sm text-slate-600">

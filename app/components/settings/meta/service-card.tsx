@@ -1,3 +1,5 @@
+import type { useConnectionActions } from "./use-connection-actions";
+import { Button } from "~/components/ui/button";
 import { useId } from "react";
 import { StatusBadge, type ConnectionStatus } from "./status-badge";
 
@@ -83,3 +85,38 @@ export const PIXEL_ICON = (
     <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" strokeLinecap="round" />
   </svg>
 );
+
+/** 'Probar' and, for owners and admins, 'Desconectar'; a card's own buttons go in between. */
+export function ConnectionButtons({
+  actions,
+  connecting,
+  canManage,
+  children,
+}: {
+  actions: Pick<
+    ReturnType<typeof useConnectionActions>,
+    "test" | "testing" | "disconnecting" | "setConfirming"
+  >;
+  connecting: boolean;
+  canManage: boolean;
+  children?: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap gap-3">
+      <Button variant="secondary" onClick={actions.test} disabled={actions.testing || connecting}>
+        {actions.testing ? "Probando..." : "Probar"}
+      </Button>
+      {children}
+      {canManage && (
+        <Button
+          variant="secondary"
+          className="border-red-200! text-red-700! hover:bg-red-50!"
+          onClick={() => actions.setConfirming(true)}
+          disabled={actions.disconnecting || connecting}
+        >
+          Desconectar
+        </Button>
+      )}
+    </div>
+  );
+}

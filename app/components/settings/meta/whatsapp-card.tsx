@@ -1,14 +1,19 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import type { Agent } from "../../../../worker/agents/contract";
-import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ManualConnectForm } from "./manual-connect-form";
 import { useConnectionActions } from "./use-connection-actions";
 import type { WhatsappConfig, WhatsappTestResult } from "./requests";
-import { Details, ServiceCard, TestOutcome, WHATSAPP_ICON } from "./service-card";
+import {
+  ConnectionButtons,
+  Details,
+  ServiceCard,
+  TestOutcome,
+  WHATSAPP_ICON,
+} from "./service-card";
 import { toConnectionStatus } from "./status-badge";
 import { WebhookSection } from "./webhook-section";
 
@@ -100,25 +105,7 @@ export function WhatsappCard({
             ]}
           />
           <TestOutcome result={actions.outcome} />
-          <div className="flex flex-wrap gap-3">
-            <Button
-              variant="secondary"
-              onClick={actions.test}
-              disabled={actions.testing || connecting}
-            >
-              {actions.testing ? "Probando..." : "Probar"}
-            </Button>
-            {canManage && (
-              <Button
-                variant="secondary"
-                className="border-red-200! text-red-700! hover:bg-red-50!"
-                onClick={() => actions.setConfirming(true)}
-                disabled={actions.disconnecting || connecting}
-              >
-                Desconectar
-              </Button>
-            )}
-          </div>
+          <ConnectionButtons actions={actions} connecting={connecting} canManage={canManage} />
           <div>
             <SelectField
               label="Agente por defecto"
