@@ -20,6 +20,9 @@ export interface Env {
 
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;
+
+  /** "1" adds the bare `/__bench/ok` route the benchmarks measure as their ceiling. */
+  BENCH_ROUTES?: string;
 }
 
 declare global {

@@ -41,29 +41,62 @@ function escapeLike(text: string) {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 }
 
+/** An FTS5 phrase: the trigram tokenizer matches it as a substring, case-insensitively. */
+const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/** The trigram index needs three characters; shorter terms keep the LIKE scan. */
+const indexable = (text: string) => [...text].length >= 3;
+
+/**
+ * Conversations whose contact name or phone, or any of whose messages, contains the term.
+ * With three characters or more it reads the FTS5 trigram indexes (migration 0003) and
+ * starts from their hits, so its cost follows the matches, not the size of the inbox;
+ * the organization is checked on every hit (`+` keeps SQLite from scanning the whole
+ * organization's index instead). Shorter terms scan with LIKE, as before.
+ */
+function searchFilter(organizationId: string, search: string): SQL[] {
+  const phone = search.replace(/[\s+()-]/g, "");
+  if (indexable(search) && (phone === "" || indexable(phone))) {
+    const names = phone
+      ? `contact_name : ${phrase(search)} OR phone_number : ${phrase(phone)}`
+      : `contact_name : ${phrase(search)}`;
+    return [
+      sql`+${conversations.organizationId} = ${organizationId}`,
+      sql`${conversations}.rowid IN (
+        SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH ${names}
+        UNION
+        SELECT c2.rowid FROM ${conversations} c2 WHERE c2.id IN (
+          SELECT ${messages.conversationId} FROM ${messages}
+          WHERE ${messages}.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${phrase(search)})
+            AND +${messages.organizationId} = ${organizationId}))`,
+    ];
+  }
+  const pattern = `%${escapeLike(search)}%`;
+  return [
+    eq(conversations.organizationId, organizationId),
+    or(
+      sql`${conversations.contactName} LIKE ${pattern} ESCAPE '\\'`,
+      like(conversations.phoneNumber, `%${escapeLike(phone)}%`),
+      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND ${messages.content} LIKE ${pattern} ESCAPE '\\')`,
+    )!,
+  ];
+}
+
 export async function listConversations(
   db: Db,
   member: Member,
   query: z.output<typeof conversationListQuery>,
 ): Promise<ConversationList> {
-  const filters: SQL[] = [eq(conversations.organizationId, member.organizationId)];
+  const search = query.search || query.q;
+  const filters: SQL[] = search
+    ? searchFilter(member.organizationId, search)
+    : [eq(conversations.organizationId, member.organizationId)];
   if (query.status) filters.push(eq(conversations.status, query.status));
   if (query.priority) filters.push(eq(conversations.priority, query.priority));
   if (query.unassigned === "true" || query.agent_id === "unassigned") {
     filters.push(isNull(conversations.agentId));
   } else if (query.agent_id && query.agent_id !== "all") {
     filters.push(eq(conversations.agentId, query.agent_id));
-  }
-  const search = query.search || query.q;
-  if (search) {
-    const pattern = `%${escapeLike(search)}%`;
-    filters.push(
-      or(
-        sql`${conversations.contactName} LIKE ${pattern} ESCAPE '\\'`,
-        like(conversations.phoneNumber, `%${escapeLike(search.replace(/[\s+()-]/g, ""))}%`),
-        sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND ${messages.content} LIKE ${pattern} ESCAPE '\\')`,
-      )!,
-    );
   }
   const where = and(...filters);
   const [rows, [total]] = await db.batch([
@@ -84,37 +117,43 @@ export async function listConversations(
   };
 }
 
+/**
+ * Four small counts, each answered from an index alone (status, priority, agent, and the
+ * partial index of unread conversations) rather than one pass over every row.
+ */
 export async function conversationStats(db: Db, member: Member): Promise<ConversationStats> {
-  const countWhere = (condition: SQL) =>
-    sql<number>`coalesce(sum(CASE WHEN ${condition} THEN 1 ELSE 0 END), 0)`;
-  const [row] = await db
-    .select({
-      total: count(),
-      unassigned: countWhere(sql`${conversations.agentId} IS NULL`),
-      unread: countWhere(sql`${conversations.unreadCount} > 0`),
-      ...Object.fromEntries(
-        CONVERSATION_STATUSES.map((s) => [
-          `status_${s}`,
-          countWhere(sql`${conversations.status} = ${s}`),
-        ]),
-      ),
-      ...Object.fromEntries(
-        PRIORITIES.map((p) => [`priority_${p}`, countWhere(sql`${conversations.priority} = ${p}`)]),
-      ),
-    })
-    .from(conversations)
-    .where(eq(conversations.organizationId, member.organizationId));
-  const values = row as unknown as Record<string, number>;
+  const ofOrganization = eq(conversations.organizationId, member.organizationId);
+  const [byStatus, byPriority, [unassigned], [unread]] = await db.batch([
+    db
+      .select({ key: conversations.status, n: count() })
+      .from(conversations)
+      .where(ofOrganization)
+      .groupBy(conversations.status),
+    db
+      .select({ key: conversations.priority, n: count() })
+      .from(conversations)
+      .where(ofOrganization)
+      .groupBy(conversations.priority),
+    db
+      .select({ n: count() })
+      .from(conversations)
+      .where(and(ofOrganization, isNull(conversations.agentId))),
+    db
+      .select({ n: count() })
+      .from(conversations)
+      .where(and(ofOrganization, sql`${conversations.unreadCount} > 0`)),
+  ]);
+  const tally = <K extends string>(keys: readonly K[], rows: { key: string; n: number }[]) =>
+    Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.key === k)?.n ?? 0])) as Record<
+      K,
+      number
+    >;
   return {
-    total: values.total ?? 0,
-    unassigned: values.unassigned ?? 0,
-    unread: values.unread ?? 0,
-    by_status: Object.fromEntries(
-      CONVERSATION_STATUSES.map((s) => [s, Number(values[`status_${s}`] ?? 0)]),
-    ) as ConversationStats["by_status"],
-    by_priority: Object.fromEntries(
-      PRIORITIES.map((p) => [p, Number(values[`priority_${p}`] ?? 0)]),
-    ) as ConversationStats["by_priority"],
+    total: byStatus.reduce((sum, r) => sum + r.n, 0),
+    unassigned: unassigned?.n ?? 0,
+    unread: unread?.n ?? 0,
+    by_status: tally(CONVERSATION_STATUSES, byStatus),
+    by_priority: tally(PRIORITIES, byPriority),
   };
 }
 

@@ -212,6 +212,12 @@ export const conversations = sqliteTable(
     index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
     index("conversations_agent_idx").on(t.organizationId, t.agentId, t.lastMessageAt),
     index("conversations_last_message_idx").on(t.lastMessageAt),
+    // Stats count unread conversations from this small index (docs/performance.md).
+    index("conversations_unread_idx")
+      .on(t.organizationId)
+      .where(sql`unread_count > 0`),
+    // Foreign keys retention's deletes follow (ON DELETE SET NULL).
+    index("conversations_session_idx").on(t.trackingSessionId),
   ],
 );
 
@@ -457,6 +463,8 @@ export const conversions = sqliteTable(
     index("conversions_organization_time_idx").on(t.organizationId, t.eventTime),
     index("conversions_organization_event_idx").on(t.organizationId, t.eventName, t.eventTime),
     index("conversions_capi_queue_idx").on(t.capiStatus, t.capiNextAttemptAt),
+    index("conversions_conversation_idx").on(t.conversationId),
+    index("conversions_session_idx").on(t.trackingSessionId),
     // One conversion per click-to-WhatsApp click and event (Meta does not deduplicate them).
     uniqueIndex("conversions_ctwa_idx")
       .on(t.organizationId, t.ctwaClid, t.eventName)

@@ -41,12 +41,7 @@ export function TemplateOnlyComposer({
  * Enter sends, Shift+Enter starts a new line; blank text is ignored; "/" offers quick replies;
  * optionally a file (the text becomes its caption) or a template.
  */
-export function Composer({
-  onSend,
-  quickReplies = [],
-  onAttach,
-  onSendTemplate,
-}: ComposerProps) {
+export function Composer({ onSend, quickReplies = [], onAttach, onSendTemplate }: ComposerProps) {
   const [text, setText] = useState("");
   const [sending, setSending] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);

@@ -1,0 +1,603 @@
+// npm run bench: builds the console, serves the production build with `wrangler dev` on its
+// own state (.wrangler/bench-state), seeds realistic data, drives load from a separate
+// process on loopback and prints one table: each result, its budget, met or missed, beside
+// the bare-Worker ceiling measured in the same run. A JSON copy goes to bench/results/.
+// Benchmarks, not tests: the exit code is 0 whatever the numbers (only a broken run fails).
+//
+//   npm run bench                      everything (about 6-8 minutes here)
+//   npm run bench -- --skip-build      reuse .wrangler/bench-build from the previous run
+//   npm run bench -- --label after     name of the JSON file (default: the date)
+//   npm run bench -- --source DIR      measure another checkout (see docs/performance.md)
+//   npm run bench -- --observability   keep wrangler.toml's observability (a local trace store) on
+import { execFileSync, execSync, spawn } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { bundleReport } from "./bundles.mjs";
+import { connectionSql, expiredSql, inboxSql } from "./seed.mjs";
+import {
+  BUILD_DIR,
+  STATE_DIR,
+  d1File,
+  d1Query,
+  freePort,
+  sleep,
+  startServer,
+  toolEnv,
+  treeCpu,
+} from "./server.mjs";
+
+const args = process.argv.slice(2);
+/** @param {string} name */
+const flag = (name) => args.includes(`--${name}`);
+/** @param {string} name @param {any} fallback */
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const SECONDS = Number(option("seconds", 8));
+const APP_SECRET = "bench-app-secret";
+const PHONE_NUMBER_ID = "900000000000001";
+/** @param {unknown[]} m */
+const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
+const started = Date.now();
+
+// ── Build and state ─────────────────────────────────────────────────────────
+// --source DIR: measure another checkout (e.g. `git archive` of an older commit, with the
+// bare route added and node_modules linked): its build and its migrations.
+const SOURCE = option("source", null);
+if (SOURCE && !flag("skip-build")) {
+  log(`building ${SOURCE}, copied to`, BUILD_DIR);
+  execSync(`react-router build >/dev/null`, { cwd: SOURCE, stdio: "inherit", env: toolEnv });
+  execSync(
+    `rm -rf ${BUILD_DIR} && mkdir -p ${BUILD_DIR} && cp -r ${SOURCE}/build/client ${SOURCE}/build/server ${BUILD_DIR}/`,
+    {
+      stdio: "inherit",
+    },
+  );
+} else if (!flag("skip-build")) {
+  // build/ is shared with the browser tests: built under their lock, then copied away.
+  log("building (under /tmp/e2e.lock, then copied to", BUILD_DIR + ")");
+  execSync(
+    `flock /tmp/e2e.lock sh -c 'react-router build >/dev/null && rm -rf ${BUILD_DIR} && mkdir -p ${BUILD_DIR} && cp -r build/client build/server ${BUILD_DIR}/'`,
+    { stdio: "inherit", env: toolEnv },
+  );
+}
+// wrangler.toml turns Workers observability on; locally that writes a trace of every request
+// (and of every D1 and Durable Object call in it) to a SQLite store, costing the server CPU
+// that production does not spend in the request. Off unless --observability is given.
+const wranglerJson = JSON.parse(readFileSync(`${BUILD_DIR}/server/wrangler.json`, "utf8"));
+wranglerJson.observability = { enabled: flag("observability") };
+writeFileSync(`${BUILD_DIR}/server/wrangler.json`, JSON.stringify(wranglerJson));
+writeFileSync(
+  `${BUILD_DIR}/server/.dev.vars`,
+  Object.entries({
+    JWT_SECRET: "bench-jwt-secret-0123456789abcdef0123456789",
+    ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+    META_APP_SECRET: APP_SECRET,
+    META_WEBHOOK_VERIFY_TOKEN: "bench-verify-token",
+    // Nothing leaves the machine: Graph and model calls fail fast on a closed port.
+    META_GRAPH_URL: "http://127.0.0.1:9/graph",
+    AI_BASE_URL: "http://127.0.0.1:9/ai",
+    AI_API_KEY: "",
+    REGISTRATIONS_PER_HOUR: "1000",
+    BENCH_ROUTES: "1",
+  })
+    .map(([k, v]) => `${k}="${v}"`)
+    .join("\n"),
+);
+rmSync(STATE_DIR, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
+execFileSync(
+  "wrangler",
+  ["d1", "migrations", "apply", "DB", "--local", "--persist-to", `${process.cwd()}/${STATE_DIR}`],
+  { cwd: SOURCE ?? process.cwd(), env: toolEnv, stdio: ["ignore", "ignore", "inherit"] },
+);
+
+const port = await freePort();
+let server = await startServer(port);
+const base = server.base;
+
+/**
+ * @param {string} path
+ * @param {{ token?: string, body?: unknown, method?: string }} [options]
+ */
+async function api(path, { token, body, method } = {}) {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method: method ?? (body ? "POST" : "GET"),
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+/** @param {string} label */
+async function organization(label) {
+  const { token } = await api("/auth/register", {
+    body: {
+      email: `bench-${label}@example.com`,
+      password: "bench-password-123",
+      full_name: `Bench ${label}`,
+    },
+  });
+  const org = await api("/organizations", {
+    token,
+    body: {
+      name: `Bench ${label}`,
+      industry: "Clínica",
+      employee_count: "10-50",
+      services_offered: "Tratamientos",
+      business_hours: "9-20",
+      city: "Madrid",
+      country: "España",
+      ai_use_case: "Citas",
+    },
+  });
+  return { token, organizationId: org.id };
+}
+log("registering the organizations");
+const large = await organization("large");
+const small = await organization("small");
+const live = await organization("live");
+await server.stop();
+
+// ── Seed ────────────────────────────────────────────────────────────────────
+const now = Date.now();
+const seedDir = ".wrangler/bench-seed";
+rmSync(seedDir, { recursive: true, force: true });
+mkdirSync(seedDir, { recursive: true });
+const LARGE = { conversations: 10_000, messagesPer: 20 };
+const SMALL = { conversations: 1_000, messagesPer: 20 };
+const EXPIRED = { conversations: 5_000, messagesPer: 21 };
+const largeSeed = inboxSql({
+  organizationId: large.organizationId,
+  ...LARGE,
+  seed: 1,
+  now,
+  phonePrefix: 34600000000,
+});
+const smallSeed = inboxSql({
+  organizationId: small.organizationId,
+  ...SMALL,
+  seed: 2,
+  now,
+  phonePrefix: 34600000000,
+});
+const files = {
+  connection: connectionSql({
+    organizationId: live.organizationId,
+    phoneNumberId: PHONE_NUMBER_ID,
+    now,
+  }),
+  small: smallSeed.sql,
+  large: largeSeed.sql,
+  expired: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
+};
+/** @type {Record<string, number>} */
+const seedTimes = {};
+for (const [name, statements] of Object.entries(files)) {
+  // wrangler reads a whole file in one go: keep each under ~20 MB.
+  const perFile = 400;
+  for (let i = 0; i < statements.length; i += perFile) {
+    const file = `${seedDir}/${name}-${i / perFile}.sql`;
+    writeFileSync(file, statements.slice(i, i + perFile).join("\n"));
+    const t = Date.now();
+    d1File(file);
+    seedTimes[name] = (seedTimes[name] ?? 0) + (Date.now() - t);
+  }
+  log(`seeded ${name} in ${seedTimes[name]} ms`);
+}
+/** @param {string} table @returns {number} */
+const countAll = (table, where = "1") =>
+  d1Query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)[0].n;
+
+server = await startServer(port);
+
+// ── Load, measured with the server's CPU ────────────────────────────────────
+/**
+ * @param {Record<string, unknown>} spec
+ * @returns {Promise<any>}
+ */
+function load(spec) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["scripts/bench/load.mjs", JSON.stringify({ base, ...spec })],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`)),
+    );
+  });
+}
+/** @param {Record<string, unknown>} spec */
+async function measured(spec) {
+  await sleep(300);
+  const before = treeCpu(server.pid);
+  const result = await load(spec);
+  await sleep(500); // work after the answer (waitUntil, fan-out) counts too
+  const after = treeCpu(server.pid);
+  const requests = result.ok ?? result.deliveries;
+  return {
+    ...result,
+    cpuMsPerRequest: (after.workerd - before.workerd) / requests,
+    allCpuMsPerRequest: (after.total - before.total) / requests,
+  };
+}
+const durationMs = SECONDS * 1000;
+/** @type {Record<string, any>} */
+const results = {};
+
+log("bare route ceiling");
+results.bare = await measured({ mode: "rate", path: "/__bench/ok", concurrency: 8, durationMs });
+log(`  ${results.bare.rate.toFixed(0)} req/s, ${results.bare.cpuMsPerRequest.toFixed(2)} ms CPU`);
+
+log("landing page server render");
+results.landing = await measured({ mode: "rate", path: "/", concurrency: 8, durationMs });
+
+log("webhook ingest, one message per delivery (5% duplicates)");
+const messagesBefore = countAll("messages", `organization_id = '${live.organizationId}'`);
+results.webhookSingle = await measured({
+  mode: "rate",
+  kind: "webhook",
+  appSecret: APP_SECRET,
+  phoneNumberId: PHONE_NUMBER_ID,
+  customers: 5_000,
+  perDelivery: 1,
+  duplicateRate: 0.05,
+  concurrency: 8,
+  durationMs,
+});
+await sleep(1000);
+const storedSingle =
+  countAll("messages", `organization_id = '${live.organizationId}'`) - messagesBefore;
+const distinctSingle = d1Query(
+  `SELECT count(*) AS n, count(DISTINCT wamid) AS d FROM messages WHERE organization_id = '${live.organizationId}' AND wamid LIKE 'wamid.BENCH%'`,
+)[0];
+results.webhookSingle.stored = storedSingle;
+results.webhookSingle.storedDistinct = distinctSingle.d;
+results.webhookSingle.storedRows = distinctSingle.n;
+
+log("webhook ingest, 100 messages per delivery");
+const beforeBatch = countAll("messages", `organization_id = '${live.organizationId}'`);
+results.webhookBatch = await measured({
+  mode: "rate",
+  kind: "webhook",
+  appSecret: APP_SECRET,
+  phoneNumberId: PHONE_NUMBER_ID,
+  customers: 5_000,
+  perDelivery: 100,
+  concurrency: 4,
+  durationMs,
+});
+await sleep(1000);
+results.webhookBatch.stored =
+  countAll("messages", `organization_id = '${live.organizationId}'`) - beforeBatch;
+results.webhookBatch.messagesPerSecond =
+  (results.webhookBatch.stored / results.webhookBatch.elapsedMs) * 1000;
+
+log("realtime fan-out: 50 sockets, 50 deliveries/s");
+results.realtime = await measured({
+  mode: "realtime",
+  token: live.token,
+  appSecret: APP_SECRET,
+  phoneNumberId: PHONE_NUMBER_ID,
+  customers: 500,
+  sockets: 50,
+  deliveriesPerSecond: 50,
+  durationMs,
+});
+
+/**
+ * @param {{ agentId: string, sampleConversation: string | null, searchName: string,
+ *   searchPhone: string, searchText: string }} seed
+ * @param {number} conversations
+ */
+function readPaths(seed, conversations) {
+  return [
+    { name: "auth floor /auth/me", path: "/api/v1/auth/me" },
+    { name: "list", path: "/api/v1/conversations?limit=20" },
+    { name: "list status=open", path: "/api/v1/conversations?status=open" },
+    { name: "list priority=urgent", path: "/api/v1/conversations?priority=urgent" },
+    { name: "list unassigned", path: "/api/v1/conversations?unassigned=true" },
+    { name: "list agent", path: `/api/v1/conversations?agent_id=${seed.agentId}` },
+    { name: "list page 5", path: "/api/v1/conversations?page=5" },
+    {
+      name: "search name",
+      path: `/api/v1/conversations/search?q=${encodeURIComponent(seed.searchName)}`,
+    },
+    { name: "search phone", path: `/api/v1/conversations/search?q=${seed.searchPhone}` },
+    {
+      name: "search text",
+      path: `/api/v1/conversations/search?q=${encodeURIComponent(seed.searchText)}`,
+    },
+    {
+      name: "messages page",
+      path: `/api/v1/conversations/${seed.sampleConversation}/messages?limit=20`,
+    },
+    { name: "stats", path: "/api/v1/conversations/stats" },
+  ].map((p) => ({ ...p, conversations }));
+}
+log("inbox reads at 10,000 and 1,000 conversations (concurrency 1, interleaved)");
+// The two inboxes take turns, path by path and in eight rounds, so that the machine's
+// other work falls on both alike; each turn is its own process, so the server's CPU per
+// request is read for each path too.
+const SAMPLES = Number(option("samples", 80));
+const ROUNDS = 8;
+async function reads() {
+  const targets = [
+    { key: "readsLarge", org: large, paths: readPaths(largeSeed, 10_000) },
+    { key: "readsSmall", org: small, paths: readPaths(smallSeed, 1_000) },
+  ];
+  /** @type {Record<string, Record<string, any>>} */
+  const acc = {};
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < (targets[0]?.paths.length ?? 0); i++) {
+      for (const t of targets) {
+        const p = /** @type {(typeof t.paths)[number]} */ (t.paths[i]);
+        const warmup = round === 0 ? 3 : 1;
+        const before = treeCpu(server.pid);
+        const r = (
+          await load({
+            mode: "latency",
+            headers: { authorization: `Bearer ${t.org.token}` },
+            paths: [p],
+            samples: Math.ceil(SAMPLES / ROUNDS),
+            warmup,
+          })
+        )[p.name];
+        await sleep(50);
+        const cpu = treeCpu(server.pid).workerd - before.workerd;
+        const a = ((acc[t.key] ??= {})[p.name] ??= {
+          path: p.path,
+          times: [],
+          statuses: {},
+          cpu: 0,
+          requests: 0,
+        });
+        a.times.push(...r.times);
+        for (const [k, v] of Object.entries(r.statuses)) a.statuses[k] = (a.statuses[k] ?? 0) + v;
+        a.cpu += cpu;
+        a.requests += r.times.length + warmup;
+      }
+    }
+  }
+  /** @param {number[]} values @param {number} p */
+  const pct = (values, p) =>
+    [...values].sort((x, y) => x - y)[Math.ceil((p / 100) * values.length) - 1];
+  for (const [key, paths] of Object.entries(acc)) {
+    results[key] = Object.fromEntries(
+      Object.entries(paths).map(([name, a]) => [
+        name,
+        {
+          path: a.path,
+          statuses: a.statuses,
+          n: a.times.length,
+          p50: pct(a.times, 50),
+          p95: pct(a.times, 95),
+          max: Math.max(...a.times),
+          cpuMsPerRequest: a.cpu / a.requests,
+        },
+      ]),
+    );
+  }
+}
+await reads();
+
+log("client JavaScript per route");
+results.bundles = bundleReport(`${BUILD_DIR}/client`);
+
+log("retention: one cron run");
+const young = () => ({
+  messages: countAll(
+    "messages",
+    `created_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
+  ),
+  conversations: countAll(
+    "conversations",
+    `last_message_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
+  ),
+});
+const youngBefore = young();
+const expiredBefore = countAll("conversations", `phone_number LIKE '348%'`);
+const cron = await fetch(
+  `${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("17 3 * * *")}`,
+);
+let report = null;
+const cronStarted = Date.now();
+while (!report && Date.now() - cronStarted < 180_000) {
+  await sleep(1000);
+  const rows = d1Query(
+    `SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at DESC LIMIT 1`,
+  );
+  if (rows[0]) report = JSON.parse(rows[0].metadata);
+}
+results.retention = {
+  cronStatus: cron.status,
+  report,
+  expiredConversationsBefore: expiredBefore,
+  expiredConversationsAfter: countAll("conversations", `phone_number LIKE '348%'`),
+  expiredMessagesLeft: countAll("messages", `wamid LIKE 'wamid.OLD%'`),
+  youngBefore,
+  youngAfter: young(),
+};
+await server.stop();
+
+// ── The table ───────────────────────────────────────────────────────────────
+/** @type {Record<string, string>[]} */
+const rows = [];
+const bare = results.bare;
+/** @param {number | null | undefined} n */
+const f0 = (n) => (n === null || n === undefined ? "-" : Math.round(n).toLocaleString("en-US"));
+/** @param {number | null | undefined} n */
+const f1 = (n) => (n === null || n === undefined ? "-" : n.toFixed(1));
+/** @param {number | null | undefined} n */
+const f2 = (n) => (n === null || n === undefined ? "-" : n.toFixed(2));
+/**
+ * @param {string} name @param {string} result @param {string} budget
+ * @param {boolean | null} met @param {string} [ceiling]
+ */
+const row = (name, result, budget, met, ceiling = "") =>
+  rows.push({ name, result, budget, met: met === null ? "-" : met ? "met" : "MISSED", ceiling });
+
+row(
+  "bare route /__bench/ok",
+  `${f0(bare.rate)} req/s, ${f2(bare.cpuMsPerRequest)} ms CPU`,
+  "(the ceiling)",
+  null,
+  `all processes ${f2(bare.allCpuMsPerRequest)} ms CPU`,
+);
+const ws = results.webhookSingle;
+row(
+  "1. webhook, 1 message/delivery",
+  `${f0(ws.rate)} deliveries/s`,
+  `>= 50% of bare (${f0(bare.rate / 2)})`,
+  ws.rate >= bare.rate / 2,
+  `${f0((100 * ws.rate) / bare.rate)}% of bare`,
+);
+row(
+  "   CPU per delivery",
+  `${f2(ws.cpuMsPerRequest)} ms`,
+  `<= 2x bare (${f2(2 * bare.cpuMsPerRequest)})`,
+  ws.cpuMsPerRequest <= 2 * bare.cpuMsPerRequest,
+  `${f1(ws.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare`,
+);
+row(
+  "   stored exactly once",
+  `${f0(ws.stored)} stored / ${f0(ws.sentMessages)} sent + ${f0(ws.duplicatesSent)} dup`,
+  "stored = distinct sent",
+  ws.stored === ws.sentMessages && ws.storedDistinct === ws.storedRows && ws.failed === 0,
+  `${ws.failed} failed`,
+);
+const wb = results.webhookBatch;
+row(
+  "2. webhook, 100 messages/delivery",
+  `${f0(wb.messagesPerSecond)} messages/s`,
+  ">= 2,000 messages/s",
+  wb.messagesPerSecond >= 2000,
+  `${f0(wb.rate)} deliveries/s, ${f2(wb.cpuMsPerRequest / 100)} ms CPU/message`,
+);
+const rt = results.realtime;
+row(
+  "3. realtime new_message, 50 sockets",
+  `p99 ${f1(rt.latency.p99)} ms (p50 ${f1(rt.latency.p50)})`,
+  "p99 < 100 ms at 50/s",
+  rt.latency.p99 !== null && rt.latency.p99 < 100 && rt.received === rt.expected,
+  `${f1(rt.achievedRate)} deliveries/s, ${rt.received}/${rt.expected} events`,
+);
+for (const [name, l] of Object.entries(results.readsLarge)) {
+  const s = results.readsSmall[name];
+  const limit = name.startsWith("search") ? 50 : 20;
+  const ok200 = Object.keys(l.statuses).every((k) => k === "200");
+  const budgeted = !name.startsWith("auth floor");
+  row(
+    `4. ${name} @10k`,
+    `p95 ${f1(l.p95)} ms`,
+    budgeted ? `< ${limit} ms` : "(reference)",
+    budgeted ? l.p95 < limit && ok200 : null,
+    `${f2(l.cpuMsPerRequest)} ms CPU/req${ok200 ? "" : " " + JSON.stringify(l.statuses)}`,
+  );
+  row(
+    `   ${name} 10k/1k`,
+    `${f2(l.p95 / s.p95)}x (1k: ${f1(s.p95)} ms)`,
+    budgeted ? "<= 1.3x" : "(reference)",
+    budgeted ? l.p95 <= 1.3 * s.p95 : null,
+    `CPU ${f2(l.cpuMsPerRequest / s.cpuMsPerRequest)}x (1k: ${f2(s.cpuMsPerRequest)} ms)`,
+  );
+}
+/** @type {ReturnType<typeof bundleReport>} */
+const b = results.bundles;
+const home = b.routes["routes/home"] ?? { extraKb: NaN };
+row("5. JS floor (shared by every route)", `${f1(b.floorKb)} KB gzip`, "(the floor)", null);
+row("   landing / above floor", `${f1(home.extraKb)} KB`, "<= 15 KB", home.extraKb <= 15);
+const consoleRoutes = Object.entries(b.routes).filter(([, r]) => r.console);
+const worst = /** @type {[string, (typeof consoleRoutes)[number][1]]} */ (
+  consoleRoutes.sort((x, y) => y[1].extraKb - x[1].extraKb)[0]
+);
+row(
+  "   heaviest console route above floor",
+  `${f1(worst[1].extraKb)} KB (${worst[0]})`,
+  "<= 100 KB",
+  worst[1].extraKb <= 100,
+  `then ${f1(worst[1].lazyKb)} KB loaded lazily`,
+);
+row(
+  "   chart.js only on /tracking",
+  b.chartRoutes.join(", ") || "nowhere",
+  "routes/tracking only",
+  b.chartRoutes.length === 1 && b.chartRoutes[0] === "routes/tracking",
+);
+const land = results.landing;
+row(
+  "   landing server render",
+  `${f0(land.rate)} req/s`,
+  `>= 50% of bare (${f0(bare.rate / 2)})`,
+  land.rate >= bare.rate / 2,
+  `${f0((100 * land.rate) / bare.rate)}% of bare, ${f2(land.cpuMsPerRequest)} ms CPU`,
+);
+const ret = results.retention;
+const retReport = ret.report ?? { deleted: {}, statements: "-", duration_ms: null };
+row(
+  "6. retention, one cron run",
+  `${f0(retReport.deleted.messages)} messages in ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (slowest ${f0(retReport.slowest_statement_ms)} ms)`,
+  ">= 100,000 deleted, within limits",
+  (retReport.deleted.messages ?? 0) >= 100_000 &&
+    retReport.complete === true &&
+    (retReport.duration_ms ?? Infinity) < 30_000,
+  `conv ${f0(retReport.deleted.conversations)}, sessions ${f0(retReport.deleted.tracking_sessions)}, conversions ${f0(retReport.deleted.conversions)}`,
+);
+row(
+  "   nothing younger deleted",
+  `${f0(ret.youngAfter.messages)}/${f0(ret.youngBefore.messages)} messages kept`,
+  "all kept",
+  ret.youngAfter.messages === ret.youngBefore.messages &&
+    ret.youngAfter.conversations === ret.youngBefore.conversations &&
+    ret.expiredMessagesLeft === 0,
+  `${ret.expiredMessagesLeft} expired left`,
+);
+
+const widths = ["name", "result", "budget", "met", "ceiling"].map((k) =>
+  Math.max(k.length, ...rows.map((r) => String(r[k]).length)),
+);
+/** @param {Record<string, string>} r */
+const line = (r) =>
+  ["name", "result", "budget", "met", "ceiling"]
+    .map((k, i) => String(r[k]).padEnd(widths[i] ?? 0))
+    .join("  ");
+console.log();
+console.log(
+  line({ name: "benchmark", result: "result", budget: "budget", met: "met", ceiling: "beside" }),
+);
+console.log(widths.map((w) => "-".repeat(w)).join("  "));
+for (const r of rows) console.log(line(r));
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGb: Math.round(os.totalmem() / 2 ** 30),
+  load: os.loadavg(),
+  node: process.version,
+};
+console.log(
+  `\n${rows.filter((r) => r.met === "met").length} met, ${rows.filter((r) => r.met === "MISSED").length} missed; machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.load.map((l) => l.toFixed(1)).join(" ")}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
+
+mkdirSync("bench/results", { recursive: true });
+const label = option("label", new Date().toISOString().replace(/[:.]/g, "-"));
+const file = `bench/results/${label}.json`;
+writeFileSync(
+  file,
+  JSON.stringify(
+    { date: new Date().toISOString(), machine, seconds: SECONDS, seedTimes, table: rows, results },
+    null,
+    2,
+  ),
+);
+// Formatted like the rest of the tree, so a reference result can be committed as written.
+execFileSync("prettier", ["--write", file], { env: toolEnv, stdio: "ignore" });
+console.log(`JSON: ${file}`);
