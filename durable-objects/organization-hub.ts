@@ -65,7 +65,7 @@ export class OrganizationHub extends DurableObject<Env> {
       attempts: current?.attempts ?? 0,
     };
     await this.ctx.storage.put(key, pending);
-    await this.armAlarm();
+    await this.armAlarm(pending.dueAt);
   }
 
   /** Runs every due reply, one after the other. */
@@ -104,7 +104,14 @@ export class OrganizationHub extends DurableObject<Env> {
     }
   }
 
-  private async armAlarm() {
+  /** Points the alarm at the earliest due reply; after a schedule, only when it is sooner. */
+  private async armAlarm(dueAt?: number) {
+    if (dueAt !== undefined) {
+      // Scheduling is on the webhook's path: no listing of every pending reply here.
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || dueAt < current) await this.ctx.storage.setAlarm(dueAt);
+      return;
+    }
     const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
     const next = Math.min(...[...pending.values()].map((p) => p.dueAt));
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);

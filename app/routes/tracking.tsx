@@ -1,15 +1,22 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { eachDayOfInterval, format, subDays } from "date-fns";
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { Conversion, TrackingStats } from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
-import { BySource, ConversionsOverTime } from "~/components/tracking/charts";
 import { ConversionsTable, EVENT_LABELS } from "~/components/tracking/conversions-table";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
+
+// chart.js is the heaviest thing in the console: it loads just after the page, and only here.
+const ConversionsOverTime = lazy(() =>
+  import("~/components/tracking/charts").then((m) => ({ default: m.ConversionsOverTime })),
+);
+const BySource = lazy(() =>
+  import("~/components/tracking/charts").then((m) => ({ default: m.BySource })),
+);
 
 const DEFAULT_RANGE_DAYS = 30;
 const TOP_CAMPAIGNS = 5;
@@ -132,7 +139,9 @@ export default function Tracking() {
               </div>
               <section className="rounded-xl border border-slate-200 bg-white p-5">
                 <h2 className="mb-3 font-semibold">Conversiones por día</h2>
-                <ConversionsOverTime days={perDay(conversions, from, to)} />
+                <Suspense fallback={<Spinner label="Cargando gráfico..." />}>
+                  <ConversionsOverTime days={perDay(conversions, from, to)} />
+                </Suspense>
               </section>
             </TabPanel>
             <TabPanel>
@@ -164,7 +173,9 @@ export default function Tracking() {
                     tu web, pega el fragmento de Configuración &gt; Tracking.
                   </p>
                 ) : (
-                  <BySource sources={stats.by_source} />
+                  <Suspense fallback={<Spinner label="Cargando gráfico..." />}>
+                    <BySource sources={stats.by_source} />
+                  </Suspense>
                 )}
               </section>
             </TabPanel>

@@ -55,7 +55,35 @@ async function conversationOf(organizationId: string, phone: string) {
     .first<Record<string, any>>())!;
 }
 
+/** The replies the organization's hub has scheduled. */
+async function scheduledReplies(hub: DurableObjectStub<OrganizationHub>) {
+  return runInDurableObject(hub, async (_instance, state) => [
+    ...(await state.storage.list({ prefix: "reply:" })).keys(),
+  ]);
+}
+
 describe("auto-reply", () => {
+  it("schedules nothing for conversations no agent can answer", async () => {
+    const owner = await createOwner();
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
+    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    expect(await scheduledReplies(hub)).toEqual([]);
+
+    // With an agent assigned, the next message is scheduled once, however many arrive.
+    const agent = await createAgent(owner);
+    const conversation = await conversationOf(owner.organization.id, from);
+    await call("PATCH", `/api/v1/conversations/${conversation.id}/assign`, {
+      token: owner.token,
+      body: { agent_id: agent.id },
+    });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Seguís ahí?" })));
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola?" })));
+    expect(await scheduledReplies(hub)).toEqual([`reply:${conversation.id}`]);
+    expect(await runInDurableObject(hub, (_i, state) => state.storage.getAlarm())).not.toBeNull();
+  });
+
   it("answers a customer once, as the bot, through WhatsApp, with the organization's facts", async () => {
     const { owner, phoneNumberId, hub } = await setup();
     const from = customer();

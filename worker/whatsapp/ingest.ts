@@ -10,6 +10,7 @@ import {
   trackingSessions,
   whatsappConnections,
 } from "../db/schema";
+import { isAiConfigured } from "../ai/client";
 import type { Deps } from "../http/deps";
 import { preview, toConversation, toMessage, type ConversationRow } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
@@ -73,6 +74,18 @@ const ANSWERABLE = new Set([
   "button",
   "order",
 ]);
+
+/**
+ * Whether an AI agent could answer: one is assigned, the conversation is not with a person
+ * (pending) or closed, and a model is configured. Scheduling is not free (a Durable Object
+ * call and an alarm), so conversations nobody will answer are not scheduled at all; the hub
+ * checks everything again when the reply is due.
+ */
+const mayBeAnswered = (deps: Deps, conversation: ConversationRow) =>
+  conversation.agentId !== null &&
+  conversation.status !== "pending" &&
+  conversation.status !== "closed" &&
+  isAiConfigured(deps.env);
 
 const isoFromSeconds = (seconds: string | undefined) => {
   const n = Number(seconds);
@@ -178,7 +191,7 @@ async function ingestMessage(
 
   if (referral) await recordAdClick(deps, organizationId, updated!, referral, sentAt);
   const matched = await matchTrackedVisit(deps, organizationId, updated!, content, sentAt);
-  if (ANSWERABLE.has(message.type)) {
+  if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, updated!)) {
     result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
   }
   await publish(deps.env, organizationId, {
