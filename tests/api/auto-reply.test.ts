@@ -148,7 +148,10 @@ describe("auto-reply", () => {
     const { owner, phoneNumberId, hub } = await setup();
     const from = customer();
     await scriptModel([
-      { tool_call: { name: "handoff_to_human", arguments: { reason: "Queja sobre una factura" } } },
+      {
+        when: "Me habéis cobrado dos veces",
+        tool_call: { name: "handoff_to_human", arguments: { reason: "Queja sobre una factura" } },
+      },
     ]);
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from, text: "Me habéis cobrado dos veces" })),
@@ -220,7 +223,8 @@ describe("auto-reply", () => {
     const { owner, phoneNumberId, hub, agent } = await setup({ model: "google/gemini-2.5-pro" });
     const from = customer();
     // Three attempts (the client's own retries) fail: the hub records it and schedules a retry.
-    await scriptModel([{ status: 503 }, { status: 503 }, { status: 503 }]);
+    const failure = { when: "¿Precio?", status: 503 };
+    await scriptModel([failure, failure, failure]);
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Precio?" })));
     await runDueReplies(hub);
     let conversation = await conversationOf(owner.organization.id, from);

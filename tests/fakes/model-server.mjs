@@ -60,7 +60,11 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         });
       }
       const promptTokens = JSON.stringify(body.messages).length >> 2;
-      const scripted = script.shift();
+      // A scripted answer with `when` is only for a request whose messages contain that text
+      // (test files run in parallel against one fake).
+      const sent = JSON.stringify(body.messages);
+      const index = script.findIndex((r) => !r.when || sent.includes(r.when));
+      const scripted = index === -1 ? undefined : script.splice(index, 1)[0];
       const wait = scripted?.delay_ms ?? delayMs;
       if (wait) await new Promise((r) => setTimeout(r, wait));
       if (scripted?.status) {

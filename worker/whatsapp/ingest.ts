@@ -147,56 +147,67 @@ async function ingestMessage(
   }
 
   const sentAt = isoFromSeconds(message.timestamp);
-  const conversation = await upsertConversation(deps, connection, message.from, contact, sentAt);
   const { content, mediaId, mediaMimeType } = readableContent(message);
-  const [stored] = await deps.db
-    .insert(messages)
-    .values({
-      organizationId,
-      conversationId: conversation.id,
-      wamid: message.id,
-      type: message.type,
-      content,
-      direction: "inbound",
-      senderType: "customer",
-      status: "delivered",
-      mediaId,
-      mediaMimeType,
-      referral: message.referral ?? null,
-      sentAt,
-      createdAt: sentAt,
-    })
-    .onConflictDoNothing({ target: [messages.organizationId, messages.wamid] })
-    .returning();
-  if (!stored) return; // Already stored by an earlier delivery.
-  result.storedMessages += 1;
-
   const referral = message.referral;
-  const [updated] = await deps.db
-    .update(conversations)
-    .set({
-      unreadCount: sql`${conversations.unreadCount} + 1`,
-      lastMessageAt: sql`max(${conversations.lastMessageAt}, ${sentAt})`,
-      lastMessagePreview: sql`CASE WHEN ${conversations.lastMessageAt} <= ${sentAt} THEN ${preview(content)} ELSE ${conversations.lastMessagePreview} END`,
-      lastInboundAt: sql`max(coalesce(${conversations.lastInboundAt}, ''), ${sentAt})`,
-      ...(referral && {
-        ctwaClid: (referral.ctwa_clid as string | undefined) ?? null,
-        adId: (referral.source_id as string | undefined) ?? null,
-        adHeadline: (referral.headline as string | undefined) ?? null,
-      }),
-      updatedAt: new Date().toISOString(),
-    })
-    .where(eq(conversations.id, conversation.id))
-    .returning();
+  // The customer's conversation, as a subquery: the three writes go to D1 in one round trip.
+  const conversationId = sql<string>`(SELECT id FROM ${conversations} WHERE ${conversations.organizationId} = ${organizationId} AND ${conversations.phoneNumber} = ${message.from})`;
+  const [, [stored], [updated]] = await deps.db.batch([
+    upsertConversation(deps, connection, message.from, contact, sentAt),
+    deps.db
+      .insert(messages)
+      .values({
+        organizationId,
+        conversationId,
+        wamid: message.id,
+        type: message.type,
+        content,
+        direction: "inbound",
+        senderType: "customer",
+        status: "delivered",
+        mediaId,
+        mediaMimeType,
+        referral: referral ?? null,
+        sentAt,
+        createdAt: sentAt,
+      })
+      .onConflictDoNothing({ target: [messages.organizationId, messages.wamid] })
+      .returning(),
+    // Counted only when the insert above stored the message (a redelivery changes nothing).
+    deps.db
+      .update(conversations)
+      .set({
+        unreadCount: sql`${conversations.unreadCount} + 1`,
+        lastMessageAt: sql`max(${conversations.lastMessageAt}, ${sentAt})`,
+        lastMessagePreview: sql`CASE WHEN ${conversations.lastMessageAt} <= ${sentAt} THEN ${preview(content)} ELSE ${conversations.lastMessagePreview} END`,
+        lastInboundAt: sql`max(coalesce(${conversations.lastInboundAt}, ''), ${sentAt})`,
+        ...(referral && {
+          ctwaClid: (referral.ctwa_clid as string | undefined) ?? null,
+          adId: (referral.source_id as string | undefined) ?? null,
+          adHeadline: (referral.headline as string | undefined) ?? null,
+        }),
+        updatedAt: new Date().toISOString(),
+      })
+      .where(
+        and(
+          eq(conversations.organizationId, organizationId),
+          eq(conversations.phoneNumber, message.from),
+          sql`changes() = 1`,
+        ),
+      )
+      .returning(),
+  ]);
+  if (!stored || !updated) return; // Already stored by an earlier delivery.
+  result.storedMessages += 1;
+  const conversation = updated;
 
-  if (referral) await recordAdClick(deps, organizationId, updated!, referral, sentAt);
-  const matched = await matchTrackedVisit(deps, organizationId, updated!, content, sentAt);
-  if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, updated!)) {
+  if (referral) await recordAdClick(deps, organizationId, updated, referral, sentAt);
+  const matched = await matchTrackedVisit(deps, organizationId, updated, content, sentAt);
+  if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, updated)) {
     result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
   }
   await publish(deps.env, organizationId, {
     type: "new_message",
-    data: { message: toMessage(stored), conversation: toConversation(matched ?? updated!) },
+    data: { message: toMessage(stored), conversation: toConversation(matched ?? updated) },
   });
 }
 
@@ -251,14 +262,14 @@ async function matchTrackedVisit(
 }
 
 /** One conversation per (organization, customer); created on first contact. */
-async function upsertConversation(
+function upsertConversation(
   deps: Deps,
   connection: ConnectionRow,
   waId: string,
   contact: { name?: string; userId?: string } | undefined,
   at: string,
-): Promise<ConversationRow> {
-  const [row] = await deps.db
+) {
+  return deps.db
     .insert(conversations)
     .values({
       organizationId: connection.organizationId,
@@ -275,9 +286,7 @@ async function upsertConversation(
         contactName: sql`coalesce(${contact?.name ?? null}, ${conversations.contactName})`,
         waUserId: sql`coalesce(${contact?.userId ?? null}, ${conversations.waUserId})`,
       },
-    })
-    .returning();
-  return row!;
+    });
 }
 
 /** A customer's reaction lives on the message it reacts to; an empty emoji removes it. */
