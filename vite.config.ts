@@ -1,7 +1,23 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { PAGE_SECURITY_HEADERS } from "./worker/http/security-headers";
+
+/**
+ * The landing page is prerendered and served as a static asset, without the Worker: its
+ * security headers come from the assets' `_headers` file, written from the same list.
+ */
+function staticSecurityHeaders(): Plugin {
+  return {
+    name: "static-security-headers",
+    applyToEnvironment: (environment) => environment.name === "client",
+    generateBundle() {
+      const lines = Object.entries(PAGE_SECURITY_HEADERS).map(([k, v]) => `  ${k}: ${v}`);
+      this.emitFile({ type: "asset", fileName: "_headers", source: `/*\n${lines.join("\n")}\n` });
+    },
+  };
+}
 
 // LOCAL_STATE_DIR lets the browser tests run on their own throw-away local D1.
 const stateDir = process.env.LOCAL_STATE_DIR;
@@ -14,6 +30,7 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    staticSecurityHeaders(),
   ],
   // Static files live with the console (the top level of the repository is fixed).
   publicDir: "app/public",
