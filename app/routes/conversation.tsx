@@ -185,6 +185,7 @@ export default function ConversationScreen() {
         <div ref={bottom} />
       </div>
       <ReplyArea
+        key={conversationId}
         actions={actions}
         window={{ expiresAt, open: windowOpen, now }}
         quickReplies={quickReplies}

@@ -216,3 +216,25 @@ test("a customer's reaction appears on the message and the team can react", asyn
   await expect(bubble.getByLabel("👍 (Tú/Equipo)")).toHaveCount(0);
   await expect(bubble.getByLabel("❤️ (Cliente)")).toBeVisible();
 });
+
+test("a draft survives the window closing and reopening", async ({ page }) => {
+  await page.clock.install();
+  const { headers, phoneNumberId } = await ownerWithTemplates(page);
+  const from = "34655000009";
+  // The customer wrote almost 24 hours ago: the window closes in a minute.
+  await deliver(
+    page.request,
+    inboundMessage({ phoneNumberId, from, text: "¿Me llamáis?", timestamp: secondsAgo(86_340) }),
+  );
+  await openConversation(page, headers);
+  const box = page.getByLabel("Escribe un mensaje");
+  await box.fill("Te llamamos mañana a las 10");
+
+  await page.clock.fastForward("02:00");
+  await expect(page.getByText(/No puedes escribir texto libre/)).toBeVisible();
+  await expect(box).toHaveCount(0);
+
+  // The customer writes again: the window reopens with the draft where it was.
+  await deliver(page.request, inboundMessage({ phoneNumberId, from, text: "Hola otra vez" }));
+  await expect(box).toHaveValue("Te llamamos mañana a las 10");
+});

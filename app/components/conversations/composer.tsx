@@ -7,6 +7,9 @@ import { AttachButton } from "./attach-button";
 import { TemplatePicker, type TemplateToSend } from "./template-picker";
 
 interface ComposerProps {
+  /** The text being written, kept by the parent so it survives the composer (window closing). */
+  text: string;
+  onTextChange: (text: string) => void;
   onSend: (text: string) => Promise<boolean>;
   /** Saved answers offered when the text starts with "/". */
   quickReplies?: QuickReply[];
@@ -41,8 +44,14 @@ export function TemplateOnlyComposer({
  * Enter sends, Shift+Enter starts a new line; blank text is ignored; "/" offers quick replies;
  * optionally a file (the text becomes its caption) or a template.
  */
-export function Composer({ onSend, quickReplies = [], onAttach, onSendTemplate }: ComposerProps) {
-  const [text, setText] = useState("");
+export function Composer({
+  text,
+  onTextChange: setText,
+  onSend,
+  quickReplies = [],
+  onAttach,
+  onSendTemplate,
+}: ComposerProps) {
   const [sending, setSending] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);

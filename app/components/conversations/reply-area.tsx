@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
@@ -15,11 +16,15 @@ interface ReplyAreaProps {
  * templates), or only the template picker once the window has closed.
  */
 export function ReplyArea({ actions, window, quickReplies }: ReplyAreaProps) {
+  // Kept here, not in the composer: a draft survives the window closing and reopening.
+  const [draft, setDraft] = useState("");
   return (
     <>
       <WindowBanner expiresAt={window.expiresAt} open={window.open} now={window.now} />
       {window.open ? (
         <Composer
+          text={draft}
+          onTextChange={setDraft}
           onSend={actions.send}
           onSendTemplate={actions.sendTemplate}
           onAttach={actions.sendFile}
