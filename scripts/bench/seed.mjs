@@ -1,6 +1,21 @@
 // Realistic data for the benchmarks, as SQL files applied with `wrangler d1 execute --file`
 // (much faster than going through the API). Deterministic: the same seed gives the same rows.
 
+/** The message columns both seeds write (inbox and retention). */
+const MESSAGE_COLUMNS = [
+  "id",
+  "organization_id",
+  "conversation_id",
+  "wamid",
+  "type",
+  "content",
+  "direction",
+  "sender_type",
+  "status",
+  "sent_at",
+  "created_at",
+];
+
 const FIRST = (
   "Carmen María Lucía Paula Laura Marta Sara Ana Julia Elena Alba Irene Nerea Rocío " +
   "Javier Carlos Pablo Daniel David Sergio Jorge Alberto Hugo Mario Álvaro Diego Raúl Iván " +
@@ -195,23 +210,7 @@ export function inboxSql({
       ],
       conversationRows,
     ),
-    ...inserts(
-      "messages",
-      [
-        "id",
-        "organization_id",
-        "conversation_id",
-        "wamid",
-        "type",
-        "content",
-        "direction",
-        "sender_type",
-        "status",
-        "sent_at",
-        "created_at",
-      ],
-      messageRows,
-    ),
+    ...inserts("messages", MESSAGE_COLUMNS, messageRows),
   );
   return {
     sql,
@@ -333,23 +332,7 @@ export function expiredSql({ organizationId, conversations, messagesPer, seed, n
       ],
       conversionRows,
     ),
-    ...inserts(
-      "messages",
-      [
-        "id",
-        "organization_id",
-        "conversation_id",
-        "wamid",
-        "type",
-        "content",
-        "direction",
-        "sender_type",
-        "status",
-        "sent_at",
-        "created_at",
-      ],
-      messageRows,
-    ),
+    ...inserts("messages", MESSAGE_COLUMNS, messageRows),
   ];
 }
 

@@ -1,5 +1,11 @@
 import { jwtVerify, SignJWT } from "jose";
 
+/** Lowercase hex SHA-256 of a text: invitation tokens are stored this way, phones sent to Meta. */
+export async function sha256Hex(text: string) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Access tokens are HS256 JWTs; the algorithm is pinned on verification. */
 const ALGORITHM = "HS256";
 export const TOKEN_LIFETIME_SECONDS = 7 * 24 * 60 * 60;

@@ -165,7 +165,7 @@ const megabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 export function outboundMediaType(file: {
   type: string;
   size: number;
-}): { type: OutboundMediaType } | { error: string } {
+}): { type: OutboundMediaType } | { error: string; tooLarge: boolean } {
   const mime = file.type.split(";")[0]!.trim().toLowerCase();
   const entry = (
     Object.entries(MEDIA_LIMITS) as [OutboundMediaType, (typeof MEDIA_LIMITS)[OutboundMediaType]][]
@@ -174,13 +174,15 @@ export function outboundMediaType(file: {
     return {
       error:
         "WhatsApp no admite este tipo de archivo. Envía una imagen (JPG o PNG), un PDF u otro documento, un audio o un vídeo MP4.",
+      tooLarge: false,
     };
   }
   const [type, limit] = entry;
-  if (file.size === 0) return { error: "El archivo está vacío." };
+  if (file.size === 0) return { error: "El archivo está vacío.", tooLarge: false };
   if (file.size > limit.maxBytes) {
     return {
       error: `El archivo supera el máximo de WhatsApp para este tipo (${megabytes(limit.maxBytes)}).`,
+      tooLarge: true,
     };
   }
   return { type };

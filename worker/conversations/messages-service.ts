@@ -6,7 +6,7 @@ import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
-import { GraphError } from "../whatsapp/graph";
+import { GraphError, metaFailure } from "../whatsapp/graph";
 import { requireSender, sendOutbound, sendText } from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { z } from "zod";
@@ -112,8 +112,7 @@ export async function sendMedia(
   const conversation = await findConversation(deps.db, member.organizationId, conversationId);
   const checked = outboundMediaType(input.file);
   if ("error" in checked) {
-    const tooLarge = input.file.size > 0 && checked.error.startsWith("El archivo supera");
-    throw new AppError(tooLarge ? 413 : 422, "invalid_media", checked.error);
+    throw new AppError(checked.tooLarge ? 413 : 422, "invalid_media", checked.error);
   }
   const { type } = checked;
   const fileName = input.file.name.slice(0, 200) || "archivo";
@@ -202,8 +201,7 @@ export async function reactToMessage(
       { message_id: row.wamid, emoji },
     );
   } catch (error) {
-    if (error instanceof GraphError) throw new AppError(422, "meta_error", error.message);
-    throw error;
+    throw metaFailure(error);
   }
   const others = (row.reactions ?? []).filter((r) => r.from !== BUSINESS);
   const reactions = emoji

@@ -5,14 +5,10 @@ import { invitations, memberships, organizations, users } from "../db/schema";
 import type { Caller, Member as Scope } from "../http/context";
 import { AppError, conflict, forbidden, notFound } from "../http/errors";
 import type { Role } from "../auth/contract";
+import { sha256Hex } from "../auth/tokens";
 import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
 
 const memberNotFound = () => notFound("Miembro no encontrado.");
-
-async function sha256Hex(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 export async function listMembers(db: Db, scope: Scope): Promise<Member[]> {
   const rows = await db

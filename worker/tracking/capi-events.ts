@@ -2,6 +2,7 @@
  * Conversions API events, built from a stored conversion exactly as Meta documents them.
  * Pure functions: what is sent, and whether Meta would accept it, decided before any call.
  */
+import { sha256Hex } from "../auth/tokens";
 import type { conversions } from "../db/schema";
 import type { ConversionEvent } from "./contract";
 
@@ -31,11 +32,6 @@ export const isSentToMeta = (eventName: ConversionEvent) => eventName in META_EV
 /** Digits only, country code kept, no leading zeros: the form Meta hashes phones in. */
 export function normalizePhone(phone: string) {
   return phone.replace(/\D/g, "").replace(/^0+/, "");
-}
-
-export async function sha256Hex(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** The `fbc` click id: `fb.1.<time of the click in ms>.<fbclid>`. */

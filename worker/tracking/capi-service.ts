@@ -6,10 +6,10 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
-import { conversions, metaConnections, trackingSessions, whatsappConnections } from "../db/schema";
+import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
-import { GraphClient, GraphError } from "../whatsapp/graph";
-import { decryptSecret } from "../whatsapp/secrets";
+import { connectedSender } from "../whatsapp/connection-service";
+import { GraphError } from "../whatsapp/graph";
 import {
   MAX_EVENT_AGE_MS,
   MAX_EVENTS_PER_REQUEST,
@@ -18,6 +18,7 @@ import {
   websiteEvent,
   type BuiltEvent,
 } from "./capi-events";
+import { pixelSender } from "./meta-service";
 
 type ConversionRow = typeof conversions.$inferSelect;
 
@@ -57,30 +58,13 @@ async function finish(db: Db, ids: string[], values: SQLiteUpdateSetSource<typeo
 /** Where an organization's events go, with the token that may send them. */
 async function destinations(deps: Deps, organizationId: string) {
   const [pixel, whatsapp] = await Promise.all([
-    deps.db.query.metaConnections.findFirst({
-      where: eq(metaConnections.organizationId, organizationId),
-    }),
-    deps.db.query.whatsappConnections.findFirst({
-      where: eq(whatsappConnections.organizationId, organizationId),
-    }),
+    pixelSender(deps, organizationId),
+    connectedSender(deps, organizationId),
   ]);
-  const key = deps.env.ENCRYPTION_KEY;
   return {
-    testEventCode: pixel?.testEventCode ?? null,
-    pixel: pixel && {
-      id: pixel.pixelId,
-      graph: new GraphClient(
-        deps.env.META_GRAPH_URL,
-        await decryptSecret(pixel.accessTokenEncrypted, key),
-      ),
-    },
-    whatsapp: whatsapp && {
-      row: whatsapp,
-      graph: new GraphClient(
-        deps.env.META_GRAPH_URL,
-        await decryptSecret(whatsapp.accessTokenEncrypted, key),
-      ),
-    },
+    testEventCode: pixel?.row.testEventCode ?? null,
+    pixel: pixel && { id: pixel.row.pixelId, graph: pixel.graph },
+    whatsapp: whatsapp && { row: whatsapp.connection, graph: whatsapp.graph },
   };
 }
 

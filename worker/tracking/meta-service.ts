@@ -5,7 +5,7 @@ import { metaConnections, oauthExchanges, whatsappConnections } from "../db/sche
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
-import { GraphClient, GraphError } from "../whatsapp/graph";
+import { GraphClient, GraphError, metaFailure } from "../whatsapp/graph";
 import { tokenForCode } from "../whatsapp/oauth-service";
 import { decryptSecret, encryptSecret } from "../whatsapp/secrets";
 import type { z } from "zod";
@@ -36,15 +36,19 @@ function findPixel(db: Db, organizationId: string) {
   });
 }
 
-async function pixelGraph(deps: Deps, member: Member) {
-  const row = await findPixel(deps.db, member.organizationId);
-  if (!row) throw pixelNotConnected();
+/** The Graph client acting for an organization's pixel, or null when none is connected. */
+export async function pixelSender(deps: Deps, organizationId: string) {
+  const row = await findPixel(deps.db, organizationId);
+  if (!row) return null;
   const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
   return { row, graph: new GraphClient(deps.env.META_GRAPH_URL, token) };
 }
 
-const metaFailure = (error: unknown) =>
-  error instanceof GraphError ? new AppError(422, "meta_error", error.message) : error;
+async function pixelGraph(deps: Deps, member: Member) {
+  const sender = await pixelSender(deps, member.organizationId);
+  if (!sender) throw pixelNotConnected();
+  return sender;
+}
 
 async function store(
   deps: Deps,

@@ -80,10 +80,12 @@ export interface WhatsappTemplate {
   components: TemplateComponent[];
 }
 
+const bodyText = (template: Pick<WhatsappTemplate, "components">) =>
+  template.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
+
 /** The body text with `{{n}}` replaced by the n-th parameter: what the customer reads. */
 export function fillTemplate(template: Pick<WhatsappTemplate, "components">, parameters: string[]) {
-  const body = template.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
-  return body.replace(
+  return bodyText(template).replace(
     /\{\{(\d+)\}\}/g,
     (placeholder, n: string) => parameters[Number(n) - 1] ?? placeholder,
   );
@@ -91,6 +93,5 @@ export function fillTemplate(template: Pick<WhatsappTemplate, "components">, par
 
 /** How many `{{n}}` parameters the body expects. */
 export function templateParameterCount(template: Pick<WhatsappTemplate, "components">) {
-  const body = template.components.find((c) => c.type.toUpperCase() === "BODY")?.text ?? "";
-  return new Set(body.match(/\{\{\d+\}\}/g) ?? []).size;
+  return new Set(bodyText(template).match(/\{\{\d+\}\}/g) ?? []).size;
 }

@@ -2,6 +2,8 @@
  * The one client of Meta's Graph API. Its base (with the API version) is META_GRAPH_URL;
  * tests and the sandbox point it at the local fake. Nothing else knows Graph's wire format.
  */
+import { AppError } from "../http/errors";
+
 const TIMEOUT_MS = 15_000;
 
 /** A Graph error, with Meta's code and a Spanish message the console can show. */
@@ -45,6 +47,10 @@ const SPANISH_ERRORS: Record<number, string> = {
 export function spanishGraphError(code: number | null, fallback: string) {
   return (code !== null && SPANISH_ERRORS[code]) || `Error de Meta: ${fallback}`;
 }
+
+/** A Meta refusal as the API's 422 `meta_error` (its Spanish message); anything else unchanged. */
+export const metaFailure = (error: unknown) =>
+  error instanceof GraphError ? new AppError(422, "meta_error", error.message) : error;
 
 type Query = Record<string, string | undefined>;
 
@@ -100,16 +106,10 @@ export class GraphClient {
   }
 
   sendText(phoneNumberId: string, to: string, body: string) {
-    return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
-      messaging_product: "whatsapp",
-      recipient_type: "individual",
-      to,
-      type: "text",
-      text: { body, preview_url: false },
-    });
+    return this.sendMessage(phoneNumberId, to, "text", { body, preview_url: false });
   }
 
-  /** A message of another kind than text: template, image, document, audio, video, reaction. */
+  /** A message of any type: text, template, image, document, audio, video, reaction. */
   sendMessage(phoneNumberId: string, to: string, type: string, part: Record<string, unknown>) {
     return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
       messaging_product: "whatsapp",

@@ -8,7 +8,7 @@ import { whatsappConnections, whatsappTemplates } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
-import { GraphError } from "./graph";
+import { metaFailure } from "./graph";
 import {
   fillTemplate,
   templateParameterCount,
@@ -27,8 +27,7 @@ async function refreshTemplates(deps: Deps, organizationId: string): Promise<Wha
   try {
     answer = await sender.graph.listTemplates(sender.connection.businessAccountId);
   } catch (error) {
-    if (error instanceof GraphError) throw new AppError(422, "meta_error", error.message);
-    throw error;
+    throw metaFailure(error);
   }
   const now = new Date().toISOString();
   const rows = answer.data.map((t) => ({
