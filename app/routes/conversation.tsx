@@ -11,7 +11,14 @@ import {
   type MessageStatusEvent,
 } from "../../worker/conversations/contract";
 import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
-import { changeAgent, changeStatus, replyActions } from "~/components/conversations/actions";
+import {
+  MARK_READ_DELAY_MS,
+  changeAgent,
+  changeStatus,
+  markRead,
+  replyActions,
+  upsertMessage,
+} from "~/components/conversations/actions";
 import { MessageBubble } from "~/components/conversations/message-bubble";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { useWindowClock } from "~/components/conversations/window-banner";
@@ -28,10 +35,6 @@ import { ApiError, api, errorMessage } from "~/lib/api";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
-
-const MARK_READ_DELAY_MS = 500;
-
-const markRead = (id: string) => api.patch(`/conversations/${id}/read`).catch(() => undefined);
 
 export default function ConversationScreen() {
   const { conversationId = "" } = useParams();
@@ -92,12 +95,7 @@ export default function ConversationScreen() {
     }
   }
 
-  const upsert = (message: Message) =>
-    setMessages((current) =>
-      current.some((m) => m.id === message.id)
-        ? current.map((m) => (m.id === message.id ? message : m))
-        : [...current, message],
-    );
+  const upsert = (message: Message) => setMessages((current) => upsertMessage(current, message));
 
   useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation: c }) => {
     if (c.id !== conversationId) return;

@@ -9,7 +9,12 @@ import {
   type MessagePage,
   type MessageStatusEvent,
 } from "../../../worker/conversations/contract";
-import { replyActions } from "~/components/conversations/actions";
+import {
+  MARK_READ_DELAY_MS,
+  markRead,
+  replyActions,
+  upsertMessage,
+} from "~/components/conversations/actions";
 import { MessageBubble } from "~/components/conversations/message-bubble";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactLabel } from "~/components/conversations/selectors";
@@ -19,26 +24,12 @@ import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
-const MARK_READ_DELAY_MS = 500;
-
 /** The messages call answers a page, or (older servers) a bare array. */
 const toPage = (data: MessagePage | Message[]): MessagePage =>
   Array.isArray(data) ? { messages: data, has_more: false, total: data.length } : data;
 
 const oldestFirst = (messages: Message[]) =>
   [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
-
-/** Marks the conversation read; a failure is silent (the spec's rule). */
-const markRead = (id: string) =>
-  api.patch(`/conversations/${id}/read`).then(
-    () => true,
-    () => false,
-  );
-
-const upsertInto = (current: Message[], message: Message) =>
-  current.some((m) => m.id === message.id)
-    ? current.map((m) => (m.id === message.id ? message : m))
-    : [...current, message];
 
 interface ChatPaneProps {
   conversation: Conversation;
@@ -114,7 +105,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   }
 
   const actions = replyActions(id, (message) =>
-    setMessages((current) => upsertInto(current ?? [], message)),
+    setMessages((current) => upsertMessage(current ?? [], message)),
   );
 
   return (
@@ -188,7 +179,7 @@ function useRealtime(
   onRead: () => void,
 ) {
   const upsert = (message: Message) =>
-    setMessages((current) => (current ? upsertInto(current, message) : current));
+    setMessages((current) => (current ? upsertMessage(current, message) : current));
 
   useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
     if (conversation.id !== conversationId) return;

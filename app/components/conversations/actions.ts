@@ -101,3 +101,19 @@ export function replyActions(conversationId: string, onStored: (message: Message
 }
 
 export type ReplyActions = ReturnType<typeof replyActions>;
+
+/** The spec's delay before marking read after a realtime message. */
+export const MARK_READ_DELAY_MS = 500;
+
+/** Marks the conversation read; a failure is silent (the spec's rule). Resolves whether it worked. */
+export const markRead = (id: string) =>
+  api.patch(`/conversations/${id}/read`).then(
+    () => true,
+    () => false,
+  );
+
+/** The list with `message` replaced (same id) or added at the end. */
+export const upsertMessage = (current: Message[], message: Message) =>
+  current.some((m) => m.id === message.id)
+    ? current.map((m) => (m.id === message.id ? message : m))
+    : [...current, message];
