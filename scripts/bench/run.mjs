@@ -9,6 +9,7 @@
 //   npm run bench -- --label after     name of the JSON file (default: the date)
 //   npm run bench -- --source DIR      measure another checkout (see docs/performance.md)
 //   npm run bench -- --observability   keep wrangler.toml's observability (a local trace store) on
+//   npm run bench -- --only ingest     the bare route and the webhook benchmarks (1-3) alone
 import { execFileSync, execSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -35,6 +36,8 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const SECONDS = Number(option("seconds", 8));
+/** `--only ingest`: a quick loop while working on the webhook (no inbox seed, reads, bundles or retention). */
+const ALL = option("only", "all") !== "ingest";
 const APP_SECRET = "bench-app-secret";
 const PHONE_NUMBER_ID = "900000000000001";
 /** @param {unknown[]} m */
@@ -138,9 +141,9 @@ async function organization(label) {
   return { token, organizationId: org.id };
 }
 log("registering the organizations");
-const large = await organization("large");
-const small = await organization("small");
 const live = await organization("live");
+const large = ALL ? await organization("large") : live;
+const small = ALL ? await organization("small") : live;
 await server.stop();
 
 // ── Seed ────────────────────────────────────────────────────────────────────
@@ -165,16 +168,19 @@ const smallSeed = inboxSql({
   now,
   phonePrefix: 34600000000,
 });
-const files = {
-  connection: connectionSql({
-    organizationId: live.organizationId,
-    phoneNumberId: PHONE_NUMBER_ID,
-    now,
-  }),
-  small: smallSeed.sql,
-  large: largeSeed.sql,
-  expired: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
-};
+const connection = connectionSql({
+  organizationId: live.organizationId,
+  phoneNumberId: PHONE_NUMBER_ID,
+  now,
+});
+const files = ALL
+  ? {
+      connection,
+      small: smallSeed.sql,
+      large: largeSeed.sql,
+      expired: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
+    }
+  : { connection };
 /** @type {Record<string, number>} */
 const seedTimes = {};
 for (const [name, statements] of Object.entries(files)) {
@@ -238,8 +244,10 @@ log("bare route ceiling");
 results.bare = await measured({ mode: "rate", path: "/__bench/ok", concurrency: 8, durationMs });
 log(`  ${results.bare.rate.toFixed(0)} req/s, ${results.bare.cpuMsPerRequest.toFixed(2)} ms CPU`);
 
-log("landing page server render");
-results.landing = await measured({ mode: "rate", path: "/", concurrency: 8, durationMs });
+if (ALL) {
+  log("landing page server render");
+  results.landing = await measured({ mode: "rate", path: "/", concurrency: 8, durationMs });
+}
 
 log("webhook ingest, one message per delivery (5% duplicates)");
 const messagesBefore = countAll("messages", `organization_id = '${live.organizationId}'`);
@@ -324,13 +332,13 @@ function readPaths(seed, conversations) {
     { name: "stats", path: "/api/v1/conversations/stats" },
   ].map((p) => ({ ...p, conversations }));
 }
-log("inbox reads at 10,000 and 1,000 conversations (concurrency 1, interleaved)");
 // The two inboxes take turns, path by path and in eight rounds, so that the machine's
 // other work falls on both alike; each turn is its own process, so the server's CPU per
 // request is read for each path too.
 const SAMPLES = Number(option("samples", 80));
 const ROUNDS = 8;
 async function reads() {
+  log("inbox reads at 10,000 and 1,000 conversations (concurrency 1, interleaved)");
   const targets = [
     { key: "readsLarge", org: large, paths: readPaths(largeSeed, 10_000) },
     { key: "readsSmall", org: small, paths: readPaths(smallSeed, 1_000) },
@@ -388,46 +396,50 @@ async function reads() {
     );
   }
 }
-await reads();
-
-log("client JavaScript per route");
-results.bundles = bundleReport(`${BUILD_DIR}/client`);
-
-log("retention: one cron run");
-const young = () => ({
-  messages: countAll(
-    "messages",
-    `created_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
-  ),
-  conversations: countAll(
-    "conversations",
-    `last_message_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
-  ),
-});
-const youngBefore = young();
-const expiredBefore = countAll("conversations", `phone_number LIKE '348%'`);
-const cron = await fetch(
-  `${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("17 3 * * *")}`,
-);
-let report = null;
-const cronStarted = Date.now();
-while (!report && Date.now() - cronStarted < 180_000) {
-  await sleep(1000);
-  const rows = d1Query(
-    `SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at DESC LIMIT 1`,
-  );
-  if (rows[0]) report = JSON.parse(rows[0].metadata);
+if (ALL) {
+  await reads();
+  log("client JavaScript per route");
+  results.bundles = bundleReport(`${BUILD_DIR}/client`);
+  await retention();
 }
-results.retention = {
-  cronStatus: cron.status,
-  report,
-  expiredConversationsBefore: expiredBefore,
-  expiredConversationsAfter: countAll("conversations", `phone_number LIKE '348%'`),
-  expiredMessagesLeft: countAll("messages", `wamid LIKE 'wamid.OLD%'`),
-  youngBefore,
-  youngAfter: young(),
-};
 await server.stop();
+
+async function retention() {
+  log("retention: one cron run");
+  const young = () => ({
+    messages: countAll(
+      "messages",
+      `created_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
+    ),
+    conversations: countAll(
+      "conversations",
+      `last_message_at >= '${new Date(now - 2 * 365 * 86_400_000).toISOString()}'`,
+    ),
+  });
+  const youngBefore = young();
+  const expiredBefore = countAll("conversations", `phone_number LIKE '348%'`);
+  const cron = await fetch(
+    `${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("17 3 * * *")}`,
+  );
+  let report = null;
+  const cronStarted = Date.now();
+  while (!report && Date.now() - cronStarted < 180_000) {
+    await sleep(1000);
+    const rows = d1Query(
+      `SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at DESC LIMIT 1`,
+    );
+    if (rows[0]) report = JSON.parse(rows[0].metadata);
+  }
+  results.retention = {
+    cronStatus: cron.status,
+    report,
+    expiredConversationsBefore: expiredBefore,
+    expiredConversationsAfter: countAll("conversations", `phone_number LIKE '348%'`),
+    expiredMessagesLeft: countAll("messages", `wamid LIKE 'wamid.OLD%'`),
+    youngBefore,
+    youngAfter: young(),
+  };
+}
 
 // ── The table ───────────────────────────────────────────────────────────────
 /** @type {Record<string, string>[]} */
@@ -491,7 +503,7 @@ row(
   rt.latency.p99 !== null && rt.latency.p99 < 100 && rt.received === rt.expected,
   `${f1(rt.achievedRate)} deliveries/s, ${rt.received}/${rt.expected} events`,
 );
-for (const [name, l] of Object.entries(results.readsLarge)) {
+for (const [name, l] of Object.entries(results.readsLarge ?? {})) {
   const s = results.readsSmall[name];
   const limit = name.startsWith("search") ? 50 : 20;
   const ok200 = Object.keys(l.statuses).every((k) => k === "200");
@@ -511,56 +523,59 @@ for (const [name, l] of Object.entries(results.readsLarge)) {
     `CPU ${f2(l.cpuMsPerRequest / s.cpuMsPerRequest)}x (1k: ${f2(s.cpuMsPerRequest)} ms)`,
   );
 }
-/** @type {ReturnType<typeof bundleReport>} */
-const b = results.bundles;
-const home = b.routes["routes/home"] ?? { extraKb: NaN };
-row("5. JS floor (shared by every route)", `${f1(b.floorKb)} KB gzip`, "(the floor)", null);
-row("   landing / above floor", `${f1(home.extraKb)} KB`, "<= 15 KB", home.extraKb <= 15);
-const consoleRoutes = Object.entries(b.routes).filter(([, r]) => r.console);
-const worst = /** @type {[string, (typeof consoleRoutes)[number][1]]} */ (
-  consoleRoutes.sort((x, y) => y[1].extraKb - x[1].extraKb)[0]
-);
-row(
-  "   heaviest console route above floor",
-  `${f1(worst[1].extraKb)} KB (${worst[0]})`,
-  "<= 100 KB",
-  worst[1].extraKb <= 100,
-  `then ${f1(worst[1].lazyKb)} KB loaded lazily`,
-);
-row(
-  "   chart.js only on /tracking",
-  b.chartRoutes.join(", ") || "nowhere",
-  "routes/tracking only",
-  b.chartRoutes.length === 1 && b.chartRoutes[0] === "routes/tracking",
-);
-const land = results.landing;
-row(
-  "   landing server render",
-  `${f0(land.rate)} req/s`,
-  `>= 50% of bare (${f0(bare.rate / 2)})`,
-  land.rate >= bare.rate / 2,
-  `${f0((100 * land.rate) / bare.rate)}% of bare, ${f2(land.cpuMsPerRequest)} ms CPU`,
-);
-const ret = results.retention;
-const retReport = ret.report ?? { deleted: {}, statements: "-", duration_ms: null };
-row(
-  "6. retention, one cron run",
-  `${f0(retReport.deleted.messages)} messages in ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (slowest ${f0(retReport.slowest_statement_ms)} ms)`,
-  ">= 100,000 deleted, within limits",
-  (retReport.deleted.messages ?? 0) >= 100_000 &&
-    retReport.complete === true &&
-    (retReport.duration_ms ?? Infinity) < 30_000,
-  `conv ${f0(retReport.deleted.conversations)}, sessions ${f0(retReport.deleted.tracking_sessions)}, conversions ${f0(retReport.deleted.conversions)}`,
-);
-row(
-  "   nothing younger deleted",
-  `${f0(ret.youngAfter.messages)}/${f0(ret.youngBefore.messages)} messages kept`,
-  "all kept",
-  ret.youngAfter.messages === ret.youngBefore.messages &&
-    ret.youngAfter.conversations === ret.youngBefore.conversations &&
-    ret.expiredMessagesLeft === 0,
-  `${ret.expiredMessagesLeft} expired left`,
-);
+if (ALL) tableOfPagesAndRetention();
+function tableOfPagesAndRetention() {
+  /** @type {ReturnType<typeof bundleReport>} */
+  const b = results.bundles;
+  const home = b.routes["routes/home"] ?? { extraKb: NaN };
+  row("5. JS floor (shared by every route)", `${f1(b.floorKb)} KB gzip`, "(the floor)", null);
+  row("   landing / above floor", `${f1(home.extraKb)} KB`, "<= 15 KB", home.extraKb <= 15);
+  const consoleRoutes = Object.entries(b.routes).filter(([, r]) => r.console);
+  const worst = /** @type {[string, (typeof consoleRoutes)[number][1]]} */ (
+    consoleRoutes.sort((x, y) => y[1].extraKb - x[1].extraKb)[0]
+  );
+  row(
+    "   heaviest console route above floor",
+    `${f1(worst[1].extraKb)} KB (${worst[0]})`,
+    "<= 100 KB",
+    worst[1].extraKb <= 100,
+    `then ${f1(worst[1].lazyKb)} KB loaded lazily`,
+  );
+  row(
+    "   chart.js only on /tracking",
+    b.chartRoutes.join(", ") || "nowhere",
+    "routes/tracking only",
+    b.chartRoutes.length === 1 && b.chartRoutes[0] === "routes/tracking",
+  );
+  const land = results.landing;
+  row(
+    "   landing server render",
+    `${f0(land.rate)} req/s`,
+    `>= 50% of bare (${f0(bare.rate / 2)})`,
+    land.rate >= bare.rate / 2,
+    `${f0((100 * land.rate) / bare.rate)}% of bare, ${f2(land.cpuMsPerRequest)} ms CPU`,
+  );
+  const ret = results.retention;
+  const retReport = ret.report ?? { deleted: {}, statements: "-", duration_ms: null };
+  row(
+    "6. retention, one cron run",
+    `${f0(retReport.deleted.messages)} messages in ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (slowest ${f0(retReport.slowest_statement_ms)} ms)`,
+    ">= 100,000 deleted, within limits",
+    (retReport.deleted.messages ?? 0) >= 100_000 &&
+      retReport.complete === true &&
+      (retReport.duration_ms ?? Infinity) < 30_000,
+    `conv ${f0(retReport.deleted.conversations)}, sessions ${f0(retReport.deleted.tracking_sessions)}, conversions ${f0(retReport.deleted.conversions)}`,
+  );
+  row(
+    "   nothing younger deleted",
+    `${f0(ret.youngAfter.messages)}/${f0(ret.youngBefore.messages)} messages kept`,
+    "all kept",
+    ret.youngAfter.messages === ret.youngBefore.messages &&
+      ret.youngAfter.conversations === ret.youngBefore.conversations &&
+      ret.expiredMessagesLeft === 0,
+    `${ret.expiredMessagesLeft} expired left`,
+  );
+}
 
 const widths = ["name", "result", "budget", "met", "ceiling"].map((k) =>
   Math.max(k.length, ...rows.map((r) => String(r[k]).length)),
