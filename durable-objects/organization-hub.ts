@@ -37,13 +37,13 @@ export class OrganizationHub extends DurableObject<Env> {
     return new Response(null, { status: 101, webSocket: client });
   }
 
-  /** Sends one event to every socket of this organization; returns how many got it. */
-  async publish(event: RealtimeEvent): Promise<number> {
-    const payload = JSON.stringify(event);
+  /** Sends the events, in order, to every socket of this organization; returns how many sockets. */
+  async publish(events: RealtimeEvent[]): Promise<number> {
+    const payloads = events.map((event) => JSON.stringify(event));
     let delivered = 0;
     for (const socket of this.ctx.getWebSockets()) {
       try {
-        socket.send(payload);
+        for (const payload of payloads) socket.send(payload);
         delivered++;
       } catch {
         // A socket closing at this very moment: its close handler cleans it up.

@@ -13,6 +13,10 @@ export const toolEnv = {
   CI: "1",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_SEND_METRICS: "false",
+  // wrangler dev records every request's trace, one span per D1 statement and Durable Object
+  // call, into a SQLite store inside the very workerd process being measured; production
+  // collects traces outside the Worker's CPU time (docs/performance.md).
+  X_LOCAL_OBSERVABILITY: "false",
 };
 
 /** @param {number} ms */

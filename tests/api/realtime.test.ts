@@ -4,20 +4,7 @@ import { publish } from "../../worker/realtime/publish";
 import { createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
 import { exports } from "cloudflare:workers";
-
-async function connect(token: string) {
-  const res = await exports.default.fetch(`http://localhost/ws?token=${token}`, {
-    headers: { Upgrade: "websocket" },
-  });
-  expect(res.status).toBe(101);
-  const socket = res.webSocket!;
-  const received: unknown[] = [];
-  socket.addEventListener("message", (event) => received.push(JSON.parse(String(event.data))));
-  socket.accept();
-  return { socket, received };
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
+import { connect, tick } from "../support/sockets";
 
 describe("GET /ws", () => {
   it("refuses a missing or bad token with 401 before upgrading", async () => {
@@ -62,5 +49,19 @@ describe("GET /ws", () => {
     expect(b1.received).toEqual([]);
 
     for (const s of [a1, a2, b1]) s.socket.close();
+  });
+
+  it("sends several events in one call, in order", async () => {
+    const a = await createOwner();
+    const socket = await connect(a.token);
+    const first = { type: "new_message" as const, data: { message: { id: "m1" } } };
+    const second = { type: "new_message" as const, data: { message: { id: "m2" } } };
+
+    expect(await publish(env, a.organization.id, first, second)).toBe(1);
+    await tick();
+    expect(socket.received).toEqual([first, second]);
+    expect(await publish(env, a.organization.id)).toBe(0);
+
+    socket.socket.close();
   });
 });

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
+  burst,
   ctwaReferral,
   delivery,
   inboundMessage,
@@ -10,6 +11,7 @@ import {
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
+import { connect, tick } from "../support/sockets";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
 async function connectedOwner(defaultAgent = false) {
@@ -304,6 +306,87 @@ describe("inbound messages", () => {
     expect((await messagesOf(convA!.id)).map((m) => m.content)).toEqual(["uno", "tres"]);
     expect(convA!.unread_count).toBe(2);
     expect(await conversationFor(owner.organization.id, b)).not.toBeNull();
+  });
+
+  it("stores a burst batched in one change once each, in order, with one event per message", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const inbox = await connect(owner.token);
+    const [a, b] = [customer(), customer()];
+    const start = Math.floor(Date.now() / 1000) - 100;
+    // a's messages arrive newest first: its preview is the latest by Meta's time, not position.
+    const sent = Array.from({ length: 60 }, (_, i) => {
+      const [from, text, at] = i % 2 ? [a, `a${i}`, start + 60 - i] : [b, `b${i}`, start + i];
+      const id = wamid();
+      return {
+        from,
+        text,
+        id,
+        change: inboundMessage({ phoneNumberId, from, text, id, timestamp: String(at) }),
+      };
+    });
+    const repeated = sent[4]!.change; // sent twice in the same delivery
+    const payload = delivery(burst(...sent.map((m) => m.change), repeated));
+
+    const res = await deliver(payload);
+    expect(res.status).toBe(200);
+    expect(res.body.stored).toBe(60);
+    const convA = await conversationFor(owner.organization.id, a);
+    const convB = await conversationFor(owner.organization.id, b);
+    expect(convA).toMatchObject({ unread_count: 30, last_message_preview: "a1" });
+    expect(convB).toMatchObject({ unread_count: 30, last_message_preview: "b58" });
+    expect((await messagesOf(convB!.id)).map((m) => m.content)).toEqual(
+      sent.filter((m) => m.from === b).map((m) => m.text),
+    );
+
+    await tick();
+    const events = inbox.received.filter((e) => e.type === "new_message");
+    expect(events.map((e) => e.data.message.content)).toEqual(sent.map((m) => m.text));
+    expect(events.at(-1)!.data.conversation).toMatchObject({ id: convA!.id, unread_count: 30 });
+
+    // Meta's retry of the whole delivery changes nothing and announces nothing.
+    const again = await deliver(payload);
+    expect(again.body.stored).toBe(0);
+    expect((await conversationFor(owner.organization.id, a))!.unread_count).toBe(30);
+    expect((await messagesOf(convA!.id)).length).toBe(30);
+    await tick();
+    expect(inbox.received.filter((e) => e.type === "new_message")).toHaveLength(60);
+    inbox.socket.close();
+  });
+
+  it("follows a customer who changed number, with the same delivery's messages", async () => {
+    const { owner, phoneNumberId } = await connectedOwner();
+    const [oldNumber, newNumber] = [customer(), customer()];
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: oldNumber, text: "antes" })));
+
+    const notice = inboundMessage({
+      phoneNumberId,
+      from: oldNumber,
+      type: "system",
+      part: {
+        body: "El cliente cambió de número",
+        type: "user_changed_number",
+        new_wa_id: newNumber,
+      },
+    });
+    const res = await deliver(
+      delivery(
+        burst(
+          inboundMessage({ phoneNumberId, from: oldNumber, text: "justo antes" }),
+          notice,
+          inboundMessage({ phoneNumberId, from: newNumber, text: "desde el nuevo" }),
+        ),
+      ),
+    );
+    expect(res.body.stored).toBe(3);
+    expect(await conversationFor(owner.organization.id, oldNumber)).toBeNull();
+    const moved = await conversationFor(owner.organization.id, newNumber);
+    expect((await messagesOf(moved!.id)).map((m) => m.content)).toEqual([
+      "antes",
+      "justo antes",
+      "El cliente cambió de número",
+      "desde el nuevo",
+    ]);
+    expect(moved!.unread_count).toBe(4);
   });
 
   it("assigns new conversations to the connection's default agent", async () => {

@@ -20,6 +20,7 @@ export function inboundMessage(options: {
   referral?: Record<string, unknown>;
   context?: Record<string, unknown>;
 }): Change;
+export function burst(...changes: Change[]): Change;
 export function statusUpdate(options: {
   phoneNumberId: string;
   wabaId?: string;

@@ -56,6 +56,23 @@ export function inboundMessage({
   };
 }
 
+/**
+ * Inbound message changes of one number batched as Meta batches a burst: one change whose
+ * `messages[]` and `contacts[]` hold them all.
+ */
+export function burst(...changes) {
+  const [first] = changes;
+  const contacts = new Map(changes.flatMap((c) => c.value.contacts).map((c) => [c.wa_id, c]));
+  return {
+    ...first,
+    value: {
+      ...first.value,
+      contacts: [...contacts.values()],
+      messages: changes.flatMap((c) => c.value.messages),
+    },
+  };
+}
+
 /** A status change for an outbound message (sent, delivered, read, failed, played). */
 export function statusUpdate({
   phoneNumberId,

@@ -2,14 +2,16 @@ import type { Env } from "../env";
 import type { RealtimeEvent } from "./contract";
 
 /**
- * Sends an event to every console socket of one organization (and only that one).
- * A failed broadcast is logged, never raised: the change it announces is already stored.
+ * Sends events, in order, to every console socket of one organization (and only that one):
+ * one call to its hub however many events. A failed broadcast is logged, never raised: the
+ * changes it announces are already stored.
  */
-export async function publish(env: Env, organizationId: string, event: RealtimeEvent) {
+export async function publish(env: Env, organizationId: string, ...events: RealtimeEvent[]) {
+  if (events.length === 0) return 0;
   try {
-    return await env.ORGANIZATION_HUB.getByName(organizationId).publish(event);
+    return await env.ORGANIZATION_HUB.getByName(organizationId).publish(events);
   } catch (error) {
-    console.error("realtime publish failed", event.type, error);
+    console.error("realtime publish failed", events[0]!.type, error);
     return 0;
   }
 }

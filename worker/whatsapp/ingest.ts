@@ -12,14 +12,27 @@ import {
 } from "../db/schema";
 import { isAiConfigured } from "../ai/client";
 import type { Deps } from "../http/deps";
-import { preview, toConversation, toMessage, type ConversationRow } from "../conversations/mappers";
+import {
+  preview,
+  toConversation,
+  toMessage,
+  type ConversationRow,
+  type MessageRow,
+} from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
+import { fromRows } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
+import type { RealtimeEvent } from "../realtime/contract";
 import { spanishGraphError } from "./graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 
-type ConnectionRow = typeof whatsappConnections.$inferSelect;
+/** What the ingest needs of the connection a change arrived on. */
+interface Connection {
+  organizationId: string;
+  defaultAgentId: string | null;
+}
 
 export interface WebhookPayload {
   object?: string;
@@ -92,9 +105,26 @@ const isoFromSeconds = (seconds: string | undefined) => {
   return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : new Date().toISOString();
 };
 
+/** A customer message and the profile Meta sent with it (`contacts[]` of its change). */
+interface ArrivedMessage {
+  message: InboundMessage;
+  contact?: { name?: string; userId?: string };
+}
+
+/** What one delivery brought for one connected number. */
+interface ConnectionChanges {
+  connection: Connection;
+  messages: ArrivedMessage[];
+  statuses: StatusUpdate[];
+}
+
+/**
+ * Messages and statuses are gathered per connected number across the whole delivery (Meta
+ * may put a burst in many entries or in one change), then stored together.
+ */
 export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promise<IngestResult> {
   const result: IngestResult = { storedMessages: 0, conversationsToAnswer: [] };
-  const connections = new Map<string, ConnectionRow | null>();
+  const byNumber = new Map<string, ConnectionChanges | null>();
 
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
@@ -105,110 +135,261 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
       if (change.field !== "messages" || !change.value) continue;
       const phoneNumberId = change.value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
-      if (!connections.has(phoneNumberId)) {
-        const row = await deps.db.query.whatsappConnections.findFirst({
-          where: eq(whatsappConnections.phoneNumberId, phoneNumberId),
-        });
-        connections.set(phoneNumberId, row ?? null);
+      if (!byNumber.has(phoneNumberId)) {
+        const connection = await findConnection(deps, phoneNumberId);
+        byNumber.set(phoneNumberId, connection && { connection, messages: [], statuses: [] });
       }
-      const connection = connections.get(phoneNumberId);
-      if (!connection) continue; // A number no organization has connected: acknowledged, ignored.
-
-      const names = new Map(
+      const changes = byNumber.get(phoneNumberId);
+      if (!changes) continue; // A number no organization has connected: acknowledged, ignored.
+      const contacts = new Map(
         (change.value.contacts ?? []).map((c) => [
           c.wa_id ?? "",
           { name: c.profile?.name, userId: c.user_id },
         ]),
       );
       for (const message of change.value.messages ?? []) {
-        await ingestMessage(deps, connection, message, names.get(message.from), result);
+        changes.messages.push({ message, contact: contacts.get(message.from ?? "") });
       }
-      for (const status of change.value.statuses ?? []) {
-        await ingestStatus(deps, connection.organizationId, status);
-      }
+      changes.statuses.push(...(change.value.statuses ?? []));
     }
+  }
+
+  for (const changes of byNumber.values()) {
+    if (!changes) continue;
+    const { organizationId } = changes.connection;
+    const events = await ingestMessages(deps, changes.connection, changes.messages, result);
+    for (const status of changes.statuses) {
+      const event = await ingestStatus(deps, organizationId, status);
+      if (event) events.push(event);
+    }
+    // One call to the organization's hub for the whole delivery, however many messages.
+    await publish(deps.env, organizationId, ...events);
   }
   return result;
 }
 
-async function ingestMessage(
+const findConnection = async (deps: Deps, phoneNumberId: string): Promise<Connection | null> =>
+  (await deps.db
+    .select({
+      organizationId: whatsappConnections.organizationId,
+      defaultAgentId: whatsappConnections.defaultAgentId,
+    })
+    .from(whatsappConnections)
+    .where(eq(whatsappConnections.phoneNumberId, phoneNumberId))
+    .get()) ?? null;
+
+/** A customer message as it is written to D1 (bound as JSON, read with json_each). */
+interface IncomingMessage {
+  id: string;
+  wamid: string;
+  from: string;
+  type: string;
+  content: string;
+  preview: string;
+  mediaId: string | null;
+  mediaMimeType: string | null;
+  referral?: Record<string, unknown>;
+  sentAt: string;
+}
+
+/** A customer of the delivery, with a fresh id in case the conversation is new. */
+interface Customer {
+  id: string;
+  from: string;
+  name?: string;
+  userId?: string;
+  sentAt: string;
+}
+
+/**
+ * Stores a delivery's customer messages together: one D1 batch (a transaction) creates the
+ * missing conversations, inserts the messages that are new, counts them on their
+ * conversations and reads back what changed, whether the change carries one message or a
+ * hundred. Per-message work is left to what needs it (ad clicks, tracked visits, reactions).
+ */
+async function ingestMessages(
   deps: Deps,
-  connection: ConnectionRow,
-  message: InboundMessage,
-  contact: { name?: string; userId?: string } | undefined,
+  connection: Connection,
+  arrived: ArrivedMessage[],
   result: IngestResult,
-) {
-  if (!message.id || !message.from || !message.type) return;
-  const organizationId = connection.organizationId;
-
-  if (message.type === "reaction") return ingestReaction(deps, organizationId, message);
-  if (message.type === "system" && message.system?.type === "user_changed_number") {
-    await moveToNewNumber(deps, organizationId, message);
+): Promise<RealtimeEvent[]> {
+  const { organizationId } = connection;
+  const events: RealtimeEvent[] = [];
+  const incoming: IncomingMessage[] = [];
+  const customers = new Map<string, Customer>();
+  const reactions: InboundMessage[] = [];
+  // A customer who changed number: the conversation moves first, and the delivery's
+  // messages from the old number follow it.
+  const renumbered = new Map<string, string>();
+  for (const { message } of arrived) {
+    if (message.type !== "system" || message.system?.type !== "user_changed_number") continue;
+    const newNumber = await moveToNewNumber(deps, organizationId, message);
+    if (newNumber) renumbered.set(message.from!, newNumber);
+  }
+  for (const { message, contact } of arrived) {
+    if (!message.id || !message.from || !message.type) continue;
+    if (message.type === "reaction") {
+      reactions.push(message);
+      continue;
+    }
+    const from = renumbered.get(message.from) ?? message.from;
+    const sentAt = isoFromSeconds(message.timestamp);
+    const { content, mediaId, mediaMimeType } = readableContent(message);
+    incoming.push({
+      id: uuidv7(),
+      wamid: message.id,
+      from,
+      type: message.type,
+      content,
+      preview: preview(content),
+      mediaId,
+      mediaMimeType,
+      referral: message.referral,
+      sentAt,
+    });
+    const known = customers.get(from);
+    customers.set(from, {
+      id: known?.id ?? uuidv7(),
+      from,
+      name: contact?.name ?? known?.name,
+      userId: contact?.userId ?? known?.userId,
+      sentAt,
+    });
   }
 
-  const sentAt = isoFromSeconds(message.timestamp);
-  const { content, mediaId, mediaMimeType } = readableContent(message);
-  const referral = message.referral;
-  // The customer's conversation, as a subquery: the three writes go to D1 in one round trip.
-  const conversationId = sql<string>`(SELECT id FROM ${conversations} WHERE ${conversations.organizationId} = ${organizationId} AND ${conversations.phoneNumber} = ${message.from})`;
-  const [, [stored], [updated]] = await deps.db.batch([
-    upsertConversation(deps, connection, message.from, contact, sentAt),
-    deps.db
-      .insert(messages)
-      .values({
+  if (incoming.length > 0) {
+    const stored = await storeMessages(deps, connection, incoming, [...customers.values()]);
+    result.storedMessages += stored.messages.length;
+    const answered = new Set<string>();
+    for (const message of stored.messages) {
+      const conversation = stored.conversations.get(message.conversationId)!;
+      if (message.referral) {
+        await recordAdClick(deps, organizationId, conversation, message.referral, message.sentAt!);
+      }
+      const linked = await matchTrackedVisit(
+        deps,
         organizationId,
-        conversationId,
-        wamid: message.id,
-        type: message.type,
-        content,
-        direction: "inbound",
-        senderType: "customer",
-        status: "delivered",
-        mediaId,
-        mediaMimeType,
-        referral: referral ?? null,
-        sentAt,
-        createdAt: sentAt,
-      })
-      .onConflictDoNothing({ target: [messages.organizationId, messages.wamid] })
-      .returning(),
-    // Counted only when the insert above stored the message (a redelivery changes nothing).
-    deps.db
-      .update(conversations)
-      .set({
-        unreadCount: sql`${conversations.unreadCount} + 1`,
-        lastMessageAt: sql`max(${conversations.lastMessageAt}, ${sentAt})`,
-        lastMessagePreview: sql`CASE WHEN ${conversations.lastMessageAt} <= ${sentAt} THEN ${preview(content)} ELSE ${conversations.lastMessagePreview} END`,
-        lastInboundAt: sql`max(coalesce(${conversations.lastInboundAt}, ''), ${sentAt})`,
-        ...(referral && {
-          ctwaClid: (referral.ctwa_clid as string | undefined) ?? null,
-          adId: (referral.source_id as string | undefined) ?? null,
-          adHeadline: (referral.headline as string | undefined) ?? null,
-        }),
-        updatedAt: new Date().toISOString(),
-      })
-      .where(
-        and(
-          eq(conversations.organizationId, organizationId),
-          eq(conversations.phoneNumber, message.from),
-          sql`changes() = 1`,
-        ),
-      )
-      .returning(),
-  ]);
-  if (!stored || !updated) return; // Already stored by an earlier delivery.
-  result.storedMessages += 1;
-  const conversation = updated;
-
-  if (referral) await recordAdClick(deps, organizationId, updated, referral, sentAt);
-  const matched = await matchTrackedVisit(deps, organizationId, updated, content, sentAt);
-  if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, updated)) {
-    result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
+        conversation,
+        message.content,
+        message.sentAt!,
+      );
+      if (linked) stored.conversations.set(linked.id, linked);
+      if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, conversation)) {
+        if (!answered.has(conversation.id)) {
+          answered.add(conversation.id);
+          result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
+        }
+      }
+    }
+    for (const message of stored.messages) {
+      events.push({
+        type: "new_message",
+        data: {
+          message: toMessage(message),
+          conversation: toConversation(stored.conversations.get(message.conversationId)!),
+        },
+      });
+    }
   }
-  await publish(deps.env, organizationId, {
-    type: "new_message",
-    data: { message: toMessage(stored), conversation: toConversation(matched ?? updated) },
-  });
+  for (const reaction of reactions) {
+    const event = await ingestReaction(deps, organizationId, reaction);
+    if (event) events.push(event);
+  }
+  return events;
+}
+
+/** One conversation per (organization, customer), created on first contact. */
+const UPSERT_CUSTOMERS = `
+  INSERT INTO conversations (id, organization_id, phone_number, contact_name, wa_user_id,
+    agent_id, status, last_message_at, created_at, updated_at)
+  SELECT c.value ->> 'id', ?1, c.value ->> 'from', c.value ->> 'name', c.value ->> 'userId',
+    ?2, ?3, c.value ->> 'sentAt', ?4, ?4
+  FROM json_each(?5) AS c WHERE true
+  ON CONFLICT (organization_id, phone_number) DO UPDATE SET
+    contact_name = coalesce(excluded.contact_name, conversations.contact_name),
+    wa_user_id = coalesce(excluded.wa_user_id, conversations.wa_user_id)`;
+
+/** A wamid already stored (a redelivery) is skipped: its fresh id never reaches the table. */
+const INSERT_MESSAGES = `
+  INSERT INTO messages (id, organization_id, conversation_id, wamid, type, content, direction,
+    sender_type, status, media_id, media_mime_type, referral, sent_at, created_at)
+  SELECT m.value ->> 'id', ?1, c.id, m.value ->> 'wamid', m.value ->> 'type',
+    m.value ->> 'content', 'inbound', 'customer', 'delivered', m.value ->> 'mediaId',
+    m.value ->> 'mediaMimeType', m.value -> 'referral', m.value ->> 'sentAt', m.value ->> 'sentAt'
+  FROM json_each(?2) AS m
+  -- CROSS JOIN keeps this order: each message looks up its customer, never a scan of them all.
+  CROSS JOIN conversations AS c ON c.organization_id = ?1 AND c.phone_number = m.value ->> 'from'
+  WHERE true
+  ON CONFLICT (organization_id, wamid) DO NOTHING`;
+
+/**
+ * Only the messages stored just now count on their conversation: unread, last message and
+ * its preview (the latest by Meta's time, then by position), the service window, the
+ * latest ad referral.
+ */
+const COUNT_STORED = `
+  WITH fresh AS (
+    SELECT stored.conversation_id, stored.sent_at, m.key AS seq,
+      m.value ->> 'preview' AS preview, m.value -> 'referral' AS referral
+    FROM json_each(?1) AS m JOIN messages AS stored ON stored.id = m.value ->> 'id'
+  ), totals AS (
+    SELECT f.conversation_id, count(*) AS added, max(f.sent_at) AS latest,
+      (SELECT p.preview FROM fresh AS p WHERE p.conversation_id = f.conversation_id
+        ORDER BY p.sent_at DESC, p.seq DESC LIMIT 1) AS preview,
+      (SELECT r.referral FROM fresh AS r
+        WHERE r.conversation_id = f.conversation_id AND r.referral IS NOT NULL
+        ORDER BY r.seq DESC LIMIT 1) AS referral
+    FROM fresh AS f GROUP BY f.conversation_id
+  )
+  UPDATE conversations SET
+    unread_count = unread_count + totals.added,
+    last_message_preview = CASE WHEN last_message_at <= totals.latest
+      THEN totals.preview ELSE last_message_preview END,
+    last_message_at = max(last_message_at, totals.latest),
+    last_inbound_at = max(coalesce(last_inbound_at, ''), totals.latest),
+    ctwa_clid = CASE WHEN totals.referral IS NULL
+      THEN ctwa_clid ELSE totals.referral ->> 'ctwa_clid' END,
+    ad_id = CASE WHEN totals.referral IS NULL THEN ad_id ELSE totals.referral ->> 'source_id' END,
+    ad_headline = CASE WHEN totals.referral IS NULL
+      THEN ad_headline ELSE totals.referral ->> 'headline' END,
+    updated_at = ?2
+  FROM totals WHERE conversations.id = totals.conversation_id`;
+
+const READ_STORED = `SELECT * FROM messages WHERE id IN (SELECT value ->> 'id' FROM json_each(?1))`;
+
+const READ_CUSTOMERS = `
+  SELECT * FROM conversations
+  WHERE organization_id = ?1 AND phone_number IN (SELECT value ->> 'from' FROM json_each(?2))`;
+
+/**
+ * Plain D1 statements bound to the change as JSON (json_each): the statement count stays
+ * the same for one message or a hundred, and so does the number of bound parameters
+ * (D1 allows 100 per statement).
+ */
+async function storeMessages(
+  deps: Deps,
+  { organizationId, defaultAgentId }: Connection,
+  incoming: IncomingMessage[],
+  customers: Customer[],
+) {
+  const d1 = deps.db.$client;
+  const now = new Date().toISOString();
+  const rows = JSON.stringify(incoming);
+  const people = JSON.stringify(customers);
+  const status = defaultAgentId ? "assigned" : "open";
+  const [, , , storedRows, customerRows] = await d1.batch<Record<string, unknown>>([
+    d1.prepare(UPSERT_CUSTOMERS).bind(organizationId, defaultAgentId, status, now, people),
+    d1.prepare(INSERT_MESSAGES).bind(organizationId, rows),
+    d1.prepare(COUNT_STORED).bind(rows, now),
+    d1.prepare(READ_STORED).bind(rows),
+    d1.prepare(READ_CUSTOMERS).bind(organizationId, people),
+  ]);
+  const byId = new Map(fromRows(messages, storedRows!.results).map((row) => [row.id, row]));
+  return {
+    // In the delivery's order, which is the order the console shows them in.
+    messages: incoming.flatMap((m) => byId.get(m.id) ?? []),
+    conversations: new Map(fromRows(conversations, customerRows!.results).map((r) => [r.id, r])),
+  };
 }
 
 /** The reference the tracking snippet adds to WhatsApp links (see app/public/t.js). */
@@ -261,34 +442,6 @@ async function matchTrackedVisit(
   return linked ?? null;
 }
 
-/** One conversation per (organization, customer); created on first contact. */
-function upsertConversation(
-  deps: Deps,
-  connection: ConnectionRow,
-  waId: string,
-  contact: { name?: string; userId?: string } | undefined,
-  at: string,
-) {
-  return deps.db
-    .insert(conversations)
-    .values({
-      organizationId: connection.organizationId,
-      phoneNumber: waId,
-      contactName: contact?.name ?? null,
-      waUserId: contact?.userId ?? null,
-      agentId: connection.defaultAgentId,
-      status: connection.defaultAgentId ? "assigned" : "open",
-      lastMessageAt: at,
-    })
-    .onConflictDoUpdate({
-      target: [conversations.organizationId, conversations.phoneNumber],
-      set: {
-        contactName: sql`coalesce(${contact?.name ?? null}, ${conversations.contactName})`,
-        waUserId: sql`coalesce(${contact?.userId ?? null}, ${conversations.waUserId})`,
-      },
-    });
-}
-
 /** A customer's reaction lives on the message it reacts to; an empty emoji removes it. */
 async function ingestReaction(deps: Deps, organizationId: string, message: InboundMessage) {
   const target = message.reaction?.message_id;
@@ -308,15 +461,16 @@ async function ingestReaction(deps: Deps, organizationId: string, message: Inbou
     .set({ reactions })
     .where(eq(messages.id, row.id))
     .returning();
-  await publish(deps.env, organizationId, {
-    type: "message_status",
-    data: { message: toMessage(updated!) },
-  });
+  return statusEvent(updated);
 }
 
+const statusEvent = (row: MessageRow | undefined): RealtimeEvent | null =>
+  row ? { type: "message_status", data: { message: toMessage(row) } } : null;
+
+/** Moves the conversation to the customer's new number (unless one exists); returns the number. */
 async function moveToNewNumber(deps: Deps, organizationId: string, message: InboundMessage) {
   const newWaId = message.system?.new_wa_id ?? message.system?.wa_id;
-  if (!newWaId || newWaId === message.from) return;
+  if (!newWaId || !message.from || newWaId === message.from) return null;
   await deps.db
     .update(conversations)
     .set({ phoneNumber: newWaId, updatedAt: new Date().toISOString() })
@@ -327,7 +481,7 @@ async function moveToNewNumber(deps: Deps, organizationId: string, message: Inbo
         sql`NOT EXISTS (SELECT 1 FROM ${conversations} c2 WHERE c2.organization_id = ${organizationId} AND c2.phone_number = ${newWaId})`,
       ),
     );
-  message.from = newWaId;
+  return newWaId;
 }
 
 /** A click-to-WhatsApp ad: one `conversation_start` conversion per click id. */
@@ -397,10 +551,5 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
     )
     .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))
     .returning();
-  if (updated) {
-    await publish(deps.env, organizationId, {
-      type: "message_status",
-      data: { message: toMessage(updated) },
-    });
-  }
+  return statusEvent(updated);
 }

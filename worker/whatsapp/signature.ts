@@ -1,3 +1,21 @@
+/** Imported once per secret for the isolate's life; importing costs as much as verifying. */
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function hmacKey(appSecret: string) {
+  let key = keys.get(appSecret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(appSecret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["verify"],
+    );
+    keys.set(appSecret, key);
+  }
+  return key;
+}
+
 /** `X-Hub-Signature-256: sha256=<hex>` = HMAC-SHA256 of the raw body with the app secret. */
 export async function isValidSignature(
   rawBody: ArrayBuffer,
@@ -8,13 +26,6 @@ export async function isValidSignature(
   const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
   if (!match) return false;
   const signature = Uint8Array.from(match[1]!.match(/../g)!, (byte) => parseInt(byte, 16));
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(appSecret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
   // subtle.verify compares in constant time.
-  return crypto.subtle.verify("HMAC", key, signature, rawBody);
+  return crypto.subtle.verify("HMAC", await hmacKey(appSecret), signature, rawBody);
 }
