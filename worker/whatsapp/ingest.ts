@@ -309,7 +309,7 @@ const UPSERT_CUSTOMERS = `
     contact_name = coalesce(excluded.contact_name, conversations.contact_name),
     wa_user_id = coalesce(excluded.wa_user_id, conversations.wa_user_id)`;
 
-/** A wamid already stored (a redelivery) is skipped: its fresh id never reaches the table. */
+/** A wamid already stored (a redelivery) is skipped; what was stored comes back. */
 const INSERT_MESSAGES = `
   INSERT INTO messages (id, organization_id, conversation_id, wamid, type, content, direction,
     sender_type, status, media_id, media_mime_type, referral, sent_at, created_at)
@@ -317,10 +317,10 @@ const INSERT_MESSAGES = `
     m.value ->> 'content', 'inbound', 'customer', 'delivered', m.value ->> 'mediaId',
     m.value ->> 'mediaMimeType', m.value -> 'referral', m.value ->> 'sentAt', m.value ->> 'sentAt'
   FROM json_each(?2) AS m
-  -- CROSS JOIN keeps this order: each message looks up its customer, never a scan of them all.
   CROSS JOIN conversations AS c ON c.organization_id = ?1 AND c.phone_number = m.value ->> 'from'
   WHERE true
-  ON CONFLICT (organization_id, wamid) DO NOTHING`;
+  ON CONFLICT (organization_id, wamid) DO NOTHING
+  RETURNING *`;
 
 /**
  * Only the messages stored just now count on their conversation: unread, last message and
@@ -331,7 +331,7 @@ const COUNT_STORED = `
   WITH fresh AS (
     SELECT stored.conversation_id, stored.sent_at, m.key AS seq,
       m.value ->> 'preview' AS preview, m.value -> 'referral' AS referral
-    FROM json_each(?1) AS m JOIN messages AS stored ON stored.id = m.value ->> 'id'
+    FROM json_each(?1) AS m CROSS JOIN messages AS stored ON stored.id = m.value ->> 'id'
   ), totals AS (
     SELECT f.conversation_id, count(*) AS added, max(f.sent_at) AS latest,
       (SELECT p.preview FROM fresh AS p WHERE p.conversation_id = f.conversation_id
@@ -355,16 +355,15 @@ const COUNT_STORED = `
     updated_at = ?2
   FROM totals WHERE conversations.id = totals.conversation_id`;
 
-const READ_STORED = `SELECT * FROM messages WHERE id IN (SELECT value ->> 'id' FROM json_each(?1))`;
-
 const READ_CUSTOMERS = `
   SELECT * FROM conversations
   WHERE organization_id = ?1 AND phone_number IN (SELECT value ->> 'from' FROM json_each(?2))`;
 
 /**
- * Plain D1 statements bound to the change as JSON (json_each): the statement count stays
- * the same for one message or a hundred, and so does the number of bound parameters
- * (D1 allows 100 per statement).
+ * Plain D1 statements bound to the delivery as JSON (json_each): the statement count and
+ * the bound parameters (D1 allows 100 per statement) stay the same for one message or a
+ * hundred. `CROSS JOIN` keeps json_each the outer loop, so each message is found by index;
+ * left to itself the planner may scan a whole table per delivery.
  */
 async function storeMessages(
   deps: Deps,
@@ -377,11 +376,10 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [, , , storedRows, customerRows] = await d1.batch<Record<string, unknown>>([
+  const [, storedRows, , customerRows] = await d1.batch<Record<string, unknown>>([
     d1.prepare(UPSERT_CUSTOMERS).bind(organizationId, defaultAgentId, status, now, people),
     d1.prepare(INSERT_MESSAGES).bind(organizationId, rows),
     d1.prepare(COUNT_STORED).bind(rows, now),
-    d1.prepare(READ_STORED).bind(rows),
     d1.prepare(READ_CUSTOMERS).bind(organizationId, people),
   ]);
   const byId = new Map(fromRows(messages, storedRows!.results).map((row) => [row.id, row]));
