@@ -267,14 +267,16 @@ describe("auto-reply", () => {
 
   it("reports a model failure in the sandbox as a Spanish error, not a 500", async () => {
     const { owner, agent } = await setup();
+    const question = `Hola ${crypto.randomUUID()}`;
     await failNext("model", {
       path: "/api/v1/chat/completions",
+      contains: question,
       status: 401,
       error: { message: "bad key" },
     });
     const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
       token: owner.token,
-      body: { messages: [{ role: "user", content: "Hola" }] },
+      body: { messages: [{ role: "user", content: question }] },
     });
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({

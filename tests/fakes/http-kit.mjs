@@ -100,6 +100,8 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
       (f) =>
         f.times > 0 &&
         (!f.method || f.method === req.method) &&
+        // Fakes are shared by test files running at once: `contains` keeps a failure to its test.
+        (!f.contains || raw.includes(f.contains)) &&
         (f.match === "regex"
           ? new RegExp(f.path).test(url.pathname)
           : !f.path || f.path === url.pathname),
