@@ -67,7 +67,8 @@ if (SOURCE && !flag("skip-build")) {
 }
 // wrangler.toml turns Workers observability on; locally that writes a trace of every request
 // (and of every D1 and Durable Object call in it) to a SQLite store, costing the server CPU
-// that production does not spend in the request. Off unless --observability is given.
+// that production does not spend in the request. Off unless --observability is given, here
+// and in wrangler dev's own local trace store (startServer).
 const wranglerJson = JSON.parse(readFileSync(`${BUILD_DIR}/server/wrangler.json`, "utf8"));
 wranglerJson.observability = { enabled: flag("observability") };
 writeFileSync(`${BUILD_DIR}/server/wrangler.json`, JSON.stringify(wranglerJson));
@@ -96,7 +97,7 @@ execFileSync(
 );
 
 const port = await freePort();
-let server = await startServer(port);
+let server = await startServer(port, { observability: flag("observability") });
 const base = server.base;
 
 /**
@@ -199,7 +200,7 @@ for (const [name, statements] of Object.entries(files)) {
 const countAll = (table, where = "1") =>
   d1Query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`)[0].n;
 
-server = await startServer(port);
+server = await startServer(port, { observability: flag("observability") });
 
 // ── Load, measured with the server's CPU ────────────────────────────────────
 /**

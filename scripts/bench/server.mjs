@@ -13,10 +13,6 @@ export const toolEnv = {
   CI: "1",
   CLOUDFLARE_CF_FETCH_ENABLED: "false",
   WRANGLER_SEND_METRICS: "false",
-  // wrangler dev records every request's trace, one span per D1 statement and Durable Object
-  // call, into a SQLite store inside the very workerd process being measured; production
-  // collects traces outside the Worker's CPU time (docs/performance.md).
-  X_LOCAL_OBSERVABILITY: "false",
 };
 
 /** @param {number} ms */
@@ -33,8 +29,14 @@ export function freePort() {
   });
 }
 
-/** @param {number} port */
-export async function startServer(port) {
+/**
+ * @param {number} port
+ * @param {{ observability?: boolean }} [options] wrangler dev records every request's trace,
+ *   one span per D1 statement and Durable Object call, into a SQLite store inside the very
+ *   workerd process being measured, whatever wrangler.json says (X_LOCAL_OBSERVABILITY);
+ *   production collects traces outside the Worker's CPU time. Off unless asked for.
+ */
+export async function startServer(port, { observability = false } = {}) {
   const child = spawn(
     "wrangler",
     [
@@ -52,7 +54,11 @@ export async function startServer(port) {
       "--test-scheduled",
       "--show-interactive-dev-session=false",
     ],
-    { env: toolEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    {
+      env: { ...toolEnv, X_LOCAL_OBSERVABILITY: String(observability) },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
   );
   const pid = /** @type {number} */ (child.pid);
   let output = "";

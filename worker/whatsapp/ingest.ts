@@ -325,7 +325,7 @@ const INSERT_MESSAGES = `
 /**
  * Only the messages stored just now count on their conversation: unread, last message and
  * its preview (the latest by Meta's time, then by position), the service window, the
- * latest ad referral.
+ * latest ad referral. The conversations it counted on come back for the console's events.
  */
 const COUNT_STORED = `
   WITH fresh AS (
@@ -353,11 +353,8 @@ const COUNT_STORED = `
     ad_headline = CASE WHEN totals.referral IS NULL
       THEN ad_headline ELSE totals.referral ->> 'headline' END,
     updated_at = ?2
-  FROM totals WHERE conversations.id = totals.conversation_id`;
-
-const READ_CUSTOMERS = `
-  SELECT * FROM conversations
-  WHERE organization_id = ?1 AND phone_number IN (SELECT value ->> 'from' FROM json_each(?2))`;
+  FROM totals WHERE conversations.id = totals.conversation_id
+  RETURNING *`;
 
 /**
  * Plain D1 statements bound to the delivery as JSON (json_each): the statement count and
@@ -376,17 +373,17 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [, storedRows, , customerRows] = await d1.batch<Record<string, unknown>>([
+  const [, storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
     d1.prepare(UPSERT_CUSTOMERS).bind(organizationId, defaultAgentId, status, now, people),
     d1.prepare(INSERT_MESSAGES).bind(organizationId, rows),
     d1.prepare(COUNT_STORED).bind(rows, now),
-    d1.prepare(READ_CUSTOMERS).bind(organizationId, people),
   ]);
   const byId = new Map(fromRows(messages, storedRows!.results).map((row) => [row.id, row]));
   return {
     // In the delivery's order, which is the order the console shows them in.
     messages: incoming.flatMap((m) => byId.get(m.id) ?? []),
-    conversations: new Map(fromRows(conversations, customerRows!.results).map((r) => [r.id, r])),
+    // The conversations of those messages, as they are now.
+    conversations: new Map(fromRows(conversations, countedRows!.results).map((r) => [r.id, r])),
   };
 }
 
