@@ -4,12 +4,12 @@
 // the bare-Worker ceiling measured in the same run. A JSON copy goes to bench/results/.
 // Benchmarks, not tests: the exit code is 0 whatever the numbers (only a broken run fails).
 //
-//   npm run bench                      everything (about 6-8 minutes here)
+//   npm run bench                      everything (about 3 minutes here)
 //   npm run bench -- --skip-build      reuse .wrangler/bench-build from the previous run
 //   npm run bench -- --label after     name of the JSON file (default: the date)
 //   npm run bench -- --source DIR      measure another checkout (see docs/performance.md)
 //   npm run bench -- --observability   keep wrangler.toml's observability (a local trace store) on
-//   npm run bench -- --only ingest     the bare route and the webhook benchmarks (1-3) alone
+//   npm run bench -- --only ingest     the bare route and the webhook benchmarks (1-3) alone (1 minute)
 import { execFileSync, execSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
