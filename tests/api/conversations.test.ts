@@ -127,6 +127,69 @@ describe("GET /conversations/stats", () => {
       by_priority: { urgent: 1, high: 1, medium: 1, low: 0 },
     });
   });
+
+  it("stays equal to counting the conversations, through every kind of change", async () => {
+    const owner = await createOwner();
+    const other = await createOwner();
+    const agent = await createAgent(owner);
+    const counted = async () => {
+      const row = (sql: string) =>
+        env.DB.prepare(sql).bind(owner.organization.id).all<{ k: string; n: number }>();
+      const [status, priority, rest] = await Promise.all([
+        row(
+          "SELECT status AS k, count(*) AS n FROM conversations WHERE organization_id = ? GROUP BY 1",
+        ),
+        row(
+          "SELECT priority AS k, count(*) AS n FROM conversations WHERE organization_id = ? GROUP BY 1",
+        ),
+        row(
+          "SELECT 'unassigned' AS k, count(agent_id IS NULL OR NULL) AS n FROM conversations WHERE organization_id = ?1 UNION ALL SELECT 'unread', count(unread_count > 0 OR NULL) FROM conversations WHERE organization_id = ?1",
+        ),
+      ]);
+      const of = (rows: { k: string; n: number }[], keys: readonly string[]) =>
+        Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.k === k)?.n ?? 0]));
+      const byStatus = of(status.results, ["open", "pending", "assigned", "closed"]);
+      return {
+        total: Object.values(byStatus).reduce((a, b) => a + b, 0),
+        unassigned: rest.results[0]!.n,
+        unread: rest.results[1]!.n,
+        by_status: byStatus,
+        by_priority: of(priority.results, ["urgent", "high", "medium", "low"]),
+      };
+    };
+    const expectTallies = async () => {
+      const res = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
+      expect(res.body.data).toEqual(await counted());
+    };
+
+    const [a, b, c] = [
+      await createConversation(owner),
+      await createConversation(owner, { priority: "urgent" }),
+      await createConversation(owner, { agent_id: agent.id }),
+    ];
+    await createConversation(other);
+    await expectTallies();
+    const patch = (id: string, path: string, body?: unknown) =>
+      call("PATCH", `/api/v1/conversations/${id}${path}`, { token: owner.token, body });
+    await patch(a.id, "", { status: "pending", priority: "low" });
+    await patch(b.id, "/assign", { agent_id: agent.id });
+    await patch(c.id, "/unassign");
+    await expectTallies();
+    // Unread: set from 0, raised while unread (no tally change), then read.
+    await env.DB.prepare("UPDATE conversations SET unread_count = 2 WHERE id IN (?, ?)")
+      .bind(a.id, b.id)
+      .run();
+    await env.DB.prepare("UPDATE conversations SET unread_count = 5 WHERE id = ?").bind(a.id).run();
+    await expectTallies();
+    await patch(a.id, "/read");
+    await patch(b.id, "", { status: "closed" });
+    await expectTallies();
+    await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(c.id).run();
+    await expectTallies();
+    expect(
+      (await call("GET", "/api/v1/conversations/stats", { token: other.token })).body.data,
+    ).toMatchObject({ total: 1, unassigned: 1, by_status: { open: 1 } });
+  });
 });
 
 describe("changing a conversation", () => {

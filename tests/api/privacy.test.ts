@@ -68,6 +68,7 @@ describe("DELETE /profiles/me", () => {
     expect(await countIn("organizations", "id", owner.organization.id)).toBe(0);
     expect(await countIn("messages", "organization_id", owner.organization.id)).toBe(0);
     expect(await countIn("conversations", "organization_id", owner.organization.id)).toBe(0);
+    expect(await countIn("conversation_counts", "organization_id", owner.organization.id)).toBe(0);
     const login = await call("POST", "/api/v1/auth/login", {
       body: { email: owner.email, password: owner.password },
     });

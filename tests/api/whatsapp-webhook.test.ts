@@ -334,6 +334,8 @@ describe("inbound messages", () => {
     const convB = await conversationFor(owner.organization.id, b);
     expect(convA).toMatchObject({ unread_count: 30, last_message_preview: "a1" });
     expect(convB).toMatchObject({ unread_count: 30, last_message_preview: "b58" });
+    const stats = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
+    expect(stats.body.data).toMatchObject({ total: 2, unread: 2, by_status: { open: 2 } });
     expect((await messagesOf(convB!.id)).map((m) => m.content)).toEqual(
       sent.filter((m) => m.from === b).map((m) => m.text),
     );

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { agents, conversations, messages } from "../db/schema";
+import { agents, conversationCounts, conversations, messages } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
@@ -117,43 +117,25 @@ export async function listConversations(
   };
 }
 
-/**
- * Four small counts, each answered from an index alone (status, priority, agent, and the
- * partial index of unread conversations) rather than one pass over every row.
- */
+/** Read from the tallies the database keeps (migration 0004): a few rows at any inbox size. */
 export async function conversationStats(db: Db, member: Member): Promise<ConversationStats> {
-  const ofOrganization = eq(conversations.organizationId, member.organizationId);
-  const [byStatus, byPriority, [unassigned], [unread]] = await db.batch([
-    db
-      .select({ key: conversations.status, n: count() })
-      .from(conversations)
-      .where(ofOrganization)
-      .groupBy(conversations.status),
-    db
-      .select({ key: conversations.priority, n: count() })
-      .from(conversations)
-      .where(ofOrganization)
-      .groupBy(conversations.priority),
-    db
-      .select({ n: count() })
-      .from(conversations)
-      .where(and(ofOrganization, isNull(conversations.agentId))),
-    db
-      .select({ n: count() })
-      .from(conversations)
-      .where(and(ofOrganization, sql`${conversations.unreadCount} > 0`)),
-  ]);
-  const tally = <K extends string>(keys: readonly K[], rows: { key: string; n: number }[]) =>
-    Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.key === k)?.n ?? 0])) as Record<
+  const rows = await db
+    .select({ tally: conversationCounts.tally, n: conversationCounts.n })
+    .from(conversationCounts)
+    .where(eq(conversationCounts.organizationId, member.organizationId));
+  const tallies = new Map(rows.map((r) => [r.tally, r.n]));
+  const tally = <K extends string>(prefix: string, keys: readonly K[]) =>
+    Object.fromEntries(keys.map((k) => [k, tallies.get(`${prefix}:${k}`) ?? 0])) as Record<
       K,
       number
     >;
+  const byStatus = tally("status", CONVERSATION_STATUSES);
   return {
-    total: byStatus.reduce((sum, r) => sum + r.n, 0),
-    unassigned: unassigned?.n ?? 0,
-    unread: unread?.n ?? 0,
-    by_status: tally(CONVERSATION_STATUSES, byStatus),
-    by_priority: tally(PRIORITIES, byPriority),
+    total: Object.values<number>(byStatus).reduce((sum, n) => sum + n, 0),
+    unassigned: tallies.get("unassigned") ?? 0,
+    unread: tallies.get("unread") ?? 0,
+    by_status: byStatus,
+    by_priority: tally("priority", PRIORITIES),
   };
 }
 

@@ -212,13 +212,24 @@ export const conversations = sqliteTable(
     index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
     index("conversations_agent_idx").on(t.organizationId, t.agentId, t.lastMessageAt),
     index("conversations_last_message_idx").on(t.lastMessageAt),
-    // Stats count unread conversations from this small index (docs/performance.md).
-    index("conversations_unread_idx")
-      .on(t.organizationId)
-      .where(sql`unread_count > 0`),
     // Foreign keys retention's deletes follow (ON DELETE SET NULL).
     index("conversations_session_idx").on(t.trackingSessionId),
   ],
+);
+
+/**
+ * The inbox stats of each organization, kept by triggers on `conversations` (migration
+ * 0004): one row per tally (`status:open`, `priority:high`, `unassigned`, `unread`), so the
+ * stats read a handful of rows however large the inbox.
+ */
+export const conversationCounts = sqliteTable(
+  "conversation_counts",
+  {
+    organizationId: organizationId(),
+    tally: text("tally").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.tally] })],
 );
 
 export const messages = sqliteTable(
