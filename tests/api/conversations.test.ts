@@ -157,9 +157,31 @@ describe("GET /conversations/stats", () => {
         by_priority: of(priority.results, ["urgent", "high", "medium", "low"]),
       };
     };
+    const listed = async (query: string) =>
+      (await call("GET", `/api/v1/conversations?${query}`, { token: owner.token })).body.data
+        .total as number;
     const expectTallies = async () => {
       const res = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
-      expect(res.body.data).toEqual(await counted());
+      const truth = await counted();
+      expect(res.body.data).toEqual(truth);
+      // The list's totals come from the same tallies when filtered on one of them at most.
+      expect(await listed("")).toBe(truth.total);
+      expect(await listed("status=open")).toBe(truth.by_status.open);
+      expect(await listed("priority=urgent")).toBe(truth.by_priority.urgent);
+      expect(await listed("unassigned=true")).toBe(truth.unassigned);
+      expect(await listed("agent_id=unassigned")).toBe(truth.unassigned);
+      const [combined, ofAgent] = await Promise.all([
+        env.DB.prepare(
+          "SELECT count(*) AS n FROM conversations WHERE organization_id = ? AND status = 'open' AND priority = 'urgent'",
+        )
+          .bind(owner.organization.id)
+          .first<number>("n"),
+        env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE agent_id = ?")
+          .bind(agent.id)
+          .first<number>("n"),
+      ]);
+      expect(await listed("status=open&priority=urgent")).toBe(combined);
+      expect(await listed(`agent_id=${agent.id}`)).toBe(ofAgent);
     };
 
     const [a, b, c] = [

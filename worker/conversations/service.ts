@@ -82,6 +82,22 @@ function searchFilter(organizationId: string, search: string): SQL[] {
   ];
 }
 
+/**
+ * The list's total from the stats' tallies when it is filtered on one of their dimensions
+ * at most (the inbox, or one status, priority or unassigned): no count over the inbox.
+ * Other combinations (an agent, two filters) are counted.
+ */
+function totalTally(query: z.output<typeof conversationListQuery>): SQL | null {
+  const unassigned = query.unassigned === "true" || query.agent_id === "unassigned";
+  const agent = !unassigned && query.agent_id && query.agent_id !== "all";
+  const filters = [query.status, query.priority, unassigned || undefined].filter(Boolean);
+  if (agent || filters.length > 1) return null;
+  if (query.status) return eq(conversationCounts.tally, `status:${query.status}`);
+  if (query.priority) return eq(conversationCounts.tally, `priority:${query.priority}`);
+  if (unassigned) return eq(conversationCounts.tally, "unassigned");
+  return like(conversationCounts.tally, "status:%");
+}
+
 export async function listConversations(
   db: Db,
   member: Member,
@@ -99,6 +115,7 @@ export async function listConversations(
     filters.push(eq(conversations.agentId, query.agent_id));
   }
   const where = and(...filters);
+  const tally = search ? null : totalTally(query);
   const [rows, [total]] = await db.batch([
     db
       .select()
@@ -107,7 +124,12 @@ export async function listConversations(
       .orderBy(desc(conversations.lastMessageAt), desc(conversations.id))
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
-    db.select({ n: count() }).from(conversations).where(where),
+    tally
+      ? db
+          .select({ n: sql<number>`coalesce(sum(${conversationCounts.n}), 0)` })
+          .from(conversationCounts)
+          .where(and(eq(conversationCounts.organizationId, member.organizationId), tally))
+      : db.select({ n: count() }).from(conversations).where(where),
   ]);
   return {
     conversations: rows.map(toConversation),
