@@ -2,7 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
-import { PAGE_SECURITY_HEADERS } from "./worker/http/security-headers";
+import { PAGE_SECURITY_HEADERS } from "./worker/http/security-headers.ts";
 
 /**
  * The landing page is prerendered and served as a static asset, without the Worker: its
