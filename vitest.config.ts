@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { GRAPH_FIXTURES } from "./tests/fakes/graph-server.mjs";
-import { TEST_AI_KEY, TEST_APP_SECRET } from "./tests/global-setup";
+import { TEST_AI_KEY, TEST_APP_SECRET } from "./tests/global-setup.ts";
 
 // API and Worker tests run inside workerd (miniflare) against a real local D1 and real
 // Durable Objects; each test file starts with an empty database with every migration applied.
