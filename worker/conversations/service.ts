@@ -85,17 +85,22 @@ function searchFilter(organizationId: string, search: string): SQL[] {
 /**
  * The list's total from the stats' tallies when it is filtered on one of their dimensions
  * at most (the inbox, or one status, priority or unassigned): no count over the inbox.
- * Other combinations (an agent, two filters) are counted.
+ * Other combinations (two filters) are counted.
  */
-function totalTally(query: z.output<typeof conversationListQuery>): SQL | null {
-  const unassigned = query.unassigned === "true" || query.agent_id === "unassigned";
-  const agent = !unassigned && query.agent_id && query.agent_id !== "all";
-  const filters = [query.status, query.priority, unassigned || undefined].filter(Boolean);
-  if (agent || filters.length > 1) return null;
-  if (query.status) return eq(conversationCounts.tally, `status:${query.status}`);
-  if (query.priority) return eq(conversationCounts.tally, `priority:${query.priority}`);
-  if (unassigned) return eq(conversationCounts.tally, "unassigned");
-  return like(conversationCounts.tally, "status:%");
+function totalTally(
+  status: string | undefined,
+  priority: string | undefined,
+  unassigned: boolean,
+): SQL | null {
+  const chosen = [
+    status && `status:${status}`,
+    priority && `priority:${priority}`,
+    unassigned && "unassigned",
+  ].filter((tally): tally is string => Boolean(tally));
+  if (chosen.length > 1) return null;
+  return chosen[0]
+    ? eq(conversationCounts.tally, chosen[0])
+    : like(conversationCounts.tally, "status:%");
 }
 
 export async function listConversations(
@@ -109,13 +114,13 @@ export async function listConversations(
     : [eq(conversations.organizationId, member.organizationId)];
   if (query.status) filters.push(eq(conversations.status, query.status));
   if (query.priority) filters.push(eq(conversations.priority, query.priority));
-  if (query.unassigned === "true" || query.agent_id === "unassigned") {
-    filters.push(isNull(conversations.agentId));
-  } else if (query.agent_id && query.agent_id !== "all") {
-    filters.push(eq(conversations.agentId, query.agent_id));
-  }
+  const unassigned = query.unassigned === "true" || query.agent_id === "unassigned";
+  const agentId = !unassigned && query.agent_id !== "all" ? query.agent_id : undefined;
+  if (unassigned) filters.push(isNull(conversations.agentId));
+  if (agentId) filters.push(eq(conversations.agentId, agentId));
   const where = and(...filters);
-  const tally = search ? null : totalTally(query);
+  // Searches and one agent's conversations have no tally: those are counted.
+  const tally = search || agentId ? null : totalTally(query.status, query.priority, unassigned);
   const [rows, [total]] = await db.batch([
     db
       .select()

@@ -274,11 +274,13 @@ async function ingestMessages(
         message.sentAt!,
       );
       if (linked) stored.conversations.set(linked.id, linked);
-      if (ANSWERABLE.has(message.type) && mayBeAnswered(deps, conversation)) {
-        if (!answered.has(conversation.id)) {
-          answered.add(conversation.id);
-          result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
-        }
+      if (
+        ANSWERABLE.has(message.type) &&
+        !answered.has(conversation.id) &&
+        mayBeAnswered(deps, conversation)
+      ) {
+        answered.add(conversation.id);
+        result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
       }
     }
     for (const message of stored.messages) {
