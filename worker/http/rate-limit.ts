@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { rateLimits } from "../db/schema";
 import { rateLimited } from "./errors";
@@ -17,10 +17,10 @@ export async function assertUnderLimit(db: Db, key: string, limit: Limit, now = 
   }
 }
 
-/** Counts one hit atomically in D1, so the limit holds across isolates. */
-export async function countHit(db: Db, key: string, limit: Limit, now = Date.now()) {
+/** The upsert that counts one hit in a window, atomically in D1 so it holds across isolates. */
+function hitStatement(db: Db, key: string, limit: Limit, now: number) {
   const resetAt = now + limit.windowSeconds * 1000;
-  await db
+  return db
     .insert(rateLimits)
     .values({ key, count: 1, resetAt })
     .onConflictDoUpdate({
@@ -29,9 +29,43 @@ export async function countHit(db: Db, key: string, limit: Limit, now = Date.now
         count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
         resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
       },
-    });
+    })
+    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+}
+
+/** Counts one hit (for limits that count failures after the fact). */
+export async function countHit(db: Db, key: string, limit: Limit, now = Date.now()) {
+  await hitStatement(db, key, limit, now);
+}
+
+/**
+ * Takes one hit from each key's window before the work is done, in one D1 batch, and throws
+ * 429 when any window is now over its limit. Counting first means a burst of parallel calls
+ * gets exactly `max` through, like a slow sequence would.
+ */
+export async function takeHits(
+  db: Db,
+  hits: ReadonlyArray<{ key: string; limit: Limit }>,
+  now = Date.now(),
+) {
+  if (hits.length === 0) return;
+  const [first, ...rest] = hits.map(({ key, limit }) => hitStatement(db, key, limit, now));
+  const results = await db.batch([first!, ...rest]);
+  let retryAfterMs = 0;
+  results.forEach(([row], i) => {
+    if (row && row.count > hits[i]!.limit.max) {
+      retryAfterMs = Math.max(retryAfterMs, row.resetAt - now);
+    }
+  });
+  if (retryAfterMs > 0) throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
 }
 
 export async function clearHits(db: Db, key: string) {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
+
+/** Drops the windows that have ended (the cron keeps the table small). */
+export async function pruneExpiredHits(db: Db, now = Date.now()) {
+  const result = await db.delete(rateLimits).where(lt(rateLimits.resetAt, now));
+  return result.meta.changes;
 }
