@@ -1,9 +1,10 @@
 /**
  * The cron triggers of wrangler.toml: the daily retention run, and every five minutes the
- * Conversions API retries that are due.
+ * Conversions API retries that are due and the pruning of rate-limit windows that ended.
  */
 import type { Env } from "./env";
 import { depsForBackground } from "./http/deps";
+import { pruneExpiredHits } from "./http/rate-limit";
 import { runRetention } from "./retention/service";
 import { retryDueConversions } from "./tracking/capi-service";
 
@@ -14,5 +15,8 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env,
   const deps = depsForBackground(env, (work) => ctx.waitUntil(work));
   const now = new Date(controller.scheduledTime);
   if (controller.cron === RETENTION_CRON) ctx.waitUntil(runRetention(deps.db, now));
-  else ctx.waitUntil(retryDueConversions(deps, now));
+  else {
+    ctx.waitUntil(retryDueConversions(deps, now));
+    ctx.waitUntil(pruneExpiredHits(deps.db, now.getTime()));
+  }
 };

@@ -44,7 +44,7 @@ export const agentRoutes = new Hono<AppContext>()
     const list = await conversationsOfAgent(c.var.db, c.var.member, c.req.param("id"));
     return c.json({ data: list });
   })
-  .post("/:id/test", ...jsonBody(agentTestInput), async (c) => {
+  .post("/:id/test", ...jsonBody(agentTestInput, "model"), async (c) => {
     const reply = await agents.testAgent(
       c.var.deps,
       c.var.member,

@@ -5,6 +5,11 @@
 import { AppError } from "../http/errors";
 
 const TIMEOUT_MS = 30_000;
+/**
+ * The platform's AI key pays for every call: no answer may run longer than this. A WhatsApp
+ * text holds 4,096 characters, about 1,000 tokens; the rest is room for a tool call.
+ */
+export const MAX_COMPLETION_TOKENS = 1_200;
 const MAX_ATTEMPTS = 3;
 const BACKOFF_MS = [500, 1500];
 
@@ -114,6 +119,7 @@ async function callOnce(
       body: JSON.stringify({
         model: request.model,
         temperature: request.temperature,
+        max_tokens: MAX_COMPLETION_TOKENS,
         messages: request.messages,
         ...(request.tools && { tools: request.tools, tool_choice: "auto" }),
       }),

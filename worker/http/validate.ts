@@ -2,6 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import { createMiddleware } from "hono/factory";
 import { z, type ZodType } from "zod";
 import { AppError, badRequest, validationError } from "./errors";
+import { limitMemberWrites, type CostlyWrite } from "./write-limits";
 
 // Messages zod writes itself (wrong types, unknown enum values) come out in Spanish.
 z.config(z.locales.es());
@@ -17,12 +18,15 @@ const requireJsonBody = createMiddleware(async (c, next) => {
   await next();
 });
 
-/** Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. */
-export function jsonBody<T extends ZodType>(schema: T) {
+/**
+ * Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. A valid body
+ * from a signed-in member then counts as one of their writes (`write-limits.ts`).
+ */
+export function jsonBody<T extends ZodType>(schema: T, costly?: CostlyWrite) {
   const validate = zValidator("json", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
-  return [requireJsonBody, validate] as const;
+  return [requireJsonBody, validate, limitMemberWrites(costly)] as const;
 }
 
 /** Validates the query string: a wrong-typed parameter is a 400 naming it. */
@@ -35,7 +39,10 @@ export function queryParams<T extends ZodType>(schema: T) {
   });
 }
 
-/** Validates a multipart form (file uploads): not multipart → 400, failing fields → 422. */
+/**
+ * Validates a multipart form (file uploads): not multipart → 400, failing fields → 422; a
+ * valid one counts as a member's write and upload.
+ */
 export function formBody<T extends ZodType>(schema: T) {
   const requireMultipart = createMiddleware(async (c, next) => {
     const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
@@ -47,5 +54,5 @@ export function formBody<T extends ZodType>(schema: T) {
   const validate = zValidator("form", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
-  return [requireMultipart, validate] as const;
+  return [requireMultipart, validate, limitMemberWrites("uploads")] as const;
 }

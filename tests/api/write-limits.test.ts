@@ -1,0 +1,134 @@
+// One tenant must not exhaust what every tenant shares: a member's and an organization's
+// writes are limited per minute (counted before the work, so a parallel burst gets exactly
+// the limit), model calls from the sandbox are limited tighter, and every model call
+// carries a max_tokens.
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
+import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
+import { createAgent, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import worker from "../support/test-worker";
+import { modelRequests } from "../support/webhooks";
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+const quickReply = (owner: Owner, shortcut: string) =>
+  call("POST", "/api/v1/quick-replies", {
+    token: owner.token,
+    body: { shortcut, content: "Gracias por escribirnos." },
+  });
+
+const quickReplyCount = async (organizationId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM quick_replies WHERE organization_id = ?")
+    .bind(organizationId)
+    .first<{ n: number }>())!.n;
+
+// Hundreds of requests each: on a busy machine they take longer than vitest's default 5 s.
+const MANY_REQUESTS_TIMEOUT_MS = 60_000;
+
+describe("write limits", () => {
+  it(
+    "lets a parallel burst store exactly a member's limit, then answers 429 with Retry-After",
+    async () => {
+      const owner = await createOwner();
+      const burst = await Promise.all(
+        Array.from({ length: MEMBER_WRITES.max + 15 }, (_, i) => quickReply(owner, `r${i}`)),
+      );
+      const created = burst.filter((r) => r.status === 201);
+      const refused = burst.filter((r) => r.status === 429);
+      expect(created).toHaveLength(MEMBER_WRITES.max);
+      expect(refused).toHaveLength(15);
+      expect(refused[0]!.body).toMatchObject({ error: "rate_limited" });
+      const retryAfter = Number(refused[0]!.headers.get("Retry-After"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(MEMBER_WRITES.windowSeconds);
+      expect(await quickReplyCount(owner.organization.id)).toBe(MEMBER_WRITES.max);
+
+      // Reads still work, and another organization is not touched by this one's limit.
+      expect((await call("GET", "/api/v1/quick-replies", { token: owner.token })).status).toBe(200);
+      const other = await createOwner();
+      expect((await quickReply(other, "hola")).status).toBe(201);
+    },
+    MANY_REQUESTS_TIMEOUT_MS,
+  );
+
+  it(
+    "does not count refused input: invalid bodies store nothing and use no write",
+    async () => {
+      const owner = await createOwner();
+      for (let i = 0; i < MEMBER_WRITES.max + 5; i++) {
+        const res = await call("POST", "/api/v1/quick-replies", {
+          token: owner.token,
+          body: { shortcut: "no válido!", content: "" },
+        });
+        expect(res.status).toBe(422);
+      }
+      expect((await quickReply(owner, "valida")).status).toBe(201);
+    },
+    MANY_REQUESTS_TIMEOUT_MS,
+  );
+
+  it("limits the organization as a whole, whichever member writes", async () => {
+    const owner = await createOwner();
+    // The organization's window is already full (as if its other members had used it).
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)")
+      .bind(
+        `writes:org:${owner.organization.id}`,
+        ORGANIZATION_WRITES.max,
+        Date.now() + ORGANIZATION_WRITES.windowSeconds * 1000,
+      )
+      .run();
+    const res = await quickReply(owner, "tarde");
+    expect(res.status).toBe(429);
+    expect(await quickReplyCount(owner.organization.id)).toBe(0);
+  });
+
+  it("limits the agent sandbox per member, and every model call carries max_tokens", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    const ask = (text: string) =>
+      call("POST", `/api/v1/agents/${agent.id}/test`, {
+        token: owner.token,
+        body: { messages: [{ role: "user", content: text }] },
+      });
+    const allowed = COSTLY_WRITES.model.max;
+    const answers = await Promise.all(
+      Array.from({ length: allowed + 3 }, (_, i) => ask(`pregunta límite ${i}`)),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(allowed);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(3);
+
+    const asked = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body).includes("pregunta límite"),
+    );
+    expect(asked).toHaveLength(allowed);
+    for (const request of asked) expect(request.body.max_tokens).toBe(MAX_COMPLETION_TOKENS);
+  });
+
+  it("keeps the rate-limit table small: the five-minute cron drops the windows that ended", async () => {
+    const now = Date.now();
+    const insert = (key: string, resetAt: number) =>
+      env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)")
+        .bind(key, resetAt)
+        .run();
+    await insert("prune-test:ended", now - 1_000);
+    await insert("prune-test:live", now + 60_000);
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: now, cron: "*/5 * * * *" }),
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const keys = await env.DB.prepare(
+      "SELECT key FROM rate_limits WHERE key LIKE 'prune-test:%'",
+    ).all<{ key: string }>();
+    expect(keys.results.map((r) => r.key)).toEqual(["prune-test:live"]);
+  });
+});
