@@ -163,6 +163,9 @@ describe("POST /whatsapp/oauth/exchange", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("save_failed");
+    expect(res.body.details).toEqual([
+      { path: "meta", message: "Este número ya está conectado a otra organización." },
+    ]);
     await disconnect(first.token);
   });
 
@@ -171,6 +174,11 @@ describe("POST /whatsapp/oauth/exchange", () => {
     const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: owner.token });
     expect(auth.body.data.url).toContain("https://www.facebook.com/v25.0/dialog/oauth?client_id=");
     const state = auth.body.data.state;
+    const cookie = auth.headers.get("Set-Cookie")!;
+    expect(cookie).toMatch(/^wa_oauth_nonce=[\w-]+; Max-Age=600; Path=\/api\/v1\/whatsapp\/oauth;/);
+    expect(cookie).toContain("HttpOnly");
+    expect(cookie).toContain("SameSite=Lax");
+    const browser = { Cookie: cookie.split(";")[0]! };
 
     const denied = await call(
       "GET",
@@ -182,10 +190,35 @@ describe("POST /whatsapp/oauth/exchange", () => {
     const ok = await call(
       "GET",
       `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${state}`,
+      { headers: browser },
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toContain("/oauth-success?phone=");
     await disconnect(owner.token);
+  });
+
+  it("the redirect flow's state only comes back to the browser that asked for it", async () => {
+    const owner = await createOwner();
+    const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: owner.token });
+    const state = auth.body.data.state;
+    // Someone holding the leaked state finishes the flow with their own code, in their own
+    // browser: without the nonce, or with the nonce of a flow they started themselves.
+    const intruder = await createOwner();
+    const theirs = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: intruder.token });
+    const browsers: Record<string, string>[] = [
+      {},
+      { Cookie: theirs.headers.get("Set-Cookie")!.split(";")[0]! },
+    ];
+    for (const headers of browsers) {
+      const res = await call(
+        "GET",
+        `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${state}`,
+        { headers },
+      );
+      expect(res.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    }
+    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    expect(status.body.data.connected).toBe(false);
   });
 
   it("needs Meta's answer for each step: a failing debug_token is no_permissions", async () => {

@@ -1,10 +1,15 @@
 import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { AppError } from "../http/errors";
 import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { oauthExchangeInput } from "./contract";
 import * as oauth from "./oauth-service";
+
+/** The browser's half of the redirect flow's state (see `oauth.authUrl`). */
+const NONCE_COOKIE = "wa_oauth_nonce";
+const NONCE_COOKIE_PATH = "/api/v1/whatsapp/oauth";
 
 /** `/whatsapp/oauth/*`: connecting a number with Facebook Login. */
 export const whatsappOauthRoutes = new Hono<AppContext>()
@@ -19,7 +24,9 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     }
     const code = c.req.query("code");
     if (!code) return fail("no_code");
-    const member = await oauth.memberFromState(c.var.db, c.env, c.req.query("state") ?? "");
+    const nonce = getCookie(c, NONCE_COOKIE);
+    deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
+    const member = await oauth.memberFromState(c.var.db, c.env, c.req.query("state") ?? "", nonce);
     if (!member) return fail("invalid_state");
     try {
       const result = await oauth.connectWithCode(
@@ -47,7 +54,16 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
   )
   .get("/status", async (c) => c.json({ data: await oauth.oauthStatus(c.var.db, c.var.member) }))
   .get("/auth-url", requireRole("owner", "admin"), async (c) => {
-    return c.json({ data: await oauth.authUrl(c.env, c.var.member) });
+    const { url, state, nonce } = await oauth.authUrl(c.env, c.var.member);
+    // Sent back only on Facebook's top-level redirect to the callback (SameSite=Lax).
+    setCookie(c, NONCE_COOKIE, nonce, {
+      path: NONCE_COOKIE_PATH,
+      httpOnly: true,
+      secure: new URL(c.req.url).protocol === "https:",
+      sameSite: "Lax",
+      maxAge: 10 * 60,
+    });
+    return c.json({ data: { url, state } });
   })
   .post("/exchange", requireRole("owner", "admin"), ...jsonBody(oauthExchangeInput), async (c) => {
     const result = await oauth.connectWithCode(

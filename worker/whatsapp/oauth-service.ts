@@ -11,6 +11,7 @@ import { oauthExchanges, whatsappConnections } from "../db/schema";
 import type { Env } from "../env";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
+import { sha256Hex } from "../auth/tokens";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
 import { GraphClient, GraphError } from "./graph";
@@ -52,11 +53,6 @@ function metaApp(env: Env) {
   return { appId: env.META_APP_ID, appSecret: env.META_APP_SECRET };
 }
 
-async function sha256(text: string) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 /** The business token for this code, exchanging it with Meta only the first time. */
 export async function tokenForCode(
   deps: Deps,
@@ -66,7 +62,7 @@ export async function tokenForCode(
 ) {
   const { db, env } = deps;
   const { appId, appSecret } = metaApp(env);
-  const codeHash = await sha256(code);
+  const codeHash = await sha256Hex(code);
   const key = and(
     eq(oauthExchanges.organizationId, organizationId),
     eq(oauthExchanges.codeHash, codeHash),
@@ -174,12 +170,13 @@ export async function connectWithCode(
     console.warn("subscribe/register", error instanceof GraphError ? error.providerMessage : error);
   }
 
+  const taken = await db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.phoneNumberId, number.id),
+  });
+  if (taken && taken.organizationId !== member.organizationId) {
+    throw connectionError("save_failed", "Este número ya está conectado a otra organización.");
+  }
   try {
-    const taken = await db.query.whatsappConnections.findFirst({
-      where: eq(whatsappConnections.phoneNumberId, number.id),
-    });
-    if (taken && taken.organizationId !== member.organizationId)
-      throw new Error("number of another organization");
     const current = await findConnection(db, member.organizationId);
     const now = new Date().toISOString();
     const values = {
@@ -199,7 +196,9 @@ export async function connectWithCode(
       .values(values)
       .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values });
   } catch (error) {
-    throw connectionError("save_failed", error instanceof Error ? error.message : undefined);
+    // The database's own words stay in the log: the console gets the spec's message.
+    console.error("saving the WhatsApp connection failed", error);
+    throw connectionError("save_failed");
   }
   await recordAudit(db, {
     action: "whatsapp.connect",
@@ -229,10 +228,16 @@ export function callbackUrl(env: Env) {
   return `${(env.PUBLIC_APP_URL ?? "").replace(/\/$/, "")}/api/v1/whatsapp/oauth/callback`;
 }
 
-/** The Facebook Login dialog URL, with a signed state bound to the organization. */
+/**
+ * The Facebook Login dialog URL, with a signed state bound to the organization, the member
+ * and the browser that asked for it: the state carries the hash of a random nonce that only
+ * that browser holds (in a cookie the route sets), so a leaked state cannot be finished with
+ * someone else's authorization code from another browser.
+ */
 export async function authUrl(env: Env, member: Member) {
   const { appId } = metaApp(env);
-  const state = await new SignJWT({ org: member.organizationId })
+  const nonce = crypto.randomUUID();
+  const state = await new SignJWT({ org: member.organizationId, nonce: await sha256Hex(nonce) })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(member.userId)
     .setIssuedAt()
@@ -247,14 +252,23 @@ export async function authUrl(env: Env, member: Member) {
     url.searchParams.set("config_id", env.META_CONFIG_ID);
     url.searchParams.set("override_default_response_type", "true");
   }
-  return { url: url.toString(), state };
+  return { url: url.toString(), state, nonce };
 }
 
-/** The member a redirect's state was issued to, or null when it is forged or expired. */
-export async function memberFromState(db: Db, env: Env, state: string): Promise<Member | null> {
+/**
+ * The member a redirect's state was issued to, or null when it is forged, expired, or comes
+ * back to a browser that does not hold its nonce.
+ */
+export async function memberFromState(
+  db: Db,
+  env: Env,
+  state: string,
+  nonce: string | undefined,
+): Promise<Member | null> {
   try {
     const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
     if (typeof payload.sub !== "string" || typeof payload.org !== "string") return null;
+    if (!nonce || payload.nonce !== (await sha256Hex(nonce))) return null;
     const membership = await db.query.memberships.findFirst({
       where: (m, { and: all, eq: is }) =>
         all(is(m.userId, payload.sub!), is(m.organizationId, payload.org as string)),
