@@ -22,6 +22,12 @@ import {
 import { uuidv7 } from "./ids";
 import { ROLES } from "../auth/contract";
 import { CONVERSION_EVENTS } from "../tracking/contract";
+import {
+  CONVERSATION_STAGES,
+  DEFAULT_CURRENCY,
+  DETECTED_EVENTS,
+  SUGGESTION_STATUSES,
+} from "../sales/contract";
 import type { TemplateComponent } from "../whatsapp/contract";
 import {
   type Reaction,
@@ -106,6 +112,8 @@ export const organizations = sqliteTable(
     trackingKey: text("tracking_key")
       .notNull()
       .$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
+    /** Currency of sales recorded in the console when none is given (ISO 4217). */
+    currency: text("currency").notNull().default(DEFAULT_CURRENCY),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -166,6 +174,8 @@ export const agents = sqliteTable(
       .notNull()
       .default("disconnected"),
     whatsappQr: text("whatsapp_qr"),
+    /** Whether the model is offered the `mark_lead` tool. */
+    canMarkLeads: integer("can_mark_leads", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -187,6 +197,7 @@ export const conversations = sqliteTable(
     contactName: text("contact_name"),
     status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("open"),
     priority: text("priority", { enum: PRIORITIES }).notNull().default("medium"),
+    stage: text("stage", { enum: CONVERSATION_STAGES }).notNull().default("new"),
     unreadCount: integer("unread_count").notNull().default(0),
     agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
     lastMessageAt: text("last_message_at").notNull(),
@@ -211,6 +222,8 @@ export const conversations = sqliteTable(
     index("conversations_status_idx").on(t.organizationId, t.status, t.lastMessageAt),
     index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
     index("conversations_agent_idx").on(t.organizationId, t.agentId, t.lastMessageAt),
+    index("conversations_stage_idx").on(t.organizationId, t.stage, t.lastMessageAt),
+    index("conversations_ad_idx").on(t.organizationId, t.adId),
     index("conversations_last_message_idx").on(t.lastMessageAt),
     // Foreign keys retention's deletes follow (ON DELETE SET NULL).
     index("conversations_session_idx").on(t.trackingSessionId),
@@ -468,6 +481,11 @@ export const conversions = sqliteTable(
     capiResult: text("capi_result", { mode: "json" }).$type<Record<string, unknown>>(),
     capiAttempts: integer("capi_attempts").notNull().default(0),
     capiNextAttemptAt: text("capi_next_attempt_at"),
+    /**
+     * What makes a conversion recorded from a conversation happen once: `lead:<conversation>`,
+     * `sale:<conversation>:<Idempotency-Key>`, `suggestion:<id>`. Null for the others.
+     */
+    dedupeKey: text("dedupe_key"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -476,11 +494,63 @@ export const conversions = sqliteTable(
     index("conversions_capi_queue_idx").on(t.capiStatus, t.capiNextAttemptAt),
     index("conversions_conversation_idx").on(t.conversationId),
     index("conversions_session_idx").on(t.trackingSessionId),
-    // One conversion per click-to-WhatsApp click and event (Meta does not deduplicate them).
-    uniqueIndex("conversions_ctwa_idx")
+    // One conversion per click-to-WhatsApp click and event (Meta does not deduplicate them),
+    // except purchases: a customer may buy several times, each sale once (dedupe_key).
+    uniqueIndex("conversions_ctwa_event_idx")
       .on(t.organizationId, t.ctwaClid, t.eventName)
-      .where(sql`ctwa_clid IS NOT NULL`),
+      .where(sql`ctwa_clid IS NOT NULL AND event_name <> 'purchase'`),
+    uniqueIndex("conversions_dedupe_idx")
+      .on(t.organizationId, t.dedupeKey)
+      .where(sql`dedupe_key IS NOT NULL`),
   ],
+);
+
+/**
+ * A lead or purchase Meta detected in a click-to-WhatsApp thread (`automatic_events`
+ * webhook), waiting for a person to confirm it; stored once per Meta message id.
+ */
+export const conversionSuggestions = sqliteTable(
+  "conversion_suggestions",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    /** The WhatsApp message id Meta attached the event to. */
+    wamid: text("wamid").notNull(),
+    eventName: text("event_name", { enum: DETECTED_EVENTS }).notNull(),
+    value: real("value"),
+    currency: text("currency"),
+    status: text("status", { enum: SUGGESTION_STATUSES }).notNull().default("pending"),
+    conversionId: text("conversion_id").references(() => conversions.id, {
+      onDelete: "set null",
+    }),
+    detectedAt: text("detected_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("conversion_suggestions_wamid_idx").on(t.organizationId, t.wamid, t.eventName),
+    index("conversion_suggestions_conversation_idx").on(t.conversationId, t.status),
+  ],
+);
+
+/**
+ * What each ad cost per day, read from Meta's Marketing API (`/{ad_account_id}/insights`,
+ * level=ad, one day per row) so the Anuncios tab does not call Meta on every view.
+ */
+export const adSpend = sqliteTable(
+  "ad_spend",
+  {
+    organizationId: organizationId(),
+    adId: text("ad_id").notNull(),
+    day: text("day").notNull(), // YYYY-MM-DD, the ad account's day
+    adName: text("ad_name"),
+    spend: real("spend").notNull(),
+    currency: text("currency"),
+    fetchedAt: text("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.adId, t.day] })],
 );
 
 // ── Audit ──────────────────────────────────────────────────────────────────
