@@ -10,6 +10,14 @@ CREATE TABLE `ad_spend` (
 	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `ad_spend_syncs` (
+	`organization_id` text NOT NULL,
+	`day` text NOT NULL,
+	`fetched_at` text NOT NULL,
+	PRIMARY KEY(`organization_id`, `day`),
+	FOREIGN KEY (`organization_id`) REFERENCES `organizations`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `conversion_suggestions` (
 	`id` text PRIMARY KEY NOT NULL,
 	`organization_id` text NOT NULL,

@@ -553,6 +553,17 @@ export const adSpend = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.adId, t.day] })],
 );
 
+/** When each day's spend was last read from Meta (a day without spend has no `ad_spend` row). */
+export const adSpendSyncs = sqliteTable(
+  "ad_spend_syncs",
+  {
+    organizationId: organizationId(),
+    day: text("day").notNull(),
+    fetchedAt: text("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);
+
 // ── Audit ──────────────────────────────────────────────────────────────────
 
 /** Security-relevant events: sign-ins and failures, role changes, connections, exports, deletions. */
