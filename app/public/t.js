@@ -3,6 +3,8 @@
  *   <script src="https://<console>/t.js" data-key="<tracking key>" async></script>
  * It keeps the ad click's parameters in a tracking session, and adds a short reference
  * (AT-XXXXXX) to WhatsApp links so the first message can be matched to the visit.
+ * The key is public: it only creates and updates visit sessions and records the visit's steps
+ * (whatsapp_click here); leads and sales are recorded by signed-in members in the console.
  */
 (function () {
   var script = document.currentScript;

@@ -1,10 +1,16 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { eachDayOfInterval, format, subDays } from "date-fns";
-import { lazy, Suspense, useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
-import type { Conversion, TrackingStats } from "../../worker/tracking/contract";
+import {
+  CONVERSIONS_PAGE_SIZE,
+  type Conversion,
+  type ConversionPage,
+  type TrackingStats,
+} from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
 import { ConversionsTable, EVENT_LABELS } from "~/components/tracking/conversions-table";
+import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 
@@ -27,16 +33,13 @@ const day = (date: Date) => format(date, "yyyy-MM-dd");
 const money = new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" });
 
 /** Conversions per UTC day of the range, zeros included. */
-function perDay(conversions: Conversion[], from: string, to: string) {
-  const counts = new Map<string, number>();
-  for (const c of conversions)
-    counts.set(c.event_time.slice(0, 10), (counts.get(c.event_time.slice(0, 10)) ?? 0) + 1);
+function perDay(byDay: TrackingStats["by_day"], from: string, to: string) {
   return eachDayOfInterval({
     start: new Date(`${from}T12:00:00`),
     end: new Date(`${to}T12:00:00`),
   }).map((d) => ({
     label: format(d, "dd/MM"),
-    count: counts.get(day(d)) ?? 0,
+    count: byDay[day(d)] ?? 0,
   }));
 }
 
@@ -56,30 +59,61 @@ export default function Tracking() {
   const [eventName, setEventName] = useState("");
   const [stats, setStats] = useState<TrackingStats | null>(null);
   const [conversions, setConversions] = useState<Conversion[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
+  /** Bumped by every new filter: a page that arrives for an older one is dropped. */
+  const listGeneration = useRef(0);
 
-  const load = useCallback(async () => {
+  const loadStats = useCallback(async () => {
     if (from > to) return;
     try {
-      const range = `date_from=${from}&date_to=${to}`;
-      const [s, list] = await Promise.all([
-        api.get<TrackingStats>(`/tracking/stats?${range}`),
-        api.get<Conversion[]>(`/tracking/conversions?${range}`),
-      ]);
-      setStats(s);
-      setConversions(list);
+      setStats(await api.get<TrackingStats>(`/tracking/stats?date_from=${from}&date_to=${to}`));
     } catch (error) {
-      toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
+      toast.error("Error al cargar las estadísticas", { description: errorMessage(error) });
     }
   }, [from, to]);
 
+  /** The first page of the range and event filter, or the next one after `before`. */
+  const loadConversions = useCallback(
+    async (before?: string) => {
+      if (from > to) return;
+      const query = new URLSearchParams({
+        date_from: from,
+        date_to: to,
+        limit: String(CONVERSIONS_PAGE_SIZE),
+      });
+      if (eventName) query.set("event_name", eventName);
+      if (before) query.set("before", before);
+      const generation = before ? listGeneration.current : ++listGeneration.current;
+      try {
+        const page = await api.get<ConversionPage>(`/tracking/conversions?${query}`);
+        if (generation !== listGeneration.current) return;
+        setConversions((shown) => (before ? [...shown, ...page.conversions] : page.conversions));
+        setHasMore(page.has_more);
+      } catch (error) {
+        toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
+      }
+    },
+    [from, to, eventName],
+  );
+
   useEffect(() => {
-    void load();
-  }, [load]);
+    void loadStats();
+  }, [loadStats]);
+
+  useEffect(() => {
+    void loadConversions();
+  }, [loadConversions]);
+
+  async function loadMore() {
+    setLoadingMore(true);
+    await loadConversions(conversions.at(-1)?.id);
+    setLoadingMore(false);
+  }
 
   const campaigns = Object.entries(stats?.by_campaign ?? {})
     .sort((a, b) => b[1] - a[1])
     .slice(0, TOP_CAMPAIGNS);
-  const filtered = eventName ? conversions.filter((c) => c.event_name === eventName) : conversions;
 
   return (
     <>
@@ -140,7 +174,7 @@ export default function Tracking() {
               <section className="rounded-xl border border-slate-200 bg-white p-5">
                 <h2 className="mb-3 font-semibold">Conversiones por día</h2>
                 <Suspense fallback={<Spinner label="Cargando gráfico..." />}>
-                  <ConversionsOverTime days={perDay(conversions, from, to)} />
+                  <ConversionsOverTime days={perDay(stats.by_day, from, to)} />
                 </Suspense>
               </section>
             </TabPanel>
@@ -161,7 +195,18 @@ export default function Tracking() {
                     ))}
                   </select>
                 </label>
-                <ConversionsTable conversions={filtered} />
+                <ConversionsTable conversions={conversions} />
+                {hasMore && (
+                  <div className="border-t border-slate-100 p-4">
+                    <Button
+                      variant="secondary"
+                      disabled={loadingMore}
+                      onClick={() => void loadMore()}
+                    >
+                      {loadingMore ? "Cargando..." : "Cargar más"}
+                    </Button>
+                  </div>
+                )}
               </section>
             </TabPanel>
             <TabPanel>

@@ -12,6 +12,7 @@ import { depsForBackground } from "../../worker/http/deps";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";
+import { PUBLIC_KEY_EVENTS } from "../../worker/tracking/contract";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
@@ -77,7 +78,8 @@ describe("Conversions API, web events", () => {
     const owner = await ownerWithPixel();
     const session = await landingSession(owner.organization.tracking_key, { fbclid: "IwAR1xyz" });
     const recorded = await call("POST", "/api/v1/tracking/conversions", {
-      headers: { "X-Tracking-Key": owner.organization.tracking_key, "User-Agent": BROWSER },
+      token: owner.token,
+      headers: { "User-Agent": BROWSER },
       body: {
         event_name: "lead",
         phone_number: "+34 600 111 222",
@@ -114,7 +116,10 @@ describe("Conversions API, web events", () => {
     });
     // The console reads the result on the conversion.
     const list = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
-    expect(list.body.data[0]).toMatchObject({ capi_status: "sent", event_id: row.eventId });
+    expect(list.body.data.conversions[0]).toMatchObject({
+      capi_status: "sent",
+      event_id: row.eventId,
+    });
   });
 
   it("normalizes and hashes phones as Meta specifies", async () => {
@@ -132,16 +137,14 @@ describe("Conversions API, web events", () => {
       token: owner.token,
     });
     const testEventCode = code.body.data.test_event_code;
-    const headers = {
-      "X-Tracking-Key": owner.organization.tracking_key,
-      "User-Agent": BROWSER,
-      Referer: "https://clinica.example/gracias",
-    };
+    const headers = { "User-Agent": BROWSER, Referer: "https://clinica.example/gracias" };
     const purchase = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
       headers,
       body: { event_name: "purchase", conversion_value: 120.5, currency: "USD" },
     });
     const contact = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
       headers,
       body: { event_name: "contact" },
     });
@@ -179,7 +182,8 @@ describe("Conversions API, web events", () => {
   it("sets aside an event Meta would refuse instead of failing the batch", async () => {
     const owner = await ownerWithPixel();
     const purchase = await call("POST", "/api/v1/tracking/conversions", {
-      headers: { "X-Tracking-Key": owner.organization.tracking_key, Referer: "https://a.example/" },
+      token: owner.token,
+      headers: { Referer: "https://a.example/" },
       body: { event_name: "purchase" },
     });
     const row = await settled(purchase.body.data.id);
@@ -197,8 +201,8 @@ describe("Conversions API, web events", () => {
       error: { message: "An unknown error occurred", code: 1, type: "OAuthException" },
     });
     const lead = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
       headers: {
-        "X-Tracking-Key": owner.organization.tracking_key,
         "User-Agent": BROWSER,
         Referer: "https://clinica.example/",
         "CF-Connecting-IP": randomIp(),
@@ -249,23 +253,29 @@ describe("Conversions API, web events", () => {
   });
 });
 
+/** A customer who wrote from a click-to-WhatsApp ad with this click id. */
+async function adCustomer(owner: Awaited<ReturnType<typeof createOwner>>, ctwaClid: string) {
+  const connection = await connectWhatsapp(owner.organization.id, {
+    businessAccountId: F.wabaId,
+  });
+  const from = customer();
+  await deliver(
+    delivery(
+      inboundMessage({
+        phoneNumberId: connection.phoneNumberId,
+        wabaId: F.wabaId,
+        from,
+        referral: ctwaReferral({ ctwaClid }),
+      }),
+    ),
+  );
+  return { connection, from };
+}
+
 describe("Conversions API, click-to-WhatsApp", () => {
   it("sends a lead from an ad conversation to the account's dataset once per click", async () => {
     const owner = await createOwner();
-    const connection = await connectWhatsapp(owner.organization.id, {
-      businessAccountId: F.wabaId,
-    });
-    const from = customer();
-    await deliver(
-      delivery(
-        inboundMessage({
-          phoneNumberId: connection.phoneNumberId,
-          wabaId: F.wabaId,
-          from,
-          referral: ctwaReferral({ ctwaClid: "ARAkCTWA42" }),
-        }),
-      ),
-    );
+    const { connection, from } = await adCustomer(owner, "ARAkCTWA42");
     const record = () =>
       call("POST", "/api/v1/tracking/conversions", {
         token: owner.token,
@@ -297,6 +307,78 @@ describe("Conversions API, click-to-WhatsApp", () => {
       error: "Este evento ya se envió a Meta para este clic del anuncio.",
     });
     expect(await sentEvent(second.event_id)).toBeNull();
+  });
+});
+
+describe("the public tracking key and a customer's phone", () => {
+  const byKey = (key: string, body: Record<string, unknown>) =>
+    call("POST", "/api/v1/tracking/conversions", {
+      headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() },
+      body,
+    });
+
+  it("cannot use up an ad click's one send: a member's lead still reaches the dataset", async () => {
+    const owner = await createOwner();
+    const { from } = await adCustomer(owner, "ARAkCTWA77");
+    const key = owner.organization.tracking_key;
+
+    const lead = await byKey(key, { event_name: "lead", phone_number: from });
+    expect(lead.status).toBe(403);
+    for (const event_name of PUBLIC_KEY_EVENTS) {
+      expect((await byKey(key, { event_name, phone_number: from })).status).toBe(201);
+    }
+    // What the page recorded is analytics only: not tied to the conversation or its ad click.
+    const recorded = await db.query.conversions.findMany({
+      where: (c, { and, eq, isNull }) =>
+        and(eq(c.organizationId, owner.organization.id), isNull(c.ctwaClid)),
+    });
+    expect(recorded).toHaveLength(PUBLIC_KEY_EVENTS.length);
+    for (const row of recorded) {
+      expect(row).toMatchObject({
+        conversationId: null,
+        capiStatus: "not_sent",
+        phoneNumber: from,
+      });
+    }
+
+    const memberLead = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "lead", phone_number: from, conversion_value: 25 },
+    });
+    const sent = await settled(memberLead.body.data.id);
+    expect(sent.capiStatus).toBe("sent");
+    expect((await sentEvent(sent.eventId))?.event).toMatchObject({
+      event_name: "LeadSubmitted",
+      user_data: { whatsapp_business_account_id: F.wabaId, ctwa_clid: "ARAkCTWA77" },
+    });
+  });
+
+  it("answers the same whether or not the phone belongs to a customer", async () => {
+    const owner = await createOwner();
+    const { from } = await adCustomer(owner, "ARAkCTWA88");
+    const stranger = customer();
+    const key = owner.organization.tracking_key;
+
+    /** Everything the page can see of the answer, with the new row's id as a placeholder. */
+    const seen = async (event_name: string, phone_number: string) => {
+      const response = await byKey(key, { event_name, phone_number });
+      return {
+        status: response.status,
+        contentType: response.headers.get("Content-Type"),
+        body: { ...response.body, data: { ...response.body.data, id: "<id>" } },
+      };
+    };
+    // Twice each: a repeated event is where an ad click's one send would show.
+    for (const event_name of [...PUBLIC_KEY_EVENTS, ...PUBLIC_KEY_EVENTS]) {
+      const forCustomer = await seen(event_name, from);
+      const forStranger = await seen(event_name, stranger);
+      expect(forCustomer).toEqual(forStranger);
+      expect(forCustomer).toEqual({
+        status: 201,
+        contentType: "application/json",
+        body: { data: { id: "<id>", event_name } },
+      });
+    }
   });
 });
 

@@ -1,6 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createOwner } from "../support/factories";
+import {
+  CONVERSIONS_PAGE_SIZE,
+  CUSTOM_DATA_LIMITS,
+  PUBLIC_KEY_EVENTS,
+} from "../../worker/tracking/contract";
+import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../worker/tracking/service";
+import { createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 
 const session = (tracking_params: Record<string, string>) => ({
@@ -69,7 +75,11 @@ describe("tracking sessions", () => {
       headers: { "X-Tracking-Key": key },
       body: { phone_number: "+34 600 11 22 33" },
     });
-    expect(linked.body.data.phone_number).toBe("34600112233");
+    expect(linked.status).toBe(200);
+    const stored = await call("GET", `/api/v1/tracking/sessions/${created.body.data.id}`, {
+      token: owner.token,
+    });
+    expect(stored.body.data.phone_number).toBe("34600112233");
 
     const bad = await call("POST", "/api/v1/tracking/sessions", {
       headers: { "X-Tracking-Key": "no-existe" },
@@ -191,6 +201,7 @@ describe("conversions and stats", () => {
       total_value: 170.5,
       by_source: { facebook: 2, google: 1 },
       by_campaign: { "Black Friday": 2 },
+      by_day: { "2026-11-01": 1, "2026-11-05": 1, "2026-11-10": 1 },
     });
 
     const leads = await call(
@@ -200,7 +211,7 @@ describe("conversions and stats", () => {
         token: owner.token,
       },
     );
-    expect(leads.body.data.map((c: { event_time: string }) => c.event_time)).toEqual([
+    expect(leads.body.data.conversions.map((c: { event_time: string }) => c.event_time)).toEqual([
       "2026-11-10T23:59:59.999Z",
       "2026-11-01T00:00:00.000Z",
     ]);
@@ -220,6 +231,7 @@ describe("conversions and stats", () => {
       total_value: 0,
       by_source: {},
       by_campaign: {},
+      by_day: {},
     });
   });
 
@@ -245,5 +257,317 @@ describe("conversions and stats", () => {
       "conversion_value",
       "event_name",
     ]);
+  });
+});
+
+/** How many rows a table holds for the organization. */
+async function rowsOf(table: "tracking_sessions" | "conversions", organizationId: string) {
+  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
+    .bind(organizationId)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+describe("the public tracking key", () => {
+  const byKey = (key: string, body: Record<string, unknown>) =>
+    call("POST", "/api/v1/tracking/conversions", {
+      headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() },
+      body,
+    });
+
+  it("records a visit's steps, and refuses leads, sales and values with 403, storing nothing", async () => {
+    const owner = await createOwner();
+    const key = owner.organization.tracking_key;
+    for (const event_name of PUBLIC_KEY_EVENTS) {
+      const res = await byKey(key, {
+        event_name,
+        phone_number: "34600112233",
+        custom_data: { boton: "cabecera" },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toEqual({ id: expect.any(String), event_name });
+    }
+    const refused = [
+      { event_name: "lead" },
+      { event_name: "purchase", conversion_value: 10 },
+      { event_name: "contact" },
+      { event_name: "message_sent" },
+      { event_name: "whatsapp_click", conversion_value: 5 },
+      { event_name: "conversation_start", currency: "EUR" },
+      { event_name: "first_message", custom_data: { value: 99 } },
+      { event_name: "first_message", custom_data: { predicted_ltv: 300 } },
+    ];
+    for (const body of refused) {
+      const res = await byKey(key, body);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.body).toEqual({
+        error: "forbidden",
+        message: expect.stringMatching(/clave pública/),
+      });
+    }
+    expect(await rowsOf("conversions", owner.organization.id)).toBe(PUBLIC_KEY_EVENTS.length);
+    const stats = await call("GET", "/api/v1/tracking/stats", { token: owner.token });
+    expect(stats.body.data.total_value).toBe(0);
+
+    // A signed-in member records the lead and its value.
+    const lead = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "lead", conversion_value: 10, custom_data: { value: 10 } },
+    });
+    expect(lead.status).toBe(201);
+    expect(lead.body.data).toMatchObject({ event_name: "lead", conversion_value: 10 });
+  });
+
+  it("never shows a page the phone its visit was matched to", async () => {
+    const owner = await createOwner();
+    const headers = { "X-Tracking-Key": owner.organization.tracking_key };
+    const created = await call("POST", "/api/v1/tracking/sessions", {
+      headers,
+      body: session({ fbclid: "IwAR-privado" }),
+    });
+    const path = `/api/v1/tracking/sessions/${created.body.data.id}`;
+    const answers = [
+      created,
+      await call("PATCH", path, { headers, body: { phone_number: "34600445566" } }),
+      await call("GET", path, { headers }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBeLessThan(300);
+      expect(Object.keys(answer.body.data).sort()).toEqual([
+        "created_at",
+        "id",
+        "landing_page",
+        "ref_code",
+        "referrer",
+        "tracking_params",
+        "user_agent",
+      ]);
+    }
+    const forMember = await call("GET", path, { token: owner.token });
+    expect(forMember.body.data.phone_number).toBe("34600445566");
+  });
+
+  it("made-up keys add no rows to rate_limits: one counter per address", async () => {
+    const countersNow = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM rate_limits").first<{ n: number }>())!.n;
+    const before = await countersNow();
+    const headers = { "CF-Connecting-IP": randomIp() };
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await call("POST", "/api/v1/tracking/sessions", {
+        headers: { ...headers, "X-Tracking-Key": crypto.randomUUID().replaceAll("-", "") },
+        body: session({ fbclid: "x" }),
+      });
+      statuses.push(res.status);
+    }
+    expect(await countersNow()).toBeLessThanOrEqual(before + 1);
+    // Guessing keys is limited too: 30 a minute from one address, then 429.
+    expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+  });
+});
+
+describe("the public key's daily quota", () => {
+  /** Counts `used` additions of `kind` for the organization today, as if its pages had made them. */
+  async function seedQuota(kind: "sessions" | "conversions", organizationId: string, used: number) {
+    const today = new Date().toISOString().slice(0, 10);
+    const nextDay = Date.parse(`${today}T00:00:00.000Z`) + 24 * 3600_000;
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)")
+      .bind(publicQuotaKey(kind, organizationId, today), used, nextDay)
+      .run();
+    return Math.ceil((nextDay - Date.now()) / 1000);
+  }
+
+  const add = {
+    sessions: { path: "/api/v1/tracking/sessions", body: session({ utm_source: "facebook" }) },
+    conversions: { path: "/api/v1/tracking/conversions", body: { event_name: "whatsapp_click" } },
+  };
+
+  it.each(["sessions", "conversions"] as const)(
+    "caps the %s a page adds per UTC day; members are not counted",
+    async (kind) => {
+      const owner = await createOwner();
+      const secondsToMidnight = await seedQuota(
+        kind,
+        owner.organization.id,
+        PUBLIC_DAILY_QUOTA - 1,
+      );
+      const byKey = () =>
+        call("POST", add[kind].path, {
+          headers: {
+            "X-Tracking-Key": owner.organization.tracking_key,
+            "CF-Connecting-IP": randomIp(),
+          },
+          body: add[kind].body,
+        });
+      expect((await byKey()).status).toBe(201);
+      const over = await byKey();
+      expect(over.status).toBe(429);
+      expect(over.body.error).toBe("rate_limited");
+      expect(over.body.message).toContain(`máximo de ${PUBLIC_DAILY_QUOTA}`);
+      expect(over.body.message).toContain("00:00 (UTC)");
+      const retryAfter = Number(over.headers.get("Retry-After"));
+      expect(Math.abs(retryAfter - secondsToMidnight)).toBeLessThanOrEqual(5);
+      expect(
+        await rowsOf(
+          `${kind === "sessions" ? "tracking_sessions" : "conversions"}`,
+          owner.organization.id,
+        ),
+      ).toBe(1);
+
+      const byMember = await call("POST", add[kind].path, {
+        token: owner.token,
+        body: add[kind].body,
+      });
+      expect(byMember.status).toBe(201);
+    },
+  );
+});
+
+describe("bounded custom_data and tracking_params", () => {
+  /** A valid custom_data (texts of at most 1000 characters) whose JSON is exactly `bytes` long. */
+  function customDataOfBytes(bytes: number) {
+    const data: Record<string, string> = {};
+    for (let i = 0; ; i++) {
+      data[`k${i}`] = "";
+      const room = bytes - JSON.stringify(data).length;
+      data[`k${i}`] = "x".repeat(Math.min(CUSTOM_DATA_LIMITS.textLength, room));
+      if (room <= CUSTOM_DATA_LIMITS.textLength) return data;
+    }
+  }
+
+  it("accepts custom_data up to 4 KB and refuses more with a 422 naming the limit", async () => {
+    const owner = await createOwner();
+    const record = (custom_data: unknown) =>
+      call("POST", "/api/v1/tracking/conversions", {
+        token: owner.token,
+        body: { event_name: "lead", custom_data },
+      });
+    const atLimit = customDataOfBytes(CUSTOM_DATA_LIMITS.bytes);
+    expect(JSON.stringify(atLimit)).toHaveLength(4096);
+    const accepted = await record(atLimit);
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.data.custom_data).toEqual(atLimit);
+
+    const refused: [unknown, RegExp][] = [
+      [customDataOfBytes(CUSTOM_DATA_LIMITS.bytes + 1), /4 KB/],
+      [{ nota: "x".repeat(1001) }, /1000 caracteres/],
+      [Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])), /50 campos/],
+      [{ ["k".repeat(101)]: 1 }, /100 caracteres/],
+      [{ contents: [{ id: "a", quantity: 1 }] }, /sin listas ni objetos/],
+      [{ cliente: { nombre: "Ana" } }, /sin listas ni objetos/],
+      // Within 1000 characters each (an emoji counts 2), but 2000 bytes each: over 4 KB.
+      [{ a: "😀".repeat(500), b: "😀".repeat(500), c: "😀".repeat(500) }, /4 KB/],
+    ];
+    for (const [customData, message] of refused) {
+      const res = await record(customData);
+      expect(res.status).toBe(422);
+      expect(res.body.details).toEqual([
+        { path: "custom_data", message: expect.stringMatching(message) },
+      ]);
+    }
+    expect(await rowsOf("conversions", owner.organization.id)).toBe(1);
+  });
+
+  it("keeps only the known tracking parameters, each up to 500 characters", async () => {
+    const owner = await createOwner();
+    const created = await call("POST", "/api/v1/tracking/sessions", {
+      token: owner.token,
+      body: session({ fbclid: "f".repeat(500), inventado: "x".repeat(10_000) }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.tracking_params).toEqual({ fbclid: "f".repeat(500) });
+    const tooLong = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "lead", tracking_params: { utm_campaign: "c".repeat(501) } },
+    });
+    expect(tooLong.status).toBe(422);
+    expect(tooLong.body.details[0].path).toBe("tracking_params.utm_campaign");
+  });
+});
+
+describe("GET /tracking/conversions pages", () => {
+  /** Stores `n` conversions for the organization, one a minute before now, pairs sharing a time. */
+  async function seedConversions(organizationId: string, n: number) {
+    const start = Date.now() - n * 60_000;
+    await env.DB.batch(
+      Array.from({ length: n }, (_, i) =>
+        env.DB.prepare(
+          "INSERT INTO conversions (id, organization_id, event_name, event_id, event_time, created_at) VALUES (?, ?, 'lead', ?, ?, ?)",
+        ).bind(
+          crypto.randomUUID(),
+          organizationId,
+          crypto.randomUUID(),
+          new Date(start + Math.floor(i / 2) * 60_000).toISOString(),
+          new Date().toISOString(),
+        ),
+      ),
+    );
+  }
+
+  it("gives each of 120 conversions exactly once, 50 at a time, newest first", async () => {
+    const owner = await createOwner();
+    await seedConversions(owner.organization.id, 120);
+    const seen: { id: string; event_time: string }[] = [];
+    const pages: number[] = [];
+    let query = "";
+    for (;;) {
+      const res = await call("GET", `/api/v1/tracking/conversions?limit=50${query}`, {
+        token: owner.token,
+      });
+      expect(res.status).toBe(200);
+      const { conversions, has_more } = res.body.data;
+      pages.push(conversions.length);
+      seen.push(...conversions);
+      if (!has_more) break;
+      query = `&before=${conversions.at(-1).id}`;
+    }
+    expect(pages).toEqual([50, 50, 20]);
+    expect(new Set(seen.map((c) => c.id)).size).toBe(120);
+    const keys = seen.map((c) => `${c.event_time}|${c.id}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+
+    const byDefault = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    expect(byDefault.body.data.conversions).toHaveLength(CONVERSIONS_PAGE_SIZE);
+    expect(byDefault.body.data.has_more).toBe(true);
+  });
+
+  it("refuses another organization's cursor and a page over 200", async () => {
+    const owner = await createOwner();
+    const other = await createOwner();
+    await seedConversions(owner.organization.id, 3);
+    await seedConversions(other.organization.id, 3);
+    const theirs = await call("GET", "/api/v1/tracking/conversions", { token: other.token });
+    const cursor = theirs.body.data.conversions[0].id;
+    const res = await call("GET", `/api/v1/tracking/conversions?before=${cursor}`, {
+      token: owner.token,
+    });
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).not.toContain(cursor);
+    for (const query of ["limit=201", "limit=0", "before=no-es-un-id"]) {
+      const bad = await call("GET", `/api/v1/tracking/conversions?${query}`, {
+        token: owner.token,
+      });
+      expect(bad.status, query).toBe(400);
+    }
+  });
+
+  it("lists a conversion stored before custom_data was bounded without its custom_data", async () => {
+    const owner = await createOwner();
+    await env.DB.prepare(
+      "INSERT INTO conversions (id, organization_id, event_name, event_id, event_time, custom_data, created_at) VALUES (?, ?, 'lead', ?, ?, ?, ?)",
+    )
+      .bind(
+        crypto.randomUUID(),
+        owner.organization.id,
+        crypto.randomUUID(),
+        new Date().toISOString(),
+        JSON.stringify({ nota: "x".repeat(500_000) }),
+        new Date().toISOString(),
+      )
+      .run();
+    const res = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.conversions[0]).toMatchObject({ event_name: "lead", custom_data: null });
   });
 });

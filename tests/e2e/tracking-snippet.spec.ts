@@ -11,7 +11,10 @@ test.use({ permissions: ["local-network-access"] });
 
 async function conversionNames(request: APIRequestContext, headers: Record<string, string>) {
   const response = await request.get("/api/v1/tracking/conversions", { headers });
-  const list = (await response.json()).data as { event_name: string; phone_number: string }[];
+  const list = (await response.json()).data.conversions as {
+    event_name: string;
+    phone_number: string;
+  }[];
   return list.map((c) => `${c.event_name}:${c.phone_number ?? ""}`).sort();
 }
 

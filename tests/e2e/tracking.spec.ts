@@ -48,6 +48,29 @@ test("analytics show sessions, conversions, rate, value, sources and campaigns",
   await expect(page.getByText("0.0%")).toBeVisible();
 });
 
+test("the conversions list loads 50 at a time with 'Cargar más'", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  for (let i = 0; i < 53; i++) {
+    const recorded = await page.request.post("/api/v1/tracking/conversions", {
+      headers,
+      data: { event_name: "lead", custom_data: { orden: i } },
+    });
+    expect(recorded.status()).toBe(201);
+  }
+  await page.goto("/tracking");
+  // The chart counts every conversion of the range (its UTC day), not just the first page.
+  const today = new Date().toISOString();
+  await expect(page.locator("figcaption").first()).toContainText(
+    `${today.slice(8, 10)}/${today.slice(5, 7)}: 53`,
+  );
+  await page.getByRole("tab", { name: "Conversiones" }).click();
+  const rows = page.getByRole("row");
+  await expect(rows).toHaveCount(51);
+  await page.getByRole("button", { name: "Cargar más" }).click();
+  await expect(rows).toHaveCount(54);
+  await expect(page.getByRole("button", { name: "Cargar más" })).toHaveCount(0);
+});
+
 test("the console keeps a tracking session only when a visit carries ad parameters", async ({
   page,
 }) => {

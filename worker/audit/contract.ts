@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   "agent.delete",
   "pixel.connect",
   "pixel.disconnect",
+  "tracking_key.rotate",
   "retention.run",
   "member.invite",
   "member.join",

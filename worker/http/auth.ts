@@ -13,7 +13,7 @@ import { memberships, organizations, type Role } from "../db/schema";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
-import { assertUnderLimit, countHit, type Limit } from "./rate-limit";
+import { takeHits, type Limit } from "./rate-limit";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -44,18 +44,21 @@ export const requireRole = (...roles: Role[]) =>
     await next();
   });
 
-/** Public tracking calls from a business's own pages, per client address and key. */
+/** Public tracking calls from a business's own pages, per organization and client address. */
 const PUBLIC_TRACKING_LIMIT: Limit = { max: 120, windowSeconds: 60 };
+/** Calls with a key no organization holds, per client address (one counter, whatever the key). */
+const UNKNOWN_TRACKING_KEY_LIMIT: Limit = { max: 30, windowSeconds: 60 };
 
 /**
  * Tracking calls come from the console (bearer token) or from a business's own web pages
- * with the organization's public key (`X-Tracking-Key`), rate-limited per address.
+ * with the organization's public key (`X-Tracking-Key`). The key is looked up before anything
+ * is counted, so that made-up keys share one counter per address instead of adding a row each.
  */
 export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next) => {
   if (bearerToken(c)) {
     await requireCaller(c, async () => {
       await requireMember(c, async () => {
-        c.set("trackingOrganizationId", c.var.member.organizationId);
+        c.set("tracking", { organizationId: c.var.member.organizationId, publicKey: false });
         await next();
       });
     });
@@ -63,15 +66,19 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   }
   const key = c.req.header("X-Tracking-Key");
   if (!key) throw unauthorized("Falta la clave de tracking (X-Tracking-Key) o el token.");
-  const limitKey = `tracking:${key.slice(0, 64)}:${requestInfo(c).ip ?? "unknown"}`;
-  await assertUnderLimit(c.var.db, limitKey, PUBLIC_TRACKING_LIMIT);
-  await countHit(c.var.db, limitKey, PUBLIC_TRACKING_LIMIT);
+  const ip = requestInfo(c).ip ?? "unknown";
   const organization = await c.var.db.query.organizations.findFirst({
     where: eq(organizations.trackingKey, key),
     columns: { id: true },
   });
-  if (!organization) throw unauthorized("La clave de tracking no es válida.");
-  c.set("trackingOrganizationId", organization.id);
+  if (!organization) {
+    await takeHits(c.var.db, [{ key: `tracking:bad:${ip}`, limit: UNKNOWN_TRACKING_KEY_LIMIT }]);
+    throw unauthorized("La clave de tracking no es válida.");
+  }
+  await takeHits(c.var.db, [
+    { key: `tracking:${organization.id}:${ip}`, limit: PUBLIC_TRACKING_LIMIT },
+  ]);
+  c.set("tracking", { organizationId: organization.id, publicKey: true });
   await next();
 });
 

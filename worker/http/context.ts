@@ -15,6 +15,12 @@ export interface Member extends Caller {
   role: Role;
 }
 
+/** The organization of a tracking call, and whether only its public key vouches for the caller. */
+export interface TrackingCaller {
+  organizationId: string;
+  publicKey: boolean;
+}
+
 export interface AppContext {
   Bindings: Env;
   Variables: {
@@ -22,7 +28,7 @@ export interface AppContext {
     deps: Deps;
     caller: Caller;
     member: Member;
-    /** The organization of a tracking call: the member's, or the one owning the public key. */
-    trackingOrganizationId: string;
+    /** Who a tracking call is from: a member, or a page holding the organization's public key. */
+    tracking: TrackingCaller;
   };
 }

@@ -117,3 +117,25 @@ export async function updateOrganization(
   });
   return toOrganization(row);
 }
+
+/**
+ * Gives the organization a new public tracking key. The old one stops working at once: every
+ * public call looks its key up, nothing keeps it.
+ */
+export async function rotateTrackingKey(db: Db, member: Member, ip: string | null) {
+  // The same form as the key every organization is created with (worker/db/schema.ts).
+  const trackingKey = crypto.randomUUID().replaceAll("-", "");
+  const [row] = await db
+    .update(organizations)
+    .set({ trackingKey, updatedAt: new Date().toISOString() })
+    .where(eq(organizations.id, member.organizationId))
+    .returning({ trackingKey: organizations.trackingKey });
+  if (!row) throw organizationNotFound();
+  await recordAudit(db, {
+    action: "tracking_key.rotate",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    ip,
+  });
+  return row.trackingKey;
+}

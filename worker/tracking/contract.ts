@@ -36,6 +36,21 @@ export const CONVERSION_EVENTS = [
 ] as const;
 export type ConversionEvent = (typeof CONVERSION_EVENTS)[number];
 
+/**
+ * What a landing page may record with the public key alone: the visit's steps, never a lead,
+ * a contact, a message or a sale (those need a signed-in member).
+ */
+export const PUBLIC_KEY_EVENTS = [
+  "whatsapp_click",
+  "conversation_start",
+  "first_message",
+] as const satisfies readonly ConversionEvent[];
+
+/** custom_data keys that carry money: refused with the public key, like conversion_value. */
+export const VALUE_KEYS = ["value", "currency", "predicted_ltv"] as const;
+
+// tracking_params keeps only the keys above (zod drops the others), each at most 500
+// characters: at most 11 × 500 characters in all.
 const param = z.string().trim().max(500, "Parámetro demasiado largo");
 
 export const trackingParamsField = z
@@ -68,6 +83,41 @@ const phone = z
 
 export const trackingSessionUpdateInput = z.object({ phone_number: phone });
 
+/**
+ * custom_data is a flat record (Meta's custom_data fields, a lead's name or company): at most
+ * 50 keys of up to 100 characters, each value a text of up to 1000 characters, a number, a
+ * boolean or null, and at most 4 KB as JSON. Lists and nested objects are refused.
+ */
+export const CUSTOM_DATA_LIMITS = { keys: 50, keyLength: 100, textLength: 1000, bytes: 4096 };
+
+const isFlatValue = (value: unknown) =>
+  value === null || ["string", "number", "boolean"].includes(typeof value);
+
+/** Why custom_data is refused, in the words of the 422; null when it is within the limits. */
+export function customDataProblem(data: Record<string, unknown>): string | null {
+  const { keys, keyLength, textLength, bytes } = CUSTOM_DATA_LIMITS;
+  const entries = Object.entries(data);
+  if (entries.length > keys) return `custom_data admite como mucho ${keys} campos.`;
+  if (entries.some(([key]) => key.length === 0 || key.length > keyLength)) {
+    return `Cada campo de custom_data necesita un nombre de 1 a ${keyLength} caracteres.`;
+  }
+  if (!entries.every(([, value]) => isFlatValue(value))) {
+    return "custom_data solo admite textos, números, verdadero/falso o null (sin listas ni objetos).";
+  }
+  if (entries.some(([, value]) => typeof value === "string" && value.length > textLength)) {
+    return `Cada texto de custom_data admite como mucho ${textLength} caracteres.`;
+  }
+  if (new TextEncoder().encode(JSON.stringify(data)).length > bytes) {
+    return `custom_data no puede superar 4 KB (${bytes} bytes en JSON).`;
+  }
+  return null;
+}
+
+const customDataField = z.record(z.string(), z.unknown()).superRefine((data, ctx) => {
+  const problem = customDataProblem(data);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 export const conversionInput = z.object({
   event_name: z.enum(CONVERSION_EVENTS, { error: "Evento no válido" }),
   phone_number: phone.optional(),
@@ -78,7 +128,7 @@ export const conversionInput = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, "Moneda ISO 4217 de tres letras")
     .optional(),
-  custom_data: z.record(z.string(), z.unknown()).optional(),
+  custom_data: customDataField.optional(),
 });
 
 const day = z
@@ -89,16 +139,27 @@ const day = z
     return Number.isFinite(time) && new Date(time).toISOString().startsWith(v);
   }, "La fecha no existe");
 
-export const dateRangeQuery = z
-  .object({
-    date_from: day.optional(),
-    date_to: day.optional(),
-    event_name: z.enum(CONVERSION_EVENTS).optional(),
+const dateRangeFields = z.object({
+  date_from: day.optional(),
+  date_to: day.optional(),
+  event_name: z.enum(CONVERSION_EVENTS).optional(),
+});
+
+const isOrdered = (q: { date_from?: string; date_to?: string }) =>
+  !q.date_from || !q.date_to || q.date_from <= q.date_to;
+const unordered = { path: ["date_from"], message: "La fecha inicial debe ser anterior a la final" };
+
+export const dateRangeQuery = dateRangeFields.refine(isOrdered, unordered);
+
+export const CONVERSIONS_PAGE_SIZE = 50;
+
+/** `before` is the id of the last conversion already shown; the next page is older than it. */
+export const conversionsQuery = dateRangeFields
+  .extend({
+    limit: z.coerce.number().int().min(1).max(200).default(CONVERSIONS_PAGE_SIZE),
+    before: z.uuid().optional(),
   })
-  .refine((q) => !q.date_from || !q.date_to || q.date_from <= q.date_to, {
-    path: ["date_from"],
-    message: "La fecha inicial debe ser anterior a la final",
-  });
+  .refine(isOrdered, unordered);
 
 export type TrackingParams = Partial<Record<(typeof TRACKING_PARAM_KEYS)[number], string>>;
 
@@ -114,6 +175,9 @@ export interface TrackingSession {
   created_at: string;
 }
 
+/** A session as the page holding the public key sees it: never the phone it was matched to. */
+export type PublicTrackingSession = Omit<TrackingSession, "phone_number">;
+
 export interface Conversion {
   id: string;
   event_name: ConversionEvent;
@@ -128,6 +192,21 @@ export interface Conversion {
   capi_result: Record<string, unknown> | null;
 }
 
+/** One page of conversions, newest first. */
+export interface ConversionPage {
+  conversions: Conversion[];
+  has_more: boolean;
+}
+
+/**
+ * What a page holding only the public key learns of the conversion it recorded: the same
+ * whether or not the phone it named belongs to a customer.
+ */
+export interface RecordedConversion {
+  id: string;
+  event_name: ConversionEvent;
+}
+
 export interface TrackingStats {
   total_sessions: number;
   total_conversions: number;
@@ -135,4 +214,6 @@ export interface TrackingStats {
   total_value: number;
   by_source: Record<string, number>;
   by_campaign: Record<string, number>;
+  /** Conversions per UTC day ("YYYY-MM-DD"), days without any left out. */
+  by_day: Record<string, number>;
 }

@@ -9,11 +9,14 @@ import {
   requireTrackingAccess,
 } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
+import { rotateTrackingKey } from "../organizations/service";
 import {
   conversionInput,
+  conversionsQuery,
   dateRangeQuery,
   trackingSessionInput,
   trackingSessionUpdateInput,
+  type TrackingSession,
 } from "./contract";
 import { facebookConversionsInput } from "./meta-contract";
 import { forwardConversions } from "./meta-service";
@@ -26,6 +29,10 @@ const publicCors = cors({
   allowHeaders: ["Content-Type", "X-Tracking-Key"],
   maxAge: 86_400,
 });
+
+/** A page holding only the public key sees its session without the customer's phone. */
+const sessionFor = (c: Context<AppContext>, session: TrackingSession) =>
+  c.var.tracking.publicKey ? tracking.toPublicSession(session) : session;
 
 /** The visitor behind the call, for the conversion's Conversions API user data. */
 function visitOf(c: Context<AppContext>): tracking.Visit {
@@ -40,19 +47,19 @@ export const trackingRoutes = new Hono<AppContext>()
   .post("/sessions", requireTrackingAccess, ...jsonBody(trackingSessionInput), async (c) => {
     const session = await tracking.createSession(
       c.var.db,
-      c.var.trackingOrganizationId,
+      c.var.tracking,
       c.req.valid("json"),
       requestInfo(c).ip,
     );
-    return c.json({ data: session }, 201);
+    return c.json({ data: sessionFor(c, session) }, 201);
   })
   .get("/sessions/:id", requireTrackingAccess, async (c) => {
     const session = await tracking.getSession(
       c.var.db,
-      c.var.trackingOrganizationId,
+      c.var.tracking.organizationId,
       c.req.param("id"),
     );
-    return c.json({ data: session });
+    return c.json({ data: sessionFor(c, session) });
   })
   .patch(
     "/sessions/:id",
@@ -61,29 +68,30 @@ export const trackingRoutes = new Hono<AppContext>()
     async (c) => {
       const session = await tracking.associatePhone(
         c.var.db,
-        c.var.trackingOrganizationId,
+        c.var.tracking.organizationId,
         c.req.param("id"),
         c.req.valid("json").phone_number,
       );
-      return c.json({ data: session });
+      return c.json({ data: sessionFor(c, session) });
     },
   )
   .post("/conversions", requireTrackingAccess, ...jsonBody(conversionInput), async (c) => {
-    const conversion = await tracking.recordConversion(
-      c.var.deps,
-      c.var.trackingOrganizationId,
-      c.req.valid("json"),
-      visitOf(c),
-    );
+    const { organizationId, publicKey } = c.var.tracking;
+    const record = publicKey ? tracking.recordPageConversion : tracking.recordConversion;
+    const conversion = await record(c.var.deps, organizationId, c.req.valid("json"), visitOf(c));
     return c.json({ data: conversion }, 201);
   })
-  .get("/conversions", requireCaller, requireMember, queryParams(dateRangeQuery), async (c) => {
-    const list = await tracking.listConversions(
+  .get("/conversions", requireCaller, requireMember, queryParams(conversionsQuery), async (c) => {
+    const page = await tracking.listConversions(
       c.var.db,
       c.var.member.organizationId,
       c.req.valid("query"),
     );
-    return c.json({ data: list });
+    return c.json({ data: page });
+  })
+  .post("/key/rotate", requireCaller, requireMember, requireRole("owner", "admin"), async (c) => {
+    const trackingKey = await rotateTrackingKey(c.var.db, c.var.member, requestInfo(c).ip);
+    return c.json({ data: { tracking_key: trackingKey } });
   })
   .post(
     "/facebook-conversions",

@@ -1,4 +1,16 @@
-import { and, count, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  gte,
+  isNotNull,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import type { Db } from "../db/client";
 import {
   conversations,
@@ -7,23 +19,33 @@ import {
   trackingSessions,
   whatsappConnections,
 } from "../db/schema";
+import type { TrackingCaller } from "../http/context";
 import type { Deps } from "../http/deps";
-import { notFound } from "../http/errors";
+import { AppError, forbidden, notFound } from "../http/errors";
+import { takeHits } from "../http/rate-limit";
 import { isSentToMeta } from "./capi-events";
 import { sendDueConversions } from "./capi-service";
 import type { z } from "zod";
-import type {
-  Conversion,
-  TrackingParams,
-  TrackingSession,
-  TrackingStats,
-  conversionInput,
-  dateRangeQuery,
-  trackingSessionInput,
+import {
+  CUSTOM_DATA_LIMITS,
+  PUBLIC_KEY_EVENTS,
+  VALUE_KEYS,
+  type Conversion,
+  type ConversionPage,
+  type PublicTrackingSession,
+  type RecordedConversion,
+  type TrackingParams,
+  type TrackingSession,
+  type TrackingStats,
+  type conversionInput,
+  type conversionsQuery,
+  type dateRangeQuery,
+  type trackingSessionInput,
 } from "./contract";
 
 type SessionRow = typeof trackingSessions.$inferSelect;
 type ConversionRow = typeof conversions.$inferSelect;
+type ConversionData = z.output<typeof conversionInput>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_RANGE_DAYS = 30;
@@ -53,6 +75,12 @@ export const toConversion = (row: ConversionRow): Conversion => ({
   capi_result: row.capiResult ?? null,
 });
 
+/** The session without the phone the visit was matched to (a customer's, once they write). */
+export function toPublicSession(session: TrackingSession): PublicTrackingSession {
+  const { phone_number: _phone, ...visible } = session;
+  return visible;
+}
+
 /** Where a visit came from, for analytics: utm_source, else the click id's network. */
 export function sourceOf(params: TrackingParams) {
   if (params.utm_source) return params.utm_source.toLowerCase();
@@ -78,12 +106,47 @@ async function findSession(db: Db, organizationId: string, id: string) {
   return row;
 }
 
+/** What the public key may add per organization and UTC day, of sessions and of conversions. */
+export const PUBLIC_DAILY_QUOTA = 5000;
+
+type QuotaKind = "sessions" | "conversions";
+
+const QUOTA_WORDS: Record<QuotaKind, string> = { sessions: "visitas", conversions: "eventos" };
+
+/** The counter of one organization's public additions of one kind on one UTC day. */
+export const publicQuotaKey = (kind: QuotaKind, organizationId: string, day: string) =>
+  `tracking-quota:${kind}:${organizationId}:${day}`;
+
+/**
+ * Counts one addition through the public key against the organization's daily quota, before
+ * anything is stored; over it, 429 until the next UTC day. Members are never counted.
+ */
+async function takePublicQuota(db: Db, organizationId: string, kind: QuotaKind, now = Date.now()) {
+  const day = new Date(now).toISOString().slice(0, 10);
+  const nextDay = Date.parse(`${day}T00:00:00.000Z`) + DAY_MS;
+  const limit = { max: PUBLIC_DAILY_QUOTA, windowSeconds: Math.ceil((nextDay - now) / 1000) };
+  try {
+    await takeHits(db, [{ key: publicQuotaKey(kind, organizationId, day), limit }], now);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.status !== 429) throw error;
+    throw new AppError(
+      429,
+      "rate_limited",
+      `Tus páginas ya han registrado hoy el máximo de ${PUBLIC_DAILY_QUOTA} ${QUOTA_WORDS[kind]} con la clave pública. Podrán registrar más a partir de las 00:00 (UTC).`,
+      undefined,
+      error.headers,
+    );
+  }
+}
+
 export async function createSession(
   db: Db,
-  organizationId: string,
+  caller: TrackingCaller,
   input: z.output<typeof trackingSessionInput>,
   clientIp: string | null,
 ) {
+  const { organizationId } = caller;
+  if (caller.publicKey) await takePublicQuota(db, organizationId, "sessions");
   const params = input.tracking_params;
   const [row] = await db
     .insert(trackingSessions)
@@ -140,18 +203,14 @@ async function metaDestinationExists(db: Db, organizationId: string, clickToWhat
   return row !== undefined;
 }
 
-/**
- * Stores a conversion and, when Meta should hear of it, marks it pending and sends it after
- * the answer. A phone from a click-to-WhatsApp conversation attributes it to that ad click,
- * and each (click, event) goes to Meta once.
- */
-export async function recordConversion(
-  deps: Deps,
+/** A conversion's row before any attribution to an ad: the visit's session, parameters and phone. */
+async function visitConversion(
+  db: Db,
   organizationId: string,
-  input: z.output<typeof conversionInput>,
+  input: ConversionData,
   visit: Visit,
+  now: string,
 ) {
-  const { db } = deps;
   const session = input.tracking_session_id
     ? await findSession(db, organizationId, input.tracking_session_id)
     : null;
@@ -159,7 +218,55 @@ export async function recordConversion(
     ...(session?.trackingParams ?? {}),
     ...(input.tracking_params ?? {}),
   };
-  const phoneNumber = input.phone_number ?? session?.phoneNumber ?? null;
+  return {
+    session,
+    values: {
+      organizationId,
+      trackingSessionId: session?.id ?? null,
+      eventName: input.event_name,
+      phoneNumber: input.phone_number ?? session?.phoneNumber ?? null,
+      trackingParams: params,
+      source: sourceOf(params),
+      campaign: params.utm_campaign ?? null,
+      conversionValue: input.conversion_value ?? null,
+      currency: input.currency ?? null,
+      customData: input.custom_data ?? null,
+      clientIp: session?.clientIp ?? visit.ip,
+      clientUserAgent: session?.userAgent ?? visit.userAgent,
+      sourceUrl: session?.landingPage ?? visit.pageUrl,
+      eventTime: now,
+    },
+  };
+}
+
+async function touchSession(db: Db, sessionId: string, now: string) {
+  await db
+    .update(trackingSessions)
+    .set({ lastActivityAt: now })
+    .where(eq(trackingSessions.id, sessionId));
+}
+
+/**
+ * Stores a conversion a member records and, when Meta should hear of it, marks it pending and
+ * sends it after the answer. A phone from a click-to-WhatsApp conversation attributes it to
+ * that ad click, and each (click, event) goes to Meta once.
+ */
+export async function recordConversion(
+  deps: Deps,
+  organizationId: string,
+  input: ConversionData,
+  visit: Visit,
+) {
+  const { db } = deps;
+  const now = new Date().toISOString();
+  const { session, values: visitValues } = await visitConversion(
+    db,
+    organizationId,
+    input,
+    visit,
+    now,
+  );
+  const phoneNumber = visitValues.phoneNumber;
   const adConversation = phoneNumber
     ? await db.query.conversations.findFirst({
         where: and(
@@ -173,24 +280,10 @@ export async function recordConversion(
   const sendToMeta =
     isSentToMeta(input.event_name) &&
     (await metaDestinationExists(db, organizationId, adConversation !== undefined));
-  const now = new Date().toISOString();
   const values = {
-    organizationId,
-    trackingSessionId: session?.id ?? null,
+    ...visitValues,
     conversationId: adConversation?.id ?? null,
     ctwaClid: adConversation?.ctwaClid ?? null,
-    eventName: input.event_name,
-    phoneNumber,
-    trackingParams: params,
-    source: sourceOf(params),
-    campaign: params.utm_campaign ?? null,
-    conversionValue: input.conversion_value ?? null,
-    currency: input.currency ?? null,
-    customData: input.custom_data ?? null,
-    clientIp: session?.clientIp ?? visit.ip,
-    clientUserAgent: session?.userAgent ?? visit.userAgent,
-    sourceUrl: session?.landingPage ?? visit.pageUrl,
-    eventTime: now,
     capiStatus: sendToMeta ? ("pending" as const) : ("not_sent" as const),
     capiNextAttemptAt: sendToMeta ? now : null,
   };
@@ -208,14 +301,49 @@ export async function recordConversion(
       })
       .returning();
   }
-  if (session) {
-    await db
-      .update(trackingSessions)
-      .set({ lastActivityAt: now })
-      .where(eq(trackingSessions.id, session.id));
-  }
+  if (session) await touchSession(db, session.id, now);
   if (row!.capiStatus === "pending") deps.defer(sendDueConversions(deps, organizationId));
   return toConversion(row!);
+}
+
+/** Why the public key alone may not record this conversion; null when it may. */
+function publicKeyProblem(input: ConversionData) {
+  if (!(PUBLIC_KEY_EVENTS as readonly string[]).includes(input.event_name)) {
+    return `Con la clave pública de tracking solo se registran ${PUBLIC_KEY_EVENTS.join(", ")}. Los leads, contactos, mensajes enviados y compras se registran con una sesión iniciada en la consola.`;
+  }
+  const customKeys = Object.keys(input.custom_data ?? {});
+  if (
+    input.conversion_value !== undefined ||
+    input.currency !== undefined ||
+    VALUE_KEYS.some((key) => customKeys.includes(key))
+  ) {
+    return `Con la clave pública de tracking los eventos no llevan valor: quita conversion_value, currency y ${VALUE_KEYS.join(", ")} de custom_data.`;
+  }
+  return null;
+}
+
+/**
+ * Stores a conversion a business's page records with the public key: a step of the visit, kept
+ * for analytics only. It is never tied to a customer's conversation or ad click (the page's word
+ * about a phone proves nothing), never sent to Meta, and the answer says nothing about the phone.
+ */
+export async function recordPageConversion(
+  deps: Deps,
+  organizationId: string,
+  input: ConversionData,
+  visit: Visit,
+): Promise<RecordedConversion> {
+  const problem = publicKeyProblem(input);
+  if (problem) throw forbidden(problem);
+  await takePublicQuota(deps.db, organizationId, "conversions");
+  const now = new Date().toISOString();
+  const { session, values } = await visitConversion(deps.db, organizationId, input, visit, now);
+  const [row] = await deps.db
+    .insert(conversions)
+    .values(values)
+    .returning({ id: conversions.id, eventName: conversions.eventName });
+  if (session) await touchSession(deps.db, session.id, now);
+  return { id: row!.id, event_name: row!.eventName };
 }
 
 /** [from, to) in UTC: date_to is inclusive of its whole day; default the last 30 days. */
@@ -233,25 +361,53 @@ export function dayRange(query: { date_from?: string; date_to?: string }, now = 
   };
 }
 
+/**
+ * custom_data as listed: rows stored before custom_data was bounded may hold up to the 1 MiB
+ * body; those list without it so that a page of 200 stays small in the Worker's memory.
+ */
+const listedCustomData =
+  sql`CASE WHEN length(${conversions.customData}) <= ${CUSTOM_DATA_LIMITS.bytes} THEN ${conversions.customData} END`.mapWith(
+    conversions.customData,
+  );
+
+/** One page of the organization's conversions in the range, newest first. */
 export async function listConversions(
   db: Db,
   organizationId: string,
-  query: z.output<typeof dateRangeQuery>,
-) {
+  query: z.output<typeof conversionsQuery>,
+): Promise<ConversionPage> {
   const { start, end } = dayRange(query);
+  const inOrganization = eq(conversions.organizationId, organizationId);
   const filters: SQL[] = [
-    eq(conversions.organizationId, organizationId),
+    inOrganization,
     gte(conversions.eventTime, start),
     lt(conversions.eventTime, end),
   ];
   if (query.event_name) filters.push(eq(conversions.eventName, query.event_name));
+  if (query.before) {
+    // The anchor must be this organization's: another's id is simply not found.
+    const anchor = await db.query.conversions.findFirst({
+      where: and(eq(conversions.id, query.before), inOrganization),
+      columns: { id: true, eventTime: true },
+    });
+    if (!anchor) throw notFound("Conversión no encontrada.");
+    filters.push(
+      or(
+        lt(conversions.eventTime, anchor.eventTime),
+        and(eq(conversions.eventTime, anchor.eventTime), lt(conversions.id, anchor.id)),
+      )!,
+    );
+  }
   const rows = await db
-    .select()
+    .select({ ...getTableColumns(conversions), customData: listedCustomData })
     .from(conversions)
     .where(and(...filters))
     .orderBy(desc(conversions.eventTime), desc(conversions.id))
-    .limit(500);
-  return rows.map(toConversion);
+    .limit(query.limit + 1);
+  return {
+    conversions: rows.slice(0, query.limit).map(toConversion),
+    has_more: rows.length > query.limit,
+  };
 }
 
 /**
@@ -274,7 +430,7 @@ export async function trackingStats(
     gte(conversions.eventTime, start),
     lt(conversions.eventTime, end),
   );
-  const [[sessions], [totals], bySource, byCampaign] = await db.batch([
+  const [[sessions], [totals], bySource, byCampaign, byDay] = await db.batch([
     db.select({ n: count() }).from(trackingSessions).where(sessionsInRange),
     db
       .select({
@@ -294,6 +450,11 @@ export async function trackingStats(
       .from(conversions)
       .where(and(conversionsInRange, sql`${conversions.campaign} IS NOT NULL`))
       .groupBy(conversions.campaign),
+    db
+      .select({ key: sql<string>`substr(${conversions.eventTime}, 1, 10)`, n: count() })
+      .from(conversions)
+      .where(conversionsInRange)
+      .groupBy(sql`1`),
   ]);
   const totalSessions = sessions?.n ?? 0;
   const converted = Number(totals?.converted ?? 0);
@@ -304,5 +465,6 @@ export async function trackingStats(
     total_value: Number(totals?.value ?? 0),
     by_source: Object.fromEntries(bySource.map((r) => [r.key, r.n])),
     by_campaign: Object.fromEntries(byCampaign.map((r) => [r.key!, r.n])),
+    by_day: Object.fromEntries(byDay.map((r) => [r.key, r.n])),
   };
 }

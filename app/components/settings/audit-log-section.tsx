@@ -26,6 +26,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "agent.delete": "Agente eliminado",
   "pixel.connect": "Pixel de Meta conectado",
   "pixel.disconnect": "Pixel de Meta desconectado",
+  "tracking_key.rotate": "Clave de tracking regenerada",
   "retention.run": "Limpieza de datos antiguos",
   "member.invite": "Invitación creada",
   "member.join": "Nuevo miembro",

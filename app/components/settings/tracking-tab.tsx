@@ -10,6 +10,7 @@ import {
 import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/status-badge";
 import { useOrigin } from "~/components/settings/meta/use-origin";
 import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
@@ -133,10 +134,11 @@ export function TrackingTab() {
           <CopyableValue
             label="Fragmento de seguimiento"
             value={trackingSnippet(origin, organization.tracking_key)}
-            hint="La clave identifica a tu organización; es pública y solo permite registrar visitas."
+            hint="La clave identifica a tu organización. Es pública: solo permite registrar visitas y clics en WhatsApp, nunca leads ni compras."
             multiline
           />
         </div>
+        {(auth.role === "owner" || auth.role === "admin") && <RotateKeyButton />}
       </section>
 
       <div className="flex flex-wrap items-center gap-3">
@@ -149,5 +151,46 @@ export function TrackingTab() {
         <span className="text-sm text-slate-500">Sesiones, conversiones, fuentes y campañas.</span>
       </div>
     </div>
+  );
+}
+
+/** Owners and admins replace the public key, e.g. when a copy is being misused elsewhere. */
+function RotateKeyButton() {
+  const auth = useAuth();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function rotate() {
+    setBusy(true);
+    try {
+      const { tracking_key } = await api.post<{ tracking_key: string }>("/tracking/key/rotate");
+      auth.setOrganization({ ...auth.organization!, tracking_key });
+      toast.success("Clave de tracking regenerada", {
+        description: "Pega el fragmento nuevo en todas tus páginas.",
+      });
+      setConfirming(false);
+    } catch (error) {
+      toast.error("No se pudo regenerar la clave", { description: errorMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <Button variant="secondary" className="mt-4" onClick={() => setConfirming(true)}>
+        Regenerar clave
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        title="¿Regenerar la clave de tracking?"
+        description="La clave actual dejará de funcionar al momento en todas las páginas que la usan: hasta que pegues el fragmento nuevo en cada una, no registrarán visitas ni clics."
+        confirmLabel="Regenerar clave"
+        busyLabel="Regenerando..."
+        busy={busy}
+        onConfirm={() => void rotate()}
+        onClose={() => setConfirming(false)}
+      />
+    </>
   );
 }
