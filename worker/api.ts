@@ -13,6 +13,7 @@ import { AppError, handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
+import { adsRoutes } from "./tracking/ads-routes";
 import { trackingRoutes } from "./tracking/routes";
 import { whatsappOauthRoutes } from "./whatsapp/oauth-routes";
 import { whatsappConfigRoutes } from "./whatsapp/routes";
@@ -42,6 +43,7 @@ const v1 = new Hono<AppContext>()
   .route("/quick-replies", quickReplyRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
+  .route("/tracking/ads", adsRoutes)
   .route("/tracking", trackingRoutes)
   .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);

@@ -124,6 +124,8 @@ export async function startFakeGraph({
   const tokens = new Set([F.businessToken, "test-access-token", "sandbox-access-token"]);
   const uploaded = new Map();
   let messageSequence = 0;
+  /** The fake ad account's spend, one row per ad and day (set by tests through /__fake/insights). */
+  let adInsights = [];
 
   async function sendWebhook(payload) {
     if (!webhookUrl) return 0;
@@ -180,6 +182,10 @@ export async function startFakeGraph({
   const started = await startRecordingServer(
     port,
     async (req, res, body, url) => {
+      if (url.pathname === "/__fake/insights" && req.method === "POST") {
+        adInsights = [...(body?.rows ?? [])];
+        return sendJson(res, 200, { ok: true });
+      }
       if (url.pathname === "/__fake/webhook" && req.method === "POST") {
         return sendJson(res, 200, { status: await sendWebhook(body?.payload ?? body) });
       }
@@ -391,6 +397,7 @@ export async function startFakeGraph({
             },
           ],
         });
+      if (node === F.adAccountId && edge === "insights") return insights(res, url);
       if (node === F.adAccountId && edge === "adspixels")
         return sendJson(res, 200, { data: [{ id: F.pixelId, name: F.pixelName }] });
       if (!edge && method === "GET" && /^\d+$/.test(node ?? "")) {
@@ -411,8 +418,69 @@ export async function startFakeGraph({
     },
     (res, failure) =>
       graphError(res, failure.status, failure.error ?? { message: "Fallo inyectado", code: 1 }),
-    () => usedCodes.clear(),
+    () => {
+      usedCodes.clear();
+      adInsights = [];
+    },
   );
+
+  /**
+   * `GET /{ad_account_id}/insights` as the Marketing API answers it at ad level with
+   * time_increment=1: one row per ad and day with spend as a string, paged with cursors.
+   */
+  function insights(res, url) {
+    const q = url.searchParams;
+    let range;
+    try {
+      range = JSON.parse(q.get("time_range") ?? "");
+    } catch {
+      range = null;
+    }
+    if (
+      q.get("level") !== "ad" ||
+      q.get("time_increment") !== "1" ||
+      !range?.since ||
+      !range?.until
+    )
+      return graphError(res, 400, {
+        message: "(#100) level=ad, time_increment=1 and a time_range {since, until} are required",
+        code: 100,
+      });
+    const fields = (q.get("fields") ?? "").split(",");
+    if (!fields.includes("spend") || !fields.includes("ad_id"))
+      return graphError(res, 400, {
+        message: "(#100) fields must include ad_id and spend",
+        code: 100,
+      });
+    const rows = adInsights
+      .filter((r) => r.date >= range.since && r.date <= range.until)
+      .sort((a, b) => a.date.localeCompare(b.date) || a.ad_id.localeCompare(b.ad_id));
+    const limit = Number(q.get("limit") ?? 25);
+    const offset = Number(Buffer.from(q.get("after") ?? "", "base64").toString() || 0);
+    const page = rows.slice(offset, offset + limit);
+    const end = offset + page.length;
+    const cursor = (n) => Buffer.from(String(n)).toString("base64");
+    return sendJson(res, 200, {
+      data: page.map((r) => ({
+        ad_id: r.ad_id,
+        ad_name: r.ad_name,
+        spend: String(r.spend),
+        account_currency: "EUR",
+        date_start: r.date,
+        date_stop: r.date,
+      })),
+      paging: {
+        cursors: { before: cursor(offset), after: cursor(end) },
+        ...(end < rows.length && {
+          next: (() => {
+            const next = new URL(url);
+            next.searchParams.set("after", cursor(end));
+            return next.toString();
+          })(),
+        }),
+      },
+    });
+  }
 
   return {
     port: started.port,

@@ -506,6 +506,10 @@ async function recordAdClick(
         ...(typeof referral.source_id === "string" && { ad_id: referral.source_id }),
         utm_source: "facebook",
       },
+      // For the ads report (the ad's link); kept for analytics, never sent to Meta.
+      ...(typeof referral.source_url === "string" && {
+        customData: { source_url: referral.source_url.slice(0, 1000) },
+      }),
       eventTime: at,
     })
     .onConflictDoNothing();

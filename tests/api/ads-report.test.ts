@@ -1,0 +1,223 @@
+// The Anuncios tab's numbers (GET /tracking/ads): conversations started per ad from the
+// webhook's ad clicks, leads and sales attributed through the click, spend read from the
+// Marketing API's ad-level insights (kept per day), and the ratios, against hand-computed
+// figures; another organization's ads are absent.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, failNext, graphRequests } from "../support/webhooks";
+
+const F = GRAPH_FIXTURES;
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+const today = new Date().toISOString().slice(0, 10);
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+async function setInsights(
+  rows: { ad_id: string; ad_name: string; date: string; spend: number }[],
+) {
+  await fetch(`${new URL(env.META_GRAPH_URL).origin}/__fake/insights`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rows }),
+  });
+}
+
+/** An organization with a number and a pixel whose login found the fake ad account. */
+async function advertiser() {
+  const owner = await createOwner();
+  const connection = await connectWhatsapp(owner.organization.id, { businessAccountId: F.wabaId });
+  await env.DB.prepare(
+    `INSERT INTO meta_connections (id, organization_id, pixel_id, ad_account_id, access_token_encrypted, status, created_at, updated_at)
+     SELECT ?, ?, ?, ?, access_token_encrypted, 'connected', ?, ? FROM whatsapp_connections WHERE id = ?`,
+  )
+    .bind(
+      crypto.randomUUID(),
+      owner.organization.id,
+      F.pixelId,
+      F.adAccountId,
+      new Date().toISOString(),
+      new Date().toISOString(),
+      connection.id,
+    )
+    .run();
+  return { owner, connection };
+}
+
+let phoneSequence = 0;
+async function customerFromAd(
+  connection: { phoneNumberId: string },
+  ad: { adId: string; headline: string },
+) {
+  phoneSequence += 1;
+  const from = `3469${String(1_000_000 + phoneSequence * 7919).padStart(7, "0")}`;
+  await deliver(
+    delivery(
+      inboundMessage({
+        phoneNumberId: connection.phoneNumberId,
+        wabaId: F.wabaId,
+        from,
+        referral: ctwaReferral({
+          adId: ad.adId,
+          headline: ad.headline,
+          ctwaClid: `ARAk${crypto.randomUUID().slice(0, 8)}`,
+        }),
+      }),
+    ),
+  );
+  return from;
+}
+
+const record = (owner: Owner, event_name: string, phone_number: string, value?: number) =>
+  call("POST", "/api/v1/tracking/conversions", {
+    token: owner.token,
+    body: {
+      event_name,
+      phone_number,
+      ...(value !== undefined && { conversion_value: value, currency: "EUR" }),
+    },
+  });
+
+const report = (owner: Owner, query = "") =>
+  call("GET", `/api/v1/tracking/ads${query}`, { token: owner.token });
+
+describe("ads report", () => {
+  it("matches hand-computed conversations, leads, sales, revenue, spend and ratios", async () => {
+    const { owner, connection } = await advertiser();
+    const summer = { adId: "120200000000101", headline: "Oferta de verano" };
+    const winter = { adId: "120200000000202", headline: "Rebajas de invierno" };
+    const a1 = await customerFromAd(connection, summer);
+    const a2 = await customerFromAd(connection, summer);
+    await customerFromAd(connection, summer);
+    await customerFromAd(connection, winter);
+    // Summer: 3 conversations, 2 leads, 2 sales (120 + 30). Winter: 1 conversation, 0 leads.
+    expect((await record(owner, "lead", a1)).status).toBe(201);
+    expect((await record(owner, "lead", a2)).status).toBe(201);
+    expect((await record(owner, "purchase", a1, 120)).status).toBe(201);
+    expect((await record(owner, "purchase", a1, 30)).status).toBe(201);
+    // A conversion not from an ad counts for no ad.
+    expect((await record(owner, "purchase", "34911222333", 999)).status).toBe(201);
+    await setInsights([
+      { ad_id: summer.adId, ad_name: "Verano", date: daysAgo(1), spend: 40 },
+      { ad_id: summer.adId, ad_name: "Verano", date: today, spend: 10.5 },
+      { ad_id: winter.adId, ad_name: "Invierno", date: today, spend: 20 },
+      // Spent, but no conversation yet: still a row, so money that brought nothing shows.
+      { ad_id: "120200000000303", ad_name: "Primavera", date: today, spend: 5 },
+      // Outside the range asked for.
+      { ad_id: summer.adId, ad_name: "Verano", date: daysAgo(40), spend: 1000 },
+    ]);
+
+    const res = await report(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.currency).toBe("EUR");
+    expect(res.body.data.spend_error).toBeUndefined();
+    expect(res.body.data.ads).toEqual([
+      {
+        ad_id: summer.adId,
+        headline: "Oferta de verano",
+        source_url: "https://fb.me/abc",
+        conversations: 3,
+        leads: 2,
+        sales: 2,
+        revenue: 150,
+        spend: 50.5,
+        cost_per_conversation: 50.5 / 3,
+        cost_per_lead: 50.5 / 2,
+        roas: 150 / 50.5,
+      },
+      {
+        ad_id: winter.adId,
+        headline: "Rebajas de invierno",
+        source_url: "https://fb.me/abc",
+        conversations: 1,
+        leads: 0,
+        sales: 0,
+        revenue: 0,
+        spend: 20,
+        cost_per_conversation: 20,
+        cost_per_lead: null,
+        roas: 0,
+      },
+      {
+        ad_id: "120200000000303",
+        headline: "Primavera",
+        source_url: null,
+        conversations: 0,
+        leads: 0,
+        sales: 0,
+        revenue: 0,
+        spend: 5,
+        cost_per_conversation: null,
+        cost_per_lead: null,
+        roas: 0,
+      },
+    ]);
+
+    // The spend is kept per day: a second view in the same hour does not ask Meta again.
+    const asked = (await graphRequests("/insights")).length;
+    await report(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    expect((await graphRequests("/insights")).length).toBe(asked);
+
+    // Another organization sees none of these ads.
+    const other = await createOwner();
+    const theirs = await report(other);
+    expect(theirs.body.data.ads).toEqual([]);
+  });
+
+  it("reads every page of insights, and keeps the last figures when Meta fails", async () => {
+    const { owner, connection } = await advertiser();
+    const ad = { adId: "120200000000404", headline: "Muchas filas" };
+    await customerFromAd(connection, ad);
+    // 30 days × 20 ads = 600 rows: more than one page of 500.
+    const rows = [];
+    for (let d = 0; d < 30; d++) {
+      for (let i = 0; i < 20; i++) {
+        rows.push({
+          ad_id: i === 0 ? ad.adId : `1202000000005${String(i).padStart(2, "0")}`,
+          ad_name: `Anuncio ${i}`,
+          date: daysAgo(d),
+          spend: 1,
+        });
+      }
+    }
+    await setInsights(rows);
+    const res = await report(owner, `?date_from=${daysAgo(29)}&date_to=${today}`);
+    expect(res.body.data.ads).toHaveLength(20);
+    const row = res.body.data.ads.find((a: { ad_id: string }) => a.ad_id === ad.adId);
+    expect(row).toMatchObject({ conversations: 1, spend: 30, cost_per_conversation: 30 });
+
+    // Days before the range already kept are not asked for again; a failing Meta keeps them.
+    await failNext("graph", {
+      path: `/v25.0/${F.adAccountId}/insights`,
+      status: 500,
+      error: { message: "boom", code: 2 },
+    });
+    const longer = await report(owner, `?date_from=${daysAgo(35)}&date_to=${today}`);
+    expect(longer.status).toBe(200);
+    expect(longer.body.data.spend_error).toEqual(expect.any(String));
+    expect(longer.body.data.ads.find((a: { ad_id: string }) => a.ad_id === ad.adId).spend).toBe(30);
+  });
+
+  it("has no spend or ratios without an ad account, and refuses bad dates", async () => {
+    const owner = await createOwner();
+    const connection = await connectWhatsapp(owner.organization.id, {
+      businessAccountId: F.wabaId,
+    });
+    await customerFromAd(connection, { adId: "120200000000606", headline: "Sin cuenta" });
+    const res = await report(owner);
+    expect(res.body.data.ads).toEqual([
+      expect.objectContaining({
+        ad_id: "120200000000606",
+        conversations: 1,
+        spend: null,
+        cost_per_conversation: null,
+        cost_per_lead: null,
+        roas: null,
+      }),
+    ]);
+    expect((await report(owner, "?date_from=ayer")).status).toBe(400);
+  });
+});
