@@ -105,7 +105,7 @@ async function findLoginAccount(db: Db, email: string, ip: string | null) {
 }
 
 /**
- * The windows a sign-in attempt counts in. From a usual address the e-mail has a window of
+ * The windows a sign-in attempt counts in, the e-mail's first. From a usual address the e-mail has a window of
  * its own there, so guesses from elsewhere cannot lock its owner out, and the address's
  * window is left alone (a team behind one office address signs in every morning).
  */
@@ -141,7 +141,7 @@ export async function login(db: Db, secret: string, input: LoginInput, info: Req
     );
   }
 
-  await clearHits(db, windows[0]!.key);
+  await clearHits(db, windows[0]!.key); // The e-mail's window: its owner got in.
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, user.id),
   });
