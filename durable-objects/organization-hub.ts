@@ -3,7 +3,15 @@ import { replyToConversation } from "../worker/agents/auto-reply";
 import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import type { Env } from "../worker/env";
-import type { RealtimeEvent } from "../worker/realtime/contract";
+import {
+  type RealtimeEvent,
+  type SocketOwners,
+  SESSION_REVOKED_CLOSE_CODE,
+  SESSION_REVOKED_REASON,
+} from "../worker/realtime/contract";
+
+const sessionTag = (sessionId: string) => `session:${sessionId}`;
+const userTag = (userId: string) => `user:${userId}`;
 
 /** A burst of customer messages within this time gets one answer. */
 const COALESCE_MS = 2_500;
@@ -25,16 +33,39 @@ interface PendingReply {
  * the schedule is durable storage, so a reply survives restarts and is retried.
  */
 export class OrganizationHub extends DurableObject<Env> {
-  /** Accepts an already-authenticated upgrade (the Worker checked the token). */
+  /**
+   * Accepts an already-authenticated upgrade (the Worker checked the token). The socket is
+   * tagged with its session and user so that a revocation can find and close it.
+   */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     }
-    const userId = request.headers.get("X-User-Id") ?? "unknown";
+    const userId = request.headers.get("X-User-Id");
+    const sessionId = request.headers.get("X-Session-Id");
+    if (!userId || !sessionId) return new Response("Unknown caller", { status: 400 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [userId]);
+    this.ctx.acceptWebSocket(server, [sessionTag(sessionId), userTag(userId)]);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * Closes the sockets of these sessions and of this user (code 4001: the console then
+   * stops reconnecting with that token); returns how many it closed.
+   */
+  async closeSockets(owners: SocketOwners): Promise<number> {
+    const tags = (owners.sessionIds ?? []).map(sessionTag);
+    if (owners.userId) tags.push(userTag(owners.userId));
+    const sockets = new Set(tags.flatMap((tag) => this.ctx.getWebSockets(tag)));
+    for (const socket of sockets) {
+      try {
+        socket.close(SESSION_REVOKED_CLOSE_CODE, SESSION_REVOKED_REASON);
+      } catch {
+        // Already closing.
+      }
+    }
+    return sockets.size;
   }
 
   /** Sends the events, in order, to every socket of this organization; returns how many sockets. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuditLogEntry } from "../../worker/audit/contract";
-import { createOwner, registerUser } from "../support/factories";
+import { createAgent, createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -88,6 +88,20 @@ describe("GET /organizations/audit-log", () => {
       "member.invite",
       "organization.create",
     ]);
+  });
+
+  it("names only its own members: a free-text target is never looked up as a user", async () => {
+    const a = await createOwner({ name: "Vecina" });
+    const b = await createOwner({ name: "Curiosa" });
+    // B names an agent after A's owner's user id, then deletes it: the entry's target is that name.
+    const agent = await createAgent(b, { name: a.user.id });
+    expect((await call("DELETE", `/api/v1/agents/${agent.id}`, { token: b.token })).status).toBe(
+      200,
+    );
+    const { entries } = (await auditLog(b.token)).body.data;
+    const deletion = entries.find((e) => e.action === "agent.delete")!;
+    expect(deletion.target).toBe(a.user.id);
+    expect(JSON.stringify(entries)).not.toContain(a.email);
   });
 
   it("is for owners and admins only", async () => {

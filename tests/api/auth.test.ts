@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createOwner, registerUser, uniqueEmail } from "../support/factories";
+import { createOwner, randomIp, registerUser, uniqueEmail } from "../support/factories";
 import { call } from "../support/http";
 
 describe("POST /auth/register", () => {
@@ -136,6 +136,70 @@ describe("POST /auth/login", () => {
       body: { email: user.email, password: user.password },
     });
     expect(right.status).toBe(429);
+  });
+
+  const login = (email: string, password: string, ip: string) =>
+    call("POST", "/api/v1/auth/login", {
+      body: { email, password },
+      headers: { "CF-Connecting-IP": ip },
+    });
+
+  it("counts each attempt before the password check: a parallel burst gets the same 5", async () => {
+    const user = await registerUser();
+    const attacker = randomIp();
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => login(user.email, "mala", attacker)),
+    );
+    const statuses = burst.map((res) => res.status).sort();
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+    // Inside the window even the right password, from an address the owner never used, waits.
+    expect((await login(user.email, user.password, randomIp())).status).toBe(429);
+  });
+
+  it("limits one address guessing many e-mails", async () => {
+    const attacker = randomIp();
+    const guesses = await Promise.all(
+      Array.from({ length: 21 }, () => login(uniqueEmail("spray"), "mala", attacker)),
+    );
+    expect(guesses.filter((res) => res.status === 401)).toHaveLength(20);
+    expect(guesses.filter((res) => res.status === 429)).toHaveLength(1);
+  });
+
+  it("does not lock the owner out from an address they signed in from", async () => {
+    const user = await registerUser();
+    const home = randomIp();
+    expect((await login(user.email, user.password, home)).status).toBe(200);
+
+    const attacker = randomIp();
+    for (let i = 0; i < 5; i++)
+      expect((await login(user.email, "mala", attacker)).status).toBe(401);
+    expect((await login(user.email, "mala", attacker)).status).toBe(429);
+    // Locked for everyone else, but not from home.
+    expect((await login(user.email, user.password, randomIp())).status).toBe(429);
+    expect((await login(user.email, user.password, home)).status).toBe(200);
+    // Guesses from the owner's own address are limited too, in a window of their own.
+    for (let i = 0; i < 5; i++) expect((await login(user.email, "mala", home)).status).toBe(401);
+    expect((await login(user.email, user.password, home)).status).toBe(429);
+  });
+
+  it("never keeps an e-mail locked past its window, however long the guessing goes on", async () => {
+    const user = await registerUser();
+    const attacker = randomIp();
+    for (let i = 0; i < 5; i++) await login(user.email, "mala", attacker);
+    const locked = await login(user.email, "mala", attacker);
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get("Retry-After"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    for (let i = 0; i < 5; i++) await login(user.email, "mala", attacker);
+    const later = await login(user.email, "mala", attacker);
+    expect(Number(later.headers.get("Retry-After"))).toBeLessThanOrEqual(retryAfter);
+
+    // The window ends when it said it would: the owner gets in from anywhere.
+    await env.DB.prepare("UPDATE rate_limits SET reset_at = ? WHERE key = ?")
+      .bind(Date.now() - 1, `login:email:${user.email}`)
+      .run();
+    expect((await login(user.email, user.password, randomIp())).status).toBe(200);
   });
 
   it("records sign-ins and failures in the audit log", async () => {

@@ -105,6 +105,34 @@ describe("team", () => {
     expect((await call("GET", "/api/v1/conversations", { token: agent.token })).status).toBe(404);
   });
 
+  it("a role change signs the person out everywhere; removal leaves them their account", async () => {
+    const owner = await createOwner();
+    const member = await inviteAndJoin(owner, "agent");
+    const changeRole = (role: string) =>
+      call("PATCH", `/api/v1/organizations/members/${member.user.id}`, {
+        token: owner.token,
+        body: { role },
+      });
+    // The same role is no change: nothing is revoked.
+    expect((await changeRole("agent")).status).toBe(200);
+    expect((await call("GET", "/api/v1/auth/me", { token: member.token })).status).toBe(200);
+
+    expect((await changeRole("admin")).status).toBe(200);
+    expect((await call("GET", "/api/v1/auth/me", { token: member.token })).status).toBe(401);
+    expect((await call("GET", "/api/v1/auth/me", { token: owner.token })).status).toBe(200);
+
+    const again = await call("POST", "/api/v1/auth/login", {
+      body: { email: member.email, password: member.password },
+    });
+    const me = await call("GET", "/api/v1/auth/me", { token: again.body.data.token });
+    expect(me.body.data.role).toBe("admin");
+
+    await call("DELETE", `/api/v1/organizations/members/${member.user.id}`, { token: owner.token });
+    const after = await call("GET", "/api/v1/auth/me", { token: again.body.data.token });
+    expect(after.status).toBe(200);
+    expect(after.body.data).toMatchObject({ organization: null, role: null });
+  });
+
   it("members and invitations of another organization are 404", async () => {
     const a = await createOwner();
     const b = await createOwner();

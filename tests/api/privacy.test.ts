@@ -1,6 +1,14 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
+import { EXPORT_PAGE_SIZE } from "../../worker/auth/privacy-service";
+import {
+  createAgent,
+  createConversation,
+  createOwner,
+  randomIp,
+  registerUser,
+  uniqueEmail,
+} from "../support/factories";
 import { seedMessage } from "../support/db";
 import { call } from "../support/http";
 
@@ -36,6 +44,51 @@ describe("GET /profiles/me/export", () => {
   });
 });
 
+/** Stores `n` messages in one statement, with text that JSON must escape. */
+async function seedMessages(organizationId: string, conversationId: string, n: number) {
+  await env.DB.prepare(
+    `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
+     INSERT INTO messages (id, organization_id, conversation_id, content, direction, sender_type, status, created_at)
+     SELECT printf('seed-%05d', i), ?, ?, printf('Mensaje %d: "comillas", \\barra, ñ 😀' || char(10) || 'fin', i),
+            'inbound', 'customer', 'delivered', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+     FROM seq`,
+  )
+    .bind(n, organizationId, conversationId)
+    .run();
+}
+
+describe("GET /profiles/me/export, whatever the organization stored", () => {
+  it("streams every row, page after page, as one JSON document", async () => {
+    const owner = await createOwner();
+    const conversation = await createConversation(owner);
+    const count = EXPORT_PAGE_SIZE * 2 + 200;
+    await seedMessages(owner.organization.id, conversation.id, count);
+
+    const res = await exports.default.fetch("http://localhost/api/v1/profiles/me/export", {
+      headers: { Authorization: `Bearer ${owner.token}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/json");
+    expect(res.headers.get("Content-Disposition")).toContain("attachment");
+    // Written as it is read: the body arrives in pieces, not as one string built in memory.
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let chunks = 0;
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      chunks++;
+      text += decoder.decode(read.value, { stream: true });
+    }
+    expect(chunks).toBeGreaterThan(3);
+
+    const exported = JSON.parse(text).data.organization.messages;
+    expect(exported).toHaveLength(count);
+    expect(new Set(exported.map((m: { id: string }) => m.id)).size).toBe(count);
+    expect(exported[0].content).toBe('Mensaje 1: "comillas", \\barra, ñ 😀\nfin');
+    expect(exported.at(-1).conversationId).toBe(conversation.id);
+  });
+});
+
 describe("DELETE /profiles/me", () => {
   it("needs the right password and changes nothing otherwise", async () => {
     const owner = await createOwner();
@@ -45,6 +98,17 @@ describe("DELETE /profiles/me", () => {
     });
     expect(res.status).toBe(422);
     expect((await call("GET", "/api/v1/auth/me", { token: owner.token })).status).toBe(200);
+  });
+
+  it("limits password confirmations to 5 per 15 minutes", async () => {
+    const user = await registerUser();
+    const attempt = (password: string) =>
+      call("DELETE", "/api/v1/profiles/me", { token: user.token, body: { password } });
+    for (let i = 0; i < 5; i++) expect((await attempt("mala")).status).toBe(422);
+    const blocked = await attempt(user.password);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await countIn("users", "id", user.user.id)).toBe(1);
   });
 
   it("deletes the sole owner's account and organization, revoking every token", async () => {
@@ -73,5 +137,96 @@ describe("DELETE /profiles/me", () => {
       body: { email: owner.email, password: owner.password },
     });
     expect(login.status).toBe(401);
+  });
+});
+
+describe("what a deleted account leaves behind", () => {
+  it("loses the person's e-mail and addresses: audit entries, invitations, rate limits", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const person = await registerUser();
+    const personIp = randomIp();
+    const invite = (owner: typeof a, email: string, role = "agent") =>
+      call("POST", "/api/v1/organizations/invitations", {
+        token: owner.token,
+        body: { email, role },
+        headers: { "CF-Connecting-IP": "203.0.113.7" },
+      });
+    const invitation = await invite(a, person.email, "admin");
+    await call("POST", "/api/v1/organizations/invitations/accept", {
+      token: person.token,
+      body: { token: new URL(invitation.body.data.url).searchParams.get("invitation") },
+    });
+    const signIn = (email: string, password: string, ip: string) =>
+      call("POST", "/api/v1/auth/login", {
+        body: { email, password },
+        headers: { "CF-Connecting-IP": ip },
+      });
+    const session = await signIn(person.email, person.password, personIp);
+    const token = session.body.data.token as string;
+    await signIn(person.email, "mala", randomIp());
+    // Someone else's window whose key merely contains the person's e-mail stays.
+    const lookalike = `x${person.email}`;
+    await signIn(lookalike, "mala", randomIp());
+    const colleague = uniqueEmail("colega");
+    await call("POST", "/api/v1/organizations/invitations", {
+      token,
+      body: { email: colleague, role: "agent" },
+      headers: { "CF-Connecting-IP": personIp },
+    });
+    await invite(b, person.email);
+    await call("DELETE", "/api/v1/profiles/me", { token, body: { password: "mala" } });
+
+    const { results: about } = await env.DB.prepare(
+      "SELECT id FROM audit_events WHERE user_id = ? OR target = ? OR json_extract(metadata, '$.email') = ?",
+    )
+      .bind(person.user.id, person.email, person.email)
+      .all<{ id: string }>();
+    expect(about.length).toBeGreaterThan(4);
+
+    const res = await call("DELETE", "/api/v1/profiles/me", {
+      token,
+      body: { password: person.password },
+    });
+    expect(res.status).toBe(200);
+
+    const { results: entries } = await env.DB.prepare(
+      `SELECT user_id, target, metadata, ip FROM audit_events WHERE id IN (${about.map(() => "?").join(",")})`,
+    )
+      .bind(...about.map((row) => row.id))
+      .all<{
+        user_id: string | null;
+        target: string | null;
+        metadata: string | null;
+        ip: string | null;
+      }>();
+    expect(entries).toHaveLength(about.length);
+    for (const entry of entries) {
+      expect(entry.user_id).not.toBe(person.user.id);
+      expect(entry.target).not.toBe(person.email);
+      expect(entry.metadata ?? "").not.toContain(person.email);
+    }
+    const everything = await env.DB.prepare(
+      "SELECT count(*) AS n FROM audit_events WHERE ip = ? OR instr(coalesce(metadata, '') || coalesce(target, ''), ?) > 0",
+    )
+      .bind(personIp, `"${person.email}`)
+      .first<{ n: number }>();
+    expect(everything!.n).toBe(0);
+    // What others did keeps their own address.
+    expect(await countIn("audit_events", "ip", "203.0.113.7")).toBeGreaterThan(0);
+
+    expect(await countIn("invitations", "email", person.email)).toBe(0);
+    const sent = await env.DB.prepare("SELECT invited_by FROM invitations WHERE email = ?")
+      .bind(colleague)
+      .first<{ invited_by: string | null }>();
+    expect(sent).toEqual({ invited_by: null });
+
+    const { results: windows } = await env.DB.prepare("SELECT key FROM rate_limits").all<{
+      key: string;
+    }>();
+    const keys = windows.map((row) => row.key);
+    expect(keys.filter((key) => key.split(":").includes(person.email))).toEqual([]);
+    expect(keys.filter((key) => key.includes(person.user.id))).toEqual([]);
+    expect(keys).toContain(`login:email:${lookalike}`);
   });
 });

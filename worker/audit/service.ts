@@ -58,9 +58,11 @@ export async function listAuditLog(
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const targetEmails = await emailsOfUsers(
+  const targetEmails = await emailsOfMembers(
     db,
-    page.map((row) => row.event.target),
+    page
+      .filter((row) => MEMBER_TARGET_ACTIONS.has(row.event.action))
+      .map((row) => row.event.target),
   );
   return {
     entries: page.map(({ event, actorName, actorEmail }) => ({
@@ -68,7 +70,10 @@ export async function listAuditLog(
       action: event.action as AuditAction,
       actor:
         actorName !== null && actorEmail !== null ? { name: actorName, email: actorEmail } : null,
-      target: event.target === null ? null : (targetEmails.get(event.target) ?? event.target),
+      target:
+        event.target !== null && MEMBER_TARGET_ACTIONS.has(event.action)
+          ? (targetEmails.get(event.target) ?? event.target)
+          : event.target,
       details: event.metadata ?? null,
       ip: event.ip,
       created_at: event.createdAt,
@@ -78,10 +83,21 @@ export async function listAuditLog(
 }
 
 /**
- * Member actions name their target by user id; the log shows the e-mail instead, which the
- * organization's admins saw in the team list anyway. Targets that are not users stay as stored.
+ * Actions whose target is a member's user id, stored only after the server found that
+ * member in the entry's organization. Other targets are free text an admin chose (an
+ * agent's name, a phone number id) and are shown as stored: resolving them as user ids
+ * would let an agent named after another organization's user id reveal that user's e-mail.
  */
-async function emailsOfUsers(db: Db, targets: (string | null)[]) {
+const MEMBER_TARGET_ACTIONS: ReadonlySet<string> = new Set<AuditAction>([
+  "member.role_change",
+  "member.remove",
+]);
+
+/**
+ * The log names a member target by e-mail, which the organization's admins saw in the team
+ * list anyway; one query for the page.
+ */
+async function emailsOfMembers(db: Db, targets: (string | null)[]) {
   const ids = [...new Set(targets.filter((t): t is string => t !== null))];
   if (ids.length === 0) return new Map<string, string>();
   const rows = await db

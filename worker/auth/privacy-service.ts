@@ -1,8 +1,11 @@
 /**
  * The privacy policy's rights as endpoints: a copy of everything stored about the caller
- * (portability), and deleting the account (erasure), which revokes every token at once.
+ * (portability), and deleting the account (erasure), which revokes every token at once and
+ * removes the person's e-mail and addresses from what the account leaves behind.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { and, asc, eq, gt, ne, or, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import {
@@ -11,40 +14,171 @@ import {
   auditEvents,
   conversations,
   conversions,
+  invitations,
   memberships,
   messages,
   metaConnections,
   organizations,
   quickReplies,
+  rateLimits,
   sessions,
   trackingSessions,
   users,
   whatsappConnections,
 } from "../db/schema";
 import type { Caller } from "../http/context";
+import type { Deps } from "../http/deps";
 import { AppError, unauthorized } from "../http/errors";
+import { takeHits, type Limit } from "../http/rate-limit";
+import { closeSockets } from "../realtime/close-sockets";
 import { verifyPassword } from "./passwords";
 
-/** Everything about the caller; with the organization's data when the caller owns it. */
+/** Rows read per query while exporting: one page is all of a list the export holds at once. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** Password confirmations of an account deletion, per account (a stolen token guessing it). */
+const DELETION_ATTEMPTS_PER_USER: Limit = { max: 5, windowSeconds: 15 * 60 };
+
+/** A row as read; every list is paged by its `id`. */
+type Row = Record<string, unknown>;
+
+/** A list of the document, read page by page in id order (keyset) while it is written. */
+class PagedList {
+  constructor(
+    readonly pageAfter: (id: string) => Promise<Row[]>,
+    /** What of a row goes in the document (the id may only be the cursor). */
+    readonly shape: (row: Row) => unknown = (row) => row,
+  ) {}
+}
+
+/** An object of the document whose fields may be paged lists. */
+class JsonObject {
+  constructor(readonly fields: Record<string, unknown>) {}
+}
+
+/** The JSON text of a value, in pieces: a paged list costs one page of memory at a time. */
+async function* jsonPieces(value: unknown): AsyncGenerator<string> {
+  if (value instanceof PagedList) {
+    yield "[";
+    let after = "";
+    for (let first = true; ; first = false) {
+      const page = await value.pageAfter(after);
+      if (page.length > 0) {
+        yield (first ? "" : ",") + page.map((row) => JSON.stringify(value.shape(row))).join(",");
+      }
+      if (page.length < EXPORT_PAGE_SIZE) break;
+      after = page.at(-1)!.id as string;
+    }
+    yield "]";
+  } else if (value instanceof JsonObject) {
+    let separator = "{";
+    for (const [key, field] of Object.entries(value.fields)) {
+      yield `${separator}${JSON.stringify(key)}:`;
+      separator = ",";
+      yield* jsonPieces(field);
+    }
+    yield separator === "{" ? "{}" : "}";
+  } else {
+    yield JSON.stringify(value ?? null);
+  }
+}
+
+/** A byte stream pulling the pieces one by one: nothing is read before the client wants it. */
+function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { value, done } = await pieces.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      } catch (error) {
+        // The 200 is already sent: the client sees a cut download, never a partial "success".
+        console.error("export stream failed", error);
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await pieces.return(undefined);
+    },
+  });
+}
+
+/** Every row of `table` matching `scope`, as a paged list in id order. */
+function rowsOf(db: Db, table: SQLiteTable & { id: SQLiteColumn }, scope: SQL) {
+  return new PagedList((after) =>
+    db
+      .select()
+      .from(table)
+      .where(and(scope, gt(table.id, after)))
+      .orderBy(asc(table.id))
+      .limit(EXPORT_PAGE_SIZE),
+  );
+}
+
+/** The organization's part of an owner's export: its row, its lists, its connections. */
+async function organizationSection(db: Db, orgId: string) {
+  const [organization, whatsapp, pixel] = await db.batch([
+    db.select().from(organizations).where(eq(organizations.id, orgId)),
+    // Connections without their secrets.
+    db
+      .select({
+        phone_number: whatsappConnections.phoneNumber,
+        phone_number_id: whatsappConnections.phoneNumberId,
+        business_account_id: whatsappConnections.businessAccountId,
+        status: whatsappConnections.status,
+        connected_at: whatsappConnections.connectedAt,
+      })
+      .from(whatsappConnections)
+      .where(eq(whatsappConnections.organizationId, orgId)),
+    db
+      .select({
+        pixel_id: metaConnections.pixelId,
+        status: metaConnections.status,
+        created_at: metaConnections.createdAt,
+      })
+      .from(metaConnections)
+      .where(eq(metaConnections.organizationId, orgId)),
+  ]);
+  const ofOrganization = (
+    table: SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn },
+  ) => rowsOf(db, table, eq(table.organizationId, orgId));
+  return new JsonObject({
+    ...organization[0],
+    members: new PagedList(
+      (after) =>
+        db
+          .select({ id: memberships.id, user_id: memberships.userId, role: memberships.role })
+          .from(memberships)
+          .where(and(eq(memberships.organizationId, orgId), gt(memberships.id, after)))
+          .orderBy(asc(memberships.id))
+          .limit(EXPORT_PAGE_SIZE),
+      ({ id: _, ...member }) => member,
+    ),
+    agents: ofOrganization(agents),
+    conversations: ofOrganization(conversations),
+    messages: ofOrganization(messages),
+    tracking_sessions: ofOrganization(trackingSessions),
+    conversions: ofOrganization(conversions),
+    quick_replies: ofOrganization(quickReplies),
+    ai_calls: ofOrganization(aiCalls),
+    whatsapp_connection: whatsapp[0] ?? null,
+    pixel_connection: pixel[0] ?? null,
+  });
+}
+
+/**
+ * Everything about the caller; with the organization's data when the caller owns it. The
+ * document is streamed as it is read, a page of rows at a time, so its size is bounded by
+ * nothing the tenant stored.
+ */
 export async function exportAccount(db: Db, caller: Caller, ip: string | null) {
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
   });
-  const [sessionRows, auditRows] = await db.batch([
-    db
-      .select({
-        created_at: sessions.createdAt,
-        expires_at: sessions.expiresAt,
-        revoked_at: sessions.revokedAt,
-        user_agent: sessions.userAgent,
-      })
-      .from(sessions)
-      .where(eq(sessions.userId, caller.userId)),
-    db.select().from(auditEvents).where(eq(auditEvents.userId, caller.userId)),
-  ]);
-  const document: Record<string, unknown> = {
+  const document = new JsonObject({
     exported_at: new Date().toISOString(),
     user: { id: user.id, email: user.email, full_name: user.fullName, created_at: user.createdAt },
     membership: membership
@@ -54,87 +188,77 @@ export async function exportAccount(db: Db, caller: Caller, ip: string | null) {
           joined_at: membership.createdAt,
         }
       : null,
-    sessions: sessionRows,
-    audit_events: auditRows,
-  };
-
-  if (membership?.role === "owner") {
-    const orgId = membership.organizationId;
-    const [
-      organization,
-      team,
-      agentRows,
-      conversationRows,
-      messageRows,
-      sessionsRows,
-      conversionRows,
-      replies,
-      calls,
-      whatsapp,
-      pixel,
-    ] = await db.batch([
-      db.select().from(organizations).where(eq(organizations.id, orgId)),
-      db
-        .select({ user_id: memberships.userId, role: memberships.role })
-        .from(memberships)
-        .where(eq(memberships.organizationId, orgId)),
-      db.select().from(agents).where(eq(agents.organizationId, orgId)),
-      db.select().from(conversations).where(eq(conversations.organizationId, orgId)),
-      db.select().from(messages).where(eq(messages.organizationId, orgId)),
-      db.select().from(trackingSessions).where(eq(trackingSessions.organizationId, orgId)),
-      db.select().from(conversions).where(eq(conversions.organizationId, orgId)),
-      db.select().from(quickReplies).where(eq(quickReplies.organizationId, orgId)),
-      db.select().from(aiCalls).where(eq(aiCalls.organizationId, orgId)),
-      // Connections without their secrets.
-      db
-        .select({
-          phone_number: whatsappConnections.phoneNumber,
-          phone_number_id: whatsappConnections.phoneNumberId,
-          business_account_id: whatsappConnections.businessAccountId,
-          status: whatsappConnections.status,
-          connected_at: whatsappConnections.connectedAt,
-        })
-        .from(whatsappConnections)
-        .where(eq(whatsappConnections.organizationId, orgId)),
-      db
-        .select({
-          pixel_id: metaConnections.pixelId,
-          status: metaConnections.status,
-          created_at: metaConnections.createdAt,
-        })
-        .from(metaConnections)
-        .where(eq(metaConnections.organizationId, orgId)),
-    ]);
-    document.organization = {
-      ...organization[0],
-      members: team,
-      agents: agentRows,
-      conversations: conversationRows,
-      messages: messageRows,
-      tracking_sessions: sessionsRows,
-      conversions: conversionRows,
-      quick_replies: replies,
-      ai_calls: calls,
-      whatsapp_connection: whatsapp[0] ?? null,
-      pixel_connection: pixel[0] ?? null,
-    };
-  }
+    sessions: new PagedList(
+      (after) =>
+        db
+          .select({
+            id: sessions.id,
+            created_at: sessions.createdAt,
+            expires_at: sessions.expiresAt,
+            revoked_at: sessions.revokedAt,
+            user_agent: sessions.userAgent,
+          })
+          .from(sessions)
+          .where(and(eq(sessions.userId, caller.userId), gt(sessions.id, after)))
+          .orderBy(asc(sessions.id))
+          .limit(EXPORT_PAGE_SIZE),
+      // A session's id is what its token carries: the export names it by its dates.
+      ({ id: _, ...session }) => session,
+    ),
+    audit_events: rowsOf(db, auditEvents, eq(auditEvents.userId, caller.userId)),
+    ...(membership?.role === "owner"
+      ? { organization: await organizationSection(db, membership.organizationId) }
+      : {}),
+  });
   await recordAudit(db, {
     action: "account.export",
     userId: caller.userId,
     organizationId: membership?.organizationId,
     ip,
   });
-  return document;
+  return streamOf(jsonPieces(new JsonObject({ data: document })));
+}
+
+/** A rate-limit key naming `value` as one of its `:`-separated parts. */
+const keyNames = (value: string) =>
+  sql`instr(':' || ${rateLimits.key} || ':', ${`:${value}:`}) > 0`;
+
+/**
+ * What the account leaves behind elsewhere, stripped of the person (the privacy policy:
+ * deleting the account removes your personal data). Their audit entries, and sign-in
+ * attempts on their e-mail, keep what happened but lose the address it came from and the
+ * e-mail; invitations to their e-mail go; rate-limit windows naming their e-mail or id go.
+ * Invitations they sent and their entries' user id lose them by the schema (`set null`).
+ */
+function forgetPerson(db: Db, user: { id: string; email: string }) {
+  return [
+    db
+      .update(auditEvents)
+      .set({ ip: null, metadata: sql`json_remove(${auditEvents.metadata}, '$.email')` })
+      .where(
+        or(
+          eq(auditEvents.userId, user.id),
+          sql`json_extract(${auditEvents.metadata}, '$.email') = ${user.email}`,
+        ),
+      ),
+    db.update(auditEvents).set({ target: null }).where(eq(auditEvents.target, user.email)),
+    db.delete(invitations).where(eq(invitations.email, user.email)),
+    db.delete(rateLimits).where(or(keyNames(user.email), keyNames(user.id))),
+  ];
 }
 
 /**
  * Deletes the account after checking the password. When the caller is the organization's
- * only owner, the organization goes too, with all its data (cascading deletes).
+ * only owner, the organization goes too, with all its data (cascading deletes). The
+ * person's open sockets are closed once the deletion is stored.
  */
-export async function deleteAccount(db: Db, caller: Caller, password: string, ip: string | null) {
+export async function deleteAccount(deps: Deps, caller: Caller, password: string) {
+  const { db } = deps;
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
+  await takeHits(db, [
+    { key: `account-delete:user:${user.id}`, limit: DELETION_ATTEMPTS_PER_USER },
+  ]);
   if (!(await verifyPassword(password, user.passwordHash))) {
     throw new AppError(422, "validation_error", "La contraseña no es correcta.", [
       { path: "password", message: "La contraseña no es correcta." },
@@ -152,18 +276,23 @@ export async function deleteAccount(db: Db, caller: Caller, password: string, ip
         ne(memberships.userId, caller.userId),
       ),
     });
-    if (!otherOwner) {
-      await db.delete(organizations).where(eq(organizations.id, membership.organizationId));
-      organizationDeleted = true;
-    }
+    organizationDeleted = !otherOwner;
   }
-  // Sessions go with the user (cascade): every token of the account stops working now.
-  await db.delete(users).where(eq(users.id, caller.userId));
+  const statements: BatchItem<"sqlite">[] = [
+    ...(organizationDeleted
+      ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
+      : []),
+    ...forgetPerson(db, user),
+    // Sessions go with the user (cascade): every token of the account stops working now.
+    db.delete(users).where(eq(users.id, user.id)),
+  ];
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  // Without the address: it would be the person's, kept after they asked to be forgotten.
   await recordAudit(db, {
     action: "account.delete",
     organizationId: organizationDeleted ? null : membership?.organizationId,
     metadata: { organization_deleted: organizationDeleted },
-    ip,
   });
+  if (membership) await closeSockets(deps.env, membership.organizationId, { userId: user.id });
   return { organization_deleted: organizationDeleted };
 }

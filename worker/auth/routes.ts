@@ -28,14 +28,14 @@ export const authRoutes = new Hono<AppContext>()
     return c.json({ data: result });
   })
   .post("/logout", requireCaller, async (c) => {
-    await auth.logout(c.var.db, c.var.caller, requestInfo(c));
+    await auth.logout(c.var.deps, c.var.caller, requestInfo(c));
     return c.json({ data: { success: true } });
   })
   .get("/me", requireCaller, async (c) => {
     return c.json({ data: await auth.me(c.var.db, c.var.caller) });
   })
   .post("/refresh", requireCaller, async (c) => {
-    const result = await auth.refresh(c.var.db, c.env.JWT_SECRET, c.var.caller, requestInfo(c));
+    const result = await auth.refresh(c.var.deps, c.env.JWT_SECRET, c.var.caller, requestInfo(c));
     return c.json({ data: result });
   });
 
@@ -52,16 +52,18 @@ export const profileRoutes = new Hono<AppContext>()
     return c.json({ data: profile });
   })
   .get("/me/export", async (c) => {
+    // Streamed: the document is written section by section, a page of rows at a time.
     const document = await privacy.exportAccount(c.var.db, c.var.caller, requestInfo(c).ip);
-    c.header("Content-Disposition", 'attachment; filename="mis-datos-atiende.json"');
-    return c.json({ data: document });
+    return c.body(document, 200, {
+      "Content-Type": "application/json",
+      "Content-Disposition": 'attachment; filename="mis-datos-atiende.json"',
+    });
   })
   .delete("/me", ...jsonBody(accountDeletionInput), async (c) => {
     const result = await privacy.deleteAccount(
-      c.var.db,
+      c.var.deps,
       c.var.caller,
       c.req.valid("json").password,
-      requestInfo(c).ip,
     );
     return c.json({ data: result });
   });

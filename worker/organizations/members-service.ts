@@ -5,7 +5,10 @@ import { invitations, memberships, organizations, users } from "../db/schema";
 import type { Caller, Member as Scope } from "../http/context";
 import { AppError, conflict, forbidden, notFound } from "../http/errors";
 import type { Role } from "../auth/contract";
+import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
+import type { Deps } from "../http/deps";
+import { closeSockets } from "../realtime/close-sockets";
 import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
 
 const memberNotFound = () => notFound("Miembro no encontrado.");
@@ -50,13 +53,18 @@ function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
   if (scope.role !== "owner" && (targetRole === "owner" || newRole === "owner")) throw forbidden();
 }
 
+/**
+ * A role change also signs the person out everywhere (docs/decisions/0015): their sessions
+ * are revoked with the change, in one batch, and their open sockets closed after it.
+ */
 export async function changeRole(
-  db: Db,
+  deps: Deps,
   scope: Scope,
   userId: string,
   role: Role,
   ip: string | null,
 ) {
+  const { db } = deps;
   const target = await findMembership(db, scope.organizationId, userId);
   assertMayTouch(scope, target.role, role);
   if (
@@ -66,7 +74,13 @@ export async function changeRole(
   ) {
     throw lastOwner();
   }
-  await db.update(memberships).set({ role }).where(eq(memberships.id, target.id));
+  if (role !== target.role) {
+    await db.batch([
+      db.update(memberships).set({ role }).where(eq(memberships.id, target.id)),
+      revokeSessionsOf(db, userId),
+    ]);
+    await closeSockets(deps.env, scope.organizationId, { userId });
+  }
   await recordAudit(db, {
     action: "member.role_change",
     organizationId: scope.organizationId,
@@ -78,12 +92,18 @@ export async function changeRole(
   return (await listMembers(db, scope)).find((m) => m.user_id === userId)!;
 }
 
-export async function removeMember(db: Db, scope: Scope, userId: string, ip: string | null) {
+/**
+ * The person keeps their account and sessions (they may join or create another
+ * organization), but their sockets in this one are closed and `/ws` refuses a non-member.
+ */
+export async function removeMember(deps: Deps, scope: Scope, userId: string, ip: string | null) {
+  const { db } = deps;
   const target = await findMembership(db, scope.organizationId, userId);
   assertMayTouch(scope, target.role);
   if (target.role === "owner" && (await ownerCount(db, scope.organizationId)) <= 1)
     throw lastOwner();
   await db.delete(memberships).where(eq(memberships.id, target.id));
+  await closeSockets(deps.env, scope.organizationId, { userId });
   await recordAudit(db, {
     action: "member.remove",
     organizationId: scope.organizationId,

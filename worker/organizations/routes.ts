@@ -29,7 +29,7 @@ export const organizationRoutes = new Hono<AppContext>()
     ...jsonBody(roleChangeInput),
     async (c) => {
       const member = await members.changeRole(
-        c.var.db,
+        c.var.deps,
         c.var.member,
         c.req.param("userId"),
         c.req.valid("json").role,
@@ -39,7 +39,7 @@ export const organizationRoutes = new Hono<AppContext>()
     },
   )
   .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.removeMember(c.var.db, c.var.member, c.req.param("userId"), requestInfo(c).ip);
+    await members.removeMember(c.var.deps, c.var.member, c.req.param("userId"), requestInfo(c).ip);
     return c.json({ data: { success: true } });
   })
   .get("/invitations", requireMember, requireRole("owner", "admin"), async (c) => {

@@ -6,3 +6,16 @@ export interface RealtimeEvent<T = unknown> {
   type: RealtimeEventType;
   data: T;
 }
+
+/**
+ * Close code of a socket whose session was revoked (logout, refresh, removal from the
+ * organization, a role change, account deletion): reconnecting with the same token is refused.
+ */
+export const SESSION_REVOKED_CLOSE_CODE = 4001;
+export const SESSION_REVOKED_REASON = "Sesión revocada";
+
+/** Whose sockets to close in one organization: these sessions, and/or every socket of a user. */
+export interface SocketOwners {
+  sessionIds?: string[];
+  userId?: string;
+}

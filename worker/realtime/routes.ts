@@ -1,9 +1,21 @@
 import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
+import type { Db } from "../db/client";
 import { memberships } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { unauthorized } from "../http/errors";
+import { closeSockets } from "./close-sockets";
+
+/** The caller behind the token and their organization, or 401: a live session of a member. */
+async function socketCaller(db: Db, secret: string, token: string) {
+  const caller = await authenticate(db, secret, token);
+  const membership = await db.query.memberships.findFirst({
+    where: eq(memberships.userId, caller.userId),
+  });
+  if (!membership) throw unauthorized("Completa el registro de tu organización.");
+  return { ...caller, organizationId: membership.organizationId };
+}
 
 /**
  * `GET /ws?token=` — the token is checked (and the organization found) before the upgrade
@@ -12,19 +24,25 @@ import { unauthorized } from "../http/errors";
 export const realtimeRoutes = new Hono<AppContext>().get("/", async (c) => {
   const token = c.req.query("token");
   if (!token) throw unauthorized();
-  const caller = await authenticate(c.var.db, c.env.JWT_SECRET, token);
-  const membership = await c.var.db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
-  if (!membership) throw unauthorized("Completa el registro de tu organización.");
+  const caller = await socketCaller(c.var.db, c.env.JWT_SECRET, token);
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
     return c.json(
       { error: "upgrade_required", message: "Se esperaba una conexión WebSocket." },
       426,
     );
   }
-  const hub = c.env.ORGANIZATION_HUB.getByName(membership.organizationId);
+  const hub = c.env.ORGANIZATION_HUB.getByName(caller.organizationId);
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-User-Id", caller.userId);
-  return hub.fetch(new Request(c.req.raw.url, { headers }));
+  headers.set("X-Session-Id", caller.sessionId);
+  const response = await hub.fetch(new Request(c.req.raw.url, { headers }));
+  // A revocation stored between the check above and the hub's accept closed the sockets that
+  // existed then, not this one: now that it exists, check again and close it if it lost.
+  if (response.status === 101) {
+    const again = await socketCaller(c.var.db, c.env.JWT_SECRET, token).catch(() => null);
+    if (again?.organizationId !== caller.organizationId) {
+      await closeSockets(c.env, caller.organizationId, { sessionIds: [caller.sessionId] });
+    }
+  }
+  return response;
 });
