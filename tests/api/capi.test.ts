@@ -308,6 +308,62 @@ describe("Conversions API, click-to-WhatsApp", () => {
     });
     expect(await sentEvent(second.event_id)).toBeNull();
   });
+
+  it("keeps a contact from an ad click for analytics and never sends it to the dataset", async () => {
+    const owner = await createOwner();
+    const { from } = await adCustomer(owner, "ARAkCTWA51");
+    const contact = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "contact", phone_number: from },
+    });
+    expect(contact.status).toBe(201);
+    expect(contact.body.data.capi_status).toBe("not_sent");
+    expect(await sentEvent(contact.body.data.event_id)).toBeNull();
+
+    // A lead of the same click, sent alone, is received: no other name sank the request.
+    const lead = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "lead", phone_number: from },
+    });
+    const sent = await settled(lead.body.data.id);
+    expect(sent.capiStatus).toBe("sent");
+    expect((await sentEvent(sent.eventId))?.event.event_name).toBe("LeadSubmitted");
+  });
+
+  it("sets aside a legacy contact queued for the dataset instead of sinking the batch", async () => {
+    const owner = await createOwner();
+    const { from } = await adCustomer(owner, "ARAkCTWA52");
+    const lead = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "lead", phone_number: from },
+    });
+    await settled(lead.body.data.id);
+    // A contact queued for the click by the code before Meta's rule was known.
+    const [legacy] = await db
+      .insert(conversions)
+      .values({
+        organizationId: owner.organization.id,
+        eventName: "contact",
+        phoneNumber: from,
+        ctwaClid: "ARAkCTWA52",
+        eventTime: new Date().toISOString(),
+        capiStatus: "pending",
+        capiNextAttemptAt: new Date().toISOString(),
+      })
+      .returning();
+    const purchase = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "purchase", phone_number: from, conversion_value: 80 },
+    });
+    const bought = await settled(purchase.body.data.id);
+    expect(bought.capiStatus).toBe("sent");
+    const setAside = await settled(legacy!.id);
+    expect(setAside.capiStatus).toBe("failed");
+    expect(setAside.capiResult).toMatchObject({
+      error: "Meta no admite este evento en los anuncios que abren WhatsApp.",
+    });
+    expect(await sentEvent(setAside.eventId)).toBeNull();
+  });
 });
 
 describe("the public tracking key and a customer's phone", () => {

@@ -20,7 +20,19 @@ export const GRAPH_FIXTURES = {
   datasetId: "770000000000001",
 };
 
-/** What Meta's Conversions API would refuse in one event, by its action_source. */
+/** The only event names Meta takes for click-to-WhatsApp (business_messaging) events. */
+const BUSINESS_MESSAGING_EVENTS = [
+  "LeadSubmitted",
+  "Purchase",
+  "AddToCart",
+  "InitiateCheckout",
+  "ViewContent",
+];
+
+/**
+ * What Meta's Conversions API would refuse in one event, by its action_source: a message, or
+ * `{message, subcode}`. One refused event refuses the whole request, like Meta.
+ */
 function eventProblem(event) {
   const user = event.user_data ?? {};
   for (const hash of [user.ph ?? []].flat())
@@ -34,6 +46,11 @@ function eventProblem(event) {
       return "Invalid parameter: event_source_url is required for website events";
   }
   if (event.action_source === "business_messaging") {
+    if (!BUSINESS_MESSAGING_EVENTS.includes(event.event_name))
+      return {
+        subcode: 2804066,
+        message: `Invalid parameter: event_name ${event.event_name} is not supported for business_messaging`,
+      };
     if (event.messaging_channel !== "whatsapp")
       return "Invalid parameter: messaging_channel must be whatsapp";
     if (!user.whatsapp_business_account_id || !user.ctwa_clid)
@@ -369,7 +386,12 @@ export async function startFakeGraph({
               error_subcode: 2804004,
             });
           const problem = eventProblem(event);
-          if (problem) return graphError(res, 400, { message: problem, code: 100 });
+          if (problem)
+            return graphError(res, 400, {
+              message: typeof problem === "string" ? problem : problem.message,
+              code: 100,
+              ...(typeof problem === "object" && { error_subcode: problem.subcode }),
+            });
         }
         return sendJson(res, 200, {
           events_received: events.length,

@@ -17,17 +17,23 @@ export const DEFAULT_CURRENCY = "EUR";
 /**
  * Meta's standard event for each of ours, on the web and for click-to-WhatsApp. The other
  * events (clicks, conversation starts, messages) stay in our analytics: Meta counts
- * conversations itself.
+ * conversations itself. Click-to-WhatsApp takes only LeadSubmitted, Purchase, AddToCart,
+ * InitiateCheckout and ViewContent, and refuses a whole request for any other name
+ * (subcode 2804066): a `contact` from an ad click stays in our analytics.
  */
 const META_EVENT_NAMES: Partial<
-  Record<ConversionEvent, { website: string; business_messaging: string }>
+  Record<ConversionEvent, { website: string; business_messaging?: string }>
 > = {
   lead: { website: "Lead", business_messaging: "LeadSubmitted" },
   purchase: { website: "Purchase", business_messaging: "Purchase" },
-  contact: { website: "Contact", business_messaging: "Contact" },
+  contact: { website: "Contact" },
 };
 
-export const isSentToMeta = (eventName: ConversionEvent) => eventName in META_EVENT_NAMES;
+export type MetaChannel = "website" | "business_messaging";
+
+/** Whether Meta takes this event on that channel (the pixel, or the WABA's dataset). */
+export const isSentToMeta = (eventName: ConversionEvent, channel: MetaChannel) =>
+  META_EVENT_NAMES[eventName]?.[channel] !== undefined;
 
 /** Digits only, country code kept, no leading zeros: the form Meta hashes phones in. */
 export function normalizePhone(phone: string) {
@@ -85,11 +91,15 @@ export async function websiteEvent(row: ConversionRow, clickTimeMs: number | nul
 
 /** A click-to-WhatsApp event for the WhatsApp Business Account's dataset. */
 export function businessMessagingEvent(row: ConversionRow, wabaId: string): BuiltEvent {
+  const eventName = META_EVENT_NAMES[row.eventName]?.business_messaging;
+  if (!eventName) {
+    return { problem: "Meta no admite este evento en los anuncios que abren WhatsApp." };
+  }
   const problem = purchaseProblem(row);
   if (problem) return { problem };
   return {
     event: {
-      event_name: META_EVENT_NAMES[row.eventName]!.business_messaging,
+      event_name: eventName,
       event_time: toSeconds(row.eventTime),
       event_id: row.eventId,
       action_source: "business_messaging",

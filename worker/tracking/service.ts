@@ -278,7 +278,7 @@ export async function recordConversion(
       })
     : undefined;
   const sendToMeta =
-    isSentToMeta(input.event_name) &&
+    isSentToMeta(input.event_name, adConversation ? "business_messaging" : "website") &&
     (await metaDestinationExists(db, organizationId, adConversation !== undefined));
   const values = {
     ...visitValues,
