@@ -1,8 +1,11 @@
 /**
  * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and
  * re-emits each server event as a window event (`realtime:<type>`) the views listen to.
+ * Events sent while the socket was down are lost, so each reconnection is announced
+ * (`realtime:reconnected`) and the open screens fetch what they show again. A socket the
+ * server closes because the session was revoked (code 4001) is not reopened.
  */
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
 import { tokenStore } from "./api";
@@ -20,12 +23,22 @@ export function realtimeEventName(type: RealtimeEventType) {
   return `realtime:${type}`;
 }
 
+/** Dispatched on `window` each time the socket opens again after it had been connected. */
+export const RECONNECTED_EVENT = "realtime:reconnected";
+
+/** The server's close code for a revoked session (server contract, section 12). */
+export const REVOKED_CLOSE_CODE = 4001;
+
 class RealtimeClient {
   private socket: WebSocket | null = null;
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private announced = false;
+  /** Whether a socket of this session has been open: the next open is a reconnection. */
+  private connectedBefore = false;
   private stopped = true;
+  /** Called when the server revokes the session (the console signs the person out). */
+  onRevoked: (() => void) | null = null;
   private status: RealtimeStatus = "disconnected";
   private listeners = new Set<() => void>();
 
@@ -49,6 +62,7 @@ class RealtimeClient {
     this.socket = null;
     this.attempts = 0;
     this.announced = false;
+    this.connectedBefore = false;
     this.setStatus("disconnected");
   }
 
@@ -70,6 +84,8 @@ class RealtimeClient {
     socket.addEventListener("open", () => {
       this.attempts = 0;
       this.setStatus("connected");
+      if (this.connectedBefore) window.dispatchEvent(new Event(RECONNECTED_EVENT));
+      this.connectedBefore = true;
       if (!this.announced) {
         this.announced = true;
         toast.success("Conectado en tiempo real", {
@@ -87,12 +103,20 @@ class RealtimeClient {
       }
       window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      if (event.code === REVOKED_CLOSE_CODE) return this.revoked();
       this.setStatus("disconnected");
       this.scheduleReconnect();
     });
+  }
+
+  /** The session is over: no reconnection with its token, which is dropped. */
+  private revoked() {
+    this.stop();
+    tokenStore.clear();
+    this.onRevoked?.();
   }
 
   private scheduleReconnect() {
@@ -108,13 +132,33 @@ class RealtimeClient {
 
 export const realtime = new RealtimeClient();
 
-/** Keeps the socket open while the component using it is mounted (the console layout). */
-export function useRealtimeConnection(enabled: boolean) {
+/**
+ * Keeps the socket open while the component using it is mounted (the console layout);
+ * `onRevoked` runs when the server ends the session.
+ */
+export function useRealtimeConnection(enabled: boolean, onRevoked: () => void) {
+  const latest = useRef(onRevoked);
+  latest.current = onRevoked;
   useEffect(() => {
     if (!enabled) return;
+    realtime.onRevoked = () => latest.current();
     realtime.start();
-    return () => realtime.stop();
+    return () => {
+      realtime.onRevoked = null;
+      realtime.stop();
+    };
   }, [enabled]);
+}
+
+/** Calls `handler` each time the socket is back after a drop: time to fetch what was missed. */
+export function useRealtimeReconnected(handler: () => void) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const listener = () => latest.current();
+    window.addEventListener(RECONNECTED_EVENT, listener);
+    return () => window.removeEventListener(RECONNECTED_EVENT, listener);
+  }, []);
 }
 
 export function useRealtimeStatus(): RealtimeStatus {

@@ -112,7 +112,12 @@ describe("Meta down when a person sends", () => {
   it("records a dropped connection as failed, in Spanish, and a retry after it works", async () => {
     const s = await setup();
     const text = `Sin red ${crypto.randomUUID()}`;
-    await failNext("graph", { path: `/v25.0${s.messagesPath}`, contains: text, status: 503, drop: true });
+    await failNext("graph", {
+      path: `/v25.0${s.messagesPath}`,
+      contains: text,
+      status: 503,
+      drop: true,
+    });
     const sent = await send(s, text);
     expect(sent.status).toBe(201);
     expect(sent.body.data).toMatchObject({

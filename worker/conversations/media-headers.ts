@@ -11,7 +11,6 @@ const INLINE_TYPES = new Set<string>([
   ...MEDIA_LIMITS.image.mimeTypes,
   "image/webp", // stickers
   ...MEDIA_LIMITS.audio.mimeTypes,
-  "audio/opus",
   ...MEDIA_LIMITS.video.mimeTypes,
 ]);
 
@@ -35,7 +34,10 @@ function asciiName(name: string) {
 
 /** RFC 5987's encoding of a name (encodeURIComponent leaves `'()*` as they are). */
 const utf8Name = (name: string) =>
-  encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 
 /** A document's file name, when its content is the placeholder that carries it. */
 export function documentName(type: string, content: string) {
@@ -55,7 +57,8 @@ export function mediaHeaders(mimeType: string | null, fileName: string): Record<
       : `attachment; filename="${asciiName(fileName)}"; filename*=UTF-8''${utf8Name(fileName)}`,
     "X-Content-Type-Options": "nosniff",
     // Opened on its own anyway, the file runs nothing and loads nothing.
-    "Content-Security-Policy": "default-src 'none'; img-src 'self' data:; media-src 'self'; sandbox",
+    "Content-Security-Policy":
+      "default-src 'none'; img-src 'self' data:; media-src 'self'; sandbox",
     // Customers' files are private: never kept by shared caches.
     "Cache-Control": "private, max-age=300",
   };
