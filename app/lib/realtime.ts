@@ -1,9 +1,10 @@
 /**
  * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and
  * re-emits each server event as a window event (`realtime:<type>`) the views listen to.
- * Events sent while the socket was down are lost, so each reconnection is announced
- * (`realtime:reconnected`) and the open screens fetch what they show again. A socket the
- * server closes because the session was revoked (code 4001) is not reopened.
+ * Events sent while no socket was open are lost (before the first one opened, or between a
+ * drop and the reconnection), so every opening is announced (`realtime:connected`) and the
+ * open screens fetch what they show again. A socket the server closes because the session
+ * was revoked (code 4001) is not reopened.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toast } from "sonner";
@@ -23,8 +24,8 @@ export function realtimeEventName(type: RealtimeEventType) {
   return `realtime:${type}`;
 }
 
-/** Dispatched on `window` each time the socket opens again after it had been connected. */
-export const RECONNECTED_EVENT = "realtime:reconnected";
+/** Dispatched on `window` each time a socket opens: what came before may have been missed. */
+export const CONNECTED_EVENT = "realtime:connected";
 
 /** The server's close code for a revoked session (server contract, section 12). */
 export const REVOKED_CLOSE_CODE = 4001;
@@ -34,8 +35,6 @@ class RealtimeClient {
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private announced = false;
-  /** Whether a socket of this session has been open: the next open is a reconnection. */
-  private connectedBefore = false;
   private stopped = true;
   /** Called when the server revokes the session (the console signs the person out). */
   onRevoked: (() => void) | null = null;
@@ -62,7 +61,6 @@ class RealtimeClient {
     this.socket = null;
     this.attempts = 0;
     this.announced = false;
-    this.connectedBefore = false;
     this.setStatus("disconnected");
   }
 
@@ -84,8 +82,7 @@ class RealtimeClient {
     socket.addEventListener("open", () => {
       this.attempts = 0;
       this.setStatus("connected");
-      if (this.connectedBefore) window.dispatchEvent(new Event(RECONNECTED_EVENT));
-      this.connectedBefore = true;
+      window.dispatchEvent(new Event(CONNECTED_EVENT));
       if (!this.announced) {
         this.announced = true;
         toast.success("Conectado en tiempo real", {
@@ -150,14 +147,17 @@ export function useRealtimeConnection(enabled: boolean, onRevoked: () => void) {
   }, [enabled]);
 }
 
-/** Calls `handler` each time the socket is back after a drop: time to fetch what was missed. */
-export function useRealtimeReconnected(handler: () => void) {
+/**
+ * Calls `handler` each time a socket opens (after a drop, or the first one after the screen
+ * loaded): time to fetch what may have been missed.
+ */
+export function useRealtimeConnected(handler: () => void) {
   const latest = useRef(handler);
   latest.current = handler;
   useEffect(() => {
     const listener = () => latest.current();
-    window.addEventListener(RECONNECTED_EVENT, listener);
-    return () => window.removeEventListener(RECONNECTED_EVENT, listener);
+    window.addEventListener(CONNECTED_EVENT, listener);
+    return () => window.removeEventListener(CONNECTED_EVENT, listener);
   }, []);
 }
 

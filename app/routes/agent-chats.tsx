@@ -15,7 +15,7 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
-import { useRealtimeReconnected } from "~/lib/realtime";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
@@ -84,8 +84,8 @@ export default function AgentChats() {
       if (conversation.agent_id !== agentId) return others;
       return newestFirst([conversation, ...others]);
     });
-  // Back from a dropped socket: the list again, quietly (the open chat catches up on its own).
-  useRealtimeReconnected(() => {
+  // A socket (re)opened: the list again, quietly (the open chat catches up on its own).
+  useRealtimeConnected(() => {
     if (state === "ready") fetchContacts().then(setContacts, () => undefined);
   });
   useRealtimeEvent<MessageEvent>("new_message", onConversation);

@@ -35,7 +35,7 @@ import {
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
-import { useRealtimeReconnected } from "~/lib/realtime";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
@@ -117,8 +117,8 @@ export default function ConversationScreen() {
     if (c.id === conversationId) setConversation(c);
   });
 
-  // Back from a dropped socket: whatever happened meanwhile, merged into what is shown.
-  useRealtimeReconnected(async () => {
+  // A socket (re)opened: what happened while none was open, merged into what is shown.
+  useRealtimeConnected(async () => {
     const shown = messages;
     try {
       const [c, page] = await Promise.all([

@@ -25,7 +25,7 @@ import { useWindowClock } from "~/components/conversations/window-banner";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
-import { useRealtimeReconnected } from "~/lib/realtime";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 /** The messages call answers a page, or (older servers) a bare array. */
@@ -89,8 +89,8 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
 
   useRealtime(id, setMessages, () => onReadRef.current(id));
 
-  // Back from a dropped socket: whatever happened meanwhile, merged into what is shown.
-  useRealtimeReconnected(async () => {
+  // A socket (re)opened: what happened while none was open, merged into what is shown.
+  useRealtimeConnected(async () => {
     if (messages === null) return; // still loading: that answer is fresh
     const shown = messages;
     try {
