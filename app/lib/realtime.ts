@@ -1,8 +1,12 @@
 /**
  * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and
  * re-emits each server event as a window event (`realtime:<type>`) the views listen to.
+ * Events sent while no socket was open are lost (before the first one opened, or between a
+ * drop and the reconnection), so every opening is announced (`realtime:connected`) and the
+ * open screens fetch what they show again. A socket the server closes because the session
+ * was revoked (code 4001) is not reopened.
  */
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
 import { tokenStore } from "./api";
@@ -20,12 +24,20 @@ export function realtimeEventName(type: RealtimeEventType) {
   return `realtime:${type}`;
 }
 
+/** Dispatched on `window` each time a socket opens: what came before may have been missed. */
+export const CONNECTED_EVENT = "realtime:connected";
+
+/** The server's close code for a revoked session (server contract, section 12). */
+export const REVOKED_CLOSE_CODE = 4001;
+
 class RealtimeClient {
   private socket: WebSocket | null = null;
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private announced = false;
   private stopped = true;
+  /** Called when the server revokes the session (the console signs the person out). */
+  onRevoked: (() => void) | null = null;
   private status: RealtimeStatus = "disconnected";
   private listeners = new Set<() => void>();
 
@@ -70,6 +82,7 @@ class RealtimeClient {
     socket.addEventListener("open", () => {
       this.attempts = 0;
       this.setStatus("connected");
+      window.dispatchEvent(new Event(CONNECTED_EVENT));
       if (!this.announced) {
         this.announced = true;
         toast.success("Conectado en tiempo real", {
@@ -87,12 +100,20 @@ class RealtimeClient {
       }
       window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      if (event.code === REVOKED_CLOSE_CODE) return this.revoked();
       this.setStatus("disconnected");
       this.scheduleReconnect();
     });
+  }
+
+  /** The session is over: no reconnection with its token, which is dropped. */
+  private revoked() {
+    this.stop();
+    tokenStore.clear();
+    this.onRevoked?.();
   }
 
   private scheduleReconnect() {
@@ -108,13 +129,36 @@ class RealtimeClient {
 
 export const realtime = new RealtimeClient();
 
-/** Keeps the socket open while the component using it is mounted (the console layout). */
-export function useRealtimeConnection(enabled: boolean) {
+/**
+ * Keeps the socket open while the component using it is mounted (the console layout);
+ * `onRevoked` runs when the server ends the session.
+ */
+export function useRealtimeConnection(enabled: boolean, onRevoked: () => void) {
+  const latest = useRef(onRevoked);
+  latest.current = onRevoked;
   useEffect(() => {
     if (!enabled) return;
+    realtime.onRevoked = () => latest.current();
     realtime.start();
-    return () => realtime.stop();
+    return () => {
+      realtime.onRevoked = null;
+      realtime.stop();
+    };
   }, [enabled]);
+}
+
+/**
+ * Calls `handler` each time a socket opens (after a drop, or the first one after the screen
+ * loaded): time to fetch what may have been missed.
+ */
+export function useRealtimeConnected(handler: () => void) {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    const listener = () => latest.current();
+    window.addEventListener(CONNECTED_EVENT, listener);
+    return () => window.removeEventListener(CONNECTED_EVENT, listener);
+  }, []);
 }
 
 export function useRealtimeStatus(): RealtimeStatus {

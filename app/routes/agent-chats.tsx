@@ -15,6 +15,7 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
@@ -38,22 +39,32 @@ export default function AgentChats() {
   const [trying, setTrying] = useState(false);
   const pane = useRef<HTMLElement>(null);
 
+  const fetchContacts = useCallback(
+    async () =>
+      newestFirst(
+        toList(
+          await api.get<Conversation[] | ConversationList>(`/agents/${agentId}/conversations`),
+        ),
+      ),
+    [agentId],
+  );
+
   const load = useCallback(async () => {
     setState("loading");
     try {
       const [found, list] = await Promise.all([
         api.get<Agent>(`/agents/${agentId}`),
-        api.get<Conversation[] | ConversationList>(`/agents/${agentId}/conversations`),
+        fetchContacts(),
       ]);
       setAgent(found);
-      setContacts(newestFirst(toList(list)));
+      setContacts(list);
       setState("ready");
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) return setState("missing");
       toast.error("Error al cargar las conversaciones", { description: errorMessage(error) });
       setState("failed");
     }
-  }, [agentId]);
+  }, [agentId, fetchContacts]);
 
   useEffect(() => {
     setSelectedId(null);
@@ -73,6 +84,10 @@ export default function AgentChats() {
       if (conversation.agent_id !== agentId) return others;
       return newestFirst([conversation, ...others]);
     });
+  // A socket (re)opened: the list again, quietly (the open chat catches up on its own).
+  useRealtimeConnected(() => {
+    if (state === "ready") fetchContacts().then(setContacts, () => undefined);
+  });
   useRealtimeEvent<MessageEvent>("new_message", onConversation);
   useRealtimeEvent<MessageEvent>("message_sent", onConversation);
   useRealtimeEvent<ConversationEvent>("conversation_update", onConversation);

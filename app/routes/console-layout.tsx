@@ -17,7 +17,11 @@ export default function ConsoleLayout() {
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const ready = auth.status === "authenticated" && auth.organization !== null;
-  useRealtimeConnection(ready);
+  // A revoked session (logged out elsewhere, removed, role changed) ends here too.
+  useRealtimeConnection(ready, () => {
+    toast.error("Tu sesión se ha cerrado. Por favor, inicia sesión nuevamente.");
+    void auth.logout().then(() => navigate("/auth"));
+  });
   useMessageNotifications();
   useConsoleTracking(ready);
 

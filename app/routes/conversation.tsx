@@ -15,7 +15,10 @@ import {
   MARK_READ_DELAY_MS,
   changeAgent,
   changeStatus,
+  fetchNewestPage,
   markRead,
+  mergeMessages,
+  missedMoreThanAPage,
   replyActions,
   upsertMessage,
 } from "~/components/conversations/actions";
@@ -32,6 +35,7 @@ import {
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
@@ -57,9 +61,7 @@ export default function ConversationScreen() {
     try {
       const [c, page] = await Promise.all([
         api.get<Conversation>(`/conversations/${conversationId}`),
-        api.get<MessagePage>(
-          `/conversations/${conversationId}/messages?limit=${MESSAGE_PAGE_SIZE}`,
-        ),
+        fetchNewestPage(conversationId),
       ]);
       setConversation(c);
       setMessages(page.messages);
@@ -113,6 +115,24 @@ export default function ConversationScreen() {
   });
   useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
     if (c.id === conversationId) setConversation(c);
+  });
+
+  // A socket (re)opened: what happened while none was open, merged into what is shown.
+  useRealtimeConnected(async () => {
+    const shown = messages;
+    try {
+      const [c, page] = await Promise.all([
+        api.get<Conversation>(`/conversations/${conversationId}`),
+        fetchNewestPage(conversationId),
+      ]);
+      const gap = missedMoreThanAPage(shown, page.messages);
+      setConversation(c);
+      setMessages((current) => mergeMessages(current, page.messages, gap ? shown : []));
+      if (gap) setHasMore(page.has_more);
+      if (c.unread_count > 0) void markRead(conversationId);
+    } catch {
+      // The next event or reconnection brings the conversation up to date.
+    }
   });
 
   const actions = replyActions(conversationId, upsert);
@@ -177,6 +197,7 @@ export default function ConversationScreen() {
               key={message.id}
               message={message}
               onReact={windowOpen && message.direction === "inbound" ? actions.react : undefined}
+              onRetry={actions.retry}
             />
           ))}
         </ol>

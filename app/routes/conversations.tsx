@@ -23,6 +23,7 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
@@ -86,6 +87,7 @@ export default function Conversations() {
     return () => clearTimeout(timer);
   }, [noConversationsAtAll]);
 
+  useRealtimeConnected(() => void load());
   useRealtimeEvent<MessageEvent>("new_message", () => void load());
   useRealtimeEvent<MessageEvent>("message_sent", () => void load());
   useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>

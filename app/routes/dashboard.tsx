@@ -9,6 +9,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { formatRelative } from "~/lib/format";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Dashboard — Atiende" }];
@@ -66,6 +67,7 @@ export default function Dashboard() {
   useEffect(() => {
     void refresh();
   }, []);
+  useRealtimeConnected(() => void refresh());
   useRealtimeEvent("new_message", () => void refresh());
   useRealtimeEvent("conversation_update", () => void refresh());
 

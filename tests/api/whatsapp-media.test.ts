@@ -213,6 +213,7 @@ describe("media", () => {
     });
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Type")).toBe("image/png");
+    expect(file.headers.get("Content-Disposition")).toBe("inline");
     const bytes = new Uint8Array(await file.arrayBuffer());
     expect([...bytes.slice(1, 4)].map((b) => String.fromCharCode(b)).join("")).toBe("PNG");
     // Meta's download URL was fetched with the organization's token.
@@ -224,6 +225,80 @@ describe("media", () => {
     expect(other.status).toBe(404);
     const anonymous = await call("GET", path);
     expect(anonymous.status).toBe(401);
+  });
+
+  describe("served so that nothing a customer sent can run in the console's origin", () => {
+    /** A customer's file as the console fetches it. */
+    async function served(type: string, part: Record<string, unknown>) {
+      const owner = await connectedOwner();
+      const from = customer();
+      const id = String(Math.floor(Math.random() * 1e12));
+      await deliver(
+        delivery(
+          inboundMessage({
+            phoneNumberId: owner.connection.phoneNumberId,
+            from,
+            type,
+            part: { id, sha256: "x", ...part },
+          }),
+        ),
+      );
+      const list = await call("GET", `/api/v1/conversations?search=${from}`, {
+        token: owner.token,
+      });
+      const conversation = list.body.data.conversations[0];
+      const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+        token: owner.token,
+      });
+      const message = page.body.data.messages[0];
+      const path = `/api/v1/conversations/${conversation.id}/messages/${message.id}/media`;
+      const file = await exports.default.fetch(`http://localhost${path}`, {
+        headers: { Authorization: `Bearer ${owner.token}` },
+      });
+      expect(file.status).toBe(200);
+      await file.arrayBuffer();
+      expect(file.headers.get("X-Content-Type-Options")).toBe("nosniff");
+      expect(file.headers.get("Content-Security-Policy")).toMatch(/default-src 'none'.*sandbox/);
+      return file.headers;
+    }
+
+    it("an HTML document is a download of no runnable type", async () => {
+      const headers = await served("document", {
+        mime_type: "text/html",
+        filename: "factura <script>.html",
+      });
+      expect(headers.get("Content-Type")).toBe("application/octet-stream");
+      expect(headers.get("Content-Disposition")).toBe(
+        `attachment; filename="factura_script_.html"; filename*=UTF-8''factura%20%3Cscript%3E.html`,
+      );
+    });
+
+    it("an SVG picture is not shown inline (it can carry script)", async () => {
+      const headers = await served("image", { mime_type: "image/svg+xml" });
+      expect(headers.get("Content-Type")).toBe("application/octet-stream");
+      expect(headers.get("Content-Disposition")).toMatch(/^attachment; filename="archivo"/);
+    });
+
+    it("a PDF is a download of its own type", async () => {
+      const headers = await served("document", {
+        mime_type: "application/pdf",
+        filename: "presupuesto.pdf",
+      });
+      expect(headers.get("Content-Type")).toBe("application/pdf");
+      expect(headers.get("Content-Disposition")).toMatch(/^attachment; filename="presupuesto.pdf"/);
+    });
+
+    it("pictures, voice notes and videos are shown inline", async () => {
+      for (const [type, mime, servedAs] of [
+        ["image", "image/jpeg", "image/jpeg"],
+        ["audio", "audio/ogg; codecs=opus", "audio/ogg"],
+        ["video", "video/mp4", "video/mp4"],
+      ]) {
+        const headers = await served(type!, { mime_type: mime });
+        expect(headers.get("Content-Type")).toBe(servedAs);
+        expect(headers.get("Content-Disposition")).toBe("inline");
+      }
+    });
   });
 
   it("answers 404 for a message without a file", async () => {

@@ -1,6 +1,8 @@
 // A local Meta Graph API (v25.0) for the tests and the sandbox: the calls the app makes,
 // answered in Graph's wire format, every request recorded, failures injectable through
-// /__fake/fail, and signed status webhooks (sent → delivered → read) for accepted messages.
+// /__fake/fail (`{path, contains?, status, error?}` answers Graph's error; `delay_ms` makes
+// it slow, with or without a status; `drop: true` cuts the connection), and signed status
+// webhooks (sent → delivered → read) for accepted messages.
 import { createHmac, randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
 
@@ -438,8 +440,12 @@ export async function startFakeGraph({
         error_subcode: 33,
       });
     },
-    (res, failure) =>
-      graphError(res, failure.status, failure.error ?? { message: "Fallo inyectado", code: 1 }),
+    (res, failure) => {
+      // `drop: true` (given with a status, which arms the failure) ends the connection
+      // without an answer, as a network failure does.
+      if (failure.drop) return res.socket?.end();
+      graphError(res, failure.status, failure.error ?? { message: "Fallo inyectado", code: 1 });
+    },
     () => {
       usedCodes.clear();
       adInsights = [];

@@ -1,17 +1,27 @@
-import { and, count, desc, eq, lt, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { conversations, messages } from "../db/schema";
+import { conversations, messages, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
+import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
 import { GraphError, metaFailure } from "../whatsapp/graph";
-import { requireSender, sendOutbound, sendText } from "../whatsapp/sender";
+import {
+  notFailed,
+  requireSender,
+  resendOutbound,
+  sendOutbound,
+  sendText,
+  textDelivery,
+  type Delivery,
+} from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { z } from "zod";
 import {
   DOCUMENT_PLACEHOLDER_PREFIX,
+  MEDIA_LIMITS,
   MEDIA_PLACEHOLDERS,
   outboundMediaType,
   type MessagePage,
@@ -19,7 +29,8 @@ import {
   type messagesQuery,
   type sendMessageInput,
 } from "./contract";
-import { isWindowOpen, toConversation, toMessage } from "./mappers";
+import { documentName, mediaHeaders } from "./media-headers";
+import { isWindowOpen, toConversation, toMessage, type MessageRow } from "./mappers";
 import { findConversation, windowClosed } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
@@ -81,20 +92,16 @@ export async function sendMessage(
   const template = await prepareTemplate(deps, member.organizationId, input.template!);
   return sendOutbound(deps, conversation, {
     ...author,
-    type: "template",
     content: template.content,
-    anyTime: true,
-    deliver: async (graph, phoneNumberId) => {
-      const answer = await graph.sendMessage(
-        phoneNumberId,
-        conversation.phoneNumber,
-        "template",
-        template.part,
-      );
-      return { wamid: answer.messages[0]?.id ?? null };
-    },
+    ...templateDelivery(template.part),
   });
 }
+
+const templateDelivery = (part: Record<string, unknown>): Delivery => ({
+  type: "template",
+  part,
+  anyTime: true,
+});
 
 const placeholderOf = (type: OutboundMediaType, fileName: string) =>
   type === "document" ? `${DOCUMENT_PLACEHOLDER_PREFIX}${fileName}` : MEDIA_PLACEHOLDERS[type];
@@ -123,17 +130,16 @@ export async function sendMedia(
     senderType: "agent",
     senderUserId: member.userId,
     mediaMimeType: input.file.type,
-    deliver: async (graph, phoneNumberId) => {
-      const { id } = await graph.uploadMedia(phoneNumberId, input.file, fileName);
-      const answer = await graph.sendMessage(phoneNumberId, conversation.phoneNumber, type, {
-        id,
-        ...(caption && { caption }),
-        ...(type === "document" && { filename: fileName }),
-      });
-      return { wamid: answer.messages[0]?.id ?? null, mediaId: id };
-    },
+    part: mediaPart(type, caption, fileName),
+    file: { blob: input.file, name: fileName },
   });
 }
+
+/** A media message's part, but for the file's `id` (audio carries no caption in WhatsApp). */
+const mediaPart = (type: OutboundMediaType, caption: string, fileName: string | null) => ({
+  ...(caption && type !== "audio" && { caption }),
+  ...(type === "document" && fileName && { filename: fileName }),
+});
 
 async function findMessage(db: Db, member: Member, conversationId: string, messageId: string) {
   const conversation = await findConversation(db, member.organizationId, conversationId);
@@ -148,6 +154,102 @@ async function findMessage(db: Db, member: Member, conversationId: string, messa
   return { conversation, row };
 }
 
+/**
+ * Sends a failed outbound message again (a person's or the AI's): the same row, so the
+ * conversation never shows it twice. Free text and files still need the window; a file is
+ * re-sent from the media id Meta already has, else it must be attached again.
+ */
+export async function retryMessage(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  messageId: string,
+) {
+  const { conversation, row } = await findMessage(deps.db, member, conversationId, messageId);
+  if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
+  return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
+}
+
+/** What to ask WhatsApp for to send a stored message again. */
+async function deliveryOf(deps: Deps, row: MessageRow): Promise<Delivery> {
+  if (row.type === "text") return textDelivery(row.content);
+  if (row.type === "template") {
+    const template = await templateOfContent(deps, row.organizationId, row.content);
+    return templateDelivery(template.part);
+  }
+  if (!isOutboundMediaType(row.type)) {
+    throw new AppError(422, "not_retryable", "Este tipo de mensaje no se puede reenviar.");
+  }
+  if (!row.mediaId) {
+    throw new AppError(
+      422,
+      "attach_again",
+      "WhatsApp no llegó a recibir el archivo: vuelve a adjuntarlo para enviarlo.",
+    );
+  }
+  const name = documentName(row.type, row.content);
+  const caption = row.content === placeholderOf(row.type, name ?? "") ? "" : row.content;
+  return { type: row.type, part: { id: row.mediaId, ...mediaPart(row.type, caption, name) } };
+}
+
+/**
+ * The approved template that reads exactly as a sent template message, with the parameters
+ * that fill it so. Messages keep only the text the customer read, not the template's name
+ * and parameters, so they are found again from the account's templates; a template paused
+ * or changed since cannot be sent again as it was.
+ */
+async function templateOfContent(deps: Deps, organizationId: string, content: string) {
+  const approved = await deps.db.query.whatsappTemplates.findMany({
+    where: and(
+      eq(whatsappTemplates.organizationId, organizationId),
+      eq(whatsappTemplates.status, "APPROVED"),
+    ),
+    orderBy: [asc(whatsappTemplates.name), asc(whatsappTemplates.language)],
+  });
+  for (const template of approved) {
+    const parameters = parametersFilling(template, content);
+    if (parameters) {
+      return prepareTemplate(deps, organizationId, { ...template, parameters });
+    }
+  }
+  throw new AppError(
+    422,
+    "template_changed",
+    "La plantilla de este mensaje ya no está aprobada o cambió: envíala de nuevo desde «Plantillas».",
+  );
+}
+
+/**
+ * Parameters that turn the template's body into exactly `content`, or null. Each parameter
+ * runs to the next occurrence of the text that follows it (linear, no backtracking); the
+ * result is checked by filling the template, so any split found sends the same text.
+ */
+function parametersFilling(template: Pick<WhatsappTemplate, "components">, content: string) {
+  // Without parameters the body keeps its {{n}}: text at even indexes, numbers at odd ones.
+  const pieces = fillTemplate(template, []).split(/\{\{(\d+)\}\}/);
+  if (!content.startsWith(pieces[0]!)) return null;
+  const found: string[] = [];
+  let at = pieces[0]!.length;
+  for (let i = 1; i < pieces.length; i += 2) {
+    const following = pieces[i + 1]!;
+    const end =
+      i === pieces.length - 2
+        ? content.length - following.length
+        : content.indexOf(following, at + 1);
+    if (end <= at) return null;
+    found[Number(pieces[i]) - 1] ??= content.slice(at, end);
+    at = end + following.length;
+  }
+  const parameters = Array.from({ length: templateParameterCount(template) }, (_, i) => found[i]);
+  return parameters.every((p): p is string => p !== undefined) &&
+    fillTemplate(template, parameters) === content
+    ? parameters
+    : null;
+}
+
+const isOutboundMediaType = (type: string): type is OutboundMediaType =>
+  Object.hasOwn(MEDIA_LIMITS, type);
+
 /** The file of a message, streamed from Meta to a member of its organization. */
 export async function messageMedia(
   deps: Deps,
@@ -161,13 +263,10 @@ export async function messageMedia(
   try {
     const media = await sender.graph.getMedia(row.mediaId);
     const download = await sender.graph.downloadMedia(media.url);
+    const mimeType = row.mediaMimeType ?? media.mime_type ?? download.headers.get("Content-Type");
     return {
       body: download.body!,
-      contentType:
-        row.mediaMimeType ??
-        media.mime_type ??
-        download.headers.get("Content-Type") ??
-        "application/octet-stream",
+      headers: mediaHeaders(mimeType, documentName(row.type, row.content) ?? "archivo"),
     };
   } catch (error) {
     if (error instanceof GraphError) throw new AppError(502, "media_unavailable", error.message);

@@ -103,13 +103,16 @@ export const conversationRoutes = new Hono<AppContext>()
       c.req.param("id"),
       c.req.param("messageId"),
     );
-    return c.body(media.body, 200, {
-      "Content-Type": media.contentType,
-      // Customers' files are private: never kept by shared caches.
-      "Cache-Control": "private, max-age=300",
-      "X-Content-Type-Options": "nosniff",
-      "Content-Disposition": "inline",
-    });
+    return c.body(media.body, 200, media.headers);
+  })
+  .post("/:id/messages/:messageId/retry", async (c) => {
+    const message = await messages.retryMessage(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.param("messageId"),
+    );
+    return c.json({ data: message });
   })
   .post("/:id/messages/:messageId/reaction", ...jsonBody(reactionInput), async (c) => {
     const message = await messages.reactToMessage(

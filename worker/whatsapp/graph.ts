@@ -54,10 +54,26 @@ export const metaFailure = (error: unknown) =>
 
 type Query = Record<string, string | undefined>;
 
+/** Meta could not be reached or did not answer in time: a GraphError the console can show. */
+function unreachable(error: unknown, timeoutMs: number) {
+  const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+  return new GraphError(
+    timedOut
+      ? `Meta no respondió a tiempo (${Math.round(timeoutMs / 1000)} s). Inténtalo de nuevo.`
+      : "No se pudo conectar con Meta. Inténtalo de nuevo.",
+    0,
+    null,
+    null,
+    error instanceof Error ? error.message : String(error),
+  );
+}
+
 export class GraphClient {
   constructor(
     private readonly baseUrl: string,
     private readonly accessToken?: string,
+    /** How long Meta may take to answer (tests shorten it). */
+    private readonly timeoutMs = TIMEOUT_MS,
   ) {}
 
   async request<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, query?: Query) {
@@ -76,17 +92,10 @@ export class GraphClient {
         method,
         headers,
         body: body === undefined || multipart ? body : JSON.stringify(body),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new GraphError(
-        "No se pudo conectar con Meta. Inténtalo de nuevo.",
-        0,
-        null,
-        null,
-        reason,
-      );
+      throw unreachable(error, this.timeoutMs);
     }
     const payload = (await response.json().catch(() => null)) as
       (T & { error?: { message?: string; code?: number; error_subcode?: number } }) | null;
@@ -103,10 +112,6 @@ export class GraphClient {
       );
     }
     return payload as T;
-  }
-
-  sendText(phoneNumberId: string, to: string, body: string) {
-    return this.sendMessage(phoneNumberId, to, "text", { body, preview_url: false });
   }
 
   /** A message of any type: text, template, image, document, audio, video, reaction. */
@@ -146,7 +151,7 @@ export class GraphClient {
   async downloadMedia(url: string) {
     const response = await fetch(url, {
       headers: this.accessToken ? { Authorization: `Bearer ${this.accessToken}` } : {},
-      signal: AbortSignal.timeout(TIMEOUT_MS),
+      signal: AbortSignal.timeout(this.timeoutMs),
     }).catch((error: unknown) => {
       throw new GraphError(
         "No se pudo descargar el archivo de WhatsApp.",

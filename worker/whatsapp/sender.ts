@@ -1,53 +1,60 @@
 import { and, eq } from "drizzle-orm";
 import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
-import { AppError } from "../http/errors";
+import { AppError, conflict } from "../http/errors";
 import {
   isWindowOpen,
   preview,
   toConversation,
   toMessage,
   type ConversationRow,
+  type MessageRow,
 } from "../conversations/mappers";
 import { windowClosed } from "../conversations/service";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
-import { GraphError, type GraphClient } from "./graph";
+import { GraphError } from "./graph";
 
-type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
+/**
+ * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
+ * video) and its part in Graph's format. A media part gets the `id` of its file: the one
+ * uploaded from `file` first, or one Meta already has.
+ */
+export interface Delivery {
+  type: string;
+  part: Record<string, unknown>;
+  file?: { blob: Blob; name: string };
+  /** Templates may be sent whatever the window; everything else needs it open. */
+  anyTime?: boolean;
+}
 
 /** A message from the business to the customer. */
-export interface Outbound {
-  /** WhatsApp's message type: text, template, image, document, audio, video. */
-  type: string;
+export interface Outbound extends Delivery {
   /** What the team sees in the conversation (the caption or a placeholder for media). */
   content: string;
   senderType: "agent" | "bot";
   senderUserId?: string | null;
   mediaMimeType?: string | null;
-  /** Templates may be sent whatever the window; everything else needs it open. */
-  anyTime?: boolean;
-  /** The call(s) to WhatsApp, made once the message is stored; answers the wamid and media id. */
-  deliver: (
-    graph: GraphClient,
-    phoneNumberId: string,
-  ) => Promise<{
-    wamid: string | null;
-    mediaId?: string;
-  }>;
 }
 
 const NOT_CONNECTED =
   "WhatsApp no está conectado. Conéctalo en Configuración > Meta Business para enviar mensajes.";
+const UNEXPECTED =
+  "No se pudo enviar el mensaje por un error inesperado. Inténtalo de nuevo con «Reintentar».";
+
+/** Free-form messages need the 24-hour window open; refused (422) before anything is sent. */
+function assertWindow(conversation: ConversationRow, delivery: Delivery) {
+  if (!delivery.anyTime && !isWindowOpen(conversation)) throw windowClosed();
+}
 
 /**
  * Sends a message to the customer. Free-form messages are refused (422, nothing stored)
  * outside the 24-hour window. Otherwise the message is stored first, so it is never lost,
  * then handed to WhatsApp; its status ends `sent` (with the wamid) or `failed` (with Meta's
- * reason).
+ * reason), whatever went wrong on the way.
  */
 export async function sendOutbound(deps: Deps, conversation: ConversationRow, outbound: Outbound) {
-  if (!outbound.anyTime && !isWindowOpen(conversation)) throw windowClosed();
+  assertWindow(conversation, outbound);
   const { db } = deps;
   const organizationId = conversation.organizationId;
   const now = new Date().toISOString();
@@ -74,39 +81,106 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
       .returning(),
   ]);
 
-  const result = await deliverWith(await connectedSender(deps, organizationId), outbound);
-  const [message] = await db
-    .update(messages)
-    .set(result)
-    .where(and(eq(messages.id, stored!.id), eq(messages.organizationId, organizationId)))
-    .returning();
-
-  const payload = {
-    message: toMessage(message!),
-    conversation: toConversation(updatedConversation!),
-  };
+  const message = await deliverStored(deps, conversation, stored!, outbound);
+  const payload = { message, conversation: toConversation(updatedConversation!) };
   await publish(deps.env, organizationId, { type: "message_sent", data: payload });
-  return payload.message;
+  return message;
 }
 
-async function deliverWith(sender: Sender | null, outbound: Outbound) {
-  if (!sender)
-    return { status: "failed" as const, error: NOT_CONNECTED, errorCode: "not_connected" };
+/**
+ * Sends a failed message again: the same stored row, claimed from `failed` to `pending` in
+ * one statement so that two clicks (or two members) send it once; the second gets 409.
+ */
+export async function resendOutbound(
+  deps: Deps,
+  conversation: ConversationRow,
+  failed: MessageRow,
+  delivery: Delivery,
+) {
+  assertWindow(conversation, delivery);
+  const [claimed] = await deps.db
+    .update(messages)
+    .set({ status: "pending", error: null, errorCode: null })
+    .where(
+      and(
+        eq(messages.id, failed.id),
+        eq(messages.organizationId, conversation.organizationId),
+        eq(messages.status, "failed"),
+      ),
+    )
+    .returning();
+  if (!claimed) throw notFailed();
+  const message = await deliverStored(deps, conversation, claimed, delivery);
+  await publish(deps.env, conversation.organizationId, {
+    type: "message_status",
+    data: { message },
+  });
+  return message;
+}
+
+export const notFailed = () =>
+  conflict("Este mensaje no está fallido: ya se envió o se está reenviando.");
+
+/** Hands a stored pending message to WhatsApp and records how it ended. */
+async function deliverStored(
+  deps: Deps,
+  conversation: ConversationRow,
+  stored: MessageRow,
+  delivery: Delivery,
+) {
+  const outcome = await attempt(deps, conversation, delivery);
+  const [message] = await deps.db
+    .update(messages)
+    .set(outcome)
+    .where(
+      and(eq(messages.id, stored.id), eq(messages.organizationId, conversation.organizationId)),
+    )
+    .returning();
+  return toMessage(message!);
+}
+
+/**
+ * One attempt at WhatsApp. Never throws: a message must not stay `pending` because of a
+ * network error, a time-out or a bug, so anything thrown becomes a `failed` status with a
+ * Spanish reason. A file Meta accepted keeps its media id even when the send failed, so a
+ * retry does not upload it again.
+ */
+async function attempt(deps: Deps, conversation: ConversationRow, delivery: Delivery) {
+  let mediaId: string | undefined;
   try {
-    const { wamid, mediaId } = await outbound.deliver(
-      sender.graph,
-      sender.connection.phoneNumberId,
+    const sender = await connectedSender(deps, conversation.organizationId);
+    if (!sender) {
+      return { status: "failed" as const, error: NOT_CONNECTED, errorCode: "not_connected" };
+    }
+    const { graph, connection } = sender;
+    if (delivery.file) {
+      const { blob, name } = delivery.file;
+      mediaId = (await graph.uploadMedia(connection.phoneNumberId, blob, name)).id;
+    }
+    const answer = await graph.sendMessage(
+      connection.phoneNumberId,
+      conversation.phoneNumber,
+      delivery.type,
+      mediaId ? { ...delivery.part, id: mediaId } : delivery.part,
     );
-    return { status: "sent" as const, wamid, ...(mediaId && { mediaId }) };
+    return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null, mediaId };
   } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
+    if (!(error instanceof GraphError)) console.error("outbound message failed", error);
     return {
       status: "failed" as const,
-      error: error.message,
-      errorCode: String(error.code ?? error.status),
+      mediaId,
+      ...(error instanceof GraphError
+        ? { error: error.message, errorCode: String(error.code ?? error.status) }
+        : { error: UNEXPECTED, errorCode: "unexpected" }),
     };
   }
 }
+
+/** A free-form text as WhatsApp takes it. */
+export const textDelivery = (content: string): Delivery => ({
+  type: "text",
+  part: { body: content, preview_url: false },
+});
 
 /** A free-form text: a team member's reply or the AI's. */
 export function sendText(
@@ -114,14 +188,7 @@ export function sendText(
   conversation: ConversationRow,
   text: { content: string; senderType: "agent" | "bot"; senderUserId?: string | null },
 ) {
-  return sendOutbound(deps, conversation, {
-    ...text,
-    type: "text",
-    deliver: async (graph, phoneNumberId) => {
-      const answer = await graph.sendText(phoneNumberId, conversation.phoneNumber, text.content);
-      return { wamid: answer.messages[0]?.id ?? null };
-    },
-  });
+  return sendOutbound(deps, conversation, { ...text, ...textDelivery(text.content) });
 }
 
 /** Meta's connected sender of the organization, for calls that are not messages. */

@@ -11,7 +11,10 @@ import {
 } from "../../../worker/conversations/contract";
 import {
   MARK_READ_DELAY_MS,
+  fetchNewestPage,
   markRead,
+  mergeMessages,
+  missedMoreThanAPage,
   replyActions,
   upsertMessage,
 } from "~/components/conversations/actions";
@@ -22,6 +25,7 @@ import { useWindowClock } from "~/components/conversations/window-banner";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
+import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 /** The messages call answers a page, or (older servers) a bare array. */
@@ -84,6 +88,21 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   }, [newestId]);
 
   useRealtime(id, setMessages, () => onReadRef.current(id));
+
+  // A socket (re)opened: what happened while none was open, merged into what is shown.
+  useRealtimeConnected(async () => {
+    if (messages === null) return; // still loading: that answer is fresh
+    const shown = messages;
+    try {
+      const page = await fetchNewestPage(id);
+      const gap = missedMoreThanAPage(shown, page.messages);
+      setMessages((current) => mergeMessages(current ?? [], page.messages, gap ? shown : []));
+      if (gap) setHasMore(page.has_more);
+      void markRead(id).then((ok) => ok && onReadRef.current(id));
+    } catch {
+      // The next event or reconnection brings the conversation up to date.
+    }
+  });
 
   async function loadOlder() {
     const oldest = messages?.[0];
@@ -160,6 +179,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
                   onReact={
                     windowOpen && message.direction === "inbound" ? actions.react : undefined
                   }
+                  onRetry={actions.retry}
                 />
               ))}
             </ol>

@@ -1,8 +1,10 @@
 import { toast } from "sonner";
-import type {
-  Conversation,
-  ConversationStatus,
-  Message,
+import {
+  MESSAGE_PAGE_SIZE,
+  type Conversation,
+  type ConversationStatus,
+  type Message,
+  type MessagePage,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
 import { api, errorMessage } from "~/lib/api";
@@ -85,6 +87,12 @@ export function replyActions(conversationId: string, onStored: (message: Message
         failure: "Error al enviar el archivo",
       });
     },
+    /** "Reintentar" on a failed message: the server sends the same message again. */
+    retry: (message: Message) =>
+      deliver(
+        () => api.post<Message>(`/conversations/${conversationId}/messages/${message.id}/retry`),
+        { success: "Mensaje enviado", failure: "No se pudo reenviar el mensaje" },
+      ),
     react: async (message: Message, emoji: string) => {
       try {
         onStored(
@@ -111,6 +119,33 @@ export const markRead = (id: string) =>
     () => true,
     () => false,
   );
+
+/** The newest page of a conversation's messages, as the screens first load it. */
+export const fetchNewestPage = (conversationId: string) =>
+  api.get<MessagePage>(`/conversations/${conversationId}/messages?limit=${MESSAGE_PAGE_SIZE}`);
+
+/**
+ * Whether the newest page fetched again after a reconnection shares no message with what
+ * was shown: more was missed than a page holds, so the old list must give way to the page
+ * (older messages come back with "Cargar mensajes anteriores") rather than leave a hole.
+ */
+export function missedMoreThanAPage(shown: Message[], page: Message[]) {
+  const ids = new Set(shown.map((m) => m.id));
+  return shown.length > 0 && !page.some((m) => ids.has(m.id));
+}
+
+const inTimeOrder = (a: Message, b: Message) =>
+  a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * `current` with `page` merged in by id (the page's copy wins: it is the server's latest),
+ * oldest first, without the messages of `dropped`. Nothing appears twice, and what arrived
+ * live while the page was fetched stays.
+ */
+export function mergeMessages(current: Message[], page: Message[], dropped: Message[] = []) {
+  const replaced = new Set([...page, ...dropped].map((m) => m.id));
+  return [...current.filter((m) => !replaced.has(m.id)), ...page].sort(inTimeOrder);
+}
 
 /** The list with `message` replaced (same id) or added at the end. */
 export const upsertMessage = (current: Message[], message: Message) =>

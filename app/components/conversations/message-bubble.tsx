@@ -1,3 +1,4 @@
+import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
 import { formatMessageTime } from "~/lib/format";
 import { MESSAGE_MARKS } from "./labels";
@@ -8,10 +9,12 @@ interface MessageBubbleProps {
   message: Message;
   /** Given when the team can react to this message (a customer's, inside the window). */
   onReact?: (message: Message, emoji: string) => Promise<void>;
+  /** Sends a failed message again ("Reintentar"). */
+  onRetry?: (message: Message) => Promise<unknown>;
 }
 
 /** One message: customer's on the left, the team's and the bot's on the right. */
-export function MessageBubble({ message, onReact }: MessageBubbleProps) {
+export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps) {
   const outbound = message.direction === "outbound";
   const mark = MESSAGE_MARKS[message.status] ?? {
     symbol: "○",
@@ -42,8 +45,11 @@ export function MessageBubble({ message, onReact }: MessageBubbleProps) {
             </span>
           )}
         </p>
-        {message.status === "failed" && message.error && (
-          <p className="mt-1 rounded bg-red-50 px-2 py-1 text-xs text-red-700">{message.error}</p>
+        {message.status === "failed" && (message.error || onRetry) && (
+          <div className="mt-1 flex items-center gap-2 rounded bg-red-50 px-2 py-1 text-xs text-red-700">
+            {message.error && <p className="flex-1">{message.error}</p>}
+            {outbound && onRetry && <RetryButton onRetry={() => onRetry(message)} />}
+          </div>
         )}
       </div>
       {(message.reactions.length > 0 || onReact) && (
@@ -58,5 +64,29 @@ export function MessageBubble({ message, onReact }: MessageBubbleProps) {
         </div>
       )}
     </li>
+  );
+}
+
+/** "Reintentar", busy while the message is being sent again. */
+function RetryButton({ onRetry }: { onRetry: () => Promise<unknown> }) {
+  const [retrying, setRetrying] = useState(false);
+  async function retry() {
+    setRetrying(true);
+    try {
+      await onRetry();
+    } finally {
+      setRetrying(false);
+    }
+  }
+  return (
+    <button
+      type="button"
+      disabled={retrying}
+      aria-busy={retrying}
+      onClick={() => void retry()}
+      className="shrink-0 rounded border border-red-300 bg-white px-2 py-0.5 font-medium text-red-700 hover:bg-red-100 disabled:opacity-60"
+    >
+      {retrying ? "Reintentando…" : "Reintentar"}
+    </button>
   );
 }

@@ -1,0 +1,98 @@
+// Fault: Meta is down when the AI's reply goes out. The bot's message is kept as failed with
+// Meta's reason, the hub does not answer a second time, and "Reintentar" sends that same row.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { createAgent, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, failNext, graphRequests, modelRequests } from "../support/webhooks";
+
+const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+/** Runs the hub's due replies now, as if the coalescing delay had passed. */
+async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
+  await runInDurableObject(hub, async (_instance, state) => {
+    for (const [key, value] of await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })) {
+      await state.storage.put(key, { ...value, dueAt: Date.now() - 1 });
+    }
+  });
+  await runDurableObjectAlarm(hub);
+}
+
+async function botMessages(conversationId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot'",
+  )
+    .bind(conversationId)
+    .all<Record<string, string | null>>();
+  return results;
+}
+
+describe("Meta down when the AI replies", () => {
+  it("keeps the bot's reply failed with Meta's reason, answers once, and Reintentar sends it", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      defaultAgentId: agent.id,
+    });
+    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const from = customer();
+    const question = `¿Tenéis cita el lunes? ${crypto.randomUUID()}`;
+    // The fake model's reply repeats the question: only the reply's send fails, not the typing.
+    await failNext("graph", {
+      path: `/v25.0/${phoneNumberId}/messages`,
+      contains: question,
+      status: 500,
+      error: { message: "Service unavailable", code: 131000 },
+    });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: question })));
+    await runDueReplies(hub);
+
+    const conversation = (
+      await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token })
+    ).body.data.conversations[0];
+    const [failed] = await botMessages(conversation.id);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(failed).toMatchObject({
+      status: "failed",
+      error: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
+    });
+    // The conversation shows it, with the rest of the messages.
+    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+      token: owner.token,
+    });
+    expect(page.body.data.messages.at(-1)).toMatchObject({
+      id: failed!.id,
+      sender_type: "bot",
+      status: "failed",
+    });
+
+    // The hub holds no retry for it, and running the alarm again answers nothing new.
+    const pending = await runInDurableObject(hub, async (_i, state) => [
+      ...(await state.storage.list({ prefix: "reply:" })).keys(),
+    ]);
+    expect(pending).toEqual([]);
+    await runDueReplies(hub);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+    const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(question));
+    expect(asked).toHaveLength(1);
+
+    const retried = await call(
+      "POST",
+      `/api/v1/conversations/${conversation.id}/messages/${failed!.id}/retry`,
+      { token: owner.token },
+    );
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: failed!.id, sender_type: "bot", status: "sent" });
+    expect(await botMessages(conversation.id)).toEqual([
+      expect.objectContaining({ id: failed!.id, status: "sent", content: failed!.content }),
+    ]);
+    const sends = (await graphRequests(`/${phoneNumberId}/messages`)).filter(
+      (r) => r.body.type === "text",
+    );
+    expect(sends.map((r) => r.body.text.body)).toEqual([failed!.content, failed!.content]);
+  });
+});

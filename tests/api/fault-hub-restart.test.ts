@@ -1,0 +1,57 @@
+// Fault: the organization's Durable Object restarts while consoles are connected. Their
+// sockets close; a new socket works at once, and a message that arrived meanwhile is in the
+// conversation exactly once when the console fetches what it missed.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { connect, tick } from "../support/sockets";
+import { deliver } from "../support/webhooks";
+
+const customer = () => `3464${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+describe("the organization's hub restarts", () => {
+  it("closes the sockets; a new one works and nothing stored meanwhile is lost or doubled", async () => {
+    const owner = await createOwner();
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Antes del reinicio" })));
+
+    const before = await connect(owner.token);
+    const closed = new Promise<number>((resolve) =>
+      before.socket.addEventListener("close", (event) => resolve(event.code)),
+    );
+    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    await runInDurableObject(hub, (_instance, state) => state.abort("reinicio de prueba")).catch(
+      () => undefined, // abort() ends the call that asked for it too
+    );
+    expect(await closed).not.toBe(4001); // not a revocation: the console reconnects
+
+    // While no console is connected, the customer writes; it is stored all the same.
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Durante el corte" })));
+
+    const after = await connect(owner.token);
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Después del corte" })));
+    await tick();
+    expect(after.received.map((e) => e.type)).toContain("new_message");
+    expect(before.received.some((e) => e.data.message?.content === "Después del corte")).toBe(
+      false,
+    );
+
+    // What the console fetches after reconnecting: every message once, in order.
+    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
+    const conversation = list.body.data.conversations[0];
+    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+      token: owner.token,
+    });
+    expect(page.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
+      "Antes del reinicio",
+      "Durante el corte",
+      "Después del corte",
+    ]);
+    after.socket.close();
+  });
+});

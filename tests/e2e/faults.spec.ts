@@ -1,0 +1,123 @@
+// Faults survived in the console: Meta failing a send ("Reintentar"), the realtime socket
+// dropping while a customer writes, and a session the server revokes.
+import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner } from "./support";
+import { E2E_SETTINGS } from "./settings.mjs";
+
+const messages = (page: Page) => page.getByRole("list", { name: "Mensajes" });
+
+/** A signed-in owner on the conversation of a customer who has just written. */
+async function openConversation(page: Page, from: string) {
+  const owner = await signedInOwner(page, { connect: true });
+  await deliver(page.request, customerMessage(owner.phoneNumberId, from, "Hola", "Lucía Pérez"));
+  const list = await page.request.get("/api/v1/conversations", { headers: owner.headers });
+  const [conversation] = (await list.json()).data.conversations;
+  return { ...owner, conversationId: conversation.id as string };
+}
+
+/**
+ * Routes the console's socket through the test: each one is passed to the server while
+ * `open` is true, and refused (closed at once, counted) while it is false. `drop` closes
+ * the current one on both sides, as a restarting hub does.
+ */
+async function controlSocket(page: Page) {
+  let current: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
+  const control = {
+    open: true,
+    refused: 0,
+    current: () => current?.page ?? null,
+    async drop(code: number, reason: string) {
+      await current!.server.close();
+      await current!.page.close({ code, reason });
+    },
+  };
+  await page.routeWebSocket(/\/ws/, (socket) => {
+    if (!control.open) {
+      control.refused += 1;
+      return socket.close({ code: 1011, reason: "Hub reiniciándose" });
+    }
+    current = { page: socket, server: socket.connectToServer() };
+  });
+  return control;
+}
+
+test("a send Meta refuses shows its reason and Reintentar, and goes once when retried", async ({
+  page,
+}) => {
+  const { conversationId, phoneNumberId } = await openConversation(page, "34677000001");
+  const text = `Le confirmo la cita ${Date.now()}`;
+  const failed = await page.request.post(`http://127.0.0.1:${E2E_SETTINGS.graphPort}/__fake/fail`, {
+    data: {
+      path: `/v25.0/${phoneNumberId}/messages`,
+      contains: text,
+      status: 503,
+      error: { message: "Service temporarily unavailable", code: 131000 },
+    },
+  });
+  expect(failed.ok()).toBe(true);
+
+  await page.goto(`/conversations/${conversationId}`);
+  const composer = page.getByLabel("Escribe un mensaje");
+  await composer.fill(text);
+  await composer.press("Enter");
+  await expect(page.getByText("Error al enviar el mensaje")).toBeVisible();
+  const bubble = messages(page).getByRole("listitem").filter({ hasText: text });
+  await expect(
+    bubble.getByText("WhatsApp no pudo enviar el mensaje por un error desconocido."),
+  ).toBeVisible();
+
+  await bubble.getByRole("button", { name: "Reintentar" }).click();
+  await expect(page.getByText("Mensaje enviado")).toBeVisible();
+  await expect(bubble.getByRole("button", { name: "Reintentar" })).toHaveCount(0);
+  await expect(bubble.getByText("WhatsApp no pudo enviar")).toHaveCount(0);
+  await expect(messages(page).getByText(text)).toHaveCount(1);
+  // The fake phone reads it: the same bubble goes on to the double check.
+  await expect(bubble.getByLabel("Leído")).toBeVisible();
+});
+
+test("after the socket drops, what arrived meanwhile shows once the console is back", async ({
+  page,
+}) => {
+  const socket = await controlSocket(page);
+  const { conversationId, phoneNumberId } = await openConversation(page, "34677000002");
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(messages(page).getByText("Hola", { exact: true })).toBeVisible();
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+
+  // The hub restarts: the socket drops and, for a while, cannot be opened again.
+  socket.open = false;
+  await socket.drop(1011, "Hub reiniciado");
+  await expect(page.getByText("Desconectado")).toBeVisible();
+  const offline = "¿Me oís? Escribí sin conexión";
+  await deliver(page.request, customerMessage(phoneNumberId, "34677000002", offline));
+  // The console tried to come back while the customer wrote, and could not.
+  await expect.poll(() => socket.refused).toBeGreaterThan(0);
+  await expect(messages(page).getByText(offline)).toHaveCount(0);
+
+  socket.open = true;
+  await expect(messages(page).getByText(offline)).toBeVisible();
+  // Live again: a new message arrives once, and nothing already shown is repeated.
+  await deliver(page.request, customerMessage(phoneNumberId, "34677000002", "Y ahora en vivo"));
+  await expect(messages(page).getByText("Y ahora en vivo")).toBeVisible();
+  await expect(messages(page).getByRole("listitem")).toHaveCount(3);
+  await expect(messages(page).getByText(offline)).toHaveCount(1);
+  await expect(messages(page).getByText("Hola", { exact: true })).toHaveCount(1);
+});
+
+test("a session the server revokes (close code 4001) is signed out, not reconnected", async ({
+  page,
+}) => {
+  const socket = await controlSocket(page);
+  const { conversationId } = await openConversation(page, "34677000003");
+  await page.goto(`/conversations/${conversationId}`);
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  const opened = socket.current();
+
+  await socket.drop(4001, "Sesión revocada");
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByText("Tu sesión se ha cerrado")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("auth_token"))).toBeNull();
+  // No new socket was opened with the revoked session.
+  expect(socket.current()).toBe(opened);
+  expect(socket.refused).toBe(0);
+});
