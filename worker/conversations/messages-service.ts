@@ -209,7 +209,8 @@ async function templateOfContent(deps: Deps, organizationId: string, content: st
   for (const template of approved) {
     const parameters = parametersFilling(template, content);
     if (parameters) {
-      return prepareTemplate(deps, organizationId, { ...template, parameters });
+      const { name, language } = template;
+      return prepareTemplate(deps, organizationId, { name, language, parameters });
     }
   }
   throw new AppError(
