@@ -8,6 +8,7 @@ import {
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
 const STEPS = [
@@ -39,6 +40,7 @@ const stepSchemas = STEPS.map((step) =>
 );
 
 export function OnboardingWizard() {
+  const auth = useAuth();
   const [step, setStep] = useState(0);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -63,13 +65,16 @@ export function OnboardingWizard() {
     setSaving(true);
     try {
       await api.post<Organization>("/organizations", values);
-      toast.success("¡Organización creada exitosamente!");
-      window.location.reload();
     } catch (error) {
       setErrors(serverFieldErrors(error));
       toast.error("Error al crear la organización", { description: errorMessage(error) });
       setSaving(false);
+      return;
     }
+    // The console layout swaps this wizard for the dashboard once the session knows the
+    // organization (and the owner role); the Toaster lives in the root, so the toast stays.
+    toast.success("¡Organización creada exitosamente!");
+    await auth.reload();
   }
 
   return (

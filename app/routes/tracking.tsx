@@ -1,6 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { eachDayOfInterval, format, subDays } from "date-fns";
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import { toast } from "sonner";
 import {
   CONVERSIONS_PAGE_SIZE,
@@ -9,10 +10,12 @@ import {
   type TrackingStats,
 } from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
+import { AdsPanel } from "~/components/tracking/ads-panel";
 import { ConversionsTable, EVENT_LABELS } from "~/components/tracking/conversions-table";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
 
@@ -29,8 +32,20 @@ const TOP_CAMPAIGNS = 5;
 /** The spec's event filter of the conversions list. */
 const EVENT_FILTER = ["lead", "contact", "message_sent", "purchase"] as const;
 
+/** The tabs, each with the key it has in the URL (`?tab=`). */
+const TABS = [
+  { key: "resumen", label: "Resumen" },
+  { key: "conversiones", label: "Conversiones" },
+  { key: "fuentes", label: "Fuentes" },
+  { key: "campanas", label: "Campañas" },
+  { key: "anuncios", label: "Anuncios" },
+] as const;
+
 const day = (date: Date) => format(date, "yyyy-MM-dd");
-const money = new Intl.NumberFormat("es-ES", { style: "currency", currency: "EUR" });
+
+/** A `YYYY-MM-DD` from the URL, or the fallback when it is missing or not a date. */
+const dayParam = (value: string | null, fallback: string) =>
+  value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : fallback;
 
 /** Conversions per UTC day of the range, zeros included. */
 function perDay(byDay: TrackingStats["by_day"], from: string, to: string) {
@@ -53,9 +68,30 @@ function Card({ label, value }: { label: string; value: string | number }) {
 }
 
 export default function Tracking() {
+  const { organization } = useAuth();
+  // The tab and the range live in the URL, so a reload, a shared link and Back keep them.
+  const [searchParams, setSearchParams] = useSearchParams();
   const today = new Date();
-  const [from, setFrom] = useState(day(subDays(today, DEFAULT_RANGE_DAYS - 1)));
-  const [to, setTo] = useState(day(today));
+  const from = dayParam(searchParams.get("date_from"), day(subDays(today, DEFAULT_RANGE_DAYS - 1)));
+  const to = dayParam(searchParams.get("date_to"), day(today));
+  const tab = Math.max(
+    0,
+    TABS.findIndex(({ key }) => key === searchParams.get("tab")),
+  );
+  /** A tab is a place (Back returns to it); editing a date only refines the one shown. */
+  const setParam = (name: string, value: string, replace: boolean) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set(name, value);
+        return next;
+      },
+      { replace, preventScrollReset: true },
+    );
+  const money = new Intl.NumberFormat("es-ES", {
+    style: "currency",
+    currency: organization?.currency ?? "EUR",
+  });
   const [eventName, setEventName] = useState("");
   const [stats, setStats] = useState<TrackingStats | null>(null);
   const [conversions, setConversions] = useState<Conversion[]>([]);
@@ -128,7 +164,7 @@ export default function Tracking() {
             type="date"
             value={from}
             max={to}
-            onChange={(e) => setFrom(e.target.value)}
+            onChange={(e) => setParam("date_from", e.target.value, true)}
             className="rounded-lg border border-slate-300 px-3 py-2"
           />
         </label>
@@ -138,7 +174,7 @@ export default function Tracking() {
             type="date"
             value={to}
             min={from}
-            onChange={(e) => setTo(e.target.value)}
+            onChange={(e) => setParam("date_to", e.target.value, true)}
             className="rounded-lg border border-slate-300 px-3 py-2"
           />
         </label>
@@ -149,11 +185,14 @@ export default function Tracking() {
       {!stats ? (
         <Spinner />
       ) : (
-        <TabGroup>
+        <TabGroup
+          selectedIndex={tab}
+          onChange={(index) => setParam("tab", TABS[index]!.key, false)}
+        >
           <TabList className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
-            {["Resumen", "Conversiones", "Fuentes", "Campañas"].map((label) => (
+            {TABS.map(({ key, label }) => (
               <Tab
-                key={label}
+                key={key}
                 className="whitespace-nowrap border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 data-[selected]:border-emerald-600 data-[selected]:text-emerald-700"
               >
                 {label}
@@ -242,6 +281,9 @@ export default function Tracking() {
                   </ol>
                 )}
               </section>
+            </TabPanel>
+            <TabPanel>
+              <AdsPanel from={from} to={to} />
             </TabPanel>
           </TabPanels>
         </TabGroup>

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
 
@@ -26,7 +27,87 @@ describe("agents", () => {
       model: "google/gemini-2.5-flash",
       temperature: 0.7,
       is_active: true,
+      can_mark_leads: true,
       whatsapp_status: "disconnected",
+    });
+  });
+
+  it("switches marking leads off and on, on create and on update", async () => {
+    const owner = await createOwner();
+    const quiet = await createAgent(owner, { can_mark_leads: false });
+    expect(quiet.can_mark_leads).toBe(false);
+    const on = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
+      token: owner.token,
+      body: { can_mark_leads: true },
+    });
+    expect(on.body.data).toMatchObject({ can_mark_leads: true, name: quiet.name });
+    // Another field's update leaves it as it is.
+    await call("PATCH", `/api/v1/agents/${quiet.id}`, { token: owner.token, body: { name: "B" } });
+    const got = await call("GET", `/api/v1/agents/${quiet.id}`, { token: owner.token });
+    expect(got.body.data).toMatchObject({ can_mark_leads: true, name: "B" });
+    const off = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
+      token: owner.token,
+      body: { can_mark_leads: false },
+    });
+    expect(off.body.data.can_mark_leads).toBe(false);
+    const bad = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
+      token: owner.token,
+      body: { can_mark_leads: "no" },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(["can_mark_leads"]);
+    const list = await call("GET", "/api/v1/agents", { token: owner.token });
+    expect(list.body.data[0].can_mark_leads).toBe(false);
+  });
+
+  it("is on WhatsApp only as the default agent of the organization's connected number", async () => {
+    const owner = await createOwner();
+    const answering = await createAgent(owner, { name: "Recepción" });
+    const other = await createAgent(owner, { name: "Ventas" });
+    const statusById = async () => {
+      const list = await call("GET", "/api/v1/agents", { token: owner.token });
+      return Object.fromEntries(
+        list.body.data.map((a: { id: string; whatsapp_status: string }) => [
+          a.id,
+          a.whatsapp_status,
+        ]),
+      );
+    };
+    // No number: nobody is connected.
+    expect(await statusById()).toEqual({
+      [answering.id]: "disconnected",
+      [other.id]: "disconnected",
+    });
+
+    const number = await connectWhatsapp(owner.organization.id, { defaultAgentId: answering.id });
+    expect(await statusById()).toEqual({ [answering.id]: "connected", [other.id]: "disconnected" });
+    const got = await call("GET", `/api/v1/agents/${answering.id}`, { token: owner.token });
+    expect(got.body.data.whatsapp_status).toBe("connected");
+
+    // What a client stores through PATCH /agents/{id}/whatsapp does not make a badge lie.
+    const claimed = await call("PATCH", `/api/v1/agents/${other.id}/whatsapp`, {
+      token: owner.token,
+      body: { status: "connected", qr: "qr-data" },
+    });
+    expect(claimed.status).toBe(200);
+    expect(claimed.body.data).toMatchObject({
+      whatsapp_status: "disconnected",
+      whatsapp_qr: "qr-data",
+    });
+
+    // The number failing shows on the agent that answers it.
+    await env.DB.prepare("UPDATE whatsapp_connections SET status = 'error' WHERE id = ?")
+      .bind(number.id)
+      .run();
+    expect(await statusById()).toEqual({ [answering.id]: "error", [other.id]: "disconnected" });
+
+    // Another organization's number never counts, even one naming this agent.
+    await env.DB.prepare("DELETE FROM whatsapp_connections WHERE id = ?").bind(number.id).run();
+    const stranger = await createOwner();
+    await connectWhatsapp(stranger.organization.id, { defaultAgentId: answering.id });
+    expect(await statusById()).toEqual({
+      [answering.id]: "disconnected",
+      [other.id]: "disconnected",
     });
   });
 
@@ -39,6 +120,7 @@ describe("agents", () => {
     [{ name: "A", system_prompt: "x", temperature: "0.5" }, ["temperature"]],
     [{ name: "A", system_prompt: "x", model: "openai/gpt-4o" }, ["model"]],
     [{ name: "A", system_prompt: "x", is_active: "yes" }, ["is_active"]],
+    [{ name: "A", system_prompt: "x", can_mark_leads: 1 }, ["can_mark_leads"]],
   ])("rejects %j naming %j, storing nothing", async (body, fields) => {
     const owner = await createOwner();
     const res = await call("POST", "/api/v1/agents", { token: owner.token, body });
@@ -58,7 +140,7 @@ describe("agents", () => {
     expect(lite.model).toBe("google/gemini-2.5-flash-lite");
   });
 
-  it("lists newest first with usage totals, gets, patches and updates WhatsApp status", async () => {
+  it("lists newest first with usage totals, gets, patches and stores a WhatsApp QR", async () => {
     const owner = await createOwner();
     const first = await createAgent(owner, { name: "Primero" });
     const second = await createAgent(owner, { name: "Segundo" });
@@ -82,11 +164,12 @@ describe("agents", () => {
     });
     const wa = await call("PATCH", `/api/v1/agents/${first.id}/whatsapp`, {
       token: owner.token,
-      body: { status: "connected", qr: null },
+      body: { status: "connecting", qr: "2@qr-code" },
     });
-    expect(wa.body.data.whatsapp_status).toBe("connected");
+    expect(wa.status).toBe(200);
+    expect(wa.body.data.whatsapp_qr).toBe("2@qr-code");
     const got = await call("GET", `/api/v1/agents/${first.id}`, { token: owner.token });
-    expect(got.body.data).toMatchObject({ is_active: false, whatsapp_status: "connected" });
+    expect(got.body.data).toMatchObject({ is_active: false, whatsapp_qr: "2@qr-code" });
   });
 
   it("deleting an agent unassigns its conversations and opens them", async () => {

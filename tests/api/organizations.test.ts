@@ -79,11 +79,16 @@ describe("GET /organizations/me", () => {
 });
 
 describe("PATCH /organizations/{id}", () => {
+  const patch = (owner: { token: string; organization: { id: string } }, body: object) =>
+    call("PATCH", `/api/v1/organizations/${owner.organization.id}`, { token: owner.token, body });
+
   it("updates the listed fields only", async () => {
     const owner = await createOwner();
-    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: owner.token,
-      body: { name: "Nuevo nombre", description: "", city: "Sevilla", services_offered: "ignored" },
+    const res = await patch(owner, {
+      name: "Nuevo nombre",
+      description: "",
+      city: "Sevilla",
+      tracking_key: "0".repeat(32),
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -92,7 +97,62 @@ describe("PATCH /organizations/{id}", () => {
       city: "Sevilla",
       country: organizationFields.country,
       services_offered: organizationFields.services_offered,
+      tracking_key: owner.organization.tracking_key,
     });
+  });
+
+  it("starts in euros", async () => {
+    const owner = await createOwner();
+    expect(owner.organization.currency).toBe("EUR");
+    const me = await call("GET", "/api/v1/auth/me", { token: owner.token });
+    expect(me.body.data.organization.currency).toBe("EUR");
+  });
+
+  it("edits the business facts the AI answers from, and the currency", async () => {
+    const owner = await createOwner();
+    const facts = {
+      employee_count: "51-200",
+      services_offered: "  Implantes y blanqueamiento  ",
+      business_hours: "L-S 8:00-20:00",
+      ai_use_case: "Vender tratamientos",
+      currency: "mxn",
+    };
+    const res = await patch(owner, facts);
+    expect(res.status).toBe(200);
+    const stored = {
+      ...facts,
+      services_offered: "Implantes y blanqueamiento",
+      currency: "MXN",
+    };
+    expect(res.body.data).toMatchObject({ ...stored, name: organizationFields.name });
+    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    expect(me.body.data).toMatchObject(stored);
+    // Each one alone leaves the others as they are.
+    expect((await patch(owner, { currency: "USD" })).body.data).toMatchObject({
+      ...stored,
+      currency: "USD",
+    });
+  });
+
+  it.each([
+    [{ employee_count: "10-50" }, "employee_count"],
+    [{ employee_count: "" }, "employee_count"],
+    [{ services_offered: "   " }, "services_offered"],
+    [{ services_offered: "x".repeat(2001) }, "services_offered"],
+    [{ business_hours: "" }, "business_hours"],
+    [{ business_hours: null }, "business_hours"],
+    [{ ai_use_case: " " }, "ai_use_case"],
+    [{ currency: "EURO" }, "currency"],
+    [{ currency: "€" }, "currency"],
+    [{ currency: "E1R" }, "currency"],
+    [{ currency: 978 }, "currency"],
+  ])("refuses %j with 422 naming %s, and changes nothing", async (body, field) => {
+    const owner = await createOwner();
+    const res = await patch(owner, { ...body, city: "Cádiz" });
+    expect(res.status).toBe(422);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([field]);
+    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    expect(me.body.data).toMatchObject({ ...organizationFields, currency: "EUR" });
   });
 
   it("rejects a blank name with 422 and changes nothing", async () => {
@@ -115,12 +175,39 @@ describe("PATCH /organizations/{id}", () => {
     )
       .bind(crypto.randomUUID(), owner.organization.id, agent.user.id, new Date().toISOString())
       .run();
+    for (const body of [
+      { name: "Hackeado" },
+      { employee_count: "200+" },
+      { services_offered: "Otros" },
+      { business_hours: "Nunca" },
+      { ai_use_case: "Otro" },
+      { currency: "USD" },
+    ]) {
+      const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+        token: agent.token,
+        body,
+      });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe("forbidden");
+    }
+    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    expect(me.body.data).toMatchObject({ ...organizationFields, currency: "EUR" });
+  });
+
+  it("lets an admin edit the facts and the currency", async () => {
+    const owner = await createOwner();
+    const admin = await registerUser();
+    await env.DB.prepare(
+      "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, 'admin', ?)",
+    )
+      .bind(crypto.randomUUID(), owner.organization.id, admin.user.id, new Date().toISOString())
+      .run();
     const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: agent.token,
-      body: { name: "Hackeado" },
+      token: admin.token,
+      body: { business_hours: "24 h", currency: "COP" },
     });
-    expect(res.status).toBe(403);
-    expect(res.body.error).toBe("forbidden");
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ business_hours: "24 h", currency: "COP" });
   });
 });
 
@@ -134,14 +221,32 @@ describe("two organizations", () => {
     expect(meA.body.data.name).toBe("Empresa A");
     expect(meB.body.data.name).toBe("Empresa B");
 
-    const cross = await call("PATCH", `/api/v1/organizations/${b.organization.id}`, {
-      token: a.token,
-      body: { name: "Robada" },
-    });
-    expect(cross.status).toBe(404);
-    expect(cross.body.error).toBe("organization_not_found");
+    for (const body of [
+      { name: "Robada" },
+      { employee_count: "1-10", services_offered: "Otros", business_hours: "Nunca" },
+      { ai_use_case: "Otro", currency: "USD" },
+    ]) {
+      const cross = await call("PATCH", `/api/v1/organizations/${b.organization.id}`, {
+        token: a.token,
+        body,
+      });
+      expect(cross.status).toBe(404);
+      expect(cross.body.error).toBe("organization_not_found");
+    }
     const still = await call("GET", "/api/v1/organizations/me", { token: b.token });
-    expect(still.body.data.name).toBe("Empresa B");
+    expect(still.body.data).toMatchObject({
+      ...organizationFields,
+      name: "Empresa B",
+      currency: "EUR",
+    });
+    // Nor did A's own organization change.
+    expect(
+      (await call("GET", "/api/v1/organizations/me", { token: a.token })).body.data,
+    ).toMatchObject({
+      ...organizationFields,
+      name: "Empresa A",
+      currency: "EUR",
+    });
 
     const unknown = await call("PATCH", `/api/v1/organizations/${crypto.randomUUID()}`, {
       token: a.token,

@@ -298,3 +298,61 @@ test("@mobile an agent's contacts and messages stack on a phone", async ({ page 
   const paneBox = await messages.boundingBox();
   expect(listBox && paneBox && paneBox.y > listBox.y).toBe(true);
 });
+
+test("'Marcar interesados automáticamente' is on for a new agent and is saved", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  await page.goto("/agents");
+  await page.getByRole("button", { name: "Nuevo Agente" }).click();
+  const dialog = page.getByRole("dialog");
+  const markLeads = dialog.getByRole("switch", { name: "Marcar interesados automáticamente" });
+  await expect(markLeads).toBeChecked();
+  await expect(markLeads).toHaveAccessibleDescription(
+    "El agente marca la conversación como Interesado cuando el cliente muestra intención de compra.",
+  );
+  await dialog.getByLabel("Nombre").fill("Ventas");
+  await dialog.getByLabel("Prompt del sistema").fill("Vendes tratamientos.");
+  await markLeads.uncheck();
+  await dialog.getByRole("button", { name: "Crear agente" }).click();
+  await expect(page.getByText("Agente creado correctamente")).toBeVisible();
+
+  // Stored: the editor opens with it off after a reload, and turning it on is saved too.
+  await page.reload();
+  const card = agentCards(page).filter({ hasText: "Ventas" });
+  await card.getByRole("button", { name: "Editar" }).click();
+  await expect(markLeads).not.toBeChecked();
+  await markLeads.check();
+  await dialog.getByRole("button", { name: "Guardar Cambios" }).click();
+  await expect(page.getByText("Agente actualizado correctamente")).toBeVisible();
+  await card.getByRole("button", { name: "Editar" }).click();
+  await expect(markLeads).toBeChecked();
+});
+
+test("the WhatsApp badge is on the agent that answers the connected number", async ({ page }) => {
+  const { headers } = await signedInOwner(page, { connect: true });
+  const reception = await createAgent(page.request, headers, {
+    name: "Recepción",
+    system_prompt: "Eres la recepción.",
+  });
+  await createAgent(page.request, headers, { name: "Ventas", system_prompt: "Vendes." });
+  await page.goto("/agents");
+  const receptionCard = agentCards(page).filter({ hasText: "Recepción" });
+  const salesCard = agentCards(page).filter({ hasText: "Ventas" });
+  // A connected number without a default agent: nobody answers it.
+  await expect(receptionCard.getByText("WhatsApp desconectado")).toBeVisible();
+  await expect(salesCard.getByText("WhatsApp desconectado")).toBeVisible();
+
+  const chosen = await page.request.patch("/api/v1/whatsapp-config", {
+    headers,
+    data: { default_agent_id: reception.id },
+  });
+  expect(chosen.status()).toBe(200);
+  await page.reload();
+  await expect(receptionCard.getByText("WhatsApp conectado")).toBeVisible();
+  await expect(salesCard.getByText("WhatsApp desconectado")).toBeVisible();
+
+  expect((await page.request.delete("/api/v1/whatsapp-config", { headers })).status()).toBe(200);
+  await page.reload();
+  await expect(receptionCard.getByText("WhatsApp desconectado")).toBeVisible();
+});

@@ -40,6 +40,11 @@ async function onboard(page: Page, organizationName: string) {
   await page.getByLabel("¿Para qué usarás la IA?").fill("Responder dudas y dar citas");
   await page.getByRole("button", { name: "Crear organización" }).click();
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  // The person sees the confirmation on the page they land on (no reload swallows it).
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "¡Organización creada exitosamente!" }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard$/);
 }
 
 test("register, onboard, edit profile and organization, sign out", async ({ page }) => {
@@ -76,6 +81,17 @@ test("register, onboard, edit profile and organization, sign out", async ({ page
   await expect(page.getByText("El nombre es obligatorio")).toBeVisible();
   await page.getByLabel("Nombre").fill("Clínica Valencia Centro");
   await page.getByLabel("Ciudad").fill("Alicante");
+  // The facts the AI answers from, given at onboarding, stay editable; so does the currency.
+  await expect(page.getByLabel("Horario de atención")).toHaveValue("L-V 9:00-18:00");
+  await expect(page.getByLabel("Moneda")).toHaveValue("EUR");
+  await page.getByLabel("Horario de atención").fill("");
+  await page.getByRole("button", { name: "Guardar Cambios" }).click();
+  await expect(page.getByText("El horario es obligatorio")).toBeVisible();
+  await page.getByLabel("Horario de atención").fill("L-S 8:00-20:00");
+  await page.getByLabel("Servicios que ofreces").fill("Limpiezas, ortodoncia e implantes");
+  await page.getByLabel("¿Para qué usas la IA?").fill("Vender tratamientos");
+  await page.getByLabel("Número de empleados").selectOption("51-200");
+  await page.getByLabel("Moneda").selectOption("MXN");
   await page.getByRole("button", { name: "Guardar Cambios" }).click();
   await expect(page.getByText("Organización actualizada correctamente")).toBeVisible();
 
@@ -84,6 +100,13 @@ test("register, onboard, edit profile and organization, sign out", async ({ page
   await expect(page.getByRole("heading", { name: "Configuración de Organización" })).toBeVisible();
   await expect(page.getByLabel("Ciudad")).toHaveValue("Alicante");
   await expect(page.getByText("Clínica Valencia Centro").first()).toBeVisible();
+  await expect(page.getByLabel("Horario de atención")).toHaveValue("L-S 8:00-20:00");
+  await expect(page.getByLabel("Servicios que ofreces")).toHaveValue(
+    "Limpiezas, ortodoncia e implantes",
+  );
+  await expect(page.getByLabel("¿Para qué usas la IA?")).toHaveValue("Vender tratamientos");
+  await expect(page.getByLabel("Número de empleados")).toHaveValue("51-200");
+  await expect(page.getByLabel("Moneda")).toHaveValue("MXN");
 
   await page.getByRole("button", { name: "Cerrar sesión" }).click();
   await expect(page.getByText("Sesión cerrada")).toBeVisible();

@@ -32,12 +32,16 @@ const temperature = z
 
 const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
 
+const isActive = z.boolean({ error: "is_active debe ser verdadero o falso" });
+const canMarkLeads = z.boolean({ error: "can_mark_leads debe ser verdadero o falso" });
+
 export const agentCreateInput = z.object({
   name,
   system_prompt: systemPrompt,
   model: model.default(DEFAULT_MODEL),
   temperature: temperature.default(DEFAULT_TEMPERATURE),
-  is_active: z.boolean({ error: "is_active debe ser verdadero o falso" }).default(true),
+  is_active: isActive.default(true),
+  can_mark_leads: canMarkLeads.default(true),
 });
 
 export const agentUpdateInput = z.object({
@@ -45,7 +49,8 @@ export const agentUpdateInput = z.object({
   system_prompt: systemPrompt.optional(),
   model: model.optional(),
   temperature: temperature.optional(),
-  is_active: z.boolean({ error: "is_active debe ser verdadero o falso" }).optional(),
+  is_active: isActive.optional(),
+  can_mark_leads: canMarkLeads.optional(),
 });
 
 export const agentWhatsappInput = z.object({
@@ -76,6 +81,12 @@ export interface Agent {
   temperature: number;
   system_prompt: string;
   is_active: boolean;
+  /** Whether the model may mark the conversation as a lead (its `mark_lead` tool). */
+  can_mark_leads: boolean;
+  /**
+   * The organization's WhatsApp number's status when this agent is its default agent (the one
+   * that answers it), else "disconnected": computed, never the stored value.
+   */
   whatsapp_status: (typeof WHATSAPP_STATUSES)[number];
   whatsapp_qr: string | null;
   created_at: string;

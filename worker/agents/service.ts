@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import type { Db } from "../db/client";
-import { agents, aiCalls, conversations, organizations } from "../db/schema";
+import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
@@ -26,14 +26,39 @@ export interface AgentUsage {
   completion_tokens: number;
 }
 
-export const toAgent = (row: AgentRow, usage?: AgentUsage): Agent & { usage?: AgentUsage } => ({
+/** The organization's WhatsApp number (at most one): its status and the agent that answers it. */
+type WhatsappNumber = Pick<typeof whatsappConnections.$inferSelect, "status" | "defaultAgentId">;
+
+const whatsappNumberOf = (db: Db, organizationId: string) =>
+  db
+    .select({
+      status: whatsappConnections.status,
+      defaultAgentId: whatsappConnections.defaultAgentId,
+    })
+    .from(whatsappConnections)
+    .where(eq(whatsappConnections.organizationId, organizationId));
+
+/**
+ * An agent is on WhatsApp when it answers the organization's number, i.e. it is the number's
+ * default agent: then it shares the number's status. The stored `whatsapp_status` (written
+ * only by `PATCH /agents/{id}/whatsapp`) says nothing about that (docs/decisions/0023).
+ */
+const whatsappStatusOf = (agentId: string, number: WhatsappNumber | undefined) =>
+  number?.defaultAgentId === agentId ? number.status : "disconnected";
+
+export const toAgent = (
+  row: AgentRow,
+  number: WhatsappNumber | undefined,
+  usage?: AgentUsage,
+): Agent & { usage?: AgentUsage } => ({
   id: row.id,
   name: row.name,
   model: row.model,
   temperature: row.temperature,
   system_prompt: row.systemPrompt,
   is_active: row.isActive,
-  whatsapp_status: row.whatsappStatus,
+  can_mark_leads: row.canMarkLeads,
+  whatsapp_status: whatsappStatusOf(row.id, number),
   whatsapp_qr: row.whatsappQr,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -50,9 +75,15 @@ export async function findAgent(db: Db, organizationId: string, id: string) {
   return row;
 }
 
+/** An agent as the API shows it, with its WhatsApp status read now. */
+async function agentView(db: Db, organizationId: string, row: AgentRow) {
+  const [number] = await whatsappNumberOf(db, organizationId);
+  return toAgent(row, number);
+}
+
 /** The organization's agents, newest first, each with its model usage totals. */
 export async function listAgents(db: Db, member: Member) {
-  const [rows, usage] = await db.batch([
+  const [rows, usage, [number]] = await db.batch([
     db
       .select()
       .from(agents)
@@ -69,11 +100,12 @@ export async function listAgents(db: Db, member: Member) {
       .from(aiCalls)
       .where(eq(aiCalls.organizationId, member.organizationId))
       .groupBy(aiCalls.agentId),
+    whatsappNumberOf(db, member.organizationId),
   ]);
   const byAgent = new Map(usage.map((u) => [u.agentId, u]));
   return rows.map((row) => {
     const u = byAgent.get(row.id);
-    return toAgent(row, {
+    return toAgent(row, number, {
       calls: u?.calls ?? 0,
       failures: Number(u?.failures ?? 0),
       prompt_tokens: Number(u?.promptTokens ?? 0),
@@ -83,7 +115,7 @@ export async function listAgents(db: Db, member: Member) {
 }
 
 export async function getAgent(db: Db, member: Member, id: string) {
-  return toAgent(await findAgent(db, member.organizationId, id));
+  return agentView(db, member.organizationId, await findAgent(db, member.organizationId, id));
 }
 
 export async function createAgent(
@@ -100,9 +132,10 @@ export async function createAgent(
       model: input.model,
       temperature: input.temperature,
       isActive: input.is_active,
+      canMarkLeads: input.can_mark_leads,
     })
     .returning();
-  return toAgent(row!);
+  return agentView(db, member.organizationId, row!);
 }
 
 export async function updateAgent(
@@ -120,11 +153,12 @@ export async function updateAgent(
       model: input.model,
       temperature: input.temperature,
       isActive: input.is_active,
+      canMarkLeads: input.can_mark_leads,
       updatedAt: new Date().toISOString(),
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
     .returning();
-  return toAgent(row!);
+  return agentView(db, member.organizationId, row!);
 }
 
 export async function updateAgentWhatsapp(
@@ -143,7 +177,7 @@ export async function updateAgentWhatsapp(
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
     .returning();
-  return toAgent(row!);
+  return agentView(db, member.organizationId, row!);
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */

@@ -1,5 +1,6 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod";
+import { currencyField } from "../sales/contract";
 
 const required = (label: string, max = 200) =>
   z
@@ -19,15 +20,22 @@ const optional = (label: string, max = 500) =>
 
 export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "200+"] as const;
 
+/** The currencies the settings form offers first; any ISO 4217 code is accepted. */
+export const COMMON_CURRENCIES = ["EUR", "USD", "MXN", "COP", "ARS", "CLP", "PEN", "GBP"] as const;
+
+const servicesOffered = required("Los servicios", 2000);
+const businessHours = required("El horario", 500);
+const aiUseCase = required("El uso de la IA", 2000);
+
 export const organizationCreateInput = z.object({
   name: required("El nombre", 120),
   industry: required("El sector", 120),
   employee_count: required("El número de empleados", 40),
-  services_offered: required("Los servicios", 2000),
-  business_hours: required("El horario", 500),
+  services_offered: servicesOffered,
+  business_hours: businessHours,
   city: required("La ciudad", 120),
   country: required("El país", 120),
-  ai_use_case: required("El uso de la IA", 2000),
+  ai_use_case: aiUseCase,
   address: optional("La dirección"),
   description: optional("La descripción", 2000),
 });
@@ -39,6 +47,15 @@ export const organizationUpdateInput = z.object({
   country: required("El país", 120).optional(),
   address: optional("La dirección").optional(),
   description: optional("La descripción", 2000).optional(),
+  // The business facts the AI answers from stay editable after onboarding.
+  employee_count: z
+    .enum(EMPLOYEE_COUNTS, { error: "Elige un número de empleados de la lista" })
+    .optional(),
+  services_offered: servicesOffered.optional(),
+  business_hours: businessHours.optional(),
+  ai_use_case: aiUseCase.optional(),
+  /** Default currency of the sales recorded in the console and of the ads report. */
+  currency: currencyField.optional(),
 });
 
 export type OrganizationCreateInput = z.input<typeof organizationCreateInput>;
@@ -58,6 +75,8 @@ export interface Organization {
   city: string;
   country: string;
   ai_use_case: string;
+  /** ISO 4217: sales recorded without a currency, and the ads report's revenue. */
+  currency: string;
   tracking_key: string;
   created_at: string;
   updated_at: string;

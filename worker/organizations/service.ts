@@ -21,6 +21,7 @@ export const toOrganization = (row: OrganizationRow): Organization => ({
   city: row.city,
   country: row.country,
   ai_use_case: row.aiUseCase,
+  currency: row.currency,
   tracking_key: row.trackingKey,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -103,6 +104,11 @@ export async function updateOrganization(
       country: input.country,
       address: input.address,
       description: input.description,
+      employeeCount: input.employee_count,
+      servicesOffered: input.services_offered,
+      businessHours: input.business_hours,
+      aiUseCase: input.ai_use_case,
+      currency: input.currency,
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizations.id, member.organizationId))

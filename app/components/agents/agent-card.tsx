@@ -40,7 +40,6 @@ interface AgentCardProps {
 
 export function AgentCard({ agent, canManage, onEdit, onDelete, onTry }: AgentCardProps) {
   const titleId = `agent-${agent.id}-name`;
-  const connected = agent.whatsapp_status === "connected";
   return (
     <li
       aria-labelledby={titleId}
@@ -53,7 +52,7 @@ export function AgentCard({ agent, canManage, onEdit, onDelete, onTry }: AgentCa
         <ActiveBadge active={agent.is_active} />
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <WhatsappBadge connected={connected} />
+        <WhatsappBadge status={agent.whatsapp_status} />
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div className="min-w-0">
@@ -109,16 +108,42 @@ function ActiveBadge({ active }: { active: boolean }) {
   );
 }
 
-function WhatsappBadge({ connected }: { connected: boolean }) {
+const WHATSAPP_BADGES: Record<
+  Agent["whatsapp_status"],
+  { label: string; style: string; dot: string }
+> = {
+  connected: {
+    label: "WhatsApp conectado",
+    style: "bg-green-100 text-green-800",
+    dot: "bg-green-600",
+  },
+  connecting: {
+    label: "WhatsApp conectando",
+    style: "bg-amber-100 text-amber-800",
+    dot: "bg-amber-500",
+  },
+  error: { label: "WhatsApp con error", style: "bg-red-100 text-red-800", dot: "bg-red-600" },
+  disconnected: {
+    label: "WhatsApp desconectado",
+    style: "bg-slate-100 text-slate-600",
+    dot: "bg-slate-400",
+  },
+};
+
+/** Computed by the server: connected when this agent answers the organization's connected number. */
+function WhatsappBadge({ status }: { status: Agent["whatsapp_status"] }) {
+  const badge = WHATSAPP_BADGES[status];
   return (
     <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ${connected ? "bg-green-100 text-green-800" : "bg-slate-100 text-slate-600"}`}
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ${badge.style}`}
+      title={
+        status === "disconnected"
+          ? "Elige este agente para tu número en Configuración > Meta Business para que responda por WhatsApp."
+          : undefined
+      }
     >
-      <span
-        aria-hidden
-        className={`h-1.5 w-1.5 rounded-full ${connected ? "bg-green-600" : "bg-slate-400"}`}
-      />
-      {connected ? "WhatsApp conectado" : "WhatsApp desconectado"}
+      <span aria-hidden className={`h-1.5 w-1.5 rounded-full ${badge.dot}`} />
+      {badge.label}
     </span>
   );
 }

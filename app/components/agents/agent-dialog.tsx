@@ -19,6 +19,7 @@ export interface AgentFormValues {
   temperature: number;
   system_prompt: string;
   is_active: boolean;
+  can_mark_leads: boolean;
 }
 
 const EMPTY: AgentFormValues = {
@@ -27,6 +28,7 @@ const EMPTY: AgentFormValues = {
   temperature: DEFAULT_TEMPERATURE,
   system_prompt: "",
   is_active: true,
+  can_mark_leads: true,
 };
 
 const MODEL_OPTIONS = AGENT_MODELS.map((model) => ({
@@ -42,6 +44,7 @@ const valuesOf = (agent: Agent | null): AgentFormValues =>
         temperature: agent.temperature,
         system_prompt: agent.system_prompt,
         is_active: agent.is_active,
+        can_mark_leads: agent.can_mark_leads,
       }
     : EMPTY;
 
@@ -137,6 +140,12 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
                 hint="Quién es el agente, qué sabe de tu negocio y cuándo debe pasar la conversación a una persona."
                 placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
                 onChange={(e) => set("system_prompt", e.target.value)}
+              />
+              <ToggleSwitch
+                label="Marcar interesados automáticamente"
+                description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."
+                checked={values.can_mark_leads}
+                onChange={(checked) => set("can_mark_leads", checked)}
               />
               {agent && (
                 <ToggleSwitch

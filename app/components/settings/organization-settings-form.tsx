@@ -1,8 +1,13 @@
 import { useState } from "react";
 import { toast } from "sonner";
-import { organizationUpdateInput, type Organization } from "../../../worker/organizations/contract";
+import {
+  COMMON_CURRENCIES,
+  EMPLOYEE_COUNTS,
+  organizationUpdateInput,
+  type Organization,
+} from "../../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
-import { Field, TextAreaField } from "~/components/ui/field";
+import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
@@ -14,7 +19,27 @@ const editableFields = (o: Organization) => ({
   country: o.country,
   industry: o.industry,
   address: o.address ?? "",
+  employee_count: o.employee_count,
+  services_offered: o.services_offered,
+  business_hours: o.business_hours,
+  ai_use_case: o.ai_use_case,
+  currency: o.currency,
 });
+
+type Values = ReturnType<typeof editableFields>;
+
+/** Only what the person changed is sent: a value stored under older rules never blocks a save. */
+const changedFields = (values: Values, saved: Values) =>
+  Object.fromEntries(
+    Object.entries(values).filter(([field, value]) => value !== saved[field as keyof Values]),
+  );
+
+/** The list's options, plus the stored value when it is not one of them (so it shows as it is). */
+const optionsWith = (list: readonly string[], current: string) =>
+  (list.includes(current) || !current ? list : [current, ...list]).map((value) => ({
+    value,
+    label: value,
+  }));
 
 export function OrganizationSettingsForm() {
   const auth = useAuth();
@@ -24,23 +49,24 @@ export function OrganizationSettingsForm() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saving, setSaving] = useState(false);
 
-  const bind = (field: keyof typeof values) => ({
+  const bind = (field: keyof Values) => ({
     name: field,
     value: values[field],
     error: errors[field],
     disabled: !canEdit || saving,
-    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
       setValues((v) => ({ ...v, [field]: e.target.value })),
   });
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
-    const checked = validate(organizationUpdateInput, values);
+    const changes = changedFields(values, editableFields(organization));
+    const checked = validate(organizationUpdateInput, changes);
     if (checked.errors) return setErrors(checked.errors);
     setErrors({});
     setSaving(true);
     try {
-      const updated = await api.patch<Organization>(`/organizations/${organization.id}`, values);
+      const updated = await api.patch<Organization>(`/organizations/${organization.id}`, changes);
       auth.setOrganization(updated);
       setValues(editableFields(updated));
       toast.success("Organización actualizada correctamente");
@@ -71,7 +97,36 @@ export function OrganizationSettingsForm() {
         <Field label="País" {...bind("country")} />
         <Field label="Sector" {...bind("industry")} />
         <Field label="Dirección" {...bind("address")} />
+        <SelectField
+          label="Número de empleados"
+          options={optionsWith(EMPLOYEE_COUNTS, organization.employee_count)}
+          {...bind("employee_count")}
+        />
+        <SelectField
+          label="Moneda"
+          hint="La de las ventas que registras y de los ingresos del informe de anuncios."
+          options={optionsWith(COMMON_CURRENCIES, organization.currency)}
+          {...bind("currency")}
+        />
       </div>
+      <fieldset className="space-y-4 border-t border-slate-200 pt-4">
+        <legend className="pt-4 text-sm font-semibold text-slate-900">
+          Lo que la IA sabe de tu negocio
+        </legend>
+        <TextAreaField
+          label="Servicios que ofreces"
+          required
+          rows={3}
+          {...bind("services_offered")}
+        />
+        <Field
+          label="Horario de atención"
+          required
+          placeholder="Ej.: L-V 9:00-18:00"
+          {...bind("business_hours")}
+        />
+        <TextAreaField label="¿Para qué usas la IA?" required rows={3} {...bind("ai_use_case")} />
+      </fieldset>
       {canEdit && (
         <div className="flex gap-3">
           <Button
