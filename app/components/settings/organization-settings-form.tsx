@@ -109,8 +109,8 @@ export function OrganizationSettingsForm() {
           {...bind("currency")}
         />
       </div>
-      <fieldset className="space-y-4 border-t border-slate-200 pt-4">
-        <legend className="pt-4 text-sm font-semibold text-slate-900">
+      <fieldset className="space-y-4 pt-2">
+        <legend className="mb-3 text-sm font-semibold text-slate-900">
           Lo que la IA sabe de tu negocio
         </legend>
         <TextAreaField

@@ -74,7 +74,7 @@ function AdCell({ ad }: { ad: AdReportRow }) {
   const href = webUrl(ad.source_url);
   const headline = ad.headline ?? "Anuncio sin título";
   return (
-    <th scope="row" className="p-3 text-left font-normal">
+    <th scope="row" className="min-w-48 p-3 text-left font-normal">
       {href ? (
         <a
           href={href}
