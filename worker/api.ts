@@ -12,6 +12,7 @@ import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { AppError, handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
+import { salesRoutes } from "./sales/routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
 import { adsRoutes } from "./tracking/ads-routes";
 import { trackingRoutes } from "./tracking/routes";
@@ -39,6 +40,7 @@ const v1 = new Hono<AppContext>()
   .route("/organizations/audit-log", auditRoutes)
   .route("/organizations", organizationRoutes)
   .route("/agents", agentRoutes)
+  .route("/conversations", salesRoutes)
   .route("/conversations", conversationRoutes)
   .route("/quick-replies", quickReplyRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)

@@ -264,6 +264,7 @@ describe("auto-reply", () => {
     expect(res.body.data).toEqual({
       reply: "Respuesta de prueba (google/gemini-2.5-flash): Hola, ¿cuánto cuesta?",
       handoff: null,
+      lead: null,
     });
     const handoff = await call("POST", `/api/v1/agents/${agent.id}/test`, {
       token: owner.token,
@@ -304,5 +305,63 @@ describe("auto-reply", () => {
       .bind(conversation.id)
       .all();
     expect(inbound.results).toEqual([{ content: "Hola" }]);
+  });
+});
+
+describe("the AI marks the lead", () => {
+  it("moves the conversation to Interesado once, records one lead, and still answers", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    await scriptModel([
+      {
+        when: "precio de la ortodoncia invisible",
+        tool_call: { name: "mark_lead", arguments: { reason: "Pide precio para empezar" } },
+      },
+      { when: "Conversación marcada como interesado", content: "Son 2.900 €. ¿Te reservo cita?" },
+    ]);
+    await deliver(
+      delivery(
+        inboundMessage({ phoneNumberId, from, text: "¿Qué precio de la ortodoncia invisible?" }),
+      ),
+    );
+    await runDueReplies(hub);
+    const conversation = await conversationOf(owner.organization.id, from);
+    expect(conversation.stage).toBe("lead");
+    expect(await botMessages(conversation.id)).toEqual([
+      { content: "Son 2.900 €. ¿Te reservo cita?", status: "sent" },
+    ]);
+    const leads = await env.DB.prepare(
+      "SELECT count(*) AS n FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
+    )
+      .bind(conversation.id)
+      .first<{ n: number }>();
+    expect(leads!.n).toBe(1);
+
+    // Offered the tool, the model got the tool's result before writing the answer.
+    const asked = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body.messages).includes("precio de la ortodoncia invisible"),
+    );
+    expect(asked).toHaveLength(2);
+    expect(asked[0].body.tools.map((t: any) => t.function.name)).toEqual([
+      "handoff_to_human",
+      "mark_lead",
+    ]);
+    expect(asked[1].body.tools.map((t: any) => t.function.name)).toEqual(["handoff_to_human"]);
+    expect(asked[1].body.messages.at(-1)).toMatchObject({ role: "tool" });
+  });
+
+  it("is not offered the tool when the agent may not mark leads", async () => {
+    const { owner, phoneNumberId, hub } = await setup({ can_mark_leads: false });
+    const from = customer();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "Quiero comprar sin marcar lead" })),
+    );
+    await runDueReplies(hub);
+    const asked = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body.messages).includes("Quiero comprar sin marcar lead"),
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0].body.tools.map((t: any) => t.function.name)).toEqual(["handoff_to_human"]);
+    expect((await conversationOf(owner.organization.id, from)).stage).toBe("new");
   });
 });

@@ -1,10 +1,13 @@
 // A local OpenAI-compatible chat-completions endpoint for the tests and the sandbox.
 // Deterministic answers, the `handoff_to_human` tool when the customer asks for a person,
+// `mark_lead` when they want to buy (and the agent may mark leads),
 // scripted answers, failures and delays through /__fake.
 import { randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
 
 const ASKS_FOR_PERSON = /humano|persona|agente real/i;
+/** A customer who wants to buy: the fake marks the lead when the agent may (`mark_lead`). */
+const BUYING_INTENT = /\b(precio|comprar|presupuesto)\b/i;
 
 /** @param {{ port?: number, apiKey?: string }} options */
 export async function startFakeModel({ port = 0, apiKey } = {}) {
@@ -95,7 +98,23 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         );
       }
       const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-      const offersHandoff = (body.tools ?? []).some((t) => t.function?.name === "handoff_to_human");
+      const offers = (name) => (body.tools ?? []).some((t) => t.function?.name === name);
+      const offersHandoff = offers("handoff_to_human");
+      if (offers("mark_lead") && BUYING_INTENT.test(lastUser)) {
+        const call = {
+          id: `call_${randomBytes(4).toString("hex")}`,
+          type: "function",
+          function: {
+            name: "mark_lead",
+            arguments: JSON.stringify({ reason: "El cliente quiere comprar" }),
+          },
+        };
+        return sendJson(
+          res,
+          200,
+          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
+        );
+      }
       if (offersHandoff && ASKS_FOR_PERSON.test(lastUser)) {
         const call = {
           id: `call_${randomBytes(4).toString("hex")}`,

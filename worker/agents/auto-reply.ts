@@ -11,6 +11,7 @@ import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { isWindowOpen, toConversation } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
+import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
 import { askAgent, type Turn } from "./replies";
@@ -106,6 +107,8 @@ export async function replyToConversation(
     latencyMs: answer.latencyMs,
   });
 
+  // The lead first: a reply that fails to send does not undo what the customer showed.
+  if (answer.lead) await markLeadByAgent(deps, conversation);
   if (answer.reply) {
     try {
       await sendText(deps, conversation, { content: answer.reply, senderType: "bot" });

@@ -96,4 +96,6 @@ export interface Agent {
 export interface AgentTestReply {
   reply: string;
   handoff: { reason: string } | null;
+  /** The sandbox has no conversation to mark: it says the agent would have marked a lead. */
+  lead: { reason: string } | null;
 }

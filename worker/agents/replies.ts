@@ -3,7 +3,13 @@
  * conversation go to the model, which may hand the conversation to a human instead.
  */
 import type { agents, organizations } from "../db/schema";
-import { complete, type ChatMessage, type ToolDefinition } from "../ai/client";
+import {
+  complete,
+  type ChatMessage,
+  type Completion,
+  type ToolCall,
+  type ToolDefinition,
+} from "../ai/client";
 import type { Env } from "../env";
 
 type AgentRow = typeof agents.$inferSelect;
@@ -17,6 +23,8 @@ export interface Turn {
 export interface AgentAnswer {
   reply: string | null;
   handoff: { reason: string } | null;
+  /** Set when the model marked the conversation as a lead (`mark_lead`). */
+  lead: { reason: string } | null;
   usage: { promptTokens: number | null; completionTokens: number | null };
   latencyMs: number;
 }
@@ -27,6 +35,24 @@ export const HANDOFF_TOOL: ToolDefinition = {
     name: "handoff_to_human",
     description:
       "Pasa la conversación a una persona del equipo cuando el cliente lo pide, cuando no sabes la respuesta o cuando el tema requiere a un humano (quejas, pagos, urgencias).",
+    parameters: {
+      type: "object",
+      properties: { reason: { type: "string", description: "Motivo breve, en español" } },
+      required: ["reason"],
+    },
+  },
+};
+
+/**
+ * Offered when the agent may mark leads (`can_mark_leads`): the model marks the conversation as
+ * Interesado itself. It never records a sale.
+ */
+export const MARK_LEAD_TOOL: ToolDefinition = {
+  type: "function",
+  function: {
+    name: "mark_lead",
+    description:
+      "Marca la conversación como cliente interesado cuando el cliente muestra intención de compra (pregunta precios para comprar, pide cita o presupuesto) o deja sus datos de contacto. No registra ventas.",
     parameters: {
       type: "object",
       properties: { reason: { type: "string", description: "Motivo breve, en español" } },
@@ -58,11 +84,35 @@ export function systemPrompt(agent: AgentRow, organization: OrganizationRow) {
     "",
     "Respondes por WhatsApp: mensajes breves, claros y en el idioma del cliente.",
     "Si el cliente pide hablar con una persona, o no puedes ayudarle, usa la herramienta handoff_to_human.",
+    agent.canMarkLeads
+      ? "Si el cliente muestra intención de compra o deja sus datos, usa la herramienta mark_lead y sigue atendiéndole."
+      : null,
   ]
     .filter((line) => line !== null)
     .join("\n");
 }
 
+/** The reason a tool call gives, or `fallback` when its arguments carry none. */
+function reasonOf(call: ToolCall, fallback: string) {
+  try {
+    const args = JSON.parse(call.function.arguments) as { reason?: unknown };
+    if (typeof args.reason === "string" && args.reason.trim()) return args.reason.trim();
+  } catch {
+    // Malformed arguments still count, with the generic reason.
+  }
+  return fallback;
+}
+
+const addUsage = (a: Completion["usage"], b: Completion["usage"]) => ({
+  promptTokens: (a.promptTokens ?? 0) + (b.promptTokens ?? 0) || null,
+  completionTokens: (a.completionTokens ?? 0) + (b.completionTokens ?? 0) || null,
+});
+
+/**
+ * Asks the model for the agent's answer. The model may hand over to a person, and (when the
+ * agent may) mark the lead: the lead is noted, the tool's result goes back to the model and it
+ * is asked once more for the words to send, without the lead tool.
+ */
 export async function askAgent(
   env: Env,
   agent: AgentRow,
@@ -74,6 +124,7 @@ export async function askAgent(
     return {
       reply: null,
       handoff: { reason: "El cliente pidió hablar con una persona." },
+      lead: null,
       usage: { promptTokens: null, completionTokens: null },
       latencyMs: 0,
     };
@@ -82,25 +133,36 @@ export async function askAgent(
     { role: "system", content: systemPrompt(agent, organization) },
     ...history,
   ];
-  const completion = await complete(env, {
-    model: agent.model,
-    temperature: agent.temperature,
-    messages,
-    tools: [HANDOFF_TOOL],
-  });
-  const handoffCall = completion.toolCalls.find(
-    (c) => c.function.name === HANDOFF_TOOL.function.name,
-  );
-  const base = { usage: completion.usage, latencyMs: completion.latencyMs };
-  if (handoffCall) {
-    let reason = "El agente de IA pidió ayuda de una persona.";
-    try {
-      const args = JSON.parse(handoffCall.function.arguments) as { reason?: unknown };
-      if (typeof args.reason === "string" && args.reason.trim()) reason = args.reason.trim();
-    } catch {
-      // Malformed arguments still hand over, with the generic reason.
-    }
-    return { ...base, reply: completion.content?.trim() || null, handoff: { reason } };
+  const ask = (tools: ToolDefinition[]) =>
+    complete(env, { model: agent.model, temperature: agent.temperature, messages, tools });
+  let completion = await ask(agent.canMarkLeads ? [HANDOFF_TOOL, MARK_LEAD_TOOL] : [HANDOFF_TOOL]);
+  let usage = completion.usage;
+  let latencyMs = completion.latencyMs;
+  const named = (name: string) => completion.toolCalls.find((c) => c.function.name === name);
+
+  const leadCall = agent.canMarkLeads ? named(MARK_LEAD_TOOL.function.name) : undefined;
+  const lead = leadCall
+    ? { reason: reasonOf(leadCall, "El cliente mostró intención de compra.") }
+    : null;
+  if (leadCall && !named(HANDOFF_TOOL.function.name) && !completion.content?.trim()) {
+    // The lead is noted: the model is told so and asked for the words to send.
+    messages.push(
+      { role: "assistant", content: null, tool_calls: [leadCall] },
+      { role: "tool", tool_call_id: leadCall.id, content: "Conversación marcada como interesado." },
+    );
+    completion = await ask([HANDOFF_TOOL]);
+    usage = addUsage(usage, completion.usage);
+    latencyMs += completion.latencyMs;
   }
-  return { ...base, reply: completion.content?.trim() || null, handoff: null };
+
+  const handoffCall = named(HANDOFF_TOOL.function.name);
+  return {
+    reply: completion.content?.trim() || null,
+    handoff: handoffCall
+      ? { reason: reasonOf(handoffCall, "El agente de IA pidió ayuda de una persona.") }
+      : null,
+    lead,
+    usage,
+    latencyMs,
+  };
 }

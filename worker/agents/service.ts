@@ -231,7 +231,7 @@ export async function testAgent(
       latencyMs: answer.latencyMs,
       outcome: "test",
     });
-    return { reply: answer.reply ?? "", handoff: answer.handoff };
+    return { reply: answer.reply ?? "", handoff: answer.handoff, lead: answer.lead };
   } catch (error) {
     if (error instanceof ModelError) throw new AppError(502, "ai_error", error.message);
     throw error;

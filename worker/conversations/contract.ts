@@ -1,5 +1,11 @@
 /** Shapes of the conversation and message calls, shared by the API and the console. */
 import { z } from "zod";
+import {
+  CONVERSATION_STAGES,
+  type ConversationOrigin,
+  type ConversationStage,
+  type Suggestion,
+} from "../sales/contract";
 
 export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] as const;
 export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
@@ -25,6 +31,7 @@ export const conversationListQuery = z.object({
   q: z.string().trim().max(200).optional(),
   status: z.enum(CONVERSATION_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
+  stage: z.enum(CONVERSATION_STAGES).optional(),
   agent_id: id.optional(),
   unassigned: z.enum(["true", "false"]).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(CONVERSATION_PAGE_SIZE),
@@ -50,6 +57,7 @@ export const conversationCreateInput = z.object({
 export const conversationUpdateInput = z.object({
   status: z.enum(CONVERSATION_STATUSES).optional(),
   priority: z.enum(PRIORITIES).optional(),
+  stage: z.enum(CONVERSATION_STAGES).optional(),
   agent_id: id.nullish(),
   contact_name: contactName.optional(),
 });
@@ -200,6 +208,8 @@ export interface Conversation {
   platform: "whatsapp";
   status: ConversationStatus;
   priority: Priority;
+  /** Nuevo, Interesado, Cliente or Perdido: where the customer is on the way to a sale. */
+  stage: ConversationStage;
   unread_count: number;
   agent_id: string | null;
   last_message_at: string;
@@ -213,6 +223,12 @@ export interface Conversation {
   /** Last failure of the AI reply, shown to the team; null when healthy. */
   ai_error: string | null;
   created_at: string;
+}
+
+/** `GET /conversations/{id}`: the conversation, with what Meta detected and nobody confirmed. */
+export interface ConversationDetail extends Conversation {
+  suggestions: Suggestion[];
+  origin: ConversationOrigin | null;
 }
 
 export interface ConversationList {

@@ -25,6 +25,7 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   platform: "whatsapp",
   status: row.status,
   priority: row.priority,
+  stage: row.stage,
   unread_count: row.unreadCount,
   agent_id: row.agentId,
   last_message_at: row.lastMessageAt,

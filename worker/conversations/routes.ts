@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
+import { limitMemberWrites } from "../http/write-limits";
 import {
   assignInput,
   conversationCreateInput,
@@ -105,7 +106,7 @@ export const conversationRoutes = new Hono<AppContext>()
     );
     return c.body(media.body, 200, media.headers);
   })
-  .post("/:id/messages/:messageId/retry", async (c) => {
+  .post("/:id/messages/:messageId/retry", limitMemberWrites(), async (c) => {
     const message = await messages.retryMessage(
       c.var.deps,
       c.var.member,

@@ -5,11 +5,13 @@ import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
+import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
 import type { z } from "zod";
 import {
   CONVERSATION_STATUSES,
   PRIORITIES,
   type Conversation,
+  type ConversationDetail,
   type ConversationList,
   type ConversationStats,
   type conversationCreateInput,
@@ -114,13 +116,15 @@ export async function listConversations(
     : [eq(conversations.organizationId, member.organizationId)];
   if (query.status) filters.push(eq(conversations.status, query.status));
   if (query.priority) filters.push(eq(conversations.priority, query.priority));
+  if (query.stage) filters.push(eq(conversations.stage, query.stage));
   const unassigned = query.unassigned === "true" || query.agent_id === "unassigned";
   const agentId = !unassigned && query.agent_id !== "all" ? query.agent_id : undefined;
   if (unassigned) filters.push(isNull(conversations.agentId));
   if (agentId) filters.push(eq(conversations.agentId, agentId));
   const where = and(...filters);
-  // Searches and one agent's conversations have no tally: those are counted.
-  const tally = search || agentId ? null : totalTally(query.status, query.priority, unassigned);
+  // Searches, stages and one agent's conversations have no tally: those are counted.
+  const tally =
+    search || agentId || query.stage ? null : totalTally(query.status, query.priority, unassigned);
   const [rows, [total]] = await db.batch([
     db
       .select()
@@ -166,8 +170,17 @@ export async function conversationStats(db: Db, member: Member): Promise<Convers
   };
 }
 
-export async function getConversation(db: Db, member: Member, id: string) {
-  return toConversation(await findConversation(db, member.organizationId, id));
+export async function getConversation(
+  db: Db,
+  member: Member,
+  id: string,
+): Promise<ConversationDetail> {
+  const row = await findConversation(db, member.organizationId, id);
+  const [suggestions, origin] = await Promise.all([
+    pendingSuggestions(db, member.organizationId, id),
+    conversationOrigin(db, row),
+  ]);
+  return { ...toConversation(row), suggestions, origin };
 }
 
 export async function createConversation(
@@ -235,6 +248,7 @@ export async function updateConversation(
   const change: Partial<ConversationRow> = {
     status: input.status,
     priority: input.priority,
+    stage: input.stage,
     contactName: input.contact_name,
   };
   if (input.agent_id !== undefined) {
@@ -244,7 +258,9 @@ export async function updateConversation(
       change.status = input.agent_id ? "assigned" : "open";
     }
   }
-  return applyChange(deps, member, current, change);
+  const conversation = await applyChange(deps, member, current, change);
+  if (input.stage) await afterStageChange(deps, { ...current, stage: input.stage });
+  return conversation;
 }
 
 export async function assignConversation(deps: Deps, member: Member, id: string, agentId: string) {

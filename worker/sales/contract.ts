@@ -27,3 +27,46 @@ export const currencyField = z
   .trim()
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, "Moneda ISO 4217 de tres letras (por ejemplo EUR)");
+
+/** `POST /conversations/{id}/sales`: the amount, and its currency (the organization's by default). */
+export const saleInput = z.object({
+  value: z
+    .number({ error: "El importe debe ser un número" })
+    .positive("El importe debe ser mayor que 0")
+    .max(1_000_000_000, "El importe es demasiado grande"),
+  currency: currencyField.optional(),
+});
+export type SaleInput = z.input<typeof saleInput>;
+
+/** The `Idempotency-Key` header of a sale: what makes a retried or double-clicked sale one sale. */
+export const idempotencyKeyField = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200, "Idempotency-Key no puede superar 200 caracteres")
+  .regex(/^[\x21-\x7e]+$/, "Idempotency-Key solo admite caracteres ASCII visibles");
+
+export interface Suggestion {
+  id: string;
+  event_name: DetectedEvent;
+  value: number | null;
+  currency: string | null;
+  detected_at: string;
+}
+
+/** Where the customer came from: the ad they clicked, or the landing-page visit they made. */
+export type ConversationOrigin =
+  | {
+      type: "ad";
+      ad_id: string | null;
+      headline: string | null;
+      source_url: string | null;
+      clicked_at: string;
+    }
+  | {
+      type: "visit";
+      source: string | null;
+      campaign: string | null;
+      landing_page: string | null;
+      visited_at: string;
+    };

@@ -277,23 +277,52 @@ export async function recordConversion(
         columns: { id: true, ctwaClid: true },
       })
     : undefined;
-  const sendToMeta =
-    isSentToMeta(input.event_name, adConversation ? "business_messaging" : "website") &&
-    (await metaDestinationExists(db, organizationId, adConversation !== undefined));
-  const values = {
+  const row = await storeConversion(deps, {
     ...visitValues,
     conversationId: adConversation?.id ?? null,
     ctwaClid: adConversation?.ctwaClid ?? null,
+  });
+  if (session) await touchSession(db, session.id, now);
+  return toConversion(row);
+}
+
+type ConversionValues = typeof conversions.$inferInsert & { eventTime: string };
+
+/**
+ * Stores a conversion once and, when Meta takes it and the organization has somewhere to send
+ * it, marks it pending and sends it after the answer. With a `dedupeKey` already used, the
+ * conversion stored under it is returned and nothing new is recorded. Meta does not
+ * deduplicate click-to-WhatsApp events: a second (click, event) is kept for analytics only.
+ */
+async function storeConversion(deps: Deps, values: ConversionValues) {
+  const { db } = deps;
+  const byDedupeKey = () =>
+    db.query.conversions.findFirst({
+      where: and(
+        eq(conversions.organizationId, values.organizationId),
+        eq(conversions.dedupeKey, values.dedupeKey!),
+      ),
+    });
+  if (values.dedupeKey) {
+    const existing = await byDedupeKey();
+    if (existing) return existing;
+  }
+  const channel = values.ctwaClid ? "business_messaging" : "website";
+  const sendToMeta =
+    isSentToMeta(values.eventName, channel) &&
+    (await metaDestinationExists(db, values.organizationId, values.ctwaClid != null));
+  const queued = {
+    ...values,
     capiStatus: sendToMeta ? ("pending" as const) : ("not_sent" as const),
-    capiNextAttemptAt: sendToMeta ? now : null,
+    capiNextAttemptAt: sendToMeta ? values.eventTime : null,
   };
-  let [row] = await db.insert(conversions).values(values).onConflictDoNothing().returning();
+  let [row] = await db.insert(conversions).values(queued).onConflictDoNothing().returning();
+  if (!row && values.dedupeKey) row = await byDedupeKey(); // a twin request won the race
   if (!row) {
-    // Meta does not deduplicate click-to-WhatsApp events: this one was already sent for the click.
     [row] = await db
       .insert(conversions)
       .values({
-        ...values,
+        ...queued,
         ctwaClid: null,
         capiStatus: "not_sent",
         capiNextAttemptAt: null,
@@ -301,9 +330,62 @@ export async function recordConversion(
       })
       .returning();
   }
-  if (session) await touchSession(db, session.id, now);
-  if (row!.capiStatus === "pending") deps.defer(sendDueConversions(deps, organizationId));
-  return toConversion(row!);
+  if (row!.capiStatus === "pending") deps.defer(sendDueConversions(deps, values.organizationId));
+  return row!;
+}
+
+/** What a conversion recorded from a conversation needs of it. */
+export type ConversationOfConversion = Pick<
+  typeof conversations.$inferSelect,
+  "id" | "organizationId" | "phoneNumber" | "ctwaClid" | "trackingSessionId"
+>;
+
+/**
+ * A lead or a sale recorded from a conversation (its stage, a sale, the AI's `mark_lead`, a
+ * confirmed suggestion): tied to it, attributed to its ad click when it came from an ad (the
+ * WABA's dataset), else to its landing-page visit (the pixel, with the visit's browser, page
+ * and click id). Once per `dedupeKey`.
+ */
+export async function recordConversationConversion(
+  deps: Deps,
+  conversation: ConversationOfConversion,
+  event: {
+    eventName: "lead" | "purchase";
+    dedupeKey: string;
+    value?: number;
+    currency?: string;
+    customData?: Record<string, unknown>;
+  },
+) {
+  const session = conversation.trackingSessionId
+    ? await deps.db.query.trackingSessions.findFirst({
+        where: and(
+          eq(trackingSessions.id, conversation.trackingSessionId),
+          eq(trackingSessions.organizationId, conversation.organizationId),
+        ),
+      })
+    : undefined;
+  const params: TrackingParams = session?.trackingParams ?? {};
+  const row = await storeConversion(deps, {
+    organizationId: conversation.organizationId,
+    conversationId: conversation.id,
+    trackingSessionId: session?.id ?? null,
+    ctwaClid: conversation.ctwaClid,
+    eventName: event.eventName,
+    phoneNumber: conversation.phoneNumber,
+    trackingParams: params,
+    source: conversation.ctwaClid ? "facebook" : sourceOf(params),
+    campaign: params.utm_campaign ?? null,
+    conversionValue: event.value ?? null,
+    currency: event.currency ?? null,
+    customData: event.customData ?? null,
+    clientIp: session?.clientIp ?? null,
+    clientUserAgent: session?.userAgent ?? null,
+    sourceUrl: session?.landingPage ?? null,
+    eventTime: new Date().toISOString(),
+    dedupeKey: event.dedupeKey,
+  });
+  return toConversion(row);
 }
 
 /** Why the public key alone may not record this conversion; null when it may. */

@@ -27,6 +27,7 @@ import type { RealtimeEvent } from "../realtime/contract";
 import { spanishGraphError } from "./graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
+import { storeDetectedEvents, type DetectedEventPayload } from "../sales/service";
 
 /** What the ingest needs of the connection a change arrived on. */
 interface Connection {
@@ -48,6 +49,8 @@ interface ChangeValue {
   contacts?: { wa_id?: string; user_id?: string; profile?: { name?: string } }[];
   messages?: InboundMessage[];
   statuses?: StatusUpdate[];
+  /** What Meta detected in click-to-WhatsApp threads (field `automatic_events`). */
+  automatic_events?: DetectedEventPayload[];
 }
 
 interface StatusUpdate {
@@ -130,6 +133,10 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
     for (const change of entry.changes ?? []) {
       if (change.field === "message_template_status_update" && entry.id && change.value) {
         await applyTemplateStatus(deps.db, entry.id, change.value as TemplateStatusUpdate);
+        continue;
+      }
+      if (change.field === "automatic_events" && entry.id && change.value) {
+        await storeDetectedEvents(deps, entry.id, change.value.automatic_events ?? []);
         continue;
       }
       if (change.field !== "messages" || !change.value) continue;

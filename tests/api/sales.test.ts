@@ -1,0 +1,427 @@
+// From the ad to the sale: a conversation's stage and sales become conversions tied to it,
+// sent to Meta exactly once (the WABA's dataset for an ad click, the pixel for a landing-page
+// visit); what Meta detects in the chat is a suggestion a person confirms once.
+import { and, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { conversions } from "../../worker/db/schema";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp, db } from "../support/db";
+import { createOwner, registerUser } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, graphRequests } from "../support/webhooks";
+
+const F = GRAPH_FIXTURES;
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+const BROWSER = "Mozilla/5.0 (Linux; Android 15) Chrome/140 Mobile";
+
+let sequence = 0;
+const customerPhone = () => `3467${String(1_000_000 + ++sequence * 104_729).slice(-7)}`;
+
+/** A customer who wrote from a click-to-WhatsApp ad; returns their conversation. */
+async function adConversation(owner: Owner, ctwaClid = `ARAk${crypto.randomUUID().slice(0, 10)}`) {
+  const connection = await connectWhatsapp(owner.organization.id, { businessAccountId: F.wabaId });
+  const from = customerPhone();
+  await deliver(
+    delivery(
+      inboundMessage({
+        phoneNumberId: connection.phoneNumberId,
+        wabaId: F.wabaId,
+        from,
+        referral: ctwaReferral({ ctwaClid }),
+      }),
+    ),
+  );
+  const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
+  return { conversation: list.body.data.conversations[0], ctwaClid, from, connection };
+}
+
+/** The conversion as stored, once the send that follows the answer has finished. */
+async function settled(id: string) {
+  for (let i = 0; i < 100; i++) {
+    const row = await db.query.conversions.findFirst({ where: eq(conversions.id, id) });
+    if (row && row.capiStatus !== "pending") return row;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`conversion ${id} is still pending`);
+}
+
+/** Every event Meta received with this event_id (to prove something was sent once). */
+async function sentTimes(eventId: string) {
+  const requests = await graphRequests("/events");
+  return requests.flatMap((r) => (r.body?.data ?? []).filter((e: any) => e.event_id === eventId));
+}
+
+const setStage = (owner: Owner, id: string, stage: string) =>
+  call("PATCH", `/api/v1/conversations/${id}`, { token: owner.token, body: { stage } });
+
+const sell = (owner: Owner, id: string, body: unknown, key?: string) =>
+  call("POST", `/api/v1/conversations/${id}/sales`, {
+    token: owner.token,
+    body,
+    ...(key && { headers: { "Idempotency-Key": key } }),
+  });
+
+const conversationConversions = async (owner: Owner, id: string) =>
+  (await call("GET", `/api/v1/conversations/${id}/conversions`, { token: owner.token })).body
+    .data as any[];
+
+describe("stages", () => {
+  it("records one lead however often the stage goes to Interesado, sent once to the dataset", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    expect(conversation.stage).toBe("new");
+
+    for (const stage of ["lead", "new", "lead", "lost", "lead"]) {
+      const res = await setStage(owner, conversation.id, stage);
+      expect(res.status).toBe(200);
+      expect(res.body.data.stage).toBe(stage);
+    }
+    const leads = (await conversationConversions(owner, conversation.id)).filter(
+      (c) => c.event_name === "lead",
+    );
+    expect(leads).toHaveLength(1);
+    const lead = await settled(leads[0].id);
+    expect(lead).toMatchObject({ capiStatus: "sent", ctwaClid, conversationId: conversation.id });
+    const sent = await sentTimes(lead.eventId);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({
+      event_name: "LeadSubmitted",
+      action_source: "business_messaging",
+      user_data: { whatsapp_business_account_id: F.wabaId, ctwa_clid: ctwaClid },
+    });
+
+    // The list filters on the stage.
+    const filtered = await call("GET", "/api/v1/conversations?stage=lead", { token: owner.token });
+    expect(filtered.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
+      conversation.id,
+    ]);
+    const none = await call("GET", "/api/v1/conversations?stage=customer", { token: owner.token });
+    expect(none.body.data.total).toBe(0);
+    expect((await setStage(owner, conversation.id, "ganado")).status).toBe(422);
+    expect(
+      (await call("GET", "/api/v1/conversations?stage=x", { token: owner.token })).status,
+    ).toBe(400);
+  });
+});
+
+describe("sales", () => {
+  it("records each sale as its own Purchase with its value, and the customer becomes Cliente", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const first = await sell(owner, conversation.id, { value: 120 });
+    expect(first.status).toBe(201);
+    expect(first.body.data.sale).toMatchObject({
+      event_name: "purchase",
+      conversion_value: 120,
+      currency: "EUR",
+    });
+    const second = await sell(owner, conversation.id, { value: 30.5, currency: "usd" });
+    expect(second.status).toBe(201);
+    expect(second.body.data.sale.currency).toBe("USD");
+
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.stage).toBe("customer");
+    // Where the customer came from: the ad they clicked.
+    expect(detail.body.data.origin).toEqual({
+      type: "ad",
+      ad_id: "120200000000001",
+      headline: "Oferta de verano",
+      source_url: "https://fb.me/abc",
+      clicked_at: expect.any(String),
+    });
+
+    const rows = await Promise.all([
+      settled(first.body.data.sale.id),
+      settled(second.body.data.sale.id),
+    ]);
+    for (const row of rows) expect(row).toMatchObject({ capiStatus: "sent", ctwaClid });
+    const [one] = await sentTimes(rows[0].eventId);
+    const [two] = await sentTimes(rows[1].eventId);
+    expect(one).toMatchObject({
+      event_name: "Purchase",
+      custom_data: { value: 120, currency: "EUR" },
+    });
+    expect(two).toMatchObject({
+      event_name: "Purchase",
+      custom_data: { value: 30.5, currency: "USD" },
+    });
+    const listed = await conversationConversions(owner, conversation.id);
+    expect(listed.filter((c) => c.event_name === "purchase")).toHaveLength(2);
+  });
+
+  it("answers a repeated Idempotency-Key with the same sale, even in a parallel double click", async () => {
+    const owner = await createOwner();
+    const { conversation } = await adConversation(owner);
+    const key = crypto.randomUUID();
+    const clicks = await Promise.all([
+      sell(owner, conversation.id, { value: 75 }, key),
+      sell(owner, conversation.id, { value: 75 }, key),
+    ]);
+    expect(clicks.map((r) => r.status)).toEqual([201, 201]);
+    expect(clicks[0]!.body.data.sale.id).toBe(clicks[1]!.body.data.sale.id);
+    const retried = await sell(owner, conversation.id, { value: 75 }, key);
+    expect(retried.body.data.sale.id).toBe(clicks[0]!.body.data.sale.id);
+    const stored = await db.query.conversions.findMany({
+      where: and(
+        eq(conversions.conversationId, conversation.id),
+        eq(conversions.eventName, "purchase"),
+      ),
+    });
+    expect(stored).toHaveLength(1);
+    const row = await settled(stored[0]!.id);
+    expect(await sentTimes(row.eventId)).toHaveLength(1);
+  });
+
+  it("uses the organization's currency, and refuses a bad amount, currency or key, storing nothing", async () => {
+    const owner = await createOwner();
+    await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: owner.token,
+      body: { currency: "MXN" },
+    });
+    const { conversation } = await adConversation(owner);
+    for (const body of [
+      { value: 0 },
+      { value: -5 },
+      { value: "10" },
+      { value: 10, currency: "EURO" },
+      {},
+    ]) {
+      expect((await sell(owner, conversation.id, body)).status).toBe(422);
+    }
+    expect((await sell(owner, conversation.id, { value: 5 }, "x".repeat(201))).status).toBe(400);
+    expect(await conversationConversions(owner, conversation.id)).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ event_name: "purchase" })]),
+    );
+    const sale = await sell(owner, conversation.id, { value: 199 });
+    expect(sale.body.data.sale.currency).toBe("MXN");
+  });
+
+  it("sends a sale from a landing-page visit to the pixel with the visit's browser, page and click", async () => {
+    const owner = await createOwner();
+    await call("POST", "/api/v1/meta-config", {
+      token: owner.token,
+      body: { pixel_id: F.pixelId, access_token: "test-access-token" },
+    });
+    const connection = await connectWhatsapp(owner.organization.id);
+    const session = await call("POST", "/api/v1/tracking/sessions", {
+      headers: {
+        "X-Tracking-Key": owner.organization.tracking_key,
+        "User-Agent": BROWSER,
+        "CF-Connecting-IP": "198.51.100.23",
+      },
+      body: {
+        tracking_params: { fbclid: "IwARsale", utm_source: "facebook", utm_campaign: "rebajas" },
+        user_agent: BROWSER,
+        landing_page: "https://tienda.example/zapatos",
+      },
+    });
+    const from = customerPhone();
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId: connection.phoneNumberId,
+          from,
+          text: `Hola, quiero info (ref ${session.body.data.ref_code})`,
+        }),
+      ),
+    );
+    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
+    const conversation = list.body.data.conversations[0];
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.origin).toEqual({
+      type: "visit",
+      source: "facebook",
+      campaign: "rebajas",
+      landing_page: "https://tienda.example/zapatos",
+      visited_at: expect.any(String),
+    });
+    const sale = await sell(owner, conversation.id, { value: 59.9 });
+    const row = await settled(sale.body.data.sale.id);
+    expect(row).toMatchObject({
+      capiStatus: "sent",
+      ctwaClid: null,
+      conversationId: conversation.id,
+    });
+    const [event] = await sentTimes(row.eventId);
+    expect(event).toMatchObject({
+      event_name: "Purchase",
+      action_source: "website",
+      event_source_url: "https://tienda.example/zapatos",
+      user_data: {
+        client_user_agent: BROWSER,
+        client_ip_address: "198.51.100.23",
+        fbc: expect.stringMatching(/^fb\.1\.\d{13}\.IwARsale$/),
+      },
+      custom_data: { value: 59.9, currency: "EUR" },
+    });
+  });
+});
+
+/** Meta's `automatic_events` webhook for the fake account, as Meta documents it. */
+const detected = (events: Record<string, unknown>[]) => ({
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: F.wabaId,
+      changes: [
+        {
+          field: "automatic_events",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "34600000000", phone_number_id: F.phoneNumberId },
+            automatic_events: events,
+          },
+        },
+      ],
+    },
+  ],
+});
+
+describe("what Meta detected in the chat", () => {
+  it("suggests a purchase once; confirmed once (even twice at once), it is sent once", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const purchase = {
+      id: `wamid.${crypto.randomUUID()}`,
+      event_name: "Purchase",
+      timestamp: Math.floor(Date.now() / 1000),
+      ctwa_clid: ctwaClid,
+      custom_data: { currency: "EUR", value: 120 },
+    };
+    expect((await deliver(detected([purchase]))).status).toBe(200);
+    expect((await deliver(detected([purchase]))).status).toBe(200); // redelivered
+
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.suggestions).toEqual([
+      {
+        id: expect.any(String),
+        event_name: "Purchase",
+        value: 120,
+        currency: "EUR",
+        detected_at: new Date(purchase.timestamp * 1000).toISOString(),
+      },
+    ]);
+    const sid = detail.body.data.suggestions[0].id;
+    const confirm = () =>
+      call("POST", `/api/v1/conversations/${conversation.id}/suggestions/${sid}/confirm`, {
+        token: owner.token,
+      });
+    const [a, b] = await Promise.all([confirm(), confirm()]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.data.conversion.id).toBe(b.body.data.conversion.id);
+    const row = await settled(a.body.data.conversion.id);
+    expect(row).toMatchObject({ eventName: "purchase", conversionValue: 120, capiStatus: "sent" });
+    expect(await sentTimes(row.eventId)).toHaveLength(1);
+
+    const after = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(after.body.data.suggestions).toEqual([]);
+    expect(after.body.data.stage).toBe("customer");
+    const dismiss = await call(
+      "DELETE",
+      `/api/v1/conversations/${conversation.id}/suggestions/${sid}`,
+      { token: owner.token },
+    );
+    expect(dismiss.status).toBe(409);
+  });
+
+  it("a dismissed lead suggestion records nothing and cannot be confirmed later", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    await deliver(
+      detected([
+        {
+          id: `wamid.${crypto.randomUUID()}`,
+          event_name: "LeadSubmitted",
+          timestamp: Math.floor(Date.now() / 1000),
+          ctwa_clid: ctwaClid,
+        },
+        // Unknown click and unknown event names are ignored.
+        { id: "wamid.x", event_name: "LeadSubmitted", timestamp: 1, ctwa_clid: "ARAkunknown" },
+        { id: "wamid.y", event_name: "AddToCart", timestamp: 1, ctwa_clid: ctwaClid },
+      ]),
+    );
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.suggestions).toHaveLength(1);
+    const sid = detail.body.data.suggestions[0].id;
+    const dismissed = await call(
+      "DELETE",
+      `/api/v1/conversations/${conversation.id}/suggestions/${sid}`,
+      { token: owner.token },
+    );
+    expect(dismissed.status).toBe(200);
+    const confirm = await call(
+      "POST",
+      `/api/v1/conversations/${conversation.id}/suggestions/${sid}/confirm`,
+      { token: owner.token },
+    );
+    expect(confirm.status).toBe(409);
+    expect(
+      (await conversationConversions(owner, conversation.id)).filter(
+        (c) => c.event_name === "lead",
+      ),
+    ).toHaveLength(0);
+  });
+});
+
+describe("another organization", () => {
+  it("cannot see or touch a conversation's sales, conversions or suggestions", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    await sell(owner, conversation.id, { value: 10 });
+    await deliver(
+      detected([
+        {
+          id: `wamid.${crypto.randomUUID()}`,
+          event_name: "LeadSubmitted",
+          timestamp: Math.floor(Date.now() / 1000),
+          ctwa_clid: ctwaClid,
+        },
+      ]),
+    );
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    const sid = detail.body.data.suggestions[0].id;
+
+    const intruder = await createOwner();
+    const as = { token: intruder.token };
+    const base = `/api/v1/conversations/${conversation.id}`;
+    expect((await call("POST", `${base}/sales`, { ...as, body: { value: 1 } })).status).toBe(404);
+    expect((await call("GET", `${base}/conversions`, as)).status).toBe(404);
+    expect((await call("POST", `${base}/suggestions/${sid}/confirm`, as)).status).toBe(404);
+    expect((await call("DELETE", `${base}/suggestions/${sid}`, as)).status).toBe(404);
+    expect((await setStage(intruder, conversation.id, "lost")).status).toBe(404);
+    // Their own conversation with our suggestion id: still not found.
+    const theirs = await adConversation(intruder);
+    expect(
+      (
+        await call(
+          "POST",
+          `/api/v1/conversations/${theirs.conversation.id}/suggestions/${sid}/confirm`,
+          as,
+        )
+      ).status,
+    ).toBe(404);
+    const stored = await db.query.conversions.findMany({
+      where: eq(conversions.organizationId, intruder.organization.id),
+    });
+    expect(stored.filter((c) => c.eventName === "purchase" || c.eventName === "lead")).toEqual([]);
+
+    // A signed-in person without an organization gets the organization error.
+    const loner = await registerUser();
+    const res = await call("GET", `${base}/conversions`, { token: loner.token });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("organization_not_found");
+  });
+});

@@ -1,0 +1,48 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember } from "../http/auth";
+import { badRequest } from "../http/errors";
+import { jsonBody } from "../http/validate";
+import { idempotencyKeyField, saleInput } from "./contract";
+import * as sales from "./service";
+
+/** Mounted beside the conversation routes: middleware stays on each route, not on a prefix. */
+const member = [requireCaller, requireMember] as const;
+
+/** `/conversations/{id}/...`: a conversation's sales, conversions and Meta's suggestions. */
+export const salesRoutes = new Hono<AppContext>()
+  .post("/:id/sales", ...member, ...jsonBody(saleInput), async (c) => {
+    const header = c.req.header("Idempotency-Key");
+    const key = header === undefined ? null : idempotencyKeyField.safeParse(header);
+    if (key && !key.success) throw badRequest(key.error.issues[0]!.message);
+    const sale = await sales.registerSale(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("json"),
+      key?.data ?? null,
+    );
+    return c.json({ data: { sale } }, 201);
+  })
+  .get("/:id/conversions", ...member, async (c) => {
+    const list = await sales.conversationConversions(c.var.db, c.var.member, c.req.param("id"));
+    return c.json({ data: list });
+  })
+  .post("/:id/suggestions/:suggestionId/confirm", ...member, async (c) => {
+    const conversion = await sales.confirmSuggestion(
+      c.var.deps,
+      c.var.member,
+      c.req.param("id"),
+      c.req.param("suggestionId"),
+    );
+    return c.json({ data: { conversion } });
+  })
+  .delete("/:id/suggestions/:suggestionId", ...member, async (c) => {
+    await sales.dismissSuggestion(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+      c.req.param("suggestionId"),
+    );
+    return c.json({ data: { success: true } });
+  });

@@ -1,0 +1,333 @@
+/**
+ * From the ad to the sale (server-contract §10): a conversation's stage, the sales recorded
+ * in it, and the leads and purchases Meta detected in a click-to-WhatsApp thread. Every lead
+ * and sale becomes a conversion tied to the conversation (and sent to Meta through
+ * `recordConversationConversion`), exactly once however often it is asked for.
+ */
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import {
+  conversionSuggestions,
+  conversations,
+  conversions,
+  organizations,
+  trackingSessions,
+  whatsappConnections,
+} from "../db/schema";
+import { findConversation } from "../conversations/service";
+import { toConversation, type ConversationRow } from "../conversations/mappers";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { conflict, notFound } from "../http/errors";
+import { publish } from "../realtime/publish";
+import { recordConversationConversion, toConversion } from "../tracking/service";
+import {
+  DEFAULT_CURRENCY,
+  type ConversationOrigin,
+  type ConversationStage,
+  type DetectedEvent,
+  type Suggestion,
+  type saleInput,
+} from "./contract";
+
+type SuggestionRow = typeof conversionSuggestions.$inferSelect;
+
+export const toSuggestion = (row: SuggestionRow): Suggestion => ({
+  id: row.id,
+  event_name: row.eventName,
+  value: row.value,
+  currency: row.currency,
+  detected_at: row.detectedAt,
+});
+
+/** Moves a conversation to a stage and tells the team; returns the updated row. */
+async function moveToStage(
+  deps: Deps,
+  conversation: ConversationRow,
+  stage: ConversationStage,
+): Promise<ConversationRow> {
+  if (conversation.stage === stage) return conversation;
+  const [updated] = await deps.db
+    .update(conversations)
+    .set({ stage, updatedAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(conversations.id, conversation.id),
+        eq(conversations.organizationId, conversation.organizationId),
+      ),
+    )
+    .returning();
+  await publish(deps.env, conversation.organizationId, {
+    type: "conversation_update",
+    data: { conversation: toConversation(updated!) },
+  });
+  return updated!;
+}
+
+/** The conversation's one `lead` conversion, recorded the first time it becomes a lead. */
+export const recordLead = (deps: Deps, conversation: ConversationRow) =>
+  recordConversationConversion(deps, conversation, {
+    eventName: "lead",
+    dedupeKey: `lead:${conversation.id}`,
+  });
+
+/**
+ * What a stage change does beyond the stage: becoming a lead records the conversation's one
+ * lead conversion (set, unset and set again, it is still one).
+ */
+export async function afterStageChange(deps: Deps, conversation: ConversationRow) {
+  if (conversation.stage === "lead") await recordLead(deps, conversation);
+}
+
+/** The AI's `mark_lead`: the same as a person moving a new conversation to Interesado. */
+export async function markLeadByAgent(deps: Deps, conversation: ConversationRow) {
+  const moved =
+    conversation.stage === "new" ? await moveToStage(deps, conversation, "lead") : conversation;
+  await recordLead(deps, moved);
+}
+
+async function organizationCurrency(db: Db, organizationId: string) {
+  const row = await db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+    columns: { currency: true },
+  });
+  return row?.currency ?? DEFAULT_CURRENCY;
+}
+
+/**
+ * A sale: a `purchase` with its value, tied to the conversation, and the customer becomes a
+ * Cliente. An `Idempotency-Key` already used for this conversation answers the same sale.
+ */
+export async function registerSale(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  input: z.output<typeof saleInput>,
+  idempotencyKey: string | null,
+) {
+  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));
+  const sale = await recordConversationConversion(deps, conversation, {
+    eventName: "purchase",
+    dedupeKey: `sale:${conversation.id}:${idempotencyKey ?? crypto.randomUUID()}`,
+    value: input.value,
+    currency,
+  });
+  await moveToStage(deps, conversation, "customer");
+  return sale;
+}
+
+/** A conversation's leads and sales (and any other conversion tied to it), newest first. */
+export async function conversationConversions(db: Db, member: Member, conversationId: string) {
+  await findConversation(db, member.organizationId, conversationId);
+  const rows = await db
+    .select()
+    .from(conversions)
+    .where(
+      and(
+        eq(conversions.organizationId, member.organizationId),
+        eq(conversions.conversationId, conversationId),
+      ),
+    )
+    .orderBy(desc(conversions.eventTime), desc(conversions.id))
+    .limit(200);
+  return rows.map(toConversion);
+}
+
+/** What Meta detected and nobody has confirmed or dismissed yet, for the conversation screen. */
+export async function pendingSuggestions(db: Db, organizationId: string, conversationId: string) {
+  const rows = await db
+    .select()
+    .from(conversionSuggestions)
+    .where(
+      and(
+        eq(conversionSuggestions.organizationId, organizationId),
+        eq(conversionSuggestions.conversationId, conversationId),
+        eq(conversionSuggestions.status, "pending"),
+      ),
+    )
+    .orderBy(desc(conversionSuggestions.detectedAt));
+  return rows.map(toSuggestion);
+}
+
+/**
+ * Where the customer came from: their latest ad click (the webhook recorded it as a
+ * conversation start), else the landing-page visit their first message was matched to.
+ */
+export async function conversationOrigin(
+  db: Db,
+  conversation: ConversationRow,
+): Promise<ConversationOrigin | null> {
+  const [click] = await db
+    .select()
+    .from(conversions)
+    .where(
+      and(
+        eq(conversions.organizationId, conversation.organizationId),
+        eq(conversions.conversationId, conversation.id),
+        eq(conversions.eventName, "conversation_start"),
+        isNotNull(conversions.ctwaClid),
+      ),
+    )
+    .orderBy(desc(conversions.eventTime))
+    .limit(1);
+  if (click) {
+    const sourceUrl = click.customData?.source_url;
+    return {
+      type: "ad",
+      ad_id: click.trackingParams?.ad_id ?? conversation.adId,
+      headline: click.campaign ?? conversation.adHeadline,
+      source_url: typeof sourceUrl === "string" ? sourceUrl : null,
+      clicked_at: click.eventTime,
+    };
+  }
+  if (!conversation.trackingSessionId) return null;
+  const visit = await db.query.trackingSessions.findFirst({
+    where: and(
+      eq(trackingSessions.id, conversation.trackingSessionId),
+      eq(trackingSessions.organizationId, conversation.organizationId),
+    ),
+  });
+  if (!visit) return null;
+  return {
+    type: "visit",
+    source: visit.utmSource,
+    campaign: visit.utmCampaign,
+    landing_page: visit.landingPage,
+    visited_at: visit.createdAt,
+  };
+}
+
+/** One event of Meta's `automatic_events` webhook. */
+export interface DetectedEventPayload {
+  id?: string;
+  event_name?: string;
+  timestamp?: number | string;
+  ctwa_clid?: string;
+  custom_data?: { currency?: string; value?: number | string };
+}
+
+const isDetectedEvent = (name: unknown): name is DetectedEvent =>
+  name === "LeadSubmitted" || name === "Purchase";
+
+/**
+ * Stores what Meta detected in click-to-WhatsApp threads of an account as suggestions on the
+ * conversations of those clicks, once per (message id, event): a redelivery adds nothing.
+ * Several organizations may share an account (agencies): each finds its own click.
+ */
+export async function storeDetectedEvents(
+  deps: Deps,
+  wabaId: string,
+  events: DetectedEventPayload[],
+) {
+  const accountOrganizations = await deps.db
+    .select({ organizationId: whatsappConnections.organizationId })
+    .from(whatsappConnections)
+    .where(eq(whatsappConnections.businessAccountId, wabaId));
+  for (const { organizationId } of accountOrganizations) {
+    for (const event of events) {
+      if (!event.id || !event.ctwa_clid || !isDetectedEvent(event.event_name)) continue;
+      // The click's conversation: the click was recorded once as a conversation start.
+      const click = await deps.db.query.conversions.findFirst({
+        where: and(
+          eq(conversions.organizationId, organizationId),
+          eq(conversions.ctwaClid, event.ctwa_clid),
+          eq(conversions.eventName, "conversation_start"),
+        ),
+        columns: { conversationId: true },
+      });
+      if (!click?.conversationId) continue;
+      const seconds = Number(event.timestamp);
+      const value = Number(event.custom_data?.value);
+      const currency = event.custom_data?.currency?.toUpperCase();
+      const [stored] = await deps.db
+        .insert(conversionSuggestions)
+        .values({
+          organizationId,
+          conversationId: click.conversationId,
+          wamid: event.id.slice(0, 200),
+          eventName: event.event_name,
+          value: event.event_name === "Purchase" && Number.isFinite(value) ? value : null,
+          currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : null,
+          detectedAt: Number.isFinite(seconds)
+            ? new Date(seconds * 1000).toISOString()
+            : new Date().toISOString(),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!stored) continue;
+      const conversation = await findConversation(deps.db, organizationId, click.conversationId);
+      await publish(deps.env, organizationId, {
+        type: "conversation_update",
+        data: { conversation: toConversation(conversation), suggestion: toSuggestion(stored) },
+      });
+    }
+  }
+}
+
+async function findSuggestion(db: Db, member: Member, conversationId: string, id: string) {
+  const row = await db.query.conversionSuggestions.findFirst({
+    where: and(
+      eq(conversionSuggestions.id, id),
+      eq(conversionSuggestions.organizationId, member.organizationId),
+      eq(conversionSuggestions.conversationId, conversationId),
+    ),
+  });
+  if (!row) throw notFound("Sugerencia no encontrada.");
+  return row;
+}
+
+/**
+ * A person confirms what Meta detected: recorded like a stage change (a lead) or a sale (a
+ * purchase with Meta's value), and sent, once however often it is confirmed.
+ */
+export async function confirmSuggestion(
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  suggestionId: string,
+) {
+  const suggestion = await findSuggestion(deps.db, member, conversationId, suggestionId);
+  if (suggestion.status === "dismissed") {
+    throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
+  }
+  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  let conversion;
+  if (suggestion.eventName === "LeadSubmitted") {
+    conversion = await recordLead(deps, conversation);
+    if (conversation.stage === "new") await moveToStage(deps, conversation, "lead");
+  } else {
+    if (suggestion.value === null) {
+      throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
+    }
+    conversion = await recordConversationConversion(deps, conversation, {
+      eventName: "purchase",
+      dedupeKey: `suggestion:${suggestion.id}`,
+      value: suggestion.value,
+      currency: suggestion.currency ?? (await organizationCurrency(deps.db, member.organizationId)),
+    });
+    await moveToStage(deps, conversation, "customer");
+  }
+  await deps.db
+    .update(conversionSuggestions)
+    .set({ status: "confirmed", conversionId: conversion.id })
+    .where(eq(conversionSuggestions.id, suggestion.id));
+  return conversion;
+}
+
+export async function dismissSuggestion(
+  db: Db,
+  member: Member,
+  conversationId: string,
+  suggestionId: string,
+) {
+  const suggestion = await findSuggestion(db, member, conversationId, suggestionId);
+  if (suggestion.status === "confirmed") {
+    throw conflict("Esta sugerencia ya se confirmó y se envió a Meta.");
+  }
+  await db
+    .update(conversionSuggestions)
+    .set({ status: "dismissed" })
+    .where(eq(conversionSuggestions.id, suggestion.id));
+}
