@@ -2,14 +2,22 @@
 //   npm run sandbox                      fakes of Meta's Graph API (:8788) and the model (:8789)
 //   npm run sandbox -- connect <email> <password>   connects the sandbox number and pixel to your organization
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
+//   npm run sandbox -- send-ad <phone> <text...>    a customer writes from a click-to-WhatsApp ad
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
-import { delivery, inboundMessage, signPayload } from "../tests/fakes/whatsapp-payloads.mjs";
+import {
+  ctwaReferral,
+  delivery,
+  inboundMessage,
+  signPayload,
+} from "../tests/fakes/whatsapp-payloads.mjs";
 
 const APP = process.env.APP_URL ?? "http://localhost:5173";
 const GRAPH_PORT = 8788;
 const MODEL_PORT = 8789;
+/** The sandbox's click-to-WhatsApp ad, and what the fake ad account spent on it each day. */
+const SANDBOX_AD = { adId: "120200000000001", headline: "Oferta de verano", dailySpend: 12.5 };
 const SANDBOX_SETTINGS = {
   META_APP_ID: GRAPH_FIXTURES.appId,
   META_APP_SECRET: "sandbox-app-secret",
@@ -44,6 +52,12 @@ async function start() {
     webhookUrl: `${APP}/webhooks/whatsapp`,
     autoStatuses: true,
     statusDelayMs: 800,
+    adInsights: Array.from({ length: 30 }, (_, daysAgo) => ({
+      ad_id: SANDBOX_AD.adId,
+      ad_name: SANDBOX_AD.headline,
+      date: new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10),
+      spend: SANDBOX_AD.dailySpend,
+    })),
   });
   await startFakeModel({ port: MODEL_PORT, apiKey: SANDBOX_SETTINGS.AI_API_KEY });
   console.log(`Sandbox en marcha:
@@ -54,6 +68,7 @@ Siguientes pasos, en otra terminal:
   1. npm run dev, regístrate en ${APP}/auth y completa la organización.
   2. npm run sandbox -- connect <email> <contraseña>   (o en Configuración > Meta Business: "Conectar con Meta Business")
   3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
+     npm run sandbox -- send-ad +34622333444 "Hola, ¿qué precio tiene?"   (desde un anuncio)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
@@ -89,18 +104,22 @@ async function connect(email, password) {
     },
   });
   console.log(`Número de la sandbox conectado: ${config.phone_number}`);
-  // The sandbox pixel too, so conversions go to (the fake) Meta's Conversions API.
-  const pixel = await api("/meta-config", {
+  // The pixel through Facebook Login, as the console's button does: conversions then go to
+  // (the fake) Meta's Conversions API and the ad account's spend reaches the Anuncios tab.
+  const pixel = await api("/meta-config/connect", {
     token,
-    body: { pixel_id: GRAPH_FIXTURES.pixelId, access_token: "sandbox-access-token" },
+    body: { code: `valid-sandbox-${crypto.randomUUID()}` },
   });
   console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
 }
 
-/** @param {string | undefined} phone @param {string[]} words */
-async function send(phone, words, type = "text") {
+/**
+ * @param {string | undefined} phone @param {string[]} words
+ * @param {"text" | "image"} [type] @param {{ fromAd?: boolean }} [options]
+ */
+async function send(phone, words, type = "text", { fromAd = false } = {}) {
   if (!phone || (type === "text" && words.length === 0)) {
-    throw new Error('Uso: npm run sandbox -- send <teléfono> "<texto>"');
+    throw new Error(`Uso: npm run sandbox -- ${fromAd ? "send-ad" : "send"} <teléfono> "<texto>"`);
   }
   const from = phone.replace(/\D/g, "");
   const change = inboundMessage({
@@ -119,6 +138,14 @@ async function send(phone, words, type = "text") {
             caption: words.join(" ") || undefined,
           }
         : undefined,
+    // Each message "from the ad" is a new click, as when a customer taps the ad again.
+    referral: fromAd
+      ? ctwaReferral({
+          adId: SANDBOX_AD.adId,
+          headline: SANDBOX_AD.headline,
+          ctwaClid: `ARAk${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`,
+        })
+      : undefined,
   });
   const raw = JSON.stringify(delivery(change));
   const response = await fetch(`${APP}/webhooks/whatsapp`, {
@@ -146,7 +173,11 @@ try {
   else if (command === "connect") await connect(args[0], args[1]);
   else if (command === "send") await send(args[0], args.slice(1));
   else if (command === "send-image") await send(args[0], args.slice(1), "image");
-  else throw new Error(`Orden desconocida: ${command}. Usa start, connect, send o send-image.`);
+  else if (command === "send-ad") await send(args[0], args.slice(1), "text", { fromAd: true });
+  else
+    throw new Error(
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad o send-image.`,
+    );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -18,6 +18,8 @@ export function startFakeGraph(options?: {
   webhookUrl?: string;
   autoStatuses?: boolean;
   statusDelayMs?: number;
+  /** The ad account's spend the fake starts with: one row per ad and day. */
+  adInsights?: { ad_id: string; ad_name: string; date: string; spend: number }[];
 }): Promise<{
   port: number;
   url: string;

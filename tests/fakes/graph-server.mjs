@@ -129,7 +129,7 @@ function graphError(res, status, { message, code = 100, error_subcode, type = "O
 }
 
 /**
- * @param {{ port?: number, appSecret?: string, webhookUrl?: string, autoStatuses?: boolean, statusDelayMs?: number }} options
+ * @param {{ port?: number, appSecret?: string, webhookUrl?: string, autoStatuses?: boolean, statusDelayMs?: number, adInsights?: any[] }} options
  */
 export async function startFakeGraph({
   port = 0,
@@ -137,14 +137,15 @@ export async function startFakeGraph({
   webhookUrl,
   autoStatuses = false,
   statusDelayMs = 50,
+  adInsights: initialInsights = [],
 } = {}) {
   const F = GRAPH_FIXTURES;
   const usedCodes = new Set();
   const tokens = new Set([F.businessToken, "test-access-token", "sandbox-access-token"]);
   const uploaded = new Map();
   let messageSequence = 0;
-  /** The fake ad account's spend, one row per ad and day (set by tests through /__fake/insights). */
-  let adInsights = [];
+  /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
+  let adInsights = [...initialInsights];
 
   async function sendWebhook(payload) {
     if (!webhookUrl) return 0;
