@@ -3,12 +3,14 @@ import { Link } from "react-router";
 import { toast } from "sonner";
 import type { Agent } from "../../worker/agents/contract";
 import type { ConversationList, ConversationStats } from "../../worker/conversations/contract";
+import type { TrackingSession } from "../../worker/tracking/contract";
 import { contactLabel } from "~/components/conversations/selectors";
 import { PageHeader } from "~/components/page-header";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { formatRelative } from "~/lib/format";
+import { TRACKING_SESSION_KEY } from "~/lib/tracking";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
@@ -28,15 +30,49 @@ interface DashboardData {
   stats: ConversationStats;
   recent: ConversationList;
   agents: Agent[];
+  trackingSession: TrackingSession | null;
+}
+
+/** The console's own visit, when it arrived with ad parameters (app/lib/tracking.ts). */
+function activeTrackingSession() {
+  const id = localStorage.getItem(TRACKING_SESSION_KEY);
+  return id ? api.get<TrackingSession>(`/tracking/sessions/${id}`).catch(() => null) : null;
 }
 
 async function loadDashboard(): Promise<DashboardData> {
-  const [stats, recent, agents] = await Promise.all([
+  const [stats, recent, agents, trackingSession] = await Promise.all([
     api.get<ConversationStats>("/conversations/stats"),
     api.get<ConversationList>(`/conversations?status=open&limit=${RECENT_CONVERSATIONS}`),
     api.get<Agent[]>("/agents"),
+    activeTrackingSession(),
   ]);
-  return { stats, recent, agents };
+  return { stats, recent, agents, trackingSession };
+}
+
+function TrackingSessionCard({ session }: { session: TrackingSession }) {
+  const facts = [
+    ["Fuente", session.tracking_params.utm_source ?? "Directo"],
+    ["Campaña", session.tracking_params.utm_campaign ?? "N/A"],
+    ["Inicio", formatRelative(session.created_at)],
+  ] as const;
+  return (
+    <section
+      aria-labelledby="tracking-session-title"
+      className="mb-6 rounded-xl border border-emerald-200 bg-emerald-50 p-5"
+    >
+      <h2 id="tracking-session-title" className="font-semibold text-emerald-900">
+        Sesión de tracking activa
+      </h2>
+      <dl className="mt-2 grid gap-2 text-sm sm:grid-cols-3">
+        {facts.map(([label, value]) => (
+          <div key={label}>
+            <dt className="text-emerald-800">{label}</dt>
+            <dd className="font-medium text-slate-900">{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 function StatCard({ label, value, to }: { label: string; value: string | number; to?: string }) {
@@ -80,6 +116,7 @@ export default function Dashboard() {
         title="Dashboard"
         description={`Hola, ${user!.full_name}. Este es el resumen de ${organization!.name}.`}
       />
+      {data.trackingSession && <TrackingSessionCard session={data.trackingSession} />}
       <section aria-label="Resumen" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           label="Conversaciones abiertas"

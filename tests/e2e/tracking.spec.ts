@@ -88,6 +88,21 @@ test("the console keeps a tracking session only when a visit carries ad paramete
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
   // Reused, not replaced.
   expect(await page.evaluate(() => localStorage.getItem("tracking_session_id"))).toBe(id);
+  // The dashboard's card shows where the visit came from and when it started.
+  const card = page.getByRole("region", { name: "Sesión de tracking activa" });
+  await expect(card.getByText("facebook", { exact: true })).toBeVisible();
+  await expect(card.getByText("otono", { exact: true })).toBeVisible();
+  await expect(card.getByText(/hace|ahora/)).toBeVisible();
+});
+
+test("without ad parameters the dashboard shows no tracking-session card", async ({ page }) => {
+  await signedInOwner(page);
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { name: "Conversaciones abiertas recientes" }),
+  ).toBeVisible();
+  await expect(page.getByRole("region", { name: "Sesión de tracking activa" })).toHaveCount(0);
 });
 
 test("the conversions list says what Meta received and why an event was not sent", async ({
