@@ -5,11 +5,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
-import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
+import { messageFromAd } from "../support/ads";
 import { call } from "../support/http";
-import { deliver, failNext, graphRequests } from "../support/webhooks";
+import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -47,29 +47,10 @@ async function advertiser() {
   return { owner, connection };
 }
 
-let phoneSequence = 0;
-async function customerFromAd(
+const customerFromAd = (
   connection: { phoneNumberId: string },
   ad: { adId: string; headline: string },
-) {
-  phoneSequence += 1;
-  const from = `3469${String(1_000_000 + phoneSequence * 7919).padStart(7, "0")}`;
-  await deliver(
-    delivery(
-      inboundMessage({
-        phoneNumberId: connection.phoneNumberId,
-        wabaId: F.wabaId,
-        from,
-        referral: ctwaReferral({
-          adId: ad.adId,
-          headline: ad.headline,
-          ctwaClid: `ARAk${crypto.randomUUID().slice(0, 8)}`,
-        }),
-      }),
-    ),
-  );
-  return from;
-}
+) => messageFromAd(connection, ad).then(({ from }) => from);
 
 const record = (owner: Owner, event_name: string, phone_number: string, value?: number) =>
   call("POST", "/api/v1/tracking/conversions", {

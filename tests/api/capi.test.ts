@@ -15,12 +15,12 @@ import { sendDueConversions } from "../../worker/tracking/capi-service";
 import { PUBLIC_KEY_EVENTS } from "../../worker/tracking/contract";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
-import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
+import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
 import worker from "../support/test-worker";
-import { deliver, failNext, graphRequests } from "../support/webhooks";
+import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
 const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
@@ -34,16 +34,6 @@ async function ownerWithPixel() {
   });
   expect(pixel.status).toBe(201);
   return owner;
-}
-
-/** The row as stored, once the send that follows the answer has finished. */
-async function settled(id: string) {
-  for (let i = 0; i < 100; i++) {
-    const row = await db.query.conversions.findFirst({ where: eq(conversions.id, id) });
-    if (row && row.capiStatus !== "pending") return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`conversion ${id} is still pending`);
 }
 
 /** The event Meta received with this event_id, and the request that carried it. */
@@ -90,7 +80,7 @@ describe("Conversions API, web events", () => {
     expect(recorded.status).toBe(201);
     expect(recorded.body.data.capi_status).toBe("pending");
 
-    const row = await settled(recorded.body.data.id);
+    const row = await settledConversion(recorded.body.data.id);
     expect(row.capiStatus).toBe("sent");
     expect(row.capiResult).toMatchObject({ events_received: 1 });
     expect(row.capiResult!.fbtrace_id).toMatch(/^[0-9a-f]{16}$/);
@@ -148,7 +138,10 @@ describe("Conversions API, web events", () => {
       headers,
       body: { event_name: "contact" },
     });
-    const [p, c] = [await settled(purchase.body.data.id), await settled(contact.body.data.id)];
+    const [p, c] = [
+      await settledConversion(purchase.body.data.id),
+      await settledConversion(contact.body.data.id),
+    ];
     const sentPurchase = await sentEvent(p.eventId);
     expect(sentPurchase?.event).toMatchObject({
       event_name: "Purchase",
@@ -186,7 +179,7 @@ describe("Conversions API, web events", () => {
       headers: { Referer: "https://a.example/" },
       body: { event_name: "purchase" },
     });
-    const row = await settled(purchase.body.data.id);
+    const row = await settledConversion(purchase.body.data.id);
     expect(row.capiStatus).toBe("failed");
     expect(row.capiNextAttemptAt).toBeNull();
     expect(row.capiResult).toEqual({ error: "Una compra necesita un valor para enviarse a Meta." });
@@ -209,7 +202,7 @@ describe("Conversions API, web events", () => {
       },
       body: { event_name: "lead" },
     });
-    const failed = await settled(lead.body.data.id);
+    const failed = await settledConversion(lead.body.data.id);
     expect(failed.capiStatus).toBe("failed");
     expect(failed.capiAttempts).toBe(1);
     expect(failed.capiResult).toMatchObject({ code: 1 });
@@ -224,7 +217,7 @@ describe("Conversions API, web events", () => {
       ctx,
     );
     await waitOnExecutionContext(ctx);
-    expect((await settled(failed.id)).capiStatus).toBe("failed");
+    expect((await settledConversion(failed.id)).capiStatus).toBe("failed");
 
     // Due: the next run sends it.
     await sendDueConversions(
@@ -232,7 +225,7 @@ describe("Conversions API, web events", () => {
       owner.organization.id,
       new Date(retryAt + 1000),
     );
-    const sent = await settled(failed.id);
+    const sent = await settledConversion(failed.id);
     expect(sent.capiStatus).toBe("sent");
     expect(sent.capiAttempts).toBe(2);
 
@@ -249,7 +242,7 @@ describe("Conversions API, web events", () => {
       depsForBackground(env, () => {}),
       owner.organization.id,
     );
-    expect((await settled(failed.id)).capiStatus).toBe("expired");
+    expect((await settledConversion(failed.id)).capiStatus).toBe("expired");
   });
 });
 
@@ -258,17 +251,7 @@ async function adCustomer(owner: Awaited<ReturnType<typeof createOwner>>, ctwaCl
   const connection = await connectWhatsapp(owner.organization.id, {
     businessAccountId: F.wabaId,
   });
-  const from = customer();
-  await deliver(
-    delivery(
-      inboundMessage({
-        phoneNumberId: connection.phoneNumberId,
-        wabaId: F.wabaId,
-        from,
-        referral: ctwaReferral({ ctwaClid }),
-      }),
-    ),
-  );
+  const { from } = await messageFromAd(connection, { ctwaClid });
   return { connection, from };
 }
 
@@ -281,7 +264,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
         token: owner.token,
         body: { event_name: "lead", phone_number: from, conversion_value: 10 },
       });
-    const first = await settled((await record()).body.data.id);
+    const first = await settledConversion((await record()).body.data.id);
     expect(first.capiStatus).toBe("sent");
     const sent = await sentEvent(first.eventId);
     expect(sent?.request.path).toBe(`/v25.0/${F.datasetId}/events`);
@@ -325,7 +308,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from },
     });
-    const sent = await settled(lead.body.data.id);
+    const sent = await settledConversion(lead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event.event_name).toBe("LeadSubmitted");
   });
@@ -337,7 +320,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from },
     });
-    await settled(lead.body.data.id);
+    await settledConversion(lead.body.data.id);
     // A contact queued for the click by the code before Meta's rule was known.
     const [legacy] = await db
       .insert(conversions)
@@ -355,9 +338,9 @@ describe("Conversions API, click-to-WhatsApp", () => {
       token: owner.token,
       body: { event_name: "purchase", phone_number: from, conversion_value: 80 },
     });
-    const bought = await settled(purchase.body.data.id);
+    const bought = await settledConversion(purchase.body.data.id);
     expect(bought.capiStatus).toBe("sent");
-    const setAside = await settled(legacy!.id);
+    const setAside = await settledConversion(legacy!.id);
     expect(setAside.capiStatus).toBe("failed");
     expect(setAside.capiResult).toMatchObject({
       error: "Meta no admite este evento en los anuncios que abren WhatsApp.",
@@ -401,7 +384,7 @@ describe("the public tracking key and a customer's phone", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from, conversion_value: 25 },
     });
-    const sent = await settled(memberLead.body.data.id);
+    const sent = await settledConversion(memberLead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event).toMatchObject({
       event_name: "LeadSubmitted",

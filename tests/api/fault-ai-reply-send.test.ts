@@ -1,35 +1,16 @@
 // Fault: Meta is down when the AI's reply goes out. The bot's message is kept as failed with
 // Meta's reason, the hub does not answer a second time, and "Reintentar" sends that same row.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { botMessages, runDueReplies } from "../support/replies";
 import { deliver, failNext, graphRequests, modelRequests } from "../support/webhooks";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
-
-/** Runs the hub's due replies now, as if the coalescing delay had passed. */
-async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
-  await runInDurableObject(hub, async (_instance, state) => {
-    for (const [key, value] of await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })) {
-      await state.storage.put(key, { ...value, dueAt: Date.now() - 1 });
-    }
-  });
-  await runDurableObjectAlarm(hub);
-}
-
-async function botMessages(conversationId: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot'",
-  )
-    .bind(conversationId)
-    .all<Record<string, string | null>>();
-  return results;
-}
 
 describe("Meta down when the AI replies", () => {
   it("keeps the bot's reply failed with Meta's reason, answers once, and Reintentar sends it", async () => {

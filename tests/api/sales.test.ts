@@ -5,9 +5,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
-import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, db } from "../support/db";
 import { createOwner, registerUser } from "../support/factories";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { adCustomerPhone, messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
 import { deliver, graphRequests } from "../support/webhooks";
 
@@ -15,35 +16,12 @@ const F = GRAPH_FIXTURES;
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 const BROWSER = "Mozilla/5.0 (Linux; Android 15) Chrome/140 Mobile";
 
-let sequence = 0;
-const customerPhone = () => `3467${String(1_000_000 + ++sequence * 104_729).slice(-7)}`;
-
 /** A customer who wrote from a click-to-WhatsApp ad; returns their conversation. */
-async function adConversation(owner: Owner, ctwaClid = `ARAk${crypto.randomUUID().slice(0, 10)}`) {
+async function adConversation(owner: Owner) {
   const connection = await connectWhatsapp(owner.organization.id, { businessAccountId: F.wabaId });
-  const from = customerPhone();
-  await deliver(
-    delivery(
-      inboundMessage({
-        phoneNumberId: connection.phoneNumberId,
-        wabaId: F.wabaId,
-        from,
-        referral: ctwaReferral({ ctwaClid }),
-      }),
-    ),
-  );
+  const { from, ctwaClid } = await messageFromAd(connection);
   const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
   return { conversation: list.body.data.conversations[0], ctwaClid, from, connection };
-}
-
-/** The conversion as stored, once the send that follows the answer has finished. */
-async function settled(id: string) {
-  for (let i = 0; i < 100; i++) {
-    const row = await db.query.conversions.findFirst({ where: eq(conversions.id, id) });
-    if (row && row.capiStatus !== "pending") return row;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`conversion ${id} is still pending`);
 }
 
 /** Every event Meta received with this event_id (to prove something was sent once). */
@@ -81,7 +59,7 @@ describe("stages", () => {
       (c) => c.event_name === "lead",
     );
     expect(leads).toHaveLength(1);
-    const lead = await settled(leads[0].id);
+    const lead = await settledConversion(leads[0].id);
     expect(lead).toMatchObject({ capiStatus: "sent", ctwaClid, conversationId: conversation.id });
     const sent = await sentTimes(lead.eventId);
     expect(sent).toHaveLength(1);
@@ -134,8 +112,8 @@ describe("sales", () => {
     });
 
     const rows = await Promise.all([
-      settled(first.body.data.sale.id),
-      settled(second.body.data.sale.id),
+      settledConversion(first.body.data.sale.id),
+      settledConversion(second.body.data.sale.id),
     ]);
     for (const row of rows) expect(row).toMatchObject({ capiStatus: "sent", ctwaClid });
     const [one] = await sentTimes(rows[0].eventId);
@@ -171,7 +149,7 @@ describe("sales", () => {
       ),
     });
     expect(stored).toHaveLength(1);
-    const row = await settled(stored[0]!.id);
+    const row = await settledConversion(stored[0]!.id);
     expect(await sentTimes(row.eventId)).toHaveLength(1);
   });
 
@@ -218,7 +196,7 @@ describe("sales", () => {
         landing_page: "https://tienda.example/zapatos",
       },
     });
-    const from = customerPhone();
+    const from = adCustomerPhone();
     await deliver(
       delivery(
         inboundMessage({
@@ -241,7 +219,7 @@ describe("sales", () => {
       visited_at: expect.any(String),
     });
     const sale = await sell(owner, conversation.id, { value: 59.9 });
-    const row = await settled(sale.body.data.sale.id);
+    const row = await settledConversion(sale.body.data.sale.id);
     expect(row).toMatchObject({
       capiStatus: "sent",
       ctwaClid: null,
@@ -316,7 +294,7 @@ describe("what Meta detected in the chat", () => {
     const [a, b] = await Promise.all([confirm(), confirm()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.data.conversion.id).toBe(b.body.data.conversion.id);
-    const row = await settled(a.body.data.conversion.id);
+    const row = await settledConversion(a.body.data.conversion.id);
     expect(row).toMatchObject({ eventName: "purchase", conversionValue: 120, capiStatus: "sent" });
     expect(await sentTimes(row.eventId)).toHaveLength(1);
 

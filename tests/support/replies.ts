@@ -1,0 +1,30 @@
+// The AI's replies, run from the organization's hub without waiting for its alarm.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
+
+/** Runs the hub's due replies now, as if the coalescing delay had passed. */
+export async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
+  await runInDurableObject(hub, async (_instance, state) => {
+    for (const [key, value] of await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })) {
+      await state.storage.put(key, { ...value, dueAt: Date.now() - 1 });
+    }
+  });
+  await runDurableObjectAlarm(hub);
+}
+
+/** The bot's messages of a conversation, oldest first. */
+export async function botMessages(conversationId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot' ORDER BY created_at, id",
+  )
+    .bind(conversationId)
+    .all<{
+      id: string;
+      content: string;
+      status: string;
+      error: string | null;
+      wamid: string | null;
+    }>();
+  return results;
+}
