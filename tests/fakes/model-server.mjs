@@ -32,6 +32,16 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
     };
   }
 
+  /** An answer that calls one tool, as OpenAI-compatible models do (no content). */
+  const toolCallAnswer = (model, name, args, promptTokens) => {
+    const call = {
+      id: `call_${randomBytes(4).toString("hex")}`,
+      type: "function",
+      function: { name, arguments: JSON.stringify(args ?? {}) },
+    };
+    return completion(model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens);
+  };
+
   const started = await startRecordingServer(
     port,
     async (req, res, body, url) => {
@@ -76,19 +86,8 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         });
       }
       if (scripted?.tool_call) {
-        const call = {
-          id: `call_${randomBytes(4).toString("hex")}`,
-          type: "function",
-          function: {
-            name: scripted.tool_call.name,
-            arguments: JSON.stringify(scripted.tool_call.arguments ?? {}),
-          },
-        };
-        return sendJson(
-          res,
-          200,
-          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
-        );
+        const { name, arguments: args } = scripted.tool_call;
+        return sendJson(res, 200, toolCallAnswer(body.model, name, args, promptTokens));
       }
       if (scripted?.content !== undefined) {
         return sendJson(
@@ -99,35 +98,16 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
       }
       const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const offers = (name) => (body.tools ?? []).some((t) => t.function?.name === name);
-      const offersHandoff = offers("handoff_to_human");
       if (offers("mark_lead") && BUYING_INTENT.test(lastUser)) {
-        const call = {
-          id: `call_${randomBytes(4).toString("hex")}`,
-          type: "function",
-          function: {
-            name: "mark_lead",
-            arguments: JSON.stringify({ reason: "El cliente quiere comprar" }),
-          },
-        };
-        return sendJson(
-          res,
-          200,
-          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
-        );
+        const args = { reason: "El cliente quiere comprar" };
+        return sendJson(res, 200, toolCallAnswer(body.model, "mark_lead", args, promptTokens));
       }
-      if (offersHandoff && ASKS_FOR_PERSON.test(lastUser)) {
-        const call = {
-          id: `call_${randomBytes(4).toString("hex")}`,
-          type: "function",
-          function: {
-            name: "handoff_to_human",
-            arguments: JSON.stringify({ reason: "El cliente quiere hablar con una persona" }),
-          },
-        };
+      if (offers("handoff_to_human") && ASKS_FOR_PERSON.test(lastUser)) {
+        const args = { reason: "El cliente quiere hablar con una persona" };
         return sendJson(
           res,
           200,
-          completion(body.model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens),
+          toolCallAnswer(body.model, "handoff_to_human", args, promptTokens),
         );
       }
       return sendJson(

@@ -150,16 +150,8 @@ function chunks<T>(items: T[], size: number) {
   return out;
 }
 
-interface ReportRow {
-  ad_id: string;
-  headline: string | null;
-  source_url: string | null;
-  conversations: number;
-  leads: number;
-  sales: number;
-  revenue: number;
-  spend: number | null;
-}
+/** A row as SQL returns it: the report's row before the ratios. */
+type ReportRow = Omit<AdReportRow, "cost_per_conversation" | "cost_per_lead" | "roas">;
 
 /** Conversations, leads, sales and revenue per ad in [start, end), spend per ad in [from, to]. */
 async function reportRows(
