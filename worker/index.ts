@@ -1,7 +1,8 @@
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
-import { withSecurityHeaders } from "./http/security-headers";
+import { cspNonceContext } from "./http/csp-contract";
+import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
 import { scheduled } from "./scheduled";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
@@ -16,13 +17,21 @@ function isApiPath(pathname: string) {
   return pathname.startsWith("/api/") || pathname === "/ws" || pathname.startsWith("/webhooks/");
 }
 
+/** A page of the console, its inline scripts allowed by a nonce of its own. */
+async function renderConsolePage(request: Request) {
+  const nonce = newCspNonce();
+  const context = new RouterContextProvider();
+  context.set(cspNonceContext, nonce);
+  return withSecurityHeaders(await renderPage(request, context), nonce, request.url);
+}
+
 export default {
   async fetch(request, env, ctx) {
     const { pathname } = new URL(request.url);
     // The benchmarks' ceiling (scripts/bench): only when BENCH_ROUTES=1 is set.
     if (pathname === "/__bench/ok" && env.BENCH_ROUTES === "1") return new Response("ok");
     if (isApiPath(pathname)) return api.fetch(request, env, ctx);
-    return withSecurityHeaders(await renderPage(request));
+    return renderConsolePage(request);
   },
   scheduled,
 } satisfies ExportedHandler<Env>;
