@@ -1,7 +1,9 @@
-import { createRequestHandler } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import type { Env } from "./env";
-import { withSecurityHeaders } from "./http/security-headers";
+import { cspNonceContext } from "./http/csp-contract";
+import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
+import { readUnreadBody } from "./http/unread-body";
 import { scheduled } from "./scheduled";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
@@ -16,13 +18,28 @@ function isApiPath(pathname: string) {
   return pathname.startsWith("/api/") || pathname === "/ws" || pathname.startsWith("/webhooks/");
 }
 
+/** A page of the console, its inline scripts allowed by a nonce of its own. */
+async function renderConsolePage(request: Request) {
+  const nonce = newCspNonce();
+  const context = new RouterContextProvider();
+  context.set(cspNonceContext, nonce);
+  return withSecurityHeaders(await renderPage(request, context), nonce, request.url);
+}
+
+function route(request: Request, env: Env, ctx: ExecutionContext) {
+  const { pathname } = new URL(request.url);
+  // The benchmarks' ceiling (scripts/bench): only when BENCH_ROUTES=1 is set.
+  if (pathname === "/__bench/ok" && env.BENCH_ROUTES === "1") return new Response("ok");
+  if (isApiPath(pathname)) return api.fetch(request, env, ctx);
+  return renderConsolePage(request);
+}
+
 export default {
   async fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
-    // The benchmarks' ceiling (scripts/bench): only when BENCH_ROUTES=1 is set.
-    if (pathname === "/__bench/ok" && env.BENCH_ROUTES === "1") return new Response("ok");
-    if (isApiPath(pathname)) return api.fetch(request, env, ctx);
-    return withSecurityHeaders(await renderPage(request));
+    const response = await route(request, env, ctx);
+    // Before answering, so that workerd keeps the connection open for the next request.
+    await readUnreadBody(request);
+    return response;
   },
   scheduled,
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,77 @@
+// A database that refuses a write (a constraint violation, a lost race) must never show its
+// text to the client: the answer is the contract's generic 500, nothing about SQL, D1, tables
+// or columns. The refusal is forced with a trigger that raises what SQLite says when a CHECK
+// constraint fails, so every layer between D1 and the answer is the real one.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import { inboundMessage, delivery } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { createOwner, organizationFields, registerUser } from "../support/factories";
+import { call, type ApiResponse } from "../support/http";
+import { deliver } from "../support/webhooks";
+
+const DATABASE_TEXT = "CHECK constraint failed: secret_table.secret_column";
+const TRIGGER = "error_text_refuses_writes";
+
+/** Every `operation` on `table` fails inside D1 with DATABASE_TEXT, until the test ends. */
+async function refuseWrites(table: string, operation: "INSERT" | "UPDATE") {
+  await env.DB.prepare(
+    `CREATE TRIGGER ${TRIGGER} BEFORE ${operation} ON ${table}
+     BEGIN SELECT RAISE(ABORT, '${DATABASE_TEXT}'); END`,
+  ).run();
+}
+
+afterEach(async () => {
+  await env.DB.prepare(`DROP TRIGGER IF EXISTS ${TRIGGER}`).run();
+});
+
+function expectGenericFailure(res: ApiResponse) {
+  expect(res.status).toBe(500);
+  expect(res.body).toEqual({
+    error: "internal_error",
+    message: "Error interno del servidor. Intenta nuevamente más tarde.",
+  });
+  expect(JSON.stringify(res.body)).not.toMatch(/constraint|secret_|SQLITE|D1_|SQL/i);
+}
+
+describe("a write the database refuses", () => {
+  it("is a generic 500 on a route that creates (an agent)", async () => {
+    const owner = await createOwner();
+    await refuseWrites("agents", "INSERT");
+    const res = await call("POST", "/api/v1/agents", {
+      token: owner.token,
+      body: { name: "Sofía", system_prompt: "Eres la asistente." },
+    });
+    expectGenericFailure(res);
+  });
+
+  it("is a generic 500 on a route that changes (the profile)", async () => {
+    const user = await registerUser();
+    await refuseWrites("users", "UPDATE");
+    const res = await call("PATCH", "/api/v1/profiles/me", {
+      token: user.token,
+      body: { full_name: "Otro Nombre" },
+    });
+    expectGenericFailure(res);
+  });
+
+  it("is a generic 500 on a route that writes in one batch (an organization)", async () => {
+    const user = await registerUser();
+    await refuseWrites("organizations", "INSERT");
+    const res = await call("POST", "/api/v1/organizations", {
+      token: user.token,
+      body: organizationFields,
+    });
+    expectGenericFailure(res);
+  });
+
+  it("is a generic 500 to Meta's webhook, which then delivers again", async () => {
+    const owner = await createOwner();
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
+    await refuseWrites("messages", "INSERT");
+    const res = await deliver(
+      delivery(inboundMessage({ phoneNumberId, from: "34600111222", text: "Hola" })),
+    );
+    expectGenericFailure(res);
+  });
+});
