@@ -1,6 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_SETTINGS } from "./tests/e2e/settings.mjs";
 
-const PORT = 4317;
+const PORT = E2E_SETTINGS.appPort;
 const STATE_DIR = ".wrangler/e2e-state";
 
 // Browser tests in Debian's Chromium against the production build, served by workerd

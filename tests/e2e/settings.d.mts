@@ -1,4 +1,5 @@
 export const E2E_SETTINGS: {
+  appPort: number;
   graphPort: number;
   modelPort: number;
   appId: string;

@@ -1,9 +1,13 @@
 // Settings shared by the browser tests and the server they run against (scripts/e2e-server.mjs).
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 
+/** Ports from E2E_PORT (default 4317): the app, then the Graph fake and the model fake. */
+const basePort = Number(process.env.E2E_PORT ?? 4317);
+
 export const E2E_SETTINGS = {
-  graphPort: 4318,
-  modelPort: 4319,
+  appPort: basePort,
+  graphPort: basePort + 1,
+  modelPort: basePort + 2,
   appId: GRAPH_FIXTURES.appId,
   appSecret: "e2e-app-secret",
   aiKey: "e2e-ai-key",
