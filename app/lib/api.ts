@@ -66,8 +66,13 @@ type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
  * ApiError with the catalogue's Spanish message. A FormData body (a file upload) is sent as
  * multipart: the browser sets its boundary.
  */
-async function send(method: Method, path: string, body?: unknown): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+async function send(
+  method: Method,
+  path: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { ...extraHeaders, Accept: "application/json" };
   const token = tokenStore.get();
   if (token) headers.Authorization = `Bearer ${token}`;
   const multipart = body instanceof FormData;
@@ -103,15 +108,22 @@ async function send(method: Method, path: string, body?: unknown): Promise<Respo
 }
 
 /** A JSON call: answers the envelope's `data`. */
-export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const response = await send(method, path, body);
+export async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<T> {
+  const response = await send(method, path, body, headers);
   const payload = (await response.json().catch(() => null)) as { data: T } | null;
   return payload?.data as T;
 }
 
 export const api = {
   get: <T>(path: string) => request<T>("GET", path),
-  post: <T>(path: string, body: unknown = {}) => request<T>("POST", path, body),
+  /** `headers`: a call's own headers, e.g. the `Idempotency-Key` of a sale. */
+  post: <T>(path: string, body: unknown = {}, headers?: Record<string, string>) =>
+    request<T>("POST", path, body, headers),
   patch: <T>(path: string, body: unknown = {}) => request<T>("PATCH", path, body),
   delete: <T>(path: string) => request<T>("DELETE", path),
   /** A multipart form (files): same envelope and errors as the JSON calls. */

@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import {
   MESSAGE_PAGE_SIZE,
   type Conversation,
+  type ConversationDetail,
   type ConversationEvent,
   type Message,
   type MessageEvent,
@@ -11,27 +12,33 @@ import {
   type MessageStatusEvent,
 } from "../../worker/conversations/contract";
 import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
+import type { Suggestion } from "../../worker/sales/contract";
 import {
   MARK_READ_DELAY_MS,
   changeAgent,
   changeStatus,
   fetchNewestPage,
+  updateConversation,
   markRead,
   mergeMessages,
   missedMoreThanAPage,
   replyActions,
   upsertMessage,
 } from "~/components/conversations/actions";
+import { ContactNameEditor } from "~/components/conversations/contact-name";
 import { MessageBubble } from "~/components/conversations/message-bubble";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import {
   AgentSelect,
   contactLabel,
+  PrioritySelect,
   StatusBadge,
   StatusSelect,
   useAgents,
 } from "~/components/conversations/selectors";
+import { SalesPanel } from "~/components/sales/sales-panel";
+import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
@@ -40,11 +47,24 @@ import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
 
+/** A `conversation_update` may carry what Meta just detected in the chat. */
+type ConversationUpdateEvent = ConversationEvent & { suggestion?: Suggestion };
+
+/** The detail shown with a newer copy of the conversation, and a new suggestion if any. */
+function withUpdate(current: ConversationDetail, c: Conversation, suggestion?: Suggestion) {
+  const known = !suggestion || current.suggestions.some((s) => s.id === suggestion.id);
+  return {
+    ...current,
+    ...c,
+    suggestions: known ? current.suggestions : [suggestion, ...current.suggestions],
+  };
+}
+
 export default function ConversationScreen() {
   const { conversationId = "" } = useParams();
   const navigate = useNavigate();
   const agents = useAgents();
-  const [conversation, setConversation] = useState<Conversation | null>(null);
+  const [conversation, setConversation] = useState<ConversationDetail | null>(null);
   const [messages, setMessages] = useState<Message[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [missing, setMissing] = useState(false);
@@ -60,7 +80,7 @@ export default function ConversationScreen() {
   const load = useCallback(async () => {
     try {
       const [c, page] = await Promise.all([
-        api.get<Conversation>(`/conversations/${conversationId}`),
+        api.get<ConversationDetail>(`/conversations/${conversationId}`),
         fetchNewestPage(conversationId),
       ]);
       setConversation(c);
@@ -98,31 +118,38 @@ export default function ConversationScreen() {
   }
 
   const upsert = (message: Message) => setMessages((current) => upsertMessage(current, message));
+  /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
+  const show = (c: Conversation | null, suggestion?: Suggestion) => {
+    if (c) setConversation((current) => current && withUpdate(current, c, suggestion));
+  };
 
   useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation: c }) => {
     if (c.id !== conversationId) return;
     upsert(message);
-    setConversation(c);
+    show(c);
     setTimeout(() => void markRead(conversationId), MARK_READ_DELAY_MS);
   });
   useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation: c }) => {
     if (c.id !== conversationId) return;
     upsert(message);
-    setConversation(c);
+    show(c);
   });
   useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
     if (message.conversation_id === conversationId) upsert(message);
   });
-  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
-    if (c.id === conversationId) setConversation(c);
-  });
+  useRealtimeEvent<ConversationUpdateEvent>(
+    "conversation_update",
+    ({ conversation: c, suggestion }) => {
+      if (c.id === conversationId) show(c, suggestion);
+    },
+  );
 
   // A socket (re)opened: what happened while none was open, merged into what is shown.
   useRealtimeConnected(async () => {
     const shown = messages;
     try {
       const [c, page] = await Promise.all([
-        api.get<Conversation>(`/conversations/${conversationId}`),
+        api.get<ConversationDetail>(`/conversations/${conversationId}`),
         fetchNewestPage(conversationId),
       ]);
       const gap = missedMoreThanAPage(shown, page.messages);
@@ -156,26 +183,41 @@ export default function ConversationScreen() {
     <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
       <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white p-4">
         <div className="min-w-0 flex-1">
-          <h1 className="truncate text-lg font-semibold">{contactLabel(conversation)}</h1>
+          <ContactNameEditor
+            name={conversation.contact_name}
+            label={contactLabel(conversation)}
+            onSave={async (contact_name) =>
+              show(await updateConversation(conversation.id, { contact_name }))
+            }
+          />
           {conversation.contact_name && (
             <p className="text-sm text-slate-500">+{conversation.phone_number}</p>
           )}
         </div>
         <StatusBadge status={conversation.status} />
+        <StageBadge stage={conversation.stage} />
         <StatusSelect
           label="Estado"
           value={conversation.status}
-          onChange={async (s) =>
-            setConversation((await changeStatus(conversation.id, s)) ?? conversation)
+          onChange={async (status) => show(await changeStatus(conversation.id, status))}
+        />
+        <StageSelect
+          label="Etapa"
+          value={conversation.stage}
+          onChange={async (stage) => show(await updateConversation(conversation.id, { stage }))}
+        />
+        <PrioritySelect
+          label="Prioridad"
+          value={conversation.priority}
+          onChange={async (priority) =>
+            show(await updateConversation(conversation.id, { priority }))
           }
         />
         <AgentSelect
           label="Agente asignado"
           value={conversation.agent_id}
           agents={agents}
-          onChange={async (a) =>
-            setConversation((await changeAgent(conversation.id, a)) ?? conversation)
-          }
+          onChange={async (a) => show(await changeAgent(conversation.id, a))}
         />
       </header>
       {conversation.ai_error && (
@@ -183,32 +225,42 @@ export default function ConversationScreen() {
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex-1 overflow-y-auto p-4">
-        {hasMore && (
-          <div className="mb-3 text-center">
-            <Button variant="secondary" onClick={() => void loadOlder()}>
-              Cargar mensajes anteriores
-            </Button>
+      <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
+        <SalesPanel
+          conversation={conversation}
+          onChange={(update) => setConversation((c) => c && update(c))}
+        />
+        <div className="flex min-h-0 flex-1 flex-col lg:order-first">
+          <div className="flex-1 overflow-y-auto p-4">
+            {hasMore && (
+              <div className="mb-3 text-center">
+                <Button variant="secondary" onClick={() => void loadOlder()}>
+                  Cargar mensajes anteriores
+                </Button>
+              </div>
+            )}
+            <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
+              {messages.map((message) => (
+                <MessageBubble
+                  key={message.id}
+                  message={message}
+                  onReact={
+                    windowOpen && message.direction === "inbound" ? actions.react : undefined
+                  }
+                  onRetry={actions.retry}
+                />
+              ))}
+            </ol>
+            <div ref={bottom} />
           </div>
-        )}
-        <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
-          {messages.map((message) => (
-            <MessageBubble
-              key={message.id}
-              message={message}
-              onReact={windowOpen && message.direction === "inbound" ? actions.react : undefined}
-              onRetry={actions.retry}
-            />
-          ))}
-        </ol>
-        <div ref={bottom} />
+          <ReplyArea
+            key={conversationId}
+            actions={actions}
+            window={{ expiresAt, open: windowOpen, now }}
+            quickReplies={quickReplies}
+          />
+        </div>
       </div>
-      <ReplyArea
-        key={conversationId}
-        actions={actions}
-        window={{ expiresAt, open: windowOpen, now }}
-        quickReplies={quickReplies}
-      />
     </section>
   );
 }

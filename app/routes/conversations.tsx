@@ -10,7 +10,8 @@ import {
   type ConversationList,
   type MessageEvent,
 } from "../../worker/conversations/contract";
-import { changeAgent, changeStatus } from "~/components/conversations/actions";
+import { CONVERSATION_STAGES, STAGE_LABELS } from "../../worker/sales/contract";
+import { changeAgent, changeStatus, updateConversation } from "~/components/conversations/actions";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
 import {
   AgentSelect,
@@ -18,6 +19,7 @@ import {
   StatusSelect,
   useAgents,
 } from "~/components/conversations/selectors";
+import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
@@ -35,17 +37,26 @@ interface Filters {
   search: string;
   status: string;
   priority: string;
+  stage: string;
   agent: string;
   unassigned: boolean;
 }
 
-const NO_FILTERS: Filters = { search: "", status: "", priority: "", agent: "", unassigned: false };
+const NO_FILTERS: Filters = {
+  search: "",
+  status: "",
+  priority: "",
+  stage: "",
+  agent: "",
+  unassigned: false,
+};
 
 function query(filters: Filters, page: number) {
   const params = new URLSearchParams({ page: String(page), limit: String(CONVERSATION_PAGE_SIZE) });
   if (filters.search.trim()) params.set("search", filters.search.trim());
   if (filters.status) params.set("status", filters.status);
   if (filters.priority) params.set("priority", filters.priority);
+  if (filters.stage) params.set("stage", filters.stage);
   if (filters.unassigned) params.set("unassigned", "true");
   else if (filters.agent) params.set("agent_id", filters.agent);
   return params.toString();
@@ -127,7 +138,7 @@ export default function Conversations() {
       />
       <form
         role="search"
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-5"
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-6"
         onSubmit={(e) => e.preventDefault()}
       >
         <label className="text-sm lg:col-span-2">
@@ -176,6 +187,22 @@ export default function Conversations() {
           </select>
         </label>
         <label className="text-sm">
+          <span className="mb-1 block font-medium text-slate-700">Etapa</span>
+          <select
+            aria-label="Filtrar por etapa"
+            className="w-full rounded-lg border border-slate-300 px-2 py-2"
+            value={filters.stage}
+            onChange={(e) => setFilter("stage", e.target.value)}
+          >
+            <option value="">Todas</option>
+            {CONVERSATION_STAGES.map((s) => (
+              <option key={s} value={s}>
+                {STAGE_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
           <span className="mb-1 block font-medium text-slate-700">Agente</span>
           <select
             aria-label="Filtrar por agente"
@@ -193,7 +220,7 @@ export default function Conversations() {
             ))}
           </select>
         </label>
-        <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2 lg:col-span-5">
+        <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2 lg:col-span-6">
           <input
             type="checkbox"
             checked={filters.unassigned}
@@ -255,6 +282,7 @@ export default function Conversations() {
                         </span>
                       </span>
                     )}
+                    <StageBadge stage={conversation.stage} />
                     {(conversation.fbclid || conversation.ctwa_clid) && (
                       <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
                         Anuncio
@@ -282,6 +310,13 @@ export default function Conversations() {
                     value={conversation.status}
                     onChange={async (status) =>
                       replace(await changeStatus(conversation.id, status))
+                    }
+                  />
+                  <StageSelect
+                    label={`Etapa de ${contactLabel(conversation)}`}
+                    value={conversation.stage}
+                    onChange={async (stage) =>
+                      replace(await updateConversation(conversation.id, { stage }))
                     }
                   />
                   <AgentSelect

@@ -3,16 +3,20 @@ import {
   MESSAGE_PAGE_SIZE,
   type Conversation,
   type ConversationStatus,
+  type ConversationUpdateInput,
   type Message,
   type MessagePage,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
 import { api, errorMessage } from "~/lib/api";
 
-/** Status and assignment changes, with the spec's toasts; resolve to the updated conversation. */
-export async function changeStatus(id: string, status: ConversationStatus) {
+/**
+ * Status, stage, priority and contact name changes, with the spec's toasts; resolve to the
+ * updated conversation (null when the change failed).
+ */
+export async function updateConversation(id: string, changes: ConversationUpdateInput) {
   try {
-    const updated = await api.patch<Conversation>(`/conversations/${id}`, { status });
+    const updated = await api.patch<Conversation>(`/conversations/${id}`, changes);
     toast.success("Conversación actualizada");
     return updated;
   } catch (error) {
@@ -20,6 +24,9 @@ export async function changeStatus(id: string, status: ConversationStatus) {
     return null;
   }
 }
+
+export const changeStatus = (id: string, status: ConversationStatus) =>
+  updateConversation(id, { status });
 
 export async function changeAgent(id: string, agentId: string | null) {
   try {

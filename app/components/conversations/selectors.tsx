@@ -2,11 +2,13 @@ import { useEffect, useState } from "react";
 import type { Agent } from "../../../worker/agents/contract";
 import {
   CONVERSATION_STATUSES,
+  PRIORITIES,
   type Conversation,
   type ConversationStatus,
+  type Priority,
 } from "../../../worker/conversations/contract";
 import { api } from "~/lib/api";
-import { STATUS_LABELS, STATUS_STYLES } from "./labels";
+import { PRIORITY_LABELS, STATUS_LABELS, STATUS_STYLES } from "./labels";
 
 /** The organization's agents, for the assignment selectors. */
 export function useAgents() {
@@ -20,13 +22,18 @@ export function useAgents() {
 const selectClass =
   "rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
 
-export function StatusSelect({
+/** A select over a fixed set of values (status, priority, stage) with their Spanish labels. */
+export function ChoiceSelect<T extends string>({
   value,
+  choices,
+  labels,
   onChange,
   label,
 }: {
-  value: ConversationStatus;
-  onChange: (status: ConversationStatus) => void;
+  value: T;
+  choices: readonly T[];
+  labels: Record<T, string>;
+  onChange: (value: T) => void;
   label: string;
 }) {
   return (
@@ -34,16 +41,28 @@ export function StatusSelect({
       aria-label={label}
       className={selectClass}
       value={value}
-      onChange={(e) => onChange(e.target.value as ConversationStatus)}
+      onChange={(e) => onChange(e.target.value as T)}
     >
-      {CONVERSATION_STATUSES.map((status) => (
-        <option key={status} value={status}>
-          {STATUS_LABELS[status]}
+      {choices.map((choice) => (
+        <option key={choice} value={choice}>
+          {labels[choice]}
         </option>
       ))}
     </select>
   );
 }
+
+export const StatusSelect = (props: {
+  value: ConversationStatus;
+  onChange: (status: ConversationStatus) => void;
+  label: string;
+}) => <ChoiceSelect choices={CONVERSATION_STATUSES} labels={STATUS_LABELS} {...props} />;
+
+export const PrioritySelect = (props: {
+  value: Priority;
+  onChange: (priority: Priority) => void;
+  label: string;
+}) => <ChoiceSelect choices={PRIORITIES} labels={PRIORITY_LABELS} {...props} />;
 
 export function AgentSelect({
   value,

@@ -1,0 +1,94 @@
+import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
+import { useState } from "react";
+import { toast } from "sonner";
+import type { Conversion } from "../../../worker/tracking/contract";
+import { Button } from "~/components/ui/button";
+import { Field, SelectField } from "~/components/ui/field";
+import { api, errorMessage } from "~/lib/api";
+import { SALE_CURRENCIES, parseAmount } from "./money";
+
+/**
+ * "Registrar venta": an amount and its currency. The Idempotency-Key is drawn once per
+ * opening (the component is mounted when the dialog opens), so a double click or a retry of
+ * the same dialog is one sale.
+ */
+export function SaleDialog({
+  conversationId,
+  defaultCurrency,
+  onClose,
+  onSaved,
+}: {
+  conversationId: string;
+  defaultCurrency: string;
+  onClose: () => void;
+  onSaved: (sale: Conversion) => void;
+}) {
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const [amount, setAmount] = useState("");
+  const [currency, setCurrency] = useState(defaultCurrency);
+  const [error, setError] = useState<string | undefined>();
+  const [saving, setSaving] = useState(false);
+  const currencies = SALE_CURRENCIES.includes(defaultCurrency as (typeof SALE_CURRENCIES)[number])
+    ? SALE_CURRENCIES
+    : [defaultCurrency, ...SALE_CURRENCIES];
+
+  async function save(event: React.FormEvent) {
+    event.preventDefault();
+    const value = parseAmount(amount);
+    if (value === null) return setError("Introduce un importe mayor que 0");
+    setError(undefined);
+    setSaving(true);
+    try {
+      const { sale } = await api.post<{ sale: Conversion }>(
+        `/conversations/${conversationId}/sales`,
+        { value, currency },
+        { "Idempotency-Key": idempotencyKey },
+      );
+      toast.success("Venta registrada");
+      onSaved(sale);
+    } catch (failure) {
+      toast.error(errorMessage(failure));
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Dialog open onClose={() => !saving && onClose()} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-sm rounded-xl bg-white p-6 shadow-xl">
+          <DialogTitle className="text-lg font-semibold text-slate-900">
+            Registrar venta
+          </DialogTitle>
+          <form className="mt-4 space-y-4" onSubmit={(e) => void save(e)} noValidate>
+            <Field
+              label="Importe"
+              required
+              inputMode="decimal"
+              autoFocus
+              value={amount}
+              error={error}
+              disabled={saving}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+            <SelectField
+              label="Moneda"
+              value={currency}
+              disabled={saving}
+              options={currencies.map((c) => ({ value: c, label: c }))}
+              onChange={(e) => setCurrency(e.target.value)}
+            />
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+              <Button variant="secondary" onClick={onClose} disabled={saving}>
+                Cancelar
+              </Button>
+              <Button type="submit" disabled={saving}>
+                {saving ? "Guardando..." : "Guardar"}
+              </Button>
+            </div>
+          </form>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}
