@@ -3,11 +3,13 @@
 // detected in the chat confirmed with one click.
 import { expect, test, type Page } from "@playwright/test";
 import { ctwaReferral, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { deliver, signedInOwner } from "./support";
 import { E2E_SETTINGS } from "./settings.mjs";
 
 const GRAPH = `http://127.0.0.1:${E2E_SETTINGS.graphPort}`;
-const WABA = "waba-e2e";
+/** The fake's own account: Meta finds (or creates) its dataset for click-to-WhatsApp events. */
+const WABA = GRAPH_FIXTURES.wabaId;
 const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9);
 
 /**
@@ -15,7 +17,16 @@ const unique = () => `${Date.now()}${Math.floor(Math.random() * 1000)}`.slice(-9
  * whose login found the fake ad account, and one customer who wrote from an ad.
  */
 async function customerFromAd(page: Page, text: string) {
-  const owner = await signedInOwner(page, { connect: true });
+  const owner = await signedInOwner(page);
+  const connected = await page.request.post("/api/v1/whatsapp-config", {
+    headers: owner.headers,
+    data: {
+      phone_number_id: owner.phoneNumberId,
+      business_account_id: WABA,
+      access_token: "sandbox-access-token",
+    },
+  });
+  expect(connected.status()).toBe(201);
   const pixel = await page.request.post("/api/v1/meta-config/connect", {
     headers: owner.headers,
     data: { code: `valid-ads-${unique()}` },
