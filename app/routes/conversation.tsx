@@ -26,7 +26,7 @@ import {
   upsertMessage,
 } from "~/components/conversations/actions";
 import { ContactNameEditor } from "~/components/conversations/contact-name";
-import { MessageBubble } from "~/components/conversations/message-bubble";
+import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import {
@@ -239,18 +239,7 @@ export default function ConversationScreen() {
                 </Button>
               </div>
             )}
-            <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
-              {messages.map((message) => (
-                <MessageBubble
-                  key={message.id}
-                  message={message}
-                  onReact={
-                    windowOpen && message.direction === "inbound" ? actions.react : undefined
-                  }
-                  onRetry={actions.retry}
-                />
-              ))}
-            </ol>
+            <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
             <div ref={bottom} />
           </div>
           <ReplyArea

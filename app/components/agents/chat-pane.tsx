@@ -18,7 +18,7 @@ import {
   replyActions,
   upsertMessage,
 } from "~/components/conversations/actions";
-import { MessageBubble } from "~/components/conversations/message-bubble";
+import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactLabel } from "~/components/conversations/selectors";
 import { useWindowClock } from "~/components/conversations/window-banner";
@@ -171,18 +171,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
             {messages.length === 0 && (
               <p className="py-8 text-center text-sm text-slate-500">Aún no hay mensajes.</p>
             )}
-            <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
-              {messages.map((message) => (
-                <MessageBubble
-                  key={message.id}
-                  message={message}
-                  onReact={
-                    windowOpen && message.direction === "inbound" ? actions.react : undefined
-                  }
-                  onRetry={actions.retry}
-                />
-              ))}
-            </ol>
+            <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
           </>
         )}
         <div ref={bottom} />

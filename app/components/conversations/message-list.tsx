@@ -1,0 +1,30 @@
+import type { Message } from "../../../worker/conversations/contract";
+import type { ReplyActions } from "./actions";
+import { MessageBubble } from "./message-bubble";
+
+/**
+ * A conversation's messages, oldest first, for the conversation screen and the agent chats:
+ * customers' messages can be reacted to while the window is open, failed sends retried.
+ */
+export function MessageList({
+  messages,
+  actions,
+  windowOpen,
+}: {
+  messages: Message[];
+  actions: ReplyActions;
+  windowOpen: boolean;
+}) {
+  return (
+    <ol className="space-y-2" aria-live="polite" aria-label="Mensajes">
+      {messages.map((message) => (
+        <MessageBubble
+          key={message.id}
+          message={message}
+          onReact={windowOpen && message.direction === "inbound" ? actions.react : undefined}
+          onRetry={actions.retry}
+        />
+      ))}
+    </ol>
+  );
+}
