@@ -32,6 +32,9 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["tests/api/**/*.test.ts"],
+      // Some tests make a hundred requests or more; on a busy two-core machine (the browser
+      // tests' build beside them) vitest's default 5 s cuts them off. Not a speed check.
+      testTimeout: 30_000,
       globalSetup: ["./tests/global-setup.ts"],
       setupFiles: ["./tests/support/apply-migrations.ts"],
     },

@@ -3,8 +3,12 @@ import { expect, test, type Locator, type Page } from "@playwright/test";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 
 // ── Fixtures of the fake Graph API the e2e server runs with (tests/fakes/graph-server.mjs) ──
-/** The authorization code the fake exchanges for a business token. */
-const VALID_CODE = GRAPH_FIXTURES.validCode;
+/**
+ * An authorization code the fake exchanges for a business token. Meta takes each code once
+ * (the fake too, for its whole life): every run of a test gets its own, or a repeated run
+ * (`--repeat-each`) would be refused.
+ */
+const validCode = () => `${GRAPH_FIXTURES.validCode}-${crypto.randomUUID()}`;
 /** Any other code fails the exchange with `token_exchange_failed`. */
 const BAD_CODE = "bad-code";
 const WABA_ID = GRAPH_FIXTURES.wabaId;
@@ -84,7 +88,7 @@ async function seed(page: Page, options: { stubSdk?: boolean } = {}): Promise<Se
         };
       },
       {
-        code: VALID_CODE,
+        code: validCode(),
         finish: SEND_SIGNUP_EVENT ? { waba_id: WABA_ID, phone_number_id: PHONE_NUMBER_ID } : null,
       },
     );
@@ -235,6 +239,12 @@ test("connect WhatsApp and the pixel with Meta Business, test, choose an agent, 
     await expect(toast(page, "WhatsApp conectado")).toBeVisible();
     await expect(badge(whatsapp)).toHaveAttribute("data-tone", "green");
     await expect(whatsapp.getByText(DISPLAY_PHONE_NUMBER, { exact: true })).toBeVisible();
+  });
+
+  // The fake's number is one for every test: disconnecting gives it back to the next run.
+  await test.step("'Desconectar' frees the number", async () => {
+    await disconnect(page, whatsapp);
+    await expect(badge(whatsapp)).toHaveText(/Desconectado/);
   });
 });
 
