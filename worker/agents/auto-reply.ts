@@ -4,6 +4,7 @@
  * in flight, and a burst of customer messages is answered once.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
+import { addAiUsage, hasAiBudget } from "../ai/budget";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { agents, aiCalls, conversations, messages, organizations } from "../db/schema";
 import type { Env } from "../env";
@@ -61,7 +62,8 @@ export async function replyToConversation(
   const agent = await db.query.agents.findFirst({
     where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
   });
-  if (!agent?.isActive) return "skipped";
+  if (!agent?.isActive || agent.mode === "off") return "skipped";
+  if (!(await hasAiBudget(db, organizationId))) return "skipped";
 
   const recent = await db
     .select()
@@ -101,6 +103,7 @@ export async function replyToConversation(
     await setAiError(deps, conversation.id, organizationId, error.message);
     throw error;
   }
+  await addAiUsage(db, organizationId, answer.usage);
   await record(answer.handoff ? "handoff" : "replied", {
     promptTokens: answer.usage.promptTokens,
     completionTokens: answer.usage.completionTokens,

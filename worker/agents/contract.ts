@@ -9,6 +9,14 @@ export const AGENT_MODELS = [
 export type AgentModel = (typeof AGENT_MODELS)[number];
 export const DEFAULT_MODEL: AgentModel = "google/gemini-2.5-flash";
 export const DEFAULT_TEMPERATURE = 0.7;
+/** auto: answers customers · draft: prepares answers a person sends · off: silent. */
+export const AGENT_MODES = ["auto", "draft", "off"] as const;
+export type AgentMode = (typeof AGENT_MODES)[number];
+/**
+ * Tokens an organization may spend a month unless its owner says otherwise: about 1,500 answers
+ * with knowledge in the prompt, a few euros at Gemini 2.5 Flash's prices.
+ */
+export const DEFAULT_AI_MONTHLY_TOKEN_BUDGET = 5_000_000;
 export const WHATSAPP_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
 
 const name = z

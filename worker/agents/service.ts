@@ -1,5 +1,6 @@
 import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
+import { addAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import type { Db } from "../db/client";
 import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
@@ -222,6 +223,7 @@ export async function testAgent(
   });
   try {
     const answer = await askAgent(env, agent, organization!, input.messages);
+    await addAiUsage(db, member.organizationId, answer.usage);
     await db.insert(aiCalls).values({
       organizationId: member.organizationId,
       agentId: agent.id,

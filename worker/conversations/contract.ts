@@ -12,6 +12,8 @@ export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
 export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
 export const SENDER_TYPES = ["customer", "bot", "agent"] as const;
 export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
+/** Where a voice note's transcription stands (null for messages that are not audio). */
+export const TRANSCRIPT_STATUSES = ["pending", "done", "failed"] as const;
 
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];
@@ -222,6 +224,8 @@ export interface Conversation {
   window_expires_at: string | null;
   /** Last failure of the AI reply, shown to the team; null when healthy. */
   ai_error: string | null;
+  /** The AI's answer waiting for a person to edit and send it, or discard it. */
+  ai_draft: AiDraft | null;
   created_at: string;
 }
 
@@ -253,6 +257,20 @@ export interface Reaction {
   at: string;
 }
 
+/** A knowledge entry an AI answer used ("Fuentes"). */
+export interface AiSource {
+  id: string;
+  title: string;
+}
+
+/** The agent's answer waiting for a person: shown in the composer as "Sugerencia de IA". */
+export interface AiDraft {
+  content: string;
+  agent_id: string;
+  sources: AiSource[];
+  created_at: string;
+}
+
 export interface Message {
   id: string;
   conversation_id: string;
@@ -264,6 +282,14 @@ export interface Message {
   error: string | null;
   media: { id: string; mime_type: string | null } | null;
   reactions: Reaction[];
+  /** What an audio says, once transcribed; `transcript_error` says why it could not be. */
+  transcript: string | null;
+  transcript_status: (typeof TRANSCRIPT_STATUSES)[number] | null;
+  transcript_error: string | null;
+  /** The knowledge entries an AI answer used. */
+  ai_sources: AiSource[];
+  /** Sent by a person from the AI's suggestion. */
+  suggested_by_ai: boolean;
   created_at: string;
 }
 

@@ -36,6 +36,7 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   ad_headline: row.adHeadline,
   window_expires_at: windowExpiresAt(row),
   ai_error: row.aiError,
+  ai_draft: row.aiDraft ?? null,
   created_at: row.createdAt,
 });
 
@@ -50,6 +51,11 @@ export const toMessage = (row: MessageRow): Message => ({
   error: row.error,
   media: row.mediaId ? { id: row.mediaId, mime_type: row.mediaMimeType } : null,
   reactions: row.reactions ?? [],
+  transcript: row.transcript,
+  transcript_status: row.transcriptStatus,
+  transcript_error: row.transcriptError,
+  ai_sources: row.aiSources ?? [],
+  suggested_by_ai: row.suggestedByAi,
   created_at: row.createdAt,
 });
 

@@ -79,7 +79,7 @@ function searchFilter(organizationId: string, search: string): SQL[] {
     or(
       sql`${conversations.contactName} LIKE ${pattern} ESCAPE '\\'`,
       like(conversations.phoneNumber, `%${escapeLike(phone)}%`),
-      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND ${messages.content} LIKE ${pattern} ESCAPE '\\')`,
+      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND (${messages.content} LIKE ${pattern} ESCAPE '\\' OR ${messages.transcript} LIKE ${pattern} ESCAPE '\\'))`,
     )!,
   ];
 }

@@ -15,6 +15,8 @@ import {
 } from "drizzle-orm/sqlite-core";
 import {
   AGENT_MODELS,
+  AGENT_MODES,
+  DEFAULT_AI_MONTHLY_TOKEN_BUDGET,
   DEFAULT_MODEL,
   DEFAULT_TEMPERATURE,
   WHATSAPP_STATUSES,
@@ -30,8 +32,11 @@ import {
 } from "../sales/contract";
 import type { TemplateComponent } from "../whatsapp/contract";
 import {
+  type AiDraft,
+  type AiSource,
   type Reaction,
   CONVERSATION_STATUSES,
+  TRANSCRIPT_STATUSES,
   MESSAGE_DIRECTIONS,
   MESSAGE_STATUSES,
   PRIORITIES,
@@ -114,6 +119,10 @@ export const organizations = sqliteTable(
       .$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
     /** Currency of sales recorded in the console when none is given (ISO 4217). */
     currency: text("currency").notNull().default(DEFAULT_CURRENCY),
+    /** Model tokens the organization may spend a calendar month (UTC); the owner sets it. */
+    aiMonthlyTokenBudget: integer("ai_monthly_token_budget")
+      .notNull()
+      .default(DEFAULT_AI_MONTHLY_TOKEN_BUDGET),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -176,6 +185,10 @@ export const agents = sqliteTable(
     whatsappQr: text("whatsapp_qr"),
     /** Whether the model is offered the `mark_lead` tool. */
     canMarkLeads: integer("can_mark_leads", { mode: "boolean" }).notNull().default(true),
+    /** auto answers, draft prepares an answer a person sends, off stays silent. */
+    mode: text("mode", { enum: AGENT_MODES }).notNull().default("auto"),
+    /** The knowledge entries the agent may use; null means all of the organization's. */
+    knowledgeIds: text("knowledge_ids", { mode: "json" }).$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -213,6 +226,8 @@ export const conversations = sqliteTable(
     }),
     /** Last failure of the AI reply pipeline, shown in the console; null when healthy. */
     aiError: text("ai_error"),
+    /** The agent's answer waiting for a person (draft mode or "Sugerir respuesta"). */
+    aiDraft: text("ai_draft", { mode: "json" }).$type<AiDraft>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -272,6 +287,14 @@ export const messages = sqliteTable(
     reactions: text("reactions", { mode: "json" }).$type<Reaction[]>(),
     /** Meta's own timestamp of the message (ISO), for the service window. */
     sentAt: text("sent_at"),
+    /** What a voice note or audio says, once the model transcribed it. */
+    transcript: text("transcript"),
+    transcriptStatus: text("transcript_status", { enum: TRANSCRIPT_STATUSES }),
+    transcriptError: text("transcript_error"),
+    /** The knowledge entries an AI answer used: [{id, title}]. */
+    aiSources: text("ai_sources", { mode: "json" }).$type<AiSource[]>(),
+    /** A person sent it from the AI's suggestion (draft). */
+    suggestedByAi: integer("suggested_by_ai", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -317,6 +340,37 @@ export const aiCalls = sqliteTable(
     index("ai_calls_agent_idx").on(t.organizationId, t.agentId),
     index("ai_calls_conversation_idx").on(t.conversationId),
   ],
+);
+
+/** Model tokens spent by an organization in a calendar month (UTC, "YYYY-MM"). */
+export const aiUsage = sqliteTable(
+  "ai_usage",
+  {
+    organizationId: organizationId(),
+    month: text("month").notNull(),
+    tokensUsed: integer("tokens_used").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.month] })],
+);
+
+/**
+ * What the business knows: FAQ, prices, policies, hours. The most relevant entries go into
+ * the agent's prompt (full-text index `knowledge_fts`, migration 0006).
+ */
+export const knowledgeEntries = sqliteTable(
+  "knowledge_entries",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    /** The imported file's name, when the entry came from one. */
+    fileName: text("file_name"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("knowledge_entries_organization_idx").on(t.organizationId, t.updatedAt)],
 );
 
 // ── Connections to Meta ─────────────────────────────────────────────────────

@@ -1,6 +1,13 @@
 /** Events the organization's socket carries, as the console receives them. */
 export type RealtimeEventType =
-  "new_message" | "message_sent" | "message_status" | "conversation_update";
+  | "new_message"
+  | "message_sent"
+  | "message_status"
+  | "conversation_update"
+  /** An agent in draft mode (or "Sugerir respuesta") prepared an answer: `{conversation_id, draft}`. */
+  | "draft_ready"
+  /** The organization spent its monthly AI budget: `{month, tokens_used, budget}`. */
+  | "ai_budget_exhausted";
 
 export interface RealtimeEvent<T = unknown> {
   type: RealtimeEventType;

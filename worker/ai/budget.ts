@@ -1,0 +1,58 @@
+/**
+ * Each organization's monthly allowance of model tokens. Every model call on its behalf (auto
+ * replies, drafts, the sandbox, transcriptions) asks first and adds what it spent after, so one
+ * tenant cannot run up the platform's AI bill.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { aiUsage, organizations } from "../db/schema";
+
+/** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
+export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);
+
+export interface AiUsage {
+  month: string;
+  tokens_used: number;
+  budget: number;
+}
+
+export async function readAiUsage(db: Db, organizationId: string, now = new Date()) {
+  const month = usageMonth(now);
+  const [organization, usage] = await Promise.all([
+    db.query.organizations.findFirst({
+      columns: { aiMonthlyTokenBudget: true },
+      where: eq(organizations.id, organizationId),
+    }),
+    db.query.aiUsage.findFirst({
+      where: and(eq(aiUsage.organizationId, organizationId), eq(aiUsage.month, month)),
+    }),
+  ]);
+  return {
+    month,
+    tokens_used: usage?.tokensUsed ?? 0,
+    budget: organization?.aiMonthlyTokenBudget ?? 0,
+  } satisfies AiUsage;
+}
+
+/** Whether the organization may still call the model this month. */
+export async function hasAiBudget(db: Db, organizationId: string) {
+  const usage = await readAiUsage(db, organizationId);
+  return usage.tokens_used < usage.budget;
+}
+
+/** Adds a call's tokens to the month's tally (one upsert, safe under concurrent calls). */
+export async function addAiUsage(
+  db: Db,
+  organizationId: string,
+  usage: { promptTokens: number | null; completionTokens: number | null },
+) {
+  const tokens = (usage.promptTokens ?? 0) + (usage.completionTokens ?? 0);
+  if (tokens <= 0) return;
+  await db
+    .insert(aiUsage)
+    .values({ organizationId, month: usageMonth(), tokensUsed: tokens })
+    .onConflictDoUpdate({
+      target: [aiUsage.organizationId, aiUsage.month],
+      set: { tokensUsed: sql`${aiUsage.tokensUsed} + ${tokens}` },
+    });
+}
