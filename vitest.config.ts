@@ -31,7 +31,7 @@ export default defineConfig(async () => {
       })),
     ],
     test: {
-      include: ["tests/api/**/*.test.ts"],
+      include: ["tests/api/**/*.test.ts", "tests/unit/**/*.test.ts"],
       // Some tests make a hundred requests or more; on a busy two-core machine (the browser
       // tests' build beside them) vitest's default 5 s cuts them off. Not a speed check.
       testTimeout: 30_000,
