@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RECONNECT, reconnectDelay } from "../../app/lib/realtime";
+import { RECONNECT, reconnectDelay } from "../../../app/lib/realtime";
 
 describe("the realtime client's reconnect delay", () => {
   it("starts at one second and doubles", () => {
