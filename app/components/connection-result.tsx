@@ -56,7 +56,7 @@ const TONES = {
 
 const BUTTON =
   "inline-flex items-center justify-center rounded-lg px-4 py-2 text-sm font-medium transition-colors";
-const PRIMARY = "bg-emerald-600 text-white hover:bg-emerald-700";
+const PRIMARY = "bg-emerald-700 text-white hover:bg-emerald-800";
 const SECONDARY = "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50";
 
 /** The page shown in the connection popup after Meta's authorization, success or error. */

@@ -100,7 +100,7 @@ export function OnboardingWizard() {
           aria-valuenow={step + 1}
         >
           <div
-            className="h-full bg-emerald-600 transition-all"
+            className="h-full bg-emerald-700 transition-all"
             style={{ width: `${((step + 1) / STEPS.length) * 100}%` }}
           />
         </div>
@@ -108,7 +108,7 @@ export function OnboardingWizard() {
           {STEPS.map((s, index) => (
             <li
               key={s.title}
-              className={index <= step ? "font-medium text-emerald-700" : "text-slate-400"}
+              className={index <= step ? "font-medium text-emerald-700" : "text-slate-500"}
               aria-current={index === step ? "step" : undefined}
             >
               {s.title}

@@ -59,7 +59,7 @@ export function Sidebar({ organizationName, userName, onLogout, onNavigate }: Si
               onClick={onNavigate}
               aria-current={active ? "page" : undefined}
               className={`flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
-                active ? "bg-emerald-600 text-white" : "text-slate-300 hover:bg-slate-800"
+                active ? "bg-emerald-700 text-white" : "text-slate-300 hover:bg-slate-800"
               }`}
             >
               <svg

@@ -174,7 +174,7 @@ function AgentMissing() {
       <p className="mt-2 text-sm text-slate-600">Puede que se haya eliminado.</p>
       <Link
         to="/agents"
-        className="mt-4 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-700"
+        className="mt-4 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white hover:bg-emerald-800"
       >
         Volver a agentes
       </Link>

@@ -170,7 +170,7 @@ export default function ConversationScreen() {
         <h1 className="text-xl font-semibold">Conversación no encontrada</h1>
         <Link
           to="/conversations"
-          className="mt-4 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white"
+          className="mt-4 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white"
         >
           Volver a conversaciones
         </Link>

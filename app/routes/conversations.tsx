@@ -290,7 +290,7 @@ export default function Conversations() {
                     )}
                     {conversation.unread_count > 0 && (
                       <span
-                        className="rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white"
+                        className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white"
                         aria-label={`${conversation.unread_count} sin leer`}
                       >
                         {conversation.unread_count}
@@ -300,7 +300,7 @@ export default function Conversations() {
                   <span className="mt-1 block truncate text-sm text-slate-600">
                     {conversation.last_message ?? "Sin mensajes"}
                   </span>
-                  <span className="mt-1 block text-xs text-slate-400">
+                  <span className="mt-1 block text-xs text-slate-500">
                     {formatRelative(conversation.last_message_at)}
                   </span>
                 </Link>

@@ -153,7 +153,7 @@ export default function Dashboard() {
                       </span>
                     </span>
                     {c.unread_count > 0 && (
-                      <span className="rounded-full bg-emerald-600 px-2 py-0.5 text-xs font-semibold text-white">
+                      <span className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white">
                         {c.unread_count}
                       </span>
                     )}
@@ -174,7 +174,7 @@ export default function Dashboard() {
           {data.agents.length === 0 ? (
             <Link
               to="/agents?new=1"
-              className="mt-3 inline-block rounded-lg bg-emerald-600 px-4 py-2 text-sm font-medium text-white"
+              className="mt-3 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white"
             >
               Crear primer agente
             </Link>

@@ -169,7 +169,7 @@ function SandboxEntry({ entry }: { entry: Entry }) {
   return (
     <li className={`flex ${customer ? "justify-start" : "justify-end"}`}>
       <div
-        className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm ${customer ? "bg-white text-slate-900" : "bg-emerald-600 text-white"}`}
+        className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm ${customer ? "bg-white text-slate-900" : "bg-emerald-700 text-white"}`}
       >
         <p className="sr-only">{customer ? "Cliente:" : "Agente:"}</p>
         <p className="whitespace-pre-wrap break-words">{entry.content}</p>

@@ -27,7 +27,7 @@ export function ContactList({ conversations, selectedId, onSelect }: ContactList
             >
               <span className="flex items-center justify-between gap-2">
                 <span className="truncate font-medium text-slate-900">{contactLabel(c)}</span>
-                <time dateTime={c.last_message_at} className="shrink-0 text-xs text-slate-400">
+                <time dateTime={c.last_message_at} className="shrink-0 text-xs text-slate-500">
                   {formatMessageTime(c.last_message_at)}
                 </time>
               </span>
@@ -36,7 +36,7 @@ export function ContactList({ conversations, selectedId, onSelect }: ContactList
                   {c.last_message ?? "Sin mensajes"}
                 </span>
                 {c.unread_count > 0 && (
-                  <span className="shrink-0 rounded-full bg-emerald-600 px-2 text-xs font-medium text-white">
+                  <span className="shrink-0 rounded-full bg-emerald-700 px-2 text-xs font-medium text-white">
                     {c.unread_count}
                     <span className="sr-only"> sin leer</span>
                   </span>

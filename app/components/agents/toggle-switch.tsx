@@ -45,7 +45,7 @@ export function ToggleSwitch({
         />
         <span
           aria-hidden
-          className="h-6 w-11 rounded-full bg-slate-300 transition-colors peer-checked:bg-emerald-600 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-emerald-600 peer-disabled:opacity-50"
+          className="h-6 w-11 rounded-full bg-slate-300 transition-colors peer-checked:bg-emerald-700 peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-emerald-600 peer-disabled:opacity-50"
         />
         <span
           aria-hidden

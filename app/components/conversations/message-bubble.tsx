@@ -25,7 +25,7 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
   return (
     <li className={`flex flex-col ${outbound ? "items-end" : "items-start"}`}>
       <div
-        className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${outbound ? "bg-emerald-600 text-white" : "bg-white text-slate-900"}`}
+        className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${outbound ? "bg-emerald-700 text-white" : "bg-white text-slate-900"}`}
       >
         {message.sender_type === "bot" && (
           <p className="mb-1 text-xs font-semibold opacity-80">Agente IA</p>
@@ -36,7 +36,7 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
         {media && <MediaAttachment message={message} />}
         {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
         <p
-          className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-400"}`}
+          className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-500"}`}
         >
           <time dateTime={message.created_at}>{formatMessageTime(message.created_at)}</time>
           {outbound && (

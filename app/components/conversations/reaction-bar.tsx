@@ -59,7 +59,7 @@ export function ReactionPicker({
         aria-expanded={open}
         disabled={busy}
         onClick={() => setOpen((o) => !o)}
-        className="rounded-full px-2 py-0.5 text-xs text-slate-500 hover:bg-slate-200 disabled:opacity-50"
+        className="rounded-full px-2 py-0.5 text-xs text-slate-600 hover:bg-slate-200 disabled:opacity-50"
       >
         {busy ? "Enviando…" : "Reaccionar"}
       </button>

@@ -3,7 +3,7 @@ import { FEATURES, FIGURES, FOOTER_PLACEHOLDERS, STEPS } from "./content";
 import { Icon } from "./icon";
 
 const primary =
-  "inline-flex items-center justify-center rounded-lg bg-emerald-600 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-emerald-700";
+  "inline-flex items-center justify-center rounded-lg bg-emerald-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800";
 const secondary =
   "inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-5 py-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50";
 
@@ -14,7 +14,7 @@ export function LandingHeader() {
         <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900">
           <span
             aria-hidden="true"
-            className="grid h-8 w-8 place-items-center rounded-lg bg-emerald-600 text-white"
+            className="grid h-8 w-8 place-items-center rounded-lg bg-emerald-700 text-white"
           >
             A
           </span>

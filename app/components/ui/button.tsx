@@ -1,5 +1,5 @@
 const VARIANTS = {
-  primary: "bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-300",
+  primary: "bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-300",
   secondary:
     "border border-slate-300 bg-white text-slate-700 hover:bg-slate-50 disabled:text-slate-400",
   danger: "bg-red-600 text-white hover:bg-red-700 disabled:bg-red-300",

@@ -1,0 +1,75 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner } from "./support";
+
+/**
+ * Accessibility as a test: every screen is checked with axe-core against WCAG 2.1 A and AA,
+ * and a serious or critical violation fails the run (issue 19).
+ */
+const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  // Colours are measured at rest: a toast fading in is briefly paler than it stays.
+  // (Spinners turn forever and change no colour.)
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== "running" ||
+          animation.effect?.getTiming().iterations === Infinity,
+      ),
+  );
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`),
+    }));
+  expect(serious, `${screen}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
+}
+
+test("public pages meet WCAG 2.1 AA", async ({ page }) => {
+  for (const [path, ready] of [
+    ["/", page.getByRole("heading", { level: 1 })],
+    ["/auth", page.getByRole("button", { name: "Iniciar Sesión" }).last()],
+    ["/terms-of-service", page.getByRole("heading", { level: 1 })],
+    ["/privacy-policy", page.getByRole("heading", { level: 1 })],
+    ["/no-existe", page.getByRole("heading", { level: 1 })],
+  ] as const) {
+    await page.goto(path);
+    await expect(ready).toBeVisible();
+    await expectNoSeriousViolations(page, path);
+  }
+});
+
+test("console screens meet WCAG 2.1 AA", async ({ page }) => {
+  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
+  const agent = await page.request.post("/api/v1/agents", {
+    headers,
+    data: { name: "Sofía", system_prompt: "Atiende a los pacientes con amabilidad." },
+  });
+  const agentId: string = (await agent.json()).data.id;
+  await deliver(page.request, customerMessage(phoneNumberId, "34611222333", "Hola, ¿tenéis cita?"));
+  const list = await page.request.get("/api/v1/conversations", { headers });
+  const conversationId: string = (await list.json()).data.conversations[0].id;
+
+  for (const [path, ready] of [
+    ["/dashboard", page.getByRole("heading", { name: "Dashboard" })],
+    ["/conversations", page.getByText("Hola, ¿tenéis cita?").first()],
+    [`/conversations/${conversationId}`, page.getByText("Hola, ¿tenéis cita?").first()],
+    ["/agents", page.getByText("Sofía").first()],
+    [`/chats/${agentId}`, page.getByText("Sofía").first()],
+    ["/tracking", page.getByRole("tab").first()],
+    ["/settings", page.getByRole("heading").first()],
+    ["/settings/user", page.getByRole("heading").first()],
+    ["/settings/organization", page.getByRole("heading").first()],
+  ] as const) {
+    await page.goto(path);
+    await expect(ready).toBeVisible();
+    await expectNoSeriousViolations(page, path);
+  }
+});
