@@ -1,6 +1,12 @@
-import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
-import { toast } from "sonner";
+import { useEffect, useRef, useState } from "react";
+import {
+  Link,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  useSearchParams,
+  type ClientLoaderFunctionArgs,
+} from "react-router";
 import {
   CONVERSATION_PAGE_SIZE,
   CONVERSATION_STATUSES,
@@ -10,22 +16,27 @@ import {
   type ConversationList,
   type MessageEvent,
 } from "../../worker/conversations/contract";
+import type { Agent } from "../../worker/agents/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../worker/sales/contract";
 import { changeAgent, changeStatus, updateConversation } from "~/components/conversations/actions";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
-import {
-  AgentSelect,
-  contactLabel,
-  StatusSelect,
-  useAgents,
-} from "~/components/conversations/selectors";
+import { AgentSelect, contactLabel, StatusSelect } from "~/components/conversations/selectors";
 import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api } from "~/lib/api";
+import { ApiError, api, errorMessage } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
+import {
+  filtersFromUrl,
+  filtersToUrl,
+  hasFilters,
+  listPath,
+  patchList,
+  type InboxFilters,
+} from "~/lib/inbox";
 import { useRealtimeConnected } from "~/lib/realtime";
+import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
@@ -33,102 +44,100 @@ export const meta = () => [{ title: "Conversaciones — Atiende" }];
 const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY_PLACEHOLDER_MS = 2000;
 
-interface Filters {
-  search: string;
-  status: string;
-  priority: string;
-  stage: string;
-  agent: string;
-  unassigned: boolean;
+/** The page of conversations the URL asks for, and the agents to filter and assign by. */
+export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  const filters = filtersFromUrl(new URL(request.url).searchParams);
+  const [list, agents] = await Promise.all([
+    api.get<ConversationList>(listPath(filters)).catch((error: unknown) => {
+      // No inbox yet for this account: the page explains where conversations come from.
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }),
+    api.get<Agent[]>("/agents").catch(() => [] as Agent[]),
+  ]);
+  return { filters, list, agents };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <Spinner />;
 }
 
-const NO_FILTERS: Filters = {
-  search: "",
-  status: "",
-  priority: "",
-  stage: "",
-  agent: "",
-  unassigned: false,
-};
-
-function query(filters: Filters, page: number) {
-  const params = new URLSearchParams({ page: String(page), limit: String(CONVERSATION_PAGE_SIZE) });
-  if (filters.search.trim()) params.set("search", filters.search.trim());
-  if (filters.status) params.set("status", filters.status);
-  if (filters.priority) params.set("priority", filters.priority);
-  if (filters.stage) params.set("stage", filters.stage);
-  if (filters.unassigned) params.set("unassigned", "true");
-  else if (filters.agent) params.set("agent_id", filters.agent);
-  return params.toString();
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <section className="rounded-xl border border-red-200 bg-white p-8 text-center">
+      <h1 className="font-semibold text-slate-900">No se pudieron cargar las conversaciones</h1>
+      <p className="mt-2 text-sm text-slate-600">{errorMessage(error)}</p>
+      <Link
+        to="."
+        reloadDocument
+        className="mt-4 inline-block text-sm font-medium text-emerald-800 underline"
+      >
+        Reintentar
+      </Link>
+    </section>
+  );
 }
 
 export default function Conversations() {
-  const agents = useAgents();
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [search, setSearch] = useState("");
-  const [page, setPage] = useState(1);
-  const [list, setList] = useState<ConversationList | null>(null);
-  const [placeholder, setPlaceholder] = useState(false);
+  const loaded = useLoaderData<typeof clientLoader>();
+  const { filters, agents } = loaded;
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const revalidate = useCoalescedRevalidate();
+  // The page on screen: the loader's, patched by realtime events and the row selects.
+  const [list, setList] = useState(loaded.list);
+  useEffect(() => setList(loaded.list), [loaded.list]);
 
-  // The search box waits for a pause in typing.
+  const show = (changes: Partial<InboxFilters>, replace = false) =>
+    setSearchParams(filtersToUrl({ ...filters, page: 1, ...changes }), { replace });
+
+  // The search box writes the URL after a pause in typing; back and forward write the box.
+  const [search, setSearch] = useState(filters.search);
+  const written = useRef(filters.search);
+  const showLatest = useRef(show);
+  showLatest.current = show;
   useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => ({ ...f, search })), SEARCH_DEBOUNCE_MS);
+    if (filters.search !== written.current) setSearch((written.current = filters.search));
+  }, [filters.search]);
+  useEffect(() => {
+    const value = search.trim();
+    if (value === written.current) return;
+    const timer = setTimeout(() => {
+      written.current = value;
+      showLatest.current({ search: value }, true);
+    }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search]);
 
-  const load = useCallback(async () => {
-    try {
-      setList(await api.get<ConversationList>(`/conversations?${query(filters, page)}`));
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) setPlaceholder(true);
-      else toast.error("Error al cargar conversaciones", { description: (error as Error).message });
-    }
-  }, [filters, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   // With no conversation at all for 2 s, explain where they come from.
-  const noConversationsAtAll =
-    list !== null && list.total === 0 && JSON.stringify(filters) === JSON.stringify(NO_FILTERS);
+  const [placeholder, setPlaceholder] = useState(false);
+  const noConversationsAtAll = list !== null && list.total === 0 && !hasFilters(filters);
   useEffect(() => {
     if (!noConversationsAtAll) return setPlaceholder(false);
     const timer = setTimeout(() => setPlaceholder(true), EMPTY_PLACEHOLDER_MS);
     return () => clearTimeout(timer);
   }, [noConversationsAtAll]);
 
-  useRealtimeConnected(() => void load());
-  useRealtimeEvent<MessageEvent>("new_message", () => void load());
-  useRealtimeEvent<MessageEvent>("message_sent", () => void load());
-  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>
-    setList(
-      (current) =>
-        current && {
-          ...current,
-          conversations: current.conversations.map((c) =>
-            c.id === conversation.id ? conversation : c,
-          ),
-        },
-    ),
-  );
-
-  const replace = (updated: Conversation | null) =>
-    updated &&
-    setList(
-      (current) =>
-        current && {
-          ...current,
-          conversations: current.conversations.map((c) => (c.id === updated.id ? updated : c)),
-        },
-    );
-
-  const setFilter = <K extends keyof Filters>(key: K, value: Filters[K]) => {
-    setFilters((f) => ({ ...f, [key]: value }));
-    setPage(1);
+  const patch = (conversation: Conversation, newMessage: boolean) => {
+    if (!list) return revalidate();
+    const patched = patchList(list, filters, conversation, { newMessage });
+    setList(patched.list);
+    if (patched.stale) revalidate();
   };
+  useRealtimeConnected(revalidate);
+  useRealtimeEvent<MessageEvent>("new_message", ({ conversation }) => patch(conversation, true));
+  useRealtimeEvent<MessageEvent>("message_sent", ({ conversation }) => patch(conversation, true));
+  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>
+    patch(conversation, false),
+  );
+  const replace = (updated: Conversation | null) => updated && patch(updated, false);
 
+  const page = filters.page;
   const pages = Math.max(1, Math.ceil((list?.total ?? 0) / CONVERSATION_PAGE_SIZE));
+  const loading =
+    navigation.state === "loading" && navigation.location.pathname === "/conversations";
 
   return (
     <>
@@ -146,10 +155,7 @@ export default function Conversations() {
           <input
             type="search"
             value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setPage(1);
-            }}
+            onChange={(e) => setSearch(e.target.value)}
             placeholder="Nombre, teléfono o texto del mensaje"
             className="w-full rounded-lg border border-slate-300 px-3 py-2"
           />
@@ -160,7 +166,7 @@ export default function Conversations() {
             aria-label="Filtrar por estado"
             className="w-full rounded-lg border border-slate-300 px-2 py-2"
             value={filters.status}
-            onChange={(e) => setFilter("status", e.target.value)}
+            onChange={(e) => show({ status: e.target.value })}
           >
             <option value="">Todos</option>
             {CONVERSATION_STATUSES.map((s) => (
@@ -176,7 +182,7 @@ export default function Conversations() {
             aria-label="Filtrar por prioridad"
             className="w-full rounded-lg border border-slate-300 px-2 py-2"
             value={filters.priority}
-            onChange={(e) => setFilter("priority", e.target.value)}
+            onChange={(e) => show({ priority: e.target.value })}
           >
             <option value="">Todas</option>
             {PRIORITIES.map((p) => (
@@ -192,7 +198,7 @@ export default function Conversations() {
             aria-label="Filtrar por etapa"
             className="w-full rounded-lg border border-slate-300 px-2 py-2"
             value={filters.stage}
-            onChange={(e) => setFilter("stage", e.target.value)}
+            onChange={(e) => show({ stage: e.target.value })}
           >
             <option value="">Todas</option>
             {CONVERSATION_STAGES.map((s) => (
@@ -209,7 +215,7 @@ export default function Conversations() {
             className="w-full rounded-lg border border-slate-300 px-2 py-2"
             value={filters.agent}
             disabled={filters.unassigned}
-            onChange={(e) => setFilter("agent", e.target.value)}
+            onChange={(e) => show({ agent: e.target.value })}
           >
             <option value="">Todos</option>
             <option value="unassigned">Sin asignar</option>
@@ -224,13 +230,13 @@ export default function Conversations() {
           <input
             type="checkbox"
             checked={filters.unassigned}
-            onChange={(e) => setFilter("unassigned", e.target.checked)}
+            onChange={(e) => show({ unassigned: e.target.checked })}
           />
           Solo sin asignar
         </label>
       </form>
 
-      {placeholder ? (
+      {placeholder || list === null ? (
         <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
           <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
           <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
@@ -242,19 +248,18 @@ export default function Conversations() {
             variant="secondary"
             onClick={() => {
               setPlaceholder(false);
-              void load();
+              revalidate();
             }}
           >
             Reintentar
           </Button>
         </section>
-      ) : list === null ? (
-        <Spinner />
       ) : (
         <>
           <ul
-            className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white"
+            className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
             aria-label="Conversaciones"
+            aria-busy={loading}
           >
             {list.conversations.length === 0 && (
               <li className="p-6 text-center text-sm text-slate-600">
@@ -332,13 +337,21 @@ export default function Conversations() {
             ))}
           </ul>
           <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
-            <Button variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            <Button
+              variant="secondary"
+              disabled={page <= 1}
+              onClick={() => show({ page: page - 1 })}
+            >
               Anterior
             </Button>
             <span className="text-sm text-slate-600">
               Página {page} de {pages}
             </span>
-            <Button variant="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            <Button
+              variant="secondary"
+              disabled={page >= pages}
+              onClick={() => show({ page: page + 1 })}
+            >
               Siguiente
             </Button>
           </nav>

@@ -1,0 +1,90 @@
+import { expect, test } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner } from "./support";
+
+test("the inbox's filters, search and page live in the URL: reload, back and a pasted link keep them", async ({
+  page,
+  browser,
+}) => {
+  const { headers, phoneNumberId, token } = await signedInOwner(page, { connect: true });
+  await deliver(
+    page.request,
+    customerMessage(phoneNumberId, "34622000001", "Quiero pedir cita", "Irene Sanz"),
+    customerMessage(phoneNumberId, "34622000002", "¿Abrís el sábado?", "Jon Ugarte"),
+  );
+  const all = await page.request.get("/api/v1/conversations", { headers });
+  const jon = (await all.json()).data.conversations.find(
+    (c: { contact_name: string }) => c.contact_name === "Jon Ugarte",
+  );
+  await page.request.patch(`/api/v1/conversations/${jon.id}`, {
+    headers,
+    data: { status: "pending" },
+  });
+
+  await page.goto("/conversations");
+  const list = page.getByRole("list", { name: "Conversaciones" });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await page.getByLabel("Filtrar por estado").selectOption("pending");
+  await expect(page).toHaveURL(/\/conversations\?status=pending$/);
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+
+  // A reload shows the same list, with the same filter chosen.
+  await page.reload();
+  await expect(list.getByText("Jon Ugarte")).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  await expect(page.getByLabel("Filtrar por estado")).toHaveValue("pending");
+
+  // Into a conversation and back: the filtered list, not the whole inbox.
+  await list.getByText("Jon Ugarte").click();
+  await expect(page.getByRole("heading", { name: "Jon Ugarte" })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/status=pending/);
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+
+  // Back once more: the inbox before the filter.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/conversations$/);
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await expect(page.getByLabel("Filtrar por estado")).toHaveValue("");
+
+  // The search is written to the URL after a pause; a teammate opening that link sees it.
+  await page.getByLabel("Buscar").fill("cita");
+  await expect(page).toHaveURL(/search=cita/);
+  await expect(list.getByRole("listitem")).toHaveCount(1);
+  const context = await browser.newContext();
+  const teammate = await context.newPage();
+  await teammate.addInitScript((t) => localStorage.setItem("auth_token", t), token);
+  await teammate.goto(page.url());
+  await expect(teammate.getByLabel("Buscar")).toHaveValue("cita");
+  await expect(
+    teammate.getByRole("list", { name: "Conversaciones" }).getByRole("listitem"),
+  ).toHaveCount(1);
+  await expect(teammate.getByText("Irene Sanz")).toBeVisible();
+  await context.close();
+});
+
+test("a realtime message moves its conversation to the top without a list request", async ({
+  page,
+}) => {
+  const { phoneNumberId } = await signedInOwner(page, { connect: true });
+  await deliver(page.request, customerMessage(phoneNumberId, "34633100001", "Primero", "Ane"));
+  await deliver(page.request, customerMessage(phoneNumberId, "34633100002", "Segundo", "Beñat"));
+
+  await page.goto("/conversations");
+  const rows = page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem");
+  await expect(rows.first()).toContainText("Beñat");
+  await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+
+  const listRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/v1/conversations")
+      listRequests.push(request.url());
+  });
+  await deliver(
+    page.request,
+    customerMessage(phoneNumberId, "34633100001", "¿Tenéis hueco hoy?", "Ane"),
+  );
+  await expect(rows.first()).toContainText("Ane");
+  await expect(rows.first()).toContainText("¿Tenéis hueco hoy?");
+  await expect(rows).toHaveCount(2);
+  expect(listRequests).toEqual([]);
+});
