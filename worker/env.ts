@@ -21,7 +21,7 @@ export interface Env {
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;
 
-  /** "1" adds the bare `/__bench/ok` route the benchmarks measure as their ceiling. */
+  /** "1" adds the benchmarks' references: the bare `/__bench/ok` and the one-write `/__bench/insert`. */
   BENCH_ROUTES?: string;
 }
 

@@ -26,10 +26,25 @@ async function renderConsolePage(request: Request) {
   return withSecurityHeaders(await renderPage(request, context), nonce, request.url);
 }
 
+/**
+ * The ceiling (`ok`: answers, touches nothing) and the price of one write (`insert`: exactly one
+ * D1 insert, a throwaway rate-limit row the cron prunes), so a stored webhook is read against both.
+ */
+async function benchRoute(pathname: string, env: Env) {
+  if (pathname === "/__bench/insert") {
+    await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)")
+      .bind(`bench:${crypto.randomUUID()}`, Date.now())
+      .run();
+    return new Response("stored");
+  }
+  return pathname === "/__bench/ok" ? new Response("ok") : new Response(null, { status: 404 });
+}
+
 function route(request: Request, env: Env, ctx: ExecutionContext) {
   const { pathname } = new URL(request.url);
-  // The benchmarks' ceiling (scripts/bench): only when BENCH_ROUTES=1 is set.
-  if (pathname === "/__bench/ok" && env.BENCH_ROUTES === "1") return new Response("ok");
+  // The benchmarks' references (scripts/bench): only when BENCH_ROUTES=1 is set.
+  if (env.BENCH_ROUTES === "1" && pathname.startsWith("/__bench/"))
+    return benchRoute(pathname, env);
   if (isApiPath(pathname)) return api.fetch(request, env, ctx);
   return renderConsolePage(request);
 }

@@ -4,9 +4,10 @@ import { useRevalidator } from "react-router";
 /**
  * Reloads the route's data at most once per `windowMs`: the first call at once, the calls
  * that follow within the window as one reload at its end. A burst of realtime events costs
- * two requests, not one each.
+ * two requests, not one each. The window is a little longer than the one-second bursts it
+ * is for, so events that arrive a few milliseconds late still fall inside it.
  */
-export function useCoalescedRevalidate(windowMs = 1000) {
+export function useCoalescedRevalidate(windowMs = 1500) {
   const { revalidate } = useRevalidator();
   const latest = useRef(revalidate);
   latest.current = revalidate;

@@ -14,6 +14,7 @@ import { execFileSync, execSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport } from "./bundles.mjs";
+import { consoleBench } from "./console.mjs";
 import { connectionSql, expiredSql, inboxSql } from "./seed.mjs";
 import {
   BUILD_DIR,
@@ -244,6 +245,13 @@ const results = {};
 log("bare route ceiling");
 results.bare = await measured({ mode: "rate", path: "/__bench/ok", concurrency: 8, durationMs });
 log(`  ${results.bare.rate.toFixed(0)} req/s, ${results.bare.cpuMsPerRequest.toFixed(2)} ms CPU`);
+log("one D1 insert (the price of a write)");
+results.oneInsert = await measured({
+  mode: "rate",
+  path: "/__bench/insert",
+  concurrency: 8,
+  durationMs,
+});
 
 if (ALL) {
   log("landing page server render");
@@ -399,6 +407,12 @@ async function reads() {
 }
 if (ALL) {
   await reads();
+  log("the console in Chromium: inbox, conversation, realtime burst");
+  results.console = await consoleBench({
+    base,
+    inboxToken: large.token,
+    live: { token: live.token, appSecret: APP_SECRET, phoneNumberId: PHONE_NUMBER_ID },
+  });
   log("client JavaScript per route");
   results.bundles = bundleReport(`${BUILD_DIR}/client`);
   await retention();
@@ -466,6 +480,14 @@ row(
   null,
   `all processes ${f2(bare.allCpuMsPerRequest)} ms CPU`,
 );
+const insert = results.oneInsert;
+row(
+  "one D1 insert /__bench/insert",
+  `${f0(insert.rate)} req/s, ${f2(insert.cpuMsPerRequest)} ms CPU`,
+  "(the price of one write)",
+  null,
+  `${f1(insert.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare`,
+);
 const ws = results.webhookSingle;
 row(
   "1. webhook, 1 message/delivery",
@@ -479,7 +501,7 @@ row(
   `${f2(ws.cpuMsPerRequest)} ms`,
   `<= 2x bare (${f2(2 * bare.cpuMsPerRequest)})`,
   ws.cpuMsPerRequest <= 2 * bare.cpuMsPerRequest,
-  `${f1(ws.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare`,
+  `${f1(ws.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare, ${f1(ws.cpuMsPerRequest / insert.cpuMsPerRequest)}x one insert`,
 );
 row(
   "   stored exactly once",
@@ -526,6 +548,34 @@ for (const [name, l] of Object.entries(results.readsLarge ?? {})) {
 }
 if (ALL) tableOfPagesAndRetention();
 function tableOfPagesAndRetention() {
+  const c = results.console;
+  row(
+    "5. inbox: first row, Chromium",
+    `${f0(c.inboxFirstRowMs)} ms, ${f1(c.inboxRatio)}x landing paint`,
+    "(reported before and after)",
+    null,
+    `landing first paint ${f0(c.landingFirstPaintMs)} ms, median of ${c.runs}`,
+  );
+  row(
+    "   open a conversation: messages",
+    `${f0(c.openConversationMs)} ms, ${f1(c.openRatio)}x landing paint`,
+    "(reported before and after)",
+    null,
+    "from the click on a row",
+  );
+  row(
+    "   sequential API round trips",
+    `${c.roundTrips}`,
+    "<= 2 before the inbox shows",
+    c.roundTrips <= 2,
+  );
+  row(
+    "   list requests, 50 messages in 1 s",
+    `${c.burst.listRequests}`,
+    "<= 2",
+    c.burst.listRequests <= 2,
+    `sent in ${f0(c.burst.sentInMs)} ms`,
+  );
   /** @type {ReturnType<typeof bundleReport>} */
   const b = results.bundles;
   const home = b.routes["routes/home"] ?? { extraKb: NaN };
