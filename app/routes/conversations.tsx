@@ -4,7 +4,6 @@ import {
   useLoaderData,
   useNavigation,
   useRouteError,
-  useSearchParams,
   type ClientLoaderFunctionArgs,
 } from "react-router";
 import {
@@ -37,6 +36,7 @@ import {
 } from "~/lib/inbox";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
+import { useUrlState } from "~/lib/use-url-state";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
@@ -82,8 +82,11 @@ export function ErrorBoundary() {
 
 export default function Conversations() {
   const loaded = useLoaderData<typeof clientLoader>();
-  const { filters, agents } = loaded;
-  const [, setSearchParams] = useSearchParams();
+  const { agents } = loaded;
+  // The controls show what was asked for, even while its list loads; the list on screen is
+  // patched against the filters it was loaded with.
+  const [params, setParams] = useUrlState();
+  const filters = filtersFromUrl(params);
   const navigation = useNavigation();
   const revalidate = useCoalescedRevalidate();
   // The page on screen: the loader's, patched by realtime events and the row selects.
@@ -91,7 +94,7 @@ export default function Conversations() {
   useEffect(() => setList(loaded.list), [loaded.list]);
 
   const show = (changes: Partial<InboxFilters>, replace = false) =>
-    setSearchParams(filtersToUrl({ ...filters, page: 1, ...changes }), { replace });
+    setParams(filtersToUrl({ ...filters, page: 1, ...changes }), { replace });
 
   // The search box writes the URL after a pause in typing; back and forward write the box.
   const [search, setSearch] = useState(filters.search);
@@ -113,7 +116,7 @@ export default function Conversations() {
 
   // With no conversation at all for 2 s, explain where they come from.
   const [placeholder, setPlaceholder] = useState(false);
-  const noConversationsAtAll = list !== null && list.total === 0 && !hasFilters(filters);
+  const noConversationsAtAll = list !== null && list.total === 0 && !hasFilters(loaded.filters);
   useEffect(() => {
     if (!noConversationsAtAll) return setPlaceholder(false);
     const timer = setTimeout(() => setPlaceholder(true), EMPTY_PLACEHOLDER_MS);
@@ -122,7 +125,7 @@ export default function Conversations() {
 
   const patch = (conversation: Conversation, newMessage: boolean) => {
     if (!list) return revalidate();
-    const patched = patchList(list, filters, conversation, { newMessage });
+    const patched = patchList(list, loaded.filters, conversation, { newMessage });
     setList(patched.list);
     if (patched.stale) revalidate();
   };

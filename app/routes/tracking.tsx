@@ -1,7 +1,13 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { eachDayOfInterval, format, subDays } from "date-fns";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { lazy, Suspense, useEffect, useState } from "react";
+import {
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  type ClientLoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { toast } from "sonner";
 import {
   CONVERSIONS_PAGE_SIZE,
@@ -16,6 +22,7 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { api, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { useUrlState } from "~/lib/use-url-state";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
 
@@ -58,6 +65,80 @@ function perDay(byDay: TrackingStats["by_day"], from: string, to: string) {
   }));
 }
 
+/** The range and event filter the URL asks for (the last 30 days and every event by default). */
+function filtersFromUrl(params: URLSearchParams) {
+  const today = new Date();
+  const event = params.get("event") ?? "";
+  return {
+    from: dayParam(params.get("date_from"), day(subDays(today, DEFAULT_RANGE_DAYS - 1))),
+    to: dayParam(params.get("date_to"), day(today)),
+    eventName: (EVENT_FILTER as readonly string[]).includes(event) ? event : "",
+  };
+}
+
+const conversionsPath = (
+  { from, to, eventName }: ReturnType<typeof filtersFromUrl>,
+  before?: string,
+) => {
+  const query = new URLSearchParams({
+    date_from: from,
+    date_to: to,
+    limit: String(CONVERSIONS_PAGE_SIZE),
+  });
+  if (eventName) query.set("event_name", eventName);
+  if (before) query.set("before", before);
+  return `/tracking/conversions?${query}`;
+};
+
+/** The range's figures and the first page of its conversions, side by side. */
+export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  const filters = filtersFromUrl(new URL(request.url).searchParams);
+  const { from, to } = filters;
+  if (from > to) return { filters, stats: null, conversions: null };
+  const [stats, conversions] = await Promise.all([
+    api.get<TrackingStats>(`/tracking/stats?date_from=${from}&date_to=${to}`),
+    api.get<ConversionPage>(conversionsPath(filters)),
+  ]);
+  return { filters, stats, conversions };
+}
+clientLoader.hydrate = true as const;
+
+/** Another tab shows what is already loaded: only the range and the event filter reload. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const withoutTab = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("tab");
+    return params.toString();
+  };
+  const onlyTheTab =
+    currentUrl.search !== nextUrl.search && withoutTab(currentUrl) === withoutTab(nextUrl);
+  return onlyTheTab ? false : defaultShouldRevalidate;
+}
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <>
+      <PageHeader
+        title="Tracking & Analytics"
+        description="Sesiones de tus anuncios, conversiones y lo que se envía a Meta."
+      />
+      <section role="alert" className="rounded-xl border border-red-200 bg-white p-6 text-sm">
+        <h2 className="font-semibold text-slate-900">No se pudieron cargar las estadísticas</h2>
+        <p className="mt-2 text-slate-600">{errorMessage(error)}</p>
+      </section>
+    </>
+  );
+}
+
 function Card({ label, value }: { label: string; value: string | number }) {
   return (
     <div className="rounded-xl border border-slate-200 bg-white p-5">
@@ -69,82 +150,51 @@ function Card({ label, value }: { label: string; value: string | number }) {
 
 export default function Tracking() {
   const { organization } = useAuth();
-  // The tab and the range live in the URL, so a reload, a shared link and Back keep them.
-  const [searchParams, setSearchParams] = useSearchParams();
-  const today = new Date();
-  const from = dayParam(searchParams.get("date_from"), day(subDays(today, DEFAULT_RANGE_DAYS - 1)));
-  const to = dayParam(searchParams.get("date_to"), day(today));
+  const loaded = useLoaderData<typeof clientLoader>();
+  const { stats } = loaded;
+  // The controls show what was asked for, even while its figures load.
+  const [params, setParams] = useUrlState();
+  const { from, to, eventName } = filtersFromUrl(params);
+  const navigation = useNavigation();
+  const reloading = navigation.state === "loading" && navigation.location.pathname === "/tracking";
+  // The tab, the range and the event filter live in the URL: reload, links and Back keep them.
   const tab = Math.max(
     0,
-    TABS.findIndex(({ key }) => key === searchParams.get("tab")),
+    TABS.findIndex(({ key }) => key === params.get("tab")),
   );
-  /** A tab is a place (Back returns to it); editing a date only refines the one shown. */
-  const setParam = (name: string, value: string, replace: boolean) =>
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.set(name, value);
-        return next;
-      },
-      { replace, preventScrollReset: true },
-    );
+  /** A tab is a place (Back returns to it); a date or the event only refines the one shown. */
+  const setParam = (name: string, value: string, replace: boolean) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace, preventScrollReset: true });
+  };
   const money = new Intl.NumberFormat("es-ES", {
     style: "currency",
     currency: organization?.currency ?? "EUR",
   });
-  const [eventName, setEventName] = useState("");
-  const [stats, setStats] = useState<TrackingStats | null>(null);
+  // The loader's first page, then the pages "Cargar más" adds to it.
   const [conversions, setConversions] = useState<Conversion[]>([]);
   const [hasMore, setHasMore] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
-  /** Bumped by every new filter: a page that arrives for an older one is dropped. */
-  const listGeneration = useRef(0);
-
-  const loadStats = useCallback(async () => {
-    if (from > to) return;
-    try {
-      setStats(await api.get<TrackingStats>(`/tracking/stats?date_from=${from}&date_to=${to}`));
-    } catch (error) {
-      toast.error("Error al cargar las estadísticas", { description: errorMessage(error) });
-    }
-  }, [from, to]);
-
-  /** The first page of the range and event filter, or the next one after `before`. */
-  const loadConversions = useCallback(
-    async (before?: string) => {
-      if (from > to) return;
-      const query = new URLSearchParams({
-        date_from: from,
-        date_to: to,
-        limit: String(CONVERSIONS_PAGE_SIZE),
-      });
-      if (eventName) query.set("event_name", eventName);
-      if (before) query.set("before", before);
-      const generation = before ? listGeneration.current : ++listGeneration.current;
-      try {
-        const page = await api.get<ConversionPage>(`/tracking/conversions?${query}`);
-        if (generation !== listGeneration.current) return;
-        setConversions((shown) => (before ? [...shown, ...page.conversions] : page.conversions));
-        setHasMore(page.has_more);
-      } catch (error) {
-        toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
-      }
-    },
-    [from, to, eventName],
-  );
-
   useEffect(() => {
-    void loadStats();
-  }, [loadStats]);
-
-  useEffect(() => {
-    void loadConversions();
-  }, [loadConversions]);
+    setConversions(loaded.conversions?.conversions ?? []);
+    setHasMore(loaded.conversions?.has_more ?? false);
+  }, [loaded]);
 
   async function loadMore() {
     setLoadingMore(true);
-    await loadConversions(conversions.at(-1)?.id);
-    setLoadingMore(false);
+    try {
+      const page = await api.get<ConversionPage>(
+        conversionsPath(loaded.filters, conversions.at(-1)?.id),
+      );
+      setConversions((shown) => [...shown, ...page.conversions]);
+      setHasMore(page.has_more);
+    } catch (error) {
+      toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
+    } finally {
+      setLoadingMore(false);
+    }
   }
 
   const campaigns = Object.entries(stats?.by_campaign ?? {})
@@ -182,10 +232,10 @@ export default function Tracking() {
           <p className="text-sm text-red-600">La fecha inicial debe ser anterior a la final.</p>
         )}
       </form>
-      {!stats ? (
-        <Spinner />
-      ) : (
+      {!stats ? null : (
         <TabGroup
+          aria-busy={reloading}
+          className={reloading ? "opacity-60 transition-opacity" : "transition-opacity"}
           selectedIndex={tab}
           onChange={(index) => setParam("tab", TABS[index]!.key, false)}
         >
@@ -224,7 +274,7 @@ export default function Tracking() {
                   <select
                     className="rounded-lg border border-slate-300 px-2 py-1"
                     value={eventName}
-                    onChange={(e) => setEventName(e.target.value)}
+                    onChange={(e) => setParam("event", e.target.value, true)}
                   >
                     <option value="">Todos</option>
                     {EVENT_FILTER.map((name) => (

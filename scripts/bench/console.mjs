@@ -10,7 +10,7 @@ import { delivery, inboundMessage } from "../../tests/fakes/whatsapp-payloads.mj
 
 const RUNS = 5;
 const FIRST_ROW = 'ul[aria-label="Conversaciones"] li a';
-const FIRST_MESSAGE = 'ul[aria-label="Mensajes"] li';
+const FIRST_MESSAGE = '[aria-label="Mensajes"] li';
 
 /** @param {number[]} values */
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? null;

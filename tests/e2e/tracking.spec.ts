@@ -36,6 +36,11 @@ test("analytics show sessions, conversions, rate, value, sources and campaigns",
   await expect(page.getByRole("row")).toHaveCount(4);
   await page.getByLabel("Tipo de evento").selectOption("contact");
   await expect(page.getByRole("row")).toHaveCount(2);
+  // The tab and the event filter are in the URL: a reload shows the same list.
+  await expect(page).toHaveURL(/tab=conversiones.*event=contact|event=contact.*tab=conversiones/);
+  await page.reload();
+  await expect(page.getByLabel("Tipo de evento")).toHaveValue("contact");
+  await expect(page.getByRole("row")).toHaveCount(2);
 
   await page.getByRole("tab", { name: "Campañas" }).click();
   await expect(
