@@ -31,6 +31,22 @@ interface AuthContextValue extends AuthState {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+/** The page's first read of the session, started before hydration (app/entry.client.tsx). */
+let firstSessionRead: Promise<Me> | null = null;
+
+export function startSessionRead() {
+  if (!tokenStore.get()) return;
+  firstSessionRead = api.get<Me>("/auth/me");
+  firstSessionRead.catch(() => {}); // Its failure is handled where it is awaited.
+}
+
+/** The session read started early, once; every later read asks the server again. */
+function readSession() {
+  const started = firstSessionRead;
+  firstSessionRead = null;
+  return started ?? api.get<Me>("/auth/me");
+}
+
 const SIGNED_OUT: AuthState = { status: "anonymous", user: null, organization: null, role: null };
 
 /** Session state of the console: a token in localStorage and the user it belongs to. */
@@ -45,7 +61,7 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   const reload = useCallback(async () => {
     if (!tokenStore.get()) return setState(SIGNED_OUT);
     try {
-      const me = await api.get<Me>("/auth/me");
+      const me = await readSession();
       setState({ status: "authenticated", ...me });
     } catch {
       signOutLocally();
