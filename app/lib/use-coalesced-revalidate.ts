@@ -2,40 +2,45 @@ import { useCallback, useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 
 /**
- * Reloads the route's data at most once per `windowMs`: the first call at once, the calls
- * that follow within the window as one reload at its end. A burst of realtime events costs
- * two requests, not one each. The window is a little longer than the one-second bursts it
- * is for, so events that arrive a few milliseconds late still fall inside it.
+ * Reloads the route's data once per burst of calls: the first call of a quiet moment reloads
+ * at once; calls that follow within `quietMs` of each other wait and reload once, when they
+ * stop for `quietMs` (or at most `maxWaitMs` after the first of them, so a steady stream still
+ * shows). Fifty realtime events in a second cost two requests, not fifty.
  */
-export function useCoalescedRevalidate(windowMs = 1500) {
+export function useCoalescedRevalidate({ quietMs = 400, maxWaitMs = 3000 } = {}) {
   const { revalidate } = useRevalidator();
   const latest = useRef(revalidate);
   latest.current = revalidate;
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const pending = useRef(false);
+  const burst = useRef({
+    timer: null as ReturnType<typeof setTimeout> | null,
+    firstWaitingAt: null as number | null,
+    busyUntil: 0,
+  });
 
   useEffect(
     () => () => {
-      if (timer.current) clearTimeout(timer.current);
+      if (burst.current.timer) clearTimeout(burst.current.timer);
     },
     [],
   );
 
   return useCallback(() => {
-    if (timer.current) {
-      pending.current = true;
+    const b = burst.current;
+    const now = Date.now();
+    const quiet = now >= b.busyUntil && b.timer === null;
+    b.busyUntil = now + quietMs;
+    if (quiet) {
+      void latest.current();
       return;
     }
-    void latest.current();
-    const closeWindow = () => {
-      if (!pending.current) {
-        timer.current = null;
-        return;
-      }
-      pending.current = false;
+    b.firstWaitingAt ??= now;
+    if (b.timer) clearTimeout(b.timer);
+    const reloadAt = Math.min(now + quietMs, b.firstWaitingAt + maxWaitMs);
+    b.timer = setTimeout(() => {
+      b.timer = null;
+      b.firstWaitingAt = null;
+      b.busyUntil = Date.now() + quietMs;
       void latest.current();
-      timer.current = setTimeout(closeWindow, windowMs);
-    };
-    timer.current = setTimeout(closeWindow, windowMs);
-  }, [windowMs]);
+    }, reloadAt - now);
+  }, [quietMs, maxWaitMs]);
 }
