@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { createFactory } from "hono/factory";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
@@ -16,25 +17,44 @@ import {
 import * as messages from "./messages-service";
 import * as conversations from "./service";
 
+/** Handlers answered at more than one path (the spec's aliases), written once. */
+const handlers = createFactory<AppContext>();
+
+const listConversations = handlers.createHandlers(queryParams(conversationListQuery), async (c) => {
+  const list = await conversations.listConversations(c.var.db, c.var.member, c.req.valid("query"));
+  return c.json({ data: list });
+});
+
+const getConversation = handlers.createHandlers(async (c) => {
+  const conversation = await conversations.getConversation(
+    c.var.db,
+    c.var.member,
+    c.req.param("id")!,
+  );
+  return c.json({ data: conversation });
+});
+
+const sendMessage = handlers.createHandlers(...jsonBody(sendMessageInput), async (c) => {
+  const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
+  return c.json({ data: message }, 201);
+});
+
+/** `:id` on the main path, `:conversationId` on the legacy one. */
+const listMessages = handlers.createHandlers(queryParams(messagesQuery), async (c) => {
+  const page = await messages.listMessages(
+    c.var.db,
+    c.var.member,
+    (c.req.param("id") ?? c.req.param("conversationId"))!,
+    c.req.valid("query"),
+  );
+  return c.json({ data: page });
+});
+
 /** Every member of the organization works conversations, whatever their role. */
 export const conversationRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", queryParams(conversationListQuery), async (c) => {
-    const list = await conversations.listConversations(
-      c.var.db,
-      c.var.member,
-      c.req.valid("query"),
-    );
-    return c.json({ data: list });
-  })
-  .get("/search", queryParams(conversationListQuery), async (c) => {
-    const list = await conversations.listConversations(
-      c.var.db,
-      c.var.member,
-      c.req.valid("query"),
-    );
-    return c.json({ data: list });
-  })
+  .get("/", ...listConversations)
+  .get("/search", ...listConversations)
   .get("/stats", async (c) => {
     return c.json({ data: await conversations.conversationStats(c.var.db, c.var.member) });
   })
@@ -46,18 +66,8 @@ export const conversationRoutes = new Hono<AppContext>()
     );
     return c.json({ data: conversation }, 201);
   })
-  .post("/messages", ...jsonBody(sendMessageInput), async (c) => {
-    const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
-    return c.json({ data: message }, 201);
-  })
-  .get("/:id", async (c) => {
-    const conversation = await conversations.getConversation(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-    );
-    return c.json({ data: conversation });
-  })
+  .post("/messages", ...sendMessage)
+  .get("/:id", ...getConversation)
   .patch("/:id", ...jsonBody(conversationUpdateInput), async (c) => {
     const conversation = await conversations.updateConversation(
       c.var.deps,
@@ -125,39 +135,13 @@ export const conversationRoutes = new Hono<AppContext>()
     );
     return c.json({ data: message });
   })
-  .get("/:id/messages", queryParams(messagesQuery), async (c) => {
-    const page = await messages.listMessages(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("query"),
-    );
-    return c.json({ data: page });
-  });
+  .get("/:id/messages", ...listMessages);
 
 /** The legacy `/whatsapp/...` paths of the spec, answered by the same services. */
 export const legacyWhatsappRoutes = new Hono<AppContext>()
   .use("/conversations/*", requireCaller, requireMember)
   .use("/messages", requireCaller, requireMember)
   .use("/messages/*", requireCaller, requireMember)
-  .get("/conversations/:id", async (c) => {
-    const conversation = await conversations.getConversation(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-    );
-    return c.json({ data: conversation });
-  })
-  .get("/messages/:conversationId", queryParams(messagesQuery), async (c) => {
-    const page = await messages.listMessages(
-      c.var.db,
-      c.var.member,
-      c.req.param("conversationId"),
-      c.req.valid("query"),
-    );
-    return c.json({ data: page });
-  })
-  .post("/messages", ...jsonBody(sendMessageInput), async (c) => {
-    const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
-    return c.json({ data: message }, 201);
-  });
+  .get("/conversations/:id", ...getConversation)
+  .get("/messages/:conversationId", ...listMessages)
+  .post("/messages", ...sendMessage);
