@@ -11,6 +11,7 @@ import {
   whatsappConnections,
 } from "../db/schema";
 import { isAiConfigured } from "../ai/client";
+import { scheduleTranscripts } from "../ai/transcribe";
 import type { Deps } from "../http/deps";
 import {
   preview,
@@ -195,6 +196,8 @@ interface IncomingMessage {
   preview: string;
   mediaId: string | null;
   mediaMimeType: string | null;
+  /** "pending" for audio when a model is configured: the hub transcribes it after the answer. */
+  transcriptStatus: "pending" | null;
   referral?: Record<string, unknown>;
   sentAt: string;
 }
@@ -251,6 +254,7 @@ async function ingestMessages(
       preview: preview(content),
       mediaId,
       mediaMimeType,
+      transcriptStatus: message.type === "audio" && isAiConfigured(deps.env) ? "pending" : null,
       referral: message.referral,
       sentAt,
     });
@@ -290,6 +294,16 @@ async function ingestMessages(
         result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
       }
     }
+    const toTranscribe = stored.messages.filter((m) => m.transcriptStatus === "pending");
+    if (toTranscribe.length > 0) {
+      deps.defer(
+        scheduleTranscripts(
+          deps.env,
+          organizationId,
+          toTranscribe.map((m) => m.id),
+        ),
+      );
+    }
     for (const message of stored.messages) {
       events.push({
         type: "new_message",
@@ -321,10 +335,12 @@ const UPSERT_CUSTOMERS = `
 /** A wamid already stored (a redelivery) is skipped; what was stored comes back. */
 const INSERT_MESSAGES = `
   INSERT INTO messages (id, organization_id, conversation_id, wamid, type, content, direction,
-    sender_type, status, media_id, media_mime_type, referral, sent_at, created_at)
+    sender_type, status, media_id, media_mime_type, transcript_status, referral, sent_at,
+    created_at)
   SELECT m.value ->> 'id', ?1, c.id, m.value ->> 'wamid', m.value ->> 'type',
     m.value ->> 'content', 'inbound', 'customer', 'delivered', m.value ->> 'mediaId',
-    m.value ->> 'mediaMimeType', m.value -> 'referral', m.value ->> 'sentAt', m.value ->> 'sentAt'
+    m.value ->> 'mediaMimeType', m.value ->> 'transcriptStatus', m.value -> 'referral',
+    m.value ->> 'sentAt', m.value ->> 'sentAt'
   FROM json_each(?2) AS m
   CROSS JOIN conversations AS c ON c.organization_id = ?1 AND c.phone_number = m.value ->> 'from'
   WHERE true
