@@ -537,6 +537,20 @@ export async function startFakeGraph({
   };
 }
 
+/**
+ * Has a running fake hold a customer's file (see `POST /__fake/media`); answers its media id.
+ * @param {string} origin the fake's origin, e.g. http://127.0.0.1:8788
+ * @param {{ text?: string, base64?: string, mime_type: string, file_size?: number }} file
+ */
+export async function holdFakeMedia(origin, file) {
+  const response = await fetch(`${origin}/__fake/media`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(file),
+  });
+  return /** @type {{ id: string }} */ (await response.json()).id;
+}
+
 /** A 1×1 PNG. */
 const TINY_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",

@@ -129,7 +129,10 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
       const promptTokens = JSON.stringify(body.messages).length >> 2;
       // Transcriptions never take scripted answers (another test file's script stays its own).
       const audio = audioPart(body.messages);
-      if (audio) return transcriptionAnswer(res, body.model, audio, promptTokens);
+      if (audio) {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+        return transcriptionAnswer(res, body.model, audio, promptTokens);
+      }
       // A scripted answer with `when` is only for a request whose messages contain that text
       // (test files run in parallel against one fake).
       const sent = JSON.stringify(body.messages);

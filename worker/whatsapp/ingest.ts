@@ -165,13 +165,24 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
   for (const changes of byNumber.values()) {
     if (!changes) continue;
     const { organizationId } = changes.connection;
-    const events = await ingestMessages(deps, changes.connection, changes.messages, result);
+    const voiceNotes: string[] = [];
+    const events = await ingestMessages(
+      deps,
+      changes.connection,
+      changes.messages,
+      result,
+      voiceNotes,
+    );
     for (const status of changes.statuses) {
       const event = await ingestStatus(deps, organizationId, status);
       if (event) events.push(event);
     }
     // One call to the organization's hub for the whole delivery, however many messages.
     await publish(deps.env, organizationId, ...events);
+    // Transcribed after the answer, and only once the consoles have the notes: a transcript
+    // never reaches a console before its message.
+    if (voiceNotes.length > 0)
+      deps.defer(scheduleTranscripts(deps.env, organizationId, voiceNotes));
   }
   return result;
 }
@@ -222,6 +233,8 @@ async function ingestMessages(
   connection: Connection,
   arrived: ArrivedMessage[],
   result: IngestResult,
+  /** Receives the ids of stored audio awaiting a transcript. */
+  voiceNotes: string[],
 ): Promise<RealtimeEvent[]> {
   const { organizationId } = connection;
   const events: RealtimeEvent[] = [];
@@ -294,16 +307,7 @@ async function ingestMessages(
         result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
       }
     }
-    const toTranscribe = stored.messages.filter((m) => m.transcriptStatus === "pending");
-    if (toTranscribe.length > 0) {
-      deps.defer(
-        scheduleTranscripts(
-          deps.env,
-          organizationId,
-          toTranscribe.map((m) => m.id),
-        ),
-      );
-    }
+    for (const m of stored.messages) if (m.transcriptStatus === "pending") voiceNotes.push(m.id);
     for (const message of stored.messages) {
       events.push({
         type: "new_message",
