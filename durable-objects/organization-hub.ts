@@ -110,9 +110,11 @@ export class OrganizationHub extends DurableObject<Env> {
   async scheduleTranscripts(organizationId: string, messageIds: string[]) {
     const dueAt = Date.now();
     const job: PendingTranscript = { organizationId, dueAt };
-    await this.ctx.storage.put(
-      Object.fromEntries(messageIds.map((id) => [`transcript:${id}`, job])),
-    );
+    // Storage takes at most 128 keys per put.
+    for (let i = 0; i < messageIds.length; i += 128) {
+      const keys = messageIds.slice(i, i + 128).map((id) => [`transcript:${id}`, job]);
+      await this.ctx.storage.put(Object.fromEntries(keys));
+    }
     await this.armAlarm(dueAt);
   }
 
