@@ -245,6 +245,47 @@ describe("voice notes", () => {
     socket.socket.close();
   });
 
+  it("hands off only for notes not yet answered: an old unreadable one stays a line in the history", async () => {
+    const org = await setup();
+    const from = customer();
+    const words = unique("Nota que nadie pudo oír");
+    await fakeControl(env.AI_BASE_URL, "transcription-failure", { contains: words, status: 400 });
+    await sendVoiceNote(org, from, words);
+    await runDurableObjectAlarm(org.hub);
+    await runDueReplies(org.hub);
+    const conversation = await conversationOf(org.owner.organization.id, from);
+    expect(conversation.status).toBe("pending");
+
+    // A person answers and gives the conversation back to the agent; the customer writes.
+    const token = org.owner.token;
+    const sent = await call("POST", "/api/v1/conversations/messages", {
+      token,
+      body: { conversation_id: conversation.id, content: "Perdona, no pudimos oír el audio" },
+    });
+    expect(sent.status).toBe(201);
+    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token,
+      body: { status: "assigned" },
+    });
+    const question = unique("¿Me lo escribes entonces?");
+    // Meta's timestamps have whole seconds: this one is clearly after the person's answer.
+    const timestamp = String(Math.floor(Date.now() / 1000) + 2);
+    await deliver(
+      delivery(
+        inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: question, timestamp }),
+      ),
+    );
+    await runDueReplies(org.hub);
+
+    const [prompt] = await modelRequestsWith(question);
+    expect(prompt.body.messages.slice(1)).toEqual([
+      { role: "user", content: "🎤 Nota de voz (no se pudo transcribir)" },
+      { role: "assistant", content: "Perdona, no pudimos oír el audio" },
+      { role: "user", content: question },
+    ]);
+    expect(await botMessages(conversation.id)).toHaveLength(1);
+  });
+
   it("records Meta's refusal to hand over the file, and hands off", async () => {
     const org = await setup();
     const from = customer();
