@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { replyToConversation } from "../worker/agents/auto-reply";
 import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
+import { transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
 import {
   type RealtimeEvent,
@@ -19,6 +20,12 @@ const COALESCE_MS = 2_500;
 const MAX_WAIT_MS = 10_000;
 /** Backoff between attempts after the model failed; then the error stays on the conversation. */
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+
+/** A voice note to transcribe: due at once, tried once (the model client retries itself). */
+interface PendingTranscript {
+  organizationId: string;
+  dueAt: number;
+}
 
 interface PendingReply {
   organizationId: string;
@@ -99,11 +106,33 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm(pending.dueAt);
   }
 
-  /** Runs every due reply, one after the other. */
+  /** Queues voice notes for transcription in this alarm, before any reply that reads them. */
+  async scheduleTranscripts(organizationId: string, messageIds: string[]) {
+    const dueAt = Date.now();
+    const job: PendingTranscript = { organizationId, dueAt };
+    // Storage takes at most 128 keys per put.
+    for (let i = 0; i < messageIds.length; i += 128) {
+      const keys = messageIds.slice(i, i + 128).map((id) => [`transcript:${id}`, job]);
+      await this.ctx.storage.put(Object.fromEntries(keys));
+    }
+    await this.armAlarm(dueAt);
+  }
+
+  /** Transcribes the queued voice notes, then runs every due reply, one after the other. */
   override async alarm() {
+    const deps = depsForBackground(this.env, (p) => this.ctx.waitUntil(p));
+    const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
+    for (const [key, job] of transcripts) {
+      try {
+        await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length));
+      } catch (error) {
+        // Left "pending": the next reply to that conversation transcribes it first.
+        console.error("transcription abandoned", key, error);
+      }
+      await this.ctx.storage.delete(key);
+    }
     const now = Date.now();
     const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
-    const deps = depsForBackground(this.env, (p) => this.ctx.waitUntil(p));
     for (const [key, reply] of pending) {
       if (reply.dueAt > now) continue;
       const conversationId = key.slice("reply:".length);
@@ -135,7 +164,7 @@ export class OrganizationHub extends DurableObject<Env> {
     }
   }
 
-  /** Points the alarm at the earliest due reply; after a schedule, only when it is sooner. */
+  /** Points the alarm at the earliest due job; after a schedule, only when it is sooner. */
   private async armAlarm(dueAt?: number) {
     if (dueAt !== undefined) {
       // Scheduling is on the webhook's path: no listing of every pending reply here.
@@ -143,8 +172,11 @@ export class OrganizationHub extends DurableObject<Env> {
       if (current === null || dueAt < current) await this.ctx.storage.setAlarm(dueAt);
       return;
     }
-    const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
-    const next = Math.min(...[...pending.values()].map((p) => p.dueAt));
+    const [replies, transcripts] = await Promise.all([
+      this.ctx.storage.list<PendingReply>({ prefix: "reply:" }),
+      this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" }),
+    ]);
+    const next = Math.min(...[...replies.values(), ...transcripts.values()].map((p) => p.dueAt));
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
     else await this.ctx.storage.deleteAlarm();
   }

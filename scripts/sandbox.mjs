@@ -3,8 +3,9 @@
 //   npm run sandbox -- connect <email> <password>   connects the sandbox number and pixel to your organization
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
 //   npm run sandbox -- send-ad <phone> <text...>    a customer writes from a click-to-WhatsApp ad
+//   npm run sandbox -- send-audio <phone> <words...> a voice note the fake model "hears" as those words
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
-import { GRAPH_FIXTURES, startFakeGraph } from "../tests/fakes/graph-server.mjs";
+import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
 import {
   ctwaReferral,
@@ -69,6 +70,7 @@ Siguientes pasos, en otra terminal:
   2. npm run sandbox -- connect <email> <contraseña>   (o en Configuración > Meta Business: "Conectar con Meta Business")
   3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
      npm run sandbox -- send-ad +34622333444 "Hola, ¿qué precio tiene?"   (desde un anuncio)
+     npm run sandbox -- send-audio +34611222333 "¿Tenéis cita el jueves?"   (nota de voz)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
@@ -115,9 +117,9 @@ async function connect(email, password) {
 
 /**
  * @param {string | undefined} phone @param {string[]} words
- * @param {"text" | "image"} [type] @param {{ fromAd?: boolean }} [options]
+ * @param {"text" | "image" | "audio"} [type] @param {{ fromAd?: boolean, part?: Record<string, unknown> }} [options]
  */
-async function send(phone, words, type = "text", { fromAd = false } = {}) {
+async function send(phone, words, type = "text", { fromAd = false, part } = {}) {
   if (!phone || (type === "text" && words.length === 0)) {
     throw new Error(`Uso: npm run sandbox -- ${fromAd ? "send-ad" : "send"} <teléfono> "<texto>"`);
   }
@@ -130,14 +132,15 @@ async function send(phone, words, type = "text", { fromAd = false } = {}) {
     type,
     text: words.join(" "),
     part:
-      type === "image"
+      part ??
+      (type === "image"
         ? {
             id: "5550001",
             mime_type: "image/png",
             sha256: "0",
             caption: words.join(" ") || undefined,
           }
-        : undefined,
+        : undefined),
     // Each message "from the ad" is a new click, as when a customer taps the ad again.
     referral: fromAd
       ? ctwaReferral({
@@ -167,6 +170,27 @@ async function send(phone, words, type = "text", { fromAd = false } = {}) {
   );
 }
 
+/**
+ * A voice note: the fake Graph holds an "audio" whose bytes are the words, which the fake model
+ * transcribes back, so the console shows them under the player.
+ * @param {string | undefined} phone @param {string[]} words
+ */
+async function sendAudio(phone, words) {
+  if (!phone || words.length === 0) {
+    throw new Error('Uso: npm run sandbox -- send-audio <teléfono> "<lo que dice la nota de voz>"');
+  }
+  const id = await holdFakeMedia(`http://127.0.0.1:${GRAPH_PORT}`, {
+    text: words.join(" "),
+    mime_type: "audio/ogg",
+  }).catch(() => {
+    throw new Error(
+      "No se pudo contactar con la Graph API falsa: ¿está en marcha `npm run sandbox`?",
+    );
+  });
+  const part = { id, mime_type: "audio/ogg; codecs=opus", sha256: "0", voice: true };
+  await send(phone, words, "audio", { part });
+}
+
 const [command = "start", ...args] = process.argv.slice(2);
 try {
   if (command === "start") await start();
@@ -174,9 +198,10 @@ try {
   else if (command === "send") await send(args[0], args.slice(1));
   else if (command === "send-image") await send(args[0], args.slice(1), "image");
   else if (command === "send-ad") await send(args[0], args.slice(1), "text", { fromAd: true });
+  else if (command === "send-audio") await sendAudio(args[0], args.slice(1));
   else
     throw new Error(
-      `Orden desconocida: ${command}. Usa start, connect, send, send-ad o send-image.`,
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image o send-audio.`,
     );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

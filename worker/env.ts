@@ -17,6 +17,8 @@ export interface Env {
 
   AI_BASE_URL: string;
   AI_API_KEY?: string;
+  /** Model that transcribes voice notes (an `input_audio` part); default google/gemini-2.5-flash. */
+  AI_TRANSCRIPTION_MODEL?: string;
 
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;

@@ -27,3 +27,8 @@ export function startFakeGraph(options?: {
   sendWebhook(payload: unknown): Promise<number>;
   close(): Promise<void>;
 }>;
+/** Has a running fake hold a customer's file (`POST /__fake/media`); answers its media id. */
+export function holdFakeMedia(
+  origin: string,
+  file: { text?: string; base64?: string; mime_type: string; file_size?: number },
+): Promise<string>;

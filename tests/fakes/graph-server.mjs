@@ -197,6 +197,19 @@ export async function startFakeGraph({
     });
   }
 
+  /**
+   * A customer's file held under a new media id, as if they had sent it: `text` (UTF-8, e.g. the
+   * words the fake model "hears" in a voice note) or `base64` bytes, its `mime_type`, and
+   * optionally the `file_size` Meta states for it (to test size caps without the bytes).
+   */
+  function holdMedia({ text, base64, mime_type = "audio/ogg", file_size }) {
+    messageSequence += 1;
+    const id = `${Date.now()}${messageSequence}`;
+    const bytes = base64 !== undefined ? Buffer.from(base64, "base64") : Buffer.from(text ?? "");
+    uploaded.set(id, { bytes, mime: mime_type, statedSize: file_size });
+    return id;
+  }
+
   const bearer = (req) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
 
   const started = await startRecordingServer(
@@ -205,6 +218,9 @@ export async function startFakeGraph({
       if (url.pathname === "/__fake/insights" && req.method === "POST") {
         adInsights = [...(body?.rows ?? [])];
         return sendJson(res, 200, { ok: true });
+      }
+      if (url.pathname === "/__fake/media" && req.method === "POST") {
+        return sendJson(res, 200, { id: holdMedia(body ?? {}) });
       }
       if (url.pathname === "/__fake/webhook" && req.method === "POST") {
         return sendJson(res, 200, { status: await sendWebhook(body?.payload ?? body) });
@@ -431,7 +447,8 @@ export async function startFakeGraph({
           url: `http://127.0.0.1:${started.port}/media-download/${node}`,
           mime_type: uploaded.get(node)?.mime ?? "image/png",
           sha256: "0",
-          file_size: uploaded.get(node)?.bytes.length ?? TINY_PNG.length,
+          file_size:
+            uploaded.get(node)?.statedSize ?? uploaded.get(node)?.bytes.length ?? TINY_PNG.length,
           id: node,
         });
       }
@@ -518,6 +535,20 @@ export async function startFakeGraph({
     sendWebhook,
     close: started.close,
   };
+}
+
+/**
+ * Has a running fake hold a customer's file (see `POST /__fake/media`); answers its media id.
+ * @param {string} origin the fake's origin, e.g. http://127.0.0.1:8788
+ * @param {{ text?: string, base64?: string, mime_type: string, file_size?: number }} file
+ */
+export async function holdFakeMedia(origin, file) {
+  const response = await fetch(`${origin}/__fake/media`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(file),
+  });
+  return /** @type {{ id: string }} */ (await response.json()).id;
 }
 
 /** A 1×1 PNG. */

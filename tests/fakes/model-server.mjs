@@ -9,11 +9,56 @@ const ASKS_FOR_PERSON = /humano|persona|agente real/i;
 /** A customer who wants to buy: the fake marks the lead when the agent may (`mark_lead`). */
 const BUYING_INTENT = /\b(precio|comprar|presupuesto)\b/i;
 
+/** The `input_audio` part of a request's last user message, if it carries one. */
+function audioPart(messages) {
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  return Array.isArray(last?.content)
+    ? (last.content.find((part) => part.type === "input_audio")?.input_audio ?? null)
+    : null;
+}
+
+/**
+ * A message's content as text: its text parts, and each image part it carries said as
+ * "(imagen recibida: <mime>)", so tests see which pictures reached the model.
+ */
+function contentText(content) {
+  if (!Array.isArray(content)) return content ?? "";
+  return content
+    .map((part) =>
+      part.type === "text"
+        ? part.text
+        : part.type === "image_url"
+          ? `(imagen recibida: ${/^data:([^;,]+)/.exec(part.image_url?.url ?? "")?.[1] ?? "url"})`
+          : `(${part.type})`,
+    )
+    .join(" ");
+}
+
 /** @param {{ port?: number, apiKey?: string }} options */
 export async function startFakeModel({ port = 0, apiKey } = {}) {
   /** @type {any[]} */
   let script = [];
   let delayMs = 0;
+  /** Transcriptions that fail on demand: `{contains, status, error, times}` (see the README). */
+  let transcriptionFailures = [];
+
+  /**
+   * A transcription: the audio's bytes read as UTF-8 text are its words (tests and the sandbox
+   * choose them), unless a failure was armed for audio containing those words.
+   */
+  function transcriptionAnswer(res, model, audio, promptTokens) {
+    const words = Buffer.from(audio.data ?? "", "base64").toString("utf8");
+    const failure = transcriptionFailures.find((f) => words.includes(f.contains));
+    if (failure) {
+      failure.times -= 1;
+      if (failure.times <= 0)
+        transcriptionFailures.splice(transcriptionFailures.indexOf(failure), 1);
+      return sendJson(res, failure.status, {
+        error: { message: failure.error, type: "server_error" },
+      });
+    }
+    return sendJson(res, 200, completion(model, { content: words }, "stop", promptTokens));
+  }
 
   function completion(model, message, finishReason, promptTokens) {
     return {
@@ -49,6 +94,15 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         script = [...(body?.replies ?? [])];
         return sendJson(res, 200, { ok: true });
       }
+      if (url.pathname === "/__fake/transcription-failure") {
+        transcriptionFailures.push({
+          contains: String(body?.contains ?? ""),
+          status: Number(body?.status ?? 500),
+          error: body?.error ?? "Fallo inyectado en la transcripción",
+          times: Number(body?.times ?? 1),
+        });
+        return sendJson(res, 200, { ok: true });
+      }
       if (url.pathname === "/__fake/delay") {
         delayMs = Number(body?.ms ?? 0);
         return sendJson(res, 200, { ok: true });
@@ -73,6 +127,12 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         });
       }
       const promptTokens = JSON.stringify(body.messages).length >> 2;
+      // Transcriptions never take scripted answers (another test file's script stays its own).
+      const audio = audioPart(body.messages);
+      if (audio) {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+        return transcriptionAnswer(res, body.model, audio, promptTokens);
+      }
       // A scripted answer with `when` is only for a request whose messages contain that text
       // (test files run in parallel against one fake).
       const sent = JSON.stringify(body.messages);
@@ -96,7 +156,9 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
           completion(body.model, { content: scripted.content }, "stop", promptTokens),
         );
       }
-      const lastUser = [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+      const lastUser = contentText(
+        [...body.messages].reverse().find((m) => m.role === "user")?.content,
+      );
       const offers = (name) => (body.tools ?? []).some((t) => t.function?.name === name);
       if (offers("mark_lead") && BUYING_INTENT.test(lastUser)) {
         const args = { reason: "El cliente quiere comprar" };
@@ -131,6 +193,7 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
     () => {
       script = [];
       delayMs = 0;
+      transcriptionFailures = [];
     },
   );
 

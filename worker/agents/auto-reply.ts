@@ -15,7 +15,8 @@ import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
-import { askAgent, type Turn } from "./replies";
+import { buildHistory } from "./history";
+import { askAgent } from "./replies";
 
 /** Messages read by the model: the recent conversation, oldest first. */
 const HISTORY_LENGTH = 20;
@@ -77,10 +78,11 @@ export async function replyToConversation(
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, organizationId),
   });
-  const history: Turn[] = recent
-    .filter((m) => m.type !== "reaction")
-    .reverse()
-    .map((m) => ({ role: m.direction === "inbound" ? "user" : "assistant", content: m.content }));
+  const history = await buildHistory(deps, organizationId, recent);
+  if ("handoff" in history) {
+    await handOff(deps, organizationId, conversation.id, history.handoff);
+    return "handoff";
+  }
 
   await showTyping(deps, organizationId, newest.wamid);
   const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
@@ -96,7 +98,7 @@ export async function replyToConversation(
 
   let answer;
   try {
-    answer = await askAgent(env, agent, organization!, history);
+    answer = await askAgent(env, agent, organization!, history.turns);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await record("failed", { error: error.message });

@@ -5,8 +5,10 @@
 import type { agents, organizations } from "../db/schema";
 import {
   complete,
+  textOf,
   type ChatMessage,
   type Completion,
+  type ContentPart,
   type ToolCall,
   type ToolDefinition,
 } from "../ai/client";
@@ -15,10 +17,9 @@ import type { Env } from "../env";
 type AgentRow = typeof agents.$inferSelect;
 type OrganizationRow = typeof organizations.$inferSelect;
 
-export interface Turn {
-  role: "user" | "assistant";
-  content: string;
-}
+/** One message of the conversation as the agent reads it: a customer's may carry an image. */
+export type Turn =
+  { role: "user"; content: string | ContentPart[] } | { role: "assistant"; content: string };
 
 export interface AgentAnswer {
   reply: string | null;
@@ -119,7 +120,8 @@ export async function askAgent(
   organization: OrganizationRow,
   history: Turn[],
 ): Promise<AgentAnswer> {
-  const lastCustomerText = [...history].reverse().find((t) => t.role === "user")?.content ?? "";
+  const lastCustomer = [...history].reverse().find((t) => t.role === "user");
+  const lastCustomerText = lastCustomer ? textOf(lastCustomer.content) : "";
   if (asksForPerson(lastCustomerText)) {
     return {
       reply: null,

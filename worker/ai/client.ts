@@ -13,10 +13,23 @@ export const MAX_COMPLETION_TOKENS = 1_200;
 const MAX_ATTEMPTS = 3;
 const BACKOFF_MS = [500, 1500];
 
+/** A piece of a user message: text, a voice note (base64 audio) or a picture (a data URL). */
+export type ContentPart =
+  | { type: "text"; text: string }
+  | { type: "input_audio"; input_audio: { data: string; format: string } }
+  | { type: "image_url"; image_url: { url: string } };
+
 export type ChatMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  | { role: "user"; content: string | ContentPart[] }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
+
+/** The words of a message's content, its text parts joined (audio and images carry none). */
+export const textOf = (content: string | ContentPart[]) =>
+  typeof content === "string"
+    ? content
+    : content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
 
 export interface ToolCall {
   id: string;

@@ -11,6 +11,7 @@ import {
   whatsappConnections,
 } from "../db/schema";
 import { isAiConfigured } from "../ai/client";
+import { scheduleTranscripts } from "../ai/transcribe";
 import type { Deps } from "../http/deps";
 import {
   preview,
@@ -164,13 +165,24 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
   for (const changes of byNumber.values()) {
     if (!changes) continue;
     const { organizationId } = changes.connection;
-    const events = await ingestMessages(deps, changes.connection, changes.messages, result);
+    const voiceNotes: string[] = [];
+    const events = await ingestMessages(
+      deps,
+      changes.connection,
+      changes.messages,
+      result,
+      voiceNotes,
+    );
     for (const status of changes.statuses) {
       const event = await ingestStatus(deps, organizationId, status);
       if (event) events.push(event);
     }
     // One call to the organization's hub for the whole delivery, however many messages.
     await publish(deps.env, organizationId, ...events);
+    // Transcribed after the answer, and only once the consoles have the notes: a transcript
+    // never reaches a console before its message.
+    if (voiceNotes.length > 0)
+      deps.defer(scheduleTranscripts(deps.env, organizationId, voiceNotes));
   }
   return result;
 }
@@ -195,6 +207,8 @@ interface IncomingMessage {
   preview: string;
   mediaId: string | null;
   mediaMimeType: string | null;
+  /** "pending" for audio when a model is configured: the hub transcribes it after the answer. */
+  transcriptStatus: "pending" | null;
   referral?: Record<string, unknown>;
   sentAt: string;
 }
@@ -219,6 +233,8 @@ async function ingestMessages(
   connection: Connection,
   arrived: ArrivedMessage[],
   result: IngestResult,
+  /** Receives the ids of stored audio awaiting a transcript. */
+  voiceNotes: string[],
 ): Promise<RealtimeEvent[]> {
   const { organizationId } = connection;
   const events: RealtimeEvent[] = [];
@@ -251,6 +267,7 @@ async function ingestMessages(
       preview: preview(content),
       mediaId,
       mediaMimeType,
+      transcriptStatus: message.type === "audio" && isAiConfigured(deps.env) ? "pending" : null,
       referral: message.referral,
       sentAt,
     });
@@ -290,6 +307,7 @@ async function ingestMessages(
         result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
       }
     }
+    for (const m of stored.messages) if (m.transcriptStatus === "pending") voiceNotes.push(m.id);
     for (const message of stored.messages) {
       events.push({
         type: "new_message",
@@ -321,10 +339,12 @@ const UPSERT_CUSTOMERS = `
 /** A wamid already stored (a redelivery) is skipped; what was stored comes back. */
 const INSERT_MESSAGES = `
   INSERT INTO messages (id, organization_id, conversation_id, wamid, type, content, direction,
-    sender_type, status, media_id, media_mime_type, referral, sent_at, created_at)
+    sender_type, status, media_id, media_mime_type, transcript_status, referral, sent_at,
+    created_at)
   SELECT m.value ->> 'id', ?1, c.id, m.value ->> 'wamid', m.value ->> 'type',
     m.value ->> 'content', 'inbound', 'customer', 'delivered', m.value ->> 'mediaId',
-    m.value ->> 'mediaMimeType', m.value -> 'referral', m.value ->> 'sentAt', m.value ->> 'sentAt'
+    m.value ->> 'mediaMimeType', m.value ->> 'transcriptStatus', m.value -> 'referral',
+    m.value ->> 'sentAt', m.value ->> 'sentAt'
   FROM json_each(?2) AS m
   CROSS JOIN conversations AS c ON c.organization_id = ?1 AND c.phone_number = m.value ->> 'from'
   WHERE true

@@ -4,6 +4,7 @@ import { formatMessageTime } from "~/lib/format";
 import { MESSAGE_MARKS } from "./labels";
 import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
 import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
+import { Transcript } from "./transcript";
 
 interface MessageBubbleProps {
   message: Message;
@@ -34,6 +35,7 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
           <p className="mb-1 text-xs font-semibold opacity-80">Plantilla</p>
         )}
         {media && <MediaAttachment message={message} />}
+        {media && <Transcript message={message} />}
         {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
         <p
           className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-500"}`}

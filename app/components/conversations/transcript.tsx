@@ -1,0 +1,32 @@
+import type { Message } from "../../../worker/conversations/contract";
+
+/**
+ * What a customer's voice note says, under its player: "Transcribiendo…" while the model
+ * works, the words once done, and why not when it failed (the audio itself stays playable).
+ * The transcript arrives live with the message's `message_status` event.
+ */
+export function Transcript({ message }: { message: Message }) {
+  switch (message.transcript_status) {
+    case "pending":
+      return (
+        <p role="status" className="mb-1 text-xs text-slate-600 italic">
+          Transcribiendo…
+        </p>
+      );
+    case "done":
+      return (
+        <div className="mb-1 rounded-lg bg-slate-100 px-2 py-1">
+          <p className="text-xs font-medium text-slate-700">Transcripción</p>
+          <p className="whitespace-pre-wrap text-slate-900">{message.transcript}</p>
+        </div>
+      );
+    case "failed":
+      return (
+        <p className="mb-1 text-xs text-red-700">
+          No se pudo transcribir: {message.transcript_error ?? "error desconocido"}
+        </p>
+      );
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Voice notes in words. An inbound audio is stored `pending`; the organization's hub (or a reply
+ * that needs it first) fetches the file from Meta once, asks the transcription model with an
+ * `input_audio` part and stores the transcript, or why there is none, on the message.
+ */
+import { and, eq, isNull, or } from "drizzle-orm";
+import { toMessage, type MessageRow } from "../conversations/mappers";
+import { aiCalls, messages } from "../db/schema";
+import type { Env } from "../env";
+import type { Deps } from "../http/deps";
+import { publish } from "../realtime/publish";
+import { addAiUsage, hasAiBudget } from "./budget";
+import { complete, isAiConfigured, ModelError, type Completion } from "./client";
+import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
+
+export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
+
+const INSTRUCTION =
+  "Transcribe literalmente esta nota de voz, en el idioma en que se habla. Responde solo con la transcripción, sin comillas ni comentarios.";
+
+/** `input_audio.format` from the file's MIME type (WhatsApp voice notes are audio/ogg). */
+const FORMATS: Record<string, string> = {
+  "audio/ogg": "ogg",
+  "audio/opus": "ogg",
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/aac": "aac",
+  "audio/amr": "amr",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/flac": "flac",
+};
+
+export function audioFormat(mimeType: string) {
+  return FORMATS[mimeType] ?? (mimeType.split("/")[1] || "ogg");
+}
+
+/** The model's words for one audio file. */
+export async function transcribeAudio(
+  env: Env,
+  audio: { base64: string; mimeType: string },
+): Promise<Completion & { text: string }> {
+  const completion = await complete(env, {
+    model: transcriptionModel(env),
+    temperature: 0,
+    messages: [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: INSTRUCTION },
+          {
+            type: "input_audio",
+            input_audio: { data: audio.base64, format: audioFormat(audio.mimeType) },
+          },
+        ],
+      },
+    ],
+  });
+  return { ...completion, text: completion.content?.trim() ?? "" };
+}
+
+const transcriptionModel = (env: Env) => env.AI_TRANSCRIPTION_MODEL || DEFAULT_TRANSCRIPTION_MODEL;
+
+/** Inbound audio still waiting for its words (null: stored before transcripts existed). */
+const awaitsTranscript = or(
+  eq(messages.transcriptStatus, "pending"),
+  isNull(messages.transcriptStatus),
+);
+
+/**
+ * Transcribes an inbound audio of the organization unless that is already done or failed, and
+ * tells open consoles. Answers the message as it now is (null when it is not such an audio).
+ * Never throws for Meta, the model, the size or the budget: the reason goes on the message.
+ */
+export async function transcribeMessage(
+  deps: Deps,
+  organizationId: string,
+  messageId: string,
+): Promise<MessageRow | null> {
+  const { db, env } = deps;
+  const row = await db.query.messages.findFirst({
+    where: and(
+      eq(messages.id, messageId),
+      eq(messages.organizationId, organizationId),
+      eq(messages.type, "audio"),
+      eq(messages.direction, "inbound"),
+    ),
+  });
+  if (!row || row.transcriptStatus === "done" || row.transcriptStatus === "failed")
+    return row ?? null;
+
+  const outcome = await attempt(deps, row);
+  // Only a message still waiting is written: a reply and the hub may both have tried.
+  const [stored] = await db
+    .update(messages)
+    .set(
+      "text" in outcome
+        ? { transcript: outcome.text, transcriptStatus: "done", transcriptError: null }
+        : { transcriptStatus: "failed", transcriptError: outcome.error },
+    )
+    .where(and(eq(messages.id, row.id), awaitsTranscript))
+    .returning();
+  if (!stored)
+    return (await db.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
+  await publish(env, organizationId, {
+    type: "message_status",
+    data: { message: toMessage(stored) },
+  });
+  return stored;
+}
+
+async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | { error: string }> {
+  const { db, env } = deps;
+  if (!isAiConfigured(env)) {
+    return { error: "La IA no está configurada (falta AI_API_KEY): no se pudo transcribir." };
+  }
+  if (!row.mediaId) return { error: "El mensaje no trae el archivo de audio." };
+  if (!(await hasAiBudget(db, row.organizationId))) {
+    return { error: "La organización agotó su presupuesto mensual de IA." };
+  }
+  let audio;
+  try {
+    audio = await readMessageMedia(
+      deps,
+      row.organizationId,
+      { id: row.mediaId, mimeType: row.mediaMimeType },
+      AUDIO_MAX_BYTES,
+    );
+  } catch (error) {
+    if (error instanceof MediaUnreadable) return { error: error.message };
+    throw error;
+  }
+  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
+    db.insert(aiCalls).values({
+      organizationId: row.organizationId,
+      conversationId: row.conversationId,
+      model: transcriptionModel(env),
+      latencyMs: 0,
+      outcome,
+      ...extra,
+    });
+  try {
+    const answer = await transcribeAudio(env, audio);
+    await addAiUsage(db, row.organizationId, answer.usage);
+    await record(answer.text ? "transcribed" : "failed", {
+      promptTokens: answer.usage.promptTokens,
+      completionTokens: answer.usage.completionTokens,
+      latencyMs: answer.latencyMs,
+    });
+    return answer.text
+      ? { text: answer.text }
+      : { error: "La IA no devolvió ninguna transcripción." };
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    await record("failed", { error: error.message });
+    return { error: error.message };
+  }
+}
+
+/** Hands freshly stored voice notes to the organization's hub, which transcribes them at once. */
+export async function scheduleTranscripts(env: Env, organizationId: string, messageIds: string[]) {
+  try {
+    await env.ORGANIZATION_HUB.getByName(organizationId).scheduleTranscripts(
+      organizationId,
+      messageIds,
+    );
+  } catch (error) {
+    // The message stays "pending": a reply to the conversation transcribes it first.
+    console.error("could not schedule transcripts", messageIds, error);
+  }
+}
