@@ -30,6 +30,8 @@ export default defineConfig(async () => {
         },
       })),
     ],
+    // The console's modules import each other as "~/..." (unit tests read some of them).
+    resolve: { alias: { "~": new URL("./app", import.meta.url).pathname } },
     test: {
       include: ["tests/api/**/*.test.ts", "tests/unit/**/*.test.ts"],
       // Some tests make a hundred requests or more; on a busy two-core machine (the browser

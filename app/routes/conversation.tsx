@@ -20,6 +20,7 @@ import {
   fetchNewestPage,
   updateConversation,
   markRead,
+  liveCopies,
   mergeMessages,
   missedMoreThanAPage,
   replyActions,
@@ -77,14 +78,25 @@ export default function ConversationScreen() {
     api.get<QuickReply[]>("/quick-replies").then(setQuickReplies, () => setQuickReplies([]));
   }, []);
 
+  // What events brought, so that a page read before them does not undo them.
+  const [live] = useState(liveCopies);
+
   const load = useCallback(async () => {
+    const asked = live.mark();
     try {
       const [c, page] = await Promise.all([
         api.get<ConversationDetail>(`/conversations/${conversationId}`),
         fetchNewestPage(conversationId),
       ]);
       setConversation(c);
-      setMessages(page.messages);
+      setMessages((current) =>
+        mergeMessages(
+          current.filter((m) => m.conversation_id === conversationId),
+          page.messages,
+          [],
+          live.since(asked),
+        ),
+      );
       setHasMore(page.has_more);
       void markRead(conversationId);
     } catch (error) {
@@ -92,7 +104,7 @@ export default function ConversationScreen() {
       toast.error("Error al cargar la conversación", { description: errorMessage(error) });
       navigate("/conversations");
     }
-  }, [conversationId, navigate]);
+  }, [conversationId, navigate, live]);
 
   useEffect(() => {
     void load();
@@ -117,7 +129,10 @@ export default function ConversationScreen() {
     }
   }
 
-  const upsert = (message: Message) => setMessages((current) => upsertMessage(current, message));
+  const upsert = (message: Message) => {
+    live.record(message);
+    setMessages((current) => upsertMessage(current, message));
+  };
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
   const show = (c: Conversation | null, suggestion?: Suggestion) => {
     if (c) setConversation((current) => current && withUpdate(current, c, suggestion));
@@ -147,6 +162,7 @@ export default function ConversationScreen() {
   // A socket (re)opened: what happened while none was open, merged into what is shown.
   useRealtimeConnected(async () => {
     const shown = messages;
+    const asked = live.mark();
     try {
       const [c, page] = await Promise.all([
         api.get<ConversationDetail>(`/conversations/${conversationId}`),
@@ -154,7 +170,9 @@ export default function ConversationScreen() {
       ]);
       const gap = missedMoreThanAPage(shown, page.messages);
       setConversation(c);
-      setMessages((current) => mergeMessages(current, page.messages, gap ? shown : []));
+      setMessages((current) =>
+        mergeMessages(current, page.messages, gap ? shown : [], live.since(asked)),
+      );
       if (gap) setHasMore(page.has_more);
       if (c.unread_count > 0) void markRead(conversationId);
     } catch {

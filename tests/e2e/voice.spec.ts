@@ -31,9 +31,6 @@ test("a voice note shows its transcript under the player, live", async ({ page }
   const [conversation] = (await list.json()).data.conversations;
   await page.goto(`/conversations/${conversation.id}`);
   await expect(messages(page).getByText("Hola")).toBeVisible();
-  // Both first fetches of the screen (its load and the socket's catch-up) have answered: one
-  // answering late would show the list as it was before the events below.
-  await page.waitForLoadState("networkidle");
 
   // The open conversation receives the note, "Transcribiendo…" while the (slowed) model works,
   // then its words, without reloading.

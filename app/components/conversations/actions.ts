@@ -145,13 +145,40 @@ const inTimeOrder = (a: Message, b: Message) =>
   a.created_at.localeCompare(b.created_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /**
- * `current` with `page` merged in by id (the page's copy wins: it is the server's latest),
- * oldest first, without the messages of `dropped`. Nothing appears twice, and what arrived
- * live while the page was fetched stays.
+ * `current` with `page` merged in by id, oldest first, without the messages of `dropped`.
+ * The page's copy wins, except over a copy an event brought after the page was asked for
+ * (`liveSince`): the page may have been read before that change (a status, a transcript).
+ * Nothing appears twice, and what arrived live while the page was fetched stays.
  */
-export function mergeMessages(current: Message[], page: Message[], dropped: Message[] = []) {
-  const replaced = new Set([...page, ...dropped].map((m) => m.id));
-  return [...current.filter((m) => !replaced.has(m.id)), ...page].sort(inTimeOrder);
+export function mergeMessages(
+  current: Message[],
+  page: Message[],
+  dropped: Message[] = [],
+  liveSince: ReadonlyMap<string, Message> = new Map(),
+) {
+  const fresh = page.map((m) => liveSince.get(m.id) ?? m);
+  const replaced = new Set([...fresh, ...dropped].map((m) => m.id));
+  return [...current.filter((m) => !replaced.has(m.id)), ...fresh].sort(inTimeOrder);
+}
+
+/**
+ * The copies of messages that events brought, numbered, so that a page fetched meanwhile
+ * does not put back an older copy: `since(mark)` gives those brought after `mark()`.
+ */
+export function liveCopies() {
+  let sequence = 0;
+  const copies = new Map<string, { message: Message; sequence: number }>();
+  return {
+    record(message: Message) {
+      copies.set(message.id, { message, sequence: ++sequence });
+    },
+    mark: () => sequence,
+    since(mark: number) {
+      const newer = new Map<string, Message>();
+      for (const [id, copy] of copies) if (copy.sequence > mark) newer.set(id, copy.message);
+      return newer;
+    },
+  };
 }
 
 /** The list with `message` replaced (same id) or added at the end. */

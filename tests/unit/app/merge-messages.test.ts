@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../../worker/conversations/contract";
+import { liveCopies, mergeMessages } from "../../../app/components/conversations/actions";
+
+const message = (id: string, changes: Partial<Message> = {}): Message => ({
+  id,
+  conversation_id: "c1",
+  content: `mensaje ${id}`,
+  type: "text",
+  direction: "inbound",
+  sender_type: "customer",
+  status: "delivered",
+  error: null,
+  media: null,
+  reactions: [],
+  transcript: null,
+  transcript_status: null,
+  transcript_error: null,
+  ai_sources: [],
+  suggested_by_ai: false,
+  created_at: `2026-11-23T10:00:0${id}.000Z`,
+  ...changes,
+});
+
+describe("a page of messages merged into the thread on screen", () => {
+  it("takes the page's copy, keeps what arrived live, in time order, never twice", () => {
+    const shown = [message("1"), message("3", { content: "en vivo" })];
+    const page = [message("1", { status: "read" }), message("2")];
+    const merged = mergeMessages(shown, page);
+    expect(merged.map((m) => m.id)).toEqual(["1", "2", "3"]);
+    expect(merged[0]!.status).toBe("read");
+  });
+
+  it("keeps an event's copy brought after the page was asked for", () => {
+    const live = liveCopies();
+    live.record(message("1", { transcript_status: "pending" })); // before the page was asked
+    const asked = live.mark();
+    const done = message("1", { transcript_status: "done", transcript: "Quería cita" });
+    live.record(done); // while the page travelled
+    const page = [message("1", { transcript_status: "pending" }), message("2")];
+
+    const merged = mergeMessages([done], page, [], live.since(asked));
+    expect(merged[0]).toEqual(done);
+    // Without the marks, the page's older copy would undo the event.
+    expect(mergeMessages([done], page)[0]!.transcript_status).toBe("pending");
+  });
+
+  it("lets a page asked for after an event win", () => {
+    const live = liveCopies();
+    live.record(message("1", { status: "sent" }));
+    const asked = live.mark();
+    const merged = mergeMessages([], [message("1", { status: "read" })], [], live.since(asked));
+    expect(merged[0]!.status).toBe("read");
+  });
+});
