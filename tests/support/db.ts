@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createDb } from "../../worker/db/client";
 import { messages, whatsappConnections } from "../../worker/db/schema";
-import { encryptSecret } from "../../worker/whatsapp/secrets";
+import { encryptSecret } from "../../worker/meta/secrets";
 
 export const db = createDb(env.DB);
 

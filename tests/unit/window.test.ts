@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  assertWindowOpen,
   isWindowOpen,
   SERVICE_WINDOW_MS,
   windowExpiresAt,
@@ -18,5 +19,12 @@ describe("the 24-hour customer-service window", () => {
   it("is closed when the customer never wrote", () => {
     expect(windowExpiresAt({ lastInboundAt: null })).toBeNull();
     expect(isWindowOpen({ lastInboundAt: null }, opened)).toBe(false);
+  });
+
+  it("refuses free text outside the window with a Spanish 422", () => {
+    expect(() => assertWindowOpen({ lastInboundAt: null })).toThrow(
+      expect.objectContaining({ status: 422, code: "window_closed" }),
+    );
+    expect(() => assertWindowOpen({ lastInboundAt: new Date().toISOString() })).not.toThrow();
   });
 });

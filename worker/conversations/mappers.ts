@@ -1,4 +1,5 @@
 import type { conversations, messages } from "../db/schema";
+import { AppError } from "../http/errors";
 import type { Conversation, Message } from "./contract";
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -15,6 +16,17 @@ export function windowExpiresAt(row: Pick<ConversationRow, "lastInboundAt">): st
 export function isWindowOpen(row: Pick<ConversationRow, "lastInboundAt">, now = Date.now()) {
   const expires = windowExpiresAt(row);
   return expires !== null && Date.parse(expires) > now;
+}
+
+/** Outside the window WhatsApp takes only an approved template: free text is refused (422). */
+export function assertWindowOpen(row: Pick<ConversationRow, "lastInboundAt">) {
+  if (!isWindowOpen(row)) {
+    throw new AppError(
+      422,
+      "window_closed",
+      "Han pasado más de 24 horas desde el último mensaje del cliente. WhatsApp solo permite responder con una plantilla aprobada.",
+    );
+  }
 }
 
 export const toConversation = (row: ConversationRow): Conversation => ({

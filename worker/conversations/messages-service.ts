@@ -7,7 +7,7 @@ import { AppError, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
 import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
-import { GraphError, metaFailure } from "../whatsapp/graph";
+import { GraphError, metaFailure } from "../meta/graph";
 import {
   notFailed,
   requireSender,
@@ -30,8 +30,8 @@ import {
   type sendMessageInput,
 } from "./contract";
 import { documentName, mediaHeaders } from "./media-headers";
-import { isWindowOpen, toConversation, toMessage, type MessageRow } from "./mappers";
-import { findConversation, windowClosed } from "./service";
+import { assertWindowOpen, toConversation, toMessage, type MessageRow } from "./mappers";
+import { findConversation } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(
@@ -291,7 +291,7 @@ export async function reactToMessage(
   if (!row.wamid || row.direction !== "inbound") {
     throw new AppError(422, "not_reactable", "Solo se puede reaccionar a mensajes del cliente.");
   }
-  if (!isWindowOpen(conversation)) throw windowClosed();
+  assertWindowOpen(conversation);
   const sender = await requireSender(deps, member.organizationId);
   try {
     await sender.graph.sendMessage(

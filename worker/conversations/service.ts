@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { agents, conversationCounts, conversations, messages } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { AppError, conflict, notFound } from "../http/errors";
+import { conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
 import type { z } from "zod";
@@ -289,10 +289,3 @@ export async function conversationsOfAgent(db: Db, member: Member, agentId: stri
     .limit(200);
   return rows.map(toConversation);
 }
-
-export const windowClosed = () =>
-  new AppError(
-    422,
-    "window_closed",
-    "Han pasado más de 24 horas desde el último mensaje del cliente. WhatsApp solo permite responder con una plantilla aprobada.",
-  );

@@ -12,7 +12,7 @@ import type { Db } from "../db/client";
 import { adSpend, adSpendSyncs, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { GraphError } from "../whatsapp/graph";
+import { GraphError } from "../meta/graph";
 import type { AdReportRow, AdsReport } from "./ads-contract";
 import type { dateRangeQuery } from "./contract";
 import { pixelSender } from "./meta-service";

@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
-import { GraphError } from "../whatsapp/graph";
+import { GraphError } from "../meta/graph";
 import {
   MAX_EVENT_AGE_MS,
   MAX_EVENTS_PER_REQUEST,

@@ -5,9 +5,9 @@ import { metaConnections, oauthExchanges, whatsappConnections } from "../db/sche
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
-import { GraphClient, GraphError, metaFailure } from "../whatsapp/graph";
+import { GraphError, metaFailure, metaGraph } from "../meta/graph";
 import { tokenForCode } from "../whatsapp/oauth-service";
-import { decryptSecret, encryptSecret } from "../whatsapp/secrets";
+import { decryptSecret, encryptSecret } from "../meta/secrets";
 import type { z } from "zod";
 import type {
   MetaConfig,
@@ -41,7 +41,7 @@ export async function pixelSender(deps: Deps, organizationId: string) {
   const row = await findPixel(deps.db, organizationId);
   if (!row) return null;
   const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
-  return { row, graph: new GraphClient(deps.env.META_GRAPH_URL, token) };
+  return { row, graph: metaGraph(deps.env, token) };
 }
 
 async function pixelGraph(deps: Deps, member: Member) {
@@ -96,7 +96,7 @@ export async function saveMetaConfig(
   ip: string | null,
 ) {
   try {
-    await new GraphClient(deps.env.META_GRAPH_URL, input.access_token).getPixel(input.pixel_id);
+    await metaGraph(deps.env, input.access_token).getPixel(input.pixel_id);
   } catch (error) {
     throw metaFailure(error);
   }
@@ -149,7 +149,7 @@ export async function connectPixel(
     "code" in input
       ? await tokenForCode(deps, member.organizationId, input.code)
       : await existingToken(deps, member);
-  const graph = new GraphClient(deps.env.META_GRAPH_URL, token);
+  const graph = metaGraph(deps.env, token);
   try {
     if ("pixel_id" in input) {
       await graph.getPixel(input.pixel_id);
@@ -289,7 +289,7 @@ export async function forwardConversions(
   input: z.output<typeof facebookConversionsInput>,
 ) {
   try {
-    const graph = new GraphClient(deps.env.META_GRAPH_URL, input.access_token);
+    const graph = metaGraph(deps.env, input.access_token);
     const answer = await graph.sendEvents(input.pixel_id, input.events);
     return { events_received: answer.events_received, fbtrace_id: answer.fbtrace_id ?? null };
   } catch (error) {

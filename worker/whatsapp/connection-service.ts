@@ -7,8 +7,8 @@ import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import type { WhatsappConfig, WhatsappTestResult } from "./contract";
 import type { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
-import { GraphClient, GraphError } from "./graph";
-import { decryptSecret, encryptSecret } from "./secrets";
+import { GraphError, metaGraph } from "../meta/graph";
+import { decryptSecret, encryptSecret } from "../meta/secrets";
 import type { z } from "zod";
 
 type ConnectionRow = typeof whatsappConnections.$inferSelect;
@@ -38,7 +38,7 @@ export async function connectedSender(deps: Deps, organizationId: string) {
   const row = await findConnection(deps.db, organizationId);
   if (!row || row.status === "disconnected") return null;
   const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
-  return { connection: row, graph: new GraphClient(deps.env.META_GRAPH_URL, token) };
+  return { connection: row, graph: metaGraph(deps.env, token) };
 }
 
 async function assertAgentInOrganization(db: Db, organizationId: string, agentId: string) {
@@ -51,7 +51,7 @@ async function assertAgentInOrganization(db: Db, organizationId: string, agentId
 /** Checks the number and token against Meta before anything is stored. */
 async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) {
   try {
-    return await new GraphClient(deps.env.META_GRAPH_URL, token).getPhoneNumber(phoneNumberId);
+    return await metaGraph(deps.env, token).getPhoneNumber(phoneNumberId);
   } catch (error) {
     if (error instanceof GraphError) {
       throw new AppError(422, "meta_error", error.message, [
@@ -189,9 +189,7 @@ export async function reconnect(deps: Deps, member: Member, phoneNumber: string 
   let status: ConnectionRow["status"] = "connected";
   let display = phoneNumber || current.phoneNumber;
   try {
-    const number = await new GraphClient(deps.env.META_GRAPH_URL, token).getPhoneNumber(
-      current.phoneNumberId,
-    );
+    const number = await metaGraph(deps.env, token).getPhoneNumber(current.phoneNumberId);
     display = phoneNumber || number.display_phone_number;
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;

@@ -25,7 +25,7 @@ import { fromRows } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
-import { spanishGraphError } from "./graph";
+import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents, type DetectedEventPayload } from "../sales/service";

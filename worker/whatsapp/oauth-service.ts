@@ -14,8 +14,8 @@ import type { Deps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
-import { GraphClient, GraphError } from "./graph";
-import { decryptSecret, encryptSecret } from "./secrets";
+import { GraphError, metaGraph } from "../meta/graph";
+import { decryptSecret, encryptSecret } from "../meta/secrets";
 
 /** The connection error codes of the spec's /oauth-error page. */
 export type ConnectionErrorCode =
@@ -87,12 +87,7 @@ export async function tokenForCode(
   }
 
   try {
-    const { access_token } = await new GraphClient(env.META_GRAPH_URL).exchangeCode(
-      appId,
-      appSecret,
-      code,
-      redirectUri,
-    );
+    const { access_token } = await metaGraph(env).exchangeCode(appId, appSecret, code, redirectUri);
     await db
       .update(oauthExchanges)
       .set({ accessTokenEncrypted: await encryptSecret(access_token, env.ENCRYPTION_KEY) })
@@ -127,14 +122,11 @@ export async function connectWithCode(
   const { db, env } = deps;
   const { appId, appSecret } = metaApp(env);
   const token = await tokenForCode(deps, member.organizationId, input.code, input.redirect_uri);
-  const graph = new GraphClient(env.META_GRAPH_URL, token);
+  const graph = metaGraph(env, token);
 
   let wabaIds: string[];
   try {
-    const debug = await new GraphClient(env.META_GRAPH_URL).debugToken(
-      token,
-      `${appId}|${appSecret}`,
-    );
+    const debug = await metaGraph(env).debugToken(token, `${appId}|${appSecret}`);
     wabaIds =
       debug.data.granular_scopes?.find((s) => s.scope === "whatsapp_business_management")
         ?.target_ids ?? [];

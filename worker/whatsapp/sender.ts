@@ -3,17 +3,16 @@ import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import {
-  isWindowOpen,
+  assertWindowOpen,
   preview,
   toConversation,
   toMessage,
   type ConversationRow,
   type MessageRow,
 } from "../conversations/mappers";
-import { windowClosed } from "../conversations/service";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
-import { GraphError } from "./graph";
+import { GraphError } from "../meta/graph";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -44,7 +43,7 @@ const UNEXPECTED =
 
 /** Free-form messages need the 24-hour window open; refused (422) before anything is sent. */
 function assertWindow(conversation: ConversationRow, delivery: Delivery) {
-  if (!delivery.anyTime && !isWindowOpen(conversation)) throw windowClosed();
+  if (!delivery.anyTime) assertWindowOpen(conversation);
 }
 
 /**

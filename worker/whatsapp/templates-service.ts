@@ -8,7 +8,7 @@ import { whatsappConnections, whatsappTemplates } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
-import { metaFailure } from "./graph";
+import { metaFailure } from "../meta/graph";
 import {
   fillTemplate,
   templateParameterCount,

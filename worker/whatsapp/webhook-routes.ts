@@ -8,7 +8,7 @@ import { AppError, badRequest } from "../http/errors";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import { scheduleReplies } from "../agents/auto-reply";
 import { ingestDelivery, type WebhookPayload } from "./ingest";
-import { isValidSignature } from "./signature";
+import { isValidSignature } from "../meta/signature";
 
 /** Meta's deliveries are small; anything this big is not from Meta. */
 const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;

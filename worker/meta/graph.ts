@@ -68,6 +68,10 @@ function unreachable(error: unknown, timeoutMs: number) {
   );
 }
 
+/** Graph as these settings reach it, acting with `accessToken` (none for the app's own calls). */
+export const metaGraph = (env: { META_GRAPH_URL: string }, accessToken?: string) =>
+  new GraphClient(env.META_GRAPH_URL, accessToken);
+
 export class GraphClient {
   constructor(
     private readonly baseUrl: string,
