@@ -42,6 +42,7 @@ const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
 
 const isActive = z.boolean({ error: "is_active debe ser verdadero o falso" });
 const canMarkLeads = z.boolean({ error: "can_mark_leads debe ser verdadero o falso" });
+const mode = z.enum(AGENT_MODES, { error: "El modo debe ser auto, draft u off" });
 
 export const agentCreateInput = z.object({
   name,
@@ -50,6 +51,7 @@ export const agentCreateInput = z.object({
   temperature: temperature.default(DEFAULT_TEMPERATURE),
   is_active: isActive.default(true),
   can_mark_leads: canMarkLeads.default(true),
+  mode: mode.default("auto"),
 });
 
 export const agentUpdateInput = z.object({
@@ -59,6 +61,7 @@ export const agentUpdateInput = z.object({
   temperature: temperature.optional(),
   is_active: isActive.optional(),
   can_mark_leads: canMarkLeads.optional(),
+  mode: mode.optional(),
 });
 
 export const agentWhatsappInput = z.object({
@@ -91,6 +94,8 @@ export interface Agent {
   is_active: boolean;
   /** Whether the model may mark the conversation as a lead (its `mark_lead` tool). */
   can_mark_leads: boolean;
+  /** What the agent does with a customer's message: answers, drafts for a person, or nothing. */
+  mode: AgentMode;
   /**
    * The organization's WhatsApp number's status when this agent is its default agent (the one
    * that answers it), else "disconnected": computed, never the stored value.

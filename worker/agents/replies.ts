@@ -2,7 +2,9 @@
  * How an agent answers: its system prompt, the organization's facts and the recent
  * conversation go to the model, which may hand the conversation to a human instead.
  */
-import type { agents, organizations } from "../db/schema";
+import { desc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { messages, type agents, type organizations } from "../db/schema";
 import {
   complete,
   type ChatMessage,
@@ -14,6 +16,9 @@ import type { Env } from "../env";
 
 type AgentRow = typeof agents.$inferSelect;
 type OrganizationRow = typeof organizations.$inferSelect;
+
+/** Messages read by the model: the recent conversation, oldest first. */
+const HISTORY_LENGTH = 20;
 
 export interface Turn {
   role: "user" | "assistant";
@@ -165,4 +170,19 @@ export async function askAgent(
     usage,
     latencyMs,
   };
+}
+
+/** The conversation's recent messages as the model reads them, and the newest of them. */
+export async function readHistory(db: Db, conversationId: string) {
+  const recent = await db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_LENGTH);
+  const history: Turn[] = recent
+    .filter((m) => m.type !== "reaction")
+    .reverse()
+    .map((m) => ({ role: m.direction === "inbound" ? "user" : "assistant", content: m.content }));
+  return { newest: recent[0], history };
 }
