@@ -17,6 +17,14 @@ export type AgentMode = (typeof AGENT_MODES)[number];
  * with knowledge in the prompt, a few euros at Gemini 2.5 Flash's prices.
  */
 export const DEFAULT_AI_MONTHLY_TOKEN_BUDGET = 5_000_000;
+/** `GET /agents/usage` and the `ai_budget_exhausted` event: the month's tokens and budget. */
+export interface AiUsage {
+  /** Calendar month in UTC, "YYYY-MM". */
+  month: string;
+  tokens_used: number;
+  budget: number;
+}
+
 export const WHATSAPP_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
 
 const name = z
