@@ -157,6 +157,20 @@ describe("draft mode", () => {
     expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
   });
 
+  it("still records a lead in draft mode, beside the draft", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(
+      org,
+      customer(),
+      "Quiero comprar, ¿qué precio tiene?",
+    );
+    await runDueReplies(org.hub);
+    const conversation = await getConversation(org.owner.token, conversationId);
+    expect(conversation.stage).toBe("lead");
+    expect(conversation.ai_draft).not.toBeNull();
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+  });
+
   it("is silent in off mode: no model call, no draft, nothing sent", async () => {
     const org = await setup("off");
     const question = `¿Hay aparcamiento? ${crypto.randomUUID()}`;
