@@ -61,3 +61,50 @@ test("an agent in Borrador prepares a suggestion that a person edits and sends",
   await expect(box).toHaveValue("");
   await expect(page.getByRole("button", { name: "Sugerir respuesta" })).toBeVisible();
 });
+
+test("the owner sets the monthly AI budget; past it the team is told once and the customer gets nothing", async ({
+  page,
+}) => {
+  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
+  const agent = await page.request.post("/api/v1/agents", {
+    headers,
+    data: { name: "Sofía", system_prompt: "Eres Sofía." },
+  });
+  await page.request.patch("/api/v1/whatsapp-config", {
+    headers,
+    data: { default_agent_id: (await agent.json()).data.id },
+  });
+
+  await page.goto("/settings/organization");
+  const budget = page.getByLabel("Tokens al mes");
+  await expect(budget).toHaveValue("5000000");
+  await budget.fill("0");
+  await page.getByRole("button", { name: "Guardar presupuesto" }).click();
+  await expect(page.getByText("Presupuesto de IA actualizado")).toBeVisible();
+
+  await page.goto("/agents");
+  await expect(page.getByText(/Uso de IA este mes: 0 de 0 tokens/)).toBeVisible();
+  await expect(page.getByText(/Presupuesto agotado/)).toBeVisible();
+
+  // A refused reply shows one banner (not a toast per refusal); closed, it stays closed.
+  const from = "34655000088";
+  await deliver(page.request, customerMessage(phoneNumberId, from, "¿Abrís hoy?", "Rosa"));
+  const notice = page
+    .getByRole("alert")
+    .filter({ hasText: "Se agotó el presupuesto mensual de IA" });
+  await expect(notice).toBeVisible({ timeout: 15_000 });
+  await deliver(page.request, customerMessage(phoneNumberId, from, "¿Hola?", "Rosa"));
+  await expect(notice).toHaveCount(1);
+  await notice.getByRole("button", { name: "Cerrar" }).click();
+  await expect(notice).toHaveCount(0);
+
+  const list = await (await page.request.get("/api/v1/conversations", { headers })).json();
+  const conversationId = list.data.conversations[0].id;
+  const messages = await (
+    await page.request.get(`/api/v1/conversations/${conversationId}/messages`, { headers })
+  ).json();
+  expect(messages.data.messages.map((m: { direction: string }) => m.direction)).toEqual([
+    "inbound",
+    "inbound",
+  ]);
+});
