@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
+import { draftRoutes } from "./agents/draft-routes";
 import { agentRoutes } from "./agents/routes";
 import { auditRoutes } from "./audit/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
@@ -41,6 +42,7 @@ const v1 = new Hono<AppContext>()
   .route("/organizations", organizationRoutes)
   .route("/agents", agentRoutes)
   .route("/conversations", salesRoutes)
+  .route("/conversations", draftRoutes)
   .route("/conversations", conversationRoutes)
   .route("/quick-replies", quickReplyRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)

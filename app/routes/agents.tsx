@@ -5,6 +5,7 @@ import type { Agent } from "../../worker/agents/contract";
 import { AgentCard, type AgentWithUsage } from "~/components/agents/agent-card";
 import { AgentDialog, type AgentFormValues } from "~/components/agents/agent-dialog";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
+import { AiUsageMeter } from "~/components/agents/ai-usage";
 import { AgentsEmptyState } from "~/components/agents/agents-empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
@@ -105,6 +106,7 @@ export default function Agents() {
         />
         {canManage && <Button onClick={openCreate}>Nuevo Agente</Button>}
       </div>
+      <AiUsageMeter />
 
       {agents === null ? (
         <Spinner />

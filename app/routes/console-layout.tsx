@@ -2,6 +2,7 @@ import { Dialog, DialogPanel } from "@headlessui/react";
 import { useEffect, useState } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
+import { AiBudgetNotice } from "~/components/ai-budget-notice";
 import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
 import { Spinner } from "~/components/ui/spinner";
@@ -101,6 +102,7 @@ export default function ConsoleLayout() {
         </DialogPanel>
       </Dialog>
       <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+        <AiBudgetNotice />
         <Outlet />
       </main>
     </div>

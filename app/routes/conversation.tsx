@@ -3,6 +3,7 @@ import { Link, useNavigate, useParams } from "react-router";
 import { toast } from "sonner";
 import {
   MESSAGE_PAGE_SIZE,
+  type AiDraft,
   type Conversation,
   type ConversationDetail,
   type ConversationEvent,
@@ -159,6 +160,13 @@ export default function ConversationScreen() {
     },
   );
 
+  /** The AI's suggestion arrived, was asked for, or went ("Sugerencia de IA"). */
+  const showDraft = (draft: AiDraft | null) =>
+    setConversation((current) => current && { ...current, ai_draft: draft });
+  useRealtimeEvent<{ conversation_id: string; draft: AiDraft }>("draft_ready", (event) => {
+    if (event.conversation_id === conversationId) showDraft(event.draft);
+  });
+
   // A socket (re)opened: what happened while none was open, merged into what is shown.
   useRealtimeConnected(async () => {
     const shown = messages;
@@ -265,6 +273,7 @@ export default function ConversationScreen() {
             actions={actions}
             window={{ expiresAt, open: windowOpen, now }}
             quickReplies={quickReplies}
+            suggestion={{ conversationId, aiDraft: conversation.ai_draft, onChange: showDraft }}
           />
         </div>
       </div>

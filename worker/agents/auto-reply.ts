@@ -3,10 +3,10 @@
  * runs the replies from its alarm, one at a time, so a conversation never has two answers
  * in flight, and a burst of customer messages is answered once.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
-import { addAiUsage, hasAiBudget } from "../ai/budget";
+import { and, eq, sql } from "drizzle-orm";
+import { addAiUsage } from "../ai/budget";
 import { isAiConfigured, ModelError } from "../ai/client";
-import { agents, aiCalls, conversations, messages, organizations } from "../db/schema";
+import { agents, aiCalls, conversations, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
@@ -15,13 +15,12 @@ import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
-import { buildHistory } from "./history";
+import { checkAiBudget } from "./ai-budget";
+import { saveDraft } from "./drafts";
+import { buildHistory, recentMessages } from "./history";
 import { askAgent } from "./replies";
 
-/** Messages read by the model: the recent conversation, oldest first. */
-const HISTORY_LENGTH = 20;
-
-export type ReplyOutcome = "replied" | "handoff" | "skipped" | "failed";
+export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed";
 
 /** Hands the conversations that got customer messages to their organizations' hubs. */
 export async function scheduleReplies(
@@ -64,14 +63,9 @@ export async function replyToConversation(
     where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
   });
   if (!agent?.isActive || agent.mode === "off") return "skipped";
-  if (!(await hasAiBudget(db, organizationId))) return "skipped";
+  if (!(await checkAiBudget(deps, organizationId))) return "skipped";
 
-  const recent = await db
-    .select()
-    .from(messages)
-    .where(eq(messages.conversationId, conversation.id))
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(HISTORY_LENGTH);
+  const recent = await recentMessages(db, conversation.id);
   const newest = recent[0];
   if (!newest || newest.direction !== "inbound") return "skipped"; // Someone already answered.
 
@@ -84,7 +78,7 @@ export async function replyToConversation(
     return "handoff";
   }
 
-  await showTyping(deps, organizationId, newest.wamid);
+  if (agent.mode === "auto") await showTyping(deps, organizationId, newest.wamid);
   const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
     db.insert(aiCalls).values({
       organizationId,
@@ -114,7 +108,9 @@ export async function replyToConversation(
 
   // The lead first: a reply that fails to send does not undo what the customer showed.
   if (answer.lead) await markLeadByAgent(deps, conversation);
-  if (answer.reply) {
+  if (answer.reply && agent.mode === "draft") {
+    await saveDraft(deps, conversation, agent.id, { ...answer, reply: answer.reply });
+  } else if (answer.reply) {
     try {
       await sendText(deps, conversation, { content: answer.reply, senderType: "bot" });
     } catch (error) {
@@ -126,7 +122,8 @@ export async function replyToConversation(
     return "handoff";
   }
   await setAiError(deps, conversation.id, organizationId, null);
-  return answer.reply ? "replied" : "skipped";
+  if (!answer.reply) return "skipped";
+  return agent.mode === "draft" ? "drafted" : "replied";
 }
 
 /** The conversation goes to the team: pending, priority at least high, AI silent there. */

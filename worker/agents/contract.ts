@@ -17,6 +17,14 @@ export type AgentMode = (typeof AGENT_MODES)[number];
  * with knowledge in the prompt, a few euros at Gemini 2.5 Flash's prices.
  */
 export const DEFAULT_AI_MONTHLY_TOKEN_BUDGET = 5_000_000;
+/** `GET /agents/usage` and the `ai_budget_exhausted` event: the month's tokens and budget. */
+export interface AiUsage {
+  /** Calendar month in UTC, "YYYY-MM". */
+  month: string;
+  tokens_used: number;
+  budget: number;
+}
+
 export const WHATSAPP_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
 
 const name = z
@@ -42,6 +50,7 @@ const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
 
 const isActive = z.boolean({ error: "is_active debe ser verdadero o falso" });
 const canMarkLeads = z.boolean({ error: "can_mark_leads debe ser verdadero o falso" });
+const mode = z.enum(AGENT_MODES, { error: "El modo debe ser auto, draft u off" });
 
 export const agentCreateInput = z.object({
   name,
@@ -50,6 +59,7 @@ export const agentCreateInput = z.object({
   temperature: temperature.default(DEFAULT_TEMPERATURE),
   is_active: isActive.default(true),
   can_mark_leads: canMarkLeads.default(true),
+  mode: mode.default("auto"),
 });
 
 export const agentUpdateInput = z.object({
@@ -59,6 +69,7 @@ export const agentUpdateInput = z.object({
   temperature: temperature.optional(),
   is_active: isActive.optional(),
   can_mark_leads: canMarkLeads.optional(),
+  mode: mode.optional(),
 });
 
 export const agentWhatsappInput = z.object({
@@ -91,6 +102,8 @@ export interface Agent {
   is_active: boolean;
   /** Whether the model may mark the conversation as a lead (its `mark_lead` tool). */
   can_mark_leads: boolean;
+  /** What the agent does with a customer's message: answers, drafts for a person, or nothing. */
+  mode: AgentMode;
   /**
    * The organization's WhatsApp number's status when this agent is its default agent (the one
    * that answers it), else "disconnected": computed, never the stored value.

@@ -3,17 +3,33 @@
  * latest photos as image parts beside their captions. A voice note the agent is answering but
  * cannot read makes it hand the conversation to the team instead of guessing.
  */
+import { desc, eq } from "drizzle-orm";
 import type { ContentPart } from "../ai/client";
 import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media";
 import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
+import type { Db } from "../db/client";
+import { messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import type { Turn } from "./replies";
 
 /** Only the customer's latest photos go to the model as images: they weigh on every prompt. */
 const IMAGES_IN_PROMPT = 2;
 
+/** Messages an agent reads: the recent conversation. */
+const HISTORY_LENGTH = 20;
+
 export type AgentHistory = { turns: Turn[] } | { handoff: string };
+
+/** The conversation's recent messages, newest first, as `buildHistory` takes them. */
+export function recentMessages(db: Db, conversationId: string) {
+  return db
+    .select()
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(HISTORY_LENGTH);
+}
 
 /**
  * Builds the history from the recent messages (newest first, as read). Voice notes sent since

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { readAiUsage } from "../ai/budget";
 import { conversationsOfAgent } from "../conversations/service";
 import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
@@ -15,6 +16,10 @@ export const agentRoutes = new Hono<AppContext>()
     const agent = await agents.createAgent(c.var.db, c.var.member, c.req.valid("json"));
     return c.json({ data: agent }, 201);
   })
+  // Before "/:id": "usage" is not an agent.
+  .get("/usage", async (c) =>
+    c.json({ data: await readAiUsage(c.var.db, c.var.member.organizationId) }),
+  )
   .get("/:id", async (c) => {
     return c.json({ data: await agents.getAgent(c.var.db, c.var.member, c.req.param("id")) });
   })

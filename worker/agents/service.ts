@@ -16,6 +16,7 @@ import type {
   agentUpdateInput,
   agentWhatsappInput,
 } from "./contract";
+import { requireAiBudget } from "./ai-budget";
 import { askAgent } from "./replies";
 
 type AgentRow = typeof agents.$inferSelect;
@@ -59,6 +60,7 @@ export const toAgent = (
   system_prompt: row.systemPrompt,
   is_active: row.isActive,
   can_mark_leads: row.canMarkLeads,
+  mode: row.mode,
   whatsapp_status: whatsappStatusOf(row.id, number),
   whatsapp_qr: row.whatsappQr,
   created_at: row.createdAt,
@@ -134,6 +136,7 @@ export async function createAgent(
       temperature: input.temperature,
       isActive: input.is_active,
       canMarkLeads: input.can_mark_leads,
+      mode: input.mode,
     })
     .returning();
   return agentView(db, member.organizationId, row!);
@@ -155,6 +158,7 @@ export async function updateAgent(
       temperature: input.temperature,
       isActive: input.is_active,
       canMarkLeads: input.can_mark_leads,
+      mode: input.mode,
       updatedAt: new Date().toISOString(),
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
@@ -218,6 +222,7 @@ export async function testAgent(
   const { db, env } = deps;
   const agent = await findAgent(db, member.organizationId, id);
   if (!isAiConfigured(env)) throw aiNotConfigured();
+  await requireAiBudget(deps, member.organizationId);
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });

@@ -6,15 +6,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { aiUsage, organizations } from "../db/schema";
+import type { AiUsage } from "../agents/contract";
 
 /** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
 export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);
-
-export interface AiUsage {
-  month: string;
-  tokens_used: number;
-  budget: number;
-}
 
 export async function readAiUsage(db: Db, organizationId: string, now = new Date()) {
   const month = usageMonth(now);

@@ -96,10 +96,16 @@ export const sendMessageInput = z
     conversation_id: id,
     content: textContent.optional(),
     template: templateSendField.optional(),
+    /** The text is the AI's suggestion ("Sugerencia de IA"), maybe edited by the person. */
+    from_draft: z.boolean({ error: "from_draft debe ser verdadero o falso" }).default(false),
   })
   .refine((input) => (input.content === undefined) !== (input.template === undefined), {
     path: ["content"],
     message: "Envía un texto (content) o una plantilla (template)",
+  })
+  .refine((input) => !input.from_draft || input.content !== undefined, {
+    path: ["from_draft"],
+    message: "Una sugerencia de IA se envía como texto (content)",
   });
 
 /** What a message with a file reads as when it came without a caption. */

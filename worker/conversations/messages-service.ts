@@ -87,7 +87,8 @@ export async function sendMessage(
   );
   const author = { senderType: "agent" as const, senderUserId: member.userId };
   if (input.content !== undefined) {
-    return sendText(deps, conversation, { ...author, content: input.content });
+    const suggestedByAi = input.from_draft;
+    return sendText(deps, conversation, { ...author, content: input.content, suggestedByAi });
   }
   const template = await prepareTemplate(deps, member.organizationId, input.template!);
   return sendOutbound(deps, conversation, {

@@ -18,6 +18,9 @@ const optional = (label: string, max = 500) =>
     .nullish()
     .transform((value) => value || null);
 
+/** The most tokens a month an owner may allow: far above any real use, below any overflow. */
+export const MAX_AI_MONTHLY_TOKEN_BUDGET = 1_000_000_000;
+
 export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "200+"] as const;
 
 /** The currencies the settings form offers first; any ISO 4217 code is accepted. */
@@ -56,6 +59,13 @@ export const organizationUpdateInput = z.object({
   ai_use_case: aiUseCase.optional(),
   /** Default currency of the sales recorded in the console and of the ads report. */
   currency: currencyField.optional(),
+  /** Model tokens a calendar month (UTC): the owner's alone to set (docs/decisions/0029). */
+  ai_monthly_token_budget: z
+    .number({ error: "El presupuesto de IA debe ser un número de tokens" })
+    .int("El presupuesto de IA es un número entero de tokens")
+    .min(0, "El presupuesto de IA no puede ser negativo")
+    .max(MAX_AI_MONTHLY_TOKEN_BUDGET, "El presupuesto de IA máximo es de 1.000 millones de tokens")
+    .optional(),
 });
 
 export type OrganizationCreateInput = z.input<typeof organizationCreateInput>;
@@ -77,6 +87,8 @@ export interface Organization {
   ai_use_case: string;
   /** ISO 4217: sales recorded without a currency, and the ads report's revenue. */
   currency: string;
+  /** Model tokens the organization may spend a calendar month (UTC); `GET /agents/usage`. */
+  ai_monthly_token_budget: number;
   tracking_key: string;
   created_at: string;
   updated_at: string;

@@ -3,7 +3,7 @@ import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { memberships, organizations } from "../db/schema";
-import { AppError, conflict } from "../http/errors";
+import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
 
@@ -22,6 +22,7 @@ export const toOrganization = (row: OrganizationRow): Organization => ({
   country: row.country,
   ai_use_case: row.aiUseCase,
   currency: row.currency,
+  ai_monthly_token_budget: row.aiMonthlyTokenBudget,
   tracking_key: row.trackingKey,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -95,6 +96,9 @@ export async function updateOrganization(
   input: OrganizationUpdateData,
   ip: string | null,
 ): Promise<Organization> {
+  if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
+    throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
+  }
   const [row] = await db
     .update(organizations)
     .set({
@@ -109,6 +113,7 @@ export async function updateOrganization(
       businessHours: input.business_hours,
       aiUseCase: input.ai_use_case,
       currency: input.currency,
+      aiMonthlyTokenBudget: input.ai_monthly_token_budget,
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizations.id, member.organizationId))

@@ -354,7 +354,8 @@ const INSERT_MESSAGES = `
 /**
  * Only the messages stored just now count on their conversation: unread, last message and
  * its preview (the latest by Meta's time, then by position), the service window, the
- * latest ad referral. The conversations it counted on come back for the console's events.
+ * latest ad referral; a waiting AI draft answered older messages and goes. The conversations it
+ * counted on come back for the console's events.
  */
 const COUNT_STORED = `
   WITH fresh AS (
@@ -372,6 +373,7 @@ const COUNT_STORED = `
   )
   UPDATE conversations SET
     unread_count = unread_count + totals.added,
+    ai_draft = NULL,
     last_message_preview = CASE WHEN last_message_at <= totals.latest
       THEN totals.preview ELSE last_message_preview END,
     last_message_at = max(last_message_at, totals.latest),

@@ -34,6 +34,8 @@ export interface Outbound extends Delivery {
   senderType: "agent" | "bot";
   senderUserId?: string | null;
   mediaMimeType?: string | null;
+  /** A person sent the AI's suggestion ("Sugerido por IA"). */
+  suggestedByAi?: boolean;
 }
 
 const NOT_CONNECTED =
@@ -69,13 +71,20 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
         senderType: outbound.senderType,
         senderUserId: outbound.senderUserId ?? null,
         mediaMimeType: outbound.mediaMimeType ?? null,
+        suggestedByAi: outbound.suggestedByAi ?? false,
         status: "pending",
         createdAt: now,
       })
       .returning(),
     db
       .update(conversations)
-      .set({ lastMessageAt: now, lastMessagePreview: preview(outbound.content), updatedAt: now })
+      .set({
+        lastMessageAt: now,
+        lastMessagePreview: preview(outbound.content),
+        updatedAt: now,
+        // A person answered: the AI's suggestion, sent or not, is not shown again.
+        ...(outbound.senderType === "agent" && { aiDraft: null }),
+      })
       .where(eq(conversations.id, conversation.id))
       .returning(),
   ]);
@@ -185,7 +194,7 @@ export const textDelivery = (content: string): Delivery => ({
 export function sendText(
   deps: Deps,
   conversation: ConversationRow,
-  text: { content: string; senderType: "agent" | "bot"; senderUserId?: string | null },
+  text: Pick<Outbound, "content" | "senderType" | "senderUserId" | "suggestedByAi">,
 ) {
   return sendOutbound(deps, conversation, { ...text, ...textDelivery(text.content) });
 }

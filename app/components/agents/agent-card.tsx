@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Agent } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
+import { ModeBadge } from "./mode-select";
 
 export interface AgentUsage {
   calls: number;
@@ -53,6 +54,7 @@ export function AgentCard({ agent, canManage, onEdit, onDelete, onTry }: AgentCa
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <WhatsappBadge status={agent.whatsapp_status} />
+        <ModeBadge mode={agent.mode} />
       </div>
       <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
         <div className="min-w-0">

@@ -6,11 +6,13 @@ import {
   DEFAULT_TEMPERATURE,
   agentCreateInput,
   type Agent,
+  type AgentMode,
   type AgentModel,
 } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
+import { ModeSelect } from "./mode-select";
 import { ToggleSwitch } from "./toggle-switch";
 
 export interface AgentFormValues {
@@ -20,6 +22,7 @@ export interface AgentFormValues {
   system_prompt: string;
   is_active: boolean;
   can_mark_leads: boolean;
+  mode: AgentMode;
 }
 
 const EMPTY: AgentFormValues = {
@@ -29,6 +32,7 @@ const EMPTY: AgentFormValues = {
   system_prompt: "",
   is_active: true,
   can_mark_leads: true,
+  mode: "auto",
 };
 
 const MODEL_OPTIONS = AGENT_MODELS.map((model) => ({
@@ -45,6 +49,7 @@ const valuesOf = (agent: Agent | null): AgentFormValues =>
         system_prompt: agent.system_prompt,
         is_active: agent.is_active,
         can_mark_leads: agent.can_mark_leads,
+        mode: agent.mode,
       }
     : EMPTY;
 
@@ -141,6 +146,7 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
                 placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
                 onChange={(e) => set("system_prompt", e.target.value)}
               />
+              <ModeSelect value={values.mode} onChange={(mode) => set("mode", mode)} />
               <ToggleSwitch
                 label="Marcar interesados automáticamente"
                 description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."

@@ -67,12 +67,14 @@ export function replyActions(conversationId: string, onStored: (message: Message
   }
 
   return {
-    send: (content: string) =>
+    /** `fromDraft`: the text is the AI's suggestion, maybe edited ("Sugerido por IA"). */
+    send: (content: string, fromDraft = false) =>
       deliver(
         () =>
           api.post<Message>("/conversations/messages", {
             conversation_id: conversationId,
             content,
+            ...(fromDraft && { from_draft: true }),
           }),
         { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
       ),

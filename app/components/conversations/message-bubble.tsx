@@ -31,6 +31,9 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
         {message.sender_type === "bot" && (
           <p className="mb-1 text-xs font-semibold opacity-80">Agente IA</p>
         )}
+        {message.suggested_by_ai && (
+          <p className="mb-1 text-xs font-semibold opacity-80">Sugerido por IA</p>
+        )}
         {message.type === "template" && (
           <p className="mb-1 text-xs font-semibold opacity-80">Plantilla</p>
         )}

@@ -1,7 +1,9 @@
 import { useState } from "react";
+import type { AiDraft } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
+import { DraftSuggestion, useDraftInComposer } from "./draft-suggestion";
 import { WindowBanner } from "./window-banner";
 
 interface ReplyAreaProps {
@@ -9,23 +11,33 @@ interface ReplyAreaProps {
   /** The 24-hour window, from `useWindowClock`. */
   window: { expiresAt: string | null; open: boolean; now: number };
   quickReplies?: QuickReply[];
+  /** Given in a conversation: its AI suggestion ("Sugerencia de IA", "Sugerir respuesta"). */
+  suggestion?: {
+    conversationId: string;
+    aiDraft: AiDraft | null;
+    onChange: (draft: AiDraft | null) => void;
+  };
 }
 
 /**
  * Below a conversation's messages: the window line, then the composer (text, files,
  * templates), or only the template picker once the window has closed.
  */
-export function ReplyArea({ actions, window, quickReplies }: ReplyAreaProps) {
+export function ReplyArea({ actions, window, quickReplies, suggestion }: ReplyAreaProps) {
   // Kept here, not in the composer: a draft survives the window closing and reopening.
   const [draft, setDraft] = useState("");
+  const ai = useDraftInComposer(suggestion?.aiDraft ?? null, draft, setDraft);
   return (
     <>
       <WindowBanner expiresAt={window.expiresAt} open={window.open} now={window.now} />
+      {window.open && suggestion && (
+        <DraftSuggestion {...suggestion} inComposer={ai.fromDraft} onUse={ai.takeDraft} />
+      )}
       {window.open ? (
         <Composer
           text={draft}
           onTextChange={setDraft}
-          onSend={actions.send}
+          onSend={(text) => actions.send(text, ai.fromDraft)}
           onSendTemplate={actions.sendTemplate}
           onAttach={actions.sendFile}
           quickReplies={quickReplies}

@@ -1,3 +1,4 @@
+import { AiBudgetSection } from "./ai-budget-section";
 import { AuditLogSection } from "./audit-log-section";
 import { InvitationsSection } from "./invitations-section";
 import { MembersSection, canManageTeam } from "./members-section";
@@ -11,6 +12,7 @@ export function OrganizationTab() {
   return (
     <>
       <OrganizationSettingsForm />
+      {role === "owner" && <AiBudgetSection />}
       <QuickRepliesSection />
       <MembersSection />
       {canManageTeam(role) && (

@@ -1,0 +1,56 @@
+import { useCallback, useEffect, useState } from "react";
+import type { AiUsage } from "../../../worker/agents/contract";
+import { api } from "~/lib/api";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
+
+const tokens = (n: number) => n.toLocaleString("es-ES");
+
+/** "Uso de IA este mes: X de Y tokens", with a bar; red once the budget is spent. */
+export function AiUsageMeter() {
+  const [usage, setUsage] = useState<AiUsage | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setUsage(await api.get<AiUsage>("/agents/usage"));
+    } catch {
+      setUsage(null); // The agents list reports the failure; the meter just stays hidden.
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  useRealtimeEvent<AiUsage>("ai_budget_exhausted", setUsage);
+
+  if (!usage) return null;
+  const spent = usage.budget > 0 ? Math.min(1, usage.tokens_used / usage.budget) : 1;
+  const exhausted = usage.tokens_used >= usage.budget;
+  return (
+    <section
+      aria-label="Uso de IA"
+      className="mb-4 rounded-xl border border-slate-200 bg-white p-4"
+    >
+      <p className="text-sm text-slate-700">
+        Uso de IA este mes: <strong>{tokens(usage.tokens_used)}</strong> de{" "}
+        <strong>{tokens(usage.budget)}</strong> tokens
+      </p>
+      <div
+        role="progressbar"
+        aria-label="Presupuesto mensual de IA usado"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(spent * 100)}
+        className="mt-2 h-2 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div
+          className={`h-full ${exhausted ? "bg-red-600" : spent > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`}
+          style={{ width: `${spent * 100}%` }}
+        />
+      </div>
+      {exhausted && (
+        <p className="mt-2 text-sm text-red-700">
+          Presupuesto agotado: los agentes no responden hasta el mes que viene o hasta que la
+          persona propietaria lo amplíe en Configuración.
+        </p>
+      )}
+    </section>
+  );
+}

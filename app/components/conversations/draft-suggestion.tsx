@@ -1,0 +1,137 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import type { AiDraft } from "../../../worker/conversations/contract";
+import { Button } from "~/components/ui/button";
+import { api, errorMessage } from "~/lib/api";
+
+/**
+ * The AI's suggestion and the composer's text, kept together by the reply area (which owns the
+ * text): a suggestion that arrives fills an empty composer (or one still holding the previous
+ * suggestion), never over what a person is writing. `fromDraft` says whether the text to send
+ * came from the suggestion, so the message is noted "Sugerido por IA".
+ */
+export function useDraftInComposer(
+  aiDraft: AiDraft | null,
+  text: string,
+  setText: (text: string) => void,
+) {
+  const [seen, setSeen] = useState<string | null>(null);
+  const [prefilled, setPrefilled] = useState<string | null>(null);
+  const current = aiDraft?.created_at ?? null;
+  if (current !== seen) {
+    // A new suggestion, or none any more: adjusted while rendering, not after.
+    setSeen(current);
+    const untouched = text.trim() === "" || text === prefilled;
+    if (aiDraft && untouched) {
+      setText(aiDraft.content);
+      setPrefilled(aiDraft.content);
+    } else if (!aiDraft) {
+      if (prefilled !== null && text === prefilled) setText("");
+      setPrefilled(null);
+    }
+  }
+  const fromDraft = aiDraft !== null && prefilled !== null && text.trim() !== "";
+  const takeDraft = () => {
+    if (!aiDraft) return;
+    setText(aiDraft.content);
+    setPrefilled(aiDraft.content);
+  };
+  return { fromDraft, takeDraft };
+}
+
+interface DraftSuggestionProps {
+  conversationId: string;
+  aiDraft: AiDraft | null;
+  /** The suggestion is already the composer's text. */
+  inComposer: boolean;
+  onUse: () => void;
+  onChange: (draft: AiDraft | null) => void;
+}
+
+/**
+ * Above the composer: "Sugerencia de IA" (edit it in the composer and send it, or "Descartar")
+ * and "Sugerir respuesta", which asks the conversation's agent for one now.
+ */
+export function DraftSuggestion({
+  conversationId,
+  aiDraft,
+  inComposer,
+  onUse,
+  onChange,
+}: DraftSuggestionProps) {
+  const [busy, setBusy] = useState<"suggest" | "discard" | null>(null);
+
+  async function suggest() {
+    setBusy("suggest");
+    try {
+      const { draft } = await api.post<{ draft: AiDraft }>(
+        `/conversations/${conversationId}/draft`,
+      );
+      onChange(draft);
+    } catch (error) {
+      toast.error("No se pudo preparar una sugerencia", { description: errorMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function discard() {
+    setBusy("discard");
+    try {
+      await api.delete(`/conversations/${conversationId}/draft`);
+      onChange(null);
+    } catch (error) {
+      toast.error("No se pudo descartar la sugerencia", { description: errorMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (!aiDraft) {
+    return (
+      <div className="flex justify-end border-t border-slate-200 bg-white px-3 pt-2">
+        <Button
+          variant="secondary"
+          disabled={busy !== null}
+          aria-busy={busy === "suggest"}
+          onClick={() => void suggest()}
+          className="px-3 py-1"
+        >
+          {busy === "suggest" ? "Preparando sugerencia…" : "Sugerir respuesta"}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <section
+      aria-label="Sugerencia de IA"
+      className="border-t border-violet-200 bg-violet-50 px-3 py-2 text-sm"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 className="font-semibold text-violet-900">Sugerencia de IA</h2>
+        <p className="flex-1 text-xs text-violet-900">
+          {inComposer
+            ? "Está en el cuadro de texto: revísala, edítala si hace falta y pulsa Enviar."
+            : "Tienes texto propio en el cuadro: usa la sugerencia si prefieres."}
+        </p>
+        {!inComposer && (
+          <Button variant="secondary" className="px-3 py-1" onClick={onUse}>
+            Usar sugerencia
+          </Button>
+        )}
+        <Button
+          variant="secondary"
+          className="px-3 py-1"
+          disabled={busy !== null}
+          aria-busy={busy === "discard"}
+          onClick={() => void discard()}
+        >
+          Descartar
+        </Button>
+      </div>
+      {!inComposer && (
+        <p className="mt-1 whitespace-pre-wrap break-words text-slate-800">{aiDraft.content}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+// The organization's monthly AI budget: the owner sets it, every model call counts against it,
+// and past it nothing reaches the model (docs/decisions/0029).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../worker/agents/contract";
+import { usageMonth } from "../../worker/ai/budget";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp, seedMessage } from "../support/db";
+import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
+import { call } from "../support/http";
+import { botMessages, runDueReplies } from "../support/replies";
+import { connect } from "../support/sockets";
+import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+async function addMember(organizationId: string, role: "admin" | "agent") {
+  const user = await registerUser();
+  await env.DB.prepare(
+    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
+    .run();
+  return user;
+}
+
+/** Records `tokens` as spent by the organization in `month`. */
+async function spend(organizationId: string, tokens: number, month = usageMonth()) {
+  await env.DB.prepare(
+    "INSERT INTO ai_usage (organization_id, month, tokens_used) VALUES (?, ?, ?) ON CONFLICT (organization_id, month) DO UPDATE SET tokens_used = excluded.tokens_used",
+  )
+    .bind(organizationId, month, tokens)
+    .run();
+}
+
+const usage = async (owner: Owner) =>
+  (await call("GET", "/api/v1/agents/usage", { token: owner.token })).body.data;
+
+const setBudget = (owner: Owner, token: string, budget: unknown) =>
+  call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+    token,
+    body: { ai_monthly_token_budget: budget },
+  });
+
+/** Model requests whose messages carry `marker`. */
+const modelRequestsWith = async (marker: string) =>
+  (await modelRequests()).filter((r) => JSON.stringify(r.body.messages).includes(marker));
+
+describe("AI budget", () => {
+  it("shows the month's usage to every member, counting the sandbox", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    expect(await usage(owner)).toEqual({
+      month: usageMonth(),
+      tokens_used: 0,
+      budget: DEFAULT_AI_MONTHLY_TOKEN_BUDGET,
+    });
+    expect(owner.organization.ai_monthly_token_budget).toBe(DEFAULT_AI_MONTHLY_TOKEN_BUDGET);
+
+    await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: "Hola" }] },
+    });
+    const member = await addMember(owner.organization.id, "agent");
+    const seen = await call("GET", "/api/v1/agents/usage", { token: member.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.tokens_used).toBeGreaterThan(0);
+  });
+
+  it("is set by the owner only, within bounds", async () => {
+    const owner = await createOwner();
+    const admin = await addMember(owner.organization.id, "admin");
+
+    const refused = await setBudget(owner, admin.token, 10);
+    expect(refused.status).toBe(403);
+    expect(refused.body.message).toMatch(/propietaria/);
+    // The admin still edits the rest of the organization.
+    const renamed = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: admin.token,
+      body: { name: "Clínica Nueva" },
+    });
+    expect(renamed.status).toBe(200);
+
+    for (const wrong of [-1, 1.5, 2_000_000_000, "mucho"]) {
+      expect((await setBudget(owner, owner.token, wrong)).status).toBe(422);
+    }
+    const set = await setBudget(owner, owner.token, 1000);
+    expect(set.status).toBe(200);
+    expect(set.body.data.ai_monthly_token_budget).toBe(1000);
+    expect((await usage(owner)).budget).toBe(1000);
+  });
+
+  it("past the budget, the AI stops answering, the team is told and the customer gets nothing", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+      defaultAgentId: agent.id,
+    });
+    await setBudget(owner, owner.token, 500);
+    await spend(owner.organization.id, 500);
+    const socket = await connect(owner.token);
+
+    const question = `¿Tenéis hueco hoy? ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: "34611223344", text: question })));
+    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+
+    expect(await modelRequestsWith(question)).toEqual([]);
+    expect(await graphRequests(`/${phoneNumberId}/messages`)).toEqual([]);
+    const event = await socket.receive((e) => e.type === "ai_budget_exhausted");
+    expect(event.data).toEqual({ month: usageMonth(), tokens_used: 500, budget: 500 });
+
+    // The owner raises the budget: the next customer message is answered.
+    await setBudget(owner, owner.token, 100_000);
+    const again = `¿Y mañana? ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: "34611223344", text: again })));
+    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+    expect(await modelRequestsWith(again)).toHaveLength(1);
+    const conversation = (await call("GET", "/api/v1/conversations", { token: owner.token })).body
+      .data.conversations[0];
+    expect((await botMessages(conversation.id)).length).toBe(1);
+  });
+
+  it("refuses the sandbox and on-demand drafts past the budget, without asking the model", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    const conversation = await createConversation(owner, { agent_id: agent.id });
+    const marker = `presupuesto-${crypto.randomUUID()}`;
+    await seedMessage(owner.organization.id, conversation.id, { content: marker });
+    await setBudget(owner, owner.token, 0);
+
+    const sandbox = await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: marker }] },
+    });
+    const draft = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
+      token: owner.token,
+    });
+    for (const res of [sandbox, draft]) {
+      expect(res.status).toBe(402);
+      expect(res.body).toMatchObject({
+        error: "ai_budget_exhausted",
+        message: expect.stringMatching(/presupuesto mensual de IA/),
+      });
+    }
+    expect(await modelRequestsWith(marker)).toEqual([]);
+  });
+
+  it("starts again with the calendar month (UTC)", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    await setBudget(owner, owner.token, 1000);
+    const lastMonth = usageMonth(new Date(Date.now() - 40 * 24 * 60 * 60 * 1000));
+    await spend(owner.organization.id, 5000, lastMonth);
+    expect(await usage(owner)).toMatchObject({ month: usageMonth(), tokens_used: 0 });
+
+    const marker = `mes-nuevo-${crypto.randomUUID()}`;
+    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
+      token: owner.token,
+      body: { messages: [{ role: "user", content: marker }] },
+    });
+    expect(res.status).toBe(200);
+    expect(await modelRequestsWith(marker)).toHaveLength(1);
+  });
+});

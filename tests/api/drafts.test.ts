@@ -1,0 +1,304 @@
+// Draft mode ("Borrador") and "Sugerir respuesta": the agent's answer waits on the conversation
+// for a person, and nothing of it reaches WhatsApp (docs/decisions/0028).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { COSTLY_WRITES } from "../../worker/http/write-limits";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp, openWindow, seedMessage } from "../support/db";
+import { createAgent, createConversation, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { botMessages, runDueReplies } from "../support/replies";
+import { connect } from "../support/sockets";
+import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+
+const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+const fakeAnswer = (text: string) => `Respuesta de prueba (google/gemini-2.5-flash): ${text}`;
+
+/** An organization whose number is answered by an agent in `mode`. */
+async function setup(mode: "auto" | "draft" | "off") {
+  const owner = await createOwner({ name: "Clínica Sonrisa" });
+  const agent = await createAgent(owner, { name: "Sofía", mode });
+  const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+    phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+    defaultAgentId: agent.id,
+  });
+  const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+  return { owner, agent, phoneNumberId, hub };
+}
+
+async function conversationIdOf(organizationId: string, phone: string) {
+  const row = await env.DB.prepare(
+    "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
+  )
+    .bind(organizationId, phone)
+    .first<{ id: string }>();
+  return row!.id;
+}
+
+/** A customer message to the organization's number, the AI's work not yet run. */
+async function customerWrites(
+  setupResult: Awaited<ReturnType<typeof setup>>,
+  from: string,
+  text: string,
+) {
+  await deliver(delivery(inboundMessage({ phoneNumberId: setupResult.phoneNumberId, from, text })));
+  return conversationIdOf(setupResult.owner.organization.id, from);
+}
+
+const getConversation = async (token: string, id: string) =>
+  (await call("GET", `/api/v1/conversations/${id}`, { token })).body.data;
+
+describe("draft mode", () => {
+  it("prepares the answer, publishes it, and sends nothing to WhatsApp (not even typing)", async () => {
+    const org = await setup("draft");
+    const socket = await connect(org.owner.token);
+    const from = customer();
+    const question = `¿Abrís los sábados? ${crypto.randomUUID()}`;
+    const conversationId = await customerWrites(org, from, question);
+    await runDueReplies(org.hub);
+
+    const event = await socket.receive((e) => e.type === "draft_ready");
+    expect(event.data).toEqual({
+      conversation_id: conversationId,
+      draft: {
+        content: fakeAnswer(question),
+        agent_id: org.agent.id,
+        sources: [],
+        created_at: expect.any(String),
+      },
+    });
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toEqual(
+      event.data.draft,
+    );
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+    expect(await botMessages(conversationId)).toEqual([]);
+    // The model was asked once, as in auto mode.
+    const asked = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body.messages).includes(question),
+    );
+    expect(asked).toHaveLength(1);
+  });
+
+  it("sends the edited draft as a person's message noted as suggested, and clears it", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "Hola, ¿precio de limpieza?");
+    await runDueReplies(org.hub);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).not.toBeNull();
+
+    const sent = await call("POST", "/api/v1/conversations/messages", {
+      token: org.owner.token,
+      body: {
+        conversation_id: conversationId,
+        content: "Son 40 €. ¿Te va el lunes?",
+        from_draft: true,
+      },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body.data).toMatchObject({
+      content: "Son 40 €. ¿Te va el lunes?",
+      direction: "outbound",
+      sender_type: "agent",
+      suggested_by_ai: true,
+      status: "sent",
+    });
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
+    const texts = (await graphRequests(`/${org.phoneNumberId}/messages`)).filter(
+      (r) => r.body.type === "text",
+    );
+    expect(texts.map((r) => r.body.text.body)).toEqual(["Son 40 €. ¿Te va el lunes?"]);
+
+    // A person's own words are not noted as suggested.
+    const own = await call("POST", "/api/v1/conversations/messages", {
+      token: org.owner.token,
+      body: { conversation_id: conversationId, content: "Te esperamos." },
+    });
+    expect(own.body.data.suggested_by_ai).toBe(false);
+  });
+
+  it("a person's reply of their own also retires the waiting draft", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "¿Tenéis cita mañana?");
+    await runDueReplies(org.hub);
+    await call("POST", "/api/v1/conversations/messages", {
+      token: org.owner.token,
+      body: { conversation_id: conversationId, content: "Sí, a las 10." },
+    });
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
+  });
+
+  it("a new customer message replaces a stale draft", async () => {
+    const org = await setup("draft");
+    const from = customer();
+    const conversationId = await customerWrites(org, from, "Primera pregunta");
+    await runDueReplies(org.hub);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft.content).toBe(
+      fakeAnswer("Primera pregunta"),
+    );
+
+    const socket = await connect(org.owner.token);
+    await customerWrites(org, from, "Segunda pregunta");
+    // At once: the draft answered the older message.
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
+    const arrived = await socket.receive((e) => e.type === "new_message");
+    expect(arrived.data.conversation.ai_draft).toBeNull();
+
+    await runDueReplies(org.hub);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft.content).toBe(
+      fakeAnswer("Segunda pregunta"),
+    );
+  });
+
+  it("still hands over to a person in draft mode, with no draft", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "Quiero hablar con una persona");
+    await runDueReplies(org.hub);
+    const conversation = await getConversation(org.owner.token, conversationId);
+    expect(conversation).toMatchObject({ status: "pending", ai_draft: null });
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+  });
+
+  it("still records a lead in draft mode, beside the draft", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(
+      org,
+      customer(),
+      "Quiero comprar, ¿qué precio tiene?",
+    );
+    await runDueReplies(org.hub);
+    const conversation = await getConversation(org.owner.token, conversationId);
+    expect(conversation.stage).toBe("lead");
+    expect(conversation.ai_draft).not.toBeNull();
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+  });
+
+  it("is silent in off mode: no model call, no draft, nothing sent", async () => {
+    const org = await setup("off");
+    const question = `¿Hay aparcamiento? ${crypto.randomUUID()}`;
+    const conversationId = await customerWrites(org, customer(), question);
+    await runDueReplies(org.hub);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
+    const asked = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body.messages).includes(question),
+    );
+    expect(asked).toEqual([]);
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+  });
+
+  it("refuses from_draft with a template", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "Hola");
+    const res = await call("POST", "/api/v1/conversations/messages", {
+      token: org.owner.token,
+      body: {
+        conversation_id: conversationId,
+        template: { name: "hello_world", language: "es" },
+        from_draft: true,
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.details).toEqual([{ path: "from_draft", message: expect.any(String) }]);
+  });
+});
+
+describe("Sugerir respuesta", () => {
+  it("asks the number's agent on demand (whatever its mode), stores and publishes the draft", async () => {
+    const org = await setup("off");
+    // A conversation without an agent of its own: the number's agent drafts.
+    const conversation = await createConversation(org.owner);
+    expect(conversation.agent_id).toBeNull();
+    await seedMessage(org.owner.organization.id, conversation.id, {
+      content: "¿Hacéis ortodoncia?",
+    });
+    await openWindow(conversation.id);
+    const socket = await connect(org.owner.token);
+
+    const res = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
+      token: org.owner.token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.draft).toMatchObject({
+      content: fakeAnswer("¿Hacéis ortodoncia?"),
+      agent_id: org.agent.id,
+      sources: [],
+    });
+    const event = await socket.receive((e) => e.type === "draft_ready");
+    expect(event.data).toEqual({ conversation_id: conversation.id, draft: res.body.data.draft });
+    expect((await getConversation(org.owner.token, conversation.id)).ai_draft).toEqual(
+      res.body.data.draft,
+    );
+    expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
+  });
+
+  it("asks the conversation's own agent before the number's", async () => {
+    const org = await setup("off");
+    const other = await createAgent(org.owner, { name: "Lucía", mode: "off" });
+    const conversation = await createConversation(org.owner, { agent_id: other.id });
+    await seedMessage(org.owner.organization.id, conversation.id, { content: "Hola" });
+    const res = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
+      token: org.owner.token,
+    });
+    expect(res.body.data.draft.agent_id).toBe(other.id);
+  });
+
+  it("says plainly when no agent can draft, or the customer has not written", async () => {
+    const owner = await createOwner();
+    const conversation = await createConversation(owner);
+    const noAgent = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
+      token: owner.token,
+    });
+    expect(noAgent.status).toBe(422);
+    expect(noAgent.body.error).toBe("no_agent");
+
+    const agent = await createAgent(owner);
+    const silent = await createConversation(owner, { agent_id: agent.id });
+    const nothing = await call("POST", `/api/v1/conversations/${silent.id}/draft`, {
+      token: owner.token,
+    });
+    expect(nothing.status).toBe(422);
+    expect(nothing.body.error).toBe("nothing_to_answer");
+  });
+
+  it("discards the draft and tells the consoles", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "¿Abrís en agosto?");
+    await runDueReplies(org.hub);
+    const socket = await connect(org.owner.token);
+
+    const res = await call("DELETE", `/api/v1/conversations/${conversationId}/draft`, {
+      token: org.owner.token,
+    });
+    expect(res.status).toBe(200);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
+    const event = await socket.receive((e) => e.type === "conversation_update");
+    expect(event.data.conversation).toMatchObject({ id: conversationId, ai_draft: null });
+  });
+
+  it("another organization's conversation is not found, and its draft untouched", async () => {
+    const org = await setup("draft");
+    const conversationId = await customerWrites(org, customer(), "Hola");
+    await runDueReplies(org.hub);
+    const stranger = await createOwner();
+    for (const method of ["POST", "DELETE"] as const) {
+      const res = await call(method, `/api/v1/conversations/${conversationId}/draft`, {
+        token: stranger.token,
+      });
+      expect(res.status).toBe(404);
+    }
+    const sent = await call("POST", "/api/v1/conversations/messages", {
+      token: stranger.token,
+      body: { conversation_id: conversationId, content: "Hola", from_draft: true },
+    });
+    expect(sent.status).toBe(404);
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft).not.toBeNull();
+  });
+
+  it("is limited per member like the sandbox (429 with Retry-After)", async () => {
+    const owner = await createOwner();
+    const ask = () =>
+      call("POST", `/api/v1/conversations/${crypto.randomUUID()}/draft`, { token: owner.token });
+    for (let i = 0; i < COSTLY_WRITES.model.max; i++) expect((await ask()).status).toBe(404);
+    const refused = await ask();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBeTruthy();
+  });
+});

@@ -1,0 +1,20 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember } from "../http/auth";
+import { limitMemberWrites } from "../http/write-limits";
+import { discardDraft, suggestDraft } from "./drafts";
+
+/** Mounted beside the conversation routes: middleware stays on each route, not on a prefix. */
+const member = [requireCaller, requireMember] as const;
+
+/** `/conversations/{id}/draft`: the AI's suggestion, asked for or discarded by any member. */
+export const draftRoutes = new Hono<AppContext>()
+  // A model call: the member's costly-write limit, as the sandbox.
+  .post("/:id/draft", ...member, limitMemberWrites("model"), async (c) => {
+    const draft = await suggestDraft(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: { draft } });
+  })
+  .delete("/:id/draft", ...member, limitMemberWrites(), async (c) => {
+    await discardDraft(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: { success: true } });
+  });

@@ -1,0 +1,159 @@
+/**
+ * Draft mode and "Sugerir respuesta": the agent's answer waits on the conversation (`ai_draft`)
+ * for a person to edit and send, or discard. Nothing of it goes to WhatsApp
+ * (docs/decisions/0028).
+ */
+import { and, eq } from "drizzle-orm";
+import { addAiUsage } from "../ai/budget";
+import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
+import type { AiDraft } from "../conversations/contract";
+import { toConversation, type ConversationRow } from "../conversations/mappers";
+import { findConversation } from "../conversations/service";
+import type { Db } from "../db/client";
+import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError, conflict } from "../http/errors";
+import { publish } from "../realtime/publish";
+import { markLeadByAgent } from "../sales/service";
+import { requireAiBudget } from "./ai-budget";
+import { buildHistory, recentMessages } from "./history";
+import { askAgent, type AgentAnswer } from "./replies";
+
+/**
+ * Stores the answer as the conversation's draft and tells the consoles (`draft_ready`), unless
+ * something was said since the conversation was read: a newer customer message gets a draft of
+ * its own, and after a person's reply this one would be stale. Returns the draft, or null.
+ */
+export async function saveDraft(
+  deps: Deps,
+  conversation: ConversationRow,
+  agentId: string,
+  answer: AgentAnswer & { reply: string },
+) {
+  const draft: AiDraft = {
+    content: answer.reply,
+    agent_id: agentId,
+    sources: [], // The knowledge entries the answer used, once askAgent returns them.
+    created_at: new Date().toISOString(),
+  };
+  const [saved] = await deps.db
+    .update(conversations)
+    .set({ aiDraft: draft })
+    .where(
+      and(
+        eq(conversations.id, conversation.id),
+        eq(conversations.lastMessageAt, conversation.lastMessageAt),
+      ),
+    )
+    .returning({ id: conversations.id });
+  if (!saved) return null;
+  await publish(deps.env, conversation.organizationId, {
+    type: "draft_ready",
+    data: { conversation_id: conversation.id, draft },
+  });
+  return draft;
+}
+
+/**
+ * The agent that drafts for a conversation: its own, else the one that answers the
+ * organization's number. Asked by a person, it drafts whatever its mode or switch: those say
+ * what the agent does on its own.
+ */
+async function draftingAgent(db: Db, conversation: ConversationRow) {
+  const [number] = await db
+    .select({ defaultAgentId: whatsappConnections.defaultAgentId })
+    .from(whatsappConnections)
+    .where(eq(whatsappConnections.organizationId, conversation.organizationId));
+  const agentId = conversation.agentId ?? number?.defaultAgentId;
+  const agent = agentId
+    ? await db.query.agents.findFirst({
+        where: and(eq(agents.id, agentId), eq(agents.organizationId, conversation.organizationId)),
+      })
+    : undefined;
+  if (!agent) {
+    throw new AppError(
+      422,
+      "no_agent",
+      "Asigna un agente de IA a la conversación (o elige el agente del número en Configuración) para pedir una sugerencia.",
+    );
+  }
+  return agent;
+}
+
+/** The agent has nothing to suggest (it would hand over, or said nothing): the person answers. */
+const noSuggestion = (reason?: string) =>
+  new AppError(
+    422,
+    "no_suggestion",
+    `El agente no tiene una respuesta que sugerir${reason ? ` (${reason})` : ""}: respóndele tú.`,
+  );
+
+/** "Sugerir respuesta": the agent drafts an answer now; it is stored and published as well. */
+export async function suggestDraft(deps: Deps, member: Member, conversationId: string) {
+  const { db, env } = deps;
+  const conversation = await findConversation(db, member.organizationId, conversationId);
+  const agent = await draftingAgent(db, conversation);
+  if (!isAiConfigured(env)) throw aiNotConfigured();
+  const recent = await recentMessages(db, conversation.id);
+  if (!recent.some((m) => m.direction === "inbound" && m.type !== "reaction")) {
+    throw new AppError(
+      422,
+      "nothing_to_answer",
+      "El cliente aún no ha escrito: no hay nada que responder.",
+    );
+  }
+  await requireAiBudget(deps, member.organizationId);
+  const history = await buildHistory(deps, member.organizationId, recent);
+  if ("handoff" in history) throw noSuggestion(history.handoff);
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, member.organizationId),
+  });
+  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
+    db.insert(aiCalls).values({
+      organizationId: member.organizationId,
+      agentId: agent.id,
+      conversationId: conversation.id,
+      model: agent.model,
+      latencyMs: 0,
+      outcome,
+      ...extra,
+    });
+
+  let answer: AgentAnswer;
+  try {
+    answer = await askAgent(env, agent, organization!, history.turns);
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    await record("failed", { error: error.message });
+    throw new AppError(502, "ai_error", error.message);
+  }
+  await addAiUsage(db, member.organizationId, answer.usage);
+  await record("draft", {
+    promptTokens: answer.usage.promptTokens,
+    completionTokens: answer.usage.completionTokens,
+    latencyMs: answer.latencyMs,
+  });
+  if (answer.lead) await markLeadByAgent(deps, conversation);
+  const { reply } = answer;
+  if (!reply) throw noSuggestion(answer.handoff?.reason);
+  const draft = await saveDraft(deps, conversation, agent.id, { ...answer, reply });
+  if (!draft) {
+    throw conflict("La conversación cambió mientras se preparaba la sugerencia: vuelve a pedirla.");
+  }
+  return draft;
+}
+
+/** Discards the conversation's draft ("Descartar"); the consoles hear the conversation change. */
+export async function discardDraft(deps: Deps, member: Member, conversationId: string) {
+  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  const [updated] = await deps.db
+    .update(conversations)
+    .set({ aiDraft: null })
+    .where(eq(conversations.id, conversation.id))
+    .returning();
+  await publish(deps.env, member.organizationId, {
+    type: "conversation_update",
+    data: { conversation: toConversation(updated!) },
+  });
+}
