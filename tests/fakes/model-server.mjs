@@ -9,6 +9,20 @@ const ASKS_FOR_PERSON = /humano|persona|agente real/i;
 /** A customer who wants to buy: the fake marks the lead when the agent may (`mark_lead`). */
 const BUYING_INTENT = /\b(precio|comprar|presupuesto)\b/i;
 
+/** How the product's prompt lists a knowledge entry (worker/agents/replies.ts). */
+const KNOWLEDGE_ENTRY = /^\[Entrada: (.+)\]$/m;
+
+/**
+ * The deterministic answer: the customer's words, and the title of the first knowledge entry
+ * the system prompt gives, as a model quoting its source would (the journeys assert it).
+ */
+function echoAnswer(model, messages, lastUser) {
+  const system = messages.find((m) => m.role === "system")?.content;
+  const source = typeof system === "string" ? KNOWLEDGE_ENTRY.exec(system)?.[1] : undefined;
+  const answer = `Respuesta de prueba (${model}): ${lastUser}`;
+  return source ? `${answer} (según «${source}»)` : answer;
+}
+
 /** @param {{ port?: number, apiKey?: string }} options */
 export async function startFakeModel({ port = 0, apiKey } = {}) {
   /** @type {any[]} */
@@ -115,7 +129,7 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         200,
         completion(
           body.model,
-          { content: `Respuesta de prueba (${body.model}): ${lastUser}` },
+          { content: echoAnswer(body.model, body.messages, lastUser) },
           "stop",
           promptTokens,
         ),

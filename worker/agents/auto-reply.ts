@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { isWindowOpen, toConversation } from "../conversations/mappers";
+import { knowledgeForAgent } from "../knowledge/retrieval";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
@@ -94,9 +95,10 @@ export async function replyToConversation(
       ...extra,
     });
 
+  const knowledge = await knowledgeForAgent(db, agent, history);
   let answer;
   try {
-    answer = await askAgent(env, agent, organization!, history);
+    answer = await askAgent(env, agent, organization!, history, knowledge);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await record("failed", { error: error.message });
@@ -114,7 +116,11 @@ export async function replyToConversation(
   if (answer.lead) await markLeadByAgent(deps, conversation);
   if (answer.reply) {
     try {
-      await sendText(deps, conversation, { content: answer.reply, senderType: "bot" });
+      await sendText(deps, conversation, {
+        content: answer.reply,
+        senderType: "bot",
+        aiSources: answer.sources,
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error; // window closed meanwhile: stay silent
     }

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { AiSource } from "../conversations/contract";
 import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
@@ -35,6 +36,8 @@ export interface Outbound extends Delivery {
   senderType: "agent" | "bot";
   senderUserId?: string | null;
   mediaMimeType?: string | null;
+  /** The knowledge entries an AI answer used ("Fuentes"). */
+  aiSources?: AiSource[];
 }
 
 const NOT_CONNECTED =
@@ -70,6 +73,7 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
         senderType: outbound.senderType,
         senderUserId: outbound.senderUserId ?? null,
         mediaMimeType: outbound.mediaMimeType ?? null,
+        aiSources: outbound.aiSources?.length ? outbound.aiSources : null,
         status: "pending",
         createdAt: now,
       })
@@ -186,7 +190,7 @@ export const textDelivery = (content: string): Delivery => ({
 export function sendText(
   deps: Deps,
   conversation: ConversationRow,
-  text: { content: string; senderType: "agent" | "bot"; senderUserId?: string | null },
+  text: Pick<Outbound, "content" | "senderType" | "senderUserId" | "aiSources">,
 ) {
   return sendOutbound(deps, conversation, { ...text, ...textDelivery(text.content) });
 }
