@@ -35,7 +35,7 @@ async function addEntry(owner: Owner, title: string, content: string) {
 
 async function importFile(
   token: string,
-  parts: BlobPart[],
+  parts: (string | Uint8Array<ArrayBuffer>)[],
   name: string,
   type: string,
 ): Promise<ApiResponse<any>> {

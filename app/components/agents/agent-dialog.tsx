@@ -11,6 +11,7 @@ import {
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
+import { KnowledgePicker } from "./knowledge-picker";
 import { ToggleSwitch } from "./toggle-switch";
 
 export interface AgentFormValues {
@@ -20,6 +21,7 @@ export interface AgentFormValues {
   system_prompt: string;
   is_active: boolean;
   can_mark_leads: boolean;
+  knowledge_ids: string[] | null;
 }
 
 const EMPTY: AgentFormValues = {
@@ -29,6 +31,7 @@ const EMPTY: AgentFormValues = {
   system_prompt: "",
   is_active: true,
   can_mark_leads: true,
+  knowledge_ids: null,
 };
 
 const MODEL_OPTIONS = AGENT_MODELS.map((model) => ({
@@ -45,6 +48,7 @@ const valuesOf = (agent: Agent | null): AgentFormValues =>
         system_prompt: agent.system_prompt,
         is_active: agent.is_active,
         can_mark_leads: agent.can_mark_leads,
+        knowledge_ids: agent.knowledge_ids,
       }
     : EMPTY;
 
@@ -140,6 +144,11 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
                 hint="Quién es el agente, qué sabe de tu negocio y cuándo debe pasar la conversación a una persona."
                 placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
                 onChange={(e) => set("system_prompt", e.target.value)}
+              />
+              <KnowledgePicker
+                value={values.knowledge_ids}
+                error={errors.knowledge_ids}
+                onChange={(ids) => set("knowledge_ids", ids)}
               />
               <ToggleSwitch
                 label="Marcar interesados automáticamente"
