@@ -45,7 +45,7 @@ async function pdfText(bytes: Uint8Array) {
   let pdf;
   try {
     // Images are never decoded for text: a tiny cap keeps a hostile one from allocating much.
-    pdf = await getDocumentProxy(bytes, { maxImageSize: 1024 * 1024 });
+    pdf = await getDocumentProxy(bytes, { maxImageSize: 1024 * 1024, verbosity: 0 });
   } catch {
     throw refused(KNOWLEDGE_PDF_UNREADABLE);
   }
