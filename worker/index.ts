@@ -4,6 +4,7 @@ import type { Env } from "./env";
 import { cspNonceContext } from "./http/csp-contract";
 import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
 import { readUnreadBody } from "./http/unread-body";
+import { knowledgePromptBench } from "./knowledge/bench-route";
 import { scheduled } from "./scheduled";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
@@ -30,6 +31,9 @@ function route(request: Request, env: Env, ctx: ExecutionContext) {
   const { pathname } = new URL(request.url);
   // The benchmarks' ceiling (scripts/bench): only when BENCH_ROUTES=1 is set.
   if (pathname === "/__bench/ok" && env.BENCH_ROUTES === "1") return new Response("ok");
+  if (pathname === "/__bench/knowledge-prompt" && env.BENCH_ROUTES === "1") {
+    return knowledgePromptBench(request, env);
+  }
   if (isApiPath(pathname)) return api.fetch(request, env, ctx);
   return renderConsolePage(request);
 }
