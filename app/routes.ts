@@ -12,6 +12,7 @@ export default [
     route("conversations", "routes/conversations.tsx"),
     route("conversations/:conversationId", "routes/conversation.tsx"),
     route("agents", "routes/agents.tsx"),
+    route("agents/knowledge", "routes/knowledge.tsx"),
     route("chats/:agentId", "routes/agent-chats.tsx"),
     route("tracking", "routes/tracking.tsx"),
     route("settings", "routes/settings.tsx"),

@@ -8,6 +8,7 @@ import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
 import { createDb } from "./db/client";
+import { knowledgeRoutes } from "./knowledge/routes";
 import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { AppError, handleError, notFound } from "./http/errors";
@@ -25,7 +26,10 @@ import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 const MAX_BODY_BYTES = 1024 * 1024;
 
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES });
-/** File uploads (`POST /conversations/{id}/media`) may be larger: a file plus its form fields. */
+/**
+ * File uploads (`POST /conversations/{id}/media`, `POST /knowledge/import`) may be larger: a
+ * file plus its form fields (the knowledge import has a tighter limit of its own).
+ */
 const uploadBodyLimit = bodyLimit({
   maxSize: MAX_UPLOAD_BYTES + 64 * 1024,
   onError: () => {
@@ -33,7 +37,7 @@ const uploadBodyLimit = bodyLimit({
   },
 });
 const isUpload = (method: string, path: string) =>
-  method === "POST" && /^\/api\/v1\/conversations\/[^/]+\/media$/.test(path);
+  method === "POST" && /^\/api\/v1\/(conversations\/[^/]+\/media|knowledge\/import)$/.test(path);
 
 const v1 = new Hono<AppContext>()
   .route("/auth", authRoutes)
@@ -41,6 +45,7 @@ const v1 = new Hono<AppContext>()
   .route("/organizations/audit-log", auditRoutes)
   .route("/organizations", organizationRoutes)
   .route("/agents", agentRoutes)
+  .route("/knowledge", knowledgeRoutes)
   .route("/conversations", salesRoutes)
   .route("/conversations", draftRoutes)
   .route("/conversations", conversationRoutes)

@@ -4,6 +4,7 @@ import type { Env } from "./env";
 import { cspNonceContext } from "./http/csp-contract";
 import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
 import { readUnreadBody } from "./http/unread-body";
+import { knowledgePromptBench } from "./knowledge/bench-route";
 import { scheduled } from "./scheduled";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
@@ -27,10 +28,13 @@ async function renderConsolePage(request: Request) {
 }
 
 /**
- * The ceiling (`ok`: answers, touches nothing) and the price of one write (`insert`: exactly one
- * D1 insert, a throwaway rate-limit row the cron prunes), so a stored webhook is read against both.
+ * The ceiling (`ok`: answers, touches nothing), the price of one write (`insert`: exactly one
+ * D1 insert, a throwaway rate-limit row the cron prunes), so a stored webhook is read against
+ * both, and an answer's knowledge (`knowledge-prompt`: the search and the prompt, no model).
  */
-async function benchRoute(pathname: string, env: Env) {
+async function benchRoute(request: Request, env: Env) {
+  const { pathname } = new URL(request.url);
+  if (pathname === "/__bench/knowledge-prompt") return knowledgePromptBench(request, env);
   if (pathname === "/__bench/insert") {
     await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)")
       .bind(`bench:${crypto.randomUUID()}`, Date.now())
@@ -43,8 +47,7 @@ async function benchRoute(pathname: string, env: Env) {
 function route(request: Request, env: Env, ctx: ExecutionContext) {
   const { pathname } = new URL(request.url);
   // The benchmarks' references (scripts/bench): only when BENCH_ROUTES=1 is set.
-  if (env.BENCH_ROUTES === "1" && pathname.startsWith("/__bench/"))
-    return benchRoute(pathname, env);
+  if (env.BENCH_ROUTES === "1" && pathname.startsWith("/__bench/")) return benchRoute(request, env);
   if (isApiPath(pathname)) return api.fetch(request, env, ctx);
   return renderConsolePage(request);
 }

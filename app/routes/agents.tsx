@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useSearchParams } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import type { Agent } from "../../worker/agents/contract";
 import { AgentCard, type AgentWithUsage } from "~/components/agents/agent-card";
@@ -16,6 +16,9 @@ import { useAuth } from "~/lib/auth";
 import { serverFieldErrors } from "~/lib/forms";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
+
+const LINK_BUTTON_CLASS =
+  "inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50";
 
 /** A user without an organization sees onboarding instead: no toast for that. */
 const isMissingOrganization = (error: unknown, reason: string) =>
@@ -104,7 +107,12 @@ export default function Agents() {
           title="Gestión de Agentes"
           description="Agentes de IA que responden a tus clientes por WhatsApp y pasan la conversación a una persona cuando hace falta."
         />
-        {canManage && <Button onClick={openCreate}>Nuevo Agente</Button>}
+        <div className="flex gap-3">
+          <Link to="/agents/knowledge" className={LINK_BUTTON_CLASS}>
+            Conocimiento
+          </Link>
+          {canManage && <Button onClick={openCreate}>Nuevo Agente</Button>}
+        </div>
       </div>
       <AiUsageMeter />
 

@@ -15,7 +15,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
-import { connectionSql, expiredSql, inboxSql } from "./seed.mjs";
+import { connectionSql, expiredSql, inboxSql, knowledgeSql } from "./seed.mjs";
 import {
   BUILD_DIR,
   STATE_DIR,
@@ -156,6 +156,10 @@ mkdirSync(seedDir, { recursive: true });
 const LARGE = { conversations: 10_000, messagesPer: 20 };
 const SMALL = { conversations: 1_000, messagesPer: 20 };
 const EXPIRED = { conversations: 5_000, messagesPer: 21 };
+const KNOWLEDGE = {
+  large: { entries: 1_000, seed: 4, now },
+  small: { entries: 10, seed: 5, now },
+};
 const largeSeed = inboxSql({
   organizationId: large.organizationId,
   ...LARGE,
@@ -181,6 +185,9 @@ const files = ALL
       small: smallSeed.sql,
       large: largeSeed.sql,
       expired: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
+      // Knowledge: 1,000 entries for the large organization's agents, 10 for the small one's.
+      knowledgeLarge: knowledgeSql({ organizationId: large.organizationId, ...KNOWLEDGE.large }),
+      knowledgeSmall: knowledgeSql({ organizationId: small.organizationId, ...KNOWLEDGE.small }),
     }
   : { connection };
 /** @type {Record<string, number>} */
@@ -405,6 +412,30 @@ async function reads() {
     );
   }
 }
+/**
+ * What an AI answer costs before the model is asked: the knowledge search (FTS5, bm25) and
+ * the system prompt's assembly, through the BENCH_ROUTES route, at 1,000 entries (beside
+ * another organization's 10, so both share the index), one request at a time.
+ */
+async function knowledgePrompt() {
+  log("knowledge prompt at 1,000 and 10 entries (concurrency 1)");
+  const question = "¿Cuánto cuesta la limpieza y el blanqueamiento? ¿Hay financiación?";
+  const targets = [
+    { key: "knowledgeLarge", agentId: largeSeed.agentId },
+    { key: "knowledgeSmall", agentId: smallSeed.agentId },
+  ];
+  for (const { key, agentId } of targets) {
+    const path = `/__bench/knowledge-prompt?agent=${agentId}&q=${encodeURIComponent(question)}`;
+    const shape = await (await fetch(`${base}${path}`)).json();
+    const before = treeCpu(server.pid);
+    const r = (await load({ mode: "latency", paths: [{ name: key, path }], samples: SAMPLES }))[
+      key
+    ];
+    await sleep(50);
+    const cpu = treeCpu(server.pid).workerd - before.workerd;
+    results[key] = { ...shape, ...r, times: undefined, cpuMsPerRequest: cpu / (SAMPLES + 3) };
+  }
+}
 if (ALL) {
   await reads();
   log("the console in Chromium: inbox, conversation, realtime burst");
@@ -413,6 +444,7 @@ if (ALL) {
     inboxToken: large.token,
     live: { token: live.token, appSecret: APP_SECRET, phoneNumberId: PHONE_NUMBER_ID },
   });
+  await knowledgePrompt();
   log("client JavaScript per route");
   results.bundles = bundleReport(`${BUILD_DIR}/client`);
   await retention();
@@ -544,6 +576,18 @@ for (const [name, l] of Object.entries(results.readsLarge ?? {})) {
     budgeted ? "<= 1.3x" : "(reference)",
     budgeted ? l.p95 <= 1.3 * s.p95 : null,
     `CPU ${f2(l.cpuMsPerRequest / s.cpuMsPerRequest)}x (1k: ${f2(s.cpuMsPerRequest)} ms)`,
+  );
+}
+if (ALL) tableOfKnowledge();
+function tableOfKnowledge() {
+  const k = results.knowledgeLarge;
+  const s10 = results.knowledgeSmall;
+  row(
+    "7. knowledge prompt @1,000 entries",
+    `p95 ${f1(k.p95)} ms, ${k.entries} entries, ${f0(k.chars)} chars`,
+    "p95 <= 1.5x @10 entries",
+    k.p95 <= 1.5 * s10.p95 && Object.keys(k.statuses).every((c) => c === "200"),
+    `${f2(k.p95 / s10.p95)}x; ${f2(k.cpuMsPerRequest)} ms CPU/req; @10: p95 ${f1(s10.p95)} ms, ${f2(s10.cpuMsPerRequest)} ms CPU`,
   );
 }
 if (ALL) tableOfPagesAndRetention();

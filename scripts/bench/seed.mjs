@@ -372,3 +372,49 @@ export function connectionSql({ organizationId, phoneNumberId, now }) {
     ],
   );
 }
+
+const KNOWLEDGE_TOPICS = (
+  "limpieza blanqueamiento ortodoncia implantes empastes endodoncia férula carillas " +
+  "revisión urgencias financiación seguros aparcamiento horarios devoluciones envíos " +
+  "garantía reservas cancelaciones bonos tarjetas regalo mascotas accesibilidad factura"
+).split(" ");
+const KNOWLEDGE_WORDS = (
+  "el precio incluye la primera consulta y una revisión a los seis meses con descuento " +
+  "para familias pago con tarjeta bizum o efectivo cita previa por teléfono o whatsapp " +
+  "de lunes a viernes sábados por la mañana plazo de entrega en días laborables según " +
+  "disponibilidad condiciones del seguro política de cancelación con veinticuatro horas"
+).split(" ");
+
+/**
+ * An organization's knowledge base: `entries` entries (FAQ, prices, policies) of about
+ * `chars` characters each, on a few dozen topics; the FTS5 triggers index them as they go in.
+ * @param {{ organizationId: string, entries: number, seed: number, now: number, chars?: number }} options
+ */
+export function knowledgeSql({ organizationId, entries, seed, now, chars = 1_500 }) {
+  const random = prng(seed);
+  const rows = Array.from({ length: entries }, (_, i) => {
+    const topic = pick(random, KNOWLEDGE_TOPICS);
+    const words = [topic];
+    let length = topic.length;
+    while (length < chars) {
+      const word = random() < 0.05 ? pick(random, KNOWLEDGE_TOPICS) : pick(random, KNOWLEDGE_WORDS);
+      words.push(word);
+      length += word.length + 1;
+    }
+    const at = new Date(now - DAY * 30 + i * 1000).toISOString();
+    return [
+      q(idAt(now - DAY * 30 + i, seed * 100_000 + i)),
+      q(organizationId),
+      q(`${topic[0]?.toUpperCase()}${topic.slice(1)}: preguntas frecuentes ${i + 1}`),
+      q(words.join(" ")),
+      q(at),
+      q(at),
+    ];
+  });
+  return inserts(
+    "knowledge_entries",
+    ["id", "organization_id", "title", "content", "created_at", "updated_at"],
+    rows,
+    50,
+  );
+}

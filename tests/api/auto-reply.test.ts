@@ -247,6 +247,7 @@ describe("auto-reply", () => {
       reply: "Respuesta de prueba (google/gemini-2.5-flash): Hola, ¿cuánto cuesta?",
       handoff: null,
       lead: null,
+      sources: [],
     });
     const handoff = await call("POST", `/api/v1/agents/${agent.id}/test`, {
       token: owner.token,

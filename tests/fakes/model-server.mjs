@@ -34,6 +34,20 @@ function contentText(content) {
     .join(" ");
 }
 
+/** How the product's prompt lists a knowledge entry (worker/agents/replies.ts). */
+const KNOWLEDGE_ENTRY = /^\[Entrada: (.+)\]$/m;
+
+/**
+ * The deterministic answer: the customer's words, and the title of the first knowledge entry
+ * the system prompt gives, as a model quoting its source would (the journeys assert it).
+ */
+function echoAnswer(model, messages, lastUser) {
+  const system = messages.find((m) => m.role === "system")?.content;
+  const source = typeof system === "string" ? KNOWLEDGE_ENTRY.exec(system)?.[1] : undefined;
+  const answer = `Respuesta de prueba (${model}): ${lastUser}`;
+  return source ? `${answer} (según «${source}»)` : answer;
+}
+
 /** @param {{ port?: number, apiKey?: string }} options */
 export async function startFakeModel({ port = 0, apiKey } = {}) {
   /** @type {any[]} */
@@ -177,7 +191,7 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         200,
         completion(
           body.model,
-          { content: `Respuesta de prueba (${body.model}): ${lastUser}` },
+          { content: echoAnswer(body.model, body.messages, lastUser) },
           "stop",
           promptTokens,
         ),

@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { isWindowOpen, toConversation } from "../conversations/mappers";
+import { knowledgeForAgent } from "../knowledge/retrieval";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
@@ -90,9 +91,10 @@ export async function replyToConversation(
       ...extra,
     });
 
+  const knowledge = await knowledgeForAgent(db, agent, history.turns);
   let answer;
   try {
-    answer = await askAgent(env, agent, organization!, history.turns);
+    answer = await askAgent(env, agent, organization!, history.turns, knowledge);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await record("failed", { error: error.message });
@@ -112,7 +114,11 @@ export async function replyToConversation(
     await saveDraft(deps, conversation, agent.id, { ...answer, reply: answer.reply });
   } else if (answer.reply) {
     try {
-      await sendText(deps, conversation, { content: answer.reply, senderType: "bot" });
+      await sendText(deps, conversation, {
+        content: answer.reply,
+        senderType: "bot",
+        aiSources: answer.sources,
+      });
     } catch (error) {
       if (!(error instanceof AppError)) throw error; // window closed meanwhile: stay silent
     }

@@ -1,5 +1,7 @@
 /** Shapes of the AI agent calls, shared by the API and the console. */
 import { z } from "zod";
+import type { AiSource } from "../conversations/contract";
+import { knowledgeIdsInput } from "../knowledge/contract";
 
 export const AGENT_MODELS = [
   "google/gemini-2.5-flash",
@@ -60,6 +62,7 @@ export const agentCreateInput = z.object({
   is_active: isActive.default(true),
   can_mark_leads: canMarkLeads.default(true),
   mode: mode.default("auto"),
+  knowledge_ids: knowledgeIdsInput.default(null),
 });
 
 export const agentUpdateInput = z.object({
@@ -70,6 +73,7 @@ export const agentUpdateInput = z.object({
   is_active: isActive.optional(),
   can_mark_leads: canMarkLeads.optional(),
   mode: mode.optional(),
+  knowledge_ids: knowledgeIdsInput.optional(),
 });
 
 export const agentWhatsappInput = z.object({
@@ -110,6 +114,8 @@ export interface Agent {
    */
   whatsapp_status: (typeof WHATSAPP_STATUSES)[number];
   whatsapp_qr: string | null;
+  /** The knowledge entries the agent may use; null: all of the organization's. */
+  knowledge_ids: string[] | null;
   created_at: string;
   updated_at: string;
 }
@@ -119,4 +125,6 @@ export interface AgentTestReply {
   handoff: { reason: string } | null;
   /** The sandbox has no conversation to mark: it says the agent would have marked a lead. */
   lead: { reason: string } | null;
+  /** The knowledge entries given to the model for this answer ("Fuentes"). */
+  sources: AiSource[];
 }

@@ -17,6 +17,7 @@ import { AppError, conflict } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { requireAiBudget } from "./ai-budget";
+import { knowledgeForAgent } from "../knowledge/retrieval";
 import { buildHistory, recentMessages } from "./history";
 import { askAgent, type AgentAnswer } from "./replies";
 
@@ -34,7 +35,7 @@ export async function saveDraft(
   const draft: AiDraft = {
     content: answer.reply,
     agent_id: agentId,
-    sources: [], // The knowledge entries the answer used, once askAgent returns them.
+    sources: answer.sources,
     created_at: new Date().toISOString(),
   };
   const [saved] = await deps.db
@@ -120,9 +121,11 @@ export async function suggestDraft(deps: Deps, member: Member, conversationId: s
       ...extra,
     });
 
+  // The same knowledge an answer on WhatsApp would get.
+  const knowledge = await knowledgeForAgent(db, agent, history.turns);
   let answer: AgentAnswer;
   try {
-    answer = await askAgent(env, agent, organization!, history.turns);
+    answer = await askAgent(env, agent, organization!, history.turns, knowledge);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await record("failed", { error: error.message });

@@ -12,7 +12,9 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from "../ai/client";
+import type { AiSource } from "../conversations/contract";
 import type { Env } from "../env";
+import type { KnowledgeForPrompt } from "../knowledge/retrieval";
 
 type AgentRow = typeof agents.$inferSelect;
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -28,6 +30,8 @@ export interface AgentAnswer {
   lead: { reason: string } | null;
   usage: { promptTokens: number | null; completionTokens: number | null };
   latencyMs: number;
+  /** The knowledge entries given to the model with this answer ("Fuentes"). */
+  sources: AiSource[];
 }
 
 export const HANDOFF_TOOL: ToolDefinition = {
@@ -70,7 +74,27 @@ export function asksForPerson(text: string) {
   return ASKS_FOR_PERSON.test(text);
 }
 
-export function systemPrompt(agent: AgentRow, organization: OrganizationRow) {
+/**
+ * The business's knowledge found for this conversation, each entry under its title, and the
+ * rule that holds the agent to it: with nothing found, the rule is there all the same.
+ */
+export function knowledgeSection(knowledge: KnowledgeForPrompt[]) {
+  const entries = knowledge.length
+    ? knowledge.map((k) => `[Entrada: ${k.title}]\n${k.content}`).join("\n\n")
+    : "(No hay entradas del negocio sobre lo que pregunta el cliente.)";
+  return [
+    "Conocimiento del negocio (entradas escritas por el negocio, cada una con su título):",
+    entries,
+    "",
+    "Responde solo con los datos y el conocimiento del negocio de este mensaje. Si la respuesta no está ahí, di que no lo sabes y ofrece pasar la conversación a una persona con la herramienta handoff_to_human. Nunca inventes precios, stock, horarios, plazos ni políticas.",
+  ].join("\n");
+}
+
+export function systemPrompt(
+  agent: AgentRow,
+  organization: OrganizationRow,
+  knowledge: KnowledgeForPrompt[] = [],
+) {
   return [
     agent.systemPrompt,
     "",
@@ -82,6 +106,8 @@ export function systemPrompt(agent: AgentRow, organization: OrganizationRow) {
     `- Ubicación: ${[organization.address, organization.city, organization.country].filter(Boolean).join(", ")}`,
     organization.description ? `- Descripción: ${organization.description}` : null,
     `- Para qué usan la IA: ${organization.aiUseCase}`,
+    "",
+    knowledgeSection(knowledge),
     "",
     "Respondes por WhatsApp: mensajes breves, claros y en el idioma del cliente.",
     "Si el cliente pide hablar con una persona, o no puedes ayudarle, usa la herramienta handoff_to_human.",
@@ -119,6 +145,7 @@ export async function askAgent(
   agent: AgentRow,
   organization: OrganizationRow,
   history: Turn[],
+  knowledge: KnowledgeForPrompt[],
 ): Promise<AgentAnswer> {
   const lastCustomer = [...history].reverse().find((t) => t.role === "user");
   const lastCustomerText = lastCustomer ? textOf(lastCustomer.content) : "";
@@ -129,10 +156,11 @@ export async function askAgent(
       lead: null,
       usage: { promptTokens: null, completionTokens: null },
       latencyMs: 0,
+      sources: [],
     };
   }
   const messages: ChatMessage[] = [
-    { role: "system", content: systemPrompt(agent, organization) },
+    { role: "system", content: systemPrompt(agent, organization, knowledge) },
     ...history,
   ];
   const ask = (tools: ToolDefinition[]) =>
@@ -166,5 +194,7 @@ export async function askAgent(
     lead,
     usage,
     latencyMs,
+    // "Used" is "given to the model": it does not say which entries it quoted (decision 0024).
+    sources: knowledge.map(({ id, title }) => ({ id, title })),
   };
 }

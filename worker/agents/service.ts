@@ -17,6 +17,8 @@ import type {
   agentWhatsappInput,
 } from "./contract";
 import { requireAiBudget } from "./ai-budget";
+import { checkedKnowledgeIds } from "../knowledge/service";
+import { knowledgeForAgent } from "../knowledge/retrieval";
 import { askAgent } from "./replies";
 
 type AgentRow = typeof agents.$inferSelect;
@@ -63,6 +65,7 @@ export const toAgent = (
   mode: row.mode,
   whatsapp_status: whatsappStatusOf(row.id, number),
   whatsapp_qr: row.whatsappQr,
+  knowledge_ids: row.knowledgeIds ?? null,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
   ...(usage && { usage }),
@@ -126,6 +129,7 @@ export async function createAgent(
   member: Member,
   input: z.output<typeof agentCreateInput>,
 ) {
+  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, input.knowledge_ids);
   const [row] = await db
     .insert(agents)
     .values({
@@ -137,6 +141,7 @@ export async function createAgent(
       isActive: input.is_active,
       canMarkLeads: input.can_mark_leads,
       mode: input.mode,
+      knowledgeIds,
     })
     .returning();
   return agentView(db, member.organizationId, row!);
@@ -149,6 +154,7 @@ export async function updateAgent(
   input: z.output<typeof agentUpdateInput>,
 ) {
   await findAgent(db, member.organizationId, id);
+  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, input.knowledge_ids);
   const [row] = await db
     .update(agents)
     .set({
@@ -159,6 +165,7 @@ export async function updateAgent(
       isActive: input.is_active,
       canMarkLeads: input.can_mark_leads,
       mode: input.mode,
+      knowledgeIds,
       updatedAt: new Date().toISOString(),
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
@@ -226,8 +233,10 @@ export async function testAgent(
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
+  // The same knowledge WhatsApp answers would get.
+  const knowledge = await knowledgeForAgent(db, agent, input.messages);
   try {
-    const answer = await askAgent(env, agent, organization!, input.messages);
+    const answer = await askAgent(env, agent, organization!, input.messages, knowledge);
     await addAiUsage(db, member.organizationId, answer.usage);
     await db.insert(aiCalls).values({
       organizationId: member.organizationId,
@@ -238,7 +247,12 @@ export async function testAgent(
       latencyMs: answer.latencyMs,
       outcome: "test",
     });
-    return { reply: answer.reply ?? "", handoff: answer.handoff, lead: answer.lead };
+    return {
+      reply: answer.reply ?? "",
+      handoff: answer.handoff,
+      lead: answer.lead,
+      sources: answer.sources,
+    };
   } catch (error) {
     if (error instanceof ModelError) throw new AppError(502, "ai_error", error.message);
     throw error;

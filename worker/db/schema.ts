@@ -331,7 +331,7 @@ export const aiCalls = sqliteTable(
     promptTokens: integer("prompt_tokens"),
     completionTokens: integer("completion_tokens"),
     latencyMs: integer("latency_ms").notNull(),
-    /** replied · handoff · failed · test */
+    /** replied · handoff · failed · test · draft · transcribed */
     outcome: text("outcome").notNull(),
     error: text("error"),
     createdAt: createdAt(),

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { AiSource } from "../conversations/contract";
 import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
@@ -36,6 +37,8 @@ export interface Outbound extends Delivery {
   mediaMimeType?: string | null;
   /** A person sent the AI's suggestion ("Sugerido por IA"). */
   suggestedByAi?: boolean;
+  /** The knowledge entries an AI answer used ("Fuentes"). */
+  aiSources?: AiSource[];
 }
 
 const NOT_CONNECTED =
@@ -72,6 +75,7 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
         senderUserId: outbound.senderUserId ?? null,
         mediaMimeType: outbound.mediaMimeType ?? null,
         suggestedByAi: outbound.suggestedByAi ?? false,
+        aiSources: outbound.aiSources?.length ? outbound.aiSources : null,
         status: "pending",
         createdAt: now,
       })
@@ -194,7 +198,7 @@ export const textDelivery = (content: string): Delivery => ({
 export function sendText(
   deps: Deps,
   conversation: ConversationRow,
-  text: Pick<Outbound, "content" | "senderType" | "senderUserId" | "suggestedByAi">,
+  text: Pick<Outbound, "content" | "senderType" | "senderUserId" | "suggestedByAi" | "aiSources">,
 ) {
   return sendOutbound(deps, conversation, { ...text, ...textDelivery(text.content) });
 }

@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { ModeSelect } from "./mode-select";
+import { KnowledgePicker } from "./knowledge-picker";
 import { ToggleSwitch } from "./toggle-switch";
 
 export interface AgentFormValues {
@@ -23,6 +24,7 @@ export interface AgentFormValues {
   is_active: boolean;
   can_mark_leads: boolean;
   mode: AgentMode;
+  knowledge_ids: string[] | null;
 }
 
 const EMPTY: AgentFormValues = {
@@ -33,6 +35,7 @@ const EMPTY: AgentFormValues = {
   is_active: true,
   can_mark_leads: true,
   mode: "auto",
+  knowledge_ids: null,
 };
 
 const MODEL_OPTIONS = AGENT_MODELS.map((model) => ({
@@ -50,6 +53,7 @@ const valuesOf = (agent: Agent | null): AgentFormValues =>
         is_active: agent.is_active,
         can_mark_leads: agent.can_mark_leads,
         mode: agent.mode,
+        knowledge_ids: agent.knowledge_ids,
       }
     : EMPTY;
 
@@ -147,6 +151,11 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
                 onChange={(e) => set("system_prompt", e.target.value)}
               />
               <ModeSelect value={values.mode} onChange={(mode) => set("mode", mode)} />
+              <KnowledgePicker
+                value={values.knowledge_ids}
+                error={errors.knowledge_ids}
+                onChange={(ids) => set("knowledge_ids", ids)}
+              />
               <ToggleSwitch
                 label="Marcar interesados automáticamente"
                 description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."

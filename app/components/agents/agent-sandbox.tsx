@@ -1,12 +1,15 @@
 import { Dialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
 import { useEffect, useId, useRef, useState } from "react";
 import type { Agent, AgentTestReply } from "../../../worker/agents/contract";
-import { MAX_MESSAGE_LENGTH } from "../../../worker/conversations/contract";
+import { MAX_MESSAGE_LENGTH, type AiSource } from "../../../worker/conversations/contract";
+import { AiSources } from "~/components/conversations/ai-sources";
 import { Button } from "~/components/ui/button";
 import { api, errorMessage } from "~/lib/api";
 
 /** What the sandbox shows: the two voices, and the handoff notices (never sent to the model). */
-type Entry = { kind: "user" | "assistant"; content: string } | { kind: "handoff"; reason: string };
+type Entry =
+  | { kind: "user" | "assistant"; content: string; sources?: AiSource[] }
+  | { kind: "handoff"; reason: string };
 
 /** The test endpoint takes at most 50 messages: a long session sends its latest ones. */
 const MAX_TEST_MESSAGES = 50;
@@ -72,7 +75,9 @@ export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
       });
       if (generation.current !== current) return;
       const answered: Entry[] = [...asked];
-      if (answer.reply) answered.push({ kind: "assistant", content: answer.reply });
+      if (answer.reply) {
+        answered.push({ kind: "assistant", content: answer.reply, sources: answer.sources });
+      }
       if (answer.handoff) answered.push({ kind: "handoff", reason: answer.handoff.reason });
       setEntries(answered);
     } catch (failure) {
@@ -167,13 +172,14 @@ function SandboxEntry({ entry }: { entry: Entry }) {
   }
   const customer = entry.kind === "user";
   return (
-    <li className={`flex ${customer ? "justify-start" : "justify-end"}`}>
+    <li className={`flex flex-col ${customer ? "items-start" : "items-end"}`}>
       <div
         className={`max-w-[85%] rounded-2xl px-3 py-2 text-sm shadow-sm ${customer ? "bg-white text-slate-900" : "bg-emerald-700 text-white"}`}
       >
         <p className="sr-only">{customer ? "Cliente:" : "Agente:"}</p>
         <p className="whitespace-pre-wrap break-words">{entry.content}</p>
       </div>
+      <AiSources sources={entry.sources ?? []} />
     </li>
   );
 }

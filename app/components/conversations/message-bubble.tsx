@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
 import { formatMessageTime } from "~/lib/format";
+import { AiSources } from "./ai-sources";
 import { MESSAGE_MARKS } from "./labels";
 import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
 import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
@@ -57,6 +58,7 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
           </div>
         )}
       </div>
+      <AiSources sources={message.ai_sources} />
       {(message.reactions.length > 0 || onReact) && (
         <div className="flex max-w-[80%] items-center gap-1">
           <ReactionChips reactions={message.reactions} />

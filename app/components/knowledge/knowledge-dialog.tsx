@@ -1,0 +1,117 @@
+import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
+import { useEffect, useRef, useState } from "react";
+import { useFetcher } from "react-router";
+import {
+  KNOWLEDGE_CONTENT_MAX,
+  KNOWLEDGE_TITLE_MAX,
+  knowledgeCreateInput,
+  type KnowledgeEntry,
+} from "../../../worker/knowledge/contract";
+import { Button } from "~/components/ui/button";
+import { Field, TextAreaField } from "~/components/ui/field";
+import { validate, type FieldErrors } from "~/lib/forms";
+import type { KnowledgeActionResult } from "./actions";
+
+interface KnowledgeDialogProps {
+  open: boolean;
+  /** The entry being edited; null to write a new one. */
+  entry: KnowledgeEntry | null;
+  onClose: () => void;
+}
+
+/** 'Nueva entrada' / 'Editar entrada': title and text, saved through the route's action. */
+export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) {
+  const fetcher = useFetcher<KnowledgeActionResult>();
+  const [title, setTitle] = useState("");
+  const [content, setContent] = useState("");
+  const [localErrors, setLocalErrors] = useState<FieldErrors>({});
+  const form = useRef<HTMLFormElement>(null);
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.data;
+  const errors = { ...(result && !result.ok ? result.fieldErrors : {}), ...localErrors };
+
+  useEffect(() => {
+    if (!open) return;
+    setTitle(entry?.title ?? "");
+    setContent(entry?.content ?? "");
+    setLocalErrors({});
+  }, [open, entry]);
+
+  // Saved: the dialog closes (the list reloads by itself after the action).
+  useEffect(() => {
+    if (fetcher.state === "idle" && result?.ok && open) onClose();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when an answer arrives
+  }, [fetcher.state, result]);
+
+  useEffect(() => {
+    if (Object.keys(errors).length) {
+      form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- after each attempt
+  }, [localErrors, result]);
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    const checked = validate(knowledgeCreateInput, { title, content });
+    if (checked.errors) {
+      setLocalErrors(checked.errors);
+      return;
+    }
+    setLocalErrors({});
+    fetcher.submit(
+      { intent: entry ? "update" : "create", id: entry?.id ?? "", ...checked.data },
+      { method: "post" },
+    );
+  }
+
+  return (
+    <Dialog open={open} onClose={() => !saving && onClose()} className="relative z-50">
+      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
+      <div className="fixed inset-0 overflow-y-auto">
+        <div className="flex min-h-full items-center justify-center p-4">
+          <DialogPanel className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl">
+            <DialogTitle className="text-lg font-semibold text-slate-900">
+              {entry ? "Editar entrada" : "Nueva entrada"}
+            </DialogTitle>
+            <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
+              <Field
+                label="Título"
+                required
+                data-autofocus
+                maxLength={KNOWLEDGE_TITLE_MAX}
+                value={title}
+                error={errors.title}
+                placeholder="Precios, Horario de verano, Política de devoluciones…"
+                onChange={(e) => setTitle(e.target.value)}
+              />
+              <TextAreaField
+                label="Contenido"
+                required
+                rows={12}
+                maxLength={KNOWLEDGE_CONTENT_MAX}
+                value={content}
+                error={errors.content}
+                hint={`Lo que el agente puede decir a tus clientes. Hasta ${KNOWLEDGE_CONTENT_MAX.toLocaleString("es-ES")} caracteres (${content.length.toLocaleString("es-ES")} escritos).`}
+                onChange={(e) => setContent(e.target.value)}
+              />
+              {result && !result.ok && !Object.keys(result.fieldErrors).length && (
+                <p role="alert" className="text-sm text-red-700">
+                  {result.error}
+                </p>
+              )}
+              <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+                <Button variant="secondary" onClick={onClose} disabled={saving}>
+                  Cancelar
+                </Button>
+                <Button type="submit" disabled={saving}>
+                  {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
+                </Button>
+              </div>
+            </form>
+          </DialogPanel>
+        </div>
+      </div>
+    </Dialog>
+  );
+}

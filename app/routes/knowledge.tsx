@@ -1,0 +1,166 @@
+import { useEffect, useState } from "react";
+import { Link, isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "react-router";
+import { toast } from "sonner";
+import type { KnowledgeEntry } from "../../worker/knowledge/contract";
+import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
+import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";
+import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
+import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Spinner } from "~/components/ui/spinner";
+import { api, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+import type { Route } from "./+types/knowledge";
+
+export const meta = () => [{ title: "Conocimiento — Atiende" }];
+
+export async function clientLoader() {
+  return { entries: await api.get<KnowledgeEntry[]>("/knowledge") };
+}
+// The token lives in localStorage: the list is loaded in the browser, even on first load.
+clientLoader.hydrate = true as const;
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  return knowledgeAction(await request.formData());
+}
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+const PREVIEW_LENGTH = 220;
+const preview = (content: string) =>
+  content.length > PREVIEW_LENGTH ? `${content.slice(0, PREVIEW_LENGTH)}…` : content;
+const changedAt = (iso: string) =>
+  new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
+
+export default function Knowledge() {
+  const { entries } = useLoaderData<typeof clientLoader>();
+  const { role } = useAuth();
+  const canManage = role === "owner" || role === "admin";
+  /** The dialog: `{ entry: null }` writes a new one, `{ entry }` edits, null is closed. */
+  const [editing, setEditing] = useState<{ entry: KnowledgeEntry | null } | null>(null);
+  const [deleting, setDeleting] = useState<KnowledgeEntry | null>(null);
+  const remover = useFetcher<KnowledgeActionResult>();
+  const removing = remover.state !== "idle";
+
+  useEffect(() => {
+    const result = remover.data;
+    if (remover.state !== "idle" || !result) return;
+    if (result.ok) {
+      toast.success(result.message);
+      setDeleting(null);
+    } else toast.error("No se pudo eliminar la entrada", { description: result.error });
+  }, [remover.state, remover.data]);
+
+  return (
+    <>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <p className="text-sm">
+            <Link to="/agents" className="text-emerald-700 hover:underline">
+              ← Agentes
+            </Link>
+          </p>
+          <PageHeader
+            title="Conocimiento"
+            description="Lo que tus agentes saben de tu negocio: preguntas frecuentes, precios, políticas, horarios. Cada respuesta usa las entradas más relevantes y las muestra como «Fuentes»."
+          />
+        </div>
+        {canManage && (
+          <div className="flex flex-wrap items-start gap-3">
+            <KnowledgeImport />
+            <Button onClick={() => setEditing({ entry: null })}>Nueva entrada</Button>
+          </div>
+        )}
+      </div>
+
+      {entries.length === 0 ? (
+        <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+          <h2 className="font-medium text-slate-900">Aún no hay conocimiento</h2>
+          <p className="mt-1 text-sm text-slate-600">
+            Sin entradas, los agentes responden solo con los datos de la organización y, si no saben
+            algo, lo dicen y ofrecen pasar con una persona.
+          </p>
+        </section>
+      ) : (
+        <ul className="space-y-3" aria-label="Entradas de conocimiento">
+          {entries.map((entry) => (
+            <li key={entry.id} className="rounded-xl border border-slate-200 bg-white p-4">
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <div className="min-w-0">
+                  <h2 className="font-medium break-words text-slate-900">{entry.title}</h2>
+                  <p className="text-xs text-slate-600">
+                    {entry.file_name ? `Importado de ${entry.file_name} · ` : ""}
+                    Actualizado {changedAt(entry.updated_at)} ·{" "}
+                    {entry.content.length.toLocaleString("es-ES")} caracteres
+                  </p>
+                </div>
+                {canManage && (
+                  <div className="flex gap-2">
+                    <Button
+                      variant="secondary"
+                      className="px-3 py-1"
+                      aria-label={`Editar «${entry.title}»`}
+                      onClick={() => setEditing({ entry })}
+                    >
+                      Editar
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      className="px-3 py-1 text-red-700"
+                      aria-label={`Eliminar «${entry.title}»`}
+                      onClick={() => setDeleting(entry)}
+                    >
+                      Eliminar
+                    </Button>
+                  </div>
+                )}
+              </div>
+              <p className="mt-2 text-sm break-words whitespace-pre-wrap text-slate-700">
+                {preview(entry.content)}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {canManage && (
+        <>
+          <KnowledgeDialog
+            open={editing !== null}
+            entry={editing?.entry ?? null}
+            onClose={() => setEditing(null)}
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            title={deleting ? `Eliminar «${deleting.title}»` : "Eliminar entrada"}
+            description="Los agentes dejarán de usar esta entrada. ¿Seguro que quieres eliminarla?"
+            confirmLabel="Eliminar"
+            busyLabel="Eliminando..."
+            busy={removing}
+            onConfirm={() =>
+              deleting && remover.submit({ intent: "delete", id: deleting.id }, { method: "post" })
+            }
+            onClose={() => setDeleting(null)}
+          />
+        </>
+      )}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const message = isRouteErrorResponse(error) ? error.statusText : errorMessage(error);
+  return (
+    <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6">
+      <h1 className="font-semibold text-red-900">No se pudo cargar el conocimiento</h1>
+      <p className="mt-1 text-sm text-red-800">{message}</p>
+      <Link to="." className="mt-4 inline-block text-sm font-medium text-red-900 underline">
+        Reintentar
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,407 @@
+// Issue 18, knowledge: what the business writes or imports, found by full-text search and
+// given to its agents (server-contract §11), never another organization's.
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { scannedPdf, textPdf } from "../fixtures/pdf";
+import { connectWhatsapp, db } from "../support/db";
+import { createAgent, createOwner, registerUser } from "../support/factories";
+import { call, type ApiResponse } from "../support/http";
+import { runDueReplies } from "../support/replies";
+import { deliver, modelRequests } from "../support/webhooks";
+import { relevantKnowledge } from "../../worker/knowledge/retrieval";
+import { systemPrompt } from "../../worker/agents/replies";
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+async function addMember(organizationId: string, role: "admin" | "agent") {
+  const user = await registerUser();
+  await env.DB.prepare(
+    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
+    .run();
+  return user;
+}
+
+async function addEntry(owner: Owner, title: string, content: string) {
+  const res = await call("POST", "/api/v1/knowledge", {
+    token: owner.token,
+    body: { title, content },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string; title: string };
+}
+
+async function importFile(
+  token: string,
+  parts: (string | Uint8Array<ArrayBuffer>)[],
+  name: string,
+  type: string,
+): Promise<ApiResponse<any>> {
+  const form = new FormData();
+  form.append("file", new File(parts, name, { type }));
+  const response = await exports.default.fetch("http://localhost/api/v1/knowledge/import", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+/** The system prompt of the model request whose messages contain `text`. */
+async function promptWith(text: string): Promise<string> {
+  const request = (await modelRequests()).findLast((r) =>
+    JSON.stringify(r.body.messages).includes(text),
+  );
+  return request.body.messages[0].content;
+}
+
+const sandbox = (owner: Owner, agentId: string, content: string) =>
+  call("POST", `/api/v1/agents/${agentId}/test`, {
+    token: owner.token,
+    body: { messages: [{ role: "user", content }] },
+  });
+
+describe("knowledge entries", () => {
+  it("are created, listed, edited and deleted by owners and admins; members only read", async () => {
+    const owner = await createOwner();
+    const admin = await addMember(owner.organization.id, "admin");
+    const agent = await addMember(owner.organization.id, "agent");
+
+    const created = await call("POST", "/api/v1/knowledge", {
+      token: admin.token,
+      body: { title: " Horario ", content: " Abrimos de 9 a 19. " },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      title: "Horario",
+      content: "Abrimos de 9 a 19.",
+      file_name: null,
+    });
+    const id = created.body.data.id;
+
+    const listed = await call("GET", "/api/v1/knowledge", { token: agent.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([id]);
+
+    for (const [method, path, body] of [
+      ["POST", "/api/v1/knowledge", { title: "x", content: "y" }],
+      ["PATCH", `/api/v1/knowledge/${id}`, { title: "x" }],
+      ["DELETE", `/api/v1/knowledge/${id}`, undefined],
+    ] as const) {
+      const res = await call(method, path, { token: agent.token, body });
+      expect(res.status, `${method} ${path}`).toBe(403);
+    }
+    const refusedImport = await importFile(agent.token, ["hola"], "a.txt", "text/plain");
+    expect(refusedImport.status).toBe(403);
+
+    const edited = await call("PATCH", `/api/v1/knowledge/${id}`, {
+      token: owner.token,
+      body: { content: "Abrimos de 10 a 20." },
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.data).toMatchObject({ title: "Horario", content: "Abrimos de 10 a 20." });
+
+    const deleted = await call("DELETE", `/api/v1/knowledge/${id}`, { token: owner.token });
+    expect(deleted.status).toBe(200);
+    const again = await call("DELETE", `/api/v1/knowledge/${id}`, { token: owner.token });
+    expect(again.status).toBe(404);
+
+    const { results } = await env.DB.prepare(
+      "SELECT action, target FROM audit_events WHERE organization_id = ? AND action LIKE 'knowledge.%' ORDER BY created_at, id",
+    )
+      .bind(owner.organization.id)
+      .all();
+    expect(results).toEqual([
+      { action: "knowledge.create", target: "Horario" },
+      { action: "knowledge.update", target: "Horario" },
+      { action: "knowledge.delete", target: "Horario" },
+    ]);
+  });
+
+  it.each([
+    [{ content: "x" }, ["title"]],
+    [{ title: "  ", content: "  " }, ["title", "content"]],
+    [{ title: "t".repeat(201), content: "x" }, ["title"]],
+    [{ title: "t", content: "c".repeat(100_001) }, ["content"]],
+    [{ title: 3, content: "x" }, ["title"]],
+  ])("refuses %j naming %j (422)", async (body, paths) => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/knowledge", { token: owner.token, body });
+    expect(res.status).toBe(422);
+    expect(res.body.details.map((d: { path: string }) => d.path)).toEqual(paths);
+  });
+
+  it("keeps 100,000 characters, and an empty update is refused", async () => {
+    const owner = await createOwner();
+    const entry = await addEntry(owner, "Largo", "a".repeat(100_000));
+    const empty = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
+      token: owner.token,
+      body: {},
+    });
+    expect(empty.status).toBe(422);
+  });
+
+  it("never shows, edits or deletes another organization's entries", async () => {
+    const owner = await createOwner();
+    const stranger = await createOwner();
+    const entry = await addEntry(owner, "Precios", "Limpieza 50 €");
+    const list = await call("GET", "/api/v1/knowledge", { token: stranger.token });
+    expect(list.body.data).toEqual([]);
+    const edit = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
+      token: stranger.token,
+      body: { title: "Mío" },
+    });
+    expect(edit.status).toBe(404);
+    const del = await call("DELETE", `/api/v1/knowledge/${entry.id}`, { token: stranger.token });
+    expect(del.status).toBe(404);
+    const mine = await call("GET", "/api/v1/knowledge", { token: owner.token });
+    expect(mine.body.data[0]).toMatchObject({ id: entry.id, title: "Precios" });
+  });
+});
+
+describe("knowledge import", () => {
+  it("reads .txt and .md as UTF-8, titled after the file", async () => {
+    const owner = await createOwner();
+    const txt = await importFile(
+      owner.token,
+      ["Envíos en 48 h.\r\n\r\n\r\n\r\nDevoluciones: 30 días."],
+      "politica_envios.txt",
+      "text/plain",
+    );
+    expect(txt.status).toBe(201);
+    expect(txt.body.data).toMatchObject({
+      title: "politica envios",
+      content: "Envíos en 48 h.\n\nDevoluciones: 30 días.",
+      file_name: "politica_envios.txt",
+    });
+    // Browsers send .md with any type (or none): the extension says what it is.
+    const md = await importFile(owner.token, ["# Preguntas\n- ¿Aparcamiento? Sí."], "faq.md", "");
+    expect(md.status).toBe(201);
+    expect(md.body.data).toMatchObject({
+      title: "faq",
+      content: "# Preguntas\n- ¿Aparcamiento? Sí.",
+    });
+  });
+
+  it("extracts a PDF's text on the Worker", async () => {
+    const owner = await createOwner();
+    const pdf = textPdf([
+      "Lista de precios",
+      "Limpieza dental: 50 euros",
+      "Blanqueamiento (láser): 200 euros",
+    ]);
+    const res = await importFile(owner.token, [pdf], "Precios 2026.pdf", "application/pdf");
+    expect(res.status).toBe(201);
+    expect(res.body.data.title).toBe("Precios 2026");
+    expect(res.body.data.content).toContain("Limpieza dental: 50 euros");
+    expect(res.body.data.content).toContain("Blanqueamiento (láser): 200 euros");
+  });
+
+  it("refuses a PDF without text, a broken one, other types and empty files, in Spanish (422)", async () => {
+    const owner = await createOwner();
+    const scanned = await importFile(owner.token, [scannedPdf()], "escaneo.pdf", "application/pdf");
+    expect(scanned.status).toBe(422);
+    expect(scanned.body.message).toMatch(/no tiene texto/);
+    const broken = await importFile(owner.token, ["%PDF-1.4 roto"], "roto.pdf", "application/pdf");
+    expect(broken.status).toBe(422);
+    expect(broken.body.message).toMatch(/No se pudo leer el PDF/);
+    const image = await importFile(owner.token, ["GIF89a"], "foto.gif", "image/gif");
+    expect(image.status).toBe(422);
+    expect(image.body.message).toContain(".txt, .md o PDF");
+    const empty = await importFile(owner.token, [""], "vacio.txt", "text/plain");
+    expect(empty.status).toBe(422);
+    const missing = await exports.default.fetch("http://localhost/api/v1/knowledge/import", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${owner.token}` },
+      body: new FormData(),
+    });
+    expect(missing.status).toBe(422);
+    const list = await call("GET", "/api/v1/knowledge", { token: owner.token });
+    expect(list.body.data).toEqual([]);
+  });
+
+  it("says both caps: 5 MB per file (413) and 100,000 characters of text (422)", async () => {
+    const owner = await createOwner();
+    const long = await importFile(owner.token, ["a".repeat(100_001)], "largo.txt", "text/plain");
+    expect(long.status).toBe(422);
+    expect(long.body.message).toContain("100.000 caracteres");
+    expect(long.body.message).toContain("5 MB");
+    const big = await importFile(
+      owner.token,
+      [new Uint8Array(5 * 1024 * 1024 + 1).fill(97)],
+      "enorme.txt",
+      "text/plain",
+    );
+    expect(big.status).toBe(413);
+    expect(big.body.message).toContain("5 MB");
+    expect(big.body.message).toContain("100.000 caracteres");
+  });
+});
+
+describe("knowledge in the agent's prompt", () => {
+  it("gives the relevant entries, with their titles, and not the irrelevant ones", async () => {
+    const owner = await createOwner();
+    const prices = await addEntry(
+      owner,
+      "Precios de limpieza",
+      "La limpieza dental cuesta 50 euros y dura 30 minutos.",
+    );
+    await addEntry(owner, "Aparcamiento", "Hay parking gratuito en la calle Mayor.");
+    const agent = await createAgent(owner);
+
+    const res = await sandbox(owner, agent.id, "¿Cuánto cuesta una LIMPIEZA?");
+    expect(res.status).toBe(200);
+    expect(res.body.data.sources).toEqual([{ id: prices.id, title: "Precios de limpieza" }]);
+
+    const prompt = await promptWith("¿Cuánto cuesta una LIMPIEZA?");
+    expect(prompt).toContain("Conocimiento del negocio");
+    expect(prompt).toContain("[Entrada: Precios de limpieza]");
+    expect(prompt).toContain("cuesta 50 euros");
+    expect(prompt).not.toContain("parking");
+  });
+
+  it("ranks a word in the title above the same word in a text, and keeps the prompt's size bounded", async () => {
+    const owner = await createOwner();
+    const mention = await addEntry(owner, "Varios", "También hacemos ortodoncia invisible.");
+    const titled = await addEntry(owner, "Ortodoncia", "Brackets y alineadores desde 1.500 euros.");
+    const found = await relevantKnowledge(db, owner.organization.id, ["ortodoncia"], null);
+    expect(found.map((e) => e.id)).toEqual([titled.id, mention.id]);
+
+    for (let i = 0; i < 8; i++) await addEntry(owner, `Implantes ${i}`, "implante ".repeat(600));
+    const many = await relevantKnowledge(db, owner.organization.id, ["implantes"], null);
+    expect(many.length).toBeLessThanOrEqual(5);
+    const size = many.reduce((n, e) => n + e.title.length + e.content.length, 0);
+    expect(size).toBeLessThanOrEqual(6_000 + many.length); // plus an ellipsis for a cut entry
+  });
+
+  it("treats what the customer writes as words, never as search syntax", async () => {
+    const owner = await createOwner();
+    const entry = await addEntry(owner, "Horario", "Abrimos los sábados de 10 a 14.");
+    const found = await relevantKnowledge(
+      db,
+      owner.organization.id,
+      ['¿Abrís los SÁBADOS? "organization_id" NEAR(* OR) ^title: -horario'],
+      null,
+    );
+    expect(found.map((e) => e.id)).toEqual([entry.id]);
+    expect(await relevantKnowledge(db, owner.organization.id, ["¿y?", '"*"'], null)).toEqual([]);
+  });
+
+  it("never puts another organization's entries in a prompt", async () => {
+    const owner = await createOwner();
+    const stranger = await createOwner();
+    await addEntry(stranger, "Precios secretos", "Tarifa de blanqueamiento: 999 euros.");
+    const agent = await createAgent(owner);
+    const res = await sandbox(owner, agent.id, "Precio del blanqueamiento 9f3a");
+    expect(res.body.data.sources).toEqual([]);
+    expect(await promptWith("Precio del blanqueamiento 9f3a")).not.toContain("999");
+    // Even a stranger's id in the agent's list: refused, so it can never reach the search.
+    const stolen = (await call("GET", "/api/v1/knowledge", { token: stranger.token })).body.data;
+    const res2 = await call("PATCH", `/api/v1/agents/${agent.id}`, {
+      token: owner.token,
+      body: { knowledge_ids: [stolen[0].id] },
+    });
+    expect(res2.status).toBe(422);
+    expect(res2.body.details).toEqual([
+      { path: "knowledge_ids", message: "Alguna entrada de conocimiento no existe" },
+    ]);
+    expect(
+      await relevantKnowledge(db, owner.organization.id, ["blanqueamiento"], [stolen[0].id]),
+    ).toEqual([]);
+  });
+
+  it("keeps the 'do not invent' rule with an empty knowledge base", async () => {
+    const owner = await createOwner();
+    const agent = await createAgent(owner);
+    const res = await sandbox(owner, agent.id, "¿Tenéis stock del cepillo azul 7c1e?");
+    expect(res.body.data.sources).toEqual([]);
+    const prompt = await promptWith("cepillo azul 7c1e");
+    expect(prompt).toContain("No hay entradas del negocio sobre lo que pregunta el cliente");
+    expect(prompt).toContain("Si la respuesta no está ahí, di que no lo sabes");
+    expect(prompt).toContain("handoff_to_human");
+    expect(prompt).toContain("Nunca inventes precios, stock");
+  });
+
+  it("limits an agent to its entries; deleting one takes it out of the agent's list", async () => {
+    const owner = await createOwner();
+    const cleaning = await addEntry(owner, "Limpieza", "La limpieza cuesta 50 euros.");
+    const whitening = await addEntry(owner, "Blanqueamiento", "La limpieza previa se incluye.");
+    const limited = await createAgent(owner, { knowledge_ids: [whitening.id, whitening.id] });
+    expect(limited.knowledge_ids).toEqual([whitening.id]);
+    const all = await createAgent(owner);
+    expect(all.knowledge_ids).toBeNull();
+
+    const fromLimited = await sandbox(owner, limited.id, "precio limpieza");
+    expect(fromLimited.body.data.sources).toEqual([{ id: whitening.id, title: "Blanqueamiento" }]);
+    const fromAll = await sandbox(owner, all.id, "precio limpieza");
+    expect(fromAll.body.data.sources.map((s: { id: string }) => s.id).sort()).toEqual(
+      [cleaning.id, whitening.id].sort(),
+    );
+
+    await call("DELETE", `/api/v1/knowledge/${whitening.id}`, { token: owner.token });
+    const after = await call("GET", `/api/v1/agents/${limited.id}`, { token: owner.token });
+    expect(after.body.data.knowledge_ids).toEqual([]);
+    expect((await sandbox(owner, limited.id, "precio limpieza")).body.data.sources).toEqual([]);
+
+    const back = await call("PATCH", `/api/v1/agents/${limited.id}`, {
+      token: owner.token,
+      body: { knowledge_ids: null },
+    });
+    expect(back.body.data.knowledge_ids).toBeNull();
+    const bad = await call("PATCH", `/api/v1/agents/${limited.id}`, {
+      token: owner.token,
+      body: { knowledge_ids: "todo" },
+    });
+    expect(bad.status).toBe(422);
+  });
+
+  it("records the entries on the bot message it sends on WhatsApp (ai_sources)", async () => {
+    const owner = await createOwner();
+    const hours = await addEntry(owner, "Horario de verano", "En agosto abrimos de 8 a 15.");
+    await addEntry(owner, "Seguros", "Trabajamos con Sanitas y Adeslas.");
+    const agent = await createAgent(owner);
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      defaultAgentId: agent.id,
+    });
+    const from = `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "¿Qué horario tenéis en agosto?" })),
+    );
+    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+
+    const stored = await env.DB.prepare(
+      "SELECT m.ai_sources, m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.organization_id = ? AND c.phone_number = ? AND m.sender_type = 'bot'",
+    )
+      .bind(owner.organization.id, from)
+      .first<{ ai_sources: string; content: string }>();
+    expect(JSON.parse(stored!.ai_sources)).toEqual([{ id: hours.id, title: "Horario de verano" }]);
+    expect(stored!.content).toContain("Horario de verano"); // the fake quotes its first source
+
+    const conversation = await env.DB.prepare(
+      "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
+    )
+      .bind(owner.organization.id, from)
+      .first<{ id: string }>();
+    const thread = await call("GET", `/api/v1/conversations/${conversation!.id}/messages`, {
+      token: owner.token,
+    });
+    const bot = thread.body.data.messages.find(
+      (m: { sender_type: string }) => m.sender_type === "bot",
+    );
+    expect(bot.ai_sources).toEqual([{ id: hours.id, title: "Horario de verano" }]);
+  });
+
+  it("builds the section from what it is given, titles first", () => {
+    const prompt = systemPrompt(
+      {
+        systemPrompt: "Eres Sofía.",
+        canMarkLeads: false,
+      } as Parameters<typeof systemPrompt>[0],
+      { name: "Clínica" } as Parameters<typeof systemPrompt>[1],
+      [{ id: "1", title: "Precios", content: "50 euros" }],
+    );
+    expect(prompt).toContain("[Entrada: Precios]\n50 euros");
+  });
+});

@@ -1,0 +1,70 @@
+/** What the business knows (FAQ, prices, policies, hours): shapes shared by the API and the console. */
+import { z } from "zod";
+
+export const KNOWLEDGE_TITLE_MAX = 200;
+export const KNOWLEDGE_CONTENT_MAX = 100_000;
+/** The largest file `POST /knowledge/import` reads: a price list or a policy, not a catalogue. */
+export const KNOWLEDGE_FILE_MAX_BYTES = 5 * 1024 * 1024;
+/** What the import reads, for the file picker's `accept`. */
+export const KNOWLEDGE_IMPORT_ACCEPT = ".txt,.md,.pdf,text/plain,text/markdown,application/pdf";
+
+/** The caps, as the import screen and every refusal say them. */
+export const KNOWLEDGE_CAPS_TEXT =
+  "Se admiten archivos .txt, .md o PDF con texto, de hasta 5 MB y 100.000 caracteres.";
+export const KNOWLEDGE_FILE_TOO_LARGE = `El archivo supera los 5 MB. ${KNOWLEDGE_CAPS_TEXT}`;
+export const KNOWLEDGE_TEXT_TOO_LONG = `El texto del archivo supera los 100.000 caracteres: divídelo en varias entradas. ${KNOWLEDGE_CAPS_TEXT}`;
+export const KNOWLEDGE_UNSUPPORTED_FILE = `Ese tipo de archivo no se puede importar. ${KNOWLEDGE_CAPS_TEXT}`;
+export const KNOWLEDGE_PDF_WITHOUT_TEXT =
+  "El PDF no tiene texto que se pueda leer (¿es un documento escaneado?). Pega su texto en una entrada nueva.";
+export const KNOWLEDGE_PDF_UNREADABLE =
+  "No se pudo leer el PDF: el archivo está dañado o protegido.";
+export const KNOWLEDGE_FILE_EMPTY = "El archivo está vacío.";
+
+const title = z
+  .string({ error: "El título es obligatorio" })
+  .trim()
+  .min(1, "El título es obligatorio")
+  .max(KNOWLEDGE_TITLE_MAX, `El título no puede superar ${KNOWLEDGE_TITLE_MAX} caracteres`);
+
+const content = z
+  .string({ error: "El contenido es obligatorio" })
+  .trim()
+  .min(1, "El contenido es obligatorio")
+  .max(KNOWLEDGE_CONTENT_MAX, "El contenido no puede superar 100.000 caracteres");
+
+export const knowledgeCreateInput = z.object({ title, content });
+
+export const knowledgeUpdateInput = z
+  .object({ title: title.optional(), content: content.optional() })
+  .refine(
+    (v) => v.title !== undefined || v.content !== undefined,
+    "Indica el título o el contenido",
+  );
+
+export const knowledgeImportForm = z.object({
+  file: z.instanceof(File, { error: "Adjunta un archivo (campo file)." }),
+});
+
+/**
+ * The entries an agent may use: their ids, or null for all of the organization's. Each id must
+ * be one of the organization's entries (checked by the agents service).
+ */
+export const knowledgeIdsInput = z
+  .array(z.string({ error: "Cada entrada es un id" }).trim().min(1), {
+    error: "knowledge_ids es una lista de entradas o null",
+  })
+  .max(500, "Demasiadas entradas: elige «Todo» o menos de 500")
+  .nullable();
+
+export type KnowledgeCreateInput = z.input<typeof knowledgeCreateInput>;
+export type KnowledgeUpdateInput = z.input<typeof knowledgeUpdateInput>;
+
+export interface KnowledgeEntry {
+  id: string;
+  title: string;
+  content: string;
+  /** The imported file's name, when the entry came from one. */
+  file_name: string | null;
+  created_at: string;
+  updated_at: string;
+}

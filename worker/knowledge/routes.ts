@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppContext } from "../http/context";
+import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { formBody, jsonBody } from "../http/validate";
+import {
+  KNOWLEDGE_FILE_MAX_BYTES,
+  knowledgeCreateInput,
+  knowledgeImportForm,
+  knowledgeUpdateInput,
+} from "./contract";
+import { fileTooLarge } from "./extract";
+import * as knowledge from "./service";
+
+const manage = requireRole("owner", "admin");
+
+/** The file plus the form's own bytes; a larger body is refused before it is read. */
+const importBodyLimit = bodyLimit({
+  maxSize: KNOWLEDGE_FILE_MAX_BYTES + 64 * 1024,
+  onError: () => {
+    throw fileTooLarge();
+  },
+});
+
+export const knowledgeRoutes = new Hono<AppContext>()
+  .use(requireCaller, requireMember)
+  .get("/", async (c) => c.json({ data: await knowledge.listKnowledge(c.var.db, c.var.member) }))
+  .post("/", manage, ...jsonBody(knowledgeCreateInput), async (c) => {
+    const entry = await knowledge.createKnowledge(
+      c.var.db,
+      c.var.member,
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: entry }, 201);
+  })
+  .post("/import", manage, importBodyLimit, ...formBody(knowledgeImportForm), async (c) => {
+    const { file } = c.req.valid("form");
+    const entry = await knowledge.importKnowledge(c.var.db, c.var.member, file, requestInfo(c).ip);
+    return c.json({ data: entry }, 201);
+  })
+  .patch("/:id", manage, ...jsonBody(knowledgeUpdateInput), async (c) => {
+    const entry = await knowledge.updateKnowledge(
+      c.var.db,
+      c.var.member,
+      c.req.param("id"),
+      c.req.valid("json"),
+      requestInfo(c).ip,
+    );
+    return c.json({ data: entry });
+  })
+  .delete("/:id", manage, async (c) => {
+    await knowledge.deleteKnowledge(c.var.db, c.var.member, c.req.param("id"), requestInfo(c).ip);
+    return c.json({ data: { success: true } });
+  });
