@@ -229,6 +229,32 @@ describe("Sugerir respuesta", () => {
     expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
   });
 
+  it("reads the business's knowledge like an answer on WhatsApp, and names its sources", async () => {
+    const org = await setup("draft");
+    const entry = await call("POST", "/api/v1/knowledge", {
+      token: org.owner.token,
+      body: { title: "Ortodoncia invisible", content: "La ortodoncia invisible cuesta 2.400 €." },
+    });
+    expect(entry.status).toBe(201);
+    const conversationId = await customerWrites(org, customer(), "¿Hacéis ortodoncia invisible?");
+    await runDueReplies(org.hub);
+    const automatic = (await getConversation(org.owner.token, conversationId)).ai_draft;
+    expect(automatic.sources).toEqual([{ id: entry.body.data.id, title: "Ortodoncia invisible" }]);
+
+    const onDemand = await call("POST", `/api/v1/conversations/${conversationId}/draft`, {
+      token: org.owner.token,
+    });
+    expect(onDemand.status).toBe(200);
+    expect(onDemand.body.data.draft.sources).toEqual(automatic.sources);
+    const prompts = (await modelRequests()).filter((r) =>
+      JSON.stringify(r.body.messages).includes("¿Hacéis ortodoncia invisible?"),
+    );
+    expect(prompts).toHaveLength(2);
+    for (const prompt of prompts) {
+      expect(prompt.body.messages[0].content).toContain("La ortodoncia invisible cuesta 2.400 €.");
+    }
+  });
+
   it("asks the conversation's own agent before the number's", async () => {
     const org = await setup("off");
     const other = await createAgent(org.owner, { name: "Lucía", mode: "off" });
