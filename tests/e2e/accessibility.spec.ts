@@ -64,7 +64,7 @@ test("console screens meet WCAG 2.1 AA", async ({ page }) => {
     ["/conversations", page.getByText("Hola, ¿tenéis cita?").first()],
     [`/conversations/${conversationId}`, page.getByText("Hola, ¿tenéis cita?").first()],
     ["/agents", page.getByText("Sofía").first()],
-    ["/agents/knowledge", page.getByRole("heading", { name: "Conocimiento" })],
+    ["/agents/knowledge", page.getByRole("heading", { name: "Conocimiento", level: 1 })],
     [`/chats/${agentId}`, page.getByText("Sofía").first()],
     ["/tracking", page.getByRole("tab").first()],
     ["/settings", page.getByRole("heading").first()],
