@@ -1,18 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { connectWhatsapp } from "../support/db";
-import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
+import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
 import { call } from "../support/http";
-
-async function addMember(organizationId: string, role: "admin" | "agent") {
-  const user = await registerUser();
-  await env.DB.prepare(
-    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
-    .run();
-  return user;
-}
 
 describe("agents", () => {
   it("creates with the defaults: flash model, temperature 0.7, active", async () => {

@@ -6,23 +6,13 @@ import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../worker/agents/contract";
 import { usageMonth } from "../../worker/ai/budget";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage } from "../support/db";
-import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
+import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
-
-async function addMember(organizationId: string, role: "admin" | "agent") {
-  const user = await registerUser();
-  await env.DB.prepare(
-    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
-    .run();
-  return user;
-}
 
 /** Records `tokens` as spent by the organization in `month`. */
 async function spend(organizationId: string, tokens: number, month = usageMonth()) {

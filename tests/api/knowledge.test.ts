@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { scannedPdf, textPdf } from "../fixtures/pdf";
 import { connectWhatsapp, db } from "../support/db";
-import { createAgent, createOwner, registerUser } from "../support/factories";
+import { createAgent, createOwner, addMember } from "../support/factories";
 import { call, type ApiResponse } from "../support/http";
 import { runDueReplies } from "../support/replies";
 import { deliver, modelRequests } from "../support/webhooks";
@@ -13,16 +13,6 @@ import { relevantKnowledge } from "../../worker/knowledge/retrieval";
 import { systemPrompt } from "../../worker/agents/replies";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
-
-async function addMember(organizationId: string, role: "admin" | "agent") {
-  const user = await registerUser();
-  await env.DB.prepare(
-    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
-  )
-    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
-    .run();
-  return user;
-}
 
 async function addEntry(owner: Owner, title: string, content: string) {
   const res = await call("POST", "/api/v1/knowledge", {

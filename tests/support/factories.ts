@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { call } from "./http";
 
 let sequence = 0;
@@ -51,6 +52,17 @@ export async function createOwner(organization: Partial<typeof organizationField
 }
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+/** A registered user who joins the organization with `role` (as an accepted invitation does). */
+export async function addMember(organizationId: string, role: "admin" | "agent") {
+  const user = await registerUser();
+  await env.DB.prepare(
+    "INSERT INTO memberships (id, organization_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)",
+  )
+    .bind(crypto.randomUUID(), organizationId, user.user.id, role, new Date().toISOString())
+    .run();
+  return user;
+}
 
 export async function createAgent(owner: Owner, overrides: Record<string, unknown> = {}) {
   const response = await call("POST", "/api/v1/agents", {

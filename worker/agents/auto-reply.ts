@@ -4,9 +4,9 @@
  * in flight, and a burst of customer messages is answered once.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { addAiUsage } from "../ai/budget";
+import { aiCallLog } from "../ai/budget";
 import { isAiConfigured, ModelError } from "../ai/client";
-import { agents, aiCalls, conversations, organizations } from "../db/schema";
+import { agents, conversations, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
@@ -80,16 +80,12 @@ export async function replyToConversation(
   }
 
   if (agent.mode === "auto") await showTyping(deps, organizationId, newest.wamid);
-  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
-    db.insert(aiCalls).values({
-      organizationId,
-      agentId: agent.id,
-      conversationId: conversation.id,
-      model: agent.model,
-      latencyMs: 0,
-      outcome,
-      ...extra,
-    });
+  const log = aiCallLog(db, {
+    organizationId,
+    agentId: agent.id,
+    conversationId: conversation.id,
+    model: agent.model,
+  });
 
   const knowledge = await knowledgeForAgent(db, agent, history.turns);
   let answer;
@@ -97,16 +93,11 @@ export async function replyToConversation(
     answer = await askAgent(env, agent, organization!, history.turns, knowledge);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    await record("failed", { error: error.message });
+    await log.failed(error.message);
     await setAiError(deps, conversation.id, organizationId, error.message);
     throw error;
   }
-  await addAiUsage(db, organizationId, answer.usage);
-  await record(answer.handoff ? "handoff" : "replied", {
-    promptTokens: answer.usage.promptTokens,
-    completionTokens: answer.usage.completionTokens,
-    latencyMs: answer.latencyMs,
-  });
+  await log.answered(answer.handoff ? "handoff" : "replied", answer);
 
   // The lead first: a reply that fails to send does not undo what the customer showed.
   if (answer.lead) await markLeadByAgent(deps, conversation);

@@ -4,13 +4,13 @@
  * (docs/decisions/0028).
  */
 import { and, eq } from "drizzle-orm";
-import { addAiUsage } from "../ai/budget";
+import { aiCallLog } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
 import { toConversation, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/service";
 import type { Db } from "../db/client";
-import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
+import { agents, conversations, organizations, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
@@ -110,16 +110,12 @@ export async function suggestDraft(deps: Deps, member: Member, conversationId: s
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
-  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
-    db.insert(aiCalls).values({
-      organizationId: member.organizationId,
-      agentId: agent.id,
-      conversationId: conversation.id,
-      model: agent.model,
-      latencyMs: 0,
-      outcome,
-      ...extra,
-    });
+  const log = aiCallLog(db, {
+    organizationId: member.organizationId,
+    agentId: agent.id,
+    conversationId: conversation.id,
+    model: agent.model,
+  });
 
   // The same knowledge an answer on WhatsApp would get.
   const knowledge = await knowledgeForAgent(db, agent, history.turns);
@@ -128,15 +124,10 @@ export async function suggestDraft(deps: Deps, member: Member, conversationId: s
     answer = await askAgent(env, agent, organization!, history.turns, knowledge);
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    await record("failed", { error: error.message });
+    await log.failed(error.message);
     throw new AppError(502, "ai_error", error.message);
   }
-  await addAiUsage(db, member.organizationId, answer.usage);
-  await record("draft", {
-    promptTokens: answer.usage.promptTokens,
-    completionTokens: answer.usage.completionTokens,
-    latencyMs: answer.latencyMs,
-  });
+  await log.answered("draft", answer);
   if (answer.lead) await markLeadByAgent(deps, conversation);
   const { reply } = answer;
   if (!reply) throw noSuggestion(answer.handoff?.reason);

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import { addAiUsage } from "../ai/budget";
+import { aiCallLog } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import type { Db } from "../db/client";
 import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
@@ -235,18 +235,14 @@ export async function testAgent(
   });
   // The same knowledge WhatsApp answers would get.
   const knowledge = await knowledgeForAgent(db, agent, input.messages);
+  const log = aiCallLog(db, {
+    organizationId: member.organizationId,
+    agentId: agent.id,
+    model: agent.model,
+  });
   try {
     const answer = await askAgent(env, agent, organization!, input.messages, knowledge);
-    await addAiUsage(db, member.organizationId, answer.usage);
-    await db.insert(aiCalls).values({
-      organizationId: member.organizationId,
-      agentId: agent.id,
-      model: agent.model,
-      promptTokens: answer.usage.promptTokens,
-      completionTokens: answer.usage.completionTokens,
-      latencyMs: answer.latencyMs,
-      outcome: "test",
-    });
+    await log.answered("test", answer);
     return {
       reply: answer.reply ?? "",
       handoff: answer.handoff,
@@ -254,7 +250,8 @@ export async function testAgent(
       sources: answer.sources,
     };
   } catch (error) {
-    if (error instanceof ModelError) throw new AppError(502, "ai_error", error.message);
-    throw error;
+    if (!(error instanceof ModelError)) throw error;
+    await log.failed(error.message);
+    throw new AppError(502, "ai_error", error.message);
   }
 }

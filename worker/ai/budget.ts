@@ -5,7 +5,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { aiUsage, organizations } from "../db/schema";
+import { aiCalls, aiUsage, organizations } from "../db/schema";
+import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
 
 /** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
@@ -50,4 +51,30 @@ export async function addAiUsage(
       target: [aiUsage.organizationId, aiUsage.month],
       set: { tokensUsed: sql`${aiUsage.tokensUsed} + ${tokens}` },
     });
+}
+
+type CallOf = Pick<
+  typeof aiCalls.$inferInsert,
+  "organizationId" | "agentId" | "conversationId" | "model"
+>;
+
+/**
+ * The record of one kind of model call: each answer adds its tokens to the month's tally and
+ * leaves a row in `ai_calls` (what the agents cost and do); each failure leaves its reason.
+ */
+export function aiCallLog(db: Db, call: CallOf) {
+  return {
+    async answered(outcome: string, result: Pick<Completion, "usage" | "latencyMs">) {
+      await addAiUsage(db, call.organizationId, result.usage);
+      await db.insert(aiCalls).values({
+        ...call,
+        outcome,
+        promptTokens: result.usage.promptTokens,
+        completionTokens: result.usage.completionTokens,
+        latencyMs: result.latencyMs,
+      });
+    },
+    failed: (error: string) =>
+      db.insert(aiCalls).values({ ...call, outcome: "failed", latencyMs: 0, error }),
+  };
 }

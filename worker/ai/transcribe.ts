@@ -5,11 +5,11 @@
  */
 import { and, eq, isNull, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
-import { aiCalls, messages } from "../db/schema";
+import { messages } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
-import { addAiUsage, hasAiBudget } from "./budget";
+import { aiCallLog, hasAiBudget } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
 
@@ -132,29 +132,20 @@ async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | 
     if (error instanceof MediaUnreadable) return { error: error.message };
     throw error;
   }
-  const record = (outcome: string, extra: Partial<typeof aiCalls.$inferInsert>) =>
-    db.insert(aiCalls).values({
-      organizationId: row.organizationId,
-      conversationId: row.conversationId,
-      model: transcriptionModel(env),
-      latencyMs: 0,
-      outcome,
-      ...extra,
-    });
+  const log = aiCallLog(db, {
+    organizationId: row.organizationId,
+    conversationId: row.conversationId,
+    model: transcriptionModel(env),
+  });
   try {
     const answer = await transcribeAudio(env, audio);
-    await addAiUsage(db, row.organizationId, answer.usage);
-    await record(answer.text ? "transcribed" : "failed", {
-      promptTokens: answer.usage.promptTokens,
-      completionTokens: answer.usage.completionTokens,
-      latencyMs: answer.latencyMs,
-    });
+    await log.answered(answer.text ? "transcribed" : "failed", answer);
     return answer.text
       ? { text: answer.text }
       : { error: "La IA no devolvió ninguna transcripción." };
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
-    await record("failed", { error: error.message });
+    await log.failed(error.message);
     return { error: error.message };
   }
 }
