@@ -1,4 +1,3 @@
-import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useEffect, useId, useRef, useState } from "react";
 import {
   AGENT_MODELS,
@@ -10,6 +9,7 @@ import {
   type AgentModel,
 } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/modal";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { ModeSelect } from "./mode-select";
@@ -109,80 +109,76 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
   }
 
   return (
-    <Dialog open={open} onClose={() => !saving && onClose()} className="relative z-50">
-      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
-      <div className="fixed inset-0 overflow-y-auto">
-        <div className="flex min-h-full items-center justify-center p-4">
-          <DialogPanel className="w-full max-w-lg rounded-xl bg-white p-6 shadow-xl">
-            <DialogTitle className="text-lg font-semibold text-slate-900">
-              {agent ? "Editar Agente" : "Crear Nuevo Agente"}
-            </DialogTitle>
-            <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
-              <Field
-                label="Nombre"
-                required
-                data-autofocus
-                maxLength={100}
-                value={values.name}
-                error={errors.name}
-                placeholder="Sofía, recepción"
-                onChange={(e) => set("name", e.target.value)}
-              />
-              <SelectField
-                label="Modelo"
-                options={MODEL_OPTIONS}
-                value={values.model}
-                error={errors.model}
-                onChange={(e) => set("model", e.target.value as AgentModel)}
-              />
-              <TemperatureSlider
-                value={values.temperature}
-                error={errors.temperature}
-                onChange={(t) => set("temperature", t)}
-              />
-              <TextAreaField
-                label="Prompt del sistema"
-                required
-                rows={6}
-                value={values.system_prompt}
-                error={errors.system_prompt}
-                hint="Quién es el agente, qué sabe de tu negocio y cuándo debe pasar la conversación a una persona."
-                placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
-                onChange={(e) => set("system_prompt", e.target.value)}
-              />
-              <ModeSelect value={values.mode} onChange={(mode) => set("mode", mode)} />
-              <KnowledgePicker
-                value={values.knowledge_ids}
-                error={errors.knowledge_ids}
-                onChange={(ids) => set("knowledge_ids", ids)}
-              />
-              <ToggleSwitch
-                label="Marcar interesados automáticamente"
-                description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."
-                checked={values.can_mark_leads}
-                onChange={(checked) => set("can_mark_leads", checked)}
-              />
-              {agent && (
-                <ToggleSwitch
-                  label="Activo"
-                  description="Un agente inactivo no responde a los clientes."
-                  checked={values.is_active}
-                  onChange={(checked) => set("is_active", checked)}
-                />
-              )}
-              <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-                <Button variant="secondary" onClick={onClose} disabled={saving}>
-                  Cancelar
-                </Button>
-                <Button type="submit" disabled={saving}>
-                  {saving ? "Guardando..." : agent ? "Guardar Cambios" : "Crear agente"}
-                </Button>
-              </div>
-            </form>
-          </DialogPanel>
+    <Modal
+      open={open}
+      title={agent ? "Editar Agente" : "Crear Nuevo Agente"}
+      onClose={onClose}
+      busy={saving}
+      width="lg"
+    >
+      <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
+        <Field
+          label="Nombre"
+          required
+          data-autofocus
+          maxLength={100}
+          value={values.name}
+          error={errors.name}
+          placeholder="Sofía, recepción"
+          onChange={(e) => set("name", e.target.value)}
+        />
+        <SelectField
+          label="Modelo"
+          options={MODEL_OPTIONS}
+          value={values.model}
+          error={errors.model}
+          onChange={(e) => set("model", e.target.value as AgentModel)}
+        />
+        <TemperatureSlider
+          value={values.temperature}
+          error={errors.temperature}
+          onChange={(t) => set("temperature", t)}
+        />
+        <TextAreaField
+          label="Prompt del sistema"
+          required
+          rows={6}
+          value={values.system_prompt}
+          error={errors.system_prompt}
+          hint="Quién es el agente, qué sabe de tu negocio y cuándo debe pasar la conversación a una persona."
+          placeholder="Eres la recepcionista de la clínica. Respondes con amabilidad y…"
+          onChange={(e) => set("system_prompt", e.target.value)}
+        />
+        <ModeSelect value={values.mode} onChange={(mode) => set("mode", mode)} />
+        <KnowledgePicker
+          value={values.knowledge_ids}
+          error={errors.knowledge_ids}
+          onChange={(ids) => set("knowledge_ids", ids)}
+        />
+        <ToggleSwitch
+          label="Marcar interesados automáticamente"
+          description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."
+          checked={values.can_mark_leads}
+          onChange={(checked) => set("can_mark_leads", checked)}
+        />
+        {agent && (
+          <ToggleSwitch
+            label="Activo"
+            description="Un agente inactivo no responde a los clientes."
+            checked={values.is_active}
+            onChange={(checked) => set("is_active", checked)}
+          />
+        )}
+        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            Cancelar
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Guardando..." : agent ? "Guardar Cambios" : "Crear agente"}
+          </Button>
         </div>
-      </div>
-    </Dialog>
+      </form>
+    </Modal>
   );
 }
 

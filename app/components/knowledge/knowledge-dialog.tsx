@@ -1,4 +1,3 @@
-import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import {
@@ -8,6 +7,7 @@ import {
   type KnowledgeEntry,
 } from "../../../worker/knowledge/contract";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/modal";
 import { Field, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
 import type { KnowledgeActionResult } from "./actions";
@@ -66,52 +66,48 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
   }
 
   return (
-    <Dialog open={open} onClose={() => !saving && onClose()} className="relative z-50">
-      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
-      <div className="fixed inset-0 overflow-y-auto">
-        <div className="flex min-h-full items-center justify-center p-4">
-          <DialogPanel className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl">
-            <DialogTitle className="text-lg font-semibold text-slate-900">
-              {entry ? "Editar entrada" : "Nueva entrada"}
-            </DialogTitle>
-            <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
-              <Field
-                label="Título"
-                required
-                data-autofocus
-                maxLength={KNOWLEDGE_TITLE_MAX}
-                value={title}
-                error={errors.title}
-                placeholder="Precios, Horario de verano, Política de devoluciones…"
-                onChange={(e) => setTitle(e.target.value)}
-              />
-              <TextAreaField
-                label="Contenido"
-                required
-                rows={12}
-                maxLength={KNOWLEDGE_CONTENT_MAX}
-                value={content}
-                error={errors.content}
-                hint={`Lo que el agente puede decir a tus clientes. Hasta ${KNOWLEDGE_CONTENT_MAX.toLocaleString("es-ES")} caracteres (${content.length.toLocaleString("es-ES")} escritos).`}
-                onChange={(e) => setContent(e.target.value)}
-              />
-              {result && !result.ok && !Object.keys(result.fieldErrors).length && (
-                <p role="alert" className="text-sm text-red-700">
-                  {result.error}
-                </p>
-              )}
-              <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-                <Button variant="secondary" onClick={onClose} disabled={saving}>
-                  Cancelar
-                </Button>
-                <Button type="submit" disabled={saving}>
-                  {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
-                </Button>
-              </div>
-            </form>
-          </DialogPanel>
+    <Modal
+      open={open}
+      title={entry ? "Editar entrada" : "Nueva entrada"}
+      onClose={onClose}
+      busy={saving}
+      width="xl"
+    >
+      <form ref={form} onSubmit={submit} noValidate className="mt-4 space-y-4">
+        <Field
+          label="Título"
+          required
+          data-autofocus
+          maxLength={KNOWLEDGE_TITLE_MAX}
+          value={title}
+          error={errors.title}
+          placeholder="Precios, Horario de verano, Política de devoluciones…"
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <TextAreaField
+          label="Contenido"
+          required
+          rows={12}
+          maxLength={KNOWLEDGE_CONTENT_MAX}
+          value={content}
+          error={errors.content}
+          hint={`Lo que el agente puede decir a tus clientes. Hasta ${KNOWLEDGE_CONTENT_MAX.toLocaleString("es-ES")} caracteres (${content.length.toLocaleString("es-ES")} escritos).`}
+          onChange={(e) => setContent(e.target.value)}
+        />
+        {result && !result.ok && !Object.keys(result.fieldErrors).length && (
+          <p role="alert" className="text-sm text-red-700">
+            {result.error}
+          </p>
+        )}
+        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            Cancelar
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
+          </Button>
         </div>
-      </div>
-    </Dialog>
+      </form>
+    </Modal>
   );
 }

@@ -1,8 +1,8 @@
-import { Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
+import { Modal } from "~/components/ui/modal";
 import { Field, SelectField } from "~/components/ui/field";
 import { api, errorMessage } from "~/lib/api";
 import { SALE_CURRENCIES, parseAmount } from "./money";
@@ -53,42 +53,34 @@ export function SaleDialog({
   }
 
   return (
-    <Dialog open onClose={() => !saving && onClose()} className="relative z-50">
-      <div className="fixed inset-0 bg-slate-900/50" aria-hidden />
-      <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel className="w-full max-w-sm rounded-xl bg-white p-6 shadow-xl">
-          <DialogTitle className="text-lg font-semibold text-slate-900">
-            Registrar venta
-          </DialogTitle>
-          <form className="mt-4 space-y-4" onSubmit={(e) => void save(e)} noValidate>
-            <Field
-              label="Importe"
-              required
-              inputMode="decimal"
-              autoFocus
-              value={amount}
-              error={error}
-              disabled={saving}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-            <SelectField
-              label="Moneda"
-              value={currency}
-              disabled={saving}
-              options={currencies.map((c) => ({ value: c, label: c }))}
-              onChange={(e) => setCurrency(e.target.value)}
-            />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={onClose} disabled={saving}>
-                Cancelar
-              </Button>
-              <Button type="submit" disabled={saving}>
-                {saving ? "Guardando..." : "Guardar"}
-              </Button>
-            </div>
-          </form>
-        </DialogPanel>
-      </div>
-    </Dialog>
+    <Modal open title="Registrar venta" onClose={onClose} busy={saving} width="sm">
+      <form className="mt-4 space-y-4" onSubmit={(e) => void save(e)} noValidate>
+        <Field
+          label="Importe"
+          required
+          inputMode="decimal"
+          autoFocus
+          value={amount}
+          error={error}
+          disabled={saving}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+        <SelectField
+          label="Moneda"
+          value={currency}
+          disabled={saving}
+          options={currencies.map((c) => ({ value: c, label: c }))}
+          onChange={(e) => setCurrency(e.target.value)}
+        />
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button variant="secondary" onClick={onClose} disabled={saving}>
+            Cancelar
+          </Button>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Guardando..." : "Guardar"}
+          </Button>
+        </div>
+      </form>
+    </Modal>
   );
 }
