@@ -21,7 +21,6 @@ import {
   fetchNewestPage,
   updateConversation,
   markRead,
-  liveCopies,
   mergeMessages,
   missedMoreThanAPage,
   replyActions,
@@ -44,6 +43,7 @@ import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, api, errorMessage } from "~/lib/api";
+import { liveCopies } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
@@ -80,7 +80,7 @@ export default function ConversationScreen() {
   }, []);
 
   // What events brought, so that a page read before them does not undo them.
-  const [live] = useState(liveCopies);
+  const [live] = useState(liveCopies<Message>);
 
   const load = useCallback(async () => {
     const asked = live.mark();

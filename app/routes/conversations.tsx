@@ -34,6 +34,7 @@ import {
   patchList,
   type InboxFilters,
 } from "~/lib/inbox";
+import { liveCopies } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useUrlState } from "~/lib/use-url-state";
@@ -44,8 +45,15 @@ export const meta = () => [{ title: "Conversaciones — Atiende" }];
 const SEARCH_DEBOUNCE_MS = 300;
 const EMPTY_PLACEHOLDER_MS = 2000;
 
+/**
+ * Conversations as realtime events (and this screen's own edits) brought them: a page that was
+ * read before them gets them laid over it, rather than showing what they replaced.
+ */
+const liveRows = liveCopies<{ id: string; conversation: Conversation; newMessage: boolean }>();
+
 /** The page of conversations the URL asks for, and the agents to filter and assign by. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  const asked = liveRows.mark();
   const filters = filtersFromUrl(new URL(request.url).searchParams);
   const [list, agents] = await Promise.all([
     api.get<ConversationList>(listPath(filters)).catch((error: unknown) => {
@@ -55,7 +63,7 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
     }),
     api.get<Agent[]>("/agents").catch(() => [] as Agent[]),
   ]);
-  return { filters, list, agents };
+  return { filters, list, agents, asked };
 }
 clientLoader.hydrate = true as const;
 
@@ -91,7 +99,20 @@ export default function Conversations() {
   const revalidate = useCoalescedRevalidate();
   // The page on screen: the loader's, patched by realtime events and the row selects.
   const [list, setList] = useState(loaded.list);
-  useEffect(() => setList(loaded.list), [loaded.list]);
+  // Read by event handlers, which may run several times before the next render.
+  const listRef = useRef(list);
+  const showList = (next: ConversationList | null) => {
+    listRef.current = next;
+    setList(next);
+  };
+  useEffect(() => {
+    let next = loaded.list;
+    for (const { conversation, newMessage } of liveRows.since(loaded.asked).values()) {
+      if (next) next = patchList(next, loaded.filters, conversation, { newMessage }).list;
+    }
+    listRef.current = next;
+    setList(next);
+  }, [loaded]);
 
   const show = (changes: Partial<InboxFilters>, replace = false) =>
     setParams(filtersToUrl({ ...filters, page: 1, ...changes }), { replace });
@@ -124,9 +145,16 @@ export default function Conversations() {
   }, [noConversationsAtAll]);
 
   const patch = (conversation: Conversation, newMessage: boolean) => {
-    if (!list) return revalidate();
-    const patched = patchList(list, loaded.filters, conversation, { newMessage });
-    setList(patched.list);
+    const earlier = liveRows.since(loaded.asked).get(conversation.id);
+    liveRows.record({
+      id: conversation.id,
+      conversation,
+      newMessage: newMessage || Boolean(earlier?.newMessage),
+    });
+    const current = listRef.current;
+    if (!current) return revalidate();
+    const patched = patchList(current, loaded.filters, conversation, { newMessage });
+    showList(patched.list);
     if (patched.stale) revalidate();
   };
   useRealtimeConnected(revalidate);

@@ -163,26 +163,6 @@ export function mergeMessages(
   return [...current.filter((m) => !replaced.has(m.id)), ...fresh].sort(inTimeOrder);
 }
 
-/**
- * The copies of messages that events brought, numbered, so that a page fetched meanwhile
- * does not put back an older copy: `since(mark)` gives those brought after `mark()`.
- */
-export function liveCopies() {
-  let sequence = 0;
-  const copies = new Map<string, { message: Message; sequence: number }>();
-  return {
-    record(message: Message) {
-      copies.set(message.id, { message, sequence: ++sequence });
-    },
-    mark: () => sequence,
-    since(mark: number) {
-      const newer = new Map<string, Message>();
-      for (const [id, copy] of copies) if (copy.sequence > mark) newer.set(id, copy.message);
-      return newer;
-    },
-  };
-}
-
 /** The list with `message` replaced (same id) or added at the end. */
 export const upsertMessage = (current: Message[], message: Message) =>
   current.some((m) => m.id === message.id)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../worker/conversations/contract";
-import { liveCopies, mergeMessages } from "../../../app/components/conversations/actions";
+import { mergeMessages } from "../../../app/components/conversations/actions";
+import { liveCopies } from "../../../app/lib/live-copies";
 
 const message = (id: string, changes: Partial<Message> = {}): Message => ({
   id,
@@ -32,7 +33,7 @@ describe("a page of messages merged into the thread on screen", () => {
   });
 
   it("keeps an event's copy brought after the page was asked for", () => {
-    const live = liveCopies();
+    const live = liveCopies<Message>();
     live.record(message("1", { transcript_status: "pending" })); // before the page was asked
     const asked = live.mark();
     const done = message("1", { transcript_status: "done", transcript: "Quería cita" });
@@ -46,7 +47,7 @@ describe("a page of messages merged into the thread on screen", () => {
   });
 
   it("lets a page asked for after an event win", () => {
-    const live = liveCopies();
+    const live = liveCopies<Message>();
     live.record(message("1", { status: "sent" }));
     const asked = live.mark();
     const merged = mergeMessages([], [message("1", { status: "read" })], [], live.since(asked));

@@ -1,0 +1,21 @@
+/**
+ * What realtime events brought, numbered, so that data fetched meanwhile does not put back an
+ * older copy: take `mark()` when a fetch starts, and when it answers, `since(mark)` gives what
+ * events brought after, in the order they came, to lay over the answer.
+ */
+export function liveCopies<T extends { id: string }>() {
+  let sequence = 0;
+  const copies = new Map<string, { item: T; sequence: number }>();
+  return {
+    record(item: T) {
+      copies.delete(item.id); // Map keeps insertion order: the newest copy goes last.
+      copies.set(item.id, { item, sequence: ++sequence });
+    },
+    mark: () => sequence,
+    since(mark: number) {
+      const newer = new Map<string, T>();
+      for (const [id, copy] of copies) if (copy.sequence > mark) newer.set(id, copy.item);
+      return newer;
+    },
+  };
+}
