@@ -11,6 +11,11 @@ export function liveCopies<T extends { id: string }>() {
       copies.delete(item.id); // Map keeps insertion order: the newest copy goes last.
       copies.set(item.id, { item, sequence: ++sequence });
     },
+    /** The latest copy of `id` brought after `mark`, if any. */
+    get(id: string, mark: number) {
+      const copy = copies.get(id);
+      return copy && copy.sequence > mark ? copy.item : undefined;
+    },
     mark: () => sequence,
     since(mark: number) {
       const newer = new Map<string, T>();

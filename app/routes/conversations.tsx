@@ -145,7 +145,7 @@ export default function Conversations() {
   }, [noConversationsAtAll]);
 
   const patch = (conversation: Conversation, newMessage: boolean) => {
-    const earlier = liveRows.since(loaded.asked).get(conversation.id);
+    const earlier = liveRows.get(conversation.id, loaded.asked);
     liveRows.record({
       id: conversation.id,
       conversation,

@@ -39,8 +39,8 @@ function sequentialRoundTrips(requests) {
   /** @type {number[]} */
   const depth = [];
   sorted.forEach((r, i) => {
-    const before = sorted.slice(0, i).filter((q, j) => q.end <= r.start && depth[j] !== undefined);
-    depth[i] = 1 + Math.max(0, ...before.map((q) => depth[sorted.indexOf(q)] ?? 0));
+    const before = sorted.slice(0, i).map((q, j) => (q.end <= r.start ? (depth[j] ?? 0) : 0));
+    depth[i] = 1 + Math.max(0, ...before);
   });
   return Math.max(0, ...depth);
 }
