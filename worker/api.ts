@@ -78,4 +78,5 @@ export const api = new Hono<AppContext>()
   })
   .onError(handleError);
 
+/** The routes' types, for the console's typed client (`app/lib/api.ts`). */
 export type ApiRoutes = typeof v1;

@@ -1,14 +1,14 @@
 import { toast } from "sonner";
 import {
   MESSAGE_PAGE_SIZE,
-  type Conversation,
   type ConversationStatus,
   type ConversationUpdateInput,
   type Message,
-  type MessagePage,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
+
+const conversation = client.conversations[":id"];
 
 /**
  * Status, stage, priority and contact name changes, with the spec's toasts; resolve to the
@@ -16,7 +16,7 @@ import { api, errorMessage } from "~/lib/api";
  */
 export async function updateConversation(id: string, changes: ConversationUpdateInput) {
   try {
-    const updated = await api.patch<Conversation>(`/conversations/${id}`, changes);
+    const updated = await data(conversation.$patch({ param: { id }, json: changes }));
     toast.success("Conversación actualizada");
     return updated;
   } catch (error) {
@@ -31,8 +31,8 @@ export const changeStatus = (id: string, status: ConversationStatus) =>
 export async function changeAgent(id: string, agentId: string | null) {
   try {
     const updated = agentId
-      ? await api.patch<Conversation>(`/conversations/${id}/assign`, { agent_id: agentId })
-      : await api.patch<Conversation>(`/conversations/${id}/unassign`);
+      ? await data(conversation.assign.$patch({ param: { id }, json: { agent_id: agentId } }))
+      : await data(conversation.unassign.$patch({ param: { id } }));
     toast.success(agentId ? "Agente asignado" : "Agente desasignado");
     return updated;
   } catch (error) {
@@ -71,27 +71,31 @@ export function replyActions(conversationId: string, onStored: (message: Message
     send: (content: string, fromDraft = false) =>
       deliver(
         () =>
-          api.post<Message>("/conversations/messages", {
-            conversation_id: conversationId,
-            content,
-            ...(fromDraft && { from_draft: true }),
-          }),
+          data(
+            client.conversations.messages.$post({
+              json: {
+                conversation_id: conversationId,
+                content,
+                ...(fromDraft && { from_draft: true }),
+              },
+            }),
+          ),
         { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
       ),
     sendTemplate: (template: TemplateToSend) =>
       deliver(
         () =>
-          api.post<Message>("/conversations/messages", {
-            conversation_id: conversationId,
-            template,
-          }),
+          data(
+            client.conversations.messages.$post({
+              json: { conversation_id: conversationId, template },
+            }),
+          ),
         { success: "Plantilla enviada", failure: "Error al enviar la plantilla" },
       ),
     sendFile: (file: File, caption: string) => {
-      const form = new FormData();
-      form.append("file", file);
-      if (caption) form.append("caption", caption);
-      return deliver(() => api.upload<Message>(`/conversations/${conversationId}/media`, form), {
+      const form = { file, ...(caption && { caption }) };
+      const upload = () => data(conversation.media.$post({ param: { id: conversationId }, form }));
+      return deliver(upload, {
         success: "Archivo enviado",
         failure: "Error al enviar el archivo",
       });
@@ -99,15 +103,22 @@ export function replyActions(conversationId: string, onStored: (message: Message
     /** "Reintentar" on a failed message: the server sends the same message again. */
     retry: (message: Message) =>
       deliver(
-        () => api.post<Message>(`/conversations/${conversationId}/messages/${message.id}/retry`),
+        () =>
+          data(
+            conversation.messages[":messageId"].retry.$post({
+              param: { id: conversationId, messageId: message.id },
+            }),
+          ),
         { success: "Mensaje enviado", failure: "No se pudo reenviar el mensaje" },
       ),
     react: async (message: Message, emoji: string) => {
       try {
         onStored(
-          await api.post<Message>(
-            `/conversations/${conversationId}/messages/${message.id}/reaction`,
-            { emoji },
+          await data(
+            conversation.messages[":messageId"].reaction.$post({
+              param: { id: conversationId, messageId: message.id },
+              json: { emoji },
+            }),
           ),
         );
       } catch (error) {
@@ -124,14 +135,19 @@ export const MARK_READ_DELAY_MS = 500;
 
 /** Marks the conversation read; a failure is silent (the spec's rule). Resolves whether it worked. */
 export const markRead = (id: string) =>
-  api.patch(`/conversations/${id}/read`).then(
+  conversation.read.$patch({ param: { id } }).then(
     () => true,
     () => false,
   );
 
 /** The newest page of a conversation's messages, as the screens first load it. */
 export const fetchNewestPage = (conversationId: string) =>
-  api.get<MessagePage>(`/conversations/${conversationId}/messages?limit=${MESSAGE_PAGE_SIZE}`);
+  data(
+    conversation.messages.$get({
+      param: { id: conversationId },
+      query: { limit: String(MESSAGE_PAGE_SIZE) },
+    }),
+  );
 
 /**
  * Whether the newest page fetched again after a reconnection shares no message with what
