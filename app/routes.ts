@@ -9,8 +9,10 @@ export default [
   route("oauth-error", "routes/oauth-error.tsx"),
   layout("routes/console-layout.tsx", [
     route("dashboard", "routes/dashboard.tsx"),
-    route("conversations", "routes/conversations.tsx"),
-    route("conversations/:conversationId", "routes/conversation.tsx"),
+    // One workspace: the list beside the open conversation (stacked on a phone).
+    route("conversations", "routes/conversations.tsx", [
+      route(":conversationId", "routes/conversation.tsx"),
+    ]),
     route("agents", "routes/agents.tsx"),
     route("agents/knowledge", "routes/knowledge.tsx"),
     route("chats/:agentId", "routes/agent-chats.tsx"),

@@ -112,7 +112,39 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
  * answers come from the handlers, so a renamed field fails the typecheck, not a person.
  * `client.agents[":id"].$get({ param: { id } })`; wrap a call in `data()` to get its answer.
  */
-export const client = hc<ApiRoutes>(BASE, { fetch: apiFetch });
+export const client = encodingParams(hc<ApiRoutes>(BASE, { fetch: apiFetch }));
+
+type CallArgs = { param?: Record<string, string> } | undefined;
+
+/**
+ * Hono's client puts path params into the URL as they are: an id read from the address bar
+ * ("../agents") could point a call at another path. Every `$get`, `$post`... (and `$url`) gets
+ * its params encoded here, once for all callers.
+ */
+function encodingParams<T extends object>(node: T): T {
+  return new Proxy(node, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key);
+      if (typeof value !== "function") return value;
+      if (typeof key === "string" && key.startsWith("$")) {
+        const call = value as (args: CallArgs, ...rest: unknown[]) => unknown;
+        return (args: CallArgs, ...rest: unknown[]) =>
+          call(
+            args?.param
+              ? {
+                  ...args,
+                  param: Object.fromEntries(
+                    Object.entries(args.param).map(([k, v]) => [k, encodeURIComponent(v)]),
+                  ),
+                }
+              : args,
+            ...rest,
+          );
+      }
+      return encodingParams(value);
+    },
+  });
+}
 
 /** What a call answers in its envelope's `data`. */
 type DataOf<R> = R extends { json(): Promise<infer Body> }

@@ -8,14 +8,16 @@ import {
   PRIORITIES,
   type Conversation,
   type ConversationList,
+  type ConversationStatus,
+  type Priority,
 } from "../../worker/conversations/contract";
-import { CONVERSATION_STAGES } from "../../worker/sales/contract";
+import { CONVERSATION_STAGES, type ConversationStage } from "../../worker/sales/contract";
 
 export interface InboxFilters {
   search: string;
-  status: string;
-  priority: string;
-  stage: string;
+  status: ConversationStatus | "";
+  priority: Priority | "";
+  stage: ConversationStage | "";
   /** An agent's id, or "unassigned". */
   agent: string;
   /** The "Solo sin asignar" switch. */
@@ -23,8 +25,9 @@ export interface InboxFilters {
   page: number;
 }
 
-const oneOf = (value: string | null, allowed: readonly string[]) =>
-  value && allowed.includes(value) ? value : "";
+/** `value` if it is one of `allowed`, else "" (no filter). */
+export const oneOf = <T extends string>(value: string | null, allowed: readonly T[]): T | "" =>
+  allowed.find((a) => a === value) ?? "";
 
 /** The filters a URL asks for; anything unknown reads as "no filter". */
 export function filtersFromUrl(params: URLSearchParams): InboxFilters {
@@ -53,19 +56,21 @@ export function filtersToUrl(filters: InboxFilters): URLSearchParams {
   return params;
 }
 
-/** `GET /conversations` for these filters. */
-export function listPath(filters: InboxFilters) {
-  const params = new URLSearchParams({
+/** The query of `GET /conversations` for these filters. */
+export function listQuery(filters: InboxFilters) {
+  return {
     page: String(filters.page),
     limit: String(CONVERSATION_PAGE_SIZE),
-  });
-  if (filters.search) params.set("search", filters.search);
-  if (filters.status) params.set("status", filters.status);
-  if (filters.priority) params.set("priority", filters.priority);
-  if (filters.stage) params.set("stage", filters.stage);
-  if (filters.unassigned) params.set("unassigned", "true");
-  else if (filters.agent) params.set("agent_id", filters.agent);
-  return `/conversations?${params}`;
+    ...(filters.search && { search: filters.search }),
+    ...(filters.status && { status: filters.status }),
+    ...(filters.priority && { priority: filters.priority }),
+    ...(filters.stage && { stage: filters.stage }),
+    ...(filters.unassigned
+      ? { unassigned: "true" as const }
+      : filters.agent
+        ? { agent_id: filters.agent }
+        : {}),
+  };
 }
 
 export const hasFilters = (filters: InboxFilters) =>

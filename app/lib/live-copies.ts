@@ -1,3 +1,6 @@
+import type { RealtimeEventType } from "../../worker/realtime/contract";
+import { realtimeEventName } from "./realtime";
+
 /**
  * What realtime events brought, numbered, so that data fetched meanwhile does not put back an
  * older copy: take `mark()` when a fetch starts, and when it answers, `since(mark)` gives what
@@ -23,4 +26,18 @@ export function liveCopies<T extends { id: string }>() {
       return newer;
     },
   };
+}
+
+/**
+ * Calls `record` with every realtime event of `types` from the moment the module loads, not
+ * only while a screen is mounted: a route's loader may be reading while no screen is there to
+ * hear them, and what came meanwhile must still reach the screen it renders.
+ */
+export function recordEvents<T>(types: RealtimeEventType[], record: (data: T) => void) {
+  if (typeof window === "undefined") return;
+  for (const type of types) {
+    window.addEventListener(realtimeEventName(type), (event) =>
+      record((event as CustomEvent<T>).detail),
+    );
+  }
 }

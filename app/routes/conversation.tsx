@@ -1,34 +1,33 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
-import { toast } from "sonner";
+import { useState } from "react";
 import {
-  MESSAGE_PAGE_SIZE,
-  type AiDraft,
-  type Conversation,
-  type ConversationDetail,
-  type ConversationEvent,
-  type Message,
-  type MessageEvent,
-  type MessagePage,
-  type MessageStatusEvent,
+  data as routeData,
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useLocation,
+  useRouteError,
+  useRouteLoaderData,
+  type ClientLoaderFunctionArgs,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
+import type {
+  AiDraft,
+  Conversation,
+  ConversationDetail,
+  ConversationEvent,
+  MessageEvent,
 } from "../../worker/conversations/contract";
-import type { QuickReply } from "../../worker/conversations/quick-replies-contract";
 import type { Suggestion } from "../../worker/sales/contract";
 import {
-  MARK_READ_DELAY_MS,
   changeAgent,
   changeStatus,
-  fetchNewestPage,
-  updateConversation,
-  markRead,
-  mergeMessages,
-  missedMoreThanAPage,
   replyActions,
-  upsertMessage,
+  updateConversation,
 } from "~/components/conversations/actions";
 import { ContactNameEditor } from "~/components/conversations/contact-name";
 import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
+import { loadThread, useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import {
   AgentSelect,
@@ -36,18 +35,79 @@ import {
   PrioritySelect,
   StatusBadge,
   StatusSelect,
-  useAgents,
 } from "~/components/conversations/selectors";
-import { SalesPanel } from "~/components/sales/sales-panel";
+import { readConversions, SalesPanel } from "~/components/sales/sales-panel";
 import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
-import { liveCopies } from "~/lib/live-copies";
+import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import type { clientLoader as inboxLoader } from "./conversations";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
+
+const readDetail = (id: string) => data(client.conversations[":id"].$get({ param: { id } }));
+
+/** The conversation, its newest messages, its conversions and the quick replies, in parallel. */
+export async function clientLoader({ params }: ClientLoaderFunctionArgs) {
+  const id = params.conversationId ?? "";
+  try {
+    const [conversation, thread, conversions, quickReplies] = await Promise.all([
+      readDetail(id),
+      loadThread(id),
+      readConversions(id),
+      data(client["quick-replies"].$get()).catch(() => []),
+    ]);
+    return { conversation, thread, conversions, quickReplies };
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404)
+      throw routeData("Conversación no encontrada", { status: 404 });
+    throw error;
+  }
+}
+clientLoader.hydrate = true as const;
+
+/**
+ * Once open, a conversation keeps itself current from realtime events: the inbox's reloads
+ * (a filter, a burst of messages) do not read it again; opening another one does.
+ */
+export const shouldRevalidate = ({
+  currentParams,
+  nextParams,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) =>
+  currentParams.conversationId !== nextParams.conversationId && defaultShouldRevalidate;
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+/** The inbox's list, as the URL filters it: where "back" returns to. */
+function useInboxLink() {
+  const { search } = useLocation();
+  return `/conversations${search}`;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const back = useInboxLink();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <section className="mx-auto max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center">
+      <h1 className="text-xl font-semibold">
+        {missing ? "Conversación no encontrada" : "Error al cargar la conversación"}
+      </h1>
+      {!missing && <p className="mt-2 text-sm text-slate-600">{errorMessage(error)}</p>}
+      <Link
+        to={back}
+        className="mt-4 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white"
+      >
+        Volver a conversaciones
+      </Link>
+    </section>
+  );
+}
 
 /** A `conversation_update` may carry what Meta just detected in the chat. */
 type ConversationUpdateEvent = ConversationEvent & { suggestion?: Suggestion };
@@ -62,96 +122,34 @@ function withUpdate(current: ConversationDetail, c: Conversation, suggestion?: S
   };
 }
 
-export default function ConversationScreen() {
-  const { conversationId = "" } = useParams();
-  const navigate = useNavigate();
-  const agents = useAgents();
-  const [conversation, setConversation] = useState<ConversationDetail | null>(null);
-  const [messages, setMessages] = useState<Message[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [missing, setMissing] = useState(false);
-  const bottom = useRef<HTMLDivElement>(null);
-  const [quickReplies, setQuickReplies] = useState<QuickReply[]>([]);
-  const expiresAt = conversation?.window_expires_at ?? null;
+/** Each conversation gets its own screen state: opening another starts afresh. */
+export default function ConversationRoute() {
+  const loaded = useLoaderData<typeof clientLoader>();
+  return <ConversationScreen key={loaded.conversation.id} loaded={loaded} />;
+}
+
+function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clientLoader>> }) {
+  const conversationId = loaded.conversation.id;
+  const agents = useRouteLoaderData<typeof inboxLoader>("routes/conversations")?.agents ?? [];
+  const back = useInboxLink();
+  const [conversation, setConversation] = useState<ConversationDetail>(loaded.conversation);
+  const { messages, hasMore, loadingOlder, loadOlder, upsert, bottom } = useMessageThread(
+    conversationId,
+    { loaded: loaded.thread },
+  );
+  const expiresAt = conversation.window_expires_at;
   const { open: windowOpen, now } = useWindowClock(expiresAt);
 
-  useEffect(() => {
-    api.get<QuickReply[]>("/quick-replies").then(setQuickReplies, () => setQuickReplies([]));
-  }, []);
-
-  // What events brought, so that a page read before them does not undo them.
-  const [live] = useState(liveCopies<Message>);
-
-  const load = useCallback(async () => {
-    const asked = live.mark();
-    try {
-      const [c, page] = await Promise.all([
-        api.get<ConversationDetail>(`/conversations/${conversationId}`),
-        fetchNewestPage(conversationId),
-      ]);
-      setConversation(c);
-      setMessages((current) =>
-        mergeMessages(
-          current.filter((m) => m.conversation_id === conversationId),
-          page.messages,
-          [],
-          live.since(asked),
-        ),
-      );
-      setHasMore(page.has_more);
-      void markRead(conversationId);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return setMissing(true);
-      toast.error("Error al cargar la conversación", { description: errorMessage(error) });
-      navigate("/conversations");
-    }
-  }, [conversationId, navigate, live]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  useEffect(() => {
-    // A block body: Chromium's scrollIntoView now returns a promise, not a cleanup.
-    void bottom.current?.scrollIntoView({ block: "end" });
-  }, [messages.length]);
-
-  async function loadOlder() {
-    const oldest = messages[0];
-    if (!oldest) return;
-    try {
-      const page = await api.get<MessagePage>(
-        `/conversations/${conversationId}/messages?before=${oldest.id}&limit=${MESSAGE_PAGE_SIZE}`,
-      );
-      setMessages((current) => [...page.messages, ...current]);
-      setHasMore(page.has_more);
-    } catch (error) {
-      toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
-    }
-  }
-
-  const upsert = (message: Message) => {
-    live.record(message);
-    setMessages((current) => upsertMessage(current, message));
-  };
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
   const show = (c: Conversation | null, suggestion?: Suggestion) => {
-    if (c) setConversation((current) => current && withUpdate(current, c, suggestion));
+    if (c) setConversation((current) => withUpdate(current, c, suggestion));
   };
 
-  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation: c }) => {
-    if (c.id !== conversationId) return;
-    upsert(message);
-    show(c);
-    setTimeout(() => void markRead(conversationId), MARK_READ_DELAY_MS);
+  useRealtimeEvent<MessageEvent>("new_message", ({ conversation: c }) => {
+    if (c.id === conversationId) show(c);
   });
-  useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation: c }) => {
-    if (c.id !== conversationId) return;
-    upsert(message);
-    show(c);
-  });
-  useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
-    if (message.conversation_id === conversationId) upsert(message);
+  useRealtimeEvent<MessageEvent>("message_sent", ({ conversation: c }) => {
+    if (c.id === conversationId) show(c);
   });
   useRealtimeEvent<ConversationUpdateEvent>(
     "conversation_update",
@@ -162,27 +160,15 @@ export default function ConversationScreen() {
 
   /** The AI's suggestion arrived, was asked for, or went ("Sugerencia de IA"). */
   const showDraft = (draft: AiDraft | null) =>
-    setConversation((current) => current && { ...current, ai_draft: draft });
+    setConversation((current) => ({ ...current, ai_draft: draft }));
   useRealtimeEvent<{ conversation_id: string; draft: AiDraft }>("draft_ready", (event) => {
     if (event.conversation_id === conversationId) showDraft(event.draft);
   });
 
-  // A socket (re)opened: what happened while none was open, merged into what is shown.
+  // A socket (re)opened: the thread catches up on its own; the detail is read again.
   useRealtimeConnected(async () => {
-    const shown = messages;
-    const asked = live.mark();
     try {
-      const [c, page] = await Promise.all([
-        api.get<ConversationDetail>(`/conversations/${conversationId}`),
-        fetchNewestPage(conversationId),
-      ]);
-      const gap = missedMoreThanAPage(shown, page.messages);
-      setConversation(c);
-      setMessages((current) =>
-        mergeMessages(current, page.messages, gap ? shown : [], live.since(asked)),
-      );
-      if (gap) setHasMore(page.has_more);
-      if (c.unread_count > 0) void markRead(conversationId);
+      setConversation(await readDetail(conversationId));
     } catch {
       // The next event or reconnection brings the conversation up to date.
     }
@@ -190,25 +176,17 @@ export default function ConversationScreen() {
 
   const actions = replyActions(conversationId, upsert);
 
-  if (missing) {
-    return (
-      <section className="mx-auto max-w-md rounded-xl border border-slate-200 bg-white p-8 text-center">
-        <h1 className="text-xl font-semibold">Conversación no encontrada</h1>
-        <Link
-          to="/conversations"
-          className="mt-4 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white"
-        >
-          Volver a conversaciones
-        </Link>
-      </section>
-    );
-  }
-  if (!conversation) return <Spinner />;
-
   return (
     <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
       <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white p-4">
-        <div className="min-w-0 flex-1">
+        <Link
+          to={back}
+          className="text-sm font-medium text-emerald-800 hover:underline lg:hidden"
+          aria-label="Volver a conversaciones"
+        >
+          ← Conversaciones
+        </Link>
+        <div className="min-w-48 flex-1">
           <ContactNameEditor
             name={conversation.contact_name}
             label={contactLabel(conversation)}
@@ -251,28 +229,37 @@ export default function ConversationScreen() {
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex min-h-0 flex-1 flex-col lg:flex-row">
+      <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
         <SalesPanel
           conversation={conversation}
+          conversions={loaded.conversions}
           onChange={(update) => setConversation((c) => c && update(c))}
         />
-        <div className="flex min-h-0 flex-1 flex-col lg:order-first">
+        <div className="flex min-h-0 flex-1 flex-col xl:order-first">
           <div className="flex-1 overflow-y-auto p-4">
             {hasMore && (
               <div className="mb-3 text-center">
-                <Button variant="secondary" onClick={() => void loadOlder()}>
+                <Button
+                  variant="secondary"
+                  disabled={loadingOlder}
+                  onClick={() => void loadOlder()}
+                >
                   Cargar mensajes anteriores
                 </Button>
               </div>
             )}
-            <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
+            {messages ? (
+              <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
+            ) : (
+              <Spinner label="Cargando mensajes..." />
+            )}
             <div ref={bottom} />
           </div>
           <ReplyArea
             key={conversationId}
             actions={actions}
             window={{ expiresAt, open: windowOpen, now }}
-            quickReplies={quickReplies}
+            quickReplies={loaded.quickReplies}
             suggestion={{ conversationId, aiDraft: conversation.ai_draft, onChange: showDraft }}
           />
         </div>

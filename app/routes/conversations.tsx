@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "react";
 import {
   Link,
+  Outlet,
   useLoaderData,
+  useLocation,
   useNavigation,
+  useParams,
   useRouteError,
   type ClientLoaderFunctionArgs,
 } from "react-router";
@@ -15,7 +18,6 @@ import {
   type ConversationList,
   type MessageEvent,
 } from "../../worker/conversations/contract";
-import type { Agent } from "../../worker/agents/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../worker/sales/contract";
 import { changeAgent, changeStatus, updateConversation } from "~/components/conversations/actions";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
@@ -24,17 +26,18 @@ import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { ApiError, client, data, errorMessage, tokenStore } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
 import {
   filtersFromUrl,
   filtersToUrl,
   hasFilters,
-  listPath,
+  listQuery,
+  oneOf,
   patchList,
   type InboxFilters,
 } from "~/lib/inbox";
-import { liveCopies } from "~/lib/live-copies";
+import { liveCopies, recordEvents } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useUrlState } from "~/lib/use-url-state";
@@ -50,20 +53,60 @@ const EMPTY_PLACEHOLDER_MS = 2000;
  * read before them gets them laid over it, rather than showing what they replaced.
  */
 const liveRows = liveCopies<{ id: string; conversation: Conversation; newMessage: boolean }>();
+/** The mark of the list read last: a row that got a message since then moves to the top. */
+let lastAsked = 0;
 
-/** The page of conversations the URL asks for, and the agents to filter and assign by. */
-export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
-  const asked = liveRows.mark();
-  const filters = filtersFromUrl(new URL(request.url).searchParams);
+function recordRow(conversation: Conversation, newMessage: boolean) {
+  const earlier = liveRows.get(conversation.id, lastAsked);
+  liveRows.record({
+    id: conversation.id,
+    conversation,
+    newMessage: newMessage || Boolean(earlier?.newMessage),
+  });
+}
+recordEvents<MessageEvent>(["new_message", "message_sent"], ({ conversation }) =>
+  recordRow(conversation, true),
+);
+recordEvents<ConversationEvent>(["conversation_update"], ({ conversation }) =>
+  recordRow(conversation, false),
+);
+
+type InboxData = Awaited<ReturnType<typeof readInbox>>;
+
+async function readInbox(search: URLSearchParams) {
+  const asked = (lastAsked = liveRows.mark());
+  const filters = filtersFromUrl(search);
   const [list, agents] = await Promise.all([
-    api.get<ConversationList>(listPath(filters)).catch((error: unknown) => {
+    data(client.conversations.$get({ query: listQuery(filters) })).catch((error: unknown) => {
       // No inbox yet for this account: the page explains where conversations come from.
       if (error instanceof ApiError && error.status === 404) return null;
       throw error;
     }),
-    api.get<Agent[]>("/agents").catch(() => [] as Agent[]),
+    data(client.agents.$get()).catch(() => []),
   ]);
   return { filters, list, agents, asked };
+}
+
+/** What the inbox last showed, for which URL and which session (never another account's). */
+let shown: { key: string; data: InboxData } | null = null;
+
+/**
+ * The page of conversations the URL asks for, and the agents to filter and assign by. A
+ * reload of the same list that fails (the network, a time-out: it runs in the background after
+ * realtime events) keeps the list on screen, and the conversation open beside it, instead of
+ * replacing both with an error; the next event or reconnection reloads again.
+ */
+export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  const search = filtersToUrl(filtersFromUrl(new URL(request.url).searchParams)).toString();
+  const key = `${tokenStore.get()} ${search}`;
+  try {
+    const inbox = await readInbox(new URLSearchParams(search));
+    shown = { key, data: inbox };
+    return inbox;
+  } catch (error) {
+    if (shown?.key === key && error instanceof ApiError && error.status === 0) return shown.data;
+    throw error;
+  }
 }
 clientLoader.hydrate = true as const;
 
@@ -144,13 +187,8 @@ export default function Conversations() {
     return () => clearTimeout(timer);
   }, [noConversationsAtAll]);
 
+  /** The page on screen with `conversation` (already recorded for later reloads) placed in it. */
   const patch = (conversation: Conversation, newMessage: boolean) => {
-    const earlier = liveRows.get(conversation.id, loaded.asked);
-    liveRows.record({
-      id: conversation.id,
-      conversation,
-      newMessage: newMessage || Boolean(earlier?.newMessage),
-    });
     const current = listRef.current;
     if (!current) return revalidate();
     const patched = patchList(current, loaded.filters, conversation, { newMessage });
@@ -163,231 +201,265 @@ export default function Conversations() {
   useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>
     patch(conversation, false),
   );
-  const replace = (updated: Conversation | null) => updated && patch(updated, false);
+  const replace = (updated: Conversation | null) => {
+    if (!updated) return;
+    recordRow(updated, false);
+    patch(updated, false);
+  };
 
   const page = filters.page;
   const pages = Math.max(1, Math.ceil((list?.total ?? 0) / CONVERSATION_PAGE_SIZE));
-  const loading =
-    navigation.state === "loading" && navigation.location.pathname === "/conversations";
+  // A new list is on its way (not a conversation being opened beside it).
+  const location = useLocation();
+  const loading = navigation.state === "loading" && navigation.location.search !== location.search;
+  // With a conversation open, wide screens show the list beside it and phones show only it.
+  const openId = useParams().conversationId;
+  const open = openId !== undefined;
+  const listSearch = filtersToUrl(filters).toString();
 
   return (
-    <>
-      <PageHeader
-        title="Conversaciones"
-        description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
-      />
-      <form
-        role="search"
-        className="mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-6"
-        onSubmit={(e) => e.preventDefault()}
+    <div
+      className={
+        open
+          ? "lg:grid lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)] lg:items-start lg:gap-4"
+          : undefined
+      }
+    >
+      <div
+        className={
+          open
+            ? "hidden lg:sticky lg:top-8 lg:block lg:max-h-[calc(100vh-4rem)] lg:overflow-y-auto"
+            : undefined
+        }
       >
-        <label className="text-sm lg:col-span-2">
-          <span className="mb-1 block font-medium text-slate-700">Buscar</span>
-          <input
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Nombre, teléfono o texto del mensaje"
-            className="w-full rounded-lg border border-slate-300 px-3 py-2"
-          />
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Estado</span>
-          <select
-            aria-label="Filtrar por estado"
-            className="w-full rounded-lg border border-slate-300 px-2 py-2"
-            value={filters.status}
-            onChange={(e) => show({ status: e.target.value })}
+        <PageHeader
+          title="Conversaciones"
+          description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
+        />
+        <form
+          role="search"
+          className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 ${open ? "grid-cols-2" : "sm:grid-cols-2 lg:grid-cols-6"}`}
+          onSubmit={(e) => e.preventDefault()}
+        >
+          <label className={`text-sm ${open ? "col-span-2" : "lg:col-span-2"}`}>
+            <span className="mb-1 block font-medium text-slate-700">Buscar</span>
+            <input
+              type="search"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              placeholder="Nombre, teléfono o texto del mensaje"
+              className="w-full rounded-lg border border-slate-300 px-3 py-2"
+            />
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium text-slate-700">Estado</span>
+            <select
+              aria-label="Filtrar por estado"
+              className="w-full rounded-lg border border-slate-300 px-2 py-2"
+              value={filters.status}
+              onChange={(e) => show({ status: oneOf(e.target.value, CONVERSATION_STATUSES) })}
+            >
+              <option value="">Todos</option>
+              {CONVERSATION_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
+            <select
+              aria-label="Filtrar por prioridad"
+              className="w-full rounded-lg border border-slate-300 px-2 py-2"
+              value={filters.priority}
+              onChange={(e) => show({ priority: oneOf(e.target.value, PRIORITIES) })}
+            >
+              <option value="">Todas</option>
+              {PRIORITIES.map((p) => (
+                <option key={p} value={p}>
+                  {PRIORITY_LABELS[p]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium text-slate-700">Etapa</span>
+            <select
+              aria-label="Filtrar por etapa"
+              className="w-full rounded-lg border border-slate-300 px-2 py-2"
+              value={filters.stage}
+              onChange={(e) => show({ stage: oneOf(e.target.value, CONVERSATION_STAGES) })}
+            >
+              <option value="">Todas</option>
+              {CONVERSATION_STAGES.map((s) => (
+                <option key={s} value={s}>
+                  {STAGE_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium text-slate-700">Agente</span>
+            <select
+              aria-label="Filtrar por agente"
+              className="w-full rounded-lg border border-slate-300 px-2 py-2"
+              value={filters.agent}
+              disabled={filters.unassigned}
+              onChange={(e) => show({ agent: e.target.value })}
+            >
+              <option value="">Todos</option>
+              <option value="unassigned">Sin asignar</option>
+              {agents.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label
+            className={`flex items-center gap-2 text-sm text-slate-700 ${open ? "col-span-2" : "sm:col-span-2 lg:col-span-6"}`}
           >
-            <option value="">Todos</option>
-            {CONVERSATION_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
-          <select
-            aria-label="Filtrar por prioridad"
-            className="w-full rounded-lg border border-slate-300 px-2 py-2"
-            value={filters.priority}
-            onChange={(e) => show({ priority: e.target.value })}
-          >
-            <option value="">Todas</option>
-            {PRIORITIES.map((p) => (
-              <option key={p} value={p}>
-                {PRIORITY_LABELS[p]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Etapa</span>
-          <select
-            aria-label="Filtrar por etapa"
-            className="w-full rounded-lg border border-slate-300 px-2 py-2"
-            value={filters.stage}
-            onChange={(e) => show({ stage: e.target.value })}
-          >
-            <option value="">Todas</option>
-            {CONVERSATION_STAGES.map((s) => (
-              <option key={s} value={s}>
-                {STAGE_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Agente</span>
-          <select
-            aria-label="Filtrar por agente"
-            className="w-full rounded-lg border border-slate-300 px-2 py-2"
-            value={filters.agent}
-            disabled={filters.unassigned}
-            onChange={(e) => show({ agent: e.target.value })}
-          >
-            <option value="">Todos</option>
-            <option value="unassigned">Sin asignar</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex items-center gap-2 text-sm text-slate-700 sm:col-span-2 lg:col-span-6">
-          <input
-            type="checkbox"
-            checked={filters.unassigned}
-            onChange={(e) => show({ unassigned: e.target.checked })}
-          />
-          Solo sin asignar
-        </label>
-      </form>
+            <input
+              type="checkbox"
+              checked={filters.unassigned}
+              onChange={(e) => show({ unassigned: e.target.checked })}
+            />
+            Solo sin asignar
+          </label>
+        </form>
 
-      {placeholder || list === null ? (
-        <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
-          <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
-          <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
-            Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí en
-            cuanto conectes tu número de WhatsApp Business en Configuración y tus clientes escriban.
-          </p>
-          <Button
-            className="mt-4"
-            variant="secondary"
-            onClick={() => {
-              setPlaceholder(false);
-              revalidate();
-            }}
-          >
-            Reintentar
-          </Button>
-        </section>
-      ) : (
-        <>
-          <ul
-            className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
-            aria-label="Conversaciones"
-            aria-busy={loading}
-          >
-            {list.conversations.length === 0 && (
-              <li className="p-6 text-center text-sm text-slate-600">
-                Ninguna conversación coincide con los filtros.
-              </li>
-            )}
-            {list.conversations.map((conversation) => (
-              <li
-                key={conversation.id}
-                className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center"
-              >
-                <Link to={`/conversations/${conversation.id}`} className="min-w-0 flex-1">
-                  <span className="flex items-center gap-2">
-                    <span className="truncate font-medium text-slate-900">
-                      {contactLabel(conversation)}
-                    </span>
-                    {(conversation.priority === "urgent" || conversation.priority === "high") && (
-                      <span
-                        className="text-red-600"
-                        title={`Prioridad ${PRIORITY_LABELS[conversation.priority]}`}
-                      >
-                        <span aria-hidden="true">⚠</span>
-                        <span className="sr-only">
-                          Prioridad {PRIORITY_LABELS[conversation.priority]}
+        {placeholder || list === null ? (
+          <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+            <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
+            <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
+              Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí en
+              cuanto conectes tu número de WhatsApp Business en Configuración y tus clientes
+              escriban.
+            </p>
+            <Button
+              className="mt-4"
+              variant="secondary"
+              onClick={() => {
+                setPlaceholder(false);
+                revalidate();
+              }}
+            >
+              Reintentar
+            </Button>
+          </section>
+        ) : (
+          <>
+            <ul
+              className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
+              aria-label="Conversaciones"
+              aria-busy={loading}
+            >
+              {list.conversations.length === 0 && (
+                <li className="p-6 text-center text-sm text-slate-600">
+                  Ninguna conversación coincide con los filtros.
+                </li>
+              )}
+              {list.conversations.map((conversation) => (
+                <li
+                  key={conversation.id}
+                  className={`flex flex-col gap-3 p-4 sm:flex-row sm:items-center ${conversation.id === openId ? "bg-emerald-50" : ""}`}
+                >
+                  <Link
+                    to={{ pathname: `/conversations/${conversation.id}`, search: listSearch }}
+                    aria-current={conversation.id === openId ? "page" : undefined}
+                    className="min-w-0 flex-1"
+                  >
+                    <span className="flex items-center gap-2">
+                      <span className="truncate font-medium text-slate-900">
+                        {contactLabel(conversation)}
+                      </span>
+                      {(conversation.priority === "urgent" || conversation.priority === "high") && (
+                        <span
+                          className="text-red-600"
+                          title={`Prioridad ${PRIORITY_LABELS[conversation.priority]}`}
+                        >
+                          <span aria-hidden="true">⚠</span>
+                          <span className="sr-only">
+                            Prioridad {PRIORITY_LABELS[conversation.priority]}
+                          </span>
                         </span>
-                      </span>
-                    )}
-                    <StageBadge stage={conversation.stage} />
-                    {(conversation.fbclid || conversation.ctwa_clid) && (
-                      <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
-                        Anuncio
-                      </span>
-                    )}
-                    {conversation.unread_count > 0 && (
-                      <span
-                        className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white"
-                        aria-label={`${conversation.unread_count} sin leer`}
-                      >
-                        {conversation.unread_count}
-                      </span>
-                    )}
-                  </span>
-                  <span className="mt-1 block truncate text-sm text-slate-600">
-                    {conversation.last_message ?? "Sin mensajes"}
-                  </span>
-                  <span className="mt-1 block text-xs text-slate-500">
-                    {formatRelative(conversation.last_message_at)}
-                  </span>
-                </Link>
-                <div className="flex gap-2">
-                  <StatusSelect
-                    label={`Estado de ${contactLabel(conversation)}`}
-                    value={conversation.status}
-                    onChange={async (status) =>
-                      replace(await changeStatus(conversation.id, status))
-                    }
-                  />
-                  <StageSelect
-                    label={`Etapa de ${contactLabel(conversation)}`}
-                    value={conversation.stage}
-                    onChange={async (stage) =>
-                      replace(await updateConversation(conversation.id, { stage }))
-                    }
-                  />
-                  <AgentSelect
-                    label={`Agente de ${contactLabel(conversation)}`}
-                    value={conversation.agent_id}
-                    agents={agents}
-                    onChange={async (agentId) =>
-                      replace(await changeAgent(conversation.id, agentId))
-                    }
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
-          <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
-            <Button
-              variant="secondary"
-              disabled={page <= 1}
-              onClick={() => show({ page: page - 1 })}
-            >
-              Anterior
-            </Button>
-            <span className="text-sm text-slate-600">
-              Página {page} de {pages}
-            </span>
-            <Button
-              variant="secondary"
-              disabled={page >= pages}
-              onClick={() => show({ page: page + 1 })}
-            >
-              Siguiente
-            </Button>
-          </nav>
-        </>
-      )}
-    </>
+                      )}
+                      <StageBadge stage={conversation.stage} />
+                      {(conversation.fbclid || conversation.ctwa_clid) && (
+                        <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
+                          Anuncio
+                        </span>
+                      )}
+                      {conversation.unread_count > 0 && (
+                        <span
+                          className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white"
+                          aria-label={`${conversation.unread_count} sin leer`}
+                        >
+                          {conversation.unread_count}
+                        </span>
+                      )}
+                    </span>
+                    <span className="mt-1 block truncate text-sm text-slate-600">
+                      {conversation.last_message ?? "Sin mensajes"}
+                    </span>
+                    <span className="mt-1 block text-xs text-slate-500">
+                      {formatRelative(conversation.last_message_at)}
+                    </span>
+                  </Link>
+                  {/* Beside an open conversation, its header holds these. */}
+                  {!open && (
+                    <div className="flex gap-2">
+                      <StatusSelect
+                        label={`Estado de ${contactLabel(conversation)}`}
+                        value={conversation.status}
+                        onChange={async (status) =>
+                          replace(await changeStatus(conversation.id, status))
+                        }
+                      />
+                      <StageSelect
+                        label={`Etapa de ${contactLabel(conversation)}`}
+                        value={conversation.stage}
+                        onChange={async (stage) =>
+                          replace(await updateConversation(conversation.id, { stage }))
+                        }
+                      />
+                      <AgentSelect
+                        label={`Agente de ${contactLabel(conversation)}`}
+                        value={conversation.agent_id}
+                        agents={agents}
+                        onChange={async (agentId) =>
+                          replace(await changeAgent(conversation.id, agentId))
+                        }
+                      />
+                    </div>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
+              <Button
+                variant="secondary"
+                disabled={page <= 1}
+                onClick={() => show({ page: page - 1 })}
+              >
+                Anterior
+              </Button>
+              <span className="text-sm text-slate-600">
+                Página {page} de {pages}
+              </span>
+              <Button
+                variant="secondary"
+                disabled={page >= pages}
+                onClick={() => show({ page: page + 1 })}
+              >
+                Siguiente
+              </Button>
+            </nav>
+          </>
+        )}
+      </div>
+      <Outlet />
+    </div>
   );
 }

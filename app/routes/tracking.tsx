@@ -12,7 +12,6 @@ import { toast } from "sonner";
 import {
   CONVERSIONS_PAGE_SIZE,
   type Conversion,
-  type ConversionPage,
   type TrackingStats,
 } from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
@@ -20,7 +19,7 @@ import { AdsPanel } from "~/components/tracking/ads-panel";
 import { ConversionsTable, EVENT_LABELS } from "~/components/tracking/conversions-table";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { useUrlState } from "~/lib/use-url-state";
 
@@ -72,23 +71,26 @@ function filtersFromUrl(params: URLSearchParams) {
   return {
     from: dayParam(params.get("date_from"), day(subDays(today, DEFAULT_RANGE_DAYS - 1))),
     to: dayParam(params.get("date_to"), day(today)),
-    eventName: (EVENT_FILTER as readonly string[]).includes(event) ? event : "",
+    eventName: EVENT_FILTER.find((name) => name === event),
   };
 }
 
-const conversionsPath = (
+/** A page of the range's conversions, the newest first, after `before` if given. */
+const readConversions = (
   { from, to, eventName }: ReturnType<typeof filtersFromUrl>,
   before?: string,
-) => {
-  const query = new URLSearchParams({
-    date_from: from,
-    date_to: to,
-    limit: String(CONVERSIONS_PAGE_SIZE),
-  });
-  if (eventName) query.set("event_name", eventName);
-  if (before) query.set("before", before);
-  return `/tracking/conversions?${query}`;
-};
+) =>
+  data(
+    client.tracking.conversions.$get({
+      query: {
+        date_from: from,
+        date_to: to,
+        limit: String(CONVERSIONS_PAGE_SIZE),
+        ...(eventName && { event_name: eventName }),
+        ...(before && { before }),
+      },
+    }),
+  );
 
 /** The range's figures and the first page of its conversions, side by side. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
@@ -96,8 +98,8 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   const { from, to } = filters;
   if (from > to) return { filters, stats: null, conversions: null };
   const [stats, conversions] = await Promise.all([
-    api.get<TrackingStats>(`/tracking/stats?date_from=${from}&date_to=${to}`),
-    api.get<ConversionPage>(conversionsPath(filters)),
+    data(client.tracking.stats.$get({ query: { date_from: from, date_to: to } })),
+    readConversions(filters),
   ]);
   return { filters, stats, conversions };
 }
@@ -185,9 +187,7 @@ export default function Tracking() {
   async function loadMore() {
     setLoadingMore(true);
     try {
-      const page = await api.get<ConversionPage>(
-        conversionsPath(loaded.filters, conversions.at(-1)?.id),
-      );
+      const page = await readConversions(loaded.filters, conversions.at(-1)?.id);
       setConversions((shown) => [...shown, ...page.conversions]);
       setHasMore(page.has_more);
     } catch (error) {
@@ -273,7 +273,7 @@ export default function Tracking() {
                   <span className="font-medium text-slate-700">Tipo de evento</span>
                   <select
                     className="rounded-lg border border-slate-300 px-2 py-1"
-                    value={eventName}
+                    value={eventName ?? ""}
                     onChange={(e) => setParam("event", e.target.value, true)}
                   >
                     <option value="">Todos</option>

@@ -32,7 +32,9 @@ test("work the inbox: filter, search, open, reply, change status and agent", asy
 
   await list.getByText("Lucía Pérez").click();
   await expect(page.getByRole("heading", { name: "Lucía Pérez" })).toBeVisible();
-  await expect(page.getByText("Quiero una limpieza")).toBeVisible();
+  await expect(
+    page.getByRole("list", { name: "Mensajes" }).getByText("Quiero una limpieza"),
+  ).toBeVisible();
 
   const composer = page.getByLabel("Escribe un mensaje");
   await composer.fill("   ");
@@ -52,7 +54,7 @@ test("work the inbox: filter, search, open, reply, change status and agent", asy
 
   await page.getByLabel("Agente asignado").selectOption({ label: "Sofía" });
   await expect(page.getByText("Agente asignado", { exact: true }).last()).toBeVisible();
-  await page.getByLabel("Estado").selectOption("pending");
+  await page.getByLabel("Estado", { exact: true }).selectOption("pending");
   await expect(
     page.locator("header").getByText("Pendiente", { exact: true }).first(),
   ).toBeVisible();

@@ -26,7 +26,7 @@ async function openConversation(page: Page, headers: Record<string, string>) {
   const list = await page.request.get("/api/v1/conversations", { headers });
   const [conversation] = (await list.json()).data.conversations;
   await page.goto(`/conversations/${conversation.id}`);
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Mensajes" })).toBeVisible();
   return conversation.id as string;
 }
 

@@ -1,39 +1,13 @@
-import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
-import {
-  MESSAGE_PAGE_SIZE,
-  type Conversation,
-  type Message,
-  type MessageEvent,
-  type MessagePage,
-  type MessageStatusEvent,
-} from "../../../worker/conversations/contract";
-import {
-  MARK_READ_DELAY_MS,
-  fetchNewestPage,
-  markRead,
-  mergeMessages,
-  missedMoreThanAPage,
-  replyActions,
-  upsertMessage,
-} from "~/components/conversations/actions";
+import type { Conversation } from "../../../worker/conversations/contract";
+import { replyActions } from "~/components/conversations/actions";
 import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactLabel } from "~/components/conversations/selectors";
+import { useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
-import { useRealtimeConnected } from "~/lib/realtime";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
-
-/** The messages call answers a page, or (older servers) a bare array. */
-const toPage = (data: MessagePage | Message[]): MessagePage =>
-  Array.isArray(data) ? { messages: data, has_more: false, total: data.length } : data;
-
-const oldestFirst = (messages: Message[]) =>
-  [...messages].sort((a, b) => a.created_at.localeCompare(b.created_at));
 
 interface ChatPaneProps {
   conversation: Conversation;
@@ -47,85 +21,11 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   const id = conversation.id;
   const expiresAt = conversation.window_expires_at;
   const { open: windowOpen, now } = useWindowClock(expiresAt);
-  const [messages, setMessages] = useState<Message[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loadingOlder, setLoadingOlder] = useState(false);
-  const bottom = useRef<HTMLDivElement>(null);
-  const onReadRef = useRef(onRead);
-  onReadRef.current = onRead;
-
-  useEffect(() => {
-    let current = true;
-    setMessages(null);
-    setHasMore(false);
-    api
-      .get<MessagePage | Message[]>(`/conversations/${id}/messages?limit=${MESSAGE_PAGE_SIZE}`)
-      .then(
-        (data) => {
-          if (!current) return;
-          const page = toPage(data);
-          setMessages(oldestFirst(page.messages));
-          setHasMore(page.has_more);
-          void markRead(id).then((ok) => ok && onReadRef.current(id));
-        },
-        (error: unknown) => {
-          if (!current) return;
-          setMessages([]);
-          if (!(error instanceof ApiError && error.status === 404))
-            toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
-        },
-      );
-    return () => {
-      current = false;
-    };
-  }, [id]);
-
-  // Follow the newest message; loading older ones leaves the view where it is.
-  const newestId = messages?.at(-1)?.id;
-  useEffect(() => {
-    // A block body: Chromium's scrollIntoView may return a promise, not a cleanup.
-    if (newestId) void bottom.current?.scrollIntoView({ block: "end" });
-  }, [newestId]);
-
-  useRealtime(id, setMessages, () => onReadRef.current(id));
-
-  // A socket (re)opened: what happened while none was open, merged into what is shown.
-  useRealtimeConnected(async () => {
-    if (messages === null) return; // still loading: that answer is fresh
-    const shown = messages;
-    try {
-      const page = await fetchNewestPage(id);
-      const gap = missedMoreThanAPage(shown, page.messages);
-      setMessages((current) => mergeMessages(current ?? [], page.messages, gap ? shown : []));
-      if (gap) setHasMore(page.has_more);
-      void markRead(id).then((ok) => ok && onReadRef.current(id));
-    } catch {
-      // The next event or reconnection brings the conversation up to date.
-    }
+  const { messages, hasMore, loadingOlder, loadOlder, upsert, bottom } = useMessageThread(id, {
+    onRead,
   });
 
-  async function loadOlder() {
-    const oldest = messages?.[0];
-    if (!oldest || loadingOlder) return;
-    setLoadingOlder(true);
-    try {
-      const page = toPage(
-        await api.get<MessagePage | Message[]>(
-          `/conversations/${id}/messages?before=${encodeURIComponent(oldest.id)}&limit=${MESSAGE_PAGE_SIZE}`,
-        ),
-      );
-      setMessages((current) => [...oldestFirst(page.messages), ...(current ?? [])]);
-      setHasMore(page.has_more);
-    } catch (error) {
-      toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
-    } finally {
-      setLoadingOlder(false);
-    }
-  }
-
-  const actions = replyActions(id, (message) =>
-    setMessages((current) => upsertMessage(current ?? [], message)),
-  );
+  const actions = replyActions(id, upsert);
 
   return (
     <section
@@ -179,29 +79,4 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
       <ReplyArea actions={actions} window={{ expiresAt, open: windowOpen, now }} />
     </section>
   );
-}
-
-/** Live messages of one conversation; a customer's message is marked read shortly after. */
-function useRealtime(
-  conversationId: string,
-  setMessages: React.Dispatch<React.SetStateAction<Message[] | null>>,
-  onRead: () => void,
-) {
-  const upsert = (message: Message) =>
-    setMessages((current) => (current ? upsertMessage(current, message) : current));
-
-  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
-    if (conversation.id !== conversationId) return;
-    upsert(message);
-    setTimeout(
-      () => void markRead(conversationId).then((ok) => ok && onRead()),
-      MARK_READ_DELAY_MS,
-    );
-  });
-  useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation }) => {
-    if (conversation.id === conversationId) upsert(message);
-  });
-  useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
-    if (message.conversation_id === conversationId) upsert(message);
-  });
 }

@@ -30,7 +30,7 @@ export function ContactNameEditor({
   if (draft === null) {
     return (
       <span className="flex min-w-0 items-center gap-1">
-        <h1 className="truncate text-lg font-semibold">{label}</h1>
+        <h2 className="truncate text-lg font-semibold">{label}</h2>
         <button
           type="button"
           className="rounded p-1 text-slate-500 hover:bg-slate-100"

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import type { AiDraft } from "../../../worker/conversations/contract";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 
 /**
  * The AI's suggestion and the composer's text, kept together by the reply area (which owns the
@@ -64,8 +64,8 @@ export function DraftSuggestion({
   async function suggest() {
     setBusy("suggest");
     try {
-      const { draft } = await api.post<{ draft: AiDraft }>(
-        `/conversations/${conversationId}/draft`,
+      const { draft } = await data(
+        client.conversations[":id"].draft.$post({ param: { id: conversationId } }),
       );
       onChange(draft);
     } catch (error) {
@@ -78,7 +78,7 @@ export function DraftSuggestion({
   async function discard() {
     setBusy("discard");
     try {
-      await api.delete(`/conversations/${conversationId}/draft`);
+      await data(client.conversations[":id"].draft.$delete({ param: { id: conversationId } }));
       onChange(null);
     } catch (error) {
       toast.error("No se pudo descartar la sugerencia", { description: errorMessage(error) });

@@ -4,7 +4,7 @@ import {
   MEDIA_PLACEHOLDERS,
   type Message,
 } from "../../../worker/conversations/contract";
-import { api, errorMessage } from "~/lib/api";
+import { blob, client, errorMessage } from "~/lib/api";
 
 /** Message types that carry a file the console can show or download. */
 const MEDIA_TYPES = new Set(["image", "sticker", "audio", "video", "document"]);
@@ -44,22 +44,25 @@ type FileState =
 function useMessageFile(message: Message) {
   const [file, setFile] = useState<FileState>({ state: "idle" });
   const urlRef = useRef<string | null>(null);
-  const path = `/conversations/${message.conversation_id}/messages/${message.id}/media`;
 
   useEffect(
     () => () => {
       if (urlRef.current) URL.revokeObjectURL(urlRef.current);
       urlRef.current = null;
     },
-    [path],
+    [message.id],
   );
 
   async function load() {
     setFile({ state: "loading" });
     try {
-      const blob = await api.blob(path);
+      const file = await blob(
+        client.conversations[":id"].messages[":messageId"].media.$get({
+          param: { id: message.conversation_id, messageId: message.id },
+        }),
+      );
       if (urlRef.current) URL.revokeObjectURL(urlRef.current);
-      urlRef.current = URL.createObjectURL(blob);
+      urlRef.current = URL.createObjectURL(file);
       setFile({ state: "ready", url: urlRef.current });
       return urlRef.current;
     } catch (error) {

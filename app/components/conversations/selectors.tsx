@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import type { Agent } from "../../../worker/agents/contract";
 import {
   CONVERSATION_STATUSES,
@@ -7,17 +6,7 @@ import {
   type ConversationStatus,
   type Priority,
 } from "../../../worker/conversations/contract";
-import { api } from "~/lib/api";
 import { PRIORITY_LABELS, STATUS_LABELS, STATUS_STYLES } from "./labels";
-
-/** The organization's agents, for the assignment selectors. */
-export function useAgents() {
-  const [agents, setAgents] = useState<Agent[]>([]);
-  useEffect(() => {
-    api.get<Agent[]>("/agents").then(setAgents, () => setAgents([]));
-  }, []);
-  return agents;
-}
 
 const selectClass =
   "rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";

@@ -5,7 +5,7 @@ import {
   type WhatsappTemplate,
 } from "../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 
 export interface TemplateToSend {
   name: string;
@@ -23,7 +23,7 @@ function useApprovedTemplates() {
   const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
   const load = useCallback(() => {
     setLoaded({ state: "loading" });
-    api.get<{ templates: WhatsappTemplate[] }>("/whatsapp-config/templates").then(
+    data(client["whatsapp-config"].templates.$get()).then(
       ({ templates }) =>
         setLoaded({
           state: "ready",

@@ -4,7 +4,7 @@ import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { SALE_CURRENCIES, parseAmount } from "./money";
 
 /**
@@ -39,10 +39,11 @@ export function SaleDialog({
     setError(undefined);
     setSaving(true);
     try {
-      const { sale } = await api.post<{ sale: Conversion }>(
-        `/conversations/${conversationId}/sales`,
-        { value, currency },
-        { "Idempotency-Key": idempotencyKey },
+      const { sale } = await data(
+        client.conversations[":id"].sales.$post(
+          { param: { id: conversationId }, json: { value, currency } },
+          { headers: { "Idempotency-Key": idempotencyKey } },
+        ),
       );
       toast.success("Venta registrada");
       onSaved(sale);

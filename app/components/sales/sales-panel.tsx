@@ -4,7 +4,7 @@ import type { ConversationDetail, ConversationEvent } from "../../../worker/conv
 import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contract";
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import { ConversionsList } from "./conversions-list";
@@ -18,14 +18,21 @@ import { SuggestionBanner } from "./suggestion-banner";
  */
 const FOLLOW_UPS_MS = [1000, 3000];
 
-/** A conversation's conversions, reloaded on demand and followed up a bounded number of times. */
-function useConversions(conversationId: string) {
-  const [conversions, setConversions] = useState<Conversion[]>([]);
+/** A conversation's conversions, as the conversation's loader reads them. */
+export const readConversions = (conversationId: string) =>
+  data(client.conversations[":id"].conversions.$get({ param: { id: conversationId } }));
+
+/**
+ * A conversation's conversions, from the loader's first read, reloaded on demand and followed
+ * up a bounded number of times.
+ */
+function useConversions(conversationId: string, loaded: Conversion[]) {
+  const [conversions, setConversions] = useState(loaded);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
   const load = useCallback(async () => {
     try {
-      setConversions(await api.get<Conversion[]>(`/conversations/${conversationId}/conversions`));
+      setConversions(await readConversions(conversationId));
     } catch {
       // The next refresh (an event, a sale, a reconnection) brings them.
     }
@@ -47,16 +54,17 @@ function useConversions(conversationId: string) {
  */
 export function SalesPanel({
   conversation,
+  conversions: loaded,
   onChange,
 }: {
   conversation: ConversationDetail;
+  conversions: Conversion[];
   onChange: (update: (current: ConversationDetail) => ConversationDetail) => void;
 }) {
   const { organization } = useAuth();
-  const { conversions, refresh } = useConversions(conversation.id);
+  const { conversions, refresh } = useConversions(conversation.id, loaded);
   const [selling, setSelling] = useState(false);
 
-  useEffect(refresh, [refresh]);
   // Any change to the conversation (a stage set by anyone, the AI's mark_lead, a sale, what
   // Meta detected) may bring a lead or a sale: look again.
   useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
@@ -71,10 +79,13 @@ export function SalesPanel({
 
   async function confirm(suggestion: Suggestion) {
     try {
-      await api.post(`/conversations/${conversation.id}/suggestions/${suggestion.id}/confirm`);
+      const param = { id: conversation.id, suggestionId: suggestion.id };
+      await data(client.conversations[":id"].suggestions[":suggestionId"].confirm.$post({ param }));
       toast.success("Conversión confirmada");
       withoutSuggestion(suggestion.id);
-      const updated = await api.get<ConversationDetail>(`/conversations/${conversation.id}`);
+      const updated = await data(
+        client.conversations[":id"].$get({ param: { id: conversation.id } }),
+      );
       onChange((current) => ({ ...current, ...updated }));
       refresh();
     } catch (error) {
@@ -84,7 +95,11 @@ export function SalesPanel({
 
   async function dismiss(suggestion: Suggestion) {
     try {
-      await api.delete(`/conversations/${conversation.id}/suggestions/${suggestion.id}`);
+      await data(
+        client.conversations[":id"].suggestions[":suggestionId"].$delete({
+          param: { id: conversation.id, suggestionId: suggestion.id },
+        }),
+      );
       withoutSuggestion(suggestion.id);
     } catch (error) {
       toast.error(errorMessage(error));
@@ -94,7 +109,7 @@ export function SalesPanel({
   return (
     <aside
       aria-labelledby="sales-panel-title"
-      className="space-y-4 overflow-y-auto border-b border-slate-200 bg-white p-4 max-lg:max-h-64 lg:w-80 lg:border-b-0 lg:border-l"
+      className="space-y-4 overflow-y-auto border-b border-slate-200 bg-white p-4 max-xl:max-h-64 xl:w-80 xl:border-b-0 xl:border-l"
     >
       <h2 id="sales-panel-title" className="font-semibold text-slate-900">
         Ventas y origen

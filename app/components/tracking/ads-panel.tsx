@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import type { AdsReport } from "../../../worker/tracking/ads-contract";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { AdsTable } from "./ads-table";
 
 /** Rows of grey bars while the report loads (it may ask Meta for the spend first). */
@@ -35,9 +35,7 @@ export function AdsPanel({ from, to }: { from: string; to: string }) {
     let current = true;
     setReport(null);
     setFailed(false);
-    const query = new URLSearchParams({ date_from: from, date_to: to });
-    api
-      .get<AdsReport>(`/tracking/ads?${query}`)
+    data(client.tracking.ads.$get({ query: { date_from: from, date_to: to } }))
       .then((answer) => {
         if (current) setReport(answer);
       })

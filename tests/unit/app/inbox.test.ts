@@ -3,7 +3,7 @@ import type { Conversation, ConversationList } from "../../../worker/conversatio
 import {
   filtersFromUrl,
   filtersToUrl,
-  listPath,
+  listQuery,
   patchList,
   type InboxFilters,
 } from "../../../app/lib/inbox";
@@ -62,9 +62,13 @@ describe("the inbox's URL", () => {
   it("reads unknown values as no filter, and asks the API for what it shows", () => {
     const filters = filtersFromUrl(new URLSearchParams("status=borrado&page=-2&stage=lead"));
     expect(filters).toMatchObject({ status: "", page: 1, stage: "lead" });
-    expect(listPath(filters)).toBe("/conversations?page=1&limit=20&stage=lead");
-    expect(listPath(inbox({ agent: "a1", unassigned: true }))).toContain("unassigned=true");
-    expect(listPath(inbox({ agent: "a1", unassigned: true }))).not.toContain("agent_id");
+    expect(listQuery(filters)).toEqual({ page: "1", limit: "20", stage: "lead" });
+    expect(listQuery(inbox({ agent: "a1" }))).toMatchObject({ agent_id: "a1" });
+    expect(listQuery(inbox({ agent: "a1", unassigned: true }))).toEqual({
+      page: "1",
+      limit: "20",
+      unassigned: "true",
+    });
   });
 });
 
