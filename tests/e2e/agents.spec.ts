@@ -361,3 +361,28 @@ test("the WhatsApp badge is on the agent that answers the connected number", asy
   await page.reload();
   await expect(receptionCard.getByText("WhatsApp desconectado")).toBeVisible();
 });
+
+test("a reload of /agents shows the list and the month's usage again", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  await createAgent(page.request, headers, {
+    name: "Recepción",
+    system_prompt: "Eres la recepción.",
+  });
+  await page.goto("/agents");
+  const card = agentCards(page).filter({ hasText: "Recepción" });
+  const usage = page.getByRole("region", { name: "Uso de IA" });
+  await expect(card).toBeVisible();
+  await expect(usage).toContainText("Uso de IA este mes");
+
+  await page.reload();
+  await expect(card).toBeVisible();
+  await expect(usage).toContainText("Uso de IA este mes");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+
+  // Leaving and coming back by the sidebar reads the list again (an agent added meanwhile).
+  await createAgent(page.request, headers, { name: "Ventas", system_prompt: "Vendes." });
+  const nav = page.getByRole("navigation", { name: "Principal" });
+  await nav.getByRole("link", { name: "Dashboard" }).click();
+  await nav.getByRole("link", { name: "Agentes" }).click();
+  await expect(agentCards(page).filter({ hasText: "Ventas" })).toBeVisible();
+});
