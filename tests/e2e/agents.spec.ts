@@ -263,7 +263,7 @@ async function agentWithCustomer(page: Page, text: string) {
     data: { default_agent_id: agent.id },
   });
   await deliver(page.request, customerMessage(phoneNumberId, "34655000001", text, "Rosa"));
-  return agent;
+  return { ...agent, phoneNumberId };
 }
 
 test("an agent's chats list its conversations and the AI reply", async ({ page }) => {
@@ -385,4 +385,43 @@ test("a reload of /agents shows the list and the month's usage again", async ({ 
   await nav.getByRole("link", { name: "Dashboard" }).click();
   await nav.getByRole("link", { name: "Agentes" }).click();
   await expect(agentCards(page).filter({ hasText: "Ventas" })).toBeVisible();
+});
+
+test("a realtime message moves its contact to the top without a list request", async ({ page }) => {
+  const agent = await agentWithCustomer(page, "Primero");
+  await deliver(
+    page.request,
+    customerMessage(agent.phoneNumberId, "34655000002", "Segundo", "Beñat"),
+  );
+  const isList = (url: string) =>
+    new URL(url).pathname === `/api/v1/agents/${agent.id}/conversations`;
+  let listRequests = 0;
+  let inFlight = 0;
+  page.on("request", (request) => {
+    if (!isList(request.url())) return;
+    listRequests += 1;
+    inFlight += 1;
+  });
+  const settled = () => {
+    inFlight -= 1;
+  };
+  page.on("requestfinished", (request) => isList(request.url()) && settled());
+  page.on("requestfailed", (request) => isList(request.url()) && settled());
+
+  await page.goto(`/chats/${agent.id}`);
+  const contacts = page.getByRole("list", { name: "Contactos" }).getByRole("listitem");
+  await expect(contacts.first()).toContainText("Beñat");
+  // The socket's opening reloads the list once (what a gap may have missed): let it finish.
+  await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+  await expect.poll(() => inFlight).toBe(0);
+  const before = listRequests;
+
+  await deliver(
+    page.request,
+    customerMessage(agent.phoneNumberId, "34655000001", "¿Tenéis hueco hoy?", "Rosa"),
+  );
+  await expect(contacts.first()).toContainText("Rosa");
+  await expect(contacts.first()).toContainText("¿Tenéis hueco hoy?");
+  await expect(contacts).toHaveCount(2);
+  expect(listRequests - before).toBe(0);
 });
