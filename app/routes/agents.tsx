@@ -6,6 +6,7 @@ import {
   useNavigation,
   useRouteError,
   useSearchParams,
+  type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type { Agent } from "../../worker/agents/contract";
 import { agentAction, type AgentActionResult, type AgentChange } from "~/components/agents/actions";
@@ -43,6 +44,24 @@ export async function clientLoader() {
 }
 clientLoader.hydrate = true as const;
 
+/** Dropping `?new=1` from the URL (below) changes nothing the page shows. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const withoutNew = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("new");
+    return `${url.pathname}?${params}`;
+  };
+  const onlyDroppedNew =
+    currentUrl.searchParams.has("new") &&
+    !nextUrl.searchParams.has("new") &&
+    withoutNew(currentUrl) === withoutNew(nextUrl);
+  return onlyDroppedNew ? false : defaultShouldRevalidate;
+}
+
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return agentAction((await request.json()) as AgentChange);
 }
@@ -60,7 +79,7 @@ export function ErrorBoundary() {
         role="alert"
         className="rounded-xl border border-slate-200 bg-white p-8 text-center text-sm"
       >
-        <p className="text-slate-600">No se pudieron cargar los agentes.</p>
+        <h2 className="font-semibold text-slate-900">Error al cargar los agentes</h2>
         <p className="mt-1 text-slate-600">{errorMessage(error)}</p>
         <Link
           to="."
