@@ -410,6 +410,10 @@ test("a realtime message moves its contact to the top without a list request", a
 
   await page.goto(`/chats/${agent.id}`);
   const contacts = page.getByRole("list", { name: "Contactos" }).getByRole("listitem");
+  // The bot answers both (live too): once it has, nothing else moves the list.
+  await expect(contacts.filter({ hasText: "Respuesta de prueba" })).toHaveCount(2, {
+    timeout: 15_000,
+  });
   await expect(contacts.first()).toContainText("Beñat");
   // The socket's opening reloads the list once (what a gap may have missed): let it finish.
   await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
