@@ -114,11 +114,18 @@ test("the create dialog starts blank every time it opens", async ({ page }) => {
 
 test("/agents?new=1 opens the create dialog and drops the parameter", async ({ page }) => {
   await signedInOwner(page);
+  const listRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/v1/agents") listRequests.push(request.url());
+  });
   await page.goto("/agents?new=1");
   await expect(
     page.getByRole("dialog").getByRole("heading", { name: "Crear Nuevo Agente" }),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/agents$/);
+  // Dropping the parameter changes nothing shown: the list is not read again.
+  await expect(page.getByText("Aún no tienes agentes")).toBeVisible();
+  expect(listRequests).toHaveLength(1);
 });
 
 test("the dashboard opens the new-agent dialog", async ({ page }) => {
