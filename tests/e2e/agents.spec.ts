@@ -436,3 +436,25 @@ test("a realtime message moves its contact to the top without a list request", a
   await expect(contacts).toHaveCount(2);
   expect(listRequests - before).toBe(0);
 });
+
+test("a failed load says so on the page and 'Reintentar' loads it again", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  await createAgent(page.request, headers, { name: "Recepción", system_prompt: "Eres útil." });
+  const failing = "**/api/v1/agents";
+  await page.route(failing, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "unavailable", message: "Servicio no disponible" }),
+    }),
+  );
+  await page.goto("/agents");
+  const alert = page.getByRole("alert");
+  await expect(alert.getByRole("heading", { name: "Error al cargar los agentes" })).toBeVisible();
+  await expect(alert).toContainText("Servicio no disponible");
+
+  await page.unroute(failing);
+  await alert.getByRole("link", { name: "Reintentar" }).click();
+  await expect(agentCards(page).filter({ hasText: "Recepción" })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+});
