@@ -1,13 +1,10 @@
 import { useState } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
-import {
-  EMPLOYEE_COUNTS,
-  organizationCreateInput,
-  type Organization,
-} from "../../worker/organizations/contract";
+import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -41,6 +38,7 @@ const stepSchemas = STEPS.map((step) =>
 
 export function OnboardingWizard() {
   const auth = useAuth();
+  const { revalidate } = useRevalidator();
   const [step, setStep] = useState(0);
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -64,7 +62,7 @@ export function OnboardingWizard() {
 
     setSaving(true);
     try {
-      await api.post<Organization>("/organizations", values);
+      await client.organizations.$post({ json: values });
     } catch (error) {
       setErrors(serverFieldErrors(error));
       toast.error("Error al crear la organización", { description: errorMessage(error) });
@@ -73,7 +71,9 @@ export function OnboardingWizard() {
     }
     // The console layout swaps this wizard for the dashboard once the session knows the
     // organization (and the owner role); the Toaster lives in the root, so the toast stays.
+    // The dashboard's data first: its loader found no organization while this wizard showed.
     toast.success("¡Organización creada exitosamente!");
+    await revalidate();
     await auth.reload();
   }
 

@@ -1,11 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useParams } from "react-router";
-import { toast } from "sonner";
-import type { Agent } from "../../worker/agents/contract";
+import { useEffect, useRef, useState } from "react";
+import { Link, useLoaderData, useNavigation, useRouteError } from "react-router";
 import type {
   Conversation,
   ConversationEvent,
-  ConversationList,
   MessageEvent,
 } from "../../worker/conversations/contract";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
@@ -14,62 +11,104 @@ import { ContactList } from "~/components/agents/contact-list";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { liveCopies } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
+import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import type { Route } from "./+types/agent-chats";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
 
-type LoadState = "loading" | "ready" | "missing" | "failed";
+/**
+ * Conversations as realtime events (and mark-read) brought them: a list that was read before
+ * them gets them laid over it, rather than showing what they replaced.
+ */
+const liveContacts = liveCopies<Conversation>();
 
-/** The list call answers an array, or (like /conversations) an object with `conversations`. */
-const toList = (data: Conversation[] | ConversationList) =>
-  Array.isArray(data) ? data : data.conversations;
+/**
+ * `list` with `conversation` where it now belongs: at the top when it is still this agent's
+ * (the list is newest first), gone when it was handed elsewhere.
+ */
+function placeContact(list: Conversation[], conversation: Conversation, agentId: string) {
+  const others = list.filter((c) => c.id !== conversation.id);
+  if (conversation.agent_id !== agentId) return others;
+  return [conversation, ...others].sort((a, b) =>
+    b.last_message_at.localeCompare(a.last_message_at),
+  );
+}
 
-const newestFirst = (list: Conversation[]) =>
-  [...list].sort((a, b) => b.last_message_at.localeCompare(a.last_message_at));
+/** The agent and its conversations, side by side. */
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  const asked = liveContacts.mark();
+  const id = params.agentId;
+  const agent = client.agents[":id"];
+  const [found, contacts] = await Promise.all([
+    data(agent.$get({ param: { id } })),
+    data(agent.conversations.$get({ param: { id } })),
+  ]);
+  return { agent: found, contacts, asked };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (error instanceof ApiError && error.status === 404) return <AgentMissing />;
+  return (
+    <>
+      <Link to="/agents" className="text-sm font-medium text-emerald-700 hover:underline">
+        ← Agentes
+      </Link>
+      <PageHeader
+        title="Chats del agente"
+        description="Las conversaciones de WhatsApp que atiende este agente."
+      />
+      <section
+        role="alert"
+        className="rounded-xl border border-slate-200 bg-white p-8 text-center text-sm"
+      >
+        <h2 className="font-semibold text-slate-900">Error al cargar las conversaciones</h2>
+        <p className="mt-1 text-slate-600">{errorMessage(error)}</p>
+        <Link
+          to="."
+          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
+        >
+          Reintentar
+        </Link>
+      </section>
+    </>
+  );
+}
 
 /** One agent's conversations as contacts, and the selected one's messages. */
 export default function AgentChats() {
-  const { agentId = "" } = useParams();
-  const [agent, setAgent] = useState<Agent | null>(null);
-  const [contacts, setContacts] = useState<Conversation[]>([]);
-  const [state, setState] = useState<LoadState>("loading");
+  const loaded = useLoaderData<typeof clientLoader>();
+  // Another agent is another screen: its own selection and list.
+  return <AgentChatsScreen key={loaded.agent.id} loaded={loaded} />;
+}
+
+function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clientLoader>> }) {
+  const { agent } = loaded;
+  const agentId = agent.id;
+  const navigation = useNavigation();
+  const leaving = navigation.state === "loading";
+  const revalidate = useCoalescedRevalidate();
+  // The list on screen: the loader's, patched by realtime events and mark-read.
+  const [contacts, setContacts] = useState(loaded.contacts);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [trying, setTrying] = useState(false);
   const pane = useRef<HTMLElement>(null);
 
-  const fetchContacts = useCallback(
-    async () =>
-      newestFirst(
-        toList(
-          await api.get<Conversation[] | ConversationList>(`/agents/${agentId}/conversations`),
-        ),
-      ),
-    [agentId],
-  );
-
-  const load = useCallback(async () => {
-    setState("loading");
-    try {
-      const [found, list] = await Promise.all([
-        api.get<Agent>(`/agents/${agentId}`),
-        fetchContacts(),
-      ]);
-      setAgent(found);
-      setContacts(list);
-      setState("ready");
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return setState("missing");
-      toast.error("Error al cargar las conversaciones", { description: errorMessage(error) });
-      setState("failed");
-    }
-  }, [agentId, fetchContacts]);
-
   useEffect(() => {
-    setSelectedId(null);
-    void load();
-  }, [load]);
+    let next = loaded.contacts;
+    for (const c of liveContacts.since(loaded.asked).values())
+      next = placeContact(next, c, agentId);
+    setContacts(next);
+  }, [loaded, agentId]);
 
   // On small screens the pane sits under the list: bring it into view when a contact is chosen.
   useEffect(() => {
@@ -77,28 +116,23 @@ export default function AgentChats() {
     void pane.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [selectedId]);
 
+  const patch = (conversation: Conversation) => {
+    liveContacts.record(conversation);
+    setContacts((current) => placeContact(current, conversation, agentId));
+  };
   // Live updates: a conversation of this agent moves to the top; one handed elsewhere leaves.
-  const onConversation = ({ conversation }: { conversation: Conversation }) =>
-    setContacts((current) => {
-      const others = current.filter((c) => c.id !== conversation.id);
-      if (conversation.agent_id !== agentId) return others;
-      return newestFirst([conversation, ...others]);
-    });
-  // A socket (re)opened: the list again, quietly (the open chat catches up on its own).
-  useRealtimeConnected(() => {
-    if (state === "ready") fetchContacts().then(setContacts, () => undefined);
-  });
+  const onConversation = ({ conversation }: { conversation: Conversation }) => patch(conversation);
+  // A socket (re)opened: events may have been missed, the list again (the open chat catches up
+  // on its own).
+  useRealtimeConnected(revalidate);
   useRealtimeEvent<MessageEvent>("new_message", onConversation);
   useRealtimeEvent<MessageEvent>("message_sent", onConversation);
   useRealtimeEvent<ConversationEvent>("conversation_update", onConversation);
 
-  const markedRead = (conversationId: string) =>
-    setContacts((current) =>
-      current.map((c) => (c.id === conversationId ? { ...c, unread_count: 0 } : c)),
-    );
-
-  if (state === "loading") return <Spinner />;
-  if (state === "missing") return <AgentMissing />;
+  const markedRead = (conversationId: string) => {
+    const read = contacts.find((c) => c.id === conversationId);
+    if (read) patch({ ...read, unread_count: 0 });
+  };
 
   const selected = contacts.find((c) => c.id === selectedId) ?? null;
 
@@ -110,28 +144,24 @@ export default function AgentChats() {
             ← Agentes
           </Link>
           <PageHeader
-            title={agent?.name ?? "Chats del agente"}
+            title={agent.name}
             description="Las conversaciones de WhatsApp que atiende este agente."
           />
         </div>
-        {agent && state === "ready" && contacts.length > 0 && (
+        {contacts.length > 0 && (
           <Button variant="secondary" onClick={() => setTrying(true)}>
             Probar agente
           </Button>
         )}
       </div>
 
-      {state === "failed" ? (
-        <section className="rounded-xl border border-slate-200 bg-white p-8 text-center">
-          <p className="text-sm text-slate-600">No se pudieron cargar las conversaciones.</p>
-          <Button variant="secondary" className="mt-4" onClick={() => void load()}>
-            Reintentar
-          </Button>
-        </section>
-      ) : contacts.length === 0 ? (
+      {contacts.length === 0 ? (
         <NoConversations onTry={() => setTrying(true)} />
       ) : (
-        <div className="grid gap-4 lg:grid-cols-[20rem_1fr] lg:items-start">
+        <div
+          className={`grid gap-4 lg:grid-cols-[20rem_1fr] lg:items-start ${leaving ? "opacity-60" : ""}`}
+          aria-busy={leaving || undefined}
+        >
           <ContactList
             conversations={contacts}
             selectedId={selectedId}

@@ -1,9 +1,17 @@
-import { useCallback, useEffect, useState } from "react";
-import { Link, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { useEffect, useState } from "react";
+import {
+  Link,
+  useFetcher,
+  useLoaderData,
+  useNavigation,
+  useRouteError,
+  useSearchParams,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import type { Agent } from "../../worker/agents/contract";
-import { AgentCard, type AgentWithUsage } from "~/components/agents/agent-card";
-import { AgentDialog, type AgentFormValues } from "~/components/agents/agent-dialog";
+import { agentAction, type AgentActionResult, type AgentChange } from "~/components/agents/actions";
+import { AgentCard } from "~/components/agents/agent-card";
+import { AgentDialog } from "~/components/agents/agent-dialog";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
 import { AiUsageMeter } from "~/components/agents/ai-usage";
 import { AgentsEmptyState } from "~/components/agents/agents-empty-state";
@@ -11,47 +19,97 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors } from "~/lib/forms";
+import type { Route } from "./+types/agents";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
 
 const LINK_BUTTON_CLASS =
   "inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50";
 
-/** A user without an organization sees onboarding instead: no toast for that. */
-const isMissingOrganization = (error: unknown, reason: string) =>
-  (error instanceof ApiError && error.code === "organization_not_found") ||
-  reason.includes("Organization not found");
+/**
+ * The agents and the month's AI usage, side by side. The knowledge entries (only the agent
+ * dialog's 'Solo estas entradas' lists them) start loading too, but the page does not wait.
+ */
+export async function clientLoader() {
+  const knowledge = data(client.knowledge.$get());
+  knowledge.catch(() => undefined); // The dialog says so if it fails; the page does not break.
+  const [agents, usage] = await Promise.all([
+    data(client.agents.$get()),
+    // The meter stays hidden without it; the list is what the page is for.
+    data(client.agents.usage.$get()).catch(() => null),
+  ]);
+  return { agents, usage, knowledge };
+}
+clientLoader.hydrate = true as const;
+
+/** Dropping `?new=1` from the URL (below) changes nothing the page shows. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const withoutNew = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("new");
+    return `${url.pathname}?${params}`;
+  };
+  const onlyDroppedNew =
+    currentUrl.searchParams.has("new") &&
+    !nextUrl.searchParams.has("new") &&
+    withoutNew(currentUrl) === withoutNew(nextUrl);
+  return onlyDroppedNew ? false : defaultShouldRevalidate;
+}
+
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  return agentAction((await request.json()) as AgentChange);
+}
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <>
+      <PageHeader title="Gestión de Agentes" />
+      <section
+        role="alert"
+        className="rounded-xl border border-slate-200 bg-white p-8 text-center text-sm"
+      >
+        <h2 className="font-semibold text-slate-900">Error al cargar los agentes</h2>
+        <p className="mt-1 text-slate-600">{errorMessage(error)}</p>
+        <Link
+          to="."
+          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
+        >
+          Reintentar
+        </Link>
+      </section>
+    </>
+  );
+}
 
 export default function Agents() {
+  const { agents, usage, knowledge } = useLoaderData<typeof clientLoader>();
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   const [searchParams, setSearchParams] = useSearchParams();
-  const [agents, setAgents] = useState<AgentWithUsage[] | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
+  const navigation = useNavigation();
+  const reloading = navigation.state === "loading" && navigation.location.pathname === "/agents";
   /** The dialog: `{ agent: null }` creates, `{ agent }` edits, null is closed. */
   const [editing, setEditing] = useState<{ agent: Agent | null } | null>(null);
   const [deleting, setDeleting] = useState<Agent | null>(null);
-  const [removing, setRemoving] = useState(false);
+  const remover = useFetcher<AgentActionResult>();
+  const removing = remover.state !== "idle";
   const [trying, setTrying] = useState<Agent | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      setAgents(await api.get<AgentWithUsage[]>("/agents"));
-      setLoadFailed(false);
-    } catch (error) {
-      const reason = errorMessage(error);
-      setAgents((current) => current ?? []);
-      setLoadFailed(true);
-      if (!isMissingOrganization(error, reason)) toast.error(`Error al cargar agentes: ${reason}`);
-    }
-  }, []);
-
+  // Deleted: the confirmation closes (the list reloads by itself after the action).
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (remover.state === "idle" && remover.data?.ok) setDeleting(null);
+  }, [remover.state, remover.data]);
 
   // The dashboard links to /agents?new=1 to open the new-agent dialog; the parameter goes away.
   useEffect(() => {
@@ -65,38 +123,6 @@ export default function Agents() {
       { replace: true },
     );
   }, [searchParams, setSearchParams, canManage]);
-
-  async function save(values: AgentFormValues) {
-    const agent = editing?.agent ?? null;
-    try {
-      if (agent) await api.patch<Agent>(`/agents/${agent.id}`, values);
-      else await api.post<Agent>("/agents", { ...values, is_active: true });
-      toast.success(agent ? "Agente actualizado correctamente" : "Agente creado correctamente");
-      setEditing(null);
-      await load();
-      return null;
-    } catch (error) {
-      toast.error(agent ? "Error al actualizar agente" : "Error al crear agente", {
-        description: errorMessage(error),
-      });
-      return serverFieldErrors(error);
-    }
-  }
-
-  async function remove() {
-    if (!deleting) return;
-    setRemoving(true);
-    try {
-      await api.delete(`/agents/${deleting.id}`);
-      toast.success("Agente eliminado correctamente");
-      setDeleting(null);
-      await load();
-    } catch (error) {
-      toast.error("Error al eliminar agente", { description: errorMessage(error) });
-    } finally {
-      setRemoving(false);
-    }
-  }
 
   const openCreate = () => setEditing({ agent: null });
 
@@ -114,21 +140,16 @@ export default function Agents() {
           {canManage && <Button onClick={openCreate}>Nuevo Agente</Button>}
         </div>
       </div>
-      <AiUsageMeter />
+      <AiUsageMeter usage={usage} />
 
-      {agents === null ? (
-        <Spinner />
-      ) : agents.length === 0 && loadFailed ? (
-        <section className="rounded-xl border border-slate-200 bg-white p-8 text-center">
-          <p className="text-sm text-slate-600">No se pudieron cargar los agentes.</p>
-          <Button variant="secondary" className="mt-4" onClick={() => void load()}>
-            Reintentar
-          </Button>
-        </section>
-      ) : agents.length === 0 ? (
+      {agents.length === 0 ? (
         <AgentsEmptyState canManage={canManage} onCreate={openCreate} />
       ) : (
-        <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3" aria-label="Agentes">
+        <ul
+          className={`grid gap-4 sm:grid-cols-2 xl:grid-cols-3 ${reloading ? "opacity-60" : ""}`}
+          aria-label="Agentes"
+          aria-busy={reloading || undefined}
+        >
           {agents.map((agent) => (
             <AgentCard
               key={agent.id}
@@ -147,8 +168,8 @@ export default function Agents() {
           <AgentDialog
             open={editing !== null}
             agent={editing?.agent ?? null}
+            knowledge={knowledge}
             onClose={() => setEditing(null)}
-            onSave={save}
           />
           <ConfirmDialog
             open={deleting !== null}
@@ -157,7 +178,13 @@ export default function Agents() {
             confirmLabel="Eliminar"
             busyLabel="Eliminando..."
             busy={removing}
-            onConfirm={() => void remove()}
+            onConfirm={() =>
+              deleting &&
+              remover.submit({ intent: "delete", id: deleting.id } satisfies AgentChange, {
+                method: "post",
+                encType: "application/json",
+              })
+            }
             onClose={() => setDeleting(null)}
           />
         </>

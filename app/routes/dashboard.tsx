@@ -1,17 +1,14 @@
-import { useEffect, useState } from "react";
-import { Link } from "react-router";
-import { toast } from "sonner";
-import type { Agent } from "../../worker/agents/contract";
-import type { ConversationList, ConversationStats } from "../../worker/conversations/contract";
+import { Link, useLoaderData, useRouteError } from "react-router";
 import type { TrackingSession } from "../../worker/tracking/contract";
 import { contactLabel } from "~/components/conversations/selectors";
 import { PageHeader } from "~/components/page-header";
 import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { formatRelative } from "~/lib/format";
 import { TRACKING_SESSION_KEY } from "~/lib/tracking";
 import { useRealtimeConnected } from "~/lib/realtime";
+import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 export const meta = () => [{ title: "Dashboard — Atiende" }];
@@ -26,30 +23,66 @@ const QUICK_LINKS = [
   { to: "/settings", label: "Configuración", text: "Meta Business, usuario y organización" },
 ] as const;
 
-interface DashboardData {
-  stats: ConversationStats;
-  recent: ConversationList;
-  agents: Agent[];
-  trackingSession: TrackingSession | null;
-}
-
 /** The console's own visit, when it arrived with ad parameters (app/lib/tracking.ts). */
-function activeTrackingSession() {
+async function activeTrackingSession() {
   const id = localStorage.getItem(TRACKING_SESSION_KEY);
-  return id ? api.get<TrackingSession>(`/tracking/sessions/${id}`).catch(() => null) : null;
+  if (!id) return null;
+  return data(client.tracking.sessions[":id"].$get({ param: { id } })).catch(() => null);
 }
 
-async function loadDashboard(): Promise<DashboardData> {
-  const [stats, recent, agents, trackingSession] = await Promise.all([
-    api.get<ConversationStats>("/conversations/stats"),
-    api.get<ConversationList>(`/conversations?status=open&limit=${RECENT_CONVERSATIONS}`),
-    api.get<Agent[]>("/agents"),
-    activeTrackingSession(),
-  ]);
-  return { stats, recent, agents, trackingSession };
+/**
+ * The figures, the newest open conversations and the agents, side by side. A user without an
+ * organization sees onboarding instead of this page (the console layout), yet this loader still
+ * runs: the server's "no organization" answer is then no data, not a failure.
+ */
+export async function clientLoader() {
+  try {
+    const [stats, recent, agents, trackingSession] = await Promise.all([
+      data(client.conversations.stats.$get()),
+      data(
+        client.conversations.$get({
+          query: { status: "open", limit: String(RECENT_CONVERSATIONS) },
+        }),
+      ),
+      data(client.agents.$get()),
+      activeTrackingSession(),
+    ]);
+    return { stats, recent, agents, trackingSession };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "organization_not_found") return null;
+    throw error;
+  }
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <Spinner />;
 }
 
-function TrackingSessionCard({ session }: { session: TrackingSession }) {
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return (
+    <>
+      <PageHeader title="Dashboard" />
+      <section role="alert" className="rounded-xl border border-red-200 bg-white p-6 text-sm">
+        <h2 className="font-semibold text-slate-900">Error al cargar las conversaciones</h2>
+        <p className="mt-2 text-slate-600">{errorMessage(error)}</p>
+        <Link
+          to="."
+          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
+        >
+          Reintentar
+        </Link>
+      </section>
+    </>
+  );
+}
+
+function TrackingSessionCard({
+  session,
+}: {
+  session: Pick<TrackingSession, "tracking_params" | "created_at">;
+}) {
   const facts = [
     ["Fuente", session.tracking_params.utm_source ?? "Directo"],
     ["Campaña", session.tracking_params.utm_campaign ?? "N/A"],
@@ -94,21 +127,16 @@ function StatCard({ label, value, to }: { label: string; value: string | number;
 
 export default function Dashboard() {
   const { user, organization } = useAuth();
-  const [data, setData] = useState<DashboardData | null>(null);
+  const summary = useLoaderData<typeof clientLoader>();
+  // The figures are counted by the server: a burst of events reloads them once.
+  const reload = useCoalescedRevalidate();
+  useRealtimeConnected(reload);
+  useRealtimeEvent("new_message", reload);
+  useRealtimeEvent("conversation_update", reload);
 
-  const refresh = () =>
-    loadDashboard().then(setData, (error: unknown) =>
-      toast.error("Error al cargar las conversaciones", { description: errorMessage(error) }),
-    );
-  useEffect(() => {
-    void refresh();
-  }, []);
-  useRealtimeConnected(() => void refresh());
-  useRealtimeEvent("new_message", () => void refresh());
-  useRealtimeEvent("conversation_update", () => void refresh());
-
-  if (!data) return <Spinner />;
-  const activeAgents = data.agents.filter((a) => a.is_active).length;
+  // Only while onboarding hands over (the wizard reloads this page's data).
+  if (!summary) return <Spinner />;
+  const activeAgents = summary.agents.filter((a) => a.is_active).length;
 
   return (
     <>
@@ -116,15 +144,15 @@ export default function Dashboard() {
         title="Dashboard"
         description={`Hola, ${user!.full_name}. Este es el resumen de ${organization!.name}.`}
       />
-      {data.trackingSession && <TrackingSessionCard session={data.trackingSession} />}
+      {summary.trackingSession && <TrackingSessionCard session={summary.trackingSession} />}
       <section aria-label="Resumen" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           label="Conversaciones abiertas"
-          value={data.stats.by_status.open}
+          value={summary.stats.by_status.open}
           to="/conversations"
         />
         <StatCard label="Agentes activos" value={activeAgents} />
-        <StatCard label="Agentes en total" value={data.agents.length} to="/agents" />
+        <StatCard label="Agentes en total" value={summary.agents.length} to="/agents" />
         <StatCard label="Analytics" value="Ver →" to="/tracking" />
       </section>
 
@@ -136,11 +164,11 @@ export default function Dashboard() {
           <h2 id="recent-title" className="font-semibold">
             Conversaciones abiertas recientes
           </h2>
-          {data.recent.conversations.length === 0 ? (
+          {summary.recent.conversations.length === 0 ? (
             <p className="mt-3 text-sm text-slate-600">No hay conversaciones abiertas.</p>
           ) : (
             <ul className="mt-3 divide-y divide-slate-100">
-              {data.recent.conversations.map((c) => (
+              {summary.recent.conversations.map((c) => (
                 <li key={c.id}>
                   <Link
                     to={`/conversations/${c.id}`}
@@ -171,7 +199,7 @@ export default function Dashboard() {
           <h2 id="agents-title" className="font-semibold">
             Agentes de IA
           </h2>
-          {data.agents.length === 0 ? (
+          {summary.agents.length === 0 ? (
             <Link
               to="/agents?new=1"
               className="mt-3 inline-block rounded-lg bg-emerald-700 px-4 py-2 text-sm font-medium text-white"
@@ -180,7 +208,7 @@ export default function Dashboard() {
             </Link>
           ) : (
             <ul className="mt-3 divide-y divide-slate-100">
-              {data.agents.slice(0, AGENTS_SHOWN).map((agent) => (
+              {summary.agents.slice(0, AGENTS_SHOWN).map((agent) => (
                 <li key={agent.id} className="flex items-center justify-between gap-3 py-2">
                   <span className="min-w-0">
                     <span className="block truncate font-medium">{agent.name}</span>

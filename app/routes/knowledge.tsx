@@ -9,14 +9,14 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/knowledge";
 
 export const meta = () => [{ title: "Conocimiento — Atiende" }];
 
 export async function clientLoader() {
-  return { entries: await api.get<KnowledgeEntry[]>("/knowledge") };
+  return { entries: await data(client.knowledge.$get()) };
 }
 // The token lives in localStorage: the list is loaded in the browser, even on first load.
 clientLoader.hydrate = true as const;

@@ -114,11 +114,18 @@ test("the create dialog starts blank every time it opens", async ({ page }) => {
 
 test("/agents?new=1 opens the create dialog and drops the parameter", async ({ page }) => {
   await signedInOwner(page);
+  const listRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/v1/agents") listRequests.push(request.url());
+  });
   await page.goto("/agents?new=1");
   await expect(
     page.getByRole("dialog").getByRole("heading", { name: "Crear Nuevo Agente" }),
   ).toBeVisible();
   await expect(page).toHaveURL(/\/agents$/);
+  // Dropping the parameter changes nothing shown: the list is not read again.
+  await expect(page.getByText("Aún no tienes agentes")).toBeVisible();
+  expect(listRequests).toHaveLength(1);
 });
 
 test("the dashboard opens the new-agent dialog", async ({ page }) => {
@@ -263,7 +270,7 @@ async function agentWithCustomer(page: Page, text: string) {
     data: { default_agent_id: agent.id },
   });
   await deliver(page.request, customerMessage(phoneNumberId, "34655000001", text, "Rosa"));
-  return agent;
+  return { ...agent, phoneNumberId };
 }
 
 test("an agent's chats list its conversations and the AI reply", async ({ page }) => {
@@ -360,4 +367,94 @@ test("the WhatsApp badge is on the agent that answers the connected number", asy
   expect((await page.request.delete("/api/v1/whatsapp-config", { headers })).status()).toBe(200);
   await page.reload();
   await expect(receptionCard.getByText("WhatsApp desconectado")).toBeVisible();
+});
+
+test("a reload of /agents shows the list and the month's usage again", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  await createAgent(page.request, headers, {
+    name: "Recepción",
+    system_prompt: "Eres la recepción.",
+  });
+  await page.goto("/agents");
+  const card = agentCards(page).filter({ hasText: "Recepción" });
+  const usage = page.getByRole("region", { name: "Uso de IA" });
+  await expect(card).toBeVisible();
+  await expect(usage).toContainText("Uso de IA este mes");
+
+  await page.reload();
+  await expect(card).toBeVisible();
+  await expect(usage).toContainText("Uso de IA este mes");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+
+  // Leaving and coming back by the sidebar reads the list again (an agent added meanwhile).
+  await createAgent(page.request, headers, { name: "Ventas", system_prompt: "Vendes." });
+  const nav = page.getByRole("navigation", { name: "Principal" });
+  await nav.getByRole("link", { name: "Dashboard" }).click();
+  await nav.getByRole("link", { name: "Agentes" }).click();
+  await expect(agentCards(page).filter({ hasText: "Ventas" })).toBeVisible();
+});
+
+test("a realtime message moves its contact to the top without a list request", async ({ page }) => {
+  const agent = await agentWithCustomer(page, "Primero");
+  await deliver(
+    page.request,
+    customerMessage(agent.phoneNumberId, "34655000002", "Segundo", "Beñat"),
+  );
+  const isList = (url: string) =>
+    new URL(url).pathname === `/api/v1/agents/${agent.id}/conversations`;
+  let listRequests = 0;
+  let inFlight = 0;
+  page.on("request", (request) => {
+    if (!isList(request.url())) return;
+    listRequests += 1;
+    inFlight += 1;
+  });
+  const settled = () => {
+    inFlight -= 1;
+  };
+  page.on("requestfinished", (request) => isList(request.url()) && settled());
+  page.on("requestfailed", (request) => isList(request.url()) && settled());
+
+  await page.goto(`/chats/${agent.id}`);
+  const contacts = page.getByRole("list", { name: "Contactos" }).getByRole("listitem");
+  // The bot answers both (live too): once it has, nothing else moves the list.
+  await expect(contacts.filter({ hasText: "Respuesta de prueba" })).toHaveCount(2, {
+    timeout: 15_000,
+  });
+  await expect(contacts.first()).toContainText("Beñat");
+  // The socket's opening reloads the list once (what a gap may have missed): let it finish.
+  await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+  await expect.poll(() => inFlight).toBe(0);
+  const before = listRequests;
+
+  await deliver(
+    page.request,
+    customerMessage(agent.phoneNumberId, "34655000001", "¿Tenéis hueco hoy?", "Rosa"),
+  );
+  await expect(contacts.first()).toContainText("Rosa");
+  await expect(contacts.first()).toContainText("¿Tenéis hueco hoy?");
+  await expect(contacts).toHaveCount(2);
+  expect(listRequests - before).toBe(0);
+});
+
+test("a failed load says so on the page and 'Reintentar' loads it again", async ({ page }) => {
+  const { headers } = await signedInOwner(page);
+  await createAgent(page.request, headers, { name: "Recepción", system_prompt: "Eres útil." });
+  const failing = "**/api/v1/agents";
+  await page.route(failing, (route) =>
+    route.fulfill({
+      status: 503,
+      contentType: "application/json",
+      body: JSON.stringify({ error: "unavailable", message: "Servicio no disponible" }),
+    }),
+  );
+  await page.goto("/agents");
+  const alert = page.getByRole("alert");
+  await expect(alert.getByRole("heading", { name: "Error al cargar los agentes" })).toBeVisible();
+  await expect(alert).toContainText("Servicio no disponible");
+
+  await page.unroute(failing);
+  await alert.getByRole("link", { name: "Reintentar" }).click();
+  await expect(agentCards(page).filter({ hasText: "Recepción" })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
 });

@@ -15,6 +15,8 @@ async function register(page: Page, email: string, name = "Marta Ruiz") {
 
 async function onboard(page: Page, organizationName: string) {
   await expect(page.getByRole("heading", { name: "Configura tu organización" })).toBeVisible();
+  // The dashboard's data, asked for behind the wizard, found no organization: no error for that.
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: /Error/ })).toHaveCount(0);
   // Step 1 refuses to advance without its required fields.
   await page.getByRole("button", { name: "Siguiente" }).click();
   await expect(page.getByText("El nombre es obligatorio")).toBeVisible();
@@ -40,6 +42,11 @@ async function onboard(page: Page, organizationName: string) {
   await page.getByLabel("¿Para qué usarás la IA?").fill("Responder dudas y dar citas");
   await page.getByRole("button", { name: "Crear organización" }).click();
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  // The new organization's figures, not the error page.
+  await expect(page.getByRole("region", { name: "Resumen" })).toContainText(
+    "Conversaciones abiertas",
+  );
+  await expect(page.getByRole("alert")).toHaveCount(0);
   // The person sees the confirmation on the page they land on (no reload swallows it).
   await expect(
     page.locator("[data-sonner-toast]").filter({ hasText: "¡Organización creada exitosamente!" }),

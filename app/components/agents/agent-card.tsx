@@ -1,17 +1,13 @@
+import type { InferResponseType } from "hono/client";
 import { Link } from "react-router";
 import type { Agent } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
+import type { client } from "~/lib/api";
 import { ModeBadge } from "./mode-select";
 
-export interface AgentUsage {
-  calls: number;
-  failures: number;
-  prompt_tokens: number;
-  completion_tokens: number;
-}
-
-/** `GET /agents` may add the model usage totals to each agent. */
-export type AgentWithUsage = Agent & { usage?: AgentUsage };
+/** An agent as `GET /agents` lists it, with its model usage totals. */
+export type AgentWithUsage = InferResponseType<typeof client.agents.$get>["data"][number];
+type AgentUsage = NonNullable<AgentWithUsage["usage"]>;
 
 /** 950 → "950", 3412 → "3.4k", 2000000 → "2M". */
 export function formatTokens(n: number) {

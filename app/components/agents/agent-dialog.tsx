@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
+import { useFetcher } from "react-router";
 import {
   AGENT_MODELS,
   DEFAULT_MODEL,
@@ -12,11 +13,13 @@ import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
+import type { AgentActionResult, AgentChange } from "./actions";
 import { ModeSelect } from "./mode-select";
-import { KnowledgePicker } from "./knowledge-picker";
+import { KnowledgePicker, type KnowledgeList } from "./knowledge-picker";
 import { ToggleSwitch } from "./toggle-switch";
 
-export interface AgentFormValues {
+/** A type, not an interface: it travels as JSON through the route's action. */
+export type AgentFormValues = {
   name: string;
   model: AgentModel;
   temperature: number;
@@ -25,7 +28,7 @@ export interface AgentFormValues {
   can_mark_leads: boolean;
   mode: AgentMode;
   knowledge_ids: string[] | null;
-}
+};
 
 const EMPTY: AgentFormValues = {
   name: "",
@@ -61,24 +64,39 @@ interface AgentDialogProps {
   open: boolean;
   /** The agent being edited; null to create one. */
   agent: Agent | null;
+  /** The organization's knowledge entries, for 'Solo estas entradas' (still loading maybe). */
+  knowledge: KnowledgeList;
   onClose: () => void;
-  /** Saves; resolves to the server's field errors, or null when saved. */
-  onSave: (values: AgentFormValues) => Promise<FieldErrors | null>;
 }
 
-/** 'Crear Nuevo Agente' / 'Editar Agente'; the fields reset when it opens or the agent changes. */
-export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) {
+/**
+ * 'Crear Nuevo Agente' / 'Editar Agente', saved through the route's action; the fields reset
+ * when it opens or the agent changes.
+ */
+export function AgentDialog({ open, agent, knowledge, onClose }: AgentDialogProps) {
+  const fetcher = useFetcher<AgentActionResult>();
   const [values, setValues] = useState<AgentFormValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const form = useRef<HTMLFormElement>(null);
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.data;
 
   useEffect(() => {
     if (!open) return;
     setValues(valuesOf(agent));
     setErrors({});
   }, [open, agent]);
+
+  // Saved: the dialog closes (the list reloads by itself after the action); refused: the
+  // server's messages go beside their fields.
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result || !open) return;
+    if (result.ok) return onClose();
+    setErrors(result.fieldErrors);
+    setAttempt((n) => n + 1);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when an answer arrives
+  }, [fetcher.state, result]);
 
   // After a failed attempt, the first field in error takes the focus.
   useEffect(() => {
@@ -89,7 +107,7 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
   const set = <K extends keyof AgentFormValues>(key: K, value: AgentFormValues[K]) =>
     setValues((current) => ({ ...current, [key]: value }));
 
-  async function submit(event: React.FormEvent) {
+  function submit(event: React.FormEvent) {
     event.preventDefault();
     if (saving) return;
     const payload = { ...values, is_active: agent ? values.is_active : true };
@@ -99,13 +117,10 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
       setAttempt((n) => n + 1);
       return;
     }
-    setSaving(true);
-    const serverErrors = await onSave(payload);
-    setSaving(false);
-    if (serverErrors) {
-      setErrors(serverErrors);
-      setAttempt((n) => n + 1);
-    }
+    const change: AgentChange = agent
+      ? { intent: "update", id: agent.id, values: payload }
+      : { intent: "create", values: payload };
+    fetcher.submit(change, { method: "post", encType: "application/json" });
   }
 
   return (
@@ -151,6 +166,7 @@ export function AgentDialog({ open, agent, onClose, onSave }: AgentDialogProps) 
         />
         <ModeSelect value={values.mode} onChange={(mode) => set("mode", mode)} />
         <KnowledgePicker
+          entries={knowledge}
           value={values.knowledge_ids}
           error={errors.knowledge_ids}
           onChange={(ids) => set("knowledge_ids", ids)}

@@ -1,10 +1,10 @@
 import { Dialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
 import { useEffect, useId, useRef, useState } from "react";
-import type { Agent, AgentTestReply } from "../../../worker/agents/contract";
+import type { Agent } from "../../../worker/agents/contract";
 import { MAX_MESSAGE_LENGTH, type AiSource } from "../../../worker/conversations/contract";
 import { AiSources } from "~/components/conversations/ai-sources";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 
 /** What the sandbox shows: the two voices, and the handoff notices (never sent to the model). */
 type Entry =
@@ -70,9 +70,12 @@ export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
     setError(null);
     setThinking(true);
     try {
-      const answer = await api.post<AgentTestReply>(`/agents/${agent.id}/test`, {
-        messages: transcriptOf(asked),
-      });
+      const answer = await data(
+        client.agents[":id"].test.$post({
+          param: { id: agent.id },
+          json: { messages: transcriptOf(asked) },
+        }),
+      );
       if (generation.current !== current) return;
       const answered: Entry[] = [...asked];
       if (answer.reply) {

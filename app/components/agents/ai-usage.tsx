@@ -1,24 +1,25 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { AiUsage } from "../../../worker/agents/contract";
-import { api } from "~/lib/api";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 const tokens = (n: number) => n.toLocaleString("es-ES");
 
-/** "Uso de IA este mes: X de Y tokens", with a bar; red once the budget is spent. */
-export function AiUsageMeter() {
-  const [usage, setUsage] = useState<AiUsage | null>(null);
-  const load = useCallback(async () => {
-    try {
-      setUsage(await api.get<AiUsage>("/agents/usage"));
-    } catch {
-      setUsage(null); // The agents list reports the failure; the meter just stays hidden.
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  useRealtimeEvent<AiUsage>("ai_budget_exhausted", setUsage);
+/** The later of two readings: a later month, else more tokens spent (ties keep `loaded`). */
+const later = (loaded: AiUsage | null, live: AiUsage | null) => {
+  if (!live || !loaded) return live ?? loaded;
+  if (live.month !== loaded.month) return live.month > loaded.month ? live : loaded;
+  return live.tokens_used > loaded.tokens_used ? live : loaded;
+};
+
+/**
+ * "Uso de IA este mes: X de Y tokens", with a bar; red once the budget is spent. The route
+ * loads the reading (null when it could not: the meter stays hidden); a refused reply brings a
+ * newer one live.
+ */
+export function AiUsageMeter({ usage: loaded }: { usage: AiUsage | null }) {
+  const [live, setLive] = useState<AiUsage | null>(null);
+  useRealtimeEvent<AiUsage>("ai_budget_exhausted", setLive);
+  const usage = later(loaded, live);
 
   if (!usage) return null;
   const spent = usage.budget > 0 ? Math.min(1, usage.tokens_used / usage.budget) : 1;

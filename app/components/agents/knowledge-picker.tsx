@@ -1,9 +1,13 @@
-import { useEffect, useId, useState } from "react";
-import { Link } from "react-router";
+import { Suspense, useId } from "react";
+import { Await, Link, useAsyncError } from "react-router";
 import type { KnowledgeEntry } from "../../../worker/knowledge/contract";
-import { api, errorMessage } from "~/lib/api";
+import { errorMessage } from "~/lib/api";
+
+/** The entries, as the agents route's loader starts reading them (it does not wait for them). */
+export type KnowledgeList = Promise<Pick<KnowledgeEntry, "id" | "title">[]>;
 
 interface KnowledgePickerProps {
+  entries: KnowledgeList;
   /** null: all the organization's entries; else only these. */
   value: string[] | null;
   error?: string;
@@ -11,26 +15,12 @@ interface KnowledgePickerProps {
 }
 
 /**
- * 'Conocimiento: Todo / Solo estas entradas' in the agent dialog. The entries are read when
- * the list is first shown; a failure says so here instead of breaking the agents screen.
+ * 'Conocimiento: Todo / Solo estas entradas' in the agent dialog. A failure to read the entries
+ * says so here instead of breaking the agents screen.
  */
-export function KnowledgePicker({ value, error, onChange }: KnowledgePickerProps) {
+export function KnowledgePicker({ entries, value, error, onChange }: KnowledgePickerProps) {
   const id = useId();
-  const [entries, setEntries] = useState<KnowledgeEntry[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const limited = value !== null;
-
-  useEffect(() => {
-    if (!limited || entries) return;
-    let current = true;
-    api.get<KnowledgeEntry[]>("/knowledge").then(
-      (list) => current && setEntries(list),
-      (failure: unknown) => current && setLoadError(errorMessage(failure)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [limited, entries]);
 
   const toggle = (entryId: string, checked: boolean) =>
     onChange(checked ? [...(value ?? []), entryId] : (value ?? []).filter((v) => v !== entryId));
@@ -62,30 +52,32 @@ export function KnowledgePicker({ value, error, onChange }: KnowledgePickerProps
       </div>
       {limited && (
         <div className="mt-2 max-h-40 space-y-1 overflow-y-auto rounded-lg border border-slate-200 p-2">
-          {loadError ? (
-            <p className="text-sm text-red-700">No se pudieron cargar las entradas: {loadError}</p>
-          ) : !entries ? (
-            <p className="text-sm text-slate-600">Cargando...</p>
-          ) : entries.length === 0 ? (
-            <p className="text-sm text-slate-600">
-              Aún no hay entradas.{" "}
-              <Link to="/agents/knowledge" className="text-emerald-700 underline">
-                Añade conocimiento
-              </Link>
-            </p>
-          ) : (
-            entries.map((entry) => (
-              <label key={entry.id} className="flex items-start gap-2 text-sm text-slate-800">
-                <input
-                  type="checkbox"
-                  checked={value.includes(entry.id)}
-                  onChange={(e) => toggle(entry.id, e.target.checked)}
-                  className="mt-0.5 accent-emerald-600"
-                />
-                <span className="break-words">{entry.title}</span>
-              </label>
-            ))
-          )}
+          <Suspense fallback={<p className="text-sm text-slate-600">Cargando...</p>}>
+            <Await resolve={entries} errorElement={<EntriesFailed />}>
+              {(list) =>
+                list.length === 0 ? (
+                  <p className="text-sm text-slate-600">
+                    Aún no hay entradas.{" "}
+                    <Link to="/agents/knowledge" className="text-emerald-700 underline">
+                      Añade conocimiento
+                    </Link>
+                  </p>
+                ) : (
+                  list.map((entry) => (
+                    <label key={entry.id} className="flex items-start gap-2 text-sm text-slate-800">
+                      <input
+                        type="checkbox"
+                        checked={value.includes(entry.id)}
+                        onChange={(e) => toggle(entry.id, e.target.checked)}
+                        className="mt-0.5 accent-emerald-600"
+                      />
+                      <span className="break-words">{entry.title}</span>
+                    </label>
+                  ))
+                )
+              }
+            </Await>
+          </Suspense>
         </div>
       )}
       {error && (
@@ -94,5 +86,13 @@ export function KnowledgePicker({ value, error, onChange }: KnowledgePickerProps
         </p>
       )}
     </fieldset>
+  );
+}
+
+function EntriesFailed() {
+  return (
+    <p className="text-sm text-red-700">
+      No se pudieron cargar las entradas: {errorMessage(useAsyncError())}
+    </p>
   );
 }

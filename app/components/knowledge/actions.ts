@@ -1,6 +1,5 @@
 /** What the knowledge screen changes, as its route action does it (app/routes/knowledge.tsx). */
-import type { KnowledgeEntry } from "../../../worker/knowledge/contract";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
 
 export type KnowledgeIntent = "create" | "update" | "delete" | "import";
@@ -12,27 +11,21 @@ export type KnowledgeActionResult =
 const text = (form: FormData, name: string) => String(form.get(name) ?? "");
 
 async function perform(intent: KnowledgeIntent, form: FormData) {
-  const id = encodeURIComponent(text(form, "id"));
+  const id = text(form, "id");
+  const written = () => ({ title: text(form, "title"), content: text(form, "content") });
   switch (intent) {
     case "create":
-      await api.post<KnowledgeEntry>("/knowledge", {
-        title: text(form, "title"),
-        content: text(form, "content"),
-      });
+      await client.knowledge.$post({ json: written() });
       return "Entrada creada";
     case "update":
-      await api.patch<KnowledgeEntry>(`/knowledge/${id}`, {
-        title: text(form, "title"),
-        content: text(form, "content"),
-      });
+      await client.knowledge[":id"].$patch({ param: { id }, json: written() });
       return "Entrada actualizada";
     case "delete":
-      await api.delete(`/knowledge/${id}`);
+      await client.knowledge[":id"].$delete({ param: { id } });
       return "Entrada eliminada";
     case "import": {
-      const upload = new FormData();
-      upload.append("file", form.get("file") as File);
-      const entry = await api.upload<KnowledgeEntry>("/knowledge/import", upload);
+      const file = form.get("file") as File;
+      const entry = await data(client.knowledge.import.$post({ form: { file } }));
       return `Importado como «${entry.title}»`;
     }
   }
