@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
+import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { PixelCard } from "~/components/settings/meta/pixel-card";
 import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
 import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
@@ -9,30 +10,6 @@ import { Button } from "~/components/ui/button";
 import { client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { loginForBusiness, SDK_MESSAGES } from "~/lib/facebook-sdk";
-
-export const LOAD_ERROR = "Error al cargar las configuraciones";
-
-/** A tab's data could not load: its reason and a retry (the other tabs stay usable). */
-export function LoadFailure({ message }: { message: string }) {
-  const revalidator = useRevalidator();
-  return (
-    <div
-      role="alert"
-      className="max-w-2xl rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800"
-    >
-      <p className="font-semibold">{LOAD_ERROR}</p>
-      <p className="mt-1">{message}</p>
-      <Button
-        variant="secondary"
-        className="mt-4"
-        disabled={revalidator.state !== "idle"}
-        onClick={() => void revalidator.revalidate()}
-      >
-        Reintentar
-      </Button>
-    </div>
-  );
-}
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
 export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) {
@@ -100,10 +77,10 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
     }
   }
 
-  if (!data) return <LoadFailure message={loaded.ok ? "" : loaded.error} />;
+  if (!loaded.ok) return <LoadFailure message={loaded.error} />;
 
-  const { whatsapp, pixel, appConfig } = data;
-  const agents = data.agents.ok ? data.agents.data : [];
+  const { whatsapp, pixel, appConfig } = loaded.data;
+  const agents = loaded.data.agents.ok ? loaded.data.agents.data : [];
   const loginAvailable = appConfig.app_id !== null;
 
   return (

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
-import { LOAD_ERROR, LoadFailure } from "~/components/settings/meta-business-tab";
+import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
 import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/status-badge";
 import { useOrigin } from "~/components/settings/meta/use-origin";
