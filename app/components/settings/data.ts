@@ -29,19 +29,6 @@ async function orNull<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
-/**
- * A read only owners and admins may make: for anyone else the 403 means "not yours to see" and
- * the section is not shown (the console does not know the role before the session is read).
- */
-async function forManagers<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return null;
-    throw error;
-  }
-}
-
 export const readWhatsappConfig = () => orNull(data(client["whatsapp-config"].$get()));
 export const readPixelConfig = () => orNull(data(client["meta-config"].$get()));
 
@@ -78,13 +65,17 @@ export type ConnectionTabs = Awaited<ReturnType<typeof loadConnectionTabs>>;
 export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
 export type TrackingTabData = Extract<ConnectionTabs["tracking"], { ok: true }>["data"];
 
-/** Organization tab: its team, invitations, quick replies and log, side by side. */
+/**
+ * Organization tab: its team, invitations, quick replies and log, side by side. Invitations and
+ * the log are for owners and admins: anyone else's read is refused (403) and, as each section
+ * keeps its own result, the screen shows them the rest (their sections are not rendered).
+ */
 export async function loadOrganizationTab() {
   const [members, invitations, quickReplies, auditLog] = await Promise.all([
     settle(data(client.organizations.members.$get())),
-    settle(forManagers(data(client.organizations.invitations.$get()))),
+    settle(data(client.organizations.invitations.$get())),
     settle(data(client["quick-replies"].$get())),
-    settle(forManagers(readAuditLogPage())),
+    settle(readAuditLogPage()),
   ]);
   return { members, invitations, quickReplies, auditLog };
 }

@@ -25,8 +25,7 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
   const auth = useAuth();
   const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, "Error al cargar las invitaciones");
-  // null: read before this person could see them (their role changes on the next read).
-  const pending = (loaded.ok ? loaded.data : null) ?? [];
+  const pending = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState<{ email: string; role: Role }>({
     email: "",
     role: "agent",
