@@ -1,4 +1,4 @@
-import { useLoaderData } from "react-router";
+import { useLoaderData, useRevalidator } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
@@ -23,10 +23,14 @@ export function ErrorBoundary() {
 
 export default function OrganizationSettings() {
   const loaded = useLoaderData<typeof clientLoader>();
+  // After a change the sections are read again: what is shown stays, marked as being refreshed.
+  const refreshing = useRevalidator().state === "loading";
   return (
     <>
       <PageHeader title="Configuración de Organización" />
-      <OrganizationTab loaded={loaded} />
+      <div aria-busy={refreshing}>
+        <OrganizationTab loaded={loaded} />
+      </div>
     </>
   );
 }

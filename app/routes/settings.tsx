@@ -1,7 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import {
   useLoaderData,
-  useNavigation,
+  useRevalidator,
   useSearchParams,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
@@ -65,8 +65,8 @@ export function ErrorBoundary() {
 export default function Settings() {
   const loaded = useLoaderData<typeof clientLoader>();
   const [params, setParams] = useSearchParams();
-  const navigation = useNavigation();
-  const reloading = navigation.state === "loading" && navigation.location.pathname === "/settings";
+  // After a change the tabs are read again: what is shown stays, marked as being refreshed.
+  const refreshing = useRevalidator().state === "loading";
   // The tab lives in the URL: reload, links and Back keep it.
   const tab = Math.max(
     0,
@@ -82,12 +82,7 @@ export default function Settings() {
   return (
     <>
       <PageHeader title="Configuración" />
-      <TabGroup
-        selectedIndex={tab}
-        onChange={selectTab}
-        aria-busy={reloading}
-        className={reloading ? "opacity-60 transition-opacity" : "transition-opacity"}
-      >
+      <TabGroup selectedIndex={tab} onChange={selectTab} aria-busy={refreshing}>
         <TabList className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
           {TABS.map(({ key, label }) => (
             <Tab
