@@ -29,8 +29,8 @@ async function orNull<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
-export const readWhatsappConfig = () => orNull(data(client["whatsapp-config"].$get()));
-export const readPixelConfig = () => orNull(data(client["meta-config"].$get()));
+const readWhatsappConfig = () => orNull(data(client["whatsapp-config"].$get()));
+const readPixelConfig = () => orNull(data(client["meta-config"].$get()));
 
 /** The first page of the audit log, or the one before `before`. */
 export const readAuditLogPage = (before?: string) =>
@@ -63,7 +63,6 @@ export function loadConnectionTabs() {
 
 export type ConnectionTabs = Awaited<ReturnType<typeof loadConnectionTabs>>;
 export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
-export type TrackingTabData = Extract<ConnectionTabs["tracking"], { ok: true }>["data"];
 
 /**
  * Organization tab: its team, invitations, quick replies and log, side by side. Invitations and
