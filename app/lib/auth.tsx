@@ -1,14 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import type {
-  AuthResult,
-  LoginInput,
-  Me,
-  RegisterInput,
-  Role,
-  User,
-} from "../../worker/auth/contract";
+import type { LoginInput, Me, RegisterInput, Role, User } from "../../worker/auth/contract";
 import type { Organization } from "../../worker/organizations/contract";
-import { api, setUnauthorizedHandler, tokenStore } from "./api";
+import { client, data, setUnauthorizedHandler, tokenStore } from "./api";
 
 type Status = "loading" | "anonymous" | "authenticated";
 
@@ -31,12 +24,14 @@ interface AuthContextValue extends AuthState {
 
 const AuthContext = createContext<AuthContextValue | null>(null);
 
+const readMe = (): Promise<Me> => data(client.auth.me.$get());
+
 /** The page's first read of the session, started before hydration (app/entry.client.tsx). */
 let firstSessionRead: Promise<Me> | null = null;
 
 export function startSessionRead() {
   if (!tokenStore.get()) return;
-  firstSessionRead = api.get<Me>("/auth/me");
+  firstSessionRead = readMe();
   firstSessionRead.catch(() => {}); // Its failure is handled where it is awaited.
 }
 
@@ -44,7 +39,7 @@ export function startSessionRead() {
 function readSession() {
   const started = firstSessionRead;
   firstSessionRead = null;
-  return started ?? api.get<Me>("/auth/me");
+  return started ?? readMe();
 }
 
 const SIGNED_OUT: AuthState = { status: "anonymous", user: null, organization: null, role: null };
@@ -77,9 +72,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   }, [reload, signOutLocally]);
 
   const authenticate = useCallback(
-    async (path: string, input: LoginInput | RegisterInput) => {
+    async (signIn: () => Promise<{ token: string }>) => {
       try {
-        const result = await api.post<AuthResult>(path, input);
+        const result = await signIn();
         tokenStore.set(result.token);
         await reload();
       } catch (error) {
@@ -93,11 +88,11 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   const value = useMemo<AuthContextValue>(
     () => ({
       ...state,
-      login: (input) => authenticate("/auth/login", input),
-      register: (input) => authenticate("/auth/register", input),
+      login: (input) => authenticate(() => data(client.auth.login.$post({ json: input }))),
+      register: (input) => authenticate(() => data(client.auth.register.$post({ json: input }))),
       logout: async () => {
         // The local session ends even when the server cannot be reached.
-        await api.post("/auth/logout").catch(() => undefined);
+        await data(client.auth.logout.$post()).catch(() => undefined);
         signOutLocally();
       },
       reload,

@@ -8,9 +8,8 @@ import {
   SESSION_TRIGGER_KEYS,
   TRACKING_PARAM_KEYS,
   type TrackingParams,
-  type TrackingSession,
 } from "../../worker/tracking/contract";
-import { api } from "./api";
+import { client, data } from "./api";
 
 export const TRACKING_SESSION_KEY = "tracking_session_id";
 
@@ -32,7 +31,7 @@ async function initTracking() {
   const storedId = localStorage.getItem(TRACKING_SESSION_KEY);
   if (storedId) {
     try {
-      await api.get<TrackingSession>(`/tracking/sessions/${storedId}`);
+      await data(client.tracking.sessions[":id"].$get({ param: { id: storedId } }));
       return;
     } catch {
       localStorage.removeItem(TRACKING_SESSION_KEY);
@@ -40,12 +39,16 @@ async function initTracking() {
   }
   const params = readTrackingParams(window.location);
   if (!SESSION_TRIGGER_KEYS.some((key) => params[key])) return;
-  const session = await api.post<TrackingSession>("/tracking/sessions", {
-    tracking_params: params,
-    user_agent: navigator.userAgent,
-    referrer: document.referrer,
-    landing_page: window.location.href,
-  });
+  const session = await data(
+    client.tracking.sessions.$post({
+      json: {
+        tracking_params: params,
+        user_agent: navigator.userAgent,
+        referrer: document.referrer,
+        landing_page: window.location.href,
+      },
+    }),
+  );
   localStorage.setItem(TRACKING_SESSION_KEY, session.id);
 }
 

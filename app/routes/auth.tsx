@@ -4,7 +4,7 @@ import { toast } from "sonner";
 import { loginInput, registerInput } from "../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -35,9 +35,8 @@ export default function AuthScreen() {
     joining.current = true;
     void (async () => {
       try {
-        const joined = await api.post<{ organization_name: string }>(
-          "/organizations/invitations/accept",
-          { token: invitation },
+        const joined = await data(
+          client.organizations.invitations.accept.$post({ json: { token: invitation } }),
         );
         await reload();
         toast.success(`Te has unido a ${joined.organization_name}`);

@@ -1,13 +1,36 @@
+import { useLoaderData, useRevalidator } from "react-router";
 import { PageHeader } from "~/components/page-header";
+import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
+import { SettingsError } from "~/components/settings/settings-error";
+import { Spinner } from "~/components/ui/spinner";
 
 export const meta = () => [{ title: "Configuración de Organización — Atiende" }];
 
+export async function clientLoader() {
+  return loadOrganizationTab();
+}
+// The token lives in localStorage: the settings are loaded in the browser, even on first load.
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <Spinner label="Cargando configuraciones..." />;
+}
+
+export function ErrorBoundary() {
+  return <SettingsError title="Configuración de Organización" />;
+}
+
 export default function OrganizationSettings() {
+  const loaded = useLoaderData<typeof clientLoader>();
+  // After a change the sections are read again: what is shown stays, marked as being refreshed.
+  const refreshing = useRevalidator().state === "loading";
   return (
     <>
       <PageHeader title="Configuración de Organización" />
-      <OrganizationTab />
+      <div aria-busy={refreshing}>
+        <OrganizationTab loaded={loaded} />
+      </div>
     </>
   );
 }

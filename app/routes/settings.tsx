@@ -1,23 +1,92 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
+import {
+  useLoaderData,
+  useRevalidator,
+  useSearchParams,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { PageHeader } from "~/components/page-header";
+import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
+import { SettingsError } from "~/components/settings/settings-error";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
+import { Spinner } from "~/components/ui/spinner";
 
 export const meta = () => [{ title: "Configuración — Atiende" }];
 
-const TABS = ["Meta Business", "Tracking", "Usuario", "Organización"] as const;
+/** The tabs, each with the key it has in the URL (`?tab=`); the first is the default. */
+const TABS = [
+  { key: "meta", label: "Meta Business" },
+  { key: "tracking", label: "Tracking" },
+  { key: "usuario", label: "Usuario" },
+  { key: "organizacion", label: "Organización" },
+] as const;
+
+/** Every tab's data at once, each tab with its own failure: switching tabs loads nothing. */
+export async function clientLoader() {
+  const [connections, organization] = await Promise.all([
+    loadConnectionTabs(),
+    loadOrganizationTab(),
+  ]);
+  return { ...connections, organization };
+}
+// The token lives in localStorage: the settings are loaded in the browser, even on first load.
+clientLoader.hydrate = true as const;
+
+/** Another tab shows what is already loaded; a change (a revalidation) reads it all again. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  const samePage = currentUrl.pathname === nextUrl.pathname;
+  const withoutTab = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("tab");
+    return params.toString();
+  };
+  const onlyTheTab =
+    samePage &&
+    currentUrl.search !== nextUrl.search &&
+    withoutTab(currentUrl) === withoutTab(nextUrl);
+  return onlyTheTab ? false : defaultShouldRevalidate;
+}
+
+export function HydrateFallback() {
+  return <Spinner label="Cargando configuraciones..." />;
+}
+
+export function ErrorBoundary() {
+  return <SettingsError title="Configuración" />;
+}
 
 export default function Settings() {
+  const loaded = useLoaderData<typeof clientLoader>();
+  const [params, setParams] = useSearchParams();
+  // After a change the tabs are read again: what is shown stays, marked as being refreshed.
+  const refreshing = useRevalidator().state === "loading";
+  // The tab lives in the URL: reload, links and Back keep it.
+  const tab = Math.max(
+    0,
+    TABS.findIndex(({ key }) => key === params.get("tab")),
+  );
+
+  function selectTab(index: number) {
+    const next = new URLSearchParams(params);
+    next.set("tab", TABS[index]!.key);
+    setParams(next, { preventScrollReset: true });
+  }
+
   return (
     <>
       <PageHeader title="Configuración" />
-      <TabGroup>
+      <TabGroup selectedIndex={tab} onChange={selectTab} aria-busy={refreshing}>
         <TabList className="mb-6 flex gap-1 overflow-x-auto border-b border-slate-200">
-          {TABS.map((label) => (
+          {TABS.map(({ key, label }) => (
             <Tab
-              key={label}
+              key={key}
               className="whitespace-nowrap border-b-2 border-transparent px-4 py-2 text-sm font-medium text-slate-600 hover:text-slate-900 data-[selected]:border-emerald-600 data-[selected]:text-emerald-700"
             >
               {label}
@@ -26,16 +95,16 @@ export default function Settings() {
         </TabList>
         <TabPanels>
           <TabPanel>
-            <MetaBusinessTab />
+            <MetaBusinessTab loaded={loaded.meta} />
           </TabPanel>
           <TabPanel>
-            <TrackingTab />
+            <TrackingTab loaded={loaded.tracking} />
           </TabPanel>
           <TabPanel>
             <UserTab />
           </TabPanel>
           <TabPanel>
-            <OrganizationTab />
+            <OrganizationTab loaded={loaded.organization} />
           </TabPanel>
         </TabPanels>
       </TabGroup>

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { toast } from "sonner";
-import { organizationUpdateInput, type Organization } from "../../../worker/organizations/contract";
+import { organizationUpdateInput } from "../../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -26,7 +26,12 @@ export function AiBudgetSection() {
     if (checked.errors) return setErrors(checked.errors);
     setSaving(true);
     try {
-      const updated = await api.patch<Organization>(`/organizations/${organization!.id}`, body);
+      const updated = await data(
+        client.organizations[":id"].$patch({
+          param: { id: organization!.id },
+          json: checked.data,
+        }),
+      );
       setOrganization(updated);
       setErrors({});
       toast.success("Presupuesto de IA actualizado");

@@ -1,17 +1,19 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
-import {
-  AUDIT_LOG_PAGE_SIZE,
-  type AuditAction,
-  type AuditLogEntry,
-  type AuditLogPage,
-} from "../../../worker/audit/contract";
+import type { AuditAction, AuditLogEntry } from "../../../worker/audit/contract";
 import { ROLES, type Role } from "../../../worker/auth/contract";
 import { ROLE_LABELS } from "~/components/settings/members-section";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import {
+  readAuditLogPage,
+  useLoadFailureToast,
+  type OrganizationTabData,
+} from "~/components/settings/data";
+import { errorMessage } from "~/lib/api";
+
+const LOAD_ERROR = "Error al cargar el registro de actividad";
 
 const ACTION_LABELS: Record<AuditAction, string> = {
   "auth.register": "Cuenta creada",
@@ -52,34 +54,29 @@ function roleSummary(details: AuditLogEntry["details"]) {
 }
 
 /** Who did what and when in the organization, newest first (owners and admins only). */
-export function AuditLogSection() {
-  const [entries, setEntries] = useState<AuditLogEntry[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
+export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["auditLog"] }) {
+  useLoadFailureToast(loaded, LOAD_ERROR);
+  const first = loaded.ok ? loaded.data : null;
+  /** The pages "Cargar más" added after a first page (a new read of the first starts over). */
+  const [older, setOlder] = useState<{ after: typeof first; page: Page } | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
-
-  const loadPage = useCallback(async (before?: string) => {
-    const query = new URLSearchParams({ limit: String(AUDIT_LOG_PAGE_SIZE) });
-    if (before) query.set("before", before);
-    try {
-      const page = await api.get<AuditLogPage>(`/organizations/audit-log?${query}`);
-      setEntries((shown) => (before ? [...(shown ?? []), ...page.entries] : page.entries));
-      setHasMore(page.has_more);
-    } catch (error) {
-      setEntries((shown) => shown ?? []);
-      toast.error("Error al cargar el registro de actividad", {
-        description: errorMessage(error),
-      });
-    }
-  }, []);
-
-  useEffect(() => {
-    void loadPage();
-  }, [loadPage]);
+  const added = older?.after === first ? older.page : null;
+  const entries = [...(first?.entries ?? []), ...(added?.entries ?? [])];
+  const hasMore = (added ?? first)?.has_more ?? false;
 
   async function loadMore() {
     setLoadingMore(true);
-    await loadPage(entries?.at(-1)?.id);
-    setLoadingMore(false);
+    try {
+      const page = await readAuditLogPage(entries.at(-1)?.id);
+      setOlder({
+        after: first,
+        page: { entries: [...(added?.entries ?? []), ...page.entries], has_more: page.has_more },
+      });
+    } catch (error) {
+      toast.error(LOAD_ERROR, { description: errorMessage(error) });
+    } finally {
+      setLoadingMore(false);
+    }
   }
 
   return (
@@ -94,11 +91,10 @@ export function AuditLogSection() {
         aria-label="Registro de actividad"
         className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
       >
-        {entries === null && <li className="p-4 text-sm text-slate-500">Cargando...</li>}
-        {entries?.length === 0 && (
+        {entries.length === 0 && (
           <li className="p-4 text-sm text-slate-500">Aún no hay actividad registrada.</li>
         )}
-        {entries?.map((entry) => (
+        {entries.map((entry) => (
           <AuditLogRow key={entry.id} entry={entry} />
         ))}
       </ol>
@@ -115,6 +111,8 @@ export function AuditLogSection() {
     </section>
   );
 }
+
+type Page = Awaited<ReturnType<typeof readAuditLogPage>>;
 
 function AuditLogRow({ entry }: { entry: AuditLogEntry }) {
   const summary = roleSummary(entry.details);

@@ -1,18 +1,19 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import type { Role } from "../../../worker/auth/contract";
 import {
   INVITATION_LIFETIME_DAYS,
   invitationInput,
-  type Invitation,
 } from "../../../worker/organizations/members-contract";
+import { useLoadFailureToast, type OrganizationTabData } from "~/components/settings/data";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
 import { ROLE_LABELS, assignableRoles } from "~/components/settings/members-section";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -20,9 +21,11 @@ import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
  * Inviting by e-mail: no mail is sent, the single-use link is shown here to hand over.
  * For owners and admins only (the route shows it to them alone).
  */
-export function InvitationsSection() {
+export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["invitations"] }) {
   const auth = useAuth();
-  const [pending, setPending] = useState<Invitation[]>([]);
+  const { revalidate } = useRevalidator();
+  useLoadFailureToast(loaded, "Error al cargar las invitaciones");
+  const pending = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState<{ email: string; role: Role }>({
     email: "",
     role: "agent",
@@ -31,17 +34,6 @@ export function InvitationsSection() {
   const [sending, setSending] = useState(false);
   const [link, setLink] = useState<string | null>(null);
 
-  const load = useCallback(
-    () =>
-      api.get<Invitation[]>("/organizations/invitations").then(setPending, (error: unknown) => {
-        toast.error("Error al cargar las invitaciones", { description: errorMessage(error) });
-      }),
-    [],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   async function invite(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(invitationInput, values);
@@ -49,11 +41,11 @@ export function InvitationsSection() {
     setErrors({});
     setSending(true);
     try {
-      const invitation = await api.post<Invitation>("/organizations/invitations", checked.data);
+      const invitation = await data(client.organizations.invitations.$post({ json: checked.data }));
       setLink(invitation.url ?? null);
       setValues((v) => ({ ...v, email: "" }));
       toast.success("Invitación creada");
-      await load();
+      await revalidate();
     } catch (error) {
       setErrors(serverFieldErrors(error));
       toast.error("No se pudo crear la invitación", { description: errorMessage(error) });
@@ -62,11 +54,11 @@ export function InvitationsSection() {
     }
   }
 
-  async function revoke(invitation: Invitation) {
+  async function revoke(invitation: (typeof pending)[number]) {
     try {
-      await api.delete(`/organizations/invitations/${invitation.id}`);
+      await data(client.organizations.invitations[":id"].$delete({ param: { id: invitation.id } }));
       toast.success("Invitación revocada");
-      await load();
+      await revalidate();
     } catch (error) {
       toast.error("No se pudo revocar la invitación", { description: errorMessage(error) });
     }

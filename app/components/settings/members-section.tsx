@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { ROLES, type Role } from "../../../worker/auth/contract";
-import type { Member } from "../../../worker/organizations/members-contract";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { api, errorMessage } from "~/lib/api";
+import { useLoadFailureToast, type OrganizationTabData } from "~/components/settings/data";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 
 export const ROLE_LABELS: Record<Role, string> = {
@@ -20,48 +21,45 @@ export const assignableRoles = (callerRole: Role | null): Role[] =>
   callerRole === "owner" ? [...ROLES] : ROLES.filter((role) => role !== "owner");
 
 /** The team: everyone sees it; owners and admins change roles and remove members. */
-export function MembersSection() {
+export function MembersSection({ loaded }: { loaded: OrganizationTabData["members"] }) {
   const auth = useAuth();
-  const [members, setMembers] = useState<Member[] | null>(null);
+  const { revalidate } = useRevalidator();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const load = useCallback(
-    () =>
-      api.get<Member[]>("/organizations/members").then(setMembers, (error: unknown) => {
-        setMembers([]);
-        toast.error("Error al cargar los miembros", { description: errorMessage(error) });
-      }),
-    [],
-  );
-  useEffect(() => {
-    void load();
-  }, [load]);
+  useLoadFailureToast(loaded, "Error al cargar los miembros");
+  const members = loaded.ok ? loaded.data : [];
 
   const isSelf = (member: Member) => member.user_id === auth.user?.id;
 
   async function changeRole(member: Member, role: Role) {
     try {
-      await api.patch(`/organizations/members/${member.user_id}`, { role });
+      await data(
+        client.organizations.members[":userId"].$patch({
+          param: { userId: member.user_id },
+          json: { role },
+        }),
+      );
       toast.success("Rol actualizado");
-      await load();
+      await revalidate();
       // The caller's own role changed: what the console shows them changes at once.
       if (isSelf(member)) await auth.reload();
     } catch (error) {
       // E.g. the last owner: the server's message says why. The list may also be stale.
       toast.error("No se pudo cambiar el rol", { description: errorMessage(error) });
-      await load();
+      await revalidate();
     }
   }
 
   async function remove(member: Member) {
     setBusy(true);
     try {
-      await api.delete(`/organizations/members/${member.user_id}`);
+      await data(
+        client.organizations.members[":userId"].$delete({ param: { userId: member.user_id } }),
+      );
       toast.success("Miembro eliminado");
       setRemoving(null);
       // Leaving the organization oneself ends its console: the layout then shows onboarding.
-      await (isSelf(member) ? auth.reload() : load());
+      await (isSelf(member) ? auth.reload() : revalidate());
     } catch (error) {
       setRemoving(null);
       toast.error("No se pudo eliminar al miembro", { description: errorMessage(error) });
@@ -83,8 +81,7 @@ export function MembersSection() {
         aria-label="Miembros del equipo"
         className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
       >
-        {members === null && <li className="p-4 text-sm text-slate-500">Cargando...</li>}
-        {members?.map((member) => (
+        {members.map((member) => (
           <MemberRow
             key={member.user_id}
             member={member}
@@ -112,6 +109,8 @@ export function MembersSection() {
     </section>
   );
 }
+
+type Member = Extract<OrganizationTabData["members"], { ok: true }>["data"][number];
 
 interface MemberRowProps {
   member: Member;

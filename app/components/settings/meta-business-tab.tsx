@@ -1,91 +1,28 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
-import type { Agent } from "../../../worker/agents/contract";
+import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
+import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { PixelCard } from "~/components/settings/meta/pixel-card";
-import {
-  fetchPixelConfig,
-  fetchWhatsappConfig,
-  type MetaAppConfig,
-  type MetaConfig,
-  type WhatsappConfig,
-} from "~/components/settings/meta/requests";
 import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
 import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
 import { Button } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { loginForBusiness, SDK_MESSAGES } from "~/lib/facebook-sdk";
 
-const LOAD_ERROR = "Error al cargar las configuraciones";
-
-interface Connections {
-  whatsapp: WhatsappConfig | null;
-  pixel: MetaConfig | null;
-  appConfig: MetaAppConfig;
-  agents: Agent[];
-}
-
-type LoadState =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; data: Connections };
-
-async function loadConnections(): Promise<Connections> {
-  const [whatsapp, pixel, appConfig, agents] = await Promise.all([
-    fetchWhatsappConfig(),
-    fetchPixelConfig(),
-    api.get<MetaAppConfig>("/whatsapp/oauth/app-config"),
-    // The agent list only feeds the default-agent select: its failure is not fatal.
-    api.get<Agent[]>("/agents").catch((error: unknown) => {
-      toast.error("Error al cargar los agentes", { description: errorMessage(error) });
-      return [];
-    }),
-  ]);
-  return { whatsapp, pixel, appConfig, agents };
-}
-
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
-export function MetaBusinessTab() {
+export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) {
   const auth = useAuth();
   const canManage = auth.role === "owner" || auth.role === "admin";
-  const [state, setState] = useState<LoadState>({ status: "loading" });
   const [connecting, setConnecting] = useState(false);
-
-  const data = state.status === "ready" ? state.data : null;
+  const { revalidate } = useRevalidator();
+  useLoadFailureToast(loaded, LOAD_ERROR);
+  const data = loaded.ok ? loaded.data : null;
+  useLoadFailureToast(data?.agents ?? null, "Error al cargar los agentes");
   const appId = data?.appConfig.app_id ?? null;
   // Only those who may connect need the SDK.
   const sdk = useFacebookSdk(canManage ? appId : null, data?.appConfig.graph_version);
-
-  const load = useCallback(async () => {
-    setState({ status: "loading" });
-    try {
-      setState({ status: "ready", data: await loadConnections() });
-    } catch (error) {
-      toast.error(LOAD_ERROR, { description: errorMessage(error) });
-      setState({ status: "error", message: errorMessage(error) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const update = useCallback((patch: Partial<Connections>) => {
-    setState((s) =>
-      s.status === "ready" ? { status: "ready", data: { ...s.data, ...patch } } : s,
-    );
-  }, []);
-
-  /** Re-reads both connections after a connect, without the full-screen spinner. */
-  async function refresh() {
-    try {
-      const [whatsapp, pixel] = await Promise.all([fetchWhatsappConfig(), fetchPixelConfig()]);
-      update({ whatsapp, pixel });
-    } catch (error) {
-      toast.error(LOAD_ERROR, { description: errorMessage(error) });
-    }
-  }
 
   async function connect() {
     if (!data || connecting) return;
@@ -94,12 +31,16 @@ export function MetaBusinessTab() {
       // Called before any await: the browser only opens the popup from the click itself.
       const login = await loginForBusiness(data.appConfig.config_id);
       const [whatsapp, pixel] = await Promise.allSettled([
-        api.post<{ phone_number: string }>("/whatsapp/oauth/exchange", {
-          code: login.code,
-          ...(login.wabaId ? { waba_id: login.wabaId } : {}),
-          ...(login.phoneNumberId ? { phone_number_id: login.phoneNumberId } : {}),
-        }),
-        api.post<{ pixel_id: string }>("/meta-config/connect", { code: login.code }),
+        answer(
+          client.whatsapp.oauth.exchange.$post({
+            json: {
+              code: login.code,
+              ...(login.wabaId ? { waba_id: login.wabaId } : {}),
+              ...(login.phoneNumberId ? { phone_number_id: login.phoneNumberId } : {}),
+            },
+          }),
+        ),
+        answer(client["meta-config"].connect.$post({ json: { code: login.code } })),
       ]);
 
       if (whatsapp.status === "rejected" && pixel.status === "rejected") {
@@ -123,7 +64,8 @@ export function MetaBusinessTab() {
           description: errorMessage(pixel.reason),
         });
       }
-      await refresh();
+      // Both connections are read again, without the full-screen spinner.
+      await revalidate();
     } catch (error) {
       toast.error(
         error instanceof Error && error.message
@@ -135,23 +77,10 @@ export function MetaBusinessTab() {
     }
   }
 
-  if (state.status === "loading") return <Spinner label="Cargando configuraciones..." />;
-  if (state.status === "error") {
-    return (
-      <div
-        role="alert"
-        className="max-w-2xl rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800"
-      >
-        <p className="font-semibold">{LOAD_ERROR}</p>
-        <p className="mt-1">{state.message}</p>
-        <Button variant="secondary" className="mt-4" onClick={() => void load()}>
-          Reintentar
-        </Button>
-      </div>
-    );
-  }
+  if (!loaded.ok) return <LoadFailure message={loaded.error} />;
 
-  const { whatsapp, pixel, appConfig, agents } = state.data;
+  const { whatsapp, pixel, appConfig } = loaded.data;
+  const agents = loaded.data.agents.ok ? loaded.data.agents.data : [];
   const loginAvailable = appConfig.app_id !== null;
 
   return (
@@ -238,14 +167,14 @@ export function MetaBusinessTab() {
           canManage={canManage}
           connecting={connecting}
           manualFirst={!loginAvailable}
-          onChange={(config) => update({ whatsapp: config })}
+          onChanged={revalidate}
         />
         <PixelCard
           config={pixel}
           canManage={canManage}
           connecting={connecting}
           loginAvailable={loginAvailable}
-          onChange={(config) => update({ pixel: config })}
+          onChanged={revalidate}
         />
       </div>
     </div>

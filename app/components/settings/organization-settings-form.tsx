@@ -8,7 +8,7 @@ import {
 } from "../../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -66,7 +66,9 @@ export function OrganizationSettingsForm() {
     setErrors({});
     setSaving(true);
     try {
-      const updated = await api.patch<Organization>(`/organizations/${organization.id}`, changes);
+      const updated = await data(
+        client.organizations[":id"].$patch({ param: { id: organization.id }, json: checked.data }),
+      );
       auth.setOrganization(updated);
       setValues(editableFields(updated));
       toast.success("Organización actualizada correctamente");

@@ -1,5 +1,6 @@
 import { AiBudgetSection } from "./ai-budget-section";
 import { AuditLogSection } from "./audit-log-section";
+import type { OrganizationTabData } from "./data";
 import { InvitationsSection } from "./invitations-section";
 import { MembersSection, canManageTeam } from "./members-section";
 import { OrganizationSettingsForm } from "./organization-settings-form";
@@ -7,18 +8,18 @@ import { QuickRepliesSection } from "./quick-replies-section";
 import { useAuth } from "~/lib/auth";
 
 /** Settings > Organización (also /settings/organization): the business, its team and its log. */
-export function OrganizationTab() {
+export function OrganizationTab({ loaded }: { loaded: OrganizationTabData }) {
   const { role } = useAuth();
   return (
     <>
       <OrganizationSettingsForm />
       {role === "owner" && <AiBudgetSection />}
-      <QuickRepliesSection />
-      <MembersSection />
+      <QuickRepliesSection loaded={loaded.quickReplies} />
+      <MembersSection loaded={loaded.members} />
       {canManageTeam(role) && (
         <>
-          <InvitationsSection />
-          <AuditLogSection />
+          <InvitationsSection loaded={loaded.invitations} />
+          <AuditLogSection loaded={loaded.auditLog} />
         </>
       )}
     </>

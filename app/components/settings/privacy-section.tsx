@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { accountDeletionInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { api, errorMessage, request } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -31,7 +31,7 @@ export function PrivacySection() {
   async function downloadData() {
     setExporting(true);
     try {
-      saveJson(await api.get<unknown>("/profiles/me/export"), EXPORT_FILE_NAME);
+      saveJson(await data(client.profiles.me.export.$get()), EXPORT_FILE_NAME);
       toast.success("Datos descargados");
     } catch (error) {
       toast.error("Error al descargar tus datos", { description: errorMessage(error) });
@@ -96,7 +96,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
     if (checked.errors) return setErrors(checked.errors);
     setBusy(true);
     try {
-      await request("DELETE", "/profiles/me", checked.data);
+      await data(client.profiles.me.$delete({ json: checked.data }));
     } catch (error) {
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);

@@ -1,45 +1,41 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
 import { toast } from "sonner";
-import {
-  quickReplyInput,
-  type QuickReply,
-} from "../../../worker/conversations/quick-replies-contract";
+import { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
+import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { Field, TextAreaField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
 /** The team's saved answers, used in the composer by typing "/" and the shortcut. */
-export function QuickRepliesSection() {
-  const [replies, setReplies] = useState<QuickReply[]>([]);
+export function QuickRepliesSection({ loaded }: { loaded: OrganizationTabData["quickReplies"] }) {
+  const { revalidate } = useRevalidator();
+  // As before: a list that cannot load reads as empty (the composer's "/" still works).
+  const replies = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState({ shortcut: "", content: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
-
-  const load = () => api.get<QuickReply[]>("/quick-replies").then(setReplies, () => setReplies([]));
-  useEffect(() => {
-    void load();
-  }, []);
 
   async function add(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(quickReplyInput, values);
     if (checked.errors) return setErrors(checked.errors);
     try {
-      await api.post("/quick-replies", checked.data);
+      await data(client["quick-replies"].$post({ json: checked.data }));
       setValues({ shortcut: "", content: "" });
       setErrors({});
       toast.success("Respuesta rápida guardada");
-      await load();
+      await revalidate();
     } catch (error) {
       setErrors(serverFieldErrors(error));
       toast.error("Error al guardar la respuesta rápida", { description: errorMessage(error) });
     }
   }
 
-  async function remove(reply: QuickReply) {
+  async function remove(reply: (typeof replies)[number]) {
     try {
-      await api.delete(`/quick-replies/${reply.id}`);
-      await load();
+      await data(client["quick-replies"][":id"].$delete({ param: { id: reply.id } }));
+      await revalidate();
     } catch (error) {
       toast.error("Error al eliminar la respuesta rápida", { description: errorMessage(error) });
     }

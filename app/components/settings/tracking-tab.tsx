@@ -1,26 +1,15 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
+import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
+import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
-import {
-  fetchPixelConfig,
-  type MetaConfig,
-  type OauthStatus,
-} from "~/components/settings/meta/requests";
 import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/status-badge";
 import { useOrigin } from "~/components/settings/meta/use-origin";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { Spinner } from "~/components/ui/spinner";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-
-const LOAD_ERROR = "Error al cargar las configuraciones";
-
-type LoadState =
-  | { status: "loading" }
-  | { status: "error"; message: string }
-  | { status: "ready"; pixel: MetaConfig | null; whatsapp: OauthStatus };
 
 /** The copy-paste snippet of a business's landing pages (the script is served by the app). */
 export function trackingSnippet(origin: string, trackingKey: string) {
@@ -28,47 +17,14 @@ export function trackingSnippet(origin: string, trackingKey: string) {
 }
 
 /** Settings → Tracking: Meta status, the WhatsApp number and how conversions are tracked. */
-export function TrackingTab() {
+export function TrackingTab({ loaded }: { loaded: ConnectionTabs["tracking"] }) {
   const auth = useAuth();
   const organization = auth.organization!;
   const origin = useOrigin();
-  const [state, setState] = useState<LoadState>({ status: "loading" });
+  useLoadFailureToast(loaded, LOAD_ERROR);
+  if (!loaded.ok) return <LoadFailure message={loaded.error} />;
 
-  const load = useCallback(async () => {
-    setState({ status: "loading" });
-    try {
-      const [pixel, whatsapp] = await Promise.all([
-        fetchPixelConfig(),
-        api.get<OauthStatus>("/whatsapp/oauth/status"),
-      ]);
-      setState({ status: "ready", pixel, whatsapp });
-    } catch (error) {
-      toast.error(LOAD_ERROR, { description: errorMessage(error) });
-      setState({ status: "error", message: errorMessage(error) });
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  if (state.status === "loading") return <Spinner label="Cargando configuraciones..." />;
-  if (state.status === "error") {
-    return (
-      <div
-        role="alert"
-        className="max-w-2xl rounded-xl border border-red-200 bg-red-50 p-6 text-sm text-red-800"
-      >
-        <p className="font-semibold">{LOAD_ERROR}</p>
-        <p className="mt-1">{state.message}</p>
-        <Button variant="secondary" className="mt-4" onClick={() => void load()}>
-          Reintentar
-        </Button>
-      </div>
-    );
-  }
-
-  const { pixel, whatsapp } = state;
+  const { pixel, whatsapp } = loaded.data;
   const pixelStatus = toConnectionStatus(pixel?.status);
   const whatsappStatus = toConnectionStatus(whatsapp.status);
   const metaConnected = pixelStatus === "connected" || whatsappStatus === "connected";
@@ -163,7 +119,7 @@ function RotateKeyButton() {
   async function rotate() {
     setBusy(true);
     try {
-      const { tracking_key } = await api.post<{ tracking_key: string }>("/tracking/key/rotate");
+      const { tracking_key } = await data(client.tracking.key.rotate.$post());
       auth.setOrganization({ ...auth.organization!, tracking_key });
       toast.success("Clave de tracking regenerada", {
         description: "Pega el fragmento nuevo en todas tus páginas.",

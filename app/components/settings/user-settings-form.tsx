@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { toast } from "sonner";
-import { profileUpdateInput, type Profile } from "../../../worker/auth/contract";
+import { profileUpdateInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -21,7 +21,7 @@ export function UserSettingsForm() {
     setErrors({});
     setSaving(true);
     try {
-      const profile = await api.patch<Profile>("/profiles/me", checked.data);
+      const profile = await data(client.profiles.me.$patch({ json: checked.data }));
       auth.setUser({ id: profile.id, email: profile.email, full_name: profile.full_name });
       setFullName(profile.full_name);
       toast.success("Perfil actualizado correctamente");

@@ -3,9 +3,8 @@ import { toast } from "sonner";
 import { whatsappConfigInput } from "../../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
-import type { WhatsappConfig } from "./requests";
 
 const EMPTY = { phone_number_id: "", business_account_id: "", access_token: "", phone_number: "" };
 
@@ -14,7 +13,8 @@ interface ManualConnectFormProps {
   defaultOpen?: boolean;
   /** A number is already connected: saving replaces it. */
   replacing: boolean;
-  onConnected: (config: WhatsappConfig) => void;
+  /** Reads the connection again once saved. */
+  onConnected: () => Promise<void>;
 }
 
 /**
@@ -54,13 +54,13 @@ export function ManualConnectForm({
     setErrors({});
     setSaving(true);
     try {
-      const config = await api.post<WhatsappConfig>("/whatsapp-config", checked.data);
+      const config = await data(client["whatsapp-config"].$post({ json: checked.data }));
       toast.success("WhatsApp conectado", {
         description: config.phone_number ?? config.phone_number_id,
       });
       setValues(EMPTY);
       setOpen(false);
-      onConnected(config);
+      await onConnected();
     } catch (error) {
       setErrors(serverFieldErrors(error));
       toast.error("Error al conectar WhatsApp", { description: errorMessage(error) });

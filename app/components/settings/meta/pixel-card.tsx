@@ -1,21 +1,22 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import type { MetaTabData } from "~/components/settings/data";
+import { client, data, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import type { MetaConfig, MetaTestResult, TestConversionResult } from "./requests";
 import { ConnectionButtons, Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
 import { useConnectionActions } from "./use-connection-actions";
 
 interface PixelCardProps {
-  config: MetaConfig | null;
+  config: MetaTabData["pixel"];
   canManage: boolean;
   /** A Facebook Login is under way (the card reads 'Conectando'). */
   connecting: boolean;
   /** Facebook Login is available on this server. */
   loginAvailable: boolean;
-  onChange: (config: MetaConfig | null) => void;
+  /** Reads the pixel again after a change. */
+  onChanged: () => Promise<void>;
 }
 
 export function PixelCard({
@@ -23,18 +24,19 @@ export function PixelCard({
   canManage,
   connecting,
   loginAvailable,
-  onChange,
+  onChanged,
 }: PixelCardProps) {
-  const actions = useConnectionActions<MetaTestResult>({
+  const actions = useConnectionActions({
     service: "Meta Pixel",
-    path: "/meta-config",
+    check: () => data(client["meta-config"].test.$post()),
+    remove: () => data(client["meta-config"].$delete()),
     describeSuccess: (result) => ({
       text: result.pixel_name
         ? `El pixel «${result.pixel_name}» responde correctamente.`
         : "El pixel responde correctamente.",
       detail: result.pixel_name,
     }),
-    onDisconnected: () => onChange(null),
+    onDisconnected: onChanged,
   });
   const [sendingTest, setSendingTest] = useState(false);
 
@@ -45,7 +47,7 @@ export function PixelCard({
   async function sendTestEvent() {
     setSendingTest(true);
     try {
-      const result = await api.post<TestConversionResult>("/meta-config/test-conversions");
+      const result = await data(client["meta-config"]["test-conversions"].$post());
       if (result.success) {
         const text = `Meta recibió el evento de prueba. Búscalo en «Probar eventos» del Administrador de eventos con el código ${result.test_event_code}.`;
         actions.setOutcome({ ok: true, text });

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { toast } from "sonner";
-import { api, errorMessage } from "~/lib/api";
+import { errorMessage } from "~/lib/api";
 
 /** What a card shows under its buttons after a check. */
 export interface Outcome {
@@ -11,17 +11,19 @@ export interface Outcome {
 interface ConnectionActionsOptions<Result> {
   /** The service as the texts name it: "WhatsApp", "Meta Pixel". */
   service: string;
-  /** Its API resource: `POST {path}/test`, `DELETE {path}`. */
-  path: string;
+  /** Its API calls: the check, and the disconnection. */
+  check: () => Promise<Result>;
+  remove: () => Promise<unknown>;
   /** The sentence shown when the check passed, and the detail of its toast. */
   describeSuccess: (result: Result) => { text: string; detail?: string };
-  onDisconnected: () => void;
+  onDisconnected: () => Promise<void>;
 }
 
 /** The check and disconnection shared by the Meta Business cards, with their toasts. */
 export function useConnectionActions<Result extends { success: boolean; error?: string }>({
   service,
-  path,
+  check,
+  remove,
   describeSuccess,
   onDisconnected,
 }: ConnectionActionsOptions<Result>) {
@@ -33,7 +35,7 @@ export function useConnectionActions<Result extends { success: boolean; error?: 
   async function test() {
     setTesting(true);
     try {
-      const result = await api.post<Result>(`${path}/test`);
+      const result = await check();
       if (result.success) {
         const { text, detail } = describeSuccess(result);
         setOutcome({ ok: true, text });
@@ -54,11 +56,11 @@ export function useConnectionActions<Result extends { success: boolean; error?: 
   async function disconnect() {
     setDisconnecting(true);
     try {
-      await api.delete(path);
+      await remove();
       setConfirming(false);
       setOutcome(null);
-      onDisconnected();
       toast.success(`${service} desconectado`);
+      await onDisconnected();
     } catch (error) {
       toast.error(`Error al desconectar ${service}`, { description: errorMessage(error) });
     } finally {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
-import { api, errorMessage } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { CopyableValue } from "./copy-button";
 import { useOrigin } from "./use-origin";
 
@@ -11,7 +11,8 @@ interface WebhookSectionProps {
   /** Tokens belong to a connection: without a number there is nothing to generate. */
   connected: boolean;
   canManage: boolean;
-  onToken: (token: string) => void;
+  /** Reads the connection (and its new token) again. */
+  onToken: () => Promise<void>;
 }
 
 /** The webhook URL and verification token a business enters in its own Meta app. */
@@ -22,11 +23,9 @@ export function WebhookSection({ token, connected, canManage, onToken }: Webhook
   async function generate() {
     setGenerating(true);
     try {
-      const result = await api.post<{ webhook_token: string }>(
-        "/whatsapp-config/generate-webhook-token",
-      );
-      onToken(result.webhook_token);
+      await data(client["whatsapp-config"]["generate-webhook-token"].$post());
       toast.success("Token de verificación generado");
+      await onToken();
     } catch (error) {
       toast.error("Error al generar el token de verificación", {
         description: errorMessage(error),

@@ -1,12 +1,11 @@
 import { useState } from "react";
 import { toast } from "sonner";
-import type { Agent } from "../../../../worker/agents/contract";
 import { SelectField } from "~/components/ui/field";
-import { api, errorMessage } from "~/lib/api";
+import type { MetaTabData } from "~/components/settings/data";
+import { client, data, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ManualConnectForm } from "./manual-connect-form";
 import { useConnectionActions } from "./use-connection-actions";
-import type { WhatsappConfig, WhatsappTestResult } from "./requests";
 import {
   ConnectionButtons,
   Details,
@@ -18,15 +17,18 @@ import { toConnectionStatus } from "./status-badge";
 import { WebhookSection } from "./webhook-section";
 
 interface WhatsappCardProps {
-  config: WhatsappConfig | null;
+  config: MetaTabData["whatsapp"];
   agents: readonly Agent[];
   canManage: boolean;
   /** A Facebook Login is under way (the card reads 'Conectando'). */
   connecting: boolean;
   /** Facebook Login is not available: the manual form opens by itself. */
   manualFirst: boolean;
-  onChange: (config: WhatsappConfig | null) => void;
+  /** Reads the connection again after a change. */
+  onChanged: () => Promise<void>;
 }
+
+type Agent = Extract<MetaTabData["agents"], { ok: true }>["data"][number];
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
@@ -37,18 +39,19 @@ export function WhatsappCard({
   canManage,
   connecting,
   manualFirst,
-  onChange,
+  onChanged,
 }: WhatsappCardProps) {
-  const actions = useConnectionActions<WhatsappTestResult>({
+  const actions = useConnectionActions({
     service: "WhatsApp",
-    path: "/whatsapp-config",
+    check: () => data(client["whatsapp-config"].test.$post()),
+    remove: () => data(client["whatsapp-config"].$delete()),
     describeSuccess: (result) => ({
       text: result.phone_number
         ? `WhatsApp responde con el número ${result.phone_number}.`
         : "WhatsApp responde correctamente.",
       detail: result.phone_number,
     }),
-    onDisconnected: () => onChange(null),
+    onDisconnected: onChanged,
   });
   const [savingAgent, setSavingAgent] = useState(false);
 
@@ -58,16 +61,14 @@ export function WhatsappCard({
   async function chooseAgent(agentId: string) {
     setSavingAgent(true);
     try {
-      const updated = await api.patch<WhatsappConfig>("/whatsapp-config", {
-        default_agent_id: agentId || null,
-      });
-      onChange(updated);
+      await data(client["whatsapp-config"].$patch({ json: { default_agent_id: agentId || null } }));
       const agent = agents.find((a) => a.id === agentId);
       toast.success("Agente por defecto actualizado", {
         description: agent
           ? `Las conversaciones nuevas se asignarán a ${agent.name}.`
           : "Las conversaciones nuevas quedarán sin asignar.",
       });
+      await onChanged();
     } catch (error) {
       toast.error("Error al actualizar el agente por defecto", {
         description: errorMessage(error),
@@ -133,15 +134,15 @@ export function WhatsappCard({
         token={config?.webhook_token ?? null}
         connected={config !== null}
         canManage={canManage}
-        onToken={(token) => config && onChange({ ...config, webhook_token: token })}
+        onToken={onChanged}
       />
       {canManage && (
         <ManualConnectForm
           defaultOpen={manualFirst && !connected}
           replacing={connected}
-          onConnected={(updated) => {
+          onConnected={() => {
             actions.setOutcome(null);
-            onChange(updated);
+            return onChanged();
           }}
         />
       )}

@@ -1,0 +1,89 @@
+/**
+ * What the settings screens show, read in their route loaders: every request of a screen starts
+ * at once, and each tab (or section) keeps its own failure, so one that cannot load never takes
+ * the others down with it.
+ */
+import { useEffect } from "react";
+import { toast } from "sonner";
+import { AUDIT_LOG_PAGE_SIZE } from "../../../worker/audit/contract";
+import { ApiError, client, data, errorMessage } from "~/lib/api";
+
+/** A part of the screen that loaded, or the message of why it did not. */
+export type Loaded<T> = { ok: true; data: T } | { ok: false; error: string };
+
+async function settle<T>(read: Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, data: await read };
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+/** A read whose 404 means "nothing there" (spec: GET returns null on 404). */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+const readWhatsappConfig = () => orNull(data(client["whatsapp-config"].$get()));
+const readPixelConfig = () => orNull(data(client["meta-config"].$get()));
+
+/** The first page of the audit log, or the one before `before`. */
+export const readAuditLogPage = (before?: string) =>
+  data(
+    client.organizations["audit-log"].$get({
+      query: { limit: String(AUDIT_LOG_PAGE_SIZE), ...(before ? { before } : {}) },
+    }),
+  );
+
+/** Meta Business and Tracking tabs: one read of the pixel serves both. */
+export function loadConnectionTabs() {
+  const pixel = readPixelConfig();
+  const meta = settle(
+    Promise.all([
+      readWhatsappConfig(),
+      pixel,
+      data(client.whatsapp.oauth["app-config"].$get()),
+      // The agent list only feeds the default-agent select: its failure is not fatal.
+      settle(data(client.agents.$get())),
+    ]).then(([whatsapp, pixel, appConfig, agents]) => ({ whatsapp, pixel, appConfig, agents })),
+  );
+  const tracking = settle(
+    Promise.all([pixel, data(client.whatsapp.oauth.status.$get())]).then(([pixel, whatsapp]) => ({
+      pixel,
+      whatsapp,
+    })),
+  );
+  return Promise.all([meta, tracking]).then(([meta, tracking]) => ({ meta, tracking }));
+}
+
+export type ConnectionTabs = Awaited<ReturnType<typeof loadConnectionTabs>>;
+export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
+
+/**
+ * Organization tab: its team, invitations, quick replies and log, side by side. Invitations and
+ * the log are for owners and admins: anyone else's read is refused (403) and, as each section
+ * keeps its own result, the screen shows them the rest (their sections are not rendered).
+ */
+export async function loadOrganizationTab() {
+  const [members, invitations, quickReplies, auditLog] = await Promise.all([
+    settle(data(client.organizations.members.$get())),
+    settle(data(client.organizations.invitations.$get())),
+    settle(data(client["quick-replies"].$get())),
+    settle(readAuditLogPage()),
+  ]);
+  return { members, invitations, quickReplies, auditLog };
+}
+
+export type OrganizationTabData = Awaited<ReturnType<typeof loadOrganizationTab>>;
+
+/** The toast a part of the screen showed when its data could not load, once per load. */
+export function useLoadFailureToast(loaded: Loaded<unknown> | null, title: string) {
+  useEffect(() => {
+    if (loaded && !loaded.ok) toast.error(title, { description: loaded.error });
+  }, [loaded, title]);
+}

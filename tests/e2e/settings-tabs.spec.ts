@@ -1,0 +1,77 @@
+// Configuración keeps its tab in the URL (reload and Back return to it), reads every tab's data
+// at once (a tab switch asks the API for nothing), and a tab that cannot load leaves the others.
+import { expect, test, type Page } from "@playwright/test";
+import { signedInOwner } from "./support";
+
+const tab = (page: Page, name: string) => page.getByRole("tab", { name });
+
+/** Every API request the page makes from now on. */
+function apiRequests(page: Page) {
+  const seen: string[] = [];
+  page.on("request", (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith("/api/v1/")) seen.push(pathname);
+  });
+  return seen;
+}
+
+test("the settings tab survives a reload and Back, and switching tabs loads nothing", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  await page.goto("/settings");
+  await expect(tab(page, "Meta Business")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { name: "Conexión con Meta Business" })).toBeVisible();
+
+  const requests = apiRequests(page);
+  await tab(page, "Organización").click();
+  await expect(page).toHaveURL(/\/settings\?tab=organizacion$/);
+  await expect(page.getByRole("list", { name: "Miembros del equipo" })).toContainText(
+    "Marta Ruiz (tú)",
+  );
+  await tab(page, "Tracking").click();
+  await expect(page).toHaveURL(/\/settings\?tab=tracking$/);
+  await expect(page.getByRole("heading", { name: "Estado de Meta" })).toBeVisible();
+  expect(requests).toEqual([]);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\/settings\?tab=organizacion$/);
+  await expect(tab(page, "Organización")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { name: "Respuestas rápidas" })).toBeVisible();
+
+  await page.reload();
+  await expect(tab(page, "Organización")).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("list", { name: "Miembros del equipo" })).toContainText(
+    "Marta Ruiz (tú)",
+  );
+});
+
+test("a tab whose data fails shows why with Reintentar, and the other tabs still work", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  // The Meta app's configuration cannot be read once; the retry reads it again.
+  let failures = 1;
+  await page.route("**/api/v1/whatsapp/oauth/app-config", (route) =>
+    failures-- > 0
+      ? route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ error: "unavailable", message: "Servicio no disponible" }),
+        })
+      : route.continue(),
+  );
+  await page.goto("/settings");
+  const alert = page.getByRole("alert").filter({ hasText: "Error al cargar las configuraciones" });
+  await expect(alert).toContainText("Servicio no disponible");
+
+  await tab(page, "Organización").click();
+  await expect(page.getByRole("list", { name: "Miembros del equipo" })).toContainText(
+    "Marta Ruiz (tú)",
+  );
+
+  await tab(page, "Meta Business").click();
+  await alert.getByRole("button", { name: "Reintentar" }).click();
+  await expect(page.getByRole("heading", { name: "Conexión con Meta Business" })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+});
