@@ -19,7 +19,7 @@ import {
   trackingSessions,
   whatsappConnections,
 } from "../db/schema";
-import type { TrackingCaller } from "../http/context";
+import type { Member, TrackingCaller } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { takeHits } from "../http/rate-limit";
@@ -140,10 +140,12 @@ async function takePublicQuota(db: Db, organizationId: string, kind: QuotaKind, 
 }
 
 export async function createSession(
-  db: Db,
+  { db }: Deps,
   caller: TrackingCaller,
-  input: z.output<typeof trackingSessionInput>,
-  clientIp: string | null,
+  {
+    session: input,
+    clientIp,
+  }: { session: z.output<typeof trackingSessionInput>; clientIp: string | null },
 ) {
   const { organizationId } = caller;
   if (caller.publicKey) await takePublicQuota(db, organizationId, "sessions");
@@ -166,15 +168,18 @@ export async function createSession(
   return toSession(row!);
 }
 
-export async function getSession(db: Db, organizationId: string, id: string) {
+export async function getSession(
+  { db }: Deps,
+  { organizationId }: TrackingCaller,
+  { id }: { id: string },
+) {
   return toSession(await findSession(db, organizationId, id));
 }
 
 export async function associatePhone(
-  db: Db,
-  organizationId: string,
-  id: string,
-  phoneNumber: string,
+  { db }: Deps,
+  { organizationId }: TrackingCaller,
+  { id, phoneNumber }: { id: string; phoneNumber: string },
 ) {
   await findSession(db, organizationId, id);
   const [row] = await db
@@ -190,6 +195,12 @@ export interface Visit {
   ip: string | null;
   userAgent: string | null;
   pageUrl: string | null;
+}
+
+/** A conversion as `POST /tracking/conversions` receives it, with the visit behind the call. */
+interface TrackedConversion {
+  conversion: ConversionData;
+  visit: Visit;
 }
 
 /** Whether Meta can be told: a mapped event and somewhere to send it. */
@@ -253,9 +264,8 @@ async function touchSession(db: Db, sessionId: string, now: string) {
  */
 export async function recordConversion(
   deps: Deps,
-  organizationId: string,
-  input: ConversionData,
-  visit: Visit,
+  { organizationId }: TrackingCaller,
+  { conversion: input, visit }: TrackedConversion,
 ) {
   const { db } = deps;
   const now = new Date().toISOString();
@@ -411,9 +421,8 @@ function publicKeyProblem(input: ConversionData) {
  */
 export async function recordPageConversion(
   deps: Deps,
-  organizationId: string,
-  input: ConversionData,
-  visit: Visit,
+  { organizationId }: TrackingCaller,
+  { conversion: input, visit }: TrackedConversion,
 ): Promise<RecordedConversion> {
   const problem = publicKeyProblem(input);
   if (problem) throw forbidden(problem);
@@ -454,8 +463,8 @@ const listedCustomData =
 
 /** One page of the organization's conversions in the range, newest first. */
 export async function listConversions(
-  db: Db,
-  organizationId: string,
+  { db }: Deps,
+  { organizationId }: Member,
   query: z.output<typeof conversionsQuery>,
 ): Promise<ConversionPage> {
   const { start, end } = dayRange(query);
@@ -497,8 +506,8 @@ export async function listConversions(
  * indexed columns. A range without sessions has a rate of 0.
  */
 export async function trackingStats(
-  db: Db,
-  organizationId: string,
+  { db }: Deps,
+  { organizationId }: Member,
   query: z.output<typeof dateRangeQuery>,
 ): Promise<TrackingStats> {
   const { start, end } = dayRange(query);
