@@ -216,6 +216,20 @@ export async function businessInfo(deps: Deps, member: Member) {
   }
 }
 
+/**
+ * Meta's subscription check (`GET /webhooks/whatsapp`): the app-wide verify token, or one an
+ * organization generated below. A public flow: no member, only the token Meta echoes.
+ */
+export async function isWebhookVerifyToken({ db, env }: Deps, token: string | undefined) {
+  if (!token) return false;
+  if (token === env.META_WEBHOOK_VERIFY_TOKEN) return true;
+  const connection = await db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.webhookToken, token),
+    columns: { id: true },
+  });
+  return Boolean(connection);
+}
+
 /** A per-organization token Meta can use in the webhook verification request. */
 export async function generateWebhookToken({ db }: Deps, member: Member) {
   const current = await findConnection(db, member.organizationId);
