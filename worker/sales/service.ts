@@ -95,6 +95,13 @@ async function organizationCurrency(db: Db, organizationId: string) {
   return row?.currency ?? DEFAULT_CURRENCY;
 }
 
+/** `POST /conversations/{id}/sales`: the body, and the `Idempotency-Key` header if sent. */
+interface SaleRequest {
+  id: string;
+  sale: z.output<typeof saleInput>;
+  idempotencyKey: string | null;
+}
+
 /**
  * A sale: a `purchase` with its value, tied to the conversation, and the customer becomes a
  * Cliente. An `Idempotency-Key` already used for this conversation answers the same sale.
@@ -102,11 +109,7 @@ async function organizationCurrency(db: Db, organizationId: string) {
 export async function registerSale(
   deps: Deps,
   member: Member,
-  {
-    id,
-    sale: input,
-    idempotencyKey,
-  }: { id: string; sale: z.output<typeof saleInput>; idempotencyKey: string | null },
+  { id, sale: input, idempotencyKey }: SaleRequest,
 ) {
   const conversation = await findConversation(deps.db, member.organizationId, id);
   const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));

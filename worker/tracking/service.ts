@@ -139,13 +139,16 @@ async function takePublicQuota(db: Db, organizationId: string, kind: QuotaKind, 
   }
 }
 
+/** `POST /tracking/sessions`: the body, and the address the visit came from. */
+interface SessionRequest {
+  session: z.output<typeof trackingSessionInput>;
+  clientIp: string | null;
+}
+
 export async function createSession(
   { db }: Deps,
   caller: TrackingCaller,
-  {
-    session: input,
-    clientIp,
-  }: { session: z.output<typeof trackingSessionInput>; clientIp: string | null },
+  { session: input, clientIp }: SessionRequest,
 ) {
   const { organizationId } = caller;
   if (caller.publicKey) await takePublicQuota(db, organizationId, "sessions");
