@@ -87,8 +87,9 @@ describe("auto-reply", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].body.to).toBe(from);
 
+    // Quotes included: drafts.test.ts asks the shared fake "¿Abrís los sábados? <id>".
     const prompt = (await modelRequests()).find((r) =>
-      JSON.stringify(r.body.messages).includes("¿Abrís los sábados?"),
+      JSON.stringify(r.body.messages).includes(JSON.stringify("¿Abrís los sábados?")),
     );
     expect(prompt.body.model).toBe("google/gemini-2.5-flash");
     expect(prompt.body.temperature).toBe(0.7);

@@ -11,10 +11,10 @@ const member = [requireCaller, requireMember] as const;
 export const draftRoutes = new Hono<AppContext>()
   // A model call: the member's costly-write limit, as the sandbox.
   .post("/:id/draft", ...member, limitMemberWrites("model"), async (c) => {
-    const draft = await suggestDraft(c.var.deps, c.var.member, c.req.param("id"));
+    const draft = await suggestDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { draft } });
   })
   .delete("/:id/draft", ...member, limitMemberWrites(), async (c) => {
-    await discardDraft(c.var.deps, c.var.member, c.req.param("id"));
+    await discardDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

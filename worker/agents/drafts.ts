@@ -91,9 +91,9 @@ const noSuggestion = (reason?: string) =>
   );
 
 /** "Sugerir respuesta": the agent drafts an answer now; it is stored and published as well. */
-export async function suggestDraft(deps: Deps, member: Member, conversationId: string) {
+export async function suggestDraft(deps: Deps, member: Member, { id }: { id: string }) {
   const { db, env } = deps;
-  const conversation = await findConversation(db, member.organizationId, conversationId);
+  const conversation = await findConversation(db, member.organizationId, id);
   const agent = await draftingAgent(db, conversation);
   if (!isAiConfigured(env)) throw aiNotConfigured();
   const recent = await recentMessages(db, conversation.id);
@@ -139,8 +139,8 @@ export async function suggestDraft(deps: Deps, member: Member, conversationId: s
 }
 
 /** Discards the conversation's draft ("Descartar"); the consoles hear the conversation change. */
-export async function discardDraft(deps: Deps, member: Member, conversationId: string) {
-  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+export async function discardDraft(deps: Deps, member: Member, { id }: { id: string }) {
+  const conversation = await findConversation(deps.db, member.organizationId, id);
   const [updated] = await deps.db
     .update(conversations)
     .set({ aiDraft: null })

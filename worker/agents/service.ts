@@ -1,6 +1,6 @@
 import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import { aiCallLog } from "../ai/budget";
+import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import type { Db } from "../db/client";
 import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
@@ -88,7 +88,7 @@ async function agentView(db: Db, organizationId: string, row: AgentRow) {
 }
 
 /** The organization's agents, newest first, each with its model usage totals. */
-export async function listAgents(db: Db, member: Member) {
+export async function listAgents({ db }: Deps, member: Member) {
   const [rows, usage, [number]] = await db.batch([
     db
       .select()
@@ -120,12 +120,15 @@ export async function listAgents(db: Db, member: Member) {
   });
 }
 
-export async function getAgent(db: Db, member: Member, id: string) {
+export async function getAgent({ db }: Deps, member: Member, { id }: { id: string }) {
   return agentView(db, member.organizationId, await findAgent(db, member.organizationId, id));
 }
 
+/** `GET /agents/usage`: the organization's model use this month, against its budget. */
+export const aiUsage = ({ db }: Deps, member: Member) => readAiUsage(db, member.organizationId);
+
 export async function createAgent(
-  db: Db,
+  { db }: Deps,
   member: Member,
   input: z.output<typeof agentCreateInput>,
 ) {
@@ -148,23 +151,22 @@ export async function createAgent(
 }
 
 export async function updateAgent(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  id: string,
-  input: z.output<typeof agentUpdateInput>,
+  { id, changes }: { id: string; changes: z.output<typeof agentUpdateInput> },
 ) {
   await findAgent(db, member.organizationId, id);
-  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, input.knowledge_ids);
+  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, changes.knowledge_ids);
   const [row] = await db
     .update(agents)
     .set({
-      name: input.name,
-      systemPrompt: input.system_prompt,
-      model: input.model,
-      temperature: input.temperature,
-      isActive: input.is_active,
-      canMarkLeads: input.can_mark_leads,
-      mode: input.mode,
+      name: changes.name,
+      systemPrompt: changes.system_prompt,
+      model: changes.model,
+      temperature: changes.temperature,
+      isActive: changes.is_active,
+      canMarkLeads: changes.can_mark_leads,
+      mode: changes.mode,
       knowledgeIds,
       updatedAt: new Date().toISOString(),
     })
@@ -174,17 +176,16 @@ export async function updateAgent(
 }
 
 export async function updateAgentWhatsapp(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  id: string,
-  input: z.output<typeof agentWhatsappInput>,
+  { id, changes }: { id: string; changes: z.output<typeof agentWhatsappInput> },
 ) {
   await findAgent(db, member.organizationId, id);
   const [row] = await db
     .update(agents)
     .set({
-      whatsappStatus: input.status,
-      whatsappQr: input.qr ?? null,
+      whatsappStatus: changes.status,
+      whatsappQr: changes.qr ?? null,
       updatedAt: new Date().toISOString(),
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
@@ -193,7 +194,7 @@ export async function updateAgentWhatsapp(
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
-export async function deleteAgent(db: Db, member: Member, id: string, ip: string | null) {
+export async function deleteAgent({ db }: Deps, member: Member, { id }: { id: string }) {
   const agent = await findAgent(db, member.organizationId, id);
   await db.batch([
     db
@@ -215,7 +216,7 @@ export async function deleteAgent(db: Db, member: Member, id: string, ip: string
     organizationId: member.organizationId,
     userId: member.userId,
     target: agent.name,
-    ip,
+    ip: member.ip,
   });
 }
 
@@ -223,8 +224,7 @@ export async function deleteAgent(db: Db, member: Member, id: string, ip: string
 export async function testAgent(
   deps: Deps,
   member: Member,
-  id: string,
-  input: z.output<typeof agentTestInput>,
+  { id, transcript }: { id: string; transcript: z.output<typeof agentTestInput> },
 ): Promise<AgentTestReply> {
   const { db, env } = deps;
   const agent = await findAgent(db, member.organizationId, id);
@@ -234,14 +234,14 @@ export async function testAgent(
     where: eq(organizations.id, member.organizationId),
   });
   // The same knowledge WhatsApp answers would get.
-  const knowledge = await knowledgeForAgent(db, agent, input.messages);
+  const knowledge = await knowledgeForAgent(db, agent, transcript.messages);
   const log = aiCallLog(db, {
     organizationId: member.organizationId,
     agentId: agent.id,
     model: agent.model,
   });
   try {
-    const answer = await askAgent(env, agent, organization!, input.messages, knowledge);
+    const answer = await askAgent(env, agent, organization!, transcript.messages, knowledge);
     await log.answered("test", answer);
     return {
       reply: answer.reply ?? "",

@@ -9,5 +9,5 @@ import { listAuditLog } from "./service";
 export const auditRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember, requireRole("owner", "admin"))
   .get("/", queryParams(auditLogQuery), async (c) => {
-    return c.json({ data: await listAuditLog(c.var.db, c.var.member, c.req.valid("query")) });
+    return c.json({ data: await listAuditLog(c.var.deps, c.var.member, c.req.valid("query")) });
   });

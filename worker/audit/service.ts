@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { auditEvents, users } from "../db/schema";
 import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
 import type { AuditAction, AuditLogPage, auditLogQuery } from "./contract";
@@ -29,7 +30,7 @@ export async function recordAudit(db: Db, entry: AuditEntry) {
 
 /** One page of the member's organization's audit trail, newest first. */
 export async function listAuditLog(
-  db: Db,
+  { db }: Deps,
   member: Member,
   query: z.output<typeof auditLogQuery>,
 ): Promise<AuditLogPage> {

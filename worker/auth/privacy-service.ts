@@ -172,7 +172,7 @@ async function organizationSection(db: Db, orgId: string) {
  * document is streamed as it is read, a page of rows at a time, so its size is bounded by
  * nothing the tenant stored.
  */
-export async function exportAccount(db: Db, caller: Caller, ip: string | null) {
+export async function exportAccount({ db }: Deps, caller: Caller) {
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
   const membership = await db.query.memberships.findFirst({
@@ -214,7 +214,7 @@ export async function exportAccount(db: Db, caller: Caller, ip: string | null) {
     action: "account.export",
     userId: caller.userId,
     organizationId: membership?.organizationId,
-    ip,
+    ip: caller.ip,
   });
   return streamOf(jsonPieces(new JsonObject({ data: document })));
 }
@@ -252,7 +252,11 @@ function forgetPerson(db: Db, user: { id: string; email: string }) {
  * only owner, the organization goes too, with all its data (cascading deletes). The
  * person's open sockets are closed once the deletion is stored.
  */
-export async function deleteAccount(deps: Deps, caller: Caller, password: string) {
+export async function deleteAccount(
+  deps: Deps,
+  caller: Caller,
+  { password }: { password: string },
+) {
   const { db } = deps;
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();

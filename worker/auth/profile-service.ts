@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";
+import type { Deps } from "../http/deps";
 import type { Profile, ProfileUpdateInput } from "./contract";
 
 type UserRow = typeof users.$inferSelect;
@@ -14,17 +14,16 @@ const toProfile = (row: UserRow): Profile => ({
   email: row.email,
 });
 
-export async function getProfile(db: Db, caller: Caller): Promise<Profile> {
+export async function getProfile({ db }: Deps, caller: Caller): Promise<Profile> {
   const row = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!row) throw unauthorized();
   return toProfile(row);
 }
 
 export async function updateProfile(
-  db: Db,
+  { db }: Deps,
   caller: Caller,
   input: ProfileUpdateInput,
-  ip: string | null,
 ): Promise<Profile> {
   const [row] = await db
     .update(users)
@@ -32,6 +31,6 @@ export async function updateProfile(
     .where(eq(users.id, caller.userId))
     .returning();
   if (!row) throw unauthorized();
-  await recordAudit(db, { action: "profile.update", userId: caller.userId, ip });
+  await recordAudit(db, { action: "profile.update", userId: caller.userId, ip: caller.ip });
   return toProfile(row);
 }

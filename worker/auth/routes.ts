@@ -28,11 +28,11 @@ export const authRoutes = new Hono<AppContext>()
     return c.json({ data: result });
   })
   .post("/logout", requireCaller, async (c) => {
-    await auth.logout(c.var.deps, c.var.caller, requestInfo(c));
+    await auth.logout(c.var.deps, c.var.caller);
     return c.json({ data: { success: true } });
   })
   .get("/me", requireCaller, async (c) => {
-    return c.json({ data: await auth.me(c.var.db, c.var.caller) });
+    return c.json({ data: await auth.me(c.var.deps, c.var.caller) });
   })
   .post("/refresh", requireCaller, async (c) => {
     const result = await auth.refresh(c.var.deps, c.env.JWT_SECRET, c.var.caller, requestInfo(c));
@@ -41,29 +41,20 @@ export const authRoutes = new Hono<AppContext>()
 
 export const profileRoutes = new Hono<AppContext>()
   .use(requireCaller)
-  .get("/me", async (c) => c.json({ data: await profiles.getProfile(c.var.db, c.var.caller) }))
+  .get("/me", async (c) => c.json({ data: await profiles.getProfile(c.var.deps, c.var.caller) }))
   .patch("/me", ...jsonBody(profileUpdateInput), async (c) => {
-    const profile = await profiles.updateProfile(
-      c.var.db,
-      c.var.caller,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const profile = await profiles.updateProfile(c.var.deps, c.var.caller, c.req.valid("json"));
     return c.json({ data: profile });
   })
   .get("/me/export", async (c) => {
     // Streamed: the document is written section by section, a page of rows at a time.
-    const document = await privacy.exportAccount(c.var.db, c.var.caller, requestInfo(c).ip);
+    const document = await privacy.exportAccount(c.var.deps, c.var.caller);
     return c.body(document, 200, {
       "Content-Type": "application/json",
       "Content-Disposition": 'attachment; filename="mis-datos-atiende.json"',
     });
   })
   .delete("/me", ...jsonBody(accountDeletionInput), async (c) => {
-    const result = await privacy.deleteAccount(
-      c.var.deps,
-      c.var.caller,
-      c.req.valid("json").password,
-    );
+    const result = await privacy.deleteAccount(c.var.deps, c.var.caller, c.req.valid("json"));
     return c.json({ data: result });
   });

@@ -158,7 +158,11 @@ export async function login(db: Db, secret: string, input: LoginInput, info: Req
  * The caller behind a bearer token: the signature, algorithm and expiry are checked, and
  * so is the server-side session, so that a revoked token stops working at once.
  */
-export async function authenticate(db: Db, secret: string, token: string): Promise<Caller> {
+export async function authenticate(
+  db: Db,
+  secret: string,
+  token: string,
+): Promise<Omit<Caller, "ip">> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) throw unauthorized();
   const session = await db.query.sessions.findFirst({
@@ -196,9 +200,9 @@ async function revokeSession(deps: Deps, caller: Caller) {
   }
 }
 
-export async function logout(deps: Deps, caller: Caller, info: RequestInfo) {
+export async function logout(deps: Deps, caller: Caller) {
   await revokeSession(deps, caller);
-  await recordAudit(deps.db, { action: "auth.logout", userId: caller.userId, ip: info.ip });
+  await recordAudit(deps.db, { action: "auth.logout", userId: caller.userId, ip: caller.ip });
 }
 
 /** Rotates the session: the presented token is revoked and a fresh one issued. */
@@ -209,7 +213,7 @@ export async function refresh(deps: Deps, secret: string, caller: Caller, info: 
   return startSession(deps.db, secret, user, info);
 }
 
-export async function me(db: Db, caller: Caller): Promise<Me> {
+export async function me({ db }: Deps, caller: Caller): Promise<Me> {
   const [row] = await db
     .select({ user: users, organization: organizations, role: memberships.role })
     .from(users)

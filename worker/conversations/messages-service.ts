@@ -35,12 +35,11 @@ import { findConversation } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  conversationId: string,
-  query: z.output<typeof messagesQuery>,
+  { id, query }: { id: string; query: z.output<typeof messagesQuery> },
 ): Promise<MessagePage> {
-  const conversation = await findConversation(db, member.organizationId, conversationId);
+  const conversation = await findConversation(db, member.organizationId, id);
   const inConversation = eq(messages.conversationId, conversation.id);
   let where = inConversation;
   if (query.before) {
@@ -114,25 +113,24 @@ const placeholderOf = (type: OutboundMediaType, fileName: string) =>
 export async function sendMedia(
   deps: Deps,
   member: Member,
-  conversationId: string,
-  input: { file: File; caption: string },
+  { id, upload }: { id: string; upload: { file: File; caption: string } },
 ) {
-  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
-  const checked = outboundMediaType(input.file);
+  const conversation = await findConversation(deps.db, member.organizationId, id);
+  const checked = outboundMediaType(upload.file);
   if ("error" in checked) {
     throw new AppError(checked.tooLarge ? 413 : 422, "invalid_media", checked.error);
   }
   const { type } = checked;
-  const fileName = input.file.name.slice(0, 200) || "archivo";
-  const caption = type === "audio" ? "" : input.caption;
+  const fileName = upload.file.name.slice(0, 200) || "archivo";
+  const caption = type === "audio" ? "" : upload.caption;
   return sendOutbound(deps, conversation, {
     type,
     content: caption || placeholderOf(type, fileName),
     senderType: "agent",
     senderUserId: member.userId,
-    mediaMimeType: input.file.type,
+    mediaMimeType: upload.file.type,
     part: mediaPart(type, caption, fileName),
-    file: { blob: input.file, name: fileName },
+    file: { blob: upload.file, name: fileName },
   });
 }
 
@@ -142,8 +140,14 @@ const mediaPart = (type: OutboundMediaType, caption: string, fileName: string | 
   ...(type === "document" && fileName && { filename: fileName }),
 });
 
-async function findMessage(db: Db, member: Member, conversationId: string, messageId: string) {
-  const conversation = await findConversation(db, member.organizationId, conversationId);
+/** A message by the path that names it: `/conversations/{id}/messages/{messageId}`. */
+interface MessageRef {
+  id: string;
+  messageId: string;
+}
+
+async function findMessage(db: Db, member: Member, { id, messageId }: MessageRef) {
+  const conversation = await findConversation(db, member.organizationId, id);
   const row = await db.query.messages.findFirst({
     where: and(
       eq(messages.id, messageId),
@@ -160,13 +164,8 @@ async function findMessage(db: Db, member: Member, conversationId: string, messa
  * conversation never shows it twice. Free text and files still need the window; a file is
  * re-sent from the media id Meta already has, else it must be attached again.
  */
-export async function retryMessage(
-  deps: Deps,
-  member: Member,
-  conversationId: string,
-  messageId: string,
-) {
-  const { conversation, row } = await findMessage(deps.db, member, conversationId, messageId);
+export async function retryMessage(deps: Deps, member: Member, input: MessageRef) {
+  const { conversation, row } = await findMessage(deps.db, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
 }
@@ -253,13 +252,8 @@ const isOutboundMediaType = (type: string): type is OutboundMediaType =>
   Object.hasOwn(MEDIA_LIMITS, type);
 
 /** The file of a message, streamed from Meta to a member of its organization. */
-export async function messageMedia(
-  deps: Deps,
-  member: Member,
-  conversationId: string,
-  messageId: string,
-) {
-  const { row } = await findMessage(deps.db, member, conversationId, messageId);
+export async function messageMedia(deps: Deps, member: Member, input: MessageRef) {
+  const { row } = await findMessage(deps.db, member, input);
   if (!row.mediaId) throw notFound("Este mensaje no tiene archivo.");
   const sender = await requireSender(deps, member.organizationId);
   try {
@@ -284,11 +278,9 @@ export async function messageMedia(
 export async function reactToMessage(
   deps: Deps,
   member: Member,
-  conversationId: string,
-  messageId: string,
-  emoji: string,
+  { emoji, ...ref }: MessageRef & { emoji: string },
 ) {
-  const { conversation, row } = await findMessage(deps.db, member, conversationId, messageId);
+  const { conversation, row } = await findMessage(deps.db, member, ref);
   if (!row.wamid || row.direction !== "inbound") {
     throw new AppError(422, "not_reactable", "Solo se puede reaccionar a mensajes del cliente.");
   }
@@ -325,9 +317,9 @@ const BUSINESS = "business";
  * Marks the conversation read: unread count to 0, the customer's messages read, and a read
  * receipt to WhatsApp for the newest one (after the answer; a failure there is only logged).
  */
-export async function markRead(deps: Deps, member: Member, conversationId: string) {
+export async function markRead(deps: Deps, member: Member, { id }: { id: string }) {
   const { db } = deps;
-  const conversation = await findConversation(db, member.organizationId, conversationId);
+  const conversation = await findConversation(db, member.organizationId, id);
   const [[updated]] = await db.batch([
     db
       .update(conversations)

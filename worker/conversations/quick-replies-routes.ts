@@ -9,22 +9,24 @@ import * as quickReplies from "./quick-replies-service";
 export const quickReplyRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
   .get("/", async (c) =>
-    c.json({ data: await quickReplies.listQuickReplies(c.var.db, c.var.member) }),
+    c.json({ data: await quickReplies.listQuickReplies(c.var.deps, c.var.member) }),
   )
   .post("/", ...jsonBody(quickReplyInput), async (c) => {
-    const reply = await quickReplies.createQuickReply(c.var.db, c.var.member, c.req.valid("json"));
+    const reply = await quickReplies.createQuickReply(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+    );
     return c.json({ data: reply }, 201);
   })
   .patch("/:id", ...jsonBody(quickReplyUpdateInput), async (c) => {
-    const reply = await quickReplies.updateQuickReply(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("json"),
-    );
+    const reply = await quickReplies.updateQuickReply(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
     return c.json({ data: reply });
   })
   .delete("/:id", async (c) => {
-    await quickReplies.deleteQuickReply(c.var.db, c.var.member, c.req.param("id"));
+    await quickReplies.deleteQuickReply(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Deps } from "../http/deps";
 import { quickReplies } from "../db/schema";
 import type { Member } from "../http/context";
 import { conflict, notFound } from "../http/errors";
@@ -18,7 +18,7 @@ const taken = () => conflict("Ya existe una respuesta rápida con ese atajo.");
 const scoped = (member: Member, id: string) =>
   and(eq(quickReplies.id, id), eq(quickReplies.organizationId, member.organizationId));
 
-export async function listQuickReplies(db: Db, member: Member) {
+export async function listQuickReplies({ db }: Deps, member: Member) {
   const rows = await db
     .select()
     .from(quickReplies)
@@ -28,7 +28,7 @@ export async function listQuickReplies(db: Db, member: Member) {
 }
 
 export async function createQuickReply(
-  db: Db,
+  { db }: Deps,
   member: Member,
   input: { shortcut: string; content: string },
 ) {
@@ -42,15 +42,14 @@ export async function createQuickReply(
 }
 
 export async function updateQuickReply(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  id: string,
-  input: { shortcut?: string; content?: string },
+  { id, changes }: { id: string; changes: { shortcut?: string; content?: string } },
 ) {
   try {
     const [row] = await db
       .update(quickReplies)
-      .set({ ...input, updatedAt: new Date().toISOString() })
+      .set({ ...changes, updatedAt: new Date().toISOString() })
       .where(scoped(member, id))
       .returning();
     if (!row) throw notFound("Respuesta rápida no encontrada.");
@@ -61,7 +60,7 @@ export async function updateQuickReply(
   }
 }
 
-export async function deleteQuickReply(db: Db, member: Member, id: string) {
+export async function deleteQuickReply({ db }: Deps, member: Member, { id }: { id: string }) {
   const deleted = await db
     .delete(quickReplies)
     .where(scoped(member, id))

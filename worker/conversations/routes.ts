@@ -21,16 +21,18 @@ import * as conversations from "./service";
 const handlers = createFactory<AppContext>();
 
 const listConversations = handlers.createHandlers(queryParams(conversationListQuery), async (c) => {
-  const list = await conversations.listConversations(c.var.db, c.var.member, c.req.valid("query"));
+  const list = await conversations.listConversations(
+    c.var.deps,
+    c.var.member,
+    c.req.valid("query"),
+  );
   return c.json({ data: list });
 });
 
 const getConversation = handlers.createHandlers(async (c) => {
-  const conversation = await conversations.getConversation(
-    c.var.db,
-    c.var.member,
-    c.req.param("id")!,
-  );
+  const conversation = await conversations.getConversation(c.var.deps, c.var.member, {
+    id: c.req.param("id")!,
+  });
   return c.json({ data: conversation });
 });
 
@@ -41,12 +43,10 @@ const sendMessage = handlers.createHandlers(...jsonBody(sendMessageInput), async
 
 /** `:id` on the main path, `:conversationId` on the legacy one. */
 const listMessages = handlers.createHandlers(queryParams(messagesQuery), async (c) => {
-  const page = await messages.listMessages(
-    c.var.db,
-    c.var.member,
-    (c.req.param("id") ?? c.req.param("conversationId"))!,
-    c.req.valid("query"),
-  );
+  const page = await messages.listMessages(c.var.deps, c.var.member, {
+    id: (c.req.param("id") ?? c.req.param("conversationId"))!,
+    query: c.req.valid("query"),
+  });
   return c.json({ data: page });
 });
 
@@ -56,7 +56,7 @@ export const conversationRoutes = new Hono<AppContext>()
   .get("/", ...listConversations)
   .get("/search", ...listConversations)
   .get("/stats", async (c) => {
-    return c.json({ data: await conversations.conversationStats(c.var.db, c.var.member) });
+    return c.json({ data: await conversations.conversationStats(c.var.deps, c.var.member) });
   })
   .post("/", ...jsonBody(conversationCreateInput), async (c) => {
     const conversation = await conversations.createConversation(
@@ -69,70 +69,51 @@ export const conversationRoutes = new Hono<AppContext>()
   .post("/messages", ...sendMessage)
   .get("/:id", ...getConversation)
   .patch("/:id", ...jsonBody(conversationUpdateInput), async (c) => {
-    const conversation = await conversations.updateConversation(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("json"),
-    );
+    const conversation = await conversations.updateConversation(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
     return c.json({ data: conversation });
   })
   .patch("/:id/assign", ...jsonBody(assignInput), async (c) => {
-    const conversation = await conversations.assignConversation(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("json").agent_id,
-    );
+    const conversation = await conversations.assignConversation(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      agentId: c.req.valid("json").agent_id,
+    });
     return c.json({ data: conversation });
   })
   .patch("/:id/unassign", async (c) => {
-    const conversation = await conversations.unassignConversation(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-    );
+    const conversation = await conversations.unassignConversation(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+    });
     return c.json({ data: conversation });
   })
   .patch("/:id/read", async (c) => {
-    const conversation = await messages.markRead(c.var.deps, c.var.member, c.req.param("id"));
+    const conversation = await messages.markRead(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+    });
     return c.json({ data: conversation });
   })
   .post("/:id/media", ...formBody(mediaUploadForm), async (c) => {
-    const message = await messages.sendMedia(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("form"),
-    );
+    const message = await messages.sendMedia(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      upload: c.req.valid("form"),
+    });
     return c.json({ data: message }, 201);
   })
   .get("/:id/messages/:messageId/media", async (c) => {
-    const media = await messages.messageMedia(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.param("messageId"),
-    );
+    const media = await messages.messageMedia(c.var.deps, c.var.member, c.req.param());
     return c.body(media.body, 200, media.headers);
   })
   .post("/:id/messages/:messageId/retry", limitMemberWrites(), async (c) => {
-    const message = await messages.retryMessage(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.param("messageId"),
-    );
+    const message = await messages.retryMessage(c.var.deps, c.var.member, c.req.param());
     return c.json({ data: message });
   })
   .post("/:id/messages/:messageId/reaction", ...jsonBody(reactionInput), async (c) => {
-    const message = await messages.reactToMessage(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.param("messageId"),
-      c.req.valid("json").emoji,
-    );
+    const message = await messages.reactToMessage(c.var.deps, c.var.member, {
+      ...c.req.param(),
+      emoji: c.req.valid("json").emoji,
+    });
     return c.json({ data: message });
   })
   .get("/:id/messages", ...listMessages);

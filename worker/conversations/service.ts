@@ -106,7 +106,7 @@ function totalTally(
 }
 
 export async function listConversations(
-  db: Db,
+  { db }: Deps,
   member: Member,
   query: z.output<typeof conversationListQuery>,
 ): Promise<ConversationList> {
@@ -149,7 +149,7 @@ export async function listConversations(
 }
 
 /** Read from the tallies the database keeps (migration 0004): a few rows at any inbox size. */
-export async function conversationStats(db: Db, member: Member): Promise<ConversationStats> {
+export async function conversationStats({ db }: Deps, member: Member): Promise<ConversationStats> {
   const rows = await db
     .select({ tally: conversationCounts.tally, n: conversationCounts.n })
     .from(conversationCounts)
@@ -171,9 +171,9 @@ export async function conversationStats(db: Db, member: Member): Promise<Convers
 }
 
 export async function getConversation(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  id: string,
+  { id }: { id: string },
 ): Promise<ConversationDetail> {
   const row = await findConversation(db, member.organizationId, id);
   const [suggestions, origin] = await Promise.all([
@@ -240,41 +240,49 @@ async function applyChange(
 export async function updateConversation(
   deps: Deps,
   member: Member,
-  id: string,
-  input: z.output<typeof conversationUpdateInput>,
+  { id, changes }: { id: string; changes: z.output<typeof conversationUpdateInput> },
 ) {
   const current = await findConversation(deps.db, member.organizationId, id);
-  if (input.agent_id) await assertAgent(deps.db, member.organizationId, input.agent_id);
+  if (changes.agent_id) await assertAgent(deps.db, member.organizationId, changes.agent_id);
   const change: Partial<ConversationRow> = {
-    status: input.status,
-    priority: input.priority,
-    stage: input.stage,
-    contactName: input.contact_name,
+    status: changes.status,
+    priority: changes.priority,
+    stage: changes.stage,
+    contactName: changes.contact_name,
   };
-  if (input.agent_id !== undefined) {
-    change.agentId = input.agent_id;
+  if (changes.agent_id !== undefined) {
+    change.agentId = changes.agent_id;
     // Assigning or unassigning moves an open/assigned conversation along, unless told otherwise.
-    if (!input.status && (current.status === "open" || current.status === "assigned")) {
-      change.status = input.agent_id ? "assigned" : "open";
+    if (!changes.status && (current.status === "open" || current.status === "assigned")) {
+      change.status = changes.agent_id ? "assigned" : "open";
     }
   }
   const conversation = await applyChange(deps, member, current, change);
-  if (input.stage) await afterStageChange(deps, { ...current, stage: input.stage });
+  if (changes.stage) await afterStageChange(deps, { ...current, stage: changes.stage });
   return conversation;
 }
 
-export async function assignConversation(deps: Deps, member: Member, id: string, agentId: string) {
+export async function assignConversation(
+  deps: Deps,
+  member: Member,
+  { id, agentId }: { id: string; agentId: string },
+) {
   const current = await findConversation(deps.db, member.organizationId, id);
   await assertAgent(deps.db, member.organizationId, agentId);
   return applyChange(deps, member, current, { agentId, status: "assigned" });
 }
 
-export async function unassignConversation(deps: Deps, member: Member, id: string) {
+export async function unassignConversation(deps: Deps, member: Member, { id }: { id: string }) {
   const current = await findConversation(deps.db, member.organizationId, id);
   return applyChange(deps, member, current, { agentId: null, status: "open" });
 }
 
-export async function conversationsOfAgent(db: Db, member: Member, agentId: string) {
+/** `GET /agents/{id}/conversations`: the conversations that agent has, newest first. */
+export async function conversationsOfAgent(
+  { db }: Deps,
+  member: Member,
+  { id: agentId }: { id: string },
+) {
   await assertAgent(db, member.organizationId, agentId);
   const rows = await db
     .select()

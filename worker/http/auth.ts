@@ -24,7 +24,8 @@ export function bearerToken(c: Context): string | null {
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthorized();
-  c.set("caller", await authenticate(c.var.db, c.env.JWT_SECRET, token));
+  const session = await authenticate(c.var.db, c.env.JWT_SECRET, token);
+  c.set("caller", { ...session, ip: requestInfo(c).ip });
   await next();
 });
 

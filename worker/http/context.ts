@@ -7,6 +7,8 @@ import type { Deps } from "./deps";
 export interface Caller {
   userId: string;
   sessionId: string;
+  /** The request's client address (`CF-Connecting-IP`), for the audit trail (decision 0034). */
+  ip: string | null;
 }
 
 /** The caller as a member of their organization: every tenant-owned query is scoped by it. */

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
-import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { formBody, jsonBody } from "../http/validate";
 import {
   KNOWLEDGE_FILE_MAX_BYTES,
@@ -24,32 +24,23 @@ const importBodyLimit = bodyLimit({
 
 export const knowledgeRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await knowledge.listKnowledge(c.var.db, c.var.member) }))
+  .get("/", async (c) => c.json({ data: await knowledge.listKnowledge(c.var.deps, c.var.member) }))
   .post("/", manage, ...jsonBody(knowledgeCreateInput), async (c) => {
-    const entry = await knowledge.createKnowledge(
-      c.var.db,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const entry = await knowledge.createKnowledge(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: entry }, 201);
   })
   .post("/import", manage, importBodyLimit, ...formBody(knowledgeImportForm), async (c) => {
-    const { file } = c.req.valid("form");
-    const entry = await knowledge.importKnowledge(c.var.db, c.var.member, file, requestInfo(c).ip);
+    const entry = await knowledge.importKnowledge(c.var.deps, c.var.member, c.req.valid("form"));
     return c.json({ data: entry }, 201);
   })
   .patch("/:id", manage, ...jsonBody(knowledgeUpdateInput), async (c) => {
-    const entry = await knowledge.updateKnowledge(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const entry = await knowledge.updateKnowledge(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
     return c.json({ data: entry });
   })
   .delete("/:id", manage, async (c) => {
-    await knowledge.deleteKnowledge(c.var.db, c.var.member, c.req.param("id"), requestInfo(c).ip);
+    await knowledge.deleteKnowledge(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

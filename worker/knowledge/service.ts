@@ -8,6 +8,7 @@ import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { agents, knowledgeEntries } from "../db/schema";
 import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import type { KnowledgeEntry, knowledgeCreateInput, knowledgeUpdateInput } from "./contract";
 import { readKnowledgeFile } from "./extract";
@@ -28,7 +29,7 @@ const scoped = (member: Member, id: string) =>
   and(eq(knowledgeEntries.id, id), eq(knowledgeEntries.organizationId, member.organizationId));
 
 /** The organization's entries, the most recently changed first. */
-export async function listKnowledge(db: Db, member: Member) {
+export async function listKnowledge({ db }: Deps, member: Member) {
   const rows = await db
     .select()
     .from(knowledgeEntries)
@@ -41,7 +42,6 @@ async function insertEntry(
   db: Db,
   member: Member,
   values: { title: string; content: string; fileName?: string | null },
-  ip: string | null,
 ) {
   const [row] = await db
     .insert(knowledgeEntries)
@@ -53,35 +53,32 @@ async function insertEntry(
     userId: member.userId,
     target: row!.title,
     metadata: values.fileName ? { file_name: values.fileName } : undefined,
-    ip,
+    ip: member.ip,
   });
   return toKnowledgeEntry(row!);
 }
 
 export function createKnowledge(
-  db: Db,
+  { db }: Deps,
   member: Member,
   input: z.output<typeof knowledgeCreateInput>,
-  ip: string | null,
 ) {
-  return insertEntry(db, member, input, ip);
+  return insertEntry(db, member, input);
 }
 
 /** An imported file becomes one entry, titled after the file (extract.ts says what is read). */
-export async function importKnowledge(db: Db, member: Member, file: File, ip: string | null) {
-  return insertEntry(db, member, await readKnowledgeFile(file), ip);
+export async function importKnowledge({ db }: Deps, member: Member, { file }: { file: File }) {
+  return insertEntry(db, member, await readKnowledgeFile(file));
 }
 
 export async function updateKnowledge(
-  db: Db,
+  { db }: Deps,
   member: Member,
-  id: string,
-  input: z.output<typeof knowledgeUpdateInput>,
-  ip: string | null,
+  { id, changes }: { id: string; changes: z.output<typeof knowledgeUpdateInput> },
 ) {
   const [row] = await db
     .update(knowledgeEntries)
-    .set({ title: input.title, content: input.content, updatedAt: new Date().toISOString() })
+    .set({ title: changes.title, content: changes.content, updatedAt: new Date().toISOString() })
     .where(scoped(member, id))
     .returning();
   if (!row) throw entryNotFound();
@@ -90,7 +87,7 @@ export async function updateKnowledge(
     organizationId: member.organizationId,
     userId: member.userId,
     target: row.title,
-    ip,
+    ip: member.ip,
   });
   return toKnowledgeEntry(row);
 }
@@ -99,7 +96,7 @@ export async function updateKnowledge(
  * Deletes the entry and takes it out of the lists of the agents limited to it, in one batch,
  * so no agent keeps an id that no longer exists (docs/decisions/0025).
  */
-export async function deleteKnowledge(db: Db, member: Member, id: string, ip: string | null) {
+export async function deleteKnowledge({ db }: Deps, member: Member, { id }: { id: string }) {
   const [deleted] = await db.batch([
     db.delete(knowledgeEntries).where(scoped(member, id)).returning(),
     db
@@ -121,7 +118,7 @@ export async function deleteKnowledge(db: Db, member: Member, id: string, ip: st
     organizationId: member.organizationId,
     userId: member.userId,
     target: entry.title,
-    ip,
+    ip: member.ip,
   });
 }
 

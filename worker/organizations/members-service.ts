@@ -13,7 +13,7 @@ import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./member
 
 const memberNotFound = () => notFound("Miembro no encontrado.");
 
-export async function listMembers(db: Db, scope: Scope): Promise<Member[]> {
+export async function listMembers({ db }: Deps, scope: Scope): Promise<Member[]> {
   const rows = await db
     .select({ user: users, membership: memberships })
     .from(memberships)
@@ -60,9 +60,7 @@ function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
 export async function changeRole(
   deps: Deps,
   scope: Scope,
-  userId: string,
-  role: Role,
-  ip: string | null,
+  { userId, role }: { userId: string; role: Role },
 ) {
   const { db } = deps;
   const target = await findMembership(db, scope.organizationId, userId);
@@ -87,16 +85,16 @@ export async function changeRole(
     userId: scope.userId,
     target: userId,
     metadata: { from: target.role, to: role },
-    ip,
+    ip: scope.ip,
   });
-  return (await listMembers(db, scope)).find((m) => m.user_id === userId)!;
+  return (await listMembers(deps, scope)).find((m) => m.user_id === userId)!;
 }
 
 /**
  * The person keeps their account and sessions (they may join or create another
  * organization), but their sockets in this one are closed and `/ws` refuses a non-member.
  */
-export async function removeMember(deps: Deps, scope: Scope, userId: string, ip: string | null) {
+export async function removeMember(deps: Deps, scope: Scope, { userId }: { userId: string }) {
   const { db } = deps;
   const target = await findMembership(db, scope.organizationId, userId);
   assertMayTouch(scope, target.role);
@@ -110,7 +108,7 @@ export async function removeMember(deps: Deps, scope: Scope, userId: string, ip:
     userId: scope.userId,
     target: userId,
     metadata: { role: target.role },
-    ip,
+    ip: scope.ip,
   });
 }
 
@@ -124,11 +122,9 @@ const toInvitation = (row: typeof invitations.$inferSelect): Invitation => ({
 
 /** A single-use invitation link; only the token's hash is stored. */
 export async function invite(
-  db: Db,
+  { db }: Deps,
   scope: Scope,
-  input: { email: string; role: Role },
-  appUrl: string,
-  ip: string | null,
+  { invitation: input, appUrl }: { invitation: { email: string; role: Role }; appUrl: string },
 ): Promise<Invitation> {
   assertMayTouch(scope, input.role);
   const token = `${crypto.randomUUID()}${crypto.randomUUID()}`.replaceAll("-", "");
@@ -150,12 +146,12 @@ export async function invite(
     userId: scope.userId,
     target: input.email,
     metadata: { role: input.role },
-    ip,
+    ip: scope.ip,
   });
   return { ...toInvitation(row!), url: `${appUrl.replace(/\/$/, "")}/auth?invitation=${token}` };
 }
 
-export async function pendingInvitations(db: Db, scope: Scope) {
+export async function pendingInvitations({ db }: Deps, scope: Scope) {
   const rows = await db
     .select()
     .from(invitations)
@@ -170,7 +166,7 @@ export async function pendingInvitations(db: Db, scope: Scope) {
   return rows.map(toInvitation);
 }
 
-export async function revokeInvitation(db: Db, scope: Scope, id: string) {
+export async function revokeInvitation({ db }: Deps, scope: Scope, { id }: { id: string }) {
   const deleted = await db
     .delete(invitations)
     .where(and(eq(invitations.id, id), eq(invitations.organizationId, scope.organizationId)))
@@ -179,7 +175,7 @@ export async function revokeInvitation(db: Db, scope: Scope, id: string) {
 }
 
 /** Joins the invitation's organization (once; the link then stops working). */
-export async function acceptInvitation(db: Db, caller: Caller, token: string, ip: string | null) {
+export async function acceptInvitation({ db }: Deps, caller: Caller, { token }: { token: string }) {
   const invitation = await db.query.invitations.findFirst({
     where: eq(invitations.tokenHash, await sha256Hex(token)),
   });
@@ -208,7 +204,7 @@ export async function acceptInvitation(db: Db, caller: Caller, token: string, ip
     organizationId: invitation.organizationId,
     userId: caller.userId,
     metadata: { role: invitation.role, invitation: invitation.id },
-    ip,
+    ip: caller.ip,
   });
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, invitation.organizationId),

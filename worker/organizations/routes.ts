@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppContext } from "../http/context";
-import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput, organizationUpdateInput } from "./contract";
 import { acceptInvitationInput, invitationInput, roleChangeInput } from "./members-contract";
@@ -17,10 +17,10 @@ const ownOrganizationParam = createMiddleware<AppContext>(async (c, next) => {
 export const organizationRoutes = new Hono<AppContext>()
   .use(requireCaller)
   .get("/me", requireMember, async (c) => {
-    return c.json({ data: await organizations.getOrganization(c.var.db, c.var.member) });
+    return c.json({ data: await organizations.getOrganization(c.var.deps, c.var.member) });
   })
   .get("/members", requireMember, async (c) => {
-    return c.json({ data: await members.listMembers(c.var.db, c.var.member) });
+    return c.json({ data: await members.listMembers(c.var.deps, c.var.member) });
   })
   .patch(
     "/members/:userId",
@@ -28,22 +28,19 @@ export const organizationRoutes = new Hono<AppContext>()
     requireRole("owner", "admin"),
     ...jsonBody(roleChangeInput),
     async (c) => {
-      const member = await members.changeRole(
-        c.var.deps,
-        c.var.member,
-        c.req.param("userId"),
-        c.req.valid("json").role,
-        requestInfo(c).ip,
-      );
+      const member = await members.changeRole(c.var.deps, c.var.member, {
+        userId: c.req.param("userId"),
+        role: c.req.valid("json").role,
+      });
       return c.json({ data: member });
     },
   )
   .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.removeMember(c.var.deps, c.var.member, c.req.param("userId"), requestInfo(c).ip);
+    await members.removeMember(c.var.deps, c.var.member, { userId: c.req.param("userId") });
     return c.json({ data: { success: true } });
   })
   .get("/invitations", requireMember, requireRole("owner", "admin"), async (c) => {
-    return c.json({ data: await members.pendingInvitations(c.var.db, c.var.member) });
+    return c.json({ data: await members.pendingInvitations(c.var.deps, c.var.member) });
   })
   .post(
     "/invitations",
@@ -51,36 +48,26 @@ export const organizationRoutes = new Hono<AppContext>()
     requireRole("owner", "admin"),
     ...jsonBody(invitationInput),
     async (c) => {
-      const appUrl = c.env.PUBLIC_APP_URL || new URL(c.req.url).origin;
-      const invitation = await members.invite(
-        c.var.db,
-        c.var.member,
-        c.req.valid("json"),
-        appUrl,
-        requestInfo(c).ip,
-      );
+      const invitation = await members.invite(c.var.deps, c.var.member, {
+        invitation: c.req.valid("json"),
+        appUrl: c.env.PUBLIC_APP_URL || new URL(c.req.url).origin,
+      });
       return c.json({ data: invitation }, 201);
     },
   )
   .delete("/invitations/:id", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.revokeInvitation(c.var.db, c.var.member, c.req.param("id"));
+    await members.revokeInvitation(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   })
   .post("/invitations/accept", ...jsonBody(acceptInvitationInput), async (c) => {
-    const joined = await members.acceptInvitation(
-      c.var.db,
-      c.var.caller,
-      c.req.valid("json").token,
-      requestInfo(c).ip,
-    );
+    const joined = await members.acceptInvitation(c.var.deps, c.var.caller, c.req.valid("json"));
     return c.json({ data: joined });
   })
   .post("/", ...jsonBody(organizationCreateInput), async (c) => {
     const organization = await organizations.createOrganization(
-      c.var.db,
+      c.var.deps,
       c.var.caller,
       c.req.valid("json"),
-      requestInfo(c).ip,
     );
     return c.json({ data: organization }, 201);
   })
@@ -92,10 +79,9 @@ export const organizationRoutes = new Hono<AppContext>()
     ...jsonBody(organizationUpdateInput),
     async (c) => {
       const organization = await organizations.updateOrganization(
-        c.var.db,
+        c.var.deps,
         c.var.member,
         c.req.valid("json"),
-        requestInfo(c).ip,
       );
       return c.json({ data: organization });
     },

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { memberships, organizations } from "../db/schema";
 import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
+import type { Deps } from "../http/deps";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
 
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -35,7 +35,7 @@ export const organizationNotFound = () =>
     "Organización no encontrada. Completa el registro de tu organización.",
   );
 
-export async function getOrganization(db: Db, member: Member): Promise<Organization> {
+export async function getOrganization({ db }: Deps, member: Member): Promise<Organization> {
   const row = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
@@ -45,10 +45,9 @@ export async function getOrganization(db: Db, member: Member): Promise<Organizat
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
 export async function createOrganization(
-  db: Db,
+  { db }: Deps,
   caller: Caller,
   input: OrganizationCreateData,
-  ip: string | null,
 ): Promise<Organization> {
   const existing = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
@@ -85,16 +84,15 @@ export async function createOrganization(
     action: "organization.create",
     organizationId,
     userId: caller.userId,
-    ip,
+    ip: caller.ip,
   });
   return toOrganization(organization!);
 }
 
 export async function updateOrganization(
-  db: Db,
+  { db }: Deps,
   member: Member,
   input: OrganizationUpdateData,
-  ip: string | null,
 ): Promise<Organization> {
   if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
@@ -124,7 +122,7 @@ export async function updateOrganization(
     organizationId: member.organizationId,
     userId: member.userId,
     metadata: { fields: Object.keys(input) },
-    ip,
+    ip: member.ip,
   });
   return toOrganization(row);
 }
@@ -133,7 +131,7 @@ export async function updateOrganization(
  * Gives the organization a new public tracking key. The old one stops working at once: every
  * public call looks its key up, nothing keeps it.
  */
-export async function rotateTrackingKey(db: Db, member: Member, ip: string | null) {
+export async function rotateTrackingKey({ db }: Deps, member: Member) {
   // The same form as the key every organization is created with (worker/db/schema.ts).
   const trackingKey = crypto.randomUUID().replaceAll("-", "");
   const [row] = await db
@@ -146,7 +144,7 @@ export async function rotateTrackingKey(db: Db, member: Member, ip: string | nul
     action: "tracking_key.rotate",
     organizationId: member.organizationId,
     userId: member.userId,
-    ip,
+    ip: member.ip,
   });
   return row.trackingKey;
 }

@@ -15,34 +15,24 @@ export const salesRoutes = new Hono<AppContext>()
     const header = c.req.header("Idempotency-Key");
     const key = header === undefined ? null : idempotencyKeyField.safeParse(header);
     if (key && !key.success) throw badRequest(key.error.issues[0]!.message);
-    const sale = await sales.registerSale(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.valid("json"),
-      key?.data ?? null,
-    );
+    const sale = await sales.registerSale(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      sale: c.req.valid("json"),
+      idempotencyKey: key?.data ?? null,
+    });
     return c.json({ data: { sale } }, 201);
   })
   .get("/:id/conversions", ...member, async (c) => {
-    const list = await sales.conversationConversions(c.var.db, c.var.member, c.req.param("id"));
+    const list = await sales.conversationConversions(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+    });
     return c.json({ data: list });
   })
   .post("/:id/suggestions/:suggestionId/confirm", ...member, async (c) => {
-    const conversion = await sales.confirmSuggestion(
-      c.var.deps,
-      c.var.member,
-      c.req.param("id"),
-      c.req.param("suggestionId"),
-    );
+    const conversion = await sales.confirmSuggestion(c.var.deps, c.var.member, c.req.param());
     return c.json({ data: { conversion } });
   })
   .delete("/:id/suggestions/:suggestionId", ...member, async (c) => {
-    await sales.dismissSuggestion(
-      c.var.db,
-      c.var.member,
-      c.req.param("id"),
-      c.req.param("suggestionId"),
-    );
+    await sales.dismissSuggestion(c.var.deps, c.var.member, c.req.param());
     return c.json({ data: { success: true } });
   });

@@ -95,6 +95,13 @@ async function organizationCurrency(db: Db, organizationId: string) {
   return row?.currency ?? DEFAULT_CURRENCY;
 }
 
+/** `POST /conversations/{id}/sales`: the body, and the `Idempotency-Key` header if sent. */
+interface SaleRequest {
+  id: string;
+  sale: z.output<typeof saleInput>;
+  idempotencyKey: string | null;
+}
+
 /**
  * A sale: a `purchase` with its value, tied to the conversation, and the customer becomes a
  * Cliente. An `Idempotency-Key` already used for this conversation answers the same sale.
@@ -102,11 +109,9 @@ async function organizationCurrency(db: Db, organizationId: string) {
 export async function registerSale(
   deps: Deps,
   member: Member,
-  conversationId: string,
-  input: z.output<typeof saleInput>,
-  idempotencyKey: string | null,
+  { id, sale: input, idempotencyKey }: SaleRequest,
 ) {
-  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  const conversation = await findConversation(deps.db, member.organizationId, id);
   const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));
   const sale = await recordConversationConversion(deps, conversation, {
     eventName: "purchase",
@@ -119,7 +124,11 @@ export async function registerSale(
 }
 
 /** A conversation's leads and sales (and any other conversion tied to it), newest first. */
-export async function conversationConversions(db: Db, member: Member, conversationId: string) {
+export async function conversationConversions(
+  { db }: Deps,
+  member: Member,
+  { id: conversationId }: { id: string },
+) {
   await findConversation(db, member.organizationId, conversationId);
   const rows = await db
     .select()
@@ -266,12 +275,18 @@ export async function storeDetectedEvents(
   }
 }
 
-async function findSuggestion(db: Db, member: Member, conversationId: string, id: string) {
+/** A suggestion by the path that names it: `/conversations/{id}/suggestions/{suggestionId}`. */
+interface SuggestionRef {
+  id: string;
+  suggestionId: string;
+}
+
+async function findSuggestion(db: Db, member: Member, { id, suggestionId }: SuggestionRef) {
   const row = await db.query.conversionSuggestions.findFirst({
     where: and(
-      eq(conversionSuggestions.id, id),
+      eq(conversionSuggestions.id, suggestionId),
       eq(conversionSuggestions.organizationId, member.organizationId),
-      eq(conversionSuggestions.conversationId, conversationId),
+      eq(conversionSuggestions.conversationId, id),
     ),
   });
   if (!row) throw notFound("Sugerencia no encontrada.");
@@ -282,17 +297,12 @@ async function findSuggestion(db: Db, member: Member, conversationId: string, id
  * A person confirms what Meta detected: recorded like a stage change (a lead) or a sale (a
  * purchase with Meta's value), and sent, once however often it is confirmed.
  */
-export async function confirmSuggestion(
-  deps: Deps,
-  member: Member,
-  conversationId: string,
-  suggestionId: string,
-) {
-  const suggestion = await findSuggestion(deps.db, member, conversationId, suggestionId);
+export async function confirmSuggestion(deps: Deps, member: Member, input: SuggestionRef) {
+  const suggestion = await findSuggestion(deps.db, member, input);
   if (suggestion.status === "dismissed") {
     throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
   }
-  const conversation = await findConversation(deps.db, member.organizationId, conversationId);
+  const conversation = await findConversation(deps.db, member.organizationId, input.id);
   let conversion;
   if (suggestion.eventName === "LeadSubmitted") {
     conversion = await recordLead(deps, conversation);
@@ -316,13 +326,8 @@ export async function confirmSuggestion(
   return conversion;
 }
 
-export async function dismissSuggestion(
-  db: Db,
-  member: Member,
-  conversationId: string,
-  suggestionId: string,
-) {
-  const suggestion = await findSuggestion(db, member, conversationId, suggestionId);
+export async function dismissSuggestion({ db }: Deps, member: Member, input: SuggestionRef) {
+  const suggestion = await findSuggestion(db, member, input);
   if (suggestion.status === "confirmed") {
     throw conflict("Esta sugerencia ya se confirmó y se envió a Meta.");
   }

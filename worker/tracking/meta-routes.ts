@@ -10,36 +10,21 @@ const manage = requireRole("owner", "admin");
 /** `/meta-config`: the organization's Meta pixel. */
 export const metaConfigRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await meta.getMetaConfig(c.var.db, c.var.member) }))
+  .get("/", async (c) => c.json({ data: await meta.getMetaConfig(c.var.deps, c.var.member) }))
   .post("/", manage, ...jsonBody(metaConfigInput), async (c) => {
-    const config = await meta.saveMetaConfig(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const config = await meta.saveMetaConfig(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: config }, 201);
   })
   .patch("/", manage, ...jsonBody(metaConfigUpdateInput), async (c) => {
-    const config = await meta.updateMetaConfig(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const config = await meta.updateMetaConfig(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: config });
   })
   .delete("/", manage, async (c) => {
-    await meta.deleteMetaConfig(c.var.db, c.var.member, requestInfo(c).ip);
+    await meta.deleteMetaConfig(c.var.deps, c.var.member);
     return c.json({ data: { success: true } });
   })
   .post("/connect", manage, ...jsonBody(metaConnectInput), async (c) => {
-    const result = await meta.connectPixel(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const result = await meta.connectPixel(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: result });
   })
   .post("/test", async (c) => c.json({ data: await meta.testPixel(c.var.deps, c.var.member) }))
@@ -58,5 +43,5 @@ export const metaConfigRoutes = new Hono<AppContext>()
     return c.json({ data: result });
   })
   .post("/generate-test-code", manage, async (c) => {
-    return c.json({ data: await meta.generateTestCode(c.var.db, c.var.member) });
+    return c.json({ data: await meta.generateTestCode(c.var.deps, c.var.member) });
   });

@@ -56,7 +56,6 @@ async function store(
   pixelId: string,
   token: string,
   adAccountId: string | null,
-  ip: string | null,
 ) {
   const now = new Date().toISOString();
   const values = {
@@ -77,12 +76,12 @@ async function store(
     organizationId: member.organizationId,
     userId: member.userId,
     target: pixelId,
-    ip,
+    ip: member.ip,
   });
   return toConfig(row!);
 }
 
-export async function getMetaConfig(db: Db, member: Member) {
+export async function getMetaConfig({ db }: Deps, member: Member) {
   const row = await findPixel(db, member.organizationId);
   if (!row) throw pixelNotConnected();
   return toConfig(row);
@@ -93,34 +92,30 @@ export async function saveMetaConfig(
   deps: Deps,
   member: Member,
   input: { pixel_id: string; access_token: string },
-  ip: string | null,
 ) {
   try {
     await metaGraph(deps.env, input.access_token).getPixel(input.pixel_id);
   } catch (error) {
     throw metaFailure(error);
   }
-  return store(deps, member, input.pixel_id, input.access_token, null, ip);
+  return store(deps, member, input.pixel_id, input.access_token, null);
 }
 
 export async function updateMetaConfig(
   deps: Deps,
   member: Member,
   input: { pixel_id?: string; access_token?: string },
-  ip: string | null,
 ) {
   const { row } = await pixelGraph(deps, member);
   const token =
     input.access_token ?? (await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY));
-  return saveMetaConfig(
-    deps,
-    member,
-    { pixel_id: input.pixel_id ?? row.pixelId, access_token: token },
-    ip,
-  );
+  return saveMetaConfig(deps, member, {
+    pixel_id: input.pixel_id ?? row.pixelId,
+    access_token: token,
+  });
 }
 
-export async function deleteMetaConfig(db: Db, member: Member, ip: string | null) {
+export async function deleteMetaConfig({ db }: Deps, member: Member) {
   const deleted = await db
     .delete(metaConnections)
     .where(eq(metaConnections.organizationId, member.organizationId))
@@ -131,7 +126,7 @@ export async function deleteMetaConfig(db: Db, member: Member, ip: string | null
     organizationId: member.organizationId,
     userId: member.userId,
     target: deleted[0]!.pixelId,
-    ip,
+    ip: member.ip,
   });
 }
 
@@ -143,7 +138,6 @@ export async function connectPixel(
   deps: Deps,
   member: Member,
   input: { code: string } | { pixel_id: string },
-  ip: string | null,
 ) {
   const token =
     "code" in input
@@ -153,14 +147,14 @@ export async function connectPixel(
   try {
     if ("pixel_id" in input) {
       await graph.getPixel(input.pixel_id);
-      return { pixel_id: (await store(deps, member, input.pixel_id, token, null, ip)).pixel_id };
+      return { pixel_id: (await store(deps, member, input.pixel_id, token, null)).pixel_id };
     }
     const accounts = await graph.listAdAccounts();
     for (const account of accounts.data) {
       const pixels = await graph.listPixels(account.id);
       const pixel = pixels.data[0];
       if (pixel)
-        return { pixel_id: (await store(deps, member, pixel.id, token, account.id, ip)).pixel_id };
+        return { pixel_id: (await store(deps, member, pixel.id, token, account.id)).pixel_id };
     }
   } catch (error) {
     throw metaFailure(error);
@@ -236,7 +230,7 @@ export async function adAccounts(deps: Deps, member: Member) {
 }
 
 /** A code for Meta's Test Events tab: conversions carry it until it is cleared. */
-export async function generateTestCode(db: Db, member: Member) {
+export async function generateTestCode({ db }: Deps, member: Member) {
   const row = await findPixel(db, member.organizationId);
   if (!row) throw pixelNotConnected();
   const code = `TEST${crypto.getRandomValues(new Uint32Array(1))[0]! % 100_000}`;
@@ -257,8 +251,7 @@ export async function sendTestConversion(
   visit: { userAgent: string | null; pageUrl: string },
 ): Promise<TestConversionResult> {
   const { row, graph } = await pixelGraph(deps, member);
-  const testEventCode =
-    row.testEventCode ?? (await generateTestCode(deps.db, member)).test_event_code;
+  const testEventCode = row.testEventCode ?? (await generateTestCode(deps, member)).test_event_code;
   const event = {
     event_name: "Lead",
     event_time: Math.floor(Date.now() / 1000),
@@ -283,9 +276,13 @@ export async function sendTestConversion(
   }
 }
 
-/** `POST /tracking/facebook-conversions`: the caller's own events, to the pixel they name. */
+/**
+ * `POST /tracking/facebook-conversions`: the caller's own events, to the pixel they name with
+ * their own token; nothing of the member's organization is read.
+ */
 export async function forwardConversions(
   deps: Deps,
+  _member: Member,
   input: z.output<typeof facebookConversionsInput>,
 ) {
   try {

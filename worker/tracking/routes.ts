@@ -45,20 +45,16 @@ export const trackingRoutes = new Hono<AppContext>()
   .use("/sessions/*", publicCors)
   .use("/conversions", async (c, next) => (c.req.method === "GET" ? next() : publicCors(c, next)))
   .post("/sessions", requireTrackingAccess, ...jsonBody(trackingSessionInput), async (c) => {
-    const session = await tracking.createSession(
-      c.var.db,
-      c.var.tracking,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const session = await tracking.createSession(c.var.deps, c.var.tracking, {
+      session: c.req.valid("json"),
+      clientIp: requestInfo(c).ip,
+    });
     return c.json({ data: sessionFor(c, session) }, 201);
   })
   .get("/sessions/:id", requireTrackingAccess, async (c) => {
-    const session = await tracking.getSession(
-      c.var.db,
-      c.var.tracking.organizationId,
-      c.req.param("id"),
-    );
+    const session = await tracking.getSession(c.var.deps, c.var.tracking, {
+      id: c.req.param("id"),
+    });
     return c.json({ data: sessionFor(c, session) });
   })
   .patch(
@@ -66,31 +62,29 @@ export const trackingRoutes = new Hono<AppContext>()
     requireTrackingAccess,
     ...jsonBody(trackingSessionUpdateInput),
     async (c) => {
-      const session = await tracking.associatePhone(
-        c.var.db,
-        c.var.tracking.organizationId,
-        c.req.param("id"),
-        c.req.valid("json").phone_number,
-      );
+      const session = await tracking.associatePhone(c.var.deps, c.var.tracking, {
+        id: c.req.param("id"),
+        phoneNumber: c.req.valid("json").phone_number,
+      });
       return c.json({ data: sessionFor(c, session) });
     },
   )
   .post("/conversions", requireTrackingAccess, ...jsonBody(conversionInput), async (c) => {
-    const { organizationId, publicKey } = c.var.tracking;
-    const record = publicKey ? tracking.recordPageConversion : tracking.recordConversion;
-    const conversion = await record(c.var.deps, organizationId, c.req.valid("json"), visitOf(c));
+    const record = c.var.tracking.publicKey
+      ? tracking.recordPageConversion
+      : tracking.recordConversion;
+    const conversion = await record(c.var.deps, c.var.tracking, {
+      conversion: c.req.valid("json"),
+      visit: visitOf(c),
+    });
     return c.json({ data: conversion }, 201);
   })
   .get("/conversions", requireCaller, requireMember, queryParams(conversionsQuery), async (c) => {
-    const page = await tracking.listConversions(
-      c.var.db,
-      c.var.member.organizationId,
-      c.req.valid("query"),
-    );
+    const page = await tracking.listConversions(c.var.deps, c.var.member, c.req.valid("query"));
     return c.json({ data: page });
   })
   .post("/key/rotate", requireCaller, requireMember, requireRole("owner", "admin"), async (c) => {
-    const trackingKey = await rotateTrackingKey(c.var.db, c.var.member, requestInfo(c).ip);
+    const trackingKey = await rotateTrackingKey(c.var.deps, c.var.member);
     return c.json({ data: { tracking_key: trackingKey } });
   })
   .post(
@@ -99,13 +93,12 @@ export const trackingRoutes = new Hono<AppContext>()
     requireMember,
     requireRole("owner", "admin"),
     ...jsonBody(facebookConversionsInput),
-    async (c) => c.json({ data: await forwardConversions(c.var.deps, c.req.valid("json")) }),
+    async (c) => {
+      const answer = await forwardConversions(c.var.deps, c.var.member, c.req.valid("json"));
+      return c.json({ data: answer });
+    },
   )
   .get("/stats", requireCaller, requireMember, queryParams(dateRangeQuery), async (c) => {
-    const stats = await tracking.trackingStats(
-      c.var.db,
-      c.var.member.organizationId,
-      c.req.valid("query"),
-    );
+    const stats = await tracking.trackingStats(c.var.deps, c.var.member, c.req.valid("query"));
     return c.json({ data: stats });
   });

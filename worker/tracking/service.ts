@@ -19,7 +19,7 @@ import {
   trackingSessions,
   whatsappConnections,
 } from "../db/schema";
-import type { TrackingCaller } from "../http/context";
+import type { Member, TrackingCaller } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { takeHits } from "../http/rate-limit";
@@ -139,11 +139,16 @@ async function takePublicQuota(db: Db, organizationId: string, kind: QuotaKind, 
   }
 }
 
+/** `POST /tracking/sessions`: the body, and the address the visit came from. */
+interface SessionRequest {
+  session: z.output<typeof trackingSessionInput>;
+  clientIp: string | null;
+}
+
 export async function createSession(
-  db: Db,
+  { db }: Deps,
   caller: TrackingCaller,
-  input: z.output<typeof trackingSessionInput>,
-  clientIp: string | null,
+  { session: input, clientIp }: SessionRequest,
 ) {
   const { organizationId } = caller;
   if (caller.publicKey) await takePublicQuota(db, organizationId, "sessions");
@@ -166,15 +171,18 @@ export async function createSession(
   return toSession(row!);
 }
 
-export async function getSession(db: Db, organizationId: string, id: string) {
+export async function getSession(
+  { db }: Deps,
+  { organizationId }: TrackingCaller,
+  { id }: { id: string },
+) {
   return toSession(await findSession(db, organizationId, id));
 }
 
 export async function associatePhone(
-  db: Db,
-  organizationId: string,
-  id: string,
-  phoneNumber: string,
+  { db }: Deps,
+  { organizationId }: TrackingCaller,
+  { id, phoneNumber }: { id: string; phoneNumber: string },
 ) {
   await findSession(db, organizationId, id);
   const [row] = await db
@@ -190,6 +198,12 @@ export interface Visit {
   ip: string | null;
   userAgent: string | null;
   pageUrl: string | null;
+}
+
+/** A conversion as `POST /tracking/conversions` receives it, with the visit behind the call. */
+interface TrackedConversion {
+  conversion: ConversionData;
+  visit: Visit;
 }
 
 /** Whether Meta can be told: a mapped event and somewhere to send it. */
@@ -253,9 +267,8 @@ async function touchSession(db: Db, sessionId: string, now: string) {
  */
 export async function recordConversion(
   deps: Deps,
-  organizationId: string,
-  input: ConversionData,
-  visit: Visit,
+  { organizationId }: TrackingCaller,
+  { conversion: input, visit }: TrackedConversion,
 ) {
   const { db } = deps;
   const now = new Date().toISOString();
@@ -411,9 +424,8 @@ function publicKeyProblem(input: ConversionData) {
  */
 export async function recordPageConversion(
   deps: Deps,
-  organizationId: string,
-  input: ConversionData,
-  visit: Visit,
+  { organizationId }: TrackingCaller,
+  { conversion: input, visit }: TrackedConversion,
 ): Promise<RecordedConversion> {
   const problem = publicKeyProblem(input);
   if (problem) throw forbidden(problem);
@@ -454,8 +466,8 @@ const listedCustomData =
 
 /** One page of the organization's conversions in the range, newest first. */
 export async function listConversions(
-  db: Db,
-  organizationId: string,
+  { db }: Deps,
+  { organizationId }: Member,
   query: z.output<typeof conversionsQuery>,
 ): Promise<ConversionPage> {
   const { start, end } = dayRange(query);
@@ -497,8 +509,8 @@ export async function listConversions(
  * indexed columns. A range without sessions has a rate of 0.
  */
 export async function trackingStats(
-  db: Db,
-  organizationId: string,
+  { db }: Deps,
+  { organizationId }: Member,
   query: z.output<typeof dateRangeQuery>,
 ): Promise<TrackingStats> {
   const { start, end } = dayRange(query);

@@ -62,7 +62,7 @@ async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) 
   }
 }
 
-export async function getConfig(db: Db, member: Member): Promise<WhatsappConfig> {
+export async function getConfig({ db }: Deps, member: Member): Promise<WhatsappConfig> {
   const row = await findConnection(db, member.organizationId);
   if (!row) throw notConnected();
   return toConfig(row);
@@ -72,7 +72,6 @@ export async function saveConfig(
   deps: Deps,
   member: Member,
   input: z.output<typeof whatsappConfigInput>,
-  ip: string | null,
 ): Promise<WhatsappConfig> {
   const { db, env } = deps;
   if (input.default_agent_id) {
@@ -107,7 +106,7 @@ export async function saveConfig(
     organizationId: member.organizationId,
     userId: member.userId,
     target: input.phone_number_id,
-    ip,
+    ip: member.ip,
   });
   return toConfig(row!);
 }
@@ -116,7 +115,6 @@ export async function updateConfig(
   deps: Deps,
   member: Member,
   input: z.output<typeof whatsappConfigUpdateInput>,
-  ip: string | null,
 ): Promise<WhatsappConfig> {
   const current = await findConnection(deps.db, member.organizationId);
   if (!current) throw notConnected();
@@ -125,19 +123,14 @@ export async function updateConfig(
     const token =
       input.access_token ??
       (await decryptSecret(current.accessTokenEncrypted, deps.env.ENCRYPTION_KEY));
-    return saveConfig(
-      deps,
-      member,
-      {
-        phone_number_id: input.phone_number_id ?? current.phoneNumberId,
-        business_account_id: input.business_account_id ?? current.businessAccountId,
-        access_token: token,
-        phone_number: input.phone_number ?? current.phoneNumber ?? undefined,
-        default_agent_id:
-          input.default_agent_id === undefined ? current.defaultAgentId : input.default_agent_id,
-      },
-      ip,
-    );
+    return saveConfig(deps, member, {
+      phone_number_id: input.phone_number_id ?? current.phoneNumberId,
+      business_account_id: input.business_account_id ?? current.businessAccountId,
+      access_token: token,
+      phone_number: input.phone_number ?? current.phoneNumber ?? undefined,
+      default_agent_id:
+        input.default_agent_id === undefined ? current.defaultAgentId : input.default_agent_id,
+    });
   }
   if (input.default_agent_id) {
     await assertAgentInOrganization(deps.db, member.organizationId, input.default_agent_id);
@@ -154,7 +147,7 @@ export async function updateConfig(
   return toConfig(row!);
 }
 
-export async function deleteConfig(db: Db, member: Member, ip: string | null) {
+export async function deleteConfig({ db }: Deps, member: Member) {
   const deleted = await db
     .delete(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, member.organizationId))
@@ -165,7 +158,7 @@ export async function deleteConfig(db: Db, member: Member, ip: string | null) {
     organizationId: member.organizationId,
     userId: member.userId,
     target: deleted[0]!.phoneNumberId,
-    ip,
+    ip: member.ip,
   });
 }
 
@@ -182,7 +175,11 @@ export async function testConfig(deps: Deps, member: Member): Promise<WhatsappTe
 }
 
 /** Re-checks the stored number with Meta and marks the connection connected (or error). */
-export async function reconnect(deps: Deps, member: Member, phoneNumber: string | undefined) {
+export async function reconnect(
+  deps: Deps,
+  member: Member,
+  { phoneNumber }: { phoneNumber: string | undefined },
+) {
   const current = await findConnection(deps.db, member.organizationId);
   if (!current) throw notConnected();
   const token = await decryptSecret(current.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
@@ -219,8 +216,22 @@ export async function businessInfo(deps: Deps, member: Member) {
   }
 }
 
+/**
+ * Meta's subscription check (`GET /webhooks/whatsapp`): the app-wide verify token, or one an
+ * organization generated below. A public flow: no member, only the token Meta echoes.
+ */
+export async function isWebhookVerifyToken({ db, env }: Deps, token: string | undefined) {
+  if (!token) return false;
+  if (token === env.META_WEBHOOK_VERIFY_TOKEN) return true;
+  const connection = await db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.webhookToken, token),
+    columns: { id: true },
+  });
+  return Boolean(connection);
+}
+
 /** A per-organization token Meta can use in the webhook verification request. */
-export async function generateWebhookToken(db: Db, member: Member) {
+export async function generateWebhookToken({ db }: Deps, member: Member) {
   const current = await findConnection(db, member.organizationId);
   if (!current) throw notConnected();
   const token = crypto.randomUUID().replaceAll("-", "");

@@ -29,11 +29,11 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     const member = await oauth.memberFromState(c.var.db, c.env, c.req.query("state") ?? "", nonce);
     if (!member) return fail("invalid_state");
     try {
+      // No bearer token on Facebook's redirect: the signed state names the member.
       const result = await oauth.connectWithCode(
         c.var.deps,
-        member,
+        { ...member, ip: requestInfo(c).ip },
         { code, redirect_uri: oauth.callbackUrl(c.env) },
-        requestInfo(c).ip,
       );
       return c.redirect(`/oauth-success?${new URLSearchParams({ phone: result.phone_number })}`);
     } catch (error) {
@@ -52,9 +52,9 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
       },
     }),
   )
-  .get("/status", async (c) => c.json({ data: await oauth.oauthStatus(c.var.db, c.var.member) }))
+  .get("/status", async (c) => c.json({ data: await oauth.oauthStatus(c.var.deps, c.var.member) }))
   .get("/auth-url", requireRole("owner", "admin"), async (c) => {
-    const { url, state, nonce } = await oauth.authUrl(c.env, c.var.member);
+    const { url, state, nonce } = await oauth.authUrl(c.var.deps, c.var.member);
     // Sent back only on Facebook's top-level redirect to the callback (SameSite=Lax).
     setCookie(c, NONCE_COOKIE, nonce, {
       path: NONCE_COOKIE_PATH,
@@ -66,11 +66,6 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     return c.json({ data: { url, state } });
   })
   .post("/exchange", requireRole("owner", "admin"), ...jsonBody(oauthExchangeInput), async (c) => {
-    const result = await oauth.connectWithCode(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const result = await oauth.connectWithCode(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: result });
   });

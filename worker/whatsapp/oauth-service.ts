@@ -113,12 +113,7 @@ function randomPin() {
 }
 
 /** Exchange → account from the token's scopes → number → subscribe → register → stored. */
-export async function connectWithCode(
-  deps: Deps,
-  member: Member,
-  input: ExchangeInput,
-  ip: string | null,
-) {
+export async function connectWithCode(deps: Deps, member: Member, input: ExchangeInput) {
   const { db, env } = deps;
   const { appId, appSecret } = metaApp(env);
   const token = await tokenForCode(deps, member.organizationId, input.code, input.redirect_uri);
@@ -198,7 +193,7 @@ export async function connectWithCode(
     userId: member.userId,
     target: number.id,
     metadata: { via: "facebook_login", waba_id: wabaId },
-    ip,
+    ip: member.ip,
   });
   return { phone_number: number.display_phone_number };
 }
@@ -226,7 +221,7 @@ export function callbackUrl(env: Env) {
  * that browser holds (in a cookie the route sets), so a leaked state cannot be finished with
  * someone else's authorization code from another browser.
  */
-export async function authUrl(env: Env, member: Member) {
+export async function authUrl({ env }: Deps, member: Member) {
   const { appId } = metaApp(env);
   const nonce = crypto.randomUUID();
   const state = await new SignJWT({ org: member.organizationId, nonce: await sha256Hex(nonce) })
@@ -256,7 +251,7 @@ export async function memberFromState(
   env: Env,
   state: string,
   nonce: string | undefined,
-): Promise<Member | null> {
+): Promise<Omit<Member, "ip"> | null> {
   try {
     const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
     if (typeof payload.sub !== "string" || typeof payload.org !== "string") return null;
@@ -277,7 +272,7 @@ export async function memberFromState(
   }
 }
 
-export async function oauthStatus(db: Db, member: Member) {
+export async function oauthStatus({ db }: Deps, member: Member) {
   const row = await findConnection(db, member.organizationId);
   return {
     connected: row?.status === "connected",

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
-import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
 import { listTemplates } from "./templates-service";
@@ -11,45 +11,33 @@ const manage = requireRole("owner", "admin");
 /** `/whatsapp-config`: the organization's number. Reading is for every member; changes for owners/admins. */
 export const whatsappConfigRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await connections.getConfig(c.var.db, c.var.member) }))
+  .get("/", async (c) => c.json({ data: await connections.getConfig(c.var.deps, c.var.member) }))
   .post("/", manage, ...jsonBody(whatsappConfigInput), async (c) => {
-    const config = await connections.saveConfig(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const config = await connections.saveConfig(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: config }, 201);
   })
   .patch("/", manage, ...jsonBody(whatsappConfigUpdateInput), async (c) => {
-    const config = await connections.updateConfig(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json"),
-      requestInfo(c).ip,
-    );
+    const config = await connections.updateConfig(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: config });
   })
   .delete("/", manage, async (c) => {
-    await connections.deleteConfig(c.var.db, c.var.member, requestInfo(c).ip);
+    await connections.deleteConfig(c.var.deps, c.var.member);
     return c.json({ data: { success: true } });
   })
   .post("/test", async (c) => {
     return c.json({ data: await connections.testConfig(c.var.deps, c.var.member) });
   })
   .post("/connect", manage, ...jsonBody(whatsappConnectInput), async (c) => {
-    const config = await connections.reconnect(
-      c.var.deps,
-      c.var.member,
-      c.req.valid("json").phone_number,
-    );
+    const config = await connections.reconnect(c.var.deps, c.var.member, {
+      phoneNumber: c.req.valid("json").phone_number,
+    });
     return c.json({ data: config });
   })
   .post("/generate-webhook-token", manage, async (c) => {
-    return c.json({ data: await connections.generateWebhookToken(c.var.db, c.var.member) });
+    return c.json({ data: await connections.generateWebhookToken(c.var.deps, c.var.member) });
   })
   .get("/templates", async (c) => {
-    return c.json({ data: await listTemplates(c.var.deps, c.var.member.organizationId) });
+    return c.json({ data: await listTemplates(c.var.deps, c.var.member) });
   })
   .get("/business-info", async (c) => {
     return c.json({ data: await connections.businessInfo(c.var.deps, c.var.member) });

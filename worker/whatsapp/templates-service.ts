@@ -5,6 +5,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { whatsappConnections, whatsappTemplates } from "../db/schema";
+import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
@@ -69,8 +70,8 @@ async function refreshTemplates(deps: Deps, organizationId: string): Promise<Wha
 }
 
 /** `GET /whatsapp-config/templates`: always Meta's current list. */
-export async function listTemplates(deps: Deps, organizationId: string) {
-  return { templates: await refreshTemplates(deps, organizationId) };
+export async function listTemplates(deps: Deps, member: Member) {
+  return { templates: await refreshTemplates(deps, member.organizationId) };
 }
 
 function findStored(db: Db, organizationId: string, name: string, language: string) {

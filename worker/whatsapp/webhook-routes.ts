@@ -1,12 +1,11 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { eq } from "drizzle-orm";
-import { whatsappConnections } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { requestInfo } from "../http/auth";
 import { AppError, badRequest } from "../http/errors";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import { scheduleReplies } from "../agents/auto-reply";
+import { isWebhookVerifyToken } from "./connection-service";
 import { ingestDelivery, type WebhookPayload } from "./ingest";
 import { isValidSignature } from "../meta/signature";
 
@@ -30,16 +29,8 @@ export const whatsappWebhookRoutes = new Hono<AppContext>()
   /** Meta's subscription check: echo the challenge when the token is ours. */
   .get("/", async (c) => {
     const mode = c.req.query("hub.mode");
-    const token = c.req.query("hub.verify_token");
     const challenge = c.req.query("hub.challenge") ?? "";
-    let valid = Boolean(token) && token === c.env.META_WEBHOOK_VERIFY_TOKEN;
-    if (!valid && token) {
-      const connection = await c.var.db.query.whatsappConnections.findFirst({
-        where: eq(whatsappConnections.webhookToken, token),
-        columns: { id: true },
-      });
-      valid = Boolean(connection);
-    }
+    const valid = await isWebhookVerifyToken(c.var.deps, c.req.query("hub.verify_token"));
     if (mode !== "subscribe" || !valid) {
       await countRefusal(c, "verify");
       return c.text("Forbidden", 403);

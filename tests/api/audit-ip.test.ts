@@ -1,0 +1,84 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  createAgent,
+  createOwner,
+  organizationFields,
+  randomIp,
+  registerUser,
+} from "../support/factories";
+import { call } from "../support/http";
+
+/** The address each audited action of this user was stored with, by action. */
+async function auditedAddresses(userId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT action, ip FROM audit_events WHERE user_id = ? ORDER BY created_at, id",
+  )
+    .bind(userId)
+    .all<{ action: string; ip: string | null }>();
+  return Object.fromEntries(results.map((row) => [row.action, row.ip]));
+}
+
+describe("the audit trail records where a request came from (decision 0034)", () => {
+  it("stores the caller's address on what a member and a signed-in person do", async () => {
+    const owner = await createOwner();
+    const ip = randomIp();
+    const as = (method: string, path: string, body?: unknown) =>
+      call(method, path, { token: owner.token, body, headers: { "CF-Connecting-IP": ip } });
+
+    const agent = await createAgent(owner);
+    const entry = await as("POST", "/api/v1/knowledge", { title: "Horario", content: "9 a 19" });
+    expect(entry.status).toBe(201);
+    const steps = [
+      await as("PATCH", `/api/v1/knowledge/${entry.body.data.id}`, { title: "Horario nuevo" }),
+      await as("DELETE", `/api/v1/knowledge/${entry.body.data.id}`),
+      await as("DELETE", `/api/v1/agents/${agent.id}`),
+      await as("PATCH", `/api/v1/organizations/${owner.organization.id}`, { city: "Sevilla" }),
+      await as("POST", "/api/v1/organizations/invitations", { email: "nuevo@example.com" }),
+      await as("POST", "/api/v1/tracking/key/rotate"),
+      await as("PATCH", "/api/v1/profiles/me", { full_name: "Ana María Pérez" }),
+      await as("POST", "/api/v1/auth/logout"),
+    ];
+    expect(steps.map((res) => res.status)).toEqual([200, 200, 200, 200, 201, 200, 200, 200]);
+
+    expect(await auditedAddresses(owner.user.id)).toMatchObject({
+      "knowledge.create": ip,
+      "knowledge.update": ip,
+      "knowledge.delete": ip,
+      "agent.delete": ip,
+      "organization.update": ip,
+      "member.invite": ip,
+      "tracking_key.rotate": ip,
+      "profile.update": ip,
+      "auth.logout": ip,
+    });
+  });
+
+  it("stores the address of the person who creates an organization and who joins one", async () => {
+    const owner = await createOwner();
+    const person = await registerUser();
+    const ip = randomIp();
+    const invitation = await call("POST", "/api/v1/organizations/invitations", {
+      token: owner.token,
+      body: { email: person.email },
+    });
+    const token = new URL(invitation.body.data.url).searchParams.get("invitation");
+    const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
+      token: person.token,
+      body: { token },
+      headers: { "CF-Connecting-IP": ip },
+    });
+    expect(joined.status).toBe(200);
+
+    const founder = await registerUser();
+    const created = await call("POST", "/api/v1/organizations", {
+      token: founder.token,
+      body: { ...organizationFields, name: "Taller Norte" },
+      headers: { "CF-Connecting-IP": ip },
+    });
+    expect(created.status).toBe(201);
+
+    expect(await auditedAddresses(person.user.id)).toMatchObject({ "member.join": ip });
+    expect(await auditedAddresses(founder.user.id)).toMatchObject({ "organization.create": ip });
+  });
+});
