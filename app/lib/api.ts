@@ -166,40 +166,6 @@ export async function blob(call: Promise<ClientResponse<unknown>>): Promise<Blob
   return (await call).blob();
 }
 
-type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-
-/**
- * An untyped call by path, answering the envelope's `data`. Screens move to `client` (issue
- * 19); this stays only until the last caller has.
- */
-export async function request<T>(
-  method: Method,
-  path: string,
-  body?: unknown,
-  extraHeaders: Record<string, string> = {},
-): Promise<T> {
-  const multipart = body instanceof FormData;
-  const headers: Record<string, string> = { ...extraHeaders };
-  if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
-  const response = await apiFetch(BASE + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
-  });
-  const payload = (await response.json().catch(() => null)) as { data: T } | null;
-  return payload?.data as T;
-}
-
-export const api = {
-  get: <T>(path: string) => request<T>("GET", path),
-  post: <T>(path: string, body: unknown = {}, headers?: Record<string, string>) =>
-    request<T>("POST", path, body, headers),
-  patch: <T>(path: string, body: unknown = {}) => request<T>("PATCH", path, body),
-  delete: <T>(path: string) => request<T>("DELETE", path),
-  upload: <T>(path: string, form: FormData) => request<T>("POST", path, form),
-  blob: async (path: string) => (await apiFetch(BASE + path)).blob(),
-};
-
 /** A readable message for anything thrown (API or not). */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message;
