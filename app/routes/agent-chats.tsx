@@ -9,10 +9,11 @@ import { AgentSandbox } from "~/components/agents/agent-sandbox";
 import { ChatPane } from "~/components/agents/chat-pane";
 import { ContactList } from "~/components/agents/contact-list";
 import { PageHeader } from "~/components/page-header";
+import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
-import { liveCopies } from "~/lib/live-copies";
+import { ApiError, client, data } from "~/lib/api";
+import { liveCopies, recordEvents } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
@@ -25,6 +26,10 @@ export const meta = () => [{ title: "Chats del agente — Atiende" }];
  * them gets them laid over it, rather than showing what they replaced.
  */
 const liveContacts = liveCopies<Conversation>();
+recordEvents<{ conversation: Conversation }>(
+  ["new_message", "message_sent", "conversation_update"],
+  ({ conversation }) => liveContacts.record(conversation),
+);
 
 /**
  * `list` with `conversation` where it now belongs: at the top when it is still this agent's
@@ -63,23 +68,11 @@ export function ErrorBoundary() {
       <Link to="/agents" className="text-sm font-medium text-emerald-700 hover:underline">
         ← Agentes
       </Link>
-      <PageHeader
+      <RouteError
         title="Chats del agente"
         description="Las conversaciones de WhatsApp que atiende este agente."
+        failure="Error al cargar las conversaciones"
       />
-      <section
-        role="alert"
-        className="rounded-xl border border-slate-200 bg-white p-8 text-center text-sm"
-      >
-        <h2 className="font-semibold text-slate-900">Error al cargar las conversaciones</h2>
-        <p className="mt-1 text-slate-600">{errorMessage(error)}</p>
-        <Link
-          to="."
-          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
-        >
-          Reintentar
-        </Link>
-      </section>
     </>
   );
 }
@@ -116,11 +109,10 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
     void pane.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [selectedId]);
 
-  const patch = (conversation: Conversation) => {
-    liveContacts.record(conversation);
+  const patch = (conversation: Conversation) =>
     setContacts((current) => placeContact(current, conversation, agentId));
-  };
-  // Live updates: a conversation of this agent moves to the top; one handed elsewhere leaves.
+  // Live updates (recorded for later reloads already): a conversation of this agent moves to
+  // the top; one handed elsewhere leaves.
   const onConversation = ({ conversation }: { conversation: Conversation }) => patch(conversation);
   // A socket (re)opened: events may have been missed, the list again (the open chat catches up
   // on its own).
@@ -131,7 +123,10 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
 
   const markedRead = (conversationId: string) => {
     const read = contacts.find((c) => c.id === conversationId);
-    if (read) patch({ ...read, unread_count: 0 });
+    if (!read) return;
+    const seen = { ...read, unread_count: 0 };
+    liveContacts.record(seen);
+    patch(seen);
   };
 
   const selected = contacts.find((c) => c.id === selectedId) ?? null;

@@ -1,13 +1,5 @@
 import { useEffect, useState } from "react";
-import {
-  Link,
-  useFetcher,
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-  useSearchParams,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "react-router";
 import type { Agent } from "../../worker/agents/contract";
 import { agentAction, type AgentActionResult, type AgentChange } from "~/components/agents/actions";
 import { AgentCard } from "~/components/agents/agent-card";
@@ -19,9 +11,11 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Spinner } from "~/components/ui/spinner";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/agents";
+import { RouteError } from "~/components/route-error";
+import { revalidateUnlessOnly } from "~/lib/revalidate";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
 
@@ -45,22 +39,7 @@ export async function clientLoader() {
 clientLoader.hydrate = true as const;
 
 /** Dropping `?new=1` from the URL (below) changes nothing the page shows. */
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  const withoutNew = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("new");
-    return `${url.pathname}?${params}`;
-  };
-  const onlyDroppedNew =
-    currentUrl.searchParams.has("new") &&
-    !nextUrl.searchParams.has("new") &&
-    withoutNew(currentUrl) === withoutNew(nextUrl);
-  return onlyDroppedNew ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateUnlessOnly("new");
 
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return agentAction((await request.json()) as AgentChange);
@@ -71,25 +50,7 @@ export function HydrateFallback() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  return (
-    <>
-      <PageHeader title="Gestión de Agentes" />
-      <section
-        role="alert"
-        className="rounded-xl border border-slate-200 bg-white p-8 text-center text-sm"
-      >
-        <h2 className="font-semibold text-slate-900">Error al cargar los agentes</h2>
-        <p className="mt-1 text-slate-600">{errorMessage(error)}</p>
-        <Link
-          to="."
-          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
-        >
-          Reintentar
-        </Link>
-      </section>
-    </>
-  );
+  return <RouteError title="Gestión de Agentes" failure="Error al cargar los agentes" />;
 }
 
 export default function Agents() {

@@ -6,7 +6,6 @@ import {
   useLocation,
   useNavigation,
   useParams,
-  useRouteError,
   type ClientLoaderFunctionArgs,
 } from "react-router";
 import {
@@ -26,7 +25,7 @@ import { StageBadge, StageSelect } from "~/components/sales/stage";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, client, data, errorMessage, tokenStore } from "~/lib/api";
+import { ApiError, client, data, tokenStore } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
 import {
   filtersFromUrl,
@@ -42,6 +41,7 @@ import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useUrlState } from "~/lib/use-url-state";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { RouteError } from "~/components/route-error";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -115,20 +115,7 @@ export function HydrateFallback() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  return (
-    <section className="rounded-xl border border-red-200 bg-white p-8 text-center">
-      <h1 className="font-semibold text-slate-900">No se pudieron cargar las conversaciones</h1>
-      <p className="mt-2 text-sm text-slate-600">{errorMessage(error)}</p>
-      <Link
-        to="."
-        reloadDocument
-        className="mt-4 inline-block text-sm font-medium text-emerald-800 underline"
-      >
-        Reintentar
-      </Link>
-    </section>
-  );
+  return <RouteError title="Conversaciones" failure="No se pudieron cargar las conversaciones" />;
 }
 
 export default function Conversations() {

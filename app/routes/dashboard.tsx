@@ -1,15 +1,16 @@
-import { Link, useLoaderData, useRouteError } from "react-router";
+import { Link, useLoaderData } from "react-router";
 import type { TrackingSession } from "../../worker/tracking/contract";
 import { contactLabel } from "~/components/conversations/selectors";
 import { PageHeader } from "~/components/page-header";
 import { Spinner } from "~/components/ui/spinner";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { ApiError, client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { formatRelative } from "~/lib/format";
 import { TRACKING_SESSION_KEY } from "~/lib/tracking";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { RouteError } from "~/components/route-error";
 
 export const meta = () => [{ title: "Dashboard — Atiende" }];
 
@@ -60,22 +61,7 @@ export function HydrateFallback() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  return (
-    <>
-      <PageHeader title="Dashboard" />
-      <section role="alert" className="rounded-xl border border-red-200 bg-white p-6 text-sm">
-        <h2 className="font-semibold text-slate-900">Error al cargar las conversaciones</h2>
-        <p className="mt-2 text-slate-600">{errorMessage(error)}</p>
-        <Link
-          to="."
-          className="mt-4 inline-block font-medium text-emerald-700 underline hover:text-emerald-800"
-        >
-          Reintentar
-        </Link>
-      </section>
-    </>
-  );
+  return <RouteError title="Dashboard" failure="Error al cargar las conversaciones" />;
 }
 
 function TrackingSessionCard({

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, isRouteErrorResponse, useFetcher, useLoaderData, useRouteError } from "react-router";
+import { Link, useFetcher, useLoaderData } from "react-router";
 import { toast } from "sonner";
 import type { KnowledgeEntry } from "../../worker/knowledge/contract";
 import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
@@ -9,9 +9,10 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Spinner } from "~/components/ui/spinner";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/knowledge";
+import { RouteError } from "~/components/route-error";
 
 export const meta = () => [{ title: "Conocimiento — Atiende" }];
 
@@ -152,15 +153,5 @@ export default function Knowledge() {
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error) ? error.statusText : errorMessage(error);
-  return (
-    <section role="alert" className="rounded-xl border border-red-200 bg-red-50 p-6">
-      <h1 className="font-semibold text-red-900">No se pudo cargar el conocimiento</h1>
-      <p className="mt-1 text-sm text-red-800">{message}</p>
-      <Link to="." className="mt-4 inline-block text-sm font-medium text-red-900 underline">
-        Reintentar
-      </Link>
-    </section>
-  );
+  return <RouteError title="Conocimiento" failure="No se pudo cargar el conocimiento" />;
 }

@@ -2,8 +2,8 @@ import { useLoaderData, useRevalidator } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
-import { SettingsError } from "~/components/settings/settings-error";
 import { Spinner } from "~/components/ui/spinner";
+import { RouteError } from "~/components/route-error";
 
 export const meta = () => [{ title: "Configuración de Organización — Atiende" }];
 
@@ -18,7 +18,12 @@ export function HydrateFallback() {
 }
 
 export function ErrorBoundary() {
-  return <SettingsError title="Configuración de Organización" />;
+  return (
+    <RouteError
+      title="Configuración de Organización"
+      failure="No se pudo cargar la configuración"
+    />
+  );
 }
 
 export default function OrganizationSettings() {

@@ -1,18 +1,14 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import {
-  useLoaderData,
-  useRevalidator,
-  useSearchParams,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { useLoaderData, useRevalidator, useSearchParams } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
-import { SettingsError } from "~/components/settings/settings-error";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
 import { Spinner } from "~/components/ui/spinner";
+import { RouteError } from "~/components/route-error";
+import { revalidateUnlessOnly } from "~/lib/revalidate";
 
 export const meta = () => [{ title: "Configuración — Atiende" }];
 
@@ -36,30 +32,14 @@ export async function clientLoader() {
 clientLoader.hydrate = true as const;
 
 /** Another tab shows what is already loaded; a change (a revalidation) reads it all again. */
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  const samePage = currentUrl.pathname === nextUrl.pathname;
-  const withoutTab = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("tab");
-    return params.toString();
-  };
-  const onlyTheTab =
-    samePage &&
-    currentUrl.search !== nextUrl.search &&
-    withoutTab(currentUrl) === withoutTab(nextUrl);
-  return onlyTheTab ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateUnlessOnly("tab");
 
 export function HydrateFallback() {
   return <Spinner label="Cargando configuraciones..." />;
 }
 
 export function ErrorBoundary() {
-  return <SettingsError title="Configuración" />;
+  return <RouteError title="Configuración" failure="No se pudo cargar la configuración" />;
 }
 
 export default function Settings() {

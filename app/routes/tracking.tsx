@@ -1,13 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { eachDayOfInterval, format, subDays } from "date-fns";
 import { lazy, Suspense, useEffect, useState } from "react";
-import {
-  useLoaderData,
-  useNavigation,
-  useRouteError,
-  type ClientLoaderFunctionArgs,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { useLoaderData, useNavigation, type ClientLoaderFunctionArgs } from "react-router";
 import { toast } from "sonner";
 import {
   CONVERSIONS_PAGE_SIZE,
@@ -22,6 +16,8 @@ import { Spinner } from "~/components/ui/spinner";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { useUrlState } from "~/lib/use-url-state";
+import { RouteError } from "~/components/route-error";
+import { revalidateUnlessOnly } from "~/lib/revalidate";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
 
@@ -106,38 +102,19 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
 clientLoader.hydrate = true as const;
 
 /** Another tab shows what is already loaded: only the range and the event filter reload. */
-export function shouldRevalidate({
-  currentUrl,
-  nextUrl,
-  defaultShouldRevalidate,
-}: ShouldRevalidateFunctionArgs) {
-  const withoutTab = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("tab");
-    return params.toString();
-  };
-  const onlyTheTab =
-    currentUrl.search !== nextUrl.search && withoutTab(currentUrl) === withoutTab(nextUrl);
-  return onlyTheTab ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateUnlessOnly("tab");
 
 export function HydrateFallback() {
   return <Spinner />;
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
   return (
-    <>
-      <PageHeader
-        title="Tracking & Analytics"
-        description="Sesiones de tus anuncios, conversiones y lo que se envía a Meta."
-      />
-      <section role="alert" className="rounded-xl border border-red-200 bg-white p-6 text-sm">
-        <h2 className="font-semibold text-slate-900">No se pudieron cargar las estadísticas</h2>
-        <p className="mt-2 text-slate-600">{errorMessage(error)}</p>
-      </section>
-    </>
+    <RouteError
+      title="Tracking & Analytics"
+      description="Sesiones de tus anuncios, conversiones y lo que se envía a Meta."
+      failure="No se pudieron cargar las estadísticas"
+    />
   );
 }
 

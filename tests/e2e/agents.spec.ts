@@ -1,5 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { ORGANIZATION, customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
+import {
+  ORGANIZATION,
+  countRequests,
+  customerMessage,
+  deliver,
+  signedInOwner,
+  uniqueEmail,
+} from "./support";
 
 const agentCards = (page: Page) =>
   page.getByRole("list", { name: "Agentes" }).getByRole("listitem");
@@ -400,20 +407,7 @@ test("a realtime message moves its contact to the top without a list request", a
     page.request,
     customerMessage(agent.phoneNumberId, "34655000002", "Segundo", "Beñat"),
   );
-  const isList = (url: string) =>
-    new URL(url).pathname === `/api/v1/agents/${agent.id}/conversations`;
-  let listRequests = 0;
-  let inFlight = 0;
-  page.on("request", (request) => {
-    if (!isList(request.url())) return;
-    listRequests += 1;
-    inFlight += 1;
-  });
-  const settled = () => {
-    inFlight -= 1;
-  };
-  page.on("requestfinished", (request) => isList(request.url()) && settled());
-  page.on("requestfailed", (request) => isList(request.url()) && settled());
+  const lists = countRequests(page, `/api/v1/agents/${agent.id}/conversations`);
 
   await page.goto(`/chats/${agent.id}`);
   const contacts = page.getByRole("list", { name: "Contactos" }).getByRole("listitem");
@@ -424,8 +418,8 @@ test("a realtime message moves its contact to the top without a list request", a
   await expect(contacts.first()).toContainText("Beñat");
   // The socket's opening reloads the list once (what a gap may have missed): let it finish.
   await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
-  await expect.poll(() => inFlight).toBe(0);
-  const before = listRequests;
+  await expect.poll(() => lists.inFlight).toBe(0);
+  const before = lists.sent;
 
   await deliver(
     page.request,
@@ -434,7 +428,7 @@ test("a realtime message moves its contact to the top without a list request", a
   await expect(contacts.first()).toContainText("Rosa");
   await expect(contacts.first()).toContainText("¿Tenéis hueco hoy?");
   await expect(contacts).toHaveCount(2);
-  expect(listRequests - before).toBe(0);
+  expect(lists.sent - before).toBe(0);
 });
 
 test("a failed load says so on the page and 'Reintentar' loads it again", async ({ page }) => {

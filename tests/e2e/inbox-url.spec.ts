@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { countRequests, customerMessage, deliver, signedInOwner } from "./support";
 
 test("the inbox's filters, search and page live in the URL: reload, back and a pasted link keep them", async ({
   page,
@@ -68,27 +68,15 @@ test("a realtime message moves its conversation to the top without a list reques
   const { phoneNumberId } = await signedInOwner(page, { connect: true });
   await deliver(page.request, customerMessage(phoneNumberId, "34633100001", "Primero", "Ane"));
   await deliver(page.request, customerMessage(phoneNumberId, "34633100002", "Segundo", "Beñat"));
-  const isList = (url: string) => new URL(url).pathname === "/api/v1/conversations";
-  let listRequests = 0;
-  let inFlight = 0;
-  page.on("request", (request) => {
-    if (!isList(request.url())) return;
-    listRequests += 1;
-    inFlight += 1;
-  });
-  const settled = () => {
-    inFlight -= 1;
-  };
-  page.on("requestfinished", (request) => isList(request.url()) && settled());
-  page.on("requestfailed", (request) => isList(request.url()) && settled());
+  const lists = countRequests(page, "/api/v1/conversations");
 
   await page.goto("/conversations");
   const rows = page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem");
   await expect(rows.first()).toContainText("Beñat");
   // The socket's opening reloads the list once (what a gap may have missed): let it finish.
   await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
-  await expect.poll(() => inFlight).toBe(0);
-  const before = listRequests;
+  await expect.poll(() => lists.inFlight).toBe(0);
+  const before = lists.sent;
 
   await deliver(
     page.request,
@@ -97,5 +85,5 @@ test("a realtime message moves its conversation to the top without a list reques
   await expect(rows.first()).toContainText("Ane");
   await expect(rows.first()).toContainText("¿Tenéis hueco hoy?");
   await expect(rows).toHaveCount(2);
-  expect(listRequests - before).toBe(0);
+  expect(lists.sent - before).toBe(0);
 });

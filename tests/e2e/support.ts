@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import { delivery, inboundMessage, signPayload, type Change } from "../fakes/whatsapp-payloads.mjs";
 import { E2E_SETTINGS } from "./settings.mjs";
 
@@ -58,4 +58,21 @@ export async function deliver(request: APIRequestContext, ...changes: Change[]) 
 
 export function customerMessage(phoneNumberId: string, from: string, text: string, name?: string) {
   return inboundMessage({ phoneNumberId, from, text, name });
+}
+
+/** Counts the page's requests whose path is `path`, and how many are still on their way. */
+export function countRequests(page: Page, path: string) {
+  const matches = (url: string) => new URL(url).pathname === path;
+  const counter = { sent: 0, inFlight: 0 };
+  page.on("request", (request) => {
+    if (!matches(request.url())) return;
+    counter.sent += 1;
+    counter.inFlight += 1;
+  });
+  const settled = (request: Request) => {
+    if (matches(request.url())) counter.inFlight -= 1;
+  };
+  page.on("requestfinished", settled);
+  page.on("requestfailed", settled);
+  return counter;
 }
