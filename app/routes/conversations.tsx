@@ -199,6 +199,11 @@ export default function Conversations() {
   // A new list is on its way (not a conversation being opened beside it).
   const location = useLocation();
   const loading = navigation.state === "loading" && navigation.location.search !== location.search;
+  // Another conversation is on its way: the one shown stays, dimmed, until it arrives.
+  const opening =
+    navigation.state === "loading" &&
+    navigation.location.pathname.startsWith("/conversations/") &&
+    navigation.location.pathname !== location.pathname;
   // With a conversation open, wide screens show the list beside it and phones show only it.
   const openId = useParams().conversationId;
   const open = openId !== undefined;
@@ -446,7 +451,9 @@ export default function Conversations() {
           </>
         )}
       </div>
-      <Outlet />
+      <div aria-busy={opening} className={`min-w-0 ${opening ? "opacity-60" : ""}`}>
+        <Outlet />
+      </div>
     </div>
   );
 }
