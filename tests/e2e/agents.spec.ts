@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import {
   ORGANIZATION,
   countRequests,
@@ -421,9 +422,17 @@ test("a realtime message moves its contact to the top without a list request", a
   await expect.poll(() => lists.inFlight).toBe(0);
   const before = lists.sent;
 
+  // WhatsApp stamps messages to the second: Rosa's says it came a second after the bot's last
+  // reply (which may share this very second), so it sorts above it for the server too.
   await deliver(
     page.request,
-    customerMessage(agent.phoneNumberId, "34655000001", "¿Tenéis hueco hoy?", "Rosa"),
+    inboundMessage({
+      phoneNumberId: agent.phoneNumberId,
+      from: "34655000001",
+      text: "¿Tenéis hueco hoy?",
+      name: "Rosa",
+      timestamp: String(Math.floor(Date.now() / 1000) + 1),
+    }),
   );
   await expect(contacts.first()).toContainText("Rosa");
   await expect(contacts.first()).toContainText("¿Tenéis hueco hoy?");
