@@ -11,7 +11,6 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type {
-  AiDraft,
   Conversation,
   ConversationDetail,
   ConversationEvent,
@@ -27,6 +26,7 @@ import {
 import { ContactNameEditor } from "~/components/conversations/contact-name";
 import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
+import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { loadThread, useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import {
@@ -158,12 +158,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     },
   );
 
-  /** The AI's suggestion arrived, was asked for, or went ("Sugerencia de IA"). */
-  const showDraft = (draft: AiDraft | null) =>
-    setConversation((current) => ({ ...current, ai_draft: draft }));
-  useRealtimeEvent<{ conversation_id: string; draft: AiDraft }>("draft_ready", (event) => {
-    if (event.conversation_id === conversationId) showDraft(event.draft);
-  });
+  const [aiDraft, setAiDraft] = useAiDraft(conversationId, conversation.ai_draft);
 
   // A socket (re)opened: the thread catches up on its own; the detail is read again.
   useRealtimeConnected(async () => {
@@ -260,7 +255,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
             actions={actions}
             window={{ expiresAt, open: windowOpen, now }}
             quickReplies={loaded.quickReplies}
-            suggestion={{ conversationId, aiDraft: conversation.ai_draft, onChange: showDraft }}
+            suggestion={{ conversationId, aiDraft, onChange: setAiDraft }}
           />
         </div>
       </div>

@@ -108,3 +108,39 @@ test("the owner sets the monthly AI budget; past it the team is told once and th
     "inbound",
   ]);
 });
+
+test("an agent's chats show its suggestion too, and a person sends it from there", async ({
+  page,
+}) => {
+  const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
+  const created = await page.request.post("/api/v1/agents", {
+    headers,
+    data: { name: "Sofía", system_prompt: "Eres Sofía.", mode: "draft" },
+  });
+  expect(created.status()).toBe(201);
+  const agent = (await created.json()).data as { id: string };
+  await page.request.patch("/api/v1/whatsapp-config", {
+    headers,
+    data: { default_agent_id: agent.id },
+  });
+  await deliver(
+    page.request,
+    customerMessage(phoneNumberId, "34655000078", "¿Tenéis cita mañana?", "Marta"),
+  );
+
+  await page.goto(`/chats/${agent.id}`);
+  await page.getByRole("list", { name: "Contactos" }).getByText("Marta").click();
+  const suggestion = page.getByRole("region", { name: "Sugerencia de IA" });
+  await expect(suggestion).toBeVisible({ timeout: 15_000 });
+  const box = page.getByLabel("Escribe un mensaje");
+  await expect(box).toHaveValue(
+    "Respuesta de prueba (google/gemini-2.5-flash): ¿Tenéis cita mañana?",
+  );
+  await page.getByRole("button", { name: "Enviar", exact: true }).click();
+  const sent = page
+    .getByRole("list", { name: "Mensajes" })
+    .getByRole("listitem")
+    .filter({ hasText: "Respuesta de prueba" });
+  await expect(sent.getByText("Sugerido por IA")).toBeVisible();
+  await expect(suggestion).toHaveCount(0);
+});

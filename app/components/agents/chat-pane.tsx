@@ -4,6 +4,7 @@ import { replyActions } from "~/components/conversations/actions";
 import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactLabel } from "~/components/conversations/selectors";
+import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import { Button } from "~/components/ui/button";
@@ -25,6 +26,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
     onRead,
   });
 
+  const [aiDraft, setAiDraft] = useAiDraft(id, conversation.ai_draft);
   const actions = replyActions(id, upsert);
 
   return (
@@ -76,7 +78,12 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
         )}
         <div ref={bottom} />
       </div>
-      <ReplyArea actions={actions} window={{ expiresAt, open: windowOpen, now }} />
+      <ReplyArea
+        key={id}
+        actions={actions}
+        window={{ expiresAt, open: windowOpen, now }}
+        suggestion={{ conversationId: id, aiDraft, onChange: setAiDraft }}
+      />
     </section>
   );
 }
