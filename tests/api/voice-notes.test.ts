@@ -3,7 +3,7 @@
 // handoff instead of a guess.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
@@ -242,6 +242,59 @@ describe("voice notes", () => {
     expect(await botMessages(conversation.id)).toEqual([]);
     // Three transcription attempts, and no question to the agent's model.
     expect((await modelRequestsWith(words)).map(isTranscription)).toEqual([true, true, true]);
+    socket.socket.close();
+  });
+
+  it("transcribes a failed note again when a member asks: once, only a failed one, only in their organization", async () => {
+    const org = await setup();
+    const from = customer();
+    const words = unique("Quiero cambiar la cita del martes");
+    await fakeControl(env.AI_BASE_URL, "transcription-failure", {
+      contains: words,
+      status: 503,
+      times: 3,
+    });
+    await sendVoiceNote(org, from, words);
+    await runDurableObjectAlarm(org.hub);
+    const conversation = await conversationOf(org.owner.organization.id, from);
+    const [note] = await messagesOf(org.owner.token, conversation.id);
+    expect(note).toMatchObject({ transcript_status: "failed" });
+    const path = `/api/v1/conversations/${conversation.id}/messages/${note!.id}/transcript`;
+
+    // Another organization's member cannot reach it, and it stays failed.
+    const stranger = await createOwner({ name: "Otra Tienda" });
+    expect((await call("POST", path, { token: stranger.token })).status).toBe(404);
+
+    const socket = await connect(org.owner.token);
+    const retried = await call("POST", path, { token: org.owner.token });
+    expect(retried.status).toBe(202);
+    expect(retried.body.data).toMatchObject({
+      id: note!.id,
+      transcript_status: "pending",
+      transcript_error: null,
+    });
+    const pending = await socket.receive(
+      (e) => e.type === "message_status" && e.data.message.id === note!.id,
+    );
+    expect(pending.data.message.transcript_status).toBe("pending");
+    // A second press while it is on its way changes nothing.
+    const again = await call("POST", path, { token: org.owner.token });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("transcript_not_failed");
+
+    // The hub transcribes it as it does new notes; the consoles hear the words.
+    await vi.waitFor(async () => {
+      await runDurableObjectAlarm(org.hub);
+      const [transcribed] = await messagesOf(org.owner.token, conversation.id);
+      expect(transcribed).toMatchObject({ transcript: words, transcript_status: "done" });
+    });
+    const done = await socket.receive(
+      (e) => e.type === "message_status" && e.data.message.transcript_status === "done",
+    );
+    expect(done.data.message).toMatchObject({ id: note!.id, transcript: words });
+    // A transcribed note is not transcribed again.
+    expect((await call("POST", path, { token: org.owner.token })).status).toBe(409);
+    expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(4);
     socket.socket.close();
   });
 

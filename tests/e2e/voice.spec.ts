@@ -61,7 +61,9 @@ test("a voice note shows its transcript under the player, live", async ({ page }
   await expect(page.getByText("Ninguna conversación coincide con los filtros.")).toBeVisible();
 });
 
-test("a voice note the model cannot transcribe says why", async ({ page }) => {
+test("a voice note the model cannot transcribe says why, and can be transcribed again", async ({
+  page,
+}) => {
   const { headers, phoneNumberId } = await signedInOwner(page, { connect: true });
   const words = `Nota imposible ${Date.now()}`;
   await page.request.post(`${modelOrigin}/__fake/transcription-failure`, {
@@ -78,4 +80,9 @@ test("a voice note the model cannot transcribe says why", async ({ page }) => {
     ),
   ).toBeVisible();
   await expect(messages(page).getByLabel("Audio")).toBeVisible();
+
+  // The provider recovers: "Reintentar transcripción" brings the words, live.
+  await messages(page).getByRole("button", { name: "Reintentar transcripción" }).click();
+  await expect(messages(page).getByText(words)).toBeVisible();
+  await expect(messages(page).getByText(/No se pudo transcribir/)).toHaveCount(0);
 });

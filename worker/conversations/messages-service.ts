@@ -4,6 +4,9 @@ import { conversations, messages, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
+import { requireAiBudget } from "../agents/ai-budget";
+import { aiNotConfigured, isAiConfigured } from "../ai/client";
+import { scheduleTranscripts } from "../ai/transcribe";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
 import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
@@ -168,6 +171,37 @@ export async function retryMessage(deps: Deps, member: Member, input: MessageRef
   const { conversation, row } = await findMessage(deps.db, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
+}
+
+const transcriptNotFailed = () =>
+  new AppError(
+    409,
+    "transcript_not_failed",
+    "Solo se puede reintentar la transcripción de una nota de voz que no se pudo transcribir.",
+  );
+
+/**
+ * "Reintentar transcripción": a customer's voice note whose transcript failed goes back to
+ * `pending` (consoles show "Transcribiendo…") and to the organization's hub, which transcribes
+ * it as it does new ones and tells consoles the outcome. Past the monthly budget, 402.
+ */
+export async function retryTranscript(deps: Deps, member: Member, input: MessageRef) {
+  const { row } = await findMessage(deps.db, member, input);
+  const voiceNote = row.type === "audio" && row.direction === "inbound";
+  if (!voiceNote || row.transcriptStatus !== "failed") throw transcriptNotFailed();
+  if (!isAiConfigured(deps.env)) throw aiNotConfigured();
+  await requireAiBudget(deps, member.organizationId);
+  // Only one retry wins when two people press the button together.
+  const [pending] = await deps.db
+    .update(messages)
+    .set({ transcriptStatus: "pending", transcriptError: null })
+    .where(and(eq(messages.id, row.id), eq(messages.transcriptStatus, "failed")))
+    .returning();
+  if (!pending) throw transcriptNotFailed();
+  const message = toMessage(pending);
+  await publish(deps.env, member.organizationId, { type: "message_status", data: { message } });
+  deps.defer(scheduleTranscripts(deps.env, member.organizationId, [row.id]));
+  return message;
 }
 
 /** What to ask WhatsApp for to send a stored message again. */

@@ -109,6 +109,10 @@ export const conversationRoutes = new Hono<AppContext>()
     const message = await messages.retryMessage(c.var.deps, c.var.member, c.req.param());
     return c.json({ data: message });
   })
+  .post("/:id/messages/:messageId/transcript", limitMemberWrites("model"), async (c) => {
+    const message = await messages.retryTranscript(c.var.deps, c.var.member, c.req.param());
+    return c.json({ data: message }, 202);
+  })
   .post("/:id/messages/:messageId/reaction", ...jsonBody(reactionInput), async (c) => {
     const message = await messages.reactToMessage(c.var.deps, c.var.member, {
       ...c.req.param(),

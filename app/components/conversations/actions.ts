@@ -111,6 +111,22 @@ export function replyActions(conversationId: string, onStored: (message: Message
           ),
         { success: "Mensaje enviado", failure: "No se pudo reenviar el mensaje" },
       ),
+    /** "Reintentar transcripción": the voice note shows "Transcribiendo…" until the words come. */
+    retryTranscript: async (message: Message) => {
+      try {
+        onStored(
+          await data(
+            conversation.messages[":messageId"].transcript.$post({
+              param: { id: conversationId, messageId: message.id },
+            }),
+          ),
+        );
+      } catch (error) {
+        toast.error("No se pudo reintentar la transcripción", {
+          description: errorMessage(error),
+        });
+      }
+    },
     react: async (message: Message, emoji: string) => {
       try {
         onStored(

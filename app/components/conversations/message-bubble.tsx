@@ -1,10 +1,10 @@
-import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
 import { formatMessageTime } from "~/lib/format";
 import { AiSources } from "./ai-sources";
 import { MESSAGE_MARKS } from "./labels";
 import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
 import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
+import { RetryButton } from "./retry-button";
 import { Transcript } from "./transcript";
 
 interface MessageBubbleProps {
@@ -13,10 +13,17 @@ interface MessageBubbleProps {
   onReact?: (message: Message, emoji: string) => Promise<void>;
   /** Sends a failed message again ("Reintentar"). */
   onRetry?: (message: Message) => Promise<unknown>;
+  /** Transcribes a voice note again whose transcript failed ("Reintentar transcripción"). */
+  onRetryTranscript?: (message: Message) => Promise<unknown>;
 }
 
 /** One message: customer's on the left, the team's and the bot's on the right. */
-export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps) {
+export function MessageBubble({
+  message,
+  onReact,
+  onRetry,
+  onRetryTranscript,
+}: MessageBubbleProps) {
   const outbound = message.direction === "outbound";
   const mark = MESSAGE_MARKS[message.status] ?? {
     symbol: "○",
@@ -39,7 +46,12 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
           <p className="mb-1 text-xs font-semibold opacity-80">Plantilla</p>
         )}
         {media && <MediaAttachment message={message} />}
-        {media && <Transcript message={message} />}
+        {media && (
+          <Transcript
+            message={message}
+            onRetry={onRetryTranscript && (() => onRetryTranscript(message))}
+          />
+        )}
         {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
         <p
           className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-500"}`}
@@ -71,29 +83,5 @@ export function MessageBubble({ message, onReact, onRetry }: MessageBubbleProps)
         </div>
       )}
     </li>
-  );
-}
-
-/** "Reintentar", busy while the message is being sent again. */
-function RetryButton({ onRetry }: { onRetry: () => Promise<unknown> }) {
-  const [retrying, setRetrying] = useState(false);
-  async function retry() {
-    setRetrying(true);
-    try {
-      await onRetry();
-    } finally {
-      setRetrying(false);
-    }
-  }
-  return (
-    <button
-      type="button"
-      disabled={retrying}
-      aria-busy={retrying}
-      onClick={() => void retry()}
-      className="shrink-0 rounded border border-red-300 bg-white px-2 py-0.5 font-medium text-red-700 hover:bg-red-100 disabled:opacity-60"
-    >
-      {retrying ? "Reintentando…" : "Reintentar"}
-    </button>
   );
 }

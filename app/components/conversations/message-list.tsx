@@ -23,6 +23,7 @@ export function MessageList({
           message={message}
           onReact={windowOpen && message.direction === "inbound" ? actions.react : undefined}
           onRetry={actions.retry}
+          onRetryTranscript={actions.retryTranscript}
         />
       ))}
     </ol>

@@ -1,11 +1,19 @@
 import type { Message } from "../../../worker/conversations/contract";
+import { RetryButton } from "./retry-button";
 
 /**
  * What a customer's voice note says, under its player: "Transcribiendo…" while the model
  * works, the words once done, and why not when it failed (the audio itself stays playable).
  * The transcript arrives live with the message's `message_status` event.
  */
-export function Transcript({ message }: { message: Message }) {
+export function Transcript({
+  message,
+  onRetry,
+}: {
+  message: Message;
+  /** Given where the team can ask for it again once it failed. */
+  onRetry?: () => Promise<unknown>;
+}) {
   switch (message.transcript_status) {
     case "pending":
       return (
@@ -22,9 +30,12 @@ export function Transcript({ message }: { message: Message }) {
       );
     case "failed":
       return (
-        <p className="mb-1 text-xs text-red-700">
-          No se pudo transcribir: {message.transcript_error ?? "error desconocido"}
-        </p>
+        <div className="mb-1 flex items-center gap-2 text-xs text-red-700">
+          <p className="flex-1">
+            No se pudo transcribir: {message.transcript_error ?? "error desconocido"}
+          </p>
+          {onRetry && <RetryButton onRetry={onRetry} label="Reintentar transcripción" />}
+        </div>
       );
     default:
       return null;
