@@ -266,6 +266,18 @@ describe("knowledge in the agent's prompt", () => {
     expect(size).toBeLessThanOrEqual(6_000 + many.length); // plus an ellipsis for a cut entry
   });
 
+  it("finds an entry in the singular or the plural, whichever the customer writes", async () => {
+    const owner = await createOwner();
+    const cleaning = await addEntry(owner, "Limpieza dental", "Cuesta 50 euros.");
+    const implants = await addEntry(owner, "Implantes", "Desde 900 euros por pieza.");
+    const org = owner.organization.id;
+    const ids = async (text: string) =>
+      (await relevantKnowledge(db, org, [text], null)).map((e) => e.id);
+    expect(await ids("¿Hacéis limpiezas?")).toEqual([cleaning.id]);
+    expect(await ids("¿Qué precio tiene un implante?")).toEqual([implants.id]);
+    expect(await ids("Me faltan dos implantes")).toEqual([implants.id]);
+  });
+
   it("treats what the customer writes as words, never as search syntax", async () => {
     const owner = await createOwner();
     const entry = await addEntry(owner, "Horario", "Abrimos los sábados de 10 a 14.");

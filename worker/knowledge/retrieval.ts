@@ -37,13 +37,24 @@ export interface KnowledgeForPrompt {
 /** Lower-cased, accents folded: as the index's tokenizer (unicode61 remove_diacritics 2) sees words. */
 const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 
+/**
+ * A word without its Spanish plural ending, searched as a prefix: "limpiezas" finds "limpieza"
+ * and "limpiezas", "implantes" finds "implante". Short words stay whole (a three-letter prefix
+ * would match too much).
+ */
+export function singular(word: string) {
+  if (word.length > 5 && /[^aeiou]es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 4 && word.endsWith("s")) return word.slice(0, -1);
+  return word;
+}
+
 /** The words worth searching for in the customer's messages (newest message first). */
 export function searchTerms(texts: string[]): string[] {
   const terms = new Set<string>();
   for (const text of texts) {
     for (const word of fold(text).split(/[^\p{L}\p{N}]+/u)) {
       if (word.length < MIN_TERM_LENGTH || STOP_WORDS.has(word)) continue;
-      terms.add(word);
+      terms.add(singular(word));
       if (terms.size === MAX_SEARCH_TERMS) return [...terms];
     }
   }
@@ -52,11 +63,12 @@ export function searchTerms(texts: string[]): string[] {
 
 /**
  * The FTS5 query: the organization's id as a phrase on its indexed column, so only its rows
- * are walked, AND any of the words. Every word is quoted (its only characters are letters and
- * digits), so nothing a customer writes is FTS syntax.
+ * are walked, AND any of the words, each as a prefix (plurals, `singular`). Every word is
+ * quoted (its only characters are letters and digits), so nothing a customer writes is FTS
+ * syntax.
  */
 export const ftsQuery = (organizationId: string, terms: string[]) =>
-  `organization_id : "${organizationId.replaceAll('"', "")}" AND (${terms.map((t) => `"${t}"`).join(" OR ")})`;
+  `organization_id : "${organizationId.replaceAll('"', "")}" AND (${terms.map((t) => `"${t}"*`).join(" OR ")})`;
 
 /**
  * The entries most relevant to the customer's messages (newest first), best first, within the
