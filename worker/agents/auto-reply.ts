@@ -16,7 +16,7 @@ import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
-import { checkAiBudget } from "./ai-budget";
+import { checkAiBudget } from "../ai/budget";
 import { saveDraft } from "./drafts";
 import { buildHistory, recentMessages } from "./history";
 import { askAgent } from "./replies";

@@ -16,7 +16,7 @@ import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
-import { requireAiBudget } from "./ai-budget";
+import { requireAiBudget } from "../ai/budget";
 import { knowledgeForAgent } from "../knowledge/retrieval";
 import { buildHistory, recentMessages } from "./history";
 import { askAgent, type AgentAnswer } from "./replies";

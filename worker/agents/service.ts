@@ -16,7 +16,7 @@ import type {
   agentUpdateInput,
   agentWhatsappInput,
 } from "./contract";
-import { requireAiBudget } from "./ai-budget";
+import { requireAiBudget } from "../ai/budget";
 import { checkedKnowledgeIds } from "../knowledge/service";
 import { knowledgeForAgent } from "../knowledge/retrieval";
 import { askAgent } from "./replies";

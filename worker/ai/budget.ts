@@ -1,10 +1,14 @@
 /**
  * Each organization's monthly allowance of model tokens. Every model call on its behalf (auto
  * replies, drafts, the sandbox, transcriptions) asks first and adds what it spent after, so one
- * tenant cannot run up the platform's AI bill.
+ * tenant cannot run up the platform's AI bill. Past it, nothing is asked of the model and the
+ * team (never the customer) is told (docs/decisions/0029).
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { Deps } from "../http/deps";
+import { AppError } from "../http/errors";
+import { publish } from "../realtime/publish";
 import { aiCalls, aiUsage, organizations } from "../db/schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
@@ -28,6 +32,28 @@ export async function readAiUsage(db: Db, organizationId: string, now = new Date
     tokens_used: usage?.tokensUsed ?? 0,
     budget: organization?.aiMonthlyTokenBudget ?? 0,
   } satisfies AiUsage;
+}
+
+/**
+ * Whether the organization may still call the model this month. When it may not, its console
+ * hears `ai_budget_exhausted` with the month's figures (the console shows one notice a month).
+ */
+export async function checkAiBudget(deps: Deps, organizationId: string) {
+  const usage = await readAiUsage(deps.db, organizationId);
+  if (usage.tokens_used < usage.budget) return true;
+  await publish(deps.env, organizationId, { type: "ai_budget_exhausted", data: usage });
+  return false;
+}
+
+/** For calls a member makes (the sandbox, "Sugerir respuesta"): past the budget, 402. */
+export async function requireAiBudget(deps: Deps, organizationId: string) {
+  if (!(await checkAiBudget(deps, organizationId))) {
+    throw new AppError(
+      402,
+      "ai_budget_exhausted",
+      "Se agotó el presupuesto mensual de IA de la organización. La persona propietaria puede ampliarlo en Configuración; se renueva el día 1 de cada mes.",
+    );
+  }
 }
 
 /** Whether the organization may still call the model this month. */

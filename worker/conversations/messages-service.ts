@@ -4,7 +4,7 @@ import { conversations, messages, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
-import { requireAiBudget } from "../agents/ai-budget";
+import { requireAiBudget } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured } from "../ai/client";
 import { scheduleTranscripts } from "../ai/transcribe";
 import { publish } from "../realtime/publish";
