@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useLoaderData } from "react-router";
 import { toast } from "sonner";
-import type { KnowledgeEntry } from "../../worker/knowledge/contract";
+import type { KnowledgeSummary } from "../../worker/knowledge/contract";
 import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
 import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";
 import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
@@ -30,9 +30,9 @@ export function HydrateFallback() {
   return <Spinner />;
 }
 
-const PREVIEW_LENGTH = 220;
-const preview = (content: string) =>
-  content.length > PREVIEW_LENGTH ? `${content.slice(0, PREVIEW_LENGTH)}…` : content;
+/** The list's beginning of an entry, with "…" when there is more. */
+const preview = ({ excerpt, characters }: KnowledgeSummary) =>
+  characters > excerpt.length ? `${excerpt.trimEnd()}…` : excerpt;
 const changedAt = (iso: string) =>
   new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
 
@@ -41,8 +41,8 @@ export default function Knowledge() {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   /** The dialog: `{ entry: null }` writes a new one, `{ entry }` edits, null is closed. */
-  const [editing, setEditing] = useState<{ entry: KnowledgeEntry | null } | null>(null);
-  const [deleting, setDeleting] = useState<KnowledgeEntry | null>(null);
+  const [editing, setEditing] = useState<{ entry: KnowledgeSummary | null } | null>(null);
+  const [deleting, setDeleting] = useState<KnowledgeSummary | null>(null);
   const remover = useFetcher<KnowledgeActionResult>();
   const removing = remover.state !== "idle";
 
@@ -95,7 +95,7 @@ export default function Knowledge() {
                   <p className="text-xs text-slate-600">
                     {entry.file_name ? `Importado de ${entry.file_name} · ` : ""}
                     Actualizado {changedAt(entry.updated_at)} ·{" "}
-                    {entry.content.length.toLocaleString("es-ES")} caracteres
+                    {entry.characters.toLocaleString("es-ES")} caracteres
                   </p>
                 </div>
                 {canManage && (
@@ -120,7 +120,7 @@ export default function Knowledge() {
                 )}
               </div>
               <p className="mt-2 text-sm break-words whitespace-pre-wrap text-slate-700">
-                {preview(entry.content)}
+                {preview(entry)}
               </p>
             </li>
           ))}

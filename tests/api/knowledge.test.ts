@@ -110,6 +110,27 @@ describe("knowledge entries", () => {
     ]);
   });
 
+  it("lists each entry's beginning and size; the whole text is read one entry at a time", async () => {
+    const owner = await createOwner();
+    const agent = await addMember(owner.organization.id, "agent");
+    const long = `Tarifas ${"ñandú ".repeat(15_000)}fin`;
+    const entry = await addEntry(owner, "Tarifas", long);
+
+    const listed = await call("GET", "/api/v1/knowledge", { token: agent.token });
+    expect(listed.status).toBe(200);
+    const [summary] = listed.body.data;
+    expect(summary).toMatchObject({ id: entry.id, title: "Tarifas", characters: long.length });
+    expect(summary.excerpt).toBe(long.slice(0, 240));
+    expect(summary).not.toHaveProperty("content");
+    expect(JSON.stringify(listed.body).length).toBeLessThan(2_000);
+
+    const full = await call("GET", `/api/v1/knowledge/${entry.id}`, { token: agent.token });
+    expect(full.status).toBe(200);
+    expect(full.body.data).toMatchObject({ id: entry.id, content: long });
+    const missing = await call("GET", "/api/v1/knowledge/no-existe", { token: agent.token });
+    expect(missing.status).toBe(404);
+  });
+
   it.each([
     [{ content: "x" }, ["title"]],
     [{ title: "  ", content: "  " }, ["title", "content"]],
@@ -146,6 +167,8 @@ describe("knowledge entries", () => {
     expect(edit.status).toBe(404);
     const del = await call("DELETE", `/api/v1/knowledge/${entry.id}`, { token: stranger.token });
     expect(del.status).toBe(404);
+    const read = await call("GET", `/api/v1/knowledge/${entry.id}`, { token: stranger.token });
+    expect(read.status).toBe(404);
     const mine = await call("GET", "/api/v1/knowledge", { token: owner.token });
     expect(mine.body.data[0]).toMatchObject({ id: entry.id, title: "Precios" });
   });

@@ -68,3 +68,16 @@ export interface KnowledgeEntry {
   created_at: string;
   updated_at: string;
 }
+
+/** How much of each entry's text `GET /knowledge` shows (the whole is `GET /knowledge/{id}`). */
+export const KNOWLEDGE_EXCERPT_CHARS = 240;
+
+/**
+ * An entry as `GET /knowledge` lists it: its beginning and its size instead of its text, so the
+ * list stays small however long the entries are (up to 100,000 characters each).
+ */
+export interface KnowledgeSummary extends Omit<KnowledgeEntry, "content"> {
+  excerpt: string;
+  /** The whole text's length, in characters. */
+  characters: number;
+}

@@ -33,6 +33,9 @@ export const knowledgeRoutes = new Hono<AppContext>()
     const entry = await knowledge.importKnowledge(c.var.deps, c.var.member, c.req.valid("form"));
     return c.json({ data: entry }, 201);
   })
+  .get("/:id", async (c) =>
+    c.json({ data: await knowledge.getKnowledge(c.var.deps, c.var.member, c.req.param()) }),
+  )
   .patch("/:id", manage, ...jsonBody(knowledgeUpdateInput), async (c) => {
     const entry = await knowledge.updateKnowledge(c.var.deps, c.var.member, {
       id: c.req.param("id"),

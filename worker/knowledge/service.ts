@@ -10,7 +10,13 @@ import { agents, knowledgeEntries } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
-import type { KnowledgeEntry, knowledgeCreateInput, knowledgeUpdateInput } from "./contract";
+import {
+  KNOWLEDGE_EXCERPT_CHARS,
+  type KnowledgeEntry,
+  type KnowledgeSummary,
+  type knowledgeCreateInput,
+  type knowledgeUpdateInput,
+} from "./contract";
 import { readKnowledgeFile } from "./extract";
 
 type Row = typeof knowledgeEntries.$inferSelect;
@@ -28,14 +34,34 @@ const entryNotFound = () => notFound("Entrada de conocimiento no encontrada.");
 const scoped = (member: Member, id: string) =>
   and(eq(knowledgeEntries.id, id), eq(knowledgeEntries.organizationId, member.organizationId));
 
-/** The organization's entries, the most recently changed first. */
-export async function listKnowledge({ db }: Deps, member: Member) {
+/** The organization's entries, the most recently changed first: each one's beginning and size. */
+export async function listKnowledge({ db }: Deps, member: Member): Promise<KnowledgeSummary[]> {
   const rows = await db
-    .select()
+    .select({
+      id: knowledgeEntries.id,
+      title: knowledgeEntries.title,
+      excerpt: sql<string>`substr(${knowledgeEntries.content}, 1, ${KNOWLEDGE_EXCERPT_CHARS})`,
+      characters: sql<number>`length(${knowledgeEntries.content})`,
+      fileName: knowledgeEntries.fileName,
+      createdAt: knowledgeEntries.createdAt,
+      updatedAt: knowledgeEntries.updatedAt,
+    })
     .from(knowledgeEntries)
     .where(eq(knowledgeEntries.organizationId, member.organizationId))
     .orderBy(desc(knowledgeEntries.updatedAt), desc(knowledgeEntries.id));
-  return rows.map(toKnowledgeEntry);
+  return rows.map(({ fileName, createdAt, updatedAt, ...row }) => ({
+    ...row,
+    file_name: fileName,
+    created_at: createdAt,
+    updated_at: updatedAt,
+  }));
+}
+
+/** One entry with its whole text (to edit it). */
+export async function getKnowledge({ db }: Deps, member: Member, { id }: { id: string }) {
+  const row = await db.query.knowledgeEntries.findFirst({ where: scoped(member, id) });
+  if (!row) throw entryNotFound();
+  return toKnowledgeEntry(row);
 }
 
 async function insertEntry(

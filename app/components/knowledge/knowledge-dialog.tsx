@@ -4,18 +4,19 @@ import {
   KNOWLEDGE_CONTENT_MAX,
   KNOWLEDGE_TITLE_MAX,
   knowledgeCreateInput,
-  type KnowledgeEntry,
+  type KnowledgeSummary,
 } from "../../../worker/knowledge/contract";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Field, TextAreaField } from "~/components/ui/field";
+import { client, data, errorMessage } from "~/lib/api";
 import { validate, type FieldErrors } from "~/lib/forms";
 import type { KnowledgeActionResult } from "./actions";
 
 interface KnowledgeDialogProps {
   open: boolean;
-  /** The entry being edited; null to write a new one. */
-  entry: KnowledgeEntry | null;
+  /** The entry being edited (as the list shows it: its text is read on opening); null to write a new one. */
+  entry: KnowledgeSummary | null;
   onClose: () => void;
 }
 
@@ -24,6 +25,8 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
   const fetcher = useFetcher<KnowledgeActionResult>();
   const [title, setTitle] = useState("");
   const [content, setContent] = useState("");
+  /** An edited entry's whole text: on its way, or why it could not be read. */
+  const [text, setText] = useState<"ready" | "loading" | { failed: string }>("ready");
   const [localErrors, setLocalErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   const saving = fetcher.state !== "idle";
@@ -33,8 +36,23 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
   useEffect(() => {
     if (!open) return;
     setTitle(entry?.title ?? "");
-    setContent(entry?.content ?? "");
+    setContent("");
     setLocalErrors({});
+    if (!entry) return setText("ready");
+    // The list holds each entry's beginning only: the whole text is read to edit it.
+    let current = true;
+    setText("loading");
+    data(client.knowledge[":id"].$get({ param: { id: entry.id } })).then(
+      (full) => {
+        if (!current) return;
+        setContent(full.content);
+        setText("ready");
+      },
+      (error: unknown) => current && setText({ failed: errorMessage(error) }),
+    );
+    return () => {
+      current = false;
+    };
   }, [open, entry]);
 
   // Saved: the dialog closes (the list reloads by itself after the action).
@@ -52,7 +70,7 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
 
   function submit(event: React.FormEvent) {
     event.preventDefault();
-    if (saving) return;
+    if (saving || text !== "ready") return;
     const checked = validate(knowledgeCreateInput, { title, content });
     if (checked.errors) {
       setLocalErrors(checked.errors);
@@ -90,8 +108,15 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
           rows={12}
           maxLength={KNOWLEDGE_CONTENT_MAX}
           value={content}
-          error={errors.content}
-          hint={`Lo que el agente puede decir a tus clientes. Hasta ${KNOWLEDGE_CONTENT_MAX.toLocaleString("es-ES")} caracteres (${content.length.toLocaleString("es-ES")} escritos).`}
+          disabled={text !== "ready"}
+          error={
+            typeof text === "object" ? `No se pudo leer el texto: ${text.failed}` : errors.content
+          }
+          hint={
+            text === "loading"
+              ? "Cargando el texto…"
+              : `Lo que el agente puede decir a tus clientes. Hasta ${KNOWLEDGE_CONTENT_MAX.toLocaleString("es-ES")} caracteres (${content.length.toLocaleString("es-ES")} escritos).`
+          }
           onChange={(e) => setContent(e.target.value)}
         />
         {result && !result.ok && !Object.keys(result.fieldErrors).length && (
@@ -103,7 +128,7 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
           <Button variant="secondary" onClick={onClose} disabled={saving}>
             Cancelar
           </Button>
-          <Button type="submit" disabled={saving}>
+          <Button type="submit" disabled={saving || text !== "ready"}>
             {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
           </Button>
         </div>
