@@ -1,7 +1,9 @@
 /**
  * The cron triggers of wrangler.toml: the daily retention run, and every five minutes the
- * Conversions API retries that are due and the pruning of rate-limit windows that ended.
+ * Conversions API retries that are due, the voice notes whose transcription never started and
+ * the pruning of rate-limit windows that ended.
  */
+import { resumeStuckTranscripts } from "./ai/transcribe";
 import type { Env } from "./env";
 import { depsForBackground } from "./http/deps";
 import { pruneExpiredHits } from "./http/rate-limit";
@@ -17,6 +19,7 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env,
   if (controller.cron === RETENTION_CRON) ctx.waitUntil(runRetention(deps.db, now));
   else {
     ctx.waitUntil(retryDueConversions(deps, now));
+    ctx.waitUntil(resumeStuckTranscripts(deps, now));
     ctx.waitUntil(pruneExpiredHits(deps.db, now.getTime()));
   }
 };

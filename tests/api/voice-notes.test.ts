@@ -1,17 +1,25 @@
 // Voice notes and photos the agent understands (issue 18): transcripts stored, searchable and
 // read by the agent; images reaching the model; every failure kept on the message with a
 // handoff instead of a guess.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
+import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
+import worker from "../support/test-worker";
 import { deliver, failNext, modelRequests } from "../support/webhooks";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
@@ -296,6 +304,46 @@ describe("voice notes", () => {
     expect((await call("POST", path, { token: org.owner.token })).status).toBe(409);
     expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(4);
     socket.socket.close();
+  });
+
+  it("hands a note whose hub was never reached to it again from the five-minute cron", async () => {
+    const org = await setup();
+    const from = customer();
+    const oldWords = unique("Llamadme mañana por la tarde");
+    const newWords = unique("Y confirmadme la hora");
+    await sendVoiceNote(org, from, oldWords);
+    await sendVoiceNote(org, from, newWords);
+    const conversation = await conversationOf(org.owner.organization.id, from);
+    const [old, recent] = await messagesOf(org.owner.token, conversation.id);
+    const queued = (id: string) =>
+      runInDurableObject(org.hub, (_, state) => state.storage.get(`transcript:${id}`));
+    // Both reached the hub's queue; then the hub "never got them": its queue is emptied, and
+    // the first note is eleven minutes old, the second one minute.
+    await vi.waitFor(async () => expect(await queued(recent!.id)).toBeDefined());
+    await runInDurableObject(org.hub, async (_, state) => {
+      await state.storage.deleteAlarm();
+      await state.storage.deleteAll();
+    });
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await env.DB.batch([
+      env.DB.prepare("UPDATE messages SET created_at = ? WHERE id = ?").bind(ago(11), old!.id),
+      env.DB.prepare("UPDATE messages SET created_at = ? WHERE id = ?").bind(ago(1), recent!.id),
+    ]);
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: CONVERSIONS_RETRY_CRON }),
+      env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(await queued(old!.id)).toBeDefined();
+    expect(await queued(recent!.id)).toBeUndefined();
+
+    await runDurableObjectAlarm(org.hub);
+    const [oldNow, recentNow] = await messagesOf(org.owner.token, conversation.id);
+    expect(oldNow).toMatchObject({ transcript: oldWords, transcript_status: "done" });
+    expect(recentNow).toMatchObject({ transcript: null, transcript_status: "pending" });
   });
 
   it("hands off only for notes not yet answered: an old unreadable one stays a line in the history", async () => {

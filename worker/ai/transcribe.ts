@@ -3,7 +3,7 @@
  * that needs it first) fetches the file from Meta once, asks the transcription model with an
  * `input_audio` part and stores the transcript, or why there is none, on the message.
  */
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../db/schema";
 import type { Env } from "../env";
@@ -161,4 +161,40 @@ export async function scheduleTranscripts(env: Env, organizationId: string, mess
     // The message stays "pending": a reply to the conversation transcribes it first.
     console.error("could not schedule transcripts", messageIds, error);
   }
+}
+
+/** How long a voice note may wait `pending` before the sweep hands it to its hub again. */
+export const STUCK_TRANSCRIPT_MS = 10 * 60_000;
+/** Older pending notes are left alone: they are not worth a model call a day later. */
+const SWEPT_WINDOW_MS = 24 * 60 * 60_000;
+const SWEEP_LIMIT = 500;
+
+/**
+ * The five-minute cron's sweep: a voice note still `pending` ten minutes after it arrived (its
+ * hub could not be reached then) goes to its organization's hub again, which transcribes it
+ * and tells the consoles, so no note stays "Transcribiendo…" for good. Answers how many.
+ */
+export async function resumeStuckTranscripts({ db, env }: Deps, now: Date) {
+  const stuck = await db
+    .select({ id: messages.id, organizationId: messages.organizationId })
+    .from(messages)
+    .where(
+      and(
+        eq(messages.transcriptStatus, "pending"),
+        lt(messages.createdAt, new Date(now.getTime() - STUCK_TRANSCRIPT_MS).toISOString()),
+        gt(messages.createdAt, new Date(now.getTime() - SWEPT_WINDOW_MS).toISOString()),
+      ),
+    )
+    .orderBy(messages.createdAt)
+    .limit(SWEEP_LIMIT);
+  const byOrganization = new Map<string, string[]>();
+  for (const { id, organizationId } of stuck) {
+    byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), id]);
+  }
+  await Promise.all(
+    [...byOrganization].map(([organizationId, ids]) =>
+      scheduleTranscripts(env, organizationId, ids),
+    ),
+  );
+  return stuck.length;
 }

@@ -300,6 +300,10 @@ export const messages = sqliteTable(
   (t) => [
     uniqueIndex("messages_wamid_idx").on(t.organizationId, t.wamid),
     index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
+    // The cron's sweep of voice notes whose hub was never reached (worker/ai/transcribe.ts).
+    index("messages_pending_transcript_idx")
+      .on(t.createdAt)
+      .where(sql`transcript_status = 'pending'`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX `messages_pending_transcript_idx` ON `messages` (`created_at`) WHERE transcript_status = 'pending';
