@@ -1,9 +1,4 @@
 // Conversions API: what reaches Meta, field by field, through the local Graph fake.
-import {
-  createExecutionContext,
-  createScheduledController,
-  waitOnExecutionContext,
-} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -19,7 +14,7 @@ import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
-import worker from "../support/test-worker";
+import { runCron } from "../support/cron";
 import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -210,13 +205,7 @@ describe("Conversions API, web events", () => {
     expect(retryAt - Date.now()).toBeGreaterThan(30_000);
 
     // Not due yet: a cron run now leaves it alone.
-    const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: Date.now(), cron: CONVERSIONS_RETRY_CRON }),
-      env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await runCron(CONVERSIONS_RETRY_CRON);
     expect((await settledConversion(failed.id)).capiStatus).toBe("failed");
 
     // Due: the next run sends it.

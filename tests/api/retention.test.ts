@@ -1,12 +1,8 @@
-import {
-  createExecutionContext,
-  createScheduledController,
-  waitOnExecutionContext,
-} from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import worker from "../support/test-worker";
 import { describe, expect, it } from "vitest";
 import { retentionCutoff } from "../../worker/retention/service";
+import { RETENTION_CRON } from "../../worker/scheduled";
+import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { db, seedMessage } from "../support/db";
 import { conversions, trackingSessions } from "../../worker/db/schema";
@@ -16,15 +12,7 @@ const cutoff = retentionCutoff(new Date(NOW));
 const justBefore = new Date(Date.parse(cutoff) - 60_000).toISOString();
 const justAfter = new Date(Date.parse(cutoff) + 60_000).toISOString();
 
-async function runCron() {
-  const ctx = createExecutionContext();
-  await worker.scheduled(
-    createScheduledController({ scheduledTime: NOW, cron: "17 3 * * *" }),
-    env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-}
+const runRetentionCron = () => runCron(RETENTION_CRON, NOW);
 
 const countOf = async (table: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
@@ -52,7 +40,7 @@ describe("daily retention", () => {
       { organizationId: orgId, eventName: "lead", eventTime: justAfter },
     ]);
 
-    await runCron();
+    await runRetentionCron();
     expect(await countOf("messages")).toBe(1);
     expect(await countOf("conversations")).toBe(1);
     expect(await countOf("tracking_sessions")).toBe(1);
@@ -60,7 +48,7 @@ describe("daily retention", () => {
     const left = await env.DB.prepare("SELECT id FROM conversations").first<{ id: string }>();
     expect(left!.id).toBe(kept.id);
 
-    await runCron();
+    await runRetentionCron();
     expect(await countOf("messages")).toBe(1);
     expect(await countOf("conversations")).toBe(1);
 

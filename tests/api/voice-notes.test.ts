@@ -1,13 +1,7 @@
 // Voice notes and photos the agent understands (issue 18): transcripts stored, searchable and
 // read by the agent; images reaching the model; every failure kept on the message with a
 // handoff instead of a guess.
-import {
-  createExecutionContext,
-  createScheduledController,
-  runDurableObjectAlarm,
-  runInDurableObject,
-  waitOnExecutionContext,
-} from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { transcribeMessage } from "../../worker/ai/transcribe";
@@ -15,11 +9,11 @@ import { depsForBackground } from "../../worker/http/deps";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
+import { runCron } from "../support/cron";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import worker from "../support/test-worker";
 import { deliver, failNext, modelRequests } from "../support/webhooks";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
@@ -92,6 +86,20 @@ async function messagesOf(token: string, conversationId: string) {
   const res = await call("GET", `/api/v1/conversations/${conversationId}/messages`, { token });
   expect(res.status).toBe(200);
   return res.body.data.messages as Record<string, any>[];
+}
+
+/** A voice note the model could not transcribe: unavailable on every attempt its client makes. */
+async function failedVoiceNote(org: Setup, from: string, words: string) {
+  await fakeControl(env.AI_BASE_URL, "transcription-failure", {
+    contains: words,
+    status: 503,
+    times: 3,
+  });
+  await sendVoiceNote(org, from, words);
+  await runDurableObjectAlarm(org.hub);
+  const conversation = await conversationOf(org.owner.organization.id, from);
+  const [note] = await messagesOf(org.owner.token, conversation.id);
+  return { conversation, note: note! };
 }
 
 /** The model requests that carried this text anywhere (a prompt, or the audio's bytes). */
@@ -208,17 +216,7 @@ describe("voice notes", () => {
     const org = await setup();
     const from = customer();
     const words = unique("No me llega el pedido");
-    // Unavailable on every attempt the model client makes.
-    await fakeControl(env.AI_BASE_URL, "transcription-failure", {
-      contains: words,
-      status: 503,
-      times: 3,
-    });
-    await sendVoiceNote(org, from, words);
-    await runDurableObjectAlarm(org.hub);
-
-    const conversation = await conversationOf(org.owner.organization.id, from);
-    const [note] = await messagesOf(org.owner.token, conversation.id);
+    const { conversation, note } = await failedVoiceNote(org, from, words);
     expect(note).toMatchObject({
       content: "🎤 Nota de voz",
       media: { id: expect.any(String) },
@@ -257,17 +255,9 @@ describe("voice notes", () => {
     const org = await setup();
     const from = customer();
     const words = unique("Quiero cambiar la cita del martes");
-    await fakeControl(env.AI_BASE_URL, "transcription-failure", {
-      contains: words,
-      status: 503,
-      times: 3,
-    });
-    await sendVoiceNote(org, from, words);
-    await runDurableObjectAlarm(org.hub);
-    const conversation = await conversationOf(org.owner.organization.id, from);
-    const [note] = await messagesOf(org.owner.token, conversation.id);
+    const { conversation, note } = await failedVoiceNote(org, from, words);
     expect(note).toMatchObject({ transcript_status: "failed" });
-    const path = `/api/v1/conversations/${conversation.id}/messages/${note!.id}/transcript`;
+    const path = `/api/v1/conversations/${conversation.id}/messages/${note.id}/transcript`;
 
     // Another organization's member cannot reach it, and it stays failed.
     const stranger = await createOwner({ name: "Otra Tienda" });
@@ -277,12 +267,12 @@ describe("voice notes", () => {
     const retried = await call("POST", path, { token: org.owner.token });
     expect(retried.status).toBe(202);
     expect(retried.body.data).toMatchObject({
-      id: note!.id,
+      id: note.id,
       transcript_status: "pending",
       transcript_error: null,
     });
     const pending = await socket.receive(
-      (e) => e.type === "message_status" && e.data.message.id === note!.id,
+      (e) => e.type === "message_status" && e.data.message.id === note.id,
     );
     expect(pending.data.message.transcript_status).toBe("pending");
     // A second press while it is on its way changes nothing.
@@ -299,7 +289,7 @@ describe("voice notes", () => {
     const done = await socket.receive(
       (e) => e.type === "message_status" && e.data.message.transcript_status === "done",
     );
-    expect(done.data.message).toMatchObject({ id: note!.id, transcript: words });
+    expect(done.data.message).toMatchObject({ id: note.id, transcript: words });
     // A transcribed note is not transcribed again.
     expect((await call("POST", path, { token: org.owner.token })).status).toBe(409);
     expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(4);
@@ -330,13 +320,7 @@ describe("voice notes", () => {
       env.DB.prepare("UPDATE messages SET created_at = ? WHERE id = ?").bind(ago(1), recent!.id),
     ]);
 
-    const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: Date.now(), cron: CONVERSIONS_RETRY_CRON }),
-      env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await runCron(CONVERSIONS_RETRY_CRON);
     expect(await queued(old!.id)).toBeDefined();
     expect(await queued(recent!.id)).toBeUndefined();
 

@@ -2,18 +2,14 @@
 // writes are limited per minute (counted before the work, so a parallel burst gets exactly
 // the limit), model calls from the sandbox are limited tighter, and every model call
 // carries a max_tokens.
-import {
-  createExecutionContext,
-  createScheduledController,
-  waitOnExecutionContext,
-} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
+import { runCron } from "../support/cron";
 import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
 import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
-import worker from "../support/test-worker";
 import { modelRequests } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -119,13 +115,7 @@ describe("write limits", () => {
         .run();
     await insert("prune-test:ended", now - 1_000);
     await insert("prune-test:live", now + 60_000);
-    const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: now, cron: "*/5 * * * *" }),
-      env,
-      ctx,
-    );
-    await waitOnExecutionContext(ctx);
+    await runCron(CONVERSIONS_RETRY_CRON, now);
     const keys = await env.DB.prepare(
       "SELECT key FROM rate_limits WHERE key LIKE 'prune-test:%'",
     ).all<{ key: string }>();
