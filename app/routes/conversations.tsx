@@ -73,9 +73,8 @@ recordEvents<ConversationEvent>(["conversation_update"], ({ conversation }) =>
 
 type InboxData = Awaited<ReturnType<typeof readInbox>>;
 
-async function readInbox(search: URLSearchParams) {
+async function readInbox(filters: InboxFilters) {
   const asked = (lastAsked = liveRows.mark());
-  const filters = filtersFromUrl(search);
   const [list, agents] = await Promise.all([
     data(client.conversations.$get({ query: listQuery(filters) })).catch((error: unknown) => {
       // No inbox yet for this account: the page explains where conversations come from.
@@ -97,10 +96,10 @@ let shown: { key: string; data: InboxData } | null = null;
  * replacing both with an error; the next event or reconnection reloads again.
  */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
-  const search = filtersToUrl(filtersFromUrl(new URL(request.url).searchParams)).toString();
-  const key = `${tokenStore.get()} ${search}`;
+  const filters = filtersFromUrl(new URL(request.url).searchParams);
+  const key = `${tokenStore.get()} ${filtersToUrl(filters)}`;
   try {
-    const inbox = await readInbox(new URLSearchParams(search));
+    const inbox = await readInbox(filters);
     shown = { key, data: inbox };
     return inbox;
   } catch (error) {

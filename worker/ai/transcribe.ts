@@ -189,7 +189,9 @@ export async function resumeStuckTranscripts({ db, env }: Deps, now: Date) {
     .limit(SWEEP_LIMIT);
   const byOrganization = new Map<string, string[]>();
   for (const { id, organizationId } of stuck) {
-    byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), id]);
+    const ids = byOrganization.get(organizationId) ?? [];
+    ids.push(id);
+    byOrganization.set(organizationId, ids);
   }
   await Promise.all(
     [...byOrganization].map(([organizationId, ids]) =>

@@ -21,13 +21,18 @@ import { readKnowledgeFile } from "./extract";
 
 type Row = typeof knowledgeEntries.$inferSelect;
 
-const toKnowledgeEntry = (row: Row): KnowledgeEntry => ({
+/** What the API shows of every entry, listed or whole. */
+const entryFields = (row: Pick<Row, "id" | "title" | "fileName" | "createdAt" | "updatedAt">) => ({
   id: row.id,
   title: row.title,
-  content: row.content,
   file_name: row.fileName,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
+});
+
+const toKnowledgeEntry = (row: Row): KnowledgeEntry => ({
+  ...entryFields(row),
+  content: row.content,
 });
 
 const entryNotFound = () => notFound("Entrada de conocimiento no encontrada.");
@@ -49,11 +54,10 @@ export async function listKnowledge({ db }: Deps, member: Member): Promise<Knowl
     .from(knowledgeEntries)
     .where(eq(knowledgeEntries.organizationId, member.organizationId))
     .orderBy(desc(knowledgeEntries.updatedAt), desc(knowledgeEntries.id));
-  return rows.map(({ fileName, createdAt, updatedAt, ...row }) => ({
-    ...row,
-    file_name: fileName,
-    created_at: createdAt,
-    updated_at: updatedAt,
+  return rows.map((row) => ({
+    ...entryFields(row),
+    excerpt: row.excerpt,
+    characters: row.characters,
   }));
 }
 

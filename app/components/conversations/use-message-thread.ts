@@ -150,28 +150,35 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
     if (newestId) void bottom.current?.scrollIntoView({ block: "end" });
   }, [newestId]);
 
-  /** A message on screen, from an event (already recorded) or this console's own send. */
-  const upsert = useCallback((message: Message) => {
-    liveMessages.record(message);
+  /** A newer copy of a message on screen (events are recorded as they arrive, above). */
+  const place = useCallback((message: Message) => {
     setThread((current) =>
       current.conversationId === message.conversation_id && current.messages
         ? { ...current, messages: upsertMessage(current.messages, message) }
         : current,
     );
   }, []);
+  /** What this console's own send or reaction stored, recorded like an event's copy. */
+  const upsert = useCallback(
+    (message: Message) => {
+      liveMessages.record(message);
+      place(message);
+    },
+    [place],
+  );
 
   useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
     if (conversation.id !== conversationId) return;
-    upsert(message);
+    place(message);
     setTimeout(() => {
       if (shown.current === conversation.id) read(conversation.id);
     }, MARK_READ_DELAY_MS);
   });
   useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation }) => {
-    if (conversation.id === conversationId) upsert(message);
+    if (conversation.id === conversationId) place(message);
   });
   useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
-    if (message.conversation_id === conversationId) upsert(message);
+    if (message.conversation_id === conversationId) place(message);
   });
 
   // A socket (re)opened: what happened while none was open, merged into what is shown.
