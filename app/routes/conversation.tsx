@@ -160,10 +160,13 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   const [aiDraft, setAiDraft] = useAiDraft(conversationId, conversation.ai_draft);
 
-  // A socket (re)opened: the thread catches up on its own; the detail is read again.
+  // A socket (re)opened: the thread catches up on its own; the detail (and any suggestion
+  // prepared meanwhile) is read again.
   useRealtimeConnected(async () => {
     try {
-      setConversation(await readDetail(conversationId));
+      const detail = await readDetail(conversationId);
+      setConversation(detail);
+      setAiDraft(detail.ai_draft);
     } catch {
       // The next event or reconnection brings the conversation up to date.
     }
