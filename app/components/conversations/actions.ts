@@ -4,9 +4,12 @@ import {
   type ConversationStatus,
   type ConversationUpdateInput,
   type Message,
+  type MessageEvent,
+  type MessageStatusEvent,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
 import { client, data, errorMessage } from "~/lib/api";
+import { liveCopies, recordEvents } from "~/lib/live-copies";
 
 const conversation = client.conversations[":id"];
 
@@ -44,18 +47,36 @@ export async function changeAgent(id: string, agentId: string | null) {
 }
 
 /**
+ * Messages as events (and this console's own calls) brought them, for every thread: data read
+ * before them (a page, a call's answer) gets them laid over it instead of putting back an
+ * older copy (a status, a transcript).
+ */
+export const liveMessages = liveCopies<Message>();
+recordEvents<MessageEvent | MessageStatusEvent>(
+  ["new_message", "message_sent", "message_status"],
+  ({ message }) => liveMessages.record(message),
+);
+
+/**
  * What the team sends in a conversation (text, template, file, reaction), with the spec's
  * toasts. Each stored message goes to `onStored` (the realtime event may bring it too: lists
- * keep messages by id).
+ * keep messages by id), or the newer copy an event brought while the call travelled.
  */
 export function replyActions(conversationId: string, onStored: (message: Message) => void) {
+  async function stored(call: () => Promise<Message>) {
+    const asked = liveMessages.mark();
+    const answer = await call();
+    const message = liveMessages.get(answer.id, asked) ?? answer;
+    onStored(message);
+    return message;
+  }
+
   async function deliver(
     post: () => Promise<Message>,
     texts: { success: string; failure: string },
   ) {
     try {
-      const message = await post();
-      onStored(message);
+      const message = await stored(post);
       if (message.status === "failed")
         toast.error(texts.failure, { description: message.error ?? undefined });
       else toast.success(texts.success);
@@ -114,8 +135,8 @@ export function replyActions(conversationId: string, onStored: (message: Message
     /** "Reintentar transcripción": the voice note shows "Transcribiendo…" until the words come. */
     retryTranscript: async (message: Message) => {
       try {
-        onStored(
-          await data(
+        await stored(() =>
+          data(
             conversation.messages[":messageId"].transcript.$post({
               param: { id: conversationId, messageId: message.id },
             }),
@@ -129,8 +150,8 @@ export function replyActions(conversationId: string, onStored: (message: Message
     },
     react: async (message: Message, emoji: string) => {
       try {
-        onStored(
-          await data(
+        await stored(() =>
+          data(
             conversation.messages[":messageId"].reaction.$post({
               param: { id: conversationId, messageId: message.id },
               json: { emoji },

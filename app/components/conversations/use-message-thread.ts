@@ -10,26 +10,15 @@ import {
 import {
   MARK_READ_DELAY_MS,
   fetchNewestPage,
+  liveMessages,
   markRead,
   mergeMessages,
   missedMoreThanAPage,
   upsertMessage,
 } from "./actions";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
-import { liveCopies, recordEvents } from "~/lib/live-copies";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
-
-/**
- * Messages as events (and this console's own sends) brought them, for every thread: a page
- * read before them gets them laid over it instead of putting back an older copy (a status, a
- * transcript).
- */
-const liveMessages = liveCopies<Message>();
-recordEvents<MessageEvent | MessageStatusEvent>(
-  ["new_message", "message_sent", "message_status"],
-  ({ message }) => liveMessages.record(message),
-);
 
 /**
  * A newest page with what events brought since it was asked for: newer copies of its messages,
