@@ -7,6 +7,7 @@ import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import type { MessageEvent } from "../../worker/conversations/contract";
 import { useRealtimeEvent } from "./use-realtime-event";
+import { contactLabel } from "~/components/conversations/selectors";
 
 const PREVIEW_LENGTH = 50;
 const TOAST_MS = 5000;
@@ -39,7 +40,7 @@ export function useMessageNotifications() {
   }, []);
 
   useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
-    const who = conversation.contact_name || conversation.phone_number;
+    const who = contactLabel(conversation);
     const preview = message.content.slice(0, PREVIEW_LENGTH);
     toast.info("Nuevo mensaje de WhatsApp", {
       description: `${who}: ${preview}`,

@@ -31,6 +31,7 @@ import { loadThread, useMessageThread } from "~/components/conversations/use-mes
 import { useWindowClock } from "~/components/conversations/window-banner";
 import {
   AgentSelect,
+  contactHandle,
   contactLabel,
   PrioritySelect,
   StatusBadge,
@@ -192,10 +193,20 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
               show(await updateConversation(conversation.id, { contact_name }))
             }
           />
-          {conversation.contact_name && (
-            <p className="text-sm text-slate-500">+{conversation.phone_number}</p>
+          {conversation.contact_name && contactHandle(conversation) && (
+            <p className="text-sm text-slate-500">{contactHandle(conversation)}</p>
           )}
         </div>
+        {!conversation.contact.phone_number && (
+          <Button
+            variant="secondary"
+            disabled={!windowOpen}
+            title={windowOpen ? undefined : "Solo con la ventana de 24 horas abierta"}
+            onClick={() => void actions.requestPhone()}
+          >
+            Pedir teléfono
+          </Button>
+        )}
         <StatusBadge status={conversation.status} />
         <StageBadge stage={conversation.stage} />
         <StatusSelect
@@ -257,6 +268,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
             key={conversationId}
             actions={actions}
             window={{ expiresAt, open: windowOpen, now }}
+            billing={conversation.billing}
             quickReplies={loaded.quickReplies}
             suggestion={{ conversationId, aiDraft, onChange: setAiDraft }}
           />

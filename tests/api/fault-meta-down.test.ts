@@ -150,7 +150,12 @@ describe("Meta down when a person sends", () => {
     await failNext("graph", { path: `/v25.0${s.messagesPath}`, contains: text, delay_ms: 1_000 });
     const graph = new GraphClient(env.META_GRAPH_URL, "test-access-token", 100);
     const error = await graph
-      .sendMessage(s.connection.phoneNumberId, "34600000000", "text", { body: text })
+      .sendMessage(
+        s.connection.phoneNumberId,
+        { phoneNumber: "34600000000", waUserId: null },
+        "text",
+        { body: text },
+      )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GraphError);
     expect((error as GraphError).message).toMatch(/^Meta no respondió a tiempo/);

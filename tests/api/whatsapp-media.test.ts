@@ -50,6 +50,7 @@ describe("templates", () => {
     expect(templates.map((t: any) => `${t.name}:${t.status}`)).toEqual([
       "seguimiento_cita:APPROVED",
       "bienvenida:APPROVED",
+      "codigo_acceso:APPROVED",
       "promo_rechazada:REJECTED",
     ]);
     expect(templates[0]).toEqual({

@@ -385,7 +385,7 @@ describe("inbound messages", () => {
     expect((await messagesOf(moved!.id)).map((m) => m.content)).toEqual([
       "antes",
       "justo antes",
-      "El cliente cambió de número",
+      `El cliente cambió su número de WhatsApp a +${newNumber}.`,
       "desde el nuevo",
     ]);
     expect(moved!.unread_count).toBe(4);

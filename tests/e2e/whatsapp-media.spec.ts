@@ -96,7 +96,11 @@ test("after 24 hours the window is closed and a template is sent with its parame
   await expect(page.getByRole("button", { name: "Adjuntar archivo" })).toHaveCount(0);
 
   const picker = page.getByLabel("Plantilla", { exact: true });
-  await expect(picker.locator("option")).toHaveText(["seguimiento_cita (es)", "bienvenida (es)"]);
+  await expect(picker.locator("option")).toHaveText([
+    "seguimiento_cita (es)",
+    "bienvenida (es)",
+    "codigo_acceso (es)",
+  ]);
   await picker.selectOption({ label: "seguimiento_cita (es)" });
   const send = page.getByRole("button", { name: "Enviar plantilla" });
   await expect(send).toBeDisabled();

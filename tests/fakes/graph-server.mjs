@@ -80,6 +80,14 @@ const TEMPLATES = [
     components: [{ type: "BODY", text: "¡Gracias por escribirnos!" }],
   },
   {
+    name: "codigo_acceso",
+    language: "es",
+    status: "APPROVED",
+    category: "AUTHENTICATION",
+    id: "1004",
+    components: [{ type: "BODY", text: "Tu código es {{1}}" }],
+  },
+  {
     name: "promo_rechazada",
     language: "es",
     status: "REJECTED",
@@ -91,6 +99,11 @@ const TEMPLATES = [
 
 /** What Meta refuses in a template, media or reaction message, as its error. */
 function outboundProblem(body, uploaded) {
+  // Exactly one of `to` (a phone) and `recipient` (a BSUID) names the customer.
+  if (Boolean(body.to) === Boolean(body.recipient))
+    return { message: "(#100) Exactly one of to or recipient is required.", code: 100 };
+  if (body.recipient && !/^[A-Z]{2}\.[A-Za-z0-9]{1,128}$/.test(body.recipient))
+    return { message: "(#100) Invalid parameter recipient", code: 100 };
   if (body.type === "template") {
     const t = body.template ?? {};
     const known = TEMPLATES.find(
@@ -98,6 +111,11 @@ function outboundProblem(body, uploaded) {
     );
     if (!known)
       return { message: "(#132001) Template name does not exist in the translation", code: 132001 };
+    if (known.category === "AUTHENTICATION" && body.recipient)
+      return {
+        message: "(#131062) Authentication templates cannot be sent to a business-scoped user ID",
+        code: 131062,
+      };
     const expected = new Set(known.components[0].text.match(/\{\{\d+\}\}/g) ?? []).size;
     const given = (t.components ?? []).find((c) => c.type === "body")?.parameters?.length ?? 0;
     if (expected !== given)
@@ -113,6 +131,21 @@ function outboundProblem(body, uploaded) {
   if (body.type === "reaction" && (!body.reaction?.message_id || body.reaction.emoji === undefined))
     return { message: "(#100) reaction requires message_id and emoji", code: 100 };
   return null;
+}
+
+/**
+ * What Meta bills for a message it accepted (per-message pricing): a template its
+ * category, anything else a service message, billable since October 2026.
+ */
+export function pricingOf(body) {
+  const template =
+    body.type === "template" && TEMPLATES.find((t) => t.name === body.template?.name);
+  return {
+    billable: true,
+    pricing_model: "PMP",
+    category: template ? template.category.toLowerCase() : "service",
+    type: "regular",
+  };
 }
 
 /** Graph's error envelope. */
@@ -159,7 +192,8 @@ export async function startFakeGraph({
     return answer?.status ?? 0;
   }
 
-  function scheduleStatuses(phoneNumberId, id, to) {
+  /** sent → delivered → read for an accepted message; `pricing` rides on the first two. */
+  function scheduleStatuses(phoneNumberId, id, body) {
     ["sent", "delivered", "read"].forEach((status, index) => {
       setTimeout(
         () => {
@@ -182,7 +216,10 @@ export async function startFakeGraph({
                           id,
                           status,
                           timestamp: String(Math.floor(Date.now() / 1000)),
-                          recipient_id: to,
+                          ...(body.to
+                            ? { recipient_id: body.to }
+                            : { recipient_user_id: body.recipient }),
+                          ...(status !== "read" && { pricing: pricingOf(body) }),
                         },
                       ],
                     },
@@ -313,10 +350,14 @@ export async function startFakeGraph({
         if (problem) return graphError(res, 400, problem);
         messageSequence += 1;
         const id = `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
-        if (autoStatuses) scheduleStatuses(node, id, body.to);
+        if (autoStatuses) scheduleStatuses(node, id, body);
         return sendJson(res, 200, {
           messaging_product: "whatsapp",
-          contacts: [{ input: body.to, wa_id: body.to }],
+          contacts: [
+            body.to
+              ? { input: body.to, wa_id: body.to }
+              : { input: body.recipient, user_id: body.recipient },
+          ],
           messages: [{ id }],
         });
       }

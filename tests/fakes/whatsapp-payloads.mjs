@@ -22,7 +22,9 @@ export function delivery(...changes) {
 
 /**
  * An inbound customer message change. `type` and its part follow Meta's reference, e.g.
- * `{ type: "image", image: { id, mime_type, sha256, caption } }`.
+ * `{ type: "image", image: { id, mime_type, sha256, caption } }`. Since 2026 every message
+ * carries the customer's BSUID (`userId`: `from_user_id`, `contacts[].user_id`); a customer
+ * with a `username` may withhold the phone: without `from`, `wa_id` and `from` are absent.
  */
 export function inboundMessage({
   phoneNumberId,
@@ -31,6 +33,7 @@ export function inboundMessage({
   from,
   name = "Cliente",
   userId,
+  username,
   id = wamid(),
   timestamp = seconds(),
   type = "text",
@@ -39,7 +42,13 @@ export function inboundMessage({
   referral,
   context,
 }) {
-  const message = { from, id, timestamp, type };
+  const message = {
+    ...(from && { from }),
+    ...(userId && { from_user_id: userId }),
+    id,
+    timestamp,
+    type,
+  };
   if (type === "text") message.text = { body: text };
   else if (part !== undefined) message[type] = part;
   if (referral) message.referral = referral;
@@ -50,7 +59,13 @@ export function inboundMessage({
     value: {
       messaging_product: "whatsapp",
       metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
-      contacts: [{ profile: { name }, wa_id: from, ...(userId && { user_id: userId }) }],
+      contacts: [
+        {
+          profile: { name, ...(username && { username }) },
+          ...(from && { wa_id: from }),
+          ...(userId && { user_id: userId }),
+        },
+      ],
       messages: [message],
     },
   };
@@ -62,7 +77,9 @@ export function inboundMessage({
  */
 export function burst(...changes) {
   const [first] = changes;
-  const contacts = new Map(changes.flatMap((c) => c.value.contacts).map((c) => [c.wa_id, c]));
+  const contacts = new Map(
+    changes.flatMap((c) => c.value.contacts ?? []).map((c) => [c.user_id ?? c.wa_id, c]),
+  );
   return {
     ...first,
     value: {
@@ -79,9 +96,11 @@ export function statusUpdate({
   wabaId = "waba",
   id,
   recipientId,
+  recipientUserId,
   status,
   timestamp = seconds(),
   errors,
+  pricing = { billable: true, pricing_model: "PMP", category: "service", type: "regular" },
 }) {
   return {
     wabaId,
@@ -94,11 +113,9 @@ export function statusUpdate({
           id,
           status,
           timestamp,
-          recipient_id: recipientId,
-          ...(status !== "failed" && {
-            conversation: { id: "conv-1", origin: { type: "service" } },
-            pricing: { billable: true, pricing_model: "PMP", category: "service" },
-          }),
+          ...(recipientId && { recipient_id: recipientId }),
+          ...(recipientUserId && { recipient_user_id: recipientUserId }),
+          ...(status !== "failed" && pricing && { pricing }),
           ...(errors && { errors }),
         },
       ],

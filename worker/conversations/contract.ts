@@ -210,8 +210,17 @@ export type SendMessageInput = z.input<typeof sendMessageInput>;
 
 export interface Conversation {
   id: string;
-  contact: { name: string | null; phone_number: string };
-  phone_number: string;
+  /**
+   * The customer: `phone_number` is null while a customer with a WhatsApp username withholds
+   * it; `user_id` is their business-scoped user id (BSUID).
+   */
+  contact: {
+    name: string | null;
+    phone_number: string | null;
+    username: string | null;
+    user_id: string | null;
+  };
+  phone_number: string | null;
   contact_name: string | null;
   platform: "whatsapp";
   status: ConversationStatus;
@@ -239,6 +248,16 @@ export interface Conversation {
 export interface ConversationDetail extends Conversation {
   suggestions: Suggestion[];
   origin: ConversationOrigin | null;
+  billing: ConversationBilling;
+}
+
+/** What Meta bills for the conversation's messages (per-message pricing). */
+export interface ConversationBilling {
+  billable_messages: number;
+  /** Billable messages by Meta's pricing category (`service`, `marketing`, `utility`, ...). */
+  by_category: Record<string, number>;
+  /** End of the free 72-hour window a click-to-WhatsApp conversation earned, if it did. */
+  free_entry_point_until: string | null;
 }
 
 export interface ConversationList {

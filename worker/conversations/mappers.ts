@@ -31,7 +31,12 @@ export function assertWindowOpen(row: Pick<ConversationRow, "lastInboundAt">) {
 
 export const toConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
-  contact: { name: row.contactName, phone_number: row.phoneNumber },
+  contact: {
+    name: row.contactName,
+    phone_number: row.phoneNumber,
+    username: row.username,
+    user_id: row.waUserId,
+  },
   phone_number: row.phoneNumber,
   contact_name: row.contactName,
   platform: "whatsapp",

@@ -205,8 +205,42 @@ export async function retryTranscript(deps: Deps, member: Member, input: Message
 }
 
 /** What to ask WhatsApp for to send a stored message again. */
+/** What the customer reads above WhatsApp's "share phone number" button. */
+export const REQUEST_PHONE_TEXT =
+  "Para atenderte mejor, ¿nos compartes tu número de teléfono? Pulsa el botón para enviarlo.";
+
+/** WhatsApp's request for the customer's phone (`request_contact_info`). */
+const requestPhoneDelivery = (): Delivery => ({
+  type: "interactive",
+  part: {
+    type: "request_contact_info",
+    body: { text: REQUEST_PHONE_TEXT },
+    action: { name: "request_contact_info" },
+  },
+});
+
+/**
+ * "Pedir teléfono": asks a customer known only by their WhatsApp username for their phone.
+ * Their answer (a shared contact) fills it in (worker/whatsapp/customer-identity.ts).
+ */
+export async function requestPhone(deps: Deps, member: Member, { id }: { id: string }) {
+  const conversation = await findConversation(deps.db, member.organizationId, id);
+  if (conversation.phoneNumber) {
+    throw new AppError(409, "phone_known", "Ya tienes el teléfono de este cliente.");
+  }
+  return sendOutbound(deps, conversation, {
+    senderType: "agent",
+    senderUserId: member.userId,
+    content: REQUEST_PHONE_TEXT,
+    ...requestPhoneDelivery(),
+  });
+}
+
 async function deliveryOf(deps: Deps, row: MessageRow): Promise<Delivery> {
   if (row.type === "text") return textDelivery(row.content);
+  if (row.type === "interactive" && row.content === REQUEST_PHONE_TEXT) {
+    return requestPhoneDelivery();
+  }
   if (row.type === "template") {
     const template = await templateOfContent(deps, row.organizationId, row.content);
     return templateDelivery(template.part);
@@ -321,12 +355,10 @@ export async function reactToMessage(
   assertWindowOpen(conversation);
   const sender = await requireSender(deps, member.organizationId);
   try {
-    await sender.graph.sendMessage(
-      sender.connection.phoneNumberId,
-      conversation.phoneNumber,
-      "reaction",
-      { message_id: row.wamid, emoji },
-    );
+    await sender.graph.sendMessage(sender.connection.phoneNumberId, conversation, "reaction", {
+      message_id: row.wamid,
+      emoji,
+    });
   } catch (error) {
     throw metaFailure(error);
   }

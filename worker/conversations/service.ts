@@ -19,6 +19,7 @@ import {
   type conversationUpdateInput,
 } from "./contract";
 import { toConversation, type ConversationRow } from "./mappers";
+import { conversationBilling } from "./billing";
 
 export const conversationNotFound = () => notFound("Conversación no encontrada.");
 
@@ -50,18 +51,22 @@ const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 const indexable = (text: string) => [...text].length >= 3;
 
 /**
- * Conversations whose contact name or phone, or any of whose messages, contains the term.
- * With three characters or more it reads the FTS5 trigram indexes (migration 0003) and
- * starts from their hits, so its cost follows the matches, not the size of the inbox;
+ * Conversations whose contact name, phone or WhatsApp username (with or without its `@`),
+ * or any of whose messages, contains the term.
+ * With three characters or more it reads the FTS5 trigram indexes (migrations 0003, 0008)
+ * and starts from their hits, so its cost follows the matches, not the size of the inbox;
  * the organization is checked on every hit (`+` keeps SQLite from scanning the whole
  * organization's index instead). Shorter terms scan with LIKE, as before.
  */
 function searchFilter(organizationId: string, search: string): SQL[] {
   const phone = search.replace(/[\s+()-]/g, "");
-  if (indexable(search) && (phone === "" || indexable(phone))) {
-    const names = phone
-      ? `contact_name : ${phrase(search)} OR phone_number : ${phrase(phone)}`
-      : `contact_name : ${phrase(search)}`;
+  const handle = search.replace(/^@/, "");
+  if (indexable(search) && indexable(handle) && (phone === "" || indexable(phone))) {
+    const names = [
+      `contact_name : ${phrase(search)}`,
+      `username : ${phrase(handle)}`,
+      ...(phone ? [`phone_number : ${phrase(phone)}`] : []),
+    ].join(" OR ");
     return [
       sql`+${conversations.organizationId} = ${organizationId}`,
       sql`${conversations}.rowid IN (
@@ -79,6 +84,7 @@ function searchFilter(organizationId: string, search: string): SQL[] {
     or(
       sql`${conversations.contactName} LIKE ${pattern} ESCAPE '\\'`,
       like(conversations.phoneNumber, `%${escapeLike(phone)}%`),
+      sql`${conversations.username} LIKE ${`%${escapeLike(handle)}%`} ESCAPE '\\'`,
       sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND (${messages.content} LIKE ${pattern} ESCAPE '\\' OR ${messages.transcript} LIKE ${pattern} ESCAPE '\\'))`,
     )!,
   ];
@@ -176,11 +182,12 @@ export async function getConversation(
   { id }: { id: string },
 ): Promise<ConversationDetail> {
   const row = await findConversation(db, member.organizationId, id);
-  const [suggestions, origin] = await Promise.all([
+  const [suggestions, origin, billing] = await Promise.all([
     pendingSuggestions(db, member.organizationId, id),
     conversationOrigin(db, row),
+    conversationBilling(db, row),
   ]);
-  return { ...toConversation(row), suggestions, origin };
+  return { ...toConversation(row), suggestions, origin, billing };
 }
 
 export async function createConversation(

@@ -203,10 +203,15 @@ export const conversations = sqliteTable(
     id: id(),
     organizationId: organizationId(),
     platform: text("platform").notNull().default("whatsapp"),
-    /** The customer's WhatsApp id (wa_id): digits with country code. */
-    phoneNumber: text("phone_number").notNull(),
-    /** Business-scoped user id, when Meta sends one (contacts[].user_id). */
+    /**
+     * The customer's WhatsApp id (wa_id): digits with country code. Null while a customer
+     * with a username withholds it (docs/decisions/0037).
+     */
+    phoneNumber: text("phone_number"),
+    /** Business-scoped user id (BSUID, `contacts[].user_id`): how Meta names every customer since 2026. */
     waUserId: text("wa_user_id"),
+    /** The customer's WhatsApp username (`contacts[].profile.username`), when they set one. */
+    username: text("username"),
     contactName: text("contact_name"),
     status: text("status", { enum: CONVERSATION_STATUSES }).notNull().default("open"),
     priority: text("priority", { enum: PRIORITIES }).notNull().default("medium"),
@@ -232,7 +237,9 @@ export const conversations = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
+    // A customer is one conversation per organization, found by BSUID first, then by phone.
     uniqueIndex("conversations_customer_idx").on(t.organizationId, t.phoneNumber),
+    uniqueIndex("conversations_user_idx").on(t.organizationId, t.waUserId),
     index("conversations_recent_idx").on(t.organizationId, t.lastMessageAt),
     index("conversations_status_idx").on(t.organizationId, t.status, t.lastMessageAt),
     index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
@@ -295,6 +302,10 @@ export const messages = sqliteTable(
     aiSources: text("ai_sources", { mode: "json" }).$type<AiSource[]>(),
     /** A person sent it from the AI's suggestion (draft). */
     suggestedByAi: integer("suggested_by_ai", { mode: "boolean" }).notNull().default(false),
+    /** Meta's `pricing` of an outbound message, from its first status that carried one. */
+    billable: integer("billable", { mode: "boolean" }),
+    pricingCategory: text("pricing_category"),
+    pricingType: text("pricing_type"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -609,6 +620,24 @@ export const adSpend = sqliteTable(
     fetchedAt: text("fetched_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.adId, t.day] })],
+);
+
+/**
+ * What the WhatsApp Business Account's messages cost each day, by pricing category and
+ * country (Meta's `pricing_analytics`), kept like ad spend.
+ */
+export const messageCosts = sqliteTable(
+  "message_costs",
+  {
+    organizationId: organizationId(),
+    day: text("day").notNull(), // YYYY-MM-DD (UTC, Meta's data point start)
+    category: text("category").notNull(),
+    country: text("country").notNull(),
+    volume: integer("volume").notNull(),
+    cost: real("cost").notNull(),
+    fetchedAt: text("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day, t.category, t.country] })],
 );
 
 /** When each day's spend was last read from Meta (a day without spend has no `ad_spend` row). */

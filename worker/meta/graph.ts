@@ -37,6 +37,8 @@ const SPANISH_ERRORS: Record<number, string> = {
   131051: "Tipo de mensaje no admitido.",
   131052: "No se pudo descargar el archivo del cliente.",
   131053: "No se pudo subir el archivo a WhatsApp.",
+  131062:
+    "Las plantillas de autenticación no se pueden enviar a un cliente con nombre de usuario sin teléfono.",
   132000: "El número de parámetros no coincide con la plantilla.",
   132001: "La plantilla no existe o no está aprobada en ese idioma.",
   133010: "El número de WhatsApp no está registrado.",
@@ -53,6 +55,12 @@ export const metaFailure = (error: unknown) =>
   error instanceof GraphError ? new AppError(422, "meta_error", error.message) : error;
 
 type Query = Record<string, string | undefined>;
+
+/** How WhatsApp reaches a customer: the phone when they share it, else their BSUID. */
+export interface CustomerAddress {
+  phoneNumber: string | null;
+  waUserId: string | null;
+}
 
 /** Meta could not be reached or did not answer in time: a GraphError the console can show. */
 function unreachable(error: unknown, timeoutMs: number) {
@@ -118,12 +126,20 @@ export class GraphClient {
     return payload as T;
   }
 
-  /** A message of any type: text, template, image, document, audio, video, reaction. */
-  sendMessage(phoneNumberId: string, to: string, type: string, part: Record<string, unknown>) {
+  /**
+   * A message of any type: text, template, image, document, audio, video, reaction. A
+   * customer with a phone gets it by `to`; one who withholds it, by BSUID in `recipient`.
+   */
+  sendMessage(
+    phoneNumberId: string,
+    to: CustomerAddress,
+    type: string,
+    part: Record<string, unknown>,
+  ) {
     return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
       messaging_product: "whatsapp",
       recipient_type: "individual",
-      to,
+      ...(to.phoneNumber ? { to: to.phoneNumber } : { recipient: to.waUserId }),
       type,
       [type]: part,
     });

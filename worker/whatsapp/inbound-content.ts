@@ -5,7 +5,10 @@
 import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_PLACEHOLDERS } from "../conversations/contract";
 export interface InboundMessage {
   id: string;
-  from: string;
+  /** The customer's phone (wa_id): absent when a customer with a username withholds it. */
+  from?: string;
+  /** The customer's business-scoped user id (BSUID), on every message since 2026. */
+  from_user_id?: string;
   timestamp: string;
   type: string;
   text?: { body?: string };
@@ -15,7 +18,12 @@ export interface InboundMessage {
   document?: MediaPart & { filename?: string };
   sticker?: MediaPart & { animated?: boolean };
   location?: { latitude?: number; longitude?: number; name?: string; address?: string };
-  contacts?: { name?: { formatted_name?: string } }[];
+  contacts?: {
+    name?: { formatted_name?: string };
+    phones?: { phone?: string; wa_id?: string }[];
+    /** `contact_request`: the customer shared their own phone when the business asked. */
+    origin?: string;
+  }[];
   interactive?: {
     type?: string;
     button_reply?: { id?: string; title?: string };
@@ -25,7 +33,14 @@ export interface InboundMessage {
   button?: { text?: string; payload?: string };
   reaction?: { message_id?: string; emoji?: string };
   order?: { product_items?: unknown[]; text?: string };
-  system?: { body?: string; type?: string; wa_id?: string; new_wa_id?: string };
+  system?: {
+    body?: string;
+    type?: string;
+    wa_id?: string;
+    new_wa_id?: string;
+    user_id?: string;
+    previous_user_id?: string;
+  };
   referral?: Record<string, unknown> & {
     ctwa_clid?: string;
     source_id?: string;
@@ -84,6 +99,9 @@ export function readableContent(message: InboundMessage): ReadableContent {
       return plain(`📍 ${place || `Ubicación (${l.latitude ?? "?"}, ${l.longitude ?? "?"})`}`);
     }
     case "contacts": {
+      const shared = message.contacts?.find((c) => c.origin === "contact_request");
+      const phone = shared?.phones?.[0]?.wa_id;
+      if (phone) return plain(`📱 El cliente compartió su teléfono: +${phone}`);
       const names = (message.contacts ?? []).map((c) => c.name?.formatted_name).filter(Boolean);
       return plain(`👤 Contacto compartido: ${names.join(", ") || "sin nombre"}`);
     }
@@ -102,7 +120,7 @@ export function readableContent(message: InboundMessage): ReadableContent {
       );
     }
     case "system":
-      return plain(message.system?.body ?? "Aviso del sistema de WhatsApp");
+      return plain(systemLine(message.system));
     case "unsupported":
       return plain(
         "Mensaje no admitido por WhatsApp (el cliente envió un tipo que la API no entrega)",
@@ -110,4 +128,14 @@ export function readableContent(message: InboundMessage): ReadableContent {
     default:
       return plain(`Mensaje de tipo «${message.type}»`);
   }
+}
+
+/** The thread's Spanish line for WhatsApp's notices about the customer's identity. */
+function systemLine(system: InboundMessage["system"]): string {
+  const newPhone = system?.wa_id ?? system?.new_wa_id;
+  if (system?.type === "user_changed_number" && newPhone)
+    return `El cliente cambió su número de WhatsApp a +${newPhone}.`;
+  if (system?.type === "user_changed_user_id")
+    return "El identificador de WhatsApp del cliente cambió; la conversación sigue aquí.";
+  return system?.body ?? "Aviso del sistema de WhatsApp";
 }

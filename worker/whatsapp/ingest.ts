@@ -2,7 +2,7 @@
  * Turns one verified webhook delivery into stored facts. Every effect is idempotent:
  * Meta retries for days and may deliver twice or out of order.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   conversations,
   conversions,
@@ -29,6 +29,18 @@ import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents, type DetectedEventPayload } from "../sales/service";
+import {
+  CONVERSATION_OF_MESSAGE,
+  CREATE_NEW_CUSTOMERS,
+  DeliveryCustomers,
+  MATCH_BY_PHONE,
+  MATCH_BY_USER_ID,
+  identityOf,
+  validBsuid,
+  validWaId,
+  type ContactPayload,
+  type CustomerIdentity,
+} from "./customer-identity";
 
 /** What the ingest needs of the connection a change arrived on. */
 interface Connection {
@@ -47,7 +59,7 @@ export interface WebhookPayload {
 interface ChangeValue {
   messaging_product?: string;
   metadata?: { phone_number_id?: string; display_phone_number?: string };
-  contacts?: { wa_id?: string; user_id?: string; profile?: { name?: string } }[];
+  contacts?: ContactPayload[];
   messages?: InboundMessage[];
   statuses?: StatusUpdate[];
   /** What Meta detected in click-to-WhatsApp threads (field `automatic_events`). */
@@ -58,7 +70,12 @@ interface StatusUpdate {
   id?: string;
   status?: string;
   timestamp?: string;
+  /** The customer's phone, only when they share it. */
   recipient_id?: string;
+  /** The customer's BSUID. */
+  recipient_user_id?: string;
+  /** What Meta bills for the message (per-message pricing, 2026). */
+  pricing?: { billable?: unknown; pricing_model?: unknown; category?: unknown; type?: unknown };
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
 }
 
@@ -109,10 +126,10 @@ const isoFromSeconds = (seconds: string | undefined) => {
   return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : new Date().toISOString();
 };
 
-/** A customer message and the profile Meta sent with it (`contacts[]` of its change). */
+/** A customer message and the `contacts[]` of its change (the customer's profile). */
 interface ArrivedMessage {
   message: InboundMessage;
-  contact?: { name?: string; userId?: string };
+  contacts: ContactPayload[];
 }
 
 /** What one delivery brought for one connected number. */
@@ -149,14 +166,9 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
       }
       const changes = byNumber.get(phoneNumberId);
       if (!changes) continue; // A number no organization has connected: acknowledged, ignored.
-      const contacts = new Map(
-        (change.value.contacts ?? []).map((c) => [
-          c.wa_id ?? "",
-          { name: c.profile?.name, userId: c.user_id },
-        ]),
-      );
+      const contacts = Array.isArray(change.value.contacts) ? change.value.contacts : [];
       for (const message of change.value.messages ?? []) {
-        changes.messages.push({ message, contact: contacts.get(message.from ?? "") });
+        changes.messages.push({ message, contacts });
       }
       changes.statuses.push(...(change.value.statuses ?? []));
     }
@@ -201,7 +213,9 @@ const findConnection = async (deps: Deps, phoneNumberId: string): Promise<Connec
 interface IncomingMessage {
   id: string;
   wamid: string;
-  from: string;
+  /** The customer's identifiers, which find the message's conversation. */
+  userId: string | null;
+  phone: string | null;
   type: string;
   content: string;
   preview: string;
@@ -214,11 +228,8 @@ interface IncomingMessage {
 }
 
 /** A customer of the delivery, with a fresh id in case the conversation is new. */
-interface Customer {
+interface Customer extends CustomerIdentity {
   id: string;
-  from: string;
-  name?: string;
-  userId?: string;
   sentAt: string;
 }
 
@@ -238,30 +249,45 @@ async function ingestMessages(
 ): Promise<RealtimeEvent[]> {
   const { organizationId } = connection;
   const events: RealtimeEvent[] = [];
-  const incoming: IncomingMessage[] = [];
-  const customers = new Map<string, Customer>();
-  const reactions: InboundMessage[] = [];
-  // A customer who changed number: the conversation moves first, and the delivery's
-  // messages from the old number follow it.
-  const renumbered = new Map<string, string>();
+  const incoming: (IncomingMessage & { identity: CustomerIdentity })[] = [];
+  const customers = new DeliveryCustomers<Customer>();
+  const reactions: { message: InboundMessage; from: string }[] = [];
+  // A customer who changed number or BSUID: the conversation follows first, and the
+  // delivery's messages under the old identifiers follow it.
+  const renamed = new Map<string, string>();
   for (const { message } of arrived) {
-    if (message.type !== "system" || message.system?.type !== "user_changed_number") continue;
-    const newNumber = await moveToNewNumber(deps, organizationId, message);
-    if (newNumber) renumbered.set(message.from!, newNumber);
+    if (message.type !== "system") continue;
+    for (const [before, after] of await followIdentityChange(deps, organizationId, message)) {
+      renamed.set(before, after);
+    }
   }
-  for (const { message, contact } of arrived) {
-    if (!message.id || !message.from || !message.type) continue;
-    if (message.type === "reaction") {
-      reactions.push(message);
+  for (const { message, contacts } of arrived) {
+    if (typeof message.id !== "string" || typeof message.type !== "string") continue;
+    const found = identityOf(message, contacts);
+    if (!found) {
+      // Acknowledged (Meta must not retry forever) and nothing stored: nobody to store it for.
+      console.warn(`webhook: message ${message.id} names no customer (no BSUID, no phone)`);
       continue;
     }
-    const from = renumbered.get(message.from) ?? message.from;
+    const identity = {
+      ...found,
+      userId: found.userId && (renamed.get(found.userId) ?? found.userId),
+      phone: found.phone && (renamed.get(found.phone) ?? found.phone),
+    };
+    if (message.type === "reaction") {
+      // Keyed by the phone when known: reactions stored before BSUIDs name it.
+      reactions.push({ message, from: (identity.phone ?? identity.userId)! });
+      continue;
+    }
     const sentAt = isoFromSeconds(message.timestamp);
+    customers.add({ ...identity, id: uuidv7(), sentAt });
     const { content, mediaId, mediaMimeType } = readableContent(message);
     incoming.push({
       id: uuidv7(),
       wamid: message.id,
-      from,
+      identity,
+      userId: null,
+      phone: null,
       type: message.type,
       content,
       preview: preview(content),
@@ -271,18 +297,21 @@ async function ingestMessages(
       referral: message.referral,
       sentAt,
     });
-    const known = customers.get(from);
-    customers.set(from, {
-      id: known?.id ?? uuidv7(),
-      from,
-      name: contact?.name ?? known?.name,
-      userId: contact?.userId ?? known?.userId,
-      sentAt,
-    });
+  }
+  // Every message names its customer by all the identifiers the delivery gave them.
+  for (const message of incoming) {
+    const customer = customers.find(message.identity);
+    message.userId = customer.userId;
+    message.phone = customer.phone;
   }
 
   if (incoming.length > 0) {
-    const stored = await storeMessages(deps, connection, incoming, [...customers.values()]);
+    const stored = await storeMessages(
+      deps,
+      connection,
+      incoming.map(({ identity: _identity, ...message }) => message),
+      customers.all(),
+    );
     result.storedMessages += stored.messages.length;
     const answered = new Set<string>();
     for (const message of stored.messages) {
@@ -318,23 +347,12 @@ async function ingestMessages(
       });
     }
   }
-  for (const reaction of reactions) {
-    const event = await ingestReaction(deps, organizationId, reaction);
+  for (const { message, from } of reactions) {
+    const event = await ingestReaction(deps, organizationId, message, from);
     if (event) events.push(event);
   }
   return events;
 }
-
-/** One conversation per (organization, customer), created on first contact. */
-const UPSERT_CUSTOMERS = `
-  INSERT INTO conversations (id, organization_id, phone_number, contact_name, wa_user_id,
-    agent_id, status, last_message_at, created_at, updated_at)
-  SELECT c.value ->> 'id', ?1, c.value ->> 'from', c.value ->> 'name', c.value ->> 'userId',
-    ?2, ?3, c.value ->> 'sentAt', ?4, ?4
-  FROM json_each(?5) AS c WHERE true
-  ON CONFLICT (organization_id, phone_number) DO UPDATE SET
-    contact_name = coalesce(excluded.contact_name, conversations.contact_name),
-    wa_user_id = coalesce(excluded.wa_user_id, conversations.wa_user_id)`;
 
 /** A wamid already stored (a redelivery) is skipped; what was stored comes back. */
 const INSERT_MESSAGES = `
@@ -346,7 +364,7 @@ const INSERT_MESSAGES = `
     m.value ->> 'mediaMimeType', m.value ->> 'transcriptStatus', m.value -> 'referral',
     m.value ->> 'sentAt', m.value ->> 'sentAt'
   FROM json_each(?2) AS m
-  CROSS JOIN conversations AS c ON c.organization_id = ?1 AND c.phone_number = m.value ->> 'from'
+  CROSS JOIN conversations AS c ON c.id = ${CONVERSATION_OF_MESSAGE}
   WHERE true
   ON CONFLICT (organization_id, wamid) DO NOTHING
   RETURNING *`;
@@ -404,8 +422,10 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [, storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
-    d1.prepare(UPSERT_CUSTOMERS).bind(organizationId, defaultAgentId, status, now, people),
+  const [, , , storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
+    d1.prepare(MATCH_BY_USER_ID).bind(organizationId, people),
+    d1.prepare(MATCH_BY_PHONE).bind(organizationId, people),
+    d1.prepare(CREATE_NEW_CUSTOMERS).bind(organizationId, people, defaultAgentId, status, now),
     d1.prepare(INSERT_MESSAGES).bind(organizationId, rows),
     d1.prepare(COUNT_STORED).bind(rows, now),
   ]);
@@ -469,7 +489,12 @@ async function matchTrackedVisit(
 }
 
 /** A customer's reaction lives on the message it reacts to; an empty emoji removes it. */
-async function ingestReaction(deps: Deps, organizationId: string, message: InboundMessage) {
+async function ingestReaction(
+  deps: Deps,
+  organizationId: string,
+  message: InboundMessage,
+  from: string,
+) {
   const target = message.reaction?.message_id;
   if (!target) return;
   const row = await deps.db.query.messages.findFirst({
@@ -477,11 +502,11 @@ async function ingestReaction(deps: Deps, organizationId: string, message: Inbou
   });
   if (!row) return;
   const at = isoFromSeconds(message.timestamp);
-  const others = (row.reactions ?? []).filter((r) => r.from !== message.from);
-  const current = (row.reactions ?? []).find((r) => r.from === message.from);
+  const others = (row.reactions ?? []).filter((r) => r.from !== from);
+  const current = (row.reactions ?? []).find((r) => r.from === from);
   if (current && current.at > at) return; // An older reaction delivered late.
   const emoji = message.reaction?.emoji ?? "";
-  const reactions = emoji ? [...others, { emoji, from: message.from, at }] : others;
+  const reactions = emoji ? [...others, { emoji, from, at }] : others;
   const [updated] = await deps.db
     .update(messages)
     .set({ reactions })
@@ -493,21 +518,62 @@ async function ingestReaction(deps: Deps, organizationId: string, message: Inbou
 const statusEvent = (row: MessageRow | undefined): RealtimeEvent | null =>
   row ? { type: "message_status", data: { message: toMessage(row) } } : null;
 
-/** Moves the conversation to the customer's new number (unless one exists); returns the number. */
-async function moveToNewNumber(deps: Deps, organizationId: string, message: InboundMessage) {
-  const newWaId = message.system?.new_wa_id ?? message.system?.wa_id;
-  if (!newWaId || !message.from || newWaId === message.from) return null;
-  await deps.db
+/**
+ * WhatsApp's notices that a customer's identifiers changed: `user_changed_number` (a new
+ * phone, and with it a new BSUID) and `user_changed_user_id` (a new BSUID alone). The
+ * customer's conversation takes the new identifiers (unless another conversation holds
+ * them); answers each old identifier with its new one, for the delivery's other messages.
+ * A notice for a customer nobody knows changes nothing (logged).
+ */
+async function followIdentityChange(
+  deps: Deps,
+  organizationId: string,
+  message: InboundMessage,
+): Promise<[string, string][]> {
+  const kind = message.system?.type;
+  if (kind !== "user_changed_number" && kind !== "user_changed_user_id") return [];
+  const oldPhone = validWaId(message.from);
+  const oldUserId = validBsuid(message.system?.previous_user_id ?? message.from_user_id);
+  const newPhone =
+    kind === "user_changed_number"
+      ? validWaId(message.system?.wa_id ?? message.system?.new_wa_id)
+      : null;
+  const newUserId = validBsuid(message.system?.user_id);
+  const changes: [string, string][] = [
+    ...(oldPhone && newPhone && oldPhone !== newPhone
+      ? [[oldPhone, newPhone] as [string, string]]
+      : []),
+    ...(oldUserId && newUserId && oldUserId !== newUserId
+      ? [[oldUserId, newUserId] as [string, string]]
+      : []),
+  ];
+  const held = (column: "phone_number" | "wa_user_id", value: string | null) =>
+    value === null
+      ? sql`false`
+      : sql`EXISTS (SELECT 1 FROM ${conversations} c2 WHERE c2.organization_id = ${organizationId} AND c2.${sql.raw(column)} = ${value})`;
+  const [moved] = await deps.db
     .update(conversations)
-    .set({ phoneNumber: newWaId, updatedAt: new Date().toISOString() })
+    .set({
+      phoneNumber: sql`CASE WHEN ${newPhone} IS NOT NULL AND NOT ${held("phone_number", newPhone)} THEN ${newPhone} ELSE ${conversations.phoneNumber} END`,
+      waUserId: sql`CASE WHEN ${newUserId} IS NOT NULL AND NOT ${held("wa_user_id", newUserId)} THEN ${newUserId} ELSE ${conversations.waUserId} END`,
+      updatedAt: new Date().toISOString(),
+    })
     .where(
       and(
         eq(conversations.organizationId, organizationId),
-        eq(conversations.phoneNumber, message.from),
-        sql`NOT EXISTS (SELECT 1 FROM ${conversations} c2 WHERE c2.organization_id = ${organizationId} AND c2.phone_number = ${newWaId})`,
+        oldUserId
+          ? eq(conversations.waUserId, oldUserId)
+          : oldPhone
+            ? eq(conversations.phoneNumber, oldPhone)
+            : sql`false`,
       ),
-    );
-  return newWaId;
+    )
+    .returning({ id: conversations.id });
+  if (!moved) {
+    console.warn(`webhook: ${kind} ${String(message.id)} for a customer nobody knows; ignored`);
+    return [];
+  }
+  return changes;
 }
 
 /** A click-to-WhatsApp ad: one `conversation_start` conversion per click id. */
@@ -557,6 +623,7 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
     where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, status.id)),
   });
   if (!row || row.direction !== "outbound") return;
+  await storePricing(deps, row, status.pricing);
 
   const moveAllowed =
     next === "failed"
@@ -582,4 +649,32 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
     .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))
     .returning();
   return statusEvent(updated);
+}
+
+/** Meta's pricing categories (per-message pricing) the product counts. */
+const PRICING_CATEGORIES = new Set([
+  "marketing",
+  "utility",
+  "authentication",
+  "authentication_international",
+  "service",
+  "marketing_lite",
+  "referral_conversion",
+]);
+
+/**
+ * What Meta bills for an outbound message, stored from the first status that carries it
+ * (Meta repeats it on delivered and read). A malformed `pricing` is ignored, never fatal.
+ */
+async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
+  if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
+  const category = typeof pricing.category === "string" ? pricing.category.toLowerCase() : null;
+  await deps.db
+    .update(messages)
+    .set({
+      billable: pricing.billable,
+      pricingCategory: category && PRICING_CATEGORIES.has(category) ? category : null,
+      pricingType: typeof pricing.type === "string" ? pricing.type.slice(0, 40) : null,
+    })
+    .where(and(eq(messages.id, row.id), isNull(messages.billable)));
 }

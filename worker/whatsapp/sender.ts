@@ -171,7 +171,7 @@ async function attempt(deps: Deps, conversation: ConversationRow, delivery: Deli
     }
     const answer = await graph.sendMessage(
       connection.phoneNumberId,
-      conversation.phoneNumber,
+      conversation,
       delivery.type,
       mediaId ? { ...delivery.part, id: mediaId } : delivery.part,
     );

@@ -3,7 +3,7 @@ import type { Conversation } from "../../../worker/conversations/contract";
 import { replyActions } from "~/components/conversations/actions";
 import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
-import { contactLabel } from "~/components/conversations/selectors";
+import { contactHandle, contactLabel } from "~/components/conversations/selectors";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
@@ -38,8 +38,8 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
       <header className="flex items-center justify-between gap-3 border-b border-slate-200 bg-white p-4">
         <div className="min-w-0">
           <h2 className="truncate font-semibold text-slate-900">{contactLabel(conversation)}</h2>
-          {conversation.contact_name && (
-            <p className="text-sm text-slate-500">+{conversation.phone_number}</p>
+          {conversation.contact_name && contactHandle(conversation) && (
+            <p className="text-sm text-slate-500">{contactHandle(conversation)}</p>
           )}
         </div>
         <Link

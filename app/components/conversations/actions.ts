@@ -121,6 +121,12 @@ export function replyActions(conversationId: string, onStored: (message: Message
         failure: "Error al enviar el archivo",
       });
     },
+    /** "Pedir teléfono": WhatsApp's button for a customer known only by their username. */
+    requestPhone: () =>
+      deliver(() => data(conversation["request-phone"].$post({ param: { id: conversationId } })), {
+        success: "Teléfono solicitado al cliente",
+        failure: "No se pudo pedir el teléfono",
+      }),
     /** "Reintentar" on a failed message: the server sends the same message again. */
     retry: (message: Message) =>
       deliver(

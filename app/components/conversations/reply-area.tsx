@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AiDraft } from "../../../worker/conversations/contract";
+import type { AiDraft, ConversationBilling } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
@@ -10,6 +10,8 @@ interface ReplyAreaProps {
   actions: ReplyActions;
   /** The 24-hour window, from `useWindowClock`. */
   window: { expiresAt: string | null; open: boolean; now: number };
+  /** What Meta bills for the conversation, shown beside the window. */
+  billing?: ConversationBilling;
   quickReplies?: QuickReply[];
   /** Given in a conversation: its AI suggestion ("Sugerencia de IA", "Sugerir respuesta"). */
   suggestion?: {
@@ -23,13 +25,18 @@ interface ReplyAreaProps {
  * Below a conversation's messages: the window line, then the composer (text, files,
  * templates), or only the template picker once the window has closed.
  */
-export function ReplyArea({ actions, window, quickReplies, suggestion }: ReplyAreaProps) {
+export function ReplyArea({ actions, window, billing, quickReplies, suggestion }: ReplyAreaProps) {
   // Kept here, not in the composer: a draft survives the window closing and reopening.
   const [draft, setDraft] = useState("");
   const ai = useDraftInComposer(suggestion?.aiDraft ?? null, draft, setDraft);
   return (
     <>
-      <WindowBanner expiresAt={window.expiresAt} open={window.open} now={window.now} />
+      <WindowBanner
+        expiresAt={window.expiresAt}
+        open={window.open}
+        now={window.now}
+        billing={billing}
+      />
       {window.open && suggestion && (
         <DraftSuggestion {...suggestion} inComposer={ai.fromDraft} onUse={ai.takeDraft} />
       )}

@@ -89,5 +89,15 @@ export function StatusBadge({ status }: { status: ConversationStatus }) {
   );
 }
 
-export const contactLabel = (c: Pick<Conversation, "contact_name" | "phone_number">) =>
-  c.contact_name || (c.phone_number ? `+${c.phone_number}` : "Usuario");
+type Customer = Pick<Conversation, "contact_name" | "contact">;
+
+/** How WhatsApp shows the customer without a name: the phone, or `@username` when it is withheld. */
+export const contactHandle = ({ contact }: Customer) =>
+  contact.phone_number
+    ? `+${contact.phone_number}`
+    : contact.username
+      ? `@${contact.username}`
+      : null;
+
+export const contactLabel = (c: Customer) =>
+  c.contact_name || contactHandle(c) || "Cliente de WhatsApp";

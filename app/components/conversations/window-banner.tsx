@@ -1,5 +1,6 @@
 import { format, formatDistance } from "date-fns";
 import { es } from "date-fns/locale";
+import type { ConversationBilling } from "../../../worker/conversations/contract";
 import { useEffect, useState } from "react";
 
 const TICK_MS = 60_000;
@@ -38,23 +39,51 @@ function windowText(expiresAt: string | null, open: boolean, now: number) {
   return `La ventana de 24 horas se cerró ${formatDistance(closes, now, { addSuffix: true, locale: es })}: WhatsApp solo permite escribir con una plantilla aprobada.`;
 }
 
-/** One line above the composer: open and how long is left, or closed and why. */
+/** Meta's pricing categories, as the console names them. */
+const CATEGORY_LABELS: Record<string, string> = {
+  service: "servicio",
+  marketing: "marketing",
+  marketing_lite: "marketing lite",
+  utility: "utilidad",
+  authentication: "autenticación",
+  authentication_international: "autenticación internacional",
+  referral_conversion: "conversión de anuncio",
+};
+
+/** What Meta bills for the conversation: billable messages, and an ad's free window. */
+function billingText(billing: ConversationBilling, now: number) {
+  const parts = Object.entries(billing.by_category)
+    .map(([category, n]) => `${CATEGORY_LABELS[category] ?? category} ${n}`)
+    .join(", ");
+  const billed =
+    billing.billable_messages === 0
+      ? "Ningún mensaje facturado por Meta."
+      : `Mensajes facturados por Meta: ${billing.billable_messages} (${parts}).`;
+  const free = billing.free_entry_point_until;
+  if (!free || Date.parse(free) <= now) return billed;
+  return `${billed} Conversación de anuncio gratuita hasta el ${format(new Date(free), "d MMM, HH:mm", { locale: es })}.`;
+}
+
+/** One line above the composer: open and how long is left, or closed and why; and its cost. */
 export function WindowBanner({
   expiresAt,
   open,
   now,
+  billing,
 }: {
   expiresAt: string | null;
   open: boolean;
   now: number;
+  billing?: ConversationBilling;
 }) {
   return (
-    <p
-      role="status"
-      aria-label="Ventana de 24 horas"
-      className={`border-t px-4 py-2 text-xs ${open ? "border-slate-200 bg-white text-slate-500" : "border-amber-200 bg-amber-50 text-amber-800"}`}
+    <div
+      className={`flex flex-wrap justify-between gap-x-4 border-t px-4 py-2 text-xs ${open ? "border-slate-200 bg-white text-slate-500" : "border-amber-200 bg-amber-50 text-amber-800"}`}
     >
-      {windowText(expiresAt, open, now)}
-    </p>
+      <p role="status" aria-label="Ventana de 24 horas">
+        {windowText(expiresAt, open, now)}
+      </p>
+      {billing && <p aria-label="Coste de la conversación">{billingText(billing, now)}</p>}
+    </div>
   );
 }

@@ -10,7 +10,7 @@ import {
 
 const conversation = (id: string, changes: Partial<Conversation> = {}): Conversation => ({
   id,
-  contact: { name: null, phone_number: "34600000000" },
+  contact: { name: null, phone_number: "34600000000", username: null, user_id: null },
   phone_number: "34600000000",
   contact_name: null,
   platform: "whatsapp",
