@@ -4,6 +4,8 @@
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
 //   npm run sandbox -- send-ad <phone> <text...>    a customer writes from a click-to-WhatsApp ad
 //   npm run sandbox -- send-audio <phone> <words...> a voice note the fake model "hears" as those words
+//   npm run sandbox -- send-username <bsuid> <username> <text...>  a customer with a WhatsApp username and no phone
+//   npm run sandbox -- share-phone <bsuid> <phone>  that customer answers "Pedir teléfono" with their phone
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
@@ -71,6 +73,8 @@ Siguientes pasos, en otra terminal:
   3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
      npm run sandbox -- send-ad +34622333444 "Hola, ¿qué precio tiene?"   (desde un anuncio)
      npm run sandbox -- send-audio +34611222333 "¿Tenéis cita el jueves?"   (nota de voz)
+     npm run sandbox -- send-username ES.1349120865 rosa.flores "Hola"   (cliente con nombre de usuario, sin teléfono)
+     npm run sandbox -- share-phone ES.1349120865 +34633444555   (responde a "Pedir teléfono")
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
@@ -119,16 +123,65 @@ async function connect(email, password) {
  * @param {string | undefined} phone @param {string[]} words
  * @param {"text" | "image" | "audio"} [type] @param {{ fromAd?: boolean, part?: Record<string, unknown> }} [options]
  */
-async function send(phone, words, type = "text", { fromAd = false, part } = {}) {
+async function send(phone, words, type = "text", options = {}) {
   if (!phone || (type === "text" && words.length === 0)) {
-    throw new Error(`Uso: npm run sandbox -- ${fromAd ? "send-ad" : "send"} <teléfono> "<texto>"`);
+    throw new Error(
+      `Uso: npm run sandbox -- ${options.fromAd ? "send-ad" : "send"} <teléfono> "<texto>"`,
+    );
   }
   const from = phone.replace(/\D/g, "");
+  await deliverFrom({ from, name: `Cliente ${from.slice(-4)}` }, words, type, options);
+}
+
+/** A business-scoped user id as Meta writes it: `ES.` and letters or digits. */
+const BSUID = /^[A-Z]{2}\.[A-Za-z0-9]{1,128}$/;
+
+/**
+ * A customer with a WhatsApp username who withholds the phone: Meta names them by BSUID.
+ * @param {string | undefined} userId @param {string | undefined} username @param {string[]} words
+ */
+async function sendUsername(userId, username, words) {
+  if (!userId || !BSUID.test(userId) || !username || words.length === 0) {
+    throw new Error(
+      'Uso: npm run sandbox -- send-username <BSUID, p. ej. ES.1349120865> <usuario> "<texto>"',
+    );
+  }
+  await deliverFrom({ userId, username: username.replace(/^@/, ""), name: username }, words);
+}
+
+/**
+ * The customer's answer to "Pedir teléfono": a shared contact with `origin: contact_request`.
+ * @param {string | undefined} userId @param {string | undefined} phone
+ */
+async function sharePhone(userId, phone) {
+  const waId = phone?.replace(/\D/g, "");
+  if (!userId || !BSUID.test(userId) || !waId) {
+    throw new Error("Uso: npm run sandbox -- share-phone <BSUID> <teléfono>");
+  }
+  const card = {
+    name: { formatted_name: "Yo", first_name: "Yo" },
+    phones: [{ phone: `+${waId}`, wa_id: waId, type: "MOBILE" }],
+    origin: "contact_request",
+  };
+  await deliverFrom({ userId }, [], "contacts", { part: [card] });
+}
+
+/**
+ * Delivers one customer message to the console's webhook, signed as Meta signs it.
+ * @param {{ from?: string, userId?: string, username?: string, name?: string }} customer
+ * @param {string[]} words
+ * @param {string} [type]
+ * @param {{ fromAd?: boolean, part?: Record<string, unknown> | Record<string, unknown>[] }} [options]
+ */
+async function deliverFrom(customer, words, type = "text", { fromAd = false, part } = {}) {
+  const who = customer.from ? `+${customer.from}` : `@${customer.username ?? customer.userId}`;
   const change = inboundMessage({
     phoneNumberId: GRAPH_FIXTURES.phoneNumberId,
     wabaId: GRAPH_FIXTURES.wabaId,
-    from,
-    name: process.env.SANDBOX_NAME ?? `Cliente ${from.slice(-4)}`,
+    ...customer,
+    // Every message carries a BSUID since 2026; the sandbox derives one from the phone.
+    userId: customer.userId ?? `ES.${customer.from}`,
+    name: process.env.SANDBOX_NAME ?? customer.name,
     type,
     text: words.join(" "),
     part:
@@ -165,7 +218,7 @@ async function send(phone, words, type = "text", { fromAd = false, part } = {}) 
   });
   console.log(
     response.ok
-      ? `Mensaje de +${from} entregado (HTTP ${response.status}).`
+      ? `Mensaje de ${who} entregado (HTTP ${response.status}).`
       : `La consola respondió HTTP ${response.status}: ¿arrancaste \`npm run sandbox\` antes que \`npm run dev\`?`,
   );
 }
@@ -199,9 +252,11 @@ try {
   else if (command === "send-image") await send(args[0], args.slice(1), "image");
   else if (command === "send-ad") await send(args[0], args.slice(1), "text", { fromAd: true });
   else if (command === "send-audio") await sendAudio(args[0], args.slice(1));
+  else if (command === "send-username") await sendUsername(args[0], args[1], args.slice(2));
+  else if (command === "share-phone") await sharePhone(args[0], args[1]);
   else
     throw new Error(
-      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image o send-audio.`,
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username o share-phone.`,
     );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
