@@ -1,9 +1,8 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { deliver, signedInOwner } from "./support";
 
-const messages = (page: import("@playwright/test").Page) =>
-  page.getByRole("list", { name: "Mensajes" });
+const messages = (page: Page) => page.getByRole("list", { name: "Mensajes" });
 
 test("a username customer writes, a person replies, asks for the phone and gets it", async ({
   page,
