@@ -75,11 +75,14 @@ export class OrganizationHub extends DurableObject<Env> {
     return sockets.size;
   }
 
-  /** Sends the events, in order, to every socket of this organization; returns how many sockets. */
-  async publish(events: RealtimeEvent[]): Promise<number> {
+  /**
+   * Sends the events, in order, to every socket of this organization, or only to one
+   * member's (`userId`); returns how many sockets.
+   */
+  async publish(events: RealtimeEvent[], userId?: string): Promise<number> {
     const payloads = events.map((event) => JSON.stringify(event));
     let delivered = 0;
-    for (const socket of this.ctx.getWebSockets()) {
+    for (const socket of this.ctx.getWebSockets(userId && userTag(userId))) {
       try {
         for (const payload of payloads) socket.send(payload);
         delivered++;

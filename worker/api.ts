@@ -14,6 +14,7 @@ import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { AppError, handleError, notFound } from "./http/errors";
 import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
+import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox/routes";
 import { salesRoutes } from "./sales/routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
 import { adsRoutes } from "./tracking/ads-routes";
@@ -48,8 +49,11 @@ const v1 = new Hono<AppContext>()
   .route("/knowledge", knowledgeRoutes)
   .route("/conversations", salesRoutes)
   .route("/conversations", draftRoutes)
+  .route("/conversations", teamConversationRoutes)
   .route("/conversations", conversationRoutes)
   .route("/quick-replies", quickReplyRoutes)
+  .route("/labels", labelRoutes)
+  .route("/mentions", mentionRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking/ads", adsRoutes)

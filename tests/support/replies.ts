@@ -13,10 +13,10 @@ export async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
   await runDurableObjectAlarm(hub);
 }
 
-/** The bot's messages of a conversation, oldest first. */
+/** The bot's messages to the customer in a conversation (not its internal notes), oldest first. */
 export async function botMessages(conversationId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot' ORDER BY created_at, id",
+    "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot' AND direction = 'outbound' ORDER BY created_at, id",
   )
     .bind(conversationId)
     .all<{

@@ -19,6 +19,8 @@ import { sendText } from "../whatsapp/sender";
 import { checkAiBudget } from "../ai/budget";
 import { saveDraft } from "./drafts";
 import { buildHistory, recentMessages } from "./history";
+import { autoAssign } from "../team-inbox/assignment";
+import { systemNote } from "../team-inbox/notes-service";
 import { askAgent } from "./replies";
 
 export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed";
@@ -41,8 +43,9 @@ export async function scheduleReplies(
 }
 
 /**
- * Answers the conversation if an active agent should: the customer spoke last, the
- * conversation is neither pending (with a human) nor closed, and the window is open.
+ * Answers the conversation if an active agent should: the customer spoke last, no person
+ * holds the conversation, it is neither pending (with a human) nor closed, and the window is
+ * open.
  * Throws ModelError when the model failed, so the hub can retry.
  */
 export async function replyToConversation(
@@ -59,6 +62,8 @@ export async function replyToConversation(
   });
   if (!conversation?.agentId || !isAiConfigured(env)) return "skipped";
   if (conversation.status === "pending" || conversation.status === "closed") return "skipped";
+  // A person holds it: the AI never answers over them.
+  if (conversation.assigneeId) return "skipped";
   if (!isWindowOpen(conversation)) return "skipped";
   const agent = await db.query.agents.findFirst({
     where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
@@ -123,8 +128,17 @@ export async function replyToConversation(
   return agent.mode === "draft" ? "drafted" : "replied";
 }
 
-/** The conversation goes to the team: pending, priority at least high, AI silent there. */
+/**
+ * The conversation goes to the team: pending, priority at least high, AI silent there. The
+ * thread says so in an internal note, and round robin (when chosen) gives it to a person.
+ */
 async function handOff(deps: Deps, organizationId: string, conversationId: string, reason: string) {
+  await systemNote(
+    deps,
+    organizationId,
+    conversationId,
+    `La IA pasó la conversación al equipo: ${reason}`,
+  );
   const [updated] = await deps.db
     .update(conversations)
     .set({
@@ -139,6 +153,7 @@ async function handOff(deps: Deps, organizationId: string, conversationId: strin
     type: "conversation_update",
     data: { conversation: toConversation(updated!), handoff: { reason } },
   });
+  await autoAssign(deps, organizationId, conversationId);
 }
 
 async function setAiError(

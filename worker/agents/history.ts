@@ -3,7 +3,7 @@
  * latest photos as image parts beside their captions. A voice note the agent is answering but
  * cannot read makes it hand the conversation to the team instead of guessing.
  */
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { ContentPart } from "../ai/client";
 import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media";
 import { transcribeMessage } from "../ai/transcribe";
@@ -21,12 +21,15 @@ const HISTORY_LENGTH = 20;
 
 export type AgentHistory = { turns: Turn[] } | { handoff: string };
 
-/** The conversation's recent messages, newest first, as `buildHistory` takes them. */
+/**
+ * The conversation's recent messages, newest first, as `buildHistory` takes them. The team's
+ * internal notes are never the AI's to read.
+ */
 export function recentMessages(db: Db, conversationId: string) {
   return db
     .select()
     .from(messages)
-    .where(eq(messages.conversationId, conversationId))
+    .where(and(eq(messages.conversationId, conversationId), ne(messages.direction, "internal")))
     .orderBy(desc(messages.createdAt), desc(messages.id))
     .limit(HISTORY_LENGTH);
 }

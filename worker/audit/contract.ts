@@ -23,6 +23,11 @@ export const AUDIT_ACTIONS = [
   "member.join",
   "member.role_change",
   "member.remove",
+  "member.availability",
+  "conversation.assign",
+  "label.create",
+  "label.update",
+  "label.delete",
   "account.export",
   "account.delete",
 ] as const;

@@ -1,5 +1,6 @@
 /** Shapes of the conversation and message calls, shared by the API and the console. */
 import { z } from "zod";
+import type { LabelRef } from "../team-inbox/contract";
 import {
   CONVERSATION_STAGES,
   type ConversationOrigin,
@@ -9,7 +10,8 @@ import {
 
 export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] as const;
 export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
-export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+/** `internal`: a team note in the thread ("Nota interna"), never sent to WhatsApp. */
+export const MESSAGE_DIRECTIONS = ["inbound", "outbound", "internal"] as const;
 export const SENDER_TYPES = ["customer", "bot", "agent"] as const;
 export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
 /** Where a voice note's transcription stands (null for messages that are not audio). */
@@ -36,6 +38,9 @@ export const conversationListQuery = z.object({
   stage: z.enum(CONVERSATION_STAGES).optional(),
   agent_id: id.optional(),
   unassigned: z.enum(["true", "false"]).optional(),
+  /** The person holding it: `me`, `none` or a member's user id. */
+  assignee_id: z.union([z.enum(["me", "none"]), id]).optional(),
+  label_id: id.optional(),
   limit: z.coerce.number().int().min(1).max(100).default(CONVERSATION_PAGE_SIZE),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
@@ -61,6 +66,8 @@ export const conversationUpdateInput = z.object({
   priority: z.enum(PRIORITIES).optional(),
   stage: z.enum(CONVERSATION_STAGES).optional(),
   agent_id: id.nullish(),
+  /** The team member who holds it ("Sin asignar": null). */
+  assignee_id: id.nullable().optional(),
   contact_name: contactName.optional(),
 });
 
@@ -229,6 +236,9 @@ export interface Conversation {
   stage: ConversationStage;
   unread_count: number;
   agent_id: string | null;
+  /** The team member holding it (a user id); while set, the AI stays silent. */
+  assignee_id: string | null;
+  labels: LabelRef[];
   last_message_at: string;
   last_message: string | null;
   fbclid: string | null;
@@ -315,6 +325,10 @@ export interface Message {
   ai_sources: AiSource[];
   /** Sent by a person from the AI's suggestion. */
   suggested_by_ai: boolean;
+  /** The team member who wrote it (replies and internal notes); null for the customer and the AI. */
+  author_id: string | null;
+  /** An internal note's mentioned members (user ids). */
+  mentions: string[];
   created_at: string;
 }
 

@@ -45,6 +45,8 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   stage: row.stage,
   unread_count: row.unreadCount,
   agent_id: row.agentId,
+  assignee_id: row.assigneeId,
+  labels: row.labels ?? [],
   last_message_at: row.lastMessageAt,
   last_message: row.lastMessagePreview,
   fbclid: row.fbclid,
@@ -73,6 +75,8 @@ export const toMessage = (row: MessageRow): Message => ({
   transcript_error: row.transcriptError,
   ai_sources: row.aiSources ?? [],
   suggested_by_ai: row.suggestedByAi,
+  author_id: row.senderUserId,
+  mentions: row.mentions ?? [],
   created_at: row.createdAt,
 });
 

@@ -1,6 +1,12 @@
 import { and, count, desc, eq, isNull, like, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { agents, conversationCounts, conversations, messages } from "../db/schema";
+import {
+  agents,
+  conversationCounts,
+  conversationLabels,
+  conversations,
+  messages,
+} from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
@@ -20,6 +26,7 @@ import {
 } from "./contract";
 import { toConversation, type ConversationRow } from "./mappers";
 import { conversationBilling } from "./billing";
+import { auditAssignment, checkAssignee } from "../team-inbox/assignment";
 
 export const conversationNotFound = () => notFound("Conversación no encontrada.");
 
@@ -111,6 +118,26 @@ function totalTally(
     : like(conversationCounts.tally, "status:%");
 }
 
+/** "Mis conversaciones", a colleague's, nobody's; and one label's. */
+function teamFilters(
+  member: Member,
+  { assignee_id, label_id }: z.output<typeof conversationListQuery>,
+): SQL[] {
+  const filters: SQL[] = [];
+  if (assignee_id === "none") filters.push(isNull(conversations.assigneeId));
+  else if (assignee_id) {
+    filters.push(eq(conversations.assigneeId, assignee_id === "me" ? member.userId : assignee_id));
+  }
+  if (label_id) {
+    filters.push(
+      sql`${conversations.id} IN (SELECT ${conversationLabels.conversationId} FROM ${conversationLabels}
+        WHERE ${conversationLabels.labelId} = ${label_id}
+          AND ${conversationLabels.organizationId} = ${member.organizationId})`,
+    );
+  }
+  return filters;
+}
+
 export async function listConversations(
   { db }: Deps,
   member: Member,
@@ -127,10 +154,12 @@ export async function listConversations(
   const agentId = !unassigned && query.agent_id !== "all" ? query.agent_id : undefined;
   if (unassigned) filters.push(isNull(conversations.agentId));
   if (agentId) filters.push(eq(conversations.agentId, agentId));
+  filters.push(...teamFilters(member, query));
   const where = and(...filters);
-  // Searches, stages and one agent's conversations have no tally: those are counted.
-  const tally =
-    search || agentId || query.stage ? null : totalTally(query.status, query.priority, unassigned);
+  // Searches, stages, one agent's, a person's or a label's conversations have no tally:
+  // those are counted.
+  const counted = search || agentId || query.stage || query.assignee_id || query.label_id;
+  const tally = counted ? null : totalTally(query.status, query.priority, unassigned);
   const [rows, [total]] = await db.batch([
     db
       .select()
@@ -251,11 +280,15 @@ export async function updateConversation(
 ) {
   const current = await findConversation(deps.db, member.organizationId, id);
   if (changes.agent_id) await assertAgent(deps.db, member.organizationId, changes.agent_id);
+  if (changes.assignee_id !== undefined) {
+    await checkAssignee(deps.db, member, changes.assignee_id);
+  }
   const change: Partial<ConversationRow> = {
     status: changes.status,
     priority: changes.priority,
     stage: changes.stage,
     contactName: changes.contact_name,
+    assigneeId: changes.assignee_id,
   };
   if (changes.agent_id !== undefined) {
     change.agentId = changes.agent_id;
@@ -266,6 +299,15 @@ export async function updateConversation(
   }
   const conversation = await applyChange(deps, member, current, change);
   if (changes.stage) await afterStageChange(deps, { ...current, stage: changes.stage });
+  if (changes.assignee_id !== undefined && changes.assignee_id !== current.assigneeId) {
+    await auditAssignment(
+      deps.db,
+      { organizationId: member.organizationId, by: member.userId, ip: member.ip },
+      current.id,
+      changes.assignee_id,
+      "manual",
+    );
+  }
   return conversation;
 }
 

@@ -31,6 +31,7 @@ import {
   SUGGESTION_STATUSES,
 } from "../sales/contract";
 import type { TemplateComponent } from "../whatsapp/contract";
+import { AUTO_ASSIGN_MODES, type LabelRef } from "../team-inbox/contract";
 import {
   type AiDraft,
   type AiSource,
@@ -123,6 +124,8 @@ export const organizations = sqliteTable(
     aiMonthlyTokenBudget: integer("ai_monthly_token_budget")
       .notNull()
       .default(DEFAULT_AI_MONTHLY_TOKEN_BUDGET),
+    /** `round_robin`: handed-off and new conversations go to an available member. */
+    autoAssign: text("auto_assign", { enum: AUTO_ASSIGN_MODES }).notNull().default("off"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -139,6 +142,12 @@ export const memberships = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: ROLES }).notNull(),
+    /** "Disponible" / "Ausente": only available members get conversations by round robin. */
+    available: integer("available", { mode: "boolean" }).notNull().default(true),
+    /** Most open conversations round robin gives them; null: no limit. */
+    maxOpen: integer("max_open"),
+    /** When round robin last gave them one: ties go to who waited longest. */
+    lastAssignedAt: text("last_assigned_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -218,6 +227,10 @@ export const conversations = sqliteTable(
     stage: text("stage", { enum: CONVERSATION_STAGES }).notNull().default("new"),
     unreadCount: integer("unread_count").notNull().default(0),
     agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
+    /** The team member holding the conversation; while set, the AI stays silent there. */
+    assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    /** Its labels as shown, [{id, name, color}], kept with `conversation_labels` (JSON). */
+    labels: text("labels", { mode: "json" }).$type<LabelRef[]>(),
     lastMessageAt: text("last_message_at").notNull(),
     lastMessagePreview: text("last_message_preview"),
     /** Time of the customer's last inbound message: opens the 24-hour service window. */
@@ -244,6 +257,7 @@ export const conversations = sqliteTable(
     index("conversations_status_idx").on(t.organizationId, t.status, t.lastMessageAt),
     index("conversations_priority_idx").on(t.organizationId, t.priority, t.lastMessageAt),
     index("conversations_agent_idx").on(t.organizationId, t.agentId, t.lastMessageAt),
+    index("conversations_assignee_idx").on(t.organizationId, t.assigneeId, t.lastMessageAt),
     index("conversations_stage_idx").on(t.organizationId, t.stage, t.lastMessageAt),
     index("conversations_ad_idx").on(t.organizationId, t.adId),
     index("conversations_last_message_idx").on(t.lastMessageAt),
@@ -302,6 +316,8 @@ export const messages = sqliteTable(
     aiSources: text("ai_sources", { mode: "json" }).$type<AiSource[]>(),
     /** A person sent it from the AI's suggestion (draft). */
     suggestedByAi: integer("suggested_by_ai", { mode: "boolean" }).notNull().default(false),
+    /** The members an internal note mentions (user ids); notes only. */
+    mentions: text("mentions", { mode: "json" }).$type<string[]>(),
     /** Meta's `pricing` of an outbound message, from its first status that carried one. */
     billable: integer("billable", { mode: "boolean" }),
     pricingCategory: text("pricing_category"),
@@ -620,6 +636,66 @@ export const adSpend = sqliteTable(
     fetchedAt: text("fetched_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.adId, t.day] })],
+);
+
+// ── Team inbox ─────────────────────────────────────────────────────────────
+
+/** Labels the managers define to sort the work (unique name per organization). */
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("labels_name_idx").on(t.organizationId, t.name)],
+);
+
+/** Which conversation wears which label: what the list filters on. */
+export const conversationLabels = sqliteTable(
+  "conversation_labels",
+  {
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    labelId: text("label_id")
+      .notNull()
+      .references(() => labels.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.labelId] }),
+    index("conversation_labels_label_idx").on(t.labelId, t.conversationId),
+  ],
+);
+
+/** A member named in an internal note, listed under "Menciones" until they read it. */
+export const mentions = sqliteTable(
+  "mentions",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    noteId: text("note_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    readAt: text("read_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("mentions_user_idx").on(t.userId, t.readAt, t.createdAt),
+    index("mentions_conversation_idx").on(t.conversationId),
+    index("mentions_note_idx").on(t.noteId),
+  ],
 );
 
 /**

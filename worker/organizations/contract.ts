@@ -1,5 +1,6 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod";
+import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
 
 const required = (label: string, max = 200) =>
@@ -59,6 +60,9 @@ export const organizationUpdateInput = z.object({
   ai_use_case: aiUseCase.optional(),
   /** Default currency of the sales recorded in the console and of the ads report. */
   currency: currencyField.optional(),
+  auto_assign: z
+    .enum(AUTO_ASSIGN_MODES, { error: "Elige la asignación automática: off o round_robin" })
+    .optional(),
   /** Model tokens a calendar month (UTC): the owner's alone to set (docs/decisions/0029). */
   ai_monthly_token_budget: z
     .number({ error: "El presupuesto de IA debe ser un número de tokens" })
@@ -89,6 +93,8 @@ export interface Organization {
   currency: string;
   /** Model tokens the organization may spend a calendar month (UTC); `GET /agents/usage`. */
   ai_monthly_token_budget: number;
+  /** `round_robin`: handed-off and new conversations go to an available member. */
+  auto_assign: AutoAssignMode;
   tracking_key: string;
   created_at: string;
   updated_at: string;

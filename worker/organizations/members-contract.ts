@@ -11,6 +11,27 @@ export const invitationInput = z.object({
 
 export const roleChangeInput = z.object({ role: z.enum(ROLES, { error: "Rol no válido" }) });
 
+/**
+ * `PATCH /organizations/members/{user_id}`: a role (managers), availability (a member their
+ * own, managers anyone's) and capacity (managers).
+ */
+export const memberChangeInput = z
+  .object({
+    role: z.enum(ROLES, { error: "Rol no válido" }).optional(),
+    available: z.boolean({ error: "available debe ser verdadero o falso" }).optional(),
+    max_open: z
+      .number({ error: "La capacidad debe ser un número" })
+      .int("La capacidad debe ser un número entero")
+      .min(1, "La capacidad mínima es 1 conversación")
+      .max(1000, "La capacidad máxima es 1000 conversaciones")
+      .nullable()
+      .optional(),
+  })
+  .refine(
+    (v) => v.role !== undefined || v.available !== undefined || v.max_open !== undefined,
+    "Indica el rol, la disponibilidad o la capacidad",
+  );
+
 export const acceptInvitationInput = z.object({
   token: z.string({ error: "Falta el token de la invitación" }).trim().min(20).max(200),
 });
@@ -21,6 +42,10 @@ export interface Member {
   email: string;
   role: Role;
   joined_at: string;
+  /** "Disponible" (true) or "Ausente": only available members get conversations by round robin. */
+  available: boolean;
+  /** Most open conversations round robin gives them; null: no limit. */
+  max_open: number | null;
 }
 
 export interface Invitation {

@@ -11,7 +11,11 @@ import type { Deps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
 import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
 
-const memberNotFound = () => notFound("Miembro no encontrado.");
+/** Owners and admins manage the organization; agents work conversations. */
+export const isManager = (scope: Pick<Scope, "role">) =>
+  scope.role === "owner" || scope.role === "admin";
+
+export const memberNotFound = () => notFound("Miembro no encontrado.");
 
 export async function listMembers({ db }: Deps, scope: Scope): Promise<Member[]> {
   const rows = await db
@@ -26,6 +30,8 @@ export async function listMembers({ db }: Deps, scope: Scope): Promise<Member[]>
     email: user.email,
     role: membership.role,
     joined_at: membership.createdAt,
+    available: membership.available,
+    max_open: membership.maxOpen,
   }));
 }
 
@@ -214,4 +220,38 @@ export async function acceptInvitation({ db }: Deps, caller: Caller, { token }: 
     organization_name: organization?.name ?? "",
     role: invitation.role,
   };
+}
+
+/**
+ * Availability ("Disponible" / "Ausente") and capacity for round robin: a member sets their
+ * own availability; owners and admins set anyone's, and capacities. Audited.
+ */
+export async function changeAvailability(
+  deps: Deps,
+  scope: Scope,
+  {
+    userId,
+    available,
+    max_open,
+  }: { userId: string; available?: boolean; max_open?: number | null },
+) {
+  const { db } = deps;
+  if (!isManager(scope) && (userId !== scope.userId || max_open !== undefined)) {
+    throw forbidden(
+      "Solo los propietarios y administradores pueden cambiar la disponibilidad de otros o la capacidad.",
+    );
+  }
+  const target = await findMembership(db, scope.organizationId, userId);
+  await db
+    .update(memberships)
+    .set({ available, maxOpen: max_open })
+    .where(eq(memberships.id, target.id));
+  await recordAudit(db, {
+    action: "member.availability",
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    target: userId,
+    metadata: { available, max_open },
+    ip: scope.ip,
+  });
 }

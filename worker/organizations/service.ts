@@ -23,6 +23,7 @@ export const toOrganization = (row: OrganizationRow): Organization => ({
   ai_use_case: row.aiUseCase,
   currency: row.currency,
   ai_monthly_token_budget: row.aiMonthlyTokenBudget,
+  auto_assign: row.autoAssign,
   tracking_key: row.trackingKey,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -112,6 +113,7 @@ export async function updateOrganization(
       aiUseCase: input.ai_use_case,
       currency: input.currency,
       aiMonthlyTokenBudget: input.ai_monthly_token_budget,
+      autoAssign: input.auto_assign,
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizations.id, member.organizationId))

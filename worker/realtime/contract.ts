@@ -7,7 +7,11 @@ export type RealtimeEventType =
   /** An agent in draft mode (or "Sugerir respuesta") prepared an answer: `{conversation_id, draft}`. */
   | "draft_ready"
   /** The organization spent its monthly AI budget: `{month, tokens_used, budget}`. */
-  | "ai_budget_exhausted";
+  | "ai_budget_exhausted"
+  /** An internal note in a conversation: `{note, conversation_id, message}`. */
+  | "note_created"
+  /** To the mentioned member only: `{mention}`. */
+  | "mention";
 
 export interface RealtimeEvent<T = unknown> {
   type: RealtimeEventType;

@@ -15,3 +15,18 @@ export async function publish(env: Env, organizationId: string, ...events: Realt
     return 0;
   }
 }
+
+/** Sends events to one member's sockets only (a mention is for the person named). */
+export async function publishToUser(
+  env: Env,
+  organizationId: string,
+  userId: string,
+  ...events: RealtimeEvent[]
+) {
+  try {
+    return await env.ORGANIZATION_HUB.getByName(organizationId).publish(events, userId);
+  } catch (error) {
+    console.error("realtime publish failed", events[0]!.type, error);
+    return 0;
+  }
+}

@@ -7,9 +7,12 @@ import {
   conversations,
   conversions,
   messages,
+  organizations,
   trackingSessions,
   whatsappConnections,
 } from "../db/schema";
+import { autoAssign } from "../team-inbox/assignment";
+import type { AutoAssignMode } from "../team-inbox/contract";
 import { isAiConfigured } from "../ai/client";
 import { scheduleTranscripts } from "../ai/transcribe";
 import type { Deps } from "../http/deps";
@@ -46,6 +49,8 @@ import {
 interface Connection {
   organizationId: string;
   defaultAgentId: string | null;
+  /** The organization's automatic assignment (round robin for new conversations). */
+  autoAssign: AutoAssignMode;
 }
 
 export interface WebhookPayload {
@@ -110,13 +115,14 @@ const ANSWERABLE = new Set([
 ]);
 
 /**
- * Whether an AI agent could answer: one is assigned, the conversation is not with a person
- * (pending) or closed, and a model is configured. Scheduling is not free (a Durable Object
+ * Whether an AI agent could answer: one is assigned, no person holds the conversation, it is
+ * not waiting for a person (pending) or closed, and a model is configured. Scheduling is not free (a Durable Object
  * call and an alarm), so conversations nobody will answer are not scheduled at all; the hub
  * checks everything again when the reply is due.
  */
 const mayBeAnswered = (deps: Deps, conversation: ConversationRow) =>
   conversation.agentId !== null &&
+  conversation.assigneeId === null &&
   conversation.status !== "pending" &&
   conversation.status !== "closed" &&
   isAiConfigured(deps.env);
@@ -204,8 +210,10 @@ const findConnection = async (deps: Deps, phoneNumberId: string): Promise<Connec
     .select({
       organizationId: whatsappConnections.organizationId,
       defaultAgentId: whatsappConnections.defaultAgentId,
+      autoAssign: organizations.autoAssign,
     })
     .from(whatsappConnections)
+    .innerJoin(organizations, eq(organizations.id, whatsappConnections.organizationId))
     .where(eq(whatsappConnections.phoneNumberId, phoneNumberId))
     .get()) ?? null;
 
@@ -313,6 +321,14 @@ async function ingestMessages(
       customers.all(),
     );
     result.storedMessages += stored.messages.length;
+    // Round robin: a new conversation no agent answers goes to an available member.
+    if (connection.autoAssign === "round_robin" && !connection.defaultAgentId) {
+      for (const conversation of [...stored.conversations.values()]) {
+        if (conversation.createdAt !== stored.at) continue;
+        const assigned = await autoAssign(deps, organizationId, conversation.id);
+        if (assigned) stored.conversations.set(assigned.id, assigned);
+      }
+    }
     const answered = new Set<string>();
     for (const message of stored.messages) {
       const conversation = stored.conversations.get(message.conversationId)!;
@@ -435,6 +451,8 @@ async function storeMessages(
     messages: incoming.flatMap((m) => byId.get(m.id) ?? []),
     // The conversations of those messages, as they are now.
     conversations: new Map(fromRows(conversations, countedRows!.results).map((r) => [r.id, r])),
+    /** The batch's time: conversations created by it have it as `createdAt`. */
+    at: now,
   };
 }
 

@@ -19,6 +19,8 @@ const conversation = (id: string, changes: Partial<Conversation> = {}): Conversa
   stage: "new",
   unread_count: 0,
   agent_id: null,
+  assignee_id: null,
+  labels: [],
   last_message_at: "2026-11-23T10:00:00.000Z",
   last_message: "Hola",
   fbclid: null,

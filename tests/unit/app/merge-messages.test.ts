@@ -19,6 +19,8 @@ const message = (id: string, changes: Partial<Message> = {}): Message => ({
   transcript_error: null,
   ai_sources: [],
   suggested_by_ai: false,
+  author_id: null,
+  mentions: [],
   created_at: `2026-11-23T10:00:0${id}.000Z`,
   ...changes,
 });

@@ -1,0 +1,365 @@
+// The team inbox for people (contract section 14): assignment to people and round robin,
+// internal notes with mentions, labels. Every rule across two organizations.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { autoAssign } from "../../worker/team-inbox/assignment";
+import { depsForBackground } from "../../worker/http/deps";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { connectWhatsapp } from "../support/db";
+import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { botMessages, runDueReplies } from "../support/replies";
+import { connect, tick } from "../support/sockets";
+import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+
+const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+
+async function team() {
+  const owner = await createOwner();
+  const marta = await addMember(owner.organization.id, "agent");
+  const pablo = await addMember(owner.organization.id, "agent");
+  return { owner, marta, pablo };
+}
+
+const patch = (token: string, id: string, body: Record<string, unknown>) =>
+  call("PATCH", `/api/v1/conversations/${id}`, { token, body });
+
+const list = async (token: string, query: string) =>
+  (await call("GET", `/api/v1/conversations?${query}`, { token })).body.data;
+
+describe("assignment to people", () => {
+  it("assigns to a colleague, live for the team, listed as theirs, audited", async () => {
+    const { owner, marta } = await team();
+    const conversation = await createConversation(owner);
+    const other = await createConversation(owner);
+    const inbox = await connect(marta.token);
+
+    const res = await patch(owner.token, conversation.id, { assignee_id: marta.user.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data.assignee_id).toBe(marta.user.id);
+    const event = await inbox.receive(
+      (e) => e.type === "conversation_update" && e.data.conversation.id === conversation.id,
+    );
+    expect(event.data.conversation.assignee_id).toBe(marta.user.id);
+    inbox.socket.close();
+
+    const mine = await list(marta.token, "assignee_id=me");
+    expect(mine.conversations.map((c: any) => c.id)).toEqual([conversation.id]);
+    expect(mine.total).toBe(1);
+    const nobodys = await list(owner.token, "assignee_id=none");
+    expect(nobodys.conversations.map((c: any) => c.id)).toEqual([other.id]);
+    const hers = await list(owner.token, `assignee_id=${marta.user.id}`);
+    expect(hers.conversations.map((c: any) => c.id)).toEqual([conversation.id]);
+
+    const audit = await env.DB.prepare(
+      "SELECT user_id, target, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
+    )
+      .bind(conversation.id)
+      .first<Record<string, string>>();
+    expect(audit).toMatchObject({ user_id: owner.user.id, target: conversation.id });
+    expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: marta.user.id, how: "manual" });
+
+    // "Sin asignar" releases it.
+    const released = await patch(marta.token, conversation.id, { assignee_id: null });
+    expect(released.body.data.assignee_id).toBeNull();
+  });
+
+  it("refuses another organization's member (404) and a malformed id (422), changing nothing", async () => {
+    const { owner } = await team();
+    const stranger = await createOwner();
+    const conversation = await createConversation(owner);
+    const foreign = await patch(owner.token, conversation.id, { assignee_id: stranger.user.id });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.message).toBe("Miembro no encontrado.");
+    const malformed = await patch(owner.token, conversation.id, { assignee_id: 42 });
+    expect(malformed.status).toBe(422);
+    const tooLong = await call("GET", `/api/v1/conversations?assignee_id=${"x".repeat(65)}`, {
+      token: owner.token,
+    });
+    expect(tooLong.status).toBe(400);
+    const after = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(after.body.data.assignee_id).toBeNull();
+    // Nor can a stranger assign this organization's conversation.
+    expect((await patch(stranger.token, conversation.id, { assignee_id: null })).status).toBe(404);
+  });
+
+  it("keeps the AI silent while a person holds the conversation, and answers once released", async () => {
+    const { owner, marta } = await team();
+    const agent = await createAgent(owner, { name: "Sofía" });
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      defaultAgentId: agent.id,
+    });
+    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const from = customer();
+    const held = `Marta me atiende ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    await patch(owner.token, conversation.id, { assignee_id: marta.user.id });
+
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: held })));
+    await runDueReplies(hub);
+    const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(held));
+    expect(asked).toEqual([]);
+    const before = await botMessages(conversation.id);
+
+    await patch(marta.token, conversation.id, { assignee_id: null });
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Hay alguien?" })));
+    await runDueReplies(hub);
+    expect((await botMessages(conversation.id)).length).toBe(before.length + 1);
+  });
+});
+
+describe("round robin", () => {
+  async function roundRobinTeam() {
+    const setup = await team();
+    const res = await call("PATCH", `/api/v1/organizations/${setup.owner.organization.id}`, {
+      token: setup.owner.token,
+      body: { auto_assign: "round_robin" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.auto_assign).toBe("round_robin");
+    return setup;
+  }
+
+  const setWork = (token: string, userId: string, body: Record<string, unknown>) =>
+    call("PATCH", `/api/v1/organizations/members/${userId}`, { token, body });
+
+  it("gives a new conversation without a default agent to the available member with fewest", async () => {
+    const { owner, marta, pablo } = await roundRobinTeam();
+    // The owner is away; Marta already holds one conversation.
+    await setWork(owner.token, owner.user.id, { available: false });
+    const held = await createConversation(owner);
+    await patch(owner.token, held.id, { assignee_id: marta.user.id });
+
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    expect(conversation.assignee_id).toBe(pablo.user.id);
+  });
+
+  it("never gives two concurrent handoffs past a member's capacity; nobody left leaves it unassigned", async () => {
+    const { owner, marta, pablo } = await roundRobinTeam();
+    expect((await setWork(owner.token, owner.user.id, { available: false })).status).toBe(200);
+    expect((await setWork(owner.token, marta.user.id, { max_open: 1 })).status).toBe(200);
+    expect((await setWork(owner.token, pablo.user.id, { max_open: 1 })).status).toBe(200);
+    const conversations = await Promise.all([1, 2, 3, 4].map(() => createConversation(owner)));
+    const deps = depsForBackground(env, () => {});
+    const assigned = await Promise.all(
+      conversations.map((c) => autoAssign(deps, owner.organization.id, c.id)),
+    );
+    const holders = assigned.map((row) => row?.assigneeId ?? null);
+    expect(holders.filter((h) => h === marta.user.id)).toHaveLength(1);
+    expect(holders.filter((h) => h === pablo.user.id)).toHaveLength(1);
+    expect(holders.filter((h) => h === null)).toHaveLength(2);
+
+    // Closing Marta's frees her place: the next one goes to her.
+    const martas = conversations[holders.indexOf(marta.user.id)]!;
+    await patch(owner.token, martas.id, { status: "closed" });
+    const waiting = conversations[holders.indexOf(null)]!;
+    expect((await autoAssign(deps, owner.organization.id, waiting.id))?.assigneeId).toBe(
+      marta.user.id,
+    );
+  });
+
+  it("lets each member set their own availability, and only managers the rest", async () => {
+    const { owner, marta, pablo } = await team();
+    const own = await setWork(marta.token, marta.user.id, { available: false });
+    expect(own.status).toBe(200);
+    expect(own.body.data).toMatchObject({ user_id: marta.user.id, available: false });
+    expect((await setWork(marta.token, pablo.user.id, { available: false })).status).toBe(403);
+    expect((await setWork(marta.token, marta.user.id, { max_open: 5 })).status).toBe(403);
+    expect((await setWork(marta.token, marta.user.id, { role: "admin" })).status).toBe(403);
+    expect((await setWork(owner.token, marta.user.id, { max_open: 0 })).status).toBe(422);
+    const members = (await call("GET", "/api/v1/organizations/members", { token: owner.token }))
+      .body.data;
+    expect(members.find((m: any) => m.user_id === marta.user.id)).toMatchObject({
+      available: false,
+      max_open: null,
+    });
+    const stranger = await createOwner();
+    expect((await setWork(stranger.token, marta.user.id, { available: true })).status).toBe(404);
+    // Only managers choose round robin.
+    const chosen = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: marta.token,
+      body: { auto_assign: "round_robin" },
+    });
+    expect(chosen.status).toBe(403);
+  });
+});
+
+describe("internal notes and mentions", () => {
+  it("stores a note in the thread, tells only the mentioned member, never sends it", async () => {
+    const { owner, marta, pablo } = await team();
+    await call("PATCH", "/api/v1/profiles/me", {
+      token: marta.token,
+      body: { full_name: "Marta López" },
+    });
+    const conversation = await createConversation(owner);
+    const martaInbox = await connect(marta.token);
+    const pabloInbox = await connect(pablo.token);
+    const text = `Ojo @marta lopez, este cliente ya pagó ${crypto.randomUUID()}`;
+
+    const res = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: text },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.data.note).toMatchObject({
+      content: text,
+      author_id: owner.user.id,
+      mentions: [marta.user.id],
+    });
+    const mention = await martaInbox.receive((e) => e.type === "mention");
+    expect(mention.data.mention).toMatchObject({ conversation_id: conversation.id });
+    await pabloInbox.receive((e) => e.type === "note_created");
+    await tick();
+    expect(pabloInbox.received.filter((e) => e.type === "mention")).toEqual([]);
+    martaInbox.socket.close();
+    pabloInbox.socket.close();
+
+    // In the thread, marked internal; never to WhatsApp.
+    const thread = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+      token: owner.token,
+    });
+    expect(thread.body.data.messages.at(-1)).toMatchObject({
+      content: text,
+      type: "note",
+      direction: "internal",
+      author_id: owner.user.id,
+    });
+    expect((await graphRequests()).filter((r) => JSON.stringify(r.body).includes(text))).toEqual(
+      [],
+    );
+
+    // "Menciones" lists it until read, for Marta alone.
+    const unread = await call("GET", "/api/v1/mentions?unread=true", { token: marta.token });
+    expect(unread.body.data.mentions).toHaveLength(1);
+    const id = unread.body.data.mentions[0].id;
+    expect(
+      (await call("PATCH", `/api/v1/mentions/${id}/read`, { token: pablo.token })).status,
+    ).toBe(404);
+    expect(
+      (await call("PATCH", `/api/v1/mentions/${id}/read`, { token: marta.token })).status,
+    ).toBe(200);
+    const after = await call("GET", "/api/v1/mentions?unread=true", { token: marta.token });
+    expect(after.body.data.mentions).toEqual([]);
+
+    // The owner's export carries it.
+    const exported = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    expect(JSON.stringify(exported.body.data)).toContain(text);
+  });
+
+  it("keeps notes out of the AI's history", async () => {
+    const { owner } = await team();
+    const agent = await createAgent(owner);
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      defaultAgentId: agent.id,
+    });
+    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    const secret = `Nota secreta ${crypto.randomUUID()}`;
+    await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: secret },
+    });
+    const question = `¿Abrís mañana? ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: question })));
+    await runDueReplies(hub);
+    const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(question));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.some((r) => JSON.stringify(r.body).includes(secret))).toBe(false);
+  });
+
+  it("refuses a blank note and another organization's conversation", async () => {
+    const { owner } = await team();
+    const stranger = await createOwner();
+    const conversation = await createConversation(owner);
+    const blank = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: "   " },
+    });
+    expect(blank.status).toBe(422);
+    const foreign = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: stranger.token,
+      body: { content: "hola" },
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe("labels", () => {
+  it("managers write labels; an agent-role member cannot (403)", async () => {
+    const { owner, marta } = await team();
+    const refused = await call("POST", "/api/v1/labels", {
+      token: marta.token,
+      body: { name: "VIP", color: "#dc2626" },
+    });
+    expect(refused.status).toBe(403);
+    const created = await call("POST", "/api/v1/labels", {
+      token: owner.token,
+      body: { name: "VIP", color: "#DC2626" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: "VIP", color: "#dc2626" });
+    const twice = await call("POST", "/api/v1/labels", {
+      token: owner.token,
+      body: { name: "VIP", color: "#2563eb" },
+    });
+    expect(twice.status).toBe(409);
+    const badColor = await call("POST", "/api/v1/labels", {
+      token: owner.token,
+      body: { name: "Otro", color: "rojo" },
+    });
+    expect(badColor.status).toBe(422);
+    const listed = await call("GET", "/api/v1/labels", { token: marta.token });
+    expect(listed.body.data.labels.map((l: any) => l.name)).toEqual(["VIP"]);
+  });
+
+  it("labels conversations, filters by one, follows renames and deletions", async () => {
+    const { owner, marta } = await team();
+    const stranger = await createOwner();
+    const label = async (token: string, name: string) =>
+      (await call("POST", "/api/v1/labels", { token, body: { name, color: "#2563eb" } })).body.data;
+    const vip = await label(owner.token, "VIP");
+    const urgent = await label(owner.token, "Reclamación");
+    const foreign = await label(stranger.token, "Ajena");
+    const [a, b] = [await createConversation(owner), await createConversation(owner)];
+
+    const put = (token: string, id: string, label_ids: string[]) =>
+      call("PUT", `/api/v1/conversations/${id}/labels`, { token, body: { label_ids } });
+    const labelled = await put(marta.token, a.id, [vip.id, urgent.id]);
+    expect(labelled.status).toBe(200);
+    expect(labelled.body.data.labels.map((l: any) => l.name)).toEqual(["Reclamación", "VIP"]);
+    await put(marta.token, b.id, [urgent.id]);
+    expect((await put(owner.token, a.id, [foreign.id])).status).toBe(404);
+    expect((await put(stranger.token, a.id, [])).status).toBe(404);
+
+    const vips = await list(owner.token, `label_id=${vip.id}`);
+    expect(vips.conversations.map((c: any) => c.id)).toEqual([a.id]);
+    expect(vips.total).toBe(1);
+    expect((await list(stranger.token, `label_id=${vip.id}`)).conversations).toEqual([]);
+
+    const renamed = await call("PATCH", `/api/v1/labels/${vip.id}`, {
+      token: owner.token,
+      body: { name: "Cliente VIP" },
+    });
+    expect(renamed.status).toBe(200);
+    const shown = await call("GET", `/api/v1/conversations/${a.id}`, { token: owner.token });
+    expect(shown.body.data.labels.map((l: any) => l.name)).toEqual(["Cliente VIP", "Reclamación"]);
+
+    expect(
+      (await call("DELETE", `/api/v1/labels/${urgent.id}`, { token: owner.token })).status,
+    ).toBe(200);
+    const [afterA, afterB] = await Promise.all(
+      [a, b].map((c) => call("GET", `/api/v1/conversations/${c.id}`, { token: owner.token })),
+    );
+    expect(afterA!.body.data.labels.map((l: any) => l.name)).toEqual(["Cliente VIP"]);
+    expect(afterB!.body.data.labels).toEqual([]);
+    expect((await list(owner.token, `label_id=${urgent.id}`)).conversations).toEqual([]);
+  });
+});

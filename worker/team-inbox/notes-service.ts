@@ -1,0 +1,201 @@
+/**
+ * Internal notes: team messages in the thread ("Nota interna"), stored as messages with
+ * direction `internal` so that the thread, paging, the export and retention carry them as
+ * they carry every message; never sent to WhatsApp, never in the AI's history or drafts.
+ * `@name` mentions tell the named members at once and wait under "Menciones" until read.
+ */
+import { and, desc, eq, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import { memberships, mentions, messages, users } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { notFound } from "../http/errors";
+import { findConversation } from "../conversations/service";
+import { toMessage, type MessageRow } from "../conversations/mappers";
+import { publish, publishToUser } from "../realtime/publish";
+import type { Mention, Note, mentionsQuery, noteInput } from "./contract";
+
+const toNote = (row: MessageRow): Note => ({
+  id: row.id,
+  conversation_id: row.conversationId,
+  content: row.content,
+  author_id: row.senderUserId,
+  mentions: row.mentions ?? [],
+  created_at: row.createdAt,
+});
+
+/** Folds case and accents: "@marta lópez" names Marta López. */
+const fold = (text: string) =>
+  text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
+
+/**
+ * The members a note names: `@` followed by their full name or their e-mail's local part,
+ * longest names first (so "@Ana María" is not read as "@Ana"). The author is not told.
+ */
+export async function resolveMentions(db: Db, member: Member, content: string) {
+  if (!content.includes("@")) return [];
+  const team = await db
+    .select({ id: users.id, name: users.fullName, email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.organizationId, member.organizationId));
+  let text = fold(content);
+  const named: string[] = [];
+  const handles = team
+    .flatMap((m) => [
+      { id: m.id, handle: fold(m.name.trim()) },
+      { id: m.id, handle: fold(m.email.split("@")[0]!) },
+    ])
+    .filter((h) => h.handle.length > 0)
+    .sort((a, b) => b.handle.length - a.handle.length);
+  for (const { id, handle } of handles) {
+    const at = new RegExp(
+      `@${handle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`,
+      "u",
+    );
+    if (!at.test(text)) continue;
+    text = text.replace(at, " ");
+    if (!named.includes(id) && id !== member.userId) named.push(id);
+  }
+  return named;
+}
+
+/** `POST /conversations/{id}/notes`: stored, shown to the team, mentions told. */
+export async function createNote(
+  deps: Deps,
+  member: Member,
+  { id, content }: { id: string } & z.output<typeof noteInput>,
+) {
+  const { db } = deps;
+  const conversation = await findConversation(db, member.organizationId, id);
+  const named = await resolveMentions(db, member, content);
+  const now = new Date().toISOString();
+  const [stored] = await db
+    .insert(messages)
+    .values({
+      organizationId: member.organizationId,
+      conversationId: conversation.id,
+      content,
+      type: "note",
+      direction: "internal",
+      senderType: "agent",
+      senderUserId: member.userId,
+      status: "sent",
+      mentions: named,
+      createdAt: now,
+    })
+    .returning();
+  const note = toNote(stored!);
+  if (named.length > 0) {
+    const rows = await db
+      .insert(mentions)
+      .values(
+        named.map((userId) => ({
+          organizationId: member.organizationId,
+          userId,
+          conversationId: conversation.id,
+          noteId: note.id,
+          authorId: member.userId,
+          createdAt: now,
+        })),
+      )
+      .returning();
+    for (const row of rows) {
+      await publishToUser(deps.env, member.organizationId, row.userId, {
+        type: "mention",
+        data: { mention: toMention(row, note.content) },
+      });
+    }
+  }
+  await publish(deps.env, member.organizationId, {
+    type: "note_created",
+    data: { note, conversation_id: conversation.id, message: toMessage(stored!) },
+  });
+  return note;
+}
+
+/** A note written by the system (the AI's handoff, round robin): no author, no mentions. */
+export async function systemNote(
+  deps: Deps,
+  organizationId: string,
+  conversationId: string,
+  content: string,
+) {
+  const [stored] = await deps.db
+    .insert(messages)
+    .values({
+      organizationId,
+      conversationId,
+      content,
+      type: "note",
+      direction: "internal",
+      senderType: "bot",
+      status: "sent",
+      mentions: [],
+    })
+    .returning();
+  await publish(deps.env, organizationId, {
+    type: "note_created",
+    data: { note: toNote(stored!), conversation_id: conversationId, message: toMessage(stored!) },
+  });
+}
+
+const EXCERPT_LENGTH = 160;
+
+const toMention = (row: typeof mentions.$inferSelect, content: string): Mention => ({
+  id: row.id,
+  conversation_id: row.conversationId,
+  note_id: row.noteId,
+  author_id: row.authorId,
+  excerpt: content.slice(0, EXCERPT_LENGTH),
+  read_at: row.readAt,
+  created_at: row.createdAt,
+});
+
+/** `GET /mentions?unread=true`: the caller's mentions, newest first (at most 100). */
+export async function listMentions(
+  { db }: Deps,
+  member: Member,
+  query: z.output<typeof mentionsQuery>,
+) {
+  const rows = await db
+    .select({ mention: mentions, content: messages.content })
+    .from(mentions)
+    .innerJoin(messages, eq(messages.id, mentions.noteId))
+    .where(
+      and(
+        eq(mentions.organizationId, member.organizationId),
+        eq(mentions.userId, member.userId),
+        query.unread === "true" ? isNull(mentions.readAt) : undefined,
+      ),
+    )
+    .orderBy(desc(mentions.createdAt))
+    .limit(100);
+  return rows.map(({ mention, content }) => toMention(mention, content));
+}
+
+/** `PATCH /mentions/{id}/read`: only the mentioned person's own. */
+export async function readMention(deps: Deps, member: Member, { id }: { id: string }) {
+  const { db } = deps;
+  const [row] = await db
+    .update(mentions)
+    .set({ readAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(mentions.id, id),
+        eq(mentions.organizationId, member.organizationId),
+        eq(mentions.userId, member.userId),
+      ),
+    )
+    .returning();
+  if (!row) throw notFound("Mención no encontrada.");
+  const note = await db.query.messages.findFirst({
+    where: eq(messages.id, row.noteId),
+    columns: { content: true },
+  });
+  return toMention(row, note?.content ?? "");
+}

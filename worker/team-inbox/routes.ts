@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { jsonBody, queryParams } from "../http/validate";
+import { limitMemberWrites } from "../http/write-limits";
+import {
+  conversationLabelsInput,
+  labelInput,
+  labelUpdateInput,
+  mentionsQuery,
+  noteInput,
+} from "./contract";
+import * as labels from "./labels-service";
+import * as notes from "./notes-service";
+
+const member = [requireCaller, requireMember] as const;
+const manager = [...member, requireRole("owner", "admin")] as const;
+
+/** `/labels`: every member reads them; owners and admins write them. */
+export const labelRoutes = new Hono<AppContext>()
+  .get("/", ...member, async (c) => {
+    return c.json({ data: { labels: await labels.listLabels(c.var.deps, c.var.member) } });
+  })
+  .post("/", ...manager, ...jsonBody(labelInput), async (c) => {
+    const label = await labels.createLabel(c.var.deps, c.var.member, c.req.valid("json"));
+    return c.json({ data: label }, 201);
+  })
+  .patch("/:id", ...manager, ...jsonBody(labelUpdateInput), async (c) => {
+    const label = await labels.updateLabel(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
+    return c.json({ data: label });
+  })
+  .delete("/:id", ...manager, limitMemberWrites(), async (c) => {
+    await labels.deleteLabel(c.var.deps, c.var.member, { id: c.req.param("id") });
+    return c.json({ data: { success: true } });
+  });
+
+/** Beside the conversation routes: a conversation's labels and internal notes. */
+export const teamConversationRoutes = new Hono<AppContext>()
+  .put("/:id/labels", ...member, ...jsonBody(conversationLabelsInput), async (c) => {
+    const conversation = await labels.setConversationLabels(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      ...c.req.valid("json"),
+    });
+    return c.json({ data: conversation });
+  })
+  .post("/:id/notes", ...member, ...jsonBody(noteInput), async (c) => {
+    const note = await notes.createNote(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      ...c.req.valid("json"),
+    });
+    return c.json({ data: { note } }, 201);
+  });
+
+/** `/mentions`: the caller's own, under "Menciones". */
+export const mentionRoutes = new Hono<AppContext>()
+  .use(...member)
+  .get("/", queryParams(mentionsQuery), async (c) => {
+    const mentions = await notes.listMentions(c.var.deps, c.var.member, c.req.valid("query"));
+    return c.json({ data: { mentions } });
+  })
+  .patch("/:id/read", limitMemberWrites(), async (c) => {
+    const mention = await notes.readMention(c.var.deps, c.var.member, { id: c.req.param("id") });
+    return c.json({ data: mention });
+  });
