@@ -55,7 +55,7 @@ describe("assignment to people", () => {
       "SELECT user_id, target, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
     )
       .bind(conversation.id)
-      .first<Record<string, string>>();
+      .first<{ user_id: string; target: string; metadata: string }>();
     expect(audit).toMatchObject({ user_id: owner.user.id, target: conversation.id });
     expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: marta.user.id, how: "manual" });
 
