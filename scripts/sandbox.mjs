@@ -61,6 +61,14 @@ async function start() {
       date: new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10),
       spend: SANDBOX_AD.dailySpend,
     })),
+    // Service replies in Spain, at about Meta's 2026 rate, for the Anuncios tab and dashboard.
+    pricing: Array.from({ length: 30 }, (_, daysAgo) => ({
+      date: new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10),
+      category: "service",
+      country: "ES",
+      volume: 40,
+      cost: 40 * 0.0118,
+    })),
   });
   await startFakeModel({ port: MODEL_PORT, apiKey: SANDBOX_SETTINGS.AI_API_KEY });
   console.log(`Sandbox en marcha:

@@ -56,7 +56,7 @@ const v1 = new Hono<AppContext>()
   .route("/mentions", mentionRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
-  .route("/tracking/ads", adsRoutes)
+  .route("/tracking", adsRoutes)
   .route("/tracking", trackingRoutes)
   .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);

@@ -1,3 +1,4 @@
+import { format, startOfMonth } from "date-fns";
 import { Link, useLoaderData } from "react-router";
 import type { TrackingSession } from "../../worker/tracking/contract";
 import { contactLabel } from "~/components/conversations/selectors";
@@ -31,6 +32,16 @@ async function activeTrackingSession() {
   return data(client.tracking.sessions[":id"].$get({ param: { id } })).catch(() => null);
 }
 
+/** What this month's WhatsApp messages cost, as Meta reports it; null when it cannot be read. */
+async function monthMessageCost() {
+  const today = new Date();
+  const query = {
+    date_from: format(startOfMonth(today), "yyyy-MM-dd"),
+    date_to: format(today, "yyyy-MM-dd"),
+  };
+  return data(client.tracking["message-costs"].$get({ query })).catch(() => null);
+}
+
 /**
  * The figures, the newest open conversations and the agents, side by side. A user without an
  * organization sees onboarding instead of this page (the console layout), yet this loader still
@@ -38,7 +49,7 @@ async function activeTrackingSession() {
  */
 export async function clientLoader() {
   try {
-    const [stats, recent, agents, trackingSession] = await Promise.all([
+    const [stats, recent, agents, trackingSession, messageCost] = await Promise.all([
       data(client.conversations.stats.$get()),
       data(
         client.conversations.$get({
@@ -47,8 +58,9 @@ export async function clientLoader() {
       ),
       data(client.agents.$get()),
       activeTrackingSession(),
+      monthMessageCost(),
     ]);
-    return { stats, recent, agents, trackingSession };
+    return { stats, recent, agents, trackingSession, messageCost };
   } catch (error) {
     if (error instanceof ApiError && error.code === "organization_not_found") return null;
     throw error;
@@ -111,6 +123,14 @@ function StatCard({ label, value, to }: { label: string; value: string | number;
   );
 }
 
+/** The month's cost in the organization's currency, or a dash while Meta's figures are unknown. */
+function messageCostText(cost: { total: number | null; currency: string } | null) {
+  if (cost?.total == null) return "—";
+  return new Intl.NumberFormat("es-ES", { style: "currency", currency: cost.currency }).format(
+    cost.total,
+  );
+}
+
 export default function Dashboard() {
   const { user, organization } = useAuth();
   const summary = useLoaderData<typeof clientLoader>();
@@ -131,7 +151,7 @@ export default function Dashboard() {
         description={`Hola, ${user!.full_name}. Este es el resumen de ${organization!.name}.`}
       />
       {summary.trackingSession && <TrackingSessionCard session={summary.trackingSession} />}
-      <section aria-label="Resumen" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+      <section aria-label="Resumen" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
         <StatCard
           label="Conversaciones abiertas"
           value={summary.stats.by_status.open}
@@ -139,6 +159,11 @@ export default function Dashboard() {
         />
         <StatCard label="Agentes activos" value={activeAgents} />
         <StatCard label="Agentes en total" value={summary.agents.length} to="/agents" />
+        <StatCard
+          label="Coste de mensajes este mes"
+          value={messageCostText(summary.messageCost)}
+          to="/tracking?tab=anuncios"
+        />
         <StatCard label="Analytics" value="Ver →" to="/tracking" />
       </section>
 

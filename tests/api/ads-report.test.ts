@@ -2,12 +2,11 @@
 // webhook's ad clicks, leads and sales attributed through the click, spend read from the
 // Marketing API's ad-level insights (kept per day), and the ratios, against hand-computed
 // figures; another organization's ads are absent.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { messageFromAd } from "../support/ads";
+import { advertiser, messageFromAd, setInsights } from "../support/ads";
 import { call } from "../support/http";
 import { failNext, graphRequests } from "../support/webhooks";
 
@@ -15,37 +14,6 @@ const F = GRAPH_FIXTURES;
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
-
-async function setInsights(
-  rows: { ad_id: string; ad_name: string; date: string; spend: number }[],
-) {
-  await fetch(`${new URL(env.META_GRAPH_URL).origin}/__fake/insights`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ rows }),
-  });
-}
-
-/** An organization with a number and a pixel whose login found the fake ad account. */
-async function advertiser() {
-  const owner = await createOwner();
-  const connection = await connectWhatsapp(owner.organization.id, { businessAccountId: F.wabaId });
-  await env.DB.prepare(
-    `INSERT INTO meta_connections (id, organization_id, pixel_id, ad_account_id, access_token_encrypted, status, created_at, updated_at)
-     SELECT ?, ?, ?, ?, access_token_encrypted, 'connected', ?, ? FROM whatsapp_connections WHERE id = ?`,
-  )
-    .bind(
-      crypto.randomUUID(),
-      owner.organization.id,
-      F.pixelId,
-      F.adAccountId,
-      new Date().toISOString(),
-      new Date().toISOString(),
-      connection.id,
-    )
-    .run();
-  return { owner, connection };
-}
 
 const customerFromAd = (
   connection: { phoneNumberId: string },
@@ -105,6 +73,8 @@ describe("ads report", () => {
         sales: 2,
         revenue: 150,
         spend: 50.5,
+        message_cost: 0,
+        profit: 150 - 50.5,
         cost_per_conversation: 50.5 / 3,
         cost_per_lead: 50.5 / 2,
         roas: 150 / 50.5,
@@ -118,6 +88,8 @@ describe("ads report", () => {
         sales: 0,
         revenue: 0,
         spend: 20,
+        message_cost: 0,
+        profit: -20,
         cost_per_conversation: 20,
         cost_per_lead: null,
         roas: 0,
@@ -131,6 +103,8 @@ describe("ads report", () => {
         sales: 0,
         revenue: 0,
         spend: 5,
+        message_cost: 0,
+        profit: -5,
         cost_per_conversation: null,
         cost_per_lead: null,
         roas: 0,
@@ -200,5 +174,34 @@ describe("ads report", () => {
       }),
     ]);
     expect((await report(owner, "?date_from=ayer")).status).toBe(400);
+  });
+
+  it("refuses a period longer than Meta's 90 days, and stops reading past 20 pages", async () => {
+    const { owner, connection } = await advertiser();
+    const tooLong = await report(owner, `?date_from=${daysAgo(90)}&date_to=${today}`);
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(tooLong.body)).toContain("El periodo no puede superar 90 días.");
+    expect((await report(owner, `?date_from=${daysAgo(89)}&date_to=${today}`)).status).toBe(200);
+
+    // 21 pages of 500 rows on one day: the report reads 20, says so, and keeps nothing partial.
+    const ad = { adId: "120200000000707", headline: "Demasiados" };
+    await customerFromAd(connection, ad);
+    const day = daysAgo(95);
+    const rows = Array.from({ length: 10_500 }, (_, i) => ({
+      ad_id: i === 0 ? ad.adId : `1203${String(i).padStart(11, "0")}`,
+      ad_name: `Anuncio ${i}`,
+      date: day,
+      spend: 1,
+    }));
+    await setInsights(rows);
+    const readsOfDay = async () =>
+      (await graphRequests("/insights")).filter((r) => JSON.stringify(r).includes(day)).length;
+    const res = await report(owner, `?date_from=${day}&date_to=${day}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.spend_error).toBe(
+      "Meta devolvió demasiados anuncios para este periodo: elige un periodo más corto.",
+    );
+    expect(await readsOfDay()).toBe(20);
+    expect(res.body.data.ads).toEqual([]);
   });
 });

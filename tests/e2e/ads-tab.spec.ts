@@ -104,8 +104,8 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     page.getByText("Conecta una cuenta publicitaria en Configuración > Meta Business"),
   ).toHaveCount(0);
 
-  // Most revenue first: summer. Columns: conversations, leads, sales, revenue, spend, cost per
-  // conversation, cost per lead, ROAS.
+  // Most revenue first: summer. Columns: conversations, leads, sales, revenue, spend, message
+  // cost, profit, cost per conversation, cost per lead, ROAS.
   await expect(table.getByRole("columnheader", { name: "Ingresos" })).toHaveAttribute(
     "aria-sort",
     "descending",
@@ -122,6 +122,8 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     "2",
     "150,00 €",
     "50,50 €",
+    "0,00 €",
+    "99,50 €",
     "16,83 €",
     "25,25 €",
     "2,97x",
@@ -133,6 +135,8 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     "0",
     "0,00 €",
     "20,00 €",
+    "0,00 €",
+    "-20,00 €",
     "20,00 €",
     "—",
     "0,00x",
@@ -144,6 +148,8 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     "2",
     "150,00 €",
     "70,50 €",
+    "0,00 €",
+    "79,50 €",
     "17,63 €",
     "35,25 €",
     "2,13x",
@@ -220,7 +226,18 @@ test("without an ad account the spend is '—' and the tab says how to see it; a
   await page.getByRole("button", { name: "Reintentar" }).click();
 
   const row = bodyRows(adsTable(page)).first();
-  await expect(cells(row)).toHaveText(["1", "0", "1", "45,00 €", "—", "—", "—", "—"]);
+  await expect(cells(row)).toHaveText([
+    "1",
+    "0",
+    "1",
+    "45,00 €",
+    "—",
+    "0,00 €",
+    "45,00 €",
+    "—",
+    "—",
+    "—",
+  ]);
   await expect(
     page.getByText(
       "Conecta una cuenta publicitaria en Configuración > Meta Business para ver el gasto y el ROAS.",
@@ -240,5 +257,16 @@ test("while Meta is slow the tab shows it is loading, and when Meta fails it say
   await expect(page.getByText(/el gasto que ves es el último que se leyó de Meta/)).toBeVisible();
   const row = bodyRows(adsTable(page)).first();
   // Nothing was ever read: what is kept is no spend at all.
-  await expect(cells(row)).toHaveText(["1", "0", "0", "0,00 €", "0,00 €", "0,00 €", "—", "—"]);
+  await expect(cells(row)).toHaveText([
+    "1",
+    "0",
+    "0",
+    "0,00 €",
+    "0,00 €",
+    "0,00 €",
+    "0,00 €",
+    "0,00 €",
+    "—",
+    "—",
+  ]);
 });

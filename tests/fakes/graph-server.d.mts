@@ -20,6 +20,15 @@ export function startFakeGraph(options?: {
   statusDelayMs?: number;
   /** The ad account's spend the fake starts with: one row per ad and day. */
   adInsights?: { ad_id: string; ad_name: string; date: string; spend: number }[];
+  /** The WABA's billed messages per day for pricing analytics (`type` defaults to regular). */
+  pricing?: {
+    date: string;
+    category: string;
+    type?: string;
+    country: string;
+    volume: number;
+    cost: number;
+  }[];
 }): Promise<{
   port: number;
   url: string;

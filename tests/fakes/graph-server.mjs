@@ -171,6 +171,7 @@ export async function startFakeGraph({
   autoStatuses = false,
   statusDelayMs = 50,
   adInsights: initialInsights = [],
+  pricing: initialPricing = [],
 } = {}) {
   const F = GRAPH_FIXTURES;
   const usedCodes = new Set();
@@ -179,6 +180,8 @@ export async function startFakeGraph({
   let messageSequence = 0;
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
   let adInsights = [...initialInsights];
+  /** The WABA's billed messages per day, category and country (set through /__fake/pricing). */
+  let pricingPoints = [...initialPricing];
 
   async function sendWebhook(payload) {
     if (!webhookUrl) return 0;
@@ -254,6 +257,10 @@ export async function startFakeGraph({
     async (req, res, body, url) => {
       if (url.pathname === "/__fake/insights" && req.method === "POST") {
         adInsights = [...(body?.rows ?? [])];
+        return sendJson(res, 200, { ok: true });
+      }
+      if (url.pathname === "/__fake/pricing" && req.method === "POST") {
+        pricingPoints = [...(body?.points ?? [])];
         return sendJson(res, 200, { ok: true });
       }
       if (url.pathname === "/__fake/media" && req.method === "POST") {
@@ -422,6 +429,9 @@ export async function startFakeGraph({
         return sendJson(res, 200, { success: true });
       if (node === F.wabaId && edge === "dataset" && method === "POST")
         return sendJson(res, 200, { id: F.datasetId });
+      // Any WhatsApp Business Account the tests connect (the sandbox's and the browser tests').
+      if (!edge && method === "GET" && url.searchParams.get("fields")?.startsWith("pricing_"))
+        return pricingAnalytics(res, url);
       if (node === F.wabaId && edge === "message_templates") {
         return sendJson(res, 200, {
           data: TEMPLATES,
@@ -508,8 +518,52 @@ export async function startFakeGraph({
     () => {
       usedCodes.clear();
       adInsights = [];
+      pricingPoints = [];
     },
   );
+
+  /**
+   * `GET /{waba_id}?fields=pricing_analytics.start(…).end(…).granularity(DAILY).dimensions([…])`:
+   * one data point per day, category, type and country, as Meta's pricing analytics answer.
+   */
+  function pricingAnalytics(res, url) {
+    const field =
+      /^pricing_analytics\.start\((\d+)\)\.end\((\d+)\)\.granularity\((DAILY|HALF_HOUR|MONTHLY)\)\.dimensions\((\[.*\])\)$/.exec(
+        url.searchParams.get("fields") ?? "",
+      );
+    if (!field)
+      return graphError(res, 400, {
+        message: "(#100) Tried accessing nonexisting field (pricing_analytics) or bad syntax",
+        code: 100,
+      });
+    const [, start, end, granularity, dimensions] = field;
+    if (granularity !== "DAILY" || Number(end) - Number(start) > 90 * 86_400)
+      return graphError(res, 400, { message: "(#100) Invalid time range", code: 100 });
+    let byDimensions;
+    try {
+      byDimensions = JSON.parse(dimensions);
+    } catch {
+      byDimensions = null;
+    }
+    if (!Array.isArray(byDimensions))
+      return graphError(res, 400, { message: "(#100) Invalid dimensions", code: 100 });
+    const dayStart = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
+    const points = pricingPoints
+      .filter((p) => dayStart(p.date) >= Number(start) && dayStart(p.date) < Number(end))
+      .map((p) => ({
+        start: dayStart(p.date),
+        end: dayStart(p.date) + 86_400,
+        pricing_category: String(p.category).toUpperCase(),
+        pricing_type: String(p.type ?? "regular").toUpperCase(),
+        country: p.country,
+        volume: p.volume,
+        cost: p.cost,
+      }));
+    return sendJson(res, 200, {
+      pricing_analytics: { data: [{ data_points: points }] },
+      id: F.wabaId,
+    });
+  }
 
   /**
    * `GET /{ad_account_id}/insights` as the Marketing API answers it at ad level with

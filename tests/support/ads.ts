@@ -1,9 +1,11 @@
 // Customers who come from click-to-WhatsApp ads, and the conversions their sales become.
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { db } from "./db";
+import { connectWhatsapp, db } from "./db";
+import { createOwner } from "./factories";
 import { deliver } from "./webhooks";
 
 let phoneSequence = 0;
@@ -42,4 +44,38 @@ export async function settledConversion(id: string) {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`conversion ${id} is still pending`);
+}
+
+/** Sets the fake ad account's spend, one row per ad and day. */
+export async function setInsights(
+  rows: { ad_id: string; ad_name: string; date: string; spend: number }[],
+) {
+  await fetch(`${new URL(env.META_GRAPH_URL).origin}/__fake/insights`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ rows }),
+  });
+}
+
+/** An organization with a number and a pixel whose login found the fake ad account. */
+export async function advertiser() {
+  const owner = await createOwner();
+  const connection = await connectWhatsapp(owner.organization.id, {
+    businessAccountId: GRAPH_FIXTURES.wabaId,
+  });
+  await env.DB.prepare(
+    `INSERT INTO meta_connections (id, organization_id, pixel_id, ad_account_id, access_token_encrypted, status, created_at, updated_at)
+     SELECT ?, ?, ?, ?, access_token_encrypted, 'connected', ?, ? FROM whatsapp_connections WHERE id = ?`,
+  )
+    .bind(
+      crypto.randomUUID(),
+      owner.organization.id,
+      GRAPH_FIXTURES.pixelId,
+      GRAPH_FIXTURES.adAccountId,
+      new Date().toISOString(),
+      new Date().toISOString(),
+      connection.id,
+    )
+    .run();
+  return { owner, connection };
 }

@@ -716,6 +716,17 @@ export const messageCosts = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.day, t.category, t.country] })],
 );
 
+/** When each day's message costs were last read from Meta (a day without costs has no row). */
+export const messageCostSyncs = sqliteTable(
+  "message_cost_syncs",
+  {
+    organizationId: organizationId(),
+    day: text("day").notNull(),
+    fetchedAt: text("fetched_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.day] })],
+);
+
 /** When each day's spend was last read from Meta (a day without spend has no `ad_spend` row). */
 export const adSpendSyncs = sqliteTable(
   "ad_spend_syncs",

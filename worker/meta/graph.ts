@@ -145,6 +145,30 @@ export class GraphClient {
     });
   }
 
+  /**
+   * The WhatsApp Business Account's daily cost per pricing category, type and country over
+   * [start, end) (unix seconds; Meta looks back at most 90 days).
+   */
+  pricingAnalytics(wabaId: string, start: number, end: number) {
+    const dimensions = JSON.stringify(["PRICING_CATEGORY", "PRICING_TYPE", "COUNTRY"]);
+    return this.request<{
+      pricing_analytics?: {
+        data?: {
+          data_points?: {
+            start?: number;
+            pricing_category?: string;
+            pricing_type?: string;
+            country?: string;
+            volume?: number;
+            cost?: number;
+          }[];
+        }[];
+      };
+    }>("GET", wabaId, undefined, {
+      fields: `pricing_analytics.start(${start}).end(${end}).granularity(DAILY).dimensions(${dimensions})`,
+    });
+  }
+
   listTemplates(wabaId: string) {
     return this.request<{
       data: {

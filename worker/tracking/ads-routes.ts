@@ -2,12 +2,16 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { queryParams } from "../http/validate";
-import { adsReport } from "./ads-service";
-import { dateRangeQuery } from "./contract";
+import { adsReport, messageCostReport } from "./ads-service";
+import { reportRangeQuery } from "./contract";
 
-/** `GET /tracking/ads`: the Anuncios tab. */
+/** What ads and messages cost and brought: the Anuncios tab and the dashboard's cost. */
+// Mounted beside the public tracking calls: each route asks for a member itself.
 export const adsRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
-  .get("/", queryParams(dateRangeQuery), async (c) => {
+  .get("/ads", requireCaller, requireMember, queryParams(reportRangeQuery), async (c) => {
     return c.json({ data: await adsReport(c.var.deps, c.var.member, c.req.valid("query")) });
+  })
+  .get("/message-costs", requireCaller, requireMember, queryParams(reportRangeQuery), async (c) => {
+    const query = c.req.valid("query");
+    return c.json({ data: await messageCostReport(c.var.deps, c.var.member, query) });
   });

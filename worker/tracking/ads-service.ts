@@ -3,7 +3,8 @@
  * sales or spend in a date range. Conversations come from the `conversation_start`
  * conversions the webhook records once per ad click; leads and sales are attributed to the
  * ad of the click they carry (`ctwa_clid`); spend is read from Meta's Marketing API at ad
- * level, one day per row, and kept so that a view does not call Meta again.
+ * level, one day per row, and kept so that a view does not call Meta again; what the ad's
+ * conversations cost in WhatsApp messages comes from Meta's pricing analytics (message-costs.ts).
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -13,18 +14,24 @@ import { adSpend, adSpendSyncs, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { GraphError } from "../meta/graph";
-import type { AdReportRow, AdsReport } from "./ads-contract";
-import type { dateRangeQuery } from "./contract";
+import type { AdReportRow, AdsReport, MessageCostSummary } from "./ads-contract";
+import type { reportRangeQuery } from "./contract";
 import { pixelSender } from "./meta-service";
 import { dayRange } from "./service";
+import { chunks, DAY_MS, daysBetween, staleSpan } from "./daily-figures";
+import {
+  costOfMessages,
+  messageCostSummary,
+  refreshMessageCosts,
+  type BilledMessages,
+} from "./message-costs";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Today's and yesterday's spend still move: read again when older than this. */
-const RECENT_SPEND_TTL_MS = 60 * 60 * 1000;
-/** A day is final once Meta has had this long after its end to settle it. */
-const SPEND_SETTLES_MS = 2 * DAY_MS;
 /** Rows per upsert batch (D1 takes at most 100 bound parameters per statement). */
 const SPEND_ROWS_PER_STATEMENT = 12;
+/** Pages of ad insights read per refresh (500 rows each): an account past it is not summed. */
+const MAX_INSIGHT_PAGES = 20;
+const TOO_MANY_ADS =
+  "Meta devolvió demasiados anuncios para este periodo: elige un periodo más corto.";
 
 interface InsightsPage {
   data?: {
@@ -39,22 +46,6 @@ interface InsightsPage {
 
 const ratio = (numerator: number, denominator: number | null) =>
   denominator === null || denominator === 0 ? null : numerator / denominator;
-
-/** Every day from `from` to `to` (YYYY-MM-DD, inclusive). */
-function daysBetween(from: string, to: string) {
-  const days: string[] = [];
-  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += DAY_MS) {
-    days.push(new Date(t).toISOString().slice(0, 10));
-  }
-  return days;
-}
-
-/** Whether a day's spend read at `fetchedAt` can still be shown at `now`. */
-function isFresh(day: string, fetchedAt: string, now: number) {
-  const read = Date.parse(fetchedAt);
-  const settled = read >= Date.parse(`${day}T00:00:00Z`) + DAY_MS + SPEND_SETTLES_MS;
-  return settled || now - read < RECENT_SPEND_TTL_MS;
-}
 
 /**
  * Reads from Meta the spend of the days in [from, to] not known yet (or still moving) and
@@ -71,25 +62,23 @@ async function refreshSpend(
   const adAccountId = pixel?.row.adAccountId;
   if (!pixel || !adAccountId) return { connected: false };
 
-  const days = daysBetween(from, to).filter((day) => day <= new Date(now).toISOString());
-  if (days.length === 0) return { connected: true };
   const synced = await deps.db
     .select()
     .from(adSpendSyncs)
     .where(
       and(eq(adSpendSyncs.organizationId, organizationId), between(adSpendSyncs.day, from, to)),
     );
-  const fresh = new Set(synced.filter((s) => isFresh(s.day, s.fetchedAt, now)).map((s) => s.day));
-  const stale = days.filter((day) => !fresh.has(day));
-  if (stale.length === 0) return { connected: true };
-  const since = stale[0]!;
-  const until = stale.at(-1)!;
+  const span = staleSpan(from, to, synced, now);
+  if (!span) return { connected: true };
+  const { since, until } = span;
 
   const rows: (typeof adSpend.$inferInsert)[] = [];
   const fetchedAt = new Date(now).toISOString();
   try {
     let after: string | undefined;
+    let pages = 0;
     do {
+      if (++pages > MAX_INSIGHT_PAGES) return { connected: true, error: TOO_MANY_ADS };
       const page = await pixel.graph.request<InsightsPage>(
         "GET",
         `${adAccountId}/insights`,
@@ -142,12 +131,6 @@ async function refreshSpend(
   ];
   await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   return { connected: true };
-}
-
-function chunks<T>(items: T[], size: number) {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** A row as SQL returns it: the report's row before the ratios. */
@@ -209,31 +192,67 @@ async function reportRows(
   `);
 }
 
+/**
+ * The billable messages of each ad's conversations sent in [start, end), grouped as they
+ * are priced (day, category, customer).
+ */
+function billedPerAd(db: Db, organizationId: string, range: { start: string; end: string }) {
+  return db.all<BilledMessages>(sql`
+    WITH ad_conversations AS (
+      SELECT DISTINCT tracking_params ->> 'ad_id' AS ad_id, conversation_id FROM conversions
+      WHERE organization_id = ${organizationId} AND event_name = 'conversation_start'
+        AND ctwa_clid IS NOT NULL AND tracking_params ->> 'ad_id' IS NOT NULL
+        AND conversation_id IS NOT NULL
+    )
+    SELECT a.ad_id AS key, substr(m.created_at, 1, 10) AS day, m.pricing_category AS category,
+      c.phone_number, c.wa_user_id, count(*) AS messages
+    FROM ad_conversations AS a
+      JOIN conversations AS c ON c.id = a.conversation_id AND c.organization_id = ${organizationId}
+      JOIN messages AS m ON m.conversation_id = a.conversation_id
+    WHERE m.billable = 1 AND m.created_at >= ${range.start} AND m.created_at < ${range.end}
+    GROUP BY a.ad_id, day, category, c.id
+  `);
+}
+
+/** The report's period as instants [start, end) and as days [from, to]. */
+function reportPeriod(query: z.output<typeof reportRangeQuery>, now: number) {
+  const { start, end } = dayRange(query, new Date(now));
+  const to = new Date(Date.parse(end) - DAY_MS).toISOString().slice(0, 10);
+  return { start, end, from: start.slice(0, 10), to };
+}
+
+async function currencyOf(db: Db, organizationId: string) {
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+    columns: { currency: true },
+  });
+  return organization?.currency ?? "EUR";
+}
+
 export async function adsReport(
   deps: Deps,
   member: Member,
-  query: z.output<typeof dateRangeQuery>,
+  query: z.output<typeof reportRangeQuery>,
   now = Date.now(),
 ): Promise<AdsReport> {
-  const { start, end } = dayRange(query, new Date(now));
-  const from = start.slice(0, 10);
-  const to = new Date(Date.parse(end) - DAY_MS).toISOString().slice(0, 10);
-  const organization = await deps.db.query.organizations.findFirst({
-    where: eq(organizations.id, member.organizationId),
-    columns: { currency: true },
-  });
-  const currency = organization?.currency ?? "EUR";
-  const spend = await refreshSpend(deps, member.organizationId, from, to, now);
-  const rows = await reportRows(deps.db, member.organizationId, currency, {
-    start,
-    end,
-    from,
-    to,
-  });
+  const { start, end, from, to } = reportPeriod(query, now);
+  const currency = await currencyOf(deps.db, member.organizationId);
+  const [spend, costs] = await Promise.all([
+    refreshSpend(deps, member.organizationId, from, to, now),
+    refreshMessageCosts(deps, member.organizationId, from, to, now),
+  ]);
+  const [rows, billed] = await Promise.all([
+    reportRows(deps.db, member.organizationId, currency, { start, end, from, to }),
+    billedPerAd(deps.db, member.organizationId, { start, end }),
+  ]);
+  const messageCost = await costOfMessages(deps.db, member.organizationId, from, to, billed);
   const ads = rows
     .map((row): AdReportRow => {
       const spent = spend.connected ? Number(row.spend) : null;
       const revenue = Number(row.revenue);
+      // An ad without billable messages cost nothing; one with a message Meta has not
+      // priced yet has no known cost.
+      const messagesCost = messageCost.has(row.ad_id) ? messageCost.get(row.ad_id)! : 0;
       return {
         ad_id: row.ad_id,
         headline: row.headline,
@@ -243,11 +262,38 @@ export async function adsReport(
         sales: Number(row.sales),
         revenue,
         spend: spent,
+        message_cost: messagesCost,
+        profit:
+          spent === null && messagesCost === null
+            ? null
+            : revenue - (spent ?? 0) - (messagesCost ?? 0),
         cost_per_conversation: spent === null ? null : ratio(spent, Number(row.conversations)),
         cost_per_lead: spent === null ? null : ratio(spent, Number(row.leads)),
         roas: ratio(revenue, spent),
       };
     })
     .sort((a, b) => b.revenue - a.revenue || b.conversations - a.conversations);
-  return { currency, ads, ...(spend.error && { spend_error: spend.error }) };
+  const unpriced = ads.some((ad) => ad.message_cost === null);
+  return {
+    currency,
+    ads,
+    message_cost_total: unpriced ? null : ads.reduce((sum, ad) => sum + (ad.message_cost ?? 0), 0),
+    ...(spend.error && { spend_error: spend.error }),
+    ...(costs.error && { message_cost_error: costs.error }),
+  };
+}
+
+/** The dashboard's figure: what the organization's WhatsApp messages cost in the period. */
+export async function messageCostReport(
+  deps: Deps,
+  member: Member,
+  query: z.output<typeof reportRangeQuery>,
+  now = Date.now(),
+): Promise<MessageCostSummary> {
+  const { from, to } = reportPeriod(query, now);
+  const [summary, currency] = await Promise.all([
+    messageCostSummary(deps, member.organizationId, { from, to }, now),
+    currencyOf(deps.db, member.organizationId),
+  ]);
+  return { ...summary, currency };
 }

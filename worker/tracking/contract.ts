@@ -151,6 +151,20 @@ const unordered = { path: ["date_from"], message: "La fecha inicial debe ser ant
 
 export const dateRangeQuery = dateRangeFields.refine(isOrdered, unordered);
 
+/** The longest period read from Meta at once (its pricing analytics look back 90 days). */
+export const MAX_REPORT_DAYS = 90;
+const withinCap = (q: { date_from?: string; date_to?: string }) => {
+  if (!q.date_from) return true;
+  const to = q.date_to ?? new Date().toISOString().slice(0, 10);
+  return Date.parse(to) - Date.parse(q.date_from) < MAX_REPORT_DAYS * 86_400_000;
+};
+
+/** A period of Meta's figures (ads, message costs): ordered and at most 90 days. */
+export const reportRangeQuery = dateRangeQuery.refine(withinCap, {
+  path: ["date_from"],
+  message: `El periodo no puede superar ${MAX_REPORT_DAYS} días.`,
+});
+
 export const CONVERSIONS_PAGE_SIZE = 50;
 
 /** `before` is the id of the last conversion already shown; the next page is older than it. */

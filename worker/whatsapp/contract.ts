@@ -95,3 +95,23 @@ export function fillTemplate(template: Pick<WhatsappTemplate, "components">, par
 export function templateParameterCount(template: Pick<WhatsappTemplate, "components">) {
   return new Set(bodyText(template).match(/\{\{\d+\}\}/g) ?? []).size;
 }
+
+/** Meta's pricing categories (per-message pricing) the product counts. */
+export const PRICING_CATEGORIES = [
+  "marketing",
+  "utility",
+  "authentication",
+  "authentication_international",
+  "service",
+  "marketing_lite",
+  "referral_conversion",
+] as const;
+export type PricingCategory = (typeof PRICING_CATEGORIES)[number];
+
+/** A category as Meta writes it (`SERVICE` in analytics, `service` in statuses), or null. */
+export function pricingCategoryOf(value: unknown): PricingCategory | null {
+  const category = typeof value === "string" ? value.toLowerCase() : "";
+  return (PRICING_CATEGORIES as readonly string[]).includes(category)
+    ? (category as PricingCategory)
+    : null;
+}

@@ -28,6 +28,7 @@ import { fromRows } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
+import { pricingCategoryOf } from "./contract";
 import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
@@ -669,29 +670,17 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
   return statusEvent(updated);
 }
 
-/** Meta's pricing categories (per-message pricing) the product counts. */
-const PRICING_CATEGORIES = new Set([
-  "marketing",
-  "utility",
-  "authentication",
-  "authentication_international",
-  "service",
-  "marketing_lite",
-  "referral_conversion",
-]);
-
 /**
  * What Meta bills for an outbound message, stored from the first status that carries it
  * (Meta repeats it on delivered and read). A malformed `pricing` is ignored, never fatal.
  */
 async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
   if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
-  const category = typeof pricing.category === "string" ? pricing.category.toLowerCase() : null;
   await deps.db
     .update(messages)
     .set({
       billable: pricing.billable,
-      pricingCategory: category && PRICING_CATEGORIES.has(category) ? category : null,
+      pricingCategory: pricingCategoryOf(pricing.category),
       pricingType: typeof pricing.type === "string" ? pricing.type.slice(0, 40) : null,
     })
     .where(and(eq(messages.id, row.id), isNull(messages.billable)));

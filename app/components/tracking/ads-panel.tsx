@@ -82,6 +82,18 @@ export function AdsPanel({ from, to }: { from: string; to: string }) {
             el ROAS.
           </Notice>
         )}
+        {report.message_cost_error && (
+          <Notice>
+            Meta no respondió al pedirle el coste de los mensajes: el coste que ves es el último que
+            se leyó. ({report.message_cost_error})
+          </Notice>
+        )}
+        {report.message_cost_total === null && (
+          <Notice>
+            Meta aún no ha dado el coste de algunos mensajes (tarda unas horas): donde falta, el
+            coste de mensajes se muestra como «—».
+          </Notice>
+        )}
         <AdsTable ads={report.ads} currency={report.currency} />
       </>
     );

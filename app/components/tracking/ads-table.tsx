@@ -21,6 +21,8 @@ const NUMERIC_COLUMNS: { key: NumericColumn; label: string; money?: true; roas?:
   { key: "sales", label: "Ventas" },
   { key: "revenue", label: "Ingresos", money: true },
   { key: "spend", label: "Gasto", money: true },
+  { key: "message_cost", label: "Coste de mensajes", money: true },
+  { key: "profit", label: "Beneficio", money: true },
   { key: "cost_per_conversation", label: "Coste por conversación", money: true },
   { key: "cost_per_lead", label: "Coste por interesado", money: true },
   { key: "roas", label: "ROAS", roas: true },
@@ -36,12 +38,18 @@ function totalsOf(ads: AdReportRow[]): Record<NumericColumn, number | null> {
   const leads = sum((ad) => ad.leads);
   const revenue = sum((ad) => ad.revenue);
   const spend = ads.some((ad) => ad.spend !== null) ? sum((ad) => ad.spend ?? 0) : null;
+  const messageCost = ads.some((ad) => ad.message_cost === null)
+    ? null
+    : sum((ad) => ad.message_cost ?? 0);
   return {
     conversations,
     leads,
     sales: sum((ad) => ad.sales),
     revenue,
     spend,
+    message_cost: messageCost,
+    profit:
+      spend === null && messageCost === null ? null : revenue - (spend ?? 0) - (messageCost ?? 0),
     cost_per_conversation: spend === null ? null : ratio(spend, conversations),
     cost_per_lead: spend === null ? null : ratio(spend, leads),
     roas: ratio(revenue, spend),

@@ -1,0 +1,181 @@
+// What messages cost (server-contract §13): Meta's pricing analytics kept per day, category
+// and country; each billable message of an ad's conversations costs its day's unit cost for
+// its category and customer's country; the Anuncios tab's message cost and profit, and the
+// dashboard's period total, against hand-computed figures.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { delivery, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
+import { advertiser, messageFromAd, setInsights } from "../support/ads";
+import { createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { deliver, failNext, graphRequests } from "../support/webhooks";
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+type Connection = { phoneNumberId: string };
+const today = new Date().toISOString().slice(0, 10);
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+const monthStart = `${today.slice(0, 8)}01`;
+
+/**
+ * Meta's figures for the whole fake account, set once for the file (other files never read
+ * pricing analytics): service in Spain at 0.02 a message and in Mexico at 0.01, today; free
+ * messages (no cost) beside them; marketing only on an older day.
+ */
+beforeAll(async () => {
+  await fetch(`${new URL(env.META_GRAPH_URL).origin}/__fake/pricing`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({
+      points: [
+        { date: today, category: "service", country: "ES", volume: 4, cost: 0.08 },
+        { date: today, category: "service", country: "MX", volume: 2, cost: 0.02 },
+        {
+          date: today,
+          category: "service",
+          type: "free_customer_service",
+          country: "ES",
+          volume: 9,
+          cost: 0,
+        },
+        { date: daysAgo(3), category: "marketing", country: "ES", volume: 10, cost: 0.6 },
+      ],
+    }),
+  });
+});
+
+async function conversationOf(owner: Owner, phone: string) {
+  const res = await call("GET", `/api/v1/conversations?search=${phone}`, { token: owner.token });
+  return res.body.data.conversations[0] as { id: string };
+}
+
+/** A reply from the console whose `sent` status carries Meta's pricing. */
+async function pricedReply(
+  owner: Owner,
+  connection: Connection,
+  phone: string,
+  pricing: { billable: boolean; category: string; type: string },
+) {
+  const conversation = await conversationOf(owner, phone);
+  const sent = await call("POST", "/api/v1/conversations/messages", {
+    token: owner.token,
+    body: { conversation_id: conversation.id, content: `Hola ${crypto.randomUUID()}` },
+  });
+  expect(sent.status).toBe(201);
+  const { wamid } = (await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
+    .bind(sent.body.data.id)
+    .first<{ wamid: string }>())!;
+  await deliver(
+    delivery(
+      statusUpdate({
+        phoneNumberId: connection.phoneNumberId,
+        id: wamid,
+        recipientId: phone,
+        status: "sent",
+        pricing: { pricing_model: "PMP", ...pricing },
+      }),
+    ),
+  );
+}
+
+const billed = { billable: true, category: "service", type: "regular" };
+const report = (owner: Owner, query: string) =>
+  call("GET", `/api/v1/tracking/ads${query}`, { token: owner.token });
+const costs = (owner: Owner, query: string) =>
+  call("GET", `/api/v1/tracking/message-costs${query}`, { token: owner.token });
+
+describe("message costs", () => {
+  it("prices each ad's billable messages by category and country, and gives its profit", async () => {
+    const { owner, connection } = await advertiser();
+    const summer = { adId: "120200000000811", headline: "Verano" };
+    const winter = { adId: "120200000000822", headline: "Invierno" };
+    const { from: spain } = await messageFromAd(connection, summer);
+    const { from: mexico } = await messageFromAd(connection, summer, "5215512345678");
+    const { from: free } = await messageFromAd(connection, winter);
+    await pricedReply(owner, connection, spain, billed);
+    await pricedReply(owner, connection, spain, billed);
+    await pricedReply(owner, connection, mexico, billed);
+    await pricedReply(owner, connection, free, {
+      billable: false,
+      category: "service",
+      type: "free_customer_service",
+    });
+    const purchase = await call("POST", "/api/v1/tracking/conversions", {
+      token: owner.token,
+      body: { event_name: "purchase", phone_number: spain, conversion_value: 100, currency: "EUR" },
+    });
+    expect(purchase.status).toBe(201);
+    await setInsights([
+      { ad_id: summer.adId, ad_name: "Verano", date: today, spend: 10 },
+      { ad_id: winter.adId, ad_name: "Invierno", date: today, spend: 4 },
+    ]);
+
+    const res = await report(owner, `?date_from=${today}&date_to=${today}`);
+    expect(res.status).toBe(200);
+    const row = (adId: string) =>
+      res.body.data.ads.find((ad: { ad_id: string }) => ad.ad_id === adId);
+    // Two Spanish service messages at 0.02 and one Mexican at 0.01.
+    expect(row(summer.adId).message_cost).toBeCloseTo(0.05, 10);
+    expect(row(summer.adId).profit).toBeCloseTo(100 - 10 - 0.05, 10);
+    expect(row(winter.adId)).toMatchObject({ message_cost: 0, profit: -4 });
+    expect(res.body.data.message_cost_total).toBeCloseTo(0.05, 10);
+    expect(res.body.data.message_cost_error).toBeUndefined();
+
+    // The day is kept: a second view within the hour does not ask Meta again.
+    const asked = (await graphRequests(GRAPH_FIXTURES.wabaId)).filter((r) =>
+      JSON.stringify(r).includes("pricing_analytics"),
+    ).length;
+    await report(owner, `?date_from=${today}&date_to=${today}`);
+    const askedAgain = (await graphRequests(GRAPH_FIXTURES.wabaId)).filter((r) =>
+      JSON.stringify(r).includes("pricing_analytics"),
+    ).length;
+    expect(askedAgain).toBe(asked);
+  });
+
+  it("says a cost is not known yet instead of showing 0, and keeps the last figures when Meta fails", async () => {
+    const { owner, connection } = await advertiser();
+    const ad = { adId: "120200000000833", headline: "Sin precio" };
+    const { from } = await messageFromAd(connection, ad);
+    // Meta has no marketing figure for today yet.
+    await pricedReply(owner, connection, from, { ...billed, category: "marketing" });
+    await setInsights([{ ad_id: ad.adId, ad_name: "Sin precio", date: today, spend: 7 }]);
+    const res = await report(owner, `?date_from=${today}&date_to=${today}`);
+    expect(res.body.data.ads).toEqual([
+      expect.objectContaining({ ad_id: ad.adId, spend: 7, message_cost: null, profit: -7 }),
+    ]);
+    expect(res.body.data.message_cost_total).toBeNull();
+
+    // Meta failing: the report still answers, with the figures kept and Meta's refusal.
+    await failNext("graph", {
+      path: `/v25.0/${GRAPH_FIXTURES.wabaId}`,
+      contains: "",
+      status: 500,
+      error: { message: "boom", code: 2 },
+    });
+    const failed = await report(owner, `?date_from=${daysAgo(5)}&date_to=${today}`);
+    expect(failed.status).toBe(200);
+    expect(failed.body.data.message_cost_error).toEqual(expect.any(String));
+  });
+
+  it("gives the period's total per category as Meta reports it, for the dashboard", async () => {
+    const { owner } = await advertiser();
+    const res = await costs(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ currency: "EUR", billable_messages: 16 });
+    expect(res.body.data.total).toBeCloseTo(0.7, 10);
+    expect(res.body.data.by_category.service).toBeCloseTo(0.1, 10);
+    expect(res.body.data.by_category.marketing).toBeCloseTo(0.6, 10);
+    const month = await costs(owner, `?date_from=${monthStart}&date_to=${today}`);
+    expect(month.body.data.total).toBeGreaterThan(0);
+
+    // Without a WhatsApp number there is nothing to read: not known, not 0.
+    const other = await createOwner();
+    const none = await costs(other, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    expect(none.body.data).toMatchObject({ total: null, billable_messages: 0, by_category: {} });
+    // And another organization never sees this one's costs.
+    expect(JSON.stringify(none.body)).not.toContain("0.6");
+
+    const tooLong = await costs(owner, `?date_from=${daysAgo(120)}&date_to=${today}`);
+    expect(tooLong.status).toBe(400);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * What WhatsApp messages cost (server-contract §13): Meta's pricing analytics of the
+ * organization's WhatsApp Business Account, kept per day, category and country like ad spend.
+ * A billable message costs its day's `cost / volume` for its category and its customer's
+ * country; the month's total is what Meta reports.
+ */
+import { and, between, eq, inArray, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../db/client";
+import { messageCosts, messageCostSyncs } from "../db/schema";
+import type { Deps } from "../http/deps";
+import { GraphError } from "../meta/graph";
+import { connectedSender } from "../whatsapp/connection-service";
+import { pricingCategoryOf } from "../whatsapp/contract";
+import { billingCountry } from "../whatsapp/country";
+import { chunks, DAY_MS, daysBetween, staleSpan } from "./daily-figures";
+
+/** Rows per insert (D1 takes at most 100 bound parameters per statement). */
+const COST_ROWS_PER_STATEMENT = 14;
+
+const unixDay = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+
+export interface CostRefresh {
+  /** Whether a WhatsApp number is connected (no number, no costs to read). */
+  connected: boolean;
+  /** Meta's refusal in Spanish when fresh figures could not be read. */
+  error?: string;
+}
+
+/**
+ * Reads from Meta the costs of the days in [from, to] not known yet (or still moving) and
+ * keeps them: only billed data points (`REGULAR`; the free types cost nothing).
+ */
+export async function refreshMessageCosts(
+  deps: Deps,
+  organizationId: string,
+  from: string,
+  to: string,
+  now: number,
+): Promise<CostRefresh> {
+  const sender = await connectedSender(deps, organizationId);
+  if (!sender) return { connected: false };
+  const synced = await deps.db
+    .select()
+    .from(messageCostSyncs)
+    .where(
+      and(
+        eq(messageCostSyncs.organizationId, organizationId),
+        between(messageCostSyncs.day, from, to),
+      ),
+    );
+  const span = staleSpan(from, to, synced, now);
+  if (!span) return { connected: true };
+
+  let answer;
+  try {
+    answer = await sender.graph.pricingAnalytics(
+      sender.connection.businessAccountId,
+      unixDay(span.since),
+      unixDay(span.until) + DAY_MS / 1000,
+    );
+  } catch (error) {
+    if (!(error instanceof GraphError)) throw error;
+    console.warn("pricing analytics", error.providerMessage);
+    return { connected: true, error: error.message };
+  }
+
+  const fetchedAt = new Date(now).toISOString();
+  const totals = new Map<string, typeof messageCosts.$inferInsert>();
+  for (const series of answer.pricing_analytics?.data ?? []) {
+    for (const point of series.data_points ?? []) {
+      const category = pricingCategoryOf(point.pricing_category);
+      const billed = String(point.pricing_type ?? "").toUpperCase() === "REGULAR";
+      const volume = Number(point.volume);
+      const cost = Number(point.cost);
+      if (!category || !billed || typeof point.start !== "number") continue;
+      if (!Number.isFinite(volume) || !Number.isFinite(cost) || volume <= 0 || cost < 0) continue;
+      const day = new Date(point.start * 1000).toISOString().slice(0, 10);
+      const country = /^[A-Z]{2}$/.test(point.country ?? "") ? point.country! : "ZZ";
+      const key = `${day}|${category}|${country}`;
+      const row = totals.get(key) ?? {
+        organizationId,
+        day,
+        category,
+        country,
+        volume: 0,
+        cost: 0,
+        fetchedAt,
+      };
+      row.volume += volume;
+      row.cost += cost;
+      totals.set(key, row);
+    }
+  }
+
+  const refreshed = daysBetween(span.since, span.until);
+  const statements: BatchItem<"sqlite">[] = [
+    deps.db
+      .delete(messageCosts)
+      .where(
+        and(eq(messageCosts.organizationId, organizationId), inArray(messageCosts.day, refreshed)),
+      ),
+    ...chunks([...totals.values()], COST_ROWS_PER_STATEMENT).map((chunk) =>
+      deps.db.insert(messageCosts).values(chunk),
+    ),
+    ...chunks(refreshed, 30).map((chunk) =>
+      deps.db
+        .insert(messageCostSyncs)
+        .values(chunk.map((day) => ({ organizationId, day, fetchedAt })))
+        .onConflictDoUpdate({
+          target: [messageCostSyncs.organizationId, messageCostSyncs.day],
+          set: { fetchedAt },
+        }),
+    ),
+  ];
+  await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return { connected: true };
+}
+
+/**
+ * Unit costs kept for [from, to]: by day, category and country, and by day and category over
+ * every country (for a customer whose country cannot be told).
+ */
+async function unitCosts(db: Db, organizationId: string, from: string, to: string) {
+  const rows = await db
+    .select()
+    .from(messageCosts)
+    .where(
+      and(eq(messageCosts.organizationId, organizationId), between(messageCosts.day, from, to)),
+    );
+  const exact = new Map<string, number>();
+  const perCategory = new Map<string, { volume: number; cost: number }>();
+  for (const row of rows) {
+    exact.set(`${row.day}|${row.category}|${row.country}`, row.cost / row.volume);
+    const all = perCategory.get(`${row.day}|${row.category}`) ?? { volume: 0, cost: 0 };
+    all.volume += row.volume;
+    all.cost += row.cost;
+    perCategory.set(`${row.day}|${row.category}`, all);
+  }
+  return (day: string, category: string, country: string | null) => {
+    const unit = country === null ? undefined : exact.get(`${day}|${category}|${country}`);
+    if (unit !== undefined) return unit;
+    const all = perCategory.get(`${day}|${category}`);
+    return all ? all.cost / all.volume : null;
+  };
+}
+
+/** Billable messages grouped as they are priced, with the key they are reported under. */
+export interface BilledMessages {
+  key: string;
+  day: string;
+  category: string | null;
+  phone_number: string | null;
+  wa_user_id: string | null;
+  messages: number;
+}
+
+/**
+ * The cost of each key's billable messages: null for a key with a message Meta has not
+ * priced yet (its day not read, or no figure for its category).
+ */
+export async function costOfMessages(
+  db: Db,
+  organizationId: string,
+  from: string,
+  to: string,
+  billed: BilledMessages[],
+) {
+  const unitCost = await unitCosts(db, organizationId, from, to);
+  const costs = new Map<string, number | null>();
+  for (const row of billed) {
+    const before = costs.get(row.key);
+    if (before === null) continue;
+    const unit = row.category
+      ? unitCost(row.day, row.category, billingCountry(row.phone_number, row.wa_user_id))
+      : null;
+    costs.set(row.key, unit === null ? null : (before ?? 0) + unit * Number(row.messages));
+  }
+  return costs;
+}
+
+/** What the organization's messages cost in [from, to], by category, as Meta reports it. */
+export async function messageCostSummary(
+  deps: Deps,
+  organizationId: string,
+  range: { from: string; to: string },
+  now: number,
+) {
+  const refresh = await refreshMessageCosts(deps, organizationId, range.from, range.to, now);
+  const filter = and(
+    eq(messageCosts.organizationId, organizationId),
+    between(messageCosts.day, range.from, range.to),
+  );
+  const [byCategory, readDays] = await deps.db.batch([
+    deps.db
+      .select({
+        category: messageCosts.category,
+        cost: sql<number>`sum(${messageCosts.cost})`,
+        messages: sql<number>`sum(${messageCosts.volume})`,
+      })
+      .from(messageCosts)
+      .where(filter)
+      .groupBy(messageCosts.category),
+    deps.db
+      .select({ n: sql<number>`count(*)` })
+      .from(messageCostSyncs)
+      .where(
+        and(
+          eq(messageCostSyncs.organizationId, organizationId),
+          between(messageCostSyncs.day, range.from, range.to),
+        ),
+      ),
+  ]);
+  const readable = refresh.connected && (readDays[0]?.n ?? 0) > 0;
+  return {
+    total: readable ? byCategory.reduce((sum, row) => sum + Number(row.cost), 0) : null,
+    billable_messages: byCategory.reduce((sum, row) => sum + Number(row.messages), 0),
+    by_category: Object.fromEntries(byCategory.map((row) => [row.category, Number(row.cost)])),
+    ...(refresh.error && { error: refresh.error }),
+  };
+}
