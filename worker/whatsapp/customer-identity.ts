@@ -127,6 +127,8 @@ const identityKeys = (identity: CustomerIdentity) => [
  * 2. conversations found by phone, for customers no conversation knows by BSUID yet, take
  *    the BSUID (a new one replaces the old: Meta changes it with the phone), username and name;
  * 3. the rest are new conversations.
+ * The `IN` lists look the delivery's customers up by index: without them the planner, which
+ * has no statistics, walks every conversation of the organization against the JSON.
  */
 export const MATCH_BY_USER_ID = `
   UPDATE conversations SET
@@ -137,7 +139,8 @@ export const MATCH_BY_USER_ID = `
     username = coalesce(c.value ->> 'username', conversations.username),
     contact_name = coalesce(c.value ->> 'name', conversations.contact_name)
   FROM json_each(?2) AS c
-  WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.value ->> 'userId'`;
+  WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.value ->> 'userId'
+    AND conversations.wa_user_id IN (SELECT value ->> 'userId' FROM json_each(?2))`;
 
 export const MATCH_BY_PHONE = `
   UPDATE conversations SET
@@ -146,6 +149,7 @@ export const MATCH_BY_PHONE = `
     contact_name = coalesce(c.value ->> 'name', conversations.contact_name)
   FROM json_each(?2) AS c
   WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.value ->> 'phone'
+    AND conversations.phone_number IN (SELECT value ->> 'phone' FROM json_each(?2))
     AND (c.value ->> 'userId' IS NULL OR NOT EXISTS (
       SELECT 1 FROM conversations AS other
       WHERE other.organization_id = ?1 AND other.wa_user_id = c.value ->> 'userId'))`;
