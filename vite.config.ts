@@ -62,6 +62,8 @@ export default defineConfig({
     reactRouter(),
     staticSecurityHeaders(),
   ],
+  // VITE_CACHE_DIR: a cache of its own (the first-run test starts from none).
+  cacheDir: process.env.VITE_CACHE_DIR,
   // Static files live with the console (the top level of the repository is fixed).
   publicDir: "app/public",
   resolve: { tsconfigPaths: true },

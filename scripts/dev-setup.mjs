@@ -10,7 +10,9 @@ if (!existsSync(".dev.vars")) {
 
 if (!process.argv.includes("--no-migrate")) {
   // CI=1 keeps wrangler from asking for confirmation in a terminal.
-  execSync("wrangler d1 migrations apply DB --local", {
+  // LOCAL_STATE_DIR: a local D1 of its own (the first-run test's), as vite.config.ts uses it.
+  const state = process.env.LOCAL_STATE_DIR;
+  execSync(`wrangler d1 migrations apply DB --local${state ? ` --persist-to ${state}` : ""}`, {
     stdio: "inherit",
     env: {
       ...process.env,

@@ -1,5 +1,5 @@
-// `npm test`: the workerd API tests (vitest) then the browser tests (Playwright in
-// Debian's Chromium), ending with one line of totals: "N passed, N failed".
+// `npm test`: the workerd API tests (vitest), the browser tests (Playwright in Debian's
+// Chromium) and the first-run test, ending with one line of totals: "N passed, N failed".
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 
@@ -56,16 +56,23 @@ if (api) {
 }
 if (vitestStatus !== 0 && (!api || api.numFailedTests === 0)) failed += 1; // the runner itself failed
 
-// 2. Browser tests.
-if (ensureChromium()) {
-  const e2eStatus = run("playwright", ["test"], { CHROMIUM_PATH: CHROMIUM });
-  const e2e = readJson("test-results/e2e.json");
-  if (e2e) {
+/** A Playwright run and its JSON report: the totals it adds. @param {string[]} args @param {string} report */
+function browserTests(args, report) {
+  const status = run("playwright", ["test", ...args], { CHROMIUM_PATH: CHROMIUM });
+  const results = readJson(report);
+  if (results) {
     // A test that passed only on a retry (`--retries` given by hand) failed once: it counts so.
-    passed += e2e.stats.expected;
-    failed += e2e.stats.unexpected + e2e.stats.flaky;
+    passed += results.stats.expected;
+    failed += results.stats.unexpected + results.stats.flaky;
   }
-  if (e2eStatus !== 0 && (!e2e || e2e.stats.unexpected === 0)) failed += 1;
+  if (status !== 0 && (!results || results.stats.unexpected === 0)) failed += 1;
+}
+
+// 2. Browser tests against the production build, then a newcomer's first run: `npm run dev`
+// from a cold Vite cache (playwright.first-run.config.ts).
+if (ensureChromium()) {
+  browserTests([], "test-results/e2e.json");
+  browserTests(["--config", "playwright.first-run.config.ts"], "test-results/first-run.json");
 } else {
   failed += 1;
 }

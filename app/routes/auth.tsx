@@ -7,6 +7,7 @@ import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { SecretForm } from "~/components/ui/secret-form";
 
 export const meta = () => [{ title: "Acceso — Atiende" }];
 
@@ -107,7 +108,7 @@ export default function AuthScreen() {
             la invitación.
           </p>
         )}
-        <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+        <SecretForm className="mt-6 space-y-4" onSubmit={submit} noValidate>
           {isRegister && (
             <Field
               label="Nombre completo"
@@ -154,7 +155,7 @@ export default function AuthScreen() {
                 ? "Crear cuenta"
                 : "Iniciar Sesión"}
           </Button>
-        </form>
+        </SecretForm>
         <p className="mt-6 text-center text-sm text-slate-600">
           {isRegister ? "¿Ya tienes cuenta?" : "¿No tienes cuenta?"}{" "}
           <button

@@ -1,6 +1,7 @@
 import { format } from "date-fns";
 import { enUS, es } from "date-fns/locale";
-import { useId, useState, useSyncExternalStore } from "react";
+import { useId, useState } from "react";
+import { useHydrated } from "~/lib/use-hydrated";
 import { useNavigate } from "react-router";
 import {
   LEGAL_LANGUAGES,
@@ -14,17 +15,6 @@ const UI = {
   en: { back: "Back", language: "Language", lastUpdated: "Last updated", dateLocale: enUS },
   es: { back: "Volver", language: "Idioma", lastUpdated: "Última actualización", dateLocale: es },
 } as const;
-
-const subscribeToNothing = () => () => {};
-
-/** False while rendering on the server and hydrating, true afterwards. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
-}
 
 /** A legal page: Back button, language dropdown, title, last-updated line, numbered sections. */
 export function LegalPage({ text }: { text: LegalText }) {

@@ -16,6 +16,7 @@ import { Field, SelectField } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { SecretForm } from "~/components/ui/secret-form";
 
 /**
  * Inviting by e-mail: no mail is sent, the single-use link is shown here to hand over.
@@ -69,7 +70,7 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
       <h2 id="invitations-title" className="text-lg font-semibold">
         Invitaciones
       </h2>
-      <form onSubmit={invite} noValidate className="mt-4 flex flex-wrap items-start gap-3">
+      <SecretForm onSubmit={invite} noValidate className="mt-4 flex flex-wrap items-start gap-3">
         <Field
           label="Email de la persona"
           name="email"
@@ -93,7 +94,7 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
         <Button type="submit" disabled={sending} className="sm:mt-6">
           {sending ? "Invitando..." : "Invitar"}
         </Button>
-      </form>
+      </SecretForm>
       {link && (
         <div className="mt-4 rounded-xl border border-emerald-200 bg-emerald-50 p-4">
           <CopyableValue

@@ -8,6 +8,7 @@ import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { SecretForm } from "~/components/ui/secret-form";
 
 const EXPORT_FILE_NAME = "mis-datos-atiende.json";
 
@@ -124,7 +125,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
           <Description className="mt-2 text-sm text-slate-600">
             Escribe tu contraseña para confirmarlo. Esta acción no se puede deshacer.
           </Description>
-          <form onSubmit={confirm} noValidate className="mt-4 space-y-4">
+          <SecretForm onSubmit={confirm} noValidate className="mt-4 space-y-4">
             <Field
               label="Contraseña"
               name="password"
@@ -143,7 +144,7 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
                 {busy ? "Eliminando..." : "Eliminar mi cuenta"}
               </Button>
             </div>
-          </form>
+          </SecretForm>
         </DialogPanel>
       </div>
     </Dialog>

@@ -5,6 +5,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { SecretForm } from "~/components/ui/secret-form";
 
 const EMPTY = { phone_number_id: "", business_account_id: "", access_token: "", phone_number: "" };
 
@@ -91,7 +92,7 @@ export function ManualConnectForm({
         </svg>
       </button>
       <div id={panelId} hidden={!open} className="border-t border-slate-200 px-4 pb-4 pt-3">
-        <form
+        <SecretForm
           onSubmit={submit}
           noValidate
           aria-label="Conectar WhatsApp manualmente"
@@ -140,7 +141,7 @@ export function ManualConnectForm({
               {saving ? "Conectando..." : "Guardar conexión"}
             </Button>
           </div>
-        </form>
+        </SecretForm>
       </div>
     </div>
   );

@@ -1,0 +1,78 @@
+// A newcomer's first run: `npm run dev` from a cold cache (scripts/first-run-server.mjs), tried
+// as a new user would. Vite must know the console's dependencies before the first page: a
+// dependency found later reloads the page ("optimized dependencies changed"), and a form
+// reloaded before hydration used to be sent natively as a GET with the password in the URL.
+import { expect, test, type Page } from "@playwright/test";
+
+const email = `nuevo-${Date.now()}@example.com`;
+const password = "secreto-de-prueba-1";
+
+/** What must not happen on a first run: page errors, reloads, 504s, a secret in a URL. */
+function watch(page: Page) {
+  const problems: string[] = [];
+  let loads = 0;
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (/optimized dependencies changed|Failed to fetch dynamically imported/i.test(message.text()))
+      problems.push(`console: ${message.text()}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() === 504) problems.push(`504 ${response.url()}`);
+  });
+  page.on("load", () => (loads += 1));
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame() && /password|secreto/i.test(frame.url()))
+      problems.push(`secret in the address: ${frame.url()}`);
+  });
+  return { problems, loads: () => loads };
+}
+
+test("register, onboard, log out, log in and open every screen with no reload or page error", async ({
+  page,
+}) => {
+  const seen = watch(page);
+  await page.goto("/auth");
+  await page.getByRole("button", { name: "Regístrate" }).click();
+  await page.getByLabel("Nombre completo").fill("Nuria Nueva");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Contraseña").fill(password);
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+
+  await expect(page.getByRole("heading", { name: "Configura tu organización" })).toBeVisible();
+  await page.getByLabel("Nombre de la organización").fill("Primera Tienda");
+  await page.getByLabel("Sector").fill("Moda");
+  await page.getByRole("button", { name: "Siguiente" }).click();
+  await page.getByLabel("Ciudad").fill("Sevilla");
+  await page.getByLabel("País").fill("España");
+  await page.getByLabel("Número de empleados").selectOption("1-10");
+  await page.getByRole("button", { name: "Siguiente" }).click();
+  await page.getByLabel("Servicios que ofreces").fill("Ropa y complementos");
+  await page.getByLabel("Horario de atención").fill("L-S 10:00-20:00");
+  await page.getByLabel("¿Para qué usarás la IA?").fill("Responder dudas de tallas");
+  await page.getByRole("button", { name: "Crear organización" }).click();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Cerrar sesión" }).click();
+  await expect(page.getByRole("heading", { name: "Iniciar Sesión" })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Contraseña").fill(password);
+  await page.getByRole("button", { name: "Iniciar Sesión" }).click();
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+
+  const nav = page.getByRole("navigation", { name: "Principal" });
+  for (const [link, heading] of [
+    ["Conversaciones", "Conversaciones"],
+    ["Agentes", "Gestión de Agentes"],
+    ["Analytics", "Tracking & Analytics"],
+    ["Configuración", "Configuración"],
+    ["Dashboard", "Dashboard"],
+  ] as const) {
+    await nav.getByRole("link", { name: link }).click();
+    await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  }
+  // Still the same session on the same page load: never sent back to the login screen.
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(seen.problems).toEqual([]);
+  expect(seen.loads()).toBe(1);
+});
