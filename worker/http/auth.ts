@@ -10,6 +10,7 @@ import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
 import { memberships, organizations, type Role } from "../db/schema";
+import { addressKey } from "./address-key";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
@@ -67,7 +68,7 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   }
   const key = c.req.header("X-Tracking-Key");
   if (!key) throw unauthorized("Falta la clave de tracking (X-Tracking-Key) o el token.");
-  const ip = requestInfo(c).ip ?? "unknown";
+  const ip = addressKey(requestInfo(c).ip);
   const organization = await c.var.db.query.organizations.findFirst({
     where: eq(organizations.trackingKey, key),
     columns: { id: true },

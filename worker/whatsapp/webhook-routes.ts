@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
+import { addressKey } from "../http/address-key";
 import { requestInfo } from "../http/auth";
 import { AppError, badRequest } from "../http/errors";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
@@ -20,7 +21,7 @@ const FAILURES_PER_ADDRESS: Limit = { max: 20, windowSeconds: 60 };
  * deliveries never reach this, so they are never slowed by it.
  */
 async function countRefusal(c: Context<AppContext>, kind: "signature" | "verify") {
-  const key = `webhook-${kind}:${requestInfo(c).ip ?? "unknown"}`;
+  const key = `webhook-${kind}:${addressKey(requestInfo(c).ip)}`;
   await countHit(c.var.db, key, FAILURES_PER_ADDRESS);
   await assertUnderLimit(c.var.db, key, FAILURES_PER_ADDRESS);
 }
