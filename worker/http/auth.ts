@@ -15,6 +15,7 @@ import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
+import { countUnlimitedWrite } from "./write-limits";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -26,7 +27,9 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthorized();
   const session = await authenticate(c.var.db, c.env.JWT_SECRET, token);
-  c.set("caller", { ...session, ip: requestInfo(c).ip });
+  const caller = { ...session, ip: requestInfo(c).ip };
+  c.set("caller", caller);
+  await countUnlimitedWrite(c, caller);
   await next();
 });
 
@@ -36,7 +39,9 @@ export const requireMember = createMiddleware<AppContext>(async (c, next) => {
     where: eq(memberships.userId, caller.userId),
   });
   if (!membership) throw organizationNotFound();
-  c.set("member", { ...caller, organizationId: membership.organizationId, role: membership.role });
+  const member = { ...caller, organizationId: membership.organizationId, role: membership.role };
+  c.set("member", member);
+  await countUnlimitedWrite(c, member);
   await next();
 });
 
