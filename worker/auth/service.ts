@@ -163,7 +163,7 @@ export async function authenticate(
   db: Db,
   secret: string,
   token: string,
-): Promise<Omit<Caller, "ip">> {
+): Promise<Omit<Caller, "ip"> & { expiresAt: string }> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) throw unauthorized();
   const session = await db.query.sessions.findFirst({
@@ -175,7 +175,7 @@ export async function authenticate(
     ),
   });
   if (!session) throw unauthorized();
-  return { userId: claims.userId, sessionId: claims.sessionId };
+  return { userId: claims.userId, sessionId: claims.sessionId, expiresAt: session.expiresAt };
 }
 
 /** Revokes every live session of a user (role change); the statement, to run in a batch. */

@@ -26,8 +26,8 @@ export function bearerToken(c: Context): string | null {
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthorized();
-  const session = await authenticate(c.var.db, c.env.JWT_SECRET, token);
-  const caller = { ...session, ip: requestInfo(c).ip };
+  const { userId, sessionId } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
+  const caller = { userId, sessionId, ip: requestInfo(c).ip };
   c.set("caller", caller);
   await countUnlimitedWrite(c, caller);
   await next();
