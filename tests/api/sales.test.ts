@@ -2,7 +2,7 @@
 // sent to Meta exactly once (the WABA's dataset for an ad click, the pixel for a landing-page
 // visit); what Meta detects in the chat is a suggestion a person confirms once.
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, db } from "../support/db";
@@ -282,7 +282,7 @@ describe("sales", () => {
 });
 
 /** Meta's `automatic_events` webhook for the fake account, as Meta documents it. */
-const detected = (events: Record<string, unknown>[]) => ({
+const detected = (events: unknown[]) => ({
   object: "whatsapp_business_account",
   entry: [
     {
@@ -392,6 +392,51 @@ describe("what Meta detected in the chat", () => {
         all(is(t.conversationId, conversation.id), is(t.status, "confirmed")),
     });
     expect(purchases).toHaveLength(confirmedRows.length);
+  });
+
+  it("skips and logs each odd event of a delivery, and stores the rest", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const now = Math.floor(Date.now() / 1000);
+    const good = {
+      id: `wamid.${crypto.randomUUID()}`,
+      event_name: "Purchase",
+      timestamp: String(now),
+      ctwa_clid: ctwaClid,
+      custom_data: { currency: "usd", value: "49.90" },
+    };
+    const odd = [
+      null,
+      "texto",
+      { ...good, id: 42 },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, ctwa_clid: [ctwaClid] },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, custom_data: { value: { n: 1 } } },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, custom_data: { currency: 978 } },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, timestamp: "ayer" },
+    ];
+    try {
+      const res = await deliver(detected([odd[0], good, ...odd.slice(1)]));
+      expect(res.status).toBe(200);
+      const skipped = warn.mock.calls.filter(
+        ([text]) => text === "automatic_events: event skipped",
+      );
+      expect(skipped).toHaveLength(odd.length);
+    } finally {
+      warn.mockRestore();
+    }
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.suggestions).toEqual([
+      {
+        id: expect.any(String),
+        event_name: "Purchase",
+        value: 49.9,
+        currency: "USD",
+        detected_at: new Date(now * 1000).toISOString(),
+      },
+    ]);
   });
 
   it("a dismissed lead suggestion records nothing and cannot be confirmed later", async () => {

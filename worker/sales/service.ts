@@ -27,7 +27,8 @@ import {
   DEFAULT_CURRENCY,
   type ConversationOrigin,
   type ConversationStage,
-  type DetectedEvent,
+  type DetectedEventPayload,
+  detectedEventPayload,
   type Suggestion,
   type saleInput,
 } from "./contract";
@@ -236,35 +237,40 @@ export async function conversationOrigin(
   };
 }
 
-/** One event of Meta's `automatic_events` webhook. */
-export interface DetectedEventPayload {
-  id?: string;
-  event_name?: string;
-  timestamp?: number | string;
-  ctwa_clid?: string;
-  custom_data?: { currency?: string; value?: number | string };
+/**
+ * The events of one `automatic_events` change that are what Meta documents; each odd one (a
+ * wrong type, an unknown event name) is logged and skipped, never failing the delivery.
+ */
+function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
+  if (!Array.isArray(events)) {
+    if (events !== undefined) console.warn("automatic_events skipped: not a list", wabaId);
+    return [];
+  }
+  return events.flatMap((event: unknown, index) => {
+    const parsed = detectedEventPayload.safeParse(event);
+    if (parsed.success) return [parsed.data];
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join(".") || "(event)"}: ${i.message}`,
+    );
+    console.warn("automatic_events: event skipped", wabaId, index, problems.join("; "));
+    return [];
+  });
 }
-
-const isDetectedEvent = (name: unknown): name is DetectedEvent =>
-  name === "LeadSubmitted" || name === "Purchase";
 
 /**
  * Stores what Meta detected in click-to-WhatsApp threads of an account as suggestions on the
  * conversations of those clicks, once per (message id, event): a redelivery adds nothing.
  * Several organizations may share an account (agencies): each finds its own click.
  */
-export async function storeDetectedEvents(
-  deps: Deps,
-  wabaId: string,
-  events: DetectedEventPayload[],
-) {
+export async function storeDetectedEvents(deps: Deps, wabaId: string, payload: unknown) {
+  const events = readDetectedEvents(wabaId, payload);
+  if (events.length === 0) return;
   const accountOrganizations = await deps.db
     .select({ organizationId: whatsappConnections.organizationId })
     .from(whatsappConnections)
     .where(eq(whatsappConnections.businessAccountId, wabaId));
   for (const { organizationId } of accountOrganizations) {
     for (const event of events) {
-      if (!event.id || !event.ctwa_clid || !isDetectedEvent(event.event_name)) continue;
       // The click's conversation: the click was recorded once as a conversation start.
       const click = await deps.db.query.conversions.findFirst({
         where: and(
@@ -275,21 +281,18 @@ export async function storeDetectedEvents(
         columns: { conversationId: true },
       });
       if (!click?.conversationId) continue;
-      const seconds = Number(event.timestamp);
-      const value = Number(event.custom_data?.value);
-      const currency = event.custom_data?.currency?.toUpperCase();
       const [stored] = await deps.db
         .insert(conversionSuggestions)
         .values({
           organizationId,
           conversationId: click.conversationId,
-          wamid: event.id.slice(0, 200),
+          wamid: event.id,
           eventName: event.event_name,
-          value: event.event_name === "Purchase" && Number.isFinite(value) ? value : null,
-          currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : null,
-          detectedAt: Number.isFinite(seconds)
-            ? new Date(seconds * 1000).toISOString()
-            : new Date().toISOString(),
+          value: event.event_name === "Purchase" ? (event.custom_data?.value ?? null) : null,
+          currency: event.custom_data?.currency ?? null,
+          detectedAt: new Date(
+            event.timestamp !== undefined ? event.timestamp * 1000 : Date.now(),
+          ).toISOString(),
         })
         .onConflictDoNothing()
         .returning();
