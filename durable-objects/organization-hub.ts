@@ -7,6 +7,7 @@ import type { Env } from "../worker/env";
 import {
   type RealtimeEvent,
   type SocketOwners,
+  SESSION_EXPIRED_REASON,
   SESSION_REVOKED_CLOSE_CODE,
   SESSION_REVOKED_REASON,
 } from "../worker/realtime/contract";
@@ -27,6 +28,14 @@ interface PendingTranscript {
   dueAt: number;
 }
 
+/** What a socket carries through hibernation: when its session ends (ms since the epoch). */
+interface SocketAttachment {
+  expiresAt: number;
+}
+
+const expiryOf = (socket: WebSocket) =>
+  (socket.deserializeAttachment() as SocketAttachment | null)?.expiresAt;
+
 interface PendingReply {
   organizationId: string;
   firstAt: number;
@@ -42,7 +51,9 @@ interface PendingReply {
 export class OrganizationHub extends DurableObject<Env> {
   /**
    * Accepts an already-authenticated upgrade (the Worker checked the token). The socket is
-   * tagged with its session and user so that a revocation can find and close it.
+   * tagged with its session and user so that a revocation can find and close it, and carries
+   * its session's expiry so that it is closed when the session ends (the alarm, or its next
+   * message, whichever comes first).
    */
   override async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
@@ -50,11 +61,28 @@ export class OrganizationHub extends DurableObject<Env> {
     }
     const userId = request.headers.get("X-User-Id");
     const sessionId = request.headers.get("X-Session-Id");
-    if (!userId || !sessionId) return new Response("Unknown caller", { status: 400 });
+    const expiresAt = Date.parse(request.headers.get("X-Session-Expires-At") ?? "");
+    if (!userId || !sessionId || !Number.isFinite(expiresAt)) {
+      return new Response("Unknown caller", { status: 400 });
+    }
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [sessionTag(sessionId), userTag(userId)]);
+    server.serializeAttachment({ expiresAt } satisfies SocketAttachment);
+    await this.armAlarm(expiresAt);
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Closes a socket whose session has ended (code 4001, like a revocation); true if it did. */
+  private closeIfExpired(socket: WebSocket, now = Date.now()) {
+    const expiresAt = expiryOf(socket);
+    if (expiresAt === undefined || expiresAt > now) return false;
+    try {
+      socket.close(SESSION_REVOKED_CLOSE_CODE, SESSION_EXPIRED_REASON);
+    } catch {
+      // Already closing.
+    }
+    return true;
   }
 
   /**
@@ -83,6 +111,7 @@ export class OrganizationHub extends DurableObject<Env> {
     const payloads = events.map((event) => JSON.stringify(event));
     let delivered = 0;
     for (const socket of this.ctx.getWebSockets(userId && userTag(userId))) {
+      if (this.closeIfExpired(socket)) continue;
       try {
         for (const payload of payloads) socket.send(payload);
         delivered++;
@@ -121,8 +150,13 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm(dueAt);
   }
 
-  /** Transcribes the queued voice notes, then runs every due reply, one after the other. */
+  /**
+   * Closes the sockets whose session has ended, transcribes the queued voice notes, then runs
+   * every due reply, one after the other.
+   */
   override async alarm() {
+    const closedAt = Date.now();
+    for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
     const deps = depsForBackground(this.env, (p) => this.ctx.waitUntil(p));
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
@@ -167,7 +201,10 @@ export class OrganizationHub extends DurableObject<Env> {
     }
   }
 
-  /** Points the alarm at the earliest due job; after a schedule, only when it is sooner. */
+  /**
+   * Points the alarm at the earliest due job or socket expiry; after a schedule, only when it
+   * is sooner.
+   */
   private async armAlarm(dueAt?: number) {
     if (dueAt !== undefined) {
       // Scheduling is on the webhook's path: no listing of every pending reply here.
@@ -179,12 +216,22 @@ export class OrganizationHub extends DurableObject<Env> {
       this.ctx.storage.list<PendingReply>({ prefix: "reply:" }),
       this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" }),
     ]);
-    const next = Math.min(...[...replies.values(), ...transcripts.values()].map((p) => p.dueAt));
+    // Only sessions still to end: a socket closed for its expiry may still be listed.
+    const now = Date.now();
+    const expiries = this.ctx
+      .getWebSockets()
+      .flatMap((socket) => expiryOf(socket) ?? [])
+      .filter((expiresAt) => expiresAt > now);
+    const next = Math.min(
+      ...[...replies.values(), ...transcripts.values()].map((p) => p.dueAt),
+      ...expiries,
+    );
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
     else await this.ctx.storage.deleteAlarm();
   }
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer) {
+    if (this.closeIfExpired(socket)) return;
     // The console only listens; a ping keeps proxies from closing an idle socket.
     if (message === "ping") socket.send(JSON.stringify({ type: "pong" }));
   }

@@ -2,7 +2,7 @@
 // sent to Meta exactly once (the WABA's dataset for an ad click, the pixel for a landing-page
 // visit); what Meta detects in the chat is a suggestion a person confirms once.
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, db } from "../support/db";
@@ -153,6 +153,47 @@ describe("sales", () => {
     expect(await sentTimes(row.eventId)).toHaveLength(1);
   });
 
+  it("answers 422 to a reused Idempotency-Key with another body, never the first sale", async () => {
+    const owner = await createOwner();
+    const { conversation } = await adConversation(owner);
+    const key = crypto.randomUUID();
+    const first = await sell(owner, conversation.id, { value: 75 }, key);
+    expect(first.status).toBe(201);
+    for (const body of [{ value: 80 }, { value: 75, currency: "USD" }]) {
+      const reused = await sell(owner, conversation.id, body, key);
+      expect(reused.status).toBe(422);
+      expect(reused.body).toEqual({
+        error: "idempotency_key_reused",
+        message: expect.stringContaining("Idempotency-Key ya se usó"),
+      });
+    }
+    // The same body (the currency it defaulted to, named or not) still answers the first sale.
+    const again = await sell(owner, conversation.id, { value: 75, currency: "eur" }, key);
+    expect(again.status).toBe(201);
+    expect(again.body.data.sale.id).toBe(first.body.data.sale.id);
+    const purchases = (await conversationConversions(owner, conversation.id)).filter(
+      (c) => c.event_name === "purchase",
+    );
+    expect(purchases).toHaveLength(1);
+  });
+
+  it("audits each sale once, with its amount", async () => {
+    const owner = await createOwner();
+    const { conversation } = await adConversation(owner);
+    const key = crypto.randomUUID();
+    await sell(owner, conversation.id, { value: 42 }, key);
+    await sell(owner, conversation.id, { value: 42 }, key); // a retry: the same sale
+    const log = await call("GET", "/api/v1/organizations/audit-log", { token: owner.token });
+    const sales = log.body.data.entries.filter((e: any) => e.action === "sale.create");
+    expect(sales).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ email: owner.email }),
+        target: conversation.id,
+        details: expect.objectContaining({ value: 42, currency: "EUR", via: "sale" }),
+      }),
+    ]);
+  });
+
   it("uses the organization's currency, and refuses a bad amount, currency or key, storing nothing", async () => {
     const owner = await createOwner();
     await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
@@ -241,7 +282,7 @@ describe("sales", () => {
 });
 
 /** Meta's `automatic_events` webhook for the fake account, as Meta documents it. */
-const detected = (events: Record<string, unknown>[]) => ({
+const detected = (events: unknown[]) => ({
   object: "whatsapp_business_account",
   entry: [
     {
@@ -309,6 +350,93 @@ describe("what Meta detected in the chat", () => {
       { token: owner.token },
     );
     expect(dismiss.status).toBe(409);
+  });
+
+  it("is confirmed or dismissed, never both, even when both are asked at once", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const events = Array.from({ length: 3 }, (_, i) => ({
+      id: `wamid.${crypto.randomUUID()}`,
+      event_name: "Purchase",
+      timestamp: Math.floor(Date.now() / 1000) - i,
+      ctwa_clid: ctwaClid,
+      custom_data: { currency: "EUR", value: 10 + i },
+    }));
+    await deliver(detected(events));
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    const base = `/api/v1/conversations/${conversation.id}/suggestions`;
+    for (const { id: sid } of detail.body.data.suggestions as { id: string }[]) {
+      const [confirmed, dismissed] = await Promise.all([
+        call("POST", `${base}/${sid}/confirm`, { token: owner.token }),
+        call("DELETE", `${base}/${sid}`, { token: owner.token }),
+      ]);
+      expect([confirmed.status, dismissed.status].sort()).toEqual([200, 409]);
+      const loser = confirmed.status === 409 ? confirmed : dismissed;
+      expect(loser.body).toMatchObject({
+        error: "conflict",
+        message: expect.stringMatching(/^Esta sugerencia/),
+      });
+      const row = await db.query.conversionSuggestions.findFirst({
+        where: (t, { eq: is }) => is(t.id, sid),
+      });
+      expect(row!.status).toBe(confirmed.status === 200 ? "confirmed" : "dismissed");
+      expect(row!.conversionId !== null).toBe(confirmed.status === 200);
+    }
+    const purchases = (await conversationConversions(owner, conversation.id)).filter(
+      (c) => c.event_name === "purchase",
+    );
+    const confirmedRows = await db.query.conversionSuggestions.findMany({
+      where: (t, { and: all, eq: is }) =>
+        all(is(t.conversationId, conversation.id), is(t.status, "confirmed")),
+    });
+    expect(purchases).toHaveLength(confirmedRows.length);
+  });
+
+  it("skips and logs each odd event of a delivery, and stores the rest", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const now = Math.floor(Date.now() / 1000);
+    const good = {
+      id: `wamid.${crypto.randomUUID()}`,
+      event_name: "Purchase",
+      timestamp: String(now),
+      ctwa_clid: ctwaClid,
+      custom_data: { currency: "usd", value: "49.90" },
+    };
+    const odd = [
+      null,
+      "texto",
+      { ...good, id: 42 },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, ctwa_clid: [ctwaClid] },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, custom_data: { value: { n: 1 } } },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, custom_data: { currency: 978 } },
+      { ...good, id: `wamid.${crypto.randomUUID()}`, timestamp: "ayer" },
+    ];
+    try {
+      const res = await deliver(detected([odd[0], good, ...odd.slice(1)]));
+      expect(res.status).toBe(200);
+      const skipped = warn.mock.calls.filter(
+        ([text]) => text === "automatic_events: event skipped",
+      );
+      expect(skipped).toHaveLength(odd.length);
+    } finally {
+      warn.mockRestore();
+    }
+    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+    });
+    expect(detail.body.data.suggestions).toEqual([
+      {
+        id: expect.any(String),
+        event_name: "Purchase",
+        value: 49.9,
+        currency: "USD",
+        detected_at: new Date(now * 1000).toISOString(),
+      },
+    ]);
   });
 
   it("a dismissed lead suggestion records nothing and cannot be confirmed later", async () => {

@@ -221,6 +221,31 @@ describe("POST /whatsapp/oauth/exchange", () => {
     expect(status.body.data.connected).toBe(false);
   });
 
+  it("the redirect flow's state dies with the session that asked for it", async () => {
+    const owner = await createOwner();
+    const ends: Record<string, (token: string) => Promise<unknown>> = {
+      logout: (token) => call("POST", "/api/v1/auth/logout", { token }),
+      "a revocation (refresh)": (token) => call("POST", "/api/v1/auth/refresh", { token }),
+    };
+    for (const [how, end] of Object.entries(ends)) {
+      const login = await call("POST", "/api/v1/auth/login", {
+        body: { email: owner.email, password: owner.password },
+      });
+      const token: string = login.body.data.token;
+      const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token });
+      const browser = { Cookie: auth.headers.get("Set-Cookie")!.split(";")[0]! };
+      await end(token);
+      const res = await call(
+        "GET",
+        `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${auth.body.data.state}`,
+        { headers: browser },
+      );
+      expect(res.headers.get("Location"), how).toContain("/oauth-error?error=invalid_state");
+    }
+    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    expect(status.body.data.connected).toBe(false);
+  });
+
   it("needs Meta's answer for each step: a failing debug_token is no_permissions", async () => {
     const owner = await createOwner();
     await failNext("graph", {

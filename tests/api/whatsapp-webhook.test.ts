@@ -1,4 +1,4 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   burst,
@@ -68,6 +68,40 @@ describe("GET /webhooks/whatsapp (verification)", () => {
     ]) {
       expect((await call("GET", `/webhooks/whatsapp?${query}`)).status).toBe(403);
     }
+  });
+});
+
+describe("GET /webhooks/whatsapp answers inert text", () => {
+  const verify = (challenge?: string) => {
+    const query = new URLSearchParams({
+      "hub.mode": "subscribe",
+      "hub.verify_token": "test-verify-token",
+      ...(challenge !== undefined && { "hub.challenge": challenge }),
+    });
+    return exports.default.fetch(`http://localhost/webhooks/whatsapp?${query}`);
+  };
+
+  it("echoes the challenge as text/plain with nosniff", async () => {
+    const res = await verify("1158201444");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("text/plain; charset=utf-8");
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(await res.text()).toBe("1158201444");
+  });
+
+  it("echoes only a sane challenge: markup, odd characters or a long one are 400", async () => {
+    for (const challenge of [
+      "<script>alert(1)</script>",
+      "a b",
+      "1\r\nSet-Cookie: x=1",
+      "ñ",
+      "9".repeat(257),
+    ]) {
+      const res = await verify(challenge);
+      expect(res.status, challenge).toBe(400);
+      expect(await res.json()).toMatchObject({ error: "bad_request" });
+    }
+    expect((await verify()).status).toBe(400);
   });
 });
 

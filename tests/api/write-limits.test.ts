@@ -38,13 +38,14 @@ describe("write limits", () => {
       );
       const created = burst.filter((r) => r.status === 201);
       const refused = burst.filter((r) => r.status === 429);
-      expect(created).toHaveLength(MEMBER_WRITES.max);
-      expect(refused).toHaveLength(15);
+      // Creating the organization was the person's first write of the minute.
+      expect(created).toHaveLength(MEMBER_WRITES.max - 1);
+      expect(refused).toHaveLength(16);
       expect(refused[0]!.body).toMatchObject({ error: "rate_limited" });
       const retryAfter = Number(refused[0]!.headers.get("Retry-After"));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(MEMBER_WRITES.windowSeconds);
-      expect(await quickReplyCount(owner.organization.id)).toBe(MEMBER_WRITES.max);
+      expect(await quickReplyCount(owner.organization.id)).toBe(MEMBER_WRITES.max - 1);
 
       // Reads still work, and another organization is not touched by this one's limit.
       expect((await call("GET", "/api/v1/quick-replies", { token: owner.token })).status).toBe(200);
@@ -83,6 +84,55 @@ describe("write limits", () => {
     const res = await quickReply(owner, "tarde");
     expect(res.status).toBe(429);
     expect(await quickReplyCount(owner.organization.id)).toBe(0);
+  });
+
+  it("counts every write without a body too: rotations, refreshes, confirmations, tests", async () => {
+    const owner = await createOwner();
+    const windowOf = async (key: string) =>
+      (
+        await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?")
+          .bind(key)
+          .first<{ count: number }>()
+      )?.count ?? 0;
+    const person = `writes:member:${owner.user.id}`;
+    const organization = `writes:org:${owner.organization.id}`;
+    const rotate = () => call("POST", "/api/v1/tracking/key/rotate", { token: owner.token });
+
+    // One write each, counted once, with or without a body (creating the organization was
+    // the person's first).
+    expect([await windowOf(person), await windowOf(organization)]).toEqual([1, 0]);
+    expect((await rotate()).status).toBe(200);
+    expect([await windowOf(person), await windowOf(organization)]).toEqual([2, 1]);
+    expect((await quickReply(owner, "una")).status).toBe(201);
+    expect([await windowOf(person), await windowOf(organization)]).toEqual([3, 2]);
+
+    // The person's window full: every body-less write is refused before its work.
+    await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?")
+      .bind(MEMBER_WRITES.max, person)
+      .run();
+    const bodyless: [string, string][] = [
+      ["POST", "/api/v1/tracking/key/rotate"],
+      ["POST", "/api/v1/auth/refresh"],
+      ["POST", "/api/v1/conversations/c1/suggestions/s1/confirm"],
+      ["DELETE", "/api/v1/conversations/c1/suggestions/s1"],
+      ["POST", "/api/v1/whatsapp-config/test"],
+      ["POST", "/api/v1/meta-config/test"],
+      ["DELETE", "/api/v1/quick-replies/q1"],
+    ];
+    for (const [method, path] of bodyless) {
+      const res = await call(method, path, { token: owner.token });
+      expect(res.status, `${method} ${path}`).toBe(429);
+      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    }
+    // The refresh did not rotate the session: the old token still reads.
+    expect((await call("GET", "/api/v1/auth/me", { token: owner.token })).status).toBe(200);
+
+    // The organization's window full: a member's body-less write is refused too.
+    await env.DB.prepare("DELETE FROM rate_limits WHERE key = ?").bind(person).run();
+    await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?")
+      .bind(ORGANIZATION_WRITES.max, organization)
+      .run();
+    expect((await rotate()).status).toBe(429);
   });
 
   it("limits the agent sandbox per member, and every model call carries max_tokens", async () => {

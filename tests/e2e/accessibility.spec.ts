@@ -56,12 +56,47 @@ async function consoleWithData(page: Page) {
   return { agentId, conversationId };
 }
 
+/** WCAG's contrast ratio of two `rgb(r, g, b)` colours, as the browser computes them. */
+function contrastRatio(foreground: string, background: string) {
+  const luminance = (colour: string) => {
+    const [r, g, b] = colour
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((n) => Number(n) / 255);
+    const linear = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+  };
+  const [light, dark] = [luminance(foreground), luminance(background)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/**
+ * A toast at rest passes axe, and its text is measured too, not only left to axe (which may
+ * call a toast's contrast "incomplete" and pass it).
+ */
+async function expectReadableToast(page: Page, toast: Locator, screen: string) {
+  await expect(toast).toHaveCSS("opacity", "1");
+  await expectNoSeriousViolations(page, screen, TOASTS);
+  const { color, backgroundColor } = await toast.evaluate((node) => getComputedStyle(node));
+  expect(contrastRatio(color, backgroundColor), screen).toBeGreaterThanOrEqual(4.5);
+}
+
 test("a success toast meets WCAG 2.1 AA once it has appeared", async ({ page }) => {
   await signedInOwner(page);
   await page.goto("/dashboard");
   const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Conectado en tiempo real" });
-  await expect(toast).toHaveCSS("opacity", "1");
-  await expectNoSeriousViolations(page, "toast de éxito", TOASTS);
+  await expect(toast).toHaveAttribute("data-type", "success");
+  await expectReadableToast(page, toast, "toast de éxito");
+});
+
+test("an error toast meets WCAG 2.1 AA once it has appeared", async ({ page }) => {
+  await page.goto("/auth");
+  await page.getByLabel("Email").fill("nadie@example.com");
+  await page.getByLabel("Contraseña").fill("incorrecta");
+  await page.getByRole("button", { name: "Iniciar Sesión" }).last().click();
+  const toast = page.locator("[data-sonner-toast]").filter({ hasText: "Credenciales incorrectas" });
+  await expect(toast).toHaveAttribute("data-type", "error");
+  await expectReadableToast(page, toast, "toast de error");
 });
 
 // One test per screen: each has its own time, and a failure names its screen.

@@ -122,7 +122,7 @@ test("a template can also be sent while the window is open", async ({ page }) =>
   );
   await openConversation(page, headers);
   await expect(page.getByRole("status", { name: "Ventana de 24 horas" })).toContainText(
-    "Ventana de 24 h abierta: quedan",
+    "Ventana de 24 h abierta: queda 1 día",
   );
   await page.getByRole("button", { name: "Plantilla", exact: true }).click();
   await page.getByLabel("Plantilla", { exact: true }).selectOption({ label: "bienvenida (es)" });

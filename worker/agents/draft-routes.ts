@@ -14,7 +14,7 @@ export const draftRoutes = new Hono<AppContext>()
     const draft = await suggestDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { draft } });
   })
-  .delete("/:id/draft", ...member, limitMemberWrites(), async (c) => {
+  .delete("/:id/draft", ...member, async (c) => {
     await discardDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   "label.create",
   "label.update",
   "label.delete",
+  "sale.create",
   "account.export",
   "account.delete",
 ] as const;

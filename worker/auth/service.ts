@@ -5,6 +5,7 @@ import { auditEvents, memberships, organizations, sessions, users } from "../db/
 import { AppError, conflict, unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";
 import type { Deps } from "../http/deps";
+import { addressKey } from "../http/address-key";
 import { clearHits, takeHits, type Limit } from "../http/rate-limit";
 import { toOrganization } from "../organizations/service";
 import { closeSockets } from "../realtime/close-sockets";
@@ -58,7 +59,7 @@ export async function register(
   registrationsPerHour = DEFAULT_REGISTRATIONS_PER_HOUR,
 ) {
   const limit: Limit = { max: registrationsPerHour, windowSeconds: 60 * 60 };
-  await takeHits(db, [{ key: `register:ip:${info.ip ?? "unknown"}`, limit }]);
+  await takeHits(db, [{ key: `register:ip:${addressKey(info.ip)}`, limit }]);
 
   const existing = await db.query.users.findFirst({ where: eq(users.email, input.email) });
   if (existing) throw conflict("Este email ya está registrado. Inicia sesión.");
@@ -111,11 +112,11 @@ async function findLoginAccount(db: Db, email: string, ip: string | null) {
  */
 function loginWindows(email: string, ip: string | null, fromUsualAddress: boolean) {
   if (fromUsualAddress) {
-    return [{ key: `login:email:${email}:ip:${ip}`, limit: LOGIN_ATTEMPTS_PER_EMAIL }];
+    return [{ key: `login:email:${email}:ip:${addressKey(ip)}`, limit: LOGIN_ATTEMPTS_PER_EMAIL }];
   }
   return [
     { key: `login:email:${email}`, limit: LOGIN_ATTEMPTS_PER_EMAIL },
-    { key: `login:ip:${ip ?? "unknown"}`, limit: LOGIN_ATTEMPTS_PER_IP },
+    { key: `login:ip:${addressKey(ip)}`, limit: LOGIN_ATTEMPTS_PER_IP },
   ];
 }
 
@@ -162,7 +163,7 @@ export async function authenticate(
   db: Db,
   secret: string,
   token: string,
-): Promise<Omit<Caller, "ip">> {
+): Promise<Omit<Caller, "ip"> & { expiresAt: string }> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) throw unauthorized();
   const session = await db.query.sessions.findFirst({
@@ -174,7 +175,7 @@ export async function authenticate(
     ),
   });
   if (!session) throw unauthorized();
-  return { userId: claims.userId, sessionId: claims.sessionId };
+  return { userId: claims.userId, sessionId: claims.sessionId, expiresAt: session.expiresAt };
 }
 
 /** Revokes every live session of a user (role change); the statement, to run in a batch. */

@@ -105,13 +105,13 @@ export const conversationRoutes = new Hono<AppContext>()
     const media = await messages.messageMedia(c.var.deps, c.var.member, c.req.param());
     return c.body(media.body, 200, media.headers);
   })
-  .post("/:id/request-phone", limitMemberWrites(), async (c) => {
+  .post("/:id/request-phone", async (c) => {
     const message = await messages.requestPhone(c.var.deps, c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: message }, 201);
   })
-  .post("/:id/messages/:messageId/retry", limitMemberWrites(), async (c) => {
+  .post("/:id/messages/:messageId/retry", async (c) => {
     const message = await messages.retryMessage(c.var.deps, c.var.member, c.req.param());
     return c.json({ data: message });
   })

@@ -10,10 +10,12 @@ import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
 import { memberships, organizations, type Role } from "../db/schema";
+import { addressKey } from "./address-key";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
+import { countUnlimitedWrite } from "./write-limits";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -24,8 +26,10 @@ export function bearerToken(c: Context): string | null {
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthorized();
-  const session = await authenticate(c.var.db, c.env.JWT_SECRET, token);
-  c.set("caller", { ...session, ip: requestInfo(c).ip });
+  const { userId, sessionId } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
+  const caller = { userId, sessionId, ip: requestInfo(c).ip };
+  c.set("caller", caller);
+  await countUnlimitedWrite(c, caller);
   await next();
 });
 
@@ -35,7 +39,9 @@ export const requireMember = createMiddleware<AppContext>(async (c, next) => {
     where: eq(memberships.userId, caller.userId),
   });
   if (!membership) throw organizationNotFound();
-  c.set("member", { ...caller, organizationId: membership.organizationId, role: membership.role });
+  const member = { ...caller, organizationId: membership.organizationId, role: membership.role };
+  c.set("member", member);
+  await countUnlimitedWrite(c, member);
   await next();
 });
 
@@ -67,7 +73,7 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   }
   const key = c.req.header("X-Tracking-Key");
   if (!key) throw unauthorized("Falta la clave de tracking (X-Tracking-Key) o el token.");
-  const ip = requestInfo(c).ip ?? "unknown";
+  const ip = addressKey(requestInfo(c).ip);
   const organization = await c.var.db.query.organizations.findFirst({
     where: eq(organizations.trackingKey, key),
     columns: { id: true },

@@ -24,6 +24,8 @@ export interface RealtimeEvent<T = unknown> {
  */
 export const SESSION_REVOKED_CLOSE_CODE = 4001;
 export const SESSION_REVOKED_REASON = "Sesión revocada";
+/** A socket whose session ran out is closed with the same code: the console signs in again. */
+export const SESSION_EXPIRED_REASON = "Sesión caducada";
 
 /** Whose sockets to close in one organization: these sessions, and/or every socket of a user. */
 export interface SocketOwners {

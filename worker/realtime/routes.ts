@@ -35,6 +35,7 @@ export const realtimeRoutes = new Hono<AppContext>().get("/", async (c) => {
   const headers = new Headers(c.req.raw.headers);
   headers.set("X-User-Id", caller.userId);
   headers.set("X-Session-Id", caller.sessionId);
+  headers.set("X-Session-Expires-At", caller.expiresAt);
   const response = await hub.fetch(new Request(c.req.raw.url, { headers }));
   // A revocation stored between the check above and the hub's accept closed the sockets that
   // existed then, not this one: now that it exists, check again and close it if it lost.

@@ -18,6 +18,45 @@ export const STAGE_LABELS: Record<ConversationStage, string> = {
 export const DETECTED_EVENTS = ["LeadSubmitted", "Purchase"] as const;
 export type DetectedEvent = (typeof DETECTED_EVENTS)[number];
 
+/**
+ * One event of Meta's `automatic_events` webhook, as the product reads it (server-contract
+ * §10): each field typed, so an odd event is skipped on its own and never fails the delivery.
+ */
+export const detectedEventPayload = z.object({
+  id: z.string().min(1).max(200),
+  event_name: z.enum(DETECTED_EVENTS),
+  ctwa_clid: z.string().min(1).max(500),
+  /** Seconds since the epoch; a number or a string of digits. */
+  timestamp: z
+    .union([
+      z.number().int().positive(),
+      z
+        .string()
+        .regex(/^\d{1,12}$/)
+        .transform(Number),
+    ])
+    .optional(),
+  custom_data: z
+    .object({
+      currency: z
+        .string()
+        .regex(/^[A-Za-z]{3}$/)
+        .transform((code) => code.toUpperCase())
+        .optional(),
+      value: z
+        .union([
+          z.number().nonnegative().max(1_000_000_000),
+          z
+            .string()
+            .regex(/^\d{1,10}(\.\d{1,6})?$/)
+            .transform(Number),
+        ])
+        .optional(),
+    })
+    .optional(),
+});
+export type DetectedEventPayload = z.output<typeof detectedEventPayload>;
+
 export const SUGGESTION_STATUSES = ["pending", "confirmed", "dismissed"] as const;
 
 export const DEFAULT_CURRENCY = "EUR";

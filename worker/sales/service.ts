@@ -4,8 +4,9 @@
  * and sale becomes a conversion tied to the conversation (and sent to Meta through
  * `recordConversationConversion`), exactly once however often it is asked for.
  */
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
+import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import {
   conversionSuggestions,
@@ -19,17 +20,19 @@ import { findConversation } from "../conversations/service";
 import { toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { conflict, notFound } from "../http/errors";
+import { AppError, conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { recordConversationConversion, toConversion } from "../tracking/service";
 import {
   DEFAULT_CURRENCY,
   type ConversationOrigin,
   type ConversationStage,
-  type DetectedEvent,
+  type DetectedEventPayload,
+  detectedEventPayload,
   type Suggestion,
   type saleInput,
 } from "./contract";
+import type { Conversion } from "../tracking/contract";
 
 type SuggestionRow = typeof conversionSuggestions.$inferSelect;
 
@@ -102,9 +105,27 @@ interface SaleRequest {
   idempotencyKey: string | null;
 }
 
+/** Records a sale the member made (by hand or by confirming Meta's purchase) in the audit trail. */
+const auditSale = (
+  deps: Deps,
+  member: Member,
+  conversationId: string,
+  sale: Conversion,
+  via: "sale" | "suggestion",
+) =>
+  recordAudit(deps.db, {
+    action: "sale.create",
+    organizationId: member.organizationId,
+    userId: member.userId,
+    target: conversationId,
+    metadata: { sale_id: sale.id, value: sale.conversion_value, currency: sale.currency, via },
+    ip: member.ip,
+  });
+
 /**
  * A sale: a `purchase` with its value, tied to the conversation, and the customer becomes a
- * Cliente. An `Idempotency-Key` already used for this conversation answers the same sale.
+ * Cliente. An `Idempotency-Key` already used for this conversation with the same amount and
+ * currency answers the same sale; with another, it is 422 (Stripe's rule), never the first sale.
  */
 export async function registerSale(
   deps: Deps,
@@ -113,12 +134,20 @@ export async function registerSale(
 ) {
   const conversation = await findConversation(deps.db, member.organizationId, id);
   const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));
-  const sale = await recordConversationConversion(deps, conversation, {
+  const { conversion: sale, created } = await recordConversationConversion(deps, conversation, {
     eventName: "purchase",
     dedupeKey: `sale:${conversation.id}:${idempotencyKey ?? crypto.randomUUID()}`,
     value: input.value,
     currency,
   });
+  if (!created && (sale.conversion_value !== input.value || sale.currency !== currency)) {
+    throw new AppError(
+      422,
+      "idempotency_key_reused",
+      "Esta Idempotency-Key ya se usó para otra venta con otro importe o moneda: usa una clave nueva.",
+    );
+  }
+  if (created) await auditSale(deps, member, conversation.id, sale, "sale");
   await moveToStage(deps, conversation, "customer");
   return sale;
 }
@@ -208,35 +237,40 @@ export async function conversationOrigin(
   };
 }
 
-/** One event of Meta's `automatic_events` webhook. */
-export interface DetectedEventPayload {
-  id?: string;
-  event_name?: string;
-  timestamp?: number | string;
-  ctwa_clid?: string;
-  custom_data?: { currency?: string; value?: number | string };
+/**
+ * The events of one `automatic_events` change that are what Meta documents; each odd one (a
+ * wrong type, an unknown event name) is logged and skipped, never failing the delivery.
+ */
+function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
+  if (!Array.isArray(events)) {
+    if (events !== undefined) console.warn("automatic_events skipped: not a list", wabaId);
+    return [];
+  }
+  return events.flatMap((event: unknown, index) => {
+    const parsed = detectedEventPayload.safeParse(event);
+    if (parsed.success) return [parsed.data];
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join(".") || "(event)"}: ${i.message}`,
+    );
+    console.warn("automatic_events: event skipped", wabaId, index, problems.join("; "));
+    return [];
+  });
 }
-
-const isDetectedEvent = (name: unknown): name is DetectedEvent =>
-  name === "LeadSubmitted" || name === "Purchase";
 
 /**
  * Stores what Meta detected in click-to-WhatsApp threads of an account as suggestions on the
  * conversations of those clicks, once per (message id, event): a redelivery adds nothing.
  * Several organizations may share an account (agencies): each finds its own click.
  */
-export async function storeDetectedEvents(
-  deps: Deps,
-  wabaId: string,
-  events: DetectedEventPayload[],
-) {
+export async function storeDetectedEvents(deps: Deps, wabaId: string, payload: unknown) {
+  const events = readDetectedEvents(wabaId, payload);
+  if (events.length === 0) return;
   const accountOrganizations = await deps.db
     .select({ organizationId: whatsappConnections.organizationId })
     .from(whatsappConnections)
     .where(eq(whatsappConnections.businessAccountId, wabaId));
   for (const { organizationId } of accountOrganizations) {
     for (const event of events) {
-      if (!event.id || !event.ctwa_clid || !isDetectedEvent(event.event_name)) continue;
       // The click's conversation: the click was recorded once as a conversation start.
       const click = await deps.db.query.conversions.findFirst({
         where: and(
@@ -247,21 +281,18 @@ export async function storeDetectedEvents(
         columns: { conversationId: true },
       });
       if (!click?.conversationId) continue;
-      const seconds = Number(event.timestamp);
-      const value = Number(event.custom_data?.value);
-      const currency = event.custom_data?.currency?.toUpperCase();
       const [stored] = await deps.db
         .insert(conversionSuggestions)
         .values({
           organizationId,
           conversationId: click.conversationId,
-          wamid: event.id.slice(0, 200),
+          wamid: event.id,
           eventName: event.event_name,
-          value: event.event_name === "Purchase" && Number.isFinite(value) ? value : null,
-          currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : null,
-          detectedAt: Number.isFinite(seconds)
-            ? new Date(seconds * 1000).toISOString()
-            : new Date().toISOString(),
+          value: event.event_name === "Purchase" ? (event.custom_data?.value ?? null) : null,
+          currency: event.custom_data?.currency ?? null,
+          detectedAt: new Date(
+            event.timestamp !== undefined ? event.timestamp * 1000 : Date.now(),
+          ).toISOString(),
         })
         .onConflictDoNothing()
         .returning();
@@ -294,45 +325,67 @@ async function findSuggestion(db: Db, member: Member, { id, suggestionId }: Sugg
 }
 
 /**
+ * Moves a suggestion to `status` only while it is pending (or already there): one statement, so
+ * of a confirmation and a dismissal racing each other exactly one wins. False for the loser.
+ */
+async function settleSuggestion(
+  db: Db,
+  suggestion: SuggestionRow,
+  status: "confirmed" | "dismissed",
+): Promise<boolean> {
+  const settled = await db
+    .update(conversionSuggestions)
+    .set({ status })
+    .where(
+      and(
+        eq(conversionSuggestions.id, suggestion.id),
+        eq(conversionSuggestions.organizationId, suggestion.organizationId),
+        inArray(conversionSuggestions.status, ["pending", status]),
+      ),
+    )
+    .returning({ id: conversionSuggestions.id });
+  return settled.length > 0;
+}
+
+/**
  * A person confirms what Meta detected: recorded like a stage change (a lead) or a sale (a
- * purchase with Meta's value), and sent, once however often it is confirmed.
+ * purchase with Meta's value), and sent, once however often it is confirmed. The suggestion is
+ * claimed before anything is recorded, so a dismissal racing it cannot also win.
  */
 export async function confirmSuggestion(deps: Deps, member: Member, input: SuggestionRef) {
   const suggestion = await findSuggestion(deps.db, member, input);
-  if (suggestion.status === "dismissed") {
+  if (suggestion.eventName === "Purchase" && suggestion.value === null) {
+    throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
+  }
+  if (!(await settleSuggestion(deps.db, suggestion, "confirmed"))) {
     throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
   }
   const conversation = await findConversation(deps.db, member.organizationId, input.id);
   let conversion;
   if (suggestion.eventName === "LeadSubmitted") {
-    conversion = await recordLead(deps, conversation);
+    ({ conversion } = await recordLead(deps, conversation));
     if (conversation.stage === "new") await moveToStage(deps, conversation, "lead");
   } else {
-    if (suggestion.value === null) {
-      throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
-    }
-    conversion = await recordConversationConversion(deps, conversation, {
+    const sale = await recordConversationConversion(deps, conversation, {
       eventName: "purchase",
       dedupeKey: `suggestion:${suggestion.id}`,
-      value: suggestion.value,
+      value: suggestion.value!,
       currency: suggestion.currency ?? (await organizationCurrency(deps.db, member.organizationId)),
     });
+    conversion = sale.conversion;
+    if (sale.created) await auditSale(deps, member, conversation.id, conversion, "suggestion");
     await moveToStage(deps, conversation, "customer");
   }
   await deps.db
     .update(conversionSuggestions)
-    .set({ status: "confirmed", conversionId: conversion.id })
+    .set({ conversionId: conversion.id })
     .where(eq(conversionSuggestions.id, suggestion.id));
   return conversion;
 }
 
 export async function dismissSuggestion({ db }: Deps, member: Member, input: SuggestionRef) {
   const suggestion = await findSuggestion(db, member, input);
-  if (suggestion.status === "confirmed") {
+  if (!(await settleSuggestion(db, suggestion, "dismissed"))) {
     throw conflict("Esta sugerencia ya se confirmó y se envió a Meta.");
   }
-  await db
-    .update(conversionSuggestions)
-    .set({ status: "dismissed" })
-    .where(eq(conversionSuggestions.id, suggestion.id));
 }

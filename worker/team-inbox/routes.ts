@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
-import { limitMemberWrites } from "../http/write-limits";
 import {
   conversationLabelsInput,
   labelInput,
@@ -32,7 +31,7 @@ export const labelRoutes = new Hono<AppContext>()
     });
     return c.json({ data: label });
   })
-  .delete("/:id", ...manager, limitMemberWrites(), async (c) => {
+  .delete("/:id", ...manager, async (c) => {
     await labels.deleteLabel(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });
@@ -61,7 +60,7 @@ export const mentionRoutes = new Hono<AppContext>()
     const mentions = await notes.listMentions(c.var.deps, c.var.member, c.req.valid("query"));
     return c.json({ data: { mentions } });
   })
-  .patch("/:id/read", limitMemberWrites(), async (c) => {
+  .patch("/:id/read", async (c) => {
     const mention = await notes.readMention(c.var.deps, c.var.member, { id: c.req.param("id") });
     return c.json({ data: mention });
   });

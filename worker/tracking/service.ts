@@ -290,7 +290,7 @@ export async function recordConversion(
         columns: { id: true, ctwaClid: true },
       })
     : undefined;
-  const row = await storeConversion(deps, {
+  const { row } = await storeConversion(deps, {
     ...visitValues,
     conversationId: adConversation?.id ?? null,
     ctwaClid: adConversation?.ctwaClid ?? null,
@@ -304,8 +304,9 @@ type ConversionValues = typeof conversions.$inferInsert & { eventTime: string };
 /**
  * Stores a conversion once and, when Meta takes it and the organization has somewhere to send
  * it, marks it pending and sends it after the answer. With a `dedupeKey` already used, the
- * conversion stored under it is returned and nothing new is recorded. Meta does not
- * deduplicate click-to-WhatsApp events: a second (click, event) is kept for analytics only.
+ * conversion stored under it is returned and nothing new is recorded (`created` false). Meta
+ * does not deduplicate click-to-WhatsApp events: a second (click, event) is kept for analytics
+ * only.
  */
 async function storeConversion(deps: Deps, values: ConversionValues) {
   const { db } = deps;
@@ -318,7 +319,7 @@ async function storeConversion(deps: Deps, values: ConversionValues) {
     });
   if (values.dedupeKey) {
     const existing = await byDedupeKey();
-    if (existing) return existing;
+    if (existing) return { row: existing, created: false };
   }
   const channel = values.ctwaClid ? "business_messaging" : "website";
   const sendToMeta =
@@ -330,7 +331,10 @@ async function storeConversion(deps: Deps, values: ConversionValues) {
     capiNextAttemptAt: sendToMeta ? values.eventTime : null,
   };
   let [row] = await db.insert(conversions).values(queued).onConflictDoNothing().returning();
-  if (!row && values.dedupeKey) row = await byDedupeKey(); // a twin request won the race
+  if (!row && values.dedupeKey) {
+    const twin = await byDedupeKey(); // a twin request won the race
+    if (twin) return { row: twin, created: false };
+  }
   if (!row) {
     [row] = await db
       .insert(conversions)
@@ -344,7 +348,7 @@ async function storeConversion(deps: Deps, values: ConversionValues) {
       .returning();
   }
   if (row!.capiStatus === "pending") deps.defer(sendDueConversions(deps, values.organizationId));
-  return row!;
+  return { row: row!, created: true };
 }
 
 /** What a conversion recorded from a conversation needs of it. */
@@ -357,7 +361,7 @@ export type ConversationOfConversion = Pick<
  * A lead or a sale recorded from a conversation (its stage, a sale, the AI's `mark_lead`, a
  * confirmed suggestion): tied to it, attributed to its ad click when it came from an ad (the
  * WABA's dataset), else to its landing-page visit (the pixel, with the visit's browser, page
- * and click id). Once per `dedupeKey`.
+ * and click id). Once per `dedupeKey`: `created` says whether this call recorded it.
  */
 export async function recordConversationConversion(
   deps: Deps,
@@ -379,7 +383,7 @@ export async function recordConversationConversion(
       })
     : undefined;
   const params: TrackingParams = session?.trackingParams ?? {};
-  const row = await storeConversion(deps, {
+  const { row, created } = await storeConversion(deps, {
     organizationId: conversation.organizationId,
     conversationId: conversation.id,
     trackingSessionId: session?.id ?? null,
@@ -398,7 +402,7 @@ export async function recordConversationConversion(
     eventTime: new Date().toISOString(),
     dedupeKey: event.dedupeKey,
   });
-  return toConversion(row);
+  return { conversion: toConversion(row), created };
 }
 
 /** Why the public key alone may not record this conversion; null when it may. */

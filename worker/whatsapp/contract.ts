@@ -39,6 +39,19 @@ export interface WhatsappTestResult {
   error?: string;
 }
 
+/**
+ * Meta's subscription check (`GET /webhooks/whatsapp`). Meta's challenge is a number; a sane
+ * one is short and plain, so what is echoed can never be markup or a header.
+ */
+export const webhookVerifyQuery = z.object({
+  "hub.mode": z.string().max(50).optional(),
+  "hub.verify_token": z.string().max(200).optional(),
+  "hub.challenge": z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{1,256}$/, "hub.challenge solo admite letras, cifras y . _ ~ -")
+    .optional(),
+});
+
 export const oauthExchangeInput = z.object({
   code: z
     .string({ error: "Falta el código de autorización" })

@@ -32,7 +32,7 @@ import { pricingCategoryOf } from "./contract";
 import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
-import { storeDetectedEvents, type DetectedEventPayload } from "../sales/service";
+import { storeDetectedEvents } from "../sales/service";
 import {
   CONVERSATION_OF_MESSAGE,
   CREATE_NEW_CUSTOMERS,
@@ -68,8 +68,8 @@ interface ChangeValue {
   contacts?: ContactPayload[];
   messages?: InboundMessage[];
   statuses?: StatusUpdate[];
-  /** What Meta detected in click-to-WhatsApp threads (field `automatic_events`). */
-  automatic_events?: DetectedEventPayload[];
+  /** What Meta detected in click-to-WhatsApp threads (field `automatic_events`), read by zod. */
+  automatic_events?: unknown;
 }
 
 interface StatusUpdate {
@@ -161,7 +161,7 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
         continue;
       }
       if (change.field === "automatic_events" && entry.id && change.value) {
-        await storeDetectedEvents(deps, entry.id, change.value.automatic_events ?? []);
+        await storeDetectedEvents(deps, entry.id, change.value.automatic_events);
         continue;
       }
       if (change.field !== "messages" || !change.value) continue;

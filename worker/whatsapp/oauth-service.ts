@@ -216,15 +216,20 @@ export function callbackUrl(env: Env) {
 }
 
 /**
- * The Facebook Login dialog URL, with a signed state bound to the organization, the member
- * and the browser that asked for it: the state carries the hash of a random nonce that only
- * that browser holds (in a cookie the route sets), so a leaked state cannot be finished with
- * someone else's authorization code from another browser.
+ * The Facebook Login dialog URL, with a signed state bound to the organization, the member,
+ * their session and the browser that asked for it: the state carries the hash of a random
+ * nonce that only that browser holds (in a cookie the route sets), so a leaked state cannot be
+ * finished with someone else's authorization code from another browser, and it dies with the
+ * session (logout, revocation, expiry).
  */
 export async function authUrl({ env }: Deps, member: Member) {
   const { appId } = metaApp(env);
   const nonce = crypto.randomUUID();
-  const state = await new SignJWT({ org: member.organizationId, nonce: await sha256Hex(nonce) })
+  const state = await new SignJWT({
+    org: member.organizationId,
+    sid: member.sessionId,
+    nonce: await sha256Hex(nonce),
+  })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(member.userId)
     .setIssuedAt()
@@ -243,8 +248,8 @@ export async function authUrl({ env }: Deps, member: Member) {
 }
 
 /**
- * The member a redirect's state was issued to, or null when it is forged, expired, or comes
- * back to a browser that does not hold its nonce.
+ * The member a redirect's state was issued to, or null when it is forged, expired, comes back
+ * to a browser that does not hold its nonce, or its session has ended since.
  */
 export async function memberFromState(
   db: Db,
@@ -254,18 +259,29 @@ export async function memberFromState(
 ): Promise<Omit<Member, "ip"> | null> {
   try {
     const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
-    if (typeof payload.sub !== "string" || typeof payload.org !== "string") return null;
+    const { sub, org, sid } = payload;
+    if (typeof sub !== "string" || typeof org !== "string" || typeof sid !== "string") return null;
     if (!nonce || payload.nonce !== (await sha256Hex(nonce))) return null;
+    const session = await db.query.sessions.findFirst({
+      where: (t, { and: all, eq: is, gt, isNull }) =>
+        all(
+          is(t.id, sid),
+          is(t.userId, sub),
+          isNull(t.revokedAt),
+          gt(t.expiresAt, new Date().toISOString()),
+        ),
+      columns: { id: true },
+    });
+    if (!session) return null;
     const membership = await db.query.memberships.findFirst({
-      where: (m, { and: all, eq: is }) =>
-        all(is(m.userId, payload.sub!), is(m.organizationId, payload.org as string)),
+      where: (m, { and: all, eq: is }) => all(is(m.userId, sub), is(m.organizationId, org)),
     });
     if (!membership || (membership.role !== "owner" && membership.role !== "admin")) return null;
     return {
       userId: membership.userId,
       organizationId: membership.organizationId,
       role: membership.role,
-      sessionId: "",
+      sessionId: session.id,
     };
   } catch {
     return null;

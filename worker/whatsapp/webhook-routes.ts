@@ -1,11 +1,14 @@
 import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
+import { addressKey } from "../http/address-key";
 import { requestInfo } from "../http/auth";
 import { AppError, badRequest } from "../http/errors";
+import { queryParams } from "../http/validate";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import { scheduleReplies } from "../agents/auto-reply";
 import { isWebhookVerifyToken } from "./connection-service";
+import { webhookVerifyQuery } from "./contract";
 import { ingestDelivery, type WebhookPayload } from "./ingest";
 import { isValidSignature } from "../meta/signature";
 
@@ -20,22 +23,26 @@ const FAILURES_PER_ADDRESS: Limit = { max: 20, windowSeconds: 60 };
  * deliveries never reach this, so they are never slowed by it.
  */
 async function countRefusal(c: Context<AppContext>, kind: "signature" | "verify") {
-  const key = `webhook-${kind}:${requestInfo(c).ip ?? "unknown"}`;
+  const key = `webhook-${kind}:${addressKey(requestInfo(c).ip)}`;
   await countHit(c.var.db, key, FAILURES_PER_ADDRESS);
   await assertUnderLimit(c.var.db, key, FAILURES_PER_ADDRESS);
 }
 
 export const whatsappWebhookRoutes = new Hono<AppContext>()
-  /** Meta's subscription check: echo the challenge when the token is ours. */
-  .get("/", async (c) => {
-    const mode = c.req.query("hub.mode");
-    const challenge = c.req.query("hub.challenge") ?? "";
-    const valid = await isWebhookVerifyToken(c.var.deps, c.req.query("hub.verify_token"));
-    if (mode !== "subscribe" || !valid) {
+  /** Meta's subscription check: echo the challenge, as inert text, when the token is ours. */
+  .get("/", queryParams(webhookVerifyQuery), async (c) => {
+    const query = c.req.valid("query");
+    const valid = await isWebhookVerifyToken(c.var.deps, query["hub.verify_token"]);
+    if (query["hub.mode"] !== "subscribe" || !valid) {
       await countRefusal(c, "verify");
       return c.text("Forbidden", 403);
     }
-    return c.text(challenge, 200);
+    const challenge = query["hub.challenge"];
+    if (!challenge) throw badRequest("Falta hub.challenge.");
+    return c.body(challenge, 200, {
+      "Content-Type": "text/plain; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+    });
   })
   .post("/", bodyLimit({ maxSize: MAX_DELIVERY_BYTES }), async (c) => {
     const raw = await c.req.arrayBuffer();

@@ -28,13 +28,19 @@ export function useWindowClock(expiresAt: string | null) {
   return { open, now };
 }
 
-function windowText(expiresAt: string | null, open: boolean, now: number) {
+/** "queda 1 día", "queda menos de un minuto", "quedan 23 horas": the verb agrees with the count. */
+export function timeLeft(until: Date, now: number) {
+  const distance = formatDistance(until, now, { locale: es });
+  return `${/\b(1|un|una)\b/.test(distance) ? "queda" : "quedan"} ${distance}`;
+}
+
+export function windowText(expiresAt: string | null, open: boolean, now: number) {
   if (!expiresAt) {
     return "El cliente todavía no ha escrito: WhatsApp solo permite iniciar la conversación con una plantilla aprobada.";
   }
   const closes = new Date(expiresAt);
   if (open) {
-    return `Ventana de 24 h abierta: quedan ${formatDistance(closes, now, { locale: es })} (se cierra a las ${format(closes, "HH:mm", { locale: es })}).`;
+    return `Ventana de 24 h abierta: ${timeLeft(closes, now)} (se cierra a las ${format(closes, "HH:mm", { locale: es })}).`;
   }
   return `La ventana de 24 horas se cerró ${formatDistance(closes, now, { addSuffix: true, locale: es })}: WhatsApp solo permite escribir con una plantilla aprobada.`;
 }

@@ -41,6 +41,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "label.create": "Etiqueta creada",
   "label.update": "Etiqueta modificada",
   "label.delete": "Etiqueta eliminada",
+  "sale.create": "Venta registrada",
   "member.remove": "Miembro eliminado",
   "account.export": "Datos descargados",
   "account.delete": "Cuenta eliminada",
