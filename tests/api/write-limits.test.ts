@@ -133,6 +133,12 @@ describe("write limits", () => {
       .bind(ORGANIZATION_WRITES.max, organization)
       .run();
     expect((await rotate()).status).toBe(429);
+
+    // Leaving is never refused, whatever the windows say.
+    await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?")
+      .bind(MEMBER_WRITES.max, person)
+      .run();
+    expect((await call("POST", "/api/v1/auth/logout", { token: owner.token })).status).toBe(200);
   });
 
   it("limits the agent sandbox per member, and every model call carries max_tokens", async () => {

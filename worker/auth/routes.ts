@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller } from "../http/auth";
 import { jsonBody } from "../http/validate";
+import { neverLimited } from "../http/write-limits";
 import { accountDeletionInput, loginInput, profileUpdateInput, registerInput } from "./contract";
 import * as privacy from "./privacy-service";
 import * as auth from "./service";
@@ -27,7 +28,7 @@ export const authRoutes = new Hono<AppContext>()
     );
     return c.json({ data: result });
   })
-  .post("/logout", requireCaller, async (c) => {
+  .post("/logout", requireCaller, neverLimited, async (c) => {
     await auth.logout(c.var.deps, c.var.caller);
     return c.json({ data: { success: true } });
   })

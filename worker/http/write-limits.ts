@@ -57,6 +57,12 @@ export const limitMemberWrites = (costly?: CostlyWrite) => {
   return limiter;
 };
 
+/** For the one write never refused, leaving (logout): it names itself and counts nothing. */
+export const neverLimited = createMiddleware<AppContext>(async (_c, next) => {
+  await next();
+});
+routeLimiters.add(neverLimited);
+
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /**
