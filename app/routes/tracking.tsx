@@ -1,38 +1,24 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import { eachDayOfInterval, format, subDays } from "date-fns";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { format, subDays } from "date-fns";
 import { useLoaderData, useNavigation, type ClientLoaderFunctionArgs } from "react-router";
-import { toast } from "sonner";
-import {
-  CONVERSIONS_PAGE_SIZE,
-  type Conversion,
-  type TrackingStats,
-} from "../../worker/tracking/contract";
+import { CONVERSIONS_PAGE_SIZE } from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
-import { AdsPanel } from "~/components/tracking/ads-panel";
-import { ConversionsTable, EVENT_LABELS } from "~/components/tracking/conversions-table";
-import { Button } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
-import { client, data, errorMessage } from "~/lib/api";
-import { useAuth } from "~/lib/auth";
-import { useUrlState } from "~/lib/use-url-state";
 import { RouteError } from "~/components/route-error";
+import { AdsPanel } from "~/components/tracking/ads-panel";
+import { ConversionsPanel, EVENT_FILTER } from "~/components/tracking/conversions-panel";
+import { DateRangeForm } from "~/components/tracking/date-range-form";
+import { CampaignsPanel, SourcesPanel, SummaryPanel } from "~/components/tracking/overview-panels";
+import { Spinner } from "~/components/ui/spinner";
+import { client, data } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
+import { useUrlState } from "~/lib/use-url-state";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
 
-// chart.js is the heaviest thing in the console: it loads just after the page, and only here.
-const ConversionsOverTime = lazy(() =>
-  import("~/components/tracking/charts").then((m) => ({ default: m.ConversionsOverTime })),
-);
-const BySource = lazy(() =>
-  import("~/components/tracking/charts").then((m) => ({ default: m.BySource })),
-);
-
+const TITLE = "Tracking & Analytics";
+const DESCRIPTION = "Sesiones de tus anuncios, conversiones y lo que se envía a Meta.";
 const DEFAULT_RANGE_DAYS = 30;
-const TOP_CAMPAIGNS = 5;
-/** The spec's event filter of the conversions list. */
-const EVENT_FILTER = ["lead", "contact", "message_sent", "purchase"] as const;
 
 /** The tabs, each with the key it has in the URL (`?tab=`). */
 const TABS = [
@@ -48,17 +34,6 @@ const day = (date: Date) => format(date, "yyyy-MM-dd");
 /** A `YYYY-MM-DD` from the URL, or the fallback when it is missing or not a date. */
 const dayParam = (value: string | null, fallback: string) =>
   value && /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : fallback;
-
-/** Conversions per UTC day of the range, zeros included. */
-function perDay(byDay: TrackingStats["by_day"], from: string, to: string) {
-  return eachDayOfInterval({
-    start: new Date(`${from}T12:00:00`),
-    end: new Date(`${to}T12:00:00`),
-  }).map((d) => ({
-    label: format(d, "dd/MM"),
-    count: byDay[day(d)] ?? 0,
-  }));
-}
 
 /** The range and event filter the URL asks for (the last 30 days and every event by default). */
 function filtersFromUrl(params: URLSearchParams) {
@@ -111,19 +86,10 @@ export function HydrateFallback() {
 export function ErrorBoundary() {
   return (
     <RouteError
-      title="Tracking & Analytics"
-      description="Sesiones de tus anuncios, conversiones y lo que se envía a Meta."
+      title={TITLE}
+      description={DESCRIPTION}
       failure="No se pudieron cargar las estadísticas"
     />
-  );
-}
-
-function Card({ label, value }: { label: string; value: string | number }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-5">
-      <span className="text-sm text-slate-600">{label}</span>
-      <span className="mt-1 block text-3xl font-bold">{value}</span>
-    </div>
   );
 }
 
@@ -148,68 +114,12 @@ export default function Tracking() {
     else next.delete(name);
     setParams(next, { replace, preventScrollReset: true });
   };
-  const money = new Intl.NumberFormat("es-ES", {
-    style: "currency",
-    currency: organization?.currency ?? "EUR",
-  });
-  // The loader's first page, then the pages "Cargar más" adds to it.
-  const [conversions, setConversions] = useState<Conversion[]>([]);
-  const [hasMore, setHasMore] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
-  useEffect(() => {
-    setConversions(loaded.conversions?.conversions ?? []);
-    setHasMore(loaded.conversions?.has_more ?? false);
-  }, [loaded]);
-
-  async function loadMore() {
-    setLoadingMore(true);
-    try {
-      const page = await readConversions(loaded.filters, conversions.at(-1)?.id);
-      setConversions((shown) => [...shown, ...page.conversions]);
-      setHasMore(page.has_more);
-    } catch (error) {
-      toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
-    } finally {
-      setLoadingMore(false);
-    }
-  }
-
-  const campaigns = Object.entries(stats?.by_campaign ?? {})
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, TOP_CAMPAIGNS);
 
   return (
     <>
-      <PageHeader
-        title="Tracking & Analytics"
-        description="Sesiones de tus anuncios, conversiones y lo que se envía a Meta."
-      />
-      <form className="mb-6 flex flex-wrap items-end gap-4" onSubmit={(e) => e.preventDefault()}>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Desde</span>
-          <input
-            type="date"
-            value={from}
-            max={to}
-            onChange={(e) => setParam("date_from", e.target.value, true)}
-            className="rounded-lg border border-slate-300 px-3 py-2"
-          />
-        </label>
-        <label className="text-sm">
-          <span className="mb-1 block font-medium text-slate-700">Hasta</span>
-          <input
-            type="date"
-            value={to}
-            min={from}
-            onChange={(e) => setParam("date_to", e.target.value, true)}
-            className="rounded-lg border border-slate-300 px-3 py-2"
-          />
-        </label>
-        {from > to && (
-          <p className="text-sm text-red-600">La fecha inicial debe ser anterior a la final.</p>
-        )}
-      </form>
-      {!stats ? null : (
+      <PageHeader title={TITLE} description={DESCRIPTION} />
+      <DateRangeForm from={from} to={to} onChange={(name, value) => setParam(name, value, true)} />
+      {stats && (
         <TabGroup
           aria-busy={reloading}
           className={reloading ? "opacity-60 transition-opacity" : "transition-opacity"}
@@ -227,87 +137,27 @@ export default function Tracking() {
             ))}
           </TabList>
           <TabPanels>
-            <TabPanel className="space-y-6">
-              <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-                <Card label="Sesiones" value={stats.total_sessions} />
-                <Card label="Conversiones" value={stats.total_conversions} />
-                <Card
-                  label="Tasa de conversión"
-                  value={`${(stats.conversion_rate * 100).toFixed(1)}%`}
-                />
-                <Card label="Valor total" value={money.format(stats.total_value)} />
-              </div>
-              <section className="rounded-xl border border-slate-200 bg-white p-5">
-                <h2 className="mb-3 font-semibold">Conversiones por día</h2>
-                <Suspense fallback={<Spinner label="Cargando gráfico..." />}>
-                  <ConversionsOverTime days={perDay(stats.by_day, from, to)} />
-                </Suspense>
-              </section>
+            <TabPanel>
+              <SummaryPanel
+                stats={stats}
+                from={from}
+                to={to}
+                currency={organization?.currency ?? "EUR"}
+              />
             </TabPanel>
             <TabPanel>
-              <section className="rounded-xl border border-slate-200 bg-white">
-                <label className="flex items-center gap-2 p-4 text-sm">
-                  <span className="font-medium text-slate-700">Tipo de evento</span>
-                  <select
-                    className="rounded-lg border border-slate-300 px-2 py-1"
-                    value={eventName ?? ""}
-                    onChange={(e) => setParam("event", e.target.value, true)}
-                  >
-                    <option value="">Todos</option>
-                    {EVENT_FILTER.map((name) => (
-                      <option key={name} value={name}>
-                        {EVENT_LABELS[name]}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <ConversionsTable conversions={conversions} />
-                {hasMore && (
-                  <div className="border-t border-slate-100 p-4">
-                    <Button
-                      variant="secondary"
-                      disabled={loadingMore}
-                      onClick={() => void loadMore()}
-                    >
-                      {loadingMore ? "Cargando..." : "Cargar más"}
-                    </Button>
-                  </div>
-                )}
-              </section>
+              <ConversionsPanel
+                firstPage={loaded.conversions}
+                loadPage={(before) => readConversions(loaded.filters, before)}
+                eventName={eventName}
+                onEventChange={(event) => setParam("event", event, true)}
+              />
             </TabPanel>
             <TabPanel>
-              <section className="rounded-xl border border-slate-200 bg-white p-5">
-                <h2 className="mb-3 font-semibold">Conversiones por fuente</h2>
-                {Object.keys(stats.by_source).length === 0 ? (
-                  <p className="text-sm text-slate-600">
-                    Aún no hay fuentes. Los anuncios que llevan a WhatsApp se atribuyen solos; para
-                    tu web, pega el fragmento de Configuración &gt; Tracking.
-                  </p>
-                ) : (
-                  <Suspense fallback={<Spinner label="Cargando gráfico..." />}>
-                    <BySource sources={stats.by_source} />
-                  </Suspense>
-                )}
-              </section>
+              <SourcesPanel stats={stats} />
             </TabPanel>
             <TabPanel>
-              <section className="rounded-xl border border-slate-200 bg-white p-5">
-                <h2 className="mb-3 font-semibold">Campañas principales</h2>
-                {campaigns.length === 0 ? (
-                  <p className="text-sm text-slate-600">
-                    Ninguna conversión con campaña (utm_campaign) en este periodo.
-                  </p>
-                ) : (
-                  <ol className="divide-y divide-slate-100" aria-label="Campañas">
-                    {campaigns.map(([campaign, count]) => (
-                      <li key={campaign} className="flex justify-between py-2 text-sm">
-                        <span>{campaign}</span>
-                        <span className="font-semibold">{count}</span>
-                      </li>
-                    ))}
-                  </ol>
-                )}
-              </section>
+              <CampaignsPanel stats={stats} />
             </TabPanel>
             <TabPanel>
               <AdsPanel from={from} to={to} />
