@@ -28,6 +28,7 @@ const SANDBOX_SETTINGS = {
   META_GRAPH_URL: `http://127.0.0.1:${GRAPH_PORT}/v25.0`,
   AI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/api/v1`,
   AI_API_KEY: "sandbox-key",
+  META_SANDBOX: "true",
 };
 
 /** Points the console's .dev.vars at the fakes (keeping every other line). */

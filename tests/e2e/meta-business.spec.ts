@@ -268,3 +268,28 @@ test("an SDK that cannot load keeps the connect button disabled", async ({ page 
   // The rest of the tab still works: the manual form is there.
   await expect(page.getByRole("button", { name: "Conectar manualmente" })).toBeVisible();
 });
+
+test("in the local sandbox the tab says how to connect instead of failing to load Facebook's SDK", async ({
+  page,
+}) => {
+  await seed(page, { stubSdk: false });
+  // What the server answers when `npm run sandbox` set META_SANDBOX.
+  await page.route("**/api/v1/whatsapp/oauth/app-config", async (route) => {
+    const answer = await route.fetch();
+    const body = await answer.json();
+    await route.fulfill({ response: answer, json: { data: { ...body.data, sandbox: true } } });
+  });
+  let sdkAsked = false;
+  await page.route("https://connect.facebook.net/**", (route) => {
+    sdkAsked = true;
+    return route.abort();
+  });
+  await page.goto("/settings");
+  await expect(
+    page.getByRole("note").filter({ hasText: "npm run sandbox -- connect" }),
+  ).toBeVisible();
+  await expect(page.getByRole("button", { name: "Conectar con Meta Business" })).toHaveCount(0);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "SDK" })).toHaveCount(0);
+  expect(sdkAsked).toBe(false);
+});

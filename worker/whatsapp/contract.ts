@@ -74,6 +74,8 @@ export interface MetaAppConfig {
   app_id: string | null;
   config_id: string | null;
   graph_version: string;
+  /** Meta is the local sandbox: connections are made with `npm run sandbox -- connect`. */
+  sandbox: boolean;
 }
 
 /** A component of a message template as Meta describes it (`BODY` carries `{{1}}` placeholders). */

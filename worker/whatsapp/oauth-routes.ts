@@ -49,6 +49,7 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
         app_id: c.env.META_APP_ID || null,
         config_id: c.env.META_CONFIG_ID || null,
         graph_version: oauth.graphVersion(c.env),
+        sandbox: c.env.META_SANDBOX === "true",
       },
     }),
   )

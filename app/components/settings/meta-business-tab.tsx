@@ -22,7 +22,9 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   useLoadFailureToast(data?.agents ?? null, "Error al cargar los agentes");
   const appId = data?.appConfig.app_id ?? null;
   // Only those who may connect need the SDK.
-  const sdk = useFacebookSdk(canManage ? appId : null, data?.appConfig.graph_version);
+  // The sandbox's Meta is a local fake: there is no Facebook window to load.
+  const sandbox = data?.appConfig.sandbox ?? false;
+  const sdk = useFacebookSdk(canManage && !sandbox ? appId : null, data?.appConfig.graph_version);
 
   async function connect() {
     if (!data || connecting) return;
@@ -81,7 +83,7 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
 
   const { whatsapp, pixel, appConfig } = loaded.data;
   const agents = loaded.data.agents.ok ? loaded.data.agents.data : [];
-  const loginAvailable = appConfig.app_id !== null;
+  const loginAvailable = appConfig.app_id !== null && !appConfig.sandbox;
 
   return (
     <div className="space-y-6">
@@ -138,7 +140,7 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
             registro integrado de WhatsApp.
           </p>
         )}
-        {!loginAvailable && (
+        {!loginAvailable && !appConfig.sandbox && (
           <div
             role="note"
             className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
@@ -152,6 +154,19 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
               conectar WhatsApp manualmente con los datos de tu propia app de Meta.
             </p>
           </div>
+        )}
+        {appConfig.sandbox && (
+          <p
+            role="note"
+            className="mt-4 rounded-lg border border-sky-200 bg-sky-50 px-4 py-3 text-sm text-sky-900"
+          >
+            Estás en la sandbox local: aquí no hay ventana de Facebook. Conecta el número y el píxel
+            de prueba con{" "}
+            <code className="font-mono text-xs">
+              npm run sandbox -- connect &lt;email&gt; &lt;contraseña&gt;
+            </code>
+            .
+          </p>
         )}
         {!canManage && (
           <p className="mt-4 rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
