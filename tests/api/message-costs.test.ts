@@ -8,6 +8,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
 import { advertiser, messageFromAd, setInsights } from "../support/ads";
 import { createOwner } from "../support/factories";
+import { api } from "../support/api";
 import { call } from "../support/http";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
@@ -79,10 +80,16 @@ async function pricedReply(
 }
 
 const billed = { billable: true, category: "service", type: "regular" };
-const report = (owner: Owner, query: string) =>
-  call("GET", `/api/v1/tracking/ads${query}`, { token: owner.token });
-const costs = (owner: Owner, query: string) =>
-  call("GET", `/api/v1/tracking/message-costs${query}`, { token: owner.token });
+type Range = { date_from: string; date_to: string };
+/** The Anuncios tab's report and the dashboard's costs, through the typed client. */
+async function report(owner: Owner, query: Range) {
+  const res = await api(owner.token).tracking.ads.$get({ query });
+  return { status: res.status, body: await res.json() };
+}
+async function costs(owner: Owner, query: Range) {
+  const res = await api(owner.token).tracking["message-costs"].$get({ query });
+  return { status: res.status, body: await res.json() };
+}
 
 describe("message costs", () => {
   it("prices each ad's billable messages by category and country, and gives its profit", async () => {
@@ -110,10 +117,13 @@ describe("message costs", () => {
       { ad_id: winter.adId, ad_name: "Invierno", date: today, spend: 4 },
     ]);
 
-    const res = await report(owner, `?date_from=${today}&date_to=${today}`);
+    const res = await report(owner, { date_from: today, date_to: today });
     expect(res.status).toBe(200);
-    const row = (adId: string) =>
-      res.body.data.ads.find((ad: { ad_id: string }) => ad.ad_id === adId);
+    const row = (adId: string) => {
+      const found = res.body.data.ads.find((ad) => ad.ad_id === adId);
+      if (!found) throw new Error(`no row for ad ${adId}`);
+      return found;
+    };
     // Two Spanish service messages at 0.02 and one Mexican at 0.01.
     expect(row(summer.adId).message_cost).toBeCloseTo(0.05, 10);
     expect(row(summer.adId).profit).toBeCloseTo(100 - 10 - 0.05, 10);
@@ -125,7 +135,7 @@ describe("message costs", () => {
     const asked = (await graphRequests(GRAPH_FIXTURES.wabaId)).filter((r) =>
       JSON.stringify(r).includes("pricing_analytics"),
     ).length;
-    await report(owner, `?date_from=${today}&date_to=${today}`);
+    await report(owner, { date_from: today, date_to: today });
     const askedAgain = (await graphRequests(GRAPH_FIXTURES.wabaId)).filter((r) =>
       JSON.stringify(r).includes("pricing_analytics"),
     ).length;
@@ -139,7 +149,7 @@ describe("message costs", () => {
     // Meta has no marketing figure for today yet.
     await pricedReply(owner, connection, from, { ...billed, category: "marketing" });
     await setInsights([{ ad_id: ad.adId, ad_name: "Sin precio", date: today, spend: 7 }]);
-    const res = await report(owner, `?date_from=${today}&date_to=${today}`);
+    const res = await report(owner, { date_from: today, date_to: today });
     expect(res.body.data.ads).toEqual([
       expect.objectContaining({ ad_id: ad.adId, spend: 7, message_cost: null, profit: -7 }),
     ]);
@@ -152,30 +162,30 @@ describe("message costs", () => {
       status: 500,
       error: { message: "boom", code: 2 },
     });
-    const failed = await report(owner, `?date_from=${daysAgo(5)}&date_to=${today}`);
+    const failed = await report(owner, { date_from: daysAgo(5), date_to: today });
     expect(failed.status).toBe(200);
     expect(failed.body.data.message_cost_error).toEqual(expect.any(String));
   });
 
   it("gives the period's total per category as Meta reports it, for the dashboard", async () => {
     const { owner } = await advertiser();
-    const res = await costs(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    const res = await costs(owner, { date_from: daysAgo(6), date_to: today });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ currency: "EUR", billable_messages: 16 });
     expect(res.body.data.total).toBeCloseTo(0.7, 10);
     expect(res.body.data.by_category.service).toBeCloseTo(0.1, 10);
     expect(res.body.data.by_category.marketing).toBeCloseTo(0.6, 10);
-    const month = await costs(owner, `?date_from=${monthStart}&date_to=${today}`);
+    const month = await costs(owner, { date_from: monthStart, date_to: today });
     expect(month.body.data.total).toBeGreaterThan(0);
 
     // Without a WhatsApp number there is nothing to read: not known, not 0.
     const other = await createOwner();
-    const none = await costs(other, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    const none = await costs(other, { date_from: daysAgo(6), date_to: today });
     expect(none.body.data).toMatchObject({ total: null, billable_messages: 0, by_category: {} });
     // And another organization never sees this one's costs.
     expect(JSON.stringify(none.body)).not.toContain("0.6");
 
-    const tooLong = await costs(owner, `?date_from=${daysAgo(120)}&date_to=${today}`);
+    const tooLong = await costs(owner, { date_from: daysAgo(120), date_to: today });
     expect(tooLong.status).toBe(400);
   });
 });
