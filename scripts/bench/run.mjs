@@ -546,9 +546,11 @@ const wb = results.webhookBatch;
 row(
   "2. webhook, 100 messages/delivery",
   `${f0(wb.messagesPerSecond)} messages/s`,
-  ">= 2,000 messages/s",
-  wb.messagesPerSecond >= 2000,
-  `${f0(wb.rate)} deliveries/s, ${f2(wb.cpuMsPerRequest / 100)} ms CPU/message`,
+  // A ratio to the bare route of the same run, so that a slower machine does not move it
+  // (2,000 messages/s was the budget on a machine whose bare route answered about 800/s).
+  `>= 2.5x bare req/s (${f0(2.5 * bare.rate)})`,
+  wb.messagesPerSecond >= 2.5 * bare.rate,
+  `${f0(wb.rate)} deliveries/s, ${f1(wb.messagesPerSecond / bare.rate)}x bare, ${f2(wb.cpuMsPerRequest / 100)} ms CPU/message`,
 );
 const rt = results.realtime;
 row(
