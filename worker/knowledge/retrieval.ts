@@ -72,9 +72,8 @@ export const ftsQuery = (organizationId: string, terms: string[]) =>
 
 /**
  * The entries most relevant to the customer's messages (newest first), best first, within the
- * prompt's budget. `allowedIds` limits them to the agent's entries (null: all). The join back
- * to `knowledge_entries` filtered on `organization_id` is the guard; the phrase in the MATCH
- * only keeps the search within the organization's rows.
+ * prompt's budget. `allowedIds` limits them to the agent's entries (null: all). The phrase in
+ * the MATCH keeps the search within the organization's rows.
  */
 export async function relevantKnowledge(
   db: Db,
@@ -85,16 +84,26 @@ export async function relevantKnowledge(
   const terms = searchTerms(customerTexts);
   if (terms.length === 0 || allowedIds?.length === 0) return [];
   const onlyAllowed = allowedIds
-    ? sql`AND k.id IN (SELECT value FROM json_each(${JSON.stringify(allowedIds)}))`
+    ? sql`AND f.rowid IN (SELECT rowid FROM knowledge_entries
+        WHERE organization_id = ${organizationId}
+          AND id IN (SELECT value FROM json_each(${JSON.stringify(allowedIds)})))`
     : sql``;
-  // bm25 weights: the organization column says nothing; a word in the title counts 5 times.
+  // The best few are ranked on the index alone; only they are read from the table (an
+  // entry's text may be 100,000 characters: reading every match's before sorting cost most of
+  // the time at 1,000 entries). bm25 weights: the organization column says nothing; a word in
+  // the title counts 5 times. The join back filtered on `organization_id` is the guard.
   const rows = await db.all<KnowledgeForPrompt>(sql`
+    WITH best AS (
+      SELECT f.rowid AS rowid, bm25(knowledge_fts, 0.0, 5.0, 1.0) AS rank
+      FROM knowledge_fts AS f
+      WHERE knowledge_fts MATCH ${ftsQuery(organizationId, terms)} ${onlyAllowed}
+      ORDER BY rank
+      LIMIT ${KNOWLEDGE_PROMPT_ENTRIES}
+    )
     SELECT k.id AS id, k.title AS title, k.content AS content
-    FROM knowledge_fts f JOIN knowledge_entries k ON k.rowid = f.rowid
-    WHERE knowledge_fts MATCH ${ftsQuery(organizationId, terms)}
-      AND k.organization_id = ${organizationId} ${onlyAllowed}
-    ORDER BY bm25(knowledge_fts, 0.0, 5.0, 1.0)
-    LIMIT ${KNOWLEDGE_PROMPT_ENTRIES}`);
+    FROM best CROSS JOIN knowledge_entries AS k ON k.rowid = best.rowid
+    WHERE k.organization_id = ${organizationId}
+    ORDER BY best.rank`);
   return withinBudget(rows, KNOWLEDGE_PROMPT_CHARS);
 }
 
