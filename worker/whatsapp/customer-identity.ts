@@ -53,7 +53,8 @@ export function identityOf(
   const identity: CustomerIdentity = {
     userId: userId ?? validBsuid(contact?.user_id),
     phone: phone ?? validWaId(contact?.wa_id),
-    username: cleanText(contact?.profile?.username, 64),
+    // Stored without the "@" the console puts before it, whether Meta writes one or not.
+    username: cleanText(contact?.profile?.username, 64)?.replace(/^@+/, "") || null,
     name: cleanText(contact?.profile?.name, 256),
   };
   // The customer's answer to "Pedir teléfono" carries the phone they chose to share.
