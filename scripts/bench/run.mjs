@@ -120,7 +120,7 @@ async function api(path, { token, body, method } = {}) {
 }
 /** @param {string} label */
 async function organization(label) {
-  const { token } = await api("/auth/register", {
+  const { token, user } = await api("/auth/register", {
     body: {
       email: `bench-${label}@example.com`,
       password: "bench-password-123",
@@ -140,7 +140,7 @@ async function organization(label) {
       ai_use_case: "Citas",
     },
   });
-  return { token, organizationId: org.id };
+  return { token, userId: user.id, organizationId: org.id };
 }
 log("registering the organizations");
 const live = await organization("live");
@@ -162,6 +162,7 @@ const KNOWLEDGE = {
 };
 const largeSeed = inboxSql({
   organizationId: large.organizationId,
+  assigneeId: large.userId,
   ...LARGE,
   seed: 1,
   now,
@@ -169,6 +170,7 @@ const largeSeed = inboxSql({
 });
 const smallSeed = inboxSql({
   organizationId: small.organizationId,
+  assigneeId: small.userId,
   ...SMALL,
   seed: 2,
   now,
@@ -319,8 +321,8 @@ results.realtime = await measured({
 });
 
 /**
- * @param {{ agentId: string, sampleConversation: string | null, searchName: string,
- *   searchPhone: string, searchText: string }} seed
+ * @param {{ agentId: string, labelId: string, sampleConversation: string | null,
+ *   searchName: string, searchPhone: string, searchText: string }} seed
  * @param {number} conversations
  */
 function readPaths(seed, conversations) {
@@ -332,6 +334,8 @@ function readPaths(seed, conversations) {
     { name: "list unassigned", path: "/api/v1/conversations?unassigned=true" },
     { name: "list agent", path: `/api/v1/conversations?agent_id=${seed.agentId}` },
     { name: "list page 5", path: "/api/v1/conversations?page=5" },
+    { name: "list assignee=me", path: "/api/v1/conversations?assignee_id=me" },
+    { name: "list label", path: `/api/v1/conversations?label_id=${seed.labelId}` },
     {
       name: "search name",
       path: `/api/v1/conversations/search?q=${encodeURIComponent(seed.searchName)}`,

@@ -107,13 +107,15 @@ const DAY = 86_400_000;
 
 /**
  * An organization's inbox: `conversations` customers with `messagesPer` messages each, over
- * the last `spanDays` days (all younger than the retention limit), and a few agents.
+ * the last `spanDays` days (all younger than the retention limit), a few agents, labels,
+ * and a quarter of the conversations held by `assigneeId`.
  * Returns the SQL statements and what the read benchmarks need (ids, search terms).
- * @param {{ organizationId: string, conversations: number, messagesPer: number, seed: number,
- *   now: number, phonePrefix: number, spanDays?: number }} options
+ * @param {{ organizationId: string, assigneeId: string, conversations: number,
+ *   messagesPer: number, seed: number, now: number, phonePrefix: number, spanDays?: number }} options
  */
 export function inboxSql({
   organizationId,
+  assigneeId,
   conversations,
   messagesPer,
   seed,
@@ -135,6 +137,28 @@ export function inboxSql({
       q(new Date(now - DAY * 400).toISOString()),
     ]),
   );
+  // The team inbox: five labels, a third of the conversations labelled, a quarter held by
+  // the organization's owner.
+  const labels = Array.from({ length: 5 }, (_, i) => ({
+    id: idAt(now - DAY * 400 + 10 + i, seed * 100 + i),
+    name: `Etiqueta ${i + 1}`,
+    color: "#0284c7",
+  }));
+  sql.push(
+    ...inserts(
+      "labels",
+      ["id", "organization_id", "name", "color", "created_at", "updated_at"],
+      labels.map((l) => [
+        q(l.id),
+        q(organizationId),
+        q(l.name),
+        q(l.color),
+        q(new Date(now).toISOString()),
+        q(new Date(now).toISOString()),
+      ]),
+    ),
+  );
+  const labelRows = [];
   const conversationRows = [];
   const messageRows = [];
   let messageSeq = 0;
@@ -173,6 +197,8 @@ export function inboxSql({
       ]);
     }
     const lastIso = new Date(last).toISOString();
+    const label = random() < 0.33 ? pick(random, labels) : null;
+    if (label) labelRows.push([q(id), q(label.id), q(organizationId)]);
     conversationRows.push([
       q(id),
       q(organizationId),
@@ -187,6 +213,8 @@ export function inboxSql({
       q(lastIso),
       q(new Date(first).toISOString()),
       q(lastIso),
+      q(random() < 0.25 ? assigneeId : null),
+      q(label ? JSON.stringify([label]) : null),
     ]);
     if (c === Math.floor(conversations / 2)) sampleConversation = id;
   }
@@ -207,14 +235,22 @@ export function inboxSql({
         "last_inbound_at",
         "created_at",
         "updated_at",
+        "assignee_id",
+        "labels",
       ],
       conversationRows,
+    ),
+    ...inserts(
+      "conversation_labels",
+      ["conversation_id", "label_id", "organization_id"],
+      labelRows,
     ),
     ...inserts("messages", MESSAGE_COLUMNS, messageRows),
   );
   return {
     sql,
     agentId: String(agents[0]),
+    labelId: labels[0]?.id ?? "",
     sampleConversation,
     searchName: "Carmen",
     searchPhone: String(phonePrefix + 321 * 7919).slice(-7),
