@@ -16,6 +16,7 @@ export default [
     route("agents", "routes/agents.tsx"),
     route("agents/knowledge", "routes/knowledge.tsx"),
     route("chats/:agentId", "routes/agent-chats.tsx"),
+    route("mentions", "routes/mentions.tsx"),
     route("tracking", "routes/tracking.tsx"),
     route("settings", "routes/settings.tsx"),
     route("settings/user", "routes/settings-user.tsx"),

@@ -1,9 +1,20 @@
 import { NavLink, useLocation } from "react-router";
+import { AvailabilitySwitch } from "~/components/team/availability-switch";
 import { useRealtimeStatus } from "~/lib/realtime";
 
 export const NAV_ITEMS = [
   { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h14V10" },
   { to: "/conversations", label: "Conversaciones", icon: "M4 5h16v11H8l-4 4z" },
+  {
+    to: "/conversations?assignee_id=me",
+    label: "Mis conversaciones",
+    icon: "M12 3a4 4 0 110 8 4 4 0 010-8zM5 21l3-6h8l3 6",
+  },
+  {
+    to: "/mentions",
+    label: "Menciones",
+    icon: "M16 12a4 4 0 10-1.2 2.8M16 8v5a2 2 0 004 0v-1a8 8 0 10-3 6.2",
+  },
   { to: "/agents", label: "Agentes", icon: "M12 3a4 4 0 110 8 4 4 0 010-8zM4 21a8 8 0 0116 0" },
   { to: "/tracking", label: "Analytics", icon: "M4 20V10M10 20V4M16 20v-7M22 20H2" },
   {
@@ -13,9 +24,16 @@ export const NAV_ITEMS = [
   },
 ] as const;
 
-/** An item is active when the path is it, or lies under it. */
-export function isNavItemActive(pathname: string, to: string) {
-  return pathname === to || pathname.startsWith(`${to}/`);
+/**
+ * An item is active when the path is it, or lies under it; of the two inbox items, "Mis
+ * conversaciones" while the list shows only the member's, "Conversaciones" otherwise.
+ */
+export function isNavItemActive(pathname: string, search: string, to: string) {
+  const [path = to, query] = to.split("?");
+  const onPath = pathname === path || pathname.startsWith(`${path}/`);
+  if (path !== "/conversations") return onPath;
+  const mine = new URLSearchParams(search).get("assignee_id") === "me";
+  return onPath && (query ? mine : !mine);
 }
 
 interface SidebarProps {
@@ -26,7 +44,7 @@ interface SidebarProps {
 }
 
 export function Sidebar({ organizationName, userName, onLogout, onNavigate }: SidebarProps) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const status = useRealtimeStatus();
   const connected = status === "connected";
   return (
@@ -51,7 +69,7 @@ export function Sidebar({ organizationName, userName, onLogout, onNavigate }: Si
       </div>
       <nav aria-label="Principal" className="flex-1 space-y-1 px-3 py-4">
         {NAV_ITEMS.map((item) => {
-          const active = isNavItemActive(pathname, item.to);
+          const active = isNavItemActive(pathname, search, item.to);
           return (
             <NavLink
               key={item.to}
@@ -83,6 +101,7 @@ export function Sidebar({ organizationName, userName, onLogout, onNavigate }: Si
         <p className="truncate text-sm font-medium" title={userName}>
           {userName}
         </p>
+        <AvailabilitySwitch />
         <button
           type="button"
           onClick={onLogout}

@@ -22,6 +22,10 @@ export interface InboxFilters {
   agent: string;
   /** The "Solo sin asignar" switch. */
   unassigned: boolean;
+  /** Who holds it: "" (anyone), "me" ("Mis conversaciones"), "none" or a member's id. */
+  assignee: string;
+  /** A label's id, or "". */
+  label: string;
   page: number;
 }
 
@@ -39,6 +43,8 @@ export function filtersFromUrl(params: URLSearchParams): InboxFilters {
     stage: oneOf(params.get("stage"), CONVERSATION_STAGES),
     agent: (params.get("agent") ?? "").slice(0, 64),
     unassigned: params.get("unassigned") === "true",
+    assignee: (params.get("assignee_id") ?? "").slice(0, 64),
+    label: (params.get("label_id") ?? "").slice(0, 64),
     page: Number.isInteger(page) && page > 1 ? page : 1,
   };
 }
@@ -52,6 +58,8 @@ export function filtersToUrl(filters: InboxFilters): URLSearchParams {
   if (filters.stage) params.set("stage", filters.stage);
   if (filters.agent) params.set("agent", filters.agent);
   if (filters.unassigned) params.set("unassigned", "true");
+  if (filters.assignee) params.set("assignee_id", filters.assignee);
+  if (filters.label) params.set("label_id", filters.label);
   if (filters.page > 1) params.set("page", String(filters.page));
   return params;
 }
@@ -65,6 +73,8 @@ export function listQuery(filters: InboxFilters) {
     ...(filters.status && { status: filters.status }),
     ...(filters.priority && { priority: filters.priority }),
     ...(filters.stage && { stage: filters.stage }),
+    ...(filters.assignee && { assignee_id: filters.assignee }),
+    ...(filters.label && { label_id: filters.label }),
     ...(filters.unassigned
       ? { unassigned: "true" as const }
       : filters.agent
@@ -80,17 +90,27 @@ export const hasFilters = (filters: InboxFilters) =>
     filters.priority ||
     filters.stage ||
     filters.agent ||
-    filters.unassigned,
+    filters.unassigned ||
+    filters.assignee ||
+    filters.label,
   );
 
 /** Whether the list with these filters shows `conversation`; null when only the server knows. */
-function shownWith(filters: InboxFilters, conversation: Conversation): boolean | null {
+function shownWith(
+  filters: InboxFilters,
+  conversation: Conversation,
+  me: string | undefined,
+): boolean | null {
   if (filters.search) return null; // The search reads messages the event does not carry.
+  const assignee = filters.assignee === "me" ? me : filters.assignee;
+  if (assignee === undefined) return null; // Who "me" is, only the server knows here.
   const unassignedOnly = filters.unassigned || filters.agent === "unassigned";
   return (
     (!filters.status || conversation.status === filters.status) &&
     (!filters.priority || conversation.priority === filters.priority) &&
     (!filters.stage || conversation.stage === filters.stage) &&
+    (!assignee || conversation.assignee_id === (assignee === "none" ? null : assignee)) &&
+    (!filters.label || conversation.labels.some((l) => l.id === filters.label)) &&
     (unassignedOnly
       ? conversation.agent_id === null
       : !filters.agent || conversation.agent_id === filters.agent)
@@ -112,11 +132,14 @@ export function patchList(
   list: ConversationList,
   filters: InboxFilters,
   conversation: Conversation,
-  { newMessage }: { newMessage: boolean },
+  {
+    newMessage,
+    me,
+  }: { newMessage: boolean; /** The signed-in member ("Mis conversaciones"). */ me?: string },
 ): PatchedList {
   const rows = list.conversations;
   const index = rows.findIndex((c) => c.id === conversation.id);
-  const shown = shownWith(filters, conversation);
+  const shown = shownWith(filters, conversation, me);
   if (shown === null) {
     if (index === -1) return { list, stale: newMessage };
     return { list: { ...list, conversations: rows.with(index, conversation) }, stale: newMessage };

@@ -1,11 +1,14 @@
 /**
  * What a new customer message does anywhere in the console (spec, realtime socket): an info
- * toast for 5 s, a desktop notification that opens the conversation, and a short sound.
+ * toast for 5 s, a desktop notification that opens the conversation, and a short sound. A
+ * mention in a colleague's note is told the same way, without the sound.
  */
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
 import type { MessageEvent } from "../../worker/conversations/contract";
+import type { Mention } from "../../worker/team-inbox/contract";
+import { client, data } from "./api";
 import { useRealtimeEvent } from "./use-realtime-event";
 import { contactLabel } from "~/components/conversations/selectors";
 
@@ -47,14 +50,40 @@ export function useMessageNotifications() {
       duration: TOAST_MS,
     });
     beep();
-    if ("Notification" in window && Notification.permission === "granted") {
-      const notification = new Notification(who, { body: preview, tag: conversation.id });
-      notification.onclick = () => {
-        window.focus();
-        navigate(`/conversations/${conversation.id}`);
-        notification.close();
-      };
-      setTimeout(() => notification.close(), NOTIFICATION_MS);
-    }
+    notifyDesktop(who, preview, conversation.id, () =>
+      navigate(`/conversations/${conversation.id}`),
+    );
   });
+
+  // A colleague named this member in an internal note (sent to their sockets only).
+  useRealtimeEvent<{ mention: Mention }>("mention", ({ mention }) => {
+    void authorName(mention.author_id).then((author) => {
+      const title = `${author} te mencionó en una nota`;
+      const open = () => navigate(`/conversations/${mention.conversation_id}`);
+      toast.info(title, {
+        description: mention.excerpt,
+        duration: TOAST_MS,
+        action: { label: "Ver", onClick: open },
+      });
+      notifyDesktop(title, mention.excerpt, `mention-${mention.id}`, open);
+    });
+  });
+}
+
+/** A desktop notification, when the person allowed them; a click opens what it is about. */
+function notifyDesktop(title: string, body: string, tag: string, open: () => void) {
+  if (!("Notification" in window) || Notification.permission !== "granted") return;
+  const notification = new Notification(title, { body, tag });
+  notification.onclick = () => {
+    window.focus();
+    open();
+    notification.close();
+  };
+  setTimeout(() => notification.close(), NOTIFICATION_MS);
+}
+
+/** Who wrote a note, from the organization's members ("Un compañero" if unknown). */
+async function authorName(userId: string | null) {
+  const members = await data(client.organizations.members.$get()).catch(() => []);
+  return members.find((m) => m.user_id === userId)?.full_name ?? "Un compañero";
 }

@@ -14,6 +14,7 @@ import type {
   Conversation,
   ConversationDetail,
   ConversationEvent,
+  Message,
   MessageEvent,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
@@ -39,6 +40,9 @@ import {
 } from "~/components/conversations/selectors";
 import { readConversions, SalesPanel } from "~/components/sales/sales-panel";
 import { StageBadge, StageSelect } from "~/components/sales/stage";
+import { LabelPicker } from "~/components/team/label-picker";
+import { AssigneeSelect, LabelChips } from "~/components/team/team";
+import { assignPerson, setLabels } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
@@ -152,6 +156,13 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   useRealtimeEvent<MessageEvent>("message_sent", ({ conversation: c }) => {
     if (c.id === conversationId) show(c);
   });
+  // A note written by a colleague (or by this screen: the thread keeps one copy).
+  useRealtimeEvent<{ conversation_id: string; message: Message }>(
+    "note_created",
+    ({ conversation_id, message }) => {
+      if (conversation_id === conversationId) upsert(message);
+    },
+  );
   useRealtimeEvent<ConversationUpdateEvent>(
     "conversation_update",
     ({ conversation: c, suggestion }) => {
@@ -232,7 +243,22 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           agents={agents}
           onChange={async (a) => show(await changeAgent(conversation.id, a))}
         />
+        <AssigneeSelect
+          label="Asignado a"
+          value={conversation.assignee_id}
+          onChange={async (userId) => show(await assignPerson(conversation.id, userId))}
+        />
+        <LabelPicker
+          value={conversation.labels}
+          onChange={async (ids) => show(await setLabels(conversation.id, ids))}
+        />
+        <LabelChips labels={conversation.labels} />
       </header>
+      {conversation.assignee_id && (
+        <p className="border-b border-sky-100 bg-sky-50 px-4 py-2 text-sm text-sky-900">
+          La IA no responde mientras una persona lleva la conversación.
+        </p>
+      )}
       {conversation.ai_error && (
         <p role="alert" className="bg-amber-50 px-4 py-2 text-sm text-amber-800">
           La IA no pudo responder: {conversation.ai_error}
@@ -271,6 +297,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
             billing={conversation.billing}
             quickReplies={loaded.quickReplies}
             suggestion={{ conversationId, aiDraft, onChange: setAiDraft }}
+            notes={{ conversationId, onWritten: upsert }}
           />
         </div>
       </div>

@@ -42,6 +42,16 @@ import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useUrlState } from "~/lib/use-url-state";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import { RouteError } from "~/components/route-error";
+import {
+  AssigneeBadge,
+  AssigneeSelect,
+  LabelChips,
+  readTeam,
+  TeamProvider,
+} from "~/components/team/team";
+import { assignPerson } from "~/components/team/team-actions";
+import { TeamFilters } from "~/components/team/team-filters";
+import { useAuth } from "~/lib/auth";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -75,15 +85,16 @@ type InboxData = Awaited<ReturnType<typeof readInbox>>;
 
 async function readInbox(filters: InboxFilters) {
   const asked = (lastAsked = liveRows.mark());
-  const [list, agents] = await Promise.all([
+  const [list, agents, team] = await Promise.all([
     data(client.conversations.$get({ query: listQuery(filters) })).catch((error: unknown) => {
       // No inbox yet for this account: the page explains where conversations come from.
       if (error instanceof ApiError && error.status === 404) return null;
       throw error;
     }),
     data(client.agents.$get()).catch(() => []),
+    readTeam(),
   ]);
-  return { filters, list, agents, asked };
+  return { filters, list, agents, team, asked };
 }
 
 /** What the inbox last showed, for which URL and which session (never another account's). */
@@ -119,7 +130,8 @@ export function ErrorBoundary() {
 
 export default function Conversations() {
   const loaded = useLoaderData<typeof clientLoader>();
-  const { agents } = loaded;
+  const { agents, team } = loaded;
+  const me = useAuth().user?.id;
   // The controls show what was asked for, even while its list loads; the list on screen is
   // patched against the filters it was loaded with.
   const [params, setParams] = useUrlState();
@@ -137,11 +149,11 @@ export default function Conversations() {
   useEffect(() => {
     let next = loaded.list;
     for (const { conversation, newMessage } of liveRows.since(loaded.asked).values()) {
-      if (next) next = patchList(next, loaded.filters, conversation, { newMessage }).list;
+      if (next) next = patchList(next, loaded.filters, conversation, { newMessage, me }).list;
     }
     listRef.current = next;
     setList(next);
-  }, [loaded]);
+  }, [loaded, me]);
 
   const show = (changes: Partial<InboxFilters>, replace = false) =>
     setParams(filtersToUrl({ ...filters, page: 1, ...changes }), { replace });
@@ -177,7 +189,7 @@ export default function Conversations() {
   const patch = (conversation: Conversation, newMessage: boolean) => {
     const current = listRef.current;
     if (!current) return revalidate();
-    const patched = patchList(current, loaded.filters, conversation, { newMessage });
+    const patched = patchList(current, loaded.filters, conversation, { newMessage, me });
     showList(patched.list);
     if (patched.stale) revalidate();
   };
@@ -209,250 +221,267 @@ export default function Conversations() {
   const listSearch = filtersToUrl(filters).toString();
 
   return (
-    <div
-      className={
-        open
-          ? "lg:grid lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)] lg:items-start lg:gap-4"
-          : undefined
-      }
-    >
+    <TeamProvider value={team}>
       <div
         className={
           open
-            ? "hidden lg:sticky lg:top-8 lg:block lg:max-h-[calc(100vh-4rem)] lg:overflow-y-auto"
+            ? "lg:grid lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)] lg:items-start lg:gap-4"
             : undefined
         }
       >
-        <PageHeader
-          title="Conversaciones"
-          description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
-        />
-        <form
-          role="search"
-          className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 ${open ? "grid-cols-2" : "sm:grid-cols-2 lg:grid-cols-6"}`}
-          onSubmit={(e) => e.preventDefault()}
+        <div
+          className={
+            open
+              ? "hidden lg:sticky lg:top-8 lg:block lg:max-h-[calc(100vh-4rem)] lg:overflow-y-auto"
+              : undefined
+          }
         >
-          <label className={`text-sm ${open ? "col-span-2" : "lg:col-span-2"}`}>
-            <span className="mb-1 block font-medium text-slate-700">Buscar</span>
-            <input
-              type="search"
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              placeholder="Nombre, teléfono o texto del mensaje"
-              className="w-full rounded-lg border border-slate-300 px-3 py-2"
-            />
-          </label>
-          <label className="text-sm">
-            <span className="mb-1 block font-medium text-slate-700">Estado</span>
-            <select
-              aria-label="Filtrar por estado"
-              className="w-full rounded-lg border border-slate-300 px-2 py-2"
-              value={filters.status}
-              onChange={(e) => show({ status: oneOf(e.target.value, CONVERSATION_STATUSES) })}
-            >
-              <option value="">Todos</option>
-              {CONVERSATION_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {STATUS_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
-            <select
-              aria-label="Filtrar por prioridad"
-              className="w-full rounded-lg border border-slate-300 px-2 py-2"
-              value={filters.priority}
-              onChange={(e) => show({ priority: oneOf(e.target.value, PRIORITIES) })}
-            >
-              <option value="">Todas</option>
-              {PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {PRIORITY_LABELS[p]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="mb-1 block font-medium text-slate-700">Etapa</span>
-            <select
-              aria-label="Filtrar por etapa"
-              className="w-full rounded-lg border border-slate-300 px-2 py-2"
-              value={filters.stage}
-              onChange={(e) => show({ stage: oneOf(e.target.value, CONVERSATION_STAGES) })}
-            >
-              <option value="">Todas</option>
-              {CONVERSATION_STAGES.map((s) => (
-                <option key={s} value={s}>
-                  {STAGE_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="text-sm">
-            <span className="mb-1 block font-medium text-slate-700">Agente</span>
-            <select
-              aria-label="Filtrar por agente"
-              className="w-full rounded-lg border border-slate-300 px-2 py-2"
-              value={filters.agent}
-              disabled={filters.unassigned}
-              onChange={(e) => show({ agent: e.target.value })}
-            >
-              <option value="">Todos</option>
-              <option value="unassigned">Sin asignar</option>
-              {agents.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label
-            className={`flex items-center gap-2 text-sm text-slate-700 ${open ? "col-span-2" : "sm:col-span-2 lg:col-span-6"}`}
+          <PageHeader
+            title="Conversaciones"
+            description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
+          />
+          <form
+            role="search"
+            className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 ${open ? "grid-cols-2" : "sm:grid-cols-2 lg:grid-cols-6"}`}
+            onSubmit={(e) => e.preventDefault()}
           >
-            <input
-              type="checkbox"
-              checked={filters.unassigned}
-              onChange={(e) => show({ unassigned: e.target.checked })}
+            <label className={`text-sm ${open ? "col-span-2" : "lg:col-span-2"}`}>
+              <span className="mb-1 block font-medium text-slate-700">Buscar</span>
+              <input
+                type="search"
+                value={search}
+                onChange={(e) => setSearch(e.target.value)}
+                placeholder="Nombre, teléfono o texto del mensaje"
+                className="w-full rounded-lg border border-slate-300 px-3 py-2"
+              />
+            </label>
+            <label className="text-sm">
+              <span className="mb-1 block font-medium text-slate-700">Estado</span>
+              <select
+                aria-label="Filtrar por estado"
+                className="w-full rounded-lg border border-slate-300 px-2 py-2"
+                value={filters.status}
+                onChange={(e) => show({ status: oneOf(e.target.value, CONVERSATION_STATUSES) })}
+              >
+                <option value="">Todos</option>
+                {CONVERSATION_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {STATUS_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="text-sm">
+              <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
+              <select
+                aria-label="Filtrar por prioridad"
+                className="w-full rounded-lg border border-slate-300 px-2 py-2"
+                value={filters.priority}
+                onChange={(e) => show({ priority: oneOf(e.target.value, PRIORITIES) })}
+              >
+                <option value="">Todas</option>
+                {PRIORITIES.map((p) => (
+                  <option key={p} value={p}>
+                    {PRIORITY_LABELS[p]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="text-sm">
+              <span className="mb-1 block font-medium text-slate-700">Etapa</span>
+              <select
+                aria-label="Filtrar por etapa"
+                className="w-full rounded-lg border border-slate-300 px-2 py-2"
+                value={filters.stage}
+                onChange={(e) => show({ stage: oneOf(e.target.value, CONVERSATION_STAGES) })}
+              >
+                <option value="">Todas</option>
+                {CONVERSATION_STAGES.map((s) => (
+                  <option key={s} value={s}>
+                    {STAGE_LABELS[s]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="text-sm">
+              <span className="mb-1 block font-medium text-slate-700">Agente</span>
+              <select
+                aria-label="Filtrar por agente"
+                className="w-full rounded-lg border border-slate-300 px-2 py-2"
+                value={filters.agent}
+                disabled={filters.unassigned}
+                onChange={(e) => show({ agent: e.target.value })}
+              >
+                <option value="">Todos</option>
+                <option value="unassigned">Sin asignar</option>
+                {agents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <TeamFilters
+              assignee={filters.assignee}
+              label={filters.label}
+              onChange={(changes) => show(changes)}
             />
-            Solo sin asignar
-          </label>
-        </form>
+            <label
+              className={`flex items-center gap-2 text-sm text-slate-700 ${open ? "col-span-2" : "sm:col-span-2 lg:col-span-4"}`}
+            >
+              <input
+                type="checkbox"
+                checked={filters.unassigned}
+                onChange={(e) => show({ unassigned: e.target.checked })}
+              />
+              Solo sin asignar
+            </label>
+          </form>
 
-        {placeholder || list === null ? (
-          <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
-            <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
-            <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
-              Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí en
-              cuanto conectes tu número de WhatsApp Business en Configuración y tus clientes
-              escriban.
-            </p>
-            <Button
-              className="mt-4"
-              variant="secondary"
-              onClick={() => {
-                setPlaceholder(false);
-                revalidate();
-              }}
-            >
-              Reintentar
-            </Button>
-          </section>
-        ) : (
-          <>
-            <ul
-              className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
-              aria-label="Conversaciones"
-              aria-busy={loading}
-            >
-              {list.conversations.length === 0 && (
-                <li className="p-6 text-center text-sm text-slate-600">
-                  Ninguna conversación coincide con los filtros.
-                </li>
-              )}
-              {list.conversations.map((conversation) => (
-                <li
-                  key={conversation.id}
-                  className={`flex flex-col gap-3 p-4 sm:flex-row sm:items-center ${conversation.id === openId ? "bg-emerald-50" : ""}`}
-                >
-                  <Link
-                    to={{ pathname: `/conversations/${conversation.id}`, search: listSearch }}
-                    aria-current={conversation.id === openId ? "page" : undefined}
-                    className="min-w-0 flex-1"
+          {placeholder || list === null ? (
+            <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
+              <h2 className="font-semibold text-slate-900">Aún no hay conversaciones</h2>
+              <p className="mx-auto mt-2 max-w-lg text-sm text-slate-600">
+                Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí
+                en cuanto conectes tu número de WhatsApp Business en Configuración y tus clientes
+                escriban.
+              </p>
+              <Button
+                className="mt-4"
+                variant="secondary"
+                onClick={() => {
+                  setPlaceholder(false);
+                  revalidate();
+                }}
+              >
+                Reintentar
+              </Button>
+            </section>
+          ) : (
+            <>
+              <ul
+                className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
+                aria-label="Conversaciones"
+                aria-busy={loading}
+              >
+                {list.conversations.length === 0 && (
+                  <li className="p-6 text-center text-sm text-slate-600">
+                    Ninguna conversación coincide con los filtros.
+                  </li>
+                )}
+                {list.conversations.map((conversation) => (
+                  <li
+                    key={conversation.id}
+                    className={`flex flex-col gap-3 p-4 sm:flex-row sm:items-center ${conversation.id === openId ? "bg-emerald-50" : ""}`}
                   >
-                    <span className="flex items-center gap-2">
-                      <span className="truncate font-medium text-slate-900">
-                        {contactLabel(conversation)}
-                      </span>
-                      {(conversation.priority === "urgent" || conversation.priority === "high") && (
-                        <span
-                          className="text-red-600"
-                          title={`Prioridad ${PRIORITY_LABELS[conversation.priority]}`}
-                        >
-                          <span aria-hidden="true">⚠</span>
-                          <span className="sr-only">
-                            Prioridad {PRIORITY_LABELS[conversation.priority]}
+                    <Link
+                      to={{ pathname: `/conversations/${conversation.id}`, search: listSearch }}
+                      aria-current={conversation.id === openId ? "page" : undefined}
+                      className="min-w-0 flex-1"
+                    >
+                      <span className="flex items-center gap-2">
+                        <AssigneeBadge assigneeId={conversation.assignee_id} />
+                        <span className="truncate font-medium text-slate-900">
+                          {contactLabel(conversation)}
+                        </span>
+                        {(conversation.priority === "urgent" ||
+                          conversation.priority === "high") && (
+                          <span
+                            className="text-red-600"
+                            title={`Prioridad ${PRIORITY_LABELS[conversation.priority]}`}
+                          >
+                            <span aria-hidden="true">⚠</span>
+                            <span className="sr-only">
+                              Prioridad {PRIORITY_LABELS[conversation.priority]}
+                            </span>
                           </span>
-                        </span>
-                      )}
-                      <StageBadge stage={conversation.stage} />
-                      {(conversation.fbclid || conversation.ctwa_clid) && (
-                        <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
-                          Anuncio
-                        </span>
-                      )}
-                      {conversation.unread_count > 0 && (
-                        <span
-                          className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white"
-                          aria-label={`${conversation.unread_count} sin leer`}
-                        >
-                          {conversation.unread_count}
-                        </span>
-                      )}
-                    </span>
-                    <span className="mt-1 block truncate text-sm text-slate-600">
-                      {conversation.last_message ?? "Sin mensajes"}
-                    </span>
-                    <span className="mt-1 block text-xs text-slate-500">
-                      {formatRelative(conversation.last_message_at)}
-                    </span>
-                  </Link>
-                  {/* Beside an open conversation, its header holds these. */}
-                  {!open && (
-                    <div className="flex gap-2">
-                      <StatusSelect
-                        label={`Estado de ${contactLabel(conversation)}`}
-                        value={conversation.status}
-                        onChange={async (status) =>
-                          replace(await changeStatus(conversation.id, status))
-                        }
-                      />
-                      <StageSelect
-                        label={`Etapa de ${contactLabel(conversation)}`}
-                        value={conversation.stage}
-                        onChange={async (stage) =>
-                          replace(await updateConversation(conversation.id, { stage }))
-                        }
-                      />
-                      <AgentSelect
-                        label={`Agente de ${contactLabel(conversation)}`}
-                        value={conversation.agent_id}
-                        agents={agents}
-                        onChange={async (agentId) =>
-                          replace(await changeAgent(conversation.id, agentId))
-                        }
-                      />
-                    </div>
-                  )}
-                </li>
-              ))}
-            </ul>
-            <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
-              <Button
-                variant="secondary"
-                disabled={page <= 1}
-                onClick={() => show({ page: page - 1 })}
-              >
-                Anterior
-              </Button>
-              <span className="text-sm text-slate-600">
-                Página {page} de {pages}
-              </span>
-              <Button
-                variant="secondary"
-                disabled={page >= pages}
-                onClick={() => show({ page: page + 1 })}
-              >
-                Siguiente
-              </Button>
-            </nav>
-          </>
-        )}
+                        )}
+                        <StageBadge stage={conversation.stage} />
+                        <LabelChips labels={conversation.labels} />
+                        {(conversation.fbclid || conversation.ctwa_clid) && (
+                          <span className="rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-medium text-indigo-800">
+                            Anuncio
+                          </span>
+                        )}
+                        {conversation.unread_count > 0 && (
+                          <span
+                            className="rounded-full bg-emerald-700 px-2 py-0.5 text-xs font-semibold text-white"
+                            aria-label={`${conversation.unread_count} sin leer`}
+                          >
+                            {conversation.unread_count}
+                          </span>
+                        )}
+                      </span>
+                      <span className="mt-1 block truncate text-sm text-slate-600">
+                        {conversation.last_message ?? "Sin mensajes"}
+                      </span>
+                      <span className="mt-1 block text-xs text-slate-500">
+                        {formatRelative(conversation.last_message_at)}
+                      </span>
+                    </Link>
+                    {/* Beside an open conversation, its header holds these. */}
+                    {!open && (
+                      <div className="flex flex-wrap gap-2">
+                        <StatusSelect
+                          label={`Estado de ${contactLabel(conversation)}`}
+                          value={conversation.status}
+                          onChange={async (status) =>
+                            replace(await changeStatus(conversation.id, status))
+                          }
+                        />
+                        <StageSelect
+                          label={`Etapa de ${contactLabel(conversation)}`}
+                          value={conversation.stage}
+                          onChange={async (stage) =>
+                            replace(await updateConversation(conversation.id, { stage }))
+                          }
+                        />
+                        <AgentSelect
+                          label={`Agente de ${contactLabel(conversation)}`}
+                          value={conversation.agent_id}
+                          agents={agents}
+                          onChange={async (agentId) =>
+                            replace(await changeAgent(conversation.id, agentId))
+                          }
+                        />
+                        <AssigneeSelect
+                          label={`Persona asignada a ${contactLabel(conversation)}`}
+                          value={conversation.assignee_id}
+                          onChange={async (userId) =>
+                            replace(await assignPerson(conversation.id, userId))
+                          }
+                        />
+                      </div>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              <nav aria-label="Paginación" className="mt-4 flex items-center justify-between">
+                <Button
+                  variant="secondary"
+                  disabled={page <= 1}
+                  onClick={() => show({ page: page - 1 })}
+                >
+                  Anterior
+                </Button>
+                <span className="text-sm text-slate-600">
+                  Página {page} de {pages}
+                </span>
+                <Button
+                  variant="secondary"
+                  disabled={page >= pages}
+                  onClick={() => show({ page: page + 1 })}
+                >
+                  Siguiente
+                </Button>
+              </nav>
+            </>
+          )}
+        </div>
+        <div aria-busy={opening} className={`min-w-0 ${opening ? "opacity-60" : ""}`}>
+          <Outlet />
+        </div>
       </div>
-      <div aria-busy={opening} className={`min-w-0 ${opening ? "opacity-60" : ""}`}>
-        <Outlet />
-      </div>
-    </div>
+    </TeamProvider>
   );
 }

@@ -67,7 +67,7 @@ test("register, onboard, log out, log in and open every screen with no reload or
     ["Configuración", "Configuración"],
     ["Dashboard", "Dashboard"],
   ] as const) {
-    await nav.getByRole("link", { name: link }).click();
+    await nav.getByRole("link", { name: link, exact: true }).click();
     await expect(page.getByRole("heading", { name: heading, exact: true })).toBeVisible();
     await expect(page.getByRole("alert")).toHaveCount(0);
   }

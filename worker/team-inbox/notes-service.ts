@@ -90,6 +90,7 @@ export async function createNote(
     })
     .returning();
   const note = toNote(stored!);
+  const message = toMessage(stored!);
   if (named.length > 0) {
     const rows = await db
       .insert(mentions)
@@ -113,9 +114,9 @@ export async function createNote(
   }
   await publish(deps.env, member.organizationId, {
     type: "note_created",
-    data: { note, conversation_id: conversation.id, message: toMessage(stored!) },
+    data: { note, conversation_id: conversation.id, message },
   });
-  return note;
+  return { note, message };
 }
 
 /** A note written by the system (the AI's handoff, round robin): no author, no mentions. */

@@ -46,11 +46,12 @@ export const teamConversationRoutes = new Hono<AppContext>()
     return c.json({ data: conversation });
   })
   .post("/:id/notes", ...member, ...jsonBody(noteInput), async (c) => {
-    const note = await notes.createNote(c.var.deps, c.var.member, {
+    // The note, and the same note as the thread's message (the console places it at once).
+    const created = await notes.createNote(c.var.deps, c.var.member, {
       id: c.req.param("id"),
       ...c.req.valid("json"),
     });
-    return c.json({ data: { note } }, 201);
+    return c.json({ data: created }, 201);
   });
 
 /** `/mentions`: the caller's own, under "Menciones". */

@@ -1,4 +1,5 @@
 import type { Message } from "../../../worker/conversations/contract";
+import { NoteBubble } from "~/components/team/note-bubble";
 import { formatMessageTime } from "~/lib/format";
 import { AiSources } from "./ai-sources";
 import { MESSAGE_MARKS } from "./labels";
@@ -24,6 +25,7 @@ export function MessageBubble({
   onRetry,
   onRetryTranscript,
 }: MessageBubbleProps) {
+  if (message.direction === "internal") return <NoteBubble message={message} />;
   const outbound = message.direction === "outbound";
   const mark = MESSAGE_MARKS[message.status] ?? {
     symbol: "○",

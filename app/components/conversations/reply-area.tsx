@@ -1,10 +1,11 @@
 import { useState } from "react";
-import type { AiDraft, ConversationBilling } from "../../../worker/conversations/contract";
+import type { AiDraft, ConversationBilling, Message } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
 import { DraftSuggestion, useDraftInComposer } from "./draft-suggestion";
 import { WindowBanner } from "./window-banner";
+import { NoteComposer } from "~/components/team/note-composer";
 
 interface ReplyAreaProps {
   actions: ReplyActions;
@@ -19,18 +20,60 @@ interface ReplyAreaProps {
     aiDraft: AiDraft | null;
     onChange: (draft: AiDraft | null) => void;
   };
+  /** Given in a conversation: "Nota interna", a note for the team instead of a reply. */
+  notes?: { conversationId: string; onWritten: (note: Message) => void };
 }
+
+const modeClass = (on: boolean) =>
+  `rounded-md px-3 py-1 text-xs font-medium ${on ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`;
 
 /**
  * Below a conversation's messages: the window line, then the composer (text, files,
  * templates), or only the template picker once the window has closed.
  */
-export function ReplyArea({ actions, window, billing, quickReplies, suggestion }: ReplyAreaProps) {
+export function ReplyArea({
+  actions,
+  window,
+  billing,
+  quickReplies,
+  suggestion,
+  notes,
+}: ReplyAreaProps) {
   // Kept here, not in the composer: a draft survives the window closing and reopening.
   const [draft, setDraft] = useState("");
+  const [noting, setNoting] = useState(false);
   const ai = useDraftInComposer(suggestion?.aiDraft ?? null, draft, setDraft);
+  const modes = notes && (
+    <div role="group" aria-label="Modo del editor" className="flex gap-1 bg-slate-100 px-3 pt-2">
+      <button
+        type="button"
+        aria-pressed={!noting}
+        className={modeClass(!noting)}
+        onClick={() => setNoting(false)}
+      >
+        Responder
+      </button>
+      <button
+        type="button"
+        aria-pressed={noting}
+        className={modeClass(noting)}
+        onClick={() => setNoting(true)}
+      >
+        Nota interna
+      </button>
+    </div>
+  );
+  if (notes && noting) {
+    return (
+      <>
+        {modes}
+        <NoteComposer {...notes} />
+      </>
+    );
+  }
   return (
     <>
+      {modes}
       <WindowBanner
         expiresAt={window.expiresAt}
         open={window.open}

@@ -65,18 +65,19 @@ export type ConnectionTabs = Awaited<ReturnType<typeof loadConnectionTabs>>;
 export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
 
 /**
- * Organization tab: its team, invitations, quick replies and log, side by side. Invitations and
+ * Organization tab: its team, invitations, quick replies, labels and log, side by side. Invitations and
  * the log are for owners and admins: anyone else's read is refused (403) and, as each section
  * keeps its own result, the screen shows them the rest (their sections are not rendered).
  */
 export async function loadOrganizationTab() {
-  const [members, invitations, quickReplies, auditLog] = await Promise.all([
+  const [members, invitations, quickReplies, auditLog, labels] = await Promise.all([
     settle(data(client.organizations.members.$get())),
     settle(data(client.organizations.invitations.$get())),
     settle(data(client["quick-replies"].$get())),
     settle(readAuditLogPage()),
+    settle(data(client.labels.$get()).then((answer) => answer.labels)),
   ]);
-  return { members, invitations, quickReplies, auditLog };
+  return { members, invitations, quickReplies, auditLog, labels };
 }
 
 export type OrganizationTabData = Awaited<ReturnType<typeof loadOrganizationTab>>;

@@ -5,6 +5,7 @@ import { InvitationsSection } from "./invitations-section";
 import { MembersSection, canManageTeam } from "./members-section";
 import { OrganizationSettingsForm } from "./organization-settings-form";
 import { QuickRepliesSection } from "./quick-replies-section";
+import { AutoAssignSection, LabelsSection } from "./team-inbox-section";
 import { useAuth } from "~/lib/auth";
 
 /** Settings > Organización (also /settings/organization): the business, its team and its log. */
@@ -15,9 +16,11 @@ export function OrganizationTab({ loaded }: { loaded: OrganizationTabData }) {
       <OrganizationSettingsForm />
       {role === "owner" && <AiBudgetSection />}
       <QuickRepliesSection loaded={loaded.quickReplies} />
+      <LabelsSection loaded={loaded.labels} />
       <MembersSection loaded={loaded.members} />
       {canManageTeam(role) && (
         <>
+          {loaded.members.ok && <AutoAssignSection members={loaded.members.data} />}
           <InvitationsSection loaded={loaded.invitations} />
           <AuditLogSection loaded={loaded.auditLog} />
         </>

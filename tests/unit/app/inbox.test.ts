@@ -55,6 +55,8 @@ describe("the inbox's URL", () => {
       stage: "lead",
       agent: "agent-1",
       unassigned: false,
+      assignee: "me",
+      label: "label-1",
       page: 3,
     };
     expect(filtersFromUrl(filtersToUrl(filters))).toEqual(filters);
@@ -71,6 +73,40 @@ describe("the inbox's URL", () => {
       limit: "20",
       unassigned: "true",
     });
+  });
+});
+
+describe("the team inbox's filters", () => {
+  it("asks the API for a person's conversations and a label's", () => {
+    expect(listQuery(inbox({ assignee: "me", label: "l1" }))).toMatchObject({
+      assignee_id: "me",
+      label_id: "l1",
+    });
+    expect(filtersToUrl(inbox({ assignee: "none" })).toString()).toBe("assignee_id=none");
+  });
+
+  it("drops a row that leaves the person's or the label's list, and lets the server say for 'me'", () => {
+    const held = page(["a", "b"]);
+    const byMarta = inbox({ assignee: "marta" });
+    const released = patchList(held, byMarta, conversation("a", { assignee_id: null }), {
+      newMessage: false,
+    });
+    expect(ids(released.list)).toEqual(["b"]);
+    const labelled = inbox({ label: "vip" });
+    const unlabelled = patchList(held, labelled, conversation("a"), { newMessage: false });
+    expect(ids(unlabelled.list)).toEqual(["b"]);
+    // "Mis conversaciones": a conversation handed to someone else leaves it.
+    const mine = inbox({ assignee: "me" });
+    const handed = patchList(held, mine, conversation("a", { assignee_id: "luis" }), {
+      newMessage: false,
+      me: "marta",
+    });
+    expect(ids(handed.list)).toEqual(["b"]);
+    const kept = patchList(held, mine, conversation("a", { assignee_id: "marta" }), {
+      newMessage: false,
+      me: "marta",
+    });
+    expect(ids(kept.list)).toEqual(["a", "b"]);
   });
 });
 

@@ -1,0 +1,269 @@
+import { Field as HeadlessField, Label as HeadlessLabel, Switch } from "@headlessui/react";
+import { useState } from "react";
+import { useRevalidator } from "react-router";
+import { toast } from "sonner";
+import { LABEL_COLORS, labelInput, type Label } from "../../../worker/team-inbox/contract";
+import type { OrganizationTabData } from "~/components/settings/data";
+import { Button } from "~/components/ui/button";
+import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { Field } from "~/components/ui/field";
+import { client, data, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+
+type Members = Extract<OrganizationTabData["members"], { ok: true }>["data"];
+
+/** A colour swatch chooser over the palette the labels use. */
+function ColorChoice({
+  value,
+  onChange,
+  name,
+}: {
+  value: string;
+  onChange: (c: string) => void;
+  name: string;
+}) {
+  return (
+    <fieldset className="flex flex-wrap gap-1">
+      <legend className="sr-only">Color de {name}</legend>
+      {LABEL_COLORS.map((color) => (
+        <button
+          key={color}
+          type="button"
+          aria-label={`Color ${color}`}
+          aria-pressed={value === color}
+          onClick={() => onChange(color)}
+          className={`h-6 w-6 rounded-full ${value === color ? "ring-2 ring-slate-900 ring-offset-1" : ""}`}
+          style={{ backgroundColor: color }}
+        />
+      ))}
+    </fieldset>
+  );
+}
+
+/** Configuración > Etiquetas: managers create, rename, recolour and delete; everyone sees them. */
+export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"] }) {
+  const { role } = useAuth();
+  const manager = role === "owner" || role === "admin";
+  const { revalidate } = useRevalidator();
+  const labels = loaded.ok ? loaded.data : [];
+  const [values, setValues] = useState({ name: "", color: LABEL_COLORS[5] as string });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [deleting, setDeleting] = useState<Label | null>(null);
+
+  async function create(event: React.FormEvent) {
+    event.preventDefault();
+    const checked = validate(labelInput, values);
+    if (checked.errors) return setErrors(checked.errors);
+    try {
+      await data(client.labels.$post({ json: checked.data }));
+      setValues((v) => ({ ...v, name: "" }));
+      setErrors({});
+      toast.success("Etiqueta creada");
+      await revalidate();
+    } catch (error) {
+      setErrors(serverFieldErrors(error));
+      toast.error("Error al crear la etiqueta", { description: errorMessage(error) });
+    }
+  }
+
+  async function change(label: Label, changes: { name?: string; color?: string }) {
+    try {
+      await data(client.labels[":id"].$patch({ param: { id: label.id }, json: changes }));
+      await revalidate();
+    } catch (error) {
+      toast.error("Error al guardar la etiqueta", { description: errorMessage(error) });
+    }
+  }
+
+  async function remove(label: Label) {
+    try {
+      await data(client.labels[":id"].$delete({ param: { id: label.id } }));
+      toast.success("Etiqueta eliminada");
+      setDeleting(null);
+      await revalidate();
+    } catch (error) {
+      toast.error("Error al eliminar la etiqueta", { description: errorMessage(error) });
+    }
+  }
+
+  return (
+    <section aria-labelledby="labels-title" className="mt-10 max-w-2xl">
+      <h2 id="labels-title" className="text-lg font-semibold">
+        Etiquetas
+      </h2>
+      <p className="mt-1 text-sm text-slate-600">
+        Ordenan el trabajo del equipo: se ponen en las conversaciones y filtran la bandeja.
+      </p>
+      <ul
+        aria-label="Etiquetas de la organización"
+        className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+      >
+        {labels.length === 0 && (
+          <li className="p-4 text-sm text-slate-500">Aún no hay etiquetas.</li>
+        )}
+        {labels.map((label) => (
+          <li key={label.id} className="flex flex-wrap items-center gap-3 p-4">
+            <span
+              className="rounded-full px-2 py-0.5 text-xs font-medium text-white"
+              style={{ backgroundColor: label.color }}
+            >
+              {label.name}
+            </span>
+            {manager && (
+              <>
+                <input
+                  aria-label={`Nombre de ${label.name}`}
+                  defaultValue={label.name}
+                  onBlur={(e) => {
+                    const name = e.target.value.trim();
+                    if (name && name !== label.name) void change(label, { name });
+                  }}
+                  className="w-40 rounded-lg border border-slate-300 px-2 py-1 text-sm"
+                />
+                <ColorChoice
+                  name={label.name}
+                  value={label.color}
+                  onChange={(color) => void change(label, { color })}
+                />
+                <Button
+                  variant="ghost"
+                  onClick={() => setDeleting(label)}
+                  aria-label={`Eliminar ${label.name}`}
+                >
+                  Eliminar
+                </Button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {manager && (
+        <form onSubmit={create} noValidate className="mt-4 flex flex-wrap items-end gap-3">
+          <Field
+            label="Nombre de la etiqueta"
+            name="name"
+            value={values.name}
+            error={errors.name}
+            onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+          />
+          <ColorChoice
+            name="la nueva etiqueta"
+            value={values.color}
+            onChange={(color) => setValues((v) => ({ ...v, color }))}
+          />
+          <Button type="submit">Crear etiqueta</Button>
+        </form>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={`Eliminar «${deleting?.name ?? ""}»`}
+        description="Se quitará de todas las conversaciones que la llevan."
+        confirmLabel="Eliminar"
+        onConfirm={() => deleting && remove(deleting)}
+        onClose={() => setDeleting(null)}
+      />
+    </section>
+  );
+}
+
+/**
+ * Configuración > Asignación automática (owners and admins): round robin on or off, and each
+ * member's availability and capacity.
+ */
+export function AutoAssignSection({ members }: { members: Members }) {
+  const auth = useAuth();
+  const { revalidate } = useRevalidator();
+  const organization = auth.organization!;
+  const on = organization.auto_assign === "round_robin";
+
+  async function toggle(next: boolean) {
+    try {
+      await data(
+        client.organizations[":id"].$patch({
+          param: { id: organization.id },
+          json: { auto_assign: next ? "round_robin" : "off" },
+        }),
+      );
+      await auth.reload();
+      toast.success(next ? "Reparto automático activado" : "Reparto automático desactivado");
+    } catch (error) {
+      toast.error("No se pudo cambiar el reparto", { description: errorMessage(error) });
+    }
+  }
+
+  async function changeMember(
+    userId: string,
+    changes: { available?: boolean; max_open?: number | null },
+  ) {
+    try {
+      await data(
+        client.organizations.members[":userId"].$patch({ param: { userId }, json: changes }),
+      );
+      await revalidate();
+    } catch (error) {
+      toast.error("No se pudo guardar", { description: errorMessage(error) });
+    }
+  }
+
+  return (
+    <section aria-labelledby="auto-assign-title" className="mt-10 max-w-2xl">
+      <h2 id="auto-assign-title" className="text-lg font-semibold">
+        Asignación automática
+      </h2>
+      <HeadlessField className="mt-3 flex items-center gap-3">
+        <Switch
+          checked={on}
+          onChange={(next) => void toggle(next)}
+          className="group relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 transition data-[checked]:bg-emerald-600"
+        >
+          <span className="inline-block h-5 w-5 translate-x-0.5 rounded-full bg-white shadow transition group-data-[checked]:translate-x-5" />
+        </Switch>
+        <HeadlessLabel className="text-sm text-slate-800">
+          Reparto automático (round robin)
+        </HeadlessLabel>
+      </HeadlessField>
+      <p className="mt-1 text-sm text-slate-600">
+        Las conversaciones nuevas sin agente de IA, y las que la IA pasa al equipo, van a la persona
+        disponible con menos conversaciones abiertas, sin pasar de su máximo.
+      </p>
+      <ul
+        aria-label="Disponibilidad del equipo"
+        className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white"
+      >
+        {members.map((member) => (
+          <li key={member.user_id} className="flex flex-wrap items-center gap-3 p-4">
+            <span className="min-w-40 flex-1 font-medium text-slate-900">{member.full_name}</span>
+            <select
+              aria-label={`Disponibilidad de ${member.full_name}`}
+              value={member.available ? "yes" : "no"}
+              onChange={(e) =>
+                void changeMember(member.user_id, { available: e.target.value === "yes" })
+              }
+              className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+            >
+              <option value="yes">Disponible</option>
+              <option value="no">Ausente</option>
+            </select>
+            <label className="flex items-center gap-2 text-sm text-slate-700">
+              Máximo de conversaciones abiertas
+              <input
+                type="number"
+                min={1}
+                max={1000}
+                placeholder="sin límite"
+                defaultValue={member.max_open ?? ""}
+                onBlur={(e) => {
+                  const value = e.target.value.trim();
+                  const max = value === "" ? null : Number(value);
+                  if (max !== member.max_open) void changeMember(member.user_id, { max_open: max });
+                }}
+                className="w-24 rounded-lg border border-slate-300 px-2 py-1"
+              />
+            </label>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

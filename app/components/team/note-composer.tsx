@@ -1,0 +1,121 @@
+import { useState } from "react";
+import type { Message } from "../../../worker/conversations/contract";
+import { Button } from "~/components/ui/button";
+import { useTeam } from "./team";
+import { writeNote } from "./team-actions";
+
+/** The word being written when it starts with "@": what the member list is filtered by. */
+const mentionAt = (text: string, caret: number) => /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
+
+/**
+ * "Nota interna": a note for the team, never sent to WhatsApp. Typing `@` offers the
+ * organization's members (arrows choose, Enter or Tab inserts `@Nombre `).
+ */
+export function NoteComposer({
+  conversationId,
+  onWritten,
+}: {
+  conversationId: string;
+  onWritten: (note: Message) => void;
+}) {
+  const { members } = useTeam();
+  const [text, setText] = useState("");
+  const [caret, setCaret] = useState(0);
+  const [active, setActive] = useState(0);
+  const [saving, setSaving] = useState(false);
+
+  const typing = mentionAt(text, caret);
+  const query = typing?.[1]?.toLowerCase() ?? "";
+  const options = typing
+    ? members.filter((m) => m.full_name.toLowerCase().includes(query)).slice(0, 6)
+    : [];
+
+  function insert(name: string) {
+    const start = caret - (typing?.[1]?.length ?? 0) - 1;
+    const next = `${text.slice(0, start)}@${name} ${text.slice(caret)}`;
+    setText(next);
+    setCaret(start + name.length + 2);
+    setActive(0);
+  }
+
+  async function save() {
+    const content = text.trim();
+    if (!content || saving) return;
+    setSaving(true);
+    const note = await writeNote(conversationId, content);
+    setSaving(false);
+    if (!note) return;
+    setText("");
+    onWritten(note);
+  }
+
+  return (
+    <form
+      aria-label="Nota interna"
+      className="relative flex items-end gap-2 border-t border-amber-200 bg-amber-50 p-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      {options.length > 0 && (
+        <ul
+          role="listbox"
+          aria-label="Mencionar a"
+          className="absolute bottom-full left-3 mb-1 w-64 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-lg"
+        >
+          {options.map((member, index) => (
+            <li key={member.user_id} role="option" aria-selected={index === active}>
+              <button
+                type="button"
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => insert(member.full_name)}
+                className={`block w-full px-3 py-2 text-left text-sm hover:bg-amber-50 ${index === active ? "bg-amber-100" : ""}`}
+              >
+                {member.full_name}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <label className="sr-only" htmlFor="note-composer">
+        Escribe una nota interna
+      </label>
+      <textarea
+        id="note-composer"
+        rows={2}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setCaret(e.target.selectionStart);
+          setActive(0);
+        }}
+        onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+        onKeyDown={(e) => {
+          if (options.length > 0) {
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault();
+              const step = e.key === "ArrowDown" ? 1 : -1;
+              setActive((i) => (i + step + options.length) % options.length);
+              return;
+            }
+            if (e.key === "Enter" || e.key === "Tab") {
+              e.preventDefault();
+              insert(options[active]!.full_name);
+              return;
+            }
+          }
+          if (e.key === "Enter" && !e.shiftKey) {
+            e.preventDefault();
+            void save();
+          }
+        }}
+        placeholder="Nota para el equipo: el cliente no la ve (@ para mencionar)"
+        className="flex-1 resize-none rounded-lg border border-amber-300 bg-white px-3 py-2 text-sm"
+      />
+      <Button type="submit" disabled={saving || !text.trim()}>
+        Guardar nota
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+import { useEffect, useState } from "react";
+import { Link, useLoaderData, useNavigate, useRevalidator } from "react-router";
+import type { Mention } from "../../worker/team-inbox/contract";
+import { PageHeader } from "~/components/page-header";
+import { RouteError } from "~/components/route-error";
+import { readTeam, memberName } from "~/components/team/team";
+import { Button } from "~/components/ui/button";
+import { Spinner } from "~/components/ui/spinner";
+import { client, data } from "~/lib/api";
+import { formatRelative } from "~/lib/format";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
+
+export const meta = () => [{ title: "Menciones — Atiende" }];
+
+/** The member's unread mentions, newest first, and who wrote each note. */
+export async function clientLoader() {
+  const [answer, team] = await Promise.all([
+    data(client.mentions.$get({ query: { unread: "true" } })),
+    readTeam(),
+  ]);
+  return { mentions: answer.mentions, team };
+}
+clientLoader.hydrate = true as const;
+
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
+export function ErrorBoundary() {
+  return <RouteError title="Menciones" failure="No se pudieron cargar las menciones" />;
+}
+
+/** Desktop notices need the person's permission, asked only from their click. */
+function DesktopNotices() {
+  const [permission, setPermission] = useState<NotificationPermission | "unsupported">(
+    "unsupported",
+  );
+  useEffect(() => {
+    if ("Notification" in window) setPermission(Notification.permission);
+  }, []);
+  if (permission !== "default") return null;
+  return (
+    <Button
+      variant="secondary"
+      onClick={() => void Notification.requestPermission().then(setPermission)}
+    >
+      Activar avisos de escritorio
+    </Button>
+  );
+}
+
+export default function Mentions() {
+  const { mentions, team } = useLoaderData<typeof clientLoader>();
+  const navigate = useNavigate();
+  const { revalidate } = useRevalidator();
+  useRealtimeEvent("mention", () => void revalidate());
+
+  /** Opening a mention marks it read and goes to its conversation. */
+  async function open(mention: Mention) {
+    await data(client.mentions[":id"].read.$patch({ param: { id: mention.id } })).catch(
+      () => undefined,
+    );
+    navigate(`/conversations/${mention.conversation_id}`);
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Menciones"
+        description="Notas internas en las que un compañero te ha mencionado."
+      />
+      <div className="mb-4">
+        <DesktopNotices />
+      </div>
+      {mentions.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
+          No tienes menciones sin leer. Cuando alguien escriba tu nombre con @ en una nota,
+          aparecerá aquí.
+        </p>
+      ) : (
+        <ul
+          aria-label="Menciones sin leer"
+          className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white"
+        >
+          {mentions.map((mention) => (
+            <li key={mention.id}>
+              <button
+                type="button"
+                onClick={() => void open(mention)}
+                className="block w-full p-4 text-left hover:bg-amber-50"
+              >
+                <span className="block text-sm font-medium text-slate-900">
+                  {memberName(team, mention.author_id) ?? "Un compañero"} te mencionó
+                </span>
+                <span className="mt-1 block truncate text-sm text-slate-700">
+                  {mention.excerpt}
+                </span>
+                <span className="mt-1 block text-xs text-slate-500">
+                  {formatRelative(mention.created_at)}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="mt-4 text-sm">
+        <Link to="/conversations?assignee_id=me" className="text-emerald-800 hover:underline">
+          Ver mis conversaciones
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+// The team inbox for people (contract section 14): a conversation assigned to a colleague is
+// in their "Mis conversaciones", a note's @mention tells the colleague live, and labels sort
+// the inbox (the filter in the URL).
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
+
+/** A colleague invited by the owner (API), signed in on a browser of their own. */
+async function colleague(page: Page, browser: Browser, headers: Record<string, string>) {
+  const email = uniqueEmail("colega");
+  const invited = await page.request.post("/api/v1/organizations/invitations", {
+    headers,
+    data: { email, role: "agent" },
+  });
+  expect(invited.status()).toBe(201);
+  const token = new URL((await invited.json()).data.url).searchParams.get("invitation");
+  const registered = await page.request.post("/api/v1/auth/register", {
+    data: { email, password: "secreto123", full_name: "Pedro Sanz" },
+  });
+  const colleagueToken: string = (await registered.json()).data.token;
+  const accepted = await page.request.post("/api/v1/organizations/invitations/accept", {
+    headers: { Authorization: `Bearer ${colleagueToken}` },
+    data: { token },
+  });
+  expect(accepted.status()).toBe(200);
+  const context = await browser.newContext();
+  await context.addInitScript((t) => localStorage.setItem("auth_token", t), colleagueToken);
+  return { context, page: await context.newPage() };
+}
+
+/** The owner's number receives a customer's message; answers the customer's phone. */
+async function customerWrites(page: Page, phoneNumberId: string, name: string) {
+  const from = `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
+  await deliver(page.request, customerMessage(phoneNumberId, from, "Hola, ¿tenéis cita?", name));
+  return from;
+}
+
+const rows = (page: Page) =>
+  page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem");
+
+test("assigned to a colleague, the conversation is in their Mis conversaciones", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  const pedro = await colleague(page, browser, owner.headers);
+  await customerWrites(page, owner.phoneNumberId, "Lucía Gómez");
+  await customerWrites(page, owner.phoneNumberId, "Tomás Vidal");
+
+  await page.goto("/conversations");
+  await rows(page).filter({ hasText: "Lucía Gómez" }).getByRole("link").click();
+  await page.getByLabel("Asignado a").selectOption({ label: "Pedro Sanz" });
+  await expect(page.getByText("Conversación asignada")).toBeVisible();
+  await expect(
+    page.getByText("La IA no responde mientras una persona lleva la conversación."),
+  ).toBeVisible();
+  // The row shows who holds it.
+  await expect(
+    rows(page).filter({ hasText: "Lucía Gómez" }).getByTitle("Asignada a Pedro Sanz"),
+  ).toBeVisible();
+
+  await pedro.page.goto("/dashboard");
+  await pedro.page
+    .getByRole("navigation", { name: "Principal" })
+    .getByRole("link", { name: "Mis conversaciones" })
+    .click();
+  await expect(pedro.page).toHaveURL(/assignee_id=me/);
+  await expect(rows(pedro.page)).toHaveCount(1);
+  await expect(rows(pedro.page).first()).toContainText("Lucía Gómez");
+  await pedro.context.close();
+});
+
+test("a note's @mention tells the colleague live, and lists it under Menciones", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  const pedro = await colleague(page, browser, owner.headers);
+  await customerWrites(page, owner.phoneNumberId, "Elena Martín");
+  await pedro.page.goto("/dashboard");
+  await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();
+
+  await page.goto("/conversations");
+  await rows(page).filter({ hasText: "Elena Martín" }).getByRole("link").click();
+  await page.getByRole("button", { name: "Nota interna" }).click();
+  const note = page.getByLabel("Escribe una nota interna");
+  await note.fill("Llama a la clienta, ");
+  await note.pressSequentially("@Ped");
+  await expect(
+    page.getByRole("listbox", { name: "Mencionar a" }).getByRole("option", { name: "Pedro Sanz" }),
+  ).toBeVisible();
+  await note.press("Enter");
+  await expect(note).toHaveValue("Llama a la clienta, @Pedro Sanz ");
+  await note.pressSequentially("mañana a las 10");
+  await note.press("Enter");
+  // In the thread, in its own colour, never sent to WhatsApp.
+  const written = page.getByRole("list", { name: "Mensajes" }).getByText(/Nota interna/);
+  await expect(written).toBeVisible();
+  await expect(
+    page
+      .getByRole("list", { name: "Mensajes" })
+      .getByText("Llama a la clienta, @Pedro Sanz mañana a las 10"),
+  ).toBeVisible();
+
+  // Pedro, on another screen, is told at once.
+  await expect(
+    pedro.page
+      .locator("[data-sonner-toast]")
+      .filter({ hasText: "Marta Ruiz te mencionó en una nota" }),
+  ).toBeVisible();
+  await pedro.page
+    .getByRole("navigation", { name: "Principal" })
+    .getByRole("link", { name: "Menciones" })
+    .click();
+  const mentions = pedro.page.getByRole("list", { name: "Menciones sin leer" });
+  await expect(mentions.getByText("Marta Ruiz te mencionó")).toBeVisible();
+  await mentions.getByRole("button").first().click();
+  await expect(pedro.page).toHaveURL(/\/conversations\/[\w-]+$/);
+  await expect(
+    pedro.page
+      .getByRole("list", { name: "Mensajes" })
+      .getByText("Llama a la clienta, @Pedro Sanz mañana a las 10"),
+  ).toBeVisible();
+  // Read: no longer listed.
+  await pedro.page.goto("/mentions");
+  await expect(pedro.page.getByText("No tienes menciones sin leer.")).toBeVisible();
+  await pedro.context.close();
+});
+
+test("a label made in Configuración goes on a conversation and filters the inbox", async ({
+  page,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  await customerWrites(page, owner.phoneNumberId, "Sara Núñez");
+  await customerWrites(page, owner.phoneNumberId, "Iván Ortega");
+
+  await page.goto("/settings/organization");
+  const section = page.getByRole("region", { name: "Etiquetas" });
+  await section.getByLabel("Nombre de la etiqueta").fill("VIP");
+  await section.getByRole("button", { name: "Crear etiqueta" }).click();
+  await expect(section.getByRole("listitem").filter({ hasText: "VIP" })).toBeVisible();
+
+  await page.goto("/conversations");
+  await rows(page).filter({ hasText: "Sara Núñez" }).getByRole("link").click();
+  await page.getByRole("button", { name: "Etiquetas" }).click();
+  await page.getByRole("option", { name: "VIP" }).click();
+  await page.keyboard.press("Escape");
+  await expect(rows(page).filter({ hasText: "Sara Núñez" }).getByText("VIP")).toBeVisible();
+
+  await page.getByLabel("Filtrar por etiqueta").selectOption({ label: "VIP" });
+  await expect(page).toHaveURL(/label_id=/);
+  await expect(rows(page)).toHaveCount(1);
+  await expect(rows(page).first()).toContainText("Sara Núñez");
+  // The filter is in the URL: a reload keeps it.
+  await page.reload();
+  await expect(rows(page)).toHaveCount(1);
+  await expect(page.getByLabel("Filtrar por etiqueta")).toHaveValue(/.+/);
+});
