@@ -137,12 +137,16 @@ test("a customer from an ad becomes a lead through the AI, a sale is registered,
     .getByRole("table", { name: "Anuncios" })
     .locator("tbody tr")
     .filter({ hasText: ad.adId });
+  // The AI's replies are billable and this fake Meta reports no pricing yet: their cost is
+  // not known ("—"), and the profit counts the spend alone.
   await expect(adRow.locator("td")).toHaveText([
     "1",
     "1",
     "1",
     "120,00 €",
     "40,00 €",
+    "—",
+    "80,00 €",
     "40,00 €",
     "40,00 €",
     "3,00x",

@@ -135,7 +135,7 @@ test("a label made in Configuración goes on a conversation and filters the inbo
 
   await page.goto("/settings/organization");
   const section = page.getByRole("region", { name: "Etiquetas" });
-  await section.getByLabel("Nombre de la etiqueta").fill("VIP");
+  await section.getByLabel("Nueva etiqueta").fill("VIP");
   await section.getByRole("button", { name: "Crear etiqueta" }).click();
   await expect(section.getByRole("listitem").filter({ hasText: "VIP" })).toBeVisible();
 

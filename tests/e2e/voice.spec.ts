@@ -76,7 +76,7 @@ test("a voice note the model cannot transcribe says why, and can be transcribed 
 
   await expect(
     messages(page).getByText(
-      "No se pudo transcribir: El proveedor de IA rechazó la petición: audio ilegible",
+      "No se pudo transcribir: El proveedor de IA rechazó la petición (HTTP 400).",
     ),
   ).toBeVisible();
   await expect(messages(page).getByLabel("Audio")).toBeVisible();

@@ -78,12 +78,17 @@ export function isAiConfigured(env: ModelSettings) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The failure in Spanish, for the team and the API. The provider's own words (`detail`) may
+ * carry anything (prompt fragments, keys, internals): they go to the log, never to an answer.
+ */
 function spanishModelError(status: number, detail: string) {
+  console.warn("model error", status, detail);
   if (status === 401 || status === 403) return "La clave de la IA (AI_API_KEY) no es válida.";
   if (status === 429) return "El proveedor de IA limita las peticiones en este momento.";
-  if (status === 0) return `No se pudo contactar con el proveedor de IA: ${detail}`;
+  if (status === 0) return "No se pudo contactar con el proveedor de IA.";
   if (status >= 500) return "El proveedor de IA no está disponible en este momento.";
-  return `El proveedor de IA rechazó la petición: ${detail}`;
+  return `El proveedor de IA rechazó la petición (HTTP ${status}).`;
 }
 
 /** Asks the model once, retrying 429/5xx/network failures with backoff (3 attempts in all). */

@@ -46,8 +46,17 @@ const SPANISH_ERRORS: Record<number, string> = {
   100: "Meta rechazó un parámetro de la petición.",
 };
 
-export function spanishGraphError(code: number | null, fallback: string) {
-  return (code !== null && SPANISH_ERRORS[code]) || `Error de Meta: ${fallback}`;
+/**
+ * Meta's refusal in Spanish. Meta's own words (`providerMessage`) stay in the log: they may
+ * name ids, tokens or internals, and are English; an unknown code is said by its number.
+ */
+export function spanishGraphError(code: number | null, providerMessage: string) {
+  const known = code !== null && SPANISH_ERRORS[code];
+  if (known) return known;
+  console.warn("meta error", code, providerMessage);
+  return code === null
+    ? "Meta rechazó la petición."
+    : `Meta rechazó la petición (código ${code}).`;
 }
 
 /** A Meta refusal as the API's 422 `meta_error` (its Spanish message); anything else unchanged. */

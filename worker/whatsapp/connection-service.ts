@@ -55,7 +55,7 @@ async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) 
   } catch (error) {
     if (error instanceof GraphError) {
       throw new AppError(422, "meta_error", error.message, [
-        { path: "access_token", message: error.providerMessage },
+        { path: "access_token", message: error.message },
       ]);
     }
     throw error;

@@ -38,6 +38,7 @@ const MESSAGES: Record<ConnectionErrorCode, string> = {
   meta_not_configured: "Falta configurar META_APP_ID y META_APP_SECRET en el servidor.",
 };
 
+/** The connection's failure in Spanish, with a Spanish `detail` of ours when there is one. */
 export const connectionError = (code: ConnectionErrorCode, detail?: string) =>
   new AppError(
     code === "meta_not_configured" ? 503 : 400,
@@ -45,6 +46,16 @@ export const connectionError = (code: ConnectionErrorCode, detail?: string) =>
     MESSAGES[code],
     detail ? [{ path: "meta", message: detail }] : undefined,
   );
+
+/** Meta's refusal as `code`: its own words (ids, internals, English) go to the log only. */
+function metaRefusal(code: ConnectionErrorCode, error: unknown) {
+  console.warn(
+    "meta connection",
+    code,
+    error instanceof GraphError ? error.providerMessage : error,
+  );
+  return connectionError(code);
+}
 
 const WAIT_FOR_SHARED_EXCHANGE_MS = 15_000;
 
@@ -80,7 +91,7 @@ export async function tokenForCode(
       const row = await db.query.oauthExchanges.findFirst({ where: key });
       if (row?.accessTokenEncrypted)
         return decryptSecret(row.accessTokenEncrypted, env.ENCRYPTION_KEY);
-      if (row?.error) throw connectionError("token_exchange_failed", row.error);
+      if (row?.error) throw connectionError("token_exchange_failed");
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     throw connectionError("token_exchange_failed");
@@ -96,7 +107,7 @@ export async function tokenForCode(
   } catch (error) {
     const detail = error instanceof GraphError ? error.providerMessage : String(error);
     await db.update(oauthExchanges).set({ error: detail }).where(key);
-    throw connectionError("token_exchange_failed", detail);
+    throw metaRefusal("token_exchange_failed", error);
   }
 }
 
@@ -126,10 +137,7 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
       debug.data.granular_scopes?.find((s) => s.scope === "whatsapp_business_management")
         ?.target_ids ?? [];
   } catch (error) {
-    throw connectionError(
-      "no_permissions",
-      error instanceof GraphError ? error.providerMessage : undefined,
-    );
+    throw metaRefusal("no_permissions", error);
   }
   const wabaId = input.waba_id ?? wabaIds[0];
   if (!wabaId || !wabaIds.includes(wabaId)) throw connectionError("no_permissions");
@@ -141,10 +149,7 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
       ? numbers.data.find((n) => n.id === input.phone_number_id)
       : numbers.data[0];
   } catch (error) {
-    throw connectionError(
-      "no_permissions",
-      error instanceof GraphError ? error.providerMessage : undefined,
-    );
+    throw metaRefusal("no_permissions", error);
   }
   if (!number) throw connectionError("no_phone_number");
 

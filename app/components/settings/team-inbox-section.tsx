@@ -113,7 +113,7 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
             {manager && (
               <>
                 <input
-                  aria-label={`Nombre de ${label.name}`}
+                  aria-label={`Renombrar ${label.name}`}
                   defaultValue={label.name}
                   onBlur={(e) => {
                     const name = e.target.value.trim();
@@ -141,7 +141,7 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
       {manager && (
         <form onSubmit={create} noValidate className="mt-4 flex flex-wrap items-end gap-3">
           <Field
-            label="Nombre de la etiqueta"
+            label="Nueva etiqueta"
             name="name"
             value={values.name}
             error={errors.name}
