@@ -48,6 +48,19 @@ interface PendingReply {
  * sockets with the hibernation API, fans out events, and runs the AI replies from its alarm:
  * the schedule is durable storage, so a reply survives restarts and is retried.
  */
+/**
+ * Ends a socket whose session is over: a `session_ended` event, then the 4001 close (the
+ * console signs out on either; the dev server's proxy passes messages but not the close).
+ */
+function endSession(socket: WebSocket, reason: string) {
+  try {
+    socket.send(JSON.stringify({ type: "session_ended", data: { reason } }));
+    socket.close(SESSION_REVOKED_CLOSE_CODE, reason);
+  } catch {
+    // Already closing.
+  }
+}
+
 export class OrganizationHub extends DurableObject<Env> {
   /**
    * Accepts an already-authenticated upgrade (the Worker checked the token). The socket is
@@ -77,11 +90,7 @@ export class OrganizationHub extends DurableObject<Env> {
   private closeIfExpired(socket: WebSocket, now = Date.now()) {
     const expiresAt = expiryOf(socket);
     if (expiresAt === undefined || expiresAt > now) return false;
-    try {
-      socket.close(SESSION_REVOKED_CLOSE_CODE, SESSION_EXPIRED_REASON);
-    } catch {
-      // Already closing.
-    }
+    endSession(socket, SESSION_EXPIRED_REASON);
     return true;
   }
 
@@ -93,13 +102,7 @@ export class OrganizationHub extends DurableObject<Env> {
     const tags = (owners.sessionIds ?? []).map(sessionTag);
     if (owners.userId) tags.push(userTag(owners.userId));
     const sockets = new Set(tags.flatMap((tag) => this.ctx.getWebSockets(tag)));
-    for (const socket of sockets) {
-      try {
-        socket.close(SESSION_REVOKED_CLOSE_CODE, SESSION_REVOKED_REASON);
-      } catch {
-        // Already closing.
-      }
-    }
+    for (const socket of sockets) endSession(socket, SESSION_REVOKED_REASON);
     return sockets.size;
   }
 

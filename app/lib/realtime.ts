@@ -98,6 +98,12 @@ class RealtimeClient {
       } catch {
         return;
       }
+      // The session is over: the same as the 4001 close that follows (which a proxy may drop).
+      if (event.type === "session_ended") {
+        if (this.socket === socket) this.socket = null;
+        socket.close();
+        return this.revoked();
+      }
       window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
     });
     socket.addEventListener("close", (event) => {

@@ -60,6 +60,11 @@ async function expectRevocationReachesSockets(revoke: (t: Team) => Promise<unkno
 
   await revoke(t);
   expect(await t.memberSocket.closed).toEqual({ code: 4001, reason: "Sesión revocada" });
+  // Told first as an event too: a proxy that drops close frames still carries it.
+  expect(t.memberSocket.received.at(-1)).toEqual({
+    type: "session_ended",
+    data: { reason: "Sesión revocada" },
+  });
   expect((await upgrade(t.member.token)).status).toBe(401);
 
   await customerWrites(t.phoneNumberId, "después", t.ownerSocket);

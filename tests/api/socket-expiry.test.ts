@@ -57,6 +57,9 @@ describe("a socket whose session expires", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     socket.socket.send("ping");
     expect(await within(socket.closed, 5_000)).toEqual({ code: 4001, reason: "Sesión caducada" });
-    expect(socket.received).toEqual([]);
+    // Nothing but the notice that the session ended.
+    expect(socket.received).toEqual([
+      { type: "session_ended", data: { reason: "Sesión caducada" } },
+    ]);
   });
 });

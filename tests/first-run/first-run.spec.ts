@@ -75,4 +75,14 @@ test("register, onboard, log out, log in and open every screen with no reload or
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(seen.problems).toEqual([]);
   expect(seen.loads()).toBe(1);
+
+  // The session ended elsewhere: under the dev server too the console signs out (the hub's
+  // `session_ended` notice passes the dev proxy, which drops close frames: docs/security.md).
+  await expect(page.getByText("Tiempo Real").first()).toBeVisible();
+  const token = await page.evaluate(() => localStorage.getItem("auth_token"));
+  await page.request.post("/api/v1/auth/logout", { headers: { Authorization: `Bearer ${token}` } });
+  await expect(
+    page.getByText("Tu sesión se ha cerrado. Por favor, inicia sesión nuevamente."),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/\/auth$/);
 });

@@ -54,9 +54,7 @@ export function spanishGraphError(code: number | null, providerMessage: string) 
   const known = code !== null && SPANISH_ERRORS[code];
   if (known) return known;
   console.warn("meta error", code, providerMessage);
-  return code === null
-    ? "Meta rechazó la petición."
-    : `Meta rechazó la petición (código ${code}).`;
+  return code === null ? "Meta rechazó la petición." : `Meta rechazó la petición (código ${code}).`;
 }
 
 /** A Meta refusal as the API's 422 `meta_error` (its Spanish message); anything else unchanged. */

@@ -11,7 +11,12 @@ export type RealtimeEventType =
   /** An internal note in a conversation: `{note, conversation_id, message}`. */
   | "note_created"
   /** To the mentioned member only: `{mention}`. */
-  | "mention";
+  | "mention"
+  /**
+   * The socket's session is over (`{reason}`), sent just before the 4001 close: a proxy that
+   * drops the close frame (the dev server's) still carries it.
+   */
+  | "session_ended";
 
 export interface RealtimeEvent<T = unknown> {
   type: RealtimeEventType;
