@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState } 
 import type { LoginInput, Me, RegisterInput, Role, User } from "../../worker/auth/contract";
 import type { Organization } from "../../worker/organizations/contract";
 import { client, data, setUnauthorizedHandler, tokenStore } from "./api";
+import { realtime } from "./realtime";
 
 type Status = "loading" | "anonymous" | "authenticated";
 
@@ -91,6 +92,8 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       login: (input) => authenticate(() => data(client.auth.login.$post({ json: input }))),
       register: (input) => authenticate(() => data(client.auth.register.$post({ json: input }))),
       logout: async () => {
+        // Leaving on purpose: the server ending this session's socket is not news to tell.
+        realtime.stop();
         // The local session ends even when the server cannot be reached.
         await data(client.auth.logout.$post()).catch(() => undefined);
         signOutLocally();

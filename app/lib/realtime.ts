@@ -100,7 +100,9 @@ class RealtimeClient {
       }
       // The session is over: the same as the 4001 close that follows (which a proxy may drop).
       if (event.type === "session_ended") {
-        if (this.socket === socket) this.socket = null;
+        // A socket already left behind (signed out, replaced) has nothing left to end.
+        if (this.socket !== socket) return;
+        this.socket = null;
         socket.close();
         return this.revoked();
       }

@@ -7,6 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { realtime } from "~/lib/realtime";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
@@ -96,9 +97,13 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
     const checked = validate(accountDeletionInput, { password });
     if (checked.errors) return setErrors(checked.errors);
     setBusy(true);
+    // Leaving on purpose: the server ending this session's socket is not news to announce
+    // ("Tu sesión se ha cerrado" would race the way out below).
+    realtime.stop();
     try {
       await data(client.profiles.me.$delete({ json: checked.data }));
     } catch (error) {
+      realtime.start();
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       if (!fieldErrors.password) {
