@@ -19,6 +19,7 @@ import {
 } from "../../worker/conversations/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../worker/sales/contract";
 import { changeAgent, changeStatus, updateConversation } from "~/components/conversations/actions";
+import { FilterSelect } from "~/components/conversations/filter-select";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
 import { AgentSelect, contactLabel, StatusSelect } from "~/components/conversations/selectors";
 import { StageBadge, StageSelect } from "~/components/sales/stage";
@@ -255,72 +256,42 @@ export default function Conversations() {
                 className="w-full rounded-lg border border-slate-300 px-3 py-2"
               />
             </label>
-            <label className="text-sm">
-              <span className="mb-1 block font-medium text-slate-700">Estado</span>
-              <select
-                aria-label="Filtrar por estado"
-                className="w-full rounded-lg border border-slate-300 px-2 py-2"
-                value={filters.status}
-                onChange={(e) => show({ status: oneOf(e.target.value, CONVERSATION_STATUSES) })}
-              >
-                <option value="">Todos</option>
-                {CONVERSATION_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {STATUS_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="text-sm">
-              <span className="mb-1 block font-medium text-slate-700">Prioridad</span>
-              <select
-                aria-label="Filtrar por prioridad"
-                className="w-full rounded-lg border border-slate-300 px-2 py-2"
-                value={filters.priority}
-                onChange={(e) => show({ priority: oneOf(e.target.value, PRIORITIES) })}
-              >
-                <option value="">Todas</option>
-                {PRIORITIES.map((p) => (
-                  <option key={p} value={p}>
-                    {PRIORITY_LABELS[p]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="text-sm">
-              <span className="mb-1 block font-medium text-slate-700">Etapa</span>
-              <select
-                aria-label="Filtrar por etapa"
-                className="w-full rounded-lg border border-slate-300 px-2 py-2"
-                value={filters.stage}
-                onChange={(e) => show({ stage: oneOf(e.target.value, CONVERSATION_STAGES) })}
-              >
-                <option value="">Todas</option>
-                {CONVERSATION_STAGES.map((s) => (
-                  <option key={s} value={s}>
-                    {STAGE_LABELS[s]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label className="text-sm">
-              <span className="mb-1 block font-medium text-slate-700">Agente</span>
-              <select
-                aria-label="Filtrar por agente"
-                className="w-full rounded-lg border border-slate-300 px-2 py-2"
-                value={filters.agent}
-                disabled={filters.unassigned}
-                onChange={(e) => show({ agent: e.target.value })}
-              >
-                <option value="">Todos</option>
-                <option value="unassigned">Sin asignar</option>
-                {agents.map((a) => (
-                  <option key={a.id} value={a.id}>
-                    {a.name}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FilterSelect
+              label="Estado"
+              ariaLabel="Filtrar por estado"
+              anyLabel="Todos"
+              value={filters.status}
+              options={CONVERSATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+              onChange={(value) => show({ status: oneOf(value, CONVERSATION_STATUSES) })}
+            />
+            <FilterSelect
+              label="Prioridad"
+              ariaLabel="Filtrar por prioridad"
+              anyLabel="Todas"
+              value={filters.priority}
+              options={PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
+              onChange={(value) => show({ priority: oneOf(value, PRIORITIES) })}
+            />
+            <FilterSelect
+              label="Etapa"
+              ariaLabel="Filtrar por etapa"
+              anyLabel="Todas"
+              value={filters.stage}
+              options={CONVERSATION_STAGES.map((s) => ({ value: s, label: STAGE_LABELS[s] }))}
+              onChange={(value) => show({ stage: oneOf(value, CONVERSATION_STAGES) })}
+            />
+            <FilterSelect
+              label="Agente"
+              ariaLabel="Filtrar por agente"
+              anyLabel="Todos"
+              value={filters.agent}
+              disabled={filters.unassigned}
+              options={[
+                { value: "unassigned", label: "Sin asignar" },
+                ...agents.map((a) => ({ value: a.id, label: a.name })),
+              ]}
+              onChange={(agent) => show({ agent })}
+            />
             <TeamFilters
               assignee={filters.assignee}
               label={filters.label}

@@ -53,15 +53,16 @@ export const PrioritySelect = (props: {
   label: string;
 }) => <ChoiceSelect choices={PRIORITIES} labels={PRIORITY_LABELS} {...props} />;
 
-export function AgentSelect({
+/** A select of some of the organization's own (agents, members) or none: "Sin asignar". */
+export function NullableSelect({
   value,
-  agents,
+  options,
   onChange,
   label,
 }: {
   value: string | null;
-  agents: Agent[];
-  onChange: (agentId: string | null) => void;
+  options: { id: string; name: string }[];
+  onChange: (id: string | null) => void;
   label: string;
 }) {
   return (
@@ -72,14 +73,24 @@ export function AgentSelect({
       onChange={(e) => onChange(e.target.value || null)}
     >
       <option value="">Sin asignar</option>
-      {agents.map((agent) => (
-        <option key={agent.id} value={agent.id}>
-          {agent.name}
+      {options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.name}
         </option>
       ))}
     </select>
   );
 }
+
+export const AgentSelect = ({
+  agents,
+  ...props
+}: {
+  value: string | null;
+  agents: Agent[];
+  onChange: (agentId: string | null) => void;
+  label: string;
+}) => <NullableSelect options={agents} {...props} />;
 
 export function StatusBadge({ status }: { status: ConversationStatus }) {
   return (

@@ -1,4 +1,3 @@
-import { Field as HeadlessField, Label as HeadlessLabel, Switch } from "@headlessui/react";
 import { useState } from "react";
 import { useRevalidator } from "react-router";
 import { toast } from "sonner";
@@ -7,6 +6,7 @@ import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
+import { Switch } from "~/components/ui/switch";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
@@ -211,18 +211,13 @@ export function AutoAssignSection({ members }: { members: Members }) {
       <h2 id="auto-assign-title" className="text-lg font-semibold">
         Asignación automática
       </h2>
-      <HeadlessField className="mt-3 flex items-center gap-3">
+      <div className="mt-3">
         <Switch
           checked={on}
           onChange={(next) => void toggle(next)}
-          className="group relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 transition data-[checked]:bg-emerald-600"
-        >
-          <span className="inline-block h-5 w-5 translate-x-0.5 rounded-full bg-white shadow transition group-data-[checked]:translate-x-5" />
-        </Switch>
-        <HeadlessLabel className="text-sm text-slate-800">
-          Reparto automático (round robin)
-        </HeadlessLabel>
-      </HeadlessField>
+          label="Reparto automático (round robin)"
+        />
+      </div>
       <p className="mt-1 text-sm text-slate-600">
         Las conversaciones nuevas sin agente de IA, y las que la IA pasa al equipo, van a la persona
         disponible con menos conversaciones abiertas, sin pasar de su máximo.

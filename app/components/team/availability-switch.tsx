@@ -1,6 +1,6 @@
-import { Field, Label, Switch } from "@headlessui/react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
+import { Switch } from "~/components/ui/switch";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 
@@ -42,15 +42,13 @@ export function AvailabilitySwitch() {
   }
 
   return (
-    <Field className="mt-2 flex items-center gap-2">
+    <div className="mt-2">
       <Switch
+        tone="dark"
         checked={available}
         onChange={(next) => void change(next)}
-        className="group relative inline-flex h-5 w-9 shrink-0 items-center rounded-full bg-slate-600 transition data-[checked]:bg-emerald-500"
-      >
-        <span className="inline-block h-4 w-4 translate-x-0.5 rounded-full bg-white transition group-data-[checked]:translate-x-4" />
-      </Switch>
-      <Label className="text-sm text-slate-300">{available ? "Disponible" : "Ausente"}</Label>
-    </Field>
+        label={available ? "Disponible" : "Ausente"}
+      />
+    </div>
   );
 }

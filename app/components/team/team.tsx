@@ -5,6 +5,7 @@
 import { createContext, useContext } from "react";
 import type { Member } from "../../../worker/organizations/members-contract";
 import type { Label, LabelRef } from "../../../worker/team-inbox/contract";
+import { NullableSelect } from "~/components/conversations/selectors";
 import { client, data } from "~/lib/api";
 
 export interface Team {
@@ -53,35 +54,15 @@ export function AssigneeBadge({ assigneeId }: { assigneeId: string | null }) {
   );
 }
 
-const selectClass =
-  "rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
-
 /** Who holds the conversation: "Sin asignar" or one of the organization's members. */
-export function AssigneeSelect({
-  value,
-  onChange,
-  label,
-}: {
+export function AssigneeSelect(props: {
   value: string | null;
   onChange: (userId: string | null) => void;
   label: string;
 }) {
   const { members } = useTeam();
-  return (
-    <select
-      aria-label={label}
-      className={selectClass}
-      value={value ?? ""}
-      onChange={(e) => onChange(e.target.value || null)}
-    >
-      <option value="">Sin asignar</option>
-      {members.map((member) => (
-        <option key={member.user_id} value={member.user_id}>
-          {member.full_name}
-        </option>
-      ))}
-    </select>
-  );
+  const options = members.map((m) => ({ id: m.user_id, name: m.full_name }));
+  return <NullableSelect options={options} {...props} />;
 }
 
 /** A conversation's labels as small chips in their colours. */
