@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { useHydrated } from "~/lib/use-hydrated";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
@@ -24,6 +25,7 @@ export default function AuthScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const hydrated = useHydrated();
 
   const { reload } = auth;
   useEffect(() => {
@@ -161,7 +163,9 @@ export default function AuthScreen() {
           <button
             type="button"
             onClick={toggle}
-            className="font-medium text-emerald-700 hover:underline"
+            // Inert until the script runs: a click before that would be lost.
+            disabled={!hydrated}
+            className="font-medium text-emerald-700 hover:underline disabled:text-slate-400"
           >
             {isRegister ? "Inicia sesión" : "Regístrate"}
           </button>

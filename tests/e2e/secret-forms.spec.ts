@@ -12,6 +12,8 @@ test("before the script runs, the login form cannot be sent and never puts the p
   await expect(form).toHaveAttribute("method", "post");
   await expect(page.getByLabel("Contraseña")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Iniciar Sesión" })).toBeDisabled();
+  // Switching to the registration form waits for the script too (a click would be lost).
+  await expect(page.getByRole("button", { name: "Regístrate" })).toBeDisabled();
   // Enter in a disabled form does nothing: the address stays as it was.
   await page.getByLabel("Email").press("Enter");
   await expect(page).toHaveURL(/\/auth$/);
