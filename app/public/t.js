@@ -79,6 +79,23 @@
     }
   }
 
+  var CLICK_WAIT_MS = 1000;
+  function wait(ms) {
+    return new Promise(function (resolve) {
+      setTimeout(resolve, ms);
+    });
+  }
+  function leavesPage(event, link) {
+    var target = link.getAttribute("target");
+    return (
+      !event.defaultPrevented &&
+      event.button === 0 &&
+      !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) &&
+      (!target || target === "_self") &&
+      !link.hasAttribute("download")
+    );
+  }
+
   function decorate(session) {
     var links = document.querySelectorAll(
       'a[href*="wa.me/"], a[href*="api.whatsapp.com/send"], a[href^="whatsapp://send"]',
@@ -92,11 +109,20 @@
       }
       link.href = url.toString();
       link.setAttribute("data-atiende", "1");
-      link.addEventListener("click", function () {
-        call("POST", "/conversions", {
+      link.addEventListener("click", function (event) {
+        var recorded = call("POST", "/conversions", {
           event_name: "whatsapp_click",
           tracking_session_id: session.id,
         }).catch(function () {});
+        // A link that replaces this page waits for the click to be recorded (at most
+        // CLICK_WAIT_MS): a request still in its CORS preflight when the page goes is lost
+        // in some browsers, keepalive or not. New tabs and modified clicks go at once.
+        if (!leavesPage(event, link)) return;
+        event.preventDefault();
+        var go = function () {
+          location.href = link.href;
+        };
+        Promise.race([recorded, wait(CLICK_WAIT_MS)]).then(go, go);
       });
     });
   }

@@ -68,8 +68,14 @@ test("the snippet tracks an ad visit through the WhatsApp link to the first mess
   const stats = await (await page.request.get("/api/v1/tracking/stats", { headers })).json();
   expect(stats.data.total_sessions).toBe(1);
 
+  // The page goes to WhatsApp once the click is recorded, not before.
+  const recorded = page.waitForResponse(
+    (r) => r.url().endsWith("/api/v1/tracking/conversions") && r.request().method() === "POST",
+  );
   await link.click();
-  await expect.poll(() => conversionNames(page.request, headers)).toEqual(["whatsapp_click:"]);
+  await expect(page).toHaveURL(/^https:\/\/wa\.me\//);
+  expect((await recorded).status()).toBe(201);
+  expect(await conversionNames(page.request, headers)).toEqual(["whatsapp_click:"]);
 
   // The customer sends the prefilled text: the webhook matches the reference to the visit.
   const from = `3465${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
