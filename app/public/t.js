@@ -82,7 +82,7 @@
   var CLICK_WAIT_MS = 1000;
   function wait(ms) {
     return new Promise(function (resolve) {
-      setTimeout(resolve, ms);
+      window.setTimeout(resolve, ms);
     });
   }
   function leavesPage(event, link) {
