@@ -157,8 +157,17 @@ type DataOf<R> = R extends { json(): Promise<infer Body> }
 export async function data<R extends ClientResponse<unknown>>(
   call: Promise<R>,
 ): Promise<DataOf<R>> {
-  const body = (await (await call).json().catch(() => null)) as { data: DataOf<R> } | null;
-  return body?.data as DataOf<R>;
+  const body = (await (await call).json().catch(() => null)) as { data?: DataOf<R> } | null;
+  // A 2xx whose body was cut off or is not the envelope is an error, never `undefined`
+  // handed to a screen as if it were the answer.
+  if (!body || body.data === undefined) {
+    throw new ApiError(
+      "La respuesta del servidor llegó incompleta. Intenta nuevamente.",
+      0,
+      "bad_response",
+    );
+  }
+  return body.data;
 }
 
 /** A binary answer (a message's file), with the token; errors as every other call. */

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import {
   data as routeData,
   isRouteErrorResponse,
@@ -38,9 +38,8 @@ import {
   StatusBadge,
   StatusSelect,
 } from "~/components/conversations/selectors";
-import { readConversions, SalesPanel } from "~/components/sales/sales-panel";
+import { readConversions } from "~/components/sales/read-conversions";
 import { StageBadge, StageSelect } from "~/components/sales/stage";
-import { LabelPicker } from "~/components/team/label-picker";
 import { AssigneeSelect, LabelChips } from "~/components/team/team";
 import { assignPerson, setLabels } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
@@ -51,6 +50,36 @@ import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { clientLoader as inboxLoader } from "./conversations";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
+
+/**
+ * The sales panel is its own chunk, fetched by the loader beside the data: the conversation's
+ * first visit downloads less, and the panel is there when the screen is.
+ */
+const loadSalesPanel = () => import("~/components/sales/sales-panel");
+const SalesPanel = lazy(() => loadSalesPanel().then((m) => ({ default: m.SalesPanel })));
+
+/** The label picker brings headlessui's Listbox and its positioning: fetched once shown. */
+const LazyLabelPicker = lazy(() =>
+  import("~/components/team/label-picker").then((m) => ({ default: m.LabelPicker })),
+);
+function LabelPicker(props: Parameters<typeof LazyLabelPicker>[0]) {
+  const count = props.value.length;
+  return (
+    <Suspense
+      fallback={
+        <button
+          type="button"
+          disabled
+          className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
+        >
+          Etiquetas{count > 0 ? ` (${count})` : ""}
+        </button>
+      }
+    >
+      <LazyLabelPicker {...props} />
+    </Suspense>
+  );
+}
 
 const readDetail = (id: string) => data(client.conversations[":id"].$get({ param: { id } }));
 
@@ -63,6 +92,7 @@ export async function clientLoader({ params }: ClientLoaderFunctionArgs) {
       loadThread(id),
       readConversions(id),
       data(client["quick-replies"].$get()).catch(() => []),
+      loadSalesPanel(),
     ]);
     return { conversation, thread, conversions, quickReplies };
   } catch (error) {
@@ -265,11 +295,13 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
         </p>
       )}
       <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
-        <SalesPanel
-          conversation={conversation}
-          conversions={loaded.conversions}
-          onChange={(update) => setConversation((c) => c && update(c))}
-        />
+        <Suspense fallback={<Spinner label="Cargando ventas..." />}>
+          <SalesPanel
+            conversation={conversation}
+            conversions={loaded.conversions}
+            onChange={(update) => setConversation((c) => c && update(c))}
+          />
+        </Suspense>
         <div className="flex min-h-0 flex-1 flex-col xl:order-first">
           <div className="flex-1 overflow-y-auto p-4">
             {hasMore && (

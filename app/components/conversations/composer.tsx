@@ -1,10 +1,23 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { toast } from "sonner";
 import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import { Button } from "~/components/ui/button";
 import { AttachButton } from "./attach-button";
-import { TemplatePicker, type TemplateToSend } from "./template-picker";
+import { Spinner } from "~/components/ui/spinner";
+import type { TemplateToSend } from "./template-picker";
+
+/** Templates are chosen rarely: their picker is a chunk of its own, fetched when shown. */
+const LazyTemplatePicker = lazy(() =>
+  import("./template-picker").then((m) => ({ default: m.TemplatePicker })),
+);
+function TemplatePicker(props: Parameters<typeof LazyTemplatePicker>[0]) {
+  return (
+    <Suspense fallback={<Spinner label="Cargando plantillas..." />}>
+      <LazyTemplatePicker {...props} />
+    </Suspense>
+  );
+}
 
 interface ComposerProps {
   /** The text being written, kept by the parent so it survives the composer (window closing). */

@@ -5,6 +5,7 @@ import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contrac
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
 import { client, data, errorMessage } from "~/lib/api";
+import { readConversions } from "./read-conversions";
 import { useAuth } from "~/lib/auth";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import { ConversionsList } from "./conversions-list";
@@ -17,10 +18,6 @@ import { SuggestionBanner } from "./suggestion-banner";
  * still "pending": look again after these delays, then stop (no endless polling).
  */
 const FOLLOW_UPS_MS = [1000, 3000];
-
-/** A conversation's conversions, as the conversation's loader reads them. */
-export const readConversions = (conversationId: string) =>
-  data(client.conversations[":id"].conversions.$get({ param: { id: conversationId } }));
 
 /**
  * A conversation's conversions, from the loader's first read, reloaded on demand and followed
