@@ -320,6 +320,21 @@ describe("the AI marks the lead", () => {
       .bind(conversation.id)
       .first<{ n: number }>();
     expect(leads!.n).toBe(1);
+    // Taken on the customer's words alone, the lead says so, and the team is told why.
+    const lead = await env.DB.prepare(
+      "SELECT custom_data FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
+    )
+      .bind(conversation.id)
+      .first<{ custom_data: string }>();
+    expect(JSON.parse(lead!.custom_data)).toEqual({ source: "ia" });
+    const notes = await env.DB.prepare(
+      "SELECT content FROM messages WHERE conversation_id = ? AND direction = 'internal'",
+    )
+      .bind(conversation.id)
+      .all<{ content: string }>();
+    expect(notes.results.map((n) => n.content)).toEqual([
+      "La IA marcó la conversación como Interesado: Pide precio para empezar. Si no lo es, cambia la etapa.",
+    ]);
 
     // Offered the tool, the model got the tool's result before writing the answer.
     const asked = (await modelRequests()).filter((r) =>

@@ -105,7 +105,7 @@ export async function replyToConversation(
   await log.answered(answer.handoff ? "handoff" : "replied", answer);
 
   // The lead first: a reply that fails to send does not undo what the customer showed.
-  if (answer.lead) await markLeadByAgent(deps, conversation);
+  if (answer.lead) await markLeadByAgent(deps, conversation, answer.lead.reason);
   if (answer.reply && agent.mode === "draft") {
     await saveDraft(deps, conversation, agent.id, { ...answer, reply: answer.reply });
   } else if (answer.reply) {

@@ -128,7 +128,7 @@ export async function suggestDraft(deps: Deps, member: Member, { id }: { id: str
     throw new AppError(502, "ai_error", error.message);
   }
   await log.answered("draft", answer);
-  if (answer.lead) await markLeadByAgent(deps, conversation);
+  if (answer.lead) await markLeadByAgent(deps, conversation, answer.lead.reason);
   const { reply } = answer;
   if (!reply) throw noSuggestion(answer.handoff?.reason);
   const draft = await saveDraft(deps, conversation, agent.id, { ...answer, reply });

@@ -22,6 +22,7 @@ import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
+import { systemNote } from "../team-inbox/notes-service";
 import { recordConversationConversion, toConversion } from "../tracking/service";
 import {
   DEFAULT_CURRENCY,
@@ -69,10 +70,15 @@ async function moveToStage(
 }
 
 /** The conversation's one `lead` conversion, recorded the first time it becomes a lead. */
-export const recordLead = (deps: Deps, conversation: ConversationRow) =>
+export const recordLead = (
+  deps: Deps,
+  conversation: ConversationRow,
+  customData?: Record<string, unknown>,
+) =>
   recordConversationConversion(deps, conversation, {
     eventName: "lead",
     dedupeKey: `lead:${conversation.id}`,
+    customData,
   });
 
 /**
@@ -83,11 +89,24 @@ export async function afterStageChange(deps: Deps, conversation: ConversationRow
   if (conversation.stage === "lead") await recordLead(deps, conversation);
 }
 
-/** The AI's `mark_lead`: the same as a person moving a new conversation to Interesado. */
-export async function markLeadByAgent(deps: Deps, conversation: ConversationRow) {
+/**
+ * The AI's `mark_lead`: the same as a person moving a new conversation to Interesado, taken on
+ * the customer's words alone, so it is never silent (docs/decisions/0040): the lead says it
+ * came from the AI and why, and the thread tells the team, who can move the stage back.
+ */
+export async function markLeadByAgent(deps: Deps, conversation: ConversationRow, reason: string) {
   const moved =
     conversation.stage === "new" ? await moveToStage(deps, conversation, "lead") : conversation;
-  await recordLead(deps, moved);
+  // Only the source goes with the lead (and to Meta): the reason is the customer's business.
+  const { created } = await recordLead(deps, moved, { source: "ia" });
+  if (created || moved !== conversation) {
+    await systemNote(
+      deps,
+      conversation.organizationId,
+      conversation.id,
+      `La IA marcó la conversación como Interesado: ${reason}. Si no lo es, cambia la etapa.`,
+    );
+  }
 }
 
 async function organizationCurrency(db: Db, organizationId: string) {

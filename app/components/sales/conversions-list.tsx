@@ -41,7 +41,9 @@ const conversionLabel = (c: Conversion) =>
     ? c.conversion_value === null
       ? "Venta"
       : `Venta de ${formatMoney(c.conversion_value, c.currency ?? DEFAULT_CURRENCY)}`
-    : STAGE_LABELS.lead;
+    : c.custom_data?.source === "ia"
+      ? `${STAGE_LABELS.lead} (por IA)`
+      : STAGE_LABELS.lead;
 
 /** "Conversiones enviadas a Meta": each lead and sale with its time and Meta's answer. */
 export function ConversionsList({ conversions }: { conversions: Conversion[] }) {
