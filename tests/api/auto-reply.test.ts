@@ -3,6 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { replyToConversation } from "../../worker/agents/auto-reply";
+import {
+  AI_CALLS_PER_CONVERSATION_HOUR,
+  CONVERSATION_AI_LIMIT_REACHED,
+} from "../../worker/ai/budget";
 import { depsForBackground } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
@@ -362,5 +366,40 @@ describe("the AI marks the lead", () => {
     expect(asked).toHaveLength(1);
     expect(asked[0].body.tools.map((t: any) => t.function.name)).toEqual(["handoff_to_human"]);
     expect((await conversationOf(owner.organization.id, from)).stage).toBe("new");
+  });
+});
+
+describe("a customer cannot spend the organization's AI month", () => {
+  it("past the conversation's model calls for the hour, hands it to the team without asking the model", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const conversation = await conversationOf(owner.organization.id, from);
+    // The hour's calls already spent by this customer (AI_CALLS_PER_CONVERSATION_HOUR).
+    await env.DB.prepare(
+      "INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)",
+    )
+      .bind(
+        `ai:conversation:${conversation.id}`,
+        AI_CALLS_PER_CONVERSATION_HOUR,
+        Date.now() + 3_600_000,
+      )
+      .run();
+    const text = `¿Me contáis otra vez los precios? ${crypto.randomUUID().slice(0, 8)}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
+    await runDueReplies(hub);
+
+    const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(text));
+    expect(asked).toEqual([]);
+    expect(await botMessages(conversation.id)).toEqual([]);
+    expect((await conversationOf(owner.organization.id, from)).status).toBe("pending");
+    const notes = await env.DB.prepare(
+      "SELECT content FROM messages WHERE conversation_id = ? AND direction = 'internal'",
+    )
+      .bind(conversation.id)
+      .all<{ content: string }>();
+    expect(notes.results.map((n) => n.content)).toEqual([
+      `La IA pasó la conversación al equipo: ${CONVERSATION_AI_LIMIT_REACHED}`,
+    ]);
   });
 });

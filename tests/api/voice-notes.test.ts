@@ -4,6 +4,10 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import {
+  AI_CALLS_PER_CONVERSATION_HOUR,
+  CONVERSATION_AI_LIMIT_REACHED,
+} from "../../worker/ai/budget";
 import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
@@ -432,6 +436,57 @@ describe("voice notes", () => {
       transcript_status: "failed",
       transcript_error: "La organización agotó su presupuesto mensual de IA.",
     });
+    expect(await modelRequestsWith(words)).toEqual([]);
+  });
+
+  it("transcribes a note once when two paths reach it together", async () => {
+    const org = await setup();
+    const from = customer();
+    const words = unique("Llegan dos a la vez");
+    await sendVoiceNote(org, from, words);
+    const conversation = await conversationOf(org.owner.organization.id, from);
+    const [note] = await messagesOf(org.owner.token, conversation.id);
+
+    // The hub and a reply (or a draft) reach the note at the same moment.
+    const deps = depsForBackground(env, () => {});
+    const both = await Promise.all([
+      transcribeMessage(deps, org.owner.organization.id, note!.id),
+      transcribeMessage(deps, org.owner.organization.id, note!.id),
+    ]);
+    for (const row of both)
+      expect(row).toMatchObject({ transcript: words, transcriptStatus: "done" });
+    expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(1);
+  });
+
+  it("sends no note to the model past the conversation's calls for the hour, and says why", async () => {
+    const org = await setup();
+    const from = customer();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: "Hola" })),
+    );
+    const conversation = await conversationOf(org.owner.organization.id, from);
+    await env.DB.prepare(
+      "INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)",
+    )
+      .bind(
+        `ai:conversation:${conversation.id}`,
+        AI_CALLS_PER_CONVERSATION_HOUR,
+        Date.now() + 3_600_000,
+      )
+      .run();
+    const words = unique("Una nota más de las que caben");
+    await sendVoiceNote(org, from, words);
+    await runDurableObjectAlarm(org.hub);
+
+    const notes = (await messagesOf(org.owner.token, conversation.id)).filter(
+      (m) => m.type === "audio",
+    );
+    expect(notes).toEqual([
+      expect.objectContaining({
+        transcript_status: "failed",
+        transcript_error: CONVERSATION_AI_LIMIT_REACHED,
+      }),
+    ]);
     expect(await modelRequestsWith(words)).toEqual([]);
   });
 

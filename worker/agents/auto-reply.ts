@@ -4,7 +4,6 @@
  * in flight, and a burst of customer messages is answered once.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { aiCallLog } from "../ai/budget";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { agents, conversations, organizations } from "../db/schema";
 import type { Env } from "../env";
@@ -16,7 +15,12 @@ import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
-import { checkAiBudget } from "../ai/budget";
+import {
+  aiCallLog,
+  checkAiBudget,
+  CONVERSATION_AI_LIMIT_REACHED,
+  takeConversationAiCall,
+} from "../ai/budget";
 import { saveDraft } from "./drafts";
 import { buildHistory, recentMessages } from "./history";
 import { autoAssign } from "../team-inbox/assignment";
@@ -81,6 +85,11 @@ export async function replyToConversation(
   const history = await buildHistory(deps, organizationId, recent);
   if ("handoff" in history) {
     await handOff(deps, organizationId, conversation.id, history.handoff);
+    return "handoff";
+  }
+
+  if (!(await takeConversationAiCall(db, conversation.id))) {
+    await handOff(deps, organizationId, conversation.id, CONVERSATION_AI_LIMIT_REACHED);
     return "handoff";
   }
 

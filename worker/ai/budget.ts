@@ -8,10 +8,30 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
+import { tryHit, type Limit } from "../http/rate-limit";
 import { publish } from "../realtime/publish";
 import { aiCalls, aiUsage, organizations } from "../db/schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
+
+/**
+ * Model calls one customer's conversation may cause in an hour (replies, an agent's drafts,
+ * transcriptions). Within an organization a customer has one conversation, so this bounds
+ * the sender too: a chatty or hostile customer cannot spend the organization's month
+ * (docs/decisions/0041).
+ */
+export const AI_CALLS_PER_CONVERSATION_HOUR = 40;
+const CONVERSATION_AI_LIMIT: Limit = {
+  max: AI_CALLS_PER_CONVERSATION_HOUR,
+  windowSeconds: 3600,
+};
+
+/** Why the AI stopped in a conversation for the hour: the team reads it in the thread. */
+export const CONVERSATION_AI_LIMIT_REACHED = `Este cliente ha llegado al máximo de ${AI_CALLS_PER_CONVERSATION_HOUR} respuestas y transcripciones de la IA por hora.`;
+
+/** Takes one of the conversation's model calls for this hour; false when none is left. */
+export const takeConversationAiCall = (db: Db, conversationId: string) =>
+  tryHit(db, `ai:conversation:${conversationId}`, CONVERSATION_AI_LIMIT);
 
 /** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
 export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);

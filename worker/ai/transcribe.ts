@@ -6,10 +6,16 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../db/schema";
+import type { Db } from "../db/client";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
-import { aiCallLog, hasAiBudget } from "./budget";
+import {
+  aiCallLog,
+  CONVERSATION_AI_LIMIT_REACHED,
+  hasAiBudget,
+  takeConversationAiCall,
+} from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
 
@@ -69,6 +75,47 @@ const awaitsTranscript = or(
   isNull(messages.transcriptStatus),
 );
 
+/** Longer than a model call with its retries may take: a claim past it was abandoned. */
+const CLAIM_LEASE_MS = 3 * 60_000;
+/** How often a path that found the note taken looks for the other path's words. */
+const CLAIM_POLL_MS = 500;
+
+/**
+ * Takes the note for this path before anything is paid for (Meta's file, the model): of the
+ * hub, a reply and a draft reaching the same note at once, one transcribes it. Answers the
+ * claimed row, or null when another path holds a live claim.
+ */
+async function claimNote(db: Db, messageId: string, now: number) {
+  const [claimed] = await db
+    .update(messages)
+    .set({ transcriptClaimedAt: now })
+    .where(
+      and(
+        eq(messages.id, messageId),
+        awaitsTranscript,
+        or(
+          isNull(messages.transcriptClaimedAt),
+          lt(messages.transcriptClaimedAt, now - CLAIM_LEASE_MS),
+        ),
+      ),
+    )
+    .returning();
+  return claimed ?? null;
+}
+
+/**
+ * The note as the path holding it leaves it: a reply needs the words, not a second model
+ * call. Still waiting at the lease's end, it is answered as it is (pending).
+ */
+async function transcriptOfOtherPath(db: Db, messageId: string) {
+  const deadline = Date.now() + CLAIM_LEASE_MS;
+  for (;;) {
+    const row = await db.query.messages.findFirst({ where: eq(messages.id, messageId) });
+    if (!row || row.transcriptStatus !== "pending" || Date.now() >= deadline) return row ?? null;
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+  }
+}
+
 /**
  * Transcribes an inbound audio of the organization unless that is already done or failed, and
  * tells open consoles. Answers the message as it now is (null when it is not such an audio).
@@ -91,16 +138,29 @@ export async function transcribeMessage(
   if (!row || row.transcriptStatus === "done" || row.transcriptStatus === "failed")
     return row ?? null;
 
-  const outcome = await attempt(deps, row);
-  // Only a message still waiting is written: a reply and the hub may both have tried.
+  const claimed = await claimNote(db, row.id, Date.now());
+  if (!claimed) return transcriptOfOtherPath(db, row.id);
+  const outcome = await attempt(deps, claimed);
+  // Written only under this path's claim: one that outlived its lease was taken over.
   const [stored] = await db
     .update(messages)
     .set(
       "text" in outcome
-        ? { transcript: outcome.text, transcriptStatus: "done", transcriptError: null }
-        : { transcriptStatus: "failed", transcriptError: outcome.error },
+        ? {
+            transcript: outcome.text,
+            transcriptStatus: "done",
+            transcriptError: null,
+            transcriptClaimedAt: null,
+          }
+        : { transcriptStatus: "failed", transcriptError: outcome.error, transcriptClaimedAt: null },
     )
-    .where(and(eq(messages.id, row.id), awaitsTranscript))
+    .where(
+      and(
+        eq(messages.id, row.id),
+        awaitsTranscript,
+        eq(messages.transcriptClaimedAt, claimed.transcriptClaimedAt!),
+      ),
+    )
     .returning();
   if (!stored)
     return (await db.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
@@ -119,6 +179,9 @@ async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | 
   if (!row.mediaId) return { error: "El mensaje no trae el archivo de audio." };
   if (!(await hasAiBudget(db, row.organizationId))) {
     return { error: "La organización agotó su presupuesto mensual de IA." };
+  }
+  if (!(await takeConversationAiCall(db, row.conversationId))) {
+    return { error: CONVERSATION_AI_LIMIT_REACHED };
   }
   let audio;
   try {

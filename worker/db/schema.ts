@@ -312,6 +312,11 @@ export const messages = sqliteTable(
     transcript: text("transcript"),
     transcriptStatus: text("transcript_status", { enum: TRANSCRIPT_STATUSES }),
     transcriptError: text("transcript_error"),
+    /**
+     * When a path (the hub, a reply, a draft) took the note to transcribe it (epoch ms): one
+     * model call per note, and a claim older than its lease is taken over (worker/ai/transcribe.ts).
+     */
+    transcriptClaimedAt: integer("transcript_claimed_at"),
     /** The knowledge entries an AI answer used: [{id, title}]. */
     aiSources: text("ai_sources", { mode: "json" }).$type<AiSource[]>(),
     /** A person sent it from the AI's suggestion (draft). */

@@ -33,6 +33,12 @@ function hitStatement(db: Db, key: string, limit: Limit, now: number) {
     .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
 }
 
+/** Takes one hit without throwing, for background work: whether the window still had room. */
+export async function tryHit(db: Db, key: string, limit: Limit, now = Date.now()) {
+  const [row] = await hitStatement(db, key, limit, now);
+  return !row || row.count <= limit.max;
+}
+
 /** Counts one hit (for limits that count failures after the fact). */
 export async function countHit(db: Db, key: string, limit: Limit, now = Date.now()) {
   await hitStatement(db, key, limit, now);

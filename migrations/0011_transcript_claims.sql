@@ -1,0 +1,1 @@
+ALTER TABLE `messages` ADD `transcript_claimed_at` integer;
