@@ -3,7 +3,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { scannedPdf, textPdf } from "../fixtures/pdf";
+import { compressedTextPdf, inflatingPdf, scannedPdf, textPdf } from "../fixtures/pdf";
 import { connectWhatsapp, db } from "../support/db";
 import { createAgent, createOwner, addMember } from "../support/factories";
 import { call, type ApiResponse } from "../support/http";
@@ -210,6 +210,28 @@ describe("knowledge import", () => {
     expect(res.body.data.title).toBe("Precios 2026");
     expect(res.body.data.content).toContain("Limpieza dental: 50 euros");
     expect(res.body.data.content).toContain("Blanqueamiento (láser): 200 euros");
+  });
+
+  it("reads a compressed PDF, and refuses one that inflates past 32 MB before PDF.js reads it (413)", async () => {
+    const owner = await createOwner();
+    const compressed = await compressedTextPdf(["Horario", "De lunes a viernes, de 9 a 19"]);
+    const read = await importFile(owner.token, [compressed], "horario.pdf", "application/pdf");
+    expect(read.status).toBe(201);
+    expect(read.body.data.content).toContain("De lunes a viernes, de 9 a 19");
+
+    const bomb = await inflatingPdf(40);
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const refused = await importFile(owner.token, [bomb], "bomba.pdf", "application/pdf");
+    expect(refused.status).toBe(413);
+    expect(refused.body.message).toMatch(/^El PDF ocupa más de 32 MB una vez descomprimido/);
+    // Junk after the data would stop a strict inflater before it counted the bomb: a stream
+    // that does not inflate cleanly is refused, not left to PDF.js's lenient reading.
+    const junk = await inflatingPdf(40, { junk: "basura" });
+    const unreadable = await importFile(owner.token, [junk], "bomba.pdf", "application/pdf");
+    expect(unreadable.status).toBe(422);
+    expect(unreadable.body.message).toMatch(/No se pudo leer el PDF/);
+    const list = await call("GET", "/api/v1/knowledge", { token: owner.token });
+    expect(list.body.data.map((e: { title: string }) => e.title)).toEqual(["horario"]);
   });
 
   it("refuses a PDF without text, a broken one, other types and empty files, in Spanish (422)", async () => {
