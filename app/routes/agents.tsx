@@ -16,6 +16,7 @@ import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/agents";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
+import { KNOWLEDGE_MAX_ENTRIES } from "../../worker/knowledge/contract";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
 
@@ -27,7 +28,10 @@ const LINK_BUTTON_CLASS =
  * dialog's 'Solo estas entradas' lists them) start loading too, but the page does not wait.
  */
 export async function clientLoader() {
-  const knowledge = data(client.knowledge.$get());
+  // The whole list fits in one page (the organization's cap): the dialog offers every entry.
+  const knowledge = data(
+    client.knowledge.$get({ query: { limit: String(KNOWLEDGE_MAX_ENTRIES) } }),
+  ).then((list) => list.entries);
   knowledge.catch(() => undefined); // The dialog says so if it fails; the page does not break.
   const [agents, usage] = await Promise.all([
     data(client.agents.$get()),

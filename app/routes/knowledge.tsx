@@ -1,7 +1,11 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useLoaderData } from "react-router";
 import { toast } from "sonner";
-import type { KnowledgeSummary } from "../../worker/knowledge/contract";
+import {
+  KNOWLEDGE_MAX_ENTRIES,
+  KNOWLEDGE_PAGE_SIZE,
+  type KnowledgeSummary,
+} from "../../worker/knowledge/contract";
 import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
 import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";
 import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
@@ -16,8 +20,17 @@ import { RouteError } from "~/components/route-error";
 
 export const meta = () => [{ title: "Conocimiento — Atiende" }];
 
-export async function clientLoader() {
-  return { entries: await data(client.knowledge.$get()) };
+/** "Cargar más" asks for a longer first page: how many are shown lives in the URL. */
+const shownFrom = (url: string) => {
+  const asked = Number(new URL(url).searchParams.get("limit"));
+  return Number.isInteger(asked) && asked > 0
+    ? Math.min(asked, KNOWLEDGE_MAX_ENTRIES)
+    : KNOWLEDGE_PAGE_SIZE;
+};
+
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
+  const limit = shownFrom(request.url);
+  return data(client.knowledge.$get({ query: { limit: String(limit) } }));
 }
 // The token lives in localStorage: the list is loaded in the browser, even on first load.
 clientLoader.hydrate = true as const;
@@ -37,7 +50,7 @@ const changedAt = (iso: string) =>
   new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
 
 export default function Knowledge() {
-  const { entries } = useLoaderData<typeof clientLoader>();
+  const { entries, total, limit, usage } = useLoaderData<typeof clientLoader>();
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   /** The dialog: `{ entry: null }` writes a new one, `{ entry }` edits, null is closed. */
@@ -76,6 +89,12 @@ export default function Knowledge() {
           </div>
         )}
       </div>
+
+      <p className="mb-3 text-sm text-slate-600">
+        {usage.entries.toLocaleString("es-ES")} de {usage.max_entries.toLocaleString("es-ES")}{" "}
+        entradas · {usage.characters.toLocaleString("es-ES")} de{" "}
+        {usage.max_characters.toLocaleString("es-ES")} caracteres
+      </p>
 
       {entries.length === 0 ? (
         <section className="rounded-xl border border-dashed border-slate-300 bg-white p-8 text-center">
@@ -125,6 +144,17 @@ export default function Knowledge() {
             </li>
           ))}
         </ul>
+      )}
+      {entries.length < total && (
+        <p className="mt-4 text-center">
+          <Link
+            to={`?limit=${limit + KNOWLEDGE_PAGE_SIZE}`}
+            preventScrollReset
+            className="inline-block rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+          >
+            Cargar más
+          </Link>
+        </p>
       )}
 
       {canManage && (

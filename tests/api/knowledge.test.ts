@@ -73,7 +73,7 @@ describe("knowledge entries", () => {
 
     const listed = await call("GET", "/api/v1/knowledge", { token: agent.token });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((e: { id: string }) => e.id)).toEqual([id]);
+    expect(listed.body.data.entries.map((e: { id: string }) => e.id)).toEqual([id]);
 
     for (const [method, path, body] of [
       ["POST", "/api/v1/knowledge", { title: "x", content: "y" }],
@@ -118,7 +118,7 @@ describe("knowledge entries", () => {
 
     const listed = await call("GET", "/api/v1/knowledge", { token: agent.token });
     expect(listed.status).toBe(200);
-    const [summary] = listed.body.data;
+    const [summary] = listed.body.data.entries;
     expect(summary).toMatchObject({ id: entry.id, title: "Tarifas", characters: long.length });
     expect(summary.excerpt).toBe(long.slice(0, 240));
     expect(summary).not.toHaveProperty("content");
@@ -159,7 +159,7 @@ describe("knowledge entries", () => {
     const stranger = await createOwner();
     const entry = await addEntry(owner, "Precios", "Limpieza 50 €");
     const list = await call("GET", "/api/v1/knowledge", { token: stranger.token });
-    expect(list.body.data).toEqual([]);
+    expect(list.body.data.entries).toEqual([]);
     const edit = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
       token: stranger.token,
       body: { title: "Mío" },
@@ -170,7 +170,7 @@ describe("knowledge entries", () => {
     const read = await call("GET", `/api/v1/knowledge/${entry.id}`, { token: stranger.token });
     expect(read.status).toBe(404);
     const mine = await call("GET", "/api/v1/knowledge", { token: owner.token });
-    expect(mine.body.data[0]).toMatchObject({ id: entry.id, title: "Precios" });
+    expect(mine.body.data.entries[0]).toMatchObject({ id: entry.id, title: "Precios" });
   });
 });
 
@@ -231,7 +231,7 @@ describe("knowledge import", () => {
     expect(unreadable.status).toBe(422);
     expect(unreadable.body.message).toMatch(/No se pudo leer el PDF/);
     const list = await call("GET", "/api/v1/knowledge", { token: owner.token });
-    expect(list.body.data.map((e: { title: string }) => e.title)).toEqual(["horario"]);
+    expect(list.body.data.entries.map((e: { title: string }) => e.title)).toEqual(["horario"]);
   });
 
   it("refuses a PDF without text, a broken one, other types and empty files, in Spanish (422)", async () => {
@@ -254,7 +254,7 @@ describe("knowledge import", () => {
     });
     expect(missing.status).toBe(422);
     const list = await call("GET", "/api/v1/knowledge", { token: owner.token });
-    expect(list.body.data).toEqual([]);
+    expect(list.body.data.entries).toEqual([]);
   });
 
   it("says both caps: 5 MB per file (413) and 100,000 characters of text (422)", async () => {
@@ -345,7 +345,7 @@ describe("knowledge in the agent's prompt", () => {
     expect(res.body.data.sources).toEqual([]);
     expect(await promptWith("Precio del blanqueamiento 9f3a")).not.toContain("999");
     // Even a stranger's id in the agent's list: refused, so it can never reach the search.
-    const stolen = (await call("GET", "/api/v1/knowledge", { token: stranger.token })).body.data;
+    const stolen = (await call("GET", "/api/v1/knowledge", { token: stranger.token })).body.data.entries;
     const res2 = await call("PATCH", `/api/v1/agents/${agent.id}`, {
       token: owner.token,
       body: { knowledge_ids: [stolen[0].id] },

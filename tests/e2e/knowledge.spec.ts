@@ -104,3 +104,31 @@ test("write, edit and delete an entry; limit an agent to some entries", async ({
   await page.getByRole("dialog").getByRole("button", { name: "Eliminar" }).click();
   await expect(page.getByText("Aún no hay conocimiento")).toBeVisible();
 });
+
+test("the list shows 50 entries and the organization's usage, and 'Cargar más' shows the rest", async ({
+  page,
+}) => {
+  const { headers } = await signedInOwner(page);
+  for (let i = 1; i <= 51; i++) {
+    const res = await page.request.post("/api/v1/knowledge", {
+      headers,
+      data: { title: `Pregunta ${i}`, content: `Respuesta ${i}` },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto("/agents/knowledge");
+  const entries = page
+    .getByRole("list", { name: "Entradas de conocimiento" })
+    .getByRole("listitem");
+  await expect(entries).toHaveCount(50);
+  await expect(
+    page.getByText(/^51 de 500 entradas · \d+ de 2\.000\.000 caracteres$/),
+  ).toBeVisible();
+  // The oldest is the one left out; asking for more brings it, and the URL says how many.
+  await expect(page.getByRole("heading", { name: "Pregunta 1", exact: true })).toHaveCount(0);
+  await page.getByRole("link", { name: "Cargar más" }).click();
+  await expect(entries).toHaveCount(51);
+  await expect(page.getByRole("heading", { name: "Pregunta 1", exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\?limit=100$/);
+  await expect(page.getByRole("link", { name: "Cargar más" })).toHaveCount(0);
+});

@@ -81,3 +81,38 @@ export interface KnowledgeSummary extends Omit<KnowledgeEntry, "content"> {
   /** The whole text's length, in characters. */
   characters: number;
 }
+
+/**
+ * Each organization's knowledge, in all: room for a business's questions, prices and policies
+ * many times over, and a bound on what one tenant stores and what its agents search
+ * (docs/decisions/0046).
+ */
+export const KNOWLEDGE_MAX_ENTRIES = 500;
+export const KNOWLEDGE_MAX_CHARACTERS = 2_000_000;
+export const KNOWLEDGE_TOO_MANY_ENTRIES = `Tu organización ya tiene ${KNOWLEDGE_MAX_ENTRIES} entradas de conocimiento, el máximo: elimina alguna antes de añadir otra.`;
+export const KNOWLEDGE_TOO_MANY_CHARACTERS =
+  "El conocimiento de tu organización pasaría de 2.000.000 de caracteres, el máximo: acorta o elimina alguna entrada.";
+
+export const KNOWLEDGE_PAGE_SIZE = 50;
+
+/** `GET /knowledge?page&limit`: a page of 50 by default; the whole list fits in one at most. */
+export const knowledgeListQuery = z.object({
+  page: z.coerce.number().int().min(1).max(1_000).default(1),
+  limit: z.coerce.number().int().min(1).max(KNOWLEDGE_MAX_ENTRIES).default(KNOWLEDGE_PAGE_SIZE),
+});
+
+/** What the organization stores, against its caps. */
+export interface KnowledgeUsage {
+  entries: number;
+  characters: number;
+  max_entries: number;
+  max_characters: number;
+}
+
+export interface KnowledgeList {
+  entries: KnowledgeSummary[];
+  total: number;
+  page: number;
+  limit: number;
+  usage: KnowledgeUsage;
+}

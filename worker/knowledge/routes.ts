@@ -2,11 +2,12 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
-import { formBody, jsonBody } from "../http/validate";
+import { formBody, jsonBody, queryParams } from "../http/validate";
 import {
   KNOWLEDGE_FILE_MAX_BYTES,
   knowledgeCreateInput,
   knowledgeImportForm,
+  knowledgeListQuery,
   knowledgeUpdateInput,
 } from "./contract";
 import { fileTooLarge } from "./extract";
@@ -24,7 +25,11 @@ const importBodyLimit = bodyLimit({
 
 export const knowledgeRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await knowledge.listKnowledge(c.var.deps, c.var.member) }))
+  .get("/", queryParams(knowledgeListQuery), async (c) =>
+    c.json({
+      data: await knowledge.listKnowledge(c.var.deps, c.var.member, c.req.valid("query")),
+    }),
+  )
   .post("/", manage, ...jsonBody(knowledgeCreateInput), async (c) => {
     const entry = await knowledge.createKnowledge(c.var.deps, c.var.member, c.req.valid("json"));
     return c.json({ data: entry }, 201);

@@ -2,19 +2,25 @@
  * The organization's knowledge entries: every member reads them, owners and admins write them
  * (routes.ts). Every query is scoped to the member's organization.
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
+import { uuidv7 } from "../db/ids";
 import { agents, knowledgeEntries } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import {
   KNOWLEDGE_EXCERPT_CHARS,
+  KNOWLEDGE_MAX_CHARACTERS,
+  KNOWLEDGE_MAX_ENTRIES,
+  KNOWLEDGE_TOO_MANY_CHARACTERS,
+  KNOWLEDGE_TOO_MANY_ENTRIES,
   type KnowledgeEntry,
-  type KnowledgeSummary,
+  type KnowledgeList,
   type knowledgeCreateInput,
+  type knowledgeListQuery,
   type knowledgeUpdateInput,
 } from "./contract";
 import { readKnowledgeFile } from "./extract";
@@ -36,30 +42,81 @@ const toKnowledgeEntry = (row: Row): KnowledgeEntry => ({
 });
 
 const entryNotFound = () => notFound("Entrada de conocimiento no encontrada.");
+const overCaps = (entries: boolean) =>
+  new AppError(
+    422,
+    "knowledge_limit",
+    entries ? KNOWLEDGE_TOO_MANY_ENTRIES : KNOWLEDGE_TOO_MANY_CHARACTERS,
+  );
+
+/** Whether the organization is past its number of entries (else it was its characters). */
+async function tooManyEntries(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(knowledgeEntries)
+    .where(eq(knowledgeEntries.organizationId, organizationId));
+  return (row?.n ?? 0) >= KNOWLEDGE_MAX_ENTRIES;
+}
 const scoped = (member: Member, id: string) =>
   and(eq(knowledgeEntries.id, id), eq(knowledgeEntries.organizationId, member.organizationId));
 
-/** The organization's entries, the most recently changed first: each one's beginning and size. */
-export async function listKnowledge({ db }: Deps, member: Member): Promise<KnowledgeSummary[]> {
-  const rows = await db
-    .select({
-      id: knowledgeEntries.id,
-      title: knowledgeEntries.title,
-      excerpt: sql<string>`substr(${knowledgeEntries.content}, 1, ${KNOWLEDGE_EXCERPT_CHARS})`,
-      characters: sql<number>`length(${knowledgeEntries.content})`,
-      fileName: knowledgeEntries.fileName,
-      createdAt: knowledgeEntries.createdAt,
-      updatedAt: knowledgeEntries.updatedAt,
-    })
-    .from(knowledgeEntries)
-    .where(eq(knowledgeEntries.organizationId, member.organizationId))
-    .orderBy(desc(knowledgeEntries.updatedAt), desc(knowledgeEntries.id));
-  return rows.map((row) => ({
-    ...entryFields(row),
-    excerpt: row.excerpt,
-    characters: row.characters,
-  }));
+/** The organization's entries, the most recently changed first, a page at a time. */
+export async function listKnowledge(
+  { db }: Deps,
+  member: Member,
+  { page, limit }: z.output<typeof knowledgeListQuery>,
+): Promise<KnowledgeList> {
+  const mine = eq(knowledgeEntries.organizationId, member.organizationId);
+  const [rows, [usage]] = await db.batch([
+    db
+      .select({
+        id: knowledgeEntries.id,
+        title: knowledgeEntries.title,
+        excerpt: sql<string>`substr(${knowledgeEntries.content}, 1, ${KNOWLEDGE_EXCERPT_CHARS})`,
+        characters: sql<number>`length(${knowledgeEntries.content})`,
+        fileName: knowledgeEntries.fileName,
+        createdAt: knowledgeEntries.createdAt,
+        updatedAt: knowledgeEntries.updatedAt,
+      })
+      .from(knowledgeEntries)
+      .where(mine)
+      .orderBy(desc(knowledgeEntries.updatedAt), desc(knowledgeEntries.id))
+      .limit(limit)
+      .offset((page - 1) * limit),
+    db
+      .select({
+        entries: count(),
+        characters: sql<number>`coalesce(sum(length(${knowledgeEntries.content})), 0)`,
+      })
+      .from(knowledgeEntries)
+      .where(mine),
+  ]);
+  const entries = usage?.entries ?? 0;
+  return {
+    entries: rows.map((row) => ({
+      ...entryFields(row),
+      excerpt: row.excerpt,
+      characters: row.characters,
+    })),
+    total: entries,
+    page,
+    limit,
+    usage: {
+      entries,
+      characters: usage?.characters ?? 0,
+      max_entries: KNOWLEDGE_MAX_ENTRIES,
+      max_characters: KNOWLEDGE_MAX_CHARACTERS,
+    },
+  };
 }
+
+/** The organization's entries and characters, as a guard in the statement that writes. */
+const entriesOf = (organizationId: string) =>
+  sql`(SELECT count(*) FROM ${knowledgeEntries} WHERE ${knowledgeEntries.organizationId} = ${organizationId})`;
+const charactersOf = (organizationId: string, except?: string) =>
+  sql`(SELECT coalesce(sum(length(${knowledgeEntries.content})), 0) FROM ${knowledgeEntries}
+    WHERE ${knowledgeEntries.organizationId} = ${organizationId}
+    ${except ? sql`AND ${knowledgeEntries.id} <> ${except}` : sql``})`;
 
 /** One entry with its whole text (to edit it). */
 export async function getKnowledge({ db }: Deps, member: Member, { id }: { id: string }) {
@@ -68,15 +125,36 @@ export async function getKnowledge({ db }: Deps, member: Member, { id }: { id: s
   return toKnowledgeEntry(row);
 }
 
+/**
+ * Adds the entry within the organization's caps. The insert and the check after it go in one
+ * batch (a transaction, and D1 runs one writer at a time): of two entries that would both pass
+ * the last place, the second is taken out again by its own check, so the caps hold under any
+ * concurrency without a read before the write.
+ */
 async function insertEntry(
   db: Db,
   member: Member,
   values: { title: string; content: string; fileName?: string | null },
 ) {
-  const [row] = await db
-    .insert(knowledgeEntries)
-    .values({ organizationId: member.organizationId, createdBy: member.userId, ...values })
-    .returning();
+  const { organizationId } = member;
+  const id = uuidv7();
+  const [[row], refused] = await db.batch([
+    db
+      .insert(knowledgeEntries)
+      .values({ id, organizationId, createdBy: member.userId, ...values })
+      .returning(),
+    db
+      .delete(knowledgeEntries)
+      .where(
+        and(
+          eq(knowledgeEntries.id, id),
+          sql`(${entriesOf(organizationId)} > ${KNOWLEDGE_MAX_ENTRIES}
+            OR ${charactersOf(organizationId)} > ${KNOWLEDGE_MAX_CHARACTERS})`,
+        ),
+      )
+      .returning({ id: knowledgeEntries.id }),
+  ]);
+  if (refused.length > 0) throw overCaps(await tooManyEntries(db, organizationId));
   await recordAudit(db, {
     action: "knowledge.create",
     organizationId: member.organizationId,
@@ -106,12 +184,23 @@ export async function updateKnowledge(
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof knowledgeUpdateInput> },
 ) {
+  // A longer text is written only while the organization's characters stay within the cap.
+  const fits =
+    changes.content === undefined
+      ? undefined
+      : sql`${charactersOf(member.organizationId, id)} + length(${changes.content}) <= ${KNOWLEDGE_MAX_CHARACTERS}`;
   const [row] = await db
     .update(knowledgeEntries)
     .set({ title: changes.title, content: changes.content, updatedAt: new Date().toISOString() })
-    .where(scoped(member, id))
+    .where(and(scoped(member, id), fits))
     .returning();
-  if (!row) throw entryNotFound();
+  if (!row) {
+    const exists = await db.query.knowledgeEntries.findFirst({
+      where: scoped(member, id),
+      columns: { id: true },
+    });
+    throw exists ? overCaps(false) : entryNotFound();
+  }
   await recordAudit(db, {
     action: "knowledge.update",
     organizationId: member.organizationId,

@@ -15,7 +15,7 @@ import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
 import type { AgentActionResult, AgentChange } from "./actions";
 import { ModeSelect } from "./mode-select";
-import { KnowledgePicker, type KnowledgeList } from "./knowledge-picker";
+import { KnowledgePicker, type PickableKnowledge } from "./knowledge-picker";
 import { ToggleSwitch } from "./toggle-switch";
 
 /** A type, not an interface: it travels as JSON through the route's action. */
@@ -65,7 +65,7 @@ interface AgentDialogProps {
   /** The agent being edited; null to create one. */
   agent: Agent | null;
   /** The organization's knowledge entries, for 'Solo estas entradas' (still loading maybe). */
-  knowledge: KnowledgeList;
+  knowledge: PickableKnowledge;
   onClose: () => void;
 }
 

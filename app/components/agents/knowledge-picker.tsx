@@ -4,10 +4,10 @@ import type { KnowledgeEntry } from "../../../worker/knowledge/contract";
 import { errorMessage } from "~/lib/api";
 
 /** The entries, as the agents route's loader starts reading them (it does not wait for them). */
-export type KnowledgeList = Promise<Pick<KnowledgeEntry, "id" | "title">[]>;
+export type PickableKnowledge = Promise<Pick<KnowledgeEntry, "id" | "title">[]>;
 
 interface KnowledgePickerProps {
-  entries: KnowledgeList;
+  entries: PickableKnowledge;
   /** null: all the organization's entries; else only these. */
   value: string[] | null;
   error?: string;
