@@ -345,7 +345,8 @@ describe("knowledge in the agent's prompt", () => {
     expect(res.body.data.sources).toEqual([]);
     expect(await promptWith("Precio del blanqueamiento 9f3a")).not.toContain("999");
     // Even a stranger's id in the agent's list: refused, so it can never reach the search.
-    const stolen = (await call("GET", "/api/v1/knowledge", { token: stranger.token })).body.data.entries;
+    const stolen = (await call("GET", "/api/v1/knowledge", { token: stranger.token })).body.data
+      .entries;
     const res2 = await call("PATCH", `/api/v1/agents/${agent.id}`, {
       token: owner.token,
       body: { knowledge_ids: [stolen[0].id] },
