@@ -46,6 +46,7 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { useRealtimeConnected } from "~/lib/realtime";
+import { useRemembered } from "~/lib/use-remembered";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { clientLoader as inboxLoader } from "./conversations";
 
@@ -173,6 +174,8 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     { loaded: loaded.thread },
   );
   const expiresAt = conversation.window_expires_at;
+  // "Ventas y origen" takes a third of a wide pane: whoever needs the thread folds it away.
+  const [salesShown, showSales] = useRemembered("atiende:sales-panel", true);
   const { open: windowOpen, now } = useWindowClock(expiresAt);
 
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
@@ -283,6 +286,15 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           onChange={async (ids) => show(await setLabels(conversation.id, ids))}
         />
         <LabelChips labels={conversation.labels} />
+        <button
+          type="button"
+          aria-expanded={salesShown}
+          aria-controls="sales-panel"
+          onClick={() => showSales(!salesShown)}
+          className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm text-slate-700 hover:bg-slate-50"
+        >
+          {salesShown ? "Ocultar ventas" : "Ventas y origen"}
+        </button>
       </header>
       {conversation.assignee_id && (
         <p className="border-b border-sky-100 bg-sky-50 px-4 py-2 text-sm text-sky-900">
@@ -295,13 +307,17 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
         </p>
       )}
       <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
-        <Suspense fallback={<Spinner label="Cargando ventas..." />}>
-          <SalesPanel
-            conversation={conversation}
-            conversions={loaded.conversions}
-            onChange={(update) => setConversation((c) => c && update(c))}
-          />
-        </Suspense>
+        {salesShown && (
+          <div id="sales-panel" className="contents">
+            <Suspense fallback={<Spinner label="Cargando ventas..." />}>
+              <SalesPanel
+                conversation={conversation}
+                conversions={loaded.conversions}
+                onChange={(update) => setConversation((c) => c && update(c))}
+              />
+            </Suspense>
+          </div>
+        )}
         <div className="flex min-h-0 flex-1 flex-col xl:order-first">
           <div className="flex-1 overflow-y-auto p-4">
             {hasMore && (

@@ -1,0 +1,75 @@
+// The console at the two widths people use it at: a 1440 px desktop and a 390 px phone.
+import { expect, test, type Page } from "@playwright/test";
+import { customerMessage, deliver, signedInOwner } from "./support";
+
+async function inboxWithCustomers(page: Page, count: number) {
+  const { phoneNumberId } = await signedInOwner(page, { connect: true });
+  await deliver(
+    page.request,
+    ...Array.from({ length: count }, (_, i) =>
+      customerMessage(
+        phoneNumberId,
+        `3463400${String(i).padStart(4, "0")}`,
+        `Hola ${i}`,
+        `Cliente ${i}`,
+      ),
+    ),
+  );
+  await page.goto("/conversations");
+  return page.getByRole("list", { name: "Conversaciones" });
+}
+
+test.describe("at 1440 px", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("'Ventas y origen' folds away for a wider thread, and stays folded", async ({ page }) => {
+    const list = await inboxWithCustomers(page, 1);
+    await list.getByRole("link", { name: /Cliente 0/ }).click();
+    const panel = page.getByRole("complementary", { name: "Ventas y origen" });
+    await expect(panel).toBeVisible();
+    const composer = page.getByLabel("Escribe un mensaje");
+    const narrow = (await composer.boundingBox())!.width;
+
+    await page.getByRole("button", { name: "Ocultar ventas" }).click();
+    await expect(panel).toHaveCount(0);
+    await expect
+      .poll(async () => (await composer.boundingBox())!.width)
+      .toBeGreaterThan(narrow + 200);
+    // Remembered: the next conversation and the next visit open with it folded.
+    await page.reload();
+    await expect(page.getByLabel("Escribe un mensaje")).toBeVisible();
+    await expect(panel).toHaveCount(0);
+    await page.getByRole("button", { name: "Ventas y origen" }).click();
+    await expect(panel).toBeVisible();
+  });
+});
+
+test.describe("@mobile at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("@mobile the inbox's filters fold into 'Filtros', and rows fit the screen", async ({
+    page,
+  }) => {
+    const list = await inboxWithCustomers(page, 2);
+    const first = list.getByRole("listitem").first();
+    await expect(first).toBeVisible();
+    // The list starts on the first screen; the filters wait behind one button.
+    expect((await first.boundingBox())!.y).toBeLessThan(844);
+    await expect(page.getByLabel("Filtrar por estado")).toBeHidden();
+    const fold = page.getByRole("button", { name: "Filtros", exact: true });
+    await fold.click();
+    await expect(fold).toHaveAttribute("aria-expanded", "true");
+    await page.getByLabel("Filtrar por etapa").selectOption("new");
+    await expect(page).toHaveURL(/stage=new/);
+    await expect(page.getByRole("button", { name: "Filtros (1)" })).toBeVisible();
+
+    // Every row's selects stay inside the screen.
+    for (const select of await first.getByRole("combobox").all()) {
+      const box = (await select.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+  });
+});
