@@ -12,6 +12,7 @@ import {
   type Priority,
 } from "../../worker/conversations/contract";
 import { CONVERSATION_STAGES, type ConversationStage } from "../../worker/sales/contract";
+import { olderConversation } from "./live-store";
 
 export interface InboxFilters {
   search: string;
@@ -139,6 +140,9 @@ export function patchList(
 ): PatchedList {
   const rows = list.conversations;
   const index = rows.findIndex((c) => c.id === conversation.id);
+  // The page already holds a later copy (read after this one was sent): nothing to do.
+  const onPage = rows[index];
+  if (onPage && olderConversation(conversation, onPage)) return { list, stale: false };
   const shown = shownWith(filters, conversation, me);
   if (shown === null) {
     if (index === -1) return { list, stale: newMessage };

@@ -1,6 +1,7 @@
 /**
- * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and
- * re-emits each server event as a window event (`realtime:<type>`) the views listen to.
+ * The console's one realtime client: a WebSocket to /ws that reconnects with backoff, records
+ * each server event in the live store (`live-store.ts`) and re-emits it as a window event
+ * (`realtime:<type>`) the views listen to.
  * Events sent while no socket was open are lost (before the first one opened, or between a
  * drop and the reconnection), so every opening is announced (`realtime:connected`) and the
  * open screens fetch what they show again. A socket the server closes because the session
@@ -10,6 +11,7 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
 import { tokenStore } from "./api";
+import { live } from "./live-store";
 
 export type RealtimeStatus = "connecting" | "connected" | "disconnected";
 
@@ -106,6 +108,8 @@ class RealtimeClient {
         socket.close();
         return this.revoked();
       }
+      // The store first: a screen reading its data at this moment finds the event there.
+      live.record(event);
       window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
     });
     socket.addEventListener("close", (event) => {

@@ -13,23 +13,13 @@ import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data } from "~/lib/api";
-import { liveCopies, recordEvents } from "~/lib/live-copies";
+import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { Route } from "./+types/agent-chats";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
-
-/**
- * Conversations as realtime events (and mark-read) brought them: a list that was read before
- * them gets them laid over it, rather than showing what they replaced.
- */
-const liveContacts = liveCopies<Conversation>();
-recordEvents<{ conversation: Conversation }>(
-  ["new_message", "message_sent", "conversation_update"],
-  ({ conversation }) => liveContacts.record(conversation),
-);
 
 /**
  * `list` with `conversation` where it now belongs: at the top when it is still this agent's
@@ -45,7 +35,7 @@ function placeContact(list: Conversation[], conversation: Conversation, agentId:
 
 /** The agent and its conversations, side by side. */
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
-  const asked = liveContacts.mark();
+  const asked = live.mark();
   const id = params.agentId;
   const agent = client.agents[":id"];
   const [found, contacts] = await Promise.all([
@@ -98,8 +88,8 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
 
   useEffect(() => {
     let next = loaded.contacts;
-    for (const c of liveContacts.since(loaded.asked).values())
-      next = placeContact(next, c, agentId);
+    for (const { conversation } of live.conversationsSince(loaded.asked))
+      next = placeContact(next, conversation, agentId);
     setContacts(next);
   }, [loaded, agentId]);
 
@@ -110,7 +100,7 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
   }, [selectedId]);
 
   const patch = (conversation: Conversation) =>
-    setContacts((current) => placeContact(current, conversation, agentId));
+    setContacts((current) => placeContact(current, live.newest(conversation), agentId));
   // Live updates (recorded for later reloads already): a conversation of this agent moves to
   // the top; one handed elsewhere leaves.
   const onConversation = ({ conversation }: { conversation: Conversation }) => patch(conversation);
@@ -124,9 +114,7 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
   const markedRead = (conversationId: string) => {
     const read = contacts.find((c) => c.id === conversationId);
     if (!read) return;
-    const seen = { ...read, unread_count: 0 };
-    liveContacts.record(seen);
-    patch(seen);
+    patch(live.conversation({ ...read, unread_count: 0 }));
   };
 
   const selected = contacts.find((c) => c.id === selectedId) ?? null;

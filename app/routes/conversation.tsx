@@ -45,6 +45,7 @@ import { assignPerson, setLabels } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRemembered } from "~/lib/use-remembered";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
@@ -180,7 +181,11 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
   const show = (c: Conversation | null, suggestion?: Suggestion) => {
-    if (c) setConversation((current) => withUpdate(current, c, suggestion));
+    if (!c) return;
+    // An event slower than a later read never puts back what it replaced.
+    setConversation((current) =>
+      withUpdate(current, olderConversation(c, current) ? current : c, suggestion),
+    );
   };
 
   useRealtimeEvent<MessageEvent>("new_message", ({ conversation: c }) => {

@@ -252,6 +252,8 @@ export interface Conversation {
   /** The AI's answer waiting for a person to edit and send it, or discard it. */
   ai_draft: AiDraft | null;
   created_at: string;
+  /** Changed at each write: of two copies, the console keeps the one with the later time. */
+  updated_at: string;
 }
 
 /** `GET /conversations/{id}`: the conversation, with what Meta detected and nobody confirmed. */

@@ -57,6 +57,7 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   ai_error: row.aiError,
   ai_draft: row.aiDraft ?? null,
   created_at: row.createdAt,
+  updated_at: row.updatedAt,
 });
 
 export const toMessage = (row: MessageRow): Message => ({

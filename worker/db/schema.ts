@@ -247,7 +247,8 @@ export const conversations = sqliteTable(
     /** The agent's answer waiting for a person (draft mode or "Sugerir respuesta"). */
     aiDraft: text("ai_draft", { mode: "json" }).$type<AiDraft>(),
     createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    /** Every write of the row moves it, even one that does not name it (the console's staleness). */
+    updatedAt: updatedAt().$onUpdateFn(() => new Date().toISOString()),
   },
   (t) => [
     // A customer is one conversation per organization, found by BSUID first, then by phone.

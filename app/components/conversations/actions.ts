@@ -4,12 +4,10 @@ import {
   type ConversationStatus,
   type ConversationUpdateInput,
   type Message,
-  type MessageEvent,
-  type MessageStatusEvent,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
 import { client, data, errorMessage } from "~/lib/api";
-import { liveCopies, recordEvents } from "~/lib/live-copies";
+import { live } from "~/lib/live-store";
 
 const conversation = client.conversations[":id"];
 
@@ -47,26 +45,15 @@ export async function changeAgent(id: string, agentId: string | null) {
 }
 
 /**
- * Messages as events (and this console's own calls) brought them, for every thread: data read
- * before them (a page, a call's answer) gets them laid over it instead of putting back an
- * older copy (a status, a transcript).
- */
-export const liveMessages = liveCopies<Message>();
-recordEvents<MessageEvent | MessageStatusEvent>(
-  ["new_message", "message_sent", "message_status"],
-  ({ message }) => liveMessages.record(message),
-);
-
-/**
  * What the team sends in a conversation (text, template, file, reaction), with the spec's
  * toasts. Each stored message goes to `onStored` (the realtime event may bring it too: lists
  * keep messages by id), or the newer copy an event brought while the call travelled.
  */
 export function replyActions(conversationId: string, onStored: (message: Message) => void) {
   async function stored(call: () => Promise<Message>) {
-    const asked = liveMessages.mark();
+    const asked = live.mark();
     const answer = await call();
-    const message = liveMessages.get(answer.id, asked) ?? answer;
+    const message = live.messageSince(answer.id, asked) ?? answer;
     onStored(message);
     return message;
   }

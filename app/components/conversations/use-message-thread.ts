@@ -10,13 +10,13 @@ import {
 import {
   MARK_READ_DELAY_MS,
   fetchNewestPage,
-  liveMessages,
   markRead,
   mergeMessages,
   missedMoreThanAPage,
   upsertMessage,
 } from "./actions";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
@@ -25,12 +25,12 @@ import { useRealtimeEvent } from "~/lib/use-realtime-event";
  * and messages that arrived meanwhile (those of this conversation, within the page's time).
  */
 function withLive(conversationId: string, page: MessagePage, asked: number) {
-  const live = liveMessages.since(asked);
+  const newer = live.messagesSince(asked);
   const oldest = page.has_more ? (page.messages[0]?.created_at ?? "") : "";
-  const arrived = [...live.values()].filter(
+  const arrived = [...newer.values()].filter(
     (m) => m.conversation_id === conversationId && m.created_at >= oldest,
   );
-  return mergeMessages(arrived, page.messages, [], live);
+  return mergeMessages(arrived, page.messages, [], newer);
 }
 
 /** A newest page read by a route loader, with the mark taken before it was asked for. */
@@ -42,7 +42,7 @@ export interface LoadedThread {
 
 /** The newest page of a conversation, as a route loader reads it for `useMessageThread`. */
 export async function loadThread(conversationId: string): Promise<LoadedThread> {
-  const asked = liveMessages.mark();
+  const asked = live.mark();
   return { conversationId, page: await fetchNewestPage(conversationId), asked };
 }
 
@@ -117,7 +117,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
       read(conversationId);
       return;
     }
-    const asked = liveMessages.mark();
+    const asked = live.mark();
     fetchNewestPage(conversationId).then(
       (page) => {
         showPage(conversationId, page, asked, null);
@@ -139,7 +139,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
     if (newestId) void bottom.current?.scrollIntoView({ block: "end" });
   }, [newestId]);
 
-  /** A newer copy of a message on screen (events are recorded as they arrive, above). */
+  /** A newer copy of a message on screen (the live store recorded the event's already). */
   const place = useCallback((message: Message) => {
     setThread((current) =>
       current.conversationId === message.conversation_id && current.messages
@@ -150,7 +150,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
   /** What this console's own send or reaction stored, recorded like an event's copy. */
   const upsert = useCallback(
     (message: Message) => {
-      liveMessages.record(message);
+      live.message(message);
       place(message);
     },
     [place],
@@ -174,7 +174,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
   useRealtimeConnected(async () => {
     if (messages === null) return; // still loading: that answer is fresh
     const id = conversationId;
-    const asked = liveMessages.mark();
+    const asked = live.mark();
     try {
       showPage(id, await fetchNewestPage(id), asked, messages);
       if (shown.current === id) read(id);

@@ -7,36 +7,13 @@ import type {
 } from "../../../worker/conversations/contract";
 import { useAuth } from "~/lib/auth";
 import { patchList, type InboxFilters } from "~/lib/inbox";
-import { liveCopies, recordEvents } from "~/lib/live-copies";
+import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
-/**
- * Conversations as realtime events (and this screen's own edits) brought them: a page that was
- * read before them gets them laid over it, rather than showing what they replaced.
- */
-const liveRows = liveCopies<{ id: string; conversation: Conversation; newMessage: boolean }>();
-/** The mark of the list read last: a row that got a message since then moves to the top. */
-let lastAsked = 0;
-
-function recordRow(conversation: Conversation, newMessage: boolean) {
-  const earlier = liveRows.get(conversation.id, lastAsked);
-  liveRows.record({
-    id: conversation.id,
-    conversation,
-    newMessage: newMessage || Boolean(earlier?.newMessage),
-  });
-}
-recordEvents<MessageEvent>(["new_message", "message_sent"], ({ conversation }) =>
-  recordRow(conversation, true),
-);
-recordEvents<ConversationEvent>(["conversation_update"], ({ conversation }) =>
-  recordRow(conversation, false),
-);
-
-/** Taken as the inbox's list is read: what events bring after it is laid over the answer. */
-export const markInboxRead = () => (lastAsked = liveRows.mark());
+/** Taken as the inbox's list is read: what the live store records after it is laid over it. */
+export const markInboxRead = () => live.mark();
 
 /** What the route's loader read: the page, the filters it was read with, and its mark. */
 interface LoadedList {
@@ -57,18 +34,19 @@ export function useInboxList(loaded: LoadedList) {
   const listRef = useRef(list);
   useEffect(() => {
     let next = loaded.list;
-    for (const { conversation, newMessage } of liveRows.since(loaded.asked).values()) {
+    for (const { conversation, newMessage } of live.conversationsSince(loaded.asked)) {
       if (next) next = patchList(next, loaded.filters, conversation, { newMessage, me }).list;
     }
     listRef.current = next;
     setList(next);
   }, [loaded, me]);
 
-  /** The page on screen with `conversation` (already recorded for later reloads) placed in it. */
+  /** The page on screen with the store's newest copy of `conversation` placed in it. */
   const patch = (conversation: Conversation, newMessage: boolean) => {
     const current = listRef.current;
     if (!current) return revalidate();
-    const patched = patchList(current, loaded.filters, conversation, { newMessage, me });
+    const newest = live.newest(conversation);
+    const patched = patchList(current, loaded.filters, newest, { newMessage, me });
     listRef.current = patched.list;
     setList(patched.list);
     if (patched.stale) revalidate();
@@ -82,9 +60,7 @@ export function useInboxList(loaded: LoadedList) {
 
   /** A row this screen changed (its selects): shown now and kept for the next reload. */
   const replace = (updated: Conversation | null) => {
-    if (!updated) return;
-    recordRow(updated, false);
-    patch(updated, false);
+    if (updated) patch(live.conversation(updated), false);
   };
   return { list, replace, revalidate };
 }

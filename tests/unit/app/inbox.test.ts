@@ -31,6 +31,7 @@ const conversation = (id: string, changes: Partial<Conversation> = {}): Conversa
   ai_error: null,
   ai_draft: null,
   created_at: "2026-11-23T10:00:00.000Z",
+  updated_at: "2026-11-23T10:00:00.000Z",
   ...changes,
 });
 
@@ -173,6 +174,18 @@ describe("a realtime event on the page on screen", () => {
     });
     expect(ids(patched.list)).toEqual(["a", "b"]);
     expect(patched.list.conversations[1]!.stage).toBe("lead");
+    expect(patched.stale).toBe(false);
+  });
+
+  it("never puts back an older copy than the page holds (an event slower than a read)", () => {
+    const list = page(["a", "b"]);
+    list.conversations[1] = conversation("b", {
+      stage: "customer",
+      updated_at: "2026-11-23T10:00:05.000Z",
+    });
+    const late = conversation("b", { stage: "lead", updated_at: "2026-11-23T10:00:01.000Z" });
+    const patched = patchList(list, inbox(), late, { newMessage: false });
+    expect(patched.list.conversations[1]!.stage).toBe("customer");
     expect(patched.stale).toBe(false);
   });
 });

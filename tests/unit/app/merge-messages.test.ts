@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../worker/conversations/contract";
 import { mergeMessages } from "../../../app/components/conversations/actions";
-import { liveCopies } from "../../../app/lib/live-copies";
+import { live } from "../../../app/lib/live-store";
 
 const message = (id: string, changes: Partial<Message> = {}): Message => ({
   id,
@@ -35,24 +35,27 @@ describe("a page of messages merged into the thread on screen", () => {
   });
 
   it("keeps an event's copy brought after the page was asked for", () => {
-    const live = liveCopies<Message>();
-    live.record(message("1", { transcript_status: "pending" })); // before the page was asked
+    live.message(message("1", { transcript_status: "pending" })); // before the page was asked
     const asked = live.mark();
     const done = message("1", { transcript_status: "done", transcript: "Quería cita" });
-    live.record(done); // while the page travelled
+    live.message(done); // while the page travelled
     const page = [message("1", { transcript_status: "pending" }), message("2")];
 
-    const merged = mergeMessages([done], page, [], live.since(asked));
+    const merged = mergeMessages([done], page, [], live.messagesSince(asked));
     expect(merged[0]).toEqual(done);
     // Without the marks, the page's older copy would undo the event.
     expect(mergeMessages([done], page)[0]!.transcript_status).toBe("pending");
   });
 
   it("lets a page asked for after an event win", () => {
-    const live = liveCopies<Message>();
-    live.record(message("1", { status: "sent" }));
+    live.message(message("1", { status: "sent" }));
     const asked = live.mark();
-    const merged = mergeMessages([], [message("1", { status: "read" })], [], live.since(asked));
+    const merged = mergeMessages(
+      [],
+      [message("1", { status: "read" })],
+      [],
+      live.messagesSince(asked),
+    );
     expect(merged[0]!.status).toBe("read");
   });
 });

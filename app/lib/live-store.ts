@@ -1,0 +1,121 @@
+/**
+ * The console's one record of what realtime events (and this console's own writes) brought:
+ * the newest copy of each conversation and message. The realtime client feeds it before any
+ * screen hears the event, so a screen whose data was being read at that moment still gets it.
+ *
+ * Reads are by mark: take `live.mark()` when a fetch starts; when it answers, `since(mark)`
+ * gives what came after, newest copy per id, in arrival order, to lay over the answer.
+ * Conversations carry `updated_at`: a copy older than the one kept (an event that travelled
+ * slower than a later read) never replaces it.
+ */
+import type {
+  Conversation,
+  Message,
+  MessageEvent,
+  MessageStatusEvent,
+} from "../../worker/conversations/contract";
+import type { RealtimeEvent } from "../../worker/realtime/contract";
+
+interface Copy<T> {
+  item: T;
+  /** When it was recorded (the store's own count). */
+  sequence: number;
+}
+
+let sequence = 0;
+
+/** One kind of record, by id, newest arrival last. */
+function copies<T extends { id: string }>() {
+  const byId = new Map<string, Copy<T>>();
+  return {
+    record(item: T) {
+      byId.delete(item.id); // A Map keeps insertion order: the latest arrival goes last.
+      byId.set(item.id, { item, sequence: ++sequence });
+    },
+    /** The copy of `id` recorded after `mark`, if any. */
+    get(id: string, mark: number) {
+      const copy = byId.get(id);
+      return copy && copy.sequence > mark ? copy.item : undefined;
+    },
+    /** Every copy recorded after `mark`, in the order they came. */
+    since(mark: number) {
+      const newer = new Map<string, T>();
+      for (const [id, copy] of byId) if (copy.sequence > mark) newer.set(id, copy.item);
+      return newer;
+    },
+  };
+}
+
+/** Whether `a` is an older copy of the conversation than `b` (by `updated_at`). */
+export const olderConversation = (a: Conversation, b: Conversation) => a.updated_at < b.updated_at;
+
+/** A conversation as the store keeps it, and when a message of it last came. */
+export interface LiveConversation {
+  id: string;
+  conversation: Conversation;
+  /** The store's count when a message of this conversation last arrived (0: none seen). */
+  messageAt: number;
+}
+
+const conversations = copies<LiveConversation>();
+const messages = copies<Message>();
+
+export const live = {
+  /** The mark to take before reading: what is recorded after it is newer than the answer. */
+  mark: () => sequence,
+
+  /** A conversation's newer copy (an event's, or this console's own change). */
+  conversation(conversation: Conversation, { newMessage = false } = {}) {
+    const kept = conversations.get(conversation.id, 0);
+    const newest =
+      kept && olderConversation(conversation, kept.conversation) ? kept.conversation : conversation;
+    conversations.record({
+      id: conversation.id,
+      conversation: newest,
+      messageAt: newMessage ? sequence + 1 : (kept?.messageAt ?? 0),
+    });
+    return newest;
+  },
+  /** The newest copy known of `conversation`: the store's, unless this one is newer. */
+  newest(conversation: Conversation) {
+    const kept = conversations.get(conversation.id, 0);
+    return kept && olderConversation(conversation, kept.conversation)
+      ? kept.conversation
+      : conversation;
+  },
+  /** The conversations recorded after `mark`, each with whether a message came since. */
+  conversationsSince(mark: number) {
+    return [...conversations.since(mark).values()].map(({ conversation, messageAt }) => ({
+      conversation,
+      newMessage: messageAt > mark,
+    }));
+  },
+
+  /** A message's newer copy (an event's, or what this console's own call stored). */
+  message(message: Message) {
+    messages.record(message);
+  },
+  /** The copy of message `id` recorded after `mark`, if any. */
+  messageSince: (id: string, mark: number) => messages.get(id, mark),
+  messagesSince: (mark: number) => messages.since(mark),
+
+  /** Every realtime event, as the realtime client receives it, before the screens do. */
+  record(event: RealtimeEvent) {
+    switch (event.type) {
+      case "new_message":
+      case "message_sent": {
+        const { message, conversation } = event.data as MessageEvent;
+        live.message(message);
+        live.conversation(conversation, { newMessage: true });
+        break;
+      }
+      case "message_status":
+        live.message((event.data as MessageStatusEvent).message);
+        break;
+      case "conversation_update":
+        live.conversation((event.data as { conversation: Conversation }).conversation);
+        break;
+      default:
+    }
+  },
+};
