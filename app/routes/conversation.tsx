@@ -18,31 +18,14 @@ import type {
   MessageEvent,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
-import {
-  changeAgent,
-  changeStatus,
-  replyActions,
-  updateConversation,
-} from "~/components/conversations/actions";
-import { ContactNameEditor } from "~/components/conversations/contact-name";
-import { MessageList } from "~/components/conversations/message-list";
+import { replyActions } from "~/components/conversations/actions";
+import { ConversationHeader } from "~/components/conversations/conversation-header";
 import { ReplyArea } from "~/components/conversations/reply-area";
+import { ThreadView } from "~/components/conversations/thread-view";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { loadThread, useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
-import {
-  AgentSelect,
-  contactHandle,
-  contactLabel,
-  PrioritySelect,
-  StatusBadge,
-  StatusSelect,
-} from "~/components/conversations/selectors";
 import { readConversions } from "~/components/sales/read-conversions";
-import { StageBadge, StageSelect } from "~/components/sales/stage";
-import { AssigneeSelect, LabelChips } from "~/components/team/team";
-import { assignPerson, setLabels } from "~/components/team/team-actions";
-import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { olderConversation } from "~/lib/live-store";
@@ -59,29 +42,6 @@ export const meta = () => [{ title: "Conversación — Atiende" }];
  */
 const loadSalesPanel = () => import("~/components/sales/sales-panel");
 const SalesPanel = lazy(() => loadSalesPanel().then((m) => ({ default: m.SalesPanel })));
-
-/** The label picker brings headlessui's Listbox and its positioning: fetched once shown. */
-const LazyLabelPicker = lazy(() =>
-  import("~/components/team/label-picker").then((m) => ({ default: m.LabelPicker })),
-);
-function LabelPicker(props: Parameters<typeof LazyLabelPicker>[0]) {
-  const count = props.value.length;
-  return (
-    <Suspense
-      fallback={
-        <button
-          type="button"
-          disabled
-          className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
-        >
-          Etiquetas{count > 0 ? ` (${count})` : ""}
-        </button>
-      }
-    >
-      <LazyLabelPicker {...props} />
-    </Suspense>
-  );
-}
 
 const readDetail = (id: string) => data(client.conversations[":id"].$get({ param: { id } }));
 
@@ -170,10 +130,8 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   const agents = useRouteLoaderData<typeof inboxLoader>("routes/conversations")?.agents ?? [];
   const back = useInboxLink();
   const [conversation, setConversation] = useState<ConversationDetail>(loaded.conversation);
-  const { messages, hasMore, loadingOlder, loadOlder, upsert, bottom } = useMessageThread(
-    conversationId,
-    { loaded: loaded.thread },
-  );
+  const thread = useMessageThread(conversationId, { loaded: loaded.thread });
+  const { upsert } = thread;
   const expiresAt = conversation.window_expires_at;
   // "Ventas y origen" takes a third of a wide pane: whoever needs the thread folds it away.
   const [salesShown, showSales] = useRemembered("atiende:sales-panel", true);
@@ -226,81 +184,15 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   return (
     <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
-      <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white p-4">
-        <Link
-          to={back}
-          className="text-sm font-medium text-emerald-800 hover:underline lg:hidden"
-          aria-label="Volver a conversaciones"
-        >
-          ← Conversaciones
-        </Link>
-        <div className="min-w-48 flex-1">
-          <ContactNameEditor
-            name={conversation.contact_name}
-            label={contactLabel(conversation)}
-            onSave={async (contact_name) =>
-              show(await updateConversation(conversation.id, { contact_name }))
-            }
-          />
-          {conversation.contact_name && contactHandle(conversation) && (
-            <p className="text-sm text-slate-500">{contactHandle(conversation)}</p>
-          )}
-        </div>
-        {!conversation.contact.phone_number && (
-          <Button
-            variant="secondary"
-            disabled={!windowOpen}
-            title={windowOpen ? undefined : "Solo con la ventana de 24 horas abierta"}
-            onClick={() => void actions.requestPhone()}
-          >
-            Pedir teléfono
-          </Button>
-        )}
-        <StatusBadge status={conversation.status} />
-        <StageBadge stage={conversation.stage} />
-        <StatusSelect
-          label="Estado"
-          value={conversation.status}
-          onChange={async (status) => show(await changeStatus(conversation.id, status))}
-        />
-        <StageSelect
-          label="Etapa"
-          value={conversation.stage}
-          onChange={async (stage) => show(await updateConversation(conversation.id, { stage }))}
-        />
-        <PrioritySelect
-          label="Prioridad"
-          value={conversation.priority}
-          onChange={async (priority) =>
-            show(await updateConversation(conversation.id, { priority }))
-          }
-        />
-        <AgentSelect
-          label="Agente asignado"
-          value={conversation.agent_id}
-          agents={agents}
-          onChange={async (a) => show(await changeAgent(conversation.id, a))}
-        />
-        <AssigneeSelect
-          label="Asignado a"
-          value={conversation.assignee_id}
-          onChange={async (userId) => show(await assignPerson(conversation.id, userId))}
-        />
-        <LabelPicker
-          value={conversation.labels}
-          onChange={async (ids) => show(await setLabels(conversation.id, ids))}
-        />
-        <LabelChips labels={conversation.labels} />
-        <button
-          type="button"
-          aria-expanded={salesShown}
-          aria-controls="sales-panel"
-          onClick={() => showSales(!salesShown)}
-          className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm text-slate-700 hover:bg-slate-50"
-        >
-          {salesShown ? "Ocultar ventas" : "Ventas y origen"}
-        </button>
-      </header>
+      <ConversationHeader
+        conversation={conversation}
+        agents={agents}
+        back={back}
+        windowOpen={windowOpen}
+        onRequestPhone={() => void actions.requestPhone()}
+        onChange={show}
+        sales={{ shown: salesShown, toggle: () => showSales(!salesShown) }}
+      />
       {conversation.assignee_id && (
         <p className="border-b border-sky-100 bg-sky-50 px-4 py-2 text-sm text-sky-900">
           La IA no responde mientras una persona lleva la conversación.
@@ -324,25 +216,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           </div>
         )}
         <div className="flex min-h-0 flex-1 flex-col xl:order-first">
-          <div className="flex-1 overflow-y-auto p-4">
-            {hasMore && (
-              <div className="mb-3 text-center">
-                <Button
-                  variant="secondary"
-                  disabled={loadingOlder}
-                  onClick={() => void loadOlder()}
-                >
-                  Cargar mensajes anteriores
-                </Button>
-              </div>
-            )}
-            {messages ? (
-              <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
-            ) : (
-              <Spinner label="Cargando mensajes..." />
-            )}
-            <div ref={bottom} />
-          </div>
+          <ThreadView thread={thread} actions={actions} windowOpen={windowOpen} />
           <ReplyArea
             key={conversationId}
             actions={actions}

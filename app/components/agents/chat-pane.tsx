@@ -1,14 +1,12 @@
 import { Link } from "react-router";
 import type { Conversation } from "../../../worker/conversations/contract";
 import { replyActions } from "~/components/conversations/actions";
-import { MessageList } from "~/components/conversations/message-list";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactHandle, contactLabel } from "~/components/conversations/selectors";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
+import { ThreadView } from "~/components/conversations/thread-view";
 import { useMessageThread } from "~/components/conversations/use-message-thread";
 import { useWindowClock } from "~/components/conversations/window-banner";
-import { Button } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
 
 interface ChatPaneProps {
   conversation: Conversation;
@@ -22,12 +20,10 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   const id = conversation.id;
   const expiresAt = conversation.window_expires_at;
   const { open: windowOpen, now } = useWindowClock(expiresAt);
-  const { messages, hasMore, loadingOlder, loadOlder, upsert, bottom } = useMessageThread(id, {
-    onRead,
-  });
+  const thread = useMessageThread(id, { onRead });
 
   const [aiDraft, setAiDraft] = useAiDraft(id, conversation.ai_draft);
-  const actions = replyActions(id, upsert);
+  const actions = replyActions(id, thread.upsert);
 
   return (
     <section
@@ -54,30 +50,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex-1 overflow-y-auto p-4">
-        {messages === null ? (
-          <Spinner label="Cargando mensajes..." />
-        ) : (
-          <>
-            {hasMore && (
-              <div className="mb-3 text-center">
-                <Button
-                  variant="secondary"
-                  disabled={loadingOlder}
-                  onClick={() => void loadOlder()}
-                >
-                  Cargar mensajes anteriores
-                </Button>
-              </div>
-            )}
-            {messages.length === 0 && (
-              <p className="py-8 text-center text-sm text-slate-500">Aún no hay mensajes.</p>
-            )}
-            <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
-          </>
-        )}
-        <div ref={bottom} />
-      </div>
+      <ThreadView thread={thread} actions={actions} windowOpen={windowOpen} />
       <ReplyArea
         key={id}
         actions={actions}
