@@ -11,7 +11,6 @@ import { ContactList } from "~/components/agents/contact-list";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
@@ -43,11 +42,6 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
     data(agent.conversations.$get({ param: { id } })),
   ]);
   return { agent: found, contacts, asked };
-}
-clientLoader.hydrate = true as const;
-
-export function HydrateFallback() {
-  return <Spinner />;
 }
 
 export function ErrorBoundary() {

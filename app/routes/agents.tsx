@@ -10,7 +10,6 @@ import { AgentsEmptyState } from "~/components/agents/agents-empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { Spinner } from "~/components/ui/spinner";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/agents";
@@ -40,17 +39,12 @@ export async function clientLoader() {
   ]);
   return { agents, usage, knowledge };
 }
-clientLoader.hydrate = true as const;
 
 /** Dropping `?new=1` from the URL (below) changes nothing the page shows. */
 export const shouldRevalidate = revalidateUnlessOnly("new");
 
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return agentAction((await request.json()) as AgentChange);
-}
-
-export function HydrateFallback() {
-  return <Spinner />;
 }
 
 export function ErrorBoundary() {

@@ -11,6 +11,16 @@ import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
 import { useConsoleTracking } from "~/lib/tracking";
 
+/**
+ * The one fallback of the console's screens while their `clientLoader` runs on a first load
+ * (the token is in the browser, so every screen's data is read there): each screen's loader
+ * without a server loader hydrates on the client and bubbles up to this one. A screen that
+ * needs its own words (Configuración) exports its own.
+ */
+export function HydrateFallback() {
+  return <Spinner />;
+}
+
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
 export default function ConsoleLayout() {
   const auth = useAuth();

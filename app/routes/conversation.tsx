@@ -63,7 +63,6 @@ export async function clientLoader({ params }: ClientLoaderFunctionArgs) {
     throw error;
   }
 }
-clientLoader.hydrate = true as const;
 
 /**
  * Once open, a conversation keeps itself current from realtime events: the inbox's reloads
@@ -75,10 +74,6 @@ export const shouldRevalidate = ({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) =>
   currentParams.conversationId !== nextParams.conversationId && defaultShouldRevalidate;
-
-export function HydrateFallback() {
-  return <Spinner />;
-}
 
 /** The inbox's list, as the URL filters it: where "back" returns to. */
 function useInboxLink() {

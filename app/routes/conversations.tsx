@@ -16,7 +16,6 @@ import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { readTeam, TeamProvider } from "~/components/team/team";
 import { Pager } from "~/components/ui/pager";
-import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, tokenStore } from "~/lib/api";
 import {
   filtersFromUrl,
@@ -67,11 +66,6 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
     if (shown?.key === key && error instanceof ApiError && error.status === 0) return shown.data;
     throw error;
   }
-}
-clientLoader.hydrate = true as const;
-
-export function HydrateFallback() {
-  return <Spinner />;
 }
 
 export function ErrorBoundary() {

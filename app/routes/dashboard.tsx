@@ -64,11 +64,6 @@ export async function clientLoader() {
     throw error;
   }
 }
-clientLoader.hydrate = true as const;
-
-export function HydrateFallback() {
-  return <Spinner />;
-}
 
 export function ErrorBoundary() {
   return <RouteError title="Dashboard" failure="Error al cargar las conversaciones" />;

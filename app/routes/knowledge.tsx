@@ -12,7 +12,6 @@ import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { Spinner } from "~/components/ui/spinner";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/knowledge";
@@ -32,15 +31,9 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const limit = shownFrom(request.url);
   return data(client.knowledge.$get({ query: { limit: String(limit) } }));
 }
-// The token lives in localStorage: the list is loaded in the browser, even on first load.
-clientLoader.hydrate = true as const;
 
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return knowledgeAction(await request.formData());
-}
-
-export function HydrateFallback() {
-  return <Spinner />;
 }
 
 /** The list's beginning of an entry, with "…" when there is more. */

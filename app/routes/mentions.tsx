@@ -5,7 +5,6 @@ import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { readTeam, memberName } from "~/components/team/team";
 import { Button } from "~/components/ui/button";
-import { Spinner } from "~/components/ui/spinner";
 import { client, data } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
@@ -19,11 +18,6 @@ export async function clientLoader() {
     readTeam(),
   ]);
   return { mentions: answer.mentions, team };
-}
-clientLoader.hydrate = true as const;
-
-export function HydrateFallback() {
-  return <Spinner />;
 }
 
 export function ErrorBoundary() {

@@ -8,7 +8,6 @@ import { AdsPanel } from "~/components/tracking/ads-panel";
 import { ConversionsPanel, EVENT_FILTER } from "~/components/tracking/conversions-panel";
 import { DateRangeForm } from "~/components/tracking/date-range-form";
 import { CampaignsPanel, SourcesPanel, SummaryPanel } from "~/components/tracking/overview-panels";
-import { Spinner } from "~/components/ui/spinner";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
@@ -74,14 +73,9 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   ]);
   return { filters, stats, conversions };
 }
-clientLoader.hydrate = true as const;
 
 /** Another tab shows what is already loaded: only the range and the event filter reload. */
 export const shouldRevalidate = revalidateUnlessOnly("tab");
-
-export function HydrateFallback() {
-  return <Spinner />;
-}
 
 export function ErrorBoundary() {
   return (
