@@ -2,7 +2,19 @@
 import { toast } from "sonner";
 import { client, errorMessage } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
-import type { AgentFormValues } from "./agent-dialog";
+import type { AgentMode, AgentModel } from "../../../worker/agents/contract";
+
+/** An agent as its dialog edits it, and as the create and update calls send it. */
+export type AgentFormValues = {
+  name: string;
+  model: AgentModel;
+  temperature: number;
+  system_prompt: string;
+  is_active: boolean;
+  can_mark_leads: boolean;
+  mode: AgentMode;
+  knowledge_ids: string[] | null;
+};
 
 /** What a fetcher submits to the agents route (as JSON). */
 export type AgentChange =

@@ -6,30 +6,18 @@ import {
   DEFAULT_TEMPERATURE,
   agentCreateInput,
   type Agent,
-  type AgentMode,
   type AgentModel,
 } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
-import type { AgentActionResult, AgentChange } from "./actions";
+import type { AgentActionResult, AgentChange, AgentFormValues } from "./actions";
 import { ModeSelect } from "./mode-select";
 import { KnowledgePicker, type PickableKnowledge } from "./knowledge-picker";
 import { ToggleSwitch } from "./toggle-switch";
 
 /** A type, not an interface: it travels as JSON through the route's action. */
-export type AgentFormValues = {
-  name: string;
-  model: AgentModel;
-  temperature: number;
-  system_prompt: string;
-  is_active: boolean;
-  can_mark_leads: boolean;
-  mode: AgentMode;
-  knowledge_ids: string[] | null;
-};
-
 const EMPTY: AgentFormValues = {
   name: "",
   model: DEFAULT_MODEL,

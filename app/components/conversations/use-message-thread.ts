@@ -14,7 +14,7 @@ import {
   mergeMessages,
   missedMoreThanAPage,
   upsertMessage,
-} from "./actions";
+} from "./thread";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";

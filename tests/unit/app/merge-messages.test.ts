@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../worker/conversations/contract";
-import { mergeMessages } from "../../../app/components/conversations/actions";
+import { mergeMessages } from "../../../app/components/conversations/thread";
 import { live } from "../../../app/lib/live-store";
 
 const message = (id: string, changes: Partial<Message> = {}): Message => ({
