@@ -106,6 +106,24 @@ describe("knowledge caps", () => {
     });
     expect(renamed.status).toBe(200);
   });
+
+  it("lets an organization already past the characters (stored before the cap) shorten an entry, never grow one", async () => {
+    const owner = await createOwner();
+    await seedEntries(owner, 21, 99_000); // 2,079,000 characters
+    const [entry] = (await list(owner)).body.data.entries;
+
+    const grown = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
+      token: owner.token,
+      body: { content: "x".repeat(100_000) },
+    });
+    expect(grown.status).toBe(422);
+    const shortened = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
+      token: owner.token,
+      body: { content: "x".repeat(50_000) },
+    });
+    expect(shortened.status).toBe(200);
+    expect((await list(owner)).body.data.usage.characters).toBe(2_030_000);
+  });
 });
 
 describe("GET /knowledge", () => {

@@ -184,11 +184,13 @@ export async function updateKnowledge(
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof knowledgeUpdateInput> },
 ) {
-  // A longer text is written only while the organization's characters stay within the cap.
+  // A longer text is written only while the organization's characters stay within the cap; one
+  // that does not grow always is, so an organization past it (from before it) can shorten back.
   const fits =
     changes.content === undefined
       ? undefined
-      : sql`${charactersOf(member.organizationId, id)} + length(${changes.content}) <= ${KNOWLEDGE_MAX_CHARACTERS}`;
+      : sql`(length(${changes.content}) <= length(${knowledgeEntries.content})
+          OR ${charactersOf(member.organizationId, id)} + length(${changes.content}) <= ${KNOWLEDGE_MAX_CHARACTERS})`;
   const [row] = await db
     .update(knowledgeEntries)
     .set({ title: changes.title, content: changes.content, updatedAt: new Date().toISOString() })
