@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useLoaderData, useNavigation, useRouteError } from "react-router";
+import { Link, useNavigation, useRouteError } from "react-router";
 import type {
   Conversation,
   ConversationEvent,
@@ -62,8 +62,7 @@ export function ErrorBoundary() {
 }
 
 /** One agent's conversations as contacts, and the selected one's messages. */
-export default function AgentChats() {
-  const loaded = useLoaderData<typeof clientLoader>();
+export default function AgentChats({ loaderData: loaded }: Route.ComponentProps) {
   // Another agent is another screen: its own selection and list.
   return <AgentChatsScreen key={loaded.agent.id} loaded={loaded} />;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useFetcher, useLoaderData, useNavigation, useSearchParams } from "react-router";
+import { Link, useFetcher, useNavigation, useSearchParams } from "react-router";
 import type { Agent } from "../../worker/agents/contract";
 import { agentAction, type AgentActionResult, type AgentChange } from "~/components/agents/actions";
 import { AgentCard } from "~/components/agents/agent-card";
@@ -51,8 +51,7 @@ export function ErrorBoundary() {
   return <RouteError title="Gestión de Agentes" failure="Error al cargar los agentes" />;
 }
 
-export default function Agents() {
-  const { agents, usage, knowledge } = useLoaderData<typeof clientLoader>();
+export default function Agents({ loaderData: { agents, usage, knowledge } }: Route.ComponentProps) {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   const [searchParams, setSearchParams] = useSearchParams();

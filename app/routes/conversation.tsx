@@ -3,11 +3,9 @@ import {
   data as routeData,
   isRouteErrorResponse,
   Link,
-  useLoaderData,
   useLocation,
   useRouteError,
   useRouteLoaderData,
-  type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
 import type {
@@ -33,6 +31,7 @@ import { useRealtimeConnected } from "~/lib/realtime";
 import { useRemembered } from "~/lib/use-remembered";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { clientLoader as inboxLoader } from "./conversations";
+import type { Route } from "./+types/conversation";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
 
@@ -46,7 +45,7 @@ const SalesPanel = lazy(() => loadSalesPanel().then((m) => ({ default: m.SalesPa
 const readDetail = (id: string) => data(client.conversations[":id"].$get({ param: { id } }));
 
 /** The conversation, its newest messages, its conversions and the quick replies, in parallel. */
-export async function clientLoader({ params }: ClientLoaderFunctionArgs) {
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   const id = params.conversationId ?? "";
   try {
     const [conversation, thread, conversions, quickReplies] = await Promise.all([
@@ -115,8 +114,7 @@ function withUpdate(current: ConversationDetail, c: Conversation, suggestion?: S
 }
 
 /** Each conversation gets its own screen state: opening another starts afresh. */
-export default function ConversationRoute() {
-  const loaded = useLoaderData<typeof clientLoader>();
+export default function ConversationRoute({ loaderData: loaded }: Route.ComponentProps) {
   return <ConversationScreen key={loaded.conversation.id} loaded={loaded} />;
 }
 

@@ -1,12 +1,5 @@
 import { useEffect, useState } from "react";
-import {
-  Outlet,
-  useLoaderData,
-  useLocation,
-  useNavigation,
-  useParams,
-  type ClientLoaderFunctionArgs,
-} from "react-router";
+import { Outlet, useLocation, useNavigation, useParams } from "react-router";
 import { CONVERSATION_PAGE_SIZE } from "../../worker/conversations/contract";
 import { ConversationRow } from "~/components/inbox/conversation-row";
 import { EmptyInbox } from "~/components/inbox/empty-inbox";
@@ -25,6 +18,7 @@ import {
   type InboxFilters as Filters,
 } from "~/lib/inbox";
 import { useUrlState } from "~/lib/use-url-state";
+import type { Route } from "./+types/conversations";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -55,7 +49,7 @@ let shown: { key: string; data: InboxData } | null = null;
  * realtime events) keeps the list on screen, and the conversation open beside it, instead of
  * replacing both with an error; the next event or reconnection reloads again.
  */
-export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const filters = filtersFromUrl(new URL(request.url).searchParams);
   const key = `${tokenStore.get()} ${filtersToUrl(filters)}`;
   try {
@@ -72,8 +66,7 @@ export function ErrorBoundary() {
   return <RouteError title="Conversaciones" failure="No se pudieron cargar las conversaciones" />;
 }
 
-export default function Conversations() {
-  const loaded = useLoaderData<typeof clientLoader>();
+export default function Conversations({ loaderData: loaded }: Route.ComponentProps) {
   const { agents, team } = loaded;
   const { list, replace, revalidate } = useInboxList(loaded);
   // The controls show what was asked for, even while its list loads; the list on screen is

@@ -1,5 +1,5 @@
 import { format, startOfMonth } from "date-fns";
-import { Link, useLoaderData } from "react-router";
+import { Link } from "react-router";
 import { contactLabel } from "~/components/conversations/selectors";
 import {
   messageCostText,
@@ -17,6 +17,7 @@ import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import { RouteError } from "~/components/route-error";
+import type { Route } from "./+types/dashboard";
 
 export const meta = () => [{ title: "Dashboard — Atiende" }];
 
@@ -69,9 +70,8 @@ export function ErrorBoundary() {
   return <RouteError title="Dashboard" failure="Error al cargar las conversaciones" />;
 }
 
-export default function Dashboard() {
+export default function Dashboard({ loaderData: summary }: Route.ComponentProps) {
   const { user, organization } = useAuth();
-  const summary = useLoaderData<typeof clientLoader>();
   // The figures are counted by the server: a burst of events reloads them once.
   const reload = useCoalescedRevalidate();
   useRealtimeConnected(reload);

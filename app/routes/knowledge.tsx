@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useFetcher, useLoaderData } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { toast } from "sonner";
 import {
   KNOWLEDGE_MAX_ENTRIES,
@@ -42,8 +42,9 @@ const preview = ({ excerpt, characters }: KnowledgeSummary) =>
 const changedAt = (iso: string) =>
   new Date(iso).toLocaleString("es-ES", { dateStyle: "medium", timeStyle: "short" });
 
-export default function Knowledge() {
-  const { entries, total, limit, usage } = useLoaderData<typeof clientLoader>();
+export default function Knowledge({
+  loaderData: { entries, total, limit, usage },
+}: Route.ComponentProps) {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   /** The dialog: `{ entry: null }` writes a new one, `{ entry }` edits, null is closed. */

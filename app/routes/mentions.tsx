@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Link, useLoaderData, useNavigate, useRevalidator } from "react-router";
+import { Link, useNavigate, useRevalidator } from "react-router";
 import type { Mention } from "../../worker/team-inbox/contract";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import type { Route } from "./+types/mentions";
 
 export const meta = () => [{ title: "Menciones — Atiende" }];
 
@@ -43,8 +44,7 @@ function DesktopNotices() {
   );
 }
 
-export default function Mentions() {
-  const { mentions, team } = useLoaderData<typeof clientLoader>();
+export default function Mentions({ loaderData: { mentions, team } }: Route.ComponentProps) {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
   useRealtimeEvent("mention", () => void revalidate());

@@ -1,9 +1,10 @@
-import { useLoaderData, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
 import { Spinner } from "~/components/ui/spinner";
 import { RouteError } from "~/components/route-error";
+import type { Route } from "./+types/settings-organization";
 
 export const meta = () => [{ title: "Configuración de Organización — Atiende" }];
 
@@ -26,8 +27,7 @@ export function ErrorBoundary() {
   );
 }
 
-export default function OrganizationSettings() {
-  const loaded = useLoaderData<typeof clientLoader>();
+export default function OrganizationSettings({ loaderData: loaded }: Route.ComponentProps) {
   // After a change the sections are read again: what is shown stays, marked as being refreshed.
   const refreshing = useRevalidator().state === "loading";
   return (

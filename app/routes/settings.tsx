@@ -1,5 +1,5 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import { useLoaderData, useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useSearchParams } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
@@ -9,6 +9,7 @@ import { UserTab } from "~/components/settings/user-tab";
 import { Spinner } from "~/components/ui/spinner";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
+import type { Route } from "./+types/settings";
 
 export const meta = () => [{ title: "Configuración — Atiende" }];
 
@@ -42,8 +43,7 @@ export function ErrorBoundary() {
   return <RouteError title="Configuración" failure="No se pudo cargar la configuración" />;
 }
 
-export default function Settings() {
-  const loaded = useLoaderData<typeof clientLoader>();
+export default function Settings({ loaderData: loaded }: Route.ComponentProps) {
   const [params, setParams] = useSearchParams();
   // After a change the tabs are read again: what is shown stays, marked as being refreshed.
   const refreshing = useRevalidator().state === "loading";

@@ -1,6 +1,6 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { format, subDays } from "date-fns";
-import { useLoaderData, useNavigation, type ClientLoaderFunctionArgs } from "react-router";
+import { useNavigation } from "react-router";
 import { CONVERSIONS_PAGE_SIZE } from "../../worker/tracking/contract";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -12,6 +12,7 @@ import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
 import { useUrlState } from "~/lib/use-url-state";
+import type { Route } from "./+types/tracking";
 
 export const meta = () => [{ title: "Tracking & Analytics — Atiende" }];
 
@@ -63,7 +64,7 @@ const readConversions = (
   );
 
 /** The range's figures and the first page of its conversions, side by side. */
-export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   const filters = filtersFromUrl(new URL(request.url).searchParams);
   const { from, to } = filters;
   if (from > to) return { filters, stats: null, conversions: null };
@@ -87,9 +88,8 @@ export function ErrorBoundary() {
   );
 }
 
-export default function Tracking() {
+export default function Tracking({ loaderData: loaded }: Route.ComponentProps) {
   const { organization } = useAuth();
-  const loaded = useLoaderData<typeof clientLoader>();
   const { stats } = loaded;
   // The controls show what was asked for, even while its figures load.
   const [params, setParams] = useUrlState();
