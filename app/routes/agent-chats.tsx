@@ -1,10 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigation, useRouteError } from "react-router";
-import type {
-  Conversation,
-  ConversationEvent,
-  MessageEvent,
-} from "../../worker/conversations/contract";
+import type { Conversation } from "../../worker/conversations/contract";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
 import { ChatPane } from "~/components/agents/chat-pane";
 import { ContactList } from "~/components/agents/contact-list";
@@ -15,7 +11,7 @@ import { ApiError, client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveConversations } from "~/lib/use-live-conversations";
 import type { Route } from "./+types/agent-chats";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
@@ -96,13 +92,10 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
     setContacts((current) => placeContact(current, live.newest(conversation), agentId));
   // Live updates (recorded for later reloads already): a conversation of this agent moves to
   // the top; one handed elsewhere leaves.
-  const onConversation = ({ conversation }: { conversation: Conversation }) => patch(conversation);
   // A socket (re)opened: events may have been missed, the list again (the open chat catches up
   // on its own).
   useRealtimeConnected(revalidate);
-  useRealtimeEvent<MessageEvent>("new_message", onConversation);
-  useRealtimeEvent<MessageEvent>("message_sent", onConversation);
-  useRealtimeEvent<ConversationEvent>("conversation_update", onConversation);
+  useLiveConversations(patch);
 
   const markedRead = (conversationId: string) => {
     const read = contacts.find((c) => c.id === conversationId);

@@ -11,9 +11,7 @@ import {
 import type {
   Conversation,
   ConversationDetail,
-  ConversationEvent,
   Message,
-  MessageEvent,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
 import { replyActions } from "~/components/conversations/actions";
@@ -29,6 +27,7 @@ import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useRemembered } from "~/lib/use-remembered";
+import { useLiveConversations } from "~/lib/use-live-conversations";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { clientLoader as inboxLoader } from "./conversations";
 import type { Route } from "./+types/conversation";
@@ -100,9 +99,6 @@ export function ErrorBoundary() {
   );
 }
 
-/** A `conversation_update` may carry what Meta just detected in the chat. */
-type ConversationUpdateEvent = ConversationEvent & { suggestion?: Suggestion };
-
 /** The detail shown with a newer copy of the conversation, and a new suggestion if any. */
 function withUpdate(current: ConversationDetail, c: Conversation, suggestion?: Suggestion) {
   const known = !suggestion || current.suggestions.some((s) => s.id === suggestion.id);
@@ -139,23 +135,14 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     );
   };
 
-  useRealtimeEvent<MessageEvent>("new_message", ({ conversation: c }) => {
-    if (c.id === conversationId) show(c);
-  });
-  useRealtimeEvent<MessageEvent>("message_sent", ({ conversation: c }) => {
-    if (c.id === conversationId) show(c);
+  useLiveConversations((c, { suggestion }) => {
+    if (c.id === conversationId) show(c, suggestion);
   });
   // A note written by a colleague (or by this screen: the thread keeps one copy).
   useRealtimeEvent<{ conversation_id: string; message: Message }>(
     "note_created",
     ({ conversation_id, message }) => {
       if (conversation_id === conversationId) upsert(message);
-    },
-  );
-  useRealtimeEvent<ConversationUpdateEvent>(
-    "conversation_update",
-    ({ conversation: c, suggestion }) => {
-      if (c.id === conversationId) show(c, suggestion);
     },
   );
 

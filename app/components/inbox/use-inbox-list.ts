@@ -1,16 +1,11 @@
 import { useEffect, useRef, useState } from "react";
-import type {
-  Conversation,
-  ConversationEvent,
-  ConversationList,
-  MessageEvent,
-} from "../../../worker/conversations/contract";
+import type { Conversation, ConversationList } from "../../../worker/conversations/contract";
 import { useAuth } from "~/lib/auth";
 import { patchList, type InboxFilters } from "~/lib/inbox";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveConversations } from "~/lib/use-live-conversations";
 
 /** Taken as the inbox's list is read: what the live store records after it is laid over it. */
 export const markInboxRead = () => live.mark();
@@ -45,18 +40,16 @@ export function useInboxList(loaded: LoadedList) {
   const patch = (conversation: Conversation, newMessage: boolean) => {
     const current = listRef.current;
     if (!current) return revalidate();
-    const newest = live.newest(conversation);
-    const patched = patchList(current, loaded.filters, newest, { newMessage, me });
+    const patched = patchList(current, loaded.filters, live.newest(conversation), {
+      newMessage,
+      me,
+    });
     listRef.current = patched.list;
     setList(patched.list);
     if (patched.stale) revalidate();
   };
   useRealtimeConnected(revalidate);
-  useRealtimeEvent<MessageEvent>("new_message", ({ conversation }) => patch(conversation, true));
-  useRealtimeEvent<MessageEvent>("message_sent", ({ conversation }) => patch(conversation, true));
-  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation }) =>
-    patch(conversation, false),
-  );
+  useLiveConversations((conversation, { newMessage }) => patch(conversation, newMessage));
 
   /** A row this screen changed (its selects): shown now and kept for the next reload. */
   const replace = (updated: Conversation | null) => {

@@ -1,0 +1,35 @@
+import type {
+  Conversation,
+  ConversationEvent,
+  MessageEvent,
+} from "../../worker/conversations/contract";
+import type { Suggestion } from "../../worker/sales/contract";
+import { live } from "./live-store";
+import { useRealtimeEvent } from "./use-realtime-event";
+
+/** What came with a conversation's newer copy. */
+export interface ConversationChange {
+  /** It came with a message (received or sent): lists move it to the top. */
+  newMessage: boolean;
+  /** A purchase Meta detected in the chat, offered to confirm. */
+  suggestion?: Suggestion;
+}
+
+/**
+ * Calls `handler` with the newest copy of each conversation a realtime event brings (the live
+ * store's, so a late event never hands over an older copy), while mounted: the one
+ * subscription the screens that show conversations share.
+ */
+export function useLiveConversations(
+  handler: (conversation: Conversation, change: ConversationChange) => void,
+) {
+  const withMessage = ({ conversation }: MessageEvent) =>
+    handler(live.newest(conversation), { newMessage: true });
+  useRealtimeEvent<MessageEvent>("new_message", withMessage);
+  useRealtimeEvent<MessageEvent>("message_sent", withMessage);
+  useRealtimeEvent<ConversationEvent & { suggestion?: Suggestion }>(
+    "conversation_update",
+    ({ conversation, suggestion }) =>
+      handler(live.newest(conversation), { newMessage: false, suggestion }),
+  );
+}
