@@ -342,7 +342,11 @@ describe("labels", () => {
     const vips = await list(owner.token, `label_id=${vip.id}`);
     expect(vips.conversations.map((c: any) => c.id)).toEqual([a.id]);
     expect(vips.total).toBe(1);
-    expect((await list(stranger.token, `label_id=${vip.id}`)).conversations).toEqual([]);
+    const strangers = await list(stranger.token, `label_id=${vip.id}`);
+    expect(strangers).toMatchObject({ conversations: [], total: 0 });
+    // With another filter the count is of the conversations that meet both.
+    expect((await list(owner.token, `label_id=${urgent.id}`)).total).toBe(2);
+    expect((await list(owner.token, `label_id=${urgent.id}&status=closed`)).total).toBe(0);
 
     const renamed = await call("PATCH", `/api/v1/labels/${vip.id}`, {
       token: owner.token,

@@ -146,8 +146,8 @@ function teamFilters(
   if (label_id) {
     filters.push(
       sql`${conversations.id} IN (SELECT ${conversationLabels.conversationId} FROM ${conversationLabels}
-        WHERE ${conversationLabels.labelId} = ${label_id}
-          AND ${conversationLabels.organizationId} = ${member.organizationId})`,
+        WHERE ${conversationLabels.organizationId} = ${member.organizationId}
+          AND ${conversationLabels.labelId} = ${label_id})`,
     );
   }
   return filters;
@@ -175,6 +175,11 @@ export async function listConversations(
   // those are counted.
   const counted = search || agentId || query.stage || query.assignee_id || query.label_id;
   const tally = counted ? null : totalTally(query.status, query.priority, unassigned);
+  // A label alone is counted on its own rows (an index range), not on the conversations.
+  const labelOnly =
+    query.label_id &&
+    !(search || agentId || unassigned || query.status || query.priority || query.stage) &&
+    !query.assignee_id;
   const [rows, [total]] = await db.batch([
     db
       .select()
@@ -188,7 +193,17 @@ export async function listConversations(
           .select({ n: sql<number>`coalesce(sum(${conversationCounts.n}), 0)` })
           .from(conversationCounts)
           .where(and(eq(conversationCounts.organizationId, member.organizationId), tally))
-      : db.select({ n: count() }).from(conversations).where(where),
+      : labelOnly
+        ? db
+            .select({ n: count() })
+            .from(conversationLabels)
+            .where(
+              and(
+                eq(conversationLabels.organizationId, member.organizationId),
+                eq(conversationLabels.labelId, query.label_id!),
+              ),
+            )
+        : db.select({ n: count() }).from(conversations).where(where),
   ]);
   return {
     conversations: rows.map(toConversation),

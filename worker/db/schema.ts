@@ -674,7 +674,8 @@ export const conversationLabels = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.labelId] }),
-    index("conversation_labels_label_idx").on(t.labelId, t.conversationId),
+    // The organization first: a label's list and its count read this index alone.
+    index("conversation_labels_label_idx").on(t.organizationId, t.labelId, t.conversationId),
   ],
 );
 
