@@ -10,7 +10,7 @@ import {
 } from "../../worker/knowledge/contract";
 import { textPdf } from "../fixtures/pdf";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -29,10 +29,13 @@ async function seedEntries(owner: Owner, n: number, size = 10) {
 }
 
 const add = (owner: Owner, content = "Abrimos de 9 a 19.") =>
-  call("POST", "/api/v1/knowledge", { token: owner.token, body: { title: "Horario", content } });
+  answer(api(owner.token).knowledge.$post({ json: { title: "Horario", content } }));
 
-const list = (owner: Owner, query = "") =>
-  call("GET", `/api/v1/knowledge${query}`, { token: owner.token });
+const list = (owner: Owner, query: { page?: string; limit?: string } = {}) =>
+  answer(api(owner.token).knowledge.$get({ query }));
+
+const edit = (owner: Owner, id: string, json: { title?: string; content?: string }) =>
+  answer(api(owner.token).knowledge[":id"].$patch({ param: { id }, json }));
 
 describe("knowledge caps", () => {
   it(`keeps at most ${KNOWLEDGE_MAX_ENTRIES} entries, even when the last place is asked for twice at once`, async () => {
@@ -84,43 +87,28 @@ describe("knowledge caps", () => {
     expect(fits.status).toBe(201);
 
     // 10,000 characters left: an edit may grow an entry up to them, not past.
-    const id = fits.body.data.id as string;
-    const grown = await call("PATCH", `/api/v1/knowledge/${id}`, {
-      token: owner.token,
-      body: { content: "x".repeat(60_001) },
-    });
+    const id = fits.body.data.id;
+    const grown = await edit(owner, id, { content: "x".repeat(60_001) });
     expect(grown.status).toBe(422);
     expect(grown.body.message).toBe(KNOWLEDGE_TOO_MANY_CHARACTERS);
-    const unchanged = await call("GET", `/api/v1/knowledge/${id}`, { token: owner.token });
+    const unchanged = await answer(api(owner.token).knowledge[":id"].$get({ param: { id } }));
     expect(unchanged.body.data.content).toHaveLength(50_000);
-    const edited = await call("PATCH", `/api/v1/knowledge/${id}`, {
-      token: owner.token,
-      body: { content: "x".repeat(60_000) },
-    });
+    const edited = await edit(owner, id, { content: "x".repeat(60_000) });
     expect(edited.status).toBe(200);
     expect((await list(owner)).body.data.usage.characters).toBe(KNOWLEDGE_MAX_CHARACTERS);
     // A title alone never counts against the characters.
-    const renamed = await call("PATCH", `/api/v1/knowledge/${id}`, {
-      token: owner.token,
-      body: { title: "Horario de verano" },
-    });
+    const renamed = await edit(owner, id, { title: "Horario de verano" });
     expect(renamed.status).toBe(200);
   });
 
   it("lets an organization already past the characters (stored before the cap) shorten an entry, never grow one", async () => {
     const owner = await createOwner();
     await seedEntries(owner, 21, 99_000); // 2,079,000 characters
-    const [entry] = (await list(owner)).body.data.entries;
+    const entry = (await list(owner)).body.data.entries[0]!;
 
-    const grown = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
-      token: owner.token,
-      body: { content: "x".repeat(100_000) },
-    });
+    const grown = await edit(owner, entry.id, { content: "x".repeat(100_000) });
     expect(grown.status).toBe(422);
-    const shortened = await call("PATCH", `/api/v1/knowledge/${entry.id}`, {
-      token: owner.token,
-      body: { content: "x".repeat(50_000) },
-    });
+    const shortened = await edit(owner, entry.id, { content: "x".repeat(50_000) });
     expect(shortened.status).toBe(200);
     expect((await list(owner)).body.data.usage.characters).toBe(2_030_000);
   });
@@ -134,22 +122,24 @@ describe("GET /knowledge", () => {
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ total: 120, page: 1, limit: 50 });
     expect(first.body.data.entries).toHaveLength(50);
-    expect(first.body.data.entries[0].title).toBe("Entrada 1");
-    const third = await list(owner, "?page=3");
-    expect(third.body.data.entries.map((e: { title: string }) => e.title)).toEqual(
+    expect(first.body.data.entries[0]!.title).toBe("Entrada 1");
+    const third = await list(owner, { page: "3" });
+    expect(third.body.data.entries.map((e) => e.title)).toEqual(
       Array.from({ length: 20 }, (_, i) => `Entrada ${101 + i}`),
     );
-    const all = await list(owner, `?limit=${KNOWLEDGE_MAX_ENTRIES}`);
+    const all = await list(owner, { limit: String(KNOWLEDGE_MAX_ENTRIES) });
     expect(all.body.data.entries).toHaveLength(120);
   });
 
-  it.each(["?limit=0", `?limit=${KNOWLEDGE_MAX_ENTRIES + 1}`, "?limit=diez", "?page=0"])(
-    "refuses %s (400)",
-    async (query) => {
-      const owner = await createOwner();
-      const res = await list(owner, query);
-      expect(res.status).toBe(400);
-      expect(typeof res.body.message).toBe("string");
-    },
-  );
+  it.each([
+    { limit: "0" },
+    { limit: String(KNOWLEDGE_MAX_ENTRIES + 1) },
+    { limit: "diez" },
+    { page: "0" },
+  ])("refuses %o (400)", async (query) => {
+    const owner = await createOwner();
+    const res = await list(owner, query);
+    expect(res.status).toBe(400);
+    expect(typeof res.body.message).toBe("string");
+  });
 });

@@ -12,3 +12,13 @@ export const api = (token?: string) =>
     fetch: (input: RequestInfo | URL, init?: RequestInit) => exports.default.fetch(input, init),
     headers: token ? { Authorization: `Bearer ${token}` } : {},
   });
+
+/**
+ * A typed call's status and body. A refusal's body is the error envelope, which the routes'
+ * types do not list, so its `error` and `message` are there to read too.
+ */
+export async function answer<T>(call: Promise<{ status: number; json(): Promise<T> }>) {
+  const response = await call;
+  const body = (await response.json()) as T & { error?: string; message?: string };
+  return { status: response.status, body };
+}
