@@ -3,13 +3,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { replyToConversation } from "../../worker/agents/auto-reply";
-import {
-  AI_CALLS_PER_CONVERSATION_HOUR,
-  CONVERSATION_AI_LIMIT_REACHED,
-} from "../../worker/ai/budget";
+import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { depsForBackground } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { connectWhatsapp } from "../support/db";
+import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
@@ -375,16 +372,7 @@ describe("a customer cannot spend the organization's AI month", () => {
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
-    // The hour's calls already spent by this customer (AI_CALLS_PER_CONVERSATION_HOUR).
-    await env.DB.prepare(
-      "INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)",
-    )
-      .bind(
-        `ai:conversation:${conversation.id}`,
-        AI_CALLS_PER_CONVERSATION_HOUR,
-        Date.now() + 3_600_000,
-      )
-      .run();
+    await spendConversationAiCalls(conversation.id);
     const text = `¿Me contáis otra vez los precios? ${crypto.randomUUID().slice(0, 8)}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
     await runDueReplies(hub);

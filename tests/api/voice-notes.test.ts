@@ -4,15 +4,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import {
-  AI_CALLS_PER_CONVERSATION_HOUR,
-  CONVERSATION_AI_LIMIT_REACHED,
-} from "../../worker/ai/budget";
+import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { connectWhatsapp } from "../support/db";
+import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { runCron } from "../support/cron";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
@@ -465,15 +462,7 @@ describe("voice notes", () => {
       delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: "Hola" })),
     );
     const conversation = await conversationOf(org.owner.organization.id, from);
-    await env.DB.prepare(
-      "INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)",
-    )
-      .bind(
-        `ai:conversation:${conversation.id}`,
-        AI_CALLS_PER_CONVERSATION_HOUR,
-        Date.now() + 3_600_000,
-      )
-      .run();
+    await spendConversationAiCalls(conversation.id);
     const words = unique("Una nota más de las que caben");
     await sendVoiceNote(org, from, words);
     await runDurableObjectAlarm(org.hub);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { createDb } from "../../worker/db/client";
 import { messages, whatsappConnections } from "../../worker/db/schema";
 import { encryptSecret } from "../../worker/meta/secrets";
+import { AI_CALLS_PER_CONVERSATION_HOUR } from "../../worker/ai/budget";
 
 export const db = createDb(env.DB);
 
@@ -52,4 +53,15 @@ export async function connectWhatsapp(
     })
     .returning();
   return row!;
+}
+
+/** The conversation's model calls for this hour, all spent (`AI_CALLS_PER_CONVERSATION_HOUR`). */
+export async function spendConversationAiCalls(conversationId: string) {
+  await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)")
+    .bind(
+      `ai:conversation:${conversationId}`,
+      AI_CALLS_PER_CONVERSATION_HOUR,
+      Date.now() + 3_600_000,
+    )
+    .run();
 }

@@ -2,19 +2,20 @@
 import { toast } from "sonner";
 import { client, errorMessage } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
-import type { AgentMode, AgentModel } from "../../../worker/agents/contract";
+import type { Agent } from "../../../worker/agents/contract";
 
 /** An agent as its dialog edits it, and as the create and update calls send it. */
-export type AgentFormValues = {
-  name: string;
-  model: AgentModel;
-  temperature: number;
-  system_prompt: string;
-  is_active: boolean;
-  can_mark_leads: boolean;
-  mode: AgentMode;
-  knowledge_ids: string[] | null;
-};
+export type AgentFormValues = Pick<
+  Agent,
+  | "name"
+  | "model"
+  | "temperature"
+  | "system_prompt"
+  | "is_active"
+  | "can_mark_leads"
+  | "mode"
+  | "knowledge_ids"
+>;
 
 /** What a fetcher submits to the agents route (as JSON). */
 export type AgentChange =
