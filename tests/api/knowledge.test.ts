@@ -234,6 +234,26 @@ describe("knowledge import", () => {
     expect(list.body.data.entries.map((e: { title: string }) => e.title)).toEqual(["horario"]);
   });
 
+  it("measures a Flate stream named by PDF's abbreviation, and refuses compression it cannot measure (422)", async () => {
+    const owner = await createOwner();
+    // PDF.js inflates `/Fl` as it does `/FlateDecode`: the size check must count it too.
+    const bomb = await inflatingPdf(40, { filter: "/Fl" });
+    const refused = await importFile(owner.token, [bomb], "bomba.pdf", "application/pdf");
+    expect(refused.status).toBe(413);
+    const junk = await inflatingPdf(40, { filter: "/Fl", junk: "basura" });
+    expect((await importFile(owner.token, [junk], "bomba.pdf", "application/pdf")).status).toBe(
+      422,
+    );
+    for (const filter of ["/LZWDecode", "[/RL]", "6 0 R"]) {
+      const unmeasured = await inflatingPdf(1, { filter });
+      const res = await importFile(owner.token, [unmeasured], "raro.pdf", "application/pdf");
+      expect(res.status, filter).toBe(422);
+      expect(res.body.message).toMatch(/No se pudo leer el PDF/);
+    }
+    const list = await call("GET", "/api/v1/knowledge", { token: owner.token });
+    expect(list.body.data.entries).toEqual([]);
+  });
+
   it("refuses a PDF without text, a broken one, other types and empty files, in Spanish (422)", async () => {
     const owner = await createOwner();
     const scanned = await importFile(owner.token, [scannedPdf()], "escaneo.pdf", "application/pdf");

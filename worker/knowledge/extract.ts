@@ -53,8 +53,17 @@ export function titleFromFileName(name: string) {
   return title.slice(0, 200);
 }
 
-/** A stream's data is longer than its file allows, or does not inflate as Flate. */
+/** A stream's data is longer than its file allows, does not inflate as Flate, or is compressed in a way not measured here. */
 class InvalidStream extends Error {}
+
+/** Flate by its full name or PDF's abbreviation (PDF.js reads both). */
+const FLATE_FILTER = /\/Fl(?:ateDecode)?(?![A-Za-z0-9])/;
+/**
+ * Filters that expand and are not measured (LZW, run-length), or a filter named by reference:
+ * PDF.js would inflate them unbounded, and text PDFs today use Flate.
+ */
+const UNMEASURED_FILTER =
+  /\/(?:LZWDecode|LZW|RunLengthDecode|RL)(?![A-Za-z0-9])|\/Filter\s+\d+\s+\d+\s+R/;
 
 /**
  * How many bytes the PDF's Flate streams inflate to in all, counting no further than just
@@ -69,7 +78,8 @@ async function decodedSize(bytes: Uint8Array, limit: number) {
   for (let at = text.indexOf("stream"); at !== -1; at = text.indexOf("stream", at + 6)) {
     if (text.startsWith("end", at - 3)) continue;
     const dictionary = text.slice(Math.max(0, text.lastIndexOf("obj", at)), at);
-    if (!dictionary.includes("/FlateDecode")) continue;
+    if (UNMEASURED_FILTER.test(dictionary)) throw new InvalidStream();
+    if (!FLATE_FILTER.test(dictionary)) continue;
     let start = at + 6;
     if (text[start] === "\r") start++;
     if (text[start] === "\n") start++;
