@@ -128,32 +128,40 @@ const identityKeys = (identity: CustomerIdentity) => [
  * 2. conversations found by phone, for customers no conversation knows by BSUID yet, take
  *    the BSUID (a new one replaces the old: Meta changes it with the phone), username and name;
  * 3. the rest are new conversations.
- * The `IN` lists look the delivery's customers up by index: without them the planner, which
- * has no statistics, walks every conversation of the organization against the JSON.
+ * The customers are read out of the JSON once (`DELIVERY_CUSTOMERS`, materialized) and each is
+ * looked up by index; the `IN` lists keep it so: the planner has no statistics, and left to
+ * itself it walked the conversations and parsed the JSON again for each of them.
  */
+const DELIVERY_CUSTOMERS = `c AS MATERIALIZED (
+    SELECT value ->> 'userId' AS user_id, value ->> 'phone' AS phone,
+      value ->> 'username' AS username, value ->> 'name' AS name
+    FROM json_each(?2))`;
+
 export const MATCH_BY_USER_ID = `
+  WITH ${DELIVERY_CUSTOMERS}
   UPDATE conversations SET
     phone_number = coalesce(conversations.phone_number, CASE WHEN NOT EXISTS (
       SELECT 1 FROM conversations AS other
-      WHERE other.organization_id = ?1 AND other.phone_number = c.value ->> 'phone'
-    ) THEN c.value ->> 'phone' END),
-    username = coalesce(c.value ->> 'username', conversations.username),
-    contact_name = coalesce(c.value ->> 'name', conversations.contact_name)
-  FROM json_each(?2) AS c
-  WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.value ->> 'userId'
-    AND conversations.wa_user_id IN (SELECT value ->> 'userId' FROM json_each(?2))`;
+      WHERE other.organization_id = ?1 AND other.phone_number = c.phone
+    ) THEN c.phone END),
+    username = coalesce(c.username, conversations.username),
+    contact_name = coalesce(c.name, conversations.contact_name)
+  FROM c
+  WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.user_id
+    AND conversations.wa_user_id IN (SELECT user_id FROM c)`;
 
 export const MATCH_BY_PHONE = `
+  WITH ${DELIVERY_CUSTOMERS}
   UPDATE conversations SET
-    wa_user_id = coalesce(c.value ->> 'userId', conversations.wa_user_id),
-    username = coalesce(c.value ->> 'username', conversations.username),
-    contact_name = coalesce(c.value ->> 'name', conversations.contact_name)
-  FROM json_each(?2) AS c
-  WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.value ->> 'phone'
-    AND conversations.phone_number IN (SELECT value ->> 'phone' FROM json_each(?2))
-    AND (c.value ->> 'userId' IS NULL OR NOT EXISTS (
+    wa_user_id = coalesce(c.user_id, conversations.wa_user_id),
+    username = coalesce(c.username, conversations.username),
+    contact_name = coalesce(c.name, conversations.contact_name)
+  FROM c
+  WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.phone
+    AND conversations.phone_number IN (SELECT phone FROM c)
+    AND (c.user_id IS NULL OR NOT EXISTS (
       SELECT 1 FROM conversations AS other
-      WHERE other.organization_id = ?1 AND other.wa_user_id = c.value ->> 'userId'))`;
+      WHERE other.organization_id = ?1 AND other.wa_user_id = c.user_id))`;
 
 /** `?3` the default agent, `?4` the new conversation's status, `?5` now. */
 export const CREATE_NEW_CUSTOMERS = `
