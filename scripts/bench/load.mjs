@@ -80,6 +80,8 @@ function webhookBody({ customers, perDelivery, text }) {
       inboundMessage({
         phoneNumberId: spec.phoneNumberId,
         from: String(34700000000 + customer),
+        // Since 2026 every delivery names the customer by BSUID beside the phone.
+        userId: `ES.${13490000000000 + customer}`,
         name: `Cliente ${customer}`,
         id,
         text: text ? text(id) : `Hola, quería información ${id}`,

@@ -15,6 +15,13 @@ const TOASTS = "[data-sonner-toaster]";
  * a fading one is paler than it stays: they are checked on their own, at rest (below).
  */
 async function expectNoSeriousViolations(page: Page, screen: string, only?: string) {
+  // Colours are measured at rest: a button enabled at hydration fades from its disabled
+  // colour (transition-colors), and axe reading it halfway saw a contrast it never keeps.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
+  );
   const builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
   const { violations } = await (only ? builder.include(only) : builder.exclude(TOASTS)).analyze();
   const serious = violations
