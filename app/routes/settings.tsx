@@ -6,6 +6,7 @@ import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
+import { settingsAction, type SettingsChange } from "~/components/settings/actions";
 import { Spinner } from "~/components/ui/spinner";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
@@ -34,6 +35,11 @@ clientLoader.hydrate = true as const;
 
 /** Another tab shows what is already loaded; a change (a revalidation) reads it all again. */
 export const shouldRevalidate = revalidateUnlessOnly("tab");
+
+/** The organization's lists change here (components/settings/actions.ts); the tabs are read again after. */
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  return settingsAction((await request.json()) as SettingsChange);
+}
 
 export function HydrateFallback() {
   return <Spinner label="Cargando configuraciones..." />;

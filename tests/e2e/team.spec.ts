@@ -151,3 +151,37 @@ test("the activity log pages with 'Cargar más'; pending invitations can be revo
   await expect(page.getByText("Invitación revocada")).toBeVisible();
   await expect(pending.getByRole("listitem")).toHaveCount(24);
 });
+
+test("an admin who leaves the organization is shown onboarding at once", async ({
+  page,
+  browser,
+}) => {
+  await signedInOwner(page);
+  await page.goto("/settings/organization");
+  const email = uniqueEmail("self");
+  const link = await inviteFromSettings(page, email);
+  const { context, guest } = await registerThroughLink(browser, link, "Lucía Gil", email);
+  await expect(guest).toHaveURL(/\/dashboard$/);
+  await page.reload();
+  await members(page).getByLabel("Rol de Lucía Gil").selectOption({ label: "Administrador" });
+  await expect(members(page).getByLabel("Rol de Lucía Gil")).toHaveValue("admin");
+
+  // A role change ends the person's sessions (decision 0015): she signs in again, as admin.
+  // Her socket reaches nothing here, so the server's closing it (4001, which signs the console
+  // out) does not arrive: the screen itself must take her out of the organization she left.
+  await guest.routeWebSocket(/\/ws/, () => {});
+  await guest.goto("/auth");
+  await guest.getByLabel("Email").fill(email);
+  await guest.getByLabel("Contraseña").fill("secreto123");
+  await guest.getByRole("button", { name: "Iniciar Sesión" }).last().click();
+  await expect(guest).toHaveURL(/\/dashboard$/);
+  await guest.goto("/settings/organization");
+  await expect(guest.getByRole("heading", { name: "Invitaciones", exact: true })).toBeVisible();
+
+  await members(guest).getByRole("button", { name: "Eliminar a Lucía Gil" }).click();
+  await guest.getByRole("dialog").getByRole("button", { name: "Eliminar" }).click();
+  await expect(guest.getByText("Miembro eliminado", { exact: true })).toBeVisible();
+  await expect(guest.getByRole("heading", { name: "Configura tu organización" })).toBeVisible();
+  await expect(guest).toHaveURL(/\/dashboard$/);
+  await context.close();
+});

@@ -1,8 +1,6 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { toast } from "sonner";
 import type { Role } from "../../../worker/auth/contract";
 import {
   INVITATION_LIFETIME_DAYS,
@@ -13,9 +11,9 @@ import { CopyableValue } from "~/components/settings/meta/copy-button";
 import { ROLE_LABELS, assignableRoles } from "~/components/settings/members-section";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
+import { useSettingsChange } from "~/components/settings/actions";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
 /**
@@ -24,7 +22,6 @@ import { SecretForm } from "~/components/ui/secret-form";
  */
 export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["invitations"] }) {
   const auth = useAuth();
-  const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, "Error al cargar las invitaciones");
   const pending = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState<{ email: string; role: Role }>({
@@ -32,38 +29,24 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
     role: "agent",
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [sending, setSending] = useState(false);
   const [link, setLink] = useState<string | null>(null);
+  const inviter = useSettingsChange((result) => {
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setLink(result.link ?? null);
+    setValues((v) => ({ ...v, email: "" }));
+  });
+  const revoker = useSettingsChange();
 
-  async function invite(event: React.FormEvent) {
+  function invite(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(invitationInput, values);
     if (checked.errors) return setErrors(checked.errors);
     setErrors({});
-    setSending(true);
-    try {
-      const invitation = await data(client.organizations.invitations.$post({ json: checked.data }));
-      setLink(invitation.url ?? null);
-      setValues((v) => ({ ...v, email: "" }));
-      toast.success("Invitación creada");
-      await revalidate();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("No se pudo crear la invitación", { description: errorMessage(error) });
-    } finally {
-      setSending(false);
-    }
+    void inviter.submit({ intent: "invitation.create", values: checked.data });
   }
 
-  async function revoke(invitation: (typeof pending)[number]) {
-    try {
-      await data(client.organizations.invitations[":id"].$delete({ param: { id: invitation.id } }));
-      toast.success("Invitación revocada");
-      await revalidate();
-    } catch (error) {
-      toast.error("No se pudo revocar la invitación", { description: errorMessage(error) });
-    }
-  }
+  const revoke = (invitation: (typeof pending)[number]) =>
+    void revoker.submit({ intent: "invitation.revoke", id: invitation.id });
 
   return (
     <section aria-labelledby="invitations-title" className="mt-10 max-w-3xl">
@@ -91,8 +74,8 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
           }))}
           onChange={(e) => setValues((v) => ({ ...v, role: e.target.value as Role }))}
         />
-        <Button type="submit" disabled={sending} className="sm:mt-6">
-          {sending ? "Invitando..." : "Invitar"}
+        <Button type="submit" disabled={inviter.busy} className="sm:mt-6">
+          {inviter.busy ? "Invitando..." : "Invitar"}
         </Button>
       </SecretForm>
       {link && (
@@ -123,7 +106,7 @@ export function InvitationsSection({ loaded }: { loaded: OrganizationTabData["in
             </span>
             <Button
               variant="ghost"
-              onClick={() => void revoke(invitation)}
+              onClick={() => revoke(invitation)}
               aria-label={`Revocar la invitación de ${invitation.email}`}
             >
               Revocar

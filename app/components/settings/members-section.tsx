@@ -1,11 +1,9 @@
 import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { toast } from "sonner";
 import { ROLES, type Role } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { leftOrganization, useSettingsChange } from "~/components/settings/actions";
 import { useLoadFailureToast, type OrganizationTabData } from "~/components/settings/data";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 
 export const ROLE_LABELS: Record<Role, string> = {
@@ -23,50 +21,23 @@ export const assignableRoles = (callerRole: Role | null): Role[] =>
 /** The team: everyone sees it; owners and admins change roles and remove members. */
 export function MembersSection({ loaded }: { loaded: OrganizationTabData["members"] }) {
   const auth = useAuth();
-  const { revalidate } = useRevalidator();
   const [removing, setRemoving] = useState<Member | null>(null);
-  const [busy, setBusy] = useState(false);
   useLoadFailureToast(loaded, "Error al cargar los miembros");
   const members = loaded.ok ? loaded.data : [];
 
   const isSelf = (member: Member) => member.user_id === auth.user?.id;
 
-  async function changeRole(member: Member, role: Role) {
-    try {
-      await data(
-        client.organizations.members[":userId"].$patch({
-          param: { userId: member.user_id },
-          json: { role },
-        }),
-      );
-      toast.success("Rol actualizado");
-      await revalidate();
-      // The caller's own role changed: what the console shows them changes at once.
-      if (isSelf(member)) await auth.reload();
-    } catch (error) {
-      // E.g. the last owner: the server's message says why. The list may also be stale.
-      toast.error("No se pudo cambiar el rol", { description: errorMessage(error) });
-      await revalidate();
-    }
-  }
+  const roleChanger = useSettingsChange();
+  const remover = useSettingsChange((result) => {
+    setRemoving(null);
+    if (leftOrganization(result)) void auth.reload();
+  });
 
-  async function remove(member: Member) {
-    setBusy(true);
-    try {
-      await data(
-        client.organizations.members[":userId"].$delete({ param: { userId: member.user_id } }),
-      );
-      toast.success("Miembro eliminado");
-      setRemoving(null);
-      // Leaving the organization oneself ends its console: the layout then shows onboarding.
-      await (isSelf(member) ? auth.reload() : revalidate());
-    } catch (error) {
-      setRemoving(null);
-      toast.error("No se pudo eliminar al miembro", { description: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const changeRole = (member: Member, role: Role) =>
+    void roleChanger.submit({ intent: "member.role", userId: member.user_id, role });
+
+  const remove = (member: Member) =>
+    void remover.submit({ intent: "member.remove", userId: member.user_id, self: isSelf(member) });
 
   return (
     <section aria-labelledby="members-title" className="mt-10 max-w-3xl">
@@ -87,7 +58,7 @@ export function MembersSection({ loaded }: { loaded: OrganizationTabData["member
             member={member}
             isSelf={isSelf(member)}
             callerRole={auth.role}
-            onChangeRole={(role) => void changeRole(member, role)}
+            onChangeRole={(role) => changeRole(member, role)}
             onRemove={() => setRemoving(member)}
           />
         ))}
@@ -102,8 +73,8 @@ export function MembersSection({ loaded }: { loaded: OrganizationTabData["member
         }
         confirmLabel="Eliminar"
         busyLabel="Eliminando..."
-        busy={busy}
-        onConfirm={() => removing && void remove(removing)}
+        busy={remover.busy}
+        onConfirm={() => removing && remove(removing)}
         onClose={() => setRemoving(null)}
       />
     </section>

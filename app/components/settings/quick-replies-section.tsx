@@ -1,45 +1,33 @@
 import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { toast } from "sonner";
 import { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
 import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { Field, TextAreaField } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { useSettingsChange } from "~/components/settings/actions";
+import { validate, type FieldErrors } from "~/lib/forms";
 
 /** The team's saved answers, used in the composer by typing "/" and the shortcut. */
 export function QuickRepliesSection({ loaded }: { loaded: OrganizationTabData["quickReplies"] }) {
-  const { revalidate } = useRevalidator();
   // As before: a list that cannot load reads as empty (the composer's "/" still works).
   const replies = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState({ shortcut: "", content: "" });
   const [errors, setErrors] = useState<FieldErrors>({});
+  const adder = useSettingsChange((result) => {
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setValues({ shortcut: "", content: "" });
+    setErrors({});
+  });
+  const remover = useSettingsChange();
 
-  async function add(event: React.FormEvent) {
+  function add(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(quickReplyInput, values);
     if (checked.errors) return setErrors(checked.errors);
-    try {
-      await data(client["quick-replies"].$post({ json: checked.data }));
-      setValues({ shortcut: "", content: "" });
-      setErrors({});
-      toast.success("Respuesta rápida guardada");
-      await revalidate();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al guardar la respuesta rápida", { description: errorMessage(error) });
-    }
+    void adder.submit({ intent: "quick-reply.create", values: checked.data });
   }
 
-  async function remove(reply: (typeof replies)[number]) {
-    try {
-      await data(client["quick-replies"][":id"].$delete({ param: { id: reply.id } }));
-      await revalidate();
-    } catch (error) {
-      toast.error("Error al eliminar la respuesta rápida", { description: errorMessage(error) });
-    }
-  }
+  const remove = (reply: (typeof replies)[number]) =>
+    void remover.submit({ intent: "quick-reply.delete", id: reply.id });
 
   return (
     <section aria-labelledby="quick-replies-title" className="mt-10 max-w-2xl">
@@ -66,7 +54,7 @@ export function QuickRepliesSection({ loaded }: { loaded: OrganizationTabData["q
             </span>
             <Button
               variant="ghost"
-              onClick={() => void remove(reply)}
+              onClick={() => remove(reply)}
               aria-label={`Eliminar /${reply.shortcut}`}
             >
               Eliminar
@@ -89,7 +77,9 @@ export function QuickRepliesSection({ loaded }: { loaded: OrganizationTabData["q
           error={errors.content}
           onChange={(e) => setValues((v) => ({ ...v, content: e.target.value }))}
         />
-        <Button type="submit">Añadir respuesta rápida</Button>
+        <Button type="submit" disabled={adder.busy}>
+          Añadir respuesta rápida
+        </Button>
       </form>
     </section>
   );

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { LABEL_COLORS, labelInput, type Label } from "../../../worker/team-inbox/contract";
 import type { OrganizationTabData } from "~/components/settings/data";
@@ -9,7 +8,8 @@ import { Field } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
 import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { validate, type FieldErrors } from "~/lib/forms";
+import { useSettingsChange } from "~/components/settings/actions";
 
 type Members = Extract<OrganizationTabData["members"], { ok: true }>["data"];
 
@@ -45,47 +45,31 @@ function ColorChoice({
 export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"] }) {
   const { role } = useAuth();
   const manager = role === "owner" || role === "admin";
-  const { revalidate } = useRevalidator();
   const labels = loaded.ok ? loaded.data : [];
   const [values, setValues] = useState({ name: "", color: LABEL_COLORS[5] as string });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [deleting, setDeleting] = useState<Label | null>(null);
+  const creator = useSettingsChange((result) => {
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setValues((v) => ({ ...v, name: "" }));
+    setErrors({});
+  });
+  const editor = useSettingsChange();
+  const remover = useSettingsChange((result) => {
+    if (result.ok) setDeleting(null);
+  });
 
-  async function create(event: React.FormEvent) {
+  function create(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(labelInput, values);
     if (checked.errors) return setErrors(checked.errors);
-    try {
-      await data(client.labels.$post({ json: checked.data }));
-      setValues((v) => ({ ...v, name: "" }));
-      setErrors({});
-      toast.success("Etiqueta creada");
-      await revalidate();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al crear la etiqueta", { description: errorMessage(error) });
-    }
+    void creator.submit({ intent: "label.create", values: checked.data });
   }
 
-  async function change(label: Label, changes: { name?: string; color?: string }) {
-    try {
-      await data(client.labels[":id"].$patch({ param: { id: label.id }, json: changes }));
-      await revalidate();
-    } catch (error) {
-      toast.error("Error al guardar la etiqueta", { description: errorMessage(error) });
-    }
-  }
+  const change = (label: Label, changes: { name?: string; color?: string }) =>
+    void editor.submit({ intent: "label.update", id: label.id, values: changes });
 
-  async function remove(label: Label) {
-    try {
-      await data(client.labels[":id"].$delete({ param: { id: label.id } }));
-      toast.success("Etiqueta eliminada");
-      setDeleting(null);
-      await revalidate();
-    } catch (error) {
-      toast.error("Error al eliminar la etiqueta", { description: errorMessage(error) });
-    }
-  }
+  const remove = (label: Label) => void remover.submit({ intent: "label.delete", id: label.id });
 
   return (
     <section aria-labelledby="labels-title" className="mt-10 max-w-2xl">
@@ -117,14 +101,14 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
                   defaultValue={label.name}
                   onBlur={(e) => {
                     const name = e.target.value.trim();
-                    if (name && name !== label.name) void change(label, { name });
+                    if (name && name !== label.name) change(label, { name });
                   }}
                   className="w-40 rounded-lg border border-slate-300 px-2 py-1 text-sm"
                 />
                 <ColorChoice
                   name={label.name}
                   value={label.color}
-                  onChange={(color) => void change(label, { color })}
+                  onChange={(color) => change(label, { color })}
                 />
                 <Button
                   variant="ghost"
@@ -152,7 +136,9 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
             value={values.color}
             onChange={(color) => setValues((v) => ({ ...v, color }))}
           />
-          <Button type="submit">Crear etiqueta</Button>
+          <Button type="submit" disabled={creator.busy}>
+            Crear etiqueta
+          </Button>
         </form>
       )}
       <ConfirmDialog
@@ -160,6 +146,8 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
         title={`Eliminar «${deleting?.name ?? ""}»`}
         description="Se quitará de todas las conversaciones que la llevan."
         confirmLabel="Eliminar"
+        busyLabel="Eliminando..."
+        busy={remover.busy}
         onConfirm={() => deleting && remove(deleting)}
         onClose={() => setDeleting(null)}
       />
@@ -173,7 +161,6 @@ export function LabelsSection({ loaded }: { loaded: OrganizationTabData["labels"
  */
 export function AutoAssignSection({ members }: { members: Members }) {
   const auth = useAuth();
-  const { revalidate } = useRevalidator();
   const organization = auth.organization!;
   const on = organization.auto_assign === "round_robin";
 
@@ -192,19 +179,11 @@ export function AutoAssignSection({ members }: { members: Members }) {
     }
   }
 
-  async function changeMember(
+  const saver = useSettingsChange();
+  const changeMember = (
     userId: string,
-    changes: { available?: boolean; max_open?: number | null },
-  ) {
-    try {
-      await data(
-        client.organizations.members[":userId"].$patch({ param: { userId }, json: changes }),
-      );
-      await revalidate();
-    } catch (error) {
-      toast.error("No se pudo guardar", { description: errorMessage(error) });
-    }
-  }
+    values: { available?: boolean; max_open?: number | null },
+  ) => void saver.submit({ intent: "member.availability", userId, values });
 
   return (
     <section aria-labelledby="auto-assign-title" className="mt-10 max-w-2xl">
@@ -233,7 +212,7 @@ export function AutoAssignSection({ members }: { members: Members }) {
               aria-label={`Disponibilidad de ${member.full_name}`}
               value={member.available ? "yes" : "no"}
               onChange={(e) =>
-                void changeMember(member.user_id, { available: e.target.value === "yes" })
+                changeMember(member.user_id, { available: e.target.value === "yes" })
               }
               className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
             >
@@ -251,7 +230,7 @@ export function AutoAssignSection({ members }: { members: Members }) {
                 onBlur={(e) => {
                   const value = e.target.value.trim();
                   const max = value === "" ? null : Number(value);
-                  if (max !== member.max_open) void changeMember(member.user_id, { max_open: max });
+                  if (max !== member.max_open) changeMember(member.user_id, { max_open: max });
                 }}
                 className="w-24 rounded-lg border border-slate-300 px-2 py-1"
               />
