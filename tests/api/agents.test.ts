@@ -1,16 +1,19 @@
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
+
+type AgentRoute = ReturnType<typeof api>["agents"][":id"];
 
 describe("agents", () => {
   it("creates with the defaults: flash model, temperature 0.7, active", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/agents", {
-      token: owner.token,
-      body: { name: " Sofía ", system_prompt: "Eres amable." },
-    });
+    const res = await answer(
+      api(owner.token).agents.$post({ json: { name: " Sofía ", system_prompt: "Eres amable." } }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       name: "Sofía",
@@ -26,28 +29,25 @@ describe("agents", () => {
     const owner = await createOwner();
     const quiet = await createAgent(owner, { can_mark_leads: false });
     expect(quiet.can_mark_leads).toBe(false);
-    const on = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
-      token: owner.token,
-      body: { can_mark_leads: true },
-    });
+    const update = (json: InferRequestType<AgentRoute["$patch"]>["json"]) =>
+      answer(api(owner.token).agents[":id"].$patch({ param: { id: quiet.id }, json }));
+    const on = await update({ can_mark_leads: true });
     expect(on.body.data).toMatchObject({ can_mark_leads: true, name: quiet.name });
     // Another field's update leaves it as it is.
-    await call("PATCH", `/api/v1/agents/${quiet.id}`, { token: owner.token, body: { name: "B" } });
-    const got = await call("GET", `/api/v1/agents/${quiet.id}`, { token: owner.token });
+    await update({ name: "B" });
+    const got = await answer(api(owner.token).agents[":id"].$get({ param: { id: quiet.id } }));
     expect(got.body.data).toMatchObject({ can_mark_leads: true, name: "B" });
-    const off = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
-      token: owner.token,
-      body: { can_mark_leads: false },
-    });
+    const off = await update({ can_mark_leads: false });
     expect(off.body.data.can_mark_leads).toBe(false);
+    // A string for a boolean: a body the typed client would not let through.
     const bad = await call("PATCH", `/api/v1/agents/${quiet.id}`, {
       token: owner.token,
       body: { can_mark_leads: "no" },
     });
     expect(bad.status).toBe(422);
     expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(["can_mark_leads"]);
-    const list = await call("GET", "/api/v1/agents", { token: owner.token });
-    expect(list.body.data[0].can_mark_leads).toBe(false);
+    const list = await answer(api(owner.token).agents.$get());
+    expect(list.body.data[0]!.can_mark_leads).toBe(false);
   });
 
   it("is on WhatsApp only as the default agent of the organization's connected number", async () => {
@@ -55,13 +55,8 @@ describe("agents", () => {
     const answering = await createAgent(owner, { name: "Recepción" });
     const other = await createAgent(owner, { name: "Ventas" });
     const statusById = async () => {
-      const list = await call("GET", "/api/v1/agents", { token: owner.token });
-      return Object.fromEntries(
-        list.body.data.map((a: { id: string; whatsapp_status: string }) => [
-          a.id,
-          a.whatsapp_status,
-        ]),
-      );
+      const list = await answer(api(owner.token).agents.$get());
+      return Object.fromEntries(list.body.data.map((a) => [a.id, a.whatsapp_status]));
     };
     // No number: nobody is connected.
     expect(await statusById()).toEqual({
@@ -71,14 +66,16 @@ describe("agents", () => {
 
     const number = await connectWhatsapp(owner.organization.id, { defaultAgentId: answering.id });
     expect(await statusById()).toEqual({ [answering.id]: "connected", [other.id]: "disconnected" });
-    const got = await call("GET", `/api/v1/agents/${answering.id}`, { token: owner.token });
+    const got = await answer(api(owner.token).agents[":id"].$get({ param: { id: answering.id } }));
     expect(got.body.data.whatsapp_status).toBe("connected");
 
     // What a client stores through PATCH /agents/{id}/whatsapp does not make a badge lie.
-    const claimed = await call("PATCH", `/api/v1/agents/${other.id}/whatsapp`, {
-      token: owner.token,
-      body: { status: "connected", qr: "qr-data" },
-    });
+    const claimed = await answer(
+      api(owner.token).agents[":id"].whatsapp.$patch({
+        param: { id: other.id },
+        json: { status: "connected", qr: "qr-data" },
+      }),
+    );
     expect(claimed.status).toBe(200);
     expect(claimed.body.data).toMatchObject({
       whatsapp_status: "disconnected",
@@ -113,10 +110,11 @@ describe("agents", () => {
     [{ name: "A", system_prompt: "x", can_mark_leads: 1 }, ["can_mark_leads"]],
   ])("rejects %j naming %j, storing nothing", async (body, fields) => {
     const owner = await createOwner();
+    // On `call`: most rows are bodies the typed client would refuse; `details` is read too.
     const res = await call("POST", "/api/v1/agents", { token: owner.token, body });
     expect(res.status).toBe(422);
     expect(res.body.details.map((d: { path: string }) => d.path).sort()).toEqual(fields);
-    const list = await call("GET", "/api/v1/agents", { token: owner.token });
+    const list = await answer(api(owner.token).agents.$get());
     expect(list.body.data).toEqual([]);
   });
 
@@ -134,31 +132,35 @@ describe("agents", () => {
     const owner = await createOwner();
     const first = await createAgent(owner, { name: "Primero" });
     const second = await createAgent(owner, { name: "Segundo" });
-    const list = await call("GET", "/api/v1/agents", { token: owner.token });
-    expect(list.body.data.map((a: { id: string }) => a.id)).toEqual([second.id, first.id]);
-    expect(list.body.data[0].usage).toEqual({
+    const list = await answer(api(owner.token).agents.$get());
+    expect(list.body.data.map((a) => a.id)).toEqual([second.id, first.id]);
+    expect(list.body.data[0]!.usage).toEqual({
       calls: 0,
       failures: 0,
       prompt_tokens: 0,
       completion_tokens: 0,
     });
 
-    const patched = await call("PATCH", `/api/v1/agents/${first.id}`, {
-      token: owner.token,
-      body: { is_active: false, temperature: 0.2 },
-    });
+    const patched = await answer(
+      api(owner.token).agents[":id"].$patch({
+        param: { id: first.id },
+        json: { is_active: false, temperature: 0.2 },
+      }),
+    );
     expect(patched.body.data).toMatchObject({
       is_active: false,
       temperature: 0.2,
       name: "Primero",
     });
-    const wa = await call("PATCH", `/api/v1/agents/${first.id}/whatsapp`, {
-      token: owner.token,
-      body: { status: "connecting", qr: "2@qr-code" },
-    });
+    const wa = await answer(
+      api(owner.token).agents[":id"].whatsapp.$patch({
+        param: { id: first.id },
+        json: { status: "connecting", qr: "2@qr-code" },
+      }),
+    );
     expect(wa.status).toBe(200);
     expect(wa.body.data.whatsapp_qr).toBe("2@qr-code");
-    const got = await call("GET", `/api/v1/agents/${first.id}`, { token: owner.token });
+    const got = await answer(api(owner.token).agents[":id"].$get({ param: { id: first.id } }));
     expect(got.body.data).toMatchObject({ is_active: false, whatsapp_qr: "2@qr-code" });
   });
 
@@ -166,13 +168,15 @@ describe("agents", () => {
     const owner = await createOwner();
     const agent = await createAgent(owner);
     const assigned = await createConversation(owner, { agent_id: agent.id });
-    const res = await call("DELETE", `/api/v1/agents/${agent.id}`, { token: owner.token });
+    const res = await answer(api(owner.token).agents[":id"].$delete({ param: { id: agent.id } }));
     expect(res.status).toBe(200);
-    const after = await call("GET", `/api/v1/conversations/${assigned.id}`, { token: owner.token });
-    expect(after.body.data).toMatchObject({ agent_id: null, status: "open" });
-    expect((await call("GET", `/api/v1/agents/${agent.id}`, { token: owner.token })).status).toBe(
-      404,
+    const after = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: assigned.id } }),
     );
+    expect(after.body.data).toMatchObject({ agent_id: null, status: "open" });
+    expect(
+      (await answer(api(owner.token).agents[":id"].$get({ param: { id: agent.id } }))).status,
+    ).toBe(404);
   });
 
   it("lets admins manage agents, and members with the agent role only read them", async () => {
@@ -181,24 +185,22 @@ describe("agents", () => {
     const admin = await addMember(owner.organization.id, "admin");
     const teammate = await addMember(owner.organization.id, "agent");
 
-    const byAdmin = await call("POST", "/api/v1/agents", {
-      token: admin.token,
-      body: { name: "Del admin", system_prompt: "x" },
-    });
+    const byAdmin = await answer(
+      api(admin.token).agents.$post({ json: { name: "Del admin", system_prompt: "x" } }),
+    );
     expect(byAdmin.status).toBe(201);
 
-    const body = { name: "No", system_prompt: "x" };
-    expect((await call("POST", "/api/v1/agents", { token: teammate.token, body })).status).toBe(
-      403,
-    );
+    const param = { id: existing.id };
+    const byTeammate = api(teammate.token).agents;
     expect(
-      (await call("PATCH", `/api/v1/agents/${existing.id}`, { token: teammate.token, body }))
+      (await answer(byTeammate.$post({ json: { name: "No", system_prompt: "x" } }))).status,
+    ).toBe(403);
+    expect(
+      (await answer(byTeammate[":id"].$patch({ param, json: { name: "No", system_prompt: "x" } })))
         .status,
     ).toBe(403);
-    expect(
-      (await call("DELETE", `/api/v1/agents/${existing.id}`, { token: teammate.token })).status,
-    ).toBe(403);
-    const list = await call("GET", "/api/v1/agents", { token: teammate.token });
+    expect((await answer(byTeammate[":id"].$delete({ param }))).status).toBe(403);
+    const list = await answer(api(teammate.token).agents.$get());
     expect(list.body.data).toHaveLength(2);
   });
 
@@ -206,23 +208,19 @@ describe("agents", () => {
     const a = await createOwner();
     const b = await createOwner();
     const agentB = await createAgent(b);
+    const byA = api(a.token).agents[":id"];
+    const param = { id: agentB.id };
     const results = await Promise.all([
-      call("GET", `/api/v1/agents/${agentB.id}`, { token: a.token }),
-      call("PATCH", `/api/v1/agents/${agentB.id}`, { token: a.token, body: { name: "Mío" } }),
-      call("PATCH", `/api/v1/agents/${agentB.id}/whatsapp`, {
-        token: a.token,
-        body: { status: "connected" },
-      }),
-      call("DELETE", `/api/v1/agents/${agentB.id}`, { token: a.token }),
-      call("POST", `/api/v1/agents/${agentB.id}/test`, {
-        token: a.token,
-        body: { messages: [{ role: "user", content: "Hola" }] },
-      }),
+      answer(byA.$get({ param })),
+      answer(byA.$patch({ param, json: { name: "Mío" } })),
+      answer(byA.whatsapp.$patch({ param, json: { status: "connected" } })),
+      answer(byA.$delete({ param })),
+      answer(byA.test.$post({ param, json: { messages: [{ role: "user", content: "Hola" }] } })),
     ]);
     expect(results.map((r) => r.status)).toEqual([404, 404, 404, 404, 404]);
-    const list = await call("GET", "/api/v1/agents", { token: a.token });
+    const list = await answer(api(a.token).agents.$get());
     expect(list.body.data).toEqual([]);
-    const stillB = await call("GET", `/api/v1/agents/${agentB.id}`, { token: b.token });
+    const stillB = await answer(api(b.token).agents[":id"].$get({ param }));
     expect(stillB.body.data.name).toBe(agentB.name);
   });
 });

@@ -1,6 +1,7 @@
 // Each organization's knowledge is bounded (entries and characters, decision 0046) and
 // listed a page at a time; the caps hold when two people add the last entry at once.
 import { env, exports } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import {
   KNOWLEDGE_MAX_CHARACTERS,
@@ -34,8 +35,11 @@ const add = (owner: Owner, content = "Abrimos de 9 a 19.") =>
 const list = (owner: Owner, query: { page?: string; limit?: string } = {}) =>
   answer(api(owner.token).knowledge.$get({ query }));
 
-const edit = (owner: Owner, id: string, json: { title?: string; content?: string }) =>
-  answer(api(owner.token).knowledge[":id"].$patch({ param: { id }, json }));
+const edit = (
+  owner: Owner,
+  id: string,
+  json: InferRequestType<ReturnType<typeof api>["knowledge"][":id"]["$patch"]>["json"],
+) => answer(api(owner.token).knowledge[":id"].$patch({ param: { id }, json }));
 
 describe("knowledge caps", () => {
   it(`keeps at most ${KNOWLEDGE_MAX_ENTRIES} entries, even when the last place is asked for twice at once`, async () => {

@@ -1,12 +1,14 @@
 // The team inbox for people (contract section 14): assignment to people and round robin,
 // internal notes with mentions, labels. Every rule across two organizations.
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { autoAssign } from "../../worker/team-inbox/assignment";
 import { depsForBackground } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect, tick } from "../support/sockets";
@@ -21,11 +23,18 @@ async function team() {
   return { owner, marta, pablo };
 }
 
-const patch = (token: string, id: string, body: Record<string, unknown>) =>
-  call("PATCH", `/api/v1/conversations/${id}`, { token, body });
+type Client = ReturnType<typeof api>;
 
-const list = async (token: string, query: string) =>
-  (await call("GET", `/api/v1/conversations?${query}`, { token })).body.data;
+const patch = (
+  token: string,
+  id: string,
+  json: InferRequestType<Client["conversations"][":id"]["$patch"]>["json"],
+) => answer(api(token).conversations[":id"].$patch({ param: { id }, json }));
+
+const list = async (
+  token: string,
+  query: InferRequestType<Client["conversations"]["$get"]>["query"],
+) => (await answer(api(token).conversations.$get({ query }))).body.data;
 
 describe("assignment to people", () => {
   it("assigns to a colleague, live for the team, listed as theirs, audited", async () => {
@@ -43,13 +52,13 @@ describe("assignment to people", () => {
     expect(event.data.conversation.assignee_id).toBe(marta.user.id);
     inbox.socket.close();
 
-    const mine = await list(marta.token, "assignee_id=me");
-    expect(mine.conversations.map((c: any) => c.id)).toEqual([conversation.id]);
+    const mine = await list(marta.token, { assignee_id: "me" });
+    expect(mine.conversations.map((c) => c.id)).toEqual([conversation.id]);
     expect(mine.total).toBe(1);
-    const nobodys = await list(owner.token, "assignee_id=none");
-    expect(nobodys.conversations.map((c: any) => c.id)).toEqual([other.id]);
-    const hers = await list(owner.token, `assignee_id=${marta.user.id}`);
-    expect(hers.conversations.map((c: any) => c.id)).toEqual([conversation.id]);
+    const nobodys = await list(owner.token, { assignee_id: "none" });
+    expect(nobodys.conversations.map((c) => c.id)).toEqual([other.id]);
+    const hers = await list(owner.token, { assignee_id: marta.user.id });
+    expect(hers.conversations.map((c) => c.id)).toEqual([conversation.id]);
 
     const audit = await env.DB.prepare(
       "SELECT user_id, target, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
@@ -71,15 +80,19 @@ describe("assignment to people", () => {
     const foreign = await patch(owner.token, conversation.id, { assignee_id: stranger.user.id });
     expect(foreign.status).toBe(404);
     expect(foreign.body.message).toBe("Miembro no encontrado.");
-    const malformed = await patch(owner.token, conversation.id, { assignee_id: 42 });
+    // A number where the id goes: a body the typed client would not let through.
+    const malformed = await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+      body: { assignee_id: 42 },
+    });
     expect(malformed.status).toBe(422);
-    const tooLong = await call("GET", `/api/v1/conversations?assignee_id=${"x".repeat(65)}`, {
-      token: owner.token,
-    });
+    const tooLong = await answer(
+      api(owner.token).conversations.$get({ query: { assignee_id: "x".repeat(65) } }),
+    );
     expect(tooLong.status).toBe(400);
-    const after = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const after = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation.id } }),
+    );
     expect(after.body.data.assignee_id).toBeNull();
     // Nor can a stranger assign this organization's conversation.
     expect((await patch(stranger.token, conversation.id, { assignee_id: null })).status).toBe(404);
@@ -95,7 +108,7 @@ describe("assignment to people", () => {
     const from = customer();
     const held = `Marta me atiende ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
-    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     await patch(owner.token, conversation.id, { assignee_id: marta.user.id });
 
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: held })));
@@ -114,17 +127,22 @@ describe("assignment to people", () => {
 describe("round robin", () => {
   async function roundRobinTeam() {
     const setup = await team();
-    const res = await call("PATCH", `/api/v1/organizations/${setup.owner.organization.id}`, {
-      token: setup.owner.token,
-      body: { auto_assign: "round_robin" },
-    });
+    const res = await answer(
+      api(setup.owner.token).organizations[":id"].$patch({
+        param: { id: setup.owner.organization.id },
+        json: { auto_assign: "round_robin" },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.auto_assign).toBe("round_robin");
     return setup;
   }
 
-  const setWork = (token: string, userId: string, body: Record<string, unknown>) =>
-    call("PATCH", `/api/v1/organizations/members/${userId}`, { token, body });
+  const setWork = (
+    token: string,
+    userId: string,
+    json: InferRequestType<Client["organizations"]["members"][":userId"]["$patch"]>["json"],
+  ) => answer(api(token).organizations.members[":userId"].$patch({ param: { userId }, json }));
 
   it("gives a new conversation without a default agent to the available member with fewest", async () => {
     const { owner, marta, pablo } = await roundRobinTeam();
@@ -136,7 +154,7 @@ describe("round robin", () => {
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
-    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     expect(conversation.assignee_id).toBe(pablo.user.id);
   });
 
@@ -173,19 +191,20 @@ describe("round robin", () => {
     expect((await setWork(marta.token, marta.user.id, { max_open: 5 })).status).toBe(403);
     expect((await setWork(marta.token, marta.user.id, { role: "admin" })).status).toBe(403);
     expect((await setWork(owner.token, marta.user.id, { max_open: 0 })).status).toBe(422);
-    const members = (await call("GET", "/api/v1/organizations/members", { token: owner.token }))
-      .body.data;
-    expect(members.find((m: any) => m.user_id === marta.user.id)).toMatchObject({
+    const members = (await answer(api(owner.token).organizations.members.$get())).body.data;
+    expect(members.find((m) => m.user_id === marta.user.id)).toMatchObject({
       available: false,
       max_open: null,
     });
     const stranger = await createOwner();
     expect((await setWork(stranger.token, marta.user.id, { available: true })).status).toBe(404);
     // Only managers choose round robin.
-    const chosen = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: marta.token,
-      body: { auto_assign: "round_robin" },
-    });
+    const chosen = await answer(
+      api(marta.token).organizations[":id"].$patch({
+        param: { id: owner.organization.id },
+        json: { auto_assign: "round_robin" },
+      }),
+    );
     expect(chosen.status).toBe(403);
   });
 });
@@ -193,19 +212,18 @@ describe("round robin", () => {
 describe("internal notes and mentions", () => {
   it("stores a note in the thread, tells only the mentioned member, never sends it", async () => {
     const { owner, marta, pablo } = await team();
-    await call("PATCH", "/api/v1/profiles/me", {
-      token: marta.token,
-      body: { full_name: "Marta López" },
-    });
+    await answer(api(marta.token).profiles.me.$patch({ json: { full_name: "Marta López" } }));
     const conversation = await createConversation(owner);
     const martaInbox = await connect(marta.token);
     const pabloInbox = await connect(pablo.token);
     const text = `Ojo @marta lopez, este cliente ya pagó ${crypto.randomUUID()}`;
 
-    const res = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
-      token: owner.token,
-      body: { content: text },
-    });
+    const res = await answer(
+      api(owner.token).conversations[":id"].notes.$post({
+        param: { id: conversation.id },
+        json: { content: text },
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.note).toMatchObject({
       content: text,
@@ -221,9 +239,12 @@ describe("internal notes and mentions", () => {
     pabloInbox.socket.close();
 
     // In the thread, marked internal; never to WhatsApp.
-    const thread = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
+    const thread = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
     expect(thread.body.data.messages.at(-1)).toMatchObject({
       content: text,
       type: "note",
@@ -235,19 +256,19 @@ describe("internal notes and mentions", () => {
     );
 
     // "Menciones" lists it until read, for Marta alone.
-    const unread = await call("GET", "/api/v1/mentions?unread=true", { token: marta.token });
+    const unread = await answer(api(marta.token).mentions.$get({ query: { unread: "true" } }));
     expect(unread.body.data.mentions).toHaveLength(1);
-    const id = unread.body.data.mentions[0].id;
+    const id = unread.body.data.mentions[0]!.id;
     expect(
-      (await call("PATCH", `/api/v1/mentions/${id}/read`, { token: pablo.token })).status,
+      (await answer(api(pablo.token).mentions[":id"].read.$patch({ param: { id } }))).status,
     ).toBe(404);
     expect(
-      (await call("PATCH", `/api/v1/mentions/${id}/read`, { token: marta.token })).status,
+      (await answer(api(marta.token).mentions[":id"].read.$patch({ param: { id } }))).status,
     ).toBe(200);
-    const after = await call("GET", "/api/v1/mentions?unread=true", { token: marta.token });
+    const after = await answer(api(marta.token).mentions.$get({ query: { unread: "true" } }));
     expect(after.body.data.mentions).toEqual([]);
 
-    // The owner's export carries it.
+    // The owner's export carries it (on `call`: a streamed file, which the route leaves untyped).
     const exported = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
     expect(JSON.stringify(exported.body.data)).toContain(text);
   });
@@ -261,12 +282,14 @@ describe("internal notes and mentions", () => {
     const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
-    const [conversation] = (await list(owner.token, `search=${from}`)).conversations;
+    const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     const secret = `Nota secreta ${crypto.randomUUID()}`;
-    await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
-      token: owner.token,
-      body: { content: secret },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].notes.$post({
+        param: { id: conversation.id },
+        json: { content: secret },
+      }),
+    );
     const question = `¿Abrís mañana? ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: question })));
     await runDueReplies(hub);
@@ -279,15 +302,16 @@ describe("internal notes and mentions", () => {
     const { owner } = await team();
     const stranger = await createOwner();
     const conversation = await createConversation(owner);
-    const blank = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
-      token: owner.token,
-      body: { content: "   " },
-    });
+    const note = (token: string, content: string) =>
+      answer(
+        api(token).conversations[":id"].notes.$post({
+          param: { id: conversation.id },
+          json: { content },
+        }),
+      );
+    const blank = await note(owner.token, "   ");
     expect(blank.status).toBe(422);
-    const foreign = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
-      token: stranger.token,
-      body: { content: "hola" },
-    });
+    const foreign = await note(stranger.token, "hola");
     expect(foreign.status).toBe(404);
   });
 });
@@ -295,75 +319,75 @@ describe("internal notes and mentions", () => {
 describe("labels", () => {
   it("managers write labels; an agent-role member cannot (403)", async () => {
     const { owner, marta } = await team();
-    const refused = await call("POST", "/api/v1/labels", {
-      token: marta.token,
-      body: { name: "VIP", color: "#dc2626" },
-    });
+    const refused = await answer(
+      api(marta.token).labels.$post({ json: { name: "VIP", color: "#dc2626" } }),
+    );
     expect(refused.status).toBe(403);
-    const created = await call("POST", "/api/v1/labels", {
-      token: owner.token,
-      body: { name: "VIP", color: "#DC2626" },
-    });
+    const created = await answer(
+      api(owner.token).labels.$post({ json: { name: "VIP", color: "#DC2626" } }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ name: "VIP", color: "#dc2626" });
-    const twice = await call("POST", "/api/v1/labels", {
-      token: owner.token,
-      body: { name: "VIP", color: "#2563eb" },
-    });
+    const twice = await answer(
+      api(owner.token).labels.$post({ json: { name: "VIP", color: "#2563eb" } }),
+    );
     expect(twice.status).toBe(409);
-    const badColor = await call("POST", "/api/v1/labels", {
-      token: owner.token,
-      body: { name: "Otro", color: "rojo" },
-    });
+    const badColor = await answer(
+      api(owner.token).labels.$post({ json: { name: "Otro", color: "rojo" } }),
+    );
     expect(badColor.status).toBe(422);
-    const listed = await call("GET", "/api/v1/labels", { token: marta.token });
-    expect(listed.body.data.labels.map((l: any) => l.name)).toEqual(["VIP"]);
+    const listed = await answer(api(marta.token).labels.$get());
+    expect(listed.body.data.labels.map((l) => l.name)).toEqual(["VIP"]);
   });
 
   it("labels conversations, filters by one, follows renames and deletions", async () => {
     const { owner, marta } = await team();
     const stranger = await createOwner();
     const label = async (token: string, name: string) =>
-      (await call("POST", "/api/v1/labels", { token, body: { name, color: "#2563eb" } })).body.data;
+      (await answer(api(token).labels.$post({ json: { name, color: "#2563eb" } }))).body.data;
     const vip = await label(owner.token, "VIP");
     const urgent = await label(owner.token, "Reclamación");
     const foreign = await label(stranger.token, "Ajena");
     const [a, b] = [await createConversation(owner), await createConversation(owner)];
 
     const put = (token: string, id: string, label_ids: string[]) =>
-      call("PUT", `/api/v1/conversations/${id}/labels`, { token, body: { label_ids } });
+      answer(api(token).conversations[":id"].labels.$put({ param: { id }, json: { label_ids } }));
     const labelled = await put(marta.token, a.id, [vip.id, urgent.id]);
     expect(labelled.status).toBe(200);
-    expect(labelled.body.data.labels.map((l: any) => l.name)).toEqual(["Reclamación", "VIP"]);
+    expect(labelled.body.data.labels.map((l) => l.name)).toEqual(["Reclamación", "VIP"]);
     await put(marta.token, b.id, [urgent.id]);
     expect((await put(owner.token, a.id, [foreign.id])).status).toBe(404);
     expect((await put(stranger.token, a.id, [])).status).toBe(404);
 
-    const vips = await list(owner.token, `label_id=${vip.id}`);
-    expect(vips.conversations.map((c: any) => c.id)).toEqual([a.id]);
+    const vips = await list(owner.token, { label_id: vip.id });
+    expect(vips.conversations.map((c) => c.id)).toEqual([a.id]);
     expect(vips.total).toBe(1);
-    const strangers = await list(stranger.token, `label_id=${vip.id}`);
+    const strangers = await list(stranger.token, { label_id: vip.id });
     expect(strangers).toMatchObject({ conversations: [], total: 0 });
     // With another filter the count is of the conversations that meet both.
-    expect((await list(owner.token, `label_id=${urgent.id}`)).total).toBe(2);
-    expect((await list(owner.token, `label_id=${urgent.id}&status=closed`)).total).toBe(0);
+    expect((await list(owner.token, { label_id: urgent.id })).total).toBe(2);
+    expect((await list(owner.token, { label_id: urgent.id, status: "closed" })).total).toBe(0);
 
-    const renamed = await call("PATCH", `/api/v1/labels/${vip.id}`, {
-      token: owner.token,
-      body: { name: "Cliente VIP" },
-    });
+    const renamed = await answer(
+      api(owner.token).labels[":id"].$patch({
+        param: { id: vip.id },
+        json: { name: "Cliente VIP" },
+      }),
+    );
     expect(renamed.status).toBe(200);
-    const shown = await call("GET", `/api/v1/conversations/${a.id}`, { token: owner.token });
-    expect(shown.body.data.labels.map((l: any) => l.name)).toEqual(["Cliente VIP", "Reclamación"]);
+    const shown = await answer(api(owner.token).conversations[":id"].$get({ param: { id: a.id } }));
+    expect(shown.body.data.labels.map((l) => l.name)).toEqual(["Cliente VIP", "Reclamación"]);
 
     expect(
-      (await call("DELETE", `/api/v1/labels/${urgent.id}`, { token: owner.token })).status,
+      (await answer(api(owner.token).labels[":id"].$delete({ param: { id: urgent.id } }))).status,
     ).toBe(200);
     const [afterA, afterB] = await Promise.all(
-      [a, b].map((c) => call("GET", `/api/v1/conversations/${c.id}`, { token: owner.token })),
+      [a, b].map((c) =>
+        answer(api(owner.token).conversations[":id"].$get({ param: { id: c.id } })),
+      ),
     );
-    expect(afterA!.body.data.labels.map((l: any) => l.name)).toEqual(["Cliente VIP"]);
+    expect(afterA!.body.data.labels.map((l) => l.name)).toEqual(["Cliente VIP"]);
     expect(afterB!.body.data.labels).toEqual([]);
-    expect((await list(owner.token, `label_id=${urgent.id}`)).conversations).toEqual([]);
+    expect((await list(owner.token, { label_id: urgent.id })).conversations).toEqual([]);
   });
 });
