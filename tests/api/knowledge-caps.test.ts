@@ -71,6 +71,16 @@ describe("knowledge caps", () => {
     expect(((await imported.json()) as { message: string }).message).toBe(
       KNOWLEDGE_TOO_MANY_ENTRIES,
     );
+    // A full organization is told so before the file is read: an unreadable PDF gets the
+    // cap's answer, not the reader's.
+    const broken = new FormData();
+    broken.append("file", new File(["%PDF-1.4 roto"], "roto.pdf", { type: "application/pdf" }));
+    const unread = await exports.default.fetch("http://localhost/api/v1/knowledge/import", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${owner.token}` },
+      body: broken,
+    });
+    expect(((await unread.json()) as { message: string }).message).toBe(KNOWLEDGE_TOO_MANY_ENTRIES);
     expect((await add(other)).status).toBe(201);
     expect((await list(other)).body.data.usage).toEqual({
       entries: 1,

@@ -174,8 +174,19 @@ export function createKnowledge(
   return insertEntry(db, member, input);
 }
 
-/** An imported file becomes one entry, titled after the file (extract.ts says what is read). */
+/**
+ * An imported file becomes one entry, titled after the file (extract.ts says what is read). A
+ * full organization is told so before the file is read: reading a PDF is the costly part.
+ */
 export async function importKnowledge({ db }: Deps, member: Member, { file }: { file: File }) {
+  const [room] = await db
+    .select({
+      entries: sql<number>`${entriesOf(member.organizationId)}`,
+      characters: sql<number>`${charactersOf(member.organizationId)}`,
+    })
+    .from(sql`(SELECT 1)`);
+  if (room!.entries >= KNOWLEDGE_MAX_ENTRIES) throw overCaps(true);
+  if (room!.characters >= KNOWLEDGE_MAX_CHARACTERS) throw overCaps(false);
   return insertEntry(db, member, await readKnowledgeFile(file));
 }
 
