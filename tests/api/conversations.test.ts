@@ -1,8 +1,13 @@
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
 import { openWindow, seedMessage } from "../support/db";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
+
+type Client = ReturnType<typeof api>;
+type ListQuery = InferRequestType<Client["conversations"]["$get"]>["query"];
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 
@@ -21,20 +26,17 @@ describe("GET /conversations", () => {
       await setLastMessageAt(c.id, minutesAgo(100 - i));
       ids.push(c.id);
     }
-    const first = await call("GET", "/api/v1/conversations", { token: owner.token });
+    const page = (query: ListQuery) => answer(api(owner.token).conversations.$get({ query }));
+    const first = await page({});
     expect(first.status).toBe(200);
     expect(first.body.data.total).toBe(23);
     expect(first.body.data.limit).toBe(20);
     expect(first.body.data.conversations).toHaveLength(20);
-    expect(first.body.data.conversations[0].id).toBe(ids[22]);
+    expect(first.body.data.conversations[0]!.id).toBe(ids[22]);
 
-    const second = await call("GET", "/api/v1/conversations?page=2", { token: owner.token });
-    expect(second.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
-      ids[2],
-      ids[1],
-      ids[0],
-    ]);
-    const beyond = await call("GET", "/api/v1/conversations?page=9", { token: owner.token });
+    const second = await page({ page: "2" });
+    expect(second.body.data.conversations.map((c) => c.id)).toEqual([ids[2], ids[1], ids[0]]);
+    const beyond = await page({ page: "9" });
     expect(beyond.body.data.conversations).toEqual([]);
     expect(beyond.body.data.total).toBe(23);
   });
@@ -45,24 +47,24 @@ describe("GET /conversations", () => {
     const a = await createConversation(owner, { priority: "urgent", agent_id: agent.id });
     const b = await createConversation(owner, { priority: "urgent" });
     const c = await createConversation(owner, { priority: "low" });
-    await call("PATCH", `/api/v1/conversations/${c.id}`, {
-      token: owner.token,
-      body: { status: "closed" },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].$patch({
+        param: { id: c.id },
+        json: { status: "closed" },
+      }),
+    );
 
-    const list = async (query: string) =>
-      (
-        await call("GET", `/api/v1/conversations?${query}`, { token: owner.token })
-      ).body.data.conversations
-        .map((x: { id: string }) => x.id)
+    const list = async (query: ListQuery) =>
+      (await answer(api(owner.token).conversations.$get({ query }))).body.data.conversations
+        .map((x) => x.id)
         .sort();
 
-    expect(await list("status=assigned")).toEqual([a.id]);
-    expect(await list("priority=urgent")).toEqual([a.id, b.id].sort());
-    expect(await list(`agent_id=${agent.id}`)).toEqual([a.id]);
-    expect(await list("agent_id=unassigned")).toEqual([b.id, c.id].sort());
-    expect(await list("unassigned=true&priority=urgent")).toEqual([b.id]);
-    expect(await list("status=closed&priority=urgent")).toEqual([]);
+    expect(await list({ status: "assigned" })).toEqual([a.id]);
+    expect(await list({ priority: "urgent" })).toEqual([a.id, b.id].sort());
+    expect(await list({ agent_id: agent.id })).toEqual([a.id]);
+    expect(await list({ agent_id: "unassigned" })).toEqual([b.id, c.id].sort());
+    expect(await list({ unassigned: "true", priority: "urgent" })).toEqual([b.id]);
+    expect(await list({ status: "closed", priority: "urgent" })).toEqual([]);
   });
 
   it("searches contact name, phone and message text", async () => {
@@ -74,14 +76,16 @@ describe("GET /conversations", () => {
       content: "¿Tenéis cita para ortodoncia?",
     });
 
-    const search = async (q: string, path = "/api/v1/conversations?search=") =>
-      (
-        await call("GET", `${path}${encodeURIComponent(q)}`, { token: owner.token })
-      ).body.data.conversations.map((x: { id: string }) => x.id);
+    const conversations = api(owner.token).conversations;
+    const search = async (search: string) =>
+      (await answer(conversations.$get({ query: { search } }))).body.data.conversations.map(
+        (x) => x.id,
+      );
     expect(await search("lucía")).toEqual([byName.id]);
     expect(await search("611 22")).toEqual([byPhone.id]);
     expect(await search("ortodoncia")).toEqual([byText.id]);
-    expect(await search("ortodoncia", "/api/v1/conversations/search?q=")).toEqual([byText.id]);
+    const aliased = await answer(conversations.search.$get({ query: { q: "ortodoncia" } }));
+    expect(aliased.body.data.conversations.map((x) => x.id)).toEqual([byText.id]);
     expect(await search("%")).toEqual([]); // LIKE wildcards are matched literally
   });
 
@@ -96,6 +100,7 @@ describe("GET /conversations", () => {
     "unassigned=si",
   ])("answers 400 to a bad query (%s)", async (query) => {
     const owner = await createOwner();
+    // On `call`: `details` is read (and some rows are values the typed client would refuse).
     const res = await call("GET", `/api/v1/conversations?${query}`, { token: owner.token });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("bad_request");
@@ -104,7 +109,7 @@ describe("GET /conversations", () => {
 
   it("is 404 organization_not_found for a user without an organization", async () => {
     const user = await registerUser();
-    const res = await call("GET", "/api/v1/conversations", { token: user.token });
+    const res = await answer(api(user.token).conversations.$get({ query: {} }));
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("organization_not_found");
   });
@@ -118,7 +123,7 @@ describe("GET /conversations/stats", () => {
     const b = await createConversation(owner);
     await createConversation(owner, { priority: "urgent" });
     await env.DB.prepare("UPDATE conversations SET unread_count = 3 WHERE id = ?").bind(b.id).run();
-    const res = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
+    const res = await answer(api(owner.token).conversations.stats.$get());
     expect(res.body.data).toEqual({
       total: 3,
       unassigned: 2,
@@ -157,19 +162,18 @@ describe("GET /conversations/stats", () => {
         by_priority: of(priority.results, ["urgent", "high", "medium", "low"]),
       };
     };
-    const listed = async (query: string) =>
-      (await call("GET", `/api/v1/conversations?${query}`, { token: owner.token })).body.data
-        .total as number;
+    const listed = async (query: ListQuery) =>
+      (await answer(api(owner.token).conversations.$get({ query }))).body.data.total;
     const expectTallies = async () => {
-      const res = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
+      const res = await answer(api(owner.token).conversations.stats.$get());
       const truth = await counted();
       expect(res.body.data).toEqual(truth);
       // The list's totals come from the same tallies when filtered on one of them at most.
-      expect(await listed("")).toBe(truth.total);
-      expect(await listed("status=open")).toBe(truth.by_status.open);
-      expect(await listed("priority=urgent")).toBe(truth.by_priority.urgent);
-      expect(await listed("unassigned=true")).toBe(truth.unassigned);
-      expect(await listed("agent_id=unassigned")).toBe(truth.unassigned);
+      expect(await listed({})).toBe(truth.total);
+      expect(await listed({ status: "open" })).toBe(truth.by_status.open);
+      expect(await listed({ priority: "urgent" })).toBe(truth.by_priority.urgent);
+      expect(await listed({ unassigned: "true" })).toBe(truth.unassigned);
+      expect(await listed({ agent_id: "unassigned" })).toBe(truth.unassigned);
       const [combined, ofAgent] = await Promise.all([
         env.DB.prepare(
           "SELECT count(*) AS n FROM conversations WHERE organization_id = ? AND status = 'open' AND priority = 'urgent'",
@@ -180,8 +184,8 @@ describe("GET /conversations/stats", () => {
           .bind(agent.id)
           .first<number>("n"),
       ]);
-      expect(await listed("status=open&priority=urgent")).toBe(combined);
-      expect(await listed(`agent_id=${agent.id}`)).toBe(ofAgent);
+      expect(await listed({ status: "open", priority: "urgent" })).toBe(combined);
+      expect(await listed({ agent_id: agent.id })).toBe(ofAgent);
     };
 
     const [a, b, c] = [
@@ -191,11 +195,12 @@ describe("GET /conversations/stats", () => {
     ];
     await createConversation(other);
     await expectTallies();
-    const patch = (id: string, path: string, body?: unknown) =>
-      call("PATCH", `/api/v1/conversations/${id}${path}`, { token: owner.token, body });
-    await patch(a.id, "", { status: "pending", priority: "low" });
-    await patch(b.id, "/assign", { agent_id: agent.id });
-    await patch(c.id, "/unassign");
+    const conversation = api(owner.token).conversations[":id"];
+    await answer(
+      conversation.$patch({ param: { id: a.id }, json: { status: "pending", priority: "low" } }),
+    );
+    await answer(conversation.assign.$patch({ param: { id: b.id }, json: { agent_id: agent.id } }));
+    await answer(conversation.unassign.$patch({ param: { id: c.id } }));
     await expectTallies();
     // Unread: set from 0, raised while unread (no tally change), then read.
     await env.DB.prepare("UPDATE conversations SET unread_count = 2 WHERE id IN (?, ?)")
@@ -203,24 +208,25 @@ describe("GET /conversations/stats", () => {
       .run();
     await env.DB.prepare("UPDATE conversations SET unread_count = 5 WHERE id = ?").bind(a.id).run();
     await expectTallies();
-    await patch(a.id, "/read");
-    await patch(b.id, "", { status: "closed" });
+    await answer(conversation.read.$patch({ param: { id: a.id } }));
+    await answer(conversation.$patch({ param: { id: b.id }, json: { status: "closed" } }));
     await expectTallies();
     await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(c.id).run();
     await expectTallies();
-    expect(
-      (await call("GET", "/api/v1/conversations/stats", { token: other.token })).body.data,
-    ).toMatchObject({ total: 1, unassigned: 1, by_status: { open: 1 } });
+    expect((await answer(api(other.token).conversations.stats.$get())).body.data).toMatchObject({
+      total: 1,
+      unassigned: 1,
+      by_status: { open: 1 },
+    });
   });
 });
 
 describe("changing a conversation", () => {
   it("creates with a normalized phone number, and refuses a duplicate or a bad one", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/conversations", {
-      token: owner.token,
-      body: { phone_number: "+34 (600) 11-22-33", contact_name: "Ana" },
-    });
+    const create = (json: InferRequestType<Client["conversations"]["$post"]>["json"]) =>
+      answer(api(owner.token).conversations.$post({ json }));
+    const res = await create({ phone_number: "+34 (600) 11-22-33", contact_name: "Ana" });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       phone_number: "34600112233",
@@ -230,11 +236,9 @@ describe("changing a conversation", () => {
       platform: "whatsapp",
       window_expires_at: null,
     });
-    const again = await call("POST", "/api/v1/conversations", {
-      token: owner.token,
-      body: { phone_number: "34600112233" },
-    });
+    const again = await create({ phone_number: "34600112233" });
     expect(again.status).toBe(409);
+    // On `call`: the refusal's `details` is read.
     const bad = await call("POST", "/api/v1/conversations", {
       token: owner.token,
       body: { phone_number: "hola" },
@@ -246,11 +250,13 @@ describe("changing a conversation", () => {
   it("patches status and priority; any status can go to any other", async () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
-    for (const status of ["closed", "pending", "open", "assigned", "closed"]) {
-      const res = await call("PATCH", `/api/v1/conversations/${c.id}`, {
-        token: owner.token,
-        body: { status, priority: "urgent" },
-      });
+    for (const status of ["closed", "pending", "open", "assigned", "closed"] as const) {
+      const res = await answer(
+        api(owner.token).conversations[":id"].$patch({
+          param: { id: c.id },
+          json: { status, priority: "urgent" },
+        }),
+      );
       expect(res.status).toBe(200);
       expect(res.body.data.status).toBe(status);
       expect(res.body.data.priority).toBe("urgent");
@@ -260,6 +266,8 @@ describe("changing a conversation", () => {
   it("rejects unknown values with 422 and changes nothing", async () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
+    // On `call`: an unknown status and a number for the priority, which the typed client
+    // would not send; `details` is read too.
     const res = await call("PATCH", `/api/v1/conversations/${c.id}`, {
       token: owner.token,
       body: { status: "archivada", priority: 5 },
@@ -269,7 +277,7 @@ describe("changing a conversation", () => {
       "priority",
       "status",
     ]);
-    const now = await call("GET", `/api/v1/conversations/${c.id}`, { token: owner.token });
+    const now = await answer(api(owner.token).conversations[":id"].$get({ param: { id: c.id } }));
     expect(now.body.data.status).toBe("open");
     expect(now.body.data.priority).toBe("medium");
   });
@@ -278,14 +286,12 @@ describe("changing a conversation", () => {
     const owner = await createOwner();
     const agent = await createAgent(owner);
     const c = await createConversation(owner);
-    const assigned = await call("PATCH", `/api/v1/conversations/${c.id}/assign`, {
-      token: owner.token,
-      body: { agent_id: agent.id },
-    });
+    const conversation = api(owner.token).conversations[":id"];
+    const assigned = await answer(
+      conversation.assign.$patch({ param: { id: c.id }, json: { agent_id: agent.id } }),
+    );
     expect(assigned.body.data).toMatchObject({ agent_id: agent.id, status: "assigned" });
-    const unassigned = await call("PATCH", `/api/v1/conversations/${c.id}/unassign`, {
-      token: owner.token,
-    });
+    const unassigned = await answer(conversation.unassign.$patch({ param: { id: c.id } }));
     expect(unassigned.body.data).toMatchObject({ agent_id: null, status: "open" });
   });
 
@@ -294,7 +300,9 @@ describe("changing a conversation", () => {
     const c = await createConversation(owner);
     const m = await seedMessage(owner.organization.id, c.id);
     await env.DB.prepare("UPDATE conversations SET unread_count = 2 WHERE id = ?").bind(c.id).run();
-    const res = await call("PATCH", `/api/v1/conversations/${c.id}/read`, { token: owner.token });
+    const res = await answer(
+      api(owner.token).conversations[":id"].read.$patch({ param: { id: c.id } }),
+    );
     expect(res.body.data.unread_count).toBe(0);
     const row = await env.DB.prepare("SELECT status FROM messages WHERE id = ?").bind(m.id).first();
     expect(row).toEqual({ status: "read" });
@@ -313,43 +321,30 @@ describe("messages", () => {
       });
       ids.push(m.id);
     }
-    const newest = await call("GET", `/api/v1/conversations/${c.id}/messages`, {
-      token: owner.token,
-    });
+    const messages = (
+      query: InferRequestType<Client["conversations"][":id"]["messages"]["$get"]>["query"],
+    ) =>
+      answer(api(owner.token).conversations[":id"].messages.$get({ param: { id: c.id }, query }));
+    const newest = await messages({});
     expect(newest.body.data.total).toBe(45);
     expect(newest.body.data.has_more).toBe(true);
-    expect(newest.body.data.messages.map((m: { content: string }) => m.content)).toEqual(
+    expect(newest.body.data.messages.map((m) => m.content)).toEqual(
       Array.from({ length: 20 }, (_, i) => `m${25 + i}`),
     );
-    const older = await call(
-      "GET",
-      `/api/v1/conversations/${c.id}/messages?before=${ids[25]}&limit=20`,
-      {
-        token: owner.token,
-      },
-    );
-    expect(older.body.data.messages[0].content).toBe("m5");
-    expect(older.body.data.messages.at(-1).content).toBe("m24");
+    const older = await messages({ before: ids[25]!, limit: "20" });
+    expect(older.body.data.messages[0]!.content).toBe("m5");
+    expect(older.body.data.messages.at(-1)!.content).toBe("m24");
     expect(older.body.data.has_more).toBe(true);
-    const oldest = await call(
-      "GET",
-      `/api/v1/conversations/${c.id}/messages?before=${ids[5]}&limit=20`,
-      {
-        token: owner.token,
-      },
-    );
-    expect(oldest.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
-      "m0",
-      "m1",
-      "m2",
-      "m3",
-      "m4",
-    ]);
+    const oldest = await messages({ before: ids[5]!, limit: "20" });
+    expect(oldest.body.data.messages.map((m) => m.content)).toEqual(["m0", "m1", "m2", "m3", "m4"]);
     expect(oldest.body.data.has_more).toBe(false);
-    const legacy = await call("GET", `/api/v1/whatsapp/messages/${c.id}?limit=5`, {
-      token: owner.token,
-    });
-    expect(legacy.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
+    const legacy = await answer(
+      api(owner.token).whatsapp.messages[":conversationId"].$get({
+        param: { conversationId: c.id },
+        query: { limit: "5" },
+      }),
+    );
+    expect(legacy.body.data.messages.map((m) => m.content)).toEqual([
       "m40",
       "m41",
       "m42",
@@ -362,10 +357,11 @@ describe("messages", () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
     await openWindow(c.id, new Date(Date.now() - 25 * 3600_000).toISOString());
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: c.id, content: "Hola" },
-    });
+    const res = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: c.id, content: "Hola" },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("window_closed");
     const count = await env.DB.prepare(
@@ -380,10 +376,11 @@ describe("messages", () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
     await openWindow(c.id);
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: c.id, content: "  Hola, ¿en qué te ayudo?  " },
-    });
+    const res = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: c.id, content: "  Hola, ¿en qué te ayudo?  " },
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       content: "Hola, ¿en qué te ayudo?",
@@ -392,7 +389,9 @@ describe("messages", () => {
       status: "failed",
       error: expect.stringContaining("WhatsApp no está conectado"),
     });
-    const conversation = await call("GET", `/api/v1/conversations/${c.id}`, { token: owner.token });
+    const conversation = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: c.id } }),
+    );
     expect(conversation.body.data.last_message).toBe("Hola, ¿en qué te ayudo?");
   });
 
@@ -401,6 +400,7 @@ describe("messages", () => {
     const c = await createConversation(owner);
     await openWindow(c.id);
     for (const content of ["   ", "x".repeat(4097), null]) {
+      // On `call`: a null content the typed client would refuse; `details` is read too.
       const res = await call("POST", "/api/v1/conversations/messages", {
         token: owner.token,
         body: { conversation_id: c.id, content },
@@ -421,39 +421,34 @@ describe("two organizations", () => {
     await openWindow(cb.id);
     const ca = await createConversation(a);
 
+    const byA = api(a.token);
+    const param = { id: cb.id };
     const attempts = [
-      call("GET", `/api/v1/conversations/${cb.id}`, { token: a.token }),
-      call("GET", `/api/v1/whatsapp/conversations/${cb.id}`, { token: a.token }),
-      call("PATCH", `/api/v1/conversations/${cb.id}`, {
-        token: a.token,
-        body: { status: "closed" },
-      }),
-      call("PATCH", `/api/v1/conversations/${cb.id}/assign`, {
-        token: a.token,
-        body: { agent_id: agentA.id },
-      }),
-      call("PATCH", `/api/v1/conversations/${cb.id}/unassign`, { token: a.token }),
-      call("PATCH", `/api/v1/conversations/${cb.id}/read`, { token: a.token }),
-      call("GET", `/api/v1/conversations/${cb.id}/messages`, { token: a.token }),
-      call("POST", "/api/v1/conversations/messages", {
-        token: a.token,
-        body: { conversation_id: cb.id, content: "x" },
-      }),
+      answer(byA.conversations[":id"].$get({ param })),
+      answer(byA.whatsapp.conversations[":id"].$get({ param })),
+      answer(byA.conversations[":id"].$patch({ param, json: { status: "closed" } })),
+      answer(byA.conversations[":id"].assign.$patch({ param, json: { agent_id: agentA.id } })),
+      answer(byA.conversations[":id"].unassign.$patch({ param })),
+      answer(byA.conversations[":id"].read.$patch({ param })),
+      answer(byA.conversations[":id"].messages.$get({ param, query: {} })),
+      answer(byA.conversations.messages.$post({ json: { conversation_id: cb.id, content: "x" } })),
       // A's own conversation with B's agent: the agent is not found either.
-      call("PATCH", `/api/v1/conversations/${ca.id}/assign`, {
-        token: a.token,
-        body: { agent_id: agentB.id },
-      }),
-      call("GET", `/api/v1/agents/${agentB.id}/conversations`, { token: a.token }),
+      answer(
+        byA.conversations[":id"].assign.$patch({
+          param: { id: ca.id },
+          json: { agent_id: agentB.id },
+        }),
+      ),
+      answer(byA.agents[":id"].conversations.$get({ param: { id: agentB.id } })),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.status).toBe(404);
     }
-    const listA = await call("GET", "/api/v1/conversations?search=De%20B", { token: a.token });
+    const listA = await answer(byA.conversations.$get({ query: { search: "De B" } }));
     expect(listA.body.data.total).toBe(0);
-    const statsA = await call("GET", "/api/v1/conversations/stats", { token: a.token });
+    const statsA = await answer(byA.conversations.stats.$get());
     expect(statsA.body.data.total).toBe(1);
-    const still = await call("GET", `/api/v1/conversations/${cb.id}`, { token: b.token });
+    const still = await answer(api(b.token).conversations[":id"].$get({ param }));
     expect(still.body.data).toMatchObject({ status: "open", agent_id: null });
   });
 });

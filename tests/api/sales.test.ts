@@ -2,6 +2,7 @@
 // sent to Meta exactly once (the WABA's dataset for an ad click, the pixel for a landing-page
 // visit); what Meta detects in the chat is a suggestion a person confirms once.
 import { and, eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
@@ -9,19 +10,21 @@ import { connectWhatsapp, db } from "../support/db";
 import { createOwner, registerUser } from "../support/factories";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { adCustomerPhone, messageFromAd, settledConversion } from "../support/ads";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { deliver, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
 type Owner = Awaited<ReturnType<typeof createOwner>>;
+type Conversation = ReturnType<typeof api>["conversations"][":id"];
 const BROWSER = "Mozilla/5.0 (Linux; Android 15) Chrome/140 Mobile";
 
 /** A customer who wrote from a click-to-WhatsApp ad; returns their conversation. */
 async function adConversation(owner: Owner) {
   const connection = await connectWhatsapp(owner.organization.id, { businessAccountId: F.wabaId });
   const { from, ctwaClid } = await messageFromAd(connection);
-  const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
-  return { conversation: list.body.data.conversations[0], ctwaClid, from, connection };
+  const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+  return { conversation: list.body.data.conversations[0]!, ctwaClid, from, connection };
 }
 
 /** Every event Meta received with this event_id (to prove something was sent once). */
@@ -30,19 +33,38 @@ async function sentTimes(eventId: string) {
   return requests.flatMap((r) => (r.body?.data ?? []).filter((e: any) => e.event_id === eventId));
 }
 
-const setStage = (owner: Owner, id: string, stage: string) =>
-  call("PATCH", `/api/v1/conversations/${id}`, { token: owner.token, body: { stage } });
+const setStage = (
+  owner: Owner,
+  id: string,
+  stage: InferRequestType<Conversation["$patch"]>["json"]["stage"],
+) => answer(api(owner.token).conversations[":id"].$patch({ param: { id }, json: { stage } }));
 
-const sell = (owner: Owner, id: string, body: unknown, key?: string) =>
-  call("POST", `/api/v1/conversations/${id}/sales`, {
-    token: owner.token,
-    body,
-    ...(key && { headers: { "Idempotency-Key": key } }),
-  });
+const sell = (
+  owner: Owner,
+  id: string,
+  json: InferRequestType<Conversation["sales"]["$post"]>["json"],
+  key?: string,
+) =>
+  answer(
+    api(owner.token).conversations[":id"].sales.$post(
+      { param: { id }, json },
+      key ? { headers: { "Idempotency-Key": key } } : undefined,
+    ),
+  );
+
+/** A sale's body the typed client would refuse (a string amount, no amount), sent raw. */
+const sellMalformed = (owner: Owner, id: string, body: unknown) =>
+  call("POST", `/api/v1/conversations/${id}/sales`, { token: owner.token, body });
 
 const conversationConversions = async (owner: Owner, id: string) =>
-  (await call("GET", `/api/v1/conversations/${id}/conversions`, { token: owner.token })).body
-    .data as any[];
+  (await answer(api(owner.token).conversations[":id"].conversions.$get({ param: { id } }))).body
+    .data;
+
+const getConversation = (owner: Owner, id: string) =>
+  answer(api(owner.token).conversations[":id"].$get({ param: { id } }));
+
+const suggestion = (owner: Owner) =>
+  api(owner.token).conversations[":id"].suggestions[":suggestionId"];
 
 describe("stages", () => {
   it("records one lead however often the stage goes to Interesado, sent once to the dataset", async () => {
@@ -50,7 +72,7 @@ describe("stages", () => {
     const { conversation, ctwaClid } = await adConversation(owner);
     expect(conversation.stage).toBe("new");
 
-    for (const stage of ["lead", "new", "lead", "lost", "lead"]) {
+    for (const stage of ["lead", "new", "lead", "lost", "lead"] as const) {
       const res = await setStage(owner, conversation.id, stage);
       expect(res.status).toBe(200);
       expect(res.body.data.stage).toBe(stage);
@@ -59,7 +81,7 @@ describe("stages", () => {
       (c) => c.event_name === "lead",
     );
     expect(leads).toHaveLength(1);
-    const lead = await settledConversion(leads[0].id);
+    const lead = await settledConversion(leads[0]!.id);
     expect(lead).toMatchObject({ capiStatus: "sent", ctwaClid, conversationId: conversation.id });
     const sent = await sentTimes(lead.eventId);
     expect(sent).toHaveLength(1);
@@ -70,13 +92,20 @@ describe("stages", () => {
     });
 
     // The list filters on the stage.
-    const filtered = await call("GET", "/api/v1/conversations?stage=lead", { token: owner.token });
-    expect(filtered.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
-      conversation.id,
-    ]);
-    const none = await call("GET", "/api/v1/conversations?stage=customer", { token: owner.token });
+    const filtered = await answer(
+      api(owner.token).conversations.$get({ query: { stage: "lead" } }),
+    );
+    expect(filtered.body.data.conversations.map((c) => c.id)).toEqual([conversation.id]);
+    const none = await answer(
+      api(owner.token).conversations.$get({ query: { stage: "customer" } }),
+    );
     expect(none.body.data.total).toBe(0);
-    expect((await setStage(owner, conversation.id, "ganado")).status).toBe(422);
+    // On `call`: an unknown stage, in a body and in a query, which the typed client would refuse.
+    const unknownStage = await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
+      token: owner.token,
+      body: { stage: "ganado" },
+    });
+    expect(unknownStage.status).toBe(422);
     expect(
       (await call("GET", "/api/v1/conversations?stage=x", { token: owner.token })).status,
     ).toBe(400);
@@ -98,9 +127,7 @@ describe("sales", () => {
     expect(second.status).toBe(201);
     expect(second.body.data.sale.currency).toBe("USD");
 
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await getConversation(owner, conversation.id);
     expect(detail.body.data.stage).toBe("customer");
     // Where the customer came from: the ad they clicked.
     expect(detail.body.data.origin).toEqual({
@@ -183,8 +210,8 @@ describe("sales", () => {
     const key = crypto.randomUUID();
     await sell(owner, conversation.id, { value: 42 }, key);
     await sell(owner, conversation.id, { value: 42 }, key); // a retry: the same sale
-    const log = await call("GET", "/api/v1/organizations/audit-log", { token: owner.token });
-    const sales = log.body.data.entries.filter((e: any) => e.action === "sale.create");
+    const log = await answer(api(owner.token).organizations["audit-log"].$get({ query: {} }));
+    const sales = log.body.data.entries.filter((e) => e.action === "sale.create");
     expect(sales).toEqual([
       expect.objectContaining({
         actor: expect.objectContaining({ email: owner.email }),
@@ -196,19 +223,21 @@ describe("sales", () => {
 
   it("uses the organization's currency, and refuses a bad amount, currency or key, storing nothing", async () => {
     const owner = await createOwner();
-    await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: owner.token,
-      body: { currency: "MXN" },
-    });
+    await answer(
+      api(owner.token).organizations[":id"].$patch({
+        param: { id: owner.organization.id },
+        json: { currency: "MXN" },
+      }),
+    );
     const { conversation } = await adConversation(owner);
-    for (const body of [
-      { value: 0 },
-      { value: -5 },
-      { value: "10" },
-      { value: 10, currency: "EURO" },
-      {},
+    for (const attempt of [
+      () => sell(owner, conversation.id, { value: 0 }),
+      () => sell(owner, conversation.id, { value: -5 }),
+      () => sellMalformed(owner, conversation.id, { value: "10" }),
+      () => sell(owner, conversation.id, { value: 10, currency: "EURO" }),
+      () => sellMalformed(owner, conversation.id, {}),
     ]) {
-      expect((await sell(owner, conversation.id, body)).status).toBe(422);
+      expect((await attempt()).status).toBe(422);
     }
     expect((await sell(owner, conversation.id, { value: 5 }, "x".repeat(201))).status).toBe(400);
     expect(await conversationConversions(owner, conversation.id)).toEqual(
@@ -220,23 +249,34 @@ describe("sales", () => {
 
   it("sends a sale from a landing-page visit to the pixel with the visit's browser, page and click", async () => {
     const owner = await createOwner();
-    await call("POST", "/api/v1/meta-config", {
-      token: owner.token,
-      body: { pixel_id: F.pixelId, access_token: "test-access-token" },
-    });
+    await answer(
+      api(owner.token)["meta-config"].$post({
+        json: { pixel_id: F.pixelId, access_token: "test-access-token" },
+      }),
+    );
     const connection = await connectWhatsapp(owner.organization.id);
-    const session = await call("POST", "/api/v1/tracking/sessions", {
-      headers: {
-        "X-Tracking-Key": owner.organization.tracking_key,
-        "User-Agent": BROWSER,
-        "CF-Connecting-IP": "198.51.100.23",
-      },
-      body: {
-        tracking_params: { fbclid: "IwARsale", utm_source: "facebook", utm_campaign: "rebajas" },
-        user_agent: BROWSER,
-        landing_page: "https://tienda.example/zapatos",
-      },
-    });
+    const session = await answer(
+      api().tracking.sessions.$post(
+        {
+          json: {
+            tracking_params: {
+              fbclid: "IwARsale",
+              utm_source: "facebook",
+              utm_campaign: "rebajas",
+            },
+            user_agent: BROWSER,
+            landing_page: "https://tienda.example/zapatos",
+          },
+        },
+        {
+          headers: {
+            "X-Tracking-Key": owner.organization.tracking_key,
+            "User-Agent": BROWSER,
+            "CF-Connecting-IP": "198.51.100.23",
+          },
+        },
+      ),
+    );
     const from = adCustomerPhone();
     await deliver(
       delivery(
@@ -247,11 +287,9 @@ describe("sales", () => {
         }),
       ),
     );
-    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
-    const conversation = list.body.data.conversations[0];
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+    const conversation = list.body.data.conversations[0]!;
+    const detail = await getConversation(owner, conversation.id);
     expect(detail.body.data.origin).toEqual({
       type: "visit",
       source: "facebook",
@@ -315,9 +353,7 @@ describe("what Meta detected in the chat", () => {
     expect((await deliver(detected([purchase]))).status).toBe(200);
     expect((await deliver(detected([purchase]))).status).toBe(200); // redelivered
 
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await getConversation(owner, conversation.id);
     expect(detail.body.data.suggestions).toEqual([
       {
         id: expect.any(String),
@@ -327,11 +363,9 @@ describe("what Meta detected in the chat", () => {
         detected_at: new Date(purchase.timestamp * 1000).toISOString(),
       },
     ]);
-    const sid = detail.body.data.suggestions[0].id;
-    const confirm = () =>
-      call("POST", `/api/v1/conversations/${conversation.id}/suggestions/${sid}/confirm`, {
-        token: owner.token,
-      });
+    const sid = detail.body.data.suggestions[0]!.id;
+    const param = { id: conversation.id, suggestionId: sid };
+    const confirm = () => answer(suggestion(owner).confirm.$post({ param }));
     const [a, b] = await Promise.all([confirm(), confirm()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.data.conversion.id).toBe(b.body.data.conversion.id);
@@ -339,16 +373,10 @@ describe("what Meta detected in the chat", () => {
     expect(row).toMatchObject({ eventName: "purchase", conversionValue: 120, capiStatus: "sent" });
     expect(await sentTimes(row.eventId)).toHaveLength(1);
 
-    const after = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const after = await getConversation(owner, conversation.id);
     expect(after.body.data.suggestions).toEqual([]);
     expect(after.body.data.stage).toBe("customer");
-    const dismiss = await call(
-      "DELETE",
-      `/api/v1/conversations/${conversation.id}/suggestions/${sid}`,
-      { token: owner.token },
-    );
+    const dismiss = await answer(suggestion(owner).$delete({ param }));
     expect(dismiss.status).toBe(409);
   });
 
@@ -363,14 +391,12 @@ describe("what Meta detected in the chat", () => {
       custom_data: { currency: "EUR", value: 10 + i },
     }));
     await deliver(detected(events));
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
-    const base = `/api/v1/conversations/${conversation.id}/suggestions`;
-    for (const { id: sid } of detail.body.data.suggestions as { id: string }[]) {
+    const detail = await getConversation(owner, conversation.id);
+    for (const { id: sid } of detail.body.data.suggestions) {
+      const param = { id: conversation.id, suggestionId: sid };
       const [confirmed, dismissed] = await Promise.all([
-        call("POST", `${base}/${sid}/confirm`, { token: owner.token }),
-        call("DELETE", `${base}/${sid}`, { token: owner.token }),
+        answer(suggestion(owner).confirm.$post({ param })),
+        answer(suggestion(owner).$delete({ param })),
       ]);
       expect([confirmed.status, dismissed.status].sort()).toEqual([200, 409]);
       const loser = confirmed.status === 409 ? confirmed : dismissed;
@@ -425,9 +451,7 @@ describe("what Meta detected in the chat", () => {
     } finally {
       warn.mockRestore();
     }
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await getConversation(owner, conversation.id);
     expect(detail.body.data.suggestions).toEqual([
       {
         id: expect.any(String),
@@ -455,22 +479,13 @@ describe("what Meta detected in the chat", () => {
         { id: "wamid.y", event_name: "AddToCart", timestamp: 1, ctwa_clid: ctwaClid },
       ]),
     );
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await getConversation(owner, conversation.id);
     expect(detail.body.data.suggestions).toHaveLength(1);
-    const sid = detail.body.data.suggestions[0].id;
-    const dismissed = await call(
-      "DELETE",
-      `/api/v1/conversations/${conversation.id}/suggestions/${sid}`,
-      { token: owner.token },
-    );
+    const sid = detail.body.data.suggestions[0]!.id;
+    const param = { id: conversation.id, suggestionId: sid };
+    const dismissed = await answer(suggestion(owner).$delete({ param }));
     expect(dismissed.status).toBe(200);
-    const confirm = await call(
-      "POST",
-      `/api/v1/conversations/${conversation.id}/suggestions/${sid}/confirm`,
-      { token: owner.token },
-    );
+    const confirm = await answer(suggestion(owner).confirm.$post({ param }));
     expect(confirm.status).toBe(409);
     expect(
       (await conversationConversions(owner, conversation.id)).filter(
@@ -495,27 +510,26 @@ describe("another organization", () => {
         },
       ]),
     );
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
-    const sid = detail.body.data.suggestions[0].id;
+    const detail = await getConversation(owner, conversation.id);
+    const sid = detail.body.data.suggestions[0]!.id;
 
     const intruder = await createOwner();
-    const as = { token: intruder.token };
-    const base = `/api/v1/conversations/${conversation.id}`;
-    expect((await call("POST", `${base}/sales`, { ...as, body: { value: 1 } })).status).toBe(404);
-    expect((await call("GET", `${base}/conversions`, as)).status).toBe(404);
-    expect((await call("POST", `${base}/suggestions/${sid}/confirm`, as)).status).toBe(404);
-    expect((await call("DELETE", `${base}/suggestions/${sid}`, as)).status).toBe(404);
+    const param = { id: conversation.id };
+    const ours = { ...param, suggestionId: sid };
+    const byIntruder = api(intruder.token).conversations[":id"];
+    expect((await sell(intruder, conversation.id, { value: 1 })).status).toBe(404);
+    expect((await answer(byIntruder.conversions.$get({ param }))).status).toBe(404);
+    expect((await answer(suggestion(intruder).confirm.$post({ param: ours }))).status).toBe(404);
+    expect((await answer(suggestion(intruder).$delete({ param: ours }))).status).toBe(404);
     expect((await setStage(intruder, conversation.id, "lost")).status).toBe(404);
     // Their own conversation with our suggestion id: still not found.
     const theirs = await adConversation(intruder);
     expect(
       (
-        await call(
-          "POST",
-          `/api/v1/conversations/${theirs.conversation.id}/suggestions/${sid}/confirm`,
-          as,
+        await answer(
+          suggestion(intruder).confirm.$post({
+            param: { id: theirs.conversation.id, suggestionId: sid },
+          }),
         )
       ).status,
     ).toBe(404);
@@ -526,7 +540,7 @@ describe("another organization", () => {
 
     // A signed-in person without an organization gets the organization error.
     const loner = await registerUser();
-    const res = await call("GET", `${base}/conversions`, { token: loner.token });
+    const res = await answer(api(loner.token).conversations[":id"].conversions.$get({ param }));
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("organization_not_found");
   });
