@@ -11,6 +11,8 @@ interface AuthState {
   user: User | null;
   organization: Organization | null;
   role: Role | null;
+  /** The member's own availability for round robin (the header's switch). */
+  available: boolean | null;
 }
 
 interface AuthContextValue extends AuthState {
@@ -21,6 +23,7 @@ interface AuthContextValue extends AuthState {
   reload(): Promise<void>;
   setUser(user: User): void;
   setOrganization(organization: Organization): void;
+  setAvailable(available: boolean): void;
 }
 
 const AuthContext = createContext<AuthContextValue | null>(null);
@@ -43,7 +46,13 @@ function readSession() {
   return started ?? readMe();
 }
 
-const SIGNED_OUT: AuthState = { status: "anonymous", user: null, organization: null, role: null };
+const SIGNED_OUT: AuthState = {
+  status: "anonymous",
+  user: null,
+  organization: null,
+  role: null,
+  available: null,
+};
 
 /** Session state of the console: a token in localStorage and the user it belongs to. */
 export function AuthProvider({ children }: { children: React.ReactNode }) {
@@ -101,6 +110,7 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       reload,
       setUser: (user) => setState((s) => ({ ...s, user })),
       setOrganization: (organization) => setState((s) => ({ ...s, organization })),
+      setAvailable: (available) => setState((s) => ({ ...s, available })),
     }),
     [state, authenticate, reload, signOutLocally],
   );

@@ -172,7 +172,8 @@ export async function consoleBench({ base, inboxToken, live }) {
       openConversationMs: messagesMs,
       openRatio: messagesMs / landingMs,
       roundTrips: Math.max(...inbox.map((r) => r.roundTrips)),
-      requestsBeforeInbox: inbox[0]?.requests,
+      // The requests of the run with the longest chain: what to read when it grows.
+      requestsBeforeInbox: inbox.reduce((a, b) => (b.roundTrips > a.roundTrips ? b : a)).requests,
       burst,
     };
   } finally {

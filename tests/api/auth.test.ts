@@ -222,15 +222,28 @@ describe("POST /auth/login", () => {
 });
 
 describe("tokens and sessions", () => {
-  it("GET /auth/me returns the user, organization and role", async () => {
+  it("GET /auth/me returns the user, organization, role and the member's availability", async () => {
     const user = await registerUser();
     const before = await call("GET", "/api/v1/auth/me", { token: user.token });
-    expect(before.body.data).toEqual({ user: user.user, organization: null, role: null });
+    expect(before.body.data).toEqual({
+      user: user.user,
+      organization: null,
+      role: null,
+      available: null,
+    });
 
     const owner = await createOwner({ name: "Mi Empresa" });
     const after = await call("GET", "/api/v1/auth/me", { token: owner.token });
     expect(after.body.data.organization.name).toBe("Mi Empresa");
     expect(after.body.data.role).toBe("owner");
+    expect(after.body.data.available).toBe(true);
+    // The header's switch reads it here: what the member sets is what the session says.
+    await call("PATCH", `/api/v1/organizations/members/${owner.user.id}`, {
+      token: owner.token,
+      body: { available: false },
+    });
+    const away = await call("GET", "/api/v1/auth/me", { token: owner.token });
+    expect(away.body.data.available).toBe(false);
   });
 
   it("refuses a missing, malformed, forged or other-algorithm token with 401", async () => {

@@ -2,7 +2,7 @@
 // in their "Mis conversaciones", a note's @mention tells the colleague live, and labels sort
 // the inbox (the filter in the URL).
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
+import { countRequests, customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
 
 /** A colleague invited by the owner (API), signed in on a browser of their own. */
 async function colleague(page: Page, browser: Browser, headers: Record<string, string>) {
@@ -154,4 +154,29 @@ test("a label made in Configuración goes on a conversation and filters the inbo
   await page.reload();
   await expect(rows(page)).toHaveCount(1);
   await expect(page.getByLabel("Filtrar por etiqueta")).toHaveValue(/.+/);
+});
+
+test("the header's Disponible / Ausente comes with the session and stays across a reload", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  const members = countRequests(page, "/api/v1/organizations/members");
+  await page.goto("/dashboard");
+  const availability = page.getByRole("switch", { name: "Disponible" });
+  await expect(availability).toBeChecked();
+  // Read with /auth/me: the dashboard asks for no list of members to show it.
+  expect(members.sent).toBe(0);
+
+  await availability.click();
+  const away = page.getByRole("switch", { name: "Ausente" });
+  await expect(away).not.toBeChecked();
+  await expect.poll(() => members.inFlight).toBe(0);
+  await page.reload();
+  await expect(page.getByRole("switch", { name: "Ausente" })).not.toBeChecked();
+  await page.goto("/settings/organization");
+  const own = page.getByLabel("Disponibilidad de Marta Ruiz");
+  await expect(own).toHaveValue("no");
+  // Changed from the team's list, the header follows.
+  await own.selectOption({ label: "Disponible" });
+  await expect(page.getByRole("switch", { name: "Disponible" })).toBeChecked();
 });

@@ -63,6 +63,8 @@ export interface Me {
   user: User;
   organization: Organization | null;
   role: Role | null;
+  /** The member's own "Disponible" / "Ausente" for round robin; null without an organization. */
+  available: boolean | null;
 }
 
 export interface Profile {

@@ -216,7 +216,12 @@ export async function refresh(deps: Deps, secret: string, caller: Caller, info: 
 
 export async function me({ db }: Deps, caller: Caller): Promise<Me> {
   const [row] = await db
-    .select({ user: users, organization: organizations, role: memberships.role })
+    .select({
+      user: users,
+      organization: organizations,
+      role: memberships.role,
+      available: memberships.available,
+    })
     .from(users)
     .leftJoin(memberships, eq(memberships.userId, users.id))
     .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
@@ -226,5 +231,6 @@ export async function me({ db }: Deps, caller: Caller): Promise<Me> {
     user: toUser(row.user),
     organization: row.organization ? toOrganization(row.organization) : null,
     role: row.role ?? null,
+    available: row.available ?? null,
   };
 }

@@ -179,7 +179,14 @@ export function AutoAssignSection({ members }: { members: Members }) {
     }
   }
 
-  const saver = useSettingsChange();
+  // One's own availability changed here shows in the header's switch too.
+  const saver = useSettingsChange((result) => {
+    const { change } = result;
+    if (!result.ok || change.intent !== "member.availability") return;
+    if (change.userId === auth.user?.id && change.values.available !== undefined) {
+      auth.setAvailable(change.values.available);
+    }
+  });
   const changeMember = (
     userId: string,
     values: { available?: boolean; max_open?: number | null },

@@ -1,4 +1,3 @@
-import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Switch } from "~/components/ui/switch";
 import { client, data, errorMessage } from "~/lib/api";
@@ -6,24 +5,10 @@ import { useAuth } from "~/lib/auth";
 
 /**
  * The member's own "Disponible" / "Ausente": round robin gives conversations only to those
- * available. Read from the members list, written on their own member.
+ * available. Read with the session (`/auth/me`), written on their own member.
  */
 export function AvailabilitySwitch() {
-  const { user } = useAuth();
-  const [available, setAvailable] = useState<boolean | null>(null);
-  useEffect(() => {
-    if (!user) return;
-    let current = true;
-    data(client.organizations.members.$get())
-      .then((members) => {
-        const me = members.find((m) => m.user_id === user.id);
-        if (current && me) setAvailable(me.available);
-      })
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [user]);
+  const { user, available, setAvailable } = useAuth();
   if (!user || available === null) return null;
 
   async function change(next: boolean) {
