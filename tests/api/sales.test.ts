@@ -46,10 +46,11 @@ const sell = (
   key?: string,
 ) =>
   answer(
-    api(owner.token).conversations[":id"].sales.$post(
-      { param: { id }, json },
-      key ? { headers: { "Idempotency-Key": key } } : undefined,
-    ),
+    api(owner.token).conversations[":id"].sales.$post({
+      param: { id },
+      json,
+      header: key === undefined ? {} : { "idempotency-key": key },
+    }),
   );
 
 /** A sale's body the typed client would refuse (a string amount, no amount), sent raw. */

@@ -40,6 +40,16 @@ export function queryParams<T extends ZodType>(schema: T) {
 }
 
 /**
+ * Validates request headers (names in lower case, as Hono reads them): a malformed one is a
+ * 400 with zod's Spanish message.
+ */
+export function headerParams<T extends ZodType>(schema: T) {
+  return zValidator("header", schema, (result) => {
+    if (!result.success) throw badRequest(result.error.issues[0]!.message);
+  });
+}
+
+/**
  * Validates a multipart form (file uploads): not multipart → 400, failing fields → 422; a
  * valid one counts as a member's write and upload.
  */

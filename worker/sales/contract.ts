@@ -78,12 +78,15 @@ export const saleInput = z.object({
 export type SaleInput = z.input<typeof saleInput>;
 
 /** The `Idempotency-Key` header of a sale: what makes a retried or double-clicked sale one sale. */
-export const idempotencyKeyField = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200, "Idempotency-Key no puede superar 200 caracteres")
-  .regex(/^[\x21-\x7e]+$/, "Idempotency-Key solo admite caracteres ASCII visibles");
+export const saleHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .trim()
+    .min(1, "Idempotency-Key no puede estar vacío")
+    .max(200, "Idempotency-Key no puede superar 200 caracteres")
+    .regex(/^[\x21-\x7e]+$/, "Idempotency-Key solo admite caracteres ASCII visibles")
+    .optional(),
+});
 
 export interface Suggestion {
   id: string;

@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
-import { badRequest } from "../http/errors";
-import { jsonBody } from "../http/validate";
-import { idempotencyKeyField, saleInput } from "./contract";
+import { headerParams, jsonBody } from "../http/validate";
+import { saleHeaders, saleInput } from "./contract";
 import * as sales from "./service";
 
 /** Mounted beside the conversation routes: middleware stays on each route, not on a prefix. */
@@ -11,14 +10,11 @@ const member = [requireCaller, requireMember] as const;
 
 /** `/conversations/{id}/...`: a conversation's sales, conversions and Meta's suggestions. */
 export const salesRoutes = new Hono<AppContext>()
-  .post("/:id/sales", ...member, ...jsonBody(saleInput), async (c) => {
-    const header = c.req.header("Idempotency-Key");
-    const key = header === undefined ? null : idempotencyKeyField.safeParse(header);
-    if (key && !key.success) throw badRequest(key.error.issues[0]!.message);
+  .post("/:id/sales", ...member, ...jsonBody(saleInput), headerParams(saleHeaders), async (c) => {
     const sale = await sales.registerSale(c.var.deps, c.var.member, {
       id: c.req.param("id"),
       sale: c.req.valid("json"),
-      idempotencyKey: key?.data ?? null,
+      idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
     });
     return c.json({ data: { sale } }, 201);
   })

@@ -40,10 +40,11 @@ export function SaleDialog({
     setSaving(true);
     try {
       const { sale } = await data(
-        client.conversations[":id"].sales.$post(
-          { param: { id: conversationId }, json: { value, currency } },
-          { headers: { "Idempotency-Key": idempotencyKey } },
-        ),
+        client.conversations[":id"].sales.$post({
+          param: { id: conversationId },
+          json: { value, currency },
+          header: { "idempotency-key": idempotencyKey },
+        }),
       );
       toast.success("Venta registrada");
       onSaved(sale);
