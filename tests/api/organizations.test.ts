@@ -1,32 +1,42 @@
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { createOwner, organizationFields, registerUser } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
+
+type OrganizationPatch = InferRequestType<
+  ReturnType<typeof api>["organizations"][":id"]["$patch"]
+>["json"];
+
+const myOrganization = (token: string) => answer(api(token).organizations.me.$get());
+
+/** PATCH /organizations/{id} as `token`'s holder. */
+const patchOrganization = (token: string, id: string, json: OrganizationPatch) =>
+  answer(api(token).organizations[":id"].$patch({ param: { id }, json }));
 
 describe("POST /organizations (onboarding)", () => {
   it("creates the organization, makes the caller its owner and returns it", async () => {
     const user = await registerUser();
-    const res = await call("POST", "/api/v1/organizations", {
-      token: user.token,
-      body: { ...organizationFields, address: "  ", description: "Clínica dental" },
-    });
+    const res = await answer(
+      api(user.token).organizations.$post({
+        json: { ...organizationFields, address: "  ", description: "Clínica dental" },
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       ...organizationFields,
       address: null,
       description: "Clínica dental",
     });
-    const me = await call("GET", "/api/v1/auth/me", { token: user.token });
+    const me = await answer(api(user.token).auth.me.$get());
     expect(me.body.data.role).toBe("owner");
-    expect(me.body.data.organization.id).toBe(res.body.data.id);
+    expect(me.body.data.organization!.id).toBe(res.body.data.id);
   });
 
   it("answers 409 when the caller already has an organization", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/organizations", {
-      token: owner.token,
-      body: organizationFields,
-    });
+    const res = await answer(api(owner.token).organizations.$post({ json: organizationFields }));
     expect(res.status).toBe(409);
     const count = await env.DB.prepare("SELECT count(*) AS n FROM memberships WHERE user_id = ?")
       .bind(owner.user.id)
@@ -36,6 +46,8 @@ describe("POST /organizations (onboarding)", () => {
 
   it("requires every onboarding field and names each missing one", async () => {
     const user = await registerUser();
+    // On `call`: a body missing required fields, which the typed client would refuse; `details`
+    // is read too.
     const res = await call("POST", "/api/v1/organizations", {
       token: user.token,
       body: { name: "  ", industry: "Salud" },
@@ -52,11 +64,11 @@ describe("POST /organizations (onboarding)", () => {
         "services_offered",
       ].sort(),
     );
-    expect((await call("GET", "/api/v1/organizations/me", { token: user.token })).status).toBe(404);
+    expect((await myOrganization(user.token)).status).toBe(404);
   });
 
   it("needs a signed-in caller", async () => {
-    const res = await call("POST", "/api/v1/organizations", { body: organizationFields });
+    const res = await answer(api().organizations.$post({ json: organizationFields }));
     expect(res.status).toBe(401);
   });
 });
@@ -64,14 +76,14 @@ describe("POST /organizations (onboarding)", () => {
 describe("GET /organizations/me", () => {
   it("is 404 organization_not_found for a user without one", async () => {
     const user = await registerUser();
-    const res = await call("GET", "/api/v1/organizations/me", { token: user.token });
+    const res = await myOrganization(user.token);
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("organization_not_found");
   });
 
   it("returns the caller's own organization", async () => {
     const owner = await createOwner({ name: "Taller Ruiz" });
-    const res = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const res = await myOrganization(owner.token);
     expect(res.status).toBe(200);
     expect(res.body.data.name).toBe("Taller Ruiz");
     expect(res.body.data.tracking_key).toMatch(/^[0-9a-f]{32}$/);
@@ -79,12 +91,17 @@ describe("GET /organizations/me", () => {
 });
 
 describe("PATCH /organizations/{id}", () => {
-  const patch = (owner: { token: string; organization: { id: string } }, body: object) =>
+  type Owner = { token: string; organization: { id: string } };
+  const patch = (owner: Owner, json: OrganizationPatch) =>
+    patchOrganization(owner.token, owner.organization.id, json);
+  /** A body the typed client would refuse (an unknown field, a wrong type or value), sent raw. */
+  const patchMalformed = (owner: Owner, body: object) =>
     call("PATCH", `/api/v1/organizations/${owner.organization.id}`, { token: owner.token, body });
 
   it("updates the listed fields only", async () => {
     const owner = await createOwner();
-    const res = await patch(owner, {
+    // On `call`: `tracking_key` is not a field of the update, so the typed client would refuse it.
+    const res = await patchMalformed(owner, {
       name: "Nuevo nombre",
       description: "",
       city: "Sevilla",
@@ -104,8 +121,8 @@ describe("PATCH /organizations/{id}", () => {
   it("starts in euros", async () => {
     const owner = await createOwner();
     expect(owner.organization.currency).toBe("EUR");
-    const me = await call("GET", "/api/v1/auth/me", { token: owner.token });
-    expect(me.body.data.organization.currency).toBe("EUR");
+    const me = await answer(api(owner.token).auth.me.$get());
+    expect(me.body.data.organization!.currency).toBe("EUR");
   });
 
   it("edits the business facts the AI answers from, and the currency", async () => {
@@ -116,7 +133,7 @@ describe("PATCH /organizations/{id}", () => {
       business_hours: "L-S 8:00-20:00",
       ai_use_case: "Vender tratamientos",
       currency: "mxn",
-    };
+    } satisfies OrganizationPatch;
     const res = await patch(owner, facts);
     expect(res.status).toBe(200);
     const stored = {
@@ -125,7 +142,7 @@ describe("PATCH /organizations/{id}", () => {
       currency: "MXN",
     };
     expect(res.body.data).toMatchObject({ ...stored, name: organizationFields.name });
-    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const me = await myOrganization(owner.token);
     expect(me.body.data).toMatchObject(stored);
     // Each one alone leaves the others as they are.
     expect((await patch(owner, { currency: "USD" })).body.data).toMatchObject({
@@ -148,22 +165,25 @@ describe("PATCH /organizations/{id}", () => {
     [{ currency: 978 }, "currency"],
   ])("refuses %j with 422 naming %s, and changes nothing", async (body, field) => {
     const owner = await createOwner();
-    const res = await patch(owner, { ...body, city: "Cádiz" });
+    // On `call`: `details` is read (and some rows, a null, a number, an employee count off the
+    // list, are values the typed client would refuse).
+    const res = await patchMalformed(owner, { ...body, city: "Cádiz" });
     expect(res.status).toBe(422);
     expect(res.body.details.map((d: { path: string }) => d.path)).toEqual([field]);
-    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const me = await myOrganization(owner.token);
     expect(me.body.data).toMatchObject({ ...organizationFields, currency: "EUR" });
   });
 
   it("rejects a blank name with 422 and changes nothing", async () => {
     const owner = await createOwner({ name: "Original" });
+    // On `call`: the refusal's `details` is read.
     const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
       token: owner.token,
       body: { name: " ", city: "Cádiz" },
     });
     expect(res.status).toBe(422);
     expect(res.body.details).toEqual([{ path: "name", message: expect.any(String) }]);
-    const now = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const now = await myOrganization(owner.token);
     expect(now.body.data).toMatchObject({ name: "Original", city: organizationFields.city });
   });
 
@@ -182,15 +202,12 @@ describe("PATCH /organizations/{id}", () => {
       { business_hours: "Nunca" },
       { ai_use_case: "Otro" },
       { currency: "USD" },
-    ]) {
-      const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-        token: agent.token,
-        body,
-      });
+    ] satisfies OrganizationPatch[]) {
+      const res = await patchOrganization(agent.token, owner.organization.id, body);
       expect(res.status).toBe(403);
       expect(res.body.error).toBe("forbidden");
     }
-    const me = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const me = await myOrganization(owner.token);
     expect(me.body.data).toMatchObject({ ...organizationFields, currency: "EUR" });
   });
 
@@ -202,9 +219,9 @@ describe("PATCH /organizations/{id}", () => {
     )
       .bind(crypto.randomUUID(), owner.organization.id, admin.user.id, new Date().toISOString())
       .run();
-    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: admin.token,
-      body: { business_hours: "24 h", currency: "COP" },
+    const res = await patchOrganization(admin.token, owner.organization.id, {
+      business_hours: "24 h",
+      currency: "COP",
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ business_hours: "24 h", currency: "COP" });
@@ -216,8 +233,8 @@ describe("two organizations", () => {
     const a = await createOwner({ name: "Empresa A" });
     const b = await createOwner({ name: "Empresa B" });
 
-    const meA = await call("GET", "/api/v1/organizations/me", { token: a.token });
-    const meB = await call("GET", "/api/v1/organizations/me", { token: b.token });
+    const meA = await myOrganization(a.token);
+    const meB = await myOrganization(b.token);
     expect(meA.body.data.name).toBe("Empresa A");
     expect(meB.body.data.name).toBe("Empresa B");
 
@@ -225,33 +242,25 @@ describe("two organizations", () => {
       { name: "Robada" },
       { employee_count: "1-10", services_offered: "Otros", business_hours: "Nunca" },
       { ai_use_case: "Otro", currency: "USD" },
-    ]) {
-      const cross = await call("PATCH", `/api/v1/organizations/${b.organization.id}`, {
-        token: a.token,
-        body,
-      });
+    ] satisfies OrganizationPatch[]) {
+      const cross = await patchOrganization(a.token, b.organization.id, body);
       expect(cross.status).toBe(404);
       expect(cross.body.error).toBe("organization_not_found");
     }
-    const still = await call("GET", "/api/v1/organizations/me", { token: b.token });
+    const still = await myOrganization(b.token);
     expect(still.body.data).toMatchObject({
       ...organizationFields,
       name: "Empresa B",
       currency: "EUR",
     });
     // Nor did A's own organization change.
-    expect(
-      (await call("GET", "/api/v1/organizations/me", { token: a.token })).body.data,
-    ).toMatchObject({
+    expect((await myOrganization(a.token)).body.data).toMatchObject({
       ...organizationFields,
       name: "Empresa A",
       currency: "EUR",
     });
 
-    const unknown = await call("PATCH", `/api/v1/organizations/${crypto.randomUUID()}`, {
-      token: a.token,
-      body: { name: "X" },
-    });
+    const unknown = await patchOrganization(a.token, crypto.randomUUID(), { name: "X" });
     expect(unknown.status).toBe(404);
   });
 });

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import {
   CONVERSIONS_PAGE_SIZE,
@@ -7,9 +8,21 @@ import {
 } from "../../worker/tracking/contract";
 import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../worker/tracking/service";
 import { createOwner, randomIp } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 
-const session = (tracking_params: Record<string, string>) => ({
+type Tracking = ReturnType<typeof api>["tracking"];
+type SessionInput = InferRequestType<Tracking["sessions"]["$post"]>["json"];
+type ConversionInput = InferRequestType<Tracking["conversions"]["$post"]>["json"];
+
+/** A typed call's status and body, as `answer` gives them, and the answer's headers. */
+async function withHeaders<T>(
+  request: Promise<{ status: number; headers: Headers; json(): Promise<T> }>,
+) {
+  return { ...(await answer(request)), headers: (await request).headers };
+}
+
+const session = (tracking_params: Record<string, string>): SessionInput => ({
   tracking_params,
   user_agent: "Mozilla/5.0",
   referrer: "https://facebook.com/",
@@ -21,10 +34,11 @@ describe("tracking sessions", () => {
     "are created when %s is present",
     async (key) => {
       const owner = await createOwner();
-      const res = await call("POST", "/api/v1/tracking/sessions", {
-        token: owner.token,
-        body: session({ [key]: "abc123", utm_medium: "cpc" }),
-      });
+      const res = await answer(
+        api(owner.token).tracking.sessions.$post({
+          json: session({ [key]: "abc123", utm_medium: "cpc" }),
+        }),
+      );
       expect(res.status).toBe(201);
       expect(res.body.data.tracking_params).toEqual({ [key]: "abc123", utm_medium: "cpc" });
       expect(res.body.data.ref_code).toMatch(/^AT-[2-9A-Z]{6}$/);
@@ -39,6 +53,7 @@ describe("tracking sessions", () => {
       { fbclid: "" },
     ];
     for (const params of withoutTrigger) {
+      // On `call`: the refusal's `details` is read.
       const res = await call("POST", "/api/v1/tracking/sessions", {
         token: owner.token,
         body: session(params),
@@ -57,6 +72,7 @@ describe("tracking sessions", () => {
   it("accept a business's public key with CORS, and refuse an unknown key", async () => {
     const owner = await createOwner();
     const key = owner.organization.tracking_key;
+    // On `call`: a CORS preflight (OPTIONS), which the routes' types do not list.
     const preflight = await call("OPTIONS", "/api/v1/tracking/sessions", {
       headers: { Origin: "https://clinica.example", "Access-Control-Request-Method": "POST" },
     });
@@ -64,31 +80,36 @@ describe("tracking sessions", () => {
     expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("X-Tracking-Key");
 
-    const created = await call("POST", "/api/v1/tracking/sessions", {
-      headers: { "X-Tracking-Key": key, Origin: "https://clinica.example" },
-      body: session({ fbclid: "IwAR123" }),
-    });
+    const created = await withHeaders(
+      api().tracking.sessions.$post(
+        { json: session({ fbclid: "IwAR123" }) },
+        { headers: { "X-Tracking-Key": key, Origin: "https://clinica.example" } },
+      ),
+    );
     expect(created.status).toBe(201);
     expect(created.headers.get("Access-Control-Allow-Origin")).toBe("*");
 
-    const linked = await call("PATCH", `/api/v1/tracking/sessions/${created.body.data.id}`, {
-      headers: { "X-Tracking-Key": key },
-      body: { phone_number: "+34 600 11 22 33" },
-    });
+    const linked = await answer(
+      api().tracking.sessions[":id"].$patch(
+        { param: { id: created.body.data.id }, json: { phone_number: "+34 600 11 22 33" } },
+        { headers: { "X-Tracking-Key": key } },
+      ),
+    );
     expect(linked.status).toBe(200);
+    // On `call`: the route's type is the page's session, without the phone a member reads.
     const stored = await call("GET", `/api/v1/tracking/sessions/${created.body.data.id}`, {
       token: owner.token,
     });
     expect(stored.body.data.phone_number).toBe("34600112233");
 
-    const bad = await call("POST", "/api/v1/tracking/sessions", {
-      headers: { "X-Tracking-Key": "no-existe" },
-      body: session({ fbclid: "x" }),
-    });
+    const bad = await answer(
+      api().tracking.sessions.$post(
+        { json: session({ fbclid: "x" }) },
+        { headers: { "X-Tracking-Key": "no-existe" } },
+      ),
+    );
     expect(bad.status).toBe(401);
-    const none = await call("POST", "/api/v1/tracking/sessions", {
-      body: session({ fbclid: "x" }),
-    });
+    const none = await answer(api().tracking.sessions.$post({ json: session({ fbclid: "x" }) }));
     expect(none.status).toBe(401);
   });
 
@@ -100,7 +121,8 @@ describe("tracking sessions", () => {
     };
     let last = 0;
     for (let i = 0; i < 121; i++) {
-      last = (await call("GET", `/api/v1/tracking/sessions/${crypto.randomUUID()}`, { headers }))
+      const id = crypto.randomUUID();
+      last = (await answer(api().tracking.sessions[":id"].$get({ param: { id } }, { headers })))
         .status;
     }
     expect(last).toBe(429);
@@ -109,19 +131,21 @@ describe("tracking sessions", () => {
   it("of another organization are 404, by token and by key", async () => {
     const a = await createOwner();
     const b = await createOwner();
-    const created = await call("POST", "/api/v1/tracking/sessions", {
-      token: b.token,
-      body: session({ ref: "x" }),
-    });
-    const id = created.body.data.id;
-    expect((await call("GET", `/api/v1/tracking/sessions/${id}`, { token: a.token })).status).toBe(
-      404,
+    const created = await answer(
+      api(b.token).tracking.sessions.$post({ json: session({ ref: "x" }) }),
     );
-    const byKey = await call("PATCH", `/api/v1/tracking/sessions/${id}`, {
-      headers: { "X-Tracking-Key": a.organization.tracking_key },
-      body: { phone_number: "34600000001" },
-    });
+    const id = created.body.data.id;
+    expect(
+      (await answer(api(a.token).tracking.sessions[":id"].$get({ param: { id } }))).status,
+    ).toBe(404);
+    const byKey = await answer(
+      api().tracking.sessions[":id"].$patch(
+        { param: { id }, json: { phone_number: "34600000001" } },
+        { headers: { "X-Tracking-Key": a.organization.tracking_key } },
+      ),
+    );
     expect(byKey.status).toBe(404);
+    // On `call`: the route's type is the page's session, without the phone a member reads.
     const still = await call("GET", `/api/v1/tracking/sessions/${id}`, { token: b.token });
     expect(still.body.data.phone_number).toBeNull();
   });
@@ -132,24 +156,22 @@ describe("conversions and stats", () => {
     owner: Awaited<ReturnType<typeof createOwner>>,
     at: string,
     params: Record<string, string>,
-    conversion?: { event: string; value?: number },
+    conversion?: { event: ConversionInput["event_name"]; value?: number },
   ) {
-    const s = await call("POST", "/api/v1/tracking/sessions", {
-      token: owner.token,
-      body: session(params),
-    });
+    const s = await answer(api(owner.token).tracking.sessions.$post({ json: session(params) }));
     await env.DB.prepare("UPDATE tracking_sessions SET created_at = ? WHERE id = ?")
       .bind(at, s.body.data.id)
       .run();
     if (conversion) {
-      const c = await call("POST", "/api/v1/tracking/conversions", {
-        token: owner.token,
-        body: {
-          event_name: conversion.event,
-          tracking_session_id: s.body.data.id,
-          conversion_value: conversion.value,
-        },
-      });
+      const c = await answer(
+        api(owner.token).tracking.conversions.$post({
+          json: {
+            event_name: conversion.event,
+            tracking_session_id: s.body.data.id,
+            conversion_value: conversion.value,
+          },
+        }),
+      );
       expect(c.status).toBe(201);
       await env.DB.prepare("UPDATE conversions SET event_time = ? WHERE id = ?")
         .bind(at, c.body.data.id)
@@ -188,10 +210,10 @@ describe("conversions and stats", () => {
       { event: "lead", value: 999 },
     );
 
-    const res = await call(
-      "GET",
-      "/api/v1/tracking/stats?date_from=2026-11-01&date_to=2026-11-10",
-      { token: owner.token },
+    const res = await answer(
+      api(owner.token).tracking.stats.$get({
+        query: { date_from: "2026-11-01", date_to: "2026-11-10" },
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
@@ -204,14 +226,12 @@ describe("conversions and stats", () => {
       by_day: { "2026-11-01": 1, "2026-11-05": 1, "2026-11-10": 1 },
     });
 
-    const leads = await call(
-      "GET",
-      "/api/v1/tracking/conversions?date_from=2026-11-01&date_to=2026-11-10&event_name=lead",
-      {
-        token: owner.token,
-      },
+    const leads = await answer(
+      api(owner.token).tracking.conversions.$get({
+        query: { date_from: "2026-11-01", date_to: "2026-11-10", event_name: "lead" },
+      }),
     );
-    expect(leads.body.data.conversions.map((c: { event_time: string }) => c.event_time)).toEqual([
+    expect(leads.body.data.conversions.map((c) => c.event_time)).toEqual([
       "2026-11-10T23:59:59.999Z",
       "2026-11-01T00:00:00.000Z",
     ]);
@@ -219,10 +239,10 @@ describe("conversions and stats", () => {
 
   it("gives a 0 rate, not NaN, for a range without sessions", async () => {
     const owner = await createOwner();
-    const res = await call(
-      "GET",
-      "/api/v1/tracking/stats?date_from=2020-01-01&date_to=2020-01-02",
-      { token: owner.token },
+    const res = await answer(
+      api(owner.token).tracking.stats.$get({
+        query: { date_from: "2020-01-01", date_to: "2020-01-02" },
+      }),
     );
     expect(res.body.data).toEqual({
       total_sessions: 0,
@@ -242,12 +262,14 @@ describe("conversions and stats", () => {
     "event_name=venta",
   ])("refuses a bad range (%s) with 400", async (query) => {
     const owner = await createOwner();
+    // On `call`: deliberately malformed queries, kept as the raw strings the table names.
     const res = await call("GET", `/api/v1/tracking/stats?${query}`, { token: owner.token });
     expect(res.status).toBe(400);
   });
 
   it("refuses an unknown event and a negative value with 422", async () => {
     const owner = await createOwner();
+    // On `call`: an unknown event the typed client would refuse; `details` is read too.
     const res = await call("POST", "/api/v1/tracking/conversions", {
       token: owner.token,
       body: { event_name: "venta", conversion_value: -1 },
@@ -269,11 +291,13 @@ async function rowsOf(table: "tracking_sessions" | "conversions", organizationId
 }
 
 describe("the public tracking key", () => {
-  const byKey = (key: string, body: Record<string, unknown>) =>
-    call("POST", "/api/v1/tracking/conversions", {
-      headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() },
-      body,
-    });
+  const byKey = (key: string, json: ConversionInput) =>
+    answer(
+      api().tracking.conversions.$post(
+        { json },
+        { headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() } },
+      ),
+    );
 
   it("records a visit's steps, and refuses leads, sales and values with 403, storing nothing", async () => {
     const owner = await createOwner();
@@ -287,7 +311,7 @@ describe("the public tracking key", () => {
       expect(res.status).toBe(201);
       expect(res.body.data).toEqual({ id: expect.any(String), event_name });
     }
-    const refused = [
+    const refused: ConversionInput[] = [
       { event_name: "lead" },
       { event_name: "purchase", conversion_value: 10 },
       { event_name: "contact" },
@@ -306,14 +330,15 @@ describe("the public tracking key", () => {
       });
     }
     expect(await rowsOf("conversions", owner.organization.id)).toBe(PUBLIC_KEY_EVENTS.length);
-    const stats = await call("GET", "/api/v1/tracking/stats", { token: owner.token });
+    const stats = await answer(api(owner.token).tracking.stats.$get({ query: {} }));
     expect(stats.body.data.total_value).toBe(0);
 
     // A signed-in member records the lead and its value.
-    const lead = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "lead", conversion_value: 10, custom_data: { value: 10 } },
-    });
+    const lead = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "lead", conversion_value: 10, custom_data: { value: 10 } },
+      }),
+    );
     expect(lead.status).toBe(201);
     expect(lead.body.data).toMatchObject({ event_name: "lead", conversion_value: 10 });
   });
@@ -321,19 +346,19 @@ describe("the public tracking key", () => {
   it("never shows a page the phone its visit was matched to", async () => {
     const owner = await createOwner();
     const headers = { "X-Tracking-Key": owner.organization.tracking_key };
-    const created = await call("POST", "/api/v1/tracking/sessions", {
-      headers,
-      body: session({ fbclid: "IwAR-privado" }),
-    });
-    const path = `/api/v1/tracking/sessions/${created.body.data.id}`;
+    const created = await answer(
+      api().tracking.sessions.$post({ json: session({ fbclid: "IwAR-privado" }) }, { headers }),
+    );
+    const param = { id: created.body.data.id };
+    const ours = api().tracking.sessions[":id"];
     const answers = [
       created,
-      await call("PATCH", path, { headers, body: { phone_number: "34600445566" } }),
-      await call("GET", path, { headers }),
+      await answer(ours.$patch({ param, json: { phone_number: "34600445566" } }, { headers })),
+      await answer(ours.$get({ param }, { headers })),
     ];
-    for (const answer of answers) {
-      expect(answer.status).toBeLessThan(300);
-      expect(Object.keys(answer.body.data).sort()).toEqual([
+    for (const reply of answers) {
+      expect(reply.status).toBeLessThan(300);
+      expect(Object.keys(reply.body.data).sort()).toEqual([
         "created_at",
         "id",
         "landing_page",
@@ -343,7 +368,10 @@ describe("the public tracking key", () => {
         "user_agent",
       ]);
     }
-    const forMember = await call("GET", path, { token: owner.token });
+    // On `call`: the route's type is the page's session, without the phone a member reads.
+    const forMember = await call("GET", `/api/v1/tracking/sessions/${param.id}`, {
+      token: owner.token,
+    });
     expect(forMember.body.data.phone_number).toBe("34600445566");
   });
 
@@ -354,10 +382,12 @@ describe("the public tracking key", () => {
     const headers = { "CF-Connecting-IP": randomIp() };
     const statuses: number[] = [];
     for (let i = 0; i < 50; i++) {
-      const res = await call("POST", "/api/v1/tracking/sessions", {
-        headers: { ...headers, "X-Tracking-Key": crypto.randomUUID().replaceAll("-", "") },
-        body: session({ fbclid: "x" }),
-      });
+      const res = await answer(
+        api().tracking.sessions.$post(
+          { json: session({ fbclid: "x" }) },
+          { headers: { ...headers, "X-Tracking-Key": crypto.randomUUID().replaceAll("-", "") } },
+        ),
+      );
       statuses.push(res.status);
     }
     expect(await countersNow()).toBeLessThanOrEqual(before + 1);
@@ -378,9 +408,27 @@ describe("the public key's daily quota", () => {
     return Math.ceil((nextDay - Date.now()) / 1000);
   }
 
-  const add = {
-    sessions: { path: "/api/v1/tracking/sessions", body: session({ utm_source: "facebook" }) },
-    conversions: { path: "/api/v1/tracking/conversions", body: { event_name: "whatsapp_click" } },
+  /** Adds one of `kind`: as a page holding the key (in `headers`), or as a member (`token`). */
+  const add = (
+    kind: "sessions" | "conversions",
+    token?: string,
+    headers?: Record<string, string>,
+  ) => {
+    // No options without headers: an undefined `headers` option would drop the token's.
+    const options = headers ? { headers } : undefined;
+    return kind === "sessions"
+      ? withHeaders(
+          api(token).tracking.sessions.$post(
+            { json: session({ utm_source: "facebook" }) },
+            options,
+          ),
+        )
+      : withHeaders(
+          api(token).tracking.conversions.$post(
+            { json: { event_name: "whatsapp_click" } },
+            options,
+          ),
+        );
   };
 
   it.each(["sessions", "conversions"] as const)(
@@ -393,12 +441,9 @@ describe("the public key's daily quota", () => {
         PUBLIC_DAILY_QUOTA - 1,
       );
       const byKey = () =>
-        call("POST", add[kind].path, {
-          headers: {
-            "X-Tracking-Key": owner.organization.tracking_key,
-            "CF-Connecting-IP": randomIp(),
-          },
-          body: add[kind].body,
+        add(kind, undefined, {
+          "X-Tracking-Key": owner.organization.tracking_key,
+          "CF-Connecting-IP": randomIp(),
         });
       expect((await byKey()).status).toBe(201);
       const over = await byKey();
@@ -415,10 +460,7 @@ describe("the public key's daily quota", () => {
         ),
       ).toBe(1);
 
-      const byMember = await call("POST", add[kind].path, {
-        token: owner.token,
-        body: add[kind].body,
-      });
+      const byMember = await add(kind, owner.token);
       expect(byMember.status).toBe(201);
     },
   );
@@ -438,6 +480,8 @@ describe("bounded custom_data and tracking_params", () => {
 
   it("accepts custom_data up to 4 KB and refuses more with a 422 naming the limit", async () => {
     const owner = await createOwner();
+    // On `call`: the refusals' `details` are read, and the route's type of the answer is the
+    // page's (id and event), without the custom_data a member gets back.
     const record = (custom_data: unknown) =>
       call("POST", "/api/v1/tracking/conversions", {
         token: owner.token,
@@ -471,12 +515,14 @@ describe("bounded custom_data and tracking_params", () => {
 
   it("keeps only the known tracking parameters, each up to 500 characters", async () => {
     const owner = await createOwner();
-    const created = await call("POST", "/api/v1/tracking/sessions", {
-      token: owner.token,
-      body: session({ fbclid: "f".repeat(500), inventado: "x".repeat(10_000) }),
-    });
+    const created = await answer(
+      api(owner.token).tracking.sessions.$post({
+        json: session({ fbclid: "f".repeat(500), inventado: "x".repeat(10_000) }),
+      }),
+    );
     expect(created.status).toBe(201);
     expect(created.body.data.tracking_params).toEqual({ fbclid: "f".repeat(500) });
+    // On `call`: the refusal's `details` is read.
     const tooLong = await call("POST", "/api/v1/tracking/conversions", {
       token: owner.token,
       body: { event_name: "lead", tracking_params: { utm_campaign: "c".repeat(501) } },
@@ -510,24 +556,24 @@ describe("GET /tracking/conversions pages", () => {
     await seedConversions(owner.organization.id, 120);
     const seen: { id: string; event_time: string }[] = [];
     const pages: number[] = [];
-    let query = "";
+    let before: string | undefined;
     for (;;) {
-      const res = await call("GET", `/api/v1/tracking/conversions?limit=50${query}`, {
-        token: owner.token,
-      });
+      const res = await answer(
+        api(owner.token).tracking.conversions.$get({ query: { limit: "50", before } }),
+      );
       expect(res.status).toBe(200);
       const { conversions, has_more } = res.body.data;
       pages.push(conversions.length);
       seen.push(...conversions);
       if (!has_more) break;
-      query = `&before=${conversions.at(-1).id}`;
+      before = conversions.at(-1)!.id;
     }
     expect(pages).toEqual([50, 50, 20]);
     expect(new Set(seen.map((c) => c.id)).size).toBe(120);
     const keys = seen.map((c) => `${c.event_time}|${c.id}`);
     expect(keys).toEqual([...keys].sort().reverse());
 
-    const byDefault = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    const byDefault = await answer(api(owner.token).tracking.conversions.$get({ query: {} }));
     expect(byDefault.body.data.conversions).toHaveLength(CONVERSIONS_PAGE_SIZE);
     expect(byDefault.body.data.has_more).toBe(true);
   });
@@ -537,13 +583,14 @@ describe("GET /tracking/conversions pages", () => {
     const other = await createOwner();
     await seedConversions(owner.organization.id, 3);
     await seedConversions(other.organization.id, 3);
-    const theirs = await call("GET", "/api/v1/tracking/conversions", { token: other.token });
-    const cursor = theirs.body.data.conversions[0].id;
-    const res = await call("GET", `/api/v1/tracking/conversions?before=${cursor}`, {
-      token: owner.token,
-    });
+    const theirs = await answer(api(other.token).tracking.conversions.$get({ query: {} }));
+    const cursor = theirs.body.data.conversions[0]!.id;
+    const res = await answer(
+      api(owner.token).tracking.conversions.$get({ query: { before: cursor } }),
+    );
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain(cursor);
+    // On `call`: deliberately malformed queries, kept as the raw strings the list names.
     for (const query of ["limit=201", "limit=0", "before=no-es-un-id"]) {
       const bad = await call("GET", `/api/v1/tracking/conversions?${query}`, {
         token: owner.token,
@@ -566,7 +613,7 @@ describe("GET /tracking/conversions pages", () => {
         new Date().toISOString(),
       )
       .run();
-    const res = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    const res = await answer(api(owner.token).tracking.conversions.$get({ query: {} }));
     expect(res.status).toBe(200);
     expect(res.body.data.conversions[0]).toMatchObject({ event_name: "lead", custom_data: null });
   });

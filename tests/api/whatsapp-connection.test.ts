@@ -1,26 +1,44 @@
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { createOwner } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { failNext, graphRequests } from "../support/webhooks";
 
+type Client = ReturnType<typeof api>;
+type ByHand = InferRequestType<Client["whatsapp-config"]["$post"]>["json"];
+type Exchange = InferRequestType<Client["whatsapp"]["oauth"]["exchange"]["$post"]>["json"];
+
 // One file, one D1: the fixture number can belong to one organization at a time, so each
 // test that connects it disconnects it at the end.
-const disconnect = (token: string) => call("DELETE", "/api/v1/whatsapp-config", { token });
+const disconnect = (token: string) => answer(api(token)["whatsapp-config"].$delete());
 /** A fresh code the fake Graph API exchanges once. */
 const newCode = () => `valid-${crypto.randomUUID()}`;
+
+const connectByHand = (token: string, json: ByHand) =>
+  answer(api(token)["whatsapp-config"].$post({ json }));
+const exchange = (token: string, json: Exchange) =>
+  answer(api(token).whatsapp.oauth.exchange.$post({ json }));
+const oauthStatus = (token: string) => answer(api(token).whatsapp.oauth.status.$get());
+
+/**
+ * Starts the redirect flow as `token`'s holder: its url and state, and the answer's headers
+ * (the nonce cookie).
+ */
+async function startFlow(token: string) {
+  const request = api(token).whatsapp.oauth["auth-url"].$get();
+  return { ...(await answer(request)), headers: (await request).headers };
+}
 
 describe("connecting by hand", () => {
   it("checks the token with Meta, stores it encrypted and never returns it", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/whatsapp-config", {
-      token: owner.token,
-      body: {
-        phone_number_id: "555000111",
-        business_account_id: "waba-1",
-        access_token: "sandbox-access-token",
-      },
+    const res = await connectByHand(owner.token, {
+      phone_number_id: "555000111",
+      business_account_id: "waba-1",
+      access_token: "sandbox-access-token",
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
@@ -35,11 +53,9 @@ describe("connecting by hand", () => {
       .first<{ access_token_encrypted: string }>();
     expect(row!.access_token_encrypted).toMatch(/^v1\./);
     expect(row!.access_token_encrypted).not.toContain("sandbox-access-token");
-    const got = await call("GET", "/api/v1/whatsapp-config", { token: owner.token });
+    const got = await answer(api(owner.token)["whatsapp-config"].$get());
     expect(JSON.stringify(got.body)).not.toContain("access_token");
-    expect(
-      (await call("POST", "/api/v1/whatsapp-config/test", { token: owner.token })).body.data,
-    ).toEqual({
+    expect((await answer(api(owner.token)["whatsapp-config"].test.$post())).body.data).toEqual({
       success: true,
       phone_number: GRAPH_FIXTURES.displayPhoneNumber,
     });
@@ -48,45 +64,34 @@ describe("connecting by hand", () => {
 
   it("POST /connect re-checks the number with Meta and records the outcome", async () => {
     const owner = await createOwner();
-    await call("POST", "/api/v1/whatsapp-config", {
-      token: owner.token,
-      body: {
-        phone_number_id: "555000333",
-        business_account_id: "waba-1",
-        access_token: "sandbox-access-token",
-      },
+    await connectByHand(owner.token, {
+      phone_number_id: "555000333",
+      business_account_id: "waba-1",
+      access_token: "sandbox-access-token",
     });
-    const ok = await call("POST", "/api/v1/whatsapp-config/connect", {
-      token: owner.token,
-      body: { phone_number: "+34 611 000 000" },
-    });
+    const reconnect = api(owner.token)["whatsapp-config"].connect;
+    const ok = await answer(reconnect.$post({ json: { phone_number: "+34 611 000 000" } }));
     expect(ok.body.data).toMatchObject({ status: "connected", phone_number: "+34 611 000 000" });
     await failNext("graph", {
       path: "/v25.0/555000333",
       status: 401,
       error: { message: "expired", code: 190 },
     });
-    const broken = await call("POST", "/api/v1/whatsapp-config/connect", {
-      token: owner.token,
-      body: {},
-    });
+    const broken = await answer(reconnect.$post({ json: {} }));
     expect(broken.body.data.status).toBe("error");
     await disconnect(owner.token);
   });
 
   it("refuses a token Meta rejects with 422, storing nothing", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/whatsapp-config", {
-      token: owner.token,
-      body: {
-        phone_number_id: "555000222",
-        business_account_id: "waba-1",
-        access_token: "token-caducado",
-      },
+    const res = await connectByHand(owner.token, {
+      phone_number_id: "555000222",
+      business_account_id: "waba-1",
+      access_token: "token-caducado",
     });
     expect(res.status).toBe(422);
     expect(res.body.message).toContain("token de acceso de Meta no es válido");
-    expect((await call("GET", "/api/v1/whatsapp-config", { token: owner.token })).status).toBe(404);
+    expect((await answer(api(owner.token)["whatsapp-config"].$get())).status).toBe(404);
   });
 });
 
@@ -94,10 +99,7 @@ describe("POST /whatsapp/oauth/exchange", () => {
   it("exchanges the code once, finds the account and number, subscribes, registers and stores", async () => {
     const owner = await createOwner();
     const code = newCode();
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
-      token: owner.token,
-      body: { code },
-    });
+    const res = await exchange(owner.token, { code });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ phone_number: GRAPH_FIXTURES.displayPhoneNumber });
     expect(await graphRequests(`/${GRAPH_FIXTURES.wabaId}/subscribed_apps`)).not.toEqual([]);
@@ -105,14 +107,11 @@ describe("POST /whatsapp/oauth/exchange", () => {
     expect(register.body.pin).toMatch(/^\d{6}$/);
 
     // The pixel connect of the same login reuses the token: the code is not exchanged again.
-    const pixel = await call("POST", "/api/v1/meta-config/connect", {
-      token: owner.token,
-      body: { code },
-    });
+    const pixel = await answer(api(owner.token)["meta-config"].connect.$post({ json: { code } }));
     expect(pixel.status).toBe(200);
     expect(pixel.body.data).toEqual({ pixel_id: GRAPH_FIXTURES.pixelId });
 
-    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    const status = await oauthStatus(owner.token);
     expect(status.body.data).toEqual({
       connected: true,
       status: "connected",
@@ -137,26 +136,21 @@ describe("POST /whatsapp/oauth/exchange", () => {
     ],
   ])("answers %s with its connection error code", async (_name, body, status, code) => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", { token: owner.token, body });
+    const res = await exchange(owner.token, body);
     expect(res.status).toBe(status);
     expect(res.body.error).toBe(code);
-    expect(
-      (await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token })).body.data
-        .connected,
-    ).toBe(false);
+    expect((await oauthStatus(owner.token)).body.data.connected).toBe(false);
   });
 
   it("reports a failing save as save_failed", async () => {
     const first = await createOwner();
-    await call("POST", "/api/v1/whatsapp-config", {
-      token: first.token,
-      body: {
-        phone_number_id: GRAPH_FIXTURES.phoneNumberId,
-        business_account_id: GRAPH_FIXTURES.wabaId,
-        access_token: "sandbox-access-token",
-      },
+    await connectByHand(first.token, {
+      phone_number_id: GRAPH_FIXTURES.phoneNumberId,
+      business_account_id: GRAPH_FIXTURES.wabaId,
+      access_token: "sandbox-access-token",
     });
     const second = await createOwner();
+    // On `call`: the refusal's `details` is read.
     const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
       token: second.token,
       body: { code: newCode() },
@@ -171,7 +165,7 @@ describe("POST /whatsapp/oauth/exchange", () => {
 
   it("the redirect flow ends on /oauth-success, or /oauth-error with the code", async () => {
     const owner = await createOwner();
-    const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: owner.token });
+    const auth = await startFlow(owner.token);
     expect(auth.body.data.url).toContain("https://www.facebook.com/v25.0/dialog/oauth?client_id=");
     const state = auth.body.data.state;
     const cookie = auth.headers.get("Set-Cookie")!;
@@ -180,6 +174,8 @@ describe("POST /whatsapp/oauth/exchange", () => {
     expect(cookie).toContain("SameSite=Lax");
     const browser = { Cookie: cookie.split(";")[0]! };
 
+    // On `call`: Facebook's redirect to the callback, a browser's GET with a cookie and a query
+    // the route leaves untyped, answered with a redirect, not JSON.
     const denied = await call(
       "GET",
       "/api/v1/whatsapp/oauth/callback?error=access_denied&error_description=no",
@@ -199,17 +195,18 @@ describe("POST /whatsapp/oauth/exchange", () => {
 
   it("the redirect flow's state only comes back to the browser that asked for it", async () => {
     const owner = await createOwner();
-    const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: owner.token });
+    const auth = await startFlow(owner.token);
     const state = auth.body.data.state;
     // Someone holding the leaked state finishes the flow with their own code, in their own
     // browser: without the nonce, or with the nonce of a flow they started themselves.
     const intruder = await createOwner();
-    const theirs = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token: intruder.token });
+    const theirs = await startFlow(intruder.token);
     const browsers: Record<string, string>[] = [
       {},
       { Cookie: theirs.headers.get("Set-Cookie")!.split(";")[0]! },
     ];
     for (const headers of browsers) {
+      // On `call`: the callback, a browser's redirect the route leaves untyped (see above).
       const res = await call(
         "GET",
         `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${state}`,
@@ -217,24 +214,25 @@ describe("POST /whatsapp/oauth/exchange", () => {
       );
       expect(res.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
     }
-    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    const status = await oauthStatus(owner.token);
     expect(status.body.data.connected).toBe(false);
   });
 
   it("the redirect flow's state dies with the session that asked for it", async () => {
     const owner = await createOwner();
     const ends: Record<string, (token: string) => Promise<unknown>> = {
-      logout: (token) => call("POST", "/api/v1/auth/logout", { token }),
-      "a revocation (refresh)": (token) => call("POST", "/api/v1/auth/refresh", { token }),
+      logout: (token) => answer(api(token).auth.logout.$post()),
+      "a revocation (refresh)": (token) => answer(api(token).auth.refresh.$post()),
     };
     for (const [how, end] of Object.entries(ends)) {
-      const login = await call("POST", "/api/v1/auth/login", {
-        body: { email: owner.email, password: owner.password },
-      });
+      const login = await answer(
+        api().auth.login.$post({ json: { email: owner.email, password: owner.password } }),
+      );
       const token: string = login.body.data.token;
-      const auth = await call("GET", "/api/v1/whatsapp/oauth/auth-url", { token });
+      const auth = await startFlow(token);
       const browser = { Cookie: auth.headers.get("Set-Cookie")!.split(";")[0]! };
       await end(token);
+      // On `call`: the callback, a browser's redirect the route leaves untyped (see above).
       const res = await call(
         "GET",
         `/api/v1/whatsapp/oauth/callback?code=${newCode()}&state=${auth.body.data.state}`,
@@ -242,7 +240,7 @@ describe("POST /whatsapp/oauth/exchange", () => {
       );
       expect(res.headers.get("Location"), how).toContain("/oauth-error?error=invalid_state");
     }
-    const status = await call("GET", "/api/v1/whatsapp/oauth/status", { token: owner.token });
+    const status = await oauthStatus(owner.token);
     expect(status.body.data.connected).toBe(false);
   });
 
@@ -253,10 +251,7 @@ describe("POST /whatsapp/oauth/exchange", () => {
       status: 500,
       error: { message: "boom", code: 2 },
     });
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
-      token: owner.token,
-      body: { code: newCode() },
-    });
+    const res = await exchange(owner.token, { code: newCode() });
     expect(res.body.error).toBe("no_permissions");
   });
 });
