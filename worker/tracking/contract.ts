@@ -53,6 +53,8 @@ export const VALUE_KEYS = ["value", "currency", "predicted_ltv"] as const;
 // characters: at most 11 × 500 characters in all.
 const param = z.string().trim().max(500, "Parámetro demasiado largo");
 
+type TrackingParamsShape = Partial<Record<(typeof TRACKING_PARAM_KEYS)[number], string>>;
+
 export const trackingParamsField = z
   .object(
     Object.fromEntries(TRACKING_PARAM_KEYS.map((k) => [k, param.optional()])) as Record<
@@ -62,7 +64,7 @@ export const trackingParamsField = z
   )
   .transform((params) =>
     Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === "string" && v !== "")),
-  ) as z.ZodType<Partial<Record<(typeof TRACKING_PARAM_KEYS)[number], string>>>;
+  ) as z.ZodType<TrackingParamsShape, TrackingParamsShape>;
 
 export const trackingSessionInput = z
   .object({
