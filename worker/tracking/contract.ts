@@ -192,7 +192,13 @@ export interface TrackingSession {
 }
 
 /** A session as the page holding the public key sees it: never the phone it was matched to. */
-export type PublicTrackingSession = Omit<TrackingSession, "phone_number">;
+/**
+ * What a page holding only the public key sees of its session: never the phone. Marked absent
+ * (not just left out) so that a route answering either keeps both shapes in its type.
+ */
+export type PublicTrackingSession = Omit<TrackingSession, "phone_number"> & {
+  phone_number?: never;
+};
 
 export interface Conversion {
   id: string;
