@@ -5,7 +5,7 @@ import { toast } from "sonner";
 import { AiBudgetNotice } from "~/components/ai-budget-notice";
 import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
-import { Spinner } from "~/components/ui/spinner";
+import { ServerFallback } from "~/components/server-fallback";
 import { useAuth } from "~/lib/auth";
 import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
@@ -18,7 +18,7 @@ import { useConsoleTracking } from "~/lib/tracking";
  * needs its own words (Configuración) exports its own.
  */
 export function HydrateFallback() {
-  return <Spinner />;
+  return <ServerFallback />;
 }
 
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
@@ -40,7 +40,8 @@ export default function ConsoleLayout() {
     setMenuOpen(false);
   }, [pathname]);
 
-  if (auth.status === "loading") return <Spinner />;
+  // On the server the session is always being read: this is what a first load shows.
+  if (auth.status === "loading") return <ServerFallback />;
   if (auth.status === "anonymous" || !auth.user) return <Navigate to="/auth" replace />;
   if (!auth.organization) {
     // Onboarding lives on the dashboard; other screens send the user there first.

@@ -3,7 +3,7 @@ import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
 import { settingsAction, type SettingsChange } from "~/components/settings/actions";
-import { Spinner } from "~/components/ui/spinner";
+import { ServerFallback } from "~/components/server-fallback";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/settings-organization";
 
@@ -21,7 +21,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
 }
 
 export function HydrateFallback() {
-  return <Spinner label="Cargando configuraciones..." />;
+  return <ServerFallback label="Cargando configuraciones..." />;
 }
 
 export function ErrorBoundary() {

@@ -7,7 +7,7 @@ import { OrganizationTab } from "~/components/settings/organization-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
 import { settingsAction, type SettingsChange } from "~/components/settings/actions";
-import { Spinner } from "~/components/ui/spinner";
+import { ServerFallback } from "~/components/server-fallback";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
 import type { Route } from "./+types/settings";
@@ -42,7 +42,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
 }
 
 export function HydrateFallback() {
-  return <Spinner label="Cargando configuraciones..." />;
+  return <ServerFallback label="Cargando configuraciones..." />;
 }
 
 export function ErrorBoundary() {

@@ -73,3 +73,23 @@ test.describe("@mobile at 390 px", () => {
     expect(scrollWidth).toBeLessThanOrEqual(390);
   });
 });
+
+test("a screen loaded from its address leaves no loading state behind", async ({ page }) => {
+  await signedInOwner(page, { connect: true });
+  for (const [path, heading] of [
+    ["/dashboard", "Dashboard"],
+    ["/conversations", "Conversaciones"],
+    ["/agents", "Gestión de Agentes"],
+    ["/agents/knowledge", "Conocimiento"],
+    ["/tracking", "Tracking & Analytics"],
+    ["/settings", "Configuración"],
+    ["/settings/organization", "Configuración de Organización"],
+    ["/mentions", "Menciones"],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    // The server renders the fallback ("Cargando...") until the screen's data is read in the
+    // browser: once the screen shows, nothing of it may stay on the page.
+    await expect(page.getByRole("status").filter({ hasText: /^Cargando/ }), path).toHaveCount(0);
+  }
+});
