@@ -111,4 +111,5 @@ export const contactHandle = ({ contact }: Customer) =>
       : null;
 
 export const contactLabel = (c: Customer) =>
-  c.contact_name || contactHandle(c) || "Cliente de WhatsApp";
+  // The spec's last resort for the header: name, or phone (or @username), or "Usuario".
+  c.contact_name || contactHandle(c) || "Usuario";
