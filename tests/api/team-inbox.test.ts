@@ -73,6 +73,49 @@ describe("assignment to people", () => {
     expect(released.body.data.assignee_id).toBeNull();
   });
 
+  it("gives back to the team what a removed member held: unassigned, announced, audited, their mentions gone", async () => {
+    const { owner, marta, pablo } = await team();
+    await answer(api(marta.token).profiles.me.$patch({ json: { full_name: "Marta López" } }));
+    const held = await createConversation(owner);
+    const kept = await createConversation(owner);
+    await patch(owner.token, held.id, { assignee_id: marta.user.id });
+    await patch(owner.token, kept.id, { assignee_id: pablo.user.id });
+    await answer(
+      api(owner.token).conversations[":id"].notes.$post({
+        param: { id: held.id },
+        json: { content: "Revisa esto, @marta lopez" },
+      }),
+    );
+    const inbox = await connect(pablo.token);
+
+    const removed = await answer(
+      api(owner.token).organizations.members[":userId"].$delete({
+        param: { userId: marta.user.id },
+      }),
+    );
+    expect(removed.status).toBe(200);
+    const event = await inbox.receive(
+      (e) => e.type === "conversation_update" && e.data.conversation.id === held.id,
+    );
+    expect(event.data.conversation.assignee_id).toBeNull();
+    inbox.socket.close();
+
+    const nobodys = await list(owner.token, { assignee_id: "none" });
+    expect(nobodys.conversations.map((c) => c.id)).toEqual([held.id]);
+    expect((await list(owner.token, { assignee_id: pablo.user.id })).total).toBe(1);
+    const audit = await env.DB.prepare(
+      "SELECT user_id, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ? ORDER BY created_at DESC",
+    )
+      .bind(held.id)
+      .first<{ user_id: string; metadata: string }>();
+    expect(audit!.user_id).toBe(owner.user.id);
+    expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: null, how: "member_removed" });
+    const mentions = await env.DB.prepare("SELECT count(*) AS n FROM mentions WHERE user_id = ?")
+      .bind(marta.user.id)
+      .first<{ n: number }>();
+    expect(mentions!.n).toBe(0);
+  });
+
   it("refuses another organization's member (404) and a malformed id (422), changing nothing", async () => {
     const { owner } = await team();
     const stranger = await createOwner();

@@ -9,13 +9,13 @@ import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
 import type { Deps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
+import { releaseConversationsOf } from "../team-inbox/assignment";
+import { memberNotFound } from "./errors";
 import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
 
 /** Owners and admins manage the organization; agents work conversations. */
 export const isManager = (scope: Pick<Scope, "role">) =>
   scope.role === "owner" || scope.role === "admin";
-
-export const memberNotFound = () => notFound("Miembro no encontrado.");
 
 export async function listMembers({ db }: Deps, scope: Scope): Promise<Member[]> {
   const rows = await db
@@ -108,6 +108,8 @@ export async function removeMember(deps: Deps, scope: Scope, { userId }: { userI
     throw lastOwner();
   await db.delete(memberships).where(eq(memberships.id, target.id));
   await closeSockets(deps.env, scope.organizationId, { userId });
+  // What they held goes back to the team (and to the AI), and their mentions here go.
+  await releaseConversationsOf(deps, scope, userId);
   await recordAudit(db, {
     action: "member.remove",
     organizationId: scope.organizationId,

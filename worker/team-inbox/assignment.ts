@@ -6,10 +6,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
-import { conversations, memberships, organizations } from "../db/schema";
+import { conversations, memberships, mentions, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { memberNotFound } from "../organizations/members-service";
+import { memberNotFound } from "../organizations/errors";
 import { toConversation, type ConversationRow } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
 
@@ -28,7 +28,7 @@ export const auditAssignment = (
   entry: { organizationId: string; by: string | null; ip?: string | null },
   conversationId: string,
   assigneeId: string | null,
-  how: "manual" | "round_robin",
+  how: "manual" | "round_robin" | "member_removed",
 ) =>
   recordAudit(db, {
     action: "conversation.assign",
@@ -111,6 +111,51 @@ export async function autoAssign(
     data: { conversation: toConversation(assigned) },
   });
   return assigned;
+}
+
+/**
+ * A person who leaves the organization holds nothing in it any more: their conversations go
+ * back to "Sin asignar" (so the AI may answer there again and the team sees them), each
+ * audited and announced, and their mentions in it go.
+ */
+export async function releaseConversationsOf(
+  deps: Deps,
+  entry: { organizationId: string; userId: string; ip?: string | null },
+  userId: string,
+) {
+  const { db } = deps;
+  const { organizationId } = entry;
+  const [released] = await db.batch([
+    db
+      .update(conversations)
+      .set({ assigneeId: null, updatedAt: new Date().toISOString() })
+      .where(
+        and(eq(conversations.organizationId, organizationId), eq(conversations.assigneeId, userId)),
+      )
+      .returning(),
+    db
+      .delete(mentions)
+      .where(and(eq(mentions.organizationId, organizationId), eq(mentions.userId, userId))),
+  ]);
+  for (const conversation of released) {
+    await auditAssignment(
+      db,
+      { organizationId, by: entry.userId, ip: entry.ip },
+      conversation.id,
+      null,
+      "member_removed",
+    );
+  }
+  if (released.length > 0) {
+    await publish(
+      deps.env,
+      organizationId,
+      ...released.map((conversation) => ({
+        type: "conversation_update" as const,
+        data: { conversation: toConversation(conversation) },
+      })),
+    );
+  }
 }
 
 /** A member's choice of who holds the conversation ("Sin asignar": null). */
