@@ -383,6 +383,33 @@ describe("labels", () => {
     expect(listed.body.data.labels.map((l) => l.name)).toEqual(["VIP"]);
   });
 
+  it("renames to a name another label holds get 409, even two at once; agents cannot rename (403)", async () => {
+    const { owner, marta } = await team();
+    const stranger = await createOwner();
+    const make = async (name: string) =>
+      (await answer(api(owner.token).labels.$post({ json: { name, color: "#2563eb" } }))).body.data;
+    const [first, second, third] = [await make("Uno"), await make("Dos"), await make("Tres")];
+    const rename = (token: string, id: string, name: string) =>
+      answer(api(token).labels[":id"].$patch({ param: { id }, json: { name } }));
+
+    expect((await rename(owner.token, first.id, "Dos")).status).toBe(409);
+    const both = await Promise.all([
+      rename(owner.token, second.id, "Nuevo"),
+      rename(owner.token, third.id, "Nuevo"),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await rename(marta.token, first.id, "Otro")).status).toBe(403);
+    expect((await rename(stranger.token, first.id, "Otro")).status).toBe(404);
+    // One of the two took the name; the other kept its own.
+    const names = (await answer(api(owner.token).labels.$get())).body.data.labels.map(
+      (l) => l.name,
+    );
+    expect([
+      ["Dos", "Nuevo", "Uno"],
+      ["Nuevo", "Tres", "Uno"],
+    ]).toContainEqual(names.sort());
+  });
+
   it("labels conversations, filters by one, follows renames and deletions", async () => {
     const { owner, marta } = await team();
     const stranger = await createOwner();

@@ -71,22 +71,23 @@ export async function updateLabel(
   { id, changes }: { id: string; changes: z.output<typeof labelUpdateInput> },
 ) {
   const { db } = deps;
-  const current = await findLabel(deps, member, id);
-  if (changes.name && changes.name !== current.name) {
-    const taken = await db.query.labels.findFirst({
-      where: and(eq(labels.organizationId, member.organizationId), eq(labels.name, changes.name)),
-      columns: { id: true },
-    });
-    if (taken) throw nameTaken();
-  }
+  await findLabel(deps, member, id);
+  // A name another label holds is refused in the statement that writes, so two renames to
+  // the same name at once get one 409 rather than the unique index's error (a 500).
+  const nameFree = changes.name
+    ? sql`NOT EXISTS (SELECT 1 FROM ${labels} AS other
+        WHERE other.organization_id = ${member.organizationId}
+          AND other.name = ${changes.name} AND other.id <> ${id})`
+    : undefined;
   const [[row]] = await db.batch([
     db
       .update(labels)
       .set({ name: changes.name, color: changes.color, updatedAt: new Date().toISOString() })
-      .where(eq(labels.id, id))
+      .where(and(eq(labels.id, id), nameFree))
       .returning(),
     refreshWearers(deps, id),
   ]);
+  if (!row) throw nameTaken();
   await recordAudit(db, {
     action: "label.update",
     organizationId: member.organizationId,
