@@ -225,6 +225,47 @@ describe("round robin", () => {
     );
   });
 
+  it("gives an AI handoff to the available member who waited longest, audited and announced", async () => {
+    const { owner, marta, pablo } = await roundRobinTeam();
+    await setWork(owner.token, owner.user.id, { available: false });
+    const agent = await createAgent(owner, { name: "Sofía" });
+    const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
+      phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+      defaultAgentId: agent.id,
+    });
+    // Marta was given one before (and it is closed): both hold none, Pablo waited longer.
+    const earlier = await createConversation(owner);
+    const deps = depsForBackground(env, () => {});
+    expect((await autoAssign(deps, owner.organization.id, earlier.id))?.assigneeId).toBe(
+      marta.user.id,
+    );
+    await patch(owner.token, earlier.id, { status: "closed" });
+
+    const inbox = await connect(owner.token);
+    const from = customer();
+    const text = `Quiero hablar con una persona ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
+    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+
+    const conversation = (await list(owner.token, { search: from })).conversations[0]!;
+    expect(conversation).toMatchObject({ status: "pending", assignee_id: pablo.user.id });
+    const event = await inbox.receive(
+      (e) =>
+        e.type === "conversation_update" &&
+        e.data.conversation.id === conversation.id &&
+        e.data.conversation.assignee_id === pablo.user.id,
+    );
+    expect(event.data.conversation.assignee_id).toBe(pablo.user.id);
+    inbox.socket.close();
+    const audit = await env.DB.prepare(
+      "SELECT user_id, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
+    )
+      .bind(conversation.id)
+      .first<{ user_id: string | null; metadata: string }>();
+    expect(audit!.user_id).toBeNull();
+    expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: pablo.user.id, how: "round_robin" });
+  });
+
   it("lets each member set their own availability, and only managers the rest", async () => {
     const { owner, marta, pablo } = await team();
     const own = await setWork(marta.token, marta.user.id, { available: false });
