@@ -316,7 +316,11 @@ describe("internal notes and mentions", () => {
     });
     const mention = await martaInbox.receive((e) => e.type === "mention");
     expect(mention.data.mention).toMatchObject({ conversation_id: conversation.id });
-    await pabloInbox.receive((e) => e.type === "note_created");
+    const created = await pabloInbox.receive((e) => e.type === "note_created");
+    expect(created.data).toMatchObject({
+      conversation_id: conversation.id,
+      note: { id: res.body.data.note.id, content: text, author_id: owner.user.id },
+    });
     await tick();
     expect(pabloInbox.received.filter((e) => e.type === "mention")).toEqual([]);
     martaInbox.socket.close();
@@ -479,6 +483,8 @@ describe("labels", () => {
     expect((await list(owner.token, { label_id: urgent.id })).total).toBe(2);
     expect((await list(owner.token, { label_id: urgent.id, status: "closed" })).total).toBe(0);
 
+    // Open consoles hear each conversation wearing a label change with it.
+    const inbox = await connect(marta.token);
     const renamed = await answer(
       api(owner.token).labels[":id"].$patch({
         param: { id: vip.id },
@@ -488,10 +494,25 @@ describe("labels", () => {
     expect(renamed.status).toBe(200);
     const shown = await answer(api(owner.token).conversations[":id"].$get({ param: { id: a.id } }));
     expect(shown.body.data.labels.map((l) => l.name)).toEqual(["Cliente VIP", "Reclamación"]);
+    const renamedLive = await inbox.receive(
+      (e) => e.type === "conversation_update" && e.data.conversation.id === a.id,
+    );
+    expect(renamedLive.data.conversation.labels.map((l: { name: string }) => l.name)).toEqual([
+      "Cliente VIP",
+      "Reclamación",
+    ]);
 
     expect(
       (await answer(api(owner.token).labels[":id"].$delete({ param: { id: urgent.id } }))).status,
     ).toBe(200);
+    const deletedLive = await inbox.receive(
+      (e) =>
+        e.type === "conversation_update" &&
+        e.data.conversation.id === b.id &&
+        e.data.conversation.labels.length === 0,
+    );
+    expect(deletedLive.data.conversation.labels).toEqual([]);
+    inbox.socket.close();
     const [afterA, afterB] = await Promise.all(
       [a, b].map((c) =>
         answer(api(owner.token).conversations[":id"].$get({ param: { id: c.id } })),
