@@ -23,6 +23,10 @@ describe("GET /profiles/me/export", () => {
     const conversation = await createConversation(owner, { contact_name: "Cliente" });
     await seedMessage(owner.organization.id, conversation.id, { content: "Hola desde WhatsApp" });
     await createAgent(owner, { name: "Bot" });
+    await call("POST", "/api/v1/labels", {
+      token: owner.token,
+      body: { name: "VIP", color: "#7c3aed" },
+    });
     const res = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toContain("attachment");
@@ -31,6 +35,10 @@ describe("GET /profiles/me/export", () => {
     expect(doc.organization.name).toBe("Exportable");
     expect(doc.organization.messages[0].content).toBe("Hola desde WhatsApp");
     expect(doc.organization.agents[0].name).toBe("Bot");
+    // The team inbox's data too: labels, mentions, the member's availability and capacity.
+    expect(doc.organization.labels.map((l: { name: string }) => l.name)).toEqual(["VIP"]);
+    expect(doc.organization.mentions).toEqual([]);
+    expect(doc.membership).toMatchObject({ role: "owner", available: true, max_open: null });
     const text = JSON.stringify(doc);
     expect(text).not.toContain("pbkdf2");
     expect(text).not.toMatch(/access_?token/i);

@@ -15,7 +15,9 @@ import {
   conversations,
   conversions,
   invitations,
+  labels,
   memberships,
+  mentions,
   messages,
   metaConnections,
   organizations,
@@ -161,6 +163,8 @@ async function organizationSection(db: Db, orgId: string) {
     tracking_sessions: ofOrganization(trackingSessions),
     conversions: ofOrganization(conversions),
     quick_replies: ofOrganization(quickReplies),
+    labels: ofOrganization(labels),
+    mentions: ofOrganization(mentions),
     ai_calls: ofOrganization(aiCalls),
     whatsapp_connection: whatsapp[0] ?? null,
     pixel_connection: pixel[0] ?? null,
@@ -185,6 +189,8 @@ export async function exportAccount({ db }: Deps, caller: Caller) {
       ? {
           organization_id: membership.organizationId,
           role: membership.role,
+          available: membership.available,
+          max_open: membership.maxOpen,
           joined_at: membership.createdAt,
         }
       : null,
