@@ -9,7 +9,7 @@ import { agents, conversations, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { isWindowOpen, toConversation } from "../conversations/mappers";
+import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";
 import { knowledgeForAgent } from "../knowledge/retrieval";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
@@ -177,10 +177,7 @@ async function setAiError(
     .where(eq(conversations.id, conversationId))
     .returning();
   if (row && error) {
-    await publish(deps.env, organizationId, {
-      type: "conversation_update",
-      data: { conversation: toConversation(row) },
-    });
+    await publish(deps.env, organizationId, conversationUpdate(row));
   }
 }
 

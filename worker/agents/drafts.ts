@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { aiCallLog } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
-import { toConversation, type ConversationRow } from "../conversations/mappers";
+import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/service";
 import type { Db } from "../db/client";
 import { agents, conversations, organizations, whatsappConnections } from "../db/schema";
@@ -146,8 +146,5 @@ export async function discardDraft(deps: Deps, member: Member, { id }: { id: str
     .set({ aiDraft: null })
     .where(eq(conversations.id, conversation.id))
     .returning();
-  await publish(deps.env, member.organizationId, {
-    type: "conversation_update",
-    data: { conversation: toConversation(updated!) },
-  });
+  await publish(deps.env, member.organizationId, conversationUpdate(updated!));
 }

@@ -60,6 +60,12 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   updated_at: row.updatedAt,
 });
 
+/** The realtime event that tells the consoles a conversation as it now is. */
+export const conversationUpdate = (row: ConversationRow) => ({
+  type: "conversation_update" as const,
+  data: { conversation: toConversation(row) },
+});
+
 export const toMessage = (row: MessageRow): Message => ({
   id: row.id,
   conversation_id: row.conversationId,

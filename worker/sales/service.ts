@@ -17,7 +17,7 @@ import {
   whatsappConnections,
 } from "../db/schema";
 import { findConversation } from "../conversations/service";
-import { toConversation, type ConversationRow } from "../conversations/mappers";
+import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
@@ -62,10 +62,7 @@ async function moveToStage(
       ),
     )
     .returning();
-  await publish(deps.env, conversation.organizationId, {
-    type: "conversation_update",
-    data: { conversation: toConversation(updated!) },
-  });
+  await publish(deps.env, conversation.organizationId, conversationUpdate(updated!));
   return updated!;
 }
 

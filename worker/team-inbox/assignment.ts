@@ -10,7 +10,7 @@ import { conversations, memberships, mentions, organizations } from "../db/schem
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { memberNotFound } from "../organizations/errors";
-import { toConversation, type ConversationRow } from "../conversations/mappers";
+import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
 
 /** A member of the organization (a user of another organization is 404). */
@@ -106,10 +106,7 @@ export async function autoAssign(
     assigned.assigneeId,
     "round_robin",
   );
-  await publish(deps.env, organizationId, {
-    type: "conversation_update",
-    data: { conversation: toConversation(assigned) },
-  });
+  await publish(deps.env, organizationId, conversationUpdate(assigned));
   return assigned;
 }
 
@@ -147,14 +144,7 @@ export async function releaseConversationsOf(
     );
   }
   if (released.length > 0) {
-    await publish(
-      deps.env,
-      organizationId,
-      ...released.map((conversation) => ({
-        type: "conversation_update" as const,
-        data: { conversation: toConversation(conversation) },
-      })),
-    );
+    await publish(deps.env, organizationId, ...released.map(conversationUpdate));
   }
 }
 

@@ -12,7 +12,7 @@ import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
 import { findConversation } from "../conversations/service";
-import { toConversation } from "../conversations/mappers";
+import { conversationUpdate, toConversation } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
 import type { Label, conversationLabelsInput, labelInput, labelUpdateInput } from "./contract";
 
@@ -220,13 +220,6 @@ async function announce(deps: Deps, organizationId: string, ids: string[]) {
           inArray(conversations.id, ids.slice(i, i + CHUNK)),
         ),
       );
-    await publish(
-      deps.env,
-      organizationId,
-      ...rows.map((row) => ({
-        type: "conversation_update" as const,
-        data: { conversation: toConversation(row) },
-      })),
-    );
+    await publish(deps.env, organizationId, ...rows.map(conversationUpdate));
   }
 }
