@@ -191,7 +191,6 @@ export interface TrackingSession {
   created_at: string;
 }
 
-/** A session as the page holding the public key sees it: never the phone it was matched to. */
 /**
  * What a page holding only the public key sees of its session: never the phone. Marked absent
  * (not just left out) so that a route answering either keeps both shapes in its type.

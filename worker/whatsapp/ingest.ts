@@ -449,13 +449,14 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const sql = INGEST_BATCH;
   const [, , , storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
-    d1.prepare(sql.matchByUserId).bind(organizationId, people),
-    d1.prepare(sql.matchByPhone).bind(organizationId, people),
-    d1.prepare(sql.createNewCustomers).bind(organizationId, people, defaultAgentId, status, now),
-    d1.prepare(sql.insertMessages).bind(organizationId, rows),
-    d1.prepare(sql.countStored).bind(rows, now),
+    d1.prepare(INGEST_BATCH.matchByUserId).bind(organizationId, people),
+    d1.prepare(INGEST_BATCH.matchByPhone).bind(organizationId, people),
+    d1
+      .prepare(INGEST_BATCH.createNewCustomers)
+      .bind(organizationId, people, defaultAgentId, status, now),
+    d1.prepare(INGEST_BATCH.insertMessages).bind(organizationId, rows),
+    d1.prepare(INGEST_BATCH.countStored).bind(rows, now),
   ]);
   const byId = new Map(fromRows(messages, storedRows!.results).map((row) => [row.id, row]));
   return {

@@ -39,7 +39,8 @@ export type SettingsActionResult =
   | {
       ok: true;
       change: SettingsChange;
-      /** A new invitation's single-use link. */ link?: string | null;
+      /** A new invitation's single-use link. */
+      link?: string | null;
     }
   | { ok: false; change: SettingsChange; fieldErrors: FieldErrors };
 
