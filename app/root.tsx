@@ -11,6 +11,7 @@ import {
 import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import "./app.css";
+import { Spinner } from "./components/ui/spinner";
 import { AuthProvider } from "./lib/auth";
 
 export const links: LinksFunction = () => [
@@ -24,7 +25,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        <Links />
+        <Links nonce={pageNonce()} />
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         {children}
@@ -34,6 +35,29 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * The page's Content-Security-Policy nonce in the browser. On the server `<Links>` takes it from
+ * React Router's context, which the browser's copy lacks: without it the client renders the
+ * development server's critical-CSS link without the server's `nonce` and hydration warns.
+ * Browsers hide the attribute's value from the DOM but keep it as the `nonce` property.
+ */
+function pageNonce(): string | undefined {
+  if (typeof document === "undefined") return undefined;
+  return document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
+}
+
+/**
+ * The console's loading state on a first load, while the screens' `clientLoader`s read the
+ * session's data in the browser (the token lives there). It lives in the root because React
+ * Router 8.4 splits a route's `HydrateFallback` into a chunk of its own and leaves it out of the
+ * hydration script when it shares code with the route: the browser then rendered nothing where
+ * the server had rendered the spinner, React 19 skipped the server's node in <body> as if an
+ * extension had put it there, and the spinner stayed above the screen. The root is never split.
+ */
+export function HydrateFallback() {
+  return <Spinner />;
 }
 
 export default function App() {

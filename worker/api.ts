@@ -61,7 +61,10 @@ const v1 = new Hono<AppContext>()
   .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);
 
-/** Everything the Worker serves that is not a page: /api/v1, /ws (and /webhooks later). */
+/** The API's security headers, on every answer of /api and /webhooks, errors included. */
+const apiSecurityHeaders = secureHeaders();
+
+/** Everything the Worker serves that is not a page: /api/v1, /ws and /webhooks. */
 export const api = new Hono<AppContext>()
   .use(async (c, next) => {
     const db = createDb(c.env.DB);
@@ -70,16 +73,17 @@ export const api = new Hono<AppContext>()
     await next();
   })
   // Not on /ws: a 101 answer's headers are immutable.
-  .use("/api/*", secureHeaders())
+  .use("/api/*", apiSecurityHeaders)
+  .use("/webhooks/*", apiSecurityHeaders)
   .use("/api/*", (c, next) =>
     (isUpload(c.req.method, c.req.path) ? uploadBodyLimit : jsonBodyLimit)(c, next),
   )
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)
-  .notFound(() => {
-    throw notFound("Ruta no encontrada.");
-  })
+  // Answered, not thrown: Hono calls it after the last middleware, and a throw there skips
+  // that middleware's work after `next()` (the security headers, on /webhooks).
+  .notFound((c) => handleError(notFound("Ruta no encontrada."), c))
   .onError(handleError);
 
 /** The routes' types, for the console's typed client (`app/lib/api.ts`). */

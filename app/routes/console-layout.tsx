@@ -5,21 +5,11 @@ import { toast } from "sonner";
 import { AiBudgetNotice } from "~/components/ai-budget-notice";
 import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
-import { ServerFallback } from "~/components/server-fallback";
+import { Spinner } from "~/components/ui/spinner";
 import { useAuth } from "~/lib/auth";
 import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
 import { useConsoleTracking } from "~/lib/tracking";
-
-/**
- * The one fallback of the console's screens while their `clientLoader` runs on a first load
- * (the token is in the browser, so every screen's data is read there): each screen's loader
- * without a server loader hydrates on the client and bubbles up to this one. A screen that
- * needs its own words (Configuración) exports its own.
- */
-export function HydrateFallback() {
-  return <ServerFallback />;
-}
 
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
 export default function ConsoleLayout() {
@@ -41,7 +31,7 @@ export default function ConsoleLayout() {
   }, [pathname]);
 
   // On the server the session is always being read: this is what a first load shows.
-  if (auth.status === "loading") return <ServerFallback />;
+  if (auth.status === "loading") return <Spinner />;
   if (auth.status === "anonymous" || !auth.user) return <Navigate to="/auth" replace />;
   if (!auth.organization) {
     // Onboarding lives on the dashboard; other screens send the user there first.

@@ -3,7 +3,6 @@ import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
 import { settingsAction, type SettingsChange } from "~/components/settings/actions";
-import { ServerFallback } from "~/components/server-fallback";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/settings-organization";
 
@@ -18,10 +17,6 @@ clientLoader.hydrate = true as const;
 /** The organization's lists change here (components/settings/actions.ts); the tabs are read again after. */
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return settingsAction((await request.json()) as SettingsChange);
-}
-
-export function HydrateFallback() {
-  return <ServerFallback label="Cargando configuraciones..." />;
 }
 
 export function ErrorBoundary() {

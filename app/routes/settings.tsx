@@ -7,7 +7,6 @@ import { OrganizationTab } from "~/components/settings/organization-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
 import { settingsAction, type SettingsChange } from "~/components/settings/actions";
-import { ServerFallback } from "~/components/server-fallback";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
 import type { Route } from "./+types/settings";
@@ -39,10 +38,6 @@ export const shouldRevalidate = revalidateUnlessOnly("tab");
 /** The organization's lists change here (components/settings/actions.ts); the tabs are read again after. */
 export async function clientAction({ request }: Route.ClientActionArgs) {
   return settingsAction((await request.json()) as SettingsChange);
-}
-
-export function HydrateFallback() {
-  return <ServerFallback label="Cargando configuraciones..." />;
 }
 
 export function ErrorBoundary() {

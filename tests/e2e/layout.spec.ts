@@ -1,6 +1,6 @@
 // The console at the two widths people use it at: a 1440 px desktop and a 390 px phone.
 import { expect, test, type Page } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { CONSOLE_SCREENS, customerMessage, deliver, productErrors, signedInOwner } from "./support";
 
 async function inboxWithCustomers(page: Page, count: number) {
   const { phoneNumberId } = await signedInOwner(page, { connect: true });
@@ -74,22 +74,19 @@ test.describe("@mobile at 390 px", () => {
   });
 });
 
-test("a screen loaded from its address leaves no loading state behind", async ({ page }) => {
+test("a screen loaded from its address hydrates cleanly and leaves no loading state behind", async ({
+  page,
+}) => {
+  test.slow(); // Nine screens, each loaded from scratch.
+  const errors = productErrors(page);
   await signedInOwner(page, { connect: true });
-  for (const [path, heading] of [
-    ["/dashboard", "Dashboard"],
-    ["/conversations", "Conversaciones"],
-    ["/agents", "Gestión de Agentes"],
-    ["/agents/knowledge", "Conocimiento"],
-    ["/tracking", "Tracking & Analytics"],
-    ["/settings", "Configuración"],
-    ["/settings/organization", "Configuración de Organización"],
-    ["/mentions", "Menciones"],
-  ] as const) {
+  for (const [path, heading] of CONSOLE_SCREENS) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
     // The server renders the fallback ("Cargando...") until the screen's data is read in the
     // browser: once the screen shows, nothing of it may stay on the page.
     await expect(page.getByRole("status").filter({ hasText: /^Cargando/ }), path).toHaveCount(0);
   }
+  // A hydration mismatch makes React throw the server's HTML away and say so on the console.
+  expect(errors).toEqual([]);
 });

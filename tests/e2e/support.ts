@@ -76,3 +76,36 @@ export function countRequests(page: Page, path: string) {
   page.on("requestfailed", settled);
   return counter;
 }
+
+/**
+ * The product's own errors on a page: uncaught exceptions, hydration mismatches and anything the
+ * console logs as an error, with the address that logged it. Left out: Facebook's SDK, a
+ * third-party script these machines cannot reach, and the browser's network log of the API's
+ * 4xx answers the contract defines and the console handles (`GET /meta-config` is 404 before a
+ * pixel is connected); a 5xx still counts.
+ */
+export function productErrors(page: Page) {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const source = message.location().url;
+    if (source.startsWith("https://connect.facebook.net/")) return;
+    if (source.includes("/api/v1/") && /status of 4\d\d /.test(message.text())) return;
+    errors.push(`${page.url()} (${source}): ${message.text()}`);
+  });
+  return errors;
+}
+
+/** Every console screen a signed-in member can load by its address, and its heading. */
+export const CONSOLE_SCREENS = [
+  ["/dashboard", "Dashboard"],
+  ["/conversations", "Conversaciones"],
+  ["/agents", "Gestión de Agentes"],
+  ["/agents/knowledge", "Conocimiento"],
+  ["/tracking", "Tracking & Analytics"],
+  ["/settings", "Configuración"],
+  ["/settings/organization", "Configuración de Organización"],
+  ["/settings/user", "Configuración de Usuario"],
+  ["/mentions", "Menciones"],
+] as const;

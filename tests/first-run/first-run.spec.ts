@@ -3,15 +3,18 @@
 // dependency found later reloads the page ("optimized dependencies changed"), and a form
 // reloaded before hydration used to be sent natively as a GET with the password in the URL.
 import { expect, test, type Page } from "@playwright/test";
+import { CONSOLE_SCREENS, productErrors } from "../e2e/support";
 
 const email = `nuevo-${Date.now()}@example.com`;
 const password = "secreto-de-prueba-1";
 
-/** What must not happen on a first run: page errors, reloads, 504s, a secret in a URL. */
+/**
+ * What must not happen on a first run: the product's errors (a hydration mismatch among them),
+ * reloads, 504s, a secret in a URL.
+ */
 function watch(page: Page) {
-  const problems: string[] = [];
+  const problems = productErrors(page);
   let loads = 0;
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
     if (/optimized dependencies changed|Failed to fetch dynamically imported/i.test(message.text()))
       problems.push(`console: ${message.text()}`);
@@ -75,6 +78,13 @@ test("register, onboard, log out, log in and open every screen with no reload or
   await expect(page).toHaveURL(/\/dashboard$/);
   expect(seen.problems).toEqual([]);
   expect(seen.loads()).toBe(1);
+
+  // A reload, a link or a bookmark: every screen loaded by its address hydrates cleanly.
+  for (const [path, heading] of CONSOLE_SCREENS) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+  }
+  expect(seen.problems).toEqual([]);
 
   // The session ended elsewhere: under the dev server too the console signs out (the hub's
   // `session_ended` notice passes the dev proxy, which drops close frames: docs/security.md).
