@@ -205,6 +205,28 @@ describe("sales", () => {
     expect(purchases).toHaveLength(1);
   });
 
+  it("answers a replayed sale from what was stored, changing nothing: a stage moved on stays", async () => {
+    const owner = await createOwner();
+    const { conversation } = await adConversation(owner);
+    const key = crypto.randomUUID();
+    const first = await sell(owner, conversation.id, { value: 75 }, key);
+    expect(first.status).toBe(201);
+    expect((await getConversation(owner, conversation.id)).body.data.stage).toBe("customer");
+    // The team moves on (the customer returned it); then the console's retry arrives.
+    expect((await setStage(owner, conversation.id, "lost")).status).toBe(200);
+    const replayed = await sell(owner, conversation.id, { value: 75 }, key);
+    expect(replayed.status).toBe(201);
+    expect(replayed.body.data.sale).toMatchObject({
+      id: first.body.data.sale.id,
+      conversion_value: 75,
+    });
+    expect((await getConversation(owner, conversation.id)).body.data.stage).toBe("lost");
+    const purchases = (await conversationConversions(owner, conversation.id)).filter(
+      (c) => c.event_name === "purchase",
+    );
+    expect(purchases).toHaveLength(1);
+  });
+
   it("audits each sale once, with its amount", async () => {
     const owner = await createOwner();
     const { conversation } = await adConversation(owner);
@@ -379,6 +401,40 @@ describe("what Meta detected in the chat", () => {
     expect(after.body.data.stage).toBe("customer");
     const dismiss = await answer(suggestion(owner).$delete({ param }));
     expect(dismiss.status).toBe(409);
+  });
+
+  it("answers a repeated confirmation with the same conversion, moving no stage back", async () => {
+    const owner = await createOwner();
+    const { conversation, ctwaClid } = await adConversation(owner);
+    const event = (event_name: string, custom_data?: object) => ({
+      id: `wamid.${crypto.randomUUID()}`,
+      event_name,
+      timestamp: Math.floor(Date.now() / 1000),
+      ctwa_clid: ctwaClid,
+      ...(custom_data && { custom_data }),
+    });
+    await deliver(detected([event("LeadSubmitted")]));
+    await deliver(detected([event("Purchase", { currency: "EUR", value: 40 })]));
+    const pending = (await getConversation(owner, conversation.id)).body.data.suggestions;
+    const confirm = (sid: string) =>
+      answer(
+        suggestion(owner).confirm.$post({ param: { id: conversation.id, suggestionId: sid } }),
+      );
+
+    for (const [name, reached, movedTo] of [
+      ["LeadSubmitted", "lead", "new"],
+      ["Purchase", "customer", "lost"],
+    ] as const) {
+      const sid = pending.find((p) => p.event_name === name)!.id;
+      const first = await confirm(sid);
+      expect(first.status).toBe(200);
+      expect((await getConversation(owner, conversation.id)).body.data.stage).toBe(reached);
+      expect((await setStage(owner, conversation.id, movedTo)).status).toBe(200);
+      const again = await confirm(sid);
+      expect(again.status).toBe(200);
+      expect(again.body.data.conversion.id).toBe(first.body.data.conversion.id);
+      expect((await getConversation(owner, conversation.id)).body.data.stage).toBe(movedTo);
+    }
   });
 
   it("is confirmed or dismissed, never both, even when both are asked at once", async () => {

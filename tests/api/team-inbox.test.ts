@@ -5,6 +5,7 @@ import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { autoAssign } from "../../worker/team-inbox/assignment";
 import { depsForBackground } from "../../worker/http/deps";
+import { mentionText } from "../../worker/team-inbox/contract";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
@@ -384,6 +385,74 @@ describe("internal notes and mentions", () => {
     const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(question));
     expect(asked.length).toBeGreaterThan(0);
     expect(asked.some((r) => JSON.stringify(r.body).includes(secret))).toBe(false);
+  });
+
+  /** A member renamed as the test needs (everyone registers as "Ana Pérez"). */
+  async function named(organizationId: string, fullName: string) {
+    const member = await addMember(organizationId, "agent");
+    await answer(api(member.token).profiles.me.$patch({ json: { full_name: fullName } }));
+    return member;
+  }
+
+  const mentioned = async (token: string, conversationId: string, content: string) => {
+    const res = await answer(
+      api(token).conversations[":id"].notes.$post({
+        param: { id: conversationId },
+        json: { content },
+      }),
+    );
+    expect(res.status).toBe(201);
+    return [...res.body.data.note.mentions].sort();
+  };
+
+  it("names a member by first name when no other member shares it, nobody when two do", async () => {
+    const owner = await createOwner();
+    const gomez = await named(owner.organization.id, "Marta Gómez");
+    const pedro = await named(owner.organization.id, "Pedro Sanz");
+    const conversation = await createConversation(owner);
+
+    expect(await mentioned(pedro.token, conversation.id, "@Marta, ¿lo ves tú?")).toEqual([
+      gomez.user.id,
+    ]);
+    expect(await mentioned(owner.token, conversation.id, "Pásaselo a @marta y @PEDRO")).toEqual(
+      [gomez.user.id, pedro.user.id].sort(),
+    );
+
+    // A second Marta: "@Marta" is nobody's; the full name still names each.
+    const ruiz = await named(owner.organization.id, "Marta Ruiz");
+    expect(await mentioned(pedro.token, conversation.id, "@Marta, ¿lo ves tú?")).toEqual([]);
+    expect(
+      await mentioned(pedro.token, conversation.id, "@Marta Ruiz y @marta gomez, mirad esto"),
+    ).toEqual([ruiz.user.id, gomez.user.id].sort());
+    // The same person named twice is named once, and the second "@Marta Ruiz" is not read
+    // as some shorter name.
+    expect(await mentioned(pedro.token, conversation.id, "@Marta Ruiz, @Marta Ruiz")).toEqual([
+      ruiz.user.id,
+    ]);
+  });
+
+  it("inserts from the console's suggestions what names exactly that member", async () => {
+    const owner = await createOwner();
+    // The owner and Pablo are both "Ana Pérez": the full name is nobody's.
+    const pablo = await addMember(owner.organization.id, "agent");
+    const gomez = await named(owner.organization.id, "Marta Gómez");
+    const ruiz = await named(owner.organization.id, "Marta Ruiz");
+    const conversation = await createConversation(owner);
+    const tokens = new Map(
+      [owner, pablo, gomez, ruiz].map((m) => [m.user.id as string, m.token] as const),
+    );
+    const members = (await answer(api(owner.token).organizations.members.$get())).body.data;
+    const team = members.map((m) => ({ id: m.user_id, name: m.full_name, email: m.email }));
+    expect(team).toHaveLength(4);
+
+    for (const member of team) {
+      const author = team.find((m) => m.id !== member.id)!;
+      const content = `Revisa esto, @${mentionText(member, team)} gracias`;
+      expect(await mentioned(tokens.get(author.id)!, conversation.id, content)).toEqual([
+        member.id,
+      ]);
+    }
+    expect(await mentioned(gomez.token, conversation.id, "@Ana Pérez, ¿puedes?")).toEqual([]);
   });
 
   it("refuses a blank note and another organization's conversation", async () => {

@@ -4,7 +4,7 @@
  * and sale becomes a conversion tied to the conversation (and sent to Meta through
  * `recordConversationConversion`), exactly once however often it is asked for.
  */
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
@@ -141,7 +141,8 @@ const auditSale = (
 /**
  * A sale: a `purchase` with its value, tied to the conversation, and the customer becomes a
  * Cliente. An `Idempotency-Key` already used for this conversation with the same amount and
- * currency answers the same sale; with another, it is 422 (Stripe's rule), never the first sale.
+ * currency answers the same sale and changes nothing (the stage may have moved on since); with
+ * another, it is 422 (Stripe's rule), never the first sale.
  */
 export async function registerSale(
   deps: Deps,
@@ -163,8 +164,10 @@ export async function registerSale(
       "Esta Idempotency-Key ya se usó para otra venta con otro importe o moneda: usa una clave nueva.",
     );
   }
-  if (created) await auditSale(deps, member, conversation.id, sale, "sale");
-  await moveToStage(deps, conversation, "customer");
+  if (created) {
+    await auditSale(deps, member, conversation.id, sale, "sale");
+    await moveToStage(deps, conversation, "customer");
+  }
   return sale;
 }
 
@@ -341,46 +344,51 @@ async function findSuggestion(db: Db, member: Member, { id, suggestionId }: Sugg
 }
 
 /**
- * Moves a suggestion to `status` only while it is pending (or already there): one statement, so
- * of a confirmation and a dismissal racing each other exactly one wins. False for the loser.
+ * Moves a pending suggestion to `status` in one statement, so of a confirmation and a dismissal
+ * racing each other exactly one wins: "settled" for the request that moved it, "again" for one
+ * repeating it (already there: a suggestion never leaves a settled status), null for the loser.
  */
 async function settleSuggestion(
   db: Db,
   suggestion: SuggestionRow,
   status: "confirmed" | "dismissed",
-): Promise<boolean> {
+): Promise<"settled" | "again" | null> {
+  const scoped = and(
+    eq(conversionSuggestions.id, suggestion.id),
+    eq(conversionSuggestions.organizationId, suggestion.organizationId),
+  );
   const settled = await db
     .update(conversionSuggestions)
     .set({ status })
-    .where(
-      and(
-        eq(conversionSuggestions.id, suggestion.id),
-        eq(conversionSuggestions.organizationId, suggestion.organizationId),
-        inArray(conversionSuggestions.status, ["pending", status]),
-      ),
-    )
+    .where(and(scoped, eq(conversionSuggestions.status, "pending")))
     .returning({ id: conversionSuggestions.id });
-  return settled.length > 0;
+  if (settled.length > 0) return "settled";
+  const now = await db.query.conversionSuggestions.findFirst({
+    where: scoped,
+    columns: { status: true },
+  });
+  return now?.status === status ? "again" : null;
 }
 
 /**
  * A person confirms what Meta detected: recorded like a stage change (a lead) or a sale (a
  * purchase with Meta's value), and sent, once however often it is confirmed. The suggestion is
- * claimed before anything is recorded, so a dismissal racing it cannot also win.
+ * claimed before anything is recorded, so a dismissal racing it cannot also win; a repeated
+ * confirmation answers the same conversion and moves no stage (it may have moved on since).
  */
 export async function confirmSuggestion(deps: Deps, member: Member, input: SuggestionRef) {
   const suggestion = await findSuggestion(deps.db, member, input);
   if (suggestion.eventName === "Purchase" && suggestion.value === null) {
     throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
   }
-  if (!(await settleSuggestion(deps.db, suggestion, "confirmed"))) {
-    throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
-  }
+  const settled = await settleSuggestion(deps.db, suggestion, "confirmed");
+  if (!settled) throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
+  const first = settled === "settled";
   const conversation = await findConversation(deps.db, member.organizationId, input.id);
   let conversion;
   if (suggestion.eventName === "LeadSubmitted") {
     ({ conversion } = await recordLead(deps, conversation));
-    if (conversation.stage === "new") await moveToStage(deps, conversation, "lead");
+    if (first && conversation.stage === "new") await moveToStage(deps, conversation, "lead");
   } else {
     const sale = await recordConversationConversion(deps, conversation, {
       eventName: "purchase",
@@ -390,7 +398,7 @@ export async function confirmSuggestion(deps: Deps, member: Member, input: Sugge
     });
     conversion = sale.conversion;
     if (sale.created) await auditSale(deps, member, conversation.id, conversion, "suggestion");
-    await moveToStage(deps, conversation, "customer");
+    if (first) await moveToStage(deps, conversation, "customer");
   }
   await deps.db
     .update(conversionSuggestions)

@@ -41,6 +41,14 @@ const labelColor = z
   .regex(/^#[0-9a-fA-F]{6}$/, "El color debe ser hexadecimal, como #2563eb")
   .transform((c) => c.toLowerCase());
 
+/**
+ * Each organization's labels, in all: a busy inbox uses a few dozen (products, campaigns,
+ * states); 200 leaves room for that many times over and keeps `GET /labels`, which the console
+ * reads whole for its filters and pickers, one bounded answer (docs/decisions/0039).
+ */
+export const LABELS_MAX = 200;
+export const LABELS_TOO_MANY = `Tu organización ya tiene ${LABELS_MAX} etiquetas, el máximo: elimina alguna antes de crear otra.`;
+
 export const labelInput = z.object({ name: labelName, color: labelColor });
 export const labelUpdateInput = z
   .object({ name: labelName.optional(), color: labelColor.optional() })
@@ -60,6 +68,66 @@ export const noteInput = z.object({
     .min(1, "La nota no puede estar vacía")
     .max(NOTE_MAX_LENGTH, `La nota admite ${NOTE_MAX_LENGTH} caracteres como máximo`),
 });
+
+/** Folds case and accents, as mentions are matched: "@marta lópez" names Marta López. */
+export const foldMention = (text: string) =>
+  text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
+
+/** A member as mentions see them (the server's row, the console's member). */
+export interface Mentionable {
+  id: string;
+  name: string;
+  email: string;
+}
+
+/** What may follow `@`, folded, and every member answering to it. */
+export interface MentionHandle {
+  handle: string;
+  ids: string[];
+}
+
+/**
+ * The handles a note's `@` is read against, in the order they are looked for: full names and
+ * e-mail local parts, longest first (so "@Ana María" is not read as "@Ana"); then first names,
+ * as people type them. A handle more than one member answers to names nobody: two Martas, and
+ * "@Marta" is nobody's until the full name is typed.
+ */
+export function mentionHandles(team: readonly Mentionable[]): MentionHandle[] {
+  const exact = new Map<string, Set<string>>();
+  const first = new Map<string, Set<string>>();
+  const add = (to: Map<string, Set<string>>, handle: string, id: string) => {
+    if (handle) to.set(handle, (to.get(handle) ?? new Set()).add(id));
+  };
+  for (const member of team) {
+    const name = foldMention(member.name.trim());
+    add(exact, name, member.id);
+    add(exact, foldMention(member.email.split("@")[0]!), member.id);
+    add(first, name.split(/\s+/)[0]!, member.id);
+  }
+  const longestFirst = (handles: Map<string, Set<string>>) =>
+    [...handles]
+      .map(([handle, ids]) => ({ handle, ids: [...ids] }))
+      .sort((a, b) => b.handle.length - a.handle.length);
+  return [...longestFirst(exact), ...longestFirst(first)];
+}
+
+/**
+ * What the console writes after `@` for a member: their full name, or their e-mail's local part
+ * when another member has the same name, so that the note names exactly them.
+ */
+export function mentionText(member: Mentionable, team: readonly Mentionable[]) {
+  const handles = mentionHandles(team);
+  const onlyTheirs = (text: string) => {
+    const found = handles.find((h) => h.handle === foldMention(text));
+    return found?.ids.length === 1 && found.ids[0] === member.id;
+  };
+  const name = member.name.trim();
+  const local = member.email.split("@")[0]!;
+  return !onlyTheirs(name) && onlyTheirs(local) ? local : name;
+}
 
 export interface Note {
   id: string;

@@ -4,20 +4,34 @@
  * `conversation_labels` (what the list filters on), so every copy of a conversation the
  * console receives, whatever event brought it, carries them.
  */
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
-import { conversationLabels, conversations, labels } from "../db/schema";
+import type { Db } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import { conversationLabels, conversations, labels, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { conflict, notFound } from "../http/errors";
-import { findConversation } from "../conversations/service";
+import { AppError, conflict, notFound } from "../http/errors";
+import { conversationNotFound, findConversation } from "../conversations/service";
 import { conversationUpdate, toConversation } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
-import type { Label, conversationLabelsInput, labelInput, labelUpdateInput } from "./contract";
+import {
+  LABELS_MAX,
+  LABELS_TOO_MANY,
+  type Label,
+  type conversationLabelsInput,
+  type labelInput,
+  type labelUpdateInput,
+} from "./contract";
 
 const labelNotFound = () => notFound("Etiqueta no encontrada.");
 const nameTaken = () => conflict("Ya existe una etiqueta con ese nombre.");
+const tooMany = () => new AppError(422, "label_limit", LABELS_TOO_MANY);
+
+/** How many labels the organization has, as a guard inside the statement that writes. */
+const labelsOf = (organizationId: string) =>
+  sql`(SELECT count(*) FROM ${labels} WHERE ${labels.organizationId} = ${organizationId})`;
 
 const toLabel = (row: typeof labels.$inferSelect): Label => ({
   id: row.id,
@@ -33,26 +47,55 @@ const labelsOfConversation = sql`(
         JOIN ${labels} AS l ON l.id = cl.label_id
         WHERE cl.conversation_id = ${conversations.id} ORDER BY l.name) AS l)`;
 
+/**
+ * Every label at once: the console's filters and pickers need them all, and the cap keeps the
+ * list one bounded answer, so it is not paged (the limit only restates the cap).
+ */
 export async function listLabels({ db }: Deps, member: Member) {
   const rows = await db
     .select()
     .from(labels)
     .where(eq(labels.organizationId, member.organizationId))
-    .orderBy(asc(labels.name));
+    .orderBy(asc(labels.name))
+    .limit(LABELS_MAX);
   return rows.map(toLabel);
 }
 
+/**
+ * A new label, within the organization's cap. The count is read by the insert itself (one
+ * statement; D1 runs one writer at a time), so two managers creating the last one at once get
+ * one 201 and one 422, never a label past the cap.
+ */
 export async function createLabel(
   { db }: Deps,
   member: Member,
   input: z.output<typeof labelInput>,
 ) {
+  const { organizationId } = member;
+  const now = new Date().toISOString();
   const [row] = await db
     .insert(labels)
-    .values({ organizationId: member.organizationId, name: input.name, color: input.color })
+    .select((qb) =>
+      qb
+        .select({
+          id: sql<string>`${uuidv7()}`.as("id"),
+          organizationId: organizations.id,
+          name: sql<string>`${input.name}`.as("name"),
+          color: sql<string>`${input.color}`.as("color"),
+          createdAt: sql<string>`${now}`.as("created_at"),
+          updatedAt: sql<string>`${now}`.as("updated_at"),
+        })
+        .from(organizations)
+        .where(
+          and(
+            eq(organizations.id, organizationId),
+            sql`${labelsOf(organizationId)} < ${LABELS_MAX}`,
+          ),
+        ),
+    )
     .onConflictDoNothing()
     .returning();
-  if (!row) throw nameTaken();
+  if (!row) throw (await atCap(db, organizationId)) ? tooMany() : nameTaken();
   await recordAudit(db, {
     action: "label.create",
     organizationId: member.organizationId,
@@ -100,15 +143,14 @@ export async function updateLabel(
   return toLabel(row!);
 }
 
-/** Deleting a label takes it off every conversation. */
+/**
+ * Deleting a label takes it off every conversation. The consoles hear of the conversations the
+ * batch itself changed: one labelled after a read before it would be missed, its chip kept.
+ */
 export async function deleteLabel(deps: Deps, member: Member, { id }: { id: string }) {
   const { db } = deps;
   const current = await findLabel(deps, member, id);
-  const wearers = await db
-    .select({ id: conversationLabels.conversationId })
-    .from(conversationLabels)
-    .where(eq(conversationLabels.labelId, id));
-  await db.batch([
+  const [wearers] = await db.batch([
     // The copies lose the label first; then the label goes, and the join rows with it.
     db
       .update(conversations)
@@ -116,7 +158,8 @@ export async function deleteLabel(deps: Deps, member: Member, { id }: { id: stri
         labels: sql`(SELECT json_group_array(json(value)) FROM json_each(${conversations.labels})
           WHERE value ->> 'id' <> ${id})`,
       })
-      .where(wornBy(id)),
+      .where(wornBy(id))
+      .returning({ id: conversations.id }),
     db.delete(labels).where(eq(labels.id, id)),
   ]);
   await recordAudit(db, {
@@ -150,32 +193,43 @@ export async function setConversationLabels(
       .where(and(eq(labels.organizationId, member.organizationId), inArray(labels.id, wanted)));
     if (own.length !== wanted.length) throw labelNotFound();
   }
+  // Only what still exists is written: a label (or the conversation) deleted since the checks
+  // above is left out, as if deleted just after, instead of failing a foreign key (a 500).
   const [, , [row]] = await db.batch([
     db.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversation.id)),
-    wanted.length > 0
-      ? db.insert(conversationLabels).values(
-          wanted.map((labelId) => ({
-            conversationId: conversation.id,
-            labelId,
-            organizationId: member.organizationId,
-          })),
-        )
-      : db
-          .select({ id: labels.id })
-          .from(labels)
-          .where(sql`false`),
+    db.insert(conversationLabels).select((qb) =>
+      qb
+        .select({
+          conversationId: conversations.id,
+          labelId: labels.id,
+          organizationId: labels.organizationId,
+        })
+        .from(labels)
+        .innerJoin(conversations, eq(conversations.id, conversation.id))
+        .where(and(eq(labels.organizationId, member.organizationId), inArray(labels.id, wanted))),
+    ),
     db
       .update(conversations)
       .set({ labels: labelsOfConversation, updatedAt: new Date().toISOString() })
       .where(eq(conversations.id, conversation.id))
       .returning(),
   ]);
-  const updated = toConversation(row!);
+  if (!row) throw conversationNotFound();
+  const updated = toConversation(row);
   await publish(deps.env, member.organizationId, {
     type: "conversation_update",
     data: { conversation: updated },
   });
   return updated;
+}
+
+/** Whether a refused label met the cap (else its name was taken). */
+async function atCap(db: Db, organizationId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(labels)
+    .where(eq(labels.organizationId, organizationId));
+  return (row?.n ?? 0) >= LABELS_MAX;
 }
 
 async function findLabel({ db }: Deps, member: Member, id: string) {

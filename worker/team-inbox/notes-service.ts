@@ -14,7 +14,14 @@ import { notFound } from "../http/errors";
 import { findConversation } from "../conversations/service";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { publish, publishToUser } from "../realtime/publish";
-import type { Mention, Note, mentionsQuery, noteInput } from "./contract";
+import {
+  foldMention,
+  mentionHandles,
+  type Mention,
+  type Note,
+  type mentionsQuery,
+  type noteInput,
+} from "./contract";
 
 const toNote = (row: MessageRow): Note => ({
   id: row.id,
@@ -25,16 +32,10 @@ const toNote = (row: MessageRow): Note => ({
   created_at: row.createdAt,
 });
 
-/** Folds case and accents: "@marta lópez" names Marta López. */
-const fold = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase();
-
 /**
- * The members a note names: `@` followed by their full name or their e-mail's local part,
- * longest names first (so "@Ana María" is not read as "@Ana"). The author is not told.
+ * The members a note names: `@` followed by a handle only they answer to (contract.ts says
+ * which, and in what order). Each handle found is taken out of the text wherever it occurs, so
+ * what it covers is never read again as a shorter name. The author is not told.
  */
 export async function resolveMentions(db: Db, member: Member, content: string) {
   if (!content.includes("@")) return [];
@@ -43,23 +44,18 @@ export async function resolveMentions(db: Db, member: Member, content: string) {
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, member.organizationId));
-  let text = fold(content);
+  let text = foldMention(content);
   const named: string[] = [];
-  const handles = team
-    .flatMap((m) => [
-      { id: m.id, handle: fold(m.name.trim()) },
-      { id: m.id, handle: fold(m.email.split("@")[0]!) },
-    ])
-    .filter((h) => h.handle.length > 0)
-    .sort((a, b) => b.handle.length - a.handle.length);
-  for (const { id, handle } of handles) {
+  for (const { handle, ids } of mentionHandles(team)) {
     const at = new RegExp(
       `@${handle.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`,
-      "u",
+      "gu",
     );
-    if (!at.test(text)) continue;
-    text = text.replace(at, " ");
-    if (!named.includes(id) && id !== member.userId) named.push(id);
+    const rest = text.replace(at, " ");
+    if (rest === text) continue;
+    text = rest;
+    const only = ids.length === 1 ? ids[0]! : null;
+    if (only && only !== member.userId && !named.includes(only)) named.push(only);
   }
   return named;
 }

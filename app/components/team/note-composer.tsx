@@ -1,5 +1,6 @@
 import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
+import { foldMention, mentionText } from "../../../worker/team-inbox/contract";
 import { Button } from "~/components/ui/button";
 import { useTeam } from "./team";
 import { writeNote } from "./team-actions";
@@ -9,7 +10,8 @@ const mentionAt = (text: string, caret: number) => /(?:^|\s)@([^\s@]*)$/.exec(te
 
 /**
  * "Nota interna": a note for the team, never sent to WhatsApp. Typing `@` offers the
- * organization's members (arrows choose, Enter or Tab inserts `@Nombre `).
+ * organization's members (arrows choose, Enter or Tab inserts `@Nombre `, or the e-mail's
+ * local part for a name two members share: what the server reads as exactly that member).
  */
 export function NoteComposer({
   conversationId,
@@ -25,12 +27,12 @@ export function NoteComposer({
   const [saving, setSaving] = useState(false);
 
   const typing = mentionAt(text, caret);
-  const query = typing?.[1]?.toLowerCase() ?? "";
-  const options = typing
-    ? members.filter((m) => m.full_name.toLowerCase().includes(query)).slice(0, 6)
-    : [];
+  const query = foldMention(typing?.[1] ?? "");
+  const team = members.map((m) => ({ id: m.user_id, name: m.full_name, email: m.email }));
+  const options = typing ? team.filter((m) => foldMention(m.name).includes(query)).slice(0, 6) : [];
 
-  function insert(name: string) {
+  function insert(member: (typeof team)[number]) {
+    const name = mentionText(member, team);
     const start = caret - (typing?.[1]?.length ?? 0) - 1;
     const next = `${text.slice(0, start)}@${name} ${text.slice(caret)}`;
     setText(next);
@@ -65,14 +67,17 @@ export function NoteComposer({
           className="absolute bottom-full left-3 mb-1 w-64 overflow-hidden rounded-lg border border-slate-200 bg-white shadow-lg"
         >
           {options.map((member, index) => (
-            <li key={member.user_id} role="option" aria-selected={index === active}>
+            <li key={member.id} role="option" aria-selected={index === active}>
               <button
                 type="button"
                 onMouseDown={(e) => e.preventDefault()}
-                onClick={() => insert(member.full_name)}
+                onClick={() => insert(member)}
                 className={`block w-full px-3 py-2 text-left text-sm hover:bg-amber-50 ${index === active ? "bg-amber-100" : ""}`}
               >
-                {member.full_name}
+                {member.name}
+                {mentionText(member, team) !== member.name.trim() && (
+                  <span className="block text-xs text-slate-500">{member.email}</span>
+                )}
               </button>
             </li>
           ))}
@@ -101,7 +106,7 @@ export function NoteComposer({
             }
             if (e.key === "Enter" || e.key === "Tab") {
               e.preventDefault();
-              insert(options[active]!.full_name);
+              insert(options[active]!);
               return;
             }
           }
