@@ -3,7 +3,8 @@
  * shares the phone only when the customer lets it (docs/decisions/0037). A customer is one
  * conversation per organization, found by BSUID first, then by phone; a delivery that brings
  * the other identifier, a username or a name adds it to that conversation. No phone is ever
- * invented.
+ * invented, and a phone that comes with another BSUID than its conversation's is another
+ * person: a recycled number (docs/decisions/0050).
  */
 import type { InboundMessage } from "./inbound-content";
 
@@ -84,25 +85,38 @@ const cleanText = (value: unknown, max: number) =>
 export class DeliveryCustomers<T extends CustomerIdentity & { sentAt: string }> {
   private readonly byKey = new Map<string, T>();
 
-  /** Adds an identity and answers the customer it belongs to (merged with what was known). */
+  /**
+   * Adds an identity and answers the customer it belongs to (merged with what was known).
+   * Another BSUID on the same phone is another person: kept apart, and the phone stays with
+   * whoever wrote from it last.
+   */
   add(identity: T): T {
-    const keys = identityKeys(identity);
-    const known = [...new Set(keys.flatMap((k) => this.byKey.get(k) ?? []))];
-    const customer = known.reduce<T>(
-      (merged, other) => ({
-        ...merged,
-        userId: merged.userId ?? other.userId,
-        phone: merged.phone ?? other.phone,
-        username: merged.username ?? other.username,
-        name: merged.name ?? other.name,
-        sentAt: merged.sentAt > other.sentAt ? merged.sentAt : other.sentAt,
+    const known = [...new Set(identityKeys(identity).flatMap((k) => this.byKey.get(k) ?? []))];
+    const rival = known.find((other) => isAnotherPerson(identity, other));
+    const same = known.filter((other) => other !== rival);
+    const merged = same.reduce<T>(
+      (person, other) => ({
+        ...person,
+        userId: person.userId ?? other.userId,
+        phone: person.phone ?? other.phone,
+        username: person.username ?? other.username,
+        name: person.name ?? other.name,
+        sentAt: person.sentAt > other.sentAt ? person.sentAt : other.sentAt,
       }),
       identity,
     );
-    for (const key of [...identityKeys(customer), ...known.flatMap(identityKeys)]) {
+    const rivalKeepsPhone = rival !== undefined && rival.sentAt > merged.sentAt;
+    const customer = rivalKeepsPhone ? { ...merged, phone: null } : merged;
+    if (rival && !rivalKeepsPhone) this.remember({ ...rival, phone: null }, [rival]);
+    this.remember(customer, same);
+    return customer;
+  }
+
+  /** Points the customer's keys, and those of the customers it replaces, at it. */
+  private remember(customer: T, replaced: T[]) {
+    for (const key of [...identityKeys(customer), ...replaced.flatMap(identityKeys)]) {
       this.byKey.set(key, customer);
     }
-    return customer;
   }
 
   /** The customer an identity belongs to now, after every merge. */
@@ -115,27 +129,44 @@ export class DeliveryCustomers<T extends CustomerIdentity & { sentAt: string }> 
   }
 }
 
+const isAnotherPerson = (a: CustomerIdentity, b: CustomerIdentity) =>
+  a.userId !== null && b.userId !== null && a.userId !== b.userId;
+
 const identityKeys = (identity: CustomerIdentity) => [
   ...(identity.userId ? [`u:${identity.userId}`] : []),
   ...(identity.phone ? [`p:${identity.phone}`] : []),
 ];
 
 /**
- * The three statements that make every customer of a delivery exactly one conversation,
+ * The four statements that make every customer of a delivery exactly one conversation,
  * inside the ingest's batch (`?1` the organization, `?2` the customers as JSON):
- * 1. conversations found by BSUID take the phone (unless another conversation holds it),
+ * 1. a phone that comes with another BSUID than its conversation's, stamped after that
+ *    conversation last heard from its customer, has changed hands (a recycled number): that
+ *    conversation lets it go (its answers then reach its customer by BSUID);
+ * 2. conversations found by BSUID take the phone (unless another conversation holds it),
  *    username and name the delivery brings;
- * 2. conversations found by phone, for customers no conversation knows by BSUID yet, take
- *    the BSUID (a new one replaces the old: Meta changes it with the phone), username and name;
- * 3. the rest are new conversations.
+ * 3. conversations found by phone that have no BSUID, for customers no conversation knows by
+ *    BSUID yet, take the BSUID, username and name (a phone-only delivery: username and name);
+ * 4. the rest are new conversations, with the phone only when no other conversation holds it.
  * The customers are read out of the JSON once (`DELIVERY_CUSTOMERS`, materialized) and each is
  * looked up by index; the `IN` lists keep it so: the planner has no statistics, and left to
  * itself it walked the conversations and parsed the JSON again for each of them.
  */
 const DELIVERY_CUSTOMERS = `c AS MATERIALIZED (
     SELECT value ->> 'userId' AS user_id, value ->> 'phone' AS phone,
-      value ->> 'username' AS username, value ->> 'name' AS name
+      value ->> 'username' AS username, value ->> 'name' AS name, value ->> 'sentAt' AS sent_at
     FROM json_each(?2))`;
+
+/** `?3` now. Returns the conversations that let a phone go, for the consoles. */
+export const RELEASE_RECYCLED_PHONES = `
+  WITH ${DELIVERY_CUSTOMERS}
+  UPDATE conversations SET phone_number = NULL, updated_at = ?3
+  FROM c
+  WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.phone
+    AND conversations.phone_number IN (SELECT phone FROM c)
+    AND conversations.wa_user_id <> c.user_id
+    AND coalesce(conversations.last_inbound_at, conversations.created_at) < c.sent_at
+  RETURNING *`;
 
 export const MATCH_BY_USER_ID = `
   WITH ${DELIVERY_CUSTOMERS}
@@ -159,7 +190,7 @@ export const MATCH_BY_PHONE = `
   FROM c
   WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.phone
     AND conversations.phone_number IN (SELECT phone FROM c)
-    AND (c.user_id IS NULL OR NOT EXISTS (
+    AND (c.user_id IS NULL OR conversations.wa_user_id IS NULL AND NOT EXISTS (
       SELECT 1 FROM conversations AS other
       WHERE other.organization_id = ?1 AND other.wa_user_id = c.user_id))`;
 
@@ -167,8 +198,13 @@ export const MATCH_BY_PHONE = `
 export const CREATE_NEW_CUSTOMERS = `
   INSERT INTO conversations (id, organization_id, phone_number, wa_user_id, username,
     contact_name, agent_id, status, last_message_at, created_at, updated_at)
-  SELECT c.value ->> 'id', ?1, c.value ->> 'phone', c.value ->> 'userId',
-    c.value ->> 'username', c.value ->> 'name', ?3, ?4, c.value ->> 'sentAt', ?5, ?5
+  SELECT c.value ->> 'id', ?1,
+    CASE WHEN c.value ->> 'userId' IS NULL OR NOT EXISTS (
+      SELECT 1 FROM conversations AS holder
+      WHERE holder.organization_id = ?1 AND holder.phone_number = c.value ->> 'phone'
+    ) THEN c.value ->> 'phone' END,
+    c.value ->> 'userId', c.value ->> 'username', c.value ->> 'name', ?3, ?4,
+    c.value ->> 'sentAt', ?5, ?5
   FROM json_each(?2) AS c WHERE true
   ON CONFLICT DO NOTHING`;
 
@@ -176,3 +212,32 @@ export const CREATE_NEW_CUSTOMERS = `
 export const CONVERSATION_OF_MESSAGE = `coalesce(
     (SELECT id FROM conversations WHERE organization_id = ?1 AND wa_user_id = m.value ->> 'userId'),
     (SELECT id FROM conversations WHERE organization_id = ?1 AND phone_number = m.value ->> 'phone'))`;
+
+/**
+ * A `user_changed_number` or `user_changed_user_id` notice, applied to the conversation that
+ * holds the identifier it moves from: the BSUID it names as previous, else (for a number
+ * change) its old phone on a conversation without a BSUID, or any when the notice names none.
+ * Each identifier moves only from the value the notice names (a phone from `from`, a BSUID
+ * from `previous_user_id` or from none yet) and only to a value no other conversation holds.
+ * A notice no newer than an identity notice the conversation already has is late (a repeated
+ * one is too) and changes nothing: Meta's timestamps on both, the only clock they share.
+ * `?1` the organization, `?2` old phone, `?3` new phone, `?4` old BSUID, `?5` new BSUID,
+ * `?6` the notice's time, `?7` now. Returns the conversation's identifiers.
+ */
+export const FOLLOW_IDENTITY_NOTICE = `
+  UPDATE conversations SET
+    phone_number = CASE WHEN ?3 IS NOT NULL AND phone_number = ?2 AND NOT EXISTS (
+      SELECT 1 FROM conversations AS other WHERE other.organization_id = ?1 AND other.phone_number = ?3
+    ) THEN ?3 ELSE phone_number END,
+    wa_user_id = CASE WHEN ?5 IS NOT NULL AND (wa_user_id = ?4 OR wa_user_id IS NULL) AND NOT EXISTS (
+      SELECT 1 FROM conversations AS other WHERE other.organization_id = ?1 AND other.wa_user_id = ?5
+    ) THEN ?5 ELSE wa_user_id END,
+    updated_at = ?7
+  WHERE id = coalesce(
+      (SELECT id FROM conversations WHERE organization_id = ?1 AND wa_user_id = ?4),
+      (SELECT id FROM conversations WHERE organization_id = ?1 AND phone_number = ?2
+        AND (?4 IS NULL OR wa_user_id IS NULL)))
+    AND NOT EXISTS (
+      SELECT 1 FROM messages WHERE conversation_id = conversations.id AND created_at >= ?6
+        AND type = 'system' AND direction = 'inbound')
+  RETURNING phone_number, wa_user_id`;

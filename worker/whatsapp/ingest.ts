@@ -2,7 +2,7 @@
  * Turns one verified webhook delivery into stored facts. Every effect is idempotent:
  * Meta retries for days and may deliver twice or out of order.
  */
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import {
   conversations,
   conversions,
@@ -17,6 +17,7 @@ import { isAiConfigured } from "../ai/client";
 import { scheduleTranscripts } from "../ai/transcribe";
 import type { Deps } from "../http/deps";
 import {
+  conversationUpdate,
   preview,
   toConversation,
   toMessage,
@@ -37,8 +38,10 @@ import {
   CONVERSATION_OF_MESSAGE,
   CREATE_NEW_CUSTOMERS,
   DeliveryCustomers,
+  FOLLOW_IDENTITY_NOTICE,
   MATCH_BY_PHONE,
   MATCH_BY_USER_ID,
+  RELEASE_RECYCLED_PHONES,
   identityOf,
   validBsuid,
   validWaId,
@@ -261,21 +264,27 @@ async function ingestMessages(
   const incoming: (IncomingMessage & { identity: CustomerIdentity })[] = [];
   const customers = new DeliveryCustomers<Customer>();
   const reactions: { message: InboundMessage; from: string }[] = [];
-  // A customer who changed number or BSUID: the conversation follows first, and the
-  // delivery's messages under the old identifiers follow it.
+  // A customer who changed number or BSUID: the conversation follows first (the oldest notice
+  // first), and the delivery's messages under the old identifiers follow it. Each notice is
+  // stored on the conversation it moved; one that moved nothing names nobody to store it for.
   const renamed = new Map<string, string>();
-  for (const { message } of arrived) {
-    if (message.type !== "system") continue;
-    for (const [before, after] of await followIdentityChange(deps, organizationId, message)) {
-      renamed.set(before, after);
-    }
+  const followed = new Map<string, CustomerIdentity>();
+  const notices = arrived.map(({ message }) => message).filter(isIdentityNotice);
+  notices.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
+  for (const notice of notices) {
+    const change = await followIdentityChange(deps, organizationId, notice);
+    if (!change) continue;
+    followed.set(notice.id, change.conversation);
+    for (const [before, after] of change.moved) renamed.set(before, after);
   }
   for (const { message, contacts } of arrived) {
     if (typeof message.id !== "string" || typeof message.type !== "string") continue;
-    const found = identityOf(message, contacts);
+    const notice = isIdentityNotice(message);
+    const found = notice ? (followed.get(message.id) ?? null) : identityOf(message, contacts);
     if (!found) {
       // Acknowledged (Meta must not retry forever) and nothing stored: nobody to store it for.
-      console.warn(`webhook: message ${message.id} names no customer (no BSUID, no phone)`);
+      if (!notice)
+        console.warn(`webhook: message ${message.id} names no customer (no BSUID, no phone)`);
       continue;
     }
     const identity = {
@@ -322,6 +331,10 @@ async function ingestMessages(
       customers.all(),
     );
     result.storedMessages += stored.messages.length;
+    // A conversation whose number changed hands, when no message of its own tells the consoles.
+    for (const row of stored.released) {
+      if (!stored.conversations.has(row.id)) events.push(conversationUpdate(row));
+    }
     // Round robin: a new conversation no agent answers goes to an available member.
     if (connection.autoAssign === "round_robin" && !connection.defaultAgentId) {
       for (const conversation of [...stored.conversations.values()]) {
@@ -425,6 +438,7 @@ const COUNT_STORED = `
 
 /** The ingest's one batch, in order (its query plans are checked by `ingest-plan.test.ts`). */
 export const INGEST_BATCH = {
+  releaseRecycledPhones: RELEASE_RECYCLED_PHONES,
   matchByUserId: MATCH_BY_USER_ID,
   matchByPhone: MATCH_BY_PHONE,
   createNewCustomers: CREATE_NEW_CUSTOMERS,
@@ -449,7 +463,8 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [, , , storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
+  const [releasedRows, , , , storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
+    d1.prepare(INGEST_BATCH.releaseRecycledPhones).bind(organizationId, people, now),
     d1.prepare(INGEST_BATCH.matchByUserId).bind(organizationId, people),
     d1.prepare(INGEST_BATCH.matchByPhone).bind(organizationId, people),
     d1
@@ -464,6 +479,8 @@ async function storeMessages(
     messages: incoming.flatMap((m) => byId.get(m.id) ?? []),
     // The conversations of those messages, as they are now.
     conversations: new Map(fromRows(conversations, countedRows!.results).map((r) => [r.id, r])),
+    /** Conversations that let their phone go to another BSUID (a recycled number). */
+    released: fromRows(conversations, releasedRows!.results),
     /** The batch's time: conversations created by it have it as `createdAt`. */
     at: now,
   };
@@ -549,62 +566,69 @@ async function ingestReaction(
 const statusEvent = (row: MessageRow | undefined): RealtimeEvent | null =>
   row ? { type: "message_status", data: { message: toMessage(row) } } : null;
 
+const isIdentityNotice = (message: InboundMessage) =>
+  typeof message.id === "string" &&
+  message.type === "system" &&
+  (message.system?.type === "user_changed_number" ||
+    message.system?.type === "user_changed_user_id");
+
+/** What an identity notice moved: its conversation as it is now, and each identifier moved. */
+interface FollowedChange {
+  conversation: CustomerIdentity;
+  moved: [string, string][];
+}
+
 /**
  * WhatsApp's notices that a customer's identifiers changed: `user_changed_number` (a new
- * phone, and with it a new BSUID) and `user_changed_user_id` (a new BSUID alone). The
- * customer's conversation takes the new identifiers (unless another conversation holds
- * them); answers each old identifier with its new one, for the delivery's other messages.
- * A notice for a customer nobody knows changes nothing (logged).
+ * phone, and with it a new BSUID) and `user_changed_user_id` (a new BSUID alone). Each moves
+ * only the identifiers it names, forward (`FOLLOW_IDENTITY_NOTICE`). Null when it moved no
+ * conversation: a customer nobody knows, a repeated notice or a late one (logged).
  */
 async function followIdentityChange(
   deps: Deps,
   organizationId: string,
   message: InboundMessage,
-): Promise<[string, string][]> {
+): Promise<FollowedChange | null> {
   const kind = message.system?.type;
-  if (kind !== "user_changed_number" && kind !== "user_changed_user_id") return [];
-  const oldPhone = validWaId(message.from);
-  const oldUserId = validBsuid(message.system?.previous_user_id ?? message.from_user_id);
-  const newPhone =
-    kind === "user_changed_number"
-      ? validWaId(message.system?.wa_id ?? message.system?.new_wa_id)
-      : null;
+  const numberChanged = kind === "user_changed_number";
+  const oldPhone = numberChanged ? validWaId(message.from) : null;
+  const newPhone = numberChanged
+    ? validWaId(message.system?.wa_id ?? message.system?.new_wa_id)
+    : null;
+  // A BSUID change names the BSUID it replaces; a number change may leave that to the sender.
+  const oldUserId = validBsuid(
+    numberChanged
+      ? (message.system?.previous_user_id ?? message.from_user_id)
+      : message.system?.previous_user_id,
+  );
   const newUserId = validBsuid(message.system?.user_id);
-  const changes: [string, string][] = [
-    ...(oldPhone && newPhone && oldPhone !== newPhone
-      ? [[oldPhone, newPhone] as [string, string]]
-      : []),
-    ...(oldUserId && newUserId && oldUserId !== newUserId
-      ? [[oldUserId, newUserId] as [string, string]]
-      : []),
-  ];
-  const held = (column: "phone_number" | "wa_user_id", value: string | null) =>
-    value === null
-      ? sql`false`
-      : sql`EXISTS (SELECT 1 FROM ${conversations} c2 WHERE c2.organization_id = ${organizationId} AND c2.${sql.raw(column)} = ${value})`;
-  const [moved] = await deps.db
-    .update(conversations)
-    .set({
-      phoneNumber: sql`CASE WHEN ${newPhone} IS NOT NULL AND NOT ${held("phone_number", newPhone)} THEN ${newPhone} ELSE ${conversations.phoneNumber} END`,
-      waUserId: sql`CASE WHEN ${newUserId} IS NOT NULL AND NOT ${held("wa_user_id", newUserId)} THEN ${newUserId} ELSE ${conversations.waUserId} END`,
-      updatedAt: new Date().toISOString(),
-    })
-    .where(
-      and(
-        eq(conversations.organizationId, organizationId),
-        oldUserId
-          ? eq(conversations.waUserId, oldUserId)
-          : oldPhone
-            ? eq(conversations.phoneNumber, oldPhone)
-            : sql`false`,
-      ),
+  const row = await deps.db.$client
+    .prepare(FOLLOW_IDENTITY_NOTICE)
+    .bind(
+      organizationId,
+      oldPhone,
+      newPhone,
+      oldUserId,
+      newUserId,
+      isoFromSeconds(message.timestamp),
+      new Date().toISOString(),
     )
-    .returning({ id: conversations.id });
-  if (!moved) {
-    console.warn(`webhook: ${kind} ${String(message.id)} for a customer nobody knows; ignored`);
-    return [];
+    .first<{ phone_number: string | null; wa_user_id: string | null }>();
+  if (!row) {
+    console.warn(`webhook: ${kind} ${message.id} moves no customer (unknown, repeated or late)`);
+    return null;
   }
-  return changes;
+  const moved = (before: string | null, after: string | null, held: string | null) =>
+    before && after && before !== after && held === after
+      ? [[before, after] as [string, string]]
+      : [];
+  return {
+    conversation: { userId: row.wa_user_id, phone: row.phone_number, username: null, name: null },
+    moved: [
+      ...moved(oldPhone, newPhone, row.phone_number),
+      ...moved(oldUserId, newUserId, row.wa_user_id),
+    ],
+  };
 }
 
 /** A click-to-WhatsApp ad: one `conversation_start` conversion per click id. */
