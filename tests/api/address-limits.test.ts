@@ -1,7 +1,8 @@
 // Per-address limits (server contract §12): an IPv6 client holds a whole /64 and can pick any
 // address in it, so two addresses of one /64 share a limit; an IPv4-mapped address is its IPv4.
 import { describe, expect, it } from "vitest";
-import { uniqueEmail } from "../support/factories";
+import { registerUser, uniqueEmail } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 
 const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
@@ -39,6 +40,22 @@ describe("per-address limits key an IPv6 address by its /64", () => {
     const guesses = await Promise.all(Array.from({ length: 21 }, () => guess(address())));
     expect(guesses.filter((res) => res.status === 401)).toHaveLength(20);
     expect(guesses.filter((res) => res.status === 429)).toHaveLength(1);
+  });
+
+  it("sign-ins: an owner on rotating privacy addresses is at home anywhere in their /64", async () => {
+    const user = await registerUser();
+    const login = (password: string, ip: string) =>
+      answer(
+        api().auth.login.$post({ json: { email: user.email, password } }, { headers: from(ip) }),
+      );
+    const home = subnet();
+    expect((await login(user.password, home())).status).toBe(200);
+
+    const attacker = subnet();
+    for (let i = 0; i < 5; i++) expect((await login("mala", attacker())).status).toBe(401);
+    expect((await login(user.password, attacker())).status).toBe(429);
+    // The next privacy address of the owner's /64 is still their usual address.
+    expect((await login(user.password, home())).status).toBe(200);
   });
 
   it("made-up tracking keys: one counter for the /64, and an IPv4-mapped address is its IPv4", async () => {

@@ -137,6 +137,89 @@ describe("team", () => {
     expect(after.body.data).toMatchObject({ organization: null, role: null });
   });
 
+  const changeMember = (token: string, userId: string, json: MemberChange) =>
+    answer(api(token).organizations.members[":userId"].$patch({ param: { userId }, json }));
+
+  const memberOf = async (token: string, userId: string) =>
+    (await answer(api(token).organizations.members.$get())).body.data.find(
+      (m) => m.user_id === userId,
+    );
+
+  const auditOf = async (target: string) =>
+    (
+      await env.DB.prepare(
+        "SELECT action FROM audit_events WHERE target = ? ORDER BY created_at, id",
+      )
+        .bind(target)
+        .all<{ action: string }>()
+    ).results.map((row) => row.action);
+
+  it("changes nothing when any part of a change is refused", async () => {
+    const owner = await createOwner();
+    const admin = await inviteAndJoin(owner, "admin");
+    // The last owner cannot step down: their availability in the same request stays as it was.
+    const demote = await changeMember(owner.token, owner.user.id, {
+      available: false,
+      max_open: 3,
+      role: "admin",
+    });
+    expect(demote.status).toBe(422);
+    expect(demote.body.error).toBe("last_owner");
+    expect(await memberOf(owner.token, owner.user.id)).toMatchObject({
+      role: "owner",
+      available: true,
+      max_open: null,
+    });
+    // An admin making an agent an owner: refused, and the agent's capacity untouched.
+    const agent = await inviteAndJoin(owner, "agent");
+    const promote = await changeMember(admin.token, agent.user.id, { max_open: 2, role: "owner" });
+    expect(promote.status).toBe(403);
+    expect(await memberOf(owner.token, agent.user.id)).toMatchObject({
+      role: "agent",
+      max_open: null,
+    });
+    expect(await auditOf(owner.user.id)).toEqual([]);
+    expect(await auditOf(agent.user.id)).toEqual([]);
+
+    // Accepted, every part is written and audited, and the role change signs them out.
+    const both = await changeMember(owner.token, agent.user.id, {
+      available: false,
+      max_open: 4,
+      role: "admin",
+    });
+    expect(both.status).toBe(200);
+    expect(both.body.data).toMatchObject({ role: "admin", available: false, max_open: 4 });
+    expect(await auditOf(agent.user.id)).toEqual(["member.availability", "member.role_change"]);
+    expect((await me(agent.token)).status).toBe(401);
+  });
+
+  it("an owner's availability and capacity are theirs and other owners' to set, not admins'", async () => {
+    const owner = await createOwner();
+    const admin = await inviteAndJoin(owner, "admin");
+    const agent = await inviteAndJoin(owner, "agent");
+    for (const change of [{ available: false }, { max_open: 3 }] satisfies MemberChange[]) {
+      const refused = await changeMember(admin.token, owner.user.id, change);
+      expect(refused.status).toBe(403);
+    }
+    expect(await memberOf(owner.token, owner.user.id)).toMatchObject({
+      available: true,
+      max_open: null,
+    });
+    expect(await auditOf(owner.user.id)).toEqual([]);
+
+    // Admins still set their own and agents'; owners their own and other owners'.
+    expect((await changeMember(admin.token, admin.user.id, { max_open: 5 })).status).toBe(200);
+    expect((await changeMember(admin.token, agent.user.id, { available: false })).status).toBe(200);
+    expect((await changeMember(owner.token, owner.user.id, { available: false })).status).toBe(200);
+    const second = await inviteAndJoin(owner, "owner");
+    const byOwner = await changeMember(second.token, owner.user.id, {
+      available: true,
+      max_open: 7,
+    });
+    expect(byOwner.status).toBe(200);
+    expect(byOwner.body.data).toMatchObject({ available: true, max_open: 7 });
+  });
+
   it("members and invitations of another organization are 404", async () => {
     const a = await createOwner();
     const b = await createOwner();

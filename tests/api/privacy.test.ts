@@ -2,6 +2,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EXPORT_PAGE_SIZE } from "../../worker/auth/privacy-service";
 import {
+  addMember,
   createAgent,
   createConversation,
   createOwner,
@@ -9,6 +10,7 @@ import {
   registerUser,
   uniqueEmail,
 } from "../support/factories";
+import { answer, api } from "../support/api";
 import { seedMessage } from "../support/db";
 import { call } from "../support/http";
 
@@ -51,6 +53,71 @@ describe("GET /profiles/me/export", () => {
     expect(res.body.data.user.id).toBe(user.user.id);
   });
 });
+
+describe("GET /profiles/me/export, for a member of the team inbox", () => {
+  it("has the notes the person wrote and the mentions addressed to them, nobody else's", async () => {
+    const owner = await createOwner();
+    const marta = await addMember(owner.organization.id, "agent");
+    const pablo = await addMember(owner.organization.id, "agent");
+    await answer(api(marta.token).profiles.me.$patch({ json: { full_name: "Marta López" } }));
+    await answer(api(pablo.token).profiles.me.$patch({ json: { full_name: "Pablo Ruiz" } }));
+    const conversation = await createConversation(owner);
+    const note = (token: string, content: string) =>
+      answer(
+        api(token).conversations[":id"].notes.$post({
+          param: { id: conversation.id },
+          json: { content },
+        }),
+      );
+    const toMarta = await note(owner.token, "Llama tú, @Marta López");
+    const hers = await note(marta.token, "Le llamo mañana, @Pablo Ruiz");
+    await note(pablo.token, "Vale, @Marta López");
+    expect(hers.status).toBe(201);
+
+    const exported = await answer(api(marta.token).profiles.me.export.$get());
+    expect(exported.status).toBe(200);
+    const doc = (exported.body as { data: PersonalExport }).data;
+    expect(doc.notes).toEqual([
+      {
+        id: hers.body.data.note.id,
+        conversation_id: conversation.id,
+        content: "Le llamo mañana, @Pablo Ruiz",
+        mentions: [pablo.user.id],
+        created_at: hers.body.data.note.created_at,
+      },
+    ]);
+    expect(doc.mentions).toHaveLength(2);
+    expect(doc.mentions.map((m) => m.author_id).sort()).toEqual(
+      [owner.user.id, pablo.user.id].sort(),
+    );
+    expect(doc.mentions.find((m) => m.author_id === owner.user.id)).toMatchObject({
+      conversation_id: conversation.id,
+      note_id: toMarta.body.data.note.id,
+      read_at: null,
+    });
+    // The person's own part is theirs alone: no organization section for an agent.
+    expect(doc.organization).toBeUndefined();
+  });
+});
+
+interface PersonalExport {
+  notes: {
+    id: string;
+    conversation_id: string;
+    content: string;
+    mentions: string[];
+    created_at: string;
+  }[];
+  mentions: {
+    id: string;
+    conversation_id: string;
+    note_id: string;
+    author_id: string | null;
+    read_at: string | null;
+    created_at: string;
+  }[];
+  organization?: unknown;
+}
 
 /** Stores `n` messages in one statement, with text that JSON must escape. */
 async function seedMessages(organizationId: string, conversationId: string, n: number) {

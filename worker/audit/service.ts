@@ -1,5 +1,7 @@
-import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
+import { uuidv7Sql } from "../db/ids";
 import { auditEvents, users } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -16,9 +18,9 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-/** Records a security-relevant event. Never put secrets in `metadata`. */
-export async function recordAudit(db: Db, entry: AuditEntry) {
-  await db.insert(auditEvents).values({
+/** The statement recording an entry, for a batch that must store it with the change. */
+export const auditStatement = (db: Db, entry: AuditEntry) =>
+  db.insert(auditEvents).values({
     action: entry.action,
     organizationId: entry.organizationId ?? null,
     userId: entry.userId ?? null,
@@ -26,6 +28,49 @@ export async function recordAudit(db: Db, entry: AuditEntry) {
     metadata: entry.metadata,
     ip: entry.ip ?? null,
   });
+
+/**
+ * One entry per row `rows` selects, written by one INSERT ... SELECT: however many rows, the
+ * statement binds the same few parameters (D1 allows 100), and it can run in the batch that
+ * changes those rows (before the change, while the selection still finds them). Each entry's
+ * organization and target come from its row; each id is a UUIDv7 made by SQL.
+ */
+export function auditEachRow(
+  db: Db,
+  entry: Omit<AuditEntry, "organizationId" | "target">,
+  rows: {
+    from: SQLiteTable;
+    organizationId: SQLiteColumn;
+    target: SQLiteColumn;
+    where: SQL | undefined;
+  },
+) {
+  const now = new Date();
+  // Named: drizzle takes a computed column into INSERT ... SELECT only with an alias.
+  const value = (v: unknown, name: string) => sql`${v}`.as(name);
+  return db.insert(auditEvents).select(
+    db
+      .select({
+        id: uuidv7Sql(now.getTime()).as("id"),
+        organizationId: rows.organizationId,
+        userId: value(entry.userId ?? null, "user_id"),
+        action: value(entry.action, "action"),
+        target: rows.target,
+        metadata: value(
+          entry.metadata === undefined ? null : JSON.stringify(entry.metadata),
+          "metadata",
+        ),
+        ip: value(entry.ip ?? null, "ip"),
+        createdAt: value(now.toISOString(), "created_at"),
+      })
+      .from(rows.from)
+      .where(rows.where),
+  );
+}
+
+/** Records a security-relevant event. Never put secrets in `metadata`. */
+export async function recordAudit(db: Db, entry: AuditEntry) {
+  await auditStatement(db, entry);
 }
 
 /** One page of the member's organization's audit trail, newest first. */

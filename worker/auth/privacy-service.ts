@@ -4,9 +4,8 @@
  * removes the person's e-mail and addresses from what the account leaves behind.
  */
 import { and, asc, eq, gt, ne, or, sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { recordAudit } from "../audit/service";
+import { auditStatement, recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import {
   agents,
@@ -33,6 +32,7 @@ import type { Deps } from "../http/deps";
 import { AppError, unauthorized } from "../http/errors";
 import { takeHits, type Limit } from "../http/rate-limit";
 import { closeSockets } from "../realtime/close-sockets";
+import { releaseOnLeaving } from "../team-inbox/assignment";
 import { verifyPassword } from "./passwords";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
@@ -212,6 +212,46 @@ export async function exportAccount({ db }: Deps, caller: Caller) {
       ({ id: _, ...session }) => session,
     ),
     audit_events: rowsOf(db, auditEvents, eq(auditEvents.userId, caller.userId)),
+    // What they wrote and were told in the team inbox: their notes in their organization
+    // (found by its index, not by a walk of every organization's messages) and their mentions.
+    notes: membership
+      ? new PagedList((after) =>
+          db
+            .select({
+              id: messages.id,
+              conversation_id: messages.conversationId,
+              content: messages.content,
+              mentions: messages.mentions,
+              created_at: messages.createdAt,
+            })
+            .from(messages)
+            .where(
+              and(
+                eq(messages.organizationId, membership.organizationId),
+                eq(messages.senderUserId, caller.userId),
+                eq(messages.direction, "internal"),
+                gt(messages.id, after),
+              ),
+            )
+            .orderBy(asc(messages.id))
+            .limit(EXPORT_PAGE_SIZE),
+        )
+      : [],
+    mentions: new PagedList((after) =>
+      db
+        .select({
+          id: mentions.id,
+          conversation_id: mentions.conversationId,
+          note_id: mentions.noteId,
+          author_id: mentions.authorId,
+          read_at: mentions.readAt,
+          created_at: mentions.createdAt,
+        })
+        .from(mentions)
+        .where(and(eq(mentions.userId, caller.userId), gt(mentions.id, after)))
+        .orderBy(asc(mentions.id))
+        .limit(EXPORT_PAGE_SIZE),
+    ),
     ...(membership?.role === "owner"
       ? { organization: await organizationSection(db, membership.organizationId) }
       : {}),
@@ -288,21 +328,29 @@ export async function deleteAccount(
     });
     organizationDeleted = !otherOwner;
   }
-  const statements: BatchItem<"sqlite">[] = [
-    ...(organizationDeleted
-      ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
-      : []),
-    ...forgetPerson(db, user),
-    // Sessions go with the user (cascade): every token of the account stops working now.
-    db.delete(users).where(eq(users.id, user.id)),
-  ];
-  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  // Without the address: it would be the person's, kept after they asked to be forgotten.
-  await recordAudit(db, {
-    action: "account.delete",
-    organizationId: organizationDeleted ? null : membership?.organizationId,
-    metadata: { organization_deleted: organizationDeleted },
-  });
+  // What they held goes back to the team like a removed member's, in the batch that deletes
+  // them (the user's deletion would otherwise clear `assignee_id` unaudited and unannounced).
+  await releaseOnLeaving(
+    deps,
+    { userId: user.id, how: "account_deleted", organizationId: null, by: null, ip: null },
+    {
+      // First: what the organization holds goes with it, with nothing to release or announce.
+      before: organizationDeleted
+        ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
+        : [],
+      after: [
+        ...forgetPerson(db, user),
+        // Sessions go with the user (cascade): every token of the account stops working now.
+        db.delete(users).where(eq(users.id, user.id)),
+        // Without the address: it would be the person's, kept after they asked to be forgotten.
+        auditStatement(db, {
+          action: "account.delete",
+          organizationId: organizationDeleted ? null : membership?.organizationId,
+          metadata: { organization_deleted: organizationDeleted },
+        }),
+      ],
+    },
+  );
   if (membership) await closeSockets(deps.env, membership.organizationId, { userId: user.id });
   return { organization_deleted: organizationDeleted };
 }

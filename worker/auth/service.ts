@@ -1,4 +1,4 @@
-import { and, eq, exists, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { auditEvents, memberships, organizations, sessions, users } from "../db/schema";
@@ -82,27 +82,37 @@ export async function register(
 
 /**
  * The account behind an e-mail, and whether `ip` is one of its usual addresses: one it
- * registered or signed in from within USUAL_ADDRESS_DAYS. One query whether or not the
- * e-mail exists, so the answer takes the same time.
+ * registered or signed in from within USUAL_ADDRESS_DAYS, compared by the limits' key (an
+ * IPv6 /64: privacy addresses rotate inside it, and the windows count it as one). One query
+ * whether or not the e-mail exists, so the answer takes the same time.
  */
 async function findLoginAccount(db: Db, email: string, ip: string | null) {
   const since = new Date(Date.now() - USUAL_ADDRESS_DAYS * 86_400_000).toISOString();
-  const signedInFromIp = db
-    .select({ one: sql`1` })
+  // The full addresses are stored (the audit trail keeps them); their keys are made here.
+  const usualAddresses = db
+    .select({ ips: sql`json_group_array(DISTINCT ${auditEvents.ip})` })
     .from(auditEvents)
     .where(
       and(
         eq(auditEvents.userId, users.id),
         inArray(auditEvents.action, ["auth.login", "auth.register"]),
-        eq(auditEvents.ip, ip ?? ""),
+        isNotNull(auditEvents.ip),
         gt(auditEvents.createdAt, since),
       ),
     );
   const [row] = await db
-    .select({ user: users, fromUsualAddress: exists(signedInFromIp).mapWith(Boolean) })
+    .select({
+      user: users,
+      usualAddresses: sql`(${usualAddresses})`.mapWith(
+        (ips: string) => JSON.parse(ips) as string[],
+      ),
+    })
     .from(users)
     .where(eq(users.email, email));
-  return { user: row?.user, fromUsualAddress: ip !== null && row?.fromUsualAddress === true };
+  const key = addressKey(ip);
+  const fromUsualAddress =
+    ip !== null && (row?.usualAddresses.some((usual) => addressKey(usual) === key) ?? false);
+  return { user: row?.user, fromUsualAddress };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { sql } from "drizzle-orm";
+
 /**
  * Row ids are UUIDv7: they sort by creation time, and within one millisecond by a counter
  * (RFC 9562, method 1), so rows with the same timestamp still list in the order they were
@@ -30,4 +32,15 @@ export function uuidv7(now = Date.now()): string {
   bytes[8] = 0x80 | (bytes[8]! & 0x3f);
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * A UUIDv7 made by SQL, one per row of an INSERT ... SELECT: this millisecond, then random
+ * bits (rows of one statement need no order among them, so no counter).
+ */
+export function uuidv7Sql(now = Date.now()) {
+  const time = now.toString(16).padStart(12, "0");
+  return sql`${`${time.slice(0, 8)}-${time.slice(8)}-7`}
+    || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + abs(random() % 4), 1)
+    || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))`;
 }

@@ -13,7 +13,8 @@ export const roleChangeInput = z.object({ role: z.enum(ROLES, { error: "Rol no v
 
 /**
  * `PATCH /organizations/members/{user_id}`: a role (managers), availability (a member their
- * own, managers anyone's) and capacity (managers).
+ * own, managers anyone's) and capacity (managers); an owner's availability and capacity only
+ * they and other owners set. All of it or nothing: a refused part changes nothing.
  */
 export const memberChangeInput = z
   .object({

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
-import { recordAudit } from "../audit/service";
+import type { z } from "zod";
+import { auditStatement, recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { invitations, memberships, organizations, users } from "../db/schema";
 import type { Caller, Member as Scope } from "../http/context";
@@ -9,9 +10,14 @@ import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
 import type { Deps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
-import { releaseConversationsOf } from "../team-inbox/assignment";
+import { releaseOnLeaving } from "../team-inbox/assignment";
 import { memberNotFound } from "./errors";
-import { INVITATION_LIFETIME_DAYS, type Invitation, type Member } from "./members-contract";
+import {
+  INVITATION_LIFETIME_DAYS,
+  type Invitation,
+  type Member,
+  type memberChangeInput,
+} from "./members-contract";
 
 /** Owners and admins manage the organization; agents work conversations. */
 export const isManager = (scope: Pick<Scope, "role">) =>
@@ -60,45 +66,78 @@ function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
 }
 
 /**
- * A role change also signs the person out everywhere (docs/decisions/0015): their sessions
- * are revoked with the change, in one batch, and their open sockets closed after it.
+ * `PATCH /organizations/members/{user_id}`: a role (managers), availability (a member their
+ * own, managers anyone's) and capacity (managers); an owner's availability and capacity are
+ * their own and other owners' to set. Every part is checked before anything is written, then
+ * all of it is written in one batch, so a refused part changes nothing. A role change also
+ * signs the person out everywhere (docs/decisions/0015): their sessions are revoked in that
+ * batch, and their open sockets closed after it.
  */
-export async function changeRole(
+export async function changeMember(
   deps: Deps,
   scope: Scope,
-  { userId, role }: { userId: string; role: Role },
+  { userId, role, available, max_open }: { userId: string } & z.output<typeof memberChangeInput>,
 ) {
   const { db } = deps;
+  const own = userId === scope.userId;
+  const work = available !== undefined || max_open !== undefined;
+  if (role !== undefined && !isManager(scope)) throw forbidden();
+  if (!isManager(scope) && (!own || max_open !== undefined)) {
+    throw forbidden(
+      "Solo los propietarios y administradores pueden cambiar la disponibilidad de otros o la capacidad.",
+    );
+  }
   const target = await findMembership(db, scope.organizationId, userId);
-  assertMayTouch(scope, target.role, role);
+  if (role !== undefined) assertMayTouch(scope, target.role, role);
+  if (work && !own) assertMayTouch(scope, target.role);
   if (
     target.role === "owner" &&
+    role !== undefined &&
     role !== "owner" &&
     (await ownerCount(db, scope.organizationId)) <= 1
   ) {
     throw lastOwner();
   }
-  if (role !== target.role) {
-    await db.batch([
-      db.update(memberships).set({ role }).where(eq(memberships.id, target.id)),
-      revokeSessionsOf(db, userId),
-    ]);
-    await closeSockets(deps.env, scope.organizationId, { userId });
-  }
-  await recordAudit(db, {
-    action: "member.role_change",
+  const entry = {
     organizationId: scope.organizationId,
     userId: scope.userId,
     target: userId,
-    metadata: { from: target.role, to: role },
     ip: scope.ip,
-  });
+  };
+  const roleChanges = role !== undefined && role !== target.role;
+  await db.batch([
+    db
+      .update(memberships)
+      .set({ role, available, maxOpen: max_open })
+      .where(eq(memberships.id, target.id)),
+    ...(roleChanges ? [revokeSessionsOf(db, userId)] : []),
+    ...(work
+      ? [
+          auditStatement(db, {
+            ...entry,
+            action: "member.availability",
+            metadata: { available, max_open },
+          }),
+        ]
+      : []),
+    ...(role !== undefined
+      ? [
+          auditStatement(db, {
+            ...entry,
+            action: "member.role_change",
+            metadata: { from: target.role, to: role },
+          }),
+        ]
+      : []),
+  ]);
+  if (roleChanges) await closeSockets(deps.env, scope.organizationId, { userId });
   return (await listMembers(deps, scope)).find((m) => m.user_id === userId)!;
 }
 
 /**
  * The person keeps their account and sessions (they may join or create another
  * organization), but their sockets in this one are closed and `/ws` refuses a non-member.
+ * What they held goes back to the team (and to the AI) in the batch that removes them.
  */
 export async function removeMember(deps: Deps, scope: Scope, { userId }: { userId: string }) {
   const { db } = deps;
@@ -106,18 +145,25 @@ export async function removeMember(deps: Deps, scope: Scope, { userId }: { userI
   assertMayTouch(scope, target.role);
   if (target.role === "owner" && (await ownerCount(db, scope.organizationId)) <= 1)
     throw lastOwner();
-  await db.delete(memberships).where(eq(memberships.id, target.id));
+  const { organizationId } = scope;
+  await releaseOnLeaving(
+    deps,
+    { userId, how: "member_removed", organizationId, by: scope.userId, ip: scope.ip },
+    {
+      after: [
+        db.delete(memberships).where(eq(memberships.id, target.id)),
+        auditStatement(db, {
+          action: "member.remove",
+          organizationId,
+          userId: scope.userId,
+          target: userId,
+          metadata: { role: target.role },
+          ip: scope.ip,
+        }),
+      ],
+    },
+  );
   await closeSockets(deps.env, scope.organizationId, { userId });
-  // What they held goes back to the team (and to the AI), and their mentions here go.
-  await releaseConversationsOf(deps, scope, userId);
-  await recordAudit(db, {
-    action: "member.remove",
-    organizationId: scope.organizationId,
-    userId: scope.userId,
-    target: userId,
-    metadata: { role: target.role },
-    ip: scope.ip,
-  });
 }
 
 const toInvitation = (row: typeof invitations.$inferSelect): Invitation => ({
@@ -222,38 +268,4 @@ export async function acceptInvitation({ db }: Deps, caller: Caller, { token }: 
     organization_name: organization?.name ?? "",
     role: invitation.role,
   };
-}
-
-/**
- * Availability ("Disponible" / "Ausente") and capacity for round robin: a member sets their
- * own availability; owners and admins set anyone's, and capacities. Audited.
- */
-export async function changeAvailability(
-  deps: Deps,
-  scope: Scope,
-  {
-    userId,
-    available,
-    max_open,
-  }: { userId: string; available?: boolean; max_open?: number | null },
-) {
-  const { db } = deps;
-  if (!isManager(scope) && (userId !== scope.userId || max_open !== undefined)) {
-    throw forbidden(
-      "Solo los propietarios y administradores pueden cambiar la disponibilidad de otros o la capacidad.",
-    );
-  }
-  const target = await findMembership(db, scope.organizationId, userId);
-  await db
-    .update(memberships)
-    .set({ available, maxOpen: max_open })
-    .where(eq(memberships.id, target.id));
-  await recordAudit(db, {
-    action: "member.availability",
-    organizationId: scope.organizationId,
-    userId: scope.userId,
-    target: userId,
-    metadata: { available, max_open },
-    ip: scope.ip,
-  });
 }

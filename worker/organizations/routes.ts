@@ -2,12 +2,10 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
-import { forbidden } from "../http/errors";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput, organizationUpdateInput } from "./contract";
 import { acceptInvitationInput, invitationInput, memberChangeInput } from "./members-contract";
 import * as members from "./members-service";
-import { isManager } from "./members-service";
 import * as organizations from "./service";
 
 /** Another organization's id is simply not found (before any role check: no existence leak). */
@@ -26,19 +24,11 @@ export const organizationRoutes = new Hono<AppContext>()
   })
   // Roles are the managers'; availability is also each member's own (checked in the service).
   .patch("/members/:userId", requireMember, ...jsonBody(memberChangeInput), async (c) => {
-    const { role, ...work } = c.req.valid("json");
-    const userId = c.req.param("userId");
-    if (role !== undefined && !isManager(c.var.member)) throw forbidden();
-    if (work.available !== undefined || work.max_open !== undefined) {
-      await members.changeAvailability(c.var.deps, c.var.member, { userId, ...work });
-    }
-    if (role !== undefined) {
-      return c.json({
-        data: await members.changeRole(c.var.deps, c.var.member, { userId, role }),
-      });
-    }
-    const list = await members.listMembers(c.var.deps, c.var.member);
-    return c.json({ data: list.find((m) => m.user_id === userId)! });
+    const member = await members.changeMember(c.var.deps, c.var.member, {
+      userId: c.req.param("userId"),
+      ...c.req.valid("json"),
+    });
+    return c.json({ data: member });
   })
   .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
     await members.removeMember(c.var.deps, c.var.member, { userId: c.req.param("userId") });

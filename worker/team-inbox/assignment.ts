@@ -4,7 +4,9 @@
  * Every assignment is audited and announced as a `conversation_update`.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { recordAudit } from "../audit/service";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { auditEachRow, recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { conversations, memberships, mentions, organizations } from "../db/schema";
 import type { Member } from "../http/context";
@@ -28,7 +30,7 @@ export const auditAssignment = (
   entry: { organizationId: string; by: string | null; ip?: string | null },
   conversationId: string,
   assigneeId: string | null,
-  how: "manual" | "round_robin" | "member_removed",
+  how: "manual" | "round_robin",
 ) =>
   recordAudit(db, {
     action: "conversation.assign",
@@ -111,40 +113,65 @@ export async function autoAssign(
 }
 
 /**
- * A person who leaves the organization holds nothing in it any more: their conversations go
- * back to "Sin asignar" (so the AI may answer there again and the team sees them), each
- * audited and announced, and their mentions in it go.
+ * A person who leaves holds nothing any more: removed from the organization
+ * (`member_removed`, only there) or with their account deleted (`account_deleted`, wherever
+ * they held something). Their conversations go back to "Sin asignar" (so the AI may answer
+ * there again and the team sees them) and their mentions go, in one D1 batch with `removal`,
+ * the statements that remove the person: never gone while still holding work, never a
+ * release without its audit. Each conversation's entry comes from the conversation itself
+ * (INSERT ... SELECT, before the release), and each is announced to its organization.
  */
-export async function releaseConversationsOf(
+export async function releaseOnLeaving(
   deps: Deps,
-  entry: { organizationId: string; userId: string; ip?: string | null },
-  userId: string,
+  leaving: {
+    userId: string;
+    how: "member_removed" | "account_deleted";
+    /** The organization they are removed from; null: every one (their account goes). */
+    organizationId: string | null;
+    /** Who removed them, and from where; null when the person deleted their own account. */
+    by: string | null;
+    ip: string | null;
+  },
+  removal: { before?: BatchItem<"sqlite">[]; after: BatchItem<"sqlite">[] },
 ) {
   const { db } = deps;
-  const { organizationId } = entry;
-  const [released] = await db.batch([
+  const before = removal.before ?? [];
+  const where = (organizationColumn: SQLiteColumn, userColumn: SQLiteColumn) =>
+    and(
+      eq(userColumn, leaving.userId),
+      leaving.organizationId === null ? undefined : eq(organizationColumn, leaving.organizationId),
+    );
+  const held = where(conversations.organizationId, conversations.assigneeId);
+  const statements = [
+    ...before,
+    auditEachRow(
+      db,
+      {
+        action: "conversation.assign",
+        userId: leaving.by,
+        metadata: { assignee_id: null, how: leaving.how },
+        ip: leaving.ip,
+      },
+      {
+        from: conversations,
+        organizationId: conversations.organizationId,
+        target: conversations.id,
+        where: held,
+      },
+    ),
     db
       .update(conversations)
       .set({ assigneeId: null, updatedAt: new Date().toISOString() })
-      .where(
-        and(eq(conversations.organizationId, organizationId), eq(conversations.assigneeId, userId)),
-      )
+      .where(held)
       .returning(),
-    db
-      .delete(mentions)
-      .where(and(eq(mentions.organizationId, organizationId), eq(mentions.userId, userId))),
-  ]);
-  for (const conversation of released) {
-    await auditAssignment(
-      db,
-      { organizationId, by: entry.userId, ip: entry.ip },
-      conversation.id,
-      null,
-      "member_removed",
-    );
-  }
-  if (released.length > 0) {
-    await publish(deps.env, organizationId, ...released.map(conversationUpdate));
+    db.delete(mentions).where(where(mentions.organizationId, mentions.userId)),
+    ...removal.after,
+  ];
+  const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  const released = results[before.length + 1] as ConversationRow[];
+  for (const organizationId of new Set(released.map((c) => c.organizationId))) {
+    const theirs = released.filter((c) => c.organizationId === organizationId);
+    await publish(deps.env, organizationId, ...theirs.map(conversationUpdate));
   }
 }
 
