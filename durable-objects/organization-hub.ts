@@ -21,6 +21,8 @@ const COALESCE_MS = 2_500;
 const MAX_WAIT_MS = 10_000;
 /** Backoff between attempts after the model failed; then the error stays on the conversation. */
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
+/** When a reply asks again for a voice note another path is transcribing. */
+const HELD_NOTE_RETRY_MS = 5_000;
 
 /** A voice note to transcribe: due at once, tried once (the model client retries itself). */
 interface PendingTranscript {
@@ -155,7 +157,8 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /**
    * Closes the sockets whose session has ended, transcribes the queued voice notes, then runs
-   * every due reply, one after the other.
+   * every due reply, one after the other. Nothing here waits on another path's voice note: a
+   * reply that must read one goes back for later and the others run.
    */
   override async alarm() {
     const closedAt = Date.now();
@@ -164,7 +167,11 @@ export class OrganizationHub extends DurableObject<Env> {
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
       try {
-        await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length));
+        // A note another path holds is that path's to finish: waiting here would hold every
+        // reply of the organization (an abandoned claim is swept back after its lease).
+        await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length), {
+          waitForOtherPath: false,
+        });
       } catch (error) {
         // Left "pending": the next reply to that conversation transcribes it first.
         console.error("transcription abandoned", key, error);
@@ -177,8 +184,9 @@ export class OrganizationHub extends DurableObject<Env> {
       if (reply.dueAt > now) continue;
       const conversationId = key.slice("reply:".length);
       try {
-        await replyToConversation(deps, reply.organizationId, conversationId);
-        await this.deleteIfUnchanged(key, reply);
+        const outcome = await replyToConversation(deps, reply.organizationId, conversationId);
+        if (outcome === "later") await this.postponeIfUnchanged(key, reply);
+        else await this.deleteIfUnchanged(key, reply);
       } catch (error) {
         const delay = RETRY_DELAYS_MS[reply.attempts];
         if (error instanceof ModelError && delay !== undefined) {
@@ -201,6 +209,14 @@ export class OrganizationHub extends DurableObject<Env> {
     const now = await this.ctx.storage.get<PendingReply>(key);
     if (now && now.dueAt === handled.dueAt && now.attempts === handled.attempts) {
       await this.ctx.storage.delete(key);
+    }
+  }
+
+  /** A reply waiting for a voice note goes back for later, unless a message re-scheduled it. */
+  private async postponeIfUnchanged(key: string, handled: PendingReply) {
+    const now = await this.ctx.storage.get<PendingReply>(key);
+    if (now && now.dueAt === handled.dueAt && now.attempts === handled.attempts) {
+      await this.ctx.storage.put(key, { ...handled, dueAt: Date.now() + HELD_NOTE_RETRY_MS });
     }
   }
 

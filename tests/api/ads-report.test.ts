@@ -1,12 +1,23 @@
 // The Anuncios tab's numbers (GET /tracking/ads): conversations started per ad from the
 // webhook's ad clicks, leads and sales attributed through the click, spend read from the
 // Marketing API's ad-level insights (kept per day), and the ratios, against hand-computed
-// figures; another organization's ads are absent.
+// figures; another organization's ads are absent. What a view asks of Meta and writes is
+// bounded and counted, and a span Meta failed on is not asked for again for a while.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { MAX_INSIGHT_PAGES } from "../../worker/tracking/ads-service";
+import {
+  FAILED_LATELY,
+  META_READS,
+  READS_SPENT,
+  WRITES_SPENT,
+} from "../../worker/tracking/meta-service";
+import { ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { advertiser, messageFromAd, setInsights } from "../support/ads";
+import { api } from "../support/api";
 import { call } from "../support/http";
 import { failNext, graphRequests } from "../support/webhooks";
 
@@ -32,6 +43,35 @@ const record = (owner: Owner, event_name: string, phone_number: string, value?: 
 
 const report = (owner: Owner, query = "") =>
   call("GET", `/api/v1/tracking/ads${query}`, { token: owner.token });
+
+/** The Anuncios tab's report through the typed client. */
+async function view(owner: Owner, query: { date_from: string; date_to: string }) {
+  const res = await api(owner.token).tracking.ads.$get({ query });
+  return { status: res.status, body: await res.json() };
+}
+
+/** Meta's insights requests for a period from or to that day (each test asks for its own). */
+const insightsFrom = async (day: string) =>
+  (await graphRequests("/insights")).filter((r) => JSON.stringify(r).includes(day)).length;
+
+/** Meta's pricing analytics requests for a period starting that day. */
+const pricingFrom = async (day: string) =>
+  (await graphRequests(F.wabaId)).filter((r) =>
+    String(r.query.fields).includes(`start(${Date.parse(`${day}T00:00:00Z`) / 1000})`),
+  ).length;
+
+/** A rate-limit window of the organization, as full as `count`. */
+async function fillWindow(key: string, count: number) {
+  await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)")
+    .bind(key, count, Date.now() + 600_000)
+    .run();
+}
+const windowCount = async (key: string) =>
+  (
+    await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?")
+      .bind(key)
+      .first<{ count: number }>()
+  )?.count ?? 0;
 
 describe("ads report", () => {
   it("matches hand-computed conversations, leads, sales, revenue, spend and ratios", async () => {
@@ -154,6 +194,13 @@ describe("ads report", () => {
     expect(longer.status).toBe(200);
     expect(longer.body.data.spend_error).toEqual(expect.any(String));
     expect(longer.body.data.ads.find((a: { ad_id: string }) => a.ad_id === ad.adId).spend).toBe(30);
+
+    // The failure is remembered a while: the next views of the period do not ask Meta again.
+    const asked = await insightsFrom(daysAgo(35));
+    const again = await view(owner, { date_from: daysAgo(35), date_to: today });
+    expect(again.body.data.spend_error).toBe(FAILED_LATELY);
+    expect(again.body.data.ads.find((a) => a.ad_id === ad.adId)?.spend).toBe(30);
+    expect(await insightsFrom(daysAgo(35))).toBe(asked);
   });
 
   it("has no spend or ratios without an ad account, and refuses bad dates", async () => {
@@ -176,14 +223,15 @@ describe("ads report", () => {
     expect((await report(owner, "?date_from=ayer")).status).toBe(400);
   });
 
-  it("refuses a period longer than Meta's 90 days, and stops reading past 20 pages", async () => {
+  it("refuses a period longer than Meta's 90 days, and stops reading past its pages", async () => {
     const { owner, connection } = await advertiser();
     const tooLong = await report(owner, `?date_from=${daysAgo(90)}&date_to=${today}`);
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(tooLong.body)).toContain("El periodo no puede superar 90 días.");
     expect((await report(owner, `?date_from=${daysAgo(89)}&date_to=${today}`)).status).toBe(200);
 
-    // 21 pages of 500 rows on one day: the report reads 20, says so, and keeps nothing partial.
+    // 21 pages of 500 rows on one day: the view reads its pages, says so, and keeps nothing
+    // partial; with the message costs' one call, it asks Meta at most five times.
     const ad = { adId: "120200000000707", headline: "Demasiados" };
     await customerFromAd(connection, ad);
     const day = daysAgo(95);
@@ -194,14 +242,60 @@ describe("ads report", () => {
       spend: 1,
     }));
     await setInsights(rows);
-    const readsOfDay = async () =>
-      (await graphRequests("/insights")).filter((r) => JSON.stringify(r).includes(day)).length;
     const res = await report(owner, `?date_from=${day}&date_to=${day}`);
     expect(res.status).toBe(200);
     expect(res.body.data.spend_error).toBe(
       "Meta devolvió demasiados anuncios para este periodo: elige un periodo más corto.",
     );
-    expect(await readsOfDay()).toBe(20);
+    expect(await insightsFrom(day)).toBe(MAX_INSIGHT_PAGES);
+    expect((await insightsFrom(day)) + (await pricingFrom(day))).toBeLessThanOrEqual(5);
     expect(res.body.data.ads).toEqual([]);
+
+    // Reloading the same period does not read those pages again for a while.
+    const again = await view(owner, { date_from: day, date_to: day });
+    expect(again.body.data.spend_error).toBe(FAILED_LATELY);
+    expect(await insightsFrom(day)).toBe(MAX_INSIGHT_PAGES);
+  });
+
+  it("asks Meta nothing once the organization's Meta calls or writes are spent, and says so", async () => {
+    const { owner, connection } = await advertiser();
+    const organizationId = owner.organization.id;
+    await customerFromAd(connection, { adId: "120200000000909", headline: "Sin cupo" });
+    const period = { date_from: daysAgo(25), date_to: today };
+
+    // Meta calls of the organization's window spent (other views of its members used them).
+    await fillWindow(`meta-reads:org:${organizationId}`, META_READS.max);
+    const noCalls = await view(owner, period);
+    expect(noCalls.status).toBe(200);
+    expect(noCalls.body.data).toMatchObject({
+      spend_error: READS_SPENT,
+      message_cost_error: READS_SPENT,
+      ads: [expect.objectContaining({ ad_id: "120200000000909", conversations: 1 })],
+    });
+    expect(await insightsFrom(daysAgo(25))).toBe(0);
+
+    // Figures read from Meta are writes: with the organization's writes spent, none are read.
+    await env.DB.prepare("DELETE FROM rate_limits WHERE key = ?")
+      .bind(`meta-reads:org:${organizationId}`)
+      .run();
+    await fillWindow(`writes:org:${organizationId}`, ORGANIZATION_WRITES.max);
+    const noWrites = await view(owner, period);
+    expect(noWrites.body.data).toMatchObject({
+      spend_error: WRITES_SPENT,
+      message_cost_error: WRITES_SPENT,
+    });
+    expect(await insightsFrom(daysAgo(25))).toBe(0);
+
+    // With room again, the view reads and keeps them, counting its writes and Meta calls.
+    await env.DB.prepare("DELETE FROM rate_limits WHERE key = ?")
+      .bind(`writes:org:${organizationId}`)
+      .run();
+    const read = await view(owner, period);
+    expect(read.body.data.spend_error).toBeUndefined();
+    expect(read.body.data.message_cost_error).toBeUndefined();
+    expect(await insightsFrom(daysAgo(25))).toBe(1);
+    // Spend and message costs: a write each, and a Meta call each.
+    expect(await windowCount(`writes:org:${organizationId}`)).toBe(2);
+    expect(await windowCount(`meta-reads:org:${organizationId}`)).toBe(2);
   });
 });

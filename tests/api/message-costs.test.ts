@@ -1,7 +1,8 @@
 // What messages cost (server-contract §13): Meta's pricing analytics kept per day, category
 // and country; each billable message of an ad's conversations costs its day's unit cost for
 // its category and customer's country; the Anuncios tab's message cost and profit, and the
-// dashboard's period total, against hand-computed figures.
+// dashboard's period total, against hand-computed figures. Only the organization's own number
+// of a shared WhatsApp Business Account is read, and a large answer is kept in bounded batches.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
@@ -18,17 +19,43 @@ const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 const monthStart = `${today.slice(0, 8)}01`;
 
+/** Numbers of the fake account other than the fixtures' (digits, as analytics name them). */
+const SHOP_A = "34611111111";
+const SHOP_B = "34622222222";
+const BUSY = "34633333333";
+/** The busy number's figures: 60 days of two categories in 50 countries (6,000 rows kept). */
+const BUSY_DAYS = 60;
+const BUSY_COUNTRIES = Array.from({ length: 50 }, (_, i) =>
+  String.fromCharCode(65 + Math.floor(i / 26), 65 + (i % 26)),
+);
+
 /**
- * Meta's figures for the whole fake account, set once for the file (other files never read
- * pricing analytics): service in Spain at 0.02 a message and in Mexico at 0.01, today; free
- * messages (no cost) beside them; marketing only on an older day.
+ * Meta's figures for the fake account, set once for the file (other files read only the
+ * fixtures' number, and set none): on the fixtures' number, service in Spain at 0.02 a
+ * message and in Mexico at 0.01, today; free messages (no cost) beside them; marketing only on
+ * an older day. Other numbers of the same account have figures of their own.
  */
 beforeAll(async () => {
+  const busy = Array.from({ length: BUSY_DAYS }, (_, d) =>
+    BUSY_COUNTRIES.flatMap((country) =>
+      ["service", "marketing"].map((category) => ({
+        date: daysAgo(d),
+        phone: BUSY,
+        category,
+        country,
+        volume: 1,
+        cost: 0.01,
+      })),
+    ),
+  ).flat();
   await fetch(`${new URL(env.META_GRAPH_URL).origin}/__fake/pricing`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({
       points: [
+        ...busy,
+        { date: today, phone: SHOP_A, category: "service", country: "ES", volume: 3, cost: 0.3 },
+        { date: today, phone: SHOP_B, category: "marketing", country: "ES", volume: 5, cost: 2.5 },
         { date: today, category: "service", country: "ES", volume: 4, cost: 0.08 },
         { date: today, category: "service", country: "MX", volume: 2, cost: 0.02 },
         {
@@ -44,6 +71,22 @@ beforeAll(async () => {
     }),
   });
 });
+
+/** An advertiser whose number (one of the fake account's) is `digits`. */
+async function advertiserWithNumber(digits: string) {
+  const { owner, connection } = await advertiser();
+  await env.DB.prepare("UPDATE whatsapp_connections SET phone_number = ? WHERE id = ?")
+    .bind(`+${digits}`, connection.id)
+    .run();
+  return owner;
+}
+
+const organizationWrites = async (owner: Owner) =>
+  (
+    await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?")
+      .bind(`writes:org:${owner.organization.id}`)
+      .first<{ count: number }>()
+  )?.count ?? 0;
 
 async function conversationOf(owner: Owner, phone: string) {
   const res = await call("GET", `/api/v1/conversations?search=${phone}`, { token: owner.token });
@@ -187,5 +230,41 @@ describe("message costs", () => {
 
     const tooLong = await costs(owner, { date_from: daysAgo(120), date_to: today });
     expect(tooLong.status).toBe(400);
+  });
+
+  it("covers only the organization's own number when its WhatsApp Business Account is shared", async () => {
+    // Two organizations, each with its own number of the same account.
+    const shopA = await advertiserWithNumber(SHOP_A);
+    const shopB = await advertiserWithNumber(SHOP_B);
+    const day = { date_from: today, date_to: today };
+    const a = await costs(shopA, day);
+    const b = await costs(shopB, day);
+    expect(a.body.data).toMatchObject({ billable_messages: 3, by_category: { service: 0.3 } });
+    expect(a.body.data.total).toBeCloseTo(0.3, 10);
+    expect(b.body.data).toMatchObject({ billable_messages: 5, by_category: { marketing: 2.5 } });
+    expect(b.body.data.total).toBeCloseTo(2.5, 10);
+    for (const asked of (await graphRequests(GRAPH_FIXTURES.wabaId)).filter((r) =>
+      JSON.stringify(r).includes("pricing_analytics"),
+    )) {
+      expect(asked.query.fields).toMatch(/\.phone_numbers\(\["\d+"\]\)/);
+    }
+
+    // A connection whose number is not known reads nothing rather than the whole account.
+    const { owner: unknown, connection } = await advertiser();
+    await env.DB.prepare("UPDATE whatsapp_connections SET phone_number = NULL WHERE id = ?")
+      .bind(connection.id)
+      .run();
+    const none = await costs(unknown, day);
+    expect(none.body.data).toMatchObject({ total: null, error: expect.any(String) });
+  });
+
+  it("keeps a large answer whole, in bounded batches each counted as a write", async () => {
+    const owner = await advertiserWithNumber(BUSY);
+    const res = await costs(owner, { date_from: daysAgo(BUSY_DAYS - 1), date_to: today });
+    expect(res.body.data.error).toBeUndefined();
+    expect(res.body.data.billable_messages).toBe(BUSY_DAYS * BUSY_COUNTRIES.length * 2);
+    expect(res.body.data.total).toBeCloseTo(BUSY_DAYS * BUSY_COUNTRIES.length * 2 * 0.01, 6);
+    // 6,000 rows at 14 a statement, at most 50 statements a batch: nine batches or more.
+    expect(await organizationWrites(owner)).toBeGreaterThanOrEqual(Math.ceil(6000 / 14 / 50));
   });
 });

@@ -9,9 +9,9 @@ import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
 import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
+import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
 import { runCron } from "../support/cron";
-import { createAgent, createOwner } from "../support/factories";
+import { createAgent, createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
@@ -299,31 +299,29 @@ describe("voice notes", () => {
 
   it("hands a note whose hub was never reached to it again from the five-minute cron", async () => {
     const org = await setup();
-    const from = customer();
+    const conversation = await createConversation(org.owner);
     const oldWords = unique("Llamadme mañana por la tarde");
     const newWords = unique("Y confirmadme la hora");
-    await sendVoiceNote(org, from, oldWords);
-    await sendVoiceNote(org, from, newWords);
-    const conversation = await conversationOf(org.owner.organization.id, from);
-    const [old, recent] = await messagesOf(org.owner.token, conversation.id);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    // Stored pending, as ingest stores them, but never handed to the hub (scheduling failed):
+    // the first eleven minutes ago, the second one minute ago.
+    const note = async (words: string, minutes: number) =>
+      seedMessage(org.owner.organization.id, conversation.id, {
+        type: "audio",
+        content: "🎤 Nota de voz",
+        mediaId: await holdMedia({ text: words, mime_type: "audio/ogg" }),
+        mediaMimeType: "audio/ogg",
+        transcriptStatus: "pending",
+        at: ago(minutes),
+      });
+    const old = await note(oldWords, 11);
+    const recent = await note(newWords, 1);
     const queued = (id: string) =>
       runInDurableObject(org.hub, (_, state) => state.storage.get(`transcript:${id}`));
-    // Both reached the hub's queue; then the hub "never got them": its queue is emptied, and
-    // the first note is eleven minutes old, the second one minute.
-    await vi.waitFor(async () => expect(await queued(recent!.id)).toBeDefined());
-    await runInDurableObject(org.hub, async (_, state) => {
-      await state.storage.deleteAlarm();
-      await state.storage.deleteAll();
-    });
-    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-    await env.DB.batch([
-      env.DB.prepare("UPDATE messages SET created_at = ? WHERE id = ?").bind(ago(11), old!.id),
-      env.DB.prepare("UPDATE messages SET created_at = ? WHERE id = ?").bind(ago(1), recent!.id),
-    ]);
 
     await runCron(CONVERSIONS_RETRY_CRON);
-    expect(await queued(old!.id)).toBeDefined();
-    expect(await queued(recent!.id)).toBeUndefined();
+    expect(await queued(old.id)).toBeDefined();
+    expect(await queued(recent.id)).toBeUndefined();
 
     await runDurableObjectAlarm(org.hub);
     const [oldNow, recentNow] = await messagesOf(org.owner.token, conversation.id);
@@ -453,6 +451,56 @@ describe("voice notes", () => {
     for (const row of both)
       expect(row).toMatchObject({ transcript: words, transcriptStatus: "done" });
     expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(1);
+  });
+
+  it("answers other conversations while a voice note is being transcribed elsewhere", async () => {
+    const org = await setup();
+    const organizationId = org.owner.organization.id;
+    const [held, other] = [customer(), customer()];
+    const text = (from: string, words: string) =>
+      deliver(delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: words })));
+    await text(held, "Hola");
+    const heldConversation = await conversationOf(organizationId, held);
+    // Then a voice note that another path (a member's draft) holds: its words are not there yet.
+    const words = unique("Te mando la dirección por audio");
+    const note = await seedMessage(organizationId, heldConversation.id, {
+      type: "audio",
+      content: "🎤 Nota de voz",
+      mediaId: await holdMedia({ text: words, mime_type: "audio/ogg" }),
+      mediaMimeType: "audio/ogg",
+      transcriptStatus: "pending",
+      transcriptClaimedAt: Date.now(),
+    });
+    // The hub has it queued too: that path's to finish, not the hub's to wait for.
+    await org.hub.scheduleTranscripts(organizationId, [note.id]);
+    const question = unique("¿Abrís el sábado?");
+    await text(other, question);
+
+    await runDueReplies(org.hub);
+    const otherConversation = await conversationOf(organizationId, other);
+    expect((await botMessages(otherConversation.id)).map((m) => m.content)).toEqual([
+      `Respuesta de prueba (google/gemini-2.5-flash): ${question}`,
+    ]);
+    // The note's conversation is neither answered nor handed off (that would make it pending):
+    // its reply waits in the hub.
+    expect(await botMessages(heldConversation.id)).toEqual([]);
+    expect((await conversationOf(organizationId, held)).status).not.toBe("pending");
+    const waiting = await runInDurableObject(org.hub, (_instance, state) =>
+      state.storage.get(`reply:${heldConversation.id}`),
+    );
+    expect(waiting).toBeDefined();
+
+    // The other path stores the words: the reply reads them.
+    await env.DB.prepare(
+      "UPDATE messages SET transcript = ?, transcript_status = 'done', transcript_claimed_at = NULL WHERE id = ?",
+    )
+      .bind(words, note.id)
+      .run();
+    await runDueReplies(org.hub);
+    expect((await botMessages(heldConversation.id)).map((m) => m.content)).toEqual([
+      `Respuesta de prueba (google/gemini-2.5-flash): 🎤 Nota de voz (transcripción): ${words}`,
+    ]);
+    expect((await modelRequestsWith(words)).filter(isTranscription)).toEqual([]);
   });
 
   it("sends no note to the model past the conversation's calls for the hour, and says why", async () => {

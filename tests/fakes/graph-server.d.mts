@@ -20,9 +20,13 @@ export function startFakeGraph(options?: {
   statusDelayMs?: number;
   /** The ad account's spend the fake starts with: one row per ad and day. */
   adInsights?: { ad_id: string; ad_name: string; date: string; spend: number }[];
-  /** The WABA's billed messages per day for pricing analytics (`type` defaults to regular). */
+  /**
+   * The WABA's billed messages per day for pricing analytics (`type` defaults to regular;
+   * `phone`, digits only, to the fixtures' number).
+   */
   pricing?: {
     date: string;
+    phone?: string;
     category: string;
     type?: string;
     country: string;

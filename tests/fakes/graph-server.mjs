@@ -22,6 +22,9 @@ export const GRAPH_FIXTURES = {
   datasetId: "770000000000001",
 };
 
+/** The fixtures' number as analytics name it (digits only): pricing points without `phone`. */
+const DEFAULT_NUMBER = GRAPH_FIXTURES.displayPhoneNumber.replace(/\D/g, "");
+
 /** The only event names Meta takes for click-to-WhatsApp (business_messaging) events. */
 const BUSINESS_MESSAGING_EVENTS = [
   "LeadSubmitted",
@@ -180,7 +183,10 @@ export async function startFakeGraph({
   let messageSequence = 0;
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
   let adInsights = [...initialInsights];
-  /** The WABA's billed messages per day, category and country (set through /__fake/pricing). */
+  /**
+   * The WABA's billed messages per day, category, country and number (`phone`, digits only;
+   * the fixtures' number when absent), set through /__fake/pricing.
+   */
   let pricingPoints = [...initialPricing];
 
   async function sendWebhook(payload) {
@@ -523,33 +529,46 @@ export async function startFakeGraph({
   );
 
   /**
-   * `GET /{waba_id}?fields=pricing_analytics.start(…).end(…).granularity(DAILY).dimensions([…])`:
-   * one data point per day, category, type and country, as Meta's pricing analytics answer.
+   * `GET /{waba_id}?fields=pricing_analytics.start(…).end(…).granularity(DAILY)[.phone_numbers([…])].dimensions([…])`:
+   * one data point per day, category, type and country, as Meta's pricing analytics answer;
+   * `phone_numbers` (normalized: digits only) keeps the numbers named, none means every
+   * number of the account.
    */
   function pricingAnalytics(res, url) {
-    const field =
-      /^pricing_analytics\.start\((\d+)\)\.end\((\d+)\)\.granularity\((DAILY|HALF_HOUR|MONTHLY)\)\.dimensions\((\[.*\])\)$/.exec(
-        url.searchParams.get("fields") ?? "",
-      );
-    if (!field)
+    const field = url.searchParams.get("fields") ?? "";
+    const modifiers = /^pricing_analytics((?:\.\w+\([^()]*\))+)$/.exec(field)?.[1];
+    if (!modifiers)
       return graphError(res, 400, {
         message: "(#100) Tried accessing nonexisting field (pricing_analytics) or bad syntax",
         code: 100,
       });
-    const [, start, end, granularity, dimensions] = field;
+    const given = Object.fromEntries(
+      [...modifiers.matchAll(/\.(\w+)\(([^()]*)\)/g)].map(([, name, value]) => [name, value]),
+    );
+    const array = (value) => {
+      try {
+        const parsed = JSON.parse(value ?? "[]");
+        return Array.isArray(parsed) ? parsed : null;
+      } catch {
+        return null;
+      }
+    };
+    const { start, end, granularity } = given;
+    const known = ["start", "end", "granularity", "phone_numbers", "dimensions"];
+    const unixTime = (value) => /^\d+$/.test(value ?? "");
+    if (Object.keys(given).some((name) => !known.includes(name)) || ![start, end].every(unixTime))
+      return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
     if (granularity !== "DAILY" || Number(end) - Number(start) > 90 * 86_400)
       return graphError(res, 400, { message: "(#100) Invalid time range", code: 100 });
-    let byDimensions;
-    try {
-      byDimensions = JSON.parse(dimensions);
-    } catch {
-      byDimensions = null;
-    }
-    if (!Array.isArray(byDimensions))
+    const phones = array(given.phone_numbers);
+    if (!phones || phones.some((phone) => !/^\d+$/.test(String(phone))))
+      return graphError(res, 400, { message: "(#100) Invalid phone_numbers", code: 100 });
+    if (!array(given.dimensions))
       return graphError(res, 400, { message: "(#100) Invalid dimensions", code: 100 });
     const dayStart = (date) => Date.parse(`${date}T00:00:00Z`) / 1000;
     const points = pricingPoints
       .filter((p) => dayStart(p.date) >= Number(start) && dayStart(p.date) < Number(end))
+      .filter((p) => phones.length === 0 || phones.includes(p.phone ?? DEFAULT_NUMBER))
       .map((p) => ({
         start: dayStart(p.date),
         end: dayStart(p.date) + 86_400,

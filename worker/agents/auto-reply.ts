@@ -5,6 +5,8 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
+import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
+import type { MessageRow } from "../conversations/mappers";
 import { agents, conversations, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
@@ -27,7 +29,8 @@ import { autoAssign } from "../team-inbox/assignment";
 import { systemNote } from "../team-inbox/notes-service";
 import { askAgent } from "./replies";
 
-export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed";
+/** `later`: a voice note it must read is being transcribed elsewhere; the hub asks again. */
+export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed" | "later";
 
 /** Hands the conversations that got customer messages to their organizations' hubs. */
 export async function scheduleReplies(
@@ -44,6 +47,26 @@ export async function scheduleReplies(
       console.error("could not schedule AI reply", conversationId, error);
     }
   }
+}
+
+/**
+ * Transcribes the voice notes the reply reads (those since the business last wrote, as
+ * `buildHistory` takes them) without waiting on another path's claim: the hub runs every
+ * reply of the organization, and one note must not hold them all. True when a note is still
+ * being transcribed elsewhere; otherwise every note has its outcome and the history reads it
+ * without waiting.
+ */
+async function transcribingElsewhere(deps: Deps, organizationId: string, recent: MessageRow[]) {
+  for (const message of recent) {
+    if (message.type === "reaction") continue;
+    if (message.direction === "outbound") return false;
+    if (message.type !== "audio" || message.direction !== "inbound") continue;
+    const current = await transcribeMessage(deps, organizationId, message.id, {
+      waitForOtherPath: false,
+    });
+    if (current && awaitingTranscript(current)) return true;
+  }
+  return false;
 }
 
 /**
@@ -78,6 +101,8 @@ export async function replyToConversation(
   const recent = await recentMessages(db, conversation.id);
   const newest = recent[0];
   if (!newest || newest.direction !== "inbound") return "skipped"; // Someone already answered.
+
+  if (await transcribingElsewhere(deps, organizationId, recent)) return "later";
 
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, organizationId),

@@ -75,6 +75,10 @@ const awaitsTranscript = or(
   isNull(messages.transcriptStatus),
 );
 
+/** Whether a voice note as read is still waiting for its words (`awaitsTranscript`). */
+export const awaitingTranscript = (row: MessageRow) =>
+  row.transcriptStatus === "pending" || row.transcriptStatus === null;
+
 /** Longer than a model call with its retries may take: a claim past it was abandoned. */
 const CLAIM_LEASE_MS = 3 * 60_000;
 /** How often a path that found the note taken looks for the other path's words. */
@@ -120,11 +124,14 @@ async function transcriptOfOtherPath(db: Db, messageId: string) {
  * Transcribes an inbound audio of the organization unless that is already done or failed, and
  * tells open consoles. Answers the message as it now is (null when it is not such an audio).
  * Never throws for Meta, the model, the size or the budget: the reason goes on the message.
+ * A note another path holds is waited for up to its lease, unless `waitForOtherPath` is false
+ * (the hub: its alarm runs every reply of the organization), which answers it still waiting.
  */
 export async function transcribeMessage(
   deps: Deps,
   organizationId: string,
   messageId: string,
+  { waitForOtherPath = true } = {},
 ): Promise<MessageRow | null> {
   const { db, env } = deps;
   const row = await db.query.messages.findFirst({
@@ -139,7 +146,9 @@ export async function transcribeMessage(
     return row ?? null;
 
   const claimed = await claimNote(db, row.id, Date.now());
-  if (!claimed) return transcriptOfOtherPath(db, row.id);
+  if (!claimed && waitForOtherPath) return transcriptOfOtherPath(db, row.id);
+  if (!claimed)
+    return (await db.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
   const outcome = await attempt(deps, claimed);
   // Written only under this path's claim: one that outlived its lease was taken over.
   const [stored] = await db

@@ -9,8 +9,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
+import type { Db } from "../db/client";
 import type { AppContext, Caller, Member } from "./context";
-import { takeHits, type Limit } from "./rate-limit";
+import { takeHits, tryHit, type Limit } from "./rate-limit";
 
 export const MEMBER_WRITES: Limit = { max: 120, windowSeconds: 60 };
 export const ORGANIZATION_WRITES: Limit = { max: 600, windowSeconds: 60 };
@@ -75,4 +76,15 @@ export async function countUnlimitedWrite(c: Context<AppContext>, who: Caller | 
   if (matchedRoutes(c).some((route) => routeLimiters.has(route.handler))) return;
   const hit = "organizationId" in who ? organizationWrites(who) : personWrites(who);
   await takeHits(c.var.db, [hit]);
+}
+
+/**
+ * Counts one write that a read makes (figures from Meta kept for the next view) in the
+ * member's and the organization's windows, like any write; false when either is spent. The
+ * read then answers from what is kept instead of refusing: a 429 would hide those figures too.
+ */
+export async function tryReadWrite(db: Db, member: Member, now = Date.now()) {
+  const hits = [personWrites(member), organizationWrites(member)];
+  const room = await Promise.all(hits.map(({ key, limit }) => tryHit(db, key, limit, now)));
+  return room.every(Boolean);
 }

@@ -153,11 +153,13 @@ export class GraphClient {
   }
 
   /**
-   * The WhatsApp Business Account's daily cost per pricing category, type and country over
-   * [start, end) (unix seconds; Meta looks back at most 90 days).
+   * The daily cost per pricing category, type and country over [start, end) (unix seconds;
+   * at most 90 days) of one number of the WhatsApp Business Account, named as Meta normalizes
+   * it (digits only): a WABA may hold numbers of other organizations.
    */
-  pricingAnalytics(wabaId: string, start: number, end: number) {
+  pricingAnalytics(wabaId: string, phoneNumber: string, start: number, end: number) {
     const dimensions = JSON.stringify(["PRICING_CATEGORY", "PRICING_TYPE", "COUNTRY"]);
+    const phoneNumbers = JSON.stringify([phoneNumber]);
     return this.request<{
       pricing_analytics?: {
         data?: {
@@ -172,7 +174,7 @@ export class GraphClient {
         }[];
       };
     }>("GET", wabaId, undefined, {
-      fields: `pricing_analytics.start(${start}).end(${end}).granularity(DAILY).dimensions(${dimensions})`,
+      fields: `pricing_analytics.start(${start}).end(${end}).granularity(DAILY).phone_numbers(${phoneNumbers}).dimensions(${dimensions})`,
     });
   }
 

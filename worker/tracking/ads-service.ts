@@ -7,18 +7,16 @@
  * conversations cost in WhatsApp messages comes from Meta's pricing analytics (message-costs.ts).
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { adSpend, adSpendSyncs, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { GraphError } from "../meta/graph";
 import type { AdReportRow, AdsReport, MessageCostSummary } from "./ads-contract";
 import type { reportRangeQuery } from "./contract";
-import { pixelSender } from "./meta-service";
+import { FiguresRefused, pixelSender, refreshFigures } from "./meta-service";
 import { dayRange } from "./service";
-import { chunks, DAY_MS, daysBetween, staleSpan } from "./daily-figures";
+import { chunks, DAY_MS, staleSpan } from "./daily-figures";
 import {
   costOfMessages,
   messageCostSummary,
@@ -26,10 +24,13 @@ import {
   type BilledMessages,
 } from "./message-costs";
 
-/** Rows per upsert batch (D1 takes at most 100 bound parameters per statement). */
+/** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const SPEND_ROWS_PER_STATEMENT = 12;
-/** Pages of ad insights read per refresh (500 rows each): an account past it is not summed. */
-const MAX_INSIGHT_PAGES = 20;
+/**
+ * Pages of ad insights read per view (500 rows each): an account past it is not summed. With
+ * the message costs' one call, a view asks Meta at most five times.
+ */
+export const MAX_INSIGHT_PAGES = 4;
 const TOO_MANY_ADS =
   "Meta devolvió demasiados anuncios para este periodo: elige un periodo más corto.";
 
@@ -49,15 +50,16 @@ const ratio = (numerator: number, denominator: number | null) =>
 
 /**
  * Reads from Meta the spend of the days in [from, to] not known yet (or still moving) and
- * keeps it. Returns whether an ad account is connected, and Meta's error when the read failed.
+ * keeps it. Returns whether an ad account is connected, and why fresh spend is missing.
  */
 async function refreshSpend(
   deps: Deps,
-  organizationId: string,
+  member: Member,
   from: string,
   to: string,
   now: number,
 ): Promise<{ connected: boolean; error?: string }> {
+  const { organizationId } = member;
   const pixel = await pixelSender(deps, organizationId);
   const adAccountId = pixel?.row.adAccountId;
   if (!pixel || !adAccountId) return { connected: false };
@@ -70,67 +72,63 @@ async function refreshSpend(
     );
   const span = staleSpan(from, to, synced, now);
   if (!span) return { connected: true };
-  const { since, until } = span;
 
-  const rows: (typeof adSpend.$inferInsert)[] = [];
   const fetchedAt = new Date(now).toISOString();
-  try {
-    let after: string | undefined;
-    let pages = 0;
-    do {
-      if (++pages > MAX_INSIGHT_PAGES) return { connected: true, error: TOO_MANY_ADS };
-      const page = await pixel.graph.request<InsightsPage>(
-        "GET",
-        `${adAccountId}/insights`,
-        undefined,
-        {
-          level: "ad",
-          fields: "ad_id,ad_name,spend,account_currency",
-          time_increment: "1",
-          time_range: JSON.stringify({ since, until }),
-          limit: "500",
-          after,
-        },
-      );
-      for (const row of page.data ?? []) {
-        if (!row.ad_id || !row.date_start) continue;
-        rows.push({
-          organizationId,
-          adId: row.ad_id,
-          day: row.date_start,
-          adName: row.ad_name ?? null,
-          spend: Number(row.spend ?? 0) || 0,
-          currency: row.account_currency ?? null,
-          fetchedAt,
-        });
-      }
-      after = page.paging?.next ? page.paging.cursors?.after : undefined;
-    } while (after);
-  } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    console.warn("ad insights", error.providerMessage);
-    return { connected: true, error: error.message };
-  }
-
-  const refreshed = daysBetween(since, until);
-  const statements: BatchItem<"sqlite">[] = [
-    // A day read again replaces what was kept for it (an ad may have lost its spend).
-    deps.db
-      .delete(adSpend)
-      .where(and(eq(adSpend.organizationId, organizationId), inArray(adSpend.day, refreshed))),
-    ...chunks(rows, SPEND_ROWS_PER_STATEMENT).map((chunk) => deps.db.insert(adSpend).values(chunk)),
-    ...chunks(refreshed, 30).map((chunk) =>
+  const { error } = await refreshFigures(deps, member, {
+    name: "spend",
+    span,
+    now,
+    rowsPerStatement: SPEND_ROWS_PER_STATEMENT,
+    async read(call) {
+      const rows: (typeof adSpend.$inferInsert)[] = [];
+      let after: string | undefined;
+      let pages = 0;
+      do {
+        if (++pages > MAX_INSIGHT_PAGES) throw new FiguresRefused(TOO_MANY_ADS);
+        const page = await call(() =>
+          pixel.graph.request<InsightsPage>("GET", `${adAccountId}/insights`, undefined, {
+            level: "ad",
+            fields: "ad_id,ad_name,spend,account_currency",
+            time_increment: "1",
+            time_range: JSON.stringify({ since: span.since, until: span.until }),
+            limit: "500",
+            after,
+          }),
+        );
+        for (const row of page.data ?? []) {
+          if (!row.ad_id || !row.date_start) continue;
+          rows.push({
+            organizationId,
+            adId: row.ad_id,
+            day: row.date_start,
+            adName: row.ad_name ?? null,
+            spend: Number(row.spend ?? 0) || 0,
+            currency: row.account_currency ?? null,
+            fetchedAt,
+          });
+        }
+        after = page.paging?.next ? page.paging.cursors?.after : undefined;
+      } while (after);
+      return rows;
+    },
+    replace: (days, rows) => [
+      // A day read again replaces what was kept for it (an ad may have lost its spend).
+      deps.db
+        .delete(adSpend)
+        .where(and(eq(adSpend.organizationId, organizationId), inArray(adSpend.day, days))),
+      ...chunks(rows, SPEND_ROWS_PER_STATEMENT).map((chunk) =>
+        deps.db.insert(adSpend).values(chunk),
+      ),
       deps.db
         .insert(adSpendSyncs)
-        .values(chunk.map((day) => ({ organizationId, day, fetchedAt })))
+        .values(days.map((day) => ({ organizationId, day, fetchedAt })))
         .onConflictDoUpdate({
           target: [adSpendSyncs.organizationId, adSpendSyncs.day],
           set: { fetchedAt },
         }),
-    ),
-  ];
-  await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  return { connected: true };
+    ],
+  });
+  return { connected: true, ...(error && { error }) };
 }
 
 /** A row as SQL returns it: the report's row before the ratios. */
@@ -238,8 +236,8 @@ export async function adsReport(
   const { start, end, from, to } = reportPeriod(query, now);
   const currency = await currencyOf(deps.db, member.organizationId);
   const [spend, costs] = await Promise.all([
-    refreshSpend(deps, member.organizationId, from, to, now),
-    refreshMessageCosts(deps, member.organizationId, from, to, now),
+    refreshSpend(deps, member, from, to, now),
+    refreshMessageCosts(deps, member, from, to, now),
   ]);
   const [rows, billed] = await Promise.all([
     reportRows(deps.db, member.organizationId, currency, { start, end, from, to }),
@@ -292,7 +290,7 @@ export async function messageCostReport(
 ): Promise<MessageCostSummary> {
   const { from, to } = reportPeriod(query, now);
   const [summary, currency] = await Promise.all([
-    messageCostSummary(deps, member.organizationId, { from, to }, now),
+    messageCostSummary(deps, member, { from, to }, now),
     currencyOf(deps.db, member.organizationId),
   ]);
   return { ...summary, currency };

@@ -1,45 +1,54 @@
 /**
  * What WhatsApp messages cost (server-contract §13): Meta's pricing analytics of the
- * organization's WhatsApp Business Account, kept per day, category and country like ad spend.
- * A billable message costs its day's `cost / volume` for its category and its customer's
- * country; the month's total is what Meta reports.
+ * organization's own number (a WhatsApp Business Account may hold other organizations'
+ * numbers), kept per organization, day, category and country like ad spend. A billable
+ * message costs its day's `cost / volume` for its category and its customer's country; the
+ * month's total is what Meta reports.
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { messageCosts, messageCostSyncs } from "../db/schema";
+import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { GraphError } from "../meta/graph";
 import { connectedSender } from "../whatsapp/connection-service";
 import { pricingCategoryOf } from "../whatsapp/contract";
 import { billingCountry } from "../whatsapp/country";
-import { chunks, DAY_MS, daysBetween, staleSpan } from "./daily-figures";
+import { chunks, DAY_MS, staleSpan } from "./daily-figures";
+import { refreshFigures } from "./meta-service";
 
 /** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const COST_ROWS_PER_STATEMENT = 14;
+
+const NO_NUMBER =
+  "No se conoce el número de WhatsApp conectado: vuelve a conectarlo para ver lo que cuestan sus mensajes.";
 
 const unixDay = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
 export interface CostRefresh {
   /** Whether a WhatsApp number is connected (no number, no costs to read). */
   connected: boolean;
-  /** Meta's refusal in Spanish when fresh figures could not be read. */
+  /** Why fresh figures are missing, in Spanish (Meta's refusal, a limit). */
   error?: string;
 }
 
 /**
- * Reads from Meta the costs of the days in [from, to] not known yet (or still moving) and
- * keeps them: only billed data points (`REGULAR`; the free types cost nothing).
+ * Reads from Meta the costs of the organization's number for the days in [from, to] not known
+ * yet (or still moving) and keeps them: only billed data points (`REGULAR`; the free types
+ * cost nothing).
  */
 export async function refreshMessageCosts(
   deps: Deps,
-  organizationId: string,
+  member: Member,
   from: string,
   to: string,
   now: number,
 ): Promise<CostRefresh> {
+  const { organizationId } = member;
   const sender = await connectedSender(deps, organizationId);
   if (!sender) return { connected: false };
+  // Meta names a number in analytics by its digits; without it the whole account would be read.
+  const phoneNumber = sender.connection.phoneNumber?.replace(/\D/g, "");
+  if (!phoneNumber) return { connected: true, error: NO_NUMBER };
   const synced = await deps.db
     .select()
     .from(messageCostSyncs)
@@ -52,69 +61,69 @@ export async function refreshMessageCosts(
   const span = staleSpan(from, to, synced, now);
   if (!span) return { connected: true };
 
-  let answer;
-  try {
-    answer = await sender.graph.pricingAnalytics(
-      sender.connection.businessAccountId,
-      unixDay(span.since),
-      unixDay(span.until) + DAY_MS / 1000,
-    );
-  } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    console.warn("pricing analytics", error.providerMessage);
-    return { connected: true, error: error.message };
-  }
-
   const fetchedAt = new Date(now).toISOString();
-  const totals = new Map<string, typeof messageCosts.$inferInsert>();
-  for (const series of answer.pricing_analytics?.data ?? []) {
-    for (const point of series.data_points ?? []) {
-      const category = pricingCategoryOf(point.pricing_category);
-      const billed = String(point.pricing_type ?? "").toUpperCase() === "REGULAR";
-      const volume = Number(point.volume);
-      const cost = Number(point.cost);
-      if (!category || !billed || typeof point.start !== "number") continue;
-      if (!Number.isFinite(volume) || !Number.isFinite(cost) || volume <= 0 || cost < 0) continue;
-      const day = new Date(point.start * 1000).toISOString().slice(0, 10);
-      const country = /^[A-Z]{2}$/.test(point.country ?? "") ? point.country! : "ZZ";
-      const key = `${day}|${category}|${country}`;
-      const row = totals.get(key) ?? {
-        organizationId,
-        day,
-        category,
-        country,
-        volume: 0,
-        cost: 0,
-        fetchedAt,
-      };
-      row.volume += volume;
-      row.cost += cost;
-      totals.set(key, row);
-    }
-  }
-
-  const refreshed = daysBetween(span.since, span.until);
-  const statements: BatchItem<"sqlite">[] = [
-    deps.db
-      .delete(messageCosts)
-      .where(
-        and(eq(messageCosts.organizationId, organizationId), inArray(messageCosts.day, refreshed)),
+  const { error } = await refreshFigures(deps, member, {
+    name: "costs",
+    span,
+    now,
+    rowsPerStatement: COST_ROWS_PER_STATEMENT,
+    async read(call) {
+      const answer = await call(() =>
+        sender.graph.pricingAnalytics(
+          sender.connection.businessAccountId,
+          phoneNumber,
+          unixDay(span.since),
+          unixDay(span.until) + DAY_MS / 1000,
+        ),
+      );
+      const totals = new Map<string, typeof messageCosts.$inferInsert>();
+      for (const series of answer.pricing_analytics?.data ?? []) {
+        for (const point of series.data_points ?? []) {
+          const category = pricingCategoryOf(point.pricing_category);
+          const billed = String(point.pricing_type ?? "").toUpperCase() === "REGULAR";
+          const volume = Number(point.volume);
+          const cost = Number(point.cost);
+          if (!category || !billed || typeof point.start !== "number") continue;
+          if (!Number.isFinite(volume) || !Number.isFinite(cost) || volume <= 0 || cost < 0)
+            continue;
+          const day = new Date(point.start * 1000).toISOString().slice(0, 10);
+          const country = /^[A-Z]{2}$/.test(point.country ?? "") ? point.country! : "ZZ";
+          const key = `${day}|${category}|${country}`;
+          const row = totals.get(key) ?? {
+            organizationId,
+            day,
+            category,
+            country,
+            volume: 0,
+            cost: 0,
+            fetchedAt,
+          };
+          row.volume += volume;
+          row.cost += cost;
+          totals.set(key, row);
+        }
+      }
+      return [...totals.values()];
+    },
+    replace: (days, rows) => [
+      deps.db
+        .delete(messageCosts)
+        .where(
+          and(eq(messageCosts.organizationId, organizationId), inArray(messageCosts.day, days)),
+        ),
+      ...chunks(rows, COST_ROWS_PER_STATEMENT).map((chunk) =>
+        deps.db.insert(messageCosts).values(chunk),
       ),
-    ...chunks([...totals.values()], COST_ROWS_PER_STATEMENT).map((chunk) =>
-      deps.db.insert(messageCosts).values(chunk),
-    ),
-    ...chunks(refreshed, 30).map((chunk) =>
       deps.db
         .insert(messageCostSyncs)
-        .values(chunk.map((day) => ({ organizationId, day, fetchedAt })))
+        .values(days.map((day) => ({ organizationId, day, fetchedAt })))
         .onConflictDoUpdate({
           target: [messageCostSyncs.organizationId, messageCostSyncs.day],
           set: { fetchedAt },
         }),
-    ),
-  ];
-  await deps.db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  return { connected: true };
+    ],
+  });
+  return { connected: true, ...(error && { error }) };
 }
 
 /**
@@ -182,11 +191,12 @@ export async function costOfMessages(
 /** What the organization's messages cost in [from, to], by category, as Meta reports it. */
 export async function messageCostSummary(
   deps: Deps,
-  organizationId: string,
+  member: Member,
   range: { from: string; to: string },
   now: number,
 ) {
-  const refresh = await refreshMessageCosts(deps, organizationId, range.from, range.to, now);
+  const { organizationId } = member;
+  const refresh = await refreshMessageCosts(deps, member, range.from, range.to, now);
   const filter = and(
     eq(messageCosts.organizationId, organizationId),
     between(messageCosts.day, range.from, range.to),

@@ -1,0 +1,45 @@
+// Migration 0013 forgets the message costs kept before they were read per number: they were
+// the whole WhatsApp Business Account's, other organizations' numbers included. The next view
+// reads them again from Meta, for the organization's own number.
+import { applyD1Migrations, reset } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { expect, it } from "vitest";
+import { advertiser } from "../support/ads";
+import { api } from "../support/api";
+
+it("forgets the costs kept for the whole account, and reads the number's again", async () => {
+  await reset();
+  await applyD1Migrations(
+    env.DB,
+    env.TEST_MIGRATIONS.filter((m) => m.name < "0013"),
+  );
+  // A number of the shared account without figures of its own at the fake Meta.
+  const { owner, connection } = await advertiser();
+  await env.DB.prepare("UPDATE whatsapp_connections SET phone_number = ? WHERE id = ?")
+    .bind("+34 644 000 013", connection.id)
+    .run();
+  const today = new Date().toISOString().slice(0, 10);
+  const now = new Date().toISOString();
+  // Today read a minute ago, as before 0013: every number of the account summed.
+  await env.DB.batch([
+    env.DB.prepare(
+      `INSERT INTO message_costs (organization_id, day, category, country, volume, cost, fetched_at)
+       VALUES (?1, ?2, 'marketing', 'ES', 40, 9.5, ?3)`,
+    ).bind(owner.organization.id, today, now),
+    env.DB.prepare(
+      "INSERT INTO message_cost_syncs (organization_id, day, fetched_at) VALUES (?1, ?2, ?3)",
+    ).bind(owner.organization.id, today, now),
+  ]);
+
+  await applyD1Migrations(
+    env.DB,
+    env.TEST_MIGRATIONS.filter((m) => m.name >= "0013"),
+  );
+  const res = await api(owner.token).tracking["message-costs"].$get({
+    query: { date_from: today, date_to: today },
+  });
+  expect(res.status).toBe(200);
+  expect(await res.json()).toMatchObject({
+    data: { total: 0, billable_messages: 0, by_category: {} },
+  });
+});
