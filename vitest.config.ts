@@ -1,7 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { GRAPH_FIXTURES } from "./tests/fakes/graph-server.mjs";
-import { TEST_AI_KEY, TEST_APP_SECRET } from "./tests/global-setup.ts";
+import { TEST_AI_KEY, TEST_APP_SECRET, TEST_OPERATOR_TOKEN } from "./tests/global-setup.ts";
 
 // API and Worker tests run inside workerd (miniflare) against a real local D1 and real
 // Durable Objects; each test file starts with an empty database with every migration applied.
@@ -26,6 +26,7 @@ export default defineConfig(async () => {
             META_GRAPH_URL: inject("graphUrl"),
             AI_BASE_URL: inject("modelUrl"),
             AI_API_KEY: TEST_AI_KEY,
+            OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
           },
         },
       })),

@@ -4,6 +4,7 @@ import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import { transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
+import { migrateStore } from "./store-migrations";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -46,11 +47,6 @@ interface PendingReply {
 }
 
 /**
- * One instance per organization (named by its id). It holds that organization's console
- * sockets with the hibernation API, fans out events, and runs the AI replies from its alarm:
- * the schedule is durable storage, so a reply survives restarts and is retried.
- */
-/**
  * Ends a socket whose session is over: a `session_ended` event, then the 4001 close (the
  * console signs out on either; the dev server's proxy passes messages but not the close).
  */
@@ -63,7 +59,74 @@ function endSession(socket: WebSocket, reason: string) {
   }
 }
 
+/**
+ * One instance per organization: its store (contract section 15, docs/decisions/0052), reached
+ * by the registry's `store_id` (worker/stores/registry.ts). It holds that organization's
+ * console sockets with the hibernation API, fans out events, and runs the AI replies from its
+ * alarm: the schedule is durable storage, so a reply survives restarts and is retried. Its
+ * SQLite schema migrates itself when it wakes, and it serves one organization only.
+ */
 export class OrganizationHub extends DurableObject<Env> {
+  /** The schema version this wake migrated the store to, until the registry is told. */
+  private unreportedVersion: number | null = null;
+  /** The organization this store belongs to, once read or recorded. */
+  private owner: string | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      const { from, to } = migrateStore(ctx.storage);
+      if (to !== from) this.unreportedVersion = to;
+    });
+  }
+
+  /**
+   * Every call names the organization it is for: the first records it, and a call for
+   * another organization is refused, logged and does nothing (a registry pointing at the wrong
+   * object must not mix two organizations). The first call after this wake's migrations
+   * reports the new schema version and size to the registry.
+   */
+  private serves(organizationId: string): boolean {
+    if (this.owner === null) {
+      const { sql } = this.ctx.storage;
+      const row = sql
+        .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
+        .toArray()[0];
+      if (row) this.owner = row.organization_id;
+      else {
+        sql.exec(
+          "INSERT INTO store_owner (id, organization_id, claimed_at) VALUES (1, ?, ?)",
+          organizationId,
+          new Date().toISOString(),
+        );
+        this.owner = organizationId;
+      }
+    }
+    if (this.owner !== organizationId) {
+      console.error("store call refused", { store: this.owner, called: organizationId });
+      return false;
+    }
+    if (this.unreportedVersion !== null) {
+      this.ctx.waitUntil(this.reportSchema(organizationId, this.unreportedVersion));
+      this.unreportedVersion = null;
+    }
+    return true;
+  }
+
+  private async reportSchema(organizationId: string, version: number) {
+    try {
+      await this.env.DB.prepare(
+        `UPDATE organization_stores SET schema_version = ?, bytes = ?, updated_at = ?
+         WHERE organization_id = ?`,
+      )
+        .bind(version, this.ctx.storage.sql.databaseSize, new Date().toISOString(), organizationId)
+        .run();
+    } catch (error) {
+      // The registry learns it at the next wake that migrates, or from the operator's list.
+      console.error("store schema report failed", organizationId, error);
+    }
+  }
+
   /**
    * Accepts an already-authenticated upgrade (the Worker checked the token). The socket is
    * tagged with its session and user so that a revocation can find and close it, and carries
@@ -74,12 +137,14 @@ export class OrganizationHub extends DurableObject<Env> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     }
+    const organizationId = request.headers.get("X-Organization-Id");
     const userId = request.headers.get("X-User-Id");
     const sessionId = request.headers.get("X-Session-Id");
     const expiresAt = Date.parse(request.headers.get("X-Session-Expires-At") ?? "");
-    if (!userId || !sessionId || !Number.isFinite(expiresAt)) {
+    if (!organizationId || !userId || !sessionId || !Number.isFinite(expiresAt)) {
       return new Response("Unknown caller", { status: 400 });
     }
+    if (!this.serves(organizationId)) return new Response("Another organization", { status: 403 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [sessionTag(sessionId), userTag(userId)]);
@@ -100,7 +165,8 @@ export class OrganizationHub extends DurableObject<Env> {
    * Closes the sockets of these sessions and of this user (code 4001: the console then
    * stops reconnecting with that token); returns how many it closed.
    */
-  async closeSockets(owners: SocketOwners): Promise<number> {
+  async closeSockets(organizationId: string, owners: SocketOwners): Promise<number> {
+    if (!this.serves(organizationId)) return 0;
     const tags = (owners.sessionIds ?? []).map(sessionTag);
     if (owners.userId) tags.push(userTag(owners.userId));
     const sockets = new Set(tags.flatMap((tag) => this.ctx.getWebSockets(tag)));
@@ -109,10 +175,23 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
+   * The organization is gone (its last owner deleted their account): every socket is closed
+   * like a revocation and everything the store holds, jobs and alarm included, is deleted.
+   */
+  async erase(organizationId: string) {
+    if (!this.serves(organizationId)) return;
+    for (const socket of this.ctx.getWebSockets()) endSession(socket, SESSION_REVOKED_REASON);
+    await this.ctx.storage.deleteAll();
+    await this.ctx.storage.deleteAlarm();
+    this.owner = null;
+  }
+
+  /**
    * Sends the events, in order, to every socket of this organization, or only to one
    * member's (`userId`); returns how many sockets.
    */
-  async publish(events: RealtimeEvent[], userId?: string): Promise<number> {
+  async publish(organizationId: string, events: RealtimeEvent[], userId?: string): Promise<number> {
+    if (!this.serves(organizationId)) return 0;
     const payloads = events.map((event) => JSON.stringify(event));
     let delivered = 0;
     for (const socket of this.ctx.getWebSockets(userId && userTag(userId))) {
@@ -129,6 +208,7 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /** Schedules (or postpones, within MAX_WAIT_MS) the agent's answer to a conversation. */
   async scheduleReply(organizationId: string, conversationId: string) {
+    if (!this.serves(organizationId)) return;
     const key = `reply:${conversationId}`;
     const now = Date.now();
     const current = await this.ctx.storage.get<PendingReply>(key);
@@ -145,6 +225,7 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /** Queues voice notes for transcription in this alarm, before any reply that reads them. */
   async scheduleTranscripts(organizationId: string, messageIds: string[]) {
+    if (!this.serves(organizationId)) return;
     const dueAt = Date.now();
     const job: PendingTranscript = { organizationId, dueAt };
     // Storage takes at most 128 keys per put.

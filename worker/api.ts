@@ -16,6 +16,7 @@ import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox/routes";
 import { salesRoutes } from "./sales/routes";
+import { operatorRoutes } from "./stores/operator-routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
 import { adsRoutes } from "./tracking/ads-routes";
 import { trackingRoutes } from "./tracking/routes";
@@ -78,6 +79,8 @@ export const api = new Hono<AppContext>()
   .use("/api/*", (c, next) =>
     (isUpload(c.req.method, c.req.path) ? uploadBodyLimit : jsonBodyLimit)(c, next),
   )
+  // The operator's calls stay out of `ApiRoutes`: the console never makes them.
+  .route("/api/v1/operator", operatorRoutes)
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)

@@ -25,6 +25,14 @@ export interface Env {
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;
 
+  /**
+   * "1": organizations in the EEA get their store in Cloudflare's `eu` jurisdiction (a
+   * deployment setting: workerd has no jurisdictions, so local runs and tests leave it off).
+   */
+  EU_STORES?: string;
+  /** The operator's token for `/api/v1/operator/*` (`npm run stores`); unset, those are 404. */
+  OPERATOR_TOKEN?: string;
+
   /** "1" adds the benchmarks' references: the bare `/__bench/ok` and the one-write `/__bench/insert`. */
   BENCH_ROUTES?: string;
 }

@@ -11,6 +11,7 @@ import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -93,7 +94,7 @@ describe("AI budget", () => {
 
     const question = `¿Tenéis hueco hoy? ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from: "34611223344", text: question })));
-    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+    await runDueReplies(await organizationStore(env, owner.organization.id));
 
     expect(await modelRequestsWith(question)).toEqual([]);
     expect(await graphRequests(`/${phoneNumberId}/messages`)).toEqual([]);
@@ -104,7 +105,7 @@ describe("AI budget", () => {
     await setBudget(owner, owner.token, 100_000);
     const again = `¿Y mañana? ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from: "34611223344", text: again })));
-    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+    await runDueReplies(await organizationStore(env, owner.organization.id));
     expect(await modelRequestsWith(again)).toHaveLength(1);
     const conversation = (await call("GET", "/api/v1/conversations", { token: owner.token })).body
       .data.conversations[0];

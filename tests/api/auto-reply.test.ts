@@ -11,6 +11,7 @@ import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { deliver, failNext, graphRequests, modelRequests, scriptModel } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
@@ -26,7 +27,7 @@ async function setup(agentValues: Record<string, unknown> = {}) {
     phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
     defaultAgentId: agent.id,
   });
-  const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+  const hub = await organizationStore(env, owner.organization.id);
   return { owner, agent, phoneNumberId, hub };
 }
 
@@ -49,7 +50,7 @@ describe("auto-reply", () => {
   it("schedules nothing for conversations no agent can answer", async () => {
     const owner = await createOwner();
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     expect(await scheduledReplies(hub)).toEqual([]);

@@ -10,6 +10,7 @@ import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 const fakeAnswer = (text: string) => `Respuesta de prueba (google/gemini-2.5-flash): ${text}`;
@@ -22,7 +23,7 @@ async function setup(mode: "auto" | "draft" | "off") {
     phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
     defaultAgentId: agent.id,
   });
-  const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+  const hub = await organizationStore(env, owner.organization.id);
   return { owner, agent, phoneNumberId, hub };
 }
 

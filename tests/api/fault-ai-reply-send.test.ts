@@ -9,6 +9,7 @@ import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { deliver, failNext, graphRequests, modelRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
@@ -19,7 +20,7 @@ describe("Meta down when the AI replies", () => {
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
       defaultAgentId: agent.id,
     });
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     const from = customer();
     const question = `¿Tenéis cita el lunes? ${crypto.randomUUID()}`;
     // The fake model's reply repeats the question: only the reply's send fails, not the typing.

@@ -10,6 +10,7 @@ import { createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { connect, tick } from "../support/sockets";
 import { deliver } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3464${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
@@ -24,7 +25,7 @@ describe("the organization's hub restarts", () => {
     const closed = new Promise<number>((resolve) =>
       before.socket.addEventListener("close", (event) => resolve(event.code)),
     );
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     await runInDurableObject(hub, (_instance, state) => state.abort("reinicio de prueba")).catch(
       () => undefined, // abort() ends the call that asked for it too
     );

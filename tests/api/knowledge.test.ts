@@ -11,6 +11,7 @@ import { runDueReplies } from "../support/replies";
 import { deliver, modelRequests } from "../support/webhooks";
 import { relevantKnowledge } from "../../worker/knowledge/retrieval";
 import { systemPrompt } from "../../worker/agents/replies";
+import { organizationStore } from "../../worker/stores/registry";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -437,7 +438,7 @@ describe("knowledge in the agent's prompt", () => {
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from, text: "¿Qué horario tenéis en agosto?" })),
     );
-    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+    await runDueReplies(await organizationStore(env, owner.organization.id));
 
     const stored = await env.DB.prepare(
       "SELECT m.ai_sources, m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.organization_id = ? AND c.phone_number = ? AND m.sender_type = 'bot'",

@@ -1,18 +1,12 @@
 // Migration 0013 forgets the message costs kept before they were read per number: they were
 // the whole WhatsApp Business Account's, other organizations' numbers included. The next view
 // reads them again from Meta, for the organization's own number.
-import { applyD1Migrations, reset } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { advertiser } from "../support/ads";
 import { api } from "../support/api";
 
 it("forgets the costs kept for the whole account, and reads the number's again", async () => {
-  await reset();
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name < "0013"),
-  );
   // A number of the shared account without figures of its own at the fake Meta.
   const { owner, connection } = await advertiser();
   await env.DB.prepare("UPDATE whatsapp_connections SET phone_number = ? WHERE id = ?")
@@ -31,10 +25,10 @@ it("forgets the costs kept for the whole account, and reads the number's again",
     ).bind(owner.organization.id, today, now),
   ]);
 
-  await applyD1Migrations(
-    env.DB,
-    env.TEST_MIGRATIONS.filter((m) => m.name >= "0013"),
-  );
+  // The migration's statements, run on what the schema keeps today (the factories write the
+  // newest schema, so the data cannot be made at 0012 and migrated forward).
+  const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0013_"))!;
+  await env.DB.batch(migration.queries.map((query) => env.DB.prepare(query)));
   const res = await api(owner.token).tracking["message-costs"].$get({
     query: { date_from: today, date_to: today },
   });

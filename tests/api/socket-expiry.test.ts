@@ -10,6 +10,7 @@ import { createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { connect } from "../support/sockets";
 import { deliver } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 /** A second session of the owner whose server-side expiry is `ms` away. */
 async function shortSession(email: string, password: string, ms: number) {
@@ -52,7 +53,7 @@ describe("a socket whose session expires", () => {
     const owner = await createOwner();
     const socket = await connect(await shortSession(owner.email, owner.password, 1_000));
     // The alarm is lost (as if it had not run yet): the socket's own message is enough.
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     await runInDurableObject(hub, (_, state) => state.storage.deleteAlarm());
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     socket.socket.send("ping");

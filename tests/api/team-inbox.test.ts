@@ -14,6 +14,7 @@ import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect, tick } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
@@ -148,7 +149,7 @@ describe("assignment to people", () => {
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
       defaultAgentId: agent.id,
     });
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     const from = customer();
     const held = `Marta me atiende ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
@@ -246,7 +247,7 @@ describe("round robin", () => {
     const from = customer();
     const text = `Quiero hablar con una persona ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
-    await runDueReplies(env.ORGANIZATION_HUB.getByName(owner.organization.id));
+    await runDueReplies(await organizationStore(env, owner.organization.id));
 
     const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     expect(conversation).toMatchObject({ status: "pending", assignee_id: pablo.user.id });
@@ -368,7 +369,7 @@ describe("internal notes and mentions", () => {
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
       defaultAgentId: agent.id,
     });
-    const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+    const hub = await organizationStore(env, owner.organization.id);
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await list(owner.token, { search: from })).conversations[0]!;

@@ -16,6 +16,7 @@ import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, failNext, modelRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 /** Words unique to one test: the fakes are shared by every test file running in parallel. */
@@ -49,7 +50,7 @@ async function setup() {
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
     defaultAgentId: agent.id,
   });
-  const hub = env.ORGANIZATION_HUB.getByName(owner.organization.id);
+  const hub = await organizationStore(env, owner.organization.id);
   return { owner, agent, phoneNumberId, hub };
 }
 

@@ -28,6 +28,7 @@ import { buildHistory, recentMessages } from "./history";
 import { autoAssign } from "../team-inbox/assignment";
 import { systemNote } from "../team-inbox/notes-service";
 import { askAgent } from "./replies";
+import { organizationStore } from "../stores/registry";
 
 /** `later`: a voice note it must read is being transcribed elsewhere; the hub asks again. */
 export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed" | "later";
@@ -39,10 +40,9 @@ export async function scheduleReplies(
 ) {
   for (const { organizationId, conversationId } of items) {
     try {
-      await env.ORGANIZATION_HUB.getByName(organizationId).scheduleReply(
-        organizationId,
-        conversationId,
-      );
+      await (
+        await organizationStore(env, organizationId)
+      ).scheduleReply(organizationId, conversationId);
     } catch (error) {
       console.error("could not schedule AI reply", conversationId, error);
     }

@@ -18,6 +18,7 @@ import {
 } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
+import { organizationStore } from "../stores/registry";
 
 export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
 
@@ -222,13 +223,12 @@ async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | 
   }
 }
 
-/** Hands freshly stored voice notes to the organization's hub, which transcribes them at once. */
+/** Hands freshly stored voice notes to the organization's store, which transcribes them at once. */
 export async function scheduleTranscripts(env: Env, organizationId: string, messageIds: string[]) {
   try {
-    await env.ORGANIZATION_HUB.getByName(organizationId).scheduleTranscripts(
-      organizationId,
-      messageIds,
-    );
+    await (
+      await organizationStore(env, organizationId)
+    ).scheduleTranscripts(organizationId, messageIds);
   } catch (error) {
     // The message stays "pending": a reply to the conversation transcribes it first.
     console.error("could not schedule transcripts", messageIds, error);

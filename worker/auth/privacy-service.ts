@@ -34,6 +34,7 @@ import { takeHits, type Limit } from "../http/rate-limit";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
 import { verifyPassword } from "./passwords";
+import { organizationStore } from "../stores/registry";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -328,6 +329,10 @@ export async function deleteAccount(
     });
     organizationDeleted = !otherOwner;
   }
+  // Found before the registry's row goes with the organization.
+  const storeToErase = organizationDeleted
+    ? await organizationStore(deps.env, membership!.organizationId)
+    : null;
   // What they held goes back to the team like a removed member's, in the batch that deletes
   // them (the user's deletion would otherwise clear `assignee_id` unaudited and unannounced).
   await releaseOnLeaving(
@@ -351,6 +356,21 @@ export async function deleteAccount(
       ],
     },
   );
-  if (membership) await closeSockets(deps.env, membership.organizationId, { userId: user.id });
+  if (storeToErase) await eraseStore(storeToErase, membership!.organizationId);
+  else if (membership) {
+    await closeSockets(deps.env, membership.organizationId, { userId: user.id });
+  }
   return { organization_deleted: organizationDeleted };
+}
+
+/** A deleted organization's store: its sockets closed, its storage gone (logged if it fails). */
+async function eraseStore(
+  store: Awaited<ReturnType<typeof organizationStore>>,
+  organizationId: string,
+) {
+  try {
+    await store.erase(organizationId);
+  } catch (error) {
+    console.error("erasing a deleted organization's store failed", organizationId, error);
+  }
 }

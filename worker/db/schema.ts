@@ -32,6 +32,7 @@ import {
 } from "../sales/contract";
 import type { TemplateComponent } from "../whatsapp/contract";
 import { AUTO_ASSIGN_MODES, type LabelRef } from "../team-inbox/contract";
+import { STORE_JURISDICTIONS, STORE_STATES } from "../stores/contract";
 import {
   type AiDraft,
   type AiSource,
@@ -131,6 +132,30 @@ export const organizations = sqliteTable(
   },
   (t) => [uniqueIndex("organizations_tracking_key_idx").on(t.trackingKey)],
 );
+
+/**
+ * Where each organization's data lives (docs/decisions/0052): its store, a Durable Object with
+ * SQLite storage reached by `store_id` (never by a name made from the organization id, so a
+ * move or a restore changes this row alone), in `jurisdiction` when it has one. `state` says
+ * where the data is today: `d1` (still here), `copying`, `switching`, `store`.
+ */
+export const organizationStores = sqliteTable("organization_stores", {
+  organizationId: text("organization_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  storeId: text("store_id")
+    .notNull()
+    .unique()
+    .$defaultFn(() => uuidv7()),
+  jurisdiction: text("jurisdiction", { enum: STORE_JURISDICTIONS }),
+  state: text("state", { enum: STORE_STATES }).notNull().default("d1"),
+  /** The newest store migration the store has applied (it migrates itself when it wakes). */
+  schemaVersion: integer("schema_version").notNull().default(0),
+  /** The store's size on disk and messages, as it last reported them. */
+  bytes: integer("bytes").notNull().default(0),
+  messages: integer("messages").notNull().default(0),
+  updatedAt: updatedAt(),
+});
 
 /** A user belongs to at most one organization (the spec: "members of one organization"). */
 export const memberships = sqliteTable(

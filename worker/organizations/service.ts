@@ -6,6 +6,7 @@ import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
+import { registerStore } from "../stores/registry";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -46,7 +47,7 @@ export async function getOrganization({ db }: Deps, member: Member): Promise<Org
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
 export async function createOrganization(
-  { db }: Deps,
+  { db, env }: Deps,
   caller: Caller,
   input: OrganizationCreateData,
 ): Promise<Organization> {
@@ -56,7 +57,8 @@ export async function createOrganization(
   if (existing) throw conflict("Ya perteneces a una organización.");
 
   const organizationId = uuidv7();
-  // One batch is one transaction in D1; the unique membership per user settles a race.
+  // One batch is one transaction in D1 (the organization, its owner and its store's entry in
+  // the registry); the unique membership per user settles a race.
   const [[organization]] = await db
     .batch([
       db
@@ -76,6 +78,7 @@ export async function createOrganization(
         })
         .returning(),
       db.insert(memberships).values({ organizationId, userId: caller.userId, role: "owner" }),
+      registerStore(db, env, { id: organizationId, country: input.country }),
     ])
     .catch((error: unknown) => {
       if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");

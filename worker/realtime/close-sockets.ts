@@ -1,5 +1,6 @@
 import type { Env } from "../env";
 import type { SocketOwners } from "./contract";
+import { organizationStore } from "../stores/registry";
 
 /**
  * Closes open console sockets in one organization after a revocation (code 4001). Call it
@@ -9,7 +10,9 @@ import type { SocketOwners } from "./contract";
  */
 export async function closeSockets(env: Env, organizationId: string, owners: SocketOwners) {
   try {
-    return await env.ORGANIZATION_HUB.getByName(organizationId).closeSockets(owners);
+    return await (
+      await organizationStore(env, organizationId)
+    ).closeSockets(organizationId, owners);
   } catch (error) {
     console.error("closing revoked sockets failed", error);
     return 0;

@@ -6,6 +6,7 @@ import { memberships } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { unauthorized } from "../http/errors";
 import { closeSockets } from "./close-sockets";
+import { organizationStore } from "../stores/registry";
 
 /** The caller behind the token and their organization, or 401: a live session of a member. */
 async function socketCaller(db: Db, secret: string, token: string) {
@@ -31,12 +32,13 @@ export const realtimeRoutes = new Hono<AppContext>().get("/", async (c) => {
       426,
     );
   }
-  const hub = c.env.ORGANIZATION_HUB.getByName(caller.organizationId);
+  const store = await organizationStore(c.env, caller.organizationId);
   const headers = new Headers(c.req.raw.headers);
+  headers.set("X-Organization-Id", caller.organizationId);
   headers.set("X-User-Id", caller.userId);
   headers.set("X-Session-Id", caller.sessionId);
   headers.set("X-Session-Expires-At", caller.expiresAt);
-  const response = await hub.fetch(new Request(c.req.raw.url, { headers }));
+  const response = await store.fetch(new Request(c.req.raw.url, { headers }));
   // A revocation stored between the check above and the hub's accept closed the sockets that
   // existed then, not this one: now that it exists, check again and close it if it lost.
   if (response.status === 101) {

@@ -1,0 +1,61 @@
+/**
+ * The organization store's own schema (contract section 15, docs/decisions/0052), versioned
+ * like D1's migrations and applied by the store itself when it wakes, so that a deploy never
+ * has to touch every store at once. A migration, once shipped, is never edited: a change is a
+ * new one with the next version.
+ */
+export interface StoreMigration {
+  version: number;
+  name: string;
+  /** One or more statements, separated by semicolons. */
+  sql: string;
+}
+
+export const STORE_MIGRATIONS: readonly StoreMigration[] = [
+  {
+    version: 1,
+    name: "store_owner",
+    // The organization the store belongs to, recorded by its first call: a store reached for
+    // another organization (a registry pointing at the wrong object) refuses the call.
+    sql: `CREATE TABLE store_owner (
+      id INTEGER PRIMARY KEY CHECK (id = 1),
+      organization_id TEXT NOT NULL,
+      claimed_at TEXT NOT NULL
+    )`,
+  },
+];
+
+/** The newest version this code knows. */
+export const STORE_SCHEMA_VERSION = STORE_MIGRATIONS.at(-1)!.version;
+
+/**
+ * Applies the migrations the store has not applied yet, each with its record in one
+ * transaction: a failing one leaves the store at the version before it (and throws, so the
+ * object's calls fail and its next wake tries again). Returns the versions before and after.
+ */
+export function migrateStore(
+  storage: DurableObjectStorage,
+  migrations: readonly StoreMigration[] = STORE_MIGRATIONS,
+) {
+  const { sql } = storage;
+  sql.exec(`CREATE TABLE IF NOT EXISTS store_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const from = sql
+    .exec<{ version: number }>("SELECT coalesce(max(version), 0) AS version FROM store_migrations")
+    .one().version;
+  let to = from;
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    storage.transactionSync(() => {
+      sql.exec(migration.sql);
+      sql.exec(
+        "INSERT INTO store_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      );
+    });
+    to = migration.version;
+  }
+  return { from, to };
+}

@@ -1,0 +1,71 @@
+// The operator's command for organization stores (contract section 15, docs/decisions/0052):
+//   npm run stores -- list [--json] [--url <app>]
+// It talks to the running app (default: the local `npm run dev`) through /api/v1/operator,
+// authorized by OPERATOR_TOKEN (the environment's, else .dev.vars').
+import { existsSync, readFileSync } from "node:fs";
+
+const STORE_LIMIT_BYTES = 10 * 1024 ** 3;
+const FLAG_AT = 0.6;
+
+/** @param {string} [message] @returns {never} */
+function usage(message) {
+  if (message) console.error(message);
+  console.error("Uso: npm run stores -- list [--json] [--url https://tu-app.example.com]");
+  process.exit(2);
+}
+
+function operatorToken() {
+  if (process.env.OPERATOR_TOKEN) return process.env.OPERATOR_TOKEN;
+  if (!existsSync(".dev.vars")) return null;
+  const line = readFileSync(".dev.vars", "utf8")
+    .split("\n")
+    .find((l) => l.trim().startsWith("OPERATOR_TOKEN="));
+  return line?.split("=").slice(1).join("=").trim().replace(/^"|"$/g, "") || null;
+}
+
+const args = process.argv.slice(2);
+const [command] = args;
+const urlAt = args.indexOf("--url");
+const base = (urlAt >= 0 ? args[urlAt + 1] : "http://localhost:5173")?.replace(/\/$/, "");
+if (command !== "list") usage(command ? `Orden desconocida: ${command}` : undefined);
+if (!base) usage("Falta la dirección tras --url.");
+const token = operatorToken();
+if (!token) usage("Falta OPERATOR_TOKEN (en el entorno o en .dev.vars).");
+
+let response;
+try {
+  response = await fetch(`${base}/api/v1/operator/stores`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+} catch (error) {
+  const reason =
+    error instanceof Error ? (/** @type {any} */ (error.cause)?.code ?? error.message) : error;
+  console.error(`No se pudo conectar con ${base}: ${reason}`);
+  process.exit(1);
+}
+if (response.status === 404) {
+  console.error(`${base} no tiene rutas de operador: define OPERATOR_TOKEN en ese despliegue.`);
+  process.exit(1);
+}
+if (!response.ok) {
+  console.error(`${base} respondió ${response.status}: ${await response.text()}`);
+  process.exit(1);
+}
+/** @type {{data: {organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number}[]}} */
+const { data: stores } = await response.json();
+
+if (args.includes("--json")) {
+  console.log(JSON.stringify(stores, null, 2));
+} else {
+  const rows = stores.map((s) => ({
+    organización: s.name,
+    id: s.organization_id,
+    estado: s.state,
+    esquema: s.schema_version,
+    MB: (s.bytes / 1024 ** 2).toFixed(1),
+    mensajes: s.messages,
+    aviso: s.bytes > FLAG_AT * STORE_LIMIT_BYTES ? "más del 60% de 10 GB" : "",
+  }));
+  if (rows.length === 0) console.log("No hay organizaciones.");
+  else console.table(rows);
+}

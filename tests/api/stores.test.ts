@@ -1,0 +1,222 @@
+// Each organization's store (contract section 15, docs/decisions/0052): reached by the
+// registry's store_id, serving one organization only, migrating its own schema when it wakes,
+// and listed for the operator.
+import {
+  applyD1Migrations,
+  listDurableObjectIds,
+  reset,
+  runInDurableObject,
+} from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import { api } from "../../worker/api";
+import {
+  migrateStore,
+  STORE_SCHEMA_VERSION,
+  type StoreMigration,
+} from "../../durable-objects/store-migrations";
+import { organizationStore } from "../../worker/stores/registry";
+import { isEeaCountry } from "../../worker/stores/jurisdiction";
+import { createConversation, createOwner } from "../support/factories";
+import { call } from "../support/http";
+import { connect } from "../support/sockets";
+
+const registryRow = (organizationId: string) =>
+  env.DB.prepare("SELECT * FROM organization_stores WHERE organization_id = ?")
+    .bind(organizationId)
+    .first<Record<string, any>>();
+
+const ownerOfStore = (storeId: string) =>
+  runInDurableObject(env.ORGANIZATION_HUB.getByName(storeId), (_, state) =>
+    state.storage.sql
+      .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
+      .toArray(),
+  );
+
+describe("the store registry", () => {
+  it("gives a new organization a store of its own, reached by its store_id", async () => {
+    const owner = await createOwner();
+    const row = await registryRow(owner.organization.id);
+    expect(row).toMatchObject({ state: "d1", jurisdiction: null });
+    expect(row!.store_id).not.toBe(owner.organization.id);
+
+    // The console's socket and the events it hears go through the store named by store_id.
+    const socket = await connect(owner.token);
+    const conversation = await createConversation(owner);
+    await api.request(
+      `/api/v1/conversations/${conversation.id}`,
+      {
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${owner.token}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ status: "closed" }),
+      },
+      env,
+    );
+    await socket.receive((event) => event.type === "conversation_update");
+    expect(await ownerOfStore(row!.store_id)).toEqual([{ organization_id: owner.organization.id }]);
+    // Nothing was ever made under a name derived from the organization.
+    const named = env.ORGANIZATION_HUB.idFromName(owner.organization.id);
+    const made = await listDurableObjectIds(env.ORGANIZATION_HUB);
+    expect(made.some((id) => id.equals(named))).toBe(false);
+    socket.socket.close();
+  });
+
+  it("a store serves one organization: a call for another does nothing", async () => {
+    const [a, b] = [await createOwner(), await createOwner()];
+    const socketOfA = await connect(a.token);
+    const storeOfA = await organizationStore(env, a.organization.id);
+    const event = { type: "pong" } as never;
+    // Through the wrong store, B's events reach none of A's consoles and B's replies stay off
+    // A's schedule.
+    expect(await storeOfA.publish(b.organization.id, [event])).toBe(0);
+    await storeOfA.scheduleReply(b.organization.id, "conversacion-de-b");
+    const scheduled = await runInDurableObject(storeOfA, (_, state) => state.storage.list());
+    expect([...scheduled.keys()]).not.toContain("reply:conversacion-de-b");
+    expect(await storeOfA.publish(a.organization.id, [event])).toBe(1);
+    socketOfA.socket.close();
+  });
+
+  it("erases a deleted organization's store: its sockets closed, its jobs gone", async () => {
+    const owner = await createOwner();
+    const { store_id: storeId } = (await registryRow(owner.organization.id))!;
+    const socket = await connect(owner.token);
+    const store = await organizationStore(env, owner.organization.id);
+    await store.scheduleReply(owner.organization.id, "una-conversacion");
+
+    const res = await call("DELETE", "/api/v1/profiles/me", {
+      token: owner.token,
+      body: { password: owner.password },
+    });
+    expect(res.body.data).toEqual({ organization_deleted: true });
+    expect((await socket.closed).code).toBe(4001);
+    expect(await registryRow(owner.organization.id)).toBeNull();
+    const left = await runInDurableObject(env.ORGANIZATION_HUB.getByName(storeId), (_, state) =>
+      Promise.all([state.storage.list(), state.storage.getAlarm()]),
+    );
+    expect([[...left[0].keys()], left[1]]).toEqual([[], null]);
+  });
+
+  it("puts an organization in the EEA in the EU jurisdiction when the deployment asks", () => {
+    for (const country of ["España", "espana", "ES", " Alemania ", "Países Bajos", "Noruega"]) {
+      expect(isEeaCountry(country), country).toBe(true);
+    }
+    for (const country of ["México", "Colombia", "Suiza", "Reino Unido", "US", ""]) {
+      expect(isEeaCountry(country), country).toBe(false);
+    }
+  });
+});
+
+describe("a store's schema", () => {
+  it("migrates itself on wake and tells the registry its version", async () => {
+    const owner = await createOwner();
+    const { store_id: storeId } = (await registryRow(owner.organization.id))!;
+    // The store wakes on its first call, migrates, and reports once it knows its organization.
+    await (await organizationStore(env, owner.organization.id)).publish(owner.organization.id, []);
+    await vi.waitFor(async () =>
+      expect((await registryRow(owner.organization.id))!.schema_version).toBe(STORE_SCHEMA_VERSION),
+    );
+    const applied = await runInDurableObject(env.ORGANIZATION_HUB.getByName(storeId), (_, state) =>
+      state.storage.sql
+        .exec("SELECT version, name FROM store_migrations ORDER BY version")
+        .toArray(),
+    );
+    expect(applied.map((m) => m.version)).toEqual(
+      Array.from({ length: STORE_SCHEMA_VERSION }, (_, i) => i + 1),
+    );
+  });
+
+  it("applies only what it lacks, and a failing migration leaves it at the version before", async () => {
+    const next: StoreMigration[] = [
+      { version: STORE_SCHEMA_VERSION + 1, name: "notes", sql: "CREATE TABLE t_notes (id TEXT)" },
+      {
+        version: STORE_SCHEMA_VERSION + 2,
+        name: "broken",
+        sql: "CREATE TABLE t_half (id TEXT); INSERT INTO no_such_table VALUES (1)",
+      },
+    ];
+    const store = env.ORGANIZATION_HUB.getByName(crypto.randomUUID());
+    await runInDurableObject(store, (_, state) => {
+      const tables = () =>
+        state.storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 't_%'")
+          .toArray()
+          .map((t) => t.name);
+      // Woken with the repository's migrations: nothing left to apply.
+      expect(migrateStore(state.storage)).toEqual({
+        from: STORE_SCHEMA_VERSION,
+        to: STORE_SCHEMA_VERSION,
+      });
+      expect(() => migrateStore(state.storage, [...next])).toThrow(/no_such_table/);
+      expect(tables()).toEqual(["t_notes"]);
+      expect(migrateStore(state.storage, next.slice(0, 1))).toEqual({
+        from: STORE_SCHEMA_VERSION + 1,
+        to: STORE_SCHEMA_VERSION + 1,
+      });
+    });
+  });
+});
+
+describe("migration 0014", () => {
+  it("keeps each organization that exists on the object it already has", async () => {
+    await reset();
+    await applyD1Migrations(
+      env.DB,
+      env.TEST_MIGRATIONS.filter((m) => m.name < "0014"),
+    );
+    const organizationId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await env.DB.prepare(
+      `INSERT INTO organizations (id, name, industry, employee_count, services_offered,
+         business_hours, city, country, ai_use_case, tracking_key, created_at, updated_at)
+       VALUES (?1, 'Clínica', 'Salud', '1-10', 'Limpiezas', 'L-V 9-19', 'Madrid', 'España',
+         'Atención', ?2, ?3, ?3)`,
+    )
+      .bind(organizationId, crypto.randomUUID().replaceAll("-", ""), now)
+      .run();
+    await applyD1Migrations(
+      env.DB,
+      env.TEST_MIGRATIONS.filter((m) => m.name >= "0014"),
+    );
+    expect(await registryRow(organizationId)).toMatchObject({
+      store_id: organizationId,
+      state: "d1",
+      schema_version: 0,
+    });
+  });
+});
+
+describe("GET /api/v1/operator/stores", () => {
+  const list = (token?: string, bindings = env) =>
+    api.request(
+      "/api/v1/operator/stores",
+      { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      bindings,
+    );
+
+  it("lists every organization's store for the operator, and nobody else", async () => {
+    const owner = await createOwner({ name: "Zapatería Operador" });
+    const res = await list(env.OPERATOR_TOKEN!);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: Record<string, unknown>[] };
+    expect(data).toContainEqual({
+      organization_id: owner.organization.id,
+      name: "Zapatería Operador",
+      state: "d1",
+      schema_version: expect.any(Number),
+      bytes: expect.any(Number),
+      messages: 0,
+    });
+
+    for (const token of [undefined, "otro", owner.token, `${env.OPERATOR_TOKEN!}x`]) {
+      expect((await list(token)).status, String(token)).toBe(401);
+    }
+    // A deployment without the token has no operator routes at all.
+    const without = await list(env.OPERATOR_TOKEN!, { ...env, OPERATOR_TOKEN: undefined });
+    expect(without.status).toBe(404);
+    // The Worker's own entry serves them too.
+    const viaWorker = await exports.default.fetch("http://localhost/api/v1/operator/stores", {
+      headers: { Authorization: `Bearer ${env.OPERATOR_TOKEN!}` },
+    });
+    expect(viaWorker.status).toBe(200);
+  });
+});

@@ -1,0 +1,42 @@
+import { asc, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { organizations, organizationStores } from "../db/schema";
+import type { AppContext } from "../http/context";
+import { notFound, unauthorized } from "../http/errors";
+import type { StoreListing } from "./contract";
+
+/** Equal secrets, compared in constant time (their digests: the lengths may differ). */
+async function sameSecret(given: string, expected: string) {
+  const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const [a, b] = await Promise.all([digest(given), digest(expected)]);
+  return crypto.subtle.timingSafeEqual(a, b);
+}
+
+/**
+ * `/api/v1/operator/*`: the operator's own calls (`npm run stores`), authorized by the
+ * `OPERATOR_TOKEN` secret. A deployment without one does not have them: 404.
+ */
+export const operatorRoutes = new Hono<AppContext>()
+  .use(async (c, next) => {
+    const expected = c.env.OPERATOR_TOKEN;
+    if (!expected) throw notFound("Ruta no encontrada.");
+    const given = c.req.header("Authorization")?.match(/^Bearer (.+)$/)?.[1] ?? "";
+    if (!(await sameSecret(given, expected))) throw unauthorized("Token de operador no válido.");
+    await next();
+  })
+  /** Every organization and where its data is, as the registry knows it. */
+  .get("/stores", async (c) => {
+    const rows = await c.var.db
+      .select({
+        organization_id: organizations.id,
+        name: organizations.name,
+        state: organizationStores.state,
+        schema_version: organizationStores.schemaVersion,
+        bytes: organizationStores.bytes,
+        messages: organizationStores.messages,
+      })
+      .from(organizationStores)
+      .innerJoin(organizations, eq(organizations.id, organizationStores.organizationId))
+      .orderBy(asc(organizations.name), asc(organizations.id));
+    return c.json({ data: rows satisfies StoreListing[] });
+  });

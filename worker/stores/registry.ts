@@ -1,0 +1,63 @@
+/**
+ * The store registry (contract section 15, docs/decisions/0052): which Durable Object holds an
+ * organization's store. Code reaches a store only through `organizationStore`, by the
+ * registry's `store_id` and jurisdiction, never by a name made from the organization id.
+ */
+import { eq } from "drizzle-orm";
+import { createDb, type Db } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import { organizationStores } from "../db/schema";
+import type { Env } from "../env";
+import type { StoreJurisdiction } from "./contract";
+import { isEeaCountry } from "./jurisdiction";
+
+interface StoreRoute {
+  storeId: string;
+  jurisdiction: StoreJurisdiction | null;
+}
+
+/**
+ * How long a Worker keeps an organization's route without reading the registry again. A route
+ * changes only when a store moves to another store or is restored, and such a move holds the
+ * organization in `switching` for longer than this, so no Worker writes to the old one after.
+ */
+const ROUTE_TTL_MS = 60_000;
+const routes = new Map<string, { route: StoreRoute; readAt: number }>();
+
+async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
+  const now = Date.now();
+  const known = routes.get(organizationId);
+  if (known && now - known.readAt < ROUTE_TTL_MS) return known.route;
+  const row = await createDb(env.DB).query.organizationStores.findFirst({
+    where: eq(organizationStores.organizationId, organizationId),
+    columns: { storeId: true, jurisdiction: true },
+  });
+  // Every organization has one: made with it, and by migration 0014 for those before.
+  if (!row) throw new Error(`organization ${organizationId} has no store in the registry`);
+  routes.set(organizationId, { route: row, readAt: now });
+  return row;
+}
+
+/** The organization's store: its Durable Object (sockets, jobs and, as they move, its data). */
+export async function organizationStore(env: Env, organizationId: string) {
+  const { storeId, jurisdiction } = await storeRoute(env, organizationId);
+  const namespace = jurisdiction
+    ? env.ORGANIZATION_HUB.jurisdiction(jurisdiction)
+    : env.ORGANIZATION_HUB;
+  return namespace.getByName(storeId);
+}
+
+/**
+ * The registry row of a new organization, for the batch that creates it: a store id of its
+ * own, in the EU jurisdiction for an organization in the EEA where the deployment asks for it
+ * (`EU_STORES=1`: workerd has no jurisdictions, so local runs and tests leave it off).
+ */
+export function registerStore(db: Db, env: Env, organization: { id: string; country: string }) {
+  const inEu = env.EU_STORES === "1" && isEeaCountry(organization.country);
+  return db.insert(organizationStores).values({
+    organizationId: organization.id,
+    storeId: uuidv7(),
+    jurisdiction: inEu ? "eu" : null,
+    state: "d1",
+  });
+}
