@@ -5,6 +5,13 @@ import { ModelError } from "../worker/ai/client";
 import { transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
+import { serveInStore } from "./store-api";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import * as schema from "../worker/db/schema";
+import type { OrganizationDb } from "../worker/db/client";
+import type { Member } from "../worker/http/context";
+import { STORE_TABLES, type StoreTable } from "../worker/stores/store-tables";
+import { and, asc, eq, gt } from "drizzle-orm";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -71,9 +78,12 @@ export class OrganizationHub extends DurableObject<Env> {
   private unreportedVersion: number | null = null;
   /** The organization this store belongs to, once read or recorded. */
   private owner: string | null = null;
+  /** The organization's data in the store's SQLite, through the schema the services know. */
+  private readonly data: OrganizationDb;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.data = drizzle(ctx.storage, { schema });
     void ctx.blockConcurrencyWhile(async () => {
       const { from, to } = migrateStore(ctx.storage);
       if (to !== from) this.unreportedVersion = to;
@@ -172,6 +182,28 @@ export class OrganizationHub extends DurableObject<Env> {
     const sockets = new Set(tags.flatMap((tag) => this.ctx.getWebSockets(tag)));
     for (const socket of sockets) endSession(socket, SESSION_REVOKED_REASON);
     return sockets.size;
+  }
+
+  /** A member's request for data the store serves (see `organizationData`, worker/stores/). */
+  async serve(request: Request, member: Member): Promise<Response> {
+    if (!this.serves(member.organizationId)) {
+      return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
+    }
+    return serveInStore(request, { member, db: this.data }, this.env, (work) =>
+      this.ctx.waitUntil(work),
+    );
+  }
+
+  /** One page of a table's rows, in id order after `after` (the export; the move's check). */
+  async page(organizationId: string, table: StoreTable, after: string, limit: number) {
+    if (!this.serves(organizationId)) return [];
+    const rows = STORE_TABLES[table];
+    return this.data
+      .select()
+      .from(rows)
+      .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
+      .orderBy(asc(rows.id))
+      .limit(limit);
   }
 
   /**

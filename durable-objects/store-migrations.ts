@@ -23,6 +23,20 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       claimed_at TEXT NOT NULL
     )`,
   },
+  {
+    version: 2,
+    name: "quick_replies",
+    // As in D1 (migrations/0000), without the foreign key: organizations stay in D1.
+    sql: `CREATE TABLE quick_replies (
+      id TEXT PRIMARY KEY NOT NULL,
+      organization_id TEXT NOT NULL,
+      shortcut TEXT NOT NULL,
+      content TEXT NOT NULL,
+      created_at TEXT NOT NULL,
+      updated_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX quick_replies_shortcut_idx ON quick_replies (organization_id, shortcut)`,
+  },
 ];
 
 /** The newest version this code knows. */

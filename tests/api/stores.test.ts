@@ -9,7 +9,7 @@ import {
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { api } from "../../worker/api";
+import { api as workerApp } from "../../worker/api";
 import {
   migrateStore,
   STORE_SCHEMA_VERSION,
@@ -18,6 +18,7 @@ import {
 import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { createConversation, createOwner } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { connect } from "../support/sockets";
 
@@ -43,7 +44,7 @@ describe("the store registry", () => {
     // The console's socket and the events it hears go through the store named by store_id.
     const socket = await connect(owner.token);
     const conversation = await createConversation(owner);
-    await api.request(
+    await workerApp.request(
       `/api/v1/conversations/${conversation.id}`,
       {
         method: "PATCH",
@@ -187,7 +188,7 @@ describe("migration 0014", () => {
 
 describe("GET /api/v1/operator/stores", () => {
   const list = (token?: string, bindings = env) =>
-    api.request(
+    workerApp.request(
       "/api/v1/operator/stores",
       { headers: token ? { Authorization: `Bearer ${token}` } : {} },
       bindings,
@@ -218,5 +219,90 @@ describe("GET /api/v1/operator/stores", () => {
       headers: { Authorization: `Bearer ${env.OPERATOR_TOKEN!}` },
     });
     expect(viaWorker.status).toBe(200);
+  });
+});
+
+describe("an organization whose data is in its store", () => {
+  const moveTo = (organizationId: string, state: "store" | "switching") =>
+    env.DB.prepare("UPDATE organization_stores SET state = ? WHERE organization_id = ?")
+      .bind(state, organizationId)
+      .run();
+
+  it("gets its quick replies from its store, answered as before", async () => {
+    const [moved, stayed] = [await createOwner(), await createOwner()];
+    await moveTo(moved.organization.id, "store");
+    const replies = api(moved.token)["quick-replies"];
+
+    const created = await answer(
+      replies.$post({ json: { shortcut: " Horario ", content: "De 9 a 19 h." } }),
+    );
+    expect(created).toMatchObject({ status: 201, body: { data: { shortcut: "horario" } } });
+    const id = created.body.data.id;
+    expect(
+      await answer(replies.$post({ json: { shortcut: "horario", content: "Otra" } })),
+    ).toMatchObject({
+      status: 409,
+      body: { error: "conflict", message: "Ya existe una respuesta rápida con ese atajo." },
+    });
+    const invalid = await call("POST", "/api/v1/quick-replies", {
+      token: moved.token,
+      body: { shortcut: "", content: "" },
+    });
+    expect(invalid.status).toBe(422);
+    expect(
+      await answer(replies[":id"].$patch({ param: { id }, json: { content: "De 9 a 20 h." } })),
+    ).toMatchObject({ status: 200, body: { data: { id, content: "De 9 a 20 h." } } });
+    const listed = await replies.$get();
+    expect(listed.headers.get("X-Frame-Options")).toBe("SAMEORIGIN");
+    expect((await listed.json()).data).toEqual([
+      { id, shortcut: "horario", content: "De 9 a 20 h.", updated_at: expect.any(String) },
+    ]);
+
+    // Kept in the store's SQLite, not in D1.
+    const { store_id: storeId } = (await registryRow(moved.organization.id))!;
+    const inStore = await runInDurableObject(env.ORGANIZATION_HUB.getByName(storeId), (_, s) =>
+      s.storage.sql.exec("SELECT id, organization_id FROM quick_replies").toArray(),
+    );
+    expect(inStore).toEqual([{ id, organization_id: moved.organization.id }]);
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM quick_replies WHERE id = ?")
+      .bind(id)
+      .first<{ n: number }>();
+    expect(inD1!.n).toBe(0);
+
+    // Another organization, still in D1, neither sees nor reaches them.
+    const other = api(stayed.token)["quick-replies"];
+    expect((await (await other.$get()).json()).data).toEqual([]);
+    expect((await other[":id"].$patch({ param: { id }, json: { content: "Mío" } })).status).toBe(
+      404,
+    );
+    expect((await replies[":id"].$delete({ param: { id } })).status).toBe(200);
+    expect((await (await replies.$get()).json()).data).toEqual([]);
+  });
+
+  it("exports the quick replies its store holds", async () => {
+    const owner = await createOwner();
+    await moveTo(owner.organization.id, "store");
+    const replies = api(owner.token)["quick-replies"];
+    await replies.$post({ json: { shortcut: "horario", content: "De 9 a 19 h." } });
+    const res = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.data.organization.quick_replies).toEqual([
+      expect.objectContaining({
+        organizationId: owner.organization.id,
+        shortcut: "horario",
+        content: "De 9 a 19 h.",
+      }),
+    ]);
+  });
+
+  it("while switching, writes wait (503 store_moving, Retry-After) and reads keep working", async () => {
+    const owner = await createOwner();
+    await moveTo(owner.organization.id, "switching");
+    const replies = api(owner.token)["quick-replies"];
+    const write = await replies.$post({ json: { shortcut: "hola", content: "¡Hola!" } });
+    expect(write.status).toBe(503);
+    expect(write.headers.get("Retry-After")).toBe("60");
+    expect(await write.json()).toMatchObject({ error: "store_moving" });
+    expect((await replies.$get()).status).toBe(200);
   });
 });

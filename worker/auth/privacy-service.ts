@@ -20,7 +20,6 @@ import {
   messages,
   metaConnections,
   organizations,
-  quickReplies,
   rateLimits,
   sessions,
   trackingSessions,
@@ -34,7 +33,8 @@ import { takeHits, type Limit } from "../http/rate-limit";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
 import { verifyPassword } from "./passwords";
-import { organizationStore } from "../stores/registry";
+import { organizationStore, storeAt, storeRoute } from "../stores/registry";
+import { STORE_TABLES, type StoreTable } from "../stores/store-tables";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -120,7 +120,7 @@ function rowsOf(db: Db, table: SQLiteTable & { id: SQLiteColumn }, scope: SQL) {
 }
 
 /** The organization's part of an owner's export: its row, its lists, its connections. */
-async function organizationSection(db: Db, orgId: string) {
+async function organizationSection({ db, env }: Deps, orgId: string) {
   const [organization, whatsapp, pixel] = await db.batch([
     db.select().from(organizations).where(eq(organizations.id, orgId)),
     // Connections without their secrets.
@@ -146,6 +146,12 @@ async function organizationSection(db: Db, orgId: string) {
   const ofOrganization = (
     table: SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn },
   ) => rowsOf(db, table, eq(table.organizationId, orgId));
+  // What the store holds once the organization has moved there is read from the store.
+  const route = await storeRoute(env, orgId);
+  const ofOrganizationData = (table: StoreTable) =>
+    route.state === "store"
+      ? new PagedList((after) => storeAt(env, route).page(orgId, table, after, EXPORT_PAGE_SIZE))
+      : ofOrganization(STORE_TABLES[table]);
   return new JsonObject({
     ...organization[0],
     members: new PagedList(
@@ -163,7 +169,7 @@ async function organizationSection(db: Db, orgId: string) {
     messages: ofOrganization(messages),
     tracking_sessions: ofOrganization(trackingSessions),
     conversions: ofOrganization(conversions),
-    quick_replies: ofOrganization(quickReplies),
+    quick_replies: ofOrganizationData("quick_replies"),
     labels: ofOrganization(labels),
     mentions: ofOrganization(mentions),
     ai_calls: ofOrganization(aiCalls),
@@ -177,7 +183,8 @@ async function organizationSection(db: Db, orgId: string) {
  * document is streamed as it is read, a page of rows at a time, so its size is bounded by
  * nothing the tenant stored.
  */
-export async function exportAccount({ db }: Deps, caller: Caller) {
+export async function exportAccount(deps: Deps, caller: Caller) {
+  const { db } = deps;
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
   const membership = await db.query.memberships.findFirst({
@@ -254,7 +261,7 @@ export async function exportAccount({ db }: Deps, caller: Caller) {
         .limit(EXPORT_PAGE_SIZE),
     ),
     ...(membership?.role === "owner"
-      ? { organization: await organizationSection(db, membership.organizationId) }
+      ? { organization: await organizationSection(deps, membership.organizationId) }
       : {}),
   });
   await recordAudit(db, {

@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Deps } from "../http/deps";
+import type { OrganizationDb } from "../db/client";
 import { quickReplies } from "../db/schema";
 import type { Member } from "../http/context";
 import { conflict, notFound } from "../http/errors";
@@ -18,7 +18,11 @@ const taken = () => conflict("Ya existe una respuesta rápida con ese atajo.");
 const scoped = (member: Member, id: string) =>
   and(eq(quickReplies.id, id), eq(quickReplies.organizationId, member.organizationId));
 
-export async function listQuickReplies({ db }: Deps, member: Member) {
+/**
+ * The team's quick replies, in the organization's data wherever it is (`OrganizationDb`: D1, or
+ * its store once it has moved there).
+ */
+export async function listQuickReplies(db: OrganizationDb, member: Member) {
   const rows = await db
     .select()
     .from(quickReplies)
@@ -28,7 +32,7 @@ export async function listQuickReplies({ db }: Deps, member: Member) {
 }
 
 export async function createQuickReply(
-  { db }: Deps,
+  db: OrganizationDb,
   member: Member,
   input: { shortcut: string; content: string },
 ) {
@@ -42,7 +46,7 @@ export async function createQuickReply(
 }
 
 export async function updateQuickReply(
-  { db }: Deps,
+  db: OrganizationDb,
   member: Member,
   { id, changes }: { id: string; changes: { shortcut?: string; content?: string } },
 ) {
@@ -60,7 +64,7 @@ export async function updateQuickReply(
   }
 }
 
-export async function deleteQuickReply({ db }: Deps, member: Member, { id }: { id: string }) {
+export async function deleteQuickReply(db: OrganizationDb, member: Member, { id }: { id: string }) {
   const deleted = await db
     .delete(quickReplies)
     .where(scoped(member, id))

@@ -1,5 +1,6 @@
 import { getTableColumns, type Table } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
 
 export type Db = ReturnType<typeof buildDb>;
@@ -42,3 +43,10 @@ export function fromRows<T extends Table>(
     ),
   ) as T["$inferSelect"][];
 }
+
+/**
+ * An organization's data wherever it is: D1 while the organization is there, its store's
+ * SQLite once it has moved (docs/decisions/0052). The query builder both share: no `batch`
+ * (D1's), no synchronous calls (the store's); a service written against it runs in both.
+ */
+export type OrganizationDb = BaseSQLiteDatabase<"async" | "sync", unknown, typeof schema>;

@@ -4,6 +4,8 @@
  * - `requireMember`: the caller's membership, which fixes the organization every
  *   tenant-owned query is scoped to (`c.var.member.organizationId`).
  * - `requireRole`: the member's role is one of those given (else 403).
+ * In an organization's store (durable-objects/store-api.ts) the first two have already run in
+ * the Worker that passed the request on: the store's app sets the member and `inStore`.
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -24,6 +26,7 @@ export function bearerToken(c: Context): string | null {
 }
 
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
+  if (c.var.inStore) return next();
   const token = bearerToken(c);
   if (!token) throw unauthorized();
   const { userId, sessionId } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
@@ -34,6 +37,7 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
 });
 
 export const requireMember = createMiddleware<AppContext>(async (c, next) => {
+  if (c.var.inStore) return next();
   const caller = c.var.caller;
   const membership = await c.var.db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),

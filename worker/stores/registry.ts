@@ -8,29 +8,32 @@ import { createDb, type Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
-import type { StoreJurisdiction } from "./contract";
+import type { StoreJurisdiction, StoreState } from "./contract";
 import { isEeaCountry } from "./jurisdiction";
 
-interface StoreRoute {
+export interface StoreRoute {
   storeId: string;
   jurisdiction: StoreJurisdiction | null;
+  /** Where the organization's data is (`d1` until it has moved). */
+  state: StoreState;
 }
 
 /**
  * How long a Worker keeps an organization's route without reading the registry again. A route
- * changes only when a store moves to another store or is restored, and such a move holds the
- * organization in `switching` for longer than this, so no Worker writes to the old one after.
+ * changes when an organization's data moves (its state) or a store is restored (its id); a
+ * move holds the organization in `switching`, where writes wait, for longer than this, so no
+ * Worker writes to the old place after the switch.
  */
 const ROUTE_TTL_MS = 60_000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
-async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
+export async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
   const now = Date.now();
   const known = routes.get(organizationId);
   if (known && now - known.readAt < ROUTE_TTL_MS) return known.route;
   const row = await createDb(env.DB).query.organizationStores.findFirst({
     where: eq(organizationStores.organizationId, organizationId),
-    columns: { storeId: true, jurisdiction: true },
+    columns: { storeId: true, jurisdiction: true, state: true },
   });
   // Every organization has one: made with it, and by migration 0014 for those before.
   if (!row) throw new Error(`organization ${organizationId} has no store in the registry`);
@@ -40,7 +43,11 @@ async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute>
 
 /** The organization's store: its Durable Object (sockets, jobs and, as they move, its data). */
 export async function organizationStore(env: Env, organizationId: string) {
-  const { storeId, jurisdiction } = await storeRoute(env, organizationId);
+  return storeAt(env, await storeRoute(env, organizationId));
+}
+
+/** The store a route names. */
+export function storeAt(env: Env, { storeId, jurisdiction }: StoreRoute) {
   const namespace = jurisdiction
     ? env.ORGANIZATION_HUB.jurisdiction(jurisdiction)
     : env.ORGANIZATION_HUB;
