@@ -4,6 +4,7 @@
  */
 import { getDocumentProxy } from "unpdf";
 import { AppError } from "../http/errors";
+import { Deadline, TooSlow, UnmeasurablePdf, WORK_BETWEEN_CHECKS, decodedSize } from "./pdf-scan";
 import {
   KNOWLEDGE_CAPS_TEXT,
   KNOWLEDGE_CONTENT_MAX,
@@ -18,17 +19,25 @@ import {
 
 /** More pages than this is not a knowledge entry. */
 const MAX_PDF_PAGES = 300;
-/**
- * What a PDF's compressed streams may inflate to, all together. A text PDF of 100,000
- * characters decodes to a few megabytes; a 4 MB file can inflate to gigabytes, which the
- * Worker's 128 MB would not survive. Checked before PDF.js sees the file.
- */
-const MAX_DECODED_BYTES = 32 * 1024 * 1024;
-/** Reading stops here however far it got: an import is a request a person waits on. */
-const MAX_EXTRACTION_MS = 10_000;
+
+/** What bounds reading a PDF; tests pass smaller ones. */
+export interface PdfLimits {
+  /**
+   * What a PDF's streams may decode to, every layer of every stream together. A text PDF of
+   * 100,000 characters decodes to a few megabytes; a 4 MB file can inflate to gigabytes, which
+   * the Worker's 128 MB would not survive. Measured before PDF.js sees the file (pdf-scan.ts).
+   */
+  decodedBytes: number;
+  /** Reading stops here however far it got: an import is a request a person waits on. */
+  milliseconds: number;
+}
+export const PDF_LIMITS: PdfLimits = { decodedBytes: 32 * 1024 * 1024, milliseconds: 10_000 };
 
 const PDF_TOO_BIG_DECODED = `El PDF ocupa más de 32 MB una vez descomprimido: divídelo en archivos más pequeños. ${KNOWLEDGE_CAPS_TEXT}`;
 const PDF_TOO_SLOW = `El PDF tarda demasiado en leerse: divídelo en archivos más pequeños. ${KNOWLEDGE_CAPS_TEXT}`;
+
+/** A chunk of text counts for a sixteenth of the work between looks at the clock. */
+const TEXT_CHUNK_WORK = WORK_BETWEEN_CHECKS / 16;
 
 const refused = (message: string) => new AppError(422, "invalid_file", message);
 /** Too big is 413, as the body limit in front of the route answers (routes.ts). */
@@ -53,93 +62,36 @@ export function titleFromFileName(name: string) {
   return title.slice(0, 200);
 }
 
-/** A stream's data is longer than its file allows, does not inflate as Flate, or is compressed in a way not measured here. */
-class InvalidStream extends Error {}
-
-/** Flate by its full name or PDF's abbreviation (PDF.js reads both). */
-const FLATE_FILTER = /\/Fl(?:ateDecode)?(?![A-Za-z0-9])/;
-/**
- * Filters that expand and are not measured (LZW, run-length), or a filter named by reference:
- * PDF.js would inflate them unbounded, and text PDFs today use Flate.
- */
-const UNMEASURED_FILTER =
-  /\/(?:LZWDecode|LZW|RunLengthDecode|RL)(?![A-Za-z0-9])|\/Filter\s+\d+\s+\d+\s+R/;
+/** One chunk of a page's text as PDF.js streams it: text runs, and marked-content markers without `str`. */
+interface TextChunk {
+  items: ({ str: string; hasEOL: boolean } | { type: string })[];
+}
 
 /**
- * How many bytes the PDF's Flate streams inflate to in all, counting no further than just
- * past `limit`. Each stream is inflated and dropped as it is read, so the check holds little.
- * A stream that does not inflate cleanly throws `InvalidStream`: PDF.js would read it
- * leniently, and a lenient reader is where a bomb hides.
+ * A PDF's text, refused (413/422) when it decodes past `limits.decodedBytes`, could decode
+ * unmeasured, is too long or takes longer than `limits.milliseconds`.
+ *
+ * What the time bound can interrupt: PDF.js runs in this isolate on microtasks and gives
+ * control back only when a page's text stream waits for its reader. Each chunk of text (up to
+ * a hundred runs, or one form that draws text) is such a point: every few chunks this loop
+ * yields to the event loop, looks at the clock and, past the deadline, cancels the page and
+ * destroys the document (PDF.js's task stops at its next step). What it cannot: a stretch that
+ * yields no text (opening the document, a long content stream of drawing, loading a font, a
+ * Type 3 font's glyph procedures) runs to its end first. Most of that is bounded by the bytes it
+ * reads, which the decoded-size check caps before PDF.js starts; a glyph that draws forms that
+ * draw forms is not, and is left to the Worker's CPU limit.
  */
-async function decodedSize(bytes: Uint8Array, limit: number) {
-  // Latin-1 keeps one character per byte, so string positions are byte positions.
-  const text = new TextDecoder("latin1").decode(bytes);
-  let total = 0;
-  for (let at = text.indexOf("stream"); at !== -1; at = text.indexOf("stream", at + 6)) {
-    if (text.startsWith("end", at - 3)) continue;
-    const dictionary = text.slice(Math.max(0, text.lastIndexOf("obj", at)), at);
-    if (UNMEASURED_FILTER.test(dictionary)) throw new InvalidStream();
-    if (!FLATE_FILTER.test(dictionary)) continue;
-    let start = at + 6;
-    if (text[start] === "\r") start++;
-    if (text[start] === "\n") start++;
-    const endstream = text.indexOf("endstream", start);
-    if (endstream === -1) break;
-    total += await inflatedSize(
-      bytes.subarray(start, streamEnd(text, dictionary, start, endstream)),
-      limit - total,
-    );
-    if (total > limit) return total;
-    at = endstream + 9;
-  }
-  return total;
-}
-
-/** Where a stream's data ends: its direct `/Length`, else before the end of line that precedes `endstream`. */
-function streamEnd(text: string, dictionary: string, start: number, endstream: number) {
-  const direct = /\/Length\s+(\d+)(?!\s+\d+\s+R)/.exec(dictionary);
-  if (direct) {
-    const end = start + Number(direct[1]);
-    if (end > endstream) throw new InvalidStream();
-    return end;
-  }
-  let end = endstream;
-  if (text[end - 1] === "\n") end--;
-  if (text[end - 1] === "\r") end--;
-  return end;
-}
-
-/** How many bytes `data` inflates to, reading no further than just past `limit`. */
-async function inflatedSize(data: Uint8Array, limit: number) {
-  const reader = new Blob([data])
-    .stream()
-    .pipeThrough(new DecompressionStream("deflate"))
-    .getReader();
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return size;
-      size += value.byteLength;
-      if (size > limit) return size;
-    }
-  } catch {
-    throw new InvalidStream();
-  } finally {
-    void reader.cancel().catch(() => {});
-  }
-}
-
-async function pdfText(bytes: Uint8Array) {
+export async function pdfText(bytes: Uint8Array<ArrayBuffer>, limits = PDF_LIMITS) {
+  const deadline = new Deadline(limits.milliseconds);
   let decoded;
   try {
-    decoded = await decodedSize(bytes, MAX_DECODED_BYTES);
+    decoded = await decodedSize(bytes, limits.decodedBytes, deadline);
   } catch (error) {
-    if (error instanceof InvalidStream) throw refused(KNOWLEDGE_PDF_UNREADABLE);
+    if (error instanceof UnmeasurablePdf) throw refused(KNOWLEDGE_PDF_UNREADABLE);
+    if (error instanceof TooSlow) throw refused(PDF_TOO_SLOW);
     throw error;
   }
-  if (decoded > MAX_DECODED_BYTES) throw new AppError(413, "invalid_file", PDF_TOO_BIG_DECODED);
-  const deadline = Date.now() + MAX_EXTRACTION_MS;
+  if (decoded > limits.decodedBytes) throw new AppError(413, "invalid_file", PDF_TOO_BIG_DECODED);
   let pdf;
   try {
     // Images are never decoded for text: a tiny cap keeps a hostile one from allocating much.
@@ -151,22 +103,41 @@ async function pdfText(bytes: Uint8Array) {
     if (pdf.numPages > MAX_PDF_PAGES) {
       throw refused(`El PDF tiene más de ${MAX_PDF_PAGES} páginas. ${KNOWLEDGE_TEXT_TOO_LONG}`);
     }
-    // Page by page, so that too much text or too long is refused as soon as it shows.
+    // Chunk by chunk, so that too much text or too long is refused as soon as it shows.
     const pages: string[] = [];
     let length = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
-      if (Date.now() > deadline) throw refused(PDF_TOO_SLOW);
-      const content = await (await pdf.getPage(number)).getTextContent();
-      const text = content.items
-        .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : ""))
-        .join("");
+      await deadline.spend(TEXT_CHUNK_WORK);
+      const reader = (await pdf.getPage(number)).streamTextContent().getReader();
+      let text = "";
+      let read = false;
+      try {
+        for (;;) {
+          const { done, value } = (await reader.read()) as ReadableStreamReadResult<TextChunk>;
+          if (done) {
+            read = true;
+            break;
+          }
+          for (const item of value.items) {
+            if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
+          }
+          if (length + text.length > 2 * KNOWLEDGE_CONTENT_MAX) {
+            throw refused(KNOWLEDGE_TEXT_TOO_LONG);
+          }
+          await deadline.spend(TEXT_CHUNK_WORK);
+        }
+      } finally {
+        // Cancelling stops PDF.js's task for the page, which would otherwise wait for this
+        // reader forever, and so would destroying the document. PDF.js asks for a reason.
+        if (!read) void reader.cancel(new Error("Lectura interrumpida")).catch(() => {});
+      }
       length += text.length;
-      if (length > 2 * KNOWLEDGE_CONTENT_MAX) throw refused(KNOWLEDGE_TEXT_TOO_LONG);
       pages.push(text);
     }
     return pages.join("\n");
   } catch (error) {
     if (error instanceof AppError) throw error;
+    if (error instanceof TooSlow) throw refused(PDF_TOO_SLOW);
     throw refused(KNOWLEDGE_PDF_UNREADABLE);
   } finally {
     await pdf.loadingTask.destroy();
