@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { PDF_LIMITS, pdfText } from "../../worker/knowledge/extract";
 import { createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { latin1Bytes, pdfFile } from "../fixtures/pdf";
 
-const latin1Bytes = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0) & 0xff);
 const latin1Text = (bytes: Uint8Array) => {
   let text = "";
   for (let i = 0; i < bytes.length; i += 8192) {
@@ -46,21 +46,6 @@ function ascii85(data: string) {
     out += chars.slice(0, Math.min(4, data.length - i) + 1).join("");
   }
   return out + "~>";
-}
-
-/** Latin-1 bytes of a PDF whose objects are `objects`, numbered from 1, with a classic xref. */
-function pdfFile(objects: string[]) {
-  let body = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xrefAt = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  body += offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("");
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
-  return latin1Bytes(body);
 }
 
 const stream = (data: string, entries = "") =>
