@@ -27,6 +27,9 @@ export default defineConfig(async () => {
             AI_BASE_URL: inject("modelUrl"),
             AI_API_KEY: TEST_AI_KEY,
             OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+            // Every read of the store registry sees the row as it is now (a test moves an
+            // organization and calls it at once); how long a route may be kept is a setting.
+            STORE_ROUTE_TTL_SECONDS: "0",
           },
         },
       })),

@@ -1,5 +1,6 @@
 // The operator's command for organization stores (contract section 15, docs/decisions/0052):
 //   npm run stores -- list [--json] [--url <app>]
+//   npm run stores -- move <organization_id>|--all [--back] [--url <app>]
 // It talks to the running app (default: the local `npm run dev`) through /api/v1/operator,
 // authorized by OPERATOR_TOKEN (the environment's, else .dev.vars').
 import { existsSync, readFileSync } from "node:fs";
@@ -10,7 +11,9 @@ const FLAG_AT = 0.6;
 /** @param {string} [message] @returns {never} */
 function usage(message) {
   if (message) console.error(message);
-  console.error("Uso: npm run stores -- list [--json] [--url https://tu-app.example.com]");
+  console.error(
+    "Uso: npm run stores -- list [--json] | move <organization_id>|--all [--back]   [--url https://tu-app.example.com]",
+  );
   process.exit(2);
 }
 
@@ -27,45 +30,111 @@ const args = process.argv.slice(2);
 const [command] = args;
 const urlAt = args.indexOf("--url");
 const base = (urlAt >= 0 ? args[urlAt + 1] : "http://localhost:5173")?.replace(/\/$/, "");
-if (command !== "list") usage(command ? `Orden desconocida: ${command}` : undefined);
+if (command !== "list" && command !== "move") {
+  usage(command ? `Orden desconocida: ${command}` : undefined);
+}
 if (!base) usage("Falta la dirección tras --url.");
 const token = operatorToken();
 if (!token) usage("Falta OPERATOR_TOKEN (en el entorno o en .dev.vars).");
 
-let response;
-try {
-  response = await fetch(`${base}/api/v1/operator/stores`, {
-    headers: { Authorization: `Bearer ${token}` },
-  });
-} catch (error) {
-  const reason =
-    error instanceof Error ? (/** @type {any} */ (error.cause)?.code ?? error.message) : error;
-  console.error(`No se pudo conectar con ${base}: ${reason}`);
-  process.exit(1);
+/**
+ * One call to the app's operator routes; exits non-zero on a refusal.
+ * @param {string} path @param {unknown} [body] @returns {Promise<any>}
+ */
+async function operator(path, body) {
+  let response;
+  try {
+    response = await fetch(`${base}/api/v1/operator${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    const reason =
+      error instanceof Error ? (/** @type {any} */ (error.cause)?.code ?? error.message) : error;
+    console.error(`No se pudo conectar con ${base}: ${reason}`);
+    process.exit(1);
+  }
+  if (response.status === 404 && path === "/stores") {
+    console.error(`${base} no tiene rutas de operador: define OPERATOR_TOKEN en ese despliegue.`);
+    process.exit(1);
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.message ?? `${base} respondió ${response.status}`);
+  return answer.data;
 }
-if (response.status === 404) {
-  console.error(`${base} no tiene rutas de operador: define OPERATOR_TOKEN en ese despliegue.`);
-  process.exit(1);
-}
-if (!response.ok) {
-  console.error(`${base} respondió ${response.status}: ${await response.text()}`);
-  process.exit(1);
-}
-/** @type {{data: {organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number}[]}} */
-const { data: stores } = await response.json();
 
-if (args.includes("--json")) {
-  console.log(JSON.stringify(stores, null, 2));
+/** @type {{organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number}[]} */
+const stores = await operator("/stores");
+
+if (command === "list") {
+  if (args.includes("--json")) {
+    console.log(JSON.stringify(stores, null, 2));
+  } else {
+    const rows = stores.map((s) => ({
+      organización: s.name,
+      id: s.organization_id,
+      estado: s.state,
+      esquema: s.schema_version,
+      MB: (s.bytes / 1024 ** 2).toFixed(1),
+      mensajes: s.messages,
+      aviso: s.bytes > FLAG_AT * STORE_LIMIT_BYTES ? "más del 60% de 10 GB" : "",
+    }));
+    if (rows.length === 0) console.log("No hay organizaciones.");
+    else console.table(rows);
+  }
 } else {
-  const rows = stores.map((s) => ({
-    organización: s.name,
-    id: s.organization_id,
-    estado: s.state,
-    esquema: s.schema_version,
-    MB: (s.bytes / 1024 ** 2).toFixed(1),
-    mensajes: s.messages,
-    aviso: s.bytes > FLAG_AT * STORE_LIMIT_BYTES ? "más del 60% de 10 GB" : "",
-  }));
-  if (rows.length === 0) console.log("No hay organizaciones.");
-  else console.table(rows);
+  const back = args.includes("--back");
+  const to = back ? "d1" : "store";
+  const named = args[1] && !args[1].startsWith("--") ? args[1] : null;
+  if (!named && !args.includes("--all")) usage("Indica la organización o --all.");
+  const chosen = named
+    ? stores.filter((s) => s.organization_id === named)
+    : stores.filter((s) => (back ? s.state === "store" : s.state !== "switching"));
+  if (named && chosen.length === 0) usage(`No hay ninguna organización ${named}.`);
+  let failed = 0;
+  for (const store of chosen) {
+    try {
+      await move(store.organization_id, store.name, to);
+    } catch (error) {
+      failed += 1;
+      console.error(`  ${store.name}: ${error instanceof Error ? error.message : error}`);
+      await operator(`/stores/${store.organization_id}/abort`, {}).catch(() => undefined);
+    }
+  }
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+/**
+ * Moves one organization, step by step, printing what it does and the figures it checked.
+ * @param {string} id @param {string} name @param {"d1" | "store"} to
+ */
+async function move(id, name, to) {
+  console.log(`${name} (${id}) → ${to === "store" ? "su almacén" : "D1"}`);
+  const begun = await operator(`/stores/${id}/move`, { to });
+  const wait = Date.parse(begun.copy_from) - Date.now();
+  if (wait > 0) {
+    console.log(
+      `  Escrituras en espera; copio en ${Math.ceil(wait / 1000)} s (las rutas en caché caducan).`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, wait + 500));
+  }
+  for (const table of begun.tables) {
+    let copied = 0;
+    for (let after = ""; after !== null;) {
+      const page = await operator(`/stores/${id}/copy`, { table, after });
+      copied += page.copied;
+      after = page.next;
+    }
+    console.log(`  ${table}: ${copied} filas copiadas`);
+  }
+  const finished = await operator(`/stores/${id}/finish`, {});
+  for (const check of finished.checks) {
+    const same = check.d1.count === check.store.count && check.d1.checksum === check.store.checksum;
+    console.log(
+      `  ${check.table}: D1 ${check.d1.count} · almacén ${check.store.count} · ${same ? "iguales" : "DISTINTOS"}`,
+    );
+  }
+  if (!finished.moved) throw new Error(`las cifras no coinciden: sigue en ${finished.state}`);
+  console.log(`  Listo: en ${finished.state === "store" ? "su almacén" : "D1"}.`);
 }

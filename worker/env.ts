@@ -30,6 +30,11 @@ export interface Env {
    * deployment setting: workerd has no jurisdictions, so local runs and tests leave it off).
    */
   EU_STORES?: string;
+  /**
+   * How long a Worker keeps an organization's store route, in seconds (default 60); a move
+   * holds writes at least this long before copying. The API tests set 0.
+   */
+  STORE_ROUTE_TTL_SECONDS?: string;
   /** The operator's token for `/api/v1/operator/*` (`npm run stores`); unset, those are 404. */
   OPERATOR_TOKEN?: string;
 

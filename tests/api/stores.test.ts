@@ -224,8 +224,16 @@ describe("GET /api/v1/operator/stores", () => {
 
 describe("an organization whose data is in its store", () => {
   const moveTo = (organizationId: string, state: "store" | "switching") =>
-    env.DB.prepare("UPDATE organization_stores SET state = ? WHERE organization_id = ?")
-      .bind(state, organizationId)
+    env.DB.prepare(
+      `UPDATE organization_stores SET state = ?, moving_to = ?, data_version = ?
+       WHERE organization_id = ?`,
+    )
+      .bind(
+        state,
+        state === "switching" ? "store" : null,
+        state === "store" ? STORE_SCHEMA_VERSION : 0,
+        organizationId,
+      )
       .run();
 
   it("gets its quick replies from its store, answered as before", async () => {
@@ -304,5 +312,124 @@ describe("an organization whose data is in its store", () => {
     expect(write.headers.get("Retry-After")).toBe("60");
     expect(await write.json()).toMatchObject({ error: "store_moving" });
     expect((await replies.$get()).status).toBe(200);
+  });
+});
+
+describe("moving an organization (npm run stores -- move)", () => {
+  const operator = async (path: string, body: unknown = {}) => {
+    const res = await exports.default.fetch(`http://localhost/api/v1/operator${path}`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${env.OPERATOR_TOKEN!}`,
+        "Content-Type": "application/json",
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+
+  /** Every step of a move, as the command takes them; answers `finish`'s figures. */
+  async function move(organizationId: string, to: "d1" | "store") {
+    const begun = await operator(`/stores/${organizationId}/move`, { to });
+    expect(begun.status).toBe(200);
+    for (const table of begun.body.data.tables) {
+      for (let after: string | null = ""; after !== null;) {
+        const page = await operator(`/stores/${organizationId}/copy`, { table, after });
+        expect(page.status).toBe(200);
+        after = page.body.data.next;
+      }
+    }
+    return (await operator(`/stores/${organizationId}/finish`)).body.data;
+  }
+
+  const shortcuts = async (token: string) =>
+    ((await (await api(token)["quick-replies"].$get()).json()).data as { shortcut: string }[])
+      .map((r) => r.shortcut)
+      .sort();
+
+  it("moves to the store and back, with writes in between, losing and doubling nothing", async () => {
+    const owner = await createOwner();
+    const replies = api(owner.token)["quick-replies"];
+    for (const shortcut of ["horario", "precio", "envio"]) {
+      await replies.$post({ json: { shortcut, content: `Texto de ${shortcut}` } });
+    }
+    const there = await move(owner.organization.id, "store");
+    expect(there).toMatchObject({ moved: true, state: "store" });
+    expect(there.checks).toEqual([
+      {
+        table: "quick_replies",
+        d1: there.checks[0].store,
+        store: expect.objectContaining({ count: 3 }),
+      },
+    ]);
+    expect(await registryRow(owner.organization.id)).toMatchObject({
+      state: "store",
+      data_version: STORE_SCHEMA_VERSION,
+    });
+
+    // Served by the store now: a write there is not in D1.
+    const precio = (
+      (await (await replies.$get()).json()).data as { id: string; shortcut: string }[]
+    ).find((r) => r.shortcut === "precio")!;
+    await replies[":id"].$delete({ param: { id: precio.id } });
+    await replies.$post({ json: { shortcut: "gracias", content: "¡Gracias!" } });
+    expect(await shortcuts(owner.token)).toEqual(["envio", "gracias", "horario"]);
+
+    const back = await move(owner.organization.id, "d1");
+    expect(back).toMatchObject({ moved: true, state: "d1" });
+    expect(back.checks[0].d1).toEqual(back.checks[0].store);
+    expect(await shortcuts(owner.token)).toEqual(["envio", "gracias", "horario"]);
+    const inD1 = await env.DB.prepare(
+      "SELECT shortcut FROM quick_replies WHERE organization_id = ? ORDER BY shortcut",
+    )
+      .bind(owner.organization.id)
+      .all<{ shortcut: string }>();
+    expect(inD1.results.map((r) => r.shortcut)).toEqual(["envio", "gracias", "horario"]);
+
+    // And there again: the store's old rows are replaced, not added to.
+    expect(await move(owner.organization.id, "store")).toMatchObject({ moved: true });
+    expect(await shortcuts(owner.token)).toEqual(["envio", "gracias", "horario"]);
+  });
+
+  it("goes back where it was when the figures differ, and says which", async () => {
+    const owner = await createOwner();
+    const replies = api(owner.token)["quick-replies"];
+    await replies.$post({ json: { shortcut: "horario", content: "De 9 a 19 h." } });
+    const id = owner.organization.id;
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    // Writes are held while it switches.
+    expect((await replies.$post({ json: { shortcut: "x", content: "y" } })).status).toBe(503);
+    await operator(`/stores/${id}/copy`, { table: "quick_replies", after: "" });
+    // A row only D1 has (a Worker that did not know of the move, in a deployment whose
+    // routes outlived the wait): the check finds it.
+    await env.DB.prepare(
+      `INSERT INTO quick_replies (id, organization_id, shortcut, content, created_at, updated_at)
+       VALUES (?, ?, 'tarde', 'Llegó tarde', ?, ?)`,
+    )
+      .bind(crypto.randomUUID(), id, new Date().toISOString(), new Date().toISOString())
+      .run();
+    const finished = (await operator(`/stores/${id}/finish`)).body.data;
+    expect(begun.body.data.tables).toEqual(["quick_replies"]);
+    expect(finished).toMatchObject({ moved: false, state: "d1" });
+    expect(finished.checks[0]).toMatchObject({ d1: { count: 2 }, store: { count: 1 } });
+    expect(await shortcuts(owner.token)).toEqual(["horario", "tarde"]);
+    expect((await replies.$post({ json: { shortcut: "x", content: "y" } })).status).toBe(201);
+  });
+
+  it("refuses a step out of order, and an organization that does not exist", async () => {
+    const owner = await createOwner();
+    const id = owner.organization.id;
+    expect(
+      (await operator(`/stores/${id}/copy`, { table: "quick_replies", after: "" })).status,
+    ).toBe(409);
+    expect((await operator(`/stores/${id}/finish`)).status).toBe(409);
+    expect((await operator(`/stores/${id}/move`, { to: "d1" })).status).toBe(409);
+    expect((await operator(`/stores/${id}/move`, { to: "luna" })).status).toBe(422);
+    expect((await operator(`/stores/${id}/copy`, { table: "users", after: "" })).status).toBe(422);
+    expect((await operator(`/stores/${crypto.randomUUID()}/move`, { to: "store" })).status).toBe(
+      404,
+    );
+    await operator(`/stores/${id}/move`, { to: "store" });
+    expect((await operator(`/stores/${id}/abort`)).body.data).toEqual({ state: "d1" });
   });
 });

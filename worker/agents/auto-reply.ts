@@ -33,20 +33,32 @@ import { organizationStore } from "../stores/registry";
 /** `later`: a voice note it must read is being transcribed elsewhere; the hub asks again. */
 export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed" | "later";
 
-/** Hands the conversations that got customer messages to their organizations' hubs. */
+/**
+ * Hands the conversations that got customer messages to their organizations' stores, each
+ * organization's at once. A failure is logged: the messages are stored, and the next message
+ * of the conversation schedules it again.
+ */
 export async function scheduleReplies(
   env: Env,
   items: { organizationId: string; conversationId: string }[],
 ) {
+  const byOrganization = new Map<string, string[]>();
   for (const { organizationId, conversationId } of items) {
-    try {
-      await (
-        await organizationStore(env, organizationId)
-      ).scheduleReply(organizationId, conversationId);
-    } catch (error) {
-      console.error("could not schedule AI reply", conversationId, error);
-    }
+    byOrganization.set(organizationId, [
+      ...(byOrganization.get(organizationId) ?? []),
+      conversationId,
+    ]);
   }
+  await Promise.all(
+    [...byOrganization].map(async ([organizationId, conversationIds]) => {
+      try {
+        const store = await organizationStore(env, organizationId);
+        await Promise.all(conversationIds.map((id) => store.scheduleReply(organizationId, id)));
+      } catch (error) {
+        console.error("could not schedule AI replies", organizationId, error);
+      }
+    }),
+  );
 }
 
 /**

@@ -33,7 +33,7 @@ import { takeHits, type Limit } from "../http/rate-limit";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
 import { verifyPassword } from "./passwords";
-import { organizationStore, storeAt, storeRoute } from "../stores/registry";
+import { organizationStore, storeAt, storeRoute, tableIsInStore } from "../stores/registry";
 import { STORE_TABLES, type StoreTable } from "../stores/store-tables";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
@@ -149,9 +149,9 @@ async function organizationSection({ db, env }: Deps, orgId: string) {
   // What the store holds once the organization has moved there is read from the store.
   const route = await storeRoute(env, orgId);
   const ofOrganizationData = (table: StoreTable) =>
-    route.state === "store"
+    tableIsInStore(route, table)
       ? new PagedList((after) => storeAt(env, route).page(orgId, table, after, EXPORT_PAGE_SIZE))
-      : ofOrganization(STORE_TABLES[table]);
+      : ofOrganization(STORE_TABLES[table].table);
   return new JsonObject({
     ...organization[0],
     members: new PagedList(

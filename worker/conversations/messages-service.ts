@@ -200,7 +200,7 @@ export async function retryTranscript(deps: Deps, member: Member, input: Message
   if (!pending) throw transcriptNotFailed();
   const message = toMessage(pending);
   await publish(deps.env, member.organizationId, { type: "message_status", data: { message } });
-  deps.defer(scheduleTranscripts(deps.env, member.organizationId, [row.id]));
+  await scheduleTranscripts(deps.env, member.organizationId, [row.id]);
   return message;
 }
 

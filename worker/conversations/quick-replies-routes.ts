@@ -11,7 +11,7 @@ import * as quickReplies from "./quick-replies-service";
  * to be served by its store once it has moved there (docs/decisions/0052).
  */
 export const quickReplyRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember, organizationData)
+  .use(requireCaller, requireMember, organizationData("quick_replies"))
   .get("/", async (c) =>
     c.json({ data: await quickReplies.listQuickReplies(c.var.orgDb, c.var.member) }),
   )

@@ -149,6 +149,15 @@ export const organizationStores = sqliteTable("organization_stores", {
     .$defaultFn(() => uuidv7()),
   jurisdiction: text("jurisdiction", { enum: STORE_JURISDICTIONS }),
   state: text("state", { enum: STORE_STATES }).notNull().default("d1"),
+  /** While `switching`: where the data is going, and since when writes have been held. */
+  movingTo: text("moving_to", { enum: ["d1", "store"] }),
+  switchingSince: text("switching_since"),
+  /**
+   * The store migration its data was last moved at: the tables the store serves for it are
+   * those added up to this version (`STORE_TABLES`); a later table stays in D1 until the
+   * organization is moved again.
+   */
+  dataVersion: integer("data_version").notNull().default(0),
   /** The newest store migration the store has applied (it migrates itself when it wakes). */
   schemaVersion: integer("schema_version").notNull().default(0),
   /** The store's size on disk and messages, as it last reported them. */

@@ -1,9 +1,19 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { z } from "zod";
 import { organizations, organizationStores } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
+import { jsonBody } from "../http/validate";
 import type { StoreListing } from "./contract";
+import { abortMove, beginMove, copyPage, finishMove } from "./move-service";
+import { STORE_TABLE_NAMES, type StoreTable } from "./store-tables";
+
+const moveInput = z.object({ to: z.enum(["d1", "store"]) });
+const copyInput = z.object({
+  table: z.enum(STORE_TABLE_NAMES as [string, ...string[]]).transform((t) => t as StoreTable),
+  after: z.string().max(100),
+});
 
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
@@ -39,4 +49,22 @@ export const operatorRoutes = new Hono<AppContext>()
       .innerJoin(organizations, eq(organizations.id, organizationStores.organizationId))
       .orderBy(asc(organizations.name), asc(organizations.id));
     return c.json({ data: rows satisfies StoreListing[] });
-  });
+  })
+  /** A move, in the steps `npm run stores -- move` takes (move-service.ts). */
+  .post("/stores/:organizationId/move", ...jsonBody(moveInput), async (c) =>
+    c.json({
+      data: await beginMove(c.var.db, c.env, c.req.param("organizationId"), c.req.valid("json").to),
+    }),
+  )
+  .post("/stores/:organizationId/copy", ...jsonBody(copyInput), async (c) => {
+    const { table, after } = c.req.valid("json");
+    return c.json({
+      data: await copyPage(c.var.db, c.env, c.req.param("organizationId"), table, after),
+    });
+  })
+  .post("/stores/:organizationId/finish", async (c) =>
+    c.json({ data: await finishMove(c.var.db, c.env, c.req.param("organizationId")) }),
+  )
+  .post("/stores/:organizationId/abort", async (c) =>
+    c.json({ data: await abortMove(c.var.db, c.env, c.req.param("organizationId")) }),
+  );

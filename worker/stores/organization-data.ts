@@ -1,12 +1,14 @@
 /**
  * Where a member's request finds its organization's data (contract section 15, decision 0052):
- * in D1 while the organization is there, in its store once it has moved. Routes whose data the
- * store serves put `organizationData` after `requireMember` and read `c.var.orgDb`.
+ * in D1 while the organization is there, in its store once it has moved there with the route's
+ * table. Routes whose data the store serves put `organizationData(table)` after `requireMember`
+ * and read `c.var.orgDb`.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppContext } from "../http/context";
 import { AppError } from "../http/errors";
-import { storeAt, storeRoute } from "./registry";
+import { storeAt, storeRoute, tableIsInStore } from "./registry";
+import type { StoreTable } from "./store-tables";
 
 /** About as long as a switch takes (contract: at most about a minute). */
 const MOVING_RETRY_AFTER_SECONDS = 60;
@@ -20,18 +22,19 @@ const storeMoving = () =>
     { "Retry-After": String(MOVING_RETRY_AFTER_SECONDS) },
   );
 
-export const organizationData = createMiddleware<AppContext>(async (c, next) => {
-  // Already in the store (durable-objects/store-api.ts): the store set `orgDb` itself.
-  if (c.var.inStore) return next();
-  const { member } = c.var;
-  const route = await storeRoute(c.env, member.organizationId);
-  if (route.state === "store") {
-    // The same route runs in the store, with the member the Worker authenticated and counted.
-    const answer = await storeAt(c.env, route).serve(c.req.raw, member);
-    return new Response(answer.body, answer);
-  }
-  // While the last rows are copied and checked, writes wait; reads keep working.
-  if (route.state === "switching" && c.req.method !== "GET") throw storeMoving();
-  c.set("orgDb", c.var.db);
-  await next();
-});
+export const organizationData = (table: StoreTable) =>
+  createMiddleware<AppContext>(async (c, next) => {
+    // Already in the store (durable-objects/store-api.ts): the store set `orgDb` itself.
+    if (c.var.inStore) return next();
+    const { member } = c.var;
+    const route = await storeRoute(c.env, member.organizationId);
+    // While a move copies and checks the rows, writes wait; reads keep working where they were.
+    if (route.state === "switching" && c.req.method !== "GET") throw storeMoving();
+    if (tableIsInStore(route, table)) {
+      // The same route runs in the store, with the member the Worker authenticated and counted.
+      const answer = await storeAt(c.env, route).serve(c.req.raw, member);
+      return new Response(answer.body, answer);
+    }
+    c.set("orgDb", c.var.db);
+    await next();
+  });

@@ -9,6 +9,7 @@ import { uuidv7 } from "../db/ids";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { StoreJurisdiction, StoreState } from "./contract";
+import { STORE_TABLES, type StoreTable } from "./store-tables";
 import { isEeaCountry } from "./jurisdiction";
 
 export interface StoreRoute {
@@ -16,6 +17,10 @@ export interface StoreRoute {
   jurisdiction: StoreJurisdiction | null;
   /** Where the organization's data is (`d1` until it has moved). */
   state: StoreState;
+  /** While `switching`: where it is going. */
+  movingTo: "d1" | "store" | null;
+  /** The store migration its data was last moved at (`STORE_TABLES[…].since`). */
+  dataVersion: number;
 }
 
 /**
@@ -24,16 +29,24 @@ export interface StoreRoute {
  * move holds the organization in `switching`, where writes wait, for longer than this, so no
  * Worker writes to the old place after the switch.
  */
-const ROUTE_TTL_MS = 60_000;
+const DEFAULT_ROUTE_TTL_SECONDS = 60;
+export const routeTtlMs = (env: Env) =>
+  Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
 export async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
   const now = Date.now();
   const known = routes.get(organizationId);
-  if (known && now - known.readAt < ROUTE_TTL_MS) return known.route;
+  if (known && now - known.readAt < routeTtlMs(env)) return known.route;
   const row = await createDb(env.DB).query.organizationStores.findFirst({
     where: eq(organizationStores.organizationId, organizationId),
-    columns: { storeId: true, jurisdiction: true, state: true },
+    columns: {
+      storeId: true,
+      jurisdiction: true,
+      state: true,
+      movingTo: true,
+      dataVersion: true,
+    },
   });
   // Every organization has one: made with it, and by migration 0014 for those before.
   if (!row) throw new Error(`organization ${organizationId} has no store in the registry`);
@@ -67,4 +80,13 @@ export function registerStore(db: Db, env: Env, organization: { id: string; coun
     jurisdiction: inEu ? "eu" : null,
     state: "d1",
   });
+}
+
+/**
+ * Whether a table's rows of this organization are in its store: once it has moved there with
+ * the table (`dataVersion`), and while a later move switches (the move copies other tables, or
+ * brings these back to D1: they are read where they are until it finishes).
+ */
+export function tableIsInStore(route: StoreRoute, table: StoreTable) {
+  return route.state !== "d1" && route.dataVersion >= STORE_TABLES[table].since;
 }

@@ -201,10 +201,10 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
     }
     // One call to the organization's hub for the whole delivery, however many messages.
     await publish(deps.env, organizationId, ...events);
-    // Transcribed after the answer, and only once the consoles have the notes: a transcript
-    // never reaches a console before its message.
-    if (voiceNotes.length > 0)
-      deps.defer(scheduleTranscripts(deps.env, organizationId, voiceNotes));
+    // Scheduled before Meta is answered (work left to `waitUntil` can be cut off, and the
+    // delivery would not come again), after the consoles have the notes: a transcript never
+    // reaches a console before its message. The store's alarm transcribes them.
+    if (voiceNotes.length > 0) await scheduleTranscripts(deps.env, organizationId, voiceNotes);
   }
   return result;
 }

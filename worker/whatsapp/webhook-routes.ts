@@ -61,10 +61,9 @@ export const whatsappWebhookRoutes = new Hono<AppContext>()
     } catch {
       throw badRequest("El cuerpo del webhook no es JSON válido.");
     }
-    // Stored before answering (nothing is lost); model calls happen after the answer.
+    // Stored and its replies scheduled before answering (nothing is lost, and a delivery Meta
+    // has seen answered never comes again); model calls happen in the stores' alarms.
     const result = await ingestDelivery(c.var.deps, payload);
-    if (result.conversationsToAnswer.length > 0) {
-      c.var.deps.defer(scheduleReplies(c.env, result.conversationsToAnswer));
-    }
+    await scheduleReplies(c.env, result.conversationsToAnswer);
     return c.json({ received: true, stored: result.storedMessages });
   });

@@ -1,0 +1,231 @@
+/**
+ * Moving an organization's data between D1 and its store, copy then switch (contract section
+ * 15, decision 0052), in steps the operator's command drives (`npm run stores -- move`):
+ * 1. `beginMove`: the organization is `switching`: writes to its moved tables answer 503, reads
+ *    stay where the data is. Workers keep an organization's route for a while
+ *    (`STORE_ROUTE_TTL_SECONDS`), so copying waits that long: no Worker still writes the old way.
+ * 2. `copyPage`, table by table, page by page in id order, from where the data is to where it
+ *    goes (the first page replaces what the destination held of that table).
+ * 3. `finishMove`: every table's row count and id checksum must match on both sides; then the
+ *    organization is where its data went, else back where it was, with the figures that differ.
+ * Moving to the store takes every table in `STORE_TABLES`; moving an organization already in
+ * its store again copies the tables added since it moved (`data_version`). D1's rows stay
+ * where they were, for `move --back`.
+ */
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { organizationStores } from "../db/schema";
+import type { Env } from "../env";
+import { AppError, notFound } from "../http/errors";
+import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
+import { IdChecksum, type TableSummary } from "./id-checksum";
+import { routeTtlMs, storeAt } from "./registry";
+import {
+  rowsPerInsert,
+  STORE_TABLE_NAMES,
+  STORE_TABLES,
+  type StoreRow,
+  type StoreTable,
+} from "./store-tables";
+
+/** Rows a copy step moves: one RPC, a few D1 statements. */
+export const MOVE_PAGE_SIZE = 500;
+
+const conflict = (message: string) => new AppError(409, "conflict", message);
+
+type RegistryRow = typeof organizationStores.$inferSelect;
+
+/** Where a move started: back there if it fails or is abandoned. */
+const origin = (row: RegistryRow) =>
+  row.movingTo === "store" && row.dataVersion === 0 ? ("d1" as const) : ("store" as const);
+
+/**
+ * The tables a move copies: to the store, those it does not serve yet (all of them the first
+ * time, the ones added since on a later move); back to D1, those it serves.
+ */
+const tablesToMove = (to: "d1" | "store", dataVersion: number) =>
+  STORE_TABLE_NAMES.filter((table) =>
+    to === "store"
+      ? STORE_TABLES[table].since > dataVersion
+      : STORE_TABLES[table].since <= dataVersion,
+  );
+
+async function registryRow(db: Db, organizationId: string) {
+  const row = await db.query.organizationStores.findFirst({
+    where: eq(organizationStores.organizationId, organizationId),
+  });
+  if (!row) throw notFound("Organización no encontrada.");
+  return row;
+}
+
+/** Starts a move to `to`: holds the organization's writes until it finishes or is abandoned. */
+export async function beginMove(db: Db, env: Env, organizationId: string, to: "d1" | "store") {
+  const from = to === "store" ? ["d1", "store"] : ["store"];
+  const now = new Date();
+  const [row] = await db
+    .update(organizationStores)
+    .set({
+      state: "switching",
+      movingTo: to,
+      switchingSince: now.toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .where(
+      and(
+        eq(organizationStores.organizationId, organizationId),
+        inArray(organizationStores.state, from as ("d1" | "store")[]),
+      ),
+    )
+    .returning();
+  if (!row) {
+    const current = await registryRow(db, organizationId);
+    throw conflict(`La organización está en «${current.state}»: no se puede trasladar a ${to}.`);
+  }
+  return {
+    tables: tablesToMove(to, row.dataVersion),
+    copy_from: new Date(now.getTime() + routeTtlMs(env)).toISOString(),
+  };
+}
+
+/** The organization mid-move, once no Worker can still write the old way. */
+async function switchingRow(db: Db, env: Env, organizationId: string) {
+  const row = await registryRow(db, organizationId);
+  if (row.state !== "switching" || !row.movingTo || !row.switchingSince) {
+    throw conflict("La organización no se está trasladando: empieza con move.");
+  }
+  const copyFrom = Date.parse(row.switchingSince) + routeTtlMs(env);
+  if (Date.now() < copyFrom) {
+    throw conflict(
+      `Aún puede haber Workers que escriban donde estaba: copia desde ${new Date(copyFrom).toISOString()}.`,
+    );
+  }
+  return { ...row, movingTo: row.movingTo, tables: tablesToMove(row.movingTo, row.dataVersion) };
+}
+
+/** Copies one page of `table` after the id `after` ("" for the first); `next` is null at the end. */
+export async function copyPage(
+  db: Db,
+  env: Env,
+  organizationId: string,
+  table: StoreTable,
+  after: string,
+) {
+  const row = await switchingRow(db, env, organizationId);
+  if (!row.tables.includes(table)) throw conflict(`Este traslado no copia ${table}.`);
+  const store = storeAt(env, row);
+  const rows =
+    row.movingTo === "store"
+      ? ((await d1Page(db, organizationId, table, after)) as StoreRow[])
+      : ((await store.page(organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[]);
+  const first = after === "";
+  if (row.movingTo === "store") await store.putRows(organizationId, table, rows, first);
+  else await putD1Rows(db, organizationId, table, rows, first);
+  const next = rows.length === MOVE_PAGE_SIZE ? rows.at(-1)!.id : null;
+  return { copied: rows.length, next };
+}
+
+function d1Page(db: Db, organizationId: string, table: StoreTable, after: string) {
+  const { table: rows } = STORE_TABLES[table];
+  return db
+    .select()
+    .from(rows)
+    .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
+    .orderBy(asc(rows.id))
+    .limit(MOVE_PAGE_SIZE);
+}
+
+/** Moving back: the store's rows replace what D1 kept of the organization's table. */
+async function putD1Rows(
+  db: Db,
+  organizationId: string,
+  table: StoreTable,
+  rows: StoreRow[],
+  first: boolean,
+) {
+  const { table: target } = STORE_TABLES[table];
+  if (rows.some((row) => row.organizationId !== organizationId)) {
+    throw new Error(`rows of another organization copied back for ${organizationId}`);
+  }
+  const size = rowsPerInsert(table);
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += size) {
+    inserts.push(
+      db
+        .insert(target)
+        .values(rows.slice(i, i + size) as (typeof target.$inferInsert)[])
+        .onConflictDoNothing(),
+    );
+  }
+  const clear = db.delete(target).where(eq(target.organizationId, organizationId));
+  const statements = [...(first ? [clear] : []), ...inserts];
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number]]);
+}
+
+/** How many rows of a table D1 holds for the organization, and their ids' checksum. */
+async function d1Summary(db: Db, organizationId: string, table: StoreTable) {
+  const { table: rows } = STORE_TABLES[table];
+  const sum = new IdChecksum();
+  for (let after = ""; ;) {
+    const page = await db
+      .select({ id: rows.id })
+      .from(rows)
+      .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
+      .orderBy(asc(rows.id))
+      .limit(5_000);
+    for (const { id } of page) sum.add(id);
+    if (page.length < 5_000) return sum.summary();
+    after = page.at(-1)!.id;
+  }
+}
+
+export interface TableCheck {
+  table: StoreTable;
+  d1: TableSummary;
+  store: TableSummary;
+}
+
+/**
+ * Checks every table on both sides and switches the organization to where its data went, or,
+ * when a figure differs, back to where it was. Answers the figures either way.
+ */
+export async function finishMove(db: Db, env: Env, organizationId: string) {
+  const row = await switchingRow(db, env, organizationId);
+  const store = storeAt(env, row);
+  const checks: TableCheck[] = [];
+  for (const table of row.tables) {
+    const [d1, inStore] = await Promise.all([
+      d1Summary(db, organizationId, table),
+      store.summary(organizationId, table),
+    ]);
+    checks.push({ table, d1, store: inStore });
+  }
+  const matches = checks.every(
+    (c) => c.d1.count === c.store.count && c.d1.checksum === c.store.checksum,
+  );
+  const state = matches ? row.movingTo : origin(row);
+  await db
+    .update(organizationStores)
+    .set({
+      state,
+      movingTo: null,
+      switchingSince: null,
+      ...(matches && { dataVersion: state === "store" ? STORE_SCHEMA_VERSION : 0 }),
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(organizationStores.organizationId, organizationId));
+  return { moved: matches, state, checks };
+}
+
+/** Abandons a move: the organization stays where its data was. */
+export async function abortMove(db: Db, env: Env, organizationId: string) {
+  const row = await registryRow(db, organizationId);
+  if (row.state !== "switching" || !row.movingTo) {
+    throw conflict("La organización no se está trasladando.");
+  }
+  const back = origin(row);
+  await db
+    .update(organizationStores)
+    .set({ state: back, movingTo: null, switchingSince: null, updatedAt: new Date().toISOString() })
+    .where(eq(organizationStores.organizationId, organizationId));
+  return { state: back };
+}
