@@ -29,7 +29,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
         {children}
-        <Toaster richColors position="top-right" closeButton />
+        <Toaster
+          richColors
+          position="top-right"
+          closeButton
+          offset={{ top: "var(--toasts-top, 24px)" }}
+          mobileOffset={{ top: "var(--toasts-top, 16px)" }}
+        />
         <ScrollRestoration />
         <Scripts />
       </body>

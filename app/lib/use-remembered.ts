@@ -1,16 +1,18 @@
 import { useState } from "react";
 
 /**
- * A choice the console remembers on this browser (a panel folded away): read once, written
- * on each change. Private browsing without storage just does not remember.
+ * A choice the console remembers on this browser (a panel opened or closed): read once,
+ * written on each change. `initial` (a value, or a function of the window, such as its width)
+ * holds until the person chooses. Private browsing without storage just does not remember.
  */
-export function useRemembered(key: string, initial: boolean) {
+export function useRemembered(key: string, initial: boolean | (() => boolean)) {
   const [value, setValue] = useState(() => {
+    const fallback = () => (typeof initial === "function" ? initial() : initial);
     try {
       const stored = window.localStorage.getItem(key);
-      return stored === null ? initial : stored === "true";
+      return stored === null ? fallback() : stored === "true";
     } catch {
-      return initial;
+      return fallback();
     }
   });
   const remember = (next: boolean) => {

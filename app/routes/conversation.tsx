@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import {
   data as routeData,
   isRouteErrorResponse,
@@ -15,18 +15,24 @@ import type {
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
 import { replyActions } from "~/components/conversations/actions";
-import { ConversationHeader } from "~/components/conversations/conversation-header";
+import { ConversationDetails } from "~/components/conversations/conversation-details";
+import {
+  ConversationHeader,
+  DETAILS_PANEL_ID,
+} from "~/components/conversations/conversation-header";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { ThreadView } from "~/components/conversations/thread-view";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { loadThread, useMessageThread } from "~/components/conversations/use-message-thread";
+import { useDetails } from "~/components/conversations/use-details";
+import { useToastsBelow } from "~/components/conversations/use-toasts-below";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import { readConversions } from "~/components/sales/read-conversions";
+import { Sheet } from "~/components/ui/sheet";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
-import { useRemembered } from "~/lib/use-remembered";
 import { useLiveConversations } from "~/lib/use-live-conversations";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 import type { clientLoader as inboxLoader } from "./conversations";
@@ -122,8 +128,6 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   const thread = useMessageThread(conversationId, { loaded: loaded.thread });
   const { upsert } = thread;
   const expiresAt = conversation.window_expires_at;
-  // "Ventas y origen" takes a third of a wide pane: whoever needs the thread folds it away.
-  const [salesShown, showSales] = useRemembered("atiende:sales-panel", true);
   const { open: windowOpen, now } = useWindowClock(expiresAt);
 
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
@@ -161,20 +165,51 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   });
 
   const actions = replyActions(conversationId, upsert);
+  const requestPhone = () => void actions.requestPhone();
+
+  const details = useDetails(conversationId, loaded.conversions);
+  const { wide, conversions } = details;
+
+  const header = useRef<HTMLElement>(null);
+  useToastsBelow(header, !details.sheet);
+
+  const detailsFor = (onPhone: boolean) => (
+    <ConversationDetails
+      conversation={conversation}
+      agents={agents}
+      onChange={show}
+      headerActions={onPhone ? { windowOpen, onRequestPhone: requestPhone } : undefined}
+      now={now}
+      sales={
+        <Suspense fallback={<Spinner label="Cargando ventas..." />}>
+          {conversions === null ? (
+            <Spinner label="Cargando ventas..." />
+          ) : (
+            <SalesPanel
+              conversation={conversation}
+              conversions={conversions}
+              onChange={(update) => setConversation((c) => c && update(c))}
+            />
+          )}
+        </Suspense>
+      }
+    />
+  );
 
   return (
-    <section className="flex h-[calc(100vh-8rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 lg:h-[calc(100vh-4rem)]">
+    <section className="flex h-[calc(100dvh-6.25rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 sm:h-[calc(100dvh-7.25rem)] lg:h-[calc(100dvh-4rem)]">
       <ConversationHeader
+        ref={header}
         conversation={conversation}
-        agents={agents}
         back={back}
+        wide={wide}
         windowOpen={windowOpen}
-        onRequestPhone={() => void actions.requestPhone()}
+        onRequestPhone={requestPhone}
         onChange={show}
-        sales={{ shown: salesShown, toggle: () => showSales(!salesShown) }}
+        details={{ shown: details.shown, toggle: details.toggle }}
       />
       {conversation.assignee_id && (
-        <p className="border-b border-sky-100 bg-sky-50 px-4 py-2 text-sm text-sky-900">
+        <p className="border-b border-sky-100 bg-sky-50 px-4 py-1.5 text-xs text-sky-900">
           La IA no responde mientras una persona lleva la conversación.
         </p>
       )}
@@ -183,31 +218,30 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex min-h-0 flex-1 flex-col xl:flex-row">
-        {salesShown && (
-          <div id="sales-panel" className="contents">
-            <Suspense fallback={<Spinner label="Cargando ventas..." />}>
-              <SalesPanel
-                conversation={conversation}
-                conversions={loaded.conversions}
-                onChange={(update) => setConversation((c) => c && update(c))}
-              />
-            </Suspense>
-          </div>
-        )}
-        <div className="flex min-h-0 flex-1 flex-col xl:order-first">
+      <div className="flex min-h-0 flex-1">
+        <div className="flex min-w-0 flex-1 flex-col">
           <ThreadView thread={thread} actions={actions} windowOpen={windowOpen} />
           <ReplyArea
             key={conversationId}
             actions={actions}
             window={{ expiresAt, open: windowOpen, now }}
-            billing={conversation.billing}
             quickReplies={loaded.quickReplies}
             suggestion={{ conversationId, aiDraft, onChange: setAiDraft }}
             notes={{ conversationId, onWritten: upsert }}
           />
         </div>
+        {details.panel && (
+          <div
+            id={DETAILS_PANEL_ID}
+            className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
+          >
+            {detailsFor(false)}
+          </div>
+        )}
       </div>
+      <Sheet open={details.sheet} title="Detalles" onClose={details.closeSheet}>
+        {detailsFor(true)}
+      </Sheet>
     </section>
   );
 }

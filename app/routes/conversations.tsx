@@ -4,11 +4,13 @@ import { CONVERSATION_PAGE_SIZE } from "../../worker/conversations/contract";
 import { ConversationRow } from "~/components/inbox/conversation-row";
 import { EmptyInbox } from "~/components/inbox/empty-inbox";
 import { InboxFilters } from "~/components/inbox/inbox-filters";
+import { NoConversationOpen } from "~/components/inbox/no-conversation-open";
 import { markInboxRead, useInboxList } from "~/components/inbox/use-inbox-list";
-import { PageHeader } from "~/components/page-header";
+import { useListReturn } from "~/components/inbox/use-list-return";
 import { RouteError } from "~/components/route-error";
 import { readTeam, TeamProvider } from "~/components/team/team";
 import { Pager } from "~/components/ui/pager";
+import { useMediaQuery, WIDE_SCREEN } from "~/components/ui/use-media-query";
 import { ApiError, client, data, tokenStore } from "~/lib/api";
 import {
   filtersFromUrl,
@@ -94,72 +96,85 @@ export default function Conversations({ loaderData: loaded }: Route.ComponentPro
     navigation.state === "loading" &&
     navigation.location.pathname.startsWith("/conversations/") &&
     navigation.location.pathname !== location.pathname;
-  // With a conversation open, wide screens show the list beside it and phones show only it.
+  // Wide screens show the list beside the conversation (or beside "Elige una conversación");
+  // narrower ones show one or the other.
   const openId = useParams().conversationId;
   const open = openId !== undefined;
+  const beside = useMediaQuery(WIDE_SCREEN);
+  const { opened } = useListReturn(open, beside);
   const page = filters.page;
   const pages = Math.max(1, Math.ceil((list?.total ?? 0) / CONVERSATION_PAGE_SIZE));
+  const empty = placeholder || list === null;
+
+  const inbox = (
+    <div className={`${open ? "hidden xl:flex" : "flex"} min-h-0 flex-col`}>
+      <div className="mb-3 flex items-baseline justify-between gap-3">
+        <h1 className="text-xl font-bold text-slate-900">Conversaciones</h1>
+        {list !== null && !empty && (
+          <p className="text-sm text-slate-600">
+            {list.total === 1 ? "1 conversación" : `${list.total} conversaciones`}
+          </p>
+        )}
+      </div>
+      <InboxFilters filters={filters} agents={agents} onChange={show} />
+      {empty ? (
+        <EmptyInbox
+          onRetry={() => {
+            setPlaceholder(false);
+            revalidate();
+          }}
+        />
+      ) : (
+        <>
+          <ul
+            className={`min-h-0 divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity xl:flex-1 xl:overflow-y-auto ${loading ? "opacity-60" : ""}`}
+            aria-label="Conversaciones"
+            aria-busy={loading}
+          >
+            {list.conversations.length === 0 && (
+              <li className="p-6 text-center text-sm text-slate-600">
+                Ninguna conversación coincide con los filtros.
+              </li>
+            )}
+            {list.conversations.map((conversation) => (
+              <ConversationRow
+                key={conversation.id}
+                conversation={conversation}
+                agents={agents}
+                listSearch={filtersToUrl(filters).toString()}
+                current={conversation.id === openId}
+                onOpen={opened}
+                onChange={replace}
+              />
+            ))}
+          </ul>
+          <Pager page={page} pages={pages} onPage={(next) => show({ page: next })} />
+        </>
+      )}
+    </div>
+  );
 
   return (
     <TeamProvider value={team}>
       <div
         className={
-          open
-            ? "lg:grid lg:grid-cols-[minmax(18rem,24rem)_minmax(0,1fr)] lg:items-start lg:gap-4"
-            : undefined
+          empty && !open
+            ? undefined
+            : "xl:grid xl:h-[calc(100dvh-4rem)] xl:grid-cols-[20rem_minmax(0,1fr)] xl:gap-4 2xl:grid-cols-[24rem_minmax(0,1fr)]"
         }
       >
-        <div
-          className={
-            open
-              ? "hidden lg:sticky lg:top-8 lg:block lg:max-h-[calc(100vh-4rem)] lg:overflow-y-auto"
-              : undefined
-          }
-        >
-          <PageHeader
-            title="Conversaciones"
-            description="Las conversaciones de WhatsApp de tu organización, en tiempo real."
-          />
-          <InboxFilters filters={filters} agents={agents} beside={open} onChange={show} />
-
-          {placeholder || list === null ? (
-            <EmptyInbox
-              onRetry={() => {
-                setPlaceholder(false);
-                revalidate();
-              }}
-            />
-          ) : (
-            <>
-              <ul
-                className={`divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white transition-opacity ${loading ? "opacity-60" : ""}`}
-                aria-label="Conversaciones"
-                aria-busy={loading}
-              >
-                {list.conversations.length === 0 && (
-                  <li className="p-6 text-center text-sm text-slate-600">
-                    Ninguna conversación coincide con los filtros.
-                  </li>
-                )}
-                {list.conversations.map((conversation) => (
-                  <ConversationRow
-                    key={conversation.id}
-                    conversation={conversation}
-                    agents={agents}
-                    listSearch={filtersToUrl(filters).toString()}
-                    current={conversation.id === openId}
-                    withSelects={!open}
-                    onChange={replace}
-                  />
-                ))}
-              </ul>
-              <Pager page={page} pages={pages} onPage={(next) => show({ page: next })} />
-            </>
-          )}
-        </div>
-        <div aria-busy={opening} className={`min-w-0 ${opening ? "opacity-60" : ""}`}>
-          <Outlet />
-        </div>
+        {inbox}
+        {open ? (
+          <div aria-busy={opening} className={`min-w-0 ${opening ? "opacity-60" : ""}`}>
+            <Outlet />
+          </div>
+        ) : (
+          !empty && (
+            <div className="hidden min-w-0 xl:block">
+              <NoConversationOpen />
+            </div>
+          )
+        )}
       </div>
     </TeamProvider>
   );

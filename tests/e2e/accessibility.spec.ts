@@ -144,3 +144,55 @@ for (const [name, path, ready] of CONSOLE_SCREENS) {
     await expectNoSeriousViolations(page, url);
   });
 }
+
+// The conversation screen's parts that open on demand, at the two sizes people work it at.
+test.describe("at 1440 px", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("the inbox's filters and a row's options meet WCAG 2.1 AA", async ({ page }) => {
+    await consoleWithData(page);
+    await page.goto("/conversations");
+    await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
+    await page.getByRole("button", { name: "Filtros", exact: true }).click();
+    await expect(page.getByLabel("Filtrar por estado")).toBeVisible();
+    await expectNoSeriousViolations(page, "filtros del inbox");
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: /^Opciones de / }).click();
+    await expect(page.getByLabel(/^Estado de /)).toBeVisible();
+    await expectNoSeriousViolations(page, "opciones de una conversación");
+  });
+
+  test("the conversation with its details panel meets WCAG 2.1 AA", async ({ page }) => {
+    const { conversationId } = await consoleWithData(page);
+    await page.goto(`/conversations/${conversationId}`);
+    await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
+    await page.getByRole("button", { name: "Detalles" }).click();
+    await expect(page.getByRole("complementary", { name: "Ventas y origen" })).toBeVisible();
+    await expectNoSeriousViolations(page, "detalles de la conversación");
+  });
+});
+
+test.describe("@mobile at 390 px", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("@mobile the inbox meets WCAG 2.1 AA on a phone", async ({ page }) => {
+    await consoleWithData(page);
+    await page.goto("/conversations");
+    await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
+    await expectNoSeriousViolations(page, "/conversations (390 px)");
+  });
+
+  test("@mobile the conversation and its details sheet meet WCAG 2.1 AA on a phone", async ({
+    page,
+  }) => {
+    const { conversationId } = await consoleWithData(page);
+    await page.goto(`/conversations/${conversationId}`);
+    const messages = page.getByRole("list", { name: "Mensajes" });
+    await expect(messages.getByText("Hola, ¿tenéis cita?")).toBeVisible();
+    await expectNoSeriousViolations(page, "/conversations/:id (390 px)");
+    await page.getByRole("button", { name: "Detalles" }).click();
+    const sheet = page.getByRole("dialog", { name: "Detalles" });
+    await expect(sheet.getByRole("complementary", { name: "Ventas y origen" })).toBeVisible();
+    await expectNoSeriousViolations(page, "detalles de la conversación (390 px)");
+  });
+});

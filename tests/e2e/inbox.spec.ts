@@ -24,10 +24,13 @@ test("work the inbox: filter, search, open, reply, change status and agent", asy
   await page.getByLabel("Buscar").fill("");
   await expect(list.getByRole("listitem")).toHaveCount(2);
 
+  await page.getByRole("button", { name: "Opciones de Pedro Gil" }).click();
   await page.getByLabel("Estado de Pedro Gil").selectOption("closed");
   await expect(page.getByText("Conversación actualizada")).toBeVisible();
+  await page.getByRole("button", { name: "Filtros", exact: true }).click();
   await page.getByLabel("Filtrar por estado").selectOption("closed");
   await expect(list.getByRole("listitem")).toHaveCount(1);
+  await page.getByRole("button", { name: "Filtros (1)" }).click();
   await page.getByLabel("Filtrar por estado").selectOption("");
 
   await list.getByText("Lucía Pérez").click();
@@ -52,7 +55,9 @@ test("work the inbox: filter, search, open, reply, change status and agent", asy
   // The fake WhatsApp reports delivery and reading: the mark turns into a double check.
   await expect(page.getByLabel("Leído")).toBeVisible();
 
-  await page.getByLabel("Agente asignado").selectOption({ label: "Sofía" });
+  // The AI agent is among the details; who holds it and its status are in the header.
+  await page.getByRole("button", { name: "Detalles" }).click();
+  await page.getByLabel("Agente de IA").selectOption({ label: "Sofía" });
   await expect(page.getByText("Agente asignado", { exact: true }).last()).toBeVisible();
   await page.getByLabel("Estado", { exact: true }).selectOption("pending");
   await expect(

@@ -63,11 +63,19 @@ async function customerFromAd(page: Page, text: string) {
   return { ...owner, ad, from };
 }
 
-/** Opens the customer's conversation from the list. */
+/** Opens the customer's conversation from the list, and its details beside it. */
 async function openConversation(page: Page) {
   await page.goto("/conversations");
   await page.getByRole("list", { name: "Conversaciones" }).getByText("Ana Ruiz").click();
   await expect(page.getByRole("heading", { name: "Ana Ruiz" })).toBeVisible();
+  await page.getByRole("button", { name: "Detalles" }).click();
+  await expect(panel(page)).toBeVisible();
+}
+
+/** Chooses a value of the inbox's "Filtros" panel. */
+async function filterBy(page: Page, label: string, value: string) {
+  await page.getByRole("button", { name: /^Filtros/ }).click();
+  await page.getByLabel(label).selectOption(value);
 }
 
 const panel = (page: Page) => page.getByRole("complementary", { name: "Ventas y origen" });
@@ -83,9 +91,9 @@ test("a customer from an ad becomes a lead through the AI, a sale is registered,
   await page.goto("/conversations");
   const row = page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem").first();
   await expect(row.getByRole("link").getByText("Interesado", { exact: true })).toBeVisible();
-  await page.getByLabel("Filtrar por etapa").selectOption("customer");
+  await filterBy(page, "Filtrar por etapa", "customer");
   await expect(page.getByText("Ninguna conversación coincide con los filtros.")).toBeVisible();
-  await page.getByLabel("Filtrar por etapa").selectOption("lead");
+  await filterBy(page, "Filtrar por etapa", "lead");
   await expect(
     page.getByRole("list", { name: "Conversaciones" }).getByText("Ana Ruiz"),
   ).toBeVisible();
@@ -165,6 +173,7 @@ test("a stage set by one person shows live to a teammate, in the conversation an
   const teammate = await other.newPage();
   await teammate.addInitScript((t) => localStorage.setItem("auth_token", t), token);
   await teammate.goto("/conversations");
+  await teammate.getByRole("button", { name: "Opciones de Ana Ruiz" }).click();
   await expect(teammate.getByLabel("Etapa de Ana Ruiz")).toHaveValue("new");
 
   await page.getByLabel("Etapa", { exact: true }).selectOption("lost");

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useId, useState } from "react";
 import { toast } from "sonner";
 import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import { Button } from "~/components/ui/button";
 import { AttachButton } from "./attach-button";
+import { useAutoGrow } from "./use-auto-grow";
 import { Spinner } from "~/components/ui/spinner";
 import type { TemplateToSend } from "./template-picker";
 
@@ -39,10 +40,7 @@ export function TemplateOnlyComposer({
   onSendTemplate: (template: TemplateToSend) => Promise<boolean>;
 }) {
   return (
-    <section
-      aria-label="Responder con una plantilla"
-      className="space-y-2 border-t border-slate-200 bg-white p-3"
-    >
+    <section aria-label="Responder con una plantilla" className="space-y-2 px-3 pb-3 pt-2">
       <p className="text-sm text-slate-700">
         No puedes escribir texto libre ni enviar archivos: han pasado más de 24 horas desde el
         último mensaje del cliente (o aún no ha escrito). Envía una plantilla aprobada por Meta;
@@ -54,8 +52,9 @@ export function TemplateOnlyComposer({
 }
 
 /**
- * Enter sends, Shift+Enter starts a new line; blank text is ignored; "/" offers quick replies;
- * optionally a file (the text becomes its caption) or a template.
+ * Enter sends, Shift+Enter starts a new line (the hint under the box says so); blank text is
+ * ignored; "/" offers quick replies; optionally a file (the text becomes its caption) or a
+ * template. The box takes the whole width and grows with its text; its buttons sit below.
  */
 export function Composer({
   text,
@@ -69,6 +68,9 @@ export function Composer({
   const [uploading, setUploading] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const disabled = uploading !== null;
+  const box = useAutoGrow(text);
+  const hintId = useId();
+  const hint = `Enter envía · Mayús+Enter nueva línea${quickReplies.length > 0 ? " · / respuestas rápidas" : ""}`;
 
   const typed = /^\/(\S*)$/.exec(text)?.[1]?.toLowerCase();
   const suggestions =
@@ -105,7 +107,7 @@ export function Composer({
   }
 
   return (
-    <div className="border-t border-slate-200 bg-white">
+    <div>
       {templatesOpen && onSendTemplate && (
         <section aria-label="Plantillas" className="border-b border-slate-200 p-3">
           <TemplatePicker onSend={sendTemplate} onCancel={() => setTemplatesOpen(false)} />
@@ -121,7 +123,7 @@ export function Composer({
         </p>
       )}
       <form
-        className="relative flex items-end gap-2 p-3"
+        className="relative px-3 pb-3 pt-2"
         onSubmit={(e) => {
           e.preventDefault();
           void send();
@@ -147,17 +149,16 @@ export function Composer({
             ))}
           </ul>
         )}
-        {onAttach && (
-          <AttachButton disabled={disabled || sending} onFile={(f, t) => void attach(f, t)} />
-        )}
         <label className="sr-only" htmlFor="composer">
           Escribe un mensaje
         </label>
         <textarea
           id="composer"
-          rows={2}
+          ref={box}
+          rows={1}
           value={text}
           disabled={disabled}
+          aria-describedby={hintId}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
             if (e.key !== "Enter" || e.shiftKey) return;
@@ -166,23 +167,36 @@ export function Composer({
             if (suggestions[0]) setText(suggestions[0].content);
             else void send();
           }}
-          placeholder="Escribe un mensaje… (Enter envía, Mayús+Enter nueva línea, / respuestas rápidas)"
-          className="flex-1 resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100"
+          placeholder="Escribe un mensaje…"
+          className="block w-full resize-none rounded-lg border border-slate-300 px-3 py-2 text-sm disabled:bg-slate-100"
         />
-        {onSendTemplate && (
+        <div className="mt-2 flex items-center gap-2">
+          {onAttach && (
+            <AttachButton disabled={disabled || sending} onFile={(f, t) => void attach(f, t)} />
+          )}
+          {onSendTemplate && (
+            <Button
+              variant="secondary"
+              className="px-3 py-1.5"
+              aria-expanded={templatesOpen}
+              title="Enviar una plantilla aprobada"
+              disabled={disabled}
+              onClick={() => setTemplatesOpen((o) => !o)}
+            >
+              Plantilla
+            </Button>
+          )}
+          <p id={hintId} className="hidden min-w-0 flex-1 text-xs text-slate-600 sm:block">
+            {hint}
+          </p>
           <Button
-            variant="secondary"
-            aria-expanded={templatesOpen}
-            title="Enviar una plantilla aprobada"
-            disabled={disabled}
-            onClick={() => setTemplatesOpen((o) => !o)}
+            type="submit"
+            className="ml-auto px-5 py-1.5"
+            disabled={disabled || sending || !text.trim()}
           >
-            Plantilla
+            Enviar
           </Button>
-        )}
-        <Button type="submit" disabled={disabled || sending || !text.trim()}>
-          Enviar
-        </Button>
+        </div>
       </form>
     </div>
   );

@@ -1,139 +1,159 @@
-import { lazy, Suspense } from "react";
 import { Link } from "react-router";
-import type { Agent } from "../../../worker/agents/contract";
 import type { Conversation } from "../../../worker/conversations/contract";
-import { StageBadge, StageSelect } from "~/components/sales/stage";
-import { AssigneeSelect, LabelChips } from "~/components/team/team";
-import { assignPerson, setLabels } from "~/components/team/team-actions";
+import { AssigneeSelect } from "~/components/team/team";
+import { assignPerson } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
-import { changeAgent, changeStatus, updateConversation } from "./actions";
+import { changeStatus, updateConversation } from "./actions";
 import { ContactNameEditor } from "./contact-name";
-import {
-  AgentSelect,
-  contactHandle,
-  contactLabel,
-  PrioritySelect,
-  StatusBadge,
-  StatusSelect,
-} from "./selectors";
+import { contactHandle, contactLabel, StatusBadge, StatusSelect } from "./selectors";
 
-/** The label picker brings headlessui's Listbox and its positioning: fetched once shown. */
-const LazyLabelPicker = lazy(() =>
-  import("~/components/team/label-picker").then((m) => ({ default: m.LabelPicker })),
-);
-function LabelPicker(props: Parameters<typeof LazyLabelPicker>[0]) {
-  const count = props.value.length;
+/** The id of the side panel "Detalles" opens on a wide screen. */
+export const DETAILS_PANEL_ID = "conversation-details";
+
+/** "Pedir teléfono": for a customer known by username, while WhatsApp lets us write. */
+export function RequestPhoneButton({
+  windowOpen,
+  onClick,
+}: {
+  windowOpen: boolean;
+  onClick: () => void;
+}) {
   return (
-    <Suspense
-      fallback={
-        <button
-          type="button"
-          disabled
-          className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
-        >
-          Etiquetas{count > 0 ? ` (${count})` : ""}
-        </button>
-      }
+    <Button
+      variant="secondary"
+      className="px-3 py-1.5"
+      disabled={!windowOpen}
+      title={windowOpen ? undefined : "Solo con la ventana de 24 horas abierta"}
+      onClick={onClick}
     >
-      <LazyLabelPicker {...props} />
-    </Suspense>
+      Pedir teléfono
+    </Button>
   );
 }
 
 /**
- * Who the customer is and everything a person changes about the conversation: name, status,
- * stage, priority, agent, the person holding it, labels; "Pedir teléfono" for a customer known
- * by username; the "Ventas y origen" panel's toggle. Each change's answer goes to `onChange`.
+ * Who the customer is and what people do most: on a wide screen, "Pedir teléfono" (a
+ * customer known by username), who holds the conversation and its status; everywhere,
+ * "Detalles" (a side panel on a wide screen, a sheet on a narrower one) with the rest.
+ * On a narrower screen "←" leads back to the list. Each change's answer goes to `onChange`.
  */
 export function ConversationHeader({
   conversation,
-  agents,
   back,
+  wide,
   windowOpen,
   onRequestPhone,
   onChange,
-  sales,
+  details,
+  ref,
 }: {
   conversation: Conversation;
-  agents: Agent[];
-  /** The inbox with its filters, for "← Conversaciones" on small screens. */
+  /** The inbox with its filters, for "←" when the list is not beside. */
   back: string;
+  /** The list is beside, and the header has room for the main actions. */
+  wide: boolean;
   windowOpen: boolean;
   onRequestPhone: () => void;
   onChange: (updated: Conversation | null) => void;
-  sales: { shown: boolean; toggle: () => void };
+  details: { shown: boolean; toggle: () => void };
+  ref?: React.Ref<HTMLElement>;
 }) {
   const { id } = conversation;
   const handle = contactHandle(conversation);
   return (
-    <header className="flex flex-wrap items-center gap-3 border-b border-slate-200 bg-white p-4">
-      <Link
-        to={back}
-        className="text-sm font-medium text-emerald-800 hover:underline lg:hidden"
-        aria-label="Volver a conversaciones"
-      >
-        ← Conversaciones
-      </Link>
-      <div className="min-w-48 flex-1">
+    <header
+      ref={ref}
+      className="flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:gap-3 sm:px-4"
+    >
+      {!wide && (
+        <Link
+          to={back}
+          preventScrollReset
+          aria-label="Volver a conversaciones"
+          title="Volver a conversaciones"
+          className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
+        >
+          <svg
+            aria-hidden
+            viewBox="0 0 24 24"
+            className="h-5 w-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth={2}
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          >
+            <path d="M15 5l-7 7 7 7" />
+          </svg>
+        </Link>
+      )}
+      <div className="min-w-0 flex-1">
         <ContactNameEditor
           name={conversation.contact_name}
           label={contactLabel(conversation)}
           onSave={async (contact_name) => onChange(await updateConversation(id, { contact_name }))}
         />
-        {conversation.contact_name && handle && <p className="text-sm text-slate-500">{handle}</p>}
+        <p className="flex min-w-0 items-center gap-2 text-sm text-slate-500">
+          <StatusBadge status={conversation.status} />
+          {conversation.contact_name && handle && <span className="truncate">{handle}</span>}
+        </p>
       </div>
-      {!conversation.contact.phone_number && (
-        <Button
-          variant="secondary"
-          disabled={!windowOpen}
-          title={windowOpen ? undefined : "Solo con la ventana de 24 horas abierta"}
-          onClick={onRequestPhone}
-        >
-          Pedir teléfono
-        </Button>
+      {wide && (
+        <>
+          {!conversation.contact.phone_number && (
+            <RequestPhoneButton windowOpen={windowOpen} onClick={onRequestPhone} />
+          )}
+          <AssigneeSelect
+            label="Asignado a"
+            value={conversation.assignee_id}
+            className="max-w-44 py-1.5"
+            onChange={async (userId) => onChange(await assignPerson(id, userId))}
+          />
+          <StatusSelect
+            label="Estado"
+            value={conversation.status}
+            className="py-1.5"
+            onChange={async (status) => onChange(await changeStatus(id, status))}
+          />
+        </>
       )}
-      <StatusBadge status={conversation.status} />
-      <StageBadge stage={conversation.stage} />
-      <StatusSelect
-        label="Estado"
-        value={conversation.status}
-        onChange={async (status) => onChange(await changeStatus(id, status))}
-      />
-      <StageSelect
-        label="Etapa"
-        value={conversation.stage}
-        onChange={async (stage) => onChange(await updateConversation(id, { stage }))}
-      />
-      <PrioritySelect
-        label="Prioridad"
-        value={conversation.priority}
-        onChange={async (priority) => onChange(await updateConversation(id, { priority }))}
-      />
-      <AgentSelect
-        label="Agente asignado"
-        value={conversation.agent_id}
-        agents={agents}
-        onChange={async (agentId) => onChange(await changeAgent(id, agentId))}
-      />
-      <AssigneeSelect
-        label="Asignado a"
-        value={conversation.assignee_id}
-        onChange={async (userId) => onChange(await assignPerson(id, userId))}
-      />
-      <LabelPicker
-        value={conversation.labels}
-        onChange={async (ids) => onChange(await setLabels(id, ids))}
-      />
-      <LabelChips labels={conversation.labels} />
-      <button
-        type="button"
-        aria-expanded={sales.shown}
-        aria-controls="sales-panel"
-        onClick={sales.toggle}
-        className="rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm text-slate-700 hover:bg-slate-50"
-      >
-        {sales.shown ? "Ocultar ventas" : "Ventas y origen"}
-      </button>
+      <DetailsButton wide={wide} {...details} />
     </header>
+  );
+}
+
+/** "Detalles": the side panel's switch on a wide screen, the sheet's opener on a phone. */
+function DetailsButton({
+  wide,
+  shown,
+  toggle,
+}: {
+  wide: boolean;
+  shown: boolean;
+  toggle: () => void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-expanded={shown}
+      aria-controls={wide ? DETAILS_PANEL_ID : undefined}
+      aria-haspopup={wide ? undefined : "dialog"}
+      onClick={toggle}
+      className={`inline-flex shrink-0 items-center gap-1.5 rounded-lg border px-2.5 py-1.5 text-sm font-medium ${shown && wide ? "border-emerald-600 bg-emerald-50 text-emerald-900" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
+    >
+      <svg
+        aria-hidden
+        viewBox="0 0 24 24"
+        className="h-4 w-4"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinejoin="round"
+      >
+        <rect x="3" y="4" width="18" height="16" rx="2" />
+        <path d="M15 4v16" />
+      </svg>
+      Detalles
+    </button>
   );
 }

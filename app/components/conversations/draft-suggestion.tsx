@@ -39,34 +39,21 @@ export function useDraftInComposer(
   return { fromDraft, takeDraft };
 }
 
-interface DraftSuggestionProps {
-  conversationId: string;
-  aiDraft: AiDraft | null;
-  /** The suggestion is already the composer's text. */
-  inComposer: boolean;
-  onUse: () => void;
-  onChange: (draft: AiDraft | null) => void;
-}
-
 /**
- * Above the composer: "Sugerencia de IA" (edit it in the composer and send it, or "Descartar")
- * and "Sugerir respuesta", which asks the conversation's agent for one now.
+ * The calls behind "Sugerir respuesta" (asks the conversation's agent for a suggestion now)
+ * and "Descartar", with what is on its way.
  */
-export function DraftSuggestion({
-  conversationId,
-  aiDraft,
-  inComposer,
-  onUse,
-  onChange,
-}: DraftSuggestionProps) {
+export function useSuggestionRequests(
+  conversationId: string | undefined,
+  onChange: (draft: AiDraft | null) => void,
+) {
   const [busy, setBusy] = useState<"suggest" | "discard" | null>(null);
+  const param = { id: conversationId ?? "" };
 
   async function suggest() {
     setBusy("suggest");
     try {
-      const { draft } = await data(
-        client.conversations[":id"].draft.$post({ param: { id: conversationId } }),
-      );
+      const { draft } = await data(client.conversations[":id"].draft.$post({ param }));
       onChange(draft);
     } catch (error) {
       toast.error("No se pudo preparar una sugerencia", { description: errorMessage(error) });
@@ -78,7 +65,7 @@ export function DraftSuggestion({
   async function discard() {
     setBusy("discard");
     try {
-      await data(client.conversations[":id"].draft.$delete({ param: { id: conversationId } }));
+      await data(client.conversations[":id"].draft.$delete({ param }));
       onChange(null);
     } catch (error) {
       toast.error("No se pudo descartar la sugerencia", { description: errorMessage(error) });
@@ -87,25 +74,46 @@ export function DraftSuggestion({
     }
   }
 
-  if (!aiDraft) {
-    return (
-      <div className="flex justify-end border-t border-slate-200 bg-white px-3 pt-2">
-        <Button
-          variant="secondary"
-          disabled={busy !== null}
-          aria-busy={busy === "suggest"}
-          onClick={() => void suggest()}
-          className="px-3 py-1"
-        >
-          {busy === "suggest" ? "Preparando sugerencia…" : "Sugerir respuesta"}
-        </Button>
-      </div>
-    );
-  }
+  return { busy, suggest, discard };
+}
+
+export type SuggestionRequests = ReturnType<typeof useSuggestionRequests>;
+
+/** "Sugerir respuesta": in the line above the composer, while there is no suggestion. */
+export function SuggestButton({ requests }: { requests: SuggestionRequests }) {
+  return (
+    <button
+      type="button"
+      disabled={requests.busy !== null}
+      aria-busy={requests.busy === "suggest"}
+      onClick={() => void requests.suggest()}
+      className="whitespace-nowrap rounded-lg border border-slate-300 bg-white px-2.5 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50 disabled:cursor-not-allowed disabled:text-slate-500"
+    >
+      {requests.busy === "suggest" ? "Preparando sugerencia…" : "Sugerir respuesta"}
+    </button>
+  );
+}
+
+/**
+ * Above the composer, once the AI has a suggestion: "Sugerencia de IA" (edit it in the
+ * composer and send it, "Usar sugerencia" over one's own text, or "Descartar").
+ */
+export function DraftSuggestion({
+  aiDraft,
+  inComposer,
+  onUse,
+  requests,
+}: {
+  aiDraft: AiDraft;
+  /** The suggestion is already the composer's text. */
+  inComposer: boolean;
+  onUse: () => void;
+  requests: SuggestionRequests;
+}) {
   return (
     <section
       aria-label="Sugerencia de IA"
-      className="border-t border-violet-200 bg-violet-50 px-3 py-2 text-sm"
+      className="border-y border-violet-200 bg-violet-50 px-3 py-2 text-sm"
     >
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="font-semibold text-violet-900">Sugerencia de IA</h2>
@@ -122,9 +130,9 @@ export function DraftSuggestion({
         <Button
           variant="secondary"
           className="px-3 py-1"
-          disabled={busy !== null}
-          aria-busy={busy === "discard"}
-          onClick={() => void discard()}
+          disabled={requests.busy !== null}
+          aria-busy={requests.busy === "discard"}
+          onClick={() => void requests.discard()}
         >
           Descartar
         </Button>

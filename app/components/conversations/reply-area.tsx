@@ -1,9 +1,14 @@
 import { useState } from "react";
-import type { AiDraft, ConversationBilling, Message } from "../../../worker/conversations/contract";
+import type { AiDraft, Message } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
-import { DraftSuggestion, useDraftInComposer } from "./draft-suggestion";
+import {
+  DraftSuggestion,
+  SuggestButton,
+  useDraftInComposer,
+  useSuggestionRequests,
+} from "./draft-suggestion";
 import { WindowBanner } from "./window-banner";
 import { NoteComposer } from "~/components/team/note-composer";
 
@@ -11,8 +16,6 @@ interface ReplyAreaProps {
   actions: ReplyActions;
   /** The 24-hour window, from `useWindowClock`. */
   window: { expiresAt: string | null; open: boolean; now: number };
-  /** What Meta bills for the conversation, shown beside the window. */
-  billing?: ConversationBilling;
   quickReplies?: QuickReply[];
   /** Given in a conversation: its AI suggestion ("Sugerencia de IA", "Sugerir respuesta"). */
   suggestion?: {
@@ -25,76 +28,91 @@ interface ReplyAreaProps {
 }
 
 const modeClass = (on: boolean) =>
-  `rounded-md px-3 py-1 text-xs font-medium ${on ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`;
+  `whitespace-nowrap rounded-md px-2.5 py-1 text-xs font-medium ${on ? "bg-white text-slate-900 shadow-sm" : "text-slate-600 hover:text-slate-900"}`;
 
 /**
- * Below a conversation's messages: the window line, then the composer (text, files,
- * templates), or only the template picker once the window has closed.
+ * Below a conversation's messages, in as little height as it takes: one line with
+ * "Responder" / "Nota interna" and "Sugerir respuesta", the window line, the AI's suggestion
+ * when there is one, then the composer (text, files, templates), or only the template picker
+ * once the window has closed.
  */
-export function ReplyArea({
-  actions,
-  window,
-  billing,
-  quickReplies,
-  suggestion,
-  notes,
-}: ReplyAreaProps) {
+export function ReplyArea({ actions, window, quickReplies, suggestion, notes }: ReplyAreaProps) {
   // Kept here, not in the composer: a draft survives the window closing and reopening.
   const [draft, setDraft] = useState("");
   const [noting, setNoting] = useState(false);
-  const ai = useDraftInComposer(suggestion?.aiDraft ?? null, draft, setDraft);
-  const modes = notes && (
-    <div role="group" aria-label="Modo del editor" className="flex gap-1 bg-slate-100 px-3 pt-2">
-      <button
-        type="button"
-        aria-pressed={!noting}
-        className={modeClass(!noting)}
-        onClick={() => setNoting(false)}
-      >
-        Responder
-      </button>
-      <button
-        type="button"
-        aria-pressed={noting}
-        className={modeClass(noting)}
-        onClick={() => setNoting(true)}
-      >
-        Nota interna
-      </button>
+  const aiDraft = suggestion?.aiDraft ?? null;
+  const ai = useDraftInComposer(aiDraft, draft, setDraft);
+  const requests = useSuggestionRequests(
+    suggestion?.conversationId,
+    suggestion?.onChange ?? (() => undefined),
+  );
+  const replying = !(notes && noting);
+  const canSuggest = replying && window.open && suggestion !== undefined && aiDraft === null;
+
+  const line = (notes || canSuggest) && (
+    <div className="flex items-center gap-2 px-3 pt-2">
+      {notes && (
+        <div
+          role="group"
+          aria-label="Modo del editor"
+          className="flex gap-1 rounded-lg bg-slate-100 p-0.5"
+        >
+          <button
+            type="button"
+            aria-pressed={!noting}
+            className={modeClass(!noting)}
+            onClick={() => setNoting(false)}
+          >
+            Responder
+          </button>
+          <button
+            type="button"
+            aria-pressed={noting}
+            className={modeClass(noting)}
+            onClick={() => setNoting(true)}
+          >
+            Nota interna
+          </button>
+        </div>
+      )}
+      {canSuggest && (
+        <div className="ml-auto">
+          <SuggestButton requests={requests} />
+        </div>
+      )}
     </div>
   );
-  if (notes && noting) {
-    return (
-      <>
-        {modes}
-        <NoteComposer {...notes} />
-      </>
-    );
-  }
+
   return (
-    <>
-      {modes}
-      <WindowBanner
-        expiresAt={window.expiresAt}
-        open={window.open}
-        now={window.now}
-        billing={billing}
-      />
-      {window.open && suggestion && (
-        <DraftSuggestion {...suggestion} inComposer={ai.fromDraft} onUse={ai.takeDraft} />
-      )}
-      {window.open ? (
-        <Composer
-          text={draft}
-          onTextChange={setDraft}
-          onSend={(text) => actions.send(text, ai.fromDraft)}
-          onSendTemplate={actions.sendTemplate}
-          onAttach={actions.sendFile}
-          quickReplies={quickReplies}
-        />
+    <div className="border-t border-slate-200 bg-white">
+      {line}
+      {notes && noting ? (
+        <NoteComposer {...notes} />
       ) : (
-        <TemplateOnlyComposer onSendTemplate={actions.sendTemplate} />
+        <>
+          <WindowBanner expiresAt={window.expiresAt} open={window.open} now={window.now} />
+          {window.open && aiDraft && (
+            <DraftSuggestion
+              aiDraft={aiDraft}
+              inComposer={ai.fromDraft}
+              onUse={ai.takeDraft}
+              requests={requests}
+            />
+          )}
+          {window.open ? (
+            <Composer
+              text={draft}
+              onTextChange={setDraft}
+              onSend={(text) => actions.send(text, ai.fromDraft)}
+              onSendTemplate={actions.sendTemplate}
+              onAttach={actions.sendFile}
+              quickReplies={quickReplies}
+            />
+          ) : (
+            <TemplateOnlyComposer onSendTemplate={actions.sendTemplate} />
+          )}
+        </>
       )}
-    </>
+    </div>
   );
 }

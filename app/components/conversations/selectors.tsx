@@ -9,7 +9,7 @@ import {
 import { PRIORITY_LABELS, STATUS_LABELS, STATUS_STYLES } from "./labels";
 
 const selectClass =
-  "rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
+  "min-w-0 rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
 
 /** A select over a fixed set of values (status, priority, stage) with their Spanish labels. */
 export function ChoiceSelect<T extends string>({
@@ -18,17 +18,20 @@ export function ChoiceSelect<T extends string>({
   labels,
   onChange,
   label,
+  className = "",
 }: {
   value: T;
   choices: readonly T[];
   labels: Record<T, string>;
   onChange: (value: T) => void;
   label: string;
+  /** Its width where it sits (`w-full` in a panel). */
+  className?: string;
 }) {
   return (
     <select
       aria-label={label}
-      className={selectClass}
+      className={`${selectClass} ${className}`}
       value={value}
       onChange={(e) => onChange(e.target.value as T)}
     >
@@ -45,12 +48,14 @@ export const StatusSelect = (props: {
   value: ConversationStatus;
   onChange: (status: ConversationStatus) => void;
   label: string;
+  className?: string;
 }) => <ChoiceSelect choices={CONVERSATION_STATUSES} labels={STATUS_LABELS} {...props} />;
 
 export const PrioritySelect = (props: {
   value: Priority;
   onChange: (priority: Priority) => void;
   label: string;
+  className?: string;
 }) => <ChoiceSelect choices={PRIORITIES} labels={PRIORITY_LABELS} {...props} />;
 
 /** A select of some of the organization's own (agents, members) or none: "Sin asignar". */
@@ -59,16 +64,18 @@ export function NullableSelect({
   options,
   onChange,
   label,
+  className = "",
 }: {
   value: string | null;
   options: { id: string; name: string }[];
   onChange: (id: string | null) => void;
   label: string;
+  className?: string;
 }) {
   return (
     <select
       aria-label={label}
-      className={selectClass}
+      className={`${selectClass} ${className}`}
       value={value ?? ""}
       onChange={(e) => onChange(e.target.value || null)}
     >
@@ -90,6 +97,7 @@ export const AgentSelect = ({
   agents: Agent[];
   onChange: (agentId: string | null) => void;
   label: string;
+  className?: string;
 }) => <NullableSelect options={agents} {...props} />;
 
 export function StatusBadge({ status }: { status: ConversationStatus }) {

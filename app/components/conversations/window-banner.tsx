@@ -56,8 +56,11 @@ const CATEGORY_LABELS: Record<string, string> = {
   referral_conversion: "conversión de anuncio",
 };
 
-/** What Meta bills for the conversation: billable messages, and an ad's free window. */
-function billingText(billing: ConversationBilling, now: number) {
+/**
+ * What Meta bills for the conversation: billable messages, and an ad's free window (shown in
+ * the conversation's details).
+ */
+export function billingText(billing: ConversationBilling, now: number) {
   const parts = Object.entries(billing.by_category)
     .map(([category, n]) => `${CATEGORY_LABELS[category] ?? category} ${n}`)
     .join(", ");
@@ -70,26 +73,23 @@ function billingText(billing: ConversationBilling, now: number) {
   return `${billed} Conversación de anuncio gratuita hasta el ${format(new Date(free), "d MMM, HH:mm", { locale: es })}.`;
 }
 
-/** One line above the composer: open and how long is left, or closed and why; and its cost. */
+/** One line above the composer: open and how long is left, or closed and why. */
 export function WindowBanner({
   expiresAt,
   open,
   now,
-  billing,
 }: {
   expiresAt: string | null;
   open: boolean;
   now: number;
-  billing?: ConversationBilling;
 }) {
   return (
-    <div
-      className={`flex flex-wrap justify-between gap-x-4 border-t px-4 py-2 text-xs ${open ? "border-slate-200 bg-white text-slate-500" : "border-amber-200 bg-amber-50 text-amber-800"}`}
+    <p
+      role="status"
+      aria-label="Ventana de 24 horas"
+      className={`text-xs ${open ? "px-4 pt-1.5 text-slate-600" : "mx-3 mt-2 rounded-lg bg-amber-50 px-3 py-2 text-amber-900"}`}
     >
-      <p role="status" aria-label="Ventana de 24 horas">
-        {windowText(expiresAt, open, now)}
-      </p>
-      {billing && <p aria-label="Coste de la conversación">{billingText(billing, now)}</p>}
-    </div>
+      {windowText(expiresAt, open, now)}
+    </p>
   );
 }

@@ -1,140 +1,233 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CONVERSATION_STATUSES, PRIORITIES } from "../../../worker/conversations/contract";
 import type { Agent } from "../../../worker/agents/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
 import { FilterSelect } from "~/components/conversations/filter-select";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
 import { TeamFilters } from "~/components/team/team-filters";
+import { useTeam } from "~/components/team/team";
+import { Popover } from "~/components/ui/popover";
 import { oneOf, type InboxFilters as Filters } from "~/lib/inbox";
+import { filterChips, withoutChips, type FilterChip } from "./filter-chips";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
-/** How many filters are on, besides the search: what the folded "Filtros" button says. */
+/** How many filters are on, besides the search: what the "Filtros" button says. */
 export function activeFilters(filters: Filters) {
   const { status, priority, stage, agent, unassigned, assignee, label } = filters;
   return [status, priority, stage, agent, unassigned, assignee, label].filter(Boolean).length;
 }
 
+type OnChange = (changes: Partial<Filters>, replace?: boolean) => void;
+
 /**
- * The inbox's search and filters, all in the URL. The search writes it after a pause in
- * typing (and back and forward write the box). On a phone the filters fold behind one
- * "Filtros" button that says how many are on, so the list is on the first screen.
+ * The inbox's search and filters, all in the URL, in two lines: the search box beside a
+ * "Filtros" button whose panel holds every filter, then the active filters as chips, each
+ * removed by a click. The search writes the URL after a pause in typing (and back and
+ * forward write the box).
  */
 export function InboxFilters({
   filters,
   agents,
-  beside,
   onChange,
 }: {
   filters: Filters;
   agents: Agent[];
-  /** The list is beside an open conversation: two columns. */
-  beside: boolean;
-  onChange: (changes: Partial<Filters>, replace?: boolean) => void;
+  onChange: OnChange;
 }) {
-  const [search, setSearch] = useState(filters.search);
-  const written = useRef(filters.search);
+  const on = activeFilters(filters);
+  const { members, labels } = useTeam();
+  const chips = filterChips(filters, {
+    agent: (id) => agents.find((a) => a.id === id)?.name,
+    member: (id) => members.find((m) => m.user_id === id)?.full_name,
+    label: (id) => labels.find((l) => l.id === id)?.name,
+  });
+  return (
+    <div className="mb-3 space-y-2">
+      <form role="search" className="flex gap-2" onSubmit={(e) => e.preventDefault()}>
+        <SearchBox value={filters.search} onChange={onChange} />
+        <Popover
+          button={`Filtros${on > 0 ? ` (${on})` : ""}`}
+          buttonClassName={`rounded-lg border px-3 py-2 text-sm font-medium ${on > 0 ? "border-emerald-600 bg-emerald-50 text-emerald-900" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
+          align="end"
+          panelClassName="w-[22rem]"
+        >
+          {(close) => (
+            <FilterPanel
+              filters={filters}
+              agents={agents}
+              onChange={(changes) => {
+                onChange(changes);
+                close();
+              }}
+              onClear={
+                chips.length > 0
+                  ? () => {
+                      onChange(withoutChips(chips));
+                      close();
+                    }
+                  : undefined
+              }
+            />
+          )}
+        </Popover>
+      </form>
+      {chips.length > 0 && <FilterChips chips={chips} onChange={onChange} />}
+    </div>
+  );
+}
+
+/** The search box: the URL follows it after a pause; back and forward write it. */
+function SearchBox({ value, onChange }: { value: string; onChange: OnChange }) {
+  const [search, setSearch] = useState(value);
+  const written = useRef(value);
   const latest = useRef(onChange);
   latest.current = onChange;
   useEffect(() => {
-    if (filters.search !== written.current) setSearch((written.current = filters.search));
-  }, [filters.search]);
+    if (value !== written.current) setSearch((written.current = value));
+  }, [value]);
   useEffect(() => {
-    const value = search.trim();
-    if (value === written.current) return;
+    const trimmed = search.trim();
+    if (trimmed === written.current) return;
     const timer = setTimeout(() => {
-      written.current = value;
-      latest.current({ search: value }, true);
+      written.current = trimmed;
+      latest.current({ search: trimmed }, true);
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search]);
-
-  const [unfolded, setUnfolded] = useState(false);
-  const foldId = useId();
-  const on = activeFilters(filters);
-  const columns = beside ? "grid-cols-2" : "sm:grid-cols-2 lg:grid-cols-6";
-
   return (
-    <form
-      role="search"
-      className={`mb-4 grid gap-3 rounded-xl border border-slate-200 bg-white p-4 ${columns}`}
-      onSubmit={(e) => e.preventDefault()}
-    >
-      <label className={`text-sm ${beside ? "col-span-2" : "lg:col-span-2"}`}>
-        <span className="mb-1 block font-medium text-slate-700">Buscar</span>
+    <label className="relative min-w-0 flex-1">
+      <span className="sr-only">Buscar</span>
+      <svg
+        aria-hidden
+        viewBox="0 0 24 24"
+        className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinecap="round"
+      >
+        <circle cx="11" cy="11" r="6" />
+        <path d="M20 20l-4.5-4.5" />
+      </svg>
+      <input
+        type="search"
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        placeholder="Buscar"
+        title="Por nombre, teléfono o texto de los mensajes"
+        className="w-full rounded-lg border border-slate-300 bg-white py-2 pl-8 pr-3 text-sm"
+      />
+    </label>
+  );
+}
+
+/** Every filter, in the "Filtros" panel. Each choice applies at once and closes it. */
+function FilterPanel({
+  filters,
+  agents,
+  onChange,
+  onClear,
+}: {
+  filters: Filters;
+  agents: Agent[];
+  onChange: (changes: Partial<Filters>) => void;
+  onClear?: () => void;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-3">
+      <FilterSelect
+        label="Estado"
+        ariaLabel="Filtrar por estado"
+        anyLabel="Todos"
+        value={filters.status}
+        options={CONVERSATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
+        onChange={(value) => onChange({ status: oneOf(value, CONVERSATION_STATUSES) })}
+      />
+      <FilterSelect
+        label="Prioridad"
+        ariaLabel="Filtrar por prioridad"
+        anyLabel="Todas"
+        value={filters.priority}
+        options={PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
+        onChange={(value) => onChange({ priority: oneOf(value, PRIORITIES) })}
+      />
+      <FilterSelect
+        label="Etapa"
+        ariaLabel="Filtrar por etapa"
+        anyLabel="Todas"
+        value={filters.stage}
+        options={CONVERSATION_STAGES.map((s) => ({ value: s, label: STAGE_LABELS[s] }))}
+        onChange={(value) => onChange({ stage: oneOf(value, CONVERSATION_STAGES) })}
+      />
+      <FilterSelect
+        label="Agente"
+        ariaLabel="Filtrar por agente"
+        anyLabel="Todos"
+        value={filters.agent}
+        disabled={filters.unassigned}
+        options={[
+          { value: "unassigned", label: "Sin asignar" },
+          ...agents.map((a) => ({ value: a.id, label: a.name })),
+        ]}
+        onChange={(agent) => onChange({ agent })}
+      />
+      <TeamFilters
+        assignee={filters.assignee}
+        label={filters.label}
+        onChange={(changes) => onChange(changes)}
+      />
+      <label className="col-span-2 flex items-center gap-2 text-sm text-slate-700">
         <input
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder="Nombre, teléfono o texto del mensaje"
-          className="w-full rounded-lg border border-slate-300 px-3 py-2"
+          type="checkbox"
+          checked={filters.unassigned}
+          onChange={(e) => onChange({ unassigned: e.target.checked })}
         />
+        Solo sin asignar
       </label>
-      <button
-        type="button"
-        aria-expanded={unfolded}
-        aria-controls={foldId}
-        onClick={() => setUnfolded((u) => !u)}
-        className="rounded-lg border border-slate-300 px-3 py-2 text-left text-sm font-medium text-slate-700 sm:hidden"
-      >
-        Filtros{on > 0 ? ` (${on})` : ""}
-      </button>
-      <div
-        id={foldId}
-        className={`${unfolded ? "grid" : "hidden"} gap-3 sm:contents ${beside ? "col-span-2 grid-cols-2" : ""}`}
-      >
-        <FilterSelect
-          label="Estado"
-          ariaLabel="Filtrar por estado"
-          anyLabel="Todos"
-          value={filters.status}
-          options={CONVERSATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
-          onChange={(value) => onChange({ status: oneOf(value, CONVERSATION_STATUSES) })}
-        />
-        <FilterSelect
-          label="Prioridad"
-          ariaLabel="Filtrar por prioridad"
-          anyLabel="Todas"
-          value={filters.priority}
-          options={PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))}
-          onChange={(value) => onChange({ priority: oneOf(value, PRIORITIES) })}
-        />
-        <FilterSelect
-          label="Etapa"
-          ariaLabel="Filtrar por etapa"
-          anyLabel="Todas"
-          value={filters.stage}
-          options={CONVERSATION_STAGES.map((s) => ({ value: s, label: STAGE_LABELS[s] }))}
-          onChange={(value) => onChange({ stage: oneOf(value, CONVERSATION_STAGES) })}
-        />
-        <FilterSelect
-          label="Agente"
-          ariaLabel="Filtrar por agente"
-          anyLabel="Todos"
-          value={filters.agent}
-          disabled={filters.unassigned}
-          options={[
-            { value: "unassigned", label: "Sin asignar" },
-            ...agents.map((a) => ({ value: a.id, label: a.name })),
-          ]}
-          onChange={(agent) => onChange({ agent })}
-        />
-        <TeamFilters
-          assignee={filters.assignee}
-          label={filters.label}
-          onChange={(changes) => onChange(changes)}
-        />
-        <label
-          className={`flex items-center gap-2 text-sm text-slate-700 ${beside ? "col-span-2" : "sm:col-span-2 lg:col-span-4"}`}
+      {onClear && (
+        <button
+          type="button"
+          onClick={onClear}
+          className="col-span-2 justify-self-start text-sm font-medium text-emerald-800 hover:underline"
         >
-          <input
-            type="checkbox"
-            checked={filters.unassigned}
-            onChange={(e) => onChange({ unassigned: e.target.checked })}
-          />
-          Solo sin asignar
-        </label>
-      </div>
-    </form>
+          Quitar filtros
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The active filters, each a chip that removes it. */
+function FilterChips({ chips, onChange }: { chips: FilterChip[]; onChange: OnChange }) {
+  return (
+    <ul aria-label="Filtros activos" className="flex flex-wrap items-center gap-1.5">
+      {chips.map((chip) => (
+        <li key={chip.key}>
+          <button
+            type="button"
+            aria-label={`Quitar filtro ${chip.text}`}
+            onClick={() => onChange(chip.clear)}
+            className="inline-flex items-center gap-1 rounded-full border border-emerald-200 bg-emerald-50 py-0.5 pl-2.5 pr-1.5 text-xs font-medium text-emerald-900 hover:bg-emerald-100"
+          >
+            {chip.text}
+            <span aria-hidden className="text-emerald-700">
+              ✕
+            </span>
+          </button>
+        </li>
+      ))}
+      {chips.length > 1 && (
+        <li>
+          <button
+            type="button"
+            onClick={() => onChange(withoutChips(chips))}
+            className="px-1 text-xs font-medium text-slate-600 hover:text-slate-900 hover:underline"
+          >
+            Quitar todos
+          </button>
+        </li>
+      )}
+    </ul>
   );
 }

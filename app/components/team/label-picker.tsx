@@ -23,7 +23,7 @@ export function LabelPicker({
         </ListboxButton>
         <ListboxOptions
           anchor="bottom end"
-          className="z-30 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg focus:outline-none"
+          className="z-50 mt-1 w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg focus:outline-none"
         >
           {labels.length === 0 && (
             <p className="px-3 py-2 text-sm text-slate-600">

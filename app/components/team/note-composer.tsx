@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
 import { foldMention, mentionText } from "../../../worker/team-inbox/contract";
+import { useAutoGrow } from "~/components/conversations/use-auto-grow";
 import { Button } from "~/components/ui/button";
 import { useTeam } from "./team";
 import { writeNote } from "./team-actions";
@@ -25,6 +26,7 @@ export function NoteComposer({
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
   const [saving, setSaving] = useState(false);
+  const box = useAutoGrow(text);
 
   const typing = mentionAt(text, caret);
   const query = foldMention(typing?.[1] ?? "");
@@ -54,7 +56,7 @@ export function NoteComposer({
   return (
     <form
       aria-label="Nota interna"
-      className="relative flex items-end gap-2 border-t border-amber-200 bg-amber-50 p-3"
+      className="relative mt-2 flex items-end gap-2 border-t border-amber-200 bg-amber-50 p-3"
       onSubmit={(e) => {
         e.preventDefault();
         void save();
@@ -88,7 +90,8 @@ export function NoteComposer({
       </label>
       <textarea
         id="note-composer"
-        rows={2}
+        ref={box}
+        rows={1}
         value={text}
         onChange={(e) => {
           setText(e.target.value);

@@ -59,6 +59,7 @@ export function AssigneeSelect(props: {
   value: string | null;
   onChange: (userId: string | null) => void;
   label: string;
+  className?: string;
 }) {
   const { members } = useTeam();
   const options = members.map((m) => ({ id: m.user_id, name: m.full_name }));
