@@ -1,6 +1,7 @@
 import { NavLink, useLocation } from "react-router";
 import { AvailabilitySwitch } from "~/components/team/availability-switch";
 import { useRealtimeStatus } from "~/lib/realtime";
+import { Icon } from "~/components/ui/icon";
 
 export const NAV_ITEMS = [
   { to: "/dashboard", label: "Dashboard", icon: "M3 12l9-9 9 9M5 10v10h14V10" },
@@ -80,18 +81,7 @@ export function Sidebar({ organizationName, userName, onLogout, onNavigate }: Si
                 active ? "bg-emerald-700 text-white" : "text-slate-300 hover:bg-slate-800"
               }`}
             >
-              <svg
-                aria-hidden
-                viewBox="0 0 24 24"
-                className="h-5 w-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth={1.8}
-                strokeLinecap="round"
-                strokeLinejoin="round"
-              >
-                <path d={item.icon} />
-              </svg>
+              <Icon path={item.icon} strokeWidth={1.8} />
               {item.label}
             </NavLink>
           );

@@ -10,6 +10,7 @@ import { useAuth } from "~/lib/auth";
 import { useMessageNotifications } from "~/lib/notifications";
 import { useRealtimeConnection } from "~/lib/realtime";
 import { useConsoleTracking } from "~/lib/tracking";
+import { Icon } from "~/components/ui/icon";
 
 /** Every signed-in screen: the guard, onboarding for users without an organization, the sidebar. */
 export default function ConsoleLayout() {
@@ -67,16 +68,7 @@ export default function ConsoleLayout() {
           className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
           aria-label="Abrir menú"
         >
-          <svg
-            aria-hidden
-            viewBox="0 0 24 24"
-            className="h-6 w-6"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={2}
-          >
-            <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
-          </svg>
+          <Icon path="M4 6h16M4 12h16M4 18h16" className="h-6 w-6" />
         </button>
       </header>
       <Dialog open={menuOpen} onClose={setMenuOpen} className="relative z-40 lg:hidden">
@@ -88,16 +80,7 @@ export default function ConsoleLayout() {
             className="absolute right-3 top-3 z-10 rounded-lg p-1 text-slate-300 hover:bg-slate-800"
             aria-label="Cerrar menú"
           >
-            <svg
-              aria-hidden
-              viewBox="0 0 24 24"
-              className="h-5 w-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth={2}
-            >
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <Icon path="M6 6l12 12M18 6L6 18" />
           </button>
           {sidebar(() => setMenuOpen(false))}
         </DialogPanel>

@@ -4,6 +4,7 @@ import type { Agent } from "../../../worker/agents/contract";
 import { Button } from "~/components/ui/button";
 import type { client } from "~/lib/api";
 import { ModeBadge } from "./mode-select";
+import { Icon } from "~/components/ui/icon";
 
 /** An agent as `GET /agents` lists it, with its model usage totals. */
 export type AgentWithUsage = InferResponseType<typeof client.agents.$get>["data"][number];
@@ -147,20 +148,5 @@ function WhatsappBadge({ status }: { status: Agent["whatsapp_status"] }) {
 }
 
 function TrashIcon() {
-  return (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 24 24"
-      className="h-5 w-5"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-    >
-      <path
-        d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-      />
-    </svg>
-  );
+  return <Icon path="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" strokeWidth={1.8} />;
 }

@@ -5,6 +5,7 @@ import {
   outboundMediaType,
   type OutboundMediaType,
 } from "../../../worker/conversations/contract";
+import { Icon } from "~/components/ui/icon";
 
 /** Every MIME type WhatsApp accepts as an attachment, for the file input. */
 const ACCEPT = Object.values(MEDIA_LIMITS)
@@ -33,18 +34,7 @@ export function AttachButton({
         onClick={() => input.current?.click()}
         className="rounded-lg p-2 text-slate-600 hover:bg-slate-100 disabled:cursor-not-allowed disabled:text-slate-300"
       >
-        <svg
-          aria-hidden
-          viewBox="0 0 24 24"
-          className="h-5 w-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth={2}
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <path d="m21.44 11.05-9.19 9.19a6 6 0 0 1-8.49-8.49l8.57-8.57A4 4 0 1 1 18 8.84l-8.59 8.57a2 2 0 0 1-2.83-2.83l8.49-8.48" />
-        </svg>
+        <Icon path="m21.44 11.05-9.19 9.19a6 6 0 0 1-8.49-8.49l8.57-8.57A4 4 0 1 1 18 8.84l-8.59 8.57a2 2 0 0 1-2.83-2.83l8.49-8.48" />
       </button>
       <input
         ref={input}

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { changeStatus, updateConversation } from "./actions";
 import { ContactNameEditor } from "./contact-name";
 import { contactHandle, contactLabel, StatusBadge, StatusSelect } from "./selectors";
+import { Icon } from "~/components/ui/icon";
 
 /** The id of the side panel "Detalles" opens on a wide screen. */
 export const DETAILS_PANEL_ID = "conversation-details";
@@ -73,18 +74,7 @@ export function ConversationHeader({
           title="Volver a conversaciones"
           className="rounded-lg p-2 text-slate-700 hover:bg-slate-100"
         >
-          <svg
-            aria-hidden
-            viewBox="0 0 24 24"
-            className="h-5 w-5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={2}
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          >
-            <path d="M15 5l-7 7 7 7" />
-          </svg>
+          <Icon path="M15 5l-7 7 7 7" />
         </Link>
       )}
       <div className="min-w-0 flex-1">
@@ -141,18 +131,10 @@ function DetailsButton({
       onClick={toggle}
       className={`inline-flex shrink-0 items-center gap-1.5 rounded-lg border px-2.5 py-1.5 text-sm font-medium ${shown && wide ? "border-emerald-600 bg-emerald-50 text-emerald-900" : "border-slate-300 bg-white text-slate-700 hover:bg-slate-50"}`}
     >
-      <svg
-        aria-hidden
-        viewBox="0 0 24 24"
+      <Icon
+        path="M5 4h14a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-14a2 2 0 0 1-2-2v-12a2 2 0 0 1 2-2z M15 4v16"
         className="h-4 w-4"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinejoin="round"
-      >
-        <rect x="3" y="4" width="18" height="16" rx="2" />
-        <path d="M15 4v16" />
-      </svg>
+      />
       Detalles
     </button>
   );

@@ -9,6 +9,7 @@ import { useTeam } from "~/components/team/team";
 import { Popover } from "~/components/ui/popover";
 import { oneOf, type InboxFilters as Filters } from "~/lib/inbox";
 import { filterChips, withoutChips, type FilterChip } from "./filter-chips";
+import { Icon } from "~/components/ui/icon";
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -98,18 +99,10 @@ function SearchBox({ value, onChange }: { value: string; onChange: OnChange }) {
   return (
     <label className="relative min-w-0 flex-1">
       <span className="sr-only">Buscar</span>
-      <svg
-        aria-hidden
-        viewBox="0 0 24 24"
+      <Icon
+        path="M17 11a6 6 0 1 1-12 0 6 6 0 0 1 12 0 M20 20l-4.5-4.5"
         className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth={2}
-        strokeLinecap="round"
-      >
-        <circle cx="11" cy="11" r="6" />
-        <path d="M20 20l-4.5-4.5" />
-      </svg>
+      />
       <input
         type="search"
         value={search}

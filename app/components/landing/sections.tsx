@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { FEATURES, FIGURES, FOOTER_PLACEHOLDERS, STEPS } from "./content";
-import { Icon } from "./icon";
+import { Icon } from "~/components/ui/icon";
 
 const primary =
   "inline-flex items-center justify-center rounded-lg bg-emerald-700 px-5 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-emerald-800";
@@ -94,7 +94,7 @@ export function Features() {
             className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
           >
             <span className="grid h-11 w-11 place-items-center rounded-xl bg-emerald-100 text-emerald-700">
-              <Icon path={feature.icon} />
+              <Icon path={feature.icon} className="h-6 w-6" strokeWidth={1.8} />
             </span>
             <h3 className="mt-4 text-lg font-semibold text-slate-900">{feature.title}</h3>
             <p className="mt-2 text-sm text-slate-600">{feature.text}</p>

@@ -2,6 +2,7 @@ import type { useConnectionActions } from "./use-connection-actions";
 import { Button } from "~/components/ui/button";
 import { useId } from "react";
 import { StatusBadge, type ConnectionStatus } from "./status-badge";
+import { Icon } from "~/components/ui/icon";
 
 interface ServiceCardProps {
   title: string;
@@ -72,19 +73,13 @@ export function TestOutcome({ result }: { result: { ok: boolean; text: string } 
 }
 
 export const WHATSAPP_ICON = (
-  <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
-    <path
-      d="M4 20l1.3-3.9A8 8 0 1 1 8 19l-4 1z M9 9.5c0 3 2.5 5.5 5.5 5.5l1-1.5-2-1-1 .8a4 4 0 0 1-1.8-1.8l.8-1-1-2L9 9.5z"
-      strokeLinejoin="round"
-    />
-  </svg>
+  <Icon
+    path="M4 20l1.3-3.9A8 8 0 1 1 8 19l-4 1z M9 9.5c0 3 2.5 5.5 5.5 5.5l1-1.5-2-1-1 .8a4 4 0 0 1-1.8-1.8l.8-1-1-2L9 9.5z"
+    strokeWidth={1.8}
+  />
 );
 
-export const PIXEL_ICON = (
-  <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth={1.8}>
-    <path d="M4 20V10M10 20V4M16 20v-7M22 20H2" strokeLinecap="round" />
-  </svg>
-);
+export const PIXEL_ICON = <Icon path="M4 20V10M10 20V4M16 20v-7M22 20H2" strokeWidth={1.8} />;
 
 /** 'Probar' and, for owners and admins, 'Desconectar'; a card's own buttons go in between. */
 export function ConnectionButtons({
