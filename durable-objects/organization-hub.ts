@@ -11,13 +11,12 @@ import * as schema from "../worker/db/schema";
 import type { OrganizationDb } from "../worker/db/client";
 import type { Member } from "../worker/http/context";
 import {
-  rowsPerInsert,
-  STORE_TABLES,
+  copyStatements,
+  pageOf,
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
 import { IdChecksum } from "../worker/stores/id-checksum";
-import { and, asc, eq, gt } from "drizzle-orm";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -203,36 +202,15 @@ export class OrganizationHub extends DurableObject<Env> {
   /** One page of a table's rows, in id order after `after` (the export; the move's check). */
   async page(organizationId: string, table: StoreTable, after: string, limit: number) {
     if (!this.serves(organizationId)) return [];
-    const rows = STORE_TABLES[table].table;
-    return this.data
-      .select()
-      .from(rows)
-      .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
-      .orderBy(asc(rows.id))
-      .limit(limit);
+    return pageOf(this.data, organizationId, table, after, limit);
   }
 
-  /**
-   * A page of a table's rows copied from D1 by a move; the first page replaces what the store
-   * held of it (a store moved back and forth keeps no stale row). Each row must be this
-   * organization's.
-   */
+  /** A page of a table's rows copied from D1 by a move, written in one transaction. */
   async putRows(organizationId: string, table: StoreTable, rows: StoreRow[], first: boolean) {
     if (!this.serves(organizationId)) return 0;
-    if (rows.some((row) => row.organizationId !== organizationId)) {
-      throw new Error(`rows of another organization copied into ${organizationId}'s store`);
-    }
-    const target = STORE_TABLES[table].table;
-    const size = rowsPerInsert(table);
+    const statements = copyStatements(this.data, organizationId, table, rows, first);
     this.ctx.storage.transactionSync(() => {
-      if (first) this.data.delete(target).where(eq(target.organizationId, organizationId)).run();
-      for (let i = 0; i < rows.length; i += size) {
-        this.data
-          .insert(target)
-          .values(rows.slice(i, i + size) as (typeof target.$inferInsert)[])
-          .onConflictDoNothing()
-          .run();
-      }
+      for (const statement of statements) statement.run();
     });
     return rows.length;
   }

@@ -21,7 +21,8 @@ import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 import { IdChecksum, type TableSummary } from "./id-checksum";
 import { routeTtlMs, storeAt } from "./registry";
 import {
-  rowsPerInsert,
+  copyStatements,
+  pageOf,
   STORE_TABLE_NAMES,
   STORE_TABLES,
   type StoreRow,
@@ -115,23 +116,13 @@ export async function copyPage(
   const store = storeAt(env, row);
   const rows =
     row.movingTo === "store"
-      ? ((await d1Page(db, organizationId, table, after)) as StoreRow[])
+      ? ((await pageOf(db, organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[])
       : ((await store.page(organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[]);
   const first = after === "";
   if (row.movingTo === "store") await store.putRows(organizationId, table, rows, first);
   else await putD1Rows(db, organizationId, table, rows, first);
   const next = rows.length === MOVE_PAGE_SIZE ? rows.at(-1)!.id : null;
   return { copied: rows.length, next };
-}
-
-function d1Page(db: Db, organizationId: string, table: StoreTable, after: string) {
-  const { table: rows } = STORE_TABLES[table];
-  return db
-    .select()
-    .from(rows)
-    .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
-    .orderBy(asc(rows.id))
-    .limit(MOVE_PAGE_SIZE);
 }
 
 /** Moving back: the store's rows replace what D1 kept of the organization's table. */
@@ -142,23 +133,9 @@ async function putD1Rows(
   rows: StoreRow[],
   first: boolean,
 ) {
-  const { table: target } = STORE_TABLES[table];
-  if (rows.some((row) => row.organizationId !== organizationId)) {
-    throw new Error(`rows of another organization copied back for ${organizationId}`);
-  }
-  const size = rowsPerInsert(table);
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += size) {
-    inserts.push(
-      db
-        .insert(target)
-        .values(rows.slice(i, i + size) as (typeof target.$inferInsert)[])
-        .onConflictDoNothing(),
-    );
-  }
-  const clear = db.delete(target).where(eq(target.organizationId, organizationId));
-  const statements = [...(first ? [clear] : []), ...inserts];
-  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number]]);
+  const statements = copyStatements(db, organizationId, table, rows, first);
+  // Built on D1's db, which `OrganizationDb`, the type both sides share, cannot say.
+  if (statements.length > 0) await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
 }
 
 /** How many rows of a table D1 holds for the organization, and their ids' checksum. */
