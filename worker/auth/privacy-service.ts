@@ -3,7 +3,7 @@
  * (portability), and deleting the account (erasure), which revokes every token at once and
  * removes the person's e-mail and addresses from what the account leaves behind.
  */
-import { and, asc, eq, gt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { auditStatement, recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
@@ -108,14 +108,23 @@ function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 }
 
 /** Every row of `table` matching `scope`, as a paged list in id order. */
-function rowsOf(db: Db, table: SQLiteTable & { id: SQLiteColumn }, scope: SQL) {
-  return new PagedList((after) =>
-    db
-      .select()
-      .from(table)
-      .where(and(scope, gt(table.id, after)))
-      .orderBy(asc(table.id))
-      .limit(EXPORT_PAGE_SIZE),
+function rowsOf(
+  db: Db,
+  table: SQLiteTable & { id: SQLiteColumn },
+  scope: SQL,
+  /** Which columns, by their name in the document (`id` among them: it is the cursor). */
+  columns: Record<string, SQLiteColumn> = getTableColumns(table),
+  shape?: PagedList["shape"],
+) {
+  return new PagedList(
+    (after) =>
+      db
+        .select(columns)
+        .from(table)
+        .where(and(scope, gt(table.id, after)))
+        .orderBy(asc(table.id))
+        .limit(EXPORT_PAGE_SIZE),
+    shape,
   );
 }
 
@@ -154,14 +163,11 @@ async function organizationSection({ db, env }: Deps, orgId: string) {
       : ofOrganization(STORE_TABLES[table].table);
   return new JsonObject({
     ...organization[0],
-    members: new PagedList(
-      (after) =>
-        db
-          .select({ id: memberships.id, user_id: memberships.userId, role: memberships.role })
-          .from(memberships)
-          .where(and(eq(memberships.organizationId, orgId), gt(memberships.id, after)))
-          .orderBy(asc(memberships.id))
-          .limit(EXPORT_PAGE_SIZE),
+    members: rowsOf(
+      db,
+      memberships,
+      eq(memberships.organizationId, orgId),
+      { id: memberships.id, user_id: memberships.userId, role: memberships.role },
       ({ id: _, ...member }) => member,
     ),
     agents: ofOrganization(agents),
@@ -202,20 +208,17 @@ export async function exportAccount(deps: Deps, caller: Caller) {
           joined_at: membership.createdAt,
         }
       : null,
-    sessions: new PagedList(
-      (after) =>
-        db
-          .select({
-            id: sessions.id,
-            created_at: sessions.createdAt,
-            expires_at: sessions.expiresAt,
-            revoked_at: sessions.revokedAt,
-            user_agent: sessions.userAgent,
-          })
-          .from(sessions)
-          .where(and(eq(sessions.userId, caller.userId), gt(sessions.id, after)))
-          .orderBy(asc(sessions.id))
-          .limit(EXPORT_PAGE_SIZE),
+    sessions: rowsOf(
+      db,
+      sessions,
+      eq(sessions.userId, caller.userId),
+      {
+        id: sessions.id,
+        created_at: sessions.createdAt,
+        expires_at: sessions.expiresAt,
+        revoked_at: sessions.revokedAt,
+        user_agent: sessions.userAgent,
+      },
       // A session's id is what its token carries: the export names it by its dates.
       ({ id: _, ...session }) => session,
     ),
@@ -223,43 +226,31 @@ export async function exportAccount(deps: Deps, caller: Caller) {
     // What they wrote and were told in the team inbox: their notes in their organization
     // (found by its index, not by a walk of every organization's messages) and their mentions.
     notes: membership
-      ? new PagedList((after) =>
-          db
-            .select({
-              id: messages.id,
-              conversation_id: messages.conversationId,
-              content: messages.content,
-              mentions: messages.mentions,
-              created_at: messages.createdAt,
-            })
-            .from(messages)
-            .where(
-              and(
-                eq(messages.organizationId, membership.organizationId),
-                eq(messages.senderUserId, caller.userId),
-                eq(messages.direction, "internal"),
-                gt(messages.id, after),
-              ),
-            )
-            .orderBy(asc(messages.id))
-            .limit(EXPORT_PAGE_SIZE),
+      ? rowsOf(
+          db,
+          messages,
+          and(
+            eq(messages.organizationId, membership.organizationId),
+            eq(messages.senderUserId, caller.userId),
+            eq(messages.direction, "internal"),
+          )!,
+          {
+            id: messages.id,
+            conversation_id: messages.conversationId,
+            content: messages.content,
+            mentions: messages.mentions,
+            created_at: messages.createdAt,
+          },
         )
       : [],
-    mentions: new PagedList((after) =>
-      db
-        .select({
-          id: mentions.id,
-          conversation_id: mentions.conversationId,
-          note_id: mentions.noteId,
-          author_id: mentions.authorId,
-          read_at: mentions.readAt,
-          created_at: mentions.createdAt,
-        })
-        .from(mentions)
-        .where(and(eq(mentions.userId, caller.userId), gt(mentions.id, after)))
-        .orderBy(asc(mentions.id))
-        .limit(EXPORT_PAGE_SIZE),
-    ),
+    mentions: rowsOf(db, mentions, eq(mentions.userId, caller.userId), {
+      id: mentions.id,
+      conversation_id: mentions.conversationId,
+      note_id: mentions.noteId,
+      author_id: mentions.authorId,
+      read_at: mentions.readAt,
+      created_at: mentions.createdAt,
+    }),
     ...(membership?.role === "owner"
       ? { organization: await organizationSection(deps, membership.organizationId) }
       : {}),
