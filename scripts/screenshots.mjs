@@ -14,7 +14,7 @@ import { chromium } from "@playwright/test";
 const PORT = Number(process.env.SCREENSHOTS_PORT ?? 4417);
 // The fakes' ports follow the app's (tests/e2e/settings.mjs reads E2E_PORT).
 process.env.E2E_PORT = String(PORT);
-const { E2E_SETTINGS } = await import("../tests/e2e/settings.mjs");
+const { E2E_SETTINGS, ORGANIZATION } = await import("../tests/e2e/settings.mjs");
 const { delivery, inboundMessage, signPayload } =
   await import("../tests/fakes/whatsapp-payloads.mjs");
 
@@ -115,17 +115,7 @@ async function seed() {
     password: "secreto123",
     full_name: "Marta Ruiz",
   });
-  const organization = {
-    name: "Clínica Norte",
-    industry: "Salud",
-    employee_count: "11-50",
-    services_offered: "Odontología",
-    business_hours: "L-V 9-19",
-    city: "Bilbao",
-    country: "España",
-    ai_use_case: "Citas",
-  };
-  await api("POST", "/organizations", token, organization);
+  await api("POST", "/organizations", token, ORGANIZATION);
   const phoneNumberId = `${Date.now()}`;
   await api("POST", "/whatsapp-config", token, {
     phone_number_id: phoneNumberId,

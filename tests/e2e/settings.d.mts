@@ -6,3 +6,13 @@ export const E2E_SETTINGS: {
   appSecret: string;
   aiKey: string;
 };
+export const ORGANIZATION: {
+  name: string;
+  industry: string;
+  employee_count: string;
+  services_offered: string;
+  business_hours: string;
+  city: string;
+  country: string;
+  ai_use_case: string;
+};

@@ -12,3 +12,15 @@ export const E2E_SETTINGS = {
   appSecret: "e2e-app-secret",
   aiKey: "e2e-ai-key",
 };
+
+/** The organization a browser test's owner (and the screenshots' clinic) creates. */
+export const ORGANIZATION = {
+  name: "Clínica Norte",
+  industry: "Salud",
+  employee_count: "11-50",
+  services_offered: "Odontología",
+  business_hours: "L-V 9-19",
+  city: "Bilbao",
+  country: "España",
+  ai_use_case: "Citas",
+};

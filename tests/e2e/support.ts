@@ -1,20 +1,11 @@
 import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
 import { delivery, inboundMessage, signPayload, type Change } from "../fakes/whatsapp-payloads.mjs";
-import { E2E_SETTINGS } from "./settings.mjs";
+import { E2E_SETTINGS, ORGANIZATION } from "./settings.mjs";
 
 export const uniqueEmail = (prefix = "e2e") =>
   `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 
-export const ORGANIZATION = {
-  name: "Clínica Norte",
-  industry: "Salud",
-  employee_count: "11-50",
-  services_offered: "Odontología",
-  business_hours: "L-V 9-19",
-  city: "Bilbao",
-  country: "España",
-  ai_use_case: "Citas",
-};
+export { ORGANIZATION };
 
 /** A signed-in owner (token in localStorage) with an organization and, optionally, a connected number. */
 export async function signedInOwner(page: Page, options: { connect?: boolean } = {}) {
