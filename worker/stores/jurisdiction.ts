@@ -3,6 +3,8 @@
  * their store in Cloudflare's `eu` jurisdiction. The onboarding asks the country as free text,
  * in Spanish: its name (with or without accents) or its ISO code are recognised.
  */
+import { foldText } from "../text";
+
 const EEA = new Map<string, string[]>([
   ["AT", ["austria"]],
   ["BE", ["belgica"]],
@@ -38,14 +40,7 @@ const EEA = new Map<string, string[]>([
 
 const NAMES = new Set([...EEA.values()].flat());
 
-const fold = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .trim()
-    .toLowerCase();
-
 export function isEeaCountry(country: string) {
   const trimmed = country.trim();
-  return EEA.has(trimmed.toUpperCase()) || NAMES.has(fold(trimmed));
+  return EEA.has(trimmed.toUpperCase()) || NAMES.has(foldText(trimmed));
 }

@@ -3,6 +3,7 @@
  * shared out, internal notes with mentions, and labels. Shapes shared with the console.
  */
 import { z } from "zod";
+import { foldText } from "../text";
 
 export const AUTO_ASSIGN_MODES = ["off", "round_robin"] as const;
 export type AutoAssignMode = (typeof AUTO_ASSIGN_MODES)[number];
@@ -69,13 +70,6 @@ export const noteInput = z.object({
     .max(NOTE_MAX_LENGTH, `La nota admite ${NOTE_MAX_LENGTH} caracteres como máximo`),
 });
 
-/** Folds case and accents, as mentions are matched: "@marta lópez" names Marta López. */
-export const foldMention = (text: string) =>
-  text
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase();
-
 /** A member as mentions see them (the server's row, the console's member). */
 export interface Mentionable {
   id: string;
@@ -102,9 +96,9 @@ export function mentionHandles(team: readonly Mentionable[]): MentionHandle[] {
     if (handle) to.set(handle, (to.get(handle) ?? new Set()).add(id));
   };
   for (const member of team) {
-    const name = foldMention(member.name.trim());
+    const name = foldText(member.name.trim());
     add(exact, name, member.id);
-    add(exact, foldMention(member.email.split("@")[0]!), member.id);
+    add(exact, foldText(member.email.split("@")[0]!), member.id);
     add(first, name.split(/\s+/)[0]!, member.id);
   }
   const longestFirst = (handles: Map<string, Set<string>>) =>
@@ -121,7 +115,7 @@ export function mentionHandles(team: readonly Mentionable[]): MentionHandle[] {
 export function mentionText(member: Mentionable, team: readonly Mentionable[]) {
   const handles = mentionHandles(team);
   const onlyTheirs = (text: string) => {
-    const found = handles.find((h) => h.handle === foldMention(text));
+    const found = handles.find((h) => h.handle === foldText(text));
     return found?.ids.length === 1 && found.ids[0] === member.id;
   };
   const name = member.name.trim();

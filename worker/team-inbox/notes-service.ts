@@ -15,13 +15,13 @@ import { findConversation } from "../conversations/service";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { publish, publishToUser } from "../realtime/publish";
 import {
-  foldMention,
   mentionHandles,
   type Mention,
   type Note,
   type mentionsQuery,
   type noteInput,
 } from "./contract";
+import { foldText } from "../text";
 
 const toNote = (row: MessageRow): Note => ({
   id: row.id,
@@ -44,7 +44,7 @@ export async function resolveMentions(db: Db, member: Member, content: string) {
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.organizationId, member.organizationId));
-  let text = foldMention(content);
+  let text = foldText(content);
   const named: string[] = [];
   for (const { handle, ids } of mentionHandles(team)) {
     const at = new RegExp(

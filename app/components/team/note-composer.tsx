@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Message } from "../../../worker/conversations/contract";
-import { foldMention, mentionText } from "../../../worker/team-inbox/contract";
+import { mentionText } from "../../../worker/team-inbox/contract";
+import { foldText } from "../../../worker/text";
 import { useAutoGrow } from "~/components/conversations/use-auto-grow";
 import { Button } from "~/components/ui/button";
 import { useTeam } from "./team";
@@ -29,9 +30,9 @@ export function NoteComposer({
   const box = useAutoGrow(text);
 
   const typing = mentionAt(text, caret);
-  const query = foldMention(typing?.[1] ?? "");
+  const query = foldText(typing?.[1] ?? "");
   const team = members.map((m) => ({ id: m.user_id, name: m.full_name, email: m.email }));
-  const options = typing ? team.filter((m) => foldMention(m.name).includes(query)).slice(0, 6) : [];
+  const options = typing ? team.filter((m) => foldText(m.name).includes(query)).slice(0, 6) : [];
 
   function insert(member: (typeof team)[number]) {
     const name = mentionText(member, team);
