@@ -6,7 +6,8 @@
  */
 import { Hono, type ExecutionContext } from "hono";
 import { quickReplyRoutes } from "../worker/conversations/quick-replies-routes";
-import { createDb, type OrganizationDb } from "../worker/db/client";
+import type { OrganizationDb } from "../worker/db/client";
+import { databasesOf } from "../worker/db/places";
 import type { Env } from "../worker/env";
 import type { AppContext, Member } from "../worker/http/context";
 import { handleError, notFound } from "../worker/http/errors";
@@ -17,13 +18,17 @@ const storeApi = new Hono<AppContext>()
   .use(async (c, next) => {
     const call = calls.get(c.req.raw);
     if (!call) throw notFound("Ruta no encontrada.");
-    const db = createDb(c.env.DB);
+    const { db } = databasesOf(c.env);
     c.set("inStore", true);
     c.set("member", call.member);
     c.set("caller", call.member);
-    c.set("orgDb", call.db);
     c.set("db", db);
-    c.set("deps", { db, env: c.env, defer: (work) => c.executionCtx.waitUntil(work) });
+    c.set("deps", {
+      db,
+      orgDb: call.db,
+      env: c.env,
+      defer: (work) => c.executionCtx.waitUntil(work),
+    });
     await next();
   })
   .route("/api/v1/quick-replies", quickReplyRoutes)

@@ -7,7 +7,7 @@ import { auditRoutes } from "./audit/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
-import { createDb } from "./db/client";
+import { databasesOf } from "./db/places";
 import { knowledgeRoutes } from "./knowledge/routes";
 import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
@@ -68,9 +68,14 @@ const apiSecurityHeaders = secureHeaders();
 /** Everything the Worker serves that is not a page: /api/v1, /ws and /webhooks. */
 export const api = new Hono<AppContext>()
   .use(async (c, next) => {
-    const db = createDb(c.env.DB);
+    const { db, orgDb } = databasesOf(c.env);
     c.set("db", db);
-    c.set("deps", { db, env: c.env, defer: (work) => c.executionCtx.waitUntil(work) });
+    c.set("deps", {
+      db,
+      orgDb,
+      env: c.env,
+      defer: (work) => c.executionCtx.waitUntil(work),
+    });
     await next();
   })
   // Not on /ws: a 101 answer's headers are immutable.

@@ -35,6 +35,11 @@ export interface Env {
    * holds writes at least this long before copying. The API tests set 0.
    */
   STORE_ROUTE_TTL_SECONDS?: string;
+  /**
+   * "1" (the API tests): the global database refuses the organizations' tables and the
+   * organization's refuses the global ones (worker/db/places.ts).
+   */
+  DATA_PLACES_CHECK?: string;
   /** The operator's token for `/api/v1/operator/*` (`npm run stores`); unset, those are 404. */
   OPERATOR_TOKEN?: string;
 

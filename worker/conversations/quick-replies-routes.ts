@@ -13,24 +13,24 @@ import * as quickReplies from "./quick-replies-service";
 export const quickReplyRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember, organizationData("quick_replies"))
   .get("/", async (c) =>
-    c.json({ data: await quickReplies.listQuickReplies(c.var.orgDb, c.var.member) }),
+    c.json({ data: await quickReplies.listQuickReplies(c.var.deps.orgDb, c.var.member) }),
   )
   .post("/", ...jsonBody(quickReplyInput), async (c) => {
     const reply = await quickReplies.createQuickReply(
-      c.var.orgDb,
+      c.var.deps.orgDb,
       c.var.member,
       c.req.valid("json"),
     );
     return c.json({ data: reply }, 201);
   })
   .patch("/:id", ...jsonBody(quickReplyUpdateInput), async (c) => {
-    const reply = await quickReplies.updateQuickReply(c.var.orgDb, c.var.member, {
+    const reply = await quickReplies.updateQuickReply(c.var.deps.orgDb, c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: reply });
   })
   .delete("/:id", async (c) => {
-    await quickReplies.deleteQuickReply(c.var.orgDb, c.var.member, { id: c.req.param("id") });
+    await quickReplies.deleteQuickReply(c.var.deps.orgDb, c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

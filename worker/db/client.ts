@@ -1,4 +1,5 @@
 import { getTableColumns, type Table } from "drizzle-orm";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as schema from "./schema";
@@ -50,3 +51,52 @@ export function fromRows<T extends Table>(
  * (D1's), no synchronous calls (the store's); a service written against it runs in both.
  */
 export type OrganizationDb = BaseSQLiteDatabase<"async" | "sync", unknown, typeof schema>;
+
+type OrganizationQuery = BatchItem<"sqlite"> & { all(): unknown };
+
+/** D1 behind drizzle has `batch`; a store's `durable-sqlite` database does not. */
+const inD1 = (db: OrganizationDb): db is Db => "batch" in db;
+
+/**
+ * Runs statements on the organization's data as one all-or-nothing unit, wherever it is: D1's
+ * `batch` there, a SQLite transaction in its store. Each statement's answer is what it returned
+ * (the rows of a select or of `returning`); never read D1's `meta` from it, which a store does
+ * not give: a write that must report what it changed says so with `returning`.
+ */
+export async function orgBatch<U extends OrganizationQuery, T extends Readonly<[U, ...U[]]>>(
+  db: OrganizationDb,
+  queries: T,
+): Promise<BatchResponse<T>> {
+  if (inD1(db)) return db.batch(queries);
+  return db.transaction(() => queries.map((query) => query.all())) as BatchResponse<T>;
+}
+
+/** One plain SQL statement with its parameters (`?` or `?N`), for what drizzle cannot express. */
+export interface PlainStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * Runs plain statements on the organization's data as one all-or-nothing unit, wherever it is,
+ * and answers each one's rows (column names as SQL gives them). The few statements drizzle
+ * cannot express (json_each over a bound list, FTS) go through here, never `$client`.
+ */
+export async function orgStatements(
+  db: OrganizationDb,
+  statements: PlainStatement[],
+): Promise<Record<string, unknown>[][]> {
+  if (statements.length === 0) return [];
+  if (inD1(db)) {
+    const d1 = db.$client;
+    const results = await d1.batch(
+      statements.map((statement) => d1.prepare(statement.sql).bind(...statement.params)),
+    );
+    return results.map((result) => result.results as Record<string, unknown>[]);
+  }
+  // A store's drizzle database is built over its storage (durable-objects/organization-hub.ts).
+  const storage = (db as unknown as { $client: DurableObjectStorage }).$client;
+  return storage.transactionSync(() =>
+    statements.map((statement) => storage.sql.exec(statement.sql, ...statement.params).toArray()),
+  );
+}

@@ -1,4 +1,4 @@
-import type { Db, OrganizationDb } from "../db/client";
+import type { Db } from "../db/client";
 import type { Role } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "./deps";
@@ -32,8 +32,6 @@ export interface AppContext {
     member: Member;
     /** Who a tracking call is from: a member, or a page holding the organization's public key. */
     tracking: TrackingCaller;
-    /** The member's organization's data, in D1 or in its store (`organizationData`). */
-    orgDb: OrganizationDb;
     /**
      * Set by the store's own app (durable-objects/store-api.ts), which serves a request the
      * Worker already authenticated and counted: the member comes with the call.

@@ -2,7 +2,7 @@
  * Where a member's request finds its organization's data (contract section 15, decision 0052):
  * in D1 while the organization is there, in its store once it has moved there with the route's
  * table. Routes whose data the store serves put `organizationData(table)` after `requireMember`
- * and read `c.var.orgDb`.
+ * and read `deps.orgDb` (D1 in the Worker, the store's SQLite in the store).
  */
 import { createMiddleware } from "hono/factory";
 import type { AppContext } from "../http/context";
@@ -24,7 +24,7 @@ const storeMoving = () =>
 
 export const organizationData = (table: StoreTable) =>
   createMiddleware<AppContext>(async (c, next) => {
-    // Already in the store (durable-objects/store-api.ts): the store set `orgDb` itself.
+    // Already in the store (durable-objects/store-api.ts): its `deps.orgDb` is its own SQLite.
     if (c.var.inStore) return next();
     const { member } = c.var;
     const route = await storeRoute(c.env, member.organizationId);
@@ -35,6 +35,5 @@ export const organizationData = (table: StoreTable) =>
       const answer = await storeAt(c.env, route).serve(c.req.raw, member);
       return new Response(answer.body, answer);
     }
-    c.set("orgDb", c.var.db);
     await next();
   });

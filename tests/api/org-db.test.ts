@@ -1,0 +1,86 @@
+// The organization's data is reached the same way in D1 and in its store (decision 0052):
+// `orgBatch` and `orgStatements` are all-or-nothing and answer the same rows in both places.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { describe, expect, it } from "vitest";
+import { createDb, orgBatch, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import * as schema from "../../worker/db/schema";
+import { quickReplies } from "../../worker/db/schema";
+import { organizationStore } from "../../worker/stores/registry";
+import { createOwner } from "../support/factories";
+
+type Place = (organizationId: string, work: (db: OrganizationDb) => Promise<void>) => Promise<void>;
+
+const inD1: Place = (_, work) => work(createDb(env.DB));
+const inStore: Place = async (organizationId, work) => {
+  const store = await organizationStore(env, organizationId);
+  await runInDurableObject(store, (_, state) => work(drizzle(state.storage, { schema })));
+};
+
+const reply = (organizationId: string, shortcut: string) => ({
+  id: crypto.randomUUID(),
+  organizationId,
+  shortcut,
+  content: `Texto de ${shortcut}`,
+});
+
+describe.each([
+  ["D1", inD1],
+  ["the store", inStore],
+])("the organization's data in %s", (_, place) => {
+  it("runs a batch as one unit and answers what each statement returned", async () => {
+    const { organization } = await createOwner();
+    await place(organization.id, async (db) => {
+      const first = reply(organization.id, "hola");
+      const [inserted, rows] = await orgBatch(db, [
+        db.insert(quickReplies).values(first).returning({ id: quickReplies.id }),
+        db.select().from(quickReplies).where(eq(quickReplies.organizationId, organization.id)),
+      ]);
+      expect(inserted).toEqual([{ id: first.id }]);
+      expect(rows.map((row) => row.shortcut)).toEqual(["hola"]);
+
+      // A failing statement (the same id again) undoes the whole batch.
+      await expect(
+        orgBatch(db, [
+          db.insert(quickReplies).values(reply(organization.id, "adios")),
+          db.insert(quickReplies).values(first),
+        ]),
+      ).rejects.toThrow();
+      const left = await db
+        .select({ shortcut: quickReplies.shortcut })
+        .from(quickReplies)
+        .where(eq(quickReplies.organizationId, organization.id));
+      expect(left).toEqual([{ shortcut: "hola" }]);
+    });
+  });
+
+  it("runs plain statements as one unit and answers their rows by column name", async () => {
+    const { organization } = await createOwner();
+    await place(organization.id, async (db) => {
+      const created = new Date().toISOString();
+      const insert = (id: string, shortcut: string) => ({
+        sql: `INSERT INTO quick_replies (id, organization_id, shortcut, content, created_at, updated_at)
+              VALUES (?1, ?2, ?3, ?3, ?4, ?4)`,
+        params: [id, organization.id, shortcut, created],
+      });
+      const [, rows] = await orgStatements(db, [
+        insert("a", "uno"),
+        {
+          sql: "SELECT shortcut FROM quick_replies WHERE organization_id = ? ORDER BY shortcut",
+          params: [organization.id],
+        },
+      ]);
+      expect(rows).toEqual([{ shortcut: "uno" }]);
+      await expect(orgStatements(db, [insert("b", "dos"), insert("a", "tres")])).rejects.toThrow();
+      const [left] = await orgStatements(db, [
+        {
+          sql: "SELECT count(*) AS n FROM quick_replies WHERE organization_id = ?",
+          params: [organization.id],
+        },
+      ]);
+      expect(left).toEqual([{ n: 1 }]);
+    });
+  });
+});

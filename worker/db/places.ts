@@ -1,0 +1,108 @@
+/**
+ * Which tables are global and which are an organization's own (contract section 15, decision
+ * 0052), and the two databases a request or a job gets: `db` for what is global, `orgDb` for
+ * the organization's data. Both are D1 in the Worker; in an organization's store `orgDb` is its
+ * SQLite. With `DATA_PLACES_CHECK=1` (the API tests) each refuses a statement that names a
+ * table of the other place, so that code joining or batching the two, which could not run once
+ * the organization's data is in its store, fails its tests while everything is still in D1.
+ */
+import { createDb, type Db } from "./client";
+import type { Env } from "../env";
+
+/** What stays in D1 for every organization: people, sign-in, routing, the store registry. */
+export const GLOBAL_TABLES = new Set([
+  "users",
+  "sessions",
+  "rate_limits",
+  "organizations",
+  "organization_stores",
+  "memberships",
+  "invitations",
+  "whatsapp_connections",
+  "meta_connections",
+  "oauth_exchanges",
+]);
+
+/** What each organization's store holds once it has moved (and D1 holds until then). */
+export const ORGANIZATION_TABLES = new Set([
+  "agents",
+  "conversations",
+  "conversations_fts",
+  "conversation_counts",
+  "conversation_labels",
+  "messages",
+  "messages_fts",
+  "quick_replies",
+  "ai_calls",
+  "ai_usage",
+  "knowledge_entries",
+  "knowledge_fts",
+  "whatsapp_templates",
+  "tracking_sessions",
+  "conversions",
+  "conversion_suggestions",
+  "ad_spend",
+  "ad_spend_syncs",
+  "labels",
+  "mentions",
+  "message_costs",
+  "message_cost_syncs",
+]);
+
+/*
+ * `audit_events` is in both: an entry about an account alone (a sign-up, a failed login) stays
+ * in D1; an organization's entries are its data. `recordAudit` picks the place from the entry.
+ */
+
+/** The tables a statement names after FROM, JOIN, INTO or UPDATE, quoted or not. */
+const NAMED_TABLE = /\b(?:from|join|into|update)\s+["`]?([a-z_][a-z0-9_]*)/gi;
+
+export class DataPlaceError extends Error {}
+
+function refusing(d1: D1Database, place: "global" | "organization"): D1Database {
+  const other = place === "global" ? ORGANIZATION_TABLES : GLOBAL_TABLES;
+  const check = (query: string) => {
+    for (const [, table] of query.matchAll(NAMED_TABLE)) {
+      if (other.has(table!.toLowerCase())) {
+        throw new DataPlaceError(`${table} reached through the ${place} database: ${query}`);
+      }
+    }
+  };
+  return new Proxy(d1, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => {
+          check(query);
+          return target.prepare(query);
+        };
+      }
+      if (property === "exec") {
+        return (query: string) => {
+          check(query);
+          return target.exec(query);
+        };
+      }
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const checked = new WeakMap<D1Database, { db: Db; orgDb: Db }>();
+
+/** The global database and the organization's, for code running in the Worker. */
+export function databasesOf(env: Env): { db: Db; orgDb: Db } {
+  if (env.DATA_PLACES_CHECK !== "1") {
+    const db = createDb(env.DB);
+    return { db, orgDb: db };
+  }
+  let pair = checked.get(env.DB);
+  if (!pair) {
+    pair = {
+      db: createDb(refusing(env.DB, "global")),
+      orgDb: createDb(refusing(env.DB, "organization")),
+    };
+    checked.set(env.DB, pair);
+  }
+  return pair;
+}
