@@ -8,7 +8,7 @@ import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import * as schema from "../worker/db/schema";
-import type { OrganizationDb } from "../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../worker/db/client";
 import type { Member } from "../worker/http/context";
 import {
   copyStatements,
@@ -208,10 +208,8 @@ export class OrganizationHub extends DurableObject<Env> {
   /** A page of a table's rows copied from D1 by a move, written in one transaction. */
   async putRows(organizationId: string, table: StoreTable, rows: StoreRow[], first: boolean) {
     if (!this.serves(organizationId)) return 0;
-    const statements = copyStatements(this.data, organizationId, table, rows, first);
-    this.ctx.storage.transactionSync(() => {
-      for (const statement of statements) statement.run();
-    });
+    const [statement, ...more] = copyStatements(this.data, organizationId, table, rows, first);
+    if (statement) await orgBatch(this.data, [statement, ...more]);
     return rows.length;
   }
 

@@ -16,7 +16,7 @@ export const CONVERSIONS_RETRY_CRON = "*/5 * * * *";
 export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env, ctx) => {
   const deps = depsForBackground(env, (work) => ctx.waitUntil(work));
   const now = new Date(controller.scheduledTime);
-  if (controller.cron === RETENTION_CRON) ctx.waitUntil(runRetention(deps.db, now));
+  if (controller.cron === RETENTION_CRON) ctx.waitUntil(runRetention(deps, now));
   else {
     ctx.waitUntil(retryDueConversions(deps, now));
     ctx.waitUntil(resumeStuckTranscripts(deps, now));

@@ -51,7 +51,8 @@ const labelCount = async (owner: Owner) =>
 function raceBeforeWrite(meanwhile: () => Promise<void>) {
   const deps = depsForBackground(env, () => {});
   const state = { ran: false };
-  const db = new Proxy(deps.db, {
+  // The organization's statements: a batch of D1 while its data is there (orgBatch).
+  const db = new Proxy(deps.orgDb as Db, {
     get(target, prop, receiver) {
       if (prop !== "batch") return Reflect.get(target, prop, receiver);
       return async (...args: Parameters<Db["batch"]>) => {
@@ -63,7 +64,7 @@ function raceBeforeWrite(meanwhile: () => Promise<void>) {
       };
     },
   });
-  return { deps: { ...deps, db }, state };
+  return { deps: { ...deps, orgDb: db }, state };
 }
 
 const asMember = (owner: Owner, userId: string, role: Member["role"]): Member => ({

@@ -92,8 +92,8 @@ export async function replyToConversation(
   organizationId: string,
   conversationId: string,
 ): Promise<ReplyOutcome> {
-  const { db, env } = deps;
-  const conversation = await db.query.conversations.findFirst({
+  const { db, orgDb, env } = deps;
+  const conversation = await orgDb.query.conversations.findFirst({
     where: and(
       eq(conversations.id, conversationId),
       eq(conversations.organizationId, organizationId),
@@ -104,13 +104,13 @@ export async function replyToConversation(
   // A person holds it: the AI never answers over them.
   if (conversation.assigneeId) return "skipped";
   if (!isWindowOpen(conversation)) return "skipped";
-  const agent = await db.query.agents.findFirst({
+  const agent = await orgDb.query.agents.findFirst({
     where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
   });
   if (!agent?.isActive || agent.mode === "off") return "skipped";
   if (!(await checkAiBudget(deps, organizationId))) return "skipped";
 
-  const recent = await recentMessages(db, conversation.id);
+  const recent = await recentMessages(orgDb, conversation.id);
   const newest = recent[0];
   if (!newest || newest.direction !== "inbound") return "skipped"; // Someone already answered.
 
@@ -131,14 +131,14 @@ export async function replyToConversation(
   }
 
   if (agent.mode === "auto") await showTyping(deps, organizationId, newest.wamid);
-  const log = aiCallLog(db, {
+  const log = aiCallLog(orgDb, {
     organizationId,
     agentId: agent.id,
     conversationId: conversation.id,
     model: agent.model,
   });
 
-  const knowledge = await knowledgeForAgent(db, agent, history.turns);
+  const knowledge = await knowledgeForAgent(orgDb, agent, history.turns);
   let answer;
   try {
     answer = await askAgent(env, agent, organization!, history.turns, knowledge);
@@ -185,7 +185,7 @@ async function handOff(deps: Deps, organizationId: string, conversationId: strin
     conversationId,
     `La IA pasó la conversación al equipo: ${reason}`,
   );
-  const [updated] = await deps.db
+  const [updated] = await deps.orgDb
     .update(conversations)
     .set({
       status: "pending",
@@ -208,7 +208,7 @@ async function setAiError(
   organizationId: string,
   error: string | null,
 ) {
-  const [row] = await deps.db
+  const [row] = await deps.orgDb
     .update(conversations)
     .set({ aiError: error })
     .where(eq(conversations.id, conversationId))

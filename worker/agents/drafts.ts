@@ -9,7 +9,6 @@ import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/service";
-import type { Db } from "../db/client";
 import { agents, conversations, organizations, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -38,7 +37,7 @@ export async function saveDraft(
     sources: answer.sources,
     created_at: new Date().toISOString(),
   };
-  const [saved] = await deps.db
+  const [saved] = await deps.orgDb
     .update(conversations)
     .set({ aiDraft: draft })
     .where(
@@ -61,14 +60,14 @@ export async function saveDraft(
  * organization's number. Asked by a person, it drafts whatever its mode or switch: those say
  * what the agent does on its own.
  */
-async function draftingAgent(db: Db, conversation: ConversationRow) {
+async function draftingAgent({ db, orgDb }: Deps, conversation: ConversationRow) {
   const [number] = await db
     .select({ defaultAgentId: whatsappConnections.defaultAgentId })
     .from(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, conversation.organizationId));
   const agentId = conversation.agentId ?? number?.defaultAgentId;
   const agent = agentId
-    ? await db.query.agents.findFirst({
+    ? await orgDb.query.agents.findFirst({
         where: and(eq(agents.id, agentId), eq(agents.organizationId, conversation.organizationId)),
       })
     : undefined;
@@ -92,11 +91,11 @@ const noSuggestion = (reason?: string) =>
 
 /** "Sugerir respuesta": the agent drafts an answer now; it is stored and published as well. */
 export async function suggestDraft(deps: Deps, member: Member, { id }: { id: string }) {
-  const { db, env } = deps;
-  const conversation = await findConversation(db, member.organizationId, id);
-  const agent = await draftingAgent(db, conversation);
+  const { db, orgDb, env } = deps;
+  const conversation = await findConversation(orgDb, member.organizationId, id);
+  const agent = await draftingAgent(deps, conversation);
   if (!isAiConfigured(env)) throw aiNotConfigured();
-  const recent = await recentMessages(db, conversation.id);
+  const recent = await recentMessages(orgDb, conversation.id);
   if (!recent.some((m) => m.direction === "inbound" && m.type !== "reaction")) {
     throw new AppError(
       422,
@@ -110,7 +109,7 @@ export async function suggestDraft(deps: Deps, member: Member, { id }: { id: str
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
-  const log = aiCallLog(db, {
+  const log = aiCallLog(orgDb, {
     organizationId: member.organizationId,
     agentId: agent.id,
     conversationId: conversation.id,
@@ -118,7 +117,7 @@ export async function suggestDraft(deps: Deps, member: Member, { id }: { id: str
   });
 
   // The same knowledge an answer on WhatsApp would get.
-  const knowledge = await knowledgeForAgent(db, agent, history.turns);
+  const knowledge = await knowledgeForAgent(orgDb, agent, history.turns);
   let answer: AgentAnswer;
   try {
     answer = await askAgent(env, agent, organization!, history.turns, knowledge);
@@ -140,8 +139,8 @@ export async function suggestDraft(deps: Deps, member: Member, { id }: { id: str
 
 /** Discards the conversation's draft ("Descartar"); the consoles hear the conversation change. */
 export async function discardDraft(deps: Deps, member: Member, { id }: { id: string }) {
-  const conversation = await findConversation(deps.db, member.organizationId, id);
-  const [updated] = await deps.db
+  const conversation = await findConversation(deps.orgDb, member.organizationId, id);
+  const [updated] = await deps.orgDb
     .update(conversations)
     .set({ aiDraft: null })
     .where(eq(conversations.id, conversation.id))

@@ -8,7 +8,7 @@ import type { ContentPart } from "../ai/client";
 import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media";
 import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import type { Db } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 import { messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import type { Turn } from "./replies";
@@ -25,7 +25,7 @@ export type AgentHistory = { turns: Turn[] } | { handoff: string };
  * The conversation's recent messages, newest first, as `buildHistory` takes them. The team's
  * internal notes are never the AI's to read.
  */
-export function recentMessages(db: Db, conversationId: string) {
+export function recentMessages(db: OrganizationDb, conversationId: string) {
   return db
     .select()
     .from(messages)

@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
-import type { Db } from "../db/client";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -73,7 +73,7 @@ export const toAgent = (
 
 const agentNotFound = () => notFound("Agente no encontrado.");
 
-export async function findAgent(db: Db, organizationId: string, id: string) {
+export async function findAgent(db: OrganizationDb, organizationId: string, id: string) {
   const row = await db.query.agents.findFirst({
     where: and(eq(agents.id, id), eq(agents.organizationId, organizationId)),
   });
@@ -87,15 +87,15 @@ async function agentView(db: Db, organizationId: string, row: AgentRow) {
   return toAgent(row, number);
 }
 
-/** The organization's agents, newest first, each with its model usage totals. */
-export async function listAgents({ db }: Deps, member: Member) {
-  const [rows, usage, [number]] = await db.batch([
-    db
+/** The organization's agents and their model calls' totals per agent, read together. */
+function orgAgentsWithUsage(orgDb: OrganizationDb, organizationId: string) {
+  return orgBatch(orgDb, [
+    orgDb
       .select()
       .from(agents)
-      .where(eq(agents.organizationId, member.organizationId))
+      .where(eq(agents.organizationId, organizationId))
       .orderBy(desc(agents.createdAt), desc(agents.id)),
-    db
+    orgDb
       .select({
         agentId: aiCalls.agentId,
         calls: count(),
@@ -104,8 +104,18 @@ export async function listAgents({ db }: Deps, member: Member) {
         completionTokens: sum(aiCalls.completionTokens),
       })
       .from(aiCalls)
-      .where(eq(aiCalls.organizationId, member.organizationId))
+      .where(eq(aiCalls.organizationId, organizationId))
       .groupBy(aiCalls.agentId),
+  ]);
+}
+
+/**
+ * The organization's agents, newest first, each with its model usage totals (its data), and
+ * the number they may answer (global).
+ */
+export async function listAgents({ db, orgDb }: Deps, member: Member) {
+  const [[rows, usage], [number]] = await Promise.all([
+    orgAgentsWithUsage(orgDb, member.organizationId),
     whatsappNumberOf(db, member.organizationId),
   ]);
   const byAgent = new Map(usage.map((u) => [u.agentId, u]));
@@ -120,20 +130,20 @@ export async function listAgents({ db }: Deps, member: Member) {
   });
 }
 
-export async function getAgent({ db }: Deps, member: Member, { id }: { id: string }) {
-  return agentView(db, member.organizationId, await findAgent(db, member.organizationId, id));
+export async function getAgent({ db, orgDb }: Deps, member: Member, { id }: { id: string }) {
+  return agentView(db, member.organizationId, await findAgent(orgDb, member.organizationId, id));
 }
 
 /** `GET /agents/usage`: the organization's model use this month, against its budget. */
-export const aiUsage = ({ db }: Deps, member: Member) => readAiUsage(db, member.organizationId);
+export const aiUsage = (deps: Deps, member: Member) => readAiUsage(deps, member.organizationId);
 
 export async function createAgent(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   member: Member,
   input: z.output<typeof agentCreateInput>,
 ) {
-  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, input.knowledge_ids);
-  const [row] = await db
+  const knowledgeIds = await checkedKnowledgeIds(orgDb, member.organizationId, input.knowledge_ids);
+  const [row] = await orgDb
     .insert(agents)
     .values({
       organizationId: member.organizationId,
@@ -151,13 +161,17 @@ export async function createAgent(
 }
 
 export async function updateAgent(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentUpdateInput> },
 ) {
-  await findAgent(db, member.organizationId, id);
-  const knowledgeIds = await checkedKnowledgeIds(db, member.organizationId, changes.knowledge_ids);
-  const [row] = await db
+  await findAgent(orgDb, member.organizationId, id);
+  const knowledgeIds = await checkedKnowledgeIds(
+    orgDb,
+    member.organizationId,
+    changes.knowledge_ids,
+  );
+  const [row] = await orgDb
     .update(agents)
     .set({
       name: changes.name,
@@ -176,12 +190,12 @@ export async function updateAgent(
 }
 
 export async function updateAgentWhatsapp(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentWhatsappInput> },
 ) {
-  await findAgent(db, member.organizationId, id);
-  const [row] = await db
+  await findAgent(orgDb, member.organizationId, id);
+  const [row] = await orgDb
     .update(agents)
     .set({
       whatsappStatus: changes.status,
@@ -194,10 +208,10 @@ export async function updateAgentWhatsapp(
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
-export async function deleteAgent({ db }: Deps, member: Member, { id }: { id: string }) {
-  const agent = await findAgent(db, member.organizationId, id);
-  await db.batch([
-    db
+export async function deleteAgent({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+  const agent = await findAgent(orgDb, member.organizationId, id);
+  await orgBatch(orgDb, [
+    orgDb
       .update(conversations)
       .set({ agentId: null, status: "open", updatedAt: new Date().toISOString() })
       .where(
@@ -207,11 +221,11 @@ export async function deleteAgent({ db }: Deps, member: Member, { id }: { id: st
           eq(conversations.status, "assigned"),
         ),
       ),
-    db
+    orgDb
       .delete(agents)
       .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId))),
   ]);
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "agent.delete",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -226,16 +240,16 @@ export async function testAgent(
   member: Member,
   { id, transcript }: { id: string; transcript: z.output<typeof agentTestInput> },
 ): Promise<AgentTestReply> {
-  const { db, env } = deps;
-  const agent = await findAgent(db, member.organizationId, id);
+  const { db, orgDb, env } = deps;
+  const agent = await findAgent(orgDb, member.organizationId, id);
   if (!isAiConfigured(env)) throw aiNotConfigured();
   await requireAiBudget(deps, member.organizationId);
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
   // The same knowledge WhatsApp answers would get.
-  const knowledge = await knowledgeForAgent(db, agent, transcript.messages);
-  const log = aiCallLog(db, {
+  const knowledge = await knowledgeForAgent(orgDb, agent, transcript.messages);
+  const log = aiCallLog(orgDb, {
     organizationId: member.organizationId,
     agentId: agent.id,
     model: agent.model,

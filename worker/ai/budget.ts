@@ -5,7 +5,7 @@
  * team (never the customer) is told (docs/decisions/0029).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { tryHit, type Limit } from "../http/rate-limit";
@@ -29,21 +29,25 @@ const CONVERSATION_AI_LIMIT: Limit = {
 /** Why the AI stopped in a conversation for the hour: the team reads it in the thread. */
 export const CONVERSATION_AI_LIMIT_REACHED = `Este cliente ha llegado al máximo de ${AI_CALLS_PER_CONVERSATION_HOUR} respuestas y transcripciones de la IA por hora.`;
 
-/** Takes one of the conversation's model calls for this hour; false when none is left. */
+/**
+ * Takes one of the conversation's model calls for this hour; false when none is left. The
+ * window is a global rate limit (D1's `rate_limits`).
+ */
 export const takeConversationAiCall = (db: Db, conversationId: string) =>
   tryHit(db, `ai:conversation:${conversationId}`, CONVERSATION_AI_LIMIT);
 
 /** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
 export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
-export async function readAiUsage(db: Db, organizationId: string, now = new Date()) {
+/** The month's tokens (the organization's data) against its budget (its global settings). */
+export async function readAiUsage({ db, orgDb }: Deps, organizationId: string, now = new Date()) {
   const month = usageMonth(now);
   const [organization, usage] = await Promise.all([
     db.query.organizations.findFirst({
       columns: { aiMonthlyTokenBudget: true },
       where: eq(organizations.id, organizationId),
     }),
-    db.query.aiUsage.findFirst({
+    orgDb.query.aiUsage.findFirst({
       where: and(eq(aiUsage.organizationId, organizationId), eq(aiUsage.month, month)),
     }),
   ]);
@@ -59,7 +63,7 @@ export async function readAiUsage(db: Db, organizationId: string, now = new Date
  * hears `ai_budget_exhausted` with the month's figures (the console shows one notice a month).
  */
 export async function checkAiBudget(deps: Deps, organizationId: string) {
-  const usage = await readAiUsage(deps.db, organizationId);
+  const usage = await readAiUsage(deps, organizationId);
   if (usage.tokens_used < usage.budget) return true;
   await publish(deps.env, organizationId, { type: "ai_budget_exhausted", data: usage });
   return false;
@@ -77,14 +81,14 @@ export async function requireAiBudget(deps: Deps, organizationId: string) {
 }
 
 /** Whether the organization may still call the model this month. */
-export async function hasAiBudget(db: Db, organizationId: string) {
-  const usage = await readAiUsage(db, organizationId);
+export async function hasAiBudget(deps: Deps, organizationId: string) {
+  const usage = await readAiUsage(deps, organizationId);
   return usage.tokens_used < usage.budget;
 }
 
 /** Adds a call's tokens to the month's tally (one upsert, safe under concurrent calls). */
 export async function addAiUsage(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   usage: { promptTokens: number | null; completionTokens: number | null },
 ) {
@@ -108,7 +112,7 @@ type CallOf = Pick<
  * The record of one kind of model call: each answer adds its tokens to the month's tally and
  * leaves a row in `ai_calls` (what the agents cost and do); each failure leaves its reason.
  */
-export function aiCallLog(db: Db, call: CallOf) {
+export function aiCallLog(db: OrganizationDb, call: CallOf) {
   return {
     async answered(outcome: string, result: Pick<Completion, "usage" | "latencyMs">) {
       await addAiUsage(db, call.organizationId, result.usage);

@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../db/schema";
-import type { Db } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
@@ -90,7 +90,7 @@ const CLAIM_POLL_MS = 500;
  * hub, a reply and a draft reaching the same note at once, one transcribes it. Answers the
  * claimed row, or null when another path holds a live claim.
  */
-async function claimNote(db: Db, messageId: string, now: number) {
+async function claimNote(db: OrganizationDb, messageId: string, now: number) {
   const [claimed] = await db
     .update(messages)
     .set({ transcriptClaimedAt: now })
@@ -112,7 +112,7 @@ async function claimNote(db: Db, messageId: string, now: number) {
  * The note as the path holding it leaves it: a reply needs the words, not a second model
  * call. Still waiting at the lease's end, it is answered as it is (pending).
  */
-async function transcriptOfOtherPath(db: Db, messageId: string) {
+async function transcriptOfOtherPath(db: OrganizationDb, messageId: string) {
   const deadline = Date.now() + CLAIM_LEASE_MS;
   for (;;) {
     const row = await db.query.messages.findFirst({ where: eq(messages.id, messageId) });
@@ -134,8 +134,8 @@ export async function transcribeMessage(
   messageId: string,
   { waitForOtherPath = true } = {},
 ): Promise<MessageRow | null> {
-  const { db, env } = deps;
-  const row = await db.query.messages.findFirst({
+  const { orgDb, env } = deps;
+  const row = await orgDb.query.messages.findFirst({
     where: and(
       eq(messages.id, messageId),
       eq(messages.organizationId, organizationId),
@@ -146,13 +146,13 @@ export async function transcribeMessage(
   if (!row || row.transcriptStatus === "done" || row.transcriptStatus === "failed")
     return row ?? null;
 
-  const claimed = await claimNote(db, row.id, Date.now());
-  if (!claimed && waitForOtherPath) return transcriptOfOtherPath(db, row.id);
+  const claimed = await claimNote(orgDb, row.id, Date.now());
+  if (!claimed && waitForOtherPath) return transcriptOfOtherPath(orgDb, row.id);
   if (!claimed)
-    return (await db.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
+    return (await orgDb.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
   const outcome = await attempt(deps, claimed);
   // Written only under this path's claim: one that outlived its lease was taken over.
-  const [stored] = await db
+  const [stored] = await orgDb
     .update(messages)
     .set(
       "text" in outcome
@@ -173,7 +173,7 @@ export async function transcribeMessage(
     )
     .returning();
   if (!stored)
-    return (await db.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
+    return (await orgDb.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
   await publish(env, organizationId, {
     type: "message_status",
     data: { message: toMessage(stored) },
@@ -182,12 +182,12 @@ export async function transcribeMessage(
 }
 
 async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | { error: string }> {
-  const { db, env } = deps;
+  const { db, orgDb, env } = deps;
   if (!isAiConfigured(env)) {
     return { error: "La IA no está configurada (falta AI_API_KEY): no se pudo transcribir." };
   }
   if (!row.mediaId) return { error: "El mensaje no trae el archivo de audio." };
-  if (!(await hasAiBudget(db, row.organizationId))) {
+  if (!(await hasAiBudget(deps, row.organizationId))) {
     return { error: "La organización agotó su presupuesto mensual de IA." };
   }
   if (!(await takeConversationAiCall(db, row.conversationId))) {
@@ -205,7 +205,7 @@ async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | 
     if (error instanceof MediaUnreadable) return { error: error.message };
     throw error;
   }
-  const log = aiCallLog(db, {
+  const log = aiCallLog(orgDb, {
     organizationId: row.organizationId,
     conversationId: row.conversationId,
     model: transcriptionModel(env),
@@ -245,9 +245,12 @@ const SWEEP_LIMIT = 500;
  * The five-minute cron's sweep: a voice note still `pending` ten minutes after it arrived (its
  * hub could not be reached then) goes to its organization's hub again, which transcribes it
  * and tells the consoles, so no note stays "Transcribiendo…" for good. Answers how many.
+ * One statement finds them in every organization whose data is in D1 (`deps.orgDb`, by the
+ * pending notes' index): sweeping organization by organization would cost a statement for
+ * each (docs/decisions/0053).
  */
-export async function resumeStuckTranscripts({ db, env }: Deps, now: Date) {
-  const stuck = await db
+export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
+  const stuck = await orgDb
     .select({ id: messages.id, organizationId: messages.organizationId })
     .from(messages)
     .where(

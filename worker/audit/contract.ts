@@ -39,7 +39,8 @@ export const AUDIT_LOG_PAGE_SIZE = 20;
 
 /** `before` is the id of the last entry already shown; the next page is older than it. */
 export const auditLogQuery = z.object({
-  // At most 50: a page's targets are resolved in one query, within D1's 100 bound parameters.
+  // At most 50: a page's actors and targets (two ids an entry) are found in one query, within
+  // D1's 100 bound parameters.
   limit: z.coerce.number().int().min(1).max(50).default(AUDIT_LOG_PAGE_SIZE),
   before: z.uuid().optional(),
 });

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import { uuidv7Sql } from "../db/ids";
 import { auditEvents, users } from "../db/schema";
 import type { Member } from "../http/context";
@@ -18,8 +18,12 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-/** The statement recording an entry, for a batch that must store it with the change. */
-export const auditStatement = (db: Db, entry: AuditEntry) =>
+/**
+ * The statement recording an entry, for a batch that must store it with the change. The caller
+ * picks the place: an organization's entry with its database, an account's alone with the
+ * global one (worker/db/places.ts).
+ */
+export const auditStatement = (db: OrganizationDb, entry: AuditEntry) =>
   db.insert(auditEvents).values({
     action: entry.action,
     organizationId: entry.organizationId ?? null,
@@ -36,7 +40,7 @@ export const auditStatement = (db: Db, entry: AuditEntry) =>
  * organization and target come from its row; each id is a UUIDv7 made by SQL.
  */
 export function auditEachRow(
-  db: Db,
+  db: OrganizationDb,
   entry: Omit<AuditEntry, "organizationId" | "target">,
   rows: {
     from: SQLiteTable;
@@ -69,13 +73,16 @@ export function auditEachRow(
 }
 
 /** Records a security-relevant event. Never put secrets in `metadata`. */
-export async function recordAudit(db: Db, entry: AuditEntry) {
+export async function recordAudit(db: OrganizationDb, entry: AuditEntry) {
   await auditStatement(db, entry);
 }
 
-/** One page of the member's organization's audit trail, newest first. */
+/**
+ * One page of the member's organization's audit trail, newest first: the entries from the
+ * organization's data, then the people they name from the global users, one query a page.
+ */
 export async function listAuditLog(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   member: Member,
   query: z.output<typeof auditLogQuery>,
 ): Promise<AuditLogPage> {
@@ -83,7 +90,7 @@ export async function listAuditLog(
   let where = inOrganization;
   if (query.before) {
     // The anchor must be this organization's: another's id is simply not found.
-    const anchor = await db.query.auditEvents.findFirst({
+    const anchor = await orgDb.query.auditEvents.findFirst({
       where: and(eq(auditEvents.id, query.before), inOrganization),
       columns: { id: true, createdAt: true },
     });
@@ -96,34 +103,33 @@ export async function listAuditLog(
       ),
     )!;
   }
-  const rows = await db
-    .select({ event: auditEvents, actorName: users.fullName, actorEmail: users.email })
+  const rows = await orgDb
+    .select()
     .from(auditEvents)
-    .leftJoin(users, eq(users.id, auditEvents.userId))
     .where(where)
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
-  const targetEmails = await emailsOfMembers(
-    db,
-    page
-      .filter((row) => MEMBER_TARGET_ACTIONS.has(row.event.action))
-      .map((row) => row.event.target),
-  );
+  const memberTarget = (event: (typeof page)[number]) =>
+    MEMBER_TARGET_ACTIONS.has(event.action) ? event.target : null;
+  const people = await usersNamed(db, [
+    ...page.map((event) => event.userId),
+    ...page.map(memberTarget),
+  ]);
   return {
-    entries: page.map(({ event, actorName, actorEmail }) => ({
-      id: event.id,
-      action: event.action as AuditAction,
-      actor:
-        actorName !== null && actorEmail !== null ? { name: actorName, email: actorEmail } : null,
-      target:
-        event.target !== null && MEMBER_TARGET_ACTIONS.has(event.action)
-          ? (targetEmails.get(event.target) ?? event.target)
-          : event.target,
-      details: event.metadata ?? null,
-      ip: event.ip,
-      created_at: event.createdAt,
-    })),
+    entries: page.map((event) => {
+      const actor = event.userId === null ? undefined : people.get(event.userId);
+      const target = memberTarget(event);
+      return {
+        id: event.id,
+        action: event.action as AuditAction,
+        actor: actor ? { name: actor.fullName, email: actor.email } : null,
+        target: target === null ? event.target : (people.get(target)?.email ?? target),
+        details: event.metadata ?? null,
+        ip: event.ip,
+        created_at: event.createdAt,
+      };
+    }),
     has_more: rows.length > query.limit,
   };
 }
@@ -140,15 +146,16 @@ const MEMBER_TARGET_ACTIONS: ReadonlySet<string> = new Set<AuditAction>([
 ]);
 
 /**
- * The log names a member target by e-mail, which the organization's admins saw in the team
- * list anyway; one query for the page.
+ * The people a page names, by id: its actors, and its member targets, which the log names by
+ * e-mail (the organization's admins saw it in the team list anyway). One query for the page;
+ * an account deleted since is simply not found.
  */
-async function emailsOfMembers(db: Db, targets: (string | null)[]) {
-  const ids = [...new Set(targets.filter((t): t is string => t !== null))];
-  if (ids.length === 0) return new Map<string, string>();
+async function usersNamed(db: Db, ids: (string | null)[]) {
+  const unique = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (unique.length === 0) return new Map<string, { fullName: string; email: string }>();
   const rows = await db
-    .select({ id: users.id, email: users.email })
+    .select({ id: users.id, fullName: users.fullName, email: users.email })
     .from(users)
-    .where(inArray(users.id, ids));
-  return new Map(rows.map((row) => [row.id, row.email]));
+    .where(inArray(users.id, unique));
+  return new Map(rows.map(({ id, ...person }) => [id, person]));
 }

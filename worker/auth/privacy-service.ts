@@ -3,10 +3,10 @@
  * (portability), and deleting the account (erasure), which revokes every token at once and
  * removes the person's e-mail and addresses from what the account leaves behind.
  */
-import { and, asc, eq, getTableColumns, gt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { auditStatement, recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { auditStatement, recordAudit, type AuditEntry } from "../audit/service";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import {
   agents,
   aiCalls,
@@ -109,7 +109,7 @@ function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 
 /** Every row of `table` matching `scope`, as a paged list in id order. */
 function rowsOf(
-  db: Db,
+  db: OrganizationDb,
   table: SQLiteTable & { id: SQLiteColumn },
   scope: SQL,
   /** Which columns, by their name in the document (`id` among them: it is the cursor). */
@@ -128,8 +128,64 @@ function rowsOf(
   );
 }
 
+/**
+ * Lists of the same rows from several places (D1, each organization's data), read as one in id
+ * order: each page is the first of what each place has after the cursor.
+ */
+function merged(lists: PagedList[]) {
+  return new PagedList(async (after) => {
+    const pages = await Promise.all(lists.map((list) => list.pageAfter(after)));
+    return pages
+      .flat()
+      .sort((a, b) => ((a.id as string) < (b.id as string) ? -1 : 1))
+      .slice(0, EXPORT_PAGE_SIZE);
+  }, lists[0]?.shape);
+}
+
+/** What the export shows of a mention addressed to the person. */
+const MENTION_COLUMNS = {
+  id: mentions.id,
+  conversation_id: mentions.conversationId,
+  note_id: mentions.noteId,
+  author_id: mentions.authorId,
+  read_at: mentions.readAt,
+  created_at: mentions.createdAt,
+};
+
+/**
+ * The organizations whose data names the person: entries they made or that name their e-mail,
+ * mentions of them. An organization they left, or that only invited them, may be among them.
+ * One statement finds them among the organizations whose data is in D1 (`orgDb`): visiting
+ * every organization would cost a statement or more each (docs/decisions/0053).
+ */
+async function organizationsNaming(orgDb: OrganizationDb, user: { id: string; email: string }) {
+  const rows = await orgDb.all<{ organization_id: string }>(sql`
+    SELECT organization_id FROM audit_events
+    WHERE organization_id IS NOT NULL AND (user_id = ${user.id} OR target = ${user.email}
+      OR json_extract(metadata, '$.email') = ${user.email})
+    UNION SELECT organization_id FROM mentions WHERE user_id = ${user.id}`);
+  return rows.map((row) => row.organization_id);
+}
+
+/** The person's rows in one organization's data: the entries they made, their mentions. */
+function personIn(orgDb: OrganizationDb, organizationId: string, userId: string) {
+  return {
+    auditEvents: rowsOf(
+      orgDb,
+      auditEvents,
+      and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.userId, userId))!,
+    ),
+    mentions: rowsOf(
+      orgDb,
+      mentions,
+      and(eq(mentions.organizationId, organizationId), eq(mentions.userId, userId))!,
+      MENTION_COLUMNS,
+    ),
+  };
+}
+
 /** The organization's part of an owner's export: its row, its lists, its connections. */
-async function organizationSection({ db, env }: Deps, orgId: string) {
+async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
   const [organization, whatsapp, pixel] = await db.batch([
     db.select().from(organizations).where(eq(organizations.id, orgId)),
     // Connections without their secrets.
@@ -154,7 +210,7 @@ async function organizationSection({ db, env }: Deps, orgId: string) {
   ]);
   const ofOrganization = (
     table: SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn },
-  ) => rowsOf(db, table, eq(table.organizationId, orgId));
+  ) => rowsOf(orgDb, table, eq(table.organizationId, orgId));
   // What the store holds once the organization has moved there is read from the store.
   const route = await storeRoute(env, orgId);
   const ofOrganizationData = (table: StoreTable) =>
@@ -187,15 +243,19 @@ async function organizationSection({ db, env }: Deps, orgId: string) {
 /**
  * Everything about the caller; with the organization's data when the caller owns it. The
  * document is streamed as it is read, a page of rows at a time, so its size is bounded by
- * nothing the tenant stored.
+ * nothing the tenant stored. The person's entries and mentions are read in D1 and in each
+ * organization whose data names them (`organizationsNaming`).
  */
 export async function exportAccount(deps: Deps, caller: Caller) {
-  const { db } = deps;
+  const { db, orgDb } = deps;
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
   });
+  const everywhere = (await organizationsNaming(orgDb, user)).map((organizationId) =>
+    personIn(orgDb, organizationId, caller.userId),
+  );
   const document = new JsonObject({
     exported_at: new Date().toISOString(),
     user: { id: user.id, email: user.email, full_name: user.fullName, created_at: user.createdAt },
@@ -222,12 +282,19 @@ export async function exportAccount(deps: Deps, caller: Caller) {
       // A session's id is what its token carries: the export names it by its dates.
       ({ id: _, ...session }) => session,
     ),
-    audit_events: rowsOf(db, auditEvents, eq(auditEvents.userId, caller.userId)),
+    audit_events: merged([
+      rowsOf(
+        db,
+        auditEvents,
+        and(isNull(auditEvents.organizationId), eq(auditEvents.userId, caller.userId))!,
+      ),
+      ...everywhere.map((person) => person.auditEvents),
+    ]),
     // What they wrote and were told in the team inbox: their notes in their organization
     // (found by its index, not by a walk of every organization's messages) and their mentions.
     notes: membership
       ? rowsOf(
-          db,
+          orgDb,
           messages,
           and(
             eq(messages.organizationId, membership.organizationId),
@@ -243,19 +310,13 @@ export async function exportAccount(deps: Deps, caller: Caller) {
           },
         )
       : [],
-    mentions: rowsOf(db, mentions, eq(mentions.userId, caller.userId), {
-      id: mentions.id,
-      conversation_id: mentions.conversationId,
-      note_id: mentions.noteId,
-      author_id: mentions.authorId,
-      read_at: mentions.readAt,
-      created_at: mentions.createdAt,
-    }),
+    mentions: merged(everywhere.map((person) => person.mentions)),
     ...(membership?.role === "owner"
       ? { organization: await organizationSection(deps, membership.organizationId) }
       : {}),
   });
-  await recordAudit(db, {
+  // A member's export is their organization's entry; an account's without one stays global.
+  await recordAudit(membership ? orgDb : db, {
     action: "account.export",
     userId: caller.userId,
     organizationId: membership?.organizationId,
@@ -274,22 +335,45 @@ const keyNames = (value: string) =>
  * attempts on their e-mail, keep what happened but lose the address it came from and the
  * e-mail; invitations to their e-mail go; rate-limit windows naming their e-mail or id go.
  * Invitations they sent and their entries' user id lose them by the schema (`set null`).
+ * These are D1's statements; `forgetPersonIn` does each organization's trail.
  */
 function forgetPerson(db: Db, user: { id: string; email: string }) {
+  return [
+    ...forgetInTrail(db, isNull(auditEvents.organizationId), user),
+    db.delete(invitations).where(eq(invitations.email, user.email)),
+    db.delete(rateLimits).where(or(keyNames(user.email), keyNames(user.id))),
+  ];
+}
+
+/** The audit entries among `entries` naming the person, stripped of their e-mail and address. */
+function forgetInTrail(db: OrganizationDb, entries: SQL, user: { id: string; email: string }) {
   return [
     db
       .update(auditEvents)
       .set({ ip: null, metadata: sql`json_remove(${auditEvents.metadata}, '$.email')` })
       .where(
-        or(
-          eq(auditEvents.userId, user.id),
-          sql`json_extract(${auditEvents.metadata}, '$.email') = ${user.email}`,
+        and(
+          entries,
+          or(
+            eq(auditEvents.userId, user.id),
+            sql`json_extract(${auditEvents.metadata}, '$.email') = ${user.email}`,
+          ),
         ),
       ),
-    db.update(auditEvents).set({ target: null }).where(eq(auditEvents.target, user.email)),
-    db.delete(invitations).where(eq(invitations.email, user.email)),
-    db.delete(rateLimits).where(or(keyNames(user.email), keyNames(user.id))),
-  ];
+    db
+      .update(auditEvents)
+      .set({ target: null })
+      .where(and(entries, eq(auditEvents.target, user.email))),
+  ] as const;
+}
+
+/** One organization's trail stripped of the person, all or nothing. */
+async function forgetPersonIn(
+  orgDb: OrganizationDb,
+  organizationId: string,
+  user: { id: string; email: string },
+) {
+  await orgBatch(orgDb, forgetInTrail(orgDb, eq(auditEvents.organizationId, organizationId), user));
 }
 
 /**
@@ -331,29 +415,45 @@ export async function deleteAccount(
   const storeToErase = organizationDeleted
     ? await organizationStore(deps.env, membership!.organizationId)
     : null;
-  // What they held goes back to the team like a removed member's, in the batch that deletes
-  // them (the user's deletion would otherwise clear `assignee_id` unaudited and unannounced).
+  // Every organization's trail first (one that invited them, or that they left, may name them):
+  // the user's deletion sets their entries' user id to null, after which they could not be
+  // found; a failure here leaves the account, whose deletion can be asked again.
+  for (const organizationId of await organizationsNaming(deps.orgDb, user)) {
+    await forgetPersonIn(deps.orgDb, organizationId, user);
+  }
+  const stays = organizationDeleted ? null : (membership?.organizationId ?? null);
+  // Without the address: it would be the person's, kept after they asked to be forgotten.
+  const deletion: AuditEntry = {
+    action: "account.delete",
+    organizationId: stays,
+    metadata: { organization_deleted: organizationDeleted },
+  };
+  // What they held goes back to the team like a removed member's, before they are deleted
+  // (the user's deletion would otherwise clear `assignee_id` unaudited and unannounced).
   await releaseOnLeaving(
     deps,
-    { userId: user.id, how: "account_deleted", organizationId: null, by: null, ip: null },
     {
-      // First: what the organization holds goes with it, with nothing to release or announce.
-      before: organizationDeleted
-        ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
-        : [],
-      after: [
-        ...forgetPerson(db, user),
-        // Sessions go with the user (cascade): every token of the account stops working now.
-        db.delete(users).where(eq(users.id, user.id)),
-        // Without the address: it would be the person's, kept after they asked to be forgotten.
-        auditStatement(db, {
-          action: "account.delete",
-          organizationId: organizationDeleted ? null : membership?.organizationId,
-          metadata: { organization_deleted: organizationDeleted },
-        }),
-      ],
+      userId: user.id,
+      how: "account_deleted",
+      // A deleted organization takes what it holds with it, with nothing to release or announce.
+      organizationId: stays,
+      by: null,
+      ip: null,
     },
+    [
+      ...(organizationDeleted
+        ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
+        : []),
+      ...forgetPerson(db, user),
+      // Sessions go with the user (cascade): every token of the account stops working now.
+      db.delete(users).where(eq(users.id, user.id)),
+      // An account's entry goes with its deletion; an organization's is written after it.
+      ...(stays === null ? [auditStatement(db, deletion)] : []),
+    ],
   );
+  // Once deleted: a failure between leaves a deletion without its entry, never an entry for
+  // an account still there.
+  if (stays !== null) await recordAudit(deps.orgDb, deletion);
   if (storeToErase) await eraseStore(storeToErase, membership!.organizationId);
   else if (membership) {
     await closeSockets(deps.env, membership.organizationId, { userId: user.id });

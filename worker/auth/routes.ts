@@ -21,7 +21,7 @@ export const authRoutes = new Hono<AppContext>()
   })
   .post("/login", ...jsonBody(loginInput), async (c) => {
     const result = await auth.login(
-      c.var.db,
+      c.var.deps,
       c.env.JWT_SECRET,
       c.req.valid("json"),
       requestInfo(c),

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { auditEvents, memberships, organizations, sessions, users } from "../db/schema";
@@ -80,39 +80,58 @@ export async function register(
   return startSession(db, secret, user, info);
 }
 
+/** A user's recent sign-in addresses among `entries` (the full addresses the trail keeps). */
+const usualAddressesAmong = (entries: SQL, userId: typeof users.id | string, since: string) =>
+  and(
+    entries,
+    eq(auditEvents.userId, userId),
+    inArray(auditEvents.action, ["auth.login", "auth.register"]),
+    isNotNull(auditEvents.ip),
+    gt(auditEvents.createdAt, since),
+  );
+
 /**
- * The account behind an e-mail, and whether `ip` is one of its usual addresses: one it
- * registered or signed in from within USUAL_ADDRESS_DAYS, compared by the limits' key (an
- * IPv6 /64: privacy addresses rotate inside it, and the windows count it as one). One query
- * whether or not the e-mail exists, so the answer takes the same time.
+ * The account behind an e-mail, its organization, and whether `ip` is one of its usual
+ * addresses: one it registered or signed in from within USUAL_ADDRESS_DAYS, compared by the
+ * limits' key (an IPv6 /64: privacy addresses rotate inside it, and the windows count it as
+ * one). The account's own entries are global, its sign-ins as a member its organization's: the
+ * same two queries whether or not the e-mail exists, so the answer takes the same time.
  */
-async function findLoginAccount(db: Db, email: string, ip: string | null) {
+async function findLoginAccount({ db, orgDb }: Deps, email: string, ip: string | null) {
   const since = new Date(Date.now() - USUAL_ADDRESS_DAYS * 86_400_000).toISOString();
-  // The full addresses are stored (the audit trail keeps them); their keys are made here.
-  const usualAddresses = db
+  const globalAddresses = db
     .select({ ips: sql`json_group_array(DISTINCT ${auditEvents.ip})` })
     .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.userId, users.id),
-        inArray(auditEvents.action, ["auth.login", "auth.register"]),
-        isNotNull(auditEvents.ip),
-        gt(auditEvents.createdAt, since),
-      ),
-    );
+    .where(usualAddressesAmong(isNull(auditEvents.organizationId), users.id, since));
   const [row] = await db
     .select({
       user: users,
-      usualAddresses: sql`(${usualAddresses})`.mapWith(
+      organizationId: memberships.organizationId,
+      usualAddresses: sql`(${globalAddresses})`.mapWith(
         (ips: string) => JSON.parse(ips) as string[],
       ),
     })
     .from(users)
+    .leftJoin(memberships, eq(memberships.userId, users.id))
     .where(eq(users.email, email));
+  // Nobody's entries when there is no such member: an id no entry has.
+  const organizationAddresses = await orgDb
+    .selectDistinct({ ip: auditEvents.ip })
+    .from(auditEvents)
+    .where(
+      usualAddressesAmong(
+        eq(auditEvents.organizationId, row?.organizationId ?? ""),
+        row?.user.id ?? "",
+        since,
+      ),
+    );
   const key = addressKey(ip);
-  const fromUsualAddress =
-    ip !== null && (row?.usualAddresses.some((usual) => addressKey(usual) === key) ?? false);
-  return { user: row?.user, fromUsualAddress };
+  const usual = [
+    ...(row?.usualAddresses ?? []),
+    ...organizationAddresses.map((entry) => entry.ip!),
+  ];
+  const fromUsualAddress = ip !== null && usual.some((address) => addressKey(address) === key);
+  return { user: row?.user, organizationId: row?.organizationId ?? null, fromUsualAddress };
 }
 
 /**
@@ -130,8 +149,13 @@ function loginWindows(email: string, ip: string | null, fromUsualAddress: boolea
   ];
 }
 
-export async function login(db: Db, secret: string, input: LoginInput, info: RequestInfo) {
-  const { user, fromUsualAddress } = await findLoginAccount(db, input.email, info.ip);
+export async function login(deps: Deps, secret: string, input: LoginInput, info: RequestInfo) {
+  const { db } = deps;
+  const { user, organizationId, fromUsualAddress } = await findLoginAccount(
+    deps,
+    input.email,
+    info.ip,
+  );
   const windows = loginWindows(input.email, info.ip, fromUsualAddress);
   // Counted before the check: a burst of parallel guesses gets the same 5 as a slow one.
   await takeHits(db, windows);
@@ -153,13 +177,11 @@ export async function login(db: Db, secret: string, input: LoginInput, info: Req
   }
 
   await clearHits(db, windows[0]!.key); // The e-mail's window: its owner got in.
-  const membership = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, user.id),
-  });
-  await recordAudit(db, {
+  // A member's sign-in is their organization's data; an account's without one stays global.
+  await recordAudit(organizationId === null ? db : deps.orgDb, {
     action: "auth.login",
     userId: user.id,
-    organizationId: membership?.organizationId,
+    organizationId,
     ip: info.ip,
   });
   return startSession(db, secret, user, info);

@@ -5,7 +5,7 @@
  * 24 hours of the ad click (messages in it are not billed).
  */
 import { and, asc, desc, eq, gte, isNotNull, ne, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 import { messages } from "../db/schema";
 import type { ConversationBilling } from "./contract";
 import type { ConversationRow } from "./mappers";
@@ -13,7 +13,7 @@ import type { ConversationRow } from "./mappers";
 const HOUR_MS = 60 * 60 * 1000;
 
 export async function conversationBilling(
-  db: Db,
+  db: OrganizationDb,
   row: Pick<ConversationRow, "id" | "organizationId" | "ctwaClid">,
 ): Promise<ConversationBilling> {
   const inConversation = and(
@@ -38,7 +38,7 @@ export async function conversationBilling(
 }
 
 /** 72 h from the first answer, when it came within 24 h of the latest ad click. */
-async function freeEntryPointUntil(db: Db, inConversation: ReturnType<typeof and>) {
+async function freeEntryPointUntil(db: OrganizationDb, inConversation: ReturnType<typeof and>) {
   const click = await db
     .select({ at: messages.sentAt })
     .from(messages)

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import { conversations, messages, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -38,15 +38,15 @@ import { findConversation } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { id, query }: { id: string; query: z.output<typeof messagesQuery> },
 ): Promise<MessagePage> {
-  const conversation = await findConversation(db, member.organizationId, id);
+  const conversation = await findConversation(orgDb, member.organizationId, id);
   const inConversation = eq(messages.conversationId, conversation.id);
   let where = inConversation;
   if (query.before) {
-    const anchor = await db.query.messages.findFirst({
+    const anchor = await orgDb.query.messages.findFirst({
       where: and(eq(messages.id, query.before), inConversation),
       columns: { id: true, createdAt: true },
     });
@@ -59,14 +59,14 @@ export async function listMessages(
       ),
     )!;
   }
-  const [rows, [total]] = await db.batch([
-    db
+  const [rows, [total]] = await orgBatch(orgDb, [
+    orgDb
       .select()
       .from(messages)
       .where(where)
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(query.limit + 1),
-    db.select({ n: count() }).from(messages).where(inConversation),
+    orgDb.select({ n: count() }).from(messages).where(inConversation),
   ]);
   const hasMore = rows.length > query.limit;
   return {
@@ -83,7 +83,7 @@ export async function sendMessage(
   input: z.output<typeof sendMessageInput>,
 ) {
   const conversation = await findConversation(
-    deps.db,
+    deps.orgDb,
     member.organizationId,
     input.conversation_id,
   );
@@ -118,7 +118,7 @@ export async function sendMedia(
   member: Member,
   { id, upload }: { id: string; upload: { file: File; caption: string } },
 ) {
-  const conversation = await findConversation(deps.db, member.organizationId, id);
+  const conversation = await findConversation(deps.orgDb, member.organizationId, id);
   const checked = outboundMediaType(upload.file);
   if ("error" in checked) {
     throw new AppError(checked.tooLarge ? 413 : 422, "invalid_media", checked.error);
@@ -149,7 +149,7 @@ interface MessageRef {
   messageId: string;
 }
 
-async function findMessage(db: Db, member: Member, { id, messageId }: MessageRef) {
+async function findMessage(db: OrganizationDb, member: Member, { id, messageId }: MessageRef) {
   const conversation = await findConversation(db, member.organizationId, id);
   const row = await db.query.messages.findFirst({
     where: and(
@@ -168,7 +168,7 @@ async function findMessage(db: Db, member: Member, { id, messageId }: MessageRef
  * re-sent from the media id Meta already has, else it must be attached again.
  */
 export async function retryMessage(deps: Deps, member: Member, input: MessageRef) {
-  const { conversation, row } = await findMessage(deps.db, member, input);
+  const { conversation, row } = await findMessage(deps.orgDb, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
 }
@@ -186,13 +186,13 @@ const transcriptNotFailed = () =>
  * it as it does new ones and tells consoles the outcome. Past the monthly budget, 402.
  */
 export async function retryTranscript(deps: Deps, member: Member, input: MessageRef) {
-  const { row } = await findMessage(deps.db, member, input);
+  const { row } = await findMessage(deps.orgDb, member, input);
   const voiceNote = row.type === "audio" && row.direction === "inbound";
   if (!voiceNote || row.transcriptStatus !== "failed") throw transcriptNotFailed();
   if (!isAiConfigured(deps.env)) throw aiNotConfigured();
   await requireAiBudget(deps, member.organizationId);
   // Only one retry wins when two people press the button together.
-  const [pending] = await deps.db
+  const [pending] = await deps.orgDb
     .update(messages)
     .set({ transcriptStatus: "pending", transcriptError: null })
     .where(and(eq(messages.id, row.id), eq(messages.transcriptStatus, "failed")))
@@ -224,7 +224,7 @@ const requestPhoneDelivery = (): Delivery => ({
  * Their answer (a shared contact) fills it in (worker/whatsapp/customer-identity.ts).
  */
 export async function requestPhone(deps: Deps, member: Member, { id }: { id: string }) {
-  const conversation = await findConversation(deps.db, member.organizationId, id);
+  const conversation = await findConversation(deps.orgDb, member.organizationId, id);
   if (conversation.phoneNumber) {
     throw new AppError(409, "phone_known", "Ya tienes el teléfono de este cliente.");
   }
@@ -267,7 +267,7 @@ async function deliveryOf(deps: Deps, row: MessageRow): Promise<Delivery> {
  * or changed since cannot be sent again as it was.
  */
 async function templateOfContent(deps: Deps, organizationId: string, content: string) {
-  const approved = await deps.db.query.whatsappTemplates.findMany({
+  const approved = await deps.orgDb.query.whatsappTemplates.findMany({
     where: and(
       eq(whatsappTemplates.organizationId, organizationId),
       eq(whatsappTemplates.status, "APPROVED"),
@@ -321,7 +321,7 @@ const isOutboundMediaType = (type: string): type is OutboundMediaType =>
 
 /** The file of a message, streamed from Meta to a member of its organization. */
 export async function messageMedia(deps: Deps, member: Member, input: MessageRef) {
-  const { row } = await findMessage(deps.db, member, input);
+  const { row } = await findMessage(deps.orgDb, member, input);
   if (!row.mediaId) throw notFound("Este mensaje no tiene archivo.");
   const sender = await requireSender(deps, member.organizationId);
   try {
@@ -348,7 +348,7 @@ export async function reactToMessage(
   member: Member,
   { emoji, ...ref }: MessageRef & { emoji: string },
 ) {
-  const { conversation, row } = await findMessage(deps.db, member, ref);
+  const { conversation, row } = await findMessage(deps.orgDb, member, ref);
   if (!row.wamid || row.direction !== "inbound") {
     throw new AppError(422, "not_reactable", "Solo se puede reaccionar a mensajes del cliente.");
   }
@@ -366,7 +366,7 @@ export async function reactToMessage(
   const reactions = emoji
     ? [...others, { emoji, from: BUSINESS, at: new Date().toISOString() }]
     : others;
-  const [updated] = await deps.db
+  const [updated] = await deps.orgDb
     .update(messages)
     .set({ reactions })
     .where(eq(messages.id, row.id))
@@ -384,15 +384,15 @@ const BUSINESS = "business";
  * receipt to WhatsApp for the newest one (after the answer; a failure there is only logged).
  */
 export async function markRead(deps: Deps, member: Member, { id }: { id: string }) {
-  const { db } = deps;
-  const conversation = await findConversation(db, member.organizationId, id);
-  const [[updated]] = await db.batch([
-    db
+  const { orgDb } = deps;
+  const conversation = await findConversation(orgDb, member.organizationId, id);
+  const [[updated]] = await orgBatch(orgDb, [
+    orgDb
       .update(conversations)
       .set({ unreadCount: 0 })
       .where(eq(conversations.id, conversation.id))
       .returning(),
-    db
+    orgDb
       .update(messages)
       .set({ status: "read" })
       .where(
@@ -416,7 +416,7 @@ export async function markRead(deps: Deps, member: Member, { id }: { id: string 
 
 async function sendReadReceipt(deps: Deps, organizationId: string, conversationId: string) {
   try {
-    const newest = await deps.db.query.messages.findFirst({
+    const newest = await deps.orgDb.query.messages.findFirst({
       where: and(eq(messages.conversationId, conversationId), eq(messages.direction, "inbound")),
       orderBy: [desc(messages.createdAt)],
     });

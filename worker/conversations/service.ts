@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, like, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import {
   agents,
   conversationCounts,
@@ -31,7 +31,7 @@ import { auditAssignment, checkAssignee } from "../team-inbox/assignment";
 export const conversationNotFound = () => notFound("Conversación no encontrada.");
 
 /** A conversation of the member's organization, or 404 (also for another organization's). */
-export async function findConversation(db: Db, organizationId: string, id: string) {
+export async function findConversation(db: OrganizationDb, organizationId: string, id: string) {
   const row = await db.query.conversations.findFirst({
     where: and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
   });
@@ -39,7 +39,7 @@ export async function findConversation(db: Db, organizationId: string, id: strin
   return row;
 }
 
-async function assertAgent(db: Db, organizationId: string, agentId: string) {
+async function assertAgent(db: OrganizationDb, organizationId: string, agentId: string) {
   const agent = await db.query.agents.findFirst({
     where: and(eq(agents.id, agentId), eq(agents.organizationId, organizationId)),
     columns: { id: true },
@@ -154,7 +154,7 @@ function teamFilters(
 }
 
 export async function listConversations(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   query: z.output<typeof conversationListQuery>,
 ): Promise<ConversationList> {
@@ -180,8 +180,8 @@ export async function listConversations(
     query.label_id &&
     !(search || agentId || unassigned || query.status || query.priority || query.stage) &&
     !query.assignee_id;
-  const [rows, [total]] = await db.batch([
-    db
+  const [rows, [total]] = await orgBatch(orgDb, [
+    orgDb
       .select()
       .from(conversations)
       .where(where)
@@ -189,12 +189,12 @@ export async function listConversations(
       .limit(query.limit)
       .offset((query.page - 1) * query.limit),
     tally
-      ? db
+      ? orgDb
           .select({ n: sql<number>`coalesce(sum(${conversationCounts.n}), 0)` })
           .from(conversationCounts)
           .where(and(eq(conversationCounts.organizationId, member.organizationId), tally))
       : labelOnly
-        ? db
+        ? orgDb
             .select({ n: count() })
             .from(conversationLabels)
             .where(
@@ -203,7 +203,7 @@ export async function listConversations(
                 eq(conversationLabels.labelId, query.label_id!),
               ),
             )
-        : db.select({ n: count() }).from(conversations).where(where),
+        : orgDb.select({ n: count() }).from(conversations).where(where),
   ]);
   return {
     conversations: rows.map(toConversation),
@@ -214,8 +214,11 @@ export async function listConversations(
 }
 
 /** Read from the tallies the database keeps (migration 0004): a few rows at any inbox size. */
-export async function conversationStats({ db }: Deps, member: Member): Promise<ConversationStats> {
-  const rows = await db
+export async function conversationStats(
+  { orgDb }: Deps,
+  member: Member,
+): Promise<ConversationStats> {
+  const rows = await orgDb
     .select({ tally: conversationCounts.tally, n: conversationCounts.n })
     .from(conversationCounts)
     .where(eq(conversationCounts.organizationId, member.organizationId));
@@ -236,15 +239,15 @@ export async function conversationStats({ db }: Deps, member: Member): Promise<C
 }
 
 export async function getConversation(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { id }: { id: string },
 ): Promise<ConversationDetail> {
-  const row = await findConversation(db, member.organizationId, id);
+  const row = await findConversation(orgDb, member.organizationId, id);
   const [suggestions, origin, billing] = await Promise.all([
-    pendingSuggestions(db, member.organizationId, id),
-    conversationOrigin(db, row),
-    conversationBilling(db, row),
+    pendingSuggestions(orgDb, member.organizationId, id),
+    conversationOrigin(orgDb, row),
+    conversationBilling(orgDb, row),
   ]);
   return { ...toConversation(row), suggestions, origin, billing };
 }
@@ -254,9 +257,9 @@ export async function createConversation(
   member: Member,
   input: z.output<typeof conversationCreateInput>,
 ): Promise<Conversation> {
-  const { db } = deps;
-  if (input.agent_id) await assertAgent(db, member.organizationId, input.agent_id);
-  const [row] = await db
+  const { orgDb } = deps;
+  if (input.agent_id) await assertAgent(orgDb, member.organizationId, input.agent_id);
+  const [row] = await orgDb
     .insert(conversations)
     .values({
       organizationId: member.organizationId,
@@ -285,7 +288,7 @@ async function applyChange(
   current: ConversationRow,
   change: Partial<ConversationRow>,
 ): Promise<Conversation> {
-  const [row] = await deps.db
+  const [row] = await deps.orgDb
     .update(conversations)
     .set({ ...change, updatedAt: new Date().toISOString() })
     .where(
@@ -308,8 +311,8 @@ export async function updateConversation(
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof conversationUpdateInput> },
 ) {
-  const current = await findConversation(deps.db, member.organizationId, id);
-  if (changes.agent_id) await assertAgent(deps.db, member.organizationId, changes.agent_id);
+  const current = await findConversation(deps.orgDb, member.organizationId, id);
+  if (changes.agent_id) await assertAgent(deps.orgDb, member.organizationId, changes.agent_id);
   if (changes.assignee_id !== undefined) {
     await checkAssignee(deps.db, member, changes.assignee_id);
   }
@@ -331,7 +334,7 @@ export async function updateConversation(
   if (changes.stage) await afterStageChange(deps, { ...current, stage: changes.stage });
   if (changes.assignee_id !== undefined && changes.assignee_id !== current.assigneeId) {
     await auditAssignment(
-      deps.db,
+      deps.orgDb,
       { organizationId: member.organizationId, by: member.userId, ip: member.ip },
       current.id,
       changes.assignee_id,
@@ -346,24 +349,24 @@ export async function assignConversation(
   member: Member,
   { id, agentId }: { id: string; agentId: string },
 ) {
-  const current = await findConversation(deps.db, member.organizationId, id);
-  await assertAgent(deps.db, member.organizationId, agentId);
+  const current = await findConversation(deps.orgDb, member.organizationId, id);
+  await assertAgent(deps.orgDb, member.organizationId, agentId);
   return applyChange(deps, member, current, { agentId, status: "assigned" });
 }
 
 export async function unassignConversation(deps: Deps, member: Member, { id }: { id: string }) {
-  const current = await findConversation(deps.db, member.organizationId, id);
+  const current = await findConversation(deps.orgDb, member.organizationId, id);
   return applyChange(deps, member, current, { agentId: null, status: "open" });
 }
 
 /** `GET /agents/{id}/conversations`: the conversations that agent has, newest first. */
 export async function conversationsOfAgent(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { id: agentId }: { id: string },
 ) {
-  await assertAgent(db, member.organizationId, agentId);
-  const rows = await db
+  await assertAgent(orgDb, member.organizationId, agentId);
+  const rows = await orgDb
     .select()
     .from(conversations)
     .where(

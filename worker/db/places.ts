@@ -51,7 +51,7 @@ export const ORGANIZATION_TABLES = new Set([
 
 /*
  * `audit_events` is in both: an entry about an account alone (a sign-up, a failed login) stays
- * in D1; an organization's entries are its data. `recordAudit` picks the place from the entry.
+ * in D1; an organization's entries are its data. Whoever records an entry picks the place.
  */
 
 /** The tables a statement names after FROM, JOIN, INTO or UPDATE, quoted or not. */

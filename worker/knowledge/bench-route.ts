@@ -5,15 +5,15 @@
  */
 import { eq } from "drizzle-orm";
 import { systemPrompt } from "../agents/replies";
-import { createDb } from "../db/client";
+import { databasesOf } from "../db/places";
 import { agents, organizations } from "../db/schema";
 import type { Env } from "../env";
 import { knowledgeForAgent } from "./retrieval";
 
 export async function knowledgePromptBench(request: Request, env: Env) {
   const url = new URL(request.url);
-  const db = createDb(env.DB);
-  const agent = await db.query.agents.findFirst({
+  const { db, orgDb } = databasesOf(env);
+  const agent = await orgDb.query.agents.findFirst({
     where: eq(agents.id, url.searchParams.get("agent") ?? ""),
   });
   if (!agent) return new Response("agent not found", { status: 404 });
@@ -21,7 +21,7 @@ export async function knowledgePromptBench(request: Request, env: Env) {
     where: eq(organizations.id, agent.organizationId),
   });
   const history = [{ role: "user" as const, content: url.searchParams.get("q") ?? "" }];
-  const knowledge = await knowledgeForAgent(db, agent, history);
+  const knowledge = await knowledgeForAgent(orgDb, agent, history);
   const prompt = systemPrompt(agent, organization!, knowledge);
   return Response.json({ entries: knowledge.length, chars: prompt.length });
 }

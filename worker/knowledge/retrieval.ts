@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { Turn } from "../agents/replies";
 import { textOf } from "../ai/client";
-import type { Db } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 
 /** At most this many entries reach the prompt, however many match. */
 export const KNOWLEDGE_PROMPT_ENTRIES = 5;
@@ -76,7 +76,7 @@ export const ftsQuery = (organizationId: string, terms: string[]) =>
  * the MATCH keeps the search within the organization's rows.
  */
 export async function relevantKnowledge(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   customerTexts: string[],
   allowedIds: string[] | null,
@@ -133,7 +133,7 @@ const SEARCHED_CUSTOMER_MESSAGES = 6;
  * searched from the customer's latest messages, within the agent's entries.
  */
 export function knowledgeForAgent(
-  db: Db,
+  db: OrganizationDb,
   agent: { organizationId: string; knowledgeIds: string[] | null },
   history: Turn[],
 ) {

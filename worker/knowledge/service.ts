@@ -5,7 +5,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { agents, knowledgeEntries } from "../db/schema";
 import type { Member } from "../http/context";
@@ -50,8 +50,8 @@ const overCaps = (entries: boolean) =>
   );
 
 /** Whether the organization is past its number of entries (else it was its characters). */
-async function tooManyEntries(db: Db, organizationId: string) {
-  const [row] = await db
+async function tooManyEntries(orgDb: OrganizationDb, organizationId: string) {
+  const [row] = await orgDb
     .select({ n: count() })
     .from(knowledgeEntries)
     .where(eq(knowledgeEntries.organizationId, organizationId));
@@ -62,13 +62,13 @@ const scoped = (member: Member, id: string) =>
 
 /** The organization's entries, the most recently changed first, a page at a time. */
 export async function listKnowledge(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { page, limit }: z.output<typeof knowledgeListQuery>,
 ): Promise<KnowledgeList> {
   const mine = eq(knowledgeEntries.organizationId, member.organizationId);
-  const [rows, [usage]] = await db.batch([
-    db
+  const [rows, [usage]] = await orgBatch(orgDb, [
+    orgDb
       .select({
         id: knowledgeEntries.id,
         title: knowledgeEntries.title,
@@ -83,7 +83,7 @@ export async function listKnowledge(
       .orderBy(desc(knowledgeEntries.updatedAt), desc(knowledgeEntries.id))
       .limit(limit)
       .offset((page - 1) * limit),
-    db
+    orgDb
       .select({
         entries: count(),
         characters: sql<number>`coalesce(sum(length(${knowledgeEntries.content})), 0)`,
@@ -119,8 +119,8 @@ const charactersOf = (organizationId: string, except?: string) =>
     ${except ? sql`AND ${knowledgeEntries.id} <> ${except}` : sql``})`;
 
 /** One entry with its whole text (to edit it). */
-export async function getKnowledge({ db }: Deps, member: Member, { id }: { id: string }) {
-  const row = await db.query.knowledgeEntries.findFirst({ where: scoped(member, id) });
+export async function getKnowledge({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+  const row = await orgDb.query.knowledgeEntries.findFirst({ where: scoped(member, id) });
   if (!row) throw entryNotFound();
   return toKnowledgeEntry(row);
 }
@@ -132,18 +132,18 @@ export async function getKnowledge({ db }: Deps, member: Member, { id }: { id: s
  * concurrency without a read before the write.
  */
 async function insertEntry(
-  db: Db,
+  orgDb: OrganizationDb,
   member: Member,
   values: { title: string; content: string; fileName?: string | null },
 ) {
   const { organizationId } = member;
   const id = uuidv7();
-  const [[row], refused] = await db.batch([
-    db
+  const [[row], refused] = await orgBatch(orgDb, [
+    orgDb
       .insert(knowledgeEntries)
       .values({ id, organizationId, createdBy: member.userId, ...values })
       .returning(),
-    db
+    orgDb
       .delete(knowledgeEntries)
       .where(
         and(
@@ -154,8 +154,8 @@ async function insertEntry(
       )
       .returning({ id: knowledgeEntries.id }),
   ]);
-  if (refused.length > 0) throw overCaps(await tooManyEntries(db, organizationId));
-  await recordAudit(db, {
+  if (refused.length > 0) throw overCaps(await tooManyEntries(orgDb, organizationId));
+  await recordAudit(orgDb, {
     action: "knowledge.create",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -167,19 +167,19 @@ async function insertEntry(
 }
 
 export function createKnowledge(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   input: z.output<typeof knowledgeCreateInput>,
 ) {
-  return insertEntry(db, member, input);
+  return insertEntry(orgDb, member, input);
 }
 
 /**
  * An imported file becomes one entry, titled after the file (extract.ts says what is read). A
  * full organization is told so before the file is read: reading a PDF is the costly part.
  */
-export async function importKnowledge({ db }: Deps, member: Member, { file }: { file: File }) {
-  const [room] = await db
+export async function importKnowledge({ orgDb }: Deps, member: Member, { file }: { file: File }) {
+  const [room] = await orgDb
     .select({
       entries: sql<number>`${entriesOf(member.organizationId)}`,
       characters: sql<number>`${charactersOf(member.organizationId)}`,
@@ -187,11 +187,11 @@ export async function importKnowledge({ db }: Deps, member: Member, { file }: { 
     .from(sql`(SELECT 1)`);
   if (room!.entries >= KNOWLEDGE_MAX_ENTRIES) throw overCaps(true);
   if (room!.characters >= KNOWLEDGE_MAX_CHARACTERS) throw overCaps(false);
-  return insertEntry(db, member, await readKnowledgeFile(file));
+  return insertEntry(orgDb, member, await readKnowledgeFile(file));
 }
 
 export async function updateKnowledge(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof knowledgeUpdateInput> },
 ) {
@@ -202,19 +202,19 @@ export async function updateKnowledge(
       ? undefined
       : sql`(length(${changes.content}) <= length(${knowledgeEntries.content})
           OR ${charactersOf(member.organizationId, id)} + length(${changes.content}) <= ${KNOWLEDGE_MAX_CHARACTERS})`;
-  const [row] = await db
+  const [row] = await orgDb
     .update(knowledgeEntries)
     .set({ title: changes.title, content: changes.content, updatedAt: new Date().toISOString() })
     .where(and(scoped(member, id), fits))
     .returning();
   if (!row) {
-    const exists = await db.query.knowledgeEntries.findFirst({
+    const exists = await orgDb.query.knowledgeEntries.findFirst({
       where: scoped(member, id),
       columns: { id: true },
     });
     throw exists ? overCaps(false) : entryNotFound();
   }
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "knowledge.update",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -228,10 +228,10 @@ export async function updateKnowledge(
  * Deletes the entry and takes it out of the lists of the agents limited to it, in one batch,
  * so no agent keeps an id that no longer exists (docs/decisions/0025).
  */
-export async function deleteKnowledge({ db }: Deps, member: Member, { id }: { id: string }) {
-  const [deleted] = await db.batch([
-    db.delete(knowledgeEntries).where(scoped(member, id)).returning(),
-    db
+export async function deleteKnowledge({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+  const [deleted] = await orgBatch(orgDb, [
+    orgDb.delete(knowledgeEntries).where(scoped(member, id)).returning(),
+    orgDb
       .update(agents)
       .set({
         knowledgeIds: sql`(SELECT json_group_array(value) FROM json_each(${agents.knowledgeIds}) WHERE value <> ${id})`,
@@ -245,7 +245,7 @@ export async function deleteKnowledge({ db }: Deps, member: Member, { id }: { id
   ]);
   const entry = deleted[0];
   if (!entry) throw entryNotFound();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "knowledge.delete",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -259,14 +259,14 @@ export async function deleteKnowledge({ db }: Deps, member: Member, { id }: { id
  * organization's entries (422 naming the field otherwise), without repeats.
  */
 export async function checkedKnowledgeIds(
-  db: Db,
+  orgDb: OrganizationDb,
   organizationId: string,
   ids: string[] | null | undefined,
 ) {
   if (ids === undefined || ids === null) return ids;
   const unique = [...new Set(ids)];
   if (unique.length === 0) return unique;
-  const found = await db
+  const found = await orgDb
     .select({ id: knowledgeEntries.id })
     .from(knowledgeEntries)
     .where(

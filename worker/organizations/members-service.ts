@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { auditStatement, recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { orgBatch, type Db } from "../db/client";
 import { invitations, memberships, organizations, users } from "../db/schema";
 import type { Caller, Member as Scope } from "../http/context";
 import { AppError, conflict, forbidden, notFound } from "../http/errors";
@@ -69,16 +69,16 @@ function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
  * `PATCH /organizations/members/{user_id}`: a role (managers), availability (a member their
  * own, managers anyone's) and capacity (managers); an owner's availability and capacity are
  * their own and other owners' to set. Every part is checked before anything is written, then
- * all of it is written in one batch, so a refused part changes nothing. A role change also
- * signs the person out everywhere (docs/decisions/0015): their sessions are revoked in that
- * batch, and their open sockets closed after it.
+ * all of it is written in one batch (and audited after it), so a refused part changes nothing.
+ * A role change also signs the person out everywhere (docs/decisions/0015): their sessions are
+ * revoked in that batch, and their open sockets closed after it.
  */
 export async function changeMember(
   deps: Deps,
   scope: Scope,
   { userId, role, available, max_open }: { userId: string } & z.output<typeof memberChangeInput>,
 ) {
-  const { db } = deps;
+  const { db, orgDb } = deps;
   const own = userId === scope.userId;
   const work = available !== undefined || max_open !== undefined;
   if (role !== undefined && !isManager(scope)) throw forbidden();
@@ -111,9 +111,13 @@ export async function changeMember(
       .set({ role, available, maxOpen: max_open })
       .where(eq(memberships.id, target.id)),
     ...(roleChanges ? [revokeSessionsOf(db, userId)] : []),
+  ]);
+  // Audited once stored (the organization's data, apart from the membership): a failure
+  // between leaves a change without its entry, never an entry for a change not made.
+  const [first, ...rest] = [
     ...(work
       ? [
-          auditStatement(db, {
+          auditStatement(orgDb, {
             ...entry,
             action: "member.availability",
             metadata: { available, max_open },
@@ -122,14 +126,15 @@ export async function changeMember(
       : []),
     ...(role !== undefined
       ? [
-          auditStatement(db, {
+          auditStatement(orgDb, {
             ...entry,
             action: "member.role_change",
             metadata: { from: target.role, to: role },
           }),
         ]
       : []),
-  ]);
+  ];
+  if (first) await orgBatch(orgDb, [first, ...rest]);
   if (roleChanges) await closeSockets(deps.env, scope.organizationId, { userId });
   return (await listMembers(deps, scope)).find((m) => m.user_id === userId)!;
 }
@@ -137,7 +142,7 @@ export async function changeMember(
 /**
  * The person keeps their account and sessions (they may join or create another
  * organization), but their sockets in this one are closed and `/ws` refuses a non-member.
- * What they held goes back to the team (and to the AI) in the batch that removes them.
+ * What they held goes back to the team (and to the AI) before they are removed.
  */
 export async function removeMember(deps: Deps, scope: Scope, { userId }: { userId: string }) {
   const { db } = deps;
@@ -149,20 +154,18 @@ export async function removeMember(deps: Deps, scope: Scope, { userId }: { userI
   await releaseOnLeaving(
     deps,
     { userId, how: "member_removed", organizationId, by: scope.userId, ip: scope.ip },
-    {
-      after: [
-        db.delete(memberships).where(eq(memberships.id, target.id)),
-        auditStatement(db, {
-          action: "member.remove",
-          organizationId,
-          userId: scope.userId,
-          target: userId,
-          metadata: { role: target.role },
-          ip: scope.ip,
-        }),
-      ],
-    },
+    [db.delete(memberships).where(eq(memberships.id, target.id))],
   );
+  // Audited once removed: a failure between leaves a removal without its entry, never an
+  // entry for a member still there.
+  await recordAudit(deps.orgDb, {
+    action: "member.remove",
+    organizationId,
+    userId: scope.userId,
+    target: userId,
+    metadata: { role: target.role },
+    ip: scope.ip,
+  });
   await closeSockets(deps.env, scope.organizationId, { userId });
 }
 
@@ -176,7 +179,7 @@ const toInvitation = (row: typeof invitations.$inferSelect): Invitation => ({
 
 /** A single-use invitation link; only the token's hash is stored. */
 export async function invite(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   scope: Scope,
   { invitation: input, appUrl }: { invitation: { email: string; role: Role }; appUrl: string },
 ): Promise<Invitation> {
@@ -194,7 +197,7 @@ export async function invite(
       expiresAt,
     })
     .returning();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "member.invite",
     organizationId: scope.organizationId,
     userId: scope.userId,
@@ -229,7 +232,11 @@ export async function revokeInvitation({ db }: Deps, scope: Scope, { id }: { id:
 }
 
 /** Joins the invitation's organization (once; the link then stops working). */
-export async function acceptInvitation({ db }: Deps, caller: Caller, { token }: { token: string }) {
+export async function acceptInvitation(
+  { db, orgDb }: Deps,
+  caller: Caller,
+  { token }: { token: string },
+) {
   const invitation = await db.query.invitations.findFirst({
     where: eq(invitations.tokenHash, await sha256Hex(token)),
   });
@@ -253,7 +260,7 @@ export async function acceptInvitation({ db }: Deps, caller: Caller, { token }: 
     userId: caller.userId,
     role: invitation.role,
   });
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "member.join",
     organizationId: invitation.organizationId,
     userId: caller.userId,

@@ -47,7 +47,7 @@ export async function getOrganization({ db }: Deps, member: Member): Promise<Org
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
 export async function createOrganization(
-  { db, env }: Deps,
+  { db, orgDb, env }: Deps,
   caller: Caller,
   input: OrganizationCreateData,
 ): Promise<Organization> {
@@ -84,7 +84,7 @@ export async function createOrganization(
       if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");
       throw error;
     });
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "organization.create",
     organizationId,
     userId: caller.userId,
@@ -94,7 +94,7 @@ export async function createOrganization(
 }
 
 export async function updateOrganization(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   member: Member,
   input: OrganizationUpdateData,
 ): Promise<Organization> {
@@ -122,7 +122,7 @@ export async function updateOrganization(
     .where(eq(organizations.id, member.organizationId))
     .returning();
   if (!row) throw organizationNotFound();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "organization.update",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -136,7 +136,7 @@ export async function updateOrganization(
  * Gives the organization a new public tracking key. The old one stops working at once: every
  * public call looks its key up, nothing keeps it.
  */
-export async function rotateTrackingKey({ db }: Deps, member: Member) {
+export async function rotateTrackingKey({ db, orgDb }: Deps, member: Member) {
   // The same form as the key every organization is created with (worker/db/schema.ts).
   const trackingKey = crypto.randomUUID().replaceAll("-", "");
   const [row] = await db
@@ -145,7 +145,7 @@ export async function rotateTrackingKey({ db }: Deps, member: Member) {
     .where(eq(organizations.id, member.organizationId))
     .returning({ trackingKey: organizations.trackingKey });
   if (!row) throw organizationNotFound();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "tracking_key.rotate",
     organizationId: member.organizationId,
     userId: member.userId,

@@ -7,7 +7,7 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import {
   conversionSuggestions,
   conversations,
@@ -52,7 +52,7 @@ async function moveToStage(
   stage: ConversationStage,
 ): Promise<ConversationRow> {
   if (conversation.stage === stage) return conversation;
-  const [updated] = await deps.db
+  const [updated] = await deps.orgDb
     .update(conversations)
     .set({ stage, updatedAt: new Date().toISOString() })
     .where(
@@ -129,7 +129,7 @@ const auditSale = (
   sale: Conversion,
   via: "sale" | "suggestion",
 ) =>
-  recordAudit(deps.db, {
+  recordAudit(deps.orgDb, {
     action: "sale.create",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -149,7 +149,7 @@ export async function registerSale(
   member: Member,
   { id, sale: input, idempotencyKey }: SaleRequest,
 ) {
-  const conversation = await findConversation(deps.db, member.organizationId, id);
+  const conversation = await findConversation(deps.orgDb, member.organizationId, id);
   const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));
   const { conversion: sale, created } = await recordConversationConversion(deps, conversation, {
     eventName: "purchase",
@@ -173,12 +173,12 @@ export async function registerSale(
 
 /** A conversation's leads and sales (and any other conversion tied to it), newest first. */
 export async function conversationConversions(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   { id: conversationId }: { id: string },
 ) {
-  await findConversation(db, member.organizationId, conversationId);
-  const rows = await db
+  await findConversation(orgDb, member.organizationId, conversationId);
+  const rows = await orgDb
     .select()
     .from(conversions)
     .where(
@@ -193,7 +193,11 @@ export async function conversationConversions(
 }
 
 /** What Meta detected and nobody has confirmed or dismissed yet, for the conversation screen. */
-export async function pendingSuggestions(db: Db, organizationId: string, conversationId: string) {
+export async function pendingSuggestions(
+  db: OrganizationDb,
+  organizationId: string,
+  conversationId: string,
+) {
   const rows = await db
     .select()
     .from(conversionSuggestions)
@@ -213,7 +217,7 @@ export async function pendingSuggestions(db: Db, organizationId: string, convers
  * conversation start), else the landing-page visit their first message was matched to.
  */
 export async function conversationOrigin(
-  db: Db,
+  db: OrganizationDb,
   conversation: ConversationRow,
 ): Promise<ConversationOrigin | null> {
   const [click] = await db
@@ -289,39 +293,49 @@ export async function storeDetectedEvents(deps: Deps, wabaId: string, payload: u
     .from(whatsappConnections)
     .where(eq(whatsappConnections.businessAccountId, wabaId));
   for (const { organizationId } of accountOrganizations) {
-    for (const event of events) {
-      // The click's conversation: the click was recorded once as a conversation start.
-      const click = await deps.db.query.conversions.findFirst({
-        where: and(
-          eq(conversions.organizationId, organizationId),
-          eq(conversions.ctwaClid, event.ctwa_clid),
-          eq(conversions.eventName, "conversation_start"),
-        ),
-        columns: { conversationId: true },
-      });
-      if (!click?.conversationId) continue;
-      const [stored] = await deps.db
-        .insert(conversionSuggestions)
-        .values({
-          organizationId,
-          conversationId: click.conversationId,
-          wamid: event.id,
-          eventName: event.event_name,
-          value: event.event_name === "Purchase" ? (event.custom_data?.value ?? null) : null,
-          currency: event.custom_data?.currency ?? null,
-          detectedAt: new Date(
-            event.timestamp !== undefined ? event.timestamp * 1000 : Date.now(),
-          ).toISOString(),
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!stored) continue;
-      const conversation = await findConversation(deps.db, organizationId, click.conversationId);
-      await publish(deps.env, organizationId, {
-        type: "conversation_update",
-        data: { conversation: toConversation(conversation), suggestion: toSuggestion(stored) },
-      });
-    }
+    await storeOrganizationEvents(deps, organizationId, deps.orgDb, events);
+  }
+}
+
+/** One organization's part of `storeDetectedEvents`, over its own data: its clicks' suggestions. */
+async function storeOrganizationEvents(
+  deps: Deps,
+  organizationId: string,
+  orgDb: OrganizationDb,
+  events: DetectedEventPayload[],
+) {
+  for (const event of events) {
+    // The click's conversation: the click was recorded once as a conversation start.
+    const click = await orgDb.query.conversions.findFirst({
+      where: and(
+        eq(conversions.organizationId, organizationId),
+        eq(conversions.ctwaClid, event.ctwa_clid),
+        eq(conversions.eventName, "conversation_start"),
+      ),
+      columns: { conversationId: true },
+    });
+    if (!click?.conversationId) continue;
+    const [stored] = await orgDb
+      .insert(conversionSuggestions)
+      .values({
+        organizationId,
+        conversationId: click.conversationId,
+        wamid: event.id,
+        eventName: event.event_name,
+        value: event.event_name === "Purchase" ? (event.custom_data?.value ?? null) : null,
+        currency: event.custom_data?.currency ?? null,
+        detectedAt: new Date(
+          event.timestamp !== undefined ? event.timestamp * 1000 : Date.now(),
+        ).toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!stored) continue;
+    const conversation = await findConversation(orgDb, organizationId, click.conversationId);
+    await publish(deps.env, organizationId, {
+      type: "conversation_update",
+      data: { conversation: toConversation(conversation), suggestion: toSuggestion(stored) },
+    });
   }
 }
 
@@ -331,7 +345,11 @@ interface SuggestionRef {
   suggestionId: string;
 }
 
-async function findSuggestion(db: Db, member: Member, { id, suggestionId }: SuggestionRef) {
+async function findSuggestion(
+  db: OrganizationDb,
+  member: Member,
+  { id, suggestionId }: SuggestionRef,
+) {
   const row = await db.query.conversionSuggestions.findFirst({
     where: and(
       eq(conversionSuggestions.id, suggestionId),
@@ -349,7 +367,7 @@ async function findSuggestion(db: Db, member: Member, { id, suggestionId }: Sugg
  * repeating it (already there: a suggestion never leaves a settled status), null for the loser.
  */
 async function settleSuggestion(
-  db: Db,
+  db: OrganizationDb,
   suggestion: SuggestionRow,
   status: "confirmed" | "dismissed",
 ): Promise<"settled" | "again" | null> {
@@ -377,14 +395,14 @@ async function settleSuggestion(
  * confirmation answers the same conversion and moves no stage (it may have moved on since).
  */
 export async function confirmSuggestion(deps: Deps, member: Member, input: SuggestionRef) {
-  const suggestion = await findSuggestion(deps.db, member, input);
+  const suggestion = await findSuggestion(deps.orgDb, member, input);
   if (suggestion.eventName === "Purchase" && suggestion.value === null) {
     throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
   }
-  const settled = await settleSuggestion(deps.db, suggestion, "confirmed");
+  const settled = await settleSuggestion(deps.orgDb, suggestion, "confirmed");
   if (!settled) throw conflict("Esta sugerencia se descartó: ya no se puede confirmar.");
   const first = settled === "settled";
-  const conversation = await findConversation(deps.db, member.organizationId, input.id);
+  const conversation = await findConversation(deps.orgDb, member.organizationId, input.id);
   let conversion;
   if (suggestion.eventName === "LeadSubmitted") {
     ({ conversion } = await recordLead(deps, conversation));
@@ -400,16 +418,16 @@ export async function confirmSuggestion(deps: Deps, member: Member, input: Sugge
     if (sale.created) await auditSale(deps, member, conversation.id, conversion, "suggestion");
     if (first) await moveToStage(deps, conversation, "customer");
   }
-  await deps.db
+  await deps.orgDb
     .update(conversionSuggestions)
     .set({ conversionId: conversion.id })
     .where(eq(conversionSuggestions.id, suggestion.id));
   return conversion;
 }
 
-export async function dismissSuggestion({ db }: Deps, member: Member, input: SuggestionRef) {
-  const suggestion = await findSuggestion(db, member, input);
-  if (!(await settleSuggestion(db, suggestion, "dismissed"))) {
+export async function dismissSuggestion({ orgDb }: Deps, member: Member, input: SuggestionRef) {
+  const suggestion = await findSuggestion(orgDb, member, input);
+  if (!(await settleSuggestion(orgDb, suggestion, "dismissed"))) {
     throw conflict("Esta sugerencia ya se confirmó y se envió a Meta.");
   }
 }

@@ -13,10 +13,11 @@
  * where they were, for `move --back`.
  */
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import { AppError, notFound } from "../http/errors";
+import type { Deps } from "../http/deps";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 import { IdChecksum, type TableSummary } from "./id-checksum";
 import { routeTtlMs, storeAt } from "./registry";
@@ -60,7 +61,7 @@ async function registryRow(db: Db, organizationId: string) {
 }
 
 /** Starts a move to `to`: holds the organization's writes until it finishes or is abandoned. */
-export async function beginMove(db: Db, env: Env, organizationId: string, to: "d1" | "store") {
+export async function beginMove({ db, env }: Deps, organizationId: string, to: "d1" | "store") {
   const from = to === "store" ? ["d1", "store"] : ["store"];
   const now = new Date();
   const [row] = await db
@@ -105,8 +106,7 @@ async function switchingRow(db: Db, env: Env, organizationId: string) {
 
 /** Copies one page of `table` after the id `after` ("" for the first); `next` is null at the end. */
 export async function copyPage(
-  db: Db,
-  env: Env,
+  { db, orgDb, env }: Deps,
   organizationId: string,
   table: StoreTable,
   after: string,
@@ -116,30 +116,29 @@ export async function copyPage(
   const store = storeAt(env, row);
   const rows =
     row.movingTo === "store"
-      ? ((await pageOf(db, organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[])
+      ? ((await pageOf(orgDb, organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[])
       : ((await store.page(organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[]);
   const first = after === "";
   if (row.movingTo === "store") await store.putRows(organizationId, table, rows, first);
-  else await putD1Rows(db, organizationId, table, rows, first);
+  else await putD1Rows(orgDb, organizationId, table, rows, first);
   const next = rows.length === MOVE_PAGE_SIZE ? rows.at(-1)!.id : null;
   return { copied: rows.length, next };
 }
 
 /** Moving back: the store's rows replace what D1 kept of the organization's table. */
 async function putD1Rows(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
   first: boolean,
 ) {
-  const statements = copyStatements(db, organizationId, table, rows, first);
-  // Built on D1's db, which `OrganizationDb`, the type both sides share, cannot say.
-  if (statements.length > 0) await db.batch(statements as unknown as Parameters<Db["batch"]>[0]);
+  const [statement, ...more] = copyStatements(db, organizationId, table, rows, first);
+  if (statement) await orgBatch(db, [statement, ...more]);
 }
 
 /** How many rows of a table D1 holds for the organization, and their ids' checksum. */
-async function d1Summary(db: Db, organizationId: string, table: StoreTable) {
+async function d1Summary(db: OrganizationDb, organizationId: string, table: StoreTable) {
   const { table: rows } = STORE_TABLES[table];
   const sum = new IdChecksum();
   for (let after = ""; ;) {
@@ -165,13 +164,13 @@ export interface TableCheck {
  * Checks every table on both sides and switches the organization to where its data went, or,
  * when a figure differs, back to where it was. Answers the figures either way.
  */
-export async function finishMove(db: Db, env: Env, organizationId: string) {
+export async function finishMove({ db, orgDb, env }: Deps, organizationId: string) {
   const row = await switchingRow(db, env, organizationId);
   const store = storeAt(env, row);
   const checks: TableCheck[] = [];
   for (const table of row.tables) {
     const [d1, inStore] = await Promise.all([
-      d1Summary(db, organizationId, table),
+      d1Summary(orgDb, organizationId, table),
       store.summary(organizationId, table),
     ]);
     checks.push({ table, d1, store: inStore });
@@ -194,7 +193,7 @@ export async function finishMove(db: Db, env: Env, organizationId: string) {
 }
 
 /** Abandons a move: the organization stays where its data was. */
-export async function abortMove(db: Db, env: Env, organizationId: string) {
+export async function abortMove({ db }: Deps, organizationId: string) {
   const row = await registryRow(db, organizationId);
   if (row.state !== "switching" || !row.movingTo) {
     throw conflict("La organización no se está trasladando.");

@@ -53,18 +53,18 @@ export const operatorRoutes = new Hono<AppContext>()
   /** A move, in the steps `npm run stores -- move` takes (move-service.ts). */
   .post("/stores/:organizationId/move", ...jsonBody(moveInput), async (c) =>
     c.json({
-      data: await beginMove(c.var.db, c.env, c.req.param("organizationId"), c.req.valid("json").to),
+      data: await beginMove(c.var.deps, c.req.param("organizationId"), c.req.valid("json").to),
     }),
   )
   .post("/stores/:organizationId/copy", ...jsonBody(copyInput), async (c) => {
     const { table, after } = c.req.valid("json");
     return c.json({
-      data: await copyPage(c.var.db, c.env, c.req.param("organizationId"), table, after),
+      data: await copyPage(c.var.deps, c.req.param("organizationId"), table, after),
     });
   })
   .post("/stores/:organizationId/finish", async (c) =>
-    c.json({ data: await finishMove(c.var.db, c.env, c.req.param("organizationId")) }),
+    c.json({ data: await finishMove(c.var.deps, c.req.param("organizationId")) }),
   )
   .post("/stores/:organizationId/abort", async (c) =>
-    c.json({ data: await abortMove(c.var.db, c.env, c.req.param("organizationId")) }),
+    c.json({ data: await abortMove(c.var.deps, c.req.param("organizationId")) }),
   );

@@ -3,11 +3,11 @@
  * round robin (docs/decisions/0039). While a person holds it the AI stays silent there.
  * Every assignment is audited and announced as a `conversation_update`.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { auditEachRow, recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
+import type { Env } from "../env";
 import { conversations, memberships, mentions, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -26,7 +26,7 @@ export async function assertMemberOf(db: Db, organizationId: string, userId: str
 
 /** What an assignment changed, for the audit trail. */
 export const auditAssignment = (
-  db: Db,
+  db: OrganizationDb,
   entry: { organizationId: string; by: string | null; ip?: string | null },
   conversationId: string,
   assigneeId: string | null,
@@ -42,69 +42,129 @@ export const auditAssignment = (
   });
 
 /** A member's open conversations: what round robin balances and capacity limits. */
-const openConversationsOf = (organizationId: string) => sql`(
+const openConversationsOf = (organizationId: string, userId: string) => sql`(
   SELECT count(*) FROM ${conversations} AS held
-  WHERE held.organization_id = ${organizationId} AND held.assignee_id = m.user_id
+  WHERE held.organization_id = ${organizationId} AND held.assignee_id = ${userId}
     AND held.status <> 'closed')`;
+
+/** Text in SQL's order (bytes), not the locale's. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Who round robin gives a conversation now, or null: of the available members (D1), those
+ * under their capacity, with the fewest open conversations (the organization's data), ties to
+ * who waited longest. With their open conversations as counted, which the assignment checks.
+ */
+async function nextInTurn({ db, orgDb }: Deps, organizationId: string) {
+  const [members, held] = await Promise.all([
+    db
+      .select({
+        userId: memberships.userId,
+        maxOpen: memberships.maxOpen,
+        lastAssignedAt: memberships.lastAssignedAt,
+        createdAt: memberships.createdAt,
+      })
+      .from(memberships)
+      .where(and(eq(memberships.organizationId, organizationId), eq(memberships.available, true))),
+    orgDb
+      .select({ userId: conversations.assigneeId, n: count() })
+      .from(conversations)
+      .where(
+        and(
+          eq(conversations.organizationId, organizationId),
+          isNotNull(conversations.assigneeId),
+          ne(conversations.status, "closed"),
+        ),
+      )
+      .groupBy(conversations.assigneeId),
+  ]);
+  const open = new Map(held.map((h) => [h.userId, h.n]));
+  const [first] = members
+    .map((m) => ({ ...m, open: open.get(m.userId) ?? 0 }))
+    .filter((m) => m.maxOpen === null || m.open < m.maxOpen)
+    .sort(
+      (a, b) =>
+        a.open - b.open ||
+        byText(a.lastAssignedAt ?? "", b.lastAssignedAt ?? "") ||
+        byText(a.createdAt, b.createdAt),
+    );
+  return first ?? null;
+}
+
+/**
+ * How many times round robin picks again after another handoff took the chosen member's place
+ * first (each retry means one did); past that the conversation waits unassigned, as when
+ * nobody is available.
+ */
+const ASSIGN_ATTEMPTS = 10;
 
 /**
  * Round robin, when the organization chose it: the conversation (if nobody holds it) goes to
  * the available member with the fewest open conversations, skipping those at capacity, ties
- * to who waited longest. One statement picks and assigns, so two handoffs at once cannot
- * both take a member's last free place. Nobody available leaves it unassigned. Returns the
- * conversation as it is now when someone got it, else null.
+ * to who waited longest. The assignment holds only if that member's open conversations are
+ * still those counted, so two handoffs at once cannot both take a member's last free place:
+ * the second picks again. Nobody available leaves it unassigned. Returns the conversation as
+ * it is now when someone got it, else null.
  */
 export async function autoAssign(
   deps: Deps,
   organizationId: string,
   conversationId: string,
 ): Promise<ConversationRow | null> {
-  const { db } = deps;
-  const organization = await db.query.organizations.findFirst({
+  const organization = await deps.db.query.organizations.findFirst({
     where: eq(organizations.id, organizationId),
     columns: { autoAssign: true },
   });
   if (organization?.autoAssign !== "round_robin") return null;
-  const now = new Date().toISOString();
-  const open = openConversationsOf(organizationId);
-  const [[assigned]] = await db.batch([
-    db
+  const thisOne = and(
+    eq(conversations.id, conversationId),
+    eq(conversations.organizationId, organizationId),
+  );
+  for (let attempt = 0; attempt < ASSIGN_ATTEMPTS; attempt++) {
+    const chosen = await nextInTurn(deps, organizationId);
+    const now = new Date().toISOString();
+    const [row] = await deps.orgDb
       .update(conversations)
-      .set({
-        assigneeId: sql`(
-          SELECT m.user_id FROM ${memberships} AS m
-          WHERE m.organization_id = ${organizationId} AND m.available = 1
-            AND (m.max_open IS NULL OR ${open} < m.max_open)
-          ORDER BY ${open}, coalesce(m.last_assigned_at, ''), m.created_at
-          LIMIT 1)`,
-        updatedAt: now,
-      })
+      .set({ assigneeId: chosen?.userId ?? null, updatedAt: now })
       .where(
         and(
-          eq(conversations.id, conversationId),
-          eq(conversations.organizationId, organizationId),
-          sql`${conversations.assigneeId} IS NULL`,
+          thisOne,
+          isNull(conversations.assigneeId),
+          chosen
+            ? sql`${openConversationsOf(organizationId, chosen.userId)} = ${chosen.open}`
+            : undefined,
         ),
       )
-      .returning(),
-    // The member just given one waits longest next time.
-    db
-      .update(memberships)
-      .set({ lastAssignedAt: now })
-      .where(
-        and(
-          eq(memberships.organizationId, organizationId),
-          sql`${memberships.userId} = (
-            SELECT assignee_id FROM ${conversations}
-            WHERE id = ${conversationId} AND updated_at = ${now})`,
-        ),
+      .returning();
+    if (row) return row.assigneeId ? afterRoundRobin(deps, row, now) : null;
+    if (!chosen) return null;
+    const current = await deps.orgDb.query.conversations.findFirst({
+      where: thisOne,
+      columns: { assigneeId: true },
+    });
+    if (current?.assigneeId !== null) return null;
+  }
+  return null;
+}
+
+/** After round robin gave the conversation: the member's turn, the audit, the consoles. */
+async function afterRoundRobin(deps: Deps, assigned: ConversationRow, now: string) {
+  const { organizationId } = assigned;
+  // The member waits longest next time. Written after the assignment it follows from: a
+  // failure between only leaves them their place in the queue.
+  await deps.db
+    .update(memberships)
+    .set({ lastAssignedAt: now })
+    .where(
+      and(
+        eq(memberships.organizationId, organizationId),
+        eq(memberships.userId, assigned.assigneeId!),
       ),
-  ]);
-  if (!assigned?.assigneeId) return null;
+    );
   await auditAssignment(
-    db,
+    deps.orgDb,
     { organizationId, by: null },
-    conversationId,
+    assigned.id,
     assigned.assigneeId,
     "round_robin",
   );
@@ -112,40 +172,57 @@ export async function autoAssign(
   return assigned;
 }
 
+/** Who leaves, and where their work is. */
+interface Leaving {
+  userId: string;
+  how: "member_removed" | "account_deleted";
+  /**
+   * The organization whose work they leave; null: none (they belong to none, or theirs is
+   * deleted with them and takes what it holds along).
+   */
+  organizationId: string | null;
+  /** Who removed them, and from where; null when the person deleted their own account. */
+  by: string | null;
+  ip: string | null;
+}
+
 /**
  * A person who leaves holds nothing any more: removed from the organization
- * (`member_removed`, only there) or with their account deleted (`account_deleted`, wherever
- * they held something). Their conversations go back to "Sin asignar" (so the AI may answer
- * there again and the team sees them) and their mentions go, in one D1 batch with `removal`,
- * the statements that remove the person: never gone while still holding work, never a
- * release without its audit. Each conversation's entry comes from the conversation itself
- * (INSERT ... SELECT, before the release), and each is announced to its organization.
+ * (`member_removed`) or with their account deleted (`account_deleted`). Their conversations
+ * go back to "Sin asignar" (so the AI may answer there again and the team sees them) and their
+ * mentions go; then `removal`, the D1 statements that remove the person, runs as one batch.
  */
 export async function releaseOnLeaving(
   deps: Deps,
-  leaving: {
-    userId: string;
-    how: "member_removed" | "account_deleted";
-    /** The organization they are removed from; null: every one (their account goes). */
-    organizationId: string | null;
-    /** Who removed them, and from where; null when the person deleted their own account. */
-    by: string | null;
-    ip: string | null;
-  },
-  removal: { before?: BatchItem<"sqlite">[]; after: BatchItem<"sqlite">[] },
+  leaving: Leaving,
+  removal: BatchItem<"sqlite">[],
 ) {
-  const { db } = deps;
-  const before = removal.before ?? [];
-  const where = (organizationColumn: SQLiteColumn, userColumn: SQLiteColumn) =>
-    and(
-      eq(userColumn, leaving.userId),
-      leaving.organizationId === null ? undefined : eq(organizationColumn, leaving.organizationId),
-    );
-  const held = where(conversations.organizationId, conversations.assigneeId);
-  const statements = [
-    ...before,
+  // Released before removed: a failure between leaves a member who holds nothing (the
+  // removal can be asked again), never someone gone who still holds work.
+  if (leaving.organizationId !== null) {
+    await releaseWork(deps.env, deps.orgDb, leaving.organizationId, leaving);
+  }
+  await deps.db.batch(removal as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+/**
+ * The organization's part, all or nothing, never a release without its audit: each
+ * conversation's entry comes from the conversation itself (INSERT ... SELECT, before the
+ * release), and each released one is announced.
+ */
+async function releaseWork(
+  env: Env,
+  orgDb: OrganizationDb,
+  organizationId: string,
+  leaving: Leaving,
+) {
+  const held = and(
+    eq(conversations.organizationId, organizationId),
+    eq(conversations.assigneeId, leaving.userId),
+  );
+  const [, released] = await orgBatch(orgDb, [
     auditEachRow(
-      db,
+      orgDb,
       {
         action: "conversation.assign",
         userId: leaving.by,
@@ -159,20 +236,16 @@ export async function releaseOnLeaving(
         where: held,
       },
     ),
-    db
+    orgDb
       .update(conversations)
       .set({ assigneeId: null, updatedAt: new Date().toISOString() })
       .where(held)
       .returning(),
-    db.delete(mentions).where(where(mentions.organizationId, mentions.userId)),
-    ...removal.after,
-  ];
-  const results = await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-  const released = results[before.length + 1] as ConversationRow[];
-  for (const organizationId of new Set(released.map((c) => c.organizationId))) {
-    const theirs = released.filter((c) => c.organizationId === organizationId);
-    await publish(deps.env, organizationId, ...theirs.map(conversationUpdate));
-  }
+    orgDb
+      .delete(mentions)
+      .where(and(eq(mentions.organizationId, organizationId), eq(mentions.userId, leaving.userId))),
+  ]);
+  await publish(env, organizationId, ...released.map(conversationUpdate));
 }
 
 /** A member's choice of who holds the conversation ("Sin asignar": null). */

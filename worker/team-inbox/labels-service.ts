@@ -7,9 +7,9 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversationLabels, conversations, labels, organizations } from "../db/schema";
+import { conversationLabels, conversations, labels } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
@@ -51,8 +51,8 @@ const labelsOfConversation = sql`(
  * Every label at once: the console's filters and pickers need them all, and the cap keeps the
  * list one bounded answer, so it is not paged (the limit only restates the cap).
  */
-export async function listLabels({ db }: Deps, member: Member) {
-  const rows = await db
+export async function listLabels({ orgDb }: Deps, member: Member) {
+  const rows = await orgDb
     .select()
     .from(labels)
     .where(eq(labels.organizationId, member.organizationId))
@@ -67,36 +67,24 @@ export async function listLabels({ db }: Deps, member: Member) {
  * one 201 and one 422, never a label past the cap.
  */
 export async function createLabel(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   input: z.output<typeof labelInput>,
 ) {
   const { organizationId } = member;
   const now = new Date().toISOString();
-  const [row] = await db
+  // Every column of `labels` in the table's order; none past the cap. (The WHERE also keeps
+  // SQLite from reading the ON CONFLICT that follows as part of the SELECT.)
+  const [row] = await orgDb
     .insert(labels)
-    .select((qb) =>
-      qb
-        .select({
-          id: sql<string>`${uuidv7()}`.as("id"),
-          organizationId: organizations.id,
-          name: sql<string>`${input.name}`.as("name"),
-          color: sql<string>`${input.color}`.as("color"),
-          createdAt: sql<string>`${now}`.as("created_at"),
-          updatedAt: sql<string>`${now}`.as("updated_at"),
-        })
-        .from(organizations)
-        .where(
-          and(
-            eq(organizations.id, organizationId),
-            sql`${labelsOf(organizationId)} < ${LABELS_MAX}`,
-          ),
-        ),
+    .select(
+      sql`SELECT ${uuidv7()}, ${organizationId}, ${input.name}, ${input.color}, ${now}, ${now}
+        WHERE ${labelsOf(organizationId)} < ${LABELS_MAX}`,
     )
     .onConflictDoNothing()
     .returning();
-  if (!row) throw (await atCap(db, organizationId)) ? tooMany() : nameTaken();
-  await recordAudit(db, {
+  if (!row) throw (await atCap(orgDb, organizationId)) ? tooMany() : nameTaken();
+  await recordAudit(orgDb, {
     action: "label.create",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -113,7 +101,7 @@ export async function updateLabel(
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof labelUpdateInput> },
 ) {
-  const { db } = deps;
+  const { orgDb } = deps;
   await findLabel(deps, member, id);
   // A name another label holds is refused in the statement that writes, so two renames to
   // the same name at once get one 409 rather than the unique index's error (a 500).
@@ -122,8 +110,8 @@ export async function updateLabel(
         WHERE other.organization_id = ${member.organizationId}
           AND other.name = ${changes.name} AND other.id <> ${id})`
     : undefined;
-  const [[row]] = await db.batch([
-    db
+  const [[row]] = await orgBatch(orgDb, [
+    orgDb
       .update(labels)
       .set({ name: changes.name, color: changes.color, updatedAt: new Date().toISOString() })
       .where(and(eq(labels.id, id), nameFree))
@@ -131,7 +119,7 @@ export async function updateLabel(
     refreshWearers(deps, id),
   ]);
   if (!row) throw nameTaken();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "label.update",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -148,11 +136,11 @@ export async function updateLabel(
  * batch itself changed: one labelled after a read before it would be missed, its chip kept.
  */
 export async function deleteLabel(deps: Deps, member: Member, { id }: { id: string }) {
-  const { db } = deps;
+  const { orgDb } = deps;
   const current = await findLabel(deps, member, id);
-  const [wearers] = await db.batch([
+  const [wearers] = await orgBatch(orgDb, [
     // The copies lose the label first; then the label goes, and the join rows with it.
-    db
+    orgDb
       .update(conversations)
       .set({
         labels: sql`(SELECT json_group_array(json(value)) FROM json_each(${conversations.labels})
@@ -160,9 +148,9 @@ export async function deleteLabel(deps: Deps, member: Member, { id }: { id: stri
       })
       .where(wornBy(id))
       .returning({ id: conversations.id }),
-    db.delete(labels).where(eq(labels.id, id)),
+    orgDb.delete(labels).where(eq(labels.id, id)),
   ]);
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "label.delete",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -183,11 +171,11 @@ export async function setConversationLabels(
   member: Member,
   { id, label_ids }: { id: string } & z.output<typeof conversationLabelsInput>,
 ) {
-  const { db } = deps;
-  const conversation = await findConversation(db, member.organizationId, id);
+  const { orgDb } = deps;
+  const conversation = await findConversation(orgDb, member.organizationId, id);
   const wanted = [...new Set(label_ids)];
   if (wanted.length > 0) {
-    const own = await db
+    const own = await orgDb
       .select({ id: labels.id })
       .from(labels)
       .where(and(eq(labels.organizationId, member.organizationId), inArray(labels.id, wanted)));
@@ -195,9 +183,9 @@ export async function setConversationLabels(
   }
   // Only what still exists is written: a label (or the conversation) deleted since the checks
   // above is left out, as if deleted just after, instead of failing a foreign key (a 500).
-  const [, , [row]] = await db.batch([
-    db.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversation.id)),
-    db.insert(conversationLabels).select((qb) =>
+  const [, , [row]] = await orgBatch(orgDb, [
+    orgDb.delete(conversationLabels).where(eq(conversationLabels.conversationId, conversation.id)),
+    orgDb.insert(conversationLabels).select((qb) =>
       qb
         .select({
           conversationId: conversations.id,
@@ -208,7 +196,7 @@ export async function setConversationLabels(
         .innerJoin(conversations, eq(conversations.id, conversation.id))
         .where(and(eq(labels.organizationId, member.organizationId), inArray(labels.id, wanted))),
     ),
-    db
+    orgDb
       .update(conversations)
       .set({ labels: labelsOfConversation, updatedAt: new Date().toISOString() })
       .where(eq(conversations.id, conversation.id))
@@ -224,7 +212,7 @@ export async function setConversationLabels(
 }
 
 /** Whether a refused label met the cap (else its name was taken). */
-async function atCap(db: Db, organizationId: string) {
+async function atCap(db: OrganizationDb, organizationId: string) {
   const [row] = await db
     .select({ n: count() })
     .from(labels)
@@ -232,8 +220,8 @@ async function atCap(db: Db, organizationId: string) {
   return (row?.n ?? 0) >= LABELS_MAX;
 }
 
-async function findLabel({ db }: Deps, member: Member, id: string) {
-  const row = await db.query.labels.findFirst({
+async function findLabel({ orgDb }: Deps, member: Member, id: string) {
+  const row = await orgDb.query.labels.findFirst({
     where: and(eq(labels.id, id), eq(labels.organizationId, member.organizationId)),
   });
   if (!row) throw labelNotFound();
@@ -244,11 +232,11 @@ const wornBy = (labelId: string) =>
   sql`${conversations.id} IN (SELECT conversation_id FROM ${conversationLabels} WHERE label_id = ${labelId})`;
 
 /** Makes the JSON copy again on every conversation wearing the label. */
-const refreshWearers = ({ db }: Deps, labelId: string) =>
-  db.update(conversations).set({ labels: labelsOfConversation }).where(wornBy(labelId));
+const refreshWearers = ({ orgDb }: Deps, labelId: string) =>
+  orgDb.update(conversations).set({ labels: labelsOfConversation }).where(wornBy(labelId));
 
 async function announceWearers(deps: Deps, organizationId: string, labelId: string) {
-  const wearers = await deps.db
+  const wearers = await deps.orgDb
     .select({ id: conversationLabels.conversationId })
     .from(conversationLabels)
     .where(eq(conversationLabels.labelId, labelId));
@@ -265,7 +253,7 @@ const CHUNK = 90;
 /** Tells the consoles about conversations whose labels changed. */
 async function announce(deps: Deps, organizationId: string, ids: string[]) {
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const rows = await deps.db
+    const rows = await deps.orgDb
       .select()
       .from(conversations)
       .where(

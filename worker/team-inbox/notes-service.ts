@@ -66,11 +66,11 @@ export async function createNote(
   member: Member,
   { id, content }: { id: string } & z.output<typeof noteInput>,
 ) {
-  const { db } = deps;
-  const conversation = await findConversation(db, member.organizationId, id);
+  const { db, orgDb } = deps;
+  const conversation = await findConversation(orgDb, member.organizationId, id);
   const named = await resolveMentions(db, member, content);
   const now = new Date().toISOString();
-  const [stored] = await db
+  const [stored] = await orgDb
     .insert(messages)
     .values({
       organizationId: member.organizationId,
@@ -88,7 +88,7 @@ export async function createNote(
   const note = toNote(stored!);
   const message = toMessage(stored!);
   if (named.length > 0) {
-    const rows = await db
+    const rows = await orgDb
       .insert(mentions)
       .values(
         named.map((userId) => ({
@@ -122,7 +122,7 @@ export async function systemNote(
   conversationId: string,
   content: string,
 ) {
-  const [stored] = await deps.db
+  const [stored] = await deps.orgDb
     .insert(messages)
     .values({
       organizationId,
@@ -155,11 +155,11 @@ const toMention = (row: typeof mentions.$inferSelect, content: string): Mention 
 
 /** `GET /mentions?unread=true`: the caller's mentions, newest first (at most 100). */
 export async function listMentions(
-  { db }: Deps,
+  { orgDb }: Deps,
   member: Member,
   query: z.output<typeof mentionsQuery>,
 ) {
-  const rows = await db
+  const rows = await orgDb
     .select({ mention: mentions, content: messages.content })
     .from(mentions)
     .innerJoin(messages, eq(messages.id, mentions.noteId))
@@ -176,9 +176,8 @@ export async function listMentions(
 }
 
 /** `PATCH /mentions/{id}/read`: only the mentioned person's own. */
-export async function readMention(deps: Deps, member: Member, { id }: { id: string }) {
-  const { db } = deps;
-  const [row] = await db
+export async function readMention({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+  const [row] = await orgDb
     .update(mentions)
     .set({ readAt: new Date().toISOString() })
     .where(
@@ -190,7 +189,7 @@ export async function readMention(deps: Deps, member: Member, { id }: { id: stri
     )
     .returning();
   if (!row) throw notFound("Mención no encontrada.");
-  const note = await db.query.messages.findFirst({
+  const note = await orgDb.query.messages.findFirst({
     where: eq(messages.id, row.noteId),
     columns: { content: true },
   });

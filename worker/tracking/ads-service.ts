@@ -8,7 +8,7 @@
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import { adSpend, adSpendSyncs, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -64,7 +64,7 @@ async function refreshSpend(
   const adAccountId = pixel?.row.adAccountId;
   if (!pixel || !adAccountId) return { connected: false };
 
-  const synced = await deps.db
+  const synced = await deps.orgDb
     .select()
     .from(adSpendSyncs)
     .where(
@@ -113,13 +113,13 @@ async function refreshSpend(
     },
     replace: (days, rows) => [
       // A day read again replaces what was kept for it (an ad may have lost its spend).
-      deps.db
+      deps.orgDb
         .delete(adSpend)
         .where(and(eq(adSpend.organizationId, organizationId), inArray(adSpend.day, days))),
       ...chunks(rows, SPEND_ROWS_PER_STATEMENT).map((chunk) =>
-        deps.db.insert(adSpend).values(chunk),
+        deps.orgDb.insert(adSpend).values(chunk),
       ),
-      deps.db
+      deps.orgDb
         .insert(adSpendSyncs)
         .values(days.map((day) => ({ organizationId, day, fetchedAt })))
         .onConflictDoUpdate({
@@ -136,7 +136,7 @@ type ReportRow = Omit<AdReportRow, "cost_per_conversation" | "cost_per_lead" | "
 
 /** Conversations, leads, sales and revenue per ad in [start, end), spend per ad in [from, to]. */
 async function reportRows(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   currency: string,
   range: { start: string; end: string; from: string; to: string },
@@ -194,7 +194,11 @@ async function reportRows(
  * The billable messages of each ad's conversations sent in [start, end), grouped as they
  * are priced (day, category, customer).
  */
-function billedPerAd(db: Db, organizationId: string, range: { start: string; end: string }) {
+function billedPerAd(
+  db: OrganizationDb,
+  organizationId: string,
+  range: { start: string; end: string },
+) {
   return db.all<BilledMessages>(sql`
     WITH ad_conversations AS (
       SELECT DISTINCT tracking_params ->> 'ad_id' AS ad_id, conversation_id FROM conversions
@@ -240,10 +244,10 @@ export async function adsReport(
     refreshMessageCosts(deps, member, from, to, now),
   ]);
   const [rows, billed] = await Promise.all([
-    reportRows(deps.db, member.organizationId, currency, { start, end, from, to }),
-    billedPerAd(deps.db, member.organizationId, { start, end }),
+    reportRows(deps.orgDb, member.organizationId, currency, { start, end, from, to }),
+    billedPerAd(deps.orgDb, member.organizationId, { start, end }),
   ]);
-  const messageCost = await costOfMessages(deps.db, member.organizationId, from, to, billed);
+  const messageCost = await costOfMessages(deps.orgDb, member.organizationId, from, to, billed);
   const ads = rows
     .map((row): AdReportRow => {
       const spent = spend.connected ? Number(row.spend) : null;

@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
@@ -30,7 +30,7 @@ const ORGANIZATIONS_PER_RUN = 50;
 const DUE_STATUSES = ["pending", "failed"] as const;
 
 /** Takes the organization's due conversions for this sender (one atomic statement). */
-async function claimDue(db: Db, organizationId: string, now: Date) {
+async function claimDue(db: OrganizationDb, organizationId: string, now: Date) {
   const due = db
     .select({ id: conversions.id })
     .from(conversions)
@@ -50,7 +50,11 @@ async function claimDue(db: Db, organizationId: string, now: Date) {
     .returning();
 }
 
-async function finish(db: Db, ids: string[], values: SQLiteUpdateSetSource<typeof conversions>) {
+async function finish(
+  db: OrganizationDb,
+  ids: string[],
+  values: SQLiteUpdateSetSource<typeof conversions>,
+) {
   if (ids.length === 0) return;
   await db.update(conversions).set(values).where(inArray(conversions.id, ids));
 }
@@ -83,7 +87,7 @@ async function datasetId(
 }
 
 /** When each session's fbclid was first seen, for `fbc`. */
-async function clickTimes(db: Db, rows: ConversionRow[]) {
+async function clickTimes(db: OrganizationDb, rows: ConversionRow[]) {
   const ids = [...new Set(rows.map((r) => r.trackingSessionId).filter((id) => id !== null))];
   if (ids.length === 0) return new Map<string, number>();
   const sessions = await db
@@ -95,7 +99,7 @@ async function clickTimes(db: Db, rows: ConversionRow[]) {
 
 /** Sends one batch and records Meta's answer on each conversion. */
 async function sendBatch(
-  db: Db,
+  db: OrganizationDb,
   send: () => Promise<{ events_received: number; fbtrace_id?: string }>,
   batch: { row: ConversionRow; event: Record<string, unknown> }[],
   now: Date,
@@ -128,12 +132,13 @@ async function sendBatch(
 
 /** Sends whatever the organization has due. Safe to run from several places at once. */
 export async function sendDueConversions(deps: Deps, organizationId: string, now = new Date()) {
-  const rows = await claimDue(deps.db, organizationId, now);
+  const { orgDb } = deps;
+  const rows = await claimDue(orgDb, organizationId, now);
   if (rows.length === 0) return;
 
   const tooOld = rows.filter((r) => now.getTime() - Date.parse(r.eventTime) > MAX_EVENT_AGE_MS);
   await finish(
-    deps.db,
+    orgDb,
     tooOld.map((r) => r.id),
     {
       capiStatus: "expired",
@@ -143,7 +148,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   );
   const young = rows.filter((r) => !tooOld.includes(r));
   const to = await destinations(deps, organizationId);
-  const clicks = await clickTimes(deps.db, young);
+  const clicks = await clickTimes(orgDb, young);
 
   const web: { row: ConversionRow; event: Record<string, unknown> }[] = [];
   const messaging: typeof web = [];
@@ -168,7 +173,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
 
   // Meta would refuse the whole request for one bad event: those are set aside, not retried.
   for (const { row, problem } of unsendable) {
-    await finish(deps.db, [row.id], {
+    await finish(orgDb, [row.id], {
       capiStatus: "failed",
       capiNextAttemptAt: null,
       capiResult: { error: problem },
@@ -178,7 +183,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   if (to.pixel && web.length > 0) {
     const { id, graph } = to.pixel;
     await sendBatch(
-      deps.db,
+      orgDb,
       () =>
         graph.sendEvents(
           id,
@@ -192,7 +197,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   if (to.whatsapp && messaging.length > 0) {
     const whatsapp = to.whatsapp;
     await sendBatch(
-      deps.db,
+      orgDb,
       async () =>
         whatsapp.graph.sendEvents(
           await datasetId(deps.db, whatsapp),
@@ -205,9 +210,13 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   }
 }
 
-/** The cron trigger's part: every organization with conversions waiting for a retry. */
+/**
+ * The cron trigger's part: every organization with conversions waiting for a retry. One
+ * statement finds them among the organizations whose data is in D1 (`deps.orgDb`, by the
+ * retry queue's index), each then sends its own (docs/decisions/0053).
+ */
 export async function retryDueConversions(deps: Deps, now = new Date()) {
-  const due = await deps.db
+  const due = await deps.orgDb
     .selectDistinct({ organizationId: conversions.organizationId })
     .from(conversions)
     .where(

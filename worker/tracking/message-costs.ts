@@ -6,7 +6,7 @@
  * month's total is what Meta reports.
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import { messageCosts, messageCostSyncs } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -49,7 +49,7 @@ export async function refreshMessageCosts(
   // Meta names a number in analytics by its digits; without it the whole account would be read.
   const phoneNumber = sender.connection.phoneNumber?.replace(/\D/g, "");
   if (!phoneNumber) return { connected: true, error: NO_NUMBER };
-  const synced = await deps.db
+  const synced = await deps.orgDb
     .select()
     .from(messageCostSyncs)
     .where(
@@ -106,15 +106,15 @@ export async function refreshMessageCosts(
       return [...totals.values()];
     },
     replace: (days, rows) => [
-      deps.db
+      deps.orgDb
         .delete(messageCosts)
         .where(
           and(eq(messageCosts.organizationId, organizationId), inArray(messageCosts.day, days)),
         ),
       ...chunks(rows, COST_ROWS_PER_STATEMENT).map((chunk) =>
-        deps.db.insert(messageCosts).values(chunk),
+        deps.orgDb.insert(messageCosts).values(chunk),
       ),
-      deps.db
+      deps.orgDb
         .insert(messageCostSyncs)
         .values(days.map((day) => ({ organizationId, day, fetchedAt })))
         .onConflictDoUpdate({
@@ -130,7 +130,7 @@ export async function refreshMessageCosts(
  * Unit costs kept for [from, to]: by day, category and country, and by day and category over
  * every country (for a customer whose country cannot be told).
  */
-async function unitCosts(db: Db, organizationId: string, from: string, to: string) {
+async function unitCosts(db: OrganizationDb, organizationId: string, from: string, to: string) {
   const rows = await db
     .select()
     .from(messageCosts)
@@ -169,7 +169,7 @@ export interface BilledMessages {
  * priced yet (its day not read, or no figure for its category).
  */
 export async function costOfMessages(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   from: string,
   to: string,
@@ -201,8 +201,9 @@ export async function messageCostSummary(
     eq(messageCosts.organizationId, organizationId),
     between(messageCosts.day, range.from, range.to),
   );
-  const [byCategory, readDays] = await deps.db.batch([
-    deps.db
+  const { orgDb } = deps;
+  const [byCategory, readDays] = await orgBatch(orgDb, [
+    orgDb
       .select({
         category: messageCosts.category,
         cost: sql<number>`sum(${messageCosts.cost})`,
@@ -211,7 +212,7 @@ export async function messageCostSummary(
       .from(messageCosts)
       .where(filter)
       .groupBy(messageCosts.category),
-    deps.db
+    orgDb
       .select({ n: sql<number>`count(*)` })
       .from(messageCostSyncs)
       .where(

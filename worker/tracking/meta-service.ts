@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import { orgBatch, type Db } from "../db/client";
 import { metaConnections, oauthExchanges, rateLimits, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -21,6 +20,8 @@ import type {
 } from "./meta-contract";
 
 type MetaRow = typeof metaConnections.$inferSelect;
+/** A statement on the organization's data that `orgBatch` runs with others. */
+type OrganizationStatement = Parameters<typeof orgBatch>[1][number];
 
 const toConfig = (row: MetaRow): MetaConfig => ({
   id: row.id,
@@ -75,7 +76,7 @@ async function store(
     .values(values)
     .onConflictDoUpdate({ target: metaConnections.organizationId, set: values })
     .returning();
-  await recordAudit(deps.db, {
+  await recordAudit(deps.orgDb, {
     action: "pixel.connect",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -119,13 +120,13 @@ export async function updateMetaConfig(
   });
 }
 
-export async function deleteMetaConfig({ db }: Deps, member: Member) {
+export async function deleteMetaConfig({ db, orgDb }: Deps, member: Member) {
   const deleted = await db
     .delete(metaConnections)
     .where(eq(metaConnections.organizationId, member.organizationId))
     .returning({ pixelId: metaConnections.pixelId });
   if (deleted.length === 0) throw pixelNotConnected();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "pixel.disconnect",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -304,7 +305,7 @@ export async function forwardConversions(
 export const META_READS: Limit = { max: 30, windowSeconds: 600 };
 /** A span whose read failed is not asked for again before this: Meta is not hammered. */
 export const META_FAILURE_TTL_MS = 5 * 60_000;
-/** D1 statements per batch when keeping figures (more only for a single day that needs it). */
+/** Statements per batch when keeping figures (more only for a single day that needs it). */
 const STATEMENTS_PER_BATCH = 50;
 /** Days per batch: their read times are one upsert and their deletion one `IN` list. */
 const DAYS_PER_BATCH = 30;
@@ -326,7 +327,7 @@ export type MetaCall = <T>(request: () => Promise<T>) => Promise<T>;
 /**
  * Reads a span of days' figures from Meta and keeps them, within what one organization may
  * ask of Meta and write: a span that failed lately is not asked again (META_FAILURE_TTL_MS),
- * every request counts in META_READS, and every D1 batch is a write of the member (decision
+ * every request counts in META_READS, and every batch kept is a write of the member (decision
  * 0043). Batches replace whole days (their rows and when they were read), so a day is kept
  * whole or not at all; days not kept are read again on a later view. Answers the Spanish
  * reason when fresh figures could not be kept: the view then shows what is kept beside it.
@@ -341,7 +342,7 @@ export async function refreshFigures<Row extends { day: string }>(
     read: (call: MetaCall) => Promise<Row[]>;
     rowsPerStatement: number;
     /** The statements that replace these days' rows and record when they were read. */
-    replace: (days: string[], rows: Row[]) => BatchItem<"sqlite">[];
+    replace: (days: string[], rows: Row[]) => OrganizationStatement[];
   },
 ): Promise<{ error?: string }> {
   const { db } = deps;
@@ -376,7 +377,7 @@ export async function refreshFigures<Row extends { day: string }>(
     // The first was counted before Meta was asked.
     if (i > 0 && !(await tryReadWrite(db, member))) return { error: WRITES_SPENT };
     const [first, ...rest] = figures.replace(batch.days, batch.rows);
-    await db.batch([first!, ...rest]);
+    await orgBatch(deps.orgDb, [first!, ...rest]);
   }
   return {};
 }

@@ -11,7 +11,7 @@ import {
   sql,
   type SQL,
 } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import {
   conversations,
   conversions,
@@ -98,7 +98,7 @@ function refCode() {
 
 const sessionNotFound = () => notFound("Sesión de tracking no encontrada.");
 
-async function findSession(db: Db, organizationId: string, id: string) {
+async function findSession(db: OrganizationDb, organizationId: string, id: string) {
   const row = await db.query.trackingSessions.findFirst({
     where: and(eq(trackingSessions.id, id), eq(trackingSessions.organizationId, organizationId)),
   });
@@ -146,14 +146,14 @@ interface SessionRequest {
 }
 
 export async function createSession(
-  { db }: Deps,
+  { db, orgDb }: Deps,
   caller: TrackingCaller,
   { session: input, clientIp }: SessionRequest,
 ) {
   const { organizationId } = caller;
   if (caller.publicKey) await takePublicQuota(db, organizationId, "sessions");
   const params = input.tracking_params;
-  const [row] = await db
+  const [row] = await orgDb
     .insert(trackingSessions)
     .values({
       organizationId,
@@ -172,20 +172,20 @@ export async function createSession(
 }
 
 export async function getSession(
-  { db }: Deps,
+  { orgDb }: Deps,
   { organizationId }: TrackingCaller,
   { id }: { id: string },
 ) {
-  return toSession(await findSession(db, organizationId, id));
+  return toSession(await findSession(orgDb, organizationId, id));
 }
 
 export async function associatePhone(
-  { db }: Deps,
+  { orgDb }: Deps,
   { organizationId }: TrackingCaller,
   { id, phoneNumber }: { id: string; phoneNumber: string },
 ) {
-  await findSession(db, organizationId, id);
-  const [row] = await db
+  await findSession(orgDb, organizationId, id);
+  const [row] = await orgDb
     .update(trackingSessions)
     .set({ phoneNumber, lastActivityAt: new Date().toISOString() })
     .where(and(eq(trackingSessions.id, id), eq(trackingSessions.organizationId, organizationId)))
@@ -219,7 +219,7 @@ async function metaDestinationExists(db: Db, organizationId: string, clickToWhat
 
 /** A conversion's row before any attribution to an ad: the visit's session, parameters and phone. */
 async function visitConversion(
-  db: Db,
+  db: OrganizationDb,
   organizationId: string,
   input: ConversionData,
   visit: Visit,
@@ -253,7 +253,7 @@ async function visitConversion(
   };
 }
 
-async function touchSession(db: Db, sessionId: string, now: string) {
+async function touchSession(db: OrganizationDb, sessionId: string, now: string) {
   await db
     .update(trackingSessions)
     .set({ lastActivityAt: now })
@@ -270,10 +270,10 @@ export async function recordConversion(
   { organizationId }: TrackingCaller,
   { conversion: input, visit }: TrackedConversion,
 ) {
-  const { db } = deps;
+  const { orgDb } = deps;
   const now = new Date().toISOString();
   const { session, values: visitValues } = await visitConversion(
-    db,
+    orgDb,
     organizationId,
     input,
     visit,
@@ -281,7 +281,7 @@ export async function recordConversion(
   );
   const phoneNumber = visitValues.phoneNumber;
   const adConversation = phoneNumber
-    ? await db.query.conversations.findFirst({
+    ? await orgDb.query.conversations.findFirst({
         where: and(
           eq(conversations.organizationId, organizationId),
           eq(conversations.phoneNumber, phoneNumber),
@@ -295,7 +295,7 @@ export async function recordConversion(
     conversationId: adConversation?.id ?? null,
     ctwaClid: adConversation?.ctwaClid ?? null,
   });
-  if (session) await touchSession(db, session.id, now);
+  if (session) await touchSession(orgDb, session.id, now);
   return toConversion(row);
 }
 
@@ -309,9 +309,9 @@ type ConversionValues = typeof conversions.$inferInsert & { eventTime: string };
  * only.
  */
 async function storeConversion(deps: Deps, values: ConversionValues) {
-  const { db } = deps;
+  const { db, orgDb } = deps;
   const byDedupeKey = () =>
-    db.query.conversions.findFirst({
+    orgDb.query.conversions.findFirst({
       where: and(
         eq(conversions.organizationId, values.organizationId),
         eq(conversions.dedupeKey, values.dedupeKey!),
@@ -330,13 +330,13 @@ async function storeConversion(deps: Deps, values: ConversionValues) {
     capiStatus: sendToMeta ? ("pending" as const) : ("not_sent" as const),
     capiNextAttemptAt: sendToMeta ? values.eventTime : null,
   };
-  let [row] = await db.insert(conversions).values(queued).onConflictDoNothing().returning();
+  let [row] = await orgDb.insert(conversions).values(queued).onConflictDoNothing().returning();
   if (!row && values.dedupeKey) {
     const twin = await byDedupeKey(); // a twin request won the race
     if (twin) return { row: twin, created: false };
   }
   if (!row) {
-    [row] = await db
+    [row] = await orgDb
       .insert(conversions)
       .values({
         ...queued,
@@ -375,7 +375,7 @@ export async function recordConversationConversion(
   },
 ) {
   const session = conversation.trackingSessionId
-    ? await deps.db.query.trackingSessions.findFirst({
+    ? await deps.orgDb.query.trackingSessions.findFirst({
         where: and(
           eq(trackingSessions.id, conversation.trackingSessionId),
           eq(trackingSessions.organizationId, conversation.organizationId),
@@ -435,12 +435,13 @@ export async function recordPageConversion(
   if (problem) throw forbidden(problem);
   await takePublicQuota(deps.db, organizationId, "conversions");
   const now = new Date().toISOString();
-  const { session, values } = await visitConversion(deps.db, organizationId, input, visit, now);
-  const [row] = await deps.db
+  const { orgDb } = deps;
+  const { session, values } = await visitConversion(orgDb, organizationId, input, visit, now);
+  const [row] = await orgDb
     .insert(conversions)
     .values(values)
     .returning({ id: conversions.id, eventName: conversions.eventName });
-  if (session) await touchSession(deps.db, session.id, now);
+  if (session) await touchSession(orgDb, session.id, now);
   return { id: row!.id, event_name: row!.eventName };
 }
 
@@ -470,7 +471,7 @@ const listedCustomData =
 
 /** One page of the organization's conversions in the range, newest first. */
 export async function listConversions(
-  { db }: Deps,
+  { orgDb }: Deps,
   { organizationId }: Member,
   query: z.output<typeof conversionsQuery>,
 ): Promise<ConversionPage> {
@@ -484,7 +485,7 @@ export async function listConversions(
   if (query.event_name) filters.push(eq(conversions.eventName, query.event_name));
   if (query.before) {
     // The anchor must be this organization's: another's id is simply not found.
-    const anchor = await db.query.conversions.findFirst({
+    const anchor = await orgDb.query.conversions.findFirst({
       where: and(eq(conversions.id, query.before), inOrganization),
       columns: { id: true, eventTime: true },
     });
@@ -496,7 +497,7 @@ export async function listConversions(
       )!,
     );
   }
-  const rows = await db
+  const rows = await orgDb
     .select({ ...getTableColumns(conversions), customData: listedCustomData })
     .from(conversions)
     .where(and(...filters))
@@ -513,7 +514,7 @@ export async function listConversions(
  * indexed columns. A range without sessions has a rate of 0.
  */
 export async function trackingStats(
-  { db }: Deps,
+  { orgDb }: Deps,
   { organizationId }: Member,
   query: z.output<typeof dateRangeQuery>,
 ): Promise<TrackingStats> {
@@ -528,9 +529,9 @@ export async function trackingStats(
     gte(conversions.eventTime, start),
     lt(conversions.eventTime, end),
   );
-  const [[sessions], [totals], bySource, byCampaign, byDay] = await db.batch([
-    db.select({ n: count() }).from(trackingSessions).where(sessionsInRange),
-    db
+  const [[sessions], [totals], bySource, byCampaign, byDay] = await orgBatch(orgDb, [
+    orgDb.select({ n: count() }).from(trackingSessions).where(sessionsInRange),
+    orgDb
       .select({
         n: count(),
         value: sql<number>`coalesce(sum(${conversions.conversionValue}), 0)`,
@@ -538,17 +539,17 @@ export async function trackingStats(
       })
       .from(conversions)
       .where(conversionsInRange),
-    db
+    orgDb
       .select({ key: sql<string>`coalesce(${conversions.source}, 'directo')`, n: count() })
       .from(conversions)
       .where(conversionsInRange)
       .groupBy(sql`1`),
-    db
+    orgDb
       .select({ key: conversions.campaign, n: count() })
       .from(conversions)
       .where(and(conversionsInRange, sql`${conversions.campaign} IS NOT NULL`))
       .groupBy(conversions.campaign),
-    db
+    orgDb
       .select({ key: sql<string>`substr(${conversions.eventTime}, 1, 10)`, n: count() })
       .from(conversions)
       .where(conversionsInRange)

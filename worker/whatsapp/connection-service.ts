@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import { agents, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -41,7 +41,11 @@ export async function connectedSender(deps: Deps, organizationId: string) {
   return { connection: row, graph: metaGraph(deps.env, token) };
 }
 
-async function assertAgentInOrganization(db: Db, organizationId: string, agentId: string) {
+async function assertAgentInOrganization(
+  db: OrganizationDb,
+  organizationId: string,
+  agentId: string,
+) {
   const agent = await db.query.agents.findFirst({
     where: and(eq(agents.id, agentId), eq(agents.organizationId, organizationId)),
   });
@@ -73,9 +77,9 @@ export async function saveConfig(
   member: Member,
   input: z.output<typeof whatsappConfigInput>,
 ): Promise<WhatsappConfig> {
-  const { db, env } = deps;
+  const { db, orgDb, env } = deps;
   if (input.default_agent_id) {
-    await assertAgentInOrganization(db, member.organizationId, input.default_agent_id);
+    await assertAgentInOrganization(orgDb, member.organizationId, input.default_agent_id);
   }
   const number = await verifyWithMeta(deps, input.phone_number_id, input.access_token);
   const taken = await db.query.whatsappConnections.findFirst({
@@ -101,7 +105,7 @@ export async function saveConfig(
     .values(values)
     .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values })
     .returning();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "whatsapp.connect",
     organizationId: member.organizationId,
     userId: member.userId,
@@ -133,7 +137,7 @@ export async function updateConfig(
     });
   }
   if (input.default_agent_id) {
-    await assertAgentInOrganization(deps.db, member.organizationId, input.default_agent_id);
+    await assertAgentInOrganization(deps.orgDb, member.organizationId, input.default_agent_id);
   }
   const [row] = await deps.db
     .update(whatsappConnections)
@@ -147,13 +151,13 @@ export async function updateConfig(
   return toConfig(row!);
 }
 
-export async function deleteConfig({ db }: Deps, member: Member) {
+export async function deleteConfig({ db, orgDb }: Deps, member: Member) {
   const deleted = await db
     .delete(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, member.organizationId))
     .returning({ id: whatsappConnections.id, phoneNumberId: whatsappConnections.phoneNumberId });
   if (deleted.length === 0) throw notConnected();
-  await recordAudit(db, {
+  await recordAudit(orgDb, {
     action: "whatsapp.disconnect",
     organizationId: member.organizationId,
     userId: member.userId,

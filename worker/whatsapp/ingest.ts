@@ -25,7 +25,7 @@ import {
   type MessageRow,
 } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
-import { fromRows } from "../db/client";
+import { fromRows, orgBatch, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
@@ -160,7 +160,7 @@ export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promi
   for (const entry of payload.entry ?? []) {
     for (const change of entry.changes ?? []) {
       if (change.field === "message_template_status_update" && entry.id && change.value) {
-        await applyTemplateStatus(deps.db, entry.id, change.value as TemplateStatusUpdate);
+        await applyTemplateStatus(deps, entry.id, change.value as TemplateStatusUpdate);
         continue;
       }
       if (change.field === "automatic_events" && entry.id && change.value) {
@@ -221,7 +221,7 @@ const findConnection = async (deps: Deps, phoneNumberId: string): Promise<Connec
     .where(eq(whatsappConnections.phoneNumberId, phoneNumberId))
     .get()) ?? null;
 
-/** A customer message as it is written to D1 (bound as JSON, read with json_each). */
+/** A customer message as it is written (bound as JSON, read with json_each). */
 interface IncomingMessage {
   id: string;
   wamid: string;
@@ -246,7 +246,7 @@ interface Customer extends CustomerIdentity {
 }
 
 /**
- * Stores a delivery's customer messages together: one D1 batch (a transaction) creates the
+ * Stores a delivery's customer messages together: one all-or-nothing unit creates the
  * missing conversations, inserts the messages that are new, counts them on their
  * conversations and reads back what changed, whether the change carries one message or a
  * hundred. Per-message work is left to what needs it (ad clicks, tracked visits, reactions).
@@ -447,7 +447,7 @@ export const INGEST_BATCH = {
 };
 
 /**
- * Plain D1 statements bound to the delivery as JSON (json_each): the statement count and
+ * Plain statements bound to the delivery as JSON (json_each): the statement count and
  * the bound parameters (D1 allows 100 per statement) stay the same for one message or a
  * hundred. `CROSS JOIN` keeps json_each the outer loop, so each message is found by index;
  * left to itself the planner may scan a whole table per delivery.
@@ -458,29 +458,29 @@ async function storeMessages(
   incoming: IncomingMessage[],
   customers: Customer[],
 ) {
-  const d1 = deps.db.$client;
   const now = new Date().toISOString();
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [releasedRows, , , , storedRows, countedRows] = await d1.batch<Record<string, unknown>>([
-    d1.prepare(INGEST_BATCH.releaseRecycledPhones).bind(organizationId, people, now),
-    d1.prepare(INGEST_BATCH.matchByUserId).bind(organizationId, people),
-    d1.prepare(INGEST_BATCH.matchByPhone).bind(organizationId, people),
-    d1
-      .prepare(INGEST_BATCH.createNewCustomers)
-      .bind(organizationId, people, defaultAgentId, status, now),
-    d1.prepare(INGEST_BATCH.insertMessages).bind(organizationId, rows),
-    d1.prepare(INGEST_BATCH.countStored).bind(rows, now),
+  const [releasedRows, , , , storedRows, countedRows] = await orgStatements(deps.orgDb, [
+    { sql: INGEST_BATCH.releaseRecycledPhones, params: [organizationId, people, now] },
+    { sql: INGEST_BATCH.matchByUserId, params: [organizationId, people] },
+    { sql: INGEST_BATCH.matchByPhone, params: [organizationId, people] },
+    {
+      sql: INGEST_BATCH.createNewCustomers,
+      params: [organizationId, people, defaultAgentId, status, now],
+    },
+    { sql: INGEST_BATCH.insertMessages, params: [organizationId, rows] },
+    { sql: INGEST_BATCH.countStored, params: [rows, now] },
   ]);
-  const byId = new Map(fromRows(messages, storedRows!.results).map((row) => [row.id, row]));
+  const byId = new Map(fromRows(messages, storedRows!).map((row) => [row.id, row]));
   return {
     // In the delivery's order, which is the order the console shows them in.
     messages: incoming.flatMap((m) => byId.get(m.id) ?? []),
     // The conversations of those messages, as they are now.
-    conversations: new Map(fromRows(conversations, countedRows!.results).map((r) => [r.id, r])),
+    conversations: new Map(fromRows(conversations, countedRows!).map((r) => [r.id, r])),
     /** Conversations that let their phone go to another BSUID (a recycled number). */
-    released: fromRows(conversations, releasedRows!.results),
+    released: fromRows(conversations, releasedRows!),
     /** The batch's time: conversations created by it have it as `createdAt`. */
     at: now,
   };
@@ -503,7 +503,7 @@ async function matchTrackedVisit(
 ) {
   const code = REF_CODE.exec(content)?.[0];
   if (!code || conversation.trackingSessionId) return null;
-  const session = await deps.db.query.trackingSessions.findFirst({
+  const session = await deps.orgDb.query.trackingSessions.findFirst({
     where: and(eq(trackingSessions.organizationId, organizationId), eq(trackingSessions.ref, code)),
   });
   if (!session) return null;
@@ -519,17 +519,18 @@ async function matchTrackedVisit(
     campaign: session.utmCampaign,
     eventTime: at,
   });
-  const [[linked]] = await deps.db.batch([
-    deps.db
+  const { orgDb } = deps;
+  const [[linked]] = await orgBatch(orgDb, [
+    orgDb
       .update(conversations)
       .set({ trackingSessionId: session.id, fbclid: session.fbclid })
       .where(eq(conversations.id, conversation.id))
       .returning(),
-    deps.db
+    orgDb
       .update(trackingSessions)
       .set({ phoneNumber: conversation.phoneNumber, lastActivityAt: at })
       .where(eq(trackingSessions.id, session.id)),
-    deps.db
+    orgDb
       .insert(conversions)
       .values([conversion("conversation_start"), conversion("first_message")]),
   ]);
@@ -545,7 +546,7 @@ async function ingestReaction(
 ) {
   const target = message.reaction?.message_id;
   if (!target) return;
-  const row = await deps.db.query.messages.findFirst({
+  const row = await deps.orgDb.query.messages.findFirst({
     where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, target)),
   });
   if (!row) return;
@@ -555,7 +556,7 @@ async function ingestReaction(
   if (current && current.at > at) return; // An older reaction delivered late.
   const emoji = message.reaction?.emoji ?? "";
   const reactions = emoji ? [...others, { emoji, from, at }] : others;
-  const [updated] = await deps.db
+  const [updated] = await deps.orgDb
     .update(messages)
     .set({ reactions })
     .where(eq(messages.id, row.id))
@@ -602,18 +603,21 @@ async function followIdentityChange(
       : message.system?.previous_user_id,
   );
   const newUserId = validBsuid(message.system?.user_id);
-  const row = await deps.db.$client
-    .prepare(FOLLOW_IDENTITY_NOTICE)
-    .bind(
-      organizationId,
-      oldPhone,
-      newPhone,
-      oldUserId,
-      newUserId,
-      isoFromSeconds(message.timestamp),
-      new Date().toISOString(),
-    )
-    .first<{ phone_number: string | null; wa_user_id: string | null }>();
+  const [found] = await orgStatements(deps.orgDb, [
+    {
+      sql: FOLLOW_IDENTITY_NOTICE,
+      params: [
+        organizationId,
+        oldPhone,
+        newPhone,
+        oldUserId,
+        newUserId,
+        isoFromSeconds(message.timestamp),
+        new Date().toISOString(),
+      ],
+    },
+  ]);
+  const row = found![0] as { phone_number: string | null; wa_user_id: string | null } | undefined;
   if (!row) {
     console.warn(`webhook: ${kind} ${message.id} moves no customer (unknown, repeated or late)`);
     return null;
@@ -641,7 +645,7 @@ async function recordAdClick(
 ) {
   const ctwaClid = typeof referral.ctwa_clid === "string" ? referral.ctwa_clid : null;
   if (!ctwaClid) return; // Status ads carry no click id: nothing to attribute.
-  await deps.db
+  await deps.orgDb
     .insert(conversions)
     .values({
       organizationId,
@@ -674,7 +678,7 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
       : ((["sent", "delivered", "read", "failed"] as const).find((s) => s === status.status) ??
         null);
   if (!next) return;
-  const row = await deps.db.query.messages.findFirst({
+  const row = await deps.orgDb.query.messages.findFirst({
     where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, status.id)),
   });
   if (!row || row.direction !== "outbound") return;
@@ -687,7 +691,7 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
   if (!moveAllowed) return;
 
   const error = status.errors?.[0];
-  const [updated] = await deps.db
+  const [updated] = await deps.orgDb
     .update(messages)
     .set(
       next === "failed"
@@ -712,7 +716,7 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
  */
 async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
   if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
-  await deps.db
+  await deps.orgDb
     .update(messages)
     .set({
       billable: pricing.billable,

@@ -192,7 +192,7 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
     console.error("saving the WhatsApp connection failed", error);
     throw connectionError("save_failed");
   }
-  await recordAudit(db, {
+  await recordAudit(deps.orgDb, {
     action: "whatsapp.connect",
     organizationId: member.organizationId,
     userId: member.userId,

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { AiSource } from "../conversations/contract";
+import { orgBatch } from "../db/client";
 import { conversations, messages } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
@@ -59,11 +60,11 @@ function assertWindow(conversation: ConversationRow, delivery: Delivery) {
  */
 export async function sendOutbound(deps: Deps, conversation: ConversationRow, outbound: Outbound) {
   assertWindow(conversation, outbound);
-  const { db } = deps;
+  const { orgDb } = deps;
   const organizationId = conversation.organizationId;
   const now = new Date().toISOString();
-  const [[stored], [updatedConversation]] = await db.batch([
-    db
+  const [[stored], [updatedConversation]] = await orgBatch(orgDb, [
+    orgDb
       .insert(messages)
       .values({
         organizationId,
@@ -80,7 +81,7 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
         createdAt: now,
       })
       .returning(),
-    db
+    orgDb
       .update(conversations)
       .set({
         lastMessageAt: now,
@@ -110,7 +111,7 @@ export async function resendOutbound(
   delivery: Delivery,
 ) {
   assertWindow(conversation, delivery);
-  const [claimed] = await deps.db
+  const [claimed] = await deps.orgDb
     .update(messages)
     .set({ status: "pending", error: null, errorCode: null })
     .where(
@@ -141,7 +142,7 @@ async function deliverStored(
   delivery: Delivery,
 ) {
   const outcome = await attempt(deps, conversation, delivery);
-  const [message] = await deps.db
+  const [message] = await deps.orgDb
     .update(messages)
     .set(outcome)
     .where(

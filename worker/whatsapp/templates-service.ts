@@ -2,8 +2,8 @@
  * Message templates: the only messages WhatsApp accepts outside the 24-hour window. Meta owns
  * them; we keep the account's list as Meta last told (the list call, then status webhooks).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { and, eq, sql } from "drizzle-orm";
+import type { OrganizationDb } from "../db/client";
 import { whatsappConnections, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -42,7 +42,7 @@ async function refreshTemplates(deps: Deps, organizationId: string): Promise<Wha
     updatedAt: now,
   }));
   if (rows.length > 0) {
-    await deps.db
+    await deps.orgDb
       .insert(whatsappTemplates)
       .values(rows)
       .onConflictDoUpdate({
@@ -74,7 +74,7 @@ export async function listTemplates(deps: Deps, member: Member) {
   return { templates: await refreshTemplates(deps, member.organizationId) };
 }
 
-function findStored(db: Db, organizationId: string, name: string, language: string) {
+function findStored(db: OrganizationDb, organizationId: string, name: string, language: string) {
   return db.query.whatsappTemplates.findFirst({
     where: and(
       eq(whatsappTemplates.organizationId, organizationId),
@@ -94,9 +94,9 @@ export async function prepareTemplate(
   input: { name: string; language: string; parameters: string[] },
 ) {
   const row =
-    (await findStored(deps.db, organizationId, input.name, input.language)) ??
+    (await findStored(deps.orgDb, organizationId, input.name, input.language)) ??
     (await refreshTemplates(deps, organizationId).then(() =>
-      findStored(deps.db, organizationId, input.name, input.language),
+      findStored(deps.orgDb, organizationId, input.name, input.language),
     ));
   if (!row) {
     throw new AppError(
@@ -145,15 +145,34 @@ export interface TemplateStatusUpdate {
   message_template_language?: string;
 }
 
-/** The `message_template_status_update` webhook, routed by the account id (`entry[].id`). */
-export async function applyTemplateStatus(db: Db, wabaId: string, update: TemplateStatusUpdate) {
-  if (!update.event) return;
+/**
+ * The `message_template_status_update` webhook, routed by the account id (`entry[].id`): the
+ * organizations connected to it are global, each one's copy of the template is its own data.
+ */
+export async function applyTemplateStatus(
+  { db, orgDb }: Deps,
+  wabaId: string,
+  update: TemplateStatusUpdate,
+) {
+  const status = update.event;
+  if (!status) return;
   // Several organizations may share an account (agencies): each keeps its own copy.
   const connections = await db
     .select({ organizationId: whatsappConnections.organizationId })
     .from(whatsappConnections)
     .where(eq(whatsappConnections.businessAccountId, wabaId));
-  if (connections.length === 0) return;
+  for (const { organizationId } of connections) {
+    await updateTemplateStatus(orgDb, organizationId, status, update);
+  }
+}
+
+/** One organization's copy of a template takes the status Meta reported. */
+async function updateTemplateStatus(
+  db: OrganizationDb,
+  organizationId: string,
+  status: string,
+  update: TemplateStatusUpdate,
+) {
   const byId =
     update.message_template_id !== undefined
       ? eq(whatsappTemplates.metaTemplateId, String(update.message_template_id))
@@ -169,14 +188,6 @@ export async function applyTemplateStatus(db: Db, wabaId: string, update: Templa
   if (!which) return;
   await db
     .update(whatsappTemplates)
-    .set({ status: update.event, updatedAt: new Date().toISOString() })
-    .where(
-      and(
-        inArray(
-          whatsappTemplates.organizationId,
-          connections.map((c) => c.organizationId),
-        ),
-        which,
-      ),
-    );
+    .set({ status, updatedAt: new Date().toISOString() })
+    .where(and(eq(whatsappTemplates.organizationId, organizationId), which));
 }
