@@ -4,6 +4,8 @@
  * has to touch every store at once. A migration, once shipped, is never edited: a change is a
  * new one with the next version.
  */
+import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
+
 export interface StoreMigration {
   version: number;
   name: string;
@@ -36,6 +38,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
       updated_at TEXT NOT NULL
     );
     CREATE UNIQUE INDEX quick_replies_shortcut_idx ON quick_replies (organization_id, shortcut)`,
+  },
+  {
+    version: 3,
+    name: "organization_data",
+    sql: ORGANIZATION_DATA_SQL,
   },
 ];
 
