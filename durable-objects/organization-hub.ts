@@ -9,7 +9,7 @@ import { serveInStore } from "./store-api";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import * as schema from "../worker/db/schema";
 import { orgBatch, type OrganizationDb } from "../worker/db/client";
-import type { Member } from "../worker/http/context";
+import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import {
   copyStatements,
   pageOf,
@@ -17,6 +17,7 @@ import {
   type StoreTable,
 } from "../worker/stores/store-tables";
 import { IdChecksum } from "../worker/stores/id-checksum";
+import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -189,12 +190,15 @@ export class OrganizationHub extends DurableObject<Env> {
     return sockets.size;
   }
 
-  /** A member's request for data the store serves (see `organizationData`, worker/stores/). */
-  async serve(request: Request, member: Member): Promise<Response> {
-    if (!this.serves(member.organizationId)) {
+  /**
+   * A request for data the store serves, from a member or a page with the organization's
+   * tracking key, authenticated by the Worker (worker/stores/organization-data.ts).
+   */
+  async serve(request: Request, caller: StoreCaller): Promise<Response> {
+    if (!this.serves(callerOrganization(caller))) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }
-    return serveInStore(request, { member, db: this.data }, this.env, (work) =>
+    return serveInStore(request, { caller, db: this.data }, this.env, (work) =>
       this.ctx.waitUntil(work),
     );
   }
@@ -296,12 +300,12 @@ export class OrganizationHub extends DurableObject<Env> {
   override async alarm() {
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
-    const deps = depsForBackground(this.env, (p) => this.ctx.waitUntil(p));
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
       try {
         // A note another path holds is that path's to finish: waiting here would hold every
         // reply of the organization (an abandoned claim is swept back after its lease).
+        const deps = await this.depsFor(job.organizationId);
         await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length), {
           waitForOtherPath: false,
         });
@@ -317,6 +321,7 @@ export class OrganizationHub extends DurableObject<Env> {
       if (reply.dueAt > now) continue;
       const conversationId = key.slice("reply:".length);
       try {
+        const deps = await this.depsFor(reply.organizationId);
         const outcome = await replyToConversation(deps, reply.organizationId, conversationId);
         if (outcome === "later") await this.postponeIfUnchanged(key, reply);
         else await this.deleteIfUnchanged(key, reply);
@@ -335,6 +340,16 @@ export class OrganizationHub extends DurableObject<Env> {
       }
     }
     await this.armAlarm();
+  }
+
+  /**
+   * What a job works with: the organization's data in this store once all of it is here, in
+   * D1 until then (decision 0054).
+   */
+  private async depsFor(organizationId: string) {
+    const route = await storeRoute(this.env, organizationId);
+    const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
+    return depsForBackground(this.env, waitUntil, allDataInStore(route) ? this.data : undefined);
   }
 
   /** A message that arrived while replying re-scheduled the key: keep that new schedule. */

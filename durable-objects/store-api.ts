@@ -1,18 +1,20 @@
 /**
- * The API an organization's store serves itself (contract section 15, decision 0052): the same
- * route modules as the Worker's, over the store's own SQLite. The Worker has already checked the
- * token, found the member and counted the write (`organizationData`, worker/stores/); the member
- * comes with the call, never from the request's headers.
+ * The API an organization's store serves itself (contract section 15, decisions 0052, 0054):
+ * the same route modules as the Worker's, over the store's own SQLite. The Worker has already
+ * checked the token or the tracking key, found the member and counted the write
+ * (worker/stores/organization-data.ts); who calls comes with the call, never from the request's
+ * headers.
  */
 import { Hono, type ExecutionContext } from "hono";
-import { quickReplyRoutes } from "../worker/conversations/quick-replies-routes";
+import { v1 } from "../worker/api";
 import type { OrganizationDb } from "../worker/db/client";
 import { databasesOf } from "../worker/db/places";
 import type { Env } from "../worker/env";
-import type { AppContext, Member } from "../worker/http/context";
+import type { AppContext } from "../worker/http/context";
 import { handleError, notFound } from "../worker/http/errors";
+import type { StoreCaller } from "../worker/stores/organization-data";
 
-const calls = new WeakMap<Request, { member: Member; db: OrganizationDb }>();
+const calls = new WeakMap<Request, { caller: StoreCaller; db: OrganizationDb }>();
 
 const storeApi = new Hono<AppContext>()
   .use(async (c, next) => {
@@ -20,8 +22,12 @@ const storeApi = new Hono<AppContext>()
     if (!call) throw notFound("Ruta no encontrada.");
     const { db } = databasesOf(c.env);
     c.set("inStore", true);
-    c.set("member", call.member);
-    c.set("caller", call.member);
+    if ("member" in call.caller) {
+      const { member } = call.caller;
+      c.set("member", member);
+      c.set("caller", member);
+      c.set("tracking", { organizationId: member.organizationId, publicKey: false });
+    } else c.set("tracking", call.caller.tracking);
     c.set("db", db);
     c.set("deps", {
       db,
@@ -31,14 +37,14 @@ const storeApi = new Hono<AppContext>()
     });
     await next();
   })
-  .route("/api/v1/quick-replies", quickReplyRoutes)
+  .route("/api/v1", v1)
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))
   .onError(handleError);
 
-/** Answers a member's request from the store's data; `waitUntil` is the store's own. */
+/** Answers a request from the store's data; `waitUntil` is the store's own. */
 export function serveInStore(
   request: Request,
-  call: { member: Member; db: OrganizationDb },
+  call: { caller: StoreCaller; db: OrganizationDb },
   env: Env,
   waitUntil: (work: Promise<unknown>) => void,
 ) {

@@ -41,7 +41,8 @@ const uploadBodyLimit = bodyLimit({
 const isUpload = (method: string, path: string) =>
   method === "POST" && /^\/api\/v1\/(conversations\/[^/]+\/media|knowledge\/import)$/.test(path);
 
-const v1 = new Hono<AppContext>()
+/** The API of /api/v1: the Worker serves it, and so does an organization's store (durable-objects/store-api.ts). */
+export const v1 = new Hono<AppContext>()
   .route("/auth", authRoutes)
   .route("/profiles", profileRoutes)
   .route("/organizations/audit-log", auditRoutes)

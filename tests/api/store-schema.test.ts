@@ -8,7 +8,7 @@ import { ORGANIZATION_TABLES } from "../../worker/db/places";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner } from "../support/factories";
 
-type Row = Record<string, unknown>;
+type Row = Record<string, SqlStorageValue>;
 
 /** Columns and indexes of `table`, as SQLite describes them. */
 const describeIn = (run: (sql: string) => Promise<Row[]>) => async (table: string) => ({

@@ -139,7 +139,9 @@ describe("a store's schema", () => {
     await runInDurableObject(store, (_, state) => {
       const tables = () =>
         state.storage.sql
-          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name LIKE 't_%'")
+          .exec<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE name IN ('t_notes', 't_half')",
+          )
           .toArray()
           .map((t) => t.name);
       // Woken with the repository's migrations: nothing left to apply.

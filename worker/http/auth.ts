@@ -18,6 +18,7 @@ import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
 import { countUnlimitedWrite } from "./write-limits";
+import { answeredWhereTheDataIs } from "../stores/organization-data";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -46,6 +47,8 @@ export const requireMember = createMiddleware<AppContext>(async (c, next) => {
   const member = { ...caller, organizationId: membership.organizationId, role: membership.role };
   c.set("member", member);
   await countUnlimitedWrite(c, member);
+  const answer = await answeredWhereTheDataIs(c, { member });
+  if (answer) return answer;
   await next();
 });
 
@@ -66,14 +69,16 @@ const UNKNOWN_TRACKING_KEY_LIMIT: Limit = { max: 30, windowSeconds: 60 };
  * is counted, so that made-up keys share one counter per address instead of adding a row each.
  */
 export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next) => {
+  if (c.var.inStore) return next();
   if (bearerToken(c)) {
+    let answer: Response | void = undefined;
     await requireCaller(c, async () => {
-      await requireMember(c, async () => {
+      answer = await requireMember(c, async () => {
         c.set("tracking", { organizationId: c.var.member.organizationId, publicKey: false });
         await next();
       });
     });
-    return;
+    return answer;
   }
   const key = c.req.header("X-Tracking-Key");
   if (!key) throw unauthorized("Falta la clave de tracking (X-Tracking-Key) o el token.");
@@ -89,7 +94,10 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   await takeHits(c.var.db, [
     { key: `tracking:${organization.id}:${ip}`, limit: PUBLIC_TRACKING_LIMIT },
   ]);
-  c.set("tracking", { organizationId: organization.id, publicKey: true });
+  const tracking = { organizationId: organization.id, publicKey: true };
+  c.set("tracking", tracking);
+  const answer = await answeredWhereTheDataIs(c, { tracking });
+  if (answer) return answer;
   await next();
 });
 

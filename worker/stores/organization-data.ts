@@ -1,13 +1,16 @@
 /**
- * Where a member's request finds its organization's data (contract section 15, decision 0052):
- * in D1 while the organization is there, in its store once it has moved there with the route's
- * table. Routes whose data the store serves put `organizationData(table)` after `requireMember`
- * and read `deps.orgDb` (D1 in the Worker, the store's SQLite in the store).
+ * Where a request finds its organization's data (contract section 15, decisions 0052, 0054):
+ * in D1 while the organization is there, in its store once it has moved. A member's request,
+ * or a page's with the organization's tracking key, for an organization whose data is all in
+ * its store is served there: the same route modules, with `deps.orgDb` over the store's SQLite.
+ * An organization moved before that (quick replies only) has its quick replies served there
+ * (`organizationData`).
  */
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../http/context";
+import type { AppContext, Member, TrackingCaller } from "../http/context";
 import { AppError } from "../http/errors";
-import { storeAt, storeRoute, tableIsInStore } from "./registry";
+import { allDataInStore, storeAt, storeRoute, tableIsInStore, type StoreRoute } from "./registry";
 import type { StoreTable } from "./store-tables";
 
 /** About as long as a switch takes (contract: at most about a minute). */
@@ -22,18 +25,35 @@ const storeMoving = () =>
     { "Retry-After": String(MOVING_RETRY_AFTER_SECONDS) },
   );
 
+/** Who a request the store serves comes from: a member, or a page with the tracking key. */
+export type StoreCaller = { member: Member } | { tracking: TrackingCaller };
+
+export const callerOrganization = (caller: StoreCaller) =>
+  "member" in caller ? caller.member.organizationId : caller.tracking.organizationId;
+
+/** The request, answered by the organization's store, with whom the Worker authenticated. */
+async function servedByStore(c: Context<AppContext>, route: StoreRoute, caller: StoreCaller) {
+  const answer = await storeAt(c.env, route).serve(c.req.raw, caller);
+  return new Response(answer.body, answer);
+}
+
+/**
+ * For a request the Worker has authenticated: while a move copies and checks the rows, writes
+ * wait (reads keep working where the data is); once all the organization's data is in its
+ * store, the store answers. Null: the Worker serves it from D1.
+ */
+export async function answeredWhereTheDataIs(c: Context<AppContext>, caller: StoreCaller) {
+  const route = await storeRoute(c.env, callerOrganization(caller));
+  if (route.state === "switching" && c.req.method !== "GET") throw storeMoving();
+  return allDataInStore(route) ? servedByStore(c, route, caller) : null;
+}
+
+/** Quick replies of an organization moved when they were all its store held (version 2). */
 export const organizationData = (table: StoreTable) =>
   createMiddleware<AppContext>(async (c, next) => {
-    // Already in the store (durable-objects/store-api.ts): its `deps.orgDb` is its own SQLite.
     if (c.var.inStore) return next();
     const { member } = c.var;
     const route = await storeRoute(c.env, member.organizationId);
-    // While a move copies and checks the rows, writes wait; reads keep working where they were.
-    if (route.state === "switching" && c.req.method !== "GET") throw storeMoving();
-    if (tableIsInStore(route, table)) {
-      // The same route runs in the store, with the member the Worker authenticated and counted.
-      const answer = await storeAt(c.env, route).serve(c.req.raw, member);
-      return new Response(answer.body, answer);
-    }
+    if (tableIsInStore(route, table)) return servedByStore(c, route, { member });
     await next();
   });

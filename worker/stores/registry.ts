@@ -82,6 +82,17 @@ export function registerStore(db: Db, env: Env, organization: { id: string; coun
   });
 }
 
+/** The store migration that brought every table of an organization's data (decision 0054). */
+export const ALL_DATA_VERSION = 3;
+
+/**
+ * Whether all the organization's data is in its store: moved there at ALL_DATA_VERSION or
+ * later, and while a later move switches (its reads stay there until it finishes).
+ */
+export function allDataInStore(route: StoreRoute) {
+  return route.state !== "d1" && route.dataVersion >= ALL_DATA_VERSION;
+}
+
 /**
  * Whether a table's rows of this organization are in its store: once it has moved there with
  * the table (`dataVersion`), and while a later move switches (the move copies other tables, or
