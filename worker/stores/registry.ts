@@ -11,6 +11,7 @@ import type { Env } from "../env";
 import type { StoreJurisdiction, StoreState } from "./contract";
 import { STORE_TABLES, type StoreTable } from "./store-tables";
 import { isEeaCountry } from "./jurisdiction";
+import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 
 export interface StoreRoute {
   storeId: string;
@@ -78,7 +79,9 @@ export function registerStore(db: Db, env: Env, organization: { id: string; coun
     organizationId: organization.id,
     storeId: uuidv7(),
     jurisdiction: inEu ? "eu" : null,
-    state: "d1",
+    // A new organization's data starts in its store (decision 0054).
+    state: "store",
+    dataVersion: STORE_SCHEMA_VERSION,
   });
 }
 
