@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { replyToConversation } from "../worker/agents/auto-reply";
 import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
-import { transcribeMessage } from "../worker/ai/transcribe";
+import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
@@ -13,11 +13,22 @@ import { callerOrganization, type StoreCaller } from "../worker/stores/organizat
 import {
   copyStatements,
   pageOf,
+  summaryOf,
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
 import { IdChecksum } from "../worker/stores/id-checksum";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
+import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
+import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
+import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
+import type { DeliveryPart } from "../worker/whatsapp/ingest";
+import {
+  applyHeldHere,
+  deliverHere,
+  holdHere,
+  type DeliveryStore,
+} from "../worker/whatsapp/store-delivery";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -203,31 +214,41 @@ export class OrganizationHub extends DurableObject<Env> {
     );
   }
 
-  /** One page of a table's rows, in id order after `after` (the export; the move's check). */
+  /** One page of a table's rows, in key order after `after` (the export; a move's copy). */
   async page(organizationId: string, table: StoreTable, after: string, limit: number) {
     if (!this.serves(organizationId)) return [];
     return pageOf(this.data, organizationId, table, after, limit);
   }
 
-  /** A page of a table's rows copied from D1 by a move, written in one transaction. */
-  async putRows(organizationId: string, table: StoreTable, rows: StoreRow[], first: boolean) {
+  /**
+   * A page of a table's rows copied from D1 by a move, written in one transaction after
+   * clearing the tables in `clear` (the move's first page).
+   */
+  async putRows(
+    organizationId: string,
+    table: StoreTable,
+    rows: StoreRow[],
+    clear: readonly StoreTable[],
+  ) {
     if (!this.serves(organizationId)) return 0;
-    const [statement, ...more] = copyStatements(this.data, organizationId, table, rows, first);
+    const [statement, ...more] = copyStatements(this.data, organizationId, table, rows, clear);
     if (statement) await orgBatch(this.data, [statement, ...more]);
     return rows.length;
   }
 
-  /** How many rows of a table the store holds, and their ids' checksum (a move's check). */
+  /** How many rows of a table the store holds, and their keys' checksum (a move's check). */
   async summary(organizationId: string, table: StoreTable) {
-    const sum = new IdChecksum();
-    if (!this.serves(organizationId)) return sum.summary();
-    // `table` is one of STORE_TABLES' names, never a caller's text.
-    const ids = this.ctx.storage.sql.exec<{ id: string }>(
-      `SELECT id FROM ${table} WHERE organization_id = ? ORDER BY id`,
-      organizationId,
-    );
-    for (const { id } of ids) sum.add(id);
-    return sum.summary();
+    if (!this.serves(organizationId)) return new IdChecksum().summary();
+    return summaryOf(this.data, organizationId, table);
+  }
+
+  /**
+   * The Worker's work on the organization's data outside a member's request (signing in, an
+   * account's export or deletion: worker/stores/organization-parts.ts), run here on its data.
+   */
+  async runPart(organizationId: string, part: OrganizationPart) {
+    if (!this.serves(organizationId)) return null;
+    return runPart(await this.depsFor(organizationId), organizationId, part);
   }
 
   /**
@@ -265,6 +286,38 @@ export class OrganizationHub extends DurableObject<Env> {
   /** Schedules (or postpones, within MAX_WAIT_MS) the agent's answer to a conversation. */
   async scheduleReply(organizationId: string, conversationId: string) {
     if (!this.serves(organizationId)) return;
+    await this.queueReply(organizationId, conversationId);
+  }
+
+  /** Queues voice notes for transcription in this alarm, before any reply that reads them. */
+  async scheduleTranscripts(organizationId: string, messageIds: string[]) {
+    if (!this.serves(organizationId)) return;
+    await this.queueTranscripts(organizationId, messageIds);
+  }
+
+  /**
+   * One organization's part of a WhatsApp delivery, applied in one transaction where its data
+   * is, its replies queued and its events sent (worker/whatsapp/store-delivery.ts).
+   */
+  async deliver(organizationId: string, part: DeliveryPart) {
+    if (!this.serves(organizationId)) return null;
+    return deliverHere(this.deliveryStore(), organizationId, part);
+  }
+
+  /** A part that arrived while the organization moves: held until the move ends. */
+  async hold(organizationId: string, part: DeliveryPart) {
+    if (!this.serves(organizationId)) return null;
+    return holdHere(this.deliveryStore(), organizationId, part);
+  }
+
+  /** The move has ended: the held parts, in arrival order, where the data now is. */
+  async applyHeld(organizationId: string) {
+    if (!this.serves(organizationId)) return 0;
+    return applyHeldHere(this.deliveryStore(), organizationId);
+  }
+
+  /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
+  private async queueReply(organizationId: string, conversationId: string) {
     const key = `reply:${conversationId}`;
     const now = Date.now();
     const current = await this.ctx.storage.get<PendingReply>(key);
@@ -279,9 +332,7 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm(pending.dueAt);
   }
 
-  /** Queues voice notes for transcription in this alarm, before any reply that reads them. */
-  async scheduleTranscripts(organizationId: string, messageIds: string[]) {
-    if (!this.serves(organizationId)) return;
+  private async queueTranscripts(organizationId: string, messageIds: string[]) {
     const dueAt = Date.now();
     const job: PendingTranscript = { organizationId, dueAt };
     // Storage takes at most 128 keys per put.
@@ -292,10 +343,36 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm(dueAt);
   }
 
+  /** What a delivery works with here: storage, data, its own jobs and sockets, no RPC to itself. */
+  private deliveryStore(): DeliveryStore {
+    return {
+      env: this.env,
+      storage: this.ctx.storage,
+      depsFor: (organizationId) => this.depsFor(organizationId),
+      queueReply: (organizationId, id) => this.queueReply(organizationId, id),
+      queueTranscripts: (organizationId, ids) => this.queueTranscripts(organizationId, ids),
+      publish: (organizationId, events, userId) => this.publish(organizationId, events, userId),
+    };
+  }
+
+  /** Runs a job at `dueAt`, or sooner if it is already due sooner (worker/stores/store-jobs.ts). */
+  async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
+    if (!this.serves(organizationId)) return;
+    await keepEarliest(this.ctx.storage, organizationId, name, dueAt);
+    await this.armAlarm(dueAt);
+  }
+
+  /** The daily cron's call: runs the jobs this store missed, at the cron's time `at`. */
+  async wake(organizationId: string, at: Date) {
+    if (!this.serves(organizationId)) return;
+    await wakeForDay(this.jobStore(), organizationId, at);
+    await this.armAlarm();
+  }
+
   /**
    * Closes the sockets whose session has ended, transcribes the queued voice notes, then runs
-   * every due reply, one after the other. Nothing here waits on another path's voice note: a
-   * reply that must read one goes back for later and the others run.
+   * every due reply, one after the other, then the due jobs. Nothing here waits on another
+   * path's voice note: a reply that must read one goes back for later and the others run.
    */
   override async alarm() {
     const closedAt = Date.now();
@@ -310,8 +387,15 @@ export class OrganizationHub extends DurableObject<Env> {
           waitForOtherPath: false,
         });
       } catch (error) {
-        // Left "pending": the next reply to that conversation transcribes it first.
+        // Left "pending": the next reply to that conversation transcribes it first, and the
+        // sweep takes it again once it is stuck (the cron's over D1, this store's job here).
         console.error("transcription abandoned", key, error);
+        await keepEarliest(
+          this.ctx.storage,
+          job.organizationId,
+          "transcripts",
+          Date.now() + STUCK_TRANSCRIPT_MS,
+        );
       }
       await this.ctx.storage.delete(key);
     }
@@ -339,7 +423,14 @@ export class OrganizationHub extends DurableObject<Env> {
         }
       }
     }
+    await runDueJobs(this.jobStore(), new Date());
     await this.armAlarm();
+  }
+
+  /** What the store's jobs work with (durable-objects/store-job-runner.ts). */
+  private jobStore(): JobStore {
+    const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
+    return { storage: this.ctx.storage, env: this.env, data: this.data, waitUntil };
   }
 
   /**
@@ -379,9 +470,10 @@ export class OrganizationHub extends DurableObject<Env> {
       if (current === null || dueAt < current) await this.ctx.storage.setAlarm(dueAt);
       return;
     }
-    const [replies, transcripts] = await Promise.all([
+    const [replies, transcripts, jobs] = await Promise.all([
       this.ctx.storage.list<PendingReply>({ prefix: "reply:" }),
       this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" }),
+      this.ctx.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX }),
     ]);
     // Only sessions still to end: a socket closed for its expiry may still be listed.
     const now = Date.now();
@@ -390,7 +482,7 @@ export class OrganizationHub extends DurableObject<Env> {
       .flatMap((socket) => expiryOf(socket) ?? [])
       .filter((expiresAt) => expiresAt > now);
     const next = Math.min(
-      ...[...replies.values(), ...transcripts.values()].map((p) => p.dueAt),
+      ...[...replies.values(), ...transcripts.values(), ...jobs.values()].map((p) => p.dueAt),
       ...expiries,
     );
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);

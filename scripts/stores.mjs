@@ -112,6 +112,10 @@ if (command === "list") {
 async function move(id, name, to) {
   console.log(`${name} (${id}) → ${to === "store" ? "su almacén" : "D1"}`);
   const begun = await operator(`/stores/${id}/move`, { to });
+  if (begun.copy_from === null) {
+    console.log("  Nada que copiar: su almacén ya tiene todos sus datos.");
+    return;
+  }
   const wait = Date.parse(begun.copy_from) - Date.now();
   if (wait > 0) {
     console.log(
@@ -130,11 +134,15 @@ async function move(id, name, to) {
   }
   const finished = await operator(`/stores/${id}/finish`, {});
   for (const check of finished.checks) {
-    const same = check.d1.count === check.store.count && check.d1.checksum === check.store.checksum;
+    const same = !finished.differing.includes(check.table);
     console.log(
-      `  ${check.table}: D1 ${check.d1.count} · almacén ${check.store.count} · ${same ? "iguales" : "DISTINTOS"}`,
+      `  ${check.table}: D1 ${check.d1.count} (${check.d1.checksum}) · almacén ${check.store.count} (${check.store.checksum}) · ${same ? "iguales" : "DISTINTOS"}`,
     );
   }
-  if (!finished.moved) throw new Error(`las cifras no coinciden: sigue en ${finished.state}`);
+  if (!finished.moved) {
+    throw new Error(
+      `no coinciden ${finished.differing.join(", ")}: sigue en ${finished.state === "store" ? "su almacén" : "D1"}`,
+    );
+  }
   console.log(`  Listo: en ${finished.state === "store" ? "su almacén" : "D1"}.`);
 }

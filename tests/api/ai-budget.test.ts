@@ -8,6 +8,7 @@ import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
@@ -17,11 +18,13 @@ type Owner = Awaited<ReturnType<typeof createOwner>>;
 
 /** Records `tokens` as spent by the organization in `month`. */
 async function spend(organizationId: string, tokens: number, month = usageMonth()) {
-  await env.DB.prepare(
+  await orgSql(
+    organizationId,
     "INSERT INTO ai_usage (organization_id, month, tokens_used) VALUES (?, ?, ?) ON CONFLICT (organization_id, month) DO UPDATE SET tokens_used = excluded.tokens_used",
-  )
-    .bind(organizationId, month, tokens)
-    .run();
+    organizationId,
+    month,
+    tokens,
+  );
 }
 
 const usage = async (owner: Owner) =>
@@ -109,7 +112,7 @@ describe("AI budget", () => {
     expect(await modelRequestsWith(again)).toHaveLength(1);
     const conversation = (await call("GET", "/api/v1/conversations", { token: owner.token })).body
       .data.conversations[0];
-    expect((await botMessages(conversation.id)).length).toBe(1);
+    expect((await botMessages(owner.organization.id, conversation.id)).length).toBe(1);
   });
 
   it("refuses the sandbox and on-demand drafts past the budget, without asking the model", async () => {

@@ -8,15 +8,29 @@ import {
   registerUser,
 } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 
-/** The address each audited action of this user was stored with, by action. */
-async function auditedAddresses(userId: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT action, ip FROM audit_events WHERE user_id = ? ORDER BY created_at, id",
-  )
+type Audited = { action: string; ip: string | null; created_at: string; id: string };
+
+/**
+ * The address each audited action of this user was stored with, by action: the account's own
+ * entries (in D1) and those in the organization's data.
+ */
+async function auditedAddresses(userId: string, organizationId: string) {
+  const columns = "SELECT action, ip, created_at, id FROM audit_events WHERE user_id = ?";
+  const { results: own } = await env.DB.prepare(`${columns} AND organization_id IS NULL`)
     .bind(userId)
-    .all<{ action: string; ip: string | null }>();
-  return Object.fromEntries(results.map((row) => [row.action, row.ip]));
+    .all<Audited>();
+  const inOrganization = await orgSql<Audited>(
+    organizationId,
+    `${columns} AND organization_id = ?`,
+    userId,
+    organizationId,
+  );
+  const inOrder = [...own, ...inOrganization].sort(
+    (a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id),
+  );
+  return Object.fromEntries(inOrder.map((row) => [row.action, row.ip]));
 }
 
 describe("the audit trail records where a request came from (decision 0034)", () => {
@@ -41,7 +55,7 @@ describe("the audit trail records where a request came from (decision 0034)", ()
     ];
     expect(steps.map((res) => res.status)).toEqual([200, 200, 200, 200, 201, 200, 200, 200]);
 
-    expect(await auditedAddresses(owner.user.id)).toMatchObject({
+    expect(await auditedAddresses(owner.user.id, owner.organization.id)).toMatchObject({
       "knowledge.create": ip,
       "knowledge.update": ip,
       "knowledge.delete": ip,
@@ -78,7 +92,11 @@ describe("the audit trail records where a request came from (decision 0034)", ()
     });
     expect(created.status).toBe(201);
 
-    expect(await auditedAddresses(person.user.id)).toMatchObject({ "member.join": ip });
-    expect(await auditedAddresses(founder.user.id)).toMatchObject({ "organization.create": ip });
+    expect(await auditedAddresses(person.user.id, owner.organization.id)).toMatchObject({
+      "member.join": ip,
+    });
+    expect(await auditedAddresses(founder.user.id, created.body.data.id)).toMatchObject({
+      "organization.create": ip,
+    });
   });
 });

@@ -1,8 +1,8 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AuditLogEntry } from "../../worker/audit/contract";
 import { createAgent, createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -33,16 +33,14 @@ const auditLog = (token: string, query = "") =>
 async function seedEntries(organizationId: string, n: number) {
   const start = Date.parse("2025-01-01T00:00:00.000Z");
   for (let i = 0; i < n; i++) {
-    await env.DB.prepare(
+    await orgSql(
+      organizationId,
       "INSERT INTO audit_events (id, organization_id, action, target, created_at) VALUES (?, ?, 'organization.update', ?, ?)",
-    )
-      .bind(
-        crypto.randomUUID(),
-        organizationId,
-        `seed-${i}`,
-        new Date(start + i * 1000).toISOString(),
-      )
-      .run();
+      crypto.randomUUID(),
+      organizationId,
+      `seed-${i}`,
+      new Date(start + i * 1000).toISOString(),
+    );
   }
 }
 

@@ -9,6 +9,7 @@ import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { deliver, failNext, graphRequests, modelRequests, scriptModel } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
@@ -32,11 +33,12 @@ async function setup(agentValues: Record<string, unknown> = {}) {
 }
 
 async function conversationOf(organizationId: string, phone: string) {
-  return (await env.DB.prepare(
+  return (await orgFirst<Record<string, any>>(
+    organizationId,
     "SELECT * FROM conversations WHERE organization_id = ? AND phone_number = ?",
-  )
-    .bind(organizationId, phone)
-    .first<Record<string, any>>())!;
+    organizationId,
+    phone,
+  ))!;
 }
 
 /** The replies the organization's hub has scheduled. */
@@ -75,7 +77,7 @@ describe("auto-reply", () => {
     await runDueReplies(hub);
 
     const conversation = await conversationOf(owner.organization.id, from);
-    const replies = await botMessages(conversation.id);
+    const replies = await botMessages(owner.organization.id, conversation.id);
     expect(replies.map(({ content, status }) => ({ content, status }))).toEqual([
       {
         content: "Respuesta de prueba (google/gemini-2.5-flash): ¿Abrís los sábados?",
@@ -108,7 +110,7 @@ describe("auto-reply", () => {
 
     // Running the alarm again changes nothing: the customer has been answered.
     await runDurableObjectAlarm(hub);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
   });
 
   it("answers a burst of messages once, reading them all", async () => {
@@ -119,7 +121,7 @@ describe("auto-reply", () => {
     }
     await runDueReplies(hub);
     const conversation = await conversationOf(owner.organization.id, from);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     const prompt = (await modelRequests()).find((r) =>
       JSON.stringify(r.body.messages).includes("Quería saber"),
     );
@@ -144,11 +146,11 @@ describe("auto-reply", () => {
     await runDueReplies(hub);
     let conversation = await conversationOf(owner.organization.id, from);
     expect(conversation).toMatchObject({ status: "pending", priority: "high" });
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
 
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Hola?" })));
     await runDueReplies(hub);
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
 
     // A person gives it back: the AI answers again.
     await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
@@ -158,7 +160,7 @@ describe("auto-reply", () => {
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Seguís ahí?" })));
     await runDueReplies(hub);
     conversation = await conversationOf(owner.organization.id, from);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
   });
 
   it("hands over when the customer asks for a person, without asking the model", async () => {
@@ -196,7 +198,7 @@ describe("auto-reply", () => {
       body: { status: "closed" },
     });
     await runDueReplies(hub);
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
 
     await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
       token: owner.token,
@@ -208,7 +210,7 @@ describe("auto-reply", () => {
     });
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "dos" })));
     await runDueReplies(hub);
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
   });
 
   it("keeps the customer's message when the model fails, records it, and retries", async () => {
@@ -221,16 +223,16 @@ describe("auto-reply", () => {
     await runDueReplies(hub);
     let conversation = await conversationOf(owner.organization.id, from);
     expect(conversation.ai_error).toContain("no está disponible");
-    const stored = await env.DB.prepare(
+    const stored = await orgFirst<{ n: number }>(
+      owner.organization.id,
       "SELECT count(*) AS n FROM messages WHERE conversation_id = ? AND direction = 'inbound'",
-    )
-      .bind(conversation.id)
-      .first<{ n: number }>();
+      conversation.id,
+    );
     expect(stored!.n).toBe(1);
 
     await runDueReplies(hub);
     conversation = await conversationOf(owner.organization.id, from);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     expect(conversation.ai_error).toBeNull();
 
     const agents = await call("GET", "/api/v1/agents", { token: owner.token });
@@ -284,13 +286,18 @@ describe("auto-reply", () => {
     const from = customer();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
-    const deps = depsForBackground({ ...env, AI_API_KEY: "" }, () => {});
-    expect(await replyToConversation(deps, owner.organization.id, conversation.id)).toBe("skipped");
-    expect(await botMessages(conversation.id)).toEqual([]);
-    const inbound = await env.DB.prepare("SELECT content FROM messages WHERE conversation_id = ?")
-      .bind(conversation.id)
-      .all();
-    expect(inbound.results).toEqual([{ content: "Hola" }]);
+    const outcome = await withOrgDb(owner.organization.id, (orgDb) => {
+      const deps = depsForBackground({ ...env, AI_API_KEY: "" }, () => {}, orgDb);
+      return replyToConversation(deps, owner.organization.id, conversation.id);
+    });
+    expect(outcome).toBe("skipped");
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
+    const inbound = await orgSql(
+      owner.organization.id,
+      "SELECT content FROM messages WHERE conversation_id = ?",
+      conversation.id,
+    );
+    expect(inbound).toEqual([{ content: "Hola" }]);
   });
 });
 
@@ -313,28 +320,28 @@ describe("the AI marks the lead", () => {
     await runDueReplies(hub);
     const conversation = await conversationOf(owner.organization.id, from);
     expect(conversation.stage).toBe("lead");
-    expect(await botMessages(conversation.id)).toEqual([
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([
       expect.objectContaining({ content: "Son 2.900 €. ¿Te reservo cita?", status: "sent" }),
     ]);
-    const leads = await env.DB.prepare(
+    const leads = await orgFirst<{ n: number }>(
+      owner.organization.id,
       "SELECT count(*) AS n FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
-    )
-      .bind(conversation.id)
-      .first<{ n: number }>();
+      conversation.id,
+    );
     expect(leads!.n).toBe(1);
     // Taken on the customer's words alone, the lead says so, and the team is told why.
-    const lead = await env.DB.prepare(
+    const lead = await orgFirst<{ custom_data: string }>(
+      owner.organization.id,
       "SELECT custom_data FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
-    )
-      .bind(conversation.id)
-      .first<{ custom_data: string }>();
+      conversation.id,
+    );
     expect(JSON.parse(lead!.custom_data)).toEqual({ source: "ia" });
-    const notes = await env.DB.prepare(
+    const notes = await orgSql<{ content: string }>(
+      owner.organization.id,
       "SELECT content FROM messages WHERE conversation_id = ? AND direction = 'internal'",
-    )
-      .bind(conversation.id)
-      .all<{ content: string }>();
-    expect(notes.results.map((n) => n.content)).toEqual([
+      conversation.id,
+    );
+    expect(notes.map((n) => n.content)).toEqual([
       "La IA marcó la conversación como Interesado: Pide precio para empezar. Si no lo es, cambia la etapa.",
     ]);
 
@@ -380,14 +387,14 @@ describe("a customer cannot spend the organization's AI month", () => {
 
     const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(text));
     expect(asked).toEqual([]);
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
     expect((await conversationOf(owner.organization.id, from)).status).toBe("pending");
-    const notes = await env.DB.prepare(
+    const notes = await orgSql<{ content: string }>(
+      owner.organization.id,
       "SELECT content FROM messages WHERE conversation_id = ? AND direction = 'internal'",
-    )
-      .bind(conversation.id)
-      .all<{ content: string }>();
-    expect(notes.results.map((n) => n.content)).toEqual([
+      conversation.id,
+    );
+    expect(notes.map((n) => n.content)).toEqual([
       `La IA pasó la conversación al equipo: ${CONVERSATION_AI_LIMIT_REACHED}`,
     ]);
   });

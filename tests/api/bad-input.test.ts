@@ -12,6 +12,7 @@ import {
   randomIp,
 } from "../support/factories";
 import { call, type ApiResponse } from "../support/http";
+import { orgFirst } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -191,24 +192,31 @@ const ROUTES: JsonRoute[] = [
 
 /** Rows in every table a client can write to: nothing may change on refused input. */
 async function fingerprint() {
-  const tables = [
+  const globalTables = [
     "users",
     "organizations",
     "memberships",
     "invitations",
+    "whatsapp_connections",
+    "meta_connections",
+  ];
+  const organizationTables = [
     "agents",
     "conversations",
     "messages",
     "quick_replies",
-    "whatsapp_connections",
-    "meta_connections",
     "tracking_sessions",
     "conversions",
   ];
   const counts: Record<string, number> = {};
-  for (const table of tables) {
+  for (const table of globalTables) {
     const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
     counts[table] = row!.n;
+  }
+  // The fixture's organization is the only one a request of these tests can write to.
+  for (const table of organizationTables) {
+    const sql = `SELECT count(*) AS n FROM ${table}`;
+    counts[table] = (await orgFirst<{ n: number }>(fixture.owner.organization.id, sql))!.n;
   }
   return counts;
 }
@@ -251,7 +259,7 @@ beforeAll(async () => {
   await connectWhatsapp(owner.organization.id);
   const agent = await createAgent(owner);
   const conversation = await createConversation(owner);
-  await openWindow(conversation.id);
+  await openWindow(owner.organization.id, conversation.id);
   const reply = await call("POST", "/api/v1/quick-replies", {
     token: owner.token,
     body: { shortcut: "hola", content: "Hola, ¿en qué te ayudo?" },

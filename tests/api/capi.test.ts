@@ -14,6 +14,7 @@ import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
+import { withOrgDb } from "../support/org-data";
 import { runCron } from "../support/cron";
 import { failNext, graphRequests } from "../support/webhooks";
 
@@ -40,6 +41,16 @@ async function sentEvent(eventId: string) {
   }
   return null;
 }
+
+/** The Conversions API retries due `at`, run on the organization's data where it is. */
+const sendDueConversionsNow = (organizationId: string, at?: Date) =>
+  withOrgDb(organizationId, (orgDb) =>
+    sendDueConversions(
+      depsForBackground(env, () => {}, orgDb),
+      organizationId,
+      at,
+    ),
+  );
 
 async function landingSession(key: string, params: Record<string, string>) {
   const response = await call("POST", "/api/v1/tracking/sessions", {
@@ -75,7 +86,7 @@ describe("Conversions API, web events", () => {
     expect(recorded.status).toBe(201);
     expect(recorded.body.data.capi_status).toBe("pending");
 
-    const row = await settledConversion(recorded.body.data.id);
+    const row = await settledConversion(owner.organization.id, recorded.body.data.id);
     expect(row.capiStatus).toBe("sent");
     expect(row.capiResult).toMatchObject({ events_received: 1 });
     expect(row.capiResult!.fbtrace_id).toMatch(/^[0-9a-f]{16}$/);
@@ -134,8 +145,8 @@ describe("Conversions API, web events", () => {
       body: { event_name: "contact" },
     });
     const [p, c] = [
-      await settledConversion(purchase.body.data.id),
-      await settledConversion(contact.body.data.id),
+      await settledConversion(owner.organization.id, purchase.body.data.id),
+      await settledConversion(owner.organization.id, contact.body.data.id),
     ];
     const sentPurchase = await sentEvent(p.eventId);
     expect(sentPurchase?.event).toMatchObject({
@@ -174,7 +185,7 @@ describe("Conversions API, web events", () => {
       headers: { Referer: "https://a.example/" },
       body: { event_name: "purchase" },
     });
-    const row = await settledConversion(purchase.body.data.id);
+    const row = await settledConversion(owner.organization.id, purchase.body.data.id);
     expect(row.capiStatus).toBe("failed");
     expect(row.capiNextAttemptAt).toBeNull();
     expect(row.capiResult).toEqual({ error: "Una compra necesita un valor para enviarse a Meta." });
@@ -197,7 +208,7 @@ describe("Conversions API, web events", () => {
       },
       body: { event_name: "lead" },
     });
-    const failed = await settledConversion(lead.body.data.id);
+    const failed = await settledConversion(owner.organization.id, lead.body.data.id);
     expect(failed.capiStatus).toBe("failed");
     expect(failed.capiAttempts).toBe(1);
     expect(failed.capiResult).toMatchObject({ code: 1 });
@@ -206,32 +217,27 @@ describe("Conversions API, web events", () => {
 
     // Not due yet: a cron run now leaves it alone.
     await runCron(CONVERSIONS_RETRY_CRON);
-    expect((await settledConversion(failed.id)).capiStatus).toBe("failed");
+    expect((await settledConversion(owner.organization.id, failed.id)).capiStatus).toBe("failed");
 
     // Due: the next run sends it.
-    await sendDueConversions(
-      depsForBackground(env, () => {}),
-      owner.organization.id,
-      new Date(retryAt + 1000),
-    );
-    const sent = await settledConversion(failed.id);
+    await sendDueConversionsNow(owner.organization.id, new Date(retryAt + 1000));
+    const sent = await settledConversion(owner.organization.id, failed.id);
     expect(sent.capiStatus).toBe("sent");
     expect(sent.capiAttempts).toBe(2);
 
     // An event older than seven days is never sent: it expires.
-    await db
-      .update(conversions)
-      .set({
-        capiStatus: "failed",
-        capiNextAttemptAt: new Date().toISOString(),
-        eventTime: new Date(Date.now() - 8 * 24 * 3600_000).toISOString(),
-      })
-      .where(eq(conversions.id, failed.id));
-    await sendDueConversions(
-      depsForBackground(env, () => {}),
-      owner.organization.id,
+    await withOrgDb(owner.organization.id, (orgDb) =>
+      orgDb
+        .update(conversions)
+        .set({
+          capiStatus: "failed",
+          capiNextAttemptAt: new Date().toISOString(),
+          eventTime: new Date(Date.now() - 8 * 24 * 3600_000).toISOString(),
+        })
+        .where(eq(conversions.id, failed.id)),
     );
-    expect((await settledConversion(failed.id)).capiStatus).toBe("expired");
+    await sendDueConversionsNow(owner.organization.id);
+    expect((await settledConversion(owner.organization.id, failed.id)).capiStatus).toBe("expired");
   });
 });
 
@@ -253,7 +259,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
         token: owner.token,
         body: { event_name: "lead", phone_number: from, conversion_value: 10 },
       });
-    const first = await settledConversion((await record()).body.data.id);
+    const first = await settledConversion(owner.organization.id, (await record()).body.data.id);
     expect(first.capiStatus).toBe("sent");
     const sent = await sentEvent(first.eventId);
     expect(sent?.request.path).toBe(`/v25.0/${F.datasetId}/events`);
@@ -297,7 +303,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from },
     });
-    const sent = await settledConversion(lead.body.data.id);
+    const sent = await settledConversion(owner.organization.id, lead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event.event_name).toBe("LeadSubmitted");
   });
@@ -309,27 +315,29 @@ describe("Conversions API, click-to-WhatsApp", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from },
     });
-    await settledConversion(lead.body.data.id);
+    await settledConversion(owner.organization.id, lead.body.data.id);
     // A contact queued for the click by the code before Meta's rule was known.
-    const [legacy] = await db
-      .insert(conversions)
-      .values({
-        organizationId: owner.organization.id,
-        eventName: "contact",
-        phoneNumber: from,
-        ctwaClid: "ARAkCTWA52",
-        eventTime: new Date().toISOString(),
-        capiStatus: "pending",
-        capiNextAttemptAt: new Date().toISOString(),
-      })
-      .returning();
+    const [legacy] = await withOrgDb(owner.organization.id, (orgDb) =>
+      orgDb
+        .insert(conversions)
+        .values({
+          organizationId: owner.organization.id,
+          eventName: "contact",
+          phoneNumber: from,
+          ctwaClid: "ARAkCTWA52",
+          eventTime: new Date().toISOString(),
+          capiStatus: "pending",
+          capiNextAttemptAt: new Date().toISOString(),
+        })
+        .returning(),
+    );
     const purchase = await call("POST", "/api/v1/tracking/conversions", {
       token: owner.token,
       body: { event_name: "purchase", phone_number: from, conversion_value: 80 },
     });
-    const bought = await settledConversion(purchase.body.data.id);
+    const bought = await settledConversion(owner.organization.id, purchase.body.data.id);
     expect(bought.capiStatus).toBe("sent");
-    const setAside = await settledConversion(legacy!.id);
+    const setAside = await settledConversion(owner.organization.id, legacy!.id);
     expect(setAside.capiStatus).toBe("failed");
     expect(setAside.capiResult).toMatchObject({
       error: "Meta no admite este evento en los anuncios que abren WhatsApp.",
@@ -356,10 +364,12 @@ describe("the public tracking key and a customer's phone", () => {
       expect((await byKey(key, { event_name, phone_number: from })).status).toBe(201);
     }
     // What the page recorded is analytics only: not tied to the conversation or its ad click.
-    const recorded = await db.query.conversions.findMany({
-      where: (c, { and, eq, isNull }) =>
-        and(eq(c.organizationId, owner.organization.id), isNull(c.ctwaClid)),
-    });
+    const recorded = await withOrgDb(owner.organization.id, (orgDb) =>
+      orgDb.query.conversions.findMany({
+        where: (c, { and, eq, isNull }) =>
+          and(eq(c.organizationId, owner.organization.id), isNull(c.ctwaClid)),
+      }),
+    );
     expect(recorded).toHaveLength(PUBLIC_KEY_EVENTS.length);
     for (const row of recorded) {
       expect(row).toMatchObject({
@@ -373,7 +383,7 @@ describe("the public tracking key and a customer's phone", () => {
       token: owner.token,
       body: { event_name: "lead", phone_number: from, conversion_value: 25 },
     });
-    const sent = await settledConversion(memberLead.body.data.id);
+    const sent = await settledConversion(owner.organization.id, memberLead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event).toMatchObject({
       event_name: "LeadSubmitted",

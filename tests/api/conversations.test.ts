@@ -1,20 +1,18 @@
-import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";
 import { openWindow, seedMessage } from "../support/db";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
+import { orgFirst, orgSql } from "../support/org-data";
 
 type Client = ReturnType<typeof api>;
 type ListQuery = InferRequestType<Client["conversations"]["$get"]>["query"];
 
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 
-async function setLastMessageAt(id: string, at: string) {
-  await env.DB.prepare("UPDATE conversations SET last_message_at = ? WHERE id = ?")
-    .bind(at, id)
-    .run();
+async function setLastMessageAt(organizationId: string, id: string, at: string) {
+  await orgSql(organizationId, "UPDATE conversations SET last_message_at = ? WHERE id = ?", at, id);
 }
 
 describe("GET /conversations", () => {
@@ -23,7 +21,7 @@ describe("GET /conversations", () => {
     const ids: string[] = [];
     for (let i = 0; i < 23; i++) {
       const c = await createConversation(owner, { contact_name: `Cliente ${i}` });
-      await setLastMessageAt(c.id, minutesAgo(100 - i));
+      await setLastMessageAt(owner.organization.id, c.id, minutesAgo(100 - i));
       ids.push(c.id);
     }
     const page = (query: ListQuery) => answer(api(owner.token).conversations.$get({ query }));
@@ -122,7 +120,11 @@ describe("GET /conversations/stats", () => {
     await createConversation(owner, { agent_id: agent.id, priority: "high" });
     const b = await createConversation(owner);
     await createConversation(owner, { priority: "urgent" });
-    await env.DB.prepare("UPDATE conversations SET unread_count = 3 WHERE id = ?").bind(b.id).run();
+    await orgSql(
+      owner.organization.id,
+      "UPDATE conversations SET unread_count = 3 WHERE id = ?",
+      b.id,
+    );
     const res = await answer(api(owner.token).conversations.stats.$get());
     expect(res.body.data).toEqual({
       total: 3,
@@ -139,7 +141,7 @@ describe("GET /conversations/stats", () => {
     const agent = await createAgent(owner);
     const counted = async () => {
       const row = (sql: string) =>
-        env.DB.prepare(sql).bind(owner.organization.id).all<{ k: string; n: number }>();
+        orgSql<{ k: string; n: number }>(owner.organization.id, sql, owner.organization.id);
       const [status, priority, rest] = await Promise.all([
         row(
           "SELECT status AS k, count(*) AS n FROM conversations WHERE organization_id = ? GROUP BY 1",
@@ -153,13 +155,13 @@ describe("GET /conversations/stats", () => {
       ]);
       const of = (rows: { k: string; n: number }[], keys: readonly string[]) =>
         Object.fromEntries(keys.map((k) => [k, rows.find((r) => r.k === k)?.n ?? 0]));
-      const byStatus = of(status.results, ["open", "pending", "assigned", "closed"]);
+      const byStatus = of(status, ["open", "pending", "assigned", "closed"]);
       return {
         total: Object.values(byStatus).reduce((a, b) => a + b, 0),
-        unassigned: rest.results[0]!.n,
-        unread: rest.results[1]!.n,
+        unassigned: rest[0]!.n,
+        unread: rest[1]!.n,
         by_status: byStatus,
-        by_priority: of(priority.results, ["urgent", "high", "medium", "low"]),
+        by_priority: of(priority, ["urgent", "high", "medium", "low"]),
       };
     };
     const listed = async (query: ListQuery) =>
@@ -175,17 +177,19 @@ describe("GET /conversations/stats", () => {
       expect(await listed({ unassigned: "true" })).toBe(truth.unassigned);
       expect(await listed({ agent_id: "unassigned" })).toBe(truth.unassigned);
       const [combined, ofAgent] = await Promise.all([
-        env.DB.prepare(
+        orgFirst<{ n: number }>(
+          owner.organization.id,
           "SELECT count(*) AS n FROM conversations WHERE organization_id = ? AND status = 'open' AND priority = 'urgent'",
-        )
-          .bind(owner.organization.id)
-          .first<number>("n"),
-        env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE agent_id = ?")
-          .bind(agent.id)
-          .first<number>("n"),
+          owner.organization.id,
+        ),
+        orgFirst<{ n: number }>(
+          owner.organization.id,
+          "SELECT count(*) AS n FROM conversations WHERE agent_id = ?",
+          agent.id,
+        ),
       ]);
-      expect(await listed({ status: "open", priority: "urgent" })).toBe(combined);
-      expect(await listed({ agent_id: agent.id })).toBe(ofAgent);
+      expect(await listed({ status: "open", priority: "urgent" })).toBe(combined!.n);
+      expect(await listed({ agent_id: agent.id })).toBe(ofAgent!.n);
     };
 
     const [a, b, c] = [
@@ -203,15 +207,14 @@ describe("GET /conversations/stats", () => {
     await answer(conversation.unassign.$patch({ param: { id: c.id } }));
     await expectTallies();
     // Unread: set from 0, raised while unread (no tally change), then read.
-    await env.DB.prepare("UPDATE conversations SET unread_count = 2 WHERE id IN (?, ?)")
-      .bind(a.id, b.id)
-      .run();
-    await env.DB.prepare("UPDATE conversations SET unread_count = 5 WHERE id = ?").bind(a.id).run();
+    const orgId = owner.organization.id;
+    await orgSql(orgId, "UPDATE conversations SET unread_count = 2 WHERE id IN (?, ?)", a.id, b.id);
+    await orgSql(orgId, "UPDATE conversations SET unread_count = 5 WHERE id = ?", a.id);
     await expectTallies();
     await answer(conversation.read.$patch({ param: { id: a.id } }));
     await answer(conversation.$patch({ param: { id: b.id }, json: { status: "closed" } }));
     await expectTallies();
-    await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(c.id).run();
+    await orgSql(orgId, "DELETE FROM conversations WHERE id = ?", c.id);
     await expectTallies();
     expect((await answer(api(other.token).conversations.stats.$get())).body.data).toMatchObject({
       total: 1,
@@ -299,12 +302,20 @@ describe("changing a conversation", () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
     const m = await seedMessage(owner.organization.id, c.id);
-    await env.DB.prepare("UPDATE conversations SET unread_count = 2 WHERE id = ?").bind(c.id).run();
+    await orgSql(
+      owner.organization.id,
+      "UPDATE conversations SET unread_count = 2 WHERE id = ?",
+      c.id,
+    );
     const res = await answer(
       api(owner.token).conversations[":id"].read.$patch({ param: { id: c.id } }),
     );
     expect(res.body.data.unread_count).toBe(0);
-    const row = await env.DB.prepare("SELECT status FROM messages WHERE id = ?").bind(m.id).first();
+    const row = await orgFirst(
+      owner.organization.id,
+      "SELECT status FROM messages WHERE id = ?",
+      m.id,
+    );
     expect(row).toEqual({ status: "read" });
   });
 });
@@ -356,7 +367,11 @@ describe("messages", () => {
   it("refuses a free-form message outside the 24-hour window, storing nothing", async () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
-    await openWindow(c.id, new Date(Date.now() - 25 * 3600_000).toISOString());
+    await openWindow(
+      owner.organization.id,
+      c.id,
+      new Date(Date.now() - 25 * 3600_000).toISOString(),
+    );
     const res = await answer(
       api(owner.token).conversations.messages.$post({
         json: { conversation_id: c.id, content: "Hola" },
@@ -364,18 +379,18 @@ describe("messages", () => {
     );
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("window_closed");
-    const count = await env.DB.prepare(
+    const count = await orgFirst<{ n: number }>(
+      owner.organization.id,
       "SELECT count(*) AS n FROM messages WHERE conversation_id = ?",
-    )
-      .bind(c.id)
-      .first<{ n: number }>();
+      c.id,
+    );
     expect(count!.n).toBe(0);
   });
 
   it("stores a reply and records why it failed when WhatsApp is not connected", async () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
-    await openWindow(c.id);
+    await openWindow(owner.organization.id, c.id);
     const res = await answer(
       api(owner.token).conversations.messages.$post({
         json: { conversation_id: c.id, content: "  Hola, ¿en qué te ayudo?  " },
@@ -398,7 +413,7 @@ describe("messages", () => {
   it("rejects blank and oversized content with 422", async () => {
     const owner = await createOwner();
     const c = await createConversation(owner);
-    await openWindow(c.id);
+    await openWindow(owner.organization.id, c.id);
     for (const content of ["   ", "x".repeat(4097), null]) {
       // On `call`: a null content the typed client would refuse; `details` is read too.
       const res = await call("POST", "/api/v1/conversations/messages", {
@@ -418,7 +433,7 @@ describe("two organizations", () => {
     const agentB = await createAgent(b);
     const agentA = await createAgent(a);
     const cb = await createConversation(b, { contact_name: "De B" });
-    await openWindow(cb.id);
+    await openWindow(b.organization.id, cb.id);
     const ca = await createConversation(a);
 
     const byA = api(a.token);

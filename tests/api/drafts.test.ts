@@ -7,6 +7,7 @@ import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
@@ -28,11 +29,12 @@ async function setup(mode: "auto" | "draft" | "off") {
 }
 
 async function conversationIdOf(organizationId: string, phone: string) {
-  const row = await env.DB.prepare(
+  const row = await orgFirst<{ id: string }>(
+    organizationId,
     "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
-  )
-    .bind(organizationId, phone)
-    .first<{ id: string }>();
+    organizationId,
+    phone,
+  );
   return row!.id;
 }
 
@@ -72,7 +74,7 @@ describe("draft mode", () => {
       event.data.draft,
     );
     expect(await graphRequests(`/${org.phoneNumberId}/messages`)).toEqual([]);
-    expect(await botMessages(conversationId)).toEqual([]);
+    expect(await botMessages(org.owner.organization.id, conversationId)).toEqual([]);
     // The model was asked once, as in auto mode.
     const asked = (await modelRequests()).filter((r) =>
       JSON.stringify(r.body.messages).includes(question),
@@ -210,7 +212,7 @@ describe("Sugerir respuesta", () => {
     await seedMessage(org.owner.organization.id, conversation.id, {
       content: "¿Hacéis ortodoncia?",
     });
-    await openWindow(conversation.id);
+    await openWindow(org.owner.organization.id, conversation.id);
     const socket = await connect(org.owner.token);
 
     const res = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {

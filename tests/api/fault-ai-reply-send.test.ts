@@ -36,8 +36,8 @@ describe("Meta down when the AI replies", () => {
     const conversation = (
       await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token })
     ).body.data.conversations[0];
-    const [failed] = await botMessages(conversation.id);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    const [failed] = await botMessages(owner.organization.id, conversation.id);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     expect(failed).toMatchObject({
       status: "failed",
       error: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
@@ -58,7 +58,7 @@ describe("Meta down when the AI replies", () => {
     ]);
     expect(pending).toEqual([]);
     await runDueReplies(hub);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(question));
     expect(asked).toHaveLength(1);
 
@@ -69,7 +69,7 @@ describe("Meta down when the AI replies", () => {
     );
     expect(retried.status).toBe(200);
     expect(retried.body.data).toMatchObject({ id: failed!.id, sender_type: "bot", status: "sent" });
-    expect(await botMessages(conversation.id)).toEqual([
+    expect(await botMessages(owner.organization.id, conversation.id)).toEqual([
       expect.objectContaining({ id: failed!.id, status: "sent", content: failed!.content }),
     ]);
     const sends = (await graphRequests(`/${phoneNumberId}/messages`)).filter(

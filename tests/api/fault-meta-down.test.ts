@@ -7,6 +7,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 import { failNext, graphRequests } from "../support/webhooks";
 
@@ -17,7 +18,7 @@ async function setup({ window = true } = {}) {
     businessAccountId: GRAPH_FIXTURES.wabaId,
   });
   const conversation = await createConversation(owner);
-  if (window) await openWindow(conversation.id);
+  if (window) await openWindow(owner.organization.id, conversation.id);
   const messagesPath = `/${connection.phoneNumberId}/messages`;
   return { owner, connection, conversation, messagesPath };
 }
@@ -44,13 +45,13 @@ const retry = (s: Setup, messageId: string, token = s.owner.token) =>
     token,
   });
 
-async function storedMessages(conversationId: string) {
-  const { results } = await env.DB.prepare(
+/** The messages stored in the setup's conversation. */
+function storedMessages(s: Setup) {
+  return orgSql<Record<string, string | null>>(
+    s.owner.organization.id,
     "SELECT id, content, status, wamid, error, media_id FROM messages WHERE conversation_id = ?",
-  )
-    .bind(conversationId)
-    .all<Record<string, string | null>>();
-  return results;
+    s.conversation.id,
+  );
 }
 
 /** Sends to Meta that carried `text`. */
@@ -73,7 +74,7 @@ describe("Meta down when a person sends", () => {
     const retried = await retry(s, sent.body.data.id);
     expect(retried.status).toBe(200);
     expect(retried.body.data).toMatchObject({ id: sent.body.data.id, status: "sent", error: null });
-    const rows = await storedMessages(s.conversation.id);
+    const rows = await storedMessages(s);
     expect(rows).toEqual([
       expect.objectContaining({ id: sent.body.data.id, status: "sent", error: null }),
     ]);
@@ -106,7 +107,7 @@ describe("Meta down when a person sends", () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
     expect(await sendsOf(s, text)).toHaveLength(2);
-    expect(await storedMessages(s.conversation.id)).toHaveLength(1);
+    expect(await storedMessages(s)).toHaveLength(1);
   });
 
   it("records a dropped connection as failed, in Spanish, and a retry after it works", async () => {
@@ -141,7 +142,7 @@ describe("Meta down when a person sends", () => {
       status: "failed",
       error: expect.stringContaining("error inesperado"),
     });
-    expect((await storedMessages(s.conversation.id))[0]!.status).toBe("failed");
+    expect((await storedMessages(s))[0]!.status).toBe("failed");
   });
 
   it("gives up on a Meta that does not answer in time, with a Spanish reason", async () => {
@@ -164,7 +165,7 @@ describe("Meta down when a person sends", () => {
   it("sends a message stored while WhatsApp was disconnected, once it is connected", async () => {
     const owner = await createOwner();
     const conversation = await createConversation(owner);
-    await openWindow(conversation.id);
+    await openWindow(owner.organization.id, conversation.id);
     const sent = await call("POST", "/api/v1/conversations/messages", {
       token: owner.token,
       body: { conversation_id: conversation.id, content: "Te llamo mañana" },
@@ -200,7 +201,7 @@ describe("what Reintentar refuses", () => {
     const refused = await retry(s, ok.body.data.id);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ error: "conflict" });
-    expect(await storedMessages(s.conversation.id)).toHaveLength(2);
+    expect(await storedMessages(s)).toHaveLength(2);
   });
 
   it("keeps free text failed once the 24-hour window has closed; a template goes any time", async () => {
@@ -218,14 +219,16 @@ describe("what Reintentar refuses", () => {
       },
     });
     expect(failedTemplate.body.data).toMatchObject({ type: "template", status: "failed" });
-    await openWindow(s.conversation.id, new Date(Date.now() - 25 * 3600_000).toISOString());
+    await openWindow(
+      s.owner.organization.id,
+      s.conversation.id,
+      new Date(Date.now() - 25 * 3600_000).toISOString(),
+    );
 
     const closed = await retry(s, failedText.body.data.id);
     expect(closed.status).toBe(422);
     expect(closed.body.error).toBe("window_closed");
-    expect((await storedMessages(s.conversation.id)).find((m) => m.content === text)!.status).toBe(
-      "failed",
-    );
+    expect((await storedMessages(s)).find((m) => m.content === text)!.status).toBe("failed");
 
     const template = await retry(s, failedTemplate.body.data.id);
     expect(template.status).toBe(200);

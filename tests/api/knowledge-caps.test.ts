@@ -1,6 +1,6 @@
 // Each organization's knowledge is bounded (entries and characters, decision 0046) and
 // listed a page at a time; the caps hold when two people add the last entry at once.
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,21 +12,27 @@ import {
 import { textPdf } from "../fixtures/pdf";
 import { createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
+import { orgSql } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
-/** `n` entries written straight to D1 (the API would take a while), `size` characters each. */
+/**
+ * `n` entries written straight to the organization's data (the API would take a while), `size`
+ * characters each.
+ */
 async function seedEntries(owner: Owner, n: number, size = 10) {
-  await env.DB.prepare(
+  await orgSql(
+    owner.organization.id,
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?1)
      INSERT INTO knowledge_entries (id, organization_id, title, content, created_at, updated_at)
      SELECT lower(hex(randomblob(16))), ?2, 'Entrada ' || i, substr(hex(zeroblob(?3)), 1, ?3),
        strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || i || ' seconds'),
        strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-' || i || ' seconds')
      FROM seq`,
-  )
-    .bind(n, owner.organization.id, size)
-    .run();
+    n,
+    owner.organization.id,
+    size,
+  );
 }
 
 const add = (owner: Owner, content = "Abrimos de 9 a 19.") =>

@@ -4,9 +4,10 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { compressedTextPdf, inflatingPdf, scannedPdf, textPdf } from "../fixtures/pdf";
-import { connectWhatsapp, db } from "../support/db";
+import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, addMember } from "../support/factories";
 import { call, type ApiResponse } from "../support/http";
+import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { runDueReplies } from "../support/replies";
 import { deliver, modelRequests } from "../support/webhooks";
 import { relevantKnowledge } from "../../worker/knowledge/retrieval";
@@ -14,6 +15,10 @@ import { systemPrompt } from "../../worker/agents/replies";
 import { organizationStore } from "../../worker/stores/registry";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+/** What the agents' search finds for these texts, in the organization's data. */
+const relevant = (organizationId: string, texts: string[], ids: string[] | null) =>
+  withOrgDb(organizationId, (orgDb) => relevantKnowledge(orgDb, organizationId, texts, ids));
 
 async function addEntry(owner: Owner, title: string, content: string) {
   const res = await call("POST", "/api/v1/knowledge", {
@@ -99,11 +104,11 @@ describe("knowledge entries", () => {
     const again = await call("DELETE", `/api/v1/knowledge/${id}`, { token: owner.token });
     expect(again.status).toBe(404);
 
-    const { results } = await env.DB.prepare(
+    const results = await orgSql(
+      owner.organization.id,
       "SELECT action, target FROM audit_events WHERE organization_id = ? AND action LIKE 'knowledge.%' ORDER BY created_at, id",
-    )
-      .bind(owner.organization.id)
-      .all();
+      owner.organization.id,
+    );
     expect(results).toEqual([
       { action: "knowledge.create", target: "Horario" },
       { action: "knowledge.update", target: "Horario" },
@@ -322,11 +327,11 @@ describe("knowledge in the agent's prompt", () => {
     const owner = await createOwner();
     const mention = await addEntry(owner, "Varios", "También hacemos ortodoncia invisible.");
     const titled = await addEntry(owner, "Ortodoncia", "Brackets y alineadores desde 1.500 euros.");
-    const found = await relevantKnowledge(db, owner.organization.id, ["ortodoncia"], null);
+    const found = await relevant(owner.organization.id, ["ortodoncia"], null);
     expect(found.map((e) => e.id)).toEqual([titled.id, mention.id]);
 
     for (let i = 0; i < 8; i++) await addEntry(owner, `Implantes ${i}`, "implante ".repeat(600));
-    const many = await relevantKnowledge(db, owner.organization.id, ["implantes"], null);
+    const many = await relevant(owner.organization.id, ["implantes"], null);
     expect(many.length).toBeLessThanOrEqual(5);
     const size = many.reduce((n, e) => n + e.title.length + e.content.length, 0);
     expect(size).toBeLessThanOrEqual(6_000 + many.length); // plus an ellipsis for a cut entry
@@ -337,8 +342,7 @@ describe("knowledge in the agent's prompt", () => {
     const cleaning = await addEntry(owner, "Limpieza dental", "Cuesta 50 euros.");
     const implants = await addEntry(owner, "Implantes", "Desde 900 euros por pieza.");
     const org = owner.organization.id;
-    const ids = async (text: string) =>
-      (await relevantKnowledge(db, org, [text], null)).map((e) => e.id);
+    const ids = async (text: string) => (await relevant(org, [text], null)).map((e) => e.id);
     expect(await ids("¿Hacéis limpiezas?")).toEqual([cleaning.id]);
     expect(await ids("¿Qué precio tiene un implante?")).toEqual([implants.id]);
     expect(await ids("Me faltan dos implantes")).toEqual([implants.id]);
@@ -347,14 +351,13 @@ describe("knowledge in the agent's prompt", () => {
   it("treats what the customer writes as words, never as search syntax", async () => {
     const owner = await createOwner();
     const entry = await addEntry(owner, "Horario", "Abrimos los sábados de 10 a 14.");
-    const found = await relevantKnowledge(
-      db,
+    const found = await relevant(
       owner.organization.id,
       ['¿Abrís los SÁBADOS? "organization_id" NEAR(* OR) ^title: -horario'],
       null,
     );
     expect(found.map((e) => e.id)).toEqual([entry.id]);
-    expect(await relevantKnowledge(db, owner.organization.id, ["¿y?", '"*"'], null)).toEqual([]);
+    expect(await relevant(owner.organization.id, ["¿y?", '"*"'], null)).toEqual([]);
   });
 
   it("never puts another organization's entries in a prompt", async () => {
@@ -376,9 +379,7 @@ describe("knowledge in the agent's prompt", () => {
     expect(res2.body.details).toEqual([
       { path: "knowledge_ids", message: "Alguna entrada de conocimiento no existe" },
     ]);
-    expect(
-      await relevantKnowledge(db, owner.organization.id, ["blanqueamiento"], [stolen[0].id]),
-    ).toEqual([]);
+    expect(await relevant(owner.organization.id, ["blanqueamiento"], [stolen[0].id])).toEqual([]);
   });
 
   it("keeps the 'do not invent' rule with an empty knowledge base", async () => {
@@ -440,19 +441,21 @@ describe("knowledge in the agent's prompt", () => {
     );
     await runDueReplies(await organizationStore(env, owner.organization.id));
 
-    const stored = await env.DB.prepare(
+    const stored = await orgFirst<{ ai_sources: string; content: string }>(
+      owner.organization.id,
       "SELECT m.ai_sources, m.content FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.organization_id = ? AND c.phone_number = ? AND m.sender_type = 'bot'",
-    )
-      .bind(owner.organization.id, from)
-      .first<{ ai_sources: string; content: string }>();
+      owner.organization.id,
+      from,
+    );
     expect(JSON.parse(stored!.ai_sources)).toEqual([{ id: hours.id, title: "Horario de verano" }]);
     expect(stored!.content).toContain("Horario de verano"); // the fake quotes its first source
 
-    const conversation = await env.DB.prepare(
+    const conversation = await orgFirst<{ id: string }>(
+      owner.organization.id,
       "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
-    )
-      .bind(owner.organization.id, from)
-      .first<{ id: string }>();
+      owner.organization.id,
+      from,
+    );
     const thread = await call("GET", `/api/v1/conversations/${conversation!.id}/messages`, {
       token: owner.token,
     });

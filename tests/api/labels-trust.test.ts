@@ -3,13 +3,16 @@
 // managers create the last one at once, so `GET /labels` stays one bounded answer.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Db } from "../../worker/db/client";
+import { eq } from "drizzle-orm";
+import type { OrganizationDb } from "../../worker/db/client";
+import { conversations } from "../../worker/db/schema";
 import type { Member } from "../../worker/http/context";
-import { depsForBackground } from "../../worker/http/deps";
+import { depsForBackground, type Deps } from "../../worker/http/deps";
 import { LABELS_MAX, LABELS_TOO_MANY } from "../../worker/team-inbox/contract";
 import { deleteLabel, setConversationLabels } from "../../worker/team-inbox/labels-service";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
+import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -26,45 +29,60 @@ const removeLabel = (owner: Owner, id: string) =>
 const labelsOf = async (owner: Owner, id: string) =>
   (await answer(api(owner.token).conversations[":id"].$get({ param: { id } }))).body.data.labels;
 
-/** `n` labels written straight to D1 (the API would take a while and meet the write limits). */
+/**
+ * `n` labels written straight to the organization's data (the API would take a while and meet
+ * the write limits).
+ */
 async function seedLabels(owner: Owner, n: number) {
-  await env.DB.prepare(
+  await orgSql(
+    owner.organization.id,
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?1)
      INSERT INTO labels (id, organization_id, name, color, created_at, updated_at)
      SELECT lower(hex(randomblob(16))), ?2, 'Etiqueta ' || i, '#2563eb',
        strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
      FROM seq`,
-  )
-    .bind(n, owner.organization.id)
-    .run();
+    n,
+    owner.organization.id,
+  );
 }
 
 const labelCount = async (owner: Owner) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM labels WHERE organization_id = ?")
-    .bind(owner.organization.id)
-    .first<{ n: number }>())!.n;
+  (await orgFirst<{ n: number }>(
+    owner.organization.id,
+    "SELECT count(*) AS n FROM labels WHERE organization_id = ?",
+    owner.organization.id,
+  ))!.n;
 
 /**
- * Background deps whose first `batch` runs `meanwhile` before it: what another request does
- * after the service has read what it checks and before it writes, exactly where a race falls.
+ * Runs `work` with background deps over the organization's data, whose first all-or-nothing
+ * write (orgBatch: D1's `batch`, a store's `transaction`) runs `meanwhile` before it: what
+ * another request does after the service has read what it checks and before it writes, exactly
+ * where a race falls. `meanwhile` gets the organization's data to change it directly.
  */
-function raceBeforeWrite(meanwhile: () => Promise<void>) {
-  const deps = depsForBackground(env, () => {});
+function raceBeforeWrite<T>(
+  owner: Owner,
+  meanwhile: (orgDb: OrganizationDb) => Promise<unknown>,
+  work: (deps: Deps) => Promise<T>,
+) {
   const state = { ran: false };
-  // The organization's statements: a batch of D1 while its data is there (orgBatch).
-  const db = new Proxy(deps.orgDb as Db, {
-    get(target, prop, receiver) {
-      if (prop !== "batch") return Reflect.get(target, prop, receiver);
-      return async (...args: Parameters<Db["batch"]>) => {
-        if (!state.ran) {
-          state.ran = true;
-          await meanwhile();
-        }
-        return target.batch(...args);
-      };
-    },
+  const result = withOrgDb(owner.organization.id, (orgDb) => {
+    const unit = "batch" in orgDb ? "batch" : "transaction";
+    const racing = new Proxy(orgDb, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (prop !== unit || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (!state.ran) {
+            state.ran = true;
+            await meanwhile(target);
+          }
+          return value.apply(target, args);
+        };
+      },
+    });
+    return work(depsForBackground(env, () => {}, racing));
   });
-  return { deps: { ...deps, orgDb: db }, state };
+  return { result, state };
 }
 
 const asMember = (owner: Owner, userId: string, role: Member["role"]): Member => ({
@@ -81,23 +99,25 @@ describe("putting labels on a conversation while one is deleted", () => {
     const marta = await addMember(owner.organization.id, "agent");
     const conversation = await createConversation(owner);
     const [vip, gone] = [await makeLabel(owner, "VIP"), await makeLabel(owner, "Temporal")];
-    const { deps, state } = raceBeforeWrite(async () => {
-      expect((await removeLabel(owner, gone.id)).status).toBe(200);
-    });
-
-    const updated = await setConversationLabels(deps, asMember(owner, marta.user.id, "agent"), {
-      id: conversation.id,
-      label_ids: [vip.id, gone.id],
-    });
+    const { result, state } = raceBeforeWrite(
+      owner,
+      async () => expect((await removeLabel(owner, gone.id)).status).toBe(200),
+      (deps) =>
+        setConversationLabels(deps, asMember(owner, marta.user.id, "agent"), {
+          id: conversation.id,
+          label_ids: [vip.id, gone.id],
+        }),
+    );
+    const updated = await result;
     expect(state.ran).toBe(true);
     expect(updated.labels.map((l) => l.name)).toEqual(["VIP"]);
     expect((await labelsOf(owner, conversation.id)).map((l) => l.name)).toEqual(["VIP"]);
-    const rows = await env.DB.prepare(
+    const rows = await orgSql<{ label_id: string }>(
+      owner.organization.id,
       "SELECT label_id FROM conversation_labels WHERE conversation_id = ?",
-    )
-      .bind(conversation.id)
-      .all<{ label_id: string }>();
-    expect(rows.results.map((r) => r.label_id)).toEqual([vip.id]);
+      conversation.id,
+    );
+    expect(rows.map((r) => r.label_id)).toEqual([vip.id]);
     // And no labels at all is still a list to write.
     const cleared = await putLabels(marta.token, conversation.id, []);
     expect(cleared.body.data.labels).toEqual([]);
@@ -107,22 +127,26 @@ describe("putting labels on a conversation while one is deleted", () => {
     const owner = await createOwner();
     const conversation = await createConversation(owner);
     const label = await makeLabel(owner, "VIP");
-    const { deps, state } = raceBeforeWrite(async () => {
-      await env.DB.prepare("DELETE FROM conversations WHERE id = ?").bind(conversation.id).run();
-    });
+    const { result, state } = raceBeforeWrite(
+      owner,
+      (orgDb) => orgDb.delete(conversations).where(eq(conversations.id, conversation.id)),
+      (deps) =>
+        setConversationLabels(deps, asMember(owner, owner.user.id, "owner"), {
+          id: conversation.id,
+          label_ids: [label.id],
+        }),
+    );
 
-    await expect(
-      setConversationLabels(deps, asMember(owner, owner.user.id, "owner"), {
-        id: conversation.id,
-        label_ids: [label.id],
-      }),
-    ).rejects.toMatchObject({ status: 404, message: "Conversación no encontrada." });
+    await expect(result).rejects.toMatchObject({
+      status: 404,
+      message: "Conversación no encontrada.",
+    });
     expect(state.ran).toBe(true);
-    const rows = await env.DB.prepare(
+    const rows = await orgFirst<{ n: number }>(
+      owner.organization.id,
       "SELECT count(*) AS n FROM conversation_labels WHERE label_id = ?",
-    )
-      .bind(label.id)
-      .first<{ n: number }>();
+      label.id,
+    );
     expect(rows!.n).toBe(0);
   });
 
@@ -131,11 +155,13 @@ describe("putting labels on a conversation while one is deleted", () => {
     const conversation = await createConversation(owner);
     const label = await makeLabel(owner, "VIP");
     const inbox = await connect(owner.token);
-    const { deps, state } = raceBeforeWrite(async () => {
-      expect((await putLabels(owner.token, conversation.id, [label.id])).status).toBe(200);
-    });
-
-    await deleteLabel(deps, asMember(owner, owner.user.id, "owner"), { id: label.id });
+    const { result, state } = raceBeforeWrite(
+      owner,
+      async () =>
+        expect((await putLabels(owner.token, conversation.id, [label.id])).status).toBe(200),
+      (deps) => deleteLabel(deps, asMember(owner, owner.user.id, "owner"), { id: label.id }),
+    );
+    await result;
     expect(state.ran).toBe(true);
     await tick();
     inbox.socket.close();

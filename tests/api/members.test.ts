@@ -3,6 +3,7 @@ import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { createOwner, registerUser } from "../support/factories";
 import { answer, api } from "../support/api";
+import { orgSql } from "../support/org-data";
 
 type Client = ReturnType<typeof api>;
 type Invitation = InferRequestType<Client["organizations"]["invitations"]["$post"]>["json"];
@@ -145,14 +146,15 @@ describe("team", () => {
       (m) => m.user_id === userId,
     );
 
-  const auditOf = async (target: string) =>
+  /** The organization's audit entries about a member. */
+  const auditOf = async (organizationId: string, target: string) =>
     (
-      await env.DB.prepare(
+      await orgSql<{ action: string }>(
+        organizationId,
         "SELECT action FROM audit_events WHERE target = ? ORDER BY created_at, id",
+        target,
       )
-        .bind(target)
-        .all<{ action: string }>()
-    ).results.map((row) => row.action);
+    ).map((row) => row.action);
 
   it("changes nothing when any part of a change is refused", async () => {
     const owner = await createOwner();
@@ -178,8 +180,8 @@ describe("team", () => {
       role: "agent",
       max_open: null,
     });
-    expect(await auditOf(owner.user.id)).toEqual([]);
-    expect(await auditOf(agent.user.id)).toEqual([]);
+    expect(await auditOf(owner.organization.id, owner.user.id)).toEqual([]);
+    expect(await auditOf(owner.organization.id, agent.user.id)).toEqual([]);
 
     // Accepted, every part is written and audited, and the role change signs them out.
     const both = await changeMember(owner.token, agent.user.id, {
@@ -189,7 +191,10 @@ describe("team", () => {
     });
     expect(both.status).toBe(200);
     expect(both.body.data).toMatchObject({ role: "admin", available: false, max_open: 4 });
-    expect(await auditOf(agent.user.id)).toEqual(["member.availability", "member.role_change"]);
+    expect(await auditOf(owner.organization.id, agent.user.id)).toEqual([
+      "member.availability",
+      "member.role_change",
+    ]);
     expect((await me(agent.token)).status).toBe(401);
   });
 
@@ -205,7 +210,7 @@ describe("team", () => {
       available: true,
       max_open: null,
     });
-    expect(await auditOf(owner.user.id)).toEqual([]);
+    expect(await auditOf(owner.organization.id, owner.user.id)).toEqual([]);
 
     // Admins still set their own and agents'; owners their own and other owners'.
     expect((await changeMember(admin.token, admin.user.id, { max_open: 5 })).status).toBe(200);

@@ -11,6 +11,7 @@ import { advertiser, messageFromAd, setInsights } from "../support/ads";
 import { createOwner } from "../support/factories";
 import { api } from "../support/api";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -106,9 +107,11 @@ async function pricedReply(
     body: { conversation_id: conversation.id, content: `Hola ${crypto.randomUUID()}` },
   });
   expect(sent.status).toBe(201);
-  const { wamid } = (await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-    .bind(sent.body.data.id)
-    .first<{ wamid: string }>())!;
+  const { wamid } = (await orgFirst<{ wamid: string }>(
+    owner.organization.id,
+    "SELECT wamid FROM messages WHERE id = ?",
+    sent.body.data.id,
+  ))!;
   await deliver(
     delivery(
       statusUpdate({

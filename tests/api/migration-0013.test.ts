@@ -5,10 +5,13 @@ import { env } from "cloudflare:workers";
 import { expect, it } from "vitest";
 import { advertiser } from "../support/ads";
 import { api } from "../support/api";
+import { keepInD1 } from "../support/org-data";
 
 it("forgets the costs kept for the whole account, and reads the number's again", async () => {
   // A number of the shared account without figures of its own at the fake Meta.
   const { owner, connection } = await advertiser();
+  // Its data in D1, where the migration ran: a store never held costs of that time.
+  await keepInD1(owner.organization.id);
   await env.DB.prepare("UPDATE whatsapp_connections SET phone_number = ? WHERE id = ?")
     .bind("+34 644 000 013", connection.id)
     .run();

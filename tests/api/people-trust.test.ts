@@ -5,39 +5,42 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
+import { orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 
 /** `n` conversations held by `userId`, stored in one statement. */
 async function seedHeld(organizationId: string, userId: string, n: number) {
-  const { results } = await env.DB.prepare(
+  const rows = await orgSql<{ id: string }>(
+    organizationId,
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?1)
      INSERT INTO conversations (id, organization_id, phone_number, assignee_id, last_message_at,
        created_at, updated_at)
      SELECT lower(hex(randomblob(16))), ?2, printf('3469%07d', i), ?3, ?4, ?4, ?4 FROM seq
      RETURNING id`,
-  )
-    .bind(n, organizationId, userId, new Date().toISOString())
-    .all<{ id: string }>();
-  return results.map((row) => row.id);
+    n,
+    organizationId,
+    userId,
+    new Date().toISOString(),
+  );
+  return rows.map((row) => row.id);
 }
 
-/** The `conversation.assign` entries of these conversations, by conversation. */
-async function releaseEntries(conversationIds: string[]) {
-  const { results } = await env.DB.prepare(
-    `SELECT a.id, a.organization_id, a.user_id, a.target, a.metadata, a.ip FROM audit_events AS a
-     WHERE a.action = 'conversation.assign' AND a.target IN (SELECT value FROM json_each(?))`,
-  )
-    .bind(JSON.stringify(conversationIds))
-    .all<{
-      id: string;
-      organization_id: string;
-      user_id: string | null;
-      target: string;
-      metadata: string;
-      ip: string | null;
-    }>();
-  return results;
-}
+type ReleaseEntry = {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  target: string;
+  metadata: string;
+  ip: string | null;
+};
+
+const RELEASE_ENTRIES = `SELECT a.id, a.organization_id, a.user_id, a.target, a.metadata, a.ip
+  FROM audit_events AS a
+  WHERE a.action = 'conversation.assign' AND a.target IN (SELECT value FROM json_each(?))`;
+
+/** The organization's `conversation.assign` entries of these conversations. */
+const releaseEntries = (organizationId: string, conversationIds: string[]) =>
+  orgSql<ReleaseEntry>(organizationId, RELEASE_ENTRIES, JSON.stringify(conversationIds));
 
 const heldBy = async (token: string, userId: string) =>
   (await answer(api(token).conversations.$get({ query: { assignee_id: userId } }))).body.data.total;
@@ -56,25 +59,26 @@ describe("removing a member", () => {
       );
 
     // A fault in the middle: one released conversation's audit entry cannot be stored.
-    await env.DB.prepare(
+    await orgSql(
+      owner.organization.id,
       `CREATE TRIGGER refuse_one_release BEFORE INSERT ON audit_events
        WHEN NEW.target = '${held[60]}' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
-    ).run();
+    );
     try {
       expect((await remove()).status).toBe(500);
     } finally {
-      await env.DB.prepare("DROP TRIGGER refuse_one_release").run();
+      await orgSql(owner.organization.id, "DROP TRIGGER refuse_one_release");
     }
     // Nothing happened: still a member, holding all of it, nothing audited.
     const team = (await answer(api(owner.token).organizations.members.$get())).body.data;
     expect(team.map((m) => m.user_id)).toContain(marta.user.id);
     expect(await heldBy(owner.token, marta.user.id)).toBe(120);
-    expect(await releaseEntries(held)).toEqual([]);
+    expect(await releaseEntries(owner.organization.id, held)).toEqual([]);
 
     const inbox = await connect(owner.token);
     expect((await remove()).status).toBe(200);
     expect(await heldBy(owner.token, marta.user.id)).toBe(0);
-    const entries = await releaseEntries(held);
+    const entries = await releaseEntries(owner.organization.id, held);
     expect(entries.map((e) => e.target).sort()).toEqual([...held].sort());
     expect(new Set(entries.map((e) => e.id)).size).toBe(120);
     for (const entry of entries) {
@@ -122,9 +126,12 @@ describe("deleting an account", () => {
       api(marta.token).profiles.me.$delete({ json: { password: marta.password } }),
     );
     expect(deleted.status).toBe(200);
-    const entries = (await releaseEntries(held.map((c) => c.id))).filter(
-      (e) => JSON.parse(e.metadata).how !== "manual",
-    );
+    const entries = (
+      await releaseEntries(
+        owner.organization.id,
+        held.map((c) => c.id),
+      )
+    ).filter((e) => JSON.parse(e.metadata).how !== "manual");
     expect(entries.map((e) => e.target).sort()).toEqual(held.map((c) => c.id).sort());
     for (const entry of entries) {
       // Nobody did it but the person, whose id and address are forgotten with the account.
@@ -168,6 +175,11 @@ describe("deleting an account", () => {
     await tick();
     expect(inbox.received.filter((e) => e.type === "conversation_update")).toEqual([]);
     inbox.socket.close();
-    expect(await releaseEntries([conversation.id])).toEqual([]);
+    // The organization's data went with it (its store erased): nor did the account's own trail,
+    // in D1, take a release.
+    const { results } = await env.DB.prepare(RELEASE_ENTRIES)
+      .bind(JSON.stringify([conversation.id]))
+      .all<ReleaseEntry>();
+    expect(results).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { EXPORT_PAGE_SIZE } from "../../worker/auth/privacy-service";
+import { organizationStore } from "../../worker/stores/registry";
 import {
   addMember,
   createAgent,
@@ -13,11 +16,48 @@ import {
 import { answer, api } from "../support/api";
 import { seedMessage } from "../support/db";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 
 const countIn = async (table: string, column: string, value: string) =>
   (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`)
     .bind(value)
     .first<{ n: number }>())!.n;
+
+/** The rows of a statement in D1 and in each of these organizations' data, all together. */
+async function everywhere<T extends Record<string, unknown>>(
+  organizationIds: string[],
+  sql: string,
+  ...params: unknown[]
+) {
+  const { results } = await env.DB.prepare(sql)
+    .bind(...params)
+    .all<T>();
+  const theirs = await Promise.all(organizationIds.map((id) => orgSql<T>(id, sql, ...params)));
+  return [...results, ...theirs.flat()];
+}
+
+/**
+ * The organization's rows of `table` left in the store it had: none once erased (erasing drops
+ * the store's tables: a table gone counts as empty).
+ */
+const leftInStore = (
+  store: DurableObjectStub<OrganizationHub>,
+  table: string,
+  organizationId: string,
+) =>
+  runInDurableObject(store, (_, state) => {
+    const { sql } = state.storage;
+    const exists = sql
+      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table)
+      .toArray();
+    if (exists.length === 0) return 0;
+    return sql
+      .exec<{ n: number }>(
+        `SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`,
+        organizationId,
+      )
+      .one().n;
+  });
 
 describe("GET /profiles/me/export", () => {
   it("returns the caller's data and, for an owner, the organization's, without secrets", async () => {
@@ -121,15 +161,17 @@ interface PersonalExport {
 
 /** Stores `n` messages in one statement, with text that JSON must escape. */
 async function seedMessages(organizationId: string, conversationId: string, n: number) {
-  await env.DB.prepare(
+  await orgSql(
+    organizationId,
     `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ?)
      INSERT INTO messages (id, organization_id, conversation_id, content, direction, sender_type, status, created_at)
      SELECT printf('seed-%05d', i), ?, ?, printf('Mensaje %d: "comillas", \\barra, ñ 😀' || char(10) || 'fin', i),
             'inbound', 'customer', 'delivered', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
      FROM seq`,
-  )
-    .bind(n, organizationId, conversationId)
-    .run();
+    n,
+    organizationId,
+    conversationId,
+  );
 }
 
 describe("GET /profiles/me/export, whatever the organization stored", () => {
@@ -193,6 +235,7 @@ describe("DELETE /profiles/me", () => {
     });
     const conversation = await createConversation(owner);
     await seedMessage(owner.organization.id, conversation.id);
+    const store = await organizationStore(env, owner.organization.id);
     const res = await call("DELETE", "/api/v1/profiles/me", {
       token: owner.token,
       body: { password: owner.password },
@@ -205,9 +248,11 @@ describe("DELETE /profiles/me", () => {
     expect(await countIn("users", "id", owner.user.id)).toBe(0);
     expect(await countIn("sessions", "user_id", owner.user.id)).toBe(0);
     expect(await countIn("organizations", "id", owner.organization.id)).toBe(0);
-    expect(await countIn("messages", "organization_id", owner.organization.id)).toBe(0);
-    expect(await countIn("conversations", "organization_id", owner.organization.id)).toBe(0);
-    expect(await countIn("conversation_counts", "organization_id", owner.organization.id)).toBe(0);
+    expect(await countIn("organization_stores", "organization_id", owner.organization.id)).toBe(0);
+    for (const table of ["messages", "conversations", "conversation_counts"]) {
+      expect(await countIn(table, "organization_id", owner.organization.id), table).toBe(0);
+      expect(await leftInStore(store, table, owner.organization.id), table).toBe(0);
+    }
     const login = await call("POST", "/api/v1/auth/login", {
       body: { email: owner.email, password: owner.password },
     });
@@ -252,11 +297,15 @@ describe("what a deleted account leaves behind", () => {
     await invite(b, person.email);
     await call("DELETE", "/api/v1/profiles/me", { token, body: { password: "mala" } });
 
-    const { results: about } = await env.DB.prepare(
+    // The account's own entries are in D1, each organization's in its data.
+    const places = [a.organization.id, b.organization.id];
+    const about = await everywhere<{ id: string }>(
+      places,
       "SELECT id FROM audit_events WHERE user_id = ? OR target = ? OR json_extract(metadata, '$.email') = ?",
-    )
-      .bind(person.user.id, person.email, person.email)
-      .all<{ id: string }>();
+      person.user.id,
+      person.email,
+      person.email,
+    );
     expect(about.length).toBeGreaterThan(4);
 
     const res = await call("DELETE", "/api/v1/profiles/me", {
@@ -265,30 +314,36 @@ describe("what a deleted account leaves behind", () => {
     });
     expect(res.status).toBe(200);
 
-    const { results: entries } = await env.DB.prepare(
+    const entries = await everywhere<{
+      user_id: string | null;
+      target: string | null;
+      metadata: string | null;
+      ip: string | null;
+    }>(
+      places,
       `SELECT user_id, target, metadata, ip FROM audit_events WHERE id IN (${about.map(() => "?").join(",")})`,
-    )
-      .bind(...about.map((row) => row.id))
-      .all<{
-        user_id: string | null;
-        target: string | null;
-        metadata: string | null;
-        ip: string | null;
-      }>();
+      ...about.map((row) => row.id),
+    );
     expect(entries).toHaveLength(about.length);
     for (const entry of entries) {
       expect(entry.user_id).not.toBe(person.user.id);
       expect(entry.target).not.toBe(person.email);
       expect(entry.metadata ?? "").not.toContain(person.email);
     }
-    const everything = await env.DB.prepare(
+    const everything = await everywhere<{ n: number }>(
+      places,
       "SELECT count(*) AS n FROM audit_events WHERE ip = ? OR instr(coalesce(metadata, '') || coalesce(target, ''), ?) > 0",
-    )
-      .bind(personIp, `"${person.email}`)
-      .first<{ n: number }>();
-    expect(everything!.n).toBe(0);
+      personIp,
+      `"${person.email}`,
+    );
+    expect(everything.map((row) => row.n)).toEqual([0, 0, 0]);
     // What others did keeps their own address.
-    expect(await countIn("audit_events", "ip", "203.0.113.7")).toBeGreaterThan(0);
+    const others = await everywhere<{ n: number }>(
+      places,
+      "SELECT count(*) AS n FROM audit_events WHERE ip = ?",
+      "203.0.113.7",
+    );
+    expect(others.reduce((sum, row) => sum + row.n, 0)).toBeGreaterThan(0);
 
     expect(await countIn("invitations", "email", person.email)).toBe(0);
     const sent = await env.DB.prepare("SELECT invited_by FROM invitations WHERE email = ?")

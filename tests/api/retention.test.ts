@@ -4,7 +4,8 @@ import { retentionCutoff } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
-import { db, seedMessage } from "../support/db";
+import { seedMessage } from "../support/db";
+import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { conversions, trackingSessions } from "../../worker/db/schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
@@ -14,8 +15,31 @@ const justAfter = new Date(Date.parse(cutoff) + 60_000).toISOString();
 
 const runRetentionCron = () => runCron(RETENTION_CRON, NOW);
 
-const countOf = async (table: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())!.n;
+/** Rows of `table` in the organization's data (the only organization of this file). */
+const countOf = async (organizationId: string, table: string) =>
+  (await orgFirst<{ n: number }>(organizationId, `SELECT count(*) AS n FROM ${table}`))!.n;
+
+/**
+ * The retention runs recorded, oldest first, in D1's trail (no organization): a cron run records
+ * D1's run, and the store's when the store's day has come, each with what it deleted.
+ */
+async function retentionRuns() {
+  const { results } = await env.DB.prepare(
+    "SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
+  ).all<{ metadata: string }>();
+  return results.map(
+    (run) => JSON.parse(run.metadata) as { deleted: Record<string, number>; complete: boolean },
+  );
+}
+
+/** What these runs deleted, added up by table. */
+function deletedBy(runs: { deleted: Record<string, number> }[]) {
+  const sum: Record<string, number> = {};
+  for (const { deleted } of runs) {
+    for (const [table, n] of Object.entries(deleted)) sum[table] = (sum[table] ?? 0) + n;
+  }
+  return sum;
+}
 
 describe("daily retention", () => {
   it("deletes exactly what is older than two years, idempotently, and records the run", async () => {
@@ -23,42 +47,55 @@ describe("daily retention", () => {
     const orgId = owner.organization.id;
     const expired = await createConversation(owner);
     const kept = await createConversation(owner);
-    await env.DB.prepare("UPDATE conversations SET last_message_at = ? WHERE id = ?")
-      .bind(justBefore, expired.id)
-      .run();
-    await env.DB.prepare("UPDATE conversations SET last_message_at = ? WHERE id = ?")
-      .bind(justAfter, kept.id)
-      .run();
+    const setLastMessageAt = (id: string, at: string) =>
+      orgSql(orgId, "UPDATE conversations SET last_message_at = ? WHERE id = ?", at, id);
+    await setLastMessageAt(expired.id, justBefore);
+    await setLastMessageAt(kept.id, justAfter);
     for (let i = 0; i < 3; i++) await seedMessage(orgId, expired.id, { at: justBefore });
     await seedMessage(orgId, kept.id, { at: justBefore }); // old message, but its conversation is active
-    await db.insert(trackingSessions).values([
-      { organizationId: orgId, trackingParams: { utm_source: "old" }, lastActivityAt: justBefore },
-      { organizationId: orgId, trackingParams: { utm_source: "new" }, lastActivityAt: justAfter },
-    ]);
-    await db.insert(conversions).values([
-      { organizationId: orgId, eventName: "lead", eventTime: justBefore },
-      { organizationId: orgId, eventName: "lead", eventTime: justAfter },
-    ]);
+    await withOrgDb(orgId, async (orgDb) => {
+      await orgDb.insert(trackingSessions).values([
+        {
+          organizationId: orgId,
+          trackingParams: { utm_source: "old" },
+          lastActivityAt: justBefore,
+        },
+        { organizationId: orgId, trackingParams: { utm_source: "new" }, lastActivityAt: justAfter },
+      ]);
+      await orgDb.insert(conversions).values([
+        { organizationId: orgId, eventName: "lead", eventTime: justBefore },
+        { organizationId: orgId, eventName: "lead", eventTime: justAfter },
+      ]);
+    });
 
     await runRetentionCron();
-    expect(await countOf("messages")).toBe(1);
-    expect(await countOf("conversations")).toBe(1);
-    expect(await countOf("tracking_sessions")).toBe(1);
-    expect(await countOf("conversions")).toBe(1);
-    const left = await env.DB.prepare("SELECT id FROM conversations").first<{ id: string }>();
+    const first = await retentionRuns();
+    expect(await countOf(orgId, "messages")).toBe(1);
+    expect(await countOf(orgId, "conversations")).toBe(1);
+    expect(await countOf(orgId, "tracking_sessions")).toBe(1);
+    expect(await countOf(orgId, "conversions")).toBe(1);
+    const left = await orgFirst<{ id: string }>(orgId, "SELECT id FROM conversations");
     expect(left!.id).toBe(kept.id);
 
     await runRetentionCron();
-    expect(await countOf("messages")).toBe(1);
-    expect(await countOf("conversations")).toBe(1);
+    expect(await countOf(orgId, "messages")).toBe(1);
+    expect(await countOf(orgId, "conversations")).toBe(1);
 
-    const runs = await env.DB.prepare(
-      "SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
-    ).all<{ metadata: string }>();
-    expect(runs.results.map((r) => JSON.parse(r.metadata).deleted)).toEqual([
-      { messages: 3, conversations: 1, tracking_sessions: 1, conversions: 1 },
-      { messages: 0, conversations: 0, tracking_sessions: 0, conversions: 0 },
-    ]);
-    expect(JSON.parse(runs.results[0]!.metadata).complete).toBe(true);
+    // Each cron run is recorded, with what it deleted: everything expired, then nothing.
+    const second = (await retentionRuns()).slice(first.length);
+    expect(deletedBy(first)).toEqual({
+      messages: 3,
+      conversations: 1,
+      tracking_sessions: 1,
+      conversions: 1,
+    });
+    expect(second.length).toBeGreaterThan(0);
+    expect(deletedBy(second)).toEqual({
+      messages: 0,
+      conversations: 0,
+      tracking_sessions: 0,
+      conversions: 0,
+    });
+    expect(first.every((run) => run.complete)).toBe(true);
   });
 });

@@ -6,7 +6,8 @@ import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
-import { connectWhatsapp, db } from "../support/db";
+import { connectWhatsapp } from "../support/db";
+import { withOrgDb } from "../support/org-data";
 import { createOwner, registerUser } from "../support/factories";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { adCustomerPhone, messageFromAd, settledConversion } from "../support/ads";
@@ -82,7 +83,7 @@ describe("stages", () => {
       (c) => c.event_name === "lead",
     );
     expect(leads).toHaveLength(1);
-    const lead = await settledConversion(leads[0]!.id);
+    const lead = await settledConversion(owner.organization.id, leads[0]!.id);
     expect(lead).toMatchObject({ capiStatus: "sent", ctwaClid, conversationId: conversation.id });
     const sent = await sentTimes(lead.eventId);
     expect(sent).toHaveLength(1);
@@ -140,8 +141,8 @@ describe("sales", () => {
     });
 
     const rows = await Promise.all([
-      settledConversion(first.body.data.sale.id),
-      settledConversion(second.body.data.sale.id),
+      settledConversion(owner.organization.id, first.body.data.sale.id),
+      settledConversion(owner.organization.id, second.body.data.sale.id),
     ]);
     for (const row of rows) expect(row).toMatchObject({ capiStatus: "sent", ctwaClid });
     const [one] = await sentTimes(rows[0].eventId);
@@ -170,14 +171,16 @@ describe("sales", () => {
     expect(clicks[0]!.body.data.sale.id).toBe(clicks[1]!.body.data.sale.id);
     const retried = await sell(owner, conversation.id, { value: 75 }, key);
     expect(retried.body.data.sale.id).toBe(clicks[0]!.body.data.sale.id);
-    const stored = await db.query.conversions.findMany({
-      where: and(
-        eq(conversions.conversationId, conversation.id),
-        eq(conversions.eventName, "purchase"),
-      ),
-    });
+    const stored = await withOrgDb(owner.organization.id, (orgDb) =>
+      orgDb.query.conversions.findMany({
+        where: and(
+          eq(conversions.conversationId, conversation.id),
+          eq(conversions.eventName, "purchase"),
+        ),
+      }),
+    );
     expect(stored).toHaveLength(1);
-    const row = await settledConversion(stored[0]!.id);
+    const row = await settledConversion(owner.organization.id, stored[0]!.id);
     expect(await sentTimes(row.eventId)).toHaveLength(1);
   });
 
@@ -321,7 +324,7 @@ describe("sales", () => {
       visited_at: expect.any(String),
     });
     const sale = await sell(owner, conversation.id, { value: 59.9 });
-    const row = await settledConversion(sale.body.data.sale.id);
+    const row = await settledConversion(owner.organization.id, sale.body.data.sale.id);
     expect(row).toMatchObject({
       capiStatus: "sent",
       ctwaClid: null,
@@ -392,7 +395,7 @@ describe("what Meta detected in the chat", () => {
     const [a, b] = await Promise.all([confirm(), confirm()]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.body.data.conversion.id).toBe(b.body.data.conversion.id);
-    const row = await settledConversion(a.body.data.conversion.id);
+    const row = await settledConversion(owner.organization.id, a.body.data.conversion.id);
     expect(row).toMatchObject({ eventName: "purchase", conversionValue: 120, capiStatus: "sent" });
     expect(await sentTimes(row.eventId)).toHaveLength(1);
 
@@ -461,19 +464,23 @@ describe("what Meta detected in the chat", () => {
         error: "conflict",
         message: expect.stringMatching(/^Esta sugerencia/),
       });
-      const row = await db.query.conversionSuggestions.findFirst({
-        where: (t, { eq: is }) => is(t.id, sid),
-      });
+      const row = await withOrgDb(owner.organization.id, (orgDb) =>
+        orgDb.query.conversionSuggestions.findFirst({
+          where: (t, { eq: is }) => is(t.id, sid),
+        }),
+      );
       expect(row!.status).toBe(confirmed.status === 200 ? "confirmed" : "dismissed");
       expect(row!.conversionId !== null).toBe(confirmed.status === 200);
     }
     const purchases = (await conversationConversions(owner, conversation.id)).filter(
       (c) => c.event_name === "purchase",
     );
-    const confirmedRows = await db.query.conversionSuggestions.findMany({
-      where: (t, { and: all, eq: is }) =>
-        all(is(t.conversationId, conversation.id), is(t.status, "confirmed")),
-    });
+    const confirmedRows = await withOrgDb(owner.organization.id, (orgDb) =>
+      orgDb.query.conversionSuggestions.findMany({
+        where: (t, { and: all, eq: is }) =>
+          all(is(t.conversationId, conversation.id), is(t.status, "confirmed")),
+      }),
+    );
     expect(purchases).toHaveLength(confirmedRows.length);
   });
 
@@ -590,9 +597,11 @@ describe("another organization", () => {
         )
       ).status,
     ).toBe(404);
-    const stored = await db.query.conversions.findMany({
-      where: eq(conversions.organizationId, intruder.organization.id),
-    });
+    const stored = await withOrgDb(intruder.organization.id, (orgDb) =>
+      orgDb.query.conversions.findMany({
+        where: eq(conversions.organizationId, intruder.organization.id),
+      }),
+    );
     expect(stored.filter((c) => c.eventName === "purchase" || c.eventName === "lead")).toEqual([]);
 
     // A signed-in person without an organization gets the organization error.

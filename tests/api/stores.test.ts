@@ -1,6 +1,6 @@
 // Each organization's store (contract section 15, docs/decisions/0052): reached by the
 // registry's store_id, serving one organization only, migrating its own schema when it wakes,
-// and listed for the operator.
+// listed for the operator, and an organization's data moved into it from D1 and back.
 import {
   applyD1Migrations,
   listDurableObjectIds,
@@ -17,7 +17,11 @@ import {
 } from "../../durable-objects/store-migrations";
 import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
-import { createConversation, createOwner } from "../support/factories";
+import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
+import { connectWhatsapp, seedMessage } from "../support/db";
+import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
+import { STORE_TABLE_NAMES } from "../../worker/stores/store-tables";
+import { relevantKnowledge } from "../../worker/knowledge/retrieval";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { connect } from "../support/sockets";
@@ -38,7 +42,12 @@ describe("the store registry", () => {
   it("gives a new organization a store of its own, reached by its store_id", async () => {
     const owner = await createOwner();
     const row = await registryRow(owner.organization.id);
-    expect(row).toMatchObject({ state: "d1", jurisdiction: null });
+    // Its data starts in its store.
+    expect(row).toMatchObject({
+      state: "store",
+      data_version: STORE_SCHEMA_VERSION,
+      jurisdiction: null,
+    });
     expect(row!.store_id).not.toBe(owner.organization.id);
 
     // The console's socket and the events it hears go through the store named by store_id.
@@ -204,7 +213,7 @@ describe("GET /api/v1/operator/stores", () => {
     expect(data).toContainEqual({
       organization_id: owner.organization.id,
       name: "Zapatería Operador",
-      state: "d1",
+      state: "store",
       schema_version: expect.any(Number),
       bytes: expect.any(Number),
       messages: 0,
@@ -240,6 +249,7 @@ describe("an organization whose data is in its store", () => {
 
   it("gets its quick replies from its store, answered as before", async () => {
     const [moved, stayed] = [await createOwner(), await createOwner()];
+    await keepInD1(stayed.organization.id);
     await moveTo(moved.organization.id, "store");
     const replies = api(moved.token)["quick-replies"];
 
@@ -330,18 +340,37 @@ describe("moving an organization (npm run stores -- move)", () => {
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
+  /** Every page of every table a move copies, in order, as the command takes them. */
+  async function copyAll(organizationId: string, tables: string[]) {
+    const pages: Record<string, { copied: number; next: string | null }[]> = {};
+    for (const table of tables) {
+      pages[table] = [];
+      for (let after: string | null = ""; after !== null;) {
+        const page = await operator(`/stores/${organizationId}/copy`, { table, after });
+        expect(page.status, JSON.stringify(page.body)).toBe(200);
+        pages[table].push(page.body.data);
+        after = page.body.data.next;
+      }
+    }
+    return pages;
+  }
+
   /** Every step of a move, as the command takes them; answers `finish`'s figures. */
   async function move(organizationId: string, to: "d1" | "store") {
     const begun = await operator(`/stores/${organizationId}/move`, { to });
     expect(begun.status).toBe(200);
-    for (const table of begun.body.data.tables) {
-      for (let after: string | null = ""; after !== null;) {
-        const page = await operator(`/stores/${organizationId}/copy`, { table, after });
-        expect(page.status).toBe(200);
-        after = page.body.data.next;
-      }
-    }
+    await copyAll(organizationId, begun.body.data.tables);
     return (await operator(`/stores/${organizationId}/finish`)).body.data;
+  }
+
+  /**
+   * An organization whose data is in D1, as every one made before organizations started in
+   * their stores: put back in D1 before anything of it is written, so the API writes D1.
+   */
+  async function ownerInD1() {
+    const owner = await createOwner();
+    await keepInD1(owner.organization.id);
+    return owner;
   }
 
   const shortcuts = async (token: string) =>
@@ -349,21 +378,213 @@ describe("moving an organization (npm run stores -- move)", () => {
       .map((r) => r.shortcut)
       .sort();
 
+  /** A write through the API that must succeed; answers its data. */
+  async function written(method: string, path: string, token: string, body: unknown) {
+    const res = await call(method, path, { token, body });
+    expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+    return res.body.data;
+  }
+
+  /**
+   * A bit of everything an organization has, written while its data is in D1: an agent the
+   * WhatsApp number answers with, a label on a conversation, a customer's message, a note
+   * mentioning a member, knowledge, a tracking session, a sale, the sandbox's AI call and
+   * usage; and what Meta's reports and webhooks leave (costs, spend, a template, a detected
+   * sale), which no console call writes.
+   */
+  async function organizationWithEverything() {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    const marta = await addMember(id, "agent");
+    await written("PATCH", "/api/v1/profiles/me", marta.token, { full_name: "Marta López" });
+    const agent = await createAgent(owner);
+    await connectWhatsapp(id, { defaultAgentId: agent.id });
+    const label = await written("POST", "/api/v1/labels", owner.token, {
+      name: "VIP",
+      color: "#dc2626",
+    });
+    const lucia = await createConversation(owner, {
+      contact_name: "Lucía Fernández",
+      agent_id: agent.id,
+    });
+    const other = await createConversation(owner, { contact_name: "Otro", priority: "urgent" });
+    await written("PUT", `/api/v1/conversations/${lucia.id}/labels`, owner.token, {
+      label_ids: [label.id],
+    });
+    await seedMessage(id, other.id, { content: "¿Tenéis cita para ortodoncia?" });
+    await written("POST", `/api/v1/conversations/${lucia.id}/notes`, owner.token, {
+      content: "Ojo @marta lopez, este cliente ya pagó",
+    });
+    await written("POST", "/api/v1/knowledge", owner.token, {
+      title: "Horario",
+      content: "Abrimos de lunes a viernes por la mañana.",
+    });
+    await written("POST", "/api/v1/tracking/sessions", owner.token, {
+      tracking_params: { fbclid: "IwAR-traslado" },
+      landing_page: "https://clinica.example/promo",
+    });
+    await written("POST", `/api/v1/conversations/${lucia.id}/sales`, owner.token, {
+      value: 120,
+      currency: "EUR",
+    });
+    await written("POST", `/api/v1/agents/${agent.id}/test`, owner.token, {
+      messages: [{ role: "user", content: "Hola" }],
+    });
+    const now = new Date().toISOString();
+    const today = now.slice(0, 10);
+    await orgSqlBatch(id, [
+      {
+        sql: `INSERT INTO message_costs (organization_id, day, category, country, volume, cost, fetched_at)
+              VALUES (?1, ?2, 'service', 'ES', 4, 0.08, ?3), (?1, ?2, 'service', 'MX', 2, 0.02, ?3)`,
+        params: [id, today, now],
+      },
+      {
+        sql: "INSERT INTO message_cost_syncs (organization_id, day, fetched_at) VALUES (?, ?, ?)",
+        params: [id, today, now],
+      },
+      {
+        sql: `INSERT INTO ad_spend (organization_id, ad_id, day, ad_name, spend, currency, fetched_at)
+              VALUES (?, 'ad-1', ?, 'Blanqueamiento', 12.5, 'EUR', ?)`,
+        params: [id, today, now],
+      },
+      {
+        sql: "INSERT INTO ad_spend_syncs (organization_id, day, fetched_at) VALUES (?, ?, ?)",
+        params: [id, today, now],
+      },
+      {
+        sql: `INSERT INTO whatsapp_templates (id, organization_id, meta_template_id, name, language,
+                category, status, components, updated_at)
+              VALUES (?, ?, 'tpl-1', 'bienvenida', 'es', 'MARKETING', 'APPROVED', ?, ?)`,
+        params: [crypto.randomUUID(), id, JSON.stringify([{ type: "BODY", text: "Hola" }]), now],
+      },
+      {
+        sql: `INSERT INTO conversion_suggestions (id, organization_id, conversation_id, wamid,
+                event_name, value, currency, status, conversion_id, detected_at, created_at)
+              SELECT ?1, ?2, ?3, 'wamid.detectado', 'Purchase', 120, 'EUR', 'confirmed', id, ?4, ?4
+              FROM conversions WHERE organization_id = ?2 LIMIT 1`,
+        params: [crypto.randomUUID(), id, lucia.id, now],
+      },
+    ]);
+    return { owner, marta, agent, lucia };
+  }
+
+  /** What the API answers about the organization, wherever its data is. */
+  async function answers(owner: { token: string }, marta: { token: string }, luciaId: string) {
+    const read = async (path: string, token = owner.token) => {
+      const res = await call("GET", `/api/v1${path}`, { token });
+      expect(res.status, path).toBe(200);
+      return res.body.data;
+    };
+    return {
+      conversations: await read("/conversations"),
+      stats: await read("/conversations/stats"),
+      byMessage: await read("/conversations?search=ortodoncia"),
+      byName: await read(`/conversations?search=${encodeURIComponent("lucía")}`),
+      labelled: await read(`/conversations?label_id=${(await read("/labels"))[0]?.id}`),
+      thread: await read(`/conversations/${luciaId}/messages`),
+      conversions: await read(`/conversations/${luciaId}/conversions`),
+      labels: await read("/labels"),
+      agents: await read("/agents"),
+      usage: await read("/agents/usage"),
+      knowledge: await read("/knowledge"),
+      mentions: await read("/mentions", marta.token),
+      audit: await read("/organizations/audit-log"),
+    };
+  }
+
+  /** The inbox tallies the store's or D1's triggers keep (those at zero aside). */
+  const tallies = (rows: Record<string, unknown>[]) =>
+    rows.filter((r) => r.n !== 0).sort((a, b) => String(a.tally).localeCompare(String(b.tally)));
+  const tallySql = "SELECT tally, n FROM conversation_counts WHERE organization_id = ?";
+  const d1Tallies = async (id: string) =>
+    tallies((await env.DB.prepare(tallySql).bind(id).all()).results);
+  const orgTallies = async (id: string) => tallies(await orgSql(id, tallySql, id));
+
+  it("moves all of an organization's data to its store and back, answered the same", async () => {
+    const { owner, marta, agent, lucia } = await organizationWithEverything();
+    const id = owner.organization.id;
+    // The sandbox's call is recorded beside its answer.
+    await vi.waitFor(async () =>
+      expect(
+        (await orgFirst<{ n: number }>(
+          id,
+          "SELECT count(*) AS n FROM ai_calls WHERE organization_id = ?",
+          id,
+        ))!.n,
+      ).toBe(1),
+    );
+    const inD1 = await answers(owner, marta, lucia.id);
+    expect(inD1.byMessage.conversations).toHaveLength(1);
+    expect(inD1.byName.conversations.map((c: { id: string }) => c.id)).toEqual([lucia.id]);
+    expect(inD1.mentions.mentions).toHaveLength(1);
+
+    const there = await move(id, "store");
+    expect(there).toMatchObject({ moved: true, state: "store", differing: [] });
+    expect(there.checks.map((c: { table: string }) => c.table)).toEqual(STORE_TABLE_NAMES);
+    for (const check of there.checks) {
+      expect(check.store, check.table).toEqual(check.d1);
+      if (check.table !== "quick_replies")
+        expect(check.store.count, check.table).toBeGreaterThan(0);
+    }
+    expect(await registryRow(id)).toMatchObject({
+      state: "store",
+      data_version: STORE_SCHEMA_VERSION,
+    });
+
+    // Served from the store now, answered as D1 answered; its tallies and search indexes
+    // rebuilt by its own triggers.
+    expect(await answers(owner, marta, lucia.id)).toEqual(inD1);
+    expect(await orgTallies(id)).toEqual(await d1Tallies(id));
+    expect(
+      await orgSql(id, "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", "ortodoncia"),
+    ).toHaveLength(1);
+    const knowledge = await withOrgDb(id, (orgDb) =>
+      relevantKnowledge(orgDb, id, ["¿Qué horario tenéis los viernes?"], null),
+    );
+    expect(knowledge.map((k) => k.title)).toEqual(["Horario"]);
+    // D1 keeps its rows (for a move back), and a write now goes to the store alone.
+    const keptInD1 = await env.DB.prepare(
+      "SELECT count(*) AS n FROM conversations WHERE organization_id = ?",
+    )
+      .bind(id)
+      .first<{ n: number }>();
+    expect(keptInD1!.n).toBe(2);
+    const added = await createConversation(owner, { contact_name: "Nueva en el almacén" });
+    const inD1Now = await env.DB.prepare("SELECT count(*) AS n FROM conversations WHERE id = ?")
+      .bind(added.id)
+      .first<{ n: number }>();
+    expect(inD1Now!.n).toBe(0);
+    expect(await orgSql(id, "SELECT id FROM conversations WHERE id = ?", added.id)).toHaveLength(1);
+    const inStore = await answers(owner, marta, lucia.id);
+    expect(inStore.conversations.conversations).toHaveLength(3);
+    const storeTallies = await orgTallies(id);
+
+    const back = await move(id, "d1");
+    expect(back).toMatchObject({ moved: true, state: "d1", differing: [] });
+    for (const check of back.checks) expect(check.d1, check.table).toEqual(check.store);
+    expect(await registryRow(id)).toMatchObject({ state: "d1", data_version: 0 });
+    expect(await answers(owner, marta, lucia.id)).toEqual(inStore);
+    expect(await d1Tallies(id)).toEqual(storeTallies);
+    // The WhatsApp number still answers with its agent (D1's foreign key cleared it a moment).
+    const number = await env.DB.prepare(
+      "SELECT default_agent_id FROM whatsapp_connections WHERE organization_id = ?",
+    )
+      .bind(id)
+      .first<{ default_agent_id: string }>();
+    expect(number!.default_agent_id).toBe(agent.id);
+  });
+
   it("moves to the store and back, with writes in between, losing and doubling nothing", async () => {
-    const owner = await createOwner();
+    const owner = await ownerInD1();
     const replies = api(owner.token)["quick-replies"];
     for (const shortcut of ["horario", "precio", "envio"]) {
       await replies.$post({ json: { shortcut, content: `Texto de ${shortcut}` } });
     }
     const there = await move(owner.organization.id, "store");
     expect(there).toMatchObject({ moved: true, state: "store" });
-    expect(there.checks).toEqual([
-      {
-        table: "quick_replies",
-        d1: there.checks[0].store,
-        store: expect.objectContaining({ count: 3 }),
-      },
-    ]);
+    const copied = there.checks.find((c: { table: string }) => c.table === "quick_replies");
+    expect(copied.d1).toEqual(copied.store);
+    expect(copied.store.count).toBe(3);
     expect(await registryRow(owner.organization.id)).toMatchObject({
       state: "store",
       data_version: STORE_SCHEMA_VERSION,
@@ -379,7 +600,7 @@ describe("moving an organization (npm run stores -- move)", () => {
 
     const back = await move(owner.organization.id, "d1");
     expect(back).toMatchObject({ moved: true, state: "d1" });
-    expect(back.checks[0].d1).toEqual(back.checks[0].store);
+    for (const check of back.checks) expect(check.d1, check.table).toEqual(check.store);
     expect(await shortcuts(owner.token)).toEqual(["envio", "gracias", "horario"]);
     const inD1 = await env.DB.prepare(
       "SELECT shortcut FROM quick_replies WHERE organization_id = ? ORDER BY shortcut",
@@ -393,33 +614,133 @@ describe("moving an organization (npm run stores -- move)", () => {
     expect(await shortcuts(owner.token)).toEqual(["envio", "gracias", "horario"]);
   });
 
-  it("goes back where it was when the figures differ, and says which", async () => {
-    const owner = await createOwner();
-    const replies = api(owner.token)["quick-replies"];
-    await replies.$post({ json: { shortcut: "horario", content: "De 9 a 19 h." } });
+  it("goes back where it was when a row was written behind its back, and says which table", async () => {
+    const owner = await ownerInD1();
     const id = owner.organization.id;
+    const conversation = await createConversation(owner);
+    await seedMessage(id, conversation.id, { content: "Antes del traslado" });
     const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    expect(begun.body.data.tables).toEqual(STORE_TABLE_NAMES);
     // Writes are held while it switches.
-    expect((await replies.$post({ json: { shortcut: "x", content: "y" } })).status).toBe(503);
-    await operator(`/stores/${id}/copy`, { table: "quick_replies", after: "" });
+    const held = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: "Nota" },
+    });
+    expect(held.status).toBe(503);
+    await copyAll(id, begun.body.data.tables);
     // A row only D1 has (a Worker that did not know of the move, in a deployment whose
     // routes outlived the wait): the check finds it.
     await env.DB.prepare(
-      `INSERT INTO quick_replies (id, organization_id, shortcut, content, created_at, updated_at)
-       VALUES (?, ?, 'tarde', 'Llegó tarde', ?, ?)`,
+      `INSERT INTO messages (id, organization_id, conversation_id, content, direction,
+         sender_type, status, created_at)
+       VALUES (?, ?, ?, 'Llegó tarde', 'inbound', 'customer', 'delivered', ?)`,
     )
-      .bind(crypto.randomUUID(), id, new Date().toISOString(), new Date().toISOString())
+      .bind(crypto.randomUUID(), id, conversation.id, new Date().toISOString())
       .run();
     const finished = (await operator(`/stores/${id}/finish`)).body.data;
-    expect(begun.body.data.tables).toEqual(["quick_replies"]);
-    expect(finished).toMatchObject({ moved: false, state: "d1" });
-    expect(finished.checks[0]).toMatchObject({ d1: { count: 2 }, store: { count: 1 } });
-    expect(await shortcuts(owner.token)).toEqual(["horario", "tarde"]);
-    expect((await replies.$post({ json: { shortcut: "x", content: "y" } })).status).toBe(201);
+    expect(finished).toMatchObject({ moved: false, state: "d1", differing: ["messages"] });
+    expect(finished.checks.find((c: { table: string }) => c.table === "messages")).toMatchObject({
+      d1: { count: 2 },
+      store: { count: 1 },
+    });
+    // Working where it was, with every row, and taking writes again.
+    const thread = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+      token: owner.token,
+    });
+    expect(thread.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
+      "Antes del traslado",
+      "Llegó tarde",
+    ]);
+    expect(await registryRow(id)).toMatchObject({ state: "d1", data_version: 0 });
+    const note = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: "Nota" },
+    });
+    expect(note.status).toBe(201);
+  });
+
+  it("moves an organization moved when its store held only quick replies, copying only the rest", async () => {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    const conversation = await createConversation(owner, { contact_name: "Lucía Fernández" });
+    // Moved at version 2: its quick replies are in its store, everything else in D1.
+    await env.DB.prepare(
+      "UPDATE organization_stores SET state = 'store', data_version = 2 WHERE organization_id = ?",
+    )
+      .bind(id)
+      .run();
+    const replies = api(owner.token)["quick-replies"];
+    expect(
+      (await replies.$post({ json: { shortcut: "horario", content: "De 9 a 19 h." } })).status,
+    ).toBe(201);
+
+    const finished = await move(id, "store");
+    expect(finished).toMatchObject({ moved: true, state: "store", differing: [] });
+    expect(finished.checks.map((c: { table: string }) => c.table)).toEqual(
+      STORE_TABLE_NAMES.filter((table) => table !== "quick_replies"),
+    );
+    expect(await registryRow(id)).toMatchObject({ data_version: STORE_SCHEMA_VERSION });
+    // Its quick replies stayed as they were; the rest came from D1.
+    expect(await shortcuts(owner.token)).toEqual(["horario"]);
+    const listed = await call("GET", "/api/v1/conversations", { token: owner.token });
+    expect(listed.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
+      conversation.id,
+    ]);
+    expect(await orgSql(id, "SELECT id FROM conversations")).toEqual([{ id: conversation.id }]);
+  });
+
+  it("pages a table without an id by its key, every row once", async () => {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    // 1,201 days' costs by category and country: more than two pages, ordered by three columns.
+    await orgSql(
+      id,
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+       INSERT INTO message_costs (organization_id, day, category, country, volume, cost, fetched_at)
+       SELECT ?1, date('2026-01-01', '+' || (i / 40) || ' days'),
+         CASE i % 2 WHEN 0 THEN 'service' ELSE 'marketing' END, printf('C%02d', (i / 2) % 20),
+         i, i / 100.0, '2026-04-01T00:00:00.000Z'
+       FROM n`,
+      id,
+    );
+    const costsSql = `SELECT day, category, country, volume, cost FROM message_costs
+      WHERE organization_id = ? ORDER BY day, category, country`;
+    const inD1 = (await env.DB.prepare(costsSql).bind(id).all()).results;
+    expect(inD1).toHaveLength(1201);
+
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    const pages = (await copyAll(id, begun.body.data.tables)).message_costs!;
+    expect(pages.map((page) => page.copied)).toEqual([500, 500, 201]);
+    // The cursor is the last row's key: day, category and country.
+    expect(JSON.parse(pages[0]!.next!)).toEqual([
+      expect.stringMatching(/^2026-01-13$/),
+      expect.any(String),
+      expect.any(String),
+    ]);
+    const finished = (await operator(`/stores/${id}/finish`)).body.data;
+    expect(finished).toMatchObject({ moved: true, state: "store" });
+    expect(finished.checks.find((c: { table: string }) => c.table === "message_costs")).toEqual({
+      table: "message_costs",
+      d1: { count: 1201, checksum: expect.any(String) },
+      store: finished.checks.find((c: { table: string }) => c.table === "message_costs").d1,
+    });
+    expect(await orgSql(id, costsSql, id)).toEqual(inD1);
+  });
+
+  it("passes over an organization whose store holds everything, holding none of its writes", async () => {
+    const owner = await createOwner();
+    const id = owner.organization.id;
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    expect(begun).toMatchObject({ status: 200, body: { data: { tables: [], copy_from: null } } });
+    expect(await registryRow(id)).toMatchObject({ state: "store", moving_to: null });
+    expect(
+      (await api(owner.token)["quick-replies"].$post({ json: { shortcut: "a", content: "b" } }))
+        .status,
+    ).toBe(201);
   });
 
   it("refuses a step out of order, and an organization that does not exist", async () => {
-    const owner = await createOwner();
+    const owner = await ownerInD1();
     const id = owner.organization.id;
     expect(
       (await operator(`/stores/${id}/copy`, { table: "quick_replies", after: "" })).status,
@@ -428,10 +749,18 @@ describe("moving an organization (npm run stores -- move)", () => {
     expect((await operator(`/stores/${id}/move`, { to: "d1" })).status).toBe(409);
     expect((await operator(`/stores/${id}/move`, { to: "luna" })).status).toBe(422);
     expect((await operator(`/stores/${id}/copy`, { table: "users", after: "" })).status).toBe(422);
+    expect(
+      (await operator(`/stores/${id}/copy`, { table: "conversation_labels", after: "roto" }))
+        .status,
+    ).toBe(409);
     expect((await operator(`/stores/${crypto.randomUUID()}/move`, { to: "store" })).status).toBe(
       404,
     );
     await operator(`/stores/${id}/move`, { to: "store" });
+    expect(
+      (await operator(`/stores/${id}/copy`, { table: "conversation_labels", after: "roto" }))
+        .status,
+    ).toBe(400);
     expect((await operator(`/stores/${id}/abort`)).body.data).toEqual({ state: "d1" });
   });
 });

@@ -11,10 +11,18 @@ import { connectWhatsapp } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
+import { orgFirst, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect, tick } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+
+/** The round robin's choice for each conversation, all at once, on the organization's data. */
+const roundRobin = (organizationId: string, conversationIds: string[]) =>
+  withOrgDb(organizationId, (orgDb) => {
+    const deps = depsForBackground(env, () => {}, orgDb);
+    return Promise.all(conversationIds.map((id) => autoAssign(deps, organizationId, id)));
+  });
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
@@ -62,11 +70,11 @@ describe("assignment to people", () => {
     const hers = await list(owner.token, { assignee_id: marta.user.id });
     expect(hers.conversations.map((c) => c.id)).toEqual([conversation.id]);
 
-    const audit = await env.DB.prepare(
+    const audit = await orgFirst<{ user_id: string; target: string; metadata: string }>(
+      owner.organization.id,
       "SELECT user_id, target, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
-    )
-      .bind(conversation.id)
-      .first<{ user_id: string; target: string; metadata: string }>();
+      conversation.id,
+    );
     expect(audit).toMatchObject({ user_id: owner.user.id, target: conversation.id });
     expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: marta.user.id, how: "manual" });
 
@@ -105,16 +113,18 @@ describe("assignment to people", () => {
     const nobodys = await list(owner.token, { assignee_id: "none" });
     expect(nobodys.conversations.map((c) => c.id)).toEqual([held.id]);
     expect((await list(owner.token, { assignee_id: pablo.user.id })).total).toBe(1);
-    const audit = await env.DB.prepare(
+    const audit = await orgFirst<{ user_id: string; metadata: string }>(
+      owner.organization.id,
       "SELECT user_id, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ? ORDER BY created_at DESC",
-    )
-      .bind(held.id)
-      .first<{ user_id: string; metadata: string }>();
+      held.id,
+    );
     expect(audit!.user_id).toBe(owner.user.id);
     expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: null, how: "member_removed" });
-    const mentions = await env.DB.prepare("SELECT count(*) AS n FROM mentions WHERE user_id = ?")
-      .bind(marta.user.id)
-      .first<{ n: number }>();
+    const mentions = await orgFirst<{ n: number }>(
+      owner.organization.id,
+      "SELECT count(*) AS n FROM mentions WHERE user_id = ?",
+      marta.user.id,
+    );
     expect(mentions!.n).toBe(0);
   });
 
@@ -160,12 +170,14 @@ describe("assignment to people", () => {
     await runDueReplies(hub);
     const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(held));
     expect(asked).toEqual([]);
-    const before = await botMessages(conversation.id);
+    const before = await botMessages(owner.organization.id, conversation.id);
 
     await patch(marta.token, conversation.id, { assignee_id: null });
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Hay alguien?" })));
     await runDueReplies(hub);
-    expect((await botMessages(conversation.id)).length).toBe(before.length + 1);
+    expect((await botMessages(owner.organization.id, conversation.id)).length).toBe(
+      before.length + 1,
+    );
   });
 });
 
@@ -209,9 +221,9 @@ describe("round robin", () => {
     expect((await setWork(owner.token, marta.user.id, { max_open: 1 })).status).toBe(200);
     expect((await setWork(owner.token, pablo.user.id, { max_open: 1 })).status).toBe(200);
     const conversations = await Promise.all([1, 2, 3, 4].map(() => createConversation(owner)));
-    const deps = depsForBackground(env, () => {});
-    const assigned = await Promise.all(
-      conversations.map((c) => autoAssign(deps, owner.organization.id, c.id)),
+    const assigned = await roundRobin(
+      owner.organization.id,
+      conversations.map((c) => c.id),
     );
     const holders = assigned.map((row) => row?.assigneeId ?? null);
     expect(holders.filter((h) => h === marta.user.id)).toHaveLength(1);
@@ -222,7 +234,7 @@ describe("round robin", () => {
     const martas = conversations[holders.indexOf(marta.user.id)]!;
     await patch(owner.token, martas.id, { status: "closed" });
     const waiting = conversations[holders.indexOf(null)]!;
-    expect((await autoAssign(deps, owner.organization.id, waiting.id))?.assigneeId).toBe(
+    expect((await roundRobin(owner.organization.id, [waiting.id]))[0]?.assigneeId).toBe(
       marta.user.id,
     );
   });
@@ -237,8 +249,7 @@ describe("round robin", () => {
     });
     // Marta was given one before (and it is closed): both hold none, Pablo waited longer.
     const earlier = await createConversation(owner);
-    const deps = depsForBackground(env, () => {});
-    expect((await autoAssign(deps, owner.organization.id, earlier.id))?.assigneeId).toBe(
+    expect((await roundRobin(owner.organization.id, [earlier.id]))[0]?.assigneeId).toBe(
       marta.user.id,
     );
     await patch(owner.token, earlier.id, { status: "closed" });
@@ -259,11 +270,11 @@ describe("round robin", () => {
     );
     expect(event.data.conversation.assignee_id).toBe(pablo.user.id);
     inbox.socket.close();
-    const audit = await env.DB.prepare(
+    const audit = await orgFirst<{ user_id: string | null; metadata: string }>(
+      owner.organization.id,
       "SELECT user_id, metadata FROM audit_events WHERE action = 'conversation.assign' AND target = ?",
-    )
-      .bind(conversation.id)
-      .first<{ user_id: string | null; metadata: string }>();
+      conversation.id,
+    );
     expect(audit!.user_id).toBeNull();
     expect(JSON.parse(audit!.metadata)).toEqual({ assignee_id: pablo.user.id, how: "round_robin" });
   });

@@ -1,12 +1,12 @@
 // Two organizations, each with one of everything. For every route that takes an id, the
 // other organization reaches only its own: 404, and the owner's data unchanged. Lists,
 // stats and exports never show the other's rows.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -246,11 +246,17 @@ describe("lists, stats and exports", () => {
   });
 
   it("keeps the rows of both in the database", async () => {
-    const row = await env.DB.prepare(
-      "SELECT count(*) AS n FROM conversations WHERE organization_id IN (?, ?)",
-    )
-      .bind(a.owner.organization.id, b.owner.organization.id)
-      .first<{ n: number }>();
-    expect(row!.n).toBe(2);
+    // Each in its own organization's data, which holds nothing of the other.
+    const rows = await Promise.all(
+      [a, b].map(({ owner }) =>
+        orgFirst<{ n: number }>(
+          owner.organization.id,
+          "SELECT count(*) AS n FROM conversations WHERE organization_id IN (?, ?)",
+          a.owner.organization.id,
+          b.owner.organization.id,
+        ),
+      ),
+    );
+    expect(rows.map((row) => row!.n)).toEqual([1, 1]);
   });
 });

@@ -1,9 +1,9 @@
 // The organization's public tracking key: carried by GET /organizations/me, rotated by an
 // owner or admin, and the old key refused at once.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createOwner, randomIp, registerUser } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
@@ -52,12 +52,12 @@ describe("POST /tracking/key/rotate", () => {
     const organization = await call("GET", "/api/v1/organizations/me", { token: owner.token });
     expect(organization.body.data.tracking_key).toBe(newKey);
 
-    const audit = await env.DB.prepare(
+    const audit = await orgSql(
+      owner.organization.id,
       "SELECT user_id, ip, metadata FROM audit_events WHERE organization_id = ? AND action = 'tracking_key.rotate'",
-    )
-      .bind(owner.organization.id)
-      .all();
-    expect(audit.results).toEqual([{ user_id: owner.user.id, ip: "203.0.113.21", metadata: null }]);
+      owner.organization.id,
+    );
+    expect(audit).toEqual([{ user_id: owner.user.id, ip: "203.0.113.21", metadata: null }]);
   });
 
   it("is for owners and admins: an agent gets 403 and the key stays", async () => {

@@ -10,6 +10,7 @@ import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../worker/tracking/servic
 import { createOwner, randomIp } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
+import { orgFirst, orgSql, orgSqlBatch } from "../support/org-data";
 
 type Tracking = ReturnType<typeof api>["tracking"];
 type SessionInput = InferRequestType<Tracking["sessions"]["$post"]>["json"];
@@ -64,12 +65,7 @@ describe("tracking sessions", () => {
       expect(res.status).toBe(422);
       expect(res.body.details[0].path).toBe("tracking_params");
     }
-    const n = await env.DB.prepare(
-      "SELECT count(*) AS n FROM tracking_sessions WHERE organization_id = ?",
-    )
-      .bind(owner.organization.id)
-      .first<{ n: number }>();
-    expect(n!.n).toBe(0);
+    expect(await rowsOf("tracking_sessions", owner.organization.id)).toBe(0);
   });
 
   it("accept a business's public key with CORS, and refuse an unknown key", async () => {
@@ -160,9 +156,12 @@ describe("conversions and stats", () => {
     conversion?: { event: ConversionInput["event_name"]; value?: number },
   ) {
     const s = await answer(api(owner.token).tracking.sessions.$post({ json: session(params) }));
-    await env.DB.prepare("UPDATE tracking_sessions SET created_at = ? WHERE id = ?")
-      .bind(at, s.body.data.id)
-      .run();
+    await orgSql(
+      owner.organization.id,
+      "UPDATE tracking_sessions SET created_at = ? WHERE id = ?",
+      at,
+      s.body.data.id,
+    );
     if (conversion) {
       const c = await answer(
         api(owner.token).tracking.conversions.$post({
@@ -174,9 +173,12 @@ describe("conversions and stats", () => {
         }),
       );
       expect(c.status).toBe(201);
-      await env.DB.prepare("UPDATE conversions SET event_time = ? WHERE id = ?")
-        .bind(at, c.body.data.id)
-        .run();
+      await orgSql(
+        owner.organization.id,
+        "UPDATE conversions SET event_time = ? WHERE id = ?",
+        at,
+        c.body.data.id,
+      );
     }
   }
 
@@ -285,9 +287,8 @@ describe("conversions and stats", () => {
 
 /** How many rows a table holds for the organization. */
 async function rowsOf(table: "tracking_sessions" | "conversions", organizationId: string) {
-  const row = await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
-    .bind(organizationId)
-    .first<{ n: number }>();
+  const sql = `SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`;
+  const row = await orgFirst<{ n: number }>(organizationId, sql, organizationId);
   return row!.n;
 }
 
@@ -534,18 +535,18 @@ describe("GET /tracking/conversions pages", () => {
   /** Stores `n` conversions for the organization, one a minute before now, pairs sharing a time. */
   async function seedConversions(organizationId: string, n: number) {
     const start = Date.now() - n * 60_000;
-    await env.DB.batch(
-      Array.from({ length: n }, (_, i) =>
-        env.DB.prepare(
-          "INSERT INTO conversions (id, organization_id, event_name, event_id, event_time, created_at) VALUES (?, ?, 'lead', ?, ?, ?)",
-        ).bind(
+    await orgSqlBatch(
+      organizationId,
+      Array.from({ length: n }, (_, i) => ({
+        sql: "INSERT INTO conversions (id, organization_id, event_name, event_id, event_time, created_at) VALUES (?, ?, 'lead', ?, ?, ?)",
+        params: [
           crypto.randomUUID(),
           organizationId,
           crypto.randomUUID(),
           new Date(start + Math.floor(i / 2) * 60_000).toISOString(),
           new Date().toISOString(),
-        ),
-      ),
+        ],
+      })),
     );
   }
 
@@ -599,18 +600,16 @@ describe("GET /tracking/conversions pages", () => {
 
   it("lists a conversion stored before custom_data was bounded without its custom_data", async () => {
     const owner = await createOwner();
-    await env.DB.prepare(
+    await orgSql(
+      owner.organization.id,
       "INSERT INTO conversions (id, organization_id, event_name, event_id, event_time, custom_data, created_at) VALUES (?, ?, 'lead', ?, ?, ?, ?)",
-    )
-      .bind(
-        crypto.randomUUID(),
-        owner.organization.id,
-        crypto.randomUUID(),
-        new Date().toISOString(),
-        JSON.stringify({ nota: "x".repeat(500_000) }),
-        new Date().toISOString(),
-      )
-      .run();
+      crypto.randomUUID(),
+      owner.organization.id,
+      crypto.randomUUID(),
+      new Date().toISOString(),
+      JSON.stringify({ nota: "x".repeat(500_000) }),
+      new Date().toISOString(),
+    );
     const res = await answer(api(owner.token).tracking.conversions.$get({ query: {} }));
     expect(res.status).toBe(200);
     expect(res.body.data.conversions[0]).toMatchObject({ event_name: "lead", custom_data: null });

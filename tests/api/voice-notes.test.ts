@@ -13,10 +13,12 @@ import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../suppo
 import { runCron } from "../support/cron";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { keepInD1, orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, failNext, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+import { scheduleStoreJob } from "../../worker/stores/store-jobs";
 
 const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 /** Words unique to one test: the fakes are shared by every test file running in parallel. */
@@ -44,8 +46,10 @@ async function holdMedia(file: {
 }
 
 /** An organization whose number answers with an active AI agent by default. */
-async function setup() {
+/** An organization with its agent and number; `inD1`: its data kept in D1 (the cron's side). */
+async function setup({ inD1 = false } = {}) {
   const owner = await createOwner({ name: "Tienda Azul" });
+  if (inD1) await keepInD1(owner.organization.id);
   const agent = await createAgent(owner, { system_prompt: "Eres la dependienta de la tienda." });
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
     defaultAgentId: agent.id,
@@ -77,11 +81,12 @@ async function sendPhoto({ phoneNumberId }: Setup, from: string, caption?: strin
 }
 
 async function conversationOf(organizationId: string, phone: string) {
-  return (await env.DB.prepare(
+  return (await orgFirst<Record<string, any>>(
+    organizationId,
     "SELECT * FROM conversations WHERE organization_id = ? AND phone_number = ?",
-  )
-    .bind(organizationId, phone)
-    .first<Record<string, any>>())!;
+    organizationId,
+    phone,
+  ))!;
 }
 
 async function messagesOf(token: string, conversationId: string) {
@@ -159,15 +164,17 @@ describe("voice notes", () => {
       type: "input_audio",
       input_audio: { data: base64(words), format: "ogg" },
     });
-    const calls = await env.DB.prepare(
+    const calls = await orgSql(
+      owner.organization.id,
       "SELECT outcome, prompt_tokens FROM ai_calls WHERE conversation_id = ?",
-    )
-      .bind(conversation.id)
-      .all();
-    expect(calls.results).toEqual([{ outcome: "transcribed", prompt_tokens: expect.any(Number) }]);
-    const usage = await env.DB.prepare("SELECT tokens_used FROM ai_usage WHERE organization_id = ?")
-      .bind(owner.organization.id)
-      .first<{ tokens_used: number }>();
+      conversation.id,
+    );
+    expect(calls).toEqual([{ outcome: "transcribed", prompt_tokens: expect.any(Number) }]);
+    const usage = await orgFirst<{ tokens_used: number }>(
+      owner.organization.id,
+      "SELECT tokens_used FROM ai_usage WHERE organization_id = ?",
+      owner.organization.id,
+    );
     expect(usage!.tokens_used).toBeGreaterThan(0);
 
     // The inbox search finds what the customer said.
@@ -187,7 +194,9 @@ describe("voice notes", () => {
       role: "user",
       content: `🎤 Nota de voz (transcripción): ${words}`,
     });
-    expect((await botMessages(conversation.id)).map((m) => m.content)).toEqual([
+    expect(
+      (await botMessages(owner.organization.id, conversation.id)).map((m) => m.content),
+    ).toEqual([
       `Respuesta de prueba (google/gemini-2.5-flash): 🎤 Nota de voz (transcripción): ${words}`,
     ]);
     socket.socket.close();
@@ -211,7 +220,7 @@ describe("voice notes", () => {
     expect(note).toMatchObject({ transcript: words, transcript_status: "done" });
     const requests = await modelRequestsWith(words);
     expect(requests.map(isTranscription)).toEqual([true, false]);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(org.owner.organization.id, conversation.id)).toHaveLength(1);
   });
 
   it("keeps the message and says why when the model fails, and hands off without answering", async () => {
@@ -226,12 +235,12 @@ describe("voice notes", () => {
       transcript_status: "failed",
       transcript_error: "El proveedor de IA no está disponible en este momento.",
     });
-    const failed = await env.DB.prepare(
+    const failed = await orgSql(
+      org.owner.organization.id,
       "SELECT outcome, error FROM ai_calls WHERE conversation_id = ?",
-    )
-      .bind(conversation.id)
-      .all();
-    expect(failed.results).toEqual([
+      conversation.id,
+    );
+    expect(failed).toEqual([
       { outcome: "failed", error: "El proveedor de IA no está disponible en este momento." },
     ]);
 
@@ -247,7 +256,7 @@ describe("voice notes", () => {
       status: "pending",
       priority: "high",
     });
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(org.owner.organization.id, conversation.id)).toEqual([]);
     // Three transcription attempts, and no question to the agent's model.
     expect((await modelRequestsWith(words)).map(isTranscription)).toEqual([true, true, true]);
     socket.socket.close();
@@ -298,14 +307,12 @@ describe("voice notes", () => {
     socket.socket.close();
   });
 
-  it("hands a note whose hub was never reached to it again from the five-minute cron", async () => {
-    const org = await setup();
+  /** Two voice notes stored pending (as ingest stores them), eleven and one minute ago. */
+  async function stuckNotes(org: Setup) {
     const conversation = await createConversation(org.owner);
     const oldWords = unique("Llamadme mañana por la tarde");
     const newWords = unique("Y confirmadme la hora");
     const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
-    // Stored pending, as ingest stores them, but never handed to the hub (scheduling failed):
-    // the first eleven minutes ago, the second one minute ago.
     const note = async (words: string, minutes: number) =>
       seedMessage(org.owner.organization.id, conversation.id, {
         type: "audio",
@@ -319,15 +326,35 @@ describe("voice notes", () => {
     const recent = await note(newWords, 1);
     const queued = (id: string) =>
       runInDurableObject(org.hub, (_, state) => state.storage.get(`transcript:${id}`));
+    const transcribed = async () => {
+      await runDurableObjectAlarm(org.hub);
+      const [oldNow, recentNow] = await messagesOf(org.owner.token, conversation.id);
+      expect(oldNow).toMatchObject({ transcript: oldWords, transcript_status: "done" });
+      expect(recentNow).toMatchObject({ transcript: null, transcript_status: "pending" });
+    };
+    return { old, recent, queued, transcribed };
+  }
 
+  it("hands a note whose hub was never reached to it again from the five-minute cron", async () => {
+    // Only in D1: a store's notes are queued in the very call that stores them.
+    const org = await setup({ inD1: true });
+    const { old, recent, queued, transcribed } = await stuckNotes(org);
     await runCron(CONVERSIONS_RETRY_CRON);
     expect(await queued(old.id)).toBeDefined();
     expect(await queued(recent.id)).toBeUndefined();
+    await transcribed();
+  });
 
+  it("takes a store's abandoned note again from its own sweep, not the cron's", async () => {
+    const org = await setup();
+    const { old, recent, queued, transcribed } = await stuckNotes(org);
+    await runCron(CONVERSIONS_RETRY_CRON);
+    expect(await queued(old.id)).toBeUndefined();
+    // What the alarm schedules when a transcription is abandoned.
+    await scheduleStoreJob(env, org.owner.organization.id, "transcripts", Date.now());
     await runDurableObjectAlarm(org.hub);
-    const [oldNow, recentNow] = await messagesOf(org.owner.token, conversation.id);
-    expect(oldNow).toMatchObject({ transcript: oldWords, transcript_status: "done" });
-    expect(recentNow).toMatchObject({ transcript: null, transcript_status: "pending" });
+    expect(await queued(recent.id)).toBeUndefined();
+    await transcribed();
   });
 
   it("hands off only for notes not yet answered: an old unreadable one stays a line in the history", async () => {
@@ -368,7 +395,7 @@ describe("voice notes", () => {
       { role: "assistant", content: "Perdona, no pudimos oír el audio" },
       { role: "user", content: question },
     ]);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(org.owner.organization.id, conversation.id)).toHaveLength(1);
   });
 
   it("records Meta's refusal to hand over the file, and hands off", async () => {
@@ -396,7 +423,7 @@ describe("voice notes", () => {
         "No se pudo descargar el archivo de Meta. No se pudo descargar el archivo del cliente.",
     });
     expect(conversation.status).toBe("pending");
-    expect(await botMessages(conversation.id)).toEqual([]);
+    expect(await botMessages(org.owner.organization.id, conversation.id)).toEqual([]);
     expect(await modelRequestsWith(words)).toEqual([]);
   });
 
@@ -444,11 +471,14 @@ describe("voice notes", () => {
     const [note] = await messagesOf(org.owner.token, conversation.id);
 
     // The hub and a reply (or a draft) reach the note at the same moment.
-    const deps = depsForBackground(env, () => {});
-    const both = await Promise.all([
-      transcribeMessage(deps, org.owner.organization.id, note!.id),
-      transcribeMessage(deps, org.owner.organization.id, note!.id),
-    ]);
+    const organizationId = org.owner.organization.id;
+    const both = await withOrgDb(organizationId, (orgDb) => {
+      const deps = depsForBackground(env, () => {}, orgDb);
+      return Promise.all([
+        transcribeMessage(deps, organizationId, note!.id),
+        transcribeMessage(deps, organizationId, note!.id),
+      ]);
+    });
     for (const row of both)
       expect(row).toMatchObject({ transcript: words, transcriptStatus: "done" });
     expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(1);
@@ -479,12 +509,12 @@ describe("voice notes", () => {
 
     await runDueReplies(org.hub);
     const otherConversation = await conversationOf(organizationId, other);
-    expect((await botMessages(otherConversation.id)).map((m) => m.content)).toEqual([
-      `Respuesta de prueba (google/gemini-2.5-flash): ${question}`,
-    ]);
+    expect((await botMessages(organizationId, otherConversation.id)).map((m) => m.content)).toEqual(
+      [`Respuesta de prueba (google/gemini-2.5-flash): ${question}`],
+    );
     // The note's conversation is neither answered nor handed off (that would make it pending):
     // its reply waits in the hub.
-    expect(await botMessages(heldConversation.id)).toEqual([]);
+    expect(await botMessages(organizationId, heldConversation.id)).toEqual([]);
     expect((await conversationOf(organizationId, held)).status).not.toBe("pending");
     const waiting = await runInDurableObject(org.hub, (_instance, state) =>
       state.storage.get(`reply:${heldConversation.id}`),
@@ -492,13 +522,14 @@ describe("voice notes", () => {
     expect(waiting).toBeDefined();
 
     // The other path stores the words: the reply reads them.
-    await env.DB.prepare(
+    await orgSql(
+      organizationId,
       "UPDATE messages SET transcript = ?, transcript_status = 'done', transcript_claimed_at = NULL WHERE id = ?",
-    )
-      .bind(words, note.id)
-      .run();
+      words,
+      note.id,
+    );
     await runDueReplies(org.hub);
-    expect((await botMessages(heldConversation.id)).map((m) => m.content)).toEqual([
+    expect((await botMessages(organizationId, heldConversation.id)).map((m) => m.content)).toEqual([
       `Respuesta de prueba (google/gemini-2.5-flash): 🎤 Nota de voz (transcripción): ${words}`,
     ]);
     expect((await modelRequestsWith(words)).filter(isTranscription)).toEqual([]);
@@ -538,8 +569,14 @@ describe("voice notes", () => {
     const [note] = await messagesOf(org.owner.token, conversation.id);
 
     // Another organization's background work cannot transcribe or read it.
-    const deps = depsForBackground(env, () => {});
-    expect(await transcribeMessage(deps, other.organization.id, note!.id)).toBeNull();
+    const byOther = await withOrgDb(other.organization.id, (orgDb) =>
+      transcribeMessage(
+        depsForBackground(env, () => {}, orgDb),
+        other.organization.id,
+        note!.id,
+      ),
+    );
+    expect(byOther).toBeNull();
     expect(await modelRequestsWith(words)).toEqual([]);
 
     await runDurableObjectAlarm(org.hub);
@@ -580,7 +617,9 @@ describe("photos", () => {
       { type: "image_url", image_url: { url: dataUrl } },
     ]);
     const conversation = await conversationOf(org.owner.organization.id, from);
-    expect((await botMessages(conversation.id)).map((m) => m.content)).toEqual([
+    expect(
+      (await botMessages(org.owner.organization.id, conversation.id)).map((m) => m.content),
+    ).toEqual([
       `Respuesta de prueba (google/gemini-2.5-flash): ${question} (imagen recibida: image/jpeg)`,
     ]);
   });
@@ -607,6 +646,6 @@ describe("photos", () => {
       content: `${question} (la imagen no se pudo ver: No se pudo descargar el archivo de Meta. No se pudo descargar el archivo del cliente.)`,
     });
     const conversation = await conversationOf(org.owner.organization.id, from);
-    expect(await botMessages(conversation.id)).toHaveLength(1);
+    expect(await botMessages(org.owner.organization.id, conversation.id)).toHaveLength(1);
   });
 });

@@ -1,12 +1,12 @@
 // Meta's 2026 wire format replayed verbatim: each payload below is written out as the
 // "Business-scoped user IDs" and "Pricing" pages show it (not built by the test helpers), so
 // a helper that drifted from Meta's format cannot hide it. Only the ids are made unique.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
 const unique = () => crypto.randomUUID().replaceAll("-", "").slice(0, 18);
@@ -176,9 +176,11 @@ describe("Meta's 2026 webhook payloads, replayed as documented", () => {
       body: { conversation_id: conversation.id, content: "Son 30 €" },
     });
     expect(sent.status).toBe(201);
-    const { wamid } = (await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(sent.body.data.id)
-      .first<{ wamid: string }>())!;
+    const { wamid } = (await orgFirst<{ wamid: string }>(
+      owner.organization.id,
+      "SELECT wamid FROM messages WHERE id = ?",
+      sent.body.data.id,
+    ))!;
     const status = await deliver(
       webhook(phoneNumberId, {
         statuses: [
@@ -205,9 +207,11 @@ describe("Meta's 2026 webhook payloads, replayed as documented", () => {
       billable_messages: 1,
       by_category: { service: 1 },
     });
-    const stored = await env.DB.prepare("SELECT status FROM messages WHERE id = ?")
-      .bind(sent.body.data.id)
-      .first<{ status: string }>();
+    const stored = await orgFirst<{ status: string }>(
+      owner.organization.id,
+      "SELECT status FROM messages WHERE id = ?",
+      sent.body.data.id,
+    );
     expect(stored?.status).toBe("delivered");
   });
 });

@@ -1,7 +1,6 @@
 // WhatsApp in 2026: customers named by a business-scoped user id (BSUID), the phone withheld
 // by those with a username, and what each message costs. Every delivery here is shaped as
 // Meta's "Business-scoped user IDs", system messages and status webhook references show.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   burst,
@@ -15,6 +14,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst, orgSql } from "../support/org-data";
 import { deliver, graphRequests } from "../support/webhooks";
 import { settledConversion } from "../support/ads";
 
@@ -232,11 +232,11 @@ describe("customers known by a BSUID", () => {
       expect(res.body.stored).toBe(0);
     }
     expect(await inbox(owner.token)).toEqual([]);
-    const { n } = (await env.DB.prepare(
+    const { n } = (await orgFirst<{ n: number }>(
+      owner.organization.id,
       "SELECT count(*) AS n FROM messages WHERE organization_id = ?",
-    )
-      .bind(owner.organization.id)
-      .first<{ n: number }>())!;
+      owner.organization.id,
+    ))!;
     expect(n).toBe(0);
   });
 });
@@ -267,9 +267,11 @@ describe("answering a customer without a phone", () => {
     expect(request.body).toMatchObject({ recipient_type: "individual", recipient: userId });
     expect(request.body).not.toHaveProperty("to");
 
-    const wamidSent = (await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(sent.body.data.id)
-      .first<{ wamid: string }>())!.wamid;
+    const wamidSent = (await orgFirst<{ wamid: string }>(
+      owner.organization.id,
+      "SELECT wamid FROM messages WHERE id = ?",
+      sent.body.data.id,
+    ))!.wamid;
     const status = (s: string, pricing?: Record<string, unknown>) =>
       deliver(
         delivery(
@@ -311,17 +313,15 @@ describe("answering a customer without a phone", () => {
 
   it("records Meta's refusal of an authentication template to a BSUID in Spanish", async () => {
     const { owner, conversation } = await usernameCustomer();
-    await env.DB.prepare(
+    await orgSql(
+      owner.organization.id,
       `INSERT INTO whatsapp_templates (id, organization_id, name, language, category, status, components, updated_at)
        VALUES (?, ?, 'codigo_acceso', 'es', 'AUTHENTICATION', 'APPROVED', ?, ?)`,
-    )
-      .bind(
-        crypto.randomUUID(),
-        owner.organization.id,
-        JSON.stringify([{ type: "BODY", text: "Tu código es {{1}}" }]),
-        new Date().toISOString(),
-      )
-      .run();
+      crypto.randomUUID(),
+      owner.organization.id,
+      JSON.stringify([{ type: "BODY", text: "Tu código es {{1}}" }]),
+      new Date().toISOString(),
+    );
     const sent = await call("POST", "/api/v1/conversations/messages", {
       token: owner.token,
       body: {
@@ -408,12 +408,12 @@ describe("answering a customer without a phone", () => {
       body: { stage: "lead" },
     });
     expect(patched.status).toBe(200);
-    const { id } = (await env.DB.prepare(
+    const { id } = (await orgFirst<{ id: string }>(
+      owner.organization.id,
       "SELECT id FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
-    )
-      .bind(conversation.id)
-      .first<{ id: string }>())!;
-    const lead = await settledConversion(id);
+      conversation.id,
+    ))!;
+    const lead = await settledConversion(owner.organization.id, id);
     expect(lead.capiStatus).toBe("sent");
     const [request] = (await graphRequests(`/${GRAPH_FIXTURES.datasetId}/events`)).filter((r) =>
       JSON.stringify(r.body).includes("ARAkBSUID01"),

@@ -87,7 +87,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
     watcher.socket.close();
 
     // An answer in Ana's thread goes to Ana by BSUID, never to whoever has her old number now.
-    await openWindow(old.id);
+    await openWindow(owner.organization.id, old.id);
     const text = `Tu pedido 4411 sale mañana ${crypto.randomUUID()}`;
     const sent = await answer(
       api(owner.token).conversations.messages.$post({

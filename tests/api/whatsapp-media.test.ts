@@ -1,12 +1,13 @@
 // Beyond text (server-contract §7b): templates, media both ways and the business's reactions,
 // against the local Graph fake.
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgSql } from "../support/org-data";
 import { deliver, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -19,13 +20,12 @@ async function connectedOwner() {
   return { ...owner, connection };
 }
 
-async function messageRows(conversationId: string) {
-  const { results } = await env.DB.prepare(
+function messageRows(organizationId: string, conversationId: string) {
+  return orgSql<Record<string, string>>(
+    organizationId,
     "SELECT type, content, status, media_id, media_mime_type, reactions, direction FROM messages WHERE conversation_id = ? ORDER BY created_at",
-  )
-    .bind(conversationId)
-    .all<Record<string, string>>();
-  return results;
+    conversationId,
+  );
 }
 
 function upload(token: string, conversationId: string, file: File | null, caption?: string) {
@@ -118,7 +118,7 @@ describe("templates", () => {
     });
     expect(response.status).toBe(422);
     expect(response.body.error).toBe(code);
-    expect(await messageRows(conversation.id)).toEqual([]);
+    expect(await messageRows(owner.organization.id, conversation.id)).toEqual([]);
     expect(await graphRequests(`/${owner.connection.phoneNumberId}/messages`)).toEqual([]);
   });
 
@@ -305,7 +305,7 @@ describe("media", () => {
   it("answers 404 for a message without a file", async () => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
-    await openWindow(conversation.id);
+    await openWindow(owner.organization.id, conversation.id);
     const sent = await call("POST", "/api/v1/conversations/messages", {
       token: owner.token,
       body: { conversation_id: conversation.id, content: "Hola" },
@@ -321,7 +321,7 @@ describe("media", () => {
   it("uploads a file to Meta and sends it with its caption", async () => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
-    await openWindow(conversation.id);
+    await openWindow(owner.organization.id, conversation.id);
     const pdf = new File([new Uint8Array([37, 80, 68, 70, 45])], "presupuesto.pdf", {
       type: "application/pdf",
     });
@@ -374,11 +374,11 @@ describe("media", () => {
   ])("refuses %s before uploading, storing nothing", async (_, file, status, message) => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
-    await openWindow(conversation.id);
+    await openWindow(owner.organization.id, conversation.id);
     const response = await upload(owner.token, conversation.id, file);
     expect(response.status).toBe(status);
     expect(((await response.json()) as any).message).toMatch(message);
-    expect(await messageRows(conversation.id)).toEqual([]);
+    expect(await messageRows(owner.organization.id, conversation.id)).toEqual([]);
     expect(await graphRequests(`/${owner.connection.phoneNumberId}/media`)).toEqual([]);
   });
 

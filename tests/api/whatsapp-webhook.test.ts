@@ -11,6 +11,7 @@ import {
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst, orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
@@ -23,21 +24,31 @@ async function connectedOwner(defaultAgent = false) {
 
 const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
-async function messagesOf(conversationId: string) {
-  const { results } = await env.DB.prepare(
+function messagesOf(organizationId: string, conversationId: string) {
+  return orgSql<Record<string, any>>(
+    organizationId,
     "SELECT * FROM messages WHERE conversation_id = ? ORDER BY created_at, id",
-  )
-    .bind(conversationId)
-    .all<Record<string, any>>();
-  return results;
+    conversationId,
+  );
 }
 
-async function conversationFor(organizationId: string, phone: string) {
-  return env.DB.prepare(
+function conversationFor(organizationId: string, phone: string) {
+  return orgFirst<Record<string, any>>(
+    organizationId,
     "SELECT * FROM conversations WHERE organization_id = ? AND phone_number = ?",
-  )
-    .bind(organizationId, phone)
-    .first<Record<string, any>>();
+    organizationId,
+    phone,
+  );
+}
+
+/** One column of a stored message. */
+async function messageColumn(organizationId: string, messageId: string, column: string) {
+  const row = await orgFirst(
+    organizationId,
+    `SELECT ${column} FROM messages WHERE id = ?`,
+    messageId,
+  );
+  return row![column] as string;
 }
 
 describe("GET /webhooks/whatsapp (verification)", () => {
@@ -207,7 +218,7 @@ describe("inbound messages", () => {
       unread_count: 1,
       last_message_preview: "¿Tenéis cita mañana?",
     });
-    const stored = await messagesOf(conversation!.id);
+    const stored = await messagesOf(owner.organization.id, conversation!.id);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
       wamid: id,
@@ -277,7 +288,7 @@ describe("inbound messages", () => {
       await deliver(delivery(inboundMessage({ phoneNumberId, from, type, part })));
     }
     const conversation = await conversationFor(owner.organization.id, from);
-    const stored = await messagesOf(conversation!.id);
+    const stored = await messagesOf(owner.organization.id, conversation!.id);
     expect(stored).toHaveLength(cases.length);
     cases.forEach(([type, , content], index) => {
       expect(stored[index]!.type).toBe(type);
@@ -302,7 +313,7 @@ describe("inbound messages", () => {
       ),
     );
     const conversation = await conversationFor(owner.organization.id, from);
-    let stored = await messagesOf(conversation!.id);
+    let stored = await messagesOf(owner.organization.id, conversation!.id);
     expect(stored).toHaveLength(1);
     expect(JSON.parse(stored[0]!.reactions)).toEqual([
       { emoji: "👍", from, at: expect.any(String) },
@@ -319,7 +330,7 @@ describe("inbound messages", () => {
         }),
       ),
     );
-    stored = await messagesOf(conversation!.id);
+    stored = await messagesOf(owner.organization.id, conversation!.id);
     expect(JSON.parse(stored[0]!.reactions)).toEqual([]);
   });
 
@@ -337,7 +348,10 @@ describe("inbound messages", () => {
     expect(res.status).toBe(200);
     expect(res.body.stored).toBe(3);
     const convA = await conversationFor(owner.organization.id, a);
-    expect((await messagesOf(convA!.id)).map((m) => m.content)).toEqual(["uno", "tres"]);
+    expect((await messagesOf(owner.organization.id, convA!.id)).map((m) => m.content)).toEqual([
+      "uno",
+      "tres",
+    ]);
     expect(convA!.unread_count).toBe(2);
     expect(await conversationFor(owner.organization.id, b)).not.toBeNull();
   });
@@ -370,7 +384,7 @@ describe("inbound messages", () => {
     expect(convB).toMatchObject({ unread_count: 30, last_message_preview: "b58" });
     const stats = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
     expect(stats.body.data).toMatchObject({ total: 2, unread: 2, by_status: { open: 2 } });
-    expect((await messagesOf(convB!.id)).map((m) => m.content)).toEqual(
+    expect((await messagesOf(owner.organization.id, convB!.id)).map((m) => m.content)).toEqual(
       sent.filter((m) => m.from === b).map((m) => m.text),
     );
 
@@ -383,7 +397,7 @@ describe("inbound messages", () => {
     const again = await deliver(payload);
     expect(again.body.stored).toBe(0);
     expect((await conversationFor(owner.organization.id, a))!.unread_count).toBe(30);
-    expect((await messagesOf(convA!.id)).length).toBe(30);
+    expect((await messagesOf(owner.organization.id, convA!.id)).length).toBe(30);
     await tick();
     expect(inbox.received.filter((e) => e.type === "new_message")).toHaveLength(60);
     inbox.socket.close();
@@ -416,7 +430,7 @@ describe("inbound messages", () => {
     expect(res.body.stored).toBe(3);
     expect(await conversationFor(owner.organization.id, oldNumber)).toBeNull();
     const moved = await conversationFor(owner.organization.id, newNumber);
-    expect((await messagesOf(moved!.id)).map((m) => m.content)).toEqual([
+    expect((await messagesOf(owner.organization.id, moved!.id)).map((m) => m.content)).toEqual([
       "antes",
       "justo antes",
       `El cliente cambió su número de WhatsApp a +${newNumber}.`,
@@ -451,15 +465,15 @@ describe("inbound messages", () => {
       ad_id: "120208",
       ad_headline: "Blanqueamiento -20%",
     });
-    const { results } = await env.DB.prepare(
+    const results = await orgSql(
+      owner.organization.id,
       "SELECT event_name, ctwa_clid, phone_number FROM conversions WHERE organization_id = ?",
-    )
-      .bind(owner.organization.id)
-      .all();
+      owner.organization.id,
+    );
     expect(results).toEqual([
       { event_name: "conversation_start", ctwa_clid: "ARAkLk123", phone_number: from },
     ]);
-    const stored = await messagesOf(conversation!.id);
+    const stored = await messagesOf(owner.organization.id, conversation!.id);
     expect(JSON.parse(stored[0]!.referral).source_id).toBe("120208");
   });
 
@@ -486,11 +500,11 @@ describe("inbound messages", () => {
       token: owner.token,
     });
     expect(linked.body.data.phone_number).toBe(from);
-    const { results } = await env.DB.prepare(
+    const results = await orgSql(
+      owner.organization.id,
       "SELECT event_name FROM conversions WHERE organization_id = ? ORDER BY event_name",
-    )
-      .bind(owner.organization.id)
-      .all();
+      owner.organization.id,
+    );
     expect(results.map((r) => r.event_name)).toEqual(["conversation_start", "first_message"]);
   });
 });
@@ -509,7 +523,7 @@ describe("outbound messages and statuses", () => {
   }
 
   it("sends through the Graph API with the stored token and keeps the wamid", async () => {
-    const { phoneNumberId, from, res } = await sentMessage();
+    const { owner, phoneNumberId, from, res } = await sentMessage();
     expect(res.status).toBe(201);
     expect(res.body.data.status).toBe("sent");
     const [request] = await graphRequests(`/${phoneNumberId}/messages`);
@@ -521,10 +535,9 @@ describe("outbound messages and statuses", () => {
       type: "text",
       text: { body: "¡Hola! ¿En qué te ayudo?", preview_url: false },
     });
-    const row = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(res.body.data.id)
-      .first<{ wamid: string }>();
-    expect(row!.wamid).toMatch(/^wamid\./);
+    expect(await messageColumn(owner.organization.id, res.body.data.id, "wamid")).toMatch(
+      /^wamid\./,
+    );
   });
 
   it("records Meta's refusal on the message in Spanish, without losing it", async () => {
@@ -547,18 +560,11 @@ describe("outbound messages and statuses", () => {
   });
 
   it("moves statuses forward only, whatever the order Meta delivers them in", async () => {
-    const { phoneNumberId, from, res } = await sentMessage();
-    const row = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(res.body.data.id)
-      .first<{ wamid: string }>();
+    const { owner, phoneNumberId, from, res } = await sentMessage();
+    const sent = await messageColumn(owner.organization.id, res.body.data.id, "wamid");
     const status = (s: string) =>
-      deliver(
-        delivery(statusUpdate({ phoneNumberId, id: row!.wamid, recipientId: from, status: s })),
-      );
-    const current = async () =>
-      (await env.DB.prepare("SELECT status FROM messages WHERE id = ?")
-        .bind(res.body.data.id)
-        .first<{ status: string }>())!.status;
+      deliver(delivery(statusUpdate({ phoneNumberId, id: sent, recipientId: from, status: s })));
+    const current = () => messageColumn(owner.organization.id, res.body.data.id, "status");
 
     await status("read");
     expect(await current()).toBe("read");
@@ -571,34 +577,26 @@ describe("outbound messages and statuses", () => {
 
   it("counts played as read and records a failure's reason", async () => {
     const a = await sentMessage();
-    const rowA = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(a.res.body.data.id)
-      .first<{ wamid: string }>();
+    const column = (sent: typeof a, name: string) =>
+      messageColumn(sent.owner.organization.id, sent.res.body.data.id, name);
     await deliver(
       delivery(
         statusUpdate({
           phoneNumberId: a.phoneNumberId,
-          id: rowA!.wamid,
+          id: await column(a, "wamid"),
           recipientId: a.from,
           status: "played",
         }),
       ),
     );
-    expect(
-      (await env.DB.prepare("SELECT status FROM messages WHERE id = ?")
-        .bind(a.res.body.data.id)
-        .first())!.status,
-    ).toBe("read");
+    expect(await column(a, "status")).toBe("read");
 
     const b = await sentMessage();
-    const rowB = await env.DB.prepare("SELECT wamid FROM messages WHERE id = ?")
-      .bind(b.res.body.data.id)
-      .first<{ wamid: string }>();
     await deliver(
       delivery(
         statusUpdate({
           phoneNumberId: b.phoneNumberId,
-          id: rowB!.wamid,
+          id: await column(b, "wamid"),
           recipientId: b.from,
           status: "failed",
           errors: [
@@ -607,11 +605,11 @@ describe("outbound messages and statuses", () => {
         }),
       ),
     );
-    const failed = await env.DB.prepare(
+    const failed = await orgFirst(
+      b.owner.organization.id,
       "SELECT status, error, error_code FROM messages WHERE id = ?",
-    )
-      .bind(b.res.body.data.id)
-      .first();
+      b.res.body.data.id,
+    );
     expect(failed).toMatchObject({
       status: "failed",
       error_code: "131026",
@@ -632,7 +630,11 @@ describe("outbound messages and statuses", () => {
   it("refuses a reply outside the window before calling Meta", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const conversation = await createConversation(owner);
-    await openWindow(conversation.id, new Date(Date.now() - 30 * 3600_000).toISOString());
+    await openWindow(
+      owner.organization.id,
+      conversation.id,
+      new Date(Date.now() - 30 * 3600_000).toISOString(),
+    );
     const res = await call("POST", "/api/v1/conversations/messages", {
       token: owner.token,
       body: { conversation_id: conversation.id, content: "Hola" },

@@ -10,6 +10,7 @@ import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
 import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { modelRequests } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -21,9 +22,11 @@ const quickReply = (owner: Owner, shortcut: string) =>
   });
 
 const quickReplyCount = async (organizationId: string) =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM quick_replies WHERE organization_id = ?")
-    .bind(organizationId)
-    .first<{ n: number }>())!.n;
+  (await orgFirst<{ n: number }>(
+    organizationId,
+    "SELECT count(*) AS n FROM quick_replies WHERE organization_id = ?",
+    organizationId,
+  ))!.n;
 
 // Hundreds of requests each: on a busy machine they take longer than vitest's default 5 s.
 const MANY_REQUESTS_TIMEOUT_MS = 60_000;

@@ -4,8 +4,9 @@ import { eq } from "drizzle-orm";
 import { conversions } from "../../worker/db/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { connectWhatsapp, db } from "./db";
+import { connectWhatsapp } from "./db";
 import { createOwner } from "./factories";
+import { withOrgDb } from "./org-data";
 import { deliver } from "./webhooks";
 
 let phoneSequence = 0;
@@ -37,9 +38,11 @@ export async function messageFromAd(
 }
 
 /** The conversion as stored, once the send to Meta that follows the answer has finished. */
-export async function settledConversion(id: string) {
+export async function settledConversion(organizationId: string, id: string) {
   for (let i = 0; i < 100; i++) {
-    const row = await db.query.conversions.findFirst({ where: eq(conversions.id, id) });
+    const row = await withOrgDb(organizationId, (orgDb) =>
+      orgDb.query.conversions.findFirst({ where: eq(conversions.id, id) }),
+    );
     if (row && row.capiStatus !== "pending") return row;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -3,7 +3,9 @@ import { createDb } from "../../worker/db/client";
 import { messages, whatsappConnections } from "../../worker/db/schema";
 import { encryptSecret } from "../../worker/meta/secrets";
 import { AI_CALLS_PER_CONVERSATION_HOUR } from "../../worker/ai/budget";
+import { orgSql, withOrgDb } from "./org-data";
 
+/** D1, for the global tables (an organization's data: ./org-data). */
 export const db = createDb(env.DB);
 
 /** Stores a message as if it had arrived (or been sent) at `at`. */
@@ -13,27 +15,36 @@ export async function seedMessage(
   values: Partial<typeof messages.$inferInsert> & { at?: string } = {},
 ) {
   const { at = new Date().toISOString(), ...rest } = values;
-  const [row] = await db
-    .insert(messages)
-    .values({
-      organizationId,
-      conversationId,
-      content: "Hola",
-      direction: "inbound",
-      senderType: "customer",
-      status: "delivered",
-      createdAt: at,
-      ...rest,
-    })
-    .returning();
+  const [row] = await withOrgDb(organizationId, (orgDb) =>
+    orgDb
+      .insert(messages)
+      .values({
+        organizationId,
+        conversationId,
+        content: "Hola",
+        direction: "inbound",
+        senderType: "customer",
+        status: "delivered",
+        createdAt: at,
+        ...rest,
+      })
+      .returning(),
+  );
   return row!;
 }
 
 /** Opens the 24-hour window as if the customer had just written. */
-export async function openWindow(conversationId: string, at = new Date().toISOString()) {
-  await env.DB.prepare("UPDATE conversations SET last_inbound_at = ? WHERE id = ?")
-    .bind(at, conversationId)
-    .run();
+export async function openWindow(
+  organizationId: string,
+  conversationId: string,
+  at = new Date().toISOString(),
+) {
+  await orgSql(
+    organizationId,
+    "UPDATE conversations SET last_inbound_at = ? WHERE id = ?",
+    at,
+    conversationId,
+  );
 }
 
 export async function connectWhatsapp(

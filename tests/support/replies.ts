@@ -1,7 +1,7 @@
 // The AI's replies, run from the organization's hub without waiting for its alarm.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import { orgSql } from "./org-data";
 
 /** Runs the hub's due replies now, as if the coalescing delay had passed. */
 export async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
@@ -14,17 +14,16 @@ export async function runDueReplies(hub: DurableObjectStub<OrganizationHub>) {
 }
 
 /** The bot's messages to the customer in a conversation (not its internal notes), oldest first. */
-export async function botMessages(conversationId: string) {
-  const { results } = await env.DB.prepare(
+export function botMessages(organizationId: string, conversationId: string) {
+  return orgSql<{
+    id: string;
+    content: string;
+    status: string;
+    error: string | null;
+    wamid: string | null;
+  }>(
+    organizationId,
     "SELECT id, content, status, error, wamid FROM messages WHERE conversation_id = ? AND sender_type = 'bot' AND direction = 'outbound' ORDER BY created_at, id",
-  )
-    .bind(conversationId)
-    .all<{
-      id: string;
-      content: string;
-      status: string;
-      error: string | null;
-      wamid: string | null;
-    }>();
-  return results;
+    conversationId,
+  );
 }

@@ -208,8 +208,20 @@ export async function updateAgentWhatsapp(
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
-export async function deleteAgent({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function deleteAgent({ db, orgDb }: Deps, member: Member, { id }: { id: string }) {
   const agent = await findAgent(orgDb, member.organizationId, id);
+  // The number stops naming it first (D1 has no foreign key to the organization's agents): a
+  // failure between leaves a number without a default agent, never one naming a deleted agent,
+  // which new conversations could not be given.
+  await db
+    .update(whatsappConnections)
+    .set({ defaultAgentId: null, updatedAt: new Date().toISOString() })
+    .where(
+      and(
+        eq(whatsappConnections.organizationId, member.organizationId),
+        eq(whatsappConnections.defaultAgentId, id),
+      ),
+    );
   await orgBatch(orgDb, [
     orgDb
       .update(conversations)

@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../db/schema";
-import type { OrganizationDb } from "../db/client";
+import { inD1, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
@@ -18,7 +18,7 @@ import {
 } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
-import { organizationStore } from "../stores/registry";
+import { dataInD1, organizationStore } from "../stores/registry";
 
 export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
 
@@ -249,7 +249,7 @@ const SWEEP_LIMIT = 500;
  * pending notes' index): sweeping organization by organization would cost a statement for
  * each (docs/decisions/0053).
  */
-export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
+export async function resumeStuckTranscripts({ db, orgDb, env }: Deps, now: Date) {
   const stuck = await orgDb
     .select({ id: messages.id, organizationId: messages.organizationId })
     .from(messages)
@@ -262,8 +262,13 @@ export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
     )
     .orderBy(messages.createdAt)
     .limit(SWEEP_LIMIT);
+  // Over D1, only organizations whose data is there: a moved one's old rows stay pending.
+  const here = inD1(orgDb)
+    ? await dataInD1(db, [...new Set(stuck.map((note) => note.organizationId))])
+    : null;
+  const resumed = here ? stuck.filter((note) => here.has(note.organizationId)) : stuck;
   const byOrganization = new Map<string, string[]>();
-  for (const { id, organizationId } of stuck) {
+  for (const { id, organizationId } of resumed) {
     const ids = byOrganization.get(organizationId) ?? [];
     ids.push(id);
     byOrganization.set(organizationId, ids);
@@ -273,5 +278,5 @@ export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
       scheduleTranscripts(env, organizationId, ids),
     ),
   );
-  return stuck.length;
+  return resumed.length;
 }

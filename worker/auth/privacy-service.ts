@@ -3,26 +3,18 @@
  * (portability), and deleting the account (erasure), which revokes every token at once and
  * removes the person's e-mail and addresses from what the account leaves behind.
  */
-import { and, asc, eq, getTableColumns, gt, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { auditStatement, recordAudit, type AuditEntry } from "../audit/service";
-import { orgBatch, type Db, type OrganizationDb } from "../db/client";
+import { auditStatement, type AuditEntry } from "../audit/service";
+import type { Db } from "../db/client";
 import {
-  agents,
-  aiCalls,
   auditEvents,
-  conversations,
-  conversions,
   invitations,
-  labels,
   memberships,
-  mentions,
-  messages,
   metaConnections,
   organizations,
   rateLimits,
   sessions,
-  trackingSessions,
   users,
   whatsappConnections,
 } from "../db/schema";
@@ -31,19 +23,27 @@ import type { Deps } from "../http/deps";
 import { AppError, unauthorized } from "../http/errors";
 import { takeHits, type Limit } from "../http/rate-limit";
 import { closeSockets } from "../realtime/close-sockets";
-import { releaseOnLeaving } from "../team-inbox/assignment";
+import { forgetPersonAmongPeople, organizationsOf } from "../organizations/people";
 import { verifyPassword } from "./passwords";
+import {
+  EXPORT_PAGE_SIZE,
+  forgetInTrail,
+  pageOfRows,
+  type ExportList,
+  type ExportRow,
+  type Person,
+} from "./account-in-organization";
+import { auditAccount, auditIn, inOrganizationData } from "../stores/organization-parts";
 import { organizationStore, storeAt, storeRoute, tableIsInStore } from "../stores/registry";
-import { STORE_TABLES, type StoreTable } from "../stores/store-tables";
+import { pageOf, type StoreTable } from "../stores/store-tables";
 
-/** Rows read per query while exporting: one page is all of a list the export holds at once. */
-export const EXPORT_PAGE_SIZE = 500;
+export { EXPORT_PAGE_SIZE };
 
 /** Password confirmations of an account deletion, per account (a stolen token guessing it). */
 const DELETION_ATTEMPTS_PER_USER: Limit = { max: 5, windowSeconds: 15 * 60 };
 
 /** A row as read; every list is paged by its `id`. */
-type Row = Record<string, unknown>;
+type Row = ExportRow;
 
 /** A list of the document, read page by page in id order (keyset) while it is written. */
 class PagedList {
@@ -107,26 +107,22 @@ function streamOf(pieces: AsyncGenerator<string>): ReadableStream<Uint8Array> {
   });
 }
 
-/** Every row of `table` matching `scope`, as a paged list in id order. */
+/** Every row of a global `table` matching `scope`, as a paged list in id order. */
 function rowsOf(
-  db: OrganizationDb,
+  db: Db,
   table: SQLiteTable & { id: SQLiteColumn },
   scope: SQL,
-  /** Which columns, by their name in the document (`id` among them: it is the cursor). */
-  columns: Record<string, SQLiteColumn> = getTableColumns(table),
+  columns?: Record<string, SQLiteColumn>,
   shape?: PagedList["shape"],
 ) {
-  return new PagedList(
-    (after) =>
-      db
-        .select(columns)
-        .from(table)
-        .where(and(scope, gt(table.id, after)))
-        .orderBy(asc(table.id))
-        .limit(EXPORT_PAGE_SIZE),
-    shape,
-  );
+  return new PagedList((after) => pageOfRows(db, table, scope, columns, after), shape);
 }
+
+/** The person's rows of a list in one organization's data, read where that data is. */
+const personalList = (deps: Deps, organizationId: string, list: ExportList) =>
+  new PagedList((after) =>
+    inOrganizationData(deps, organizationId, { kind: "export-page", list, after }),
+  );
 
 /**
  * Lists of the same rows from several places (D1, each organization's data), read as one in id
@@ -142,46 +138,17 @@ function merged(lists: PagedList[]) {
   }, lists[0]?.shape);
 }
 
-/** What the export shows of a mention addressed to the person. */
-const MENTION_COLUMNS = {
-  id: mentions.id,
-  conversation_id: mentions.conversationId,
-  note_id: mentions.noteId,
-  author_id: mentions.authorId,
-  read_at: mentions.readAt,
-  created_at: mentions.createdAt,
-};
-
 /**
- * The organizations whose data names the person: entries they made or that name their e-mail,
- * mentions of them. An organization they left, or that only invited them, may be among them.
- * One statement finds them among the organizations whose data is in D1 (`orgDb`): visiting
- * every organization would cost a statement or more each (docs/decisions/0053).
+ * The organizations whose data may name the person: those that have had them (as a member, or
+ * by inviting them), and the one they belong to now, however its membership was made.
  */
-async function organizationsNaming(orgDb: OrganizationDb, user: { id: string; email: string }) {
-  const rows = await orgDb.all<{ organization_id: string }>(sql`
-    SELECT organization_id FROM audit_events
-    WHERE organization_id IS NOT NULL AND (user_id = ${user.id} OR target = ${user.email}
-      OR json_extract(metadata, '$.email') = ${user.email})
-    UNION SELECT organization_id FROM mentions WHERE user_id = ${user.id}`);
-  return rows.map((row) => row.organization_id);
-}
-
-/** The person's rows in one organization's data: the entries they made, their mentions. */
-function personIn(orgDb: OrganizationDb, organizationId: string, userId: string) {
-  return {
-    auditEvents: rowsOf(
-      orgDb,
-      auditEvents,
-      and(eq(auditEvents.organizationId, organizationId), eq(auditEvents.userId, userId))!,
-    ),
-    mentions: rowsOf(
-      orgDb,
-      mentions,
-      and(eq(mentions.organizationId, organizationId), eq(mentions.userId, userId))!,
-      MENTION_COLUMNS,
-    ),
-  };
+async function organizationsNaming(
+  db: Db,
+  person: Person,
+  membership?: { organizationId: string },
+) {
+  const known = await organizationsOf(db, person);
+  return [...new Set([...known, ...(membership ? [membership.organizationId] : [])])];
 }
 
 /** The organization's part of an owner's export: its row, its lists, its connections. */
@@ -208,15 +175,14 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
       .from(metaConnections)
       .where(eq(metaConnections.organizationId, orgId)),
   ]);
-  const ofOrganization = (
-    table: SQLiteTable & { id: SQLiteColumn; organizationId: SQLiteColumn },
-  ) => rowsOf(orgDb, table, eq(table.organizationId, orgId));
-  // What the store holds once the organization has moved there is read from the store.
+  // Each table read where its rows are: the store once the organization moved it there.
   const route = await storeRoute(env, orgId);
-  const ofOrganizationData = (table: StoreTable) =>
-    tableIsInStore(route, table)
-      ? new PagedList((after) => storeAt(env, route).page(orgId, table, after, EXPORT_PAGE_SIZE))
-      : ofOrganization(STORE_TABLES[table].table);
+  const ofOrganization = (table: StoreTable) =>
+    new PagedList((after) =>
+      tableIsInStore(route, table)
+        ? storeAt(env, route).page(orgId, table, after, EXPORT_PAGE_SIZE)
+        : pageOf(orgDb, orgId, table, after, EXPORT_PAGE_SIZE),
+    );
   return new JsonObject({
     ...organization[0],
     members: rowsOf(
@@ -226,15 +192,15 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
       { id: memberships.id, user_id: memberships.userId, role: memberships.role },
       ({ id: _, ...member }) => member,
     ),
-    agents: ofOrganization(agents),
-    conversations: ofOrganization(conversations),
-    messages: ofOrganization(messages),
-    tracking_sessions: ofOrganization(trackingSessions),
-    conversions: ofOrganization(conversions),
-    quick_replies: ofOrganizationData("quick_replies"),
-    labels: ofOrganization(labels),
-    mentions: ofOrganization(mentions),
-    ai_calls: ofOrganization(aiCalls),
+    agents: ofOrganization("agents"),
+    conversations: ofOrganization("conversations"),
+    messages: ofOrganization("messages"),
+    tracking_sessions: ofOrganization("tracking_sessions"),
+    conversions: ofOrganization("conversions"),
+    quick_replies: ofOrganization("quick_replies"),
+    labels: ofOrganization("labels"),
+    mentions: ofOrganization("mentions"),
+    ai_calls: ofOrganization("ai_calls"),
     whatsapp_connection: whatsapp[0] ?? null,
     pixel_connection: pixel[0] ?? null,
   });
@@ -244,18 +210,20 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
  * Everything about the caller; with the organization's data when the caller owns it. The
  * document is streamed as it is read, a page of rows at a time, so its size is bounded by
  * nothing the tenant stored. The person's entries and mentions are read in D1 and in each
- * organization whose data names them (`organizationsNaming`).
+ * organization whose data may name them (`organizationsNaming`), where its data is.
  */
 export async function exportAccount(deps: Deps, caller: Caller) {
-  const { db, orgDb } = deps;
+  const { db } = deps;
   const user = await db.query.users.findFirst({ where: eq(users.id, caller.userId) });
   if (!user) throw unauthorized();
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
   });
-  const everywhere = (await organizationsNaming(orgDb, user)).map((organizationId) =>
-    personIn(orgDb, organizationId, caller.userId),
-  );
+  const naming = await organizationsNaming(db, user, membership);
+  const everywhere = (name: ExportList["name"]) =>
+    naming.map((organizationId) =>
+      personalList(deps, organizationId, { name, userId: caller.userId }),
+    );
   const document = new JsonObject({
     exported_at: new Date().toISOString(),
     user: { id: user.id, email: user.email, full_name: user.fullName, created_at: user.createdAt },
@@ -288,38 +256,22 @@ export async function exportAccount(deps: Deps, caller: Caller) {
         auditEvents,
         and(isNull(auditEvents.organizationId), eq(auditEvents.userId, caller.userId))!,
       ),
-      ...everywhere.map((person) => person.auditEvents),
+      ...everywhere("audit_events"),
     ]),
     // What they wrote and were told in the team inbox: their notes in their organization
     // (found by its index, not by a walk of every organization's messages) and their mentions.
     notes: membership
-      ? rowsOf(
-          orgDb,
-          messages,
-          and(
-            eq(messages.organizationId, membership.organizationId),
-            eq(messages.senderUserId, caller.userId),
-            eq(messages.direction, "internal"),
-          )!,
-          {
-            id: messages.id,
-            conversation_id: messages.conversationId,
-            content: messages.content,
-            mentions: messages.mentions,
-            created_at: messages.createdAt,
-          },
-        )
+      ? personalList(deps, membership.organizationId, { name: "notes", userId: caller.userId })
       : [],
-    mentions: merged(everywhere.map((person) => person.mentions)),
+    mentions: merged(everywhere("mentions")),
     ...(membership?.role === "owner"
       ? { organization: await organizationSection(deps, membership.organizationId) }
       : {}),
   });
   // A member's export is their organization's entry; an account's without one stays global.
-  await recordAudit(membership ? orgDb : db, {
+  await auditAccount(deps, membership?.organizationId ?? null, {
     action: "account.export",
     userId: caller.userId,
-    organizationId: membership?.organizationId,
     ip: caller.ip,
   });
   return streamOf(jsonPieces(new JsonObject({ data: document })));
@@ -330,56 +282,26 @@ const keyNames = (value: string) =>
   sql`instr(':' || ${rateLimits.key} || ':', ${`:${value}:`}) > 0`;
 
 /**
- * What the account leaves behind elsewhere, stripped of the person (the privacy policy:
- * deleting the account removes your personal data). Their audit entries, and sign-in
- * attempts on their e-mail, keep what happened but lose the address it came from and the
- * e-mail; invitations to their e-mail go; rate-limit windows naming their e-mail or id go.
- * Invitations they sent and their entries' user id lose them by the schema (`set null`).
- * These are D1's statements; `forgetPersonIn` does each organization's trail.
+ * What the account leaves behind in D1, stripped of the person (the privacy policy: deleting
+ * the account removes your personal data). Their audit entries, and sign-in attempts on their
+ * e-mail, keep what happened but lose the address it came from and the e-mail; invitations to
+ * their e-mail go, and so do the rows saying which organizations had them; rate-limit windows
+ * naming their e-mail or id go. Invitations they sent and their entries' user id lose them by
+ * the schema (`set null`). Each organization's data is done by `forgetPersonIn`, where it is.
  */
-function forgetPerson(db: Db, user: { id: string; email: string }) {
+function forgetPerson(db: Db, person: Person) {
   return [
-    ...forgetInTrail(db, isNull(auditEvents.organizationId), user),
-    db.delete(invitations).where(eq(invitations.email, user.email)),
-    db.delete(rateLimits).where(or(keyNames(user.email), keyNames(user.id))),
-  ];
-}
-
-/** The audit entries among `entries` naming the person, stripped of their e-mail and address. */
-function forgetInTrail(db: OrganizationDb, entries: SQL, user: { id: string; email: string }) {
-  return [
-    db
-      .update(auditEvents)
-      .set({ ip: null, metadata: sql`json_remove(${auditEvents.metadata}, '$.email')` })
-      .where(
-        and(
-          entries,
-          or(
-            eq(auditEvents.userId, user.id),
-            sql`json_extract(${auditEvents.metadata}, '$.email') = ${user.email}`,
-          ),
-        ),
-      ),
-    db
-      .update(auditEvents)
-      .set({ target: null })
-      .where(and(entries, eq(auditEvents.target, user.email))),
+    ...forgetInTrail(db, isNull(auditEvents.organizationId), person),
+    db.delete(invitations).where(eq(invitations.email, person.email)),
+    forgetPersonAmongPeople(db, person),
+    db.delete(rateLimits).where(or(keyNames(person.email), keyNames(person.id))),
   ] as const;
-}
-
-/** One organization's trail stripped of the person, all or nothing. */
-async function forgetPersonIn(
-  orgDb: OrganizationDb,
-  organizationId: string,
-  user: { id: string; email: string },
-) {
-  await orgBatch(orgDb, forgetInTrail(orgDb, eq(auditEvents.organizationId, organizationId), user));
 }
 
 /**
  * Deletes the account after checking the password. When the caller is the organization's
- * only owner, the organization goes too, with all its data (cascading deletes). The
- * person's open sockets are closed once the deletion is stored.
+ * only owner, the organization goes too, with all its data (cascading deletes in D1, its store
+ * erased). The person's open sockets are closed once the deletion is stored.
  */
 export async function deleteAccount(
   deps: Deps,
@@ -397,69 +319,69 @@ export async function deleteAccount(
       { path: "password", message: "La contraseña no es correcta." },
     ]);
   }
+  const person: Person = { id: user.id, email: user.email };
   const membership = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
   });
-  let organizationDeleted = false;
-  if (membership?.role === "owner") {
-    const otherOwner = await db.query.memberships.findFirst({
-      where: and(
-        eq(memberships.organizationId, membership.organizationId),
-        eq(memberships.role, "owner"),
-        ne(memberships.userId, caller.userId),
-      ),
-    });
-    organizationDeleted = !otherOwner;
-  }
+  // Their organization goes with its only owner.
+  const deleted =
+    membership?.role === "owner" && !(await anotherOwner(db, membership.organizationId, user.id))
+      ? membership.organizationId
+      : null;
+  const organizationDeleted = deleted !== null;
   // Found before the registry's row goes with the organization.
-  const storeToErase = organizationDeleted
-    ? await organizationStore(deps.env, membership!.organizationId)
-    : null;
-  // Every organization's trail first (one that invited them, or that they left, may name them):
-  // the user's deletion sets their entries' user id to null, after which they could not be
-  // found; a failure here leaves the account, whose deletion can be asked again.
-  for (const organizationId of await organizationsNaming(deps.orgDb, user)) {
-    await forgetPersonIn(deps.orgDb, organizationId, user);
-  }
+  const storeToErase = deleted === null ? null : await organizationStore(deps.env, deleted);
   const stays = organizationDeleted ? null : (membership?.organizationId ?? null);
+  // What they held goes back to the team like a removed member's, audited and announced,
+  // before anything below clears `assignee_id` silently. A deleted organization takes what it
+  // holds with it, with nothing to release or announce.
+  if (stays !== null) {
+    await inOrganizationData(deps, stays, {
+      kind: "release",
+      leaving: { userId: user.id, how: "account_deleted", by: null, ip: null },
+    });
+  }
+  // Then every organization that had them (one that invited them, or that they left, may name
+  // them), wherever its data is, before the account goes: after that, nothing says which
+  // organizations to visit. A failure here leaves the account, whose deletion can be asked
+  // again.
+  for (const organizationId of await organizationsNaming(db, person, membership)) {
+    if (organizationId === deleted) continue;
+    await inOrganizationData(deps, organizationId, { kind: "forget", person });
+  }
   // Without the address: it would be the person's, kept after they asked to be forgotten.
-  const deletion: AuditEntry = {
+  const deletion = {
     action: "account.delete",
-    organizationId: stays,
     metadata: { organization_deleted: organizationDeleted },
-  };
-  // What they held goes back to the team like a removed member's, before they are deleted
-  // (the user's deletion would otherwise clear `assignee_id` unaudited and unannounced).
-  await releaseOnLeaving(
-    deps,
-    {
-      userId: user.id,
-      how: "account_deleted",
-      // A deleted organization takes what it holds with it, with nothing to release or announce.
-      organizationId: stays,
-      by: null,
-      ip: null,
-    },
-    [
-      ...(organizationDeleted
-        ? [db.delete(organizations).where(eq(organizations.id, membership!.organizationId))]
-        : []),
-      ...forgetPerson(db, user),
-      // Sessions go with the user (cascade): every token of the account stops working now.
-      db.delete(users).where(eq(users.id, user.id)),
-      // An account's entry goes with its deletion; an organization's is written after it.
-      ...(stays === null ? [auditStatement(db, deletion)] : []),
-    ],
-  );
+  } satisfies AuditEntry;
+  await db.batch([
+    ...forgetPerson(db, person),
+    ...(deleted === null ? [] : [db.delete(organizations).where(eq(organizations.id, deleted))]),
+    // Sessions go with the user (cascade): every token of the account stops working now.
+    db.delete(users).where(eq(users.id, user.id)),
+    // An account's entry goes with its deletion; an organization's is written after it.
+    ...(stays === null ? [auditStatement(db, deletion)] : []),
+  ]);
   // Once deleted: a failure between leaves a deletion without its entry, never an entry for
   // an account still there.
-  if (stays !== null) await recordAudit(deps.orgDb, deletion);
-  if (storeToErase) await eraseStore(storeToErase, membership!.organizationId);
+  if (stays !== null) await auditIn(deps, stays, deletion);
+  if (storeToErase) await eraseStore(storeToErase, deleted!);
   else if (membership) {
     await closeSockets(deps.env, membership.organizationId, { userId: user.id });
   }
   return { organization_deleted: organizationDeleted };
 }
+
+/** Another owner of the organization than this user, if any. */
+const anotherOwner = (db: Db, organizationId: string, userId: string) =>
+  db.query.memberships.findFirst({
+    where: and(
+      eq(memberships.organizationId, organizationId),
+      eq(memberships.role, "owner"),
+      ne(memberships.userId, userId),
+    ),
+    columns: { id: true },
+  });
 
 /** A deleted organization's store: its sockets closed, its storage gone (logged if it fails). */
 async function eraseStore(

@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db } from "../db/client";
 import { auditEvents, memberships, organizations, sessions, users } from "../db/schema";
@@ -12,6 +12,8 @@ import { closeSockets } from "../realtime/close-sockets";
 import type { AuthResult, LoginInput, Me, RegisterInput, User } from "./contract";
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from "./passwords";
 import { signAccessToken, TOKEN_LIFETIME_SECONDS, verifyAccessToken } from "./tokens";
+import { usualAddressesAmong, usualAddressesIn } from "./account-in-organization";
+import { auditAccount, inOrganizationData } from "../stores/organization-parts";
 
 /**
  * Sign-in attempts, counted before the password is checked (docs/decisions/0016): per e-mail,
@@ -80,24 +82,17 @@ export async function register(
   return startSession(db, secret, user, info);
 }
 
-/** A user's recent sign-in addresses among `entries` (the full addresses the trail keeps). */
-const usualAddressesAmong = (entries: SQL, userId: typeof users.id | string, since: string) =>
-  and(
-    entries,
-    eq(auditEvents.userId, userId),
-    inArray(auditEvents.action, ["auth.login", "auth.register"]),
-    isNotNull(auditEvents.ip),
-    gt(auditEvents.createdAt, since),
-  );
-
 /**
  * The account behind an e-mail, its organization, and whether `ip` is one of its usual
  * addresses: one it registered or signed in from within USUAL_ADDRESS_DAYS, compared by the
  * limits' key (an IPv6 /64: privacy addresses rotate inside it, and the windows count it as
- * one). The account's own entries are global, its sign-ins as a member its organization's: the
- * same two queries whether or not the e-mail exists, so the answer takes the same time.
+ * one). The account's own entries are global, its sign-ins as a member its organization's,
+ * read where that organization's data is. Two queries whether or not the e-mail exists (an
+ * unknown one asks D1 for an organization no entry names), so the answer takes about the same
+ * time; a member of an organization in its store costs one call to it more.
  */
-async function findLoginAccount({ db, orgDb }: Deps, email: string, ip: string | null) {
+async function findLoginAccount(deps: Deps, email: string, ip: string | null) {
+  const { db } = deps;
   const since = new Date(Date.now() - USUAL_ADDRESS_DAYS * 86_400_000).toISOString();
   const globalAddresses = db
     .select({ ips: sql`json_group_array(DISTINCT ${auditEvents.ip})` })
@@ -114,24 +109,19 @@ async function findLoginAccount({ db, orgDb }: Deps, email: string, ip: string |
     .from(users)
     .leftJoin(memberships, eq(memberships.userId, users.id))
     .where(eq(users.email, email));
-  // Nobody's entries when there is no such member: an id no entry has.
-  const organizationAddresses = await orgDb
-    .selectDistinct({ ip: auditEvents.ip })
-    .from(auditEvents)
-    .where(
-      usualAddressesAmong(
-        eq(auditEvents.organizationId, row?.organizationId ?? ""),
-        row?.user.id ?? "",
-        since,
-      ),
-    );
+  const organizationId = row?.organizationId ?? null;
+  const organizationAddresses =
+    row && organizationId !== null
+      ? await inOrganizationData(deps, organizationId, {
+          kind: "usual-addresses",
+          userId: row.user.id,
+          since,
+        })
+      : await usualAddressesIn(deps.orgDb, "", "", since);
   const key = addressKey(ip);
-  const usual = [
-    ...(row?.usualAddresses ?? []),
-    ...organizationAddresses.map((entry) => entry.ip!),
-  ];
+  const usual = [...(row?.usualAddresses ?? []), ...organizationAddresses];
   const fromUsualAddress = ip !== null && usual.some((address) => addressKey(address) === key);
-  return { user: row?.user, organizationId: row?.organizationId ?? null, fromUsualAddress };
+  return { user: row?.user, organizationId, fromUsualAddress };
 }
 
 /**
@@ -178,12 +168,7 @@ export async function login(deps: Deps, secret: string, input: LoginInput, info:
 
   await clearHits(db, windows[0]!.key); // The e-mail's window: its owner got in.
   // A member's sign-in is their organization's data; an account's without one stays global.
-  await recordAudit(organizationId === null ? db : deps.orgDb, {
-    action: "auth.login",
-    userId: user.id,
-    organizationId,
-    ip: info.ip,
-  });
+  await auditAccount(deps, organizationId, { action: "auth.login", userId: user.id, ip: info.ip });
   return startSession(db, secret, user, info);
 }
 

@@ -55,7 +55,7 @@ export type OrganizationDb = BaseSQLiteDatabase<"async" | "sync", unknown, typeo
 type OrganizationQuery = BatchItem<"sqlite"> & { all(): unknown };
 
 /** D1 behind drizzle has `batch`; a store's `durable-sqlite` database does not. */
-const inD1 = (db: OrganizationDb): db is Db => "batch" in db;
+export const inD1 = (db: OrganizationDb): db is Db => "batch" in db;
 
 /**
  * Runs statements on the organization's data as one all-or-nothing unit, wherever it is: D1's

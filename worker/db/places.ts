@@ -18,6 +18,8 @@ export const GLOBAL_TABLES = new Set([
   "organization_stores",
   "memberships",
   "invitations",
+  // Who each organization has had: what an account's export and deletion visit (decision 0053).
+  "organization_people",
   "whatsapp_connections",
   "meta_connections",
   "oauth_exchanges",

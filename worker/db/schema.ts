@@ -210,6 +210,27 @@ export const invitations = sqliteTable(
   ],
 );
 
+/**
+ * The organizations a person has been part of (by user id, from the membership) or invited to
+ * (by e-mail), which may hold data naming them (decision 0053). A store cannot be searched from
+ * outside, so an account's export and deletion visit exactly these. A row outlives the
+ * membership or invitation it came from (the organization's trail still names the person) and
+ * goes with the account.
+ */
+export const organizationPeople = sqliteTable(
+  "organization_people",
+  {
+    organizationId: organizationId(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("organization_people_user_idx").on(t.userId, t.organizationId),
+    uniqueIndex("organization_people_email_idx").on(t.email, t.organizationId),
+  ],
+);
+
 // ── AI agents ───────────────────────────────────────────────────────────────
 
 export const agents = sqliteTable(
@@ -460,9 +481,11 @@ export const whatsappConnections = sqliteTable(
     accessTokenEncrypted: text("access_token_encrypted").notNull(),
     pinEncrypted: text("pin_encrypted"),
     status: text("status", { enum: CONNECTION_STATUSES }).notNull().default("connected"),
-    defaultAgentId: text("default_agent_id").references(() => agents.id, {
-      onDelete: "set null",
-    }),
+    /**
+     * An agent of the organization's data, which may be in its store: no foreign key (D1 cannot
+     * see the store); deleting the agent clears it (agents/service.ts).
+     */
+    defaultAgentId: text("default_agent_id"),
     webhookToken: text("webhook_token"),
     /** Conversions API dataset of the WhatsApp Business Account (click-to-WhatsApp events). */
     datasetId: text("dataset_id"),

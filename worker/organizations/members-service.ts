@@ -11,7 +11,9 @@ import { sha256Hex } from "../auth/tokens";
 import type { Deps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
+import { auditIn } from "../stores/organization-parts";
 import { memberNotFound } from "./errors";
+import { rememberPerson } from "./people";
 import {
   INVITATION_LIFETIME_DAYS,
   type Invitation,
@@ -151,11 +153,14 @@ export async function removeMember(deps: Deps, scope: Scope, { userId }: { userI
   if (target.role === "owner" && (await ownerCount(db, scope.organizationId)) <= 1)
     throw lastOwner();
   const { organizationId } = scope;
-  await releaseOnLeaving(
-    deps,
-    { userId, how: "member_removed", organizationId, by: scope.userId, ip: scope.ip },
-    [db.delete(memberships).where(eq(memberships.id, target.id))],
-  );
+  // Released before removed (the request runs where the organization's data is).
+  await releaseOnLeaving(deps, organizationId, {
+    userId,
+    how: "member_removed",
+    by: scope.userId,
+    ip: scope.ip,
+  });
+  await db.delete(memberships).where(eq(memberships.id, target.id));
   // Audited once removed: a failure between leaves a removal without its entry, never an
   // entry for a member still there.
   await recordAudit(deps.orgDb, {
@@ -186,17 +191,20 @@ export async function invite(
   assertMayTouch(scope, input.role);
   const token = `${crypto.randomUUID()}${crypto.randomUUID()}`.replaceAll("-", "");
   const expiresAt = new Date(Date.now() + INVITATION_LIFETIME_DAYS * 86_400_000).toISOString();
-  const [row] = await db
-    .insert(invitations)
-    .values({
-      organizationId: scope.organizationId,
-      email: input.email,
-      role: input.role,
-      tokenHash: await sha256Hex(token),
-      invitedBy: scope.userId,
-      expiresAt,
-    })
-    .returning();
+  const [[row]] = await db.batch([
+    db
+      .insert(invitations)
+      .values({
+        organizationId: scope.organizationId,
+        email: input.email,
+        role: input.role,
+        tokenHash: await sha256Hex(token),
+        invitedBy: scope.userId,
+        expiresAt,
+      })
+      .returning(),
+    rememberPerson(db, scope.organizationId, { email: input.email }),
+  ]);
   await recordAudit(orgDb, {
     action: "member.invite",
     organizationId: scope.organizationId,
@@ -232,11 +240,8 @@ export async function revokeInvitation({ db }: Deps, scope: Scope, { id }: { id:
 }
 
 /** Joins the invitation's organization (once; the link then stops working). */
-export async function acceptInvitation(
-  { db, orgDb }: Deps,
-  caller: Caller,
-  { token }: { token: string },
-) {
+export async function acceptInvitation(deps: Deps, caller: Caller, { token }: { token: string }) {
+  const { db } = deps;
   const invitation = await db.query.invitations.findFirst({
     where: eq(invitations.tokenHash, await sha256Hex(token)),
   });
@@ -255,14 +260,16 @@ export async function acceptInvitation(
     .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
     .returning();
   if (!claimed) throw invalid();
-  await db.insert(memberships).values({
-    organizationId: invitation.organizationId,
-    userId: caller.userId,
-    role: invitation.role,
-  });
-  await recordAudit(orgDb, {
+  await db.batch([
+    db.insert(memberships).values({
+      organizationId: invitation.organizationId,
+      userId: caller.userId,
+      role: invitation.role,
+    }),
+    rememberPerson(db, invitation.organizationId, { userId: caller.userId }),
+  ]);
+  await auditIn(deps, invitation.organizationId, {
     action: "member.join",
-    organizationId: invitation.organizationId,
     userId: caller.userId,
     metadata: { role: invitation.role, invitation: invitation.id },
     ip: caller.ip,

@@ -7,6 +7,8 @@ import type { Caller, Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
 import { registerStore } from "../stores/registry";
+import { auditIn } from "../stores/organization-parts";
+import { rememberPerson } from "./people";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -47,18 +49,19 @@ export async function getOrganization({ db }: Deps, member: Member): Promise<Org
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
 export async function createOrganization(
-  { db, orgDb, env }: Deps,
+  deps: Deps,
   caller: Caller,
   input: OrganizationCreateData,
 ): Promise<Organization> {
+  const { db, env } = deps;
   const existing = await db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
   });
   if (existing) throw conflict("Ya perteneces a una organización.");
 
   const organizationId = uuidv7();
-  // One batch is one transaction in D1 (the organization, its owner and its store's entry in
-  // the registry); the unique membership per user settles a race.
+  // One batch is one transaction in D1 (the organization, its owner, who it has had and its
+  // store's entry in the registry); the unique membership per user settles a race.
   const [[organization]] = await db
     .batch([
       db
@@ -78,15 +81,16 @@ export async function createOrganization(
         })
         .returning(),
       db.insert(memberships).values({ organizationId, userId: caller.userId, role: "owner" }),
+      rememberPerson(db, organizationId, { userId: caller.userId }),
       registerStore(db, env, { id: organizationId, country: input.country }),
     ])
     .catch((error: unknown) => {
       if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");
       throw error;
     });
-  await recordAudit(orgDb, {
+  // Its first entry, where its data starts (its store, for an organization made now).
+  await auditIn(deps, organizationId, {
     action: "organization.create",
-    organizationId,
     userId: caller.userId,
     ip: caller.ip,
   });

@@ -1,7 +1,8 @@
 /**
  * The privacy policy's promise: conversation data is kept two years, then deleted.
- * Runs daily from the cron trigger. Deletes in bounded batches (D1 statement and time
- * limits), so a large backlog is cleared over several runs; running it again deletes nothing more.
+ * Runs daily: from the cron trigger over D1, and in each store from its alarm over its own data
+ * (worker/stores/store-jobs.ts). Deletes in bounded batches (D1 statement and time limits), so
+ * a large backlog is cleared over several runs; running it again deletes nothing more.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
@@ -41,10 +42,11 @@ export function retentionCutoff(now: Date) {
 }
 
 /**
- * Deletes what expired in every organization whose data is in D1 (`orgDb`), a few statements
- * for all of them: one organization at a time would cost at least four statements each, and
- * the run's budget would not reach past the first fifty (docs/decisions/0053). The run is
- * recorded in D1's own trail, no organization's.
+ * Deletes what expired in `orgDb`: from the cron, every organization whose data is in D1, a
+ * few statements for all of them (one organization at a time would cost at least four
+ * statements each, and the run's budget would not reach past the first fifty: docs/decisions/
+ * 0053); from a store, its organization's. Either run is recorded in D1's own trail (`db`), no
+ * organization's.
  */
 export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<RetentionReport> {
   const started = Date.now();

@@ -14,7 +14,6 @@ import {
   conversions,
   organizations,
   trackingSessions,
-  whatsappConnections,
 } from "../db/schema";
 import { findConversation } from "../conversations/service";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
@@ -264,7 +263,7 @@ export async function conversationOrigin(
  * The events of one `automatic_events` change that are what Meta documents; each odd one (a
  * wrong type, an unknown event name) is logged and skipped, never failing the delivery.
  */
-function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
+export function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
   if (!Array.isArray(events)) {
     if (events !== undefined) console.warn("automatic_events skipped: not a list", wabaId);
     return [];
@@ -283,18 +282,15 @@ function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPaylo
 /**
  * Stores what Meta detected in click-to-WhatsApp threads of an account as suggestions on the
  * conversations of those clicks, once per (message id, event): a redelivery adds nothing.
- * Several organizations may share an account (agencies): each finds its own click.
+ * Several organizations may share an account (agencies): the webhook gives each organization
+ * connected to it this call, and each finds its own click.
  */
-export async function storeDetectedEvents(deps: Deps, wabaId: string, payload: unknown) {
-  const events = readDetectedEvents(wabaId, payload);
-  if (events.length === 0) return;
-  const accountOrganizations = await deps.db
-    .select({ organizationId: whatsappConnections.organizationId })
-    .from(whatsappConnections)
-    .where(eq(whatsappConnections.businessAccountId, wabaId));
-  for (const { organizationId } of accountOrganizations) {
-    await storeOrganizationEvents(deps, organizationId, deps.orgDb, events);
-  }
+export async function storeDetectedEvents(
+  deps: Deps,
+  organizationId: string,
+  events: DetectedEventPayload[],
+) {
+  if (events.length > 0) await storeOrganizationEvents(deps, organizationId, deps.orgDb, events);
 }
 
 /** One organization's part of `storeDetectedEvents`, over its own data: its clicks' suggestions. */

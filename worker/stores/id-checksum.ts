@@ -1,15 +1,16 @@
 /**
- * A checksum of a table's ids in id order (two 32-bit FNV-1a sums), the same in the Worker and
- * in the store: a move switches only when both sides hold the same rows (decision 0052).
+ * A checksum of a table's keys in key order (two 32-bit FNV-1a sums; a key is the id, or the
+ * primary key's columns as one text), the same in the Worker and in the store: a move switches
+ * only when both sides hold the same rows (decision 0052).
  */
 export class IdChecksum {
   private low = 0x811c9dc5;
   private high = 0x01000193;
   count = 0;
 
-  add(id: string) {
-    for (let i = 0; i < id.length; i++) {
-      const code = id.charCodeAt(i);
+  add(key: string) {
+    for (let i = 0; i < key.length; i++) {
+      const code = key.charCodeAt(i);
       this.low = Math.imul(this.low ^ code, 0x01000193) >>> 0;
       this.high = Math.imul(this.high ^ code, 0x811c9dc5 | 1) >>> 0;
     }

@@ -1,31 +1,34 @@
 /**
  * Moving an organization's data between D1 and its store, copy then switch (contract section
  * 15, decision 0052), in steps the operator's command drives (`npm run stores -- move`):
- * 1. `beginMove`: the organization is `switching`: writes to its moved tables answer 503, reads
- *    stay where the data is. Workers keep an organization's route for a while
- *    (`STORE_ROUTE_TTL_SECONDS`), so copying waits that long: no Worker still writes the old way.
- * 2. `copyPage`, table by table, page by page in id order, from where the data is to where it
- *    goes (the first page replaces what the destination held of that table).
- * 3. `finishMove`: every table's row count and id checksum must match on both sides; then the
- *    organization is where its data went, else back where it was, with the figures that differ.
+ * 1. `beginMove`: the organization is `switching`: its writes answer 503, reads stay where the
+ *    data is. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), so
+ *    copying waits that long: no Worker still writes the old way.
+ * 2. `copyPage`, table by table in `STORE_TABLES`' order (parents before the rows that name
+ *    them), page by page in key order, from where the data is to where it goes. The first page
+ *    of the first table clears what the destination held of every table the move copies.
+ * 3. `finishMove`: every table's row count and key checksum must match on both sides; then the
+ *    organization is where its data went, else back where it was, with the tables that differ.
  * Moving to the store takes every table in `STORE_TABLES`; moving an organization already in
  * its store again copies the tables added since it moved (`data_version`). D1's rows stay
  * where they were, for `move --back`.
  */
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import { AppError, notFound } from "../http/errors";
 import type { Deps } from "../http/deps";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
-import { IdChecksum, type TableSummary } from "./id-checksum";
+import type { TableSummary } from "./id-checksum";
 import { routeTtlMs, storeAt } from "./registry";
 import {
   copyStatements,
+  keyOf,
   pageOf,
   STORE_TABLE_NAMES,
   STORE_TABLES,
+  summaryOf,
   type StoreRow,
   type StoreTable,
 } from "./store-tables";
@@ -60,8 +63,17 @@ async function registryRow(db: Db, organizationId: string) {
   return row;
 }
 
-/** Starts a move to `to`: holds the organization's writes until it finishes or is abandoned. */
+/**
+ * Starts a move to `to`: holds the organization's writes until it finishes or is abandoned. An
+ * organization whose store already holds every table has nothing to move: its writes are not
+ * held (`copy_from` null), so that `move --all` passes over it.
+ */
 export async function beginMove({ db, env }: Deps, organizationId: string, to: "d1" | "store") {
+  const current = await registryRow(db, organizationId);
+  if (to === "store" && current.state === "store") {
+    const tables = tablesToMove(to, current.dataVersion);
+    if (tables.length === 0) return { tables, copy_from: null };
+  }
   const from = to === "store" ? ["d1", "store"] : ["store"];
   const now = new Date();
   const [row] = await db
@@ -80,8 +92,8 @@ export async function beginMove({ db, env }: Deps, organizationId: string, to: "
     )
     .returning();
   if (!row) {
-    const current = await registryRow(db, organizationId);
-    throw conflict(`La organización está en «${current.state}»: no se puede trasladar a ${to}.`);
+    const state = (await registryRow(db, organizationId)).state;
+    throw conflict(`La organización está en «${state}»: no se puede trasladar a ${to}.`);
   }
   return {
     tables: tablesToMove(to, row.dataVersion),
@@ -104,54 +116,42 @@ async function switchingRow(db: Db, env: Env, organizationId: string) {
   return { ...row, movingTo: row.movingTo, tables: tablesToMove(row.movingTo, row.dataVersion) };
 }
 
-/** Copies one page of `table` after the id `after` ("" for the first); `next` is null at the end. */
+/**
+ * Copies one page of `table` after the key `after` ("" for the first); `next` is null at the
+ * end. The first page of the move's first table first clears, children before parents, what
+ * the destination held of every table the move copies.
+ */
 export async function copyPage(
-  { db, orgDb, env }: Deps,
+  deps: Deps,
   organizationId: string,
   table: StoreTable,
   after: string,
 ) {
+  const { db, orgDb, env } = deps;
   const row = await switchingRow(db, env, organizationId);
   if (!row.tables.includes(table)) throw conflict(`Este traslado no copia ${table}.`);
   const store = storeAt(env, row);
   const rows =
     row.movingTo === "store"
-      ? ((await pageOf(orgDb, organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[])
-      : ((await store.page(organizationId, table, after, MOVE_PAGE_SIZE)) as StoreRow[]);
-  const first = after === "";
-  if (row.movingTo === "store") await store.putRows(organizationId, table, rows, first);
-  else await putD1Rows(orgDb, organizationId, table, rows, first);
-  const next = rows.length === MOVE_PAGE_SIZE ? rows.at(-1)!.id : null;
+      ? await pageOf(orgDb, organizationId, table, after, MOVE_PAGE_SIZE)
+      : await store.page(organizationId, table, after, MOVE_PAGE_SIZE);
+  const clear = after === "" && table === row.tables[0] ? [...row.tables].reverse() : [];
+  if (row.movingTo === "store") await store.putRows(organizationId, table, rows, clear);
+  else await putD1Rows(orgDb, organizationId, table, rows, clear);
+  const next = rows.length === MOVE_PAGE_SIZE ? keyOf(table, rows.at(-1)!) : null;
   return { copied: rows.length, next };
 }
 
-/** Moving back: the store's rows replace what D1 kept of the organization's table. */
+/** Moving back: the store's rows replace what D1 kept of the organization's tables. */
 async function putD1Rows(
-  db: OrganizationDb,
+  orgDb: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
-  first: boolean,
+  clear: readonly StoreTable[],
 ) {
-  const [statement, ...more] = copyStatements(db, organizationId, table, rows, first);
-  if (statement) await orgBatch(db, [statement, ...more]);
-}
-
-/** How many rows of a table D1 holds for the organization, and their ids' checksum. */
-async function d1Summary(db: OrganizationDb, organizationId: string, table: StoreTable) {
-  const { table: rows } = STORE_TABLES[table];
-  const sum = new IdChecksum();
-  for (let after = ""; ;) {
-    const page = await db
-      .select({ id: rows.id })
-      .from(rows)
-      .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
-      .orderBy(asc(rows.id))
-      .limit(5_000);
-    for (const { id } of page) sum.add(id);
-    if (page.length < 5_000) return sum.summary();
-    after = page.at(-1)!.id;
-  }
+  const [statement, ...more] = copyStatements(orgDb, organizationId, table, rows, clear);
+  if (statement) await orgBatch(orgDb, [statement, ...more]);
 }
 
 export interface TableCheck {
@@ -162,7 +162,8 @@ export interface TableCheck {
 
 /**
  * Checks every table on both sides and switches the organization to where its data went, or,
- * when a figure differs, back to where it was. Answers the figures either way.
+ * when a figure differs, back to where it was. Answers the figures either way, and the tables
+ * that differ.
  */
 export async function finishMove({ db, orgDb, env }: Deps, organizationId: string) {
   const row = await switchingRow(db, env, organizationId);
@@ -170,14 +171,15 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
   const checks: TableCheck[] = [];
   for (const table of row.tables) {
     const [d1, inStore] = await Promise.all([
-      d1Summary(orgDb, organizationId, table),
+      summaryOf(orgDb, organizationId, table),
       store.summary(organizationId, table),
     ]);
     checks.push({ table, d1, store: inStore });
   }
-  const matches = checks.every(
-    (c) => c.d1.count === c.store.count && c.d1.checksum === c.store.checksum,
-  );
+  const differing = checks
+    .filter((c) => c.d1.count !== c.store.count || c.d1.checksum !== c.store.checksum)
+    .map((c) => c.table);
+  const matches = differing.length === 0;
   const state = matches ? row.movingTo : origin(row);
   await db
     .update(organizationStores)
@@ -189,11 +191,13 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizationStores.organizationId, organizationId));
-  return { moved: matches, state, checks };
+  // The deliveries its store held meanwhile, where its data now is.
+  await store.applyHeld(organizationId);
+  return { moved: matches, state, checks, differing };
 }
 
 /** Abandons a move: the organization stays where its data was. */
-export async function abortMove({ db }: Deps, organizationId: string) {
+export async function abortMove({ db, env }: Deps, organizationId: string) {
   const row = await registryRow(db, organizationId);
   if (row.state !== "switching" || !row.movingTo) {
     throw conflict("La organización no se está trasladando.");
@@ -203,5 +207,7 @@ export async function abortMove({ db }: Deps, organizationId: string) {
     .update(organizationStores)
     .set({ state: back, movingTo: null, switchingSince: null, updatedAt: new Date().toISOString() })
     .where(eq(organizationStores.organizationId, organizationId));
+  // The deliveries its store held meanwhile, where its data still is.
+  await storeAt(env, row).applyHeld(organizationId);
   return { state: back };
 }

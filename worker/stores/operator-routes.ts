@@ -12,7 +12,7 @@ import { STORE_TABLE_NAMES, type StoreTable } from "./store-tables";
 const moveInput = z.object({ to: z.enum(["d1", "store"]) });
 const copyInput = z.object({
   table: z.enum(STORE_TABLE_NAMES as [string, ...string[]]).transform((t) => t as StoreTable),
-  after: z.string().max(100),
+  after: z.string().max(1000),
 });
 
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */

@@ -3,7 +3,7 @@
  * organization's store. Code reaches a store only through `organizationStore`, by the
  * registry's `store_id` and jurisdiction, never by a name made from the organization id.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { organizationStores } from "../db/schema";
@@ -36,9 +36,17 @@ export const routeTtlMs = (env: Env) =>
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
 export async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
-  const now = Date.now();
   const known = routes.get(organizationId);
-  if (known && now - known.readAt < routeTtlMs(env)) return known.route;
+  if (known && Date.now() - known.readAt < routeTtlMs(env)) return known.route;
+  return freshStoreRoute(env, organizationId);
+}
+
+/**
+ * The route as the registry has it now, which this isolate keeps from then on: for what must
+ * not act on a move that has just ended as if it were still under way.
+ */
+export async function freshStoreRoute(env: Env, organizationId: string): Promise<StoreRoute> {
+  const now = Date.now();
   const row = await createDb(env.DB).query.organizationStores.findFirst({
     where: eq(organizationStores.organizationId, organizationId),
     columns: {
@@ -103,4 +111,27 @@ export function allDataInStore(route: StoreRoute) {
  */
 export function tableIsInStore(route: StoreRoute, table: StoreTable) {
   return route.state !== "d1" && route.dataVersion >= STORE_TABLES[table].since;
+}
+
+/**
+ * Of these organizations, those whose data is in D1 now. D1 keeps a moved organization's rows
+ * as they were when it moved (decision 0054): a job sweeping D1 leaves them alone, its store
+ * runs that organization's jobs.
+ */
+export async function dataInD1(db: Db, organizationIds: string[]) {
+  const inD1 = new Set<string>();
+  // D1 binds at most 100 parameters a statement.
+  for (let i = 0; i < organizationIds.length; i += 100) {
+    const rows = await db
+      .select({ id: organizationStores.organizationId })
+      .from(organizationStores)
+      .where(
+        and(
+          inArray(organizationStores.organizationId, organizationIds.slice(i, i + 100)),
+          eq(organizationStores.state, "d1"),
+        ),
+      );
+    for (const row of rows) inD1.add(row.id);
+  }
+  return inD1;
 }

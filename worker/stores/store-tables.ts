@@ -1,67 +1,210 @@
 /**
- * The tables an organization's store holds once the organization has moved there (decision
- * 0052), by the name the store's migrations give them, with the store migration that added
- * each (`since`): an organization moved before that version keeps that table in D1 until it
- * is moved again. Each table comes here with its service; the routes, the export, the erasure
- * and the move read this list.
+ * The tables an organization's store holds once the organization has moved there (decisions
+ * 0052, 0054), by the name the store's migrations give them, with the store migration that
+ * added each (`since`): an organization moved before that version keeps that table in D1 until
+ * it is moved again. The routes, the export, the erasure and the move read this list.
+ *
+ * What the store's own triggers derive from these rows is not here: the search indexes
+ * (`conversations_fts`, `messages_fts`, `knowledge_fts`) and the inbox tallies
+ * (`conversation_counts`) are rebuilt as the rows go in; copying them too would count twice.
+ *
+ * The order is the copy's: a table comes after those its foreign keys name (agents and
+ * tracking sessions before conversations, conversations before messages, messages before the
+ * mentions of a note), so each page goes in whole; clearing goes the other way.
  */
-import { and, asc, eq, getTableColumns, gt } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { OrganizationDb } from "../db/client";
-import { quickReplies } from "../db/schema";
+import {
+  adSpend,
+  adSpendSyncs,
+  agents,
+  aiCalls,
+  aiUsage,
+  auditEvents,
+  conversationLabels,
+  conversations,
+  conversionSuggestions,
+  conversions,
+  knowledgeEntries,
+  labels,
+  mentions,
+  messageCosts,
+  messageCostSyncs,
+  messages,
+  quickReplies,
+  trackingSessions,
+  whatsappTemplates,
+} from "../db/schema";
+import { badRequest } from "../http/errors";
+import { IdChecksum, type TableSummary } from "./id-checksum";
+
+/** A table of an organization's data, as the move reaches any of them. */
+type OrganizationTable = SQLiteTable & { organizationId: SQLiteColumn };
+
+/**
+ * A table, the columns (drizzle's names) that order its rows within the organization (its
+ * primary key without `organization_id`) and the store migration that added it.
+ */
+const storeTable = <T extends OrganizationTable>(
+  table: T,
+  key: readonly [keyof T["$inferSelect"] & string, ...(keyof T["$inferSelect"] & string)[]],
+  since: number,
+) => ({ table, key, since });
+
+const ID = ["id"] as const;
 
 export const STORE_TABLES = {
-  quick_replies: { table: quickReplies, since: 2 },
-} as const;
+  // First: moving back, the step that clears D1 also brings the agents back (move-service.ts).
+  agents: storeTable(agents, ID, 3),
+  quick_replies: storeTable(quickReplies, ID, 2),
+  tracking_sessions: storeTable(trackingSessions, ID, 3),
+  labels: storeTable(labels, ID, 3),
+  knowledge_entries: storeTable(knowledgeEntries, ID, 3),
+  whatsapp_templates: storeTable(whatsappTemplates, ID, 3),
+  conversations: storeTable(conversations, ID, 3),
+  conversation_labels: storeTable(conversationLabels, ["conversationId", "labelId"], 3),
+  messages: storeTable(messages, ID, 3),
+  mentions: storeTable(mentions, ID, 3),
+  conversions: storeTable(conversions, ID, 3),
+  conversion_suggestions: storeTable(conversionSuggestions, ID, 3),
+  ai_calls: storeTable(aiCalls, ID, 3),
+  ai_usage: storeTable(aiUsage, ["month"], 3),
+  ad_spend: storeTable(adSpend, ["adId", "day"], 3),
+  ad_spend_syncs: storeTable(adSpendSyncs, ["day"], 3),
+  message_costs: storeTable(messageCosts, ["day", "category", "country"], 3),
+  message_cost_syncs: storeTable(messageCostSyncs, ["day"], 3),
+  // The organization's entries; an account's own (no organization) stay in D1.
+  audit_events: storeTable(auditEvents, ID, 3),
+};
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];
 
 /** A table's rows of one organization, as drizzle reads and writes them. */
-export type StoreRow = Record<string, unknown> & { id: string; organizationId: string };
+export type StoreRow = Record<string, unknown> & { organizationId: string };
 
-/** One page of the organization's rows of a table in id order after `after`, in D1 or a store. */
-export function pageOf(
+/** The table and its key columns, typed as any of the organization's tables. */
+function partsOf(table: StoreTable) {
+  const { table: rows, key } = STORE_TABLES[table] as {
+    table: OrganizationTable;
+    key: readonly string[];
+  };
+  const columns = getTableColumns(rows);
+  return { rows, key, keyColumns: key.map((name) => columns[name]!) };
+}
+
+/**
+ * A row's place in its table's order, the cursor of its pages and what the checksum adds up:
+ * the id, or the key's columns as a JSON array.
+ */
+export function keyOf(table: StoreTable, row: Record<string, unknown>): string {
+  const values = partsOf(table).key.map((name) => String(row[name]));
+  return values.length === 1 ? values[0]! : JSON.stringify(values);
+}
+
+function jsonOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The organization's rows of the table after the cursor ("": from the first). */
+function rowsAfter(table: StoreTable, organizationId: string, after: string): SQL | undefined {
+  const { rows, keyColumns } = partsOf(table);
+  const ofOrganization = eq(rows.organizationId, organizationId);
+  if (after === "") return ofOrganization;
+  const values = keyColumns.length === 1 ? [after] : jsonOrNull(after);
+  const valid =
+    Array.isArray(values) &&
+    values.length === keyColumns.length &&
+    values.every((value) => typeof value === "string");
+  if (!valid) throw badRequest(`Cursor no válido para ${table}.`);
+  const later = sql`(${sql.join(keyColumns, sql`, `)}) > (${sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )})`;
+  return and(ofOrganization, later);
+}
+
+/** One page of the organization's rows of a table in key order after `after`, in D1 or a store. */
+export async function pageOf(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   after: string,
   limit: number,
 ) {
-  const { table: rows } = STORE_TABLES[table];
-  return db
+  const { rows, keyColumns } = partsOf(table);
+  const page = await db
     .select()
     .from(rows)
-    .where(and(eq(rows.organizationId, organizationId), gt(rows.id, after)))
-    .orderBy(asc(rows.id))
+    .where(rowsAfter(table, organizationId, after))
+    .orderBy(...keyColumns.map((column) => asc(column)))
     .limit(limit);
+  return page as StoreRow[];
+}
+
+/** Keys read at once for a checksum. */
+const SUMMARY_PAGE_SIZE = 5_000;
+
+/**
+ * How many rows of a table the organization has, in D1 or a store, and their keys' checksum:
+ * the same query on both sides, so both add the keys up in the same order.
+ */
+export async function summaryOf(
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+): Promise<TableSummary> {
+  const { rows, key, keyColumns } = partsOf(table);
+  const selection = Object.fromEntries(key.map((name, i) => [name, keyColumns[i]!]));
+  const sum = new IdChecksum();
+  for (let after = ""; ;) {
+    const page = await db
+      .select(selection)
+      .from(rows)
+      .where(rowsAfter(table, organizationId, after))
+      .orderBy(...keyColumns.map((column) => asc(column)))
+      .limit(SUMMARY_PAGE_SIZE);
+    for (const row of page) sum.add(keyOf(table, row));
+    if (page.length < SUMMARY_PAGE_SIZE) return sum.summary();
+    after = keyOf(table, page.at(-1)!);
+  }
 }
 
 /**
- * The statements that write a page of a move's copy, to D1 or to a store: the first page
- * replaces what that side held of the organization's table (a move back and forth leaves no
- * stale row), then the rows, each checked to be the organization's, go in inserts within the
- * 100 parameters D1 and a store's SQLite bind a statement.
+ * The statements that write a page of a move's copy, to D1 or to a store: first, the tables in
+ * `clear` lose what that side held of the organization (a move back and forth leaves no stale
+ * row; children before parents, for the foreign keys), then the rows, each checked to be the
+ * organization's, go in inserts within the 100 parameters D1 and a store's SQLite bind a
+ * statement.
  */
 export function copyStatements(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
-  first: boolean,
+  clear: readonly StoreTable[],
 ) {
   if (rows.some((row) => row.organizationId !== organizationId)) {
     throw new Error(`rows of another organization copied for ${organizationId}`);
   }
-  const { table: target } = STORE_TABLES[table];
+  const clears = clear.map((name) => {
+    const { rows: target } = partsOf(name);
+    return db.delete(target).where(eq(target.organizationId, organizationId));
+  });
+  const { rows: target } = partsOf(table);
   const size = Math.floor(100 / Object.keys(getTableColumns(target)).length);
   const inserts = [];
   for (let i = 0; i < rows.length; i += size) {
     inserts.push(
       db
         .insert(target)
-        .values(rows.slice(i, i + size) as (typeof target.$inferInsert)[])
+        .values(rows.slice(i, i + size))
         .onConflictDoNothing(),
     );
   }
-  const clear = db.delete(target).where(eq(target.organizationId, organizationId));
-  return [...(first ? [clear] : []), ...inserts];
+  return [...clears, ...inserts];
 }

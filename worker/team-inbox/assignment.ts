@@ -4,10 +4,8 @@
  * Every assignment is audited and announced as a `conversation_update`.
  */
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import { auditEachRow, recordAudit } from "../audit/service";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import type { Env } from "../env";
 import { conversations, memberships, mentions, organizations } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -172,47 +170,27 @@ async function afterRoundRobin(deps: Deps, assigned: ConversationRow, now: strin
   return assigned;
 }
 
-/** Who leaves, and where their work is. */
-interface Leaving {
+/** Who leaves, how, and who made them leave. */
+export interface Leaving {
   userId: string;
   how: "member_removed" | "account_deleted";
-  /**
-   * The organization whose work they leave; null: none (they belong to none, or theirs is
-   * deleted with them and takes what it holds along).
-   */
-  organizationId: string | null;
-  /** Who removed them, and from where; null when the person deleted their own account. */
+  /** Who removed them; null when the person deleted their own account. */
   by: string | null;
   ip: string | null;
 }
 
 /**
- * A person who leaves holds nothing any more: removed from the organization
- * (`member_removed`) or with their account deleted (`account_deleted`). Their conversations
- * go back to "Sin asignar" (so the AI may answer there again and the team sees them) and their
- * mentions go; then `removal`, the D1 statements that remove the person, runs as one batch.
+ * A person who leaves holds nothing any more in the organization: removed from it
+ * (`member_removed`) or with their account deleted (`account_deleted`). Their conversations go
+ * back to "Sin asignar" (so the AI may answer there again and the team sees them) and their
+ * mentions go, all or nothing, never a release without its audit: each conversation's entry
+ * comes from the conversation itself (INSERT ... SELECT, before the release), and each released
+ * one is announced. The organization's part only: the caller removes the person afterwards, so
+ * that a failure between leaves someone who holds nothing (the removal can be asked again),
+ * never someone gone who still holds work.
  */
 export async function releaseOnLeaving(
-  deps: Deps,
-  leaving: Leaving,
-  removal: BatchItem<"sqlite">[],
-) {
-  // Released before removed: a failure between leaves a member who holds nothing (the
-  // removal can be asked again), never someone gone who still holds work.
-  if (leaving.organizationId !== null) {
-    await releaseWork(deps.env, deps.orgDb, leaving.organizationId, leaving);
-  }
-  await deps.db.batch(removal as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
-}
-
-/**
- * The organization's part, all or nothing, never a release without its audit: each
- * conversation's entry comes from the conversation itself (INSERT ... SELECT, before the
- * release), and each released one is announced.
- */
-async function releaseWork(
-  env: Env,
-  orgDb: OrganizationDb,
+  { env, orgDb }: Deps,
   organizationId: string,
   leaving: Leaving,
 ) {

@@ -1,15 +1,18 @@
 /**
  * Sending conversions to Meta's Conversions API, after the answer: a conversion is stored
  * `pending`, then claimed, built, validated and sent in batches. Failures wait with backoff
- * (the cron trigger picks them up) while the event is young enough for Meta, then expire.
+ * while the event is young enough for Meta, then expire: the cron trigger picks them up for
+ * organizations whose data is in D1, the store's alarm for one whose data is in its store.
  */
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import type { Db, OrganizationDb } from "../db/client";
+import { inD1, type Db, type OrganizationDb } from "../db/client";
 import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/graph";
+import { allDataInStore, dataInD1, storeRoute } from "../stores/registry";
+import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   MAX_EVENT_AGE_MS,
   MAX_EVENTS_PER_REQUEST,
@@ -97,14 +100,30 @@ async function clickTimes(db: OrganizationDb, rows: ConversionRow[]) {
   return new Map(sessions.map((s) => [s.id, Date.parse(s.createdAt)]));
 }
 
+/**
+ * The cron does not see the conversions of an organization whose data is in its store (it
+ * serves D1's): the store's alarm retries them, asked here for the retry's time. Should the
+ * store not answer, its next daily wake finds the conversion due.
+ */
+async function retryOnStoreAlarm({ env }: Deps, organizationId: string, retryAt: Date) {
+  try {
+    if (!allDataInStore(await storeRoute(env, organizationId))) return;
+    await scheduleStoreJob(env, organizationId, "capi", retryAt.getTime());
+  } catch (error) {
+    console.error("could not schedule the Conversions API retry", organizationId, error);
+  }
+}
+
 /** Sends one batch and records Meta's answer on each conversion. */
 async function sendBatch(
-  db: OrganizationDb,
+  deps: Deps,
+  organizationId: string,
   send: () => Promise<{ events_received: number; fbtrace_id?: string }>,
   batch: { row: ConversionRow; event: Record<string, unknown> }[],
   now: Date,
 ) {
   if (batch.length === 0) return;
+  const db = deps.orgDb;
   const ids = batch.map((b) => b.row.id);
   const attempts = Math.max(...batch.map((b) => b.row.capiAttempts)) + 1;
   try {
@@ -121,12 +140,14 @@ async function sendBatch(
     });
   } catch (error) {
     if (!(error instanceof GraphError)) throw error;
+    const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
     await finish(db, ids, {
       capiStatus: "failed",
       capiAttempts: sql`${conversions.capiAttempts} + 1`,
-      capiNextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
+      capiNextAttemptAt: retryAt.toISOString(),
       capiResult: { error: error.message, code: error.code, failed_at: now.toISOString() },
     });
+    await retryOnStoreAlarm(deps, organizationId, retryAt);
   }
 }
 
@@ -183,7 +204,8 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   if (to.pixel && web.length > 0) {
     const { id, graph } = to.pixel;
     await sendBatch(
-      orgDb,
+      deps,
+      organizationId,
       () =>
         graph.sendEvents(
           id,
@@ -197,7 +219,8 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   if (to.whatsapp && messaging.length > 0) {
     const whatsapp = to.whatsapp;
     await sendBatch(
-      orgDb,
+      deps,
+      organizationId,
       async () =>
         whatsapp.graph.sendEvents(
           await datasetId(deps.db, whatsapp),
@@ -211,9 +234,10 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
 }
 
 /**
- * The cron trigger's part: every organization with conversions waiting for a retry. One
- * statement finds them among the organizations whose data is in D1 (`deps.orgDb`, by the
- * retry queue's index), each then sends its own (docs/decisions/0053).
+ * Every organization with conversions waiting for a retry, in `deps.orgDb`. From the cron
+ * trigger, one statement finds them among the organizations whose data is in D1 (by the retry
+ * queue's index), each then sends its own (docs/decisions/0053); from a store's alarm, the same
+ * statement sees only the store's organization.
  */
 export async function retryDueConversions(deps: Deps, now = new Date()) {
   const due = await deps.orgDb
@@ -224,8 +248,27 @@ export async function retryDueConversions(deps: Deps, now = new Date()) {
         inArray(conversions.capiStatus, DUE_STATUSES),
         lte(conversions.capiNextAttemptAt, now.toISOString()),
       ),
-    )
-    .limit(ORGANIZATIONS_PER_RUN);
-  for (const { organizationId } of due) await sendDueConversions(deps, organizationId, now);
-  return due.length;
+    );
+  let organizationIds = due.map((row) => row.organizationId);
+  // Over D1, only organizations whose data is there: a moved one's old rows stay due.
+  if (inD1(deps.orgDb)) {
+    const here = await dataInD1(deps.db, organizationIds);
+    organizationIds = organizationIds.filter((id) => here.has(id));
+  }
+  const served = organizationIds.slice(0, ORGANIZATIONS_PER_RUN);
+  for (const organizationId of served) await sendDueConversions(deps, organizationId, now);
+  return served.length;
+}
+
+/**
+ * When the next retry of the conversions in `orgDb` is due (ms since the epoch), or null: what
+ * a store's alarm waits for after its run (its data is one organization's). A claim lost with
+ * its sender counts too: its conversions are due again when the claim ends.
+ */
+export async function nextConversionAttempt(orgDb: OrganizationDb) {
+  const [next] = await orgDb
+    .select({ at: min(conversions.capiNextAttemptAt) })
+    .from(conversions)
+    .where(inArray(conversions.capiStatus, DUE_STATUSES));
+  return next?.at ? Date.parse(next.at) : null;
 }

@@ -1,20 +1,13 @@
 /**
- * Turns one verified webhook delivery into stored facts. Every effect is idempotent:
- * Meta retries for days and may deliver twice or out of order.
+ * Turns one organization's part of a verified webhook delivery into stored facts, the same
+ * code in the Worker (data in D1) and in its store (worker/whatsapp/delivery.ts says which).
+ * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import {
-  conversations,
-  conversions,
-  messages,
-  organizations,
-  trackingSessions,
-  whatsappConnections,
-} from "../db/schema";
+import { conversations, conversions, messages, trackingSessions } from "../db/schema";
 import { autoAssign } from "../team-inbox/assignment";
 import type { AutoAssignMode } from "../team-inbox/contract";
 import { isAiConfigured } from "../ai/client";
-import { scheduleTranscripts } from "../ai/transcribe";
 import type { Deps } from "../http/deps";
 import {
   conversationUpdate,
@@ -34,6 +27,7 @@ import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents } from "../sales/service";
+import type { DetectedEventPayload } from "../sales/contract";
 import {
   CONVERSATION_OF_MESSAGE,
   CREATE_NEW_CUSTOMERS,
@@ -50,7 +44,7 @@ import {
 } from "./customer-identity";
 
 /** What the ingest needs of the connection a change arrived on. */
-interface Connection {
+export interface Connection {
   organizationId: string;
   defaultAgentId: string | null;
   /** The organization's automatic assignment (round robin for new conversations). */
@@ -65,7 +59,7 @@ export interface WebhookPayload {
   }[];
 }
 
-interface ChangeValue {
+export interface ChangeValue {
   messaging_product?: string;
   metadata?: { phone_number_id?: string; display_phone_number?: string };
   contacts?: ContactPayload[];
@@ -86,13 +80,6 @@ interface StatusUpdate {
   /** What Meta bills for the message (per-message pricing, 2026). */
   pricing?: { billable?: unknown; pricing_model?: unknown; category?: unknown; type?: unknown };
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
-}
-
-/** What the ingest did, for the caller's follow-up work (AI replies) and for tests. */
-export interface IngestResult {
-  storedMessages: number;
-  /** Conversations that got a new customer message with content an agent can answer. */
-  conversationsToAnswer: { organizationId: string; conversationId: string }[];
 }
 
 const STATUS_RANK: Record<MessageStatus, number> = {
@@ -142,84 +129,65 @@ interface ArrivedMessage {
   contacts: ContactPayload[];
 }
 
-/** What one delivery brought for one connected number. */
-interface ConnectionChanges {
+/** What one delivery brought for one connected number, gathered across its entries. */
+export interface NumberChanges {
   connection: Connection;
   messages: ArrivedMessage[];
   statuses: StatusUpdate[];
 }
 
+/** A change to the organization's WhatsApp account (`entry[].id`), which others may share. */
+export type AccountChange =
+  | { field: "message_template_status_update"; update: TemplateStatusUpdate }
+  | { field: "automatic_events"; events: DetectedEventPayload[] };
+
 /**
- * Messages and statuses are gathered per connected number across the whole delivery (Meta
- * may put a burst in many entries or in one change), then stored together.
+ * What one delivery brought for one organization: what its store applies in one transaction.
+ * Plain data, since it travels to the store and may wait there while the organization moves.
  */
-export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promise<IngestResult> {
-  const result: IngestResult = { storedMessages: 0, conversationsToAnswer: [] };
-  const byNumber = new Map<string, ConnectionChanges | null>();
-
-  for (const entry of payload.entry ?? []) {
-    for (const change of entry.changes ?? []) {
-      if (change.field === "message_template_status_update" && entry.id && change.value) {
-        await applyTemplateStatus(deps, entry.id, change.value as TemplateStatusUpdate);
-        continue;
-      }
-      if (change.field === "automatic_events" && entry.id && change.value) {
-        await storeDetectedEvents(deps, entry.id, change.value.automatic_events);
-        continue;
-      }
-      if (change.field !== "messages" || !change.value) continue;
-      const phoneNumberId = change.value.metadata?.phone_number_id;
-      if (!phoneNumberId) continue;
-      if (!byNumber.has(phoneNumberId)) {
-        const connection = await findConnection(deps, phoneNumberId);
-        byNumber.set(phoneNumberId, connection && { connection, messages: [], statuses: [] });
-      }
-      const changes = byNumber.get(phoneNumberId);
-      if (!changes) continue; // A number no organization has connected: acknowledged, ignored.
-      const contacts = Array.isArray(change.value.contacts) ? change.value.contacts : [];
-      for (const message of change.value.messages ?? []) {
-        changes.messages.push({ message, contacts });
-      }
-      changes.statuses.push(...(change.value.statuses ?? []));
-    }
-  }
-
-  for (const changes of byNumber.values()) {
-    if (!changes) continue;
-    const { organizationId } = changes.connection;
-    const voiceNotes: string[] = [];
-    const events = await ingestMessages(
-      deps,
-      changes.connection,
-      changes.messages,
-      result,
-      voiceNotes,
-    );
-    for (const status of changes.statuses) {
-      const event = await ingestStatus(deps, organizationId, status);
-      if (event) events.push(event);
-    }
-    // One call to the organization's hub for the whole delivery, however many messages.
-    await publish(deps.env, organizationId, ...events);
-    // Scheduled before Meta is answered (work left to `waitUntil` can be cut off, and the
-    // delivery would not come again), after the consoles have the notes: a transcript never
-    // reaches a console before its message. The store's alarm transcribes them.
-    if (voiceNotes.length > 0) await scheduleTranscripts(deps.env, organizationId, voiceNotes);
-  }
-  return result;
+export interface DeliveryPart {
+  /** Template statuses and detected events, in the delivery's order, applied first. */
+  accountChanges: AccountChange[];
+  /** Messages and statuses on the organization's connected number (it has one at most). */
+  number: NumberChanges | null;
 }
 
-const findConnection = async (deps: Deps, phoneNumberId: string): Promise<Connection | null> =>
-  (await deps.db
-    .select({
-      organizationId: whatsappConnections.organizationId,
-      defaultAgentId: whatsappConnections.defaultAgentId,
-      autoAssign: organizations.autoAssign,
-    })
-    .from(whatsappConnections)
-    .innerJoin(organizations, eq(organizations.id, whatsappConnections.organizationId))
-    .where(eq(whatsappConnections.phoneNumberId, phoneNumberId))
-    .get()) ?? null;
+/** What an organization's part left to do after its writes, and what Meta is answered. */
+export interface PartOutcome {
+  storedMessages: number;
+  /** Conversations that got a new customer message with content an agent can answer. */
+  conversationsToAnswer: string[];
+  /** Stored voice notes awaiting their transcript. */
+  voiceNotes: string[];
+}
+
+/**
+ * One organization's part of a delivery, over `deps.orgDb` wherever its data is (the Worker's
+ * D1 or its store): stored, and its events published. Scheduling the replies and transcripts
+ * is the caller's (a store queues its own). Every effect is idempotent by wamid.
+ */
+export async function ingestDeliveryPart(
+  deps: Deps,
+  organizationId: string,
+  part: DeliveryPart,
+): Promise<PartOutcome> {
+  for (const change of part.accountChanges) {
+    if (change.field === "message_template_status_update") {
+      await applyTemplateStatus(deps, organizationId, change.update);
+    } else await storeDetectedEvents(deps, organizationId, change.events);
+  }
+  const outcome: PartOutcome = { storedMessages: 0, conversationsToAnswer: [], voiceNotes: [] };
+  if (!part.number) return outcome;
+  const { connection, messages: arrived, statuses } = part.number;
+  const events = await ingestMessages(deps, connection, arrived, outcome);
+  for (const status of statuses) {
+    const event = await ingestStatus(deps, organizationId, status);
+    if (event) events.push(event);
+  }
+  // One call to the organization's hub for the whole delivery, however many messages.
+  await publish(deps.env, organizationId, ...events);
+  return outcome;
+}
 
 /** A customer message as it is written (bound as JSON, read with json_each). */
 interface IncomingMessage {
@@ -255,9 +223,8 @@ async function ingestMessages(
   deps: Deps,
   connection: Connection,
   arrived: ArrivedMessage[],
-  result: IngestResult,
-  /** Receives the ids of stored audio awaiting a transcript. */
-  voiceNotes: string[],
+  /** Receives the count, the conversations to answer and the voice notes to transcribe. */
+  outcome: PartOutcome,
 ): Promise<RealtimeEvent[]> {
   const { organizationId } = connection;
   const events: RealtimeEvent[] = [];
@@ -330,7 +297,7 @@ async function ingestMessages(
       incoming.map(({ identity: _identity, ...message }) => message),
       customers.all(),
     );
-    result.storedMessages += stored.messages.length;
+    outcome.storedMessages += stored.messages.length;
     // A conversation whose number changed hands, when no message of its own tells the consoles.
     for (const row of stored.released) {
       if (!stored.conversations.has(row.id)) events.push(conversationUpdate(row));
@@ -363,10 +330,12 @@ async function ingestMessages(
         mayBeAnswered(deps, conversation)
       ) {
         answered.add(conversation.id);
-        result.conversationsToAnswer.push({ organizationId, conversationId: conversation.id });
+        outcome.conversationsToAnswer.push(conversation.id);
       }
     }
-    for (const m of stored.messages) if (m.transcriptStatus === "pending") voiceNotes.push(m.id);
+    for (const m of stored.messages) {
+      if (m.transcriptStatus === "pending") outcome.voiceNotes.push(m.id);
+    }
     for (const message of stored.messages) {
       events.push({
         type: "new_message",

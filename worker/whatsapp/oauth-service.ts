@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
-import { recordAudit } from "../audit/service";
+import { auditIn } from "../stores/organization-parts";
 import type { Db } from "../db/client";
 import { oauthExchanges, whatsappConnections } from "../db/schema";
 import type { Env } from "../env";
@@ -192,9 +192,9 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
     console.error("saving the WhatsApp connection failed", error);
     throw connectionError("save_failed");
   }
-  await recordAudit(deps.orgDb, {
+  // Facebook's redirect reaches the Worker, not the store: the entry goes where the data is.
+  await auditIn(deps, member.organizationId, {
     action: "whatsapp.connect",
-    organizationId: member.organizationId,
     userId: member.userId,
     target: number.id,
     metadata: { via: "facebook_login", waba_id: wabaId },

@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { whatsappConnections, whatsappTemplates } from "../db/schema";
+import { whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
@@ -146,24 +146,16 @@ export interface TemplateStatusUpdate {
 }
 
 /**
- * The `message_template_status_update` webhook, routed by the account id (`entry[].id`): the
- * organizations connected to it are global, each one's copy of the template is its own data.
+ * The `message_template_status_update` webhook, for one organization connected to the account
+ * (`entry[].id`, which several may share: agencies): its own copy of the template.
  */
 export async function applyTemplateStatus(
-  { db, orgDb }: Deps,
-  wabaId: string,
+  { orgDb }: Deps,
+  organizationId: string,
   update: TemplateStatusUpdate,
 ) {
   const status = update.event;
-  if (!status) return;
-  // Several organizations may share an account (agencies): each keeps its own copy.
-  const connections = await db
-    .select({ organizationId: whatsappConnections.organizationId })
-    .from(whatsappConnections)
-    .where(eq(whatsappConnections.businessAccountId, wabaId));
-  for (const { organizationId } of connections) {
-    await updateTemplateStatus(orgDb, organizationId, status, update);
-  }
+  if (status) await updateTemplateStatus(orgDb, organizationId, status, update);
 }
 
 /** One organization's copy of a template takes the status Meta reported. */

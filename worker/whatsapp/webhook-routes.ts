@@ -6,10 +6,10 @@ import { requestInfo } from "../http/auth";
 import { AppError, badRequest } from "../http/errors";
 import { queryParams } from "../http/validate";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
-import { scheduleReplies } from "../agents/auto-reply";
 import { isWebhookVerifyToken } from "./connection-service";
 import { webhookVerifyQuery } from "./contract";
-import { ingestDelivery, type WebhookPayload } from "./ingest";
+import { ingestDelivery } from "./delivery";
+import type { WebhookPayload } from "./ingest";
 import { isValidSignature } from "../meta/signature";
 
 /** Meta's deliveries are small; anything this big is not from Meta. */
@@ -63,7 +63,6 @@ export const whatsappWebhookRoutes = new Hono<AppContext>()
     }
     // Stored and its replies scheduled before answering (nothing is lost, and a delivery Meta
     // has seen answered never comes again); model calls happen in the stores' alarms.
-    const result = await ingestDelivery(c.var.deps, payload);
-    await scheduleReplies(c.env, result.conversationsToAnswer);
-    return c.json({ received: true, stored: result.storedMessages });
+    const stored = await ingestDelivery(c.var.deps, payload);
+    return c.json({ received: true, stored });
   });

@@ -1,0 +1,135 @@
+/**
+ * The store's side of its jobs (worker/stores/store-jobs.ts): recording when each is due, and
+ * running the due ones, from its alarm or the daily wake, with the store's own data: the same
+ * services the cron runs over D1 then see only this organization.
+ */
+import type { OrganizationDb } from "../worker/db/client";
+import type { Env } from "../worker/env";
+import { depsForBackground, type Deps } from "../worker/http/deps";
+import { resumeStuckTranscripts } from "../worker/ai/transcribe";
+import { runRetention } from "../worker/retention/service";
+import { allDataInStore, storeRoute } from "../worker/stores/registry";
+import {
+  STORE_JOBS,
+  STORE_JOB_PREFIX,
+  isStoreJob,
+  storeJobKey,
+  type StoreJob,
+  type StoreJobName,
+} from "../worker/stores/store-jobs";
+import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
+
+const DAY_MS = 24 * 60 * 60_000;
+/**
+ * A job being run is due again this long after it started, should the run never finish (the
+ * store restarted). Longer than any run (retention stops starting deletes after five minutes),
+ * so that the alarm and the daily wake never start a second run beside one still going.
+ */
+const RUN_LEASE_MS = 15 * 60_000;
+
+/** What the jobs need of the store. */
+export interface JobStore {
+  storage: DurableObjectStorage;
+  env: Env;
+  /** The store's SQLite: its organization's data. */
+  data: OrganizationDb;
+  waitUntil: (work: Promise<unknown>) => void;
+}
+
+/** Each job's run, answering when it is next due (null: nothing is left to do). */
+const RUNS: Record<StoreJobName, (deps: Deps, at: Date) => Promise<number | null>> = {
+  capi: async (deps, at) => {
+    await retryDueConversions(deps, at);
+    return nextConversionAttempt(deps.orgDb);
+  },
+  // Voice notes whose transcription was abandoned, once they count as stuck; then nothing.
+  transcripts: async (deps, at) => {
+    await resumeStuckTranscripts(deps, at);
+    return null;
+  },
+  // Once a day, on the store's clock (its alarm's); a backlog past a run's budget goes on then.
+  retention: async (deps, at) => {
+    await runRetention(deps, at);
+    return Date.now() + DAY_MS;
+  },
+};
+
+/** Records that a job is due at `dueAt`, unless it is already due sooner. */
+export async function keepEarliest(
+  storage: DurableObjectStorage,
+  organizationId: string,
+  name: StoreJobName,
+  dueAt: number,
+) {
+  const current = await storage.get<StoreJob>(storeJobKey(name));
+  if (current && current.dueAt <= dueAt) return;
+  await storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
+}
+
+/** Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other. */
+export async function runDueJobs(store: JobStore, at: Date) {
+  const jobs = await store.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX });
+  for (const [key, job] of jobs) {
+    const name = key.slice(STORE_JOB_PREFIX.length);
+    // A job another release left: the alarm would otherwise wake for it again and again.
+    if (!isStoreJob(name)) await store.storage.delete(key);
+    else if (job.dueAt <= at.getTime()) await runJob(store, name, job, at);
+  }
+}
+
+/**
+ * The daily cron's call: a job never scheduled is due now (a new store's first retention, or
+ * conversions whose send was cut off before it could schedule a retry), then what is due runs.
+ * Another call the same day finds the retention not due.
+ */
+export async function wakeForDay(store: JobStore, organizationId: string, at: Date) {
+  for (const name of STORE_JOBS) {
+    if (!(await store.storage.get(storeJobKey(name)))) {
+      await store.storage.put(storeJobKey(name), {
+        organizationId,
+        dueAt: at.getTime(),
+      } satisfies StoreJob);
+    }
+  }
+  await runDueJobs(store, at);
+}
+
+/** Runs one job under a lease, then keeps it for its next due time. */
+async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date) {
+  const key = storeJobKey(name);
+  const lease = Date.now() + RUN_LEASE_MS;
+  await store.storage.put(key, { ...job, dueAt: lease } satisfies StoreJob);
+  let next: number | null = lease;
+  try {
+    next = await runOnStoreData(store, name, job.organizationId, at, lease);
+  } catch (error) {
+    // Due again when the lease ends.
+    console.error("store job failed", name, job.organizationId, error);
+  }
+  const current = await store.storage.get<StoreJob>(key);
+  // Gone: the store was erased while the job ran.
+  if (!current) return;
+  // A schedule made while it ran (a send that failed again) may be sooner than the run's.
+  const scheduledMeanwhile = current.dueAt !== lease ? current.dueAt : Infinity;
+  const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile);
+  if (Number.isFinite(dueAt)) await store.storage.put(key, { ...job, dueAt } satisfies StoreJob);
+  else await store.storage.delete(key);
+}
+
+/**
+ * A job runs on the store's data once all of it is here. While a move switches it waits (a
+ * deletion would fail the move's check, an update could miss its copy); once the data is back
+ * in D1 the job is the cron's, and is dropped here.
+ */
+async function runOnStoreData(
+  store: JobStore,
+  name: StoreJobName,
+  organizationId: string,
+  at: Date,
+  lease: number,
+) {
+  const route = await storeRoute(store.env, organizationId);
+  if (!allDataInStore(route)) return null;
+  if (route.state === "switching") return lease;
+  return RUNS[name](depsForBackground(store.env, store.waitUntil, store.data), at);
+}

@@ -1,0 +1,223 @@
+// Jobs live with the data (contract section 15): an organization whose data is in its store
+// has its Conversions API retries run by the store's alarm and its retention run by the store,
+// woken by the daily cron once a day; organizations in D1 are served by the cron as before.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { conversions } from "../../worker/db/schema";
+import { retentionCutoff } from "../../worker/retention/service";
+import { CONVERSIONS_RETRY_CRON, RETENTION_CRON } from "../../worker/scheduled";
+import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
+import type { StoreJob } from "../../worker/stores/store-jobs";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { runCron } from "../support/cron";
+import { createConversation, createOwner, randomIp } from "../support/factories";
+import { call } from "../support/http";
+import { keepInD1, orgSql, withOrgDb } from "../support/org-data";
+import { failNext, graphRequests } from "../support/webhooks";
+
+const F = GRAPH_FIXTURES;
+const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
+const DAY_MS = 24 * 60 * 60_000;
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
+
+/** A new organization (its data starts in its store) or one kept in D1. */
+async function organization(place: "store" | "d1") {
+  const owner = await createOwner();
+  if (place === "d1") await keepInD1(owner.organization.id);
+  const route = await storeRoute(env, owner.organization.id);
+  expect(allDataInStore(route)).toBe(place === "store");
+  return { owner, store: storeAt(env, route) };
+}
+
+type Store = Awaited<ReturnType<typeof organization>>["store"];
+
+/** The jobs the store holds, by key. */
+const storeJobs = async (store: Store) =>
+  Object.fromEntries(
+    await runInDurableObject(store, (_, state) => state.storage.list<StoreJob>({ prefix: "job:" })),
+  );
+
+/** Polls until `read` finds something: work left to the request's or the store's waitUntil. */
+async function until<T>(read: () => Promise<T | null | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const found = await read();
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`never found: ${what}`);
+}
+
+const conversionOf = (organizationId: string, id: string) =>
+  withOrgDb(organizationId, (db) =>
+    db.query.conversions.findFirst({ where: eq(conversions.id, id) }),
+  );
+
+/** A lead sent to the pixel whose first send Meta refuses; the conversion once that is done. */
+async function leadMetaRefusedOnce(owner: Owner) {
+  const pixel = await call("POST", "/api/v1/meta-config", {
+    token: owner.token,
+    body: { pixel_id: F.pixelId, access_token: "test-access-token" },
+  });
+  expect(pixel.status).toBe(201);
+  // A page of its own: the failure is this request's, whatever other files send at once.
+  const page = `https://store-jobs.example/${crypto.randomUUID()}`;
+  await failNext("graph", {
+    path: `/v25.0/${F.pixelId}/events`,
+    contains: page,
+    status: 500,
+    error: { message: "An unknown error occurred", code: 1, type: "OAuthException" },
+  });
+  const lead = await call("POST", "/api/v1/tracking/conversions", {
+    token: owner.token,
+    headers: { "User-Agent": BROWSER, Referer: page, "CF-Connecting-IP": randomIp() },
+    body: { event_name: "lead" },
+  });
+  expect(lead.status).toBe(201);
+  const failed = await until(async () => {
+    const row = await conversionOf(owner.organization.id, lead.body.data.id);
+    return row?.capiStatus === "pending" ? null : row;
+  }, "the first send");
+  expect(failed).toMatchObject({ capiStatus: "failed", capiAttempts: 1 });
+  return failed;
+}
+
+/** The requests that carried this event to Meta. */
+const requestsWith = async (eventId: string) =>
+  (await graphRequests(`/${F.pixelId}/events`)).filter((r) =>
+    r.body?.data?.some((e: any) => e.event_id === eventId),
+  );
+
+describe("Conversions API retries", () => {
+  it("are run by the store's alarm for an organization whose data is in its store", async () => {
+    const { owner, store } = await organization("store");
+    const failed = await leadMetaRefusedOnce(owner);
+    const retryAt = Date.parse(failed.capiNextAttemptAt!);
+
+    // The store holds the retry, at its time, and its alarm is set for it.
+    const job = await until(async () => (await storeJobs(store))["job:capi"], "the retry job");
+    expect(job).toEqual({ organizationId: owner.organization.id, dueAt: retryAt });
+    const alarm = await runInDurableObject(store, (_, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm!).toBeLessThanOrEqual(retryAt);
+
+    // The five-minute cron serves the organizations in D1: it does not send this one.
+    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
+    expect((await conversionOf(owner.organization.id, failed.id))!.capiStatus).toBe("failed");
+
+    // The retry's time comes: the store's alarm sends it.
+    await runInDurableObject(store, async (_, state) => {
+      state.storage.sql.exec(
+        "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
+        new Date(Date.now() - 1000).toISOString(),
+        failed.id,
+      );
+      await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
+    });
+    expect(await runDurableObjectAlarm(store)).toBe(true);
+    const sent = await conversionOf(owner.organization.id, failed.id);
+    expect(sent).toMatchObject({ capiStatus: "sent", capiAttempts: 2, capiNextAttemptAt: null });
+    expect(sent!.capiResult).toMatchObject({ events_received: 1 });
+
+    // Sent once: the refused request and the one Meta took. Nothing is left to retry.
+    expect(await requestsWith(failed.eventId)).toHaveLength(2);
+    expect(await storeJobs(store)).toEqual({});
+    await runCron(CONVERSIONS_RETRY_CRON, retryAt + DAY_MS);
+    expect(await requestsWith(failed.eventId)).toHaveLength(2);
+  });
+
+  it("are run by the five-minute cron for an organization whose data is in D1, as before", async () => {
+    const { owner, store } = await organization("d1");
+    const failed = await leadMetaRefusedOnce(owner);
+    const retryAt = Date.parse(failed.capiNextAttemptAt!);
+
+    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
+    const sent = await conversionOf(owner.organization.id, failed.id);
+    expect(sent).toMatchObject({ capiStatus: "sent", capiAttempts: 2 });
+    expect(await requestsWith(failed.eventId)).toHaveLength(2);
+    // Its store was never asked to retry it.
+    expect(await storeJobs(store)).toEqual({});
+  });
+});
+
+describe("retention", () => {
+  const now = Date.now();
+  const cutoff = Date.parse(retentionCutoff(new Date(now)));
+  const expiredAt = new Date(cutoff - 60_000).toISOString();
+  const freshAt = new Date(cutoff + 3_600_000).toISOString();
+
+  const setLastMessage = (owner: Owner, conversationId: string, at: string) =>
+    orgSql(
+      owner.organization.id,
+      "UPDATE conversations SET last_message_at = ? WHERE id = ?",
+      at,
+      conversationId,
+    );
+  const conversationsOf = async (owner: Owner) =>
+    (
+      await orgSql<{ id: string }>(
+        owner.organization.id,
+        "SELECT id FROM conversations WHERE organization_id = ?",
+        owner.organization.id,
+      )
+    ).map((row) => row.id);
+  /** An expired conversation and a fresh one; the fresh one's id. */
+  async function twoConversations(owner: Owner) {
+    const expired = await createConversation(owner);
+    const fresh = await createConversation(owner);
+    await setLastMessage(owner, expired.id, expiredAt);
+    await setLastMessage(owner, fresh.id, freshAt);
+    return fresh.id as string;
+  }
+  const runs = async () =>
+    (
+      await env.DB.prepare(
+        "SELECT organization_id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
+      ).all<{ organization_id: string | null; metadata: string }>()
+    ).results.map((run) => ({
+      organization_id: run.organization_id,
+      conversations: JSON.parse(run.metadata).deleted.conversations,
+    }));
+
+  it("runs in each store woken by the daily cron, once a day, and in D1 as before", async () => {
+    const inStore = await organization("store");
+    const inD1 = await organization("d1");
+    const freshInStore = await twoConversations(inStore.owner);
+    const freshInD1 = await twoConversations(inD1.owner);
+
+    const before = (await runs()).length;
+    await runCron(RETENTION_CRON, now);
+    expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
+    expect(await conversationsOf(inD1.owner)).toEqual([freshInD1]);
+    // D1's run and the store's (others' stores ran too, deleting nothing), in D1's trail with no
+    // organization.
+    const firstRuns = (await runs()).slice(before);
+    expect(firstRuns.every((run) => run.organization_id === null)).toBe(true);
+    expect(firstRuns.filter((run) => run.conversations > 0)).toEqual([
+      { organization_id: null, conversations: 1 },
+      { organization_id: null, conversations: 1 },
+    ]);
+    // The store's next run is on its own alarm, a day later.
+    const { "job:retention": job } = await storeJobs(inStore.store);
+    expect(job!.dueAt).toBeGreaterThan(now + DAY_MS - 60_000);
+    const alarm = await runInDurableObject(inStore.store, (_, state) => state.storage.getAlarm());
+    expect(alarm).toBe(job!.dueAt);
+
+    // Later the same day the store's retention is not due: even what expired since stays.
+    await setLastMessage(inStore.owner, freshInStore, expiredAt);
+    await runCron(RETENTION_CRON, now + 3_600_000);
+    expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
+    // Only D1's run.
+    expect(await runs()).toHaveLength(before + firstRuns.length + 1);
+
+    // Its day comes: the store's alarm runs it.
+    await runInDurableObject(inStore.store, (_, state) =>
+      state.storage.put("job:retention", { ...job, dueAt: Date.now() - 1 }),
+    );
+    expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
+    expect(await conversationsOf(inStore.owner)).toEqual([]);
+    expect(await runs()).toHaveLength(before + firstRuns.length + 2);
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * An organization's data as the tests reach it, wherever it is (contract section 15, decision
+ * 0054): in its store's SQLite once all of it is there (every organization made since), in D1
+ * until then. Global tables (users, sessions, rate limits, organizations, memberships,
+ * invitations, the connections, the registry) are read with `env.DB` as before; so are an
+ * account's own audit entries (no organization).
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { createDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import * as schema from "../../worker/db/schema";
+import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
+
+type Row = Record<string, unknown>;
+
+/** Runs `work` on the organization's data with drizzle, in its store or in D1. */
+export async function withOrgDb<T>(
+  organizationId: string,
+  work: (db: OrganizationDb) => T | Promise<T>,
+): Promise<T> {
+  const route = await storeRoute(env, organizationId);
+  if (!allDataInStore(route)) return work(createDb(env.DB));
+  return runInDurableObject(storeAt(env, route), (_, state) =>
+    work(drizzle(state.storage, { schema })),
+  );
+}
+
+/** Runs plain statements on the organization's data as one unit; each one's rows. */
+export function orgSqlBatch(
+  organizationId: string,
+  statements: { sql: string; params?: unknown[] }[],
+): Promise<Row[][]> {
+  return withOrgDb(organizationId, (db) =>
+    orgStatements(
+      db,
+      statements.map(({ sql, params = [] }) => ({ sql, params })),
+    ),
+  );
+}
+
+/** The rows of one plain statement on the organization's data, by column name. */
+export async function orgSql<T extends Row = Row>(
+  organizationId: string,
+  sql: string,
+  ...params: unknown[]
+): Promise<T[]> {
+  const [rows] = await orgSqlBatch(organizationId, [{ sql, params }]);
+  return rows as T[];
+}
+
+/** The first row of one plain statement on the organization's data, or null. */
+export async function orgFirst<T extends Row = Row>(
+  organizationId: string,
+  sql: string,
+  ...params: unknown[]
+): Promise<T | null> {
+  return (await orgSql<T>(organizationId, sql, ...params))[0] ?? null;
+}
+
+/**
+ * Puts a new organization's data back in D1, for a test whose point is D1 itself (a D1
+ * migration's statements over data written as before it). Call it right after creating the
+ * organization: nothing is copied (what its store holds, its creation's audit entry, stays
+ * there unread).
+ */
+export async function keepInD1(organizationId: string) {
+  await env.DB.prepare(
+    "UPDATE organization_stores SET state = 'd1', moving_to = NULL, data_version = 0 WHERE organization_id = ?",
+  )
+    .bind(organizationId)
+    .run();
+}

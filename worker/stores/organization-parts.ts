@@ -1,0 +1,113 @@
+/**
+ * The Worker's work on an organization's data outside a member's request (signing in, joining,
+ * creating an organization, an account's export and deletion), run where that data is
+ * (contract section 15, decision 0054): with the Worker's `deps` while the organization is in
+ * D1, in its store once all of it is there, through one RPC (`runPart`) that runs the same
+ * function with the store's `deps`. A member's request needs none of this: it is already served
+ * where the data is (worker/stores/organization-data.ts).
+ */
+import { recordAudit, type AuditEntry } from "../audit/service";
+import {
+  exportPage,
+  forgetPersonIn,
+  usualAddressesIn,
+  type ExportList,
+  type ExportRow,
+  type Person,
+} from "../auth/account-in-organization";
+import { inD1 } from "../db/client";
+import type { Deps } from "../http/deps";
+import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
+import { allDataInStore, storeAt, storeRoute } from "./registry";
+
+/** What may be done in an organization's data from outside it; each part names no organization. */
+export type OrganizationPart =
+  /** An entry in its trail. */
+  | { kind: "audit"; entry: Omit<AuditEntry, "organizationId"> }
+  /** The addresses a member signed in from since `since`. */
+  | { kind: "usual-addresses"; userId: string; since: string }
+  /** A person leaving holds nothing any more (worker/team-inbox/assignment.ts). */
+  | { kind: "release"; leaving: Leaving }
+  /** A deleted account's person gone from its data. */
+  | { kind: "forget"; person: Person }
+  /** A page of a list an account's export holds. */
+  | { kind: "export-page"; list: ExportList; after: string };
+
+type PartKind = OrganizationPart["kind"];
+type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
+
+/** What each part answers (`true`: done). */
+interface PartResults {
+  audit: true;
+  "usual-addresses": string[];
+  release: true;
+  forget: true;
+  "export-page": ExportRow[];
+}
+
+type Runners = {
+  [K in PartKind]: (deps: Deps, organizationId: string, part: PartOf<K>) => Promise<PartResults[K]>;
+};
+
+const runners: Runners = {
+  audit: async ({ orgDb }, organizationId, { entry }) => {
+    await recordAudit(orgDb, { ...entry, organizationId });
+    return true;
+  },
+  "usual-addresses": ({ orgDb }, organizationId, { userId, since }) =>
+    usualAddressesIn(orgDb, organizationId, userId, since),
+  release: async (deps, organizationId, { leaving }) => {
+    await releaseOnLeaving(deps, organizationId, leaving);
+    return true;
+  },
+  forget: async ({ orgDb }, organizationId, { person }) => {
+    await forgetPersonIn(orgDb, organizationId, person);
+    return true;
+  },
+  "export-page": ({ orgDb }, organizationId, { list, after }) =>
+    exportPage(orgDb, organizationId, list, after),
+};
+
+/** Runs a part with `deps` whose `orgDb` is where the organization's data is. */
+export function runPart<K extends PartKind>(
+  deps: Deps,
+  organizationId: string,
+  part: PartOf<K>,
+): Promise<PartResults[K]> {
+  const run: Runners[K] = runners[part.kind];
+  return run(deps, organizationId, part);
+}
+
+/**
+ * Runs a part where the organization's data is. In a store (`orgDb` is not D1) the code
+ * already runs where its organization's data is: a store serves one organization.
+ */
+export async function inOrganizationData<K extends PartKind>(
+  deps: Deps,
+  organizationId: string,
+  part: PartOf<K>,
+): Promise<PartResults[K]> {
+  if (!inD1(deps.orgDb)) return runPart(deps, organizationId, part);
+  const route = await storeRoute(deps.env, organizationId);
+  if (!allDataInStore(route)) return runPart(deps, organizationId, part);
+  const done = await storeAt(deps.env, route).runPart(organizationId, part);
+  if (done === null) throw new Error(`the store of ${organizationId} refused its part`);
+  return done as PartResults[K];
+}
+
+/** Records an entry in the organization's trail, where its data is. */
+export const auditIn = (
+  deps: Deps,
+  organizationId: string,
+  entry: Omit<AuditEntry, "organizationId">,
+) => inOrganizationData(deps, organizationId, { kind: "audit", entry });
+
+/**
+ * Records an entry about an account: its organization's data for a member, the global trail
+ * for an account without one (decision 0053).
+ */
+export const auditAccount = (
+  deps: Deps,
+  organizationId: string | null,
+  entry: Omit<AuditEntry, "organizationId">,
+) => (organizationId === null ? recordAudit(deps.db, entry) : auditIn(deps, organizationId, entry));

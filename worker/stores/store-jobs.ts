@@ -1,0 +1,82 @@
+/**
+ * The jobs an organization's store runs from its alarm once all its data is there (contract
+ * section 15, "jobs live with the data"): the Conversions API retries, the daily retention and
+ * the sweep of voice notes left pending.
+ * Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside the
+ * replies and voice notes the store already schedules; the store's side of them is
+ * durable-objects/store-job-runner.ts. The cron triggers keep serving the organizations whose
+ * data is in D1, one statement for all of them (decision 0053), and once a day wake the stores,
+ * so that one whose alarm missed its day catches up.
+ */
+import { and, asc, eq, gt, gte } from "drizzle-orm";
+import { organizationStores } from "../db/schema";
+import type { Env } from "../env";
+import type { Deps } from "../http/deps";
+import { ALL_DATA_VERSION, organizationStore, storeAt, type StoreRoute } from "./registry";
+
+export const STORE_JOBS = ["capi", "retention", "transcripts"] as const;
+export type StoreJobName = (typeof STORE_JOBS)[number];
+
+/** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */
+export interface StoreJob {
+  organizationId: string;
+  dueAt: number;
+}
+
+export const STORE_JOB_PREFIX = "job:";
+export const storeJobKey = (name: StoreJobName) => `${STORE_JOB_PREFIX}${name}`;
+
+export const isStoreJob = (name: string): name is StoreJobName =>
+  (STORE_JOBS as readonly string[]).includes(name);
+
+/**
+ * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner),
+ * through the registry like every call to a store, from the Worker or from the store itself.
+ */
+export async function scheduleStoreJob(
+  env: Env,
+  organizationId: string,
+  name: StoreJobName,
+  dueAt: number,
+) {
+  const store = await organizationStore(env, organizationId);
+  await store.scheduleJob(organizationId, name, dueAt);
+}
+
+/** Registry rows read per statement by the daily wake; the stores of a page are woken together. */
+const WAKE_PAGE_SIZE = 50;
+
+/**
+ * The daily cron's part for the organizations whose data is all in their store: each store is
+ * called once, and runs what it has missed or does nothing (`wake`). Stores in the middle of a
+ * move (`switching`) are left to their alarm, which waits for the move to end.
+ */
+export async function wakeStores({ db, env }: Deps, at: Date) {
+  let after = "";
+  for (;;) {
+    const page = await db
+      .select()
+      .from(organizationStores)
+      .where(
+        and(
+          eq(organizationStores.state, "store"),
+          gte(organizationStores.dataVersion, ALL_DATA_VERSION),
+          gt(organizationStores.organizationId, after),
+        ),
+      )
+      .orderBy(asc(organizationStores.organizationId))
+      .limit(WAKE_PAGE_SIZE);
+    await Promise.all(page.map((route) => wakeStore(env, route, at)));
+    if (page.length < WAKE_PAGE_SIZE) return;
+    after = page[page.length - 1]!.organizationId;
+  }
+}
+
+/** One store's wake: a failure is logged, and the others still run. */
+async function wakeStore(env: Env, route: StoreRoute & { organizationId: string }, at: Date) {
+  try {
+    await storeAt(env, route).wake(route.organizationId, at);
+  } catch (error) {
+    console.error("store wake failed", route.organizationId, error);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The store's side of the WhatsApp webhook (contract section 15): an organization's part of a
+ * delivery applied by its store in one transaction (its writes, its replies and transcripts
+ * queued), its events sent once that has committed; and the parts that arrive while the
+ * organization moves, held in arrival order and applied once each when the move ends.
+ */
+import type { Env } from "../env";
+import type { Deps } from "../http/deps";
+import { holdingEvents, type HeldEvents } from "../realtime/publish";
+import type { RealtimeEvent } from "../realtime/contract";
+import { freshStoreRoute } from "../stores/registry";
+import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
+
+/** What the store lends a delivery: its storage, where the data is, its own jobs and sockets. */
+export interface DeliveryStore {
+  env: Env;
+  storage: DurableObjectStorage;
+  depsFor(organizationId: string): Promise<Deps>;
+  queueReply(organizationId: string, conversationId: string): Promise<void>;
+  queueTranscripts(organizationId: string, messageIds: string[]): Promise<void>;
+  publish(organizationId: string, events: RealtimeEvent[], userId?: string): Promise<number>;
+}
+
+/** What the webhook answers Meta with: the customer messages this call stored. */
+export interface StoreDelivery {
+  stored: number;
+}
+
+/** Held parts, `held:<arrival number>`: storage lists keys in order, hence the zero padding. */
+const HELD = "held:";
+const heldKey = (sequence: number) => `${HELD}${String(sequence).padStart(12, "0")}`;
+
+/** Applies a part now, after any part still held from a move (an earlier arrival). */
+export async function deliverHere(
+  store: DeliveryStore,
+  organizationId: string,
+  part: DeliveryPart,
+): Promise<StoreDelivery> {
+  const held = await store.storage.list({ prefix: HELD, limit: 1 });
+  if (held.size > 0) await applyHeldHere(store, organizationId);
+  return { stored: (await applyPart(store, organizationId, part)) ?? 0 };
+}
+
+/**
+ * Keeps a part that arrived while the organization is `switching`, after those before it. A
+ * Worker keeps a route for a while and may still see a move that has ended: then it is applied
+ * at once, in its turn.
+ */
+export async function holdHere(
+  store: DeliveryStore,
+  organizationId: string,
+  part: DeliveryPart,
+): Promise<StoreDelivery> {
+  const [last] = await store.storage.list({ prefix: HELD, reverse: true, limit: 1 });
+  const next = last ? Number(last[0].slice(HELD.length)) + 1 : 1;
+  await store.storage.put(heldKey(next), part);
+  return { stored: await applyHeldHere(store, organizationId) };
+}
+
+/**
+ * Applies the held parts in arrival order once the organization is no longer `switching`,
+ * where its data now is. One that fails stays, with those after it, for the next call (a
+ * delivery, or the next part held), and is logged; answers the messages stored.
+ */
+export async function applyHeldHere(store: DeliveryStore, organizationId: string) {
+  // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
+  // move that has just ended must not be seen as still under way.
+  const route = await freshStoreRoute(store.env, organizationId);
+  if (route.state === "switching") return 0;
+  let stored = 0;
+  for (const [key, part] of await store.storage.list<DeliveryPart>({ prefix: HELD })) {
+    try {
+      stored += (await applyPart(store, organizationId, part, key)) ?? 0;
+    } catch (error) {
+      console.error("held delivery not applied yet", organizationId, key, error);
+      break;
+    }
+  }
+  return stored;
+}
+
+/**
+ * One part in one transaction of the store: the organization's writes (in its SQLite, or in D1
+ * while its data is there), its replies and transcripts queued, and a held part's key deleted,
+ * so it is applied once. Answers the messages stored, null when another call applied that held
+ * part first. Nothing in it may call this same store: the transaction holds every other call.
+ */
+async function applyPart(
+  store: DeliveryStore,
+  organizationId: string,
+  part: DeliveryPart,
+  key?: string,
+) {
+  const deps = await store.depsFor(organizationId);
+  const { env, held } = holdingEvents(deps.env, organizationId);
+  const outcome = await store.storage.transaction(async () => {
+    if (key !== undefined && (await store.storage.get(key)) === undefined) return null;
+    const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
+    for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
+    if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
+    if (key !== undefined) await store.storage.delete(key);
+    return done;
+  });
+  await sendHeld(store, organizationId, held);
+  return outcome && outcome.storedMessages;
+}
+
+/** The transaction's events, in the order they were published, now that it has committed. */
+async function sendHeld(store: DeliveryStore, organizationId: string, held: HeldEvents[]) {
+  for (const { events, userId } of held) await store.publish(organizationId, events, userId);
+}
