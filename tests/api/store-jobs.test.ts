@@ -15,6 +15,7 @@ import { runCron } from "../support/cron";
 import { createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { keepInD1, orgSql, withOrgDb } from "../support/org-data";
+import { move } from "../support/operator";
 import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -139,6 +140,39 @@ describe("Conversions API retries", () => {
     expect(await requestsWith(failed.eventId)).toHaveLength(2);
     // Its store was never asked to retry it.
     expect(await storeJobs(store)).toEqual({});
+  });
+
+  it("are left alone in D1's copy of an organization moved to its store: its store sends them", async () => {
+    const { owner, store } = await organization("d1");
+    const failed = await leadMetaRefusedOnce(owner);
+    const retryAt = Date.parse(failed.capiNextAttemptAt!);
+    expect(await move(owner.organization.id, "store")).toMatchObject({ moved: true });
+
+    // D1 keeps the row as it was, due: the cron over D1 does not send it again.
+    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
+    expect(await requestsWith(failed.eventId)).toHaveLength(1);
+    const copy = await env.DB.prepare("SELECT capi_status FROM conversions WHERE id = ?")
+      .bind(failed.id)
+      .first<{ capi_status: string }>();
+    expect(copy).toEqual({ capi_status: "failed" });
+
+    // The move handed the retry to the store: its alarm sends it once its time comes.
+    const job = (await storeJobs(store))["job:capi"];
+    expect(job).toMatchObject({ organizationId: owner.organization.id });
+    await runInDurableObject(store, async (_, state) => {
+      state.storage.sql.exec(
+        "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
+        new Date(Date.now() - 1000).toISOString(),
+        failed.id,
+      );
+      await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
+    });
+    expect(await runDurableObjectAlarm(store)).toBe(true);
+    expect(await conversionOf(owner.organization.id, failed.id)).toMatchObject({
+      capiStatus: "sent",
+      capiAttempts: 2,
+    });
+    expect(await requestsWith(failed.eventId)).toHaveLength(2);
   });
 });
 

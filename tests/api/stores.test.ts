@@ -18,6 +18,7 @@ import {
 import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
+import { copyAll, move, operator } from "../support/operator";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
 import { STORE_TABLE_NAMES } from "../../worker/stores/store-tables";
@@ -328,41 +329,6 @@ describe("an organization whose data is in its store", () => {
 });
 
 describe("moving an organization (npm run stores -- move)", () => {
-  const operator = async (path: string, body: unknown = {}) => {
-    const res = await exports.default.fetch(`http://localhost/api/v1/operator${path}`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${env.OPERATOR_TOKEN!}`,
-        "Content-Type": "application/json",
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
-
-  /** Every page of every table a move copies, in order, as the command takes them. */
-  async function copyAll(organizationId: string, tables: string[]) {
-    const pages: Record<string, { copied: number; next: string | null }[]> = {};
-    for (const table of tables) {
-      pages[table] = [];
-      for (let after: string | null = ""; after !== null;) {
-        const page = await operator(`/stores/${organizationId}/copy`, { table, after });
-        expect(page.status, JSON.stringify(page.body)).toBe(200);
-        pages[table].push(page.body.data);
-        after = page.body.data.next;
-      }
-    }
-    return pages;
-  }
-
-  /** Every step of a move, as the command takes them; answers `finish`'s figures. */
-  async function move(organizationId: string, to: "d1" | "store") {
-    const begun = await operator(`/stores/${organizationId}/move`, { to });
-    expect(begun.status).toBe(200);
-    await copyAll(organizationId, begun.body.data.tables);
-    return (await operator(`/stores/${organizationId}/finish`)).body.data;
-  }
-
   /**
    * An organization whose data is in D1, as every one made before organizations started in
    * their stores: put back in D1 before anything of it is written, so the API writes D1.

@@ -3,12 +3,13 @@
 // store it touched has committed, 500 when one failed (Meta retries, and nothing is stored
 // twice), and while an organization moves its part is held and applied once when it has moved.
 import { runInDurableObject } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ctwaReferral, delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { keepInD1, orgSql } from "../support/org-data";
+import { beginAndCopy, operator } from "../support/operator";
 import { connect } from "../support/sockets";
 import { deliver } from "../support/webhooks";
 import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
@@ -255,31 +256,6 @@ describe("a store that fails mid-delivery", () => {
 });
 
 describe("a delivery while its organization moves (switching)", () => {
-  const operator = async (path: string, body: unknown = {}) => {
-    const res = await exports.default.fetch(`http://localhost/api/v1/operator${path}`, {
-      method: "POST",
-      headers: {
-        Authorization: `Bearer ${env.OPERATOR_TOKEN!}`,
-        "Content-Type": "application/json",
-      },
-      body: JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as Record<string, any> };
-  };
-
-  /** `move`, then every page of every table it copies, as the operator's command does. */
-  async function beginMove(organizationId: string, to: "d1" | "store") {
-    const begun = await operator(`/stores/${organizationId}/move`, { to });
-    expect(begun.status, JSON.stringify(begun.body)).toBe(200);
-    for (const table of begun.body.data.tables as string[]) {
-      for (let after: string | null = ""; after !== null;) {
-        const page = await operator(`/stores/${organizationId}/copy`, { table, after });
-        expect(page.status, JSON.stringify(page.body)).toBe(200);
-        after = page.body.data.next;
-      }
-    }
-  }
-
   it("is answered 200, held unseen, and applied once and in order when the move finishes", async () => {
     // An organization of before the stores, moving into its store.
     const a = await connectedOwner({ inD1: true });
@@ -295,7 +271,7 @@ describe("a delivery while its organization moves (switching)", () => {
         part: { message_id: message, emoji: "👍" },
       }),
     );
-    await beginMove(a.organizationId, "store");
+    await beginAndCopy(a.organizationId, "store");
 
     for (const payload of [hola, hola, reaction]) {
       const response = await deliver(payload);
@@ -324,7 +300,7 @@ describe("a delivery while its organization moves (switching)", () => {
   it("is applied where the data stayed when the move is abandoned", async () => {
     const a = await connectedOwner();
     const message = wamid();
-    await beginMove(a.organizationId, "d1");
+    await beginAndCopy(a.organizationId, "d1");
     expect((await deliver(delivery(text(a.phoneNumberId, "Hola", message)))).status).toBe(200);
     expect(await storedTimes(a.organizationId, message)).toEqual({ [message]: 0 });
 

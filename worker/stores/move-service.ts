@@ -22,6 +22,7 @@ import type { Deps } from "../http/deps";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 import type { TableSummary } from "./id-checksum";
 import { routeTtlMs, storeAt } from "./registry";
+import { scheduleStoreJob } from "./store-jobs";
 import {
   copyStatements,
   keyOf,
@@ -193,6 +194,8 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
     .where(eq(organizationStores.organizationId, organizationId));
   // The deliveries its store held meanwhile, where its data now is.
   await store.applyHeld(organizationId);
+  // Conversions D1 had waiting for a retry are its store's now (the cron over D1 leaves them).
+  if (matches && state === "store") await scheduleStoreJob(env, organizationId, "capi", Date.now());
   return { moved: matches, state, checks, differing };
 }
 

@@ -1,0 +1,44 @@
+// The operator's calls (`npm run stores`, /api/v1/operator), step by step as the command takes
+// them, for tests that move an organization between D1 and its store.
+import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
+
+export async function operator(path: string, body: unknown = {}) {
+  const res = await exports.default.fetch(`http://localhost/api/v1/operator${path}`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${env.OPERATOR_TOKEN!}`,
+      "Content-Type": "application/json",
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/** Every page of every table a move copies, in order; answers each table's pages. */
+export async function copyAll(organizationId: string, tables: string[]) {
+  const pages: Record<string, { copied: number; next: string | null }[]> = {};
+  for (const table of tables) {
+    pages[table] = [];
+    for (let after: string | null = ""; after !== null;) {
+      const page = await operator(`/stores/${organizationId}/copy`, { table, after });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      pages[table].push(page.body.data);
+      after = page.body.data.next;
+    }
+  }
+  return pages;
+}
+
+/** `move`, then every page it copies: the organization is left `switching`, checked next. */
+export async function beginAndCopy(organizationId: string, to: "d1" | "store") {
+  const begun = await operator(`/stores/${organizationId}/move`, { to });
+  expect(begun.status, JSON.stringify(begun.body)).toBe(200);
+  await copyAll(organizationId, begun.body.data.tables);
+}
+
+/** Every step of a move; answers `finish`'s figures. */
+export async function move(organizationId: string, to: "d1" | "store") {
+  await beginAndCopy(organizationId, to);
+  return (await operator(`/stores/${organizationId}/finish`)).body.data;
+}
