@@ -10,6 +10,7 @@ import type { Env } from "./env";
 import { depsForBackground } from "./http/deps";
 import { pruneExpiredHits } from "./http/rate-limit";
 import { runRetention } from "./retention/service";
+import { removeExpiredD1Copies } from "./stores/d1-copies";
 import { wakeStores } from "./stores/store-jobs";
 import { retryDueConversions } from "./tracking/capi-service";
 
@@ -22,6 +23,7 @@ export const scheduled: ExportedHandlerScheduledHandler<Env> = (controller, env,
   if (controller.cron === RETENTION_CRON) {
     ctx.waitUntil(runRetention(deps, now));
     ctx.waitUntil(wakeStores(deps, now));
+    ctx.waitUntil(removeExpiredD1Copies(deps, now));
   } else {
     // Organizations in D1 only: in a store, a failed send asks the store's alarm for its retry.
     ctx.waitUntil(retryDueConversions(deps, now));

@@ -19,6 +19,8 @@ import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
 import { copyAll, move, operator } from "../support/operator";
+import { runCron } from "../support/cron";
+import { RETENTION_CRON } from "../../worker/scheduled";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
 import { STORE_TABLE_NAMES } from "../../worker/stores/store-tables";
@@ -728,5 +730,72 @@ describe("moving an organization (npm run stores -- move)", () => {
         .status,
     ).toBe(400);
     expect((await operator(`/stores/${id}/abort`)).body.data).toEqual({ state: "d1" });
+  });
+});
+
+describe("D1's copy of a moved organization", () => {
+  const DAY_MS = 24 * 60 * 60_000;
+  const rowsInD1 = async (organizationId: string) => {
+    const counts: Record<string, number> = {};
+    for (const table of ["conversations", "messages", "agents"]) {
+      const row = await env.DB.prepare(
+        `SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`,
+      )
+        .bind(organizationId)
+        .first<{ n: number }>();
+      counts[table] = row!.n;
+    }
+    return counts;
+  };
+  const copyUntil = async (organizationId: string) =>
+    (await registryRow(organizationId))!.d1_copy_until as string | null;
+
+  it("is kept 30 days after the move, then removed by the daily cron; the store keeps all", async () => {
+    const moved = await createOwner();
+    await keepInD1(moved.organization.id);
+    await createAgent(moved, { name: "Recepción" });
+    const conversation = await createConversation(moved);
+    await seedMessage(moved.organization.id, conversation.id, { content: "Hola, ¿abrís hoy?" });
+    expect(await move(moved.organization.id, "store")).toMatchObject({ moved: true });
+
+    const until = Date.parse((await copyUntil(moved.organization.id))!);
+    expect(until - Date.now()).toBeGreaterThan(29 * DAY_MS);
+    expect(until - Date.now()).toBeLessThanOrEqual(30 * DAY_MS);
+    const before = await rowsInD1(moved.organization.id);
+    expect(before).toEqual({ conversations: 1, messages: 1, agents: 1 });
+
+    // The day before: kept.
+    await runCron(RETENTION_CRON, until - DAY_MS);
+    expect(await rowsInD1(moved.organization.id)).toEqual(before);
+
+    // Its day: gone from D1, still all in the store, and nothing left to remove.
+    await runCron(RETENTION_CRON, until + 1000);
+    expect(await rowsInD1(moved.organization.id)).toEqual({
+      conversations: 0,
+      messages: 0,
+      agents: 0,
+    });
+    const counts = await env.DB.prepare(
+      "SELECT count(*) AS n FROM conversation_counts WHERE organization_id = ?",
+    )
+      .bind(moved.organization.id)
+      .first<{ n: number }>();
+    expect(counts!.n).toBe(0);
+    expect(await copyUntil(moved.organization.id)).toBeNull();
+    const [stored] = await orgSql(
+      moved.organization.id,
+      "SELECT (SELECT count(*) FROM conversations) AS conversations, (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM agents) AS agents",
+    );
+    expect(stored).toEqual({ conversations: 1, messages: 1, agents: 1 });
+
+    // An organization moved back keeps no date: D1 is where its data is.
+    const back = await createOwner();
+    await keepInD1(back.organization.id);
+    await createConversation(back);
+    await move(back.organization.id, "store");
+    await move(back.organization.id, "d1");
+    expect(await copyUntil(back.organization.id)).toBeNull();
+    await runCron(RETENTION_CRON, until + DAY_MS);
+    expect((await rowsInD1(back.organization.id)).conversations).toBe(1);
   });
 });

@@ -163,6 +163,11 @@ export const organizationStores = sqliteTable("organization_stores", {
   /** The store's size on disk and messages, as it last reported them. */
   bytes: integer("bytes").notNull().default(0),
   messages: integer("messages").notNull().default(0),
+  /**
+   * After a move to its store, until when D1 keeps the organization's old rows (a backup for
+   * 30 days); the daily cron removes them then. Null: D1 holds no copy to remove.
+   */
+  d1CopyUntil: text("d1_copy_until"),
   updatedAt: updatedAt(),
 });
 

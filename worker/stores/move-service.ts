@@ -23,6 +23,7 @@ import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 import type { TableSummary } from "./id-checksum";
 import { routeTtlMs, storeAt } from "./registry";
 import { scheduleStoreJob } from "./store-jobs";
+import { D1_COPY_KEPT_MS } from "./d1-copies";
 import {
   copyStatements,
   keyOf,
@@ -188,7 +189,12 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       state,
       movingTo: null,
       switchingSince: null,
-      ...(matches && { dataVersion: state === "store" ? STORE_SCHEMA_VERSION : 0 }),
+      ...(matches && {
+        dataVersion: state === "store" ? STORE_SCHEMA_VERSION : 0,
+        // D1's rows stay a while as a backup, then the daily cron removes them (d1-copies.ts).
+        d1CopyUntil:
+          state === "store" ? new Date(Date.now() + D1_COPY_KEPT_MS).toISOString() : null,
+      }),
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizationStores.organizationId, organizationId));

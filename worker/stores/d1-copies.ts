@@ -1,0 +1,57 @@
+/**
+ * What D1 keeps of an organization after its move to its store (contract section 15, decision
+ * 0054): its rows as they were, for 30 days, then removed by the daily cron like expired data.
+ * A move back does not need them (it copies the store's rows); they are a backup, and a
+ * deleted account's person is only forgotten in them by their removal.
+ */
+import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { organizationStores } from "../db/schema";
+import type { Deps } from "../http/deps";
+import { STORE_TABLE_NAMES } from "./store-tables";
+
+export const D1_COPY_KEPT_MS = 30 * 24 * 60 * 60_000;
+/** Rows deleted per statement, and statements per run (as the retention run's). */
+const BATCH_SIZE = 5_000;
+const MAX_STATEMENTS = 200;
+
+/**
+ * Removes the old D1 rows of organizations whose copy has expired, children first (foreign
+ * keys), in bounded batches; an organization finished is marked as having no copy. What a run
+ * leaves, the next one goes on with. Answers the organizations finished.
+ */
+export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
+  const due = await db
+    .select({ organizationId: organizationStores.organizationId })
+    .from(organizationStores)
+    .where(
+      and(
+        eq(organizationStores.state, "store"),
+        isNotNull(organizationStores.d1CopyUntil),
+        lte(organizationStores.d1CopyUntil, now.toISOString()),
+      ),
+    )
+    .orderBy(asc(organizationStores.d1CopyUntil));
+  let statements = 0;
+  let finished = 0;
+  // Children first; the inbox counts are no table of a move (the store's triggers keep its
+  // own), but D1's go too.
+  const tables = [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"];
+  for (const { organizationId } of due) {
+    for (const table of tables) {
+      const name = sql.identifier(table);
+      for (;;) {
+        if (statements++ >= MAX_STATEMENTS) return finished;
+        const removed = await orgDb.all(sql`DELETE FROM ${name} WHERE rowid IN (
+          SELECT rowid FROM ${name} WHERE organization_id = ${organizationId} LIMIT ${BATCH_SIZE})
+          RETURNING 1`);
+        if (removed.length < BATCH_SIZE) break;
+      }
+    }
+    await db
+      .update(organizationStores)
+      .set({ d1CopyUntil: null, updatedAt: now.toISOString() })
+      .where(eq(organizationStores.organizationId, organizationId));
+    finished += 1;
+  }
+  return finished;
+}
