@@ -67,13 +67,15 @@ const summary = (values) => ({
 let wamidSeq = 0;
 const runId = Date.now().toString(36);
 /**
- * @param {{ customers: number, perDelivery: number, text?: (id: string) => string }} options
+ * @param {{ customers: number, customerOffset?: number, perDelivery: number,
+ *   text?: (id: string) => string }} options `customerOffset`: where this run's customers start,
+ *   so that a second run of a benchmark meets new customers too, as the first did.
  */
-function webhookBody({ customers, perDelivery, text }) {
+function webhookBody({ customers, customerOffset = 0, perDelivery, text }) {
   const changes = [];
   const wamids = [];
   for (let i = 0; i < perDelivery; i++) {
-    const customer = Math.floor(Math.random() * customers);
+    const customer = customerOffset + Math.floor(Math.random() * customers);
     const id = `wamid.BENCH${runId}.${(wamidSeq++).toString(36)}`;
     wamids.push(id);
     changes.push(

@@ -1,7 +1,8 @@
 // The production build served by `wrangler dev --log-level warn` on the bench's own state,
-// and the CPU time of its workerd processes read from /proc.
+// the CPU time of its workerd processes read from /proc, and the state's SQLite files (D1's
+// and each organization's store) read beside the server.
 import { execFileSync, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 export const STATE_DIR = ".wrangler/bench-state";
@@ -61,6 +62,17 @@ export async function startServer(port, { observability = false } = {}) {
     },
   );
   const pid = /** @type {number} */ (child.pid);
+  // A run that fails half-way leaves no server behind: its process group, while it lives.
+  const killOnExit = () => {
+    if (child.exitCode !== null) return;
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  };
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -180,4 +192,113 @@ export function d1File(file) {
     ["d1", "execute", "DB", "--local", "--persist-to", STATE_DIR, "--file", file, "--yes"],
     { env: toolEnv, stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * 1024 * 1024 },
   );
+}
+
+// ── The state's SQLite files, read beside the running server ────────────────
+// Node 22's SQLite (package.json's engines; `npm run` puts its node first on the PATH), opened
+// read-only: a reader of a WAL database sees what was committed, and workerd keeps writing.
+/** @type {typeof import("node:sqlite") | null} */
+const nodeSqlite = await import("node:sqlite").catch(() => null);
+export const canReadSqlite = nodeSqlite !== null;
+
+/** @param {string} dir @returns {string[]} the SQLite databases of a state folder, not its metadata */
+function sqliteFiles(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    .map((f) => `${dir}/${f}`);
+}
+
+/**
+ * @template T
+ * @param {string} file @param {(db: import("node:sqlite").DatabaseSync) => T} read
+ * @returns {T}
+ */
+function readSqlite(file, read) {
+  if (!nodeSqlite) throw new Error("node:sqlite is not available (Node 22 or later)");
+  for (let attempt = 1; ; attempt++) {
+    /** @type {import("node:sqlite").DatabaseSync | undefined} */
+    let db;
+    try {
+      db = new nodeSqlite.DatabaseSync(file, { readOnly: true });
+      db.exec("PRAGMA busy_timeout = 5000");
+      return read(db);
+    } catch (/** @type {any} */ error) {
+      if (attempt >= 10 || !/busy|locked/i.test(String(error?.message))) throw error;
+      execFileSync("sleep", ["0.5"]);
+    } finally {
+      db?.close();
+    }
+  }
+}
+
+/** D1's database file in the bench's state (one database, `DB`). */
+export function d1SqliteFile() {
+  const [file] = sqliteFiles(`${STATE_DIR}/v3/d1/miniflare-D1DatabaseObject`);
+  if (!file) throw new Error(`no D1 database under ${STATE_DIR}`);
+  return file;
+}
+
+/**
+ * The organizations' stores in the bench's state: each OrganizationHub's SQLite file, by the
+ * organization its `store_owner` names (a store records the first organization that calls it).
+ * @returns {Map<string, string>}
+ */
+export function storeFiles() {
+  const dirs = existsSync(`${STATE_DIR}/v3/do`)
+    ? readdirSync(`${STATE_DIR}/v3/do`).filter((d) => d.endsWith("-OrganizationHub"))
+    : [];
+  const byOrganization = new Map();
+  for (const file of dirs.flatMap((d) => sqliteFiles(`${STATE_DIR}/v3/do/${d}`))) {
+    const owner = readSqlite(file, (db) => {
+      const table = db
+        .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'store_owner'")
+        .get();
+      return table ? db.prepare("SELECT organization_id FROM store_owner").get() : undefined;
+    });
+    if (owner) byOrganization.set(String(owner.organization_id), file);
+  }
+  return byOrganization;
+}
+
+/**
+ * One query on an organization's store, read from its SQLite file.
+ * @param {string} organizationId @param {string} sql @param {...(string | number)} params
+ * @returns {any[]}
+ */
+export function storeQuery(organizationId, sql, ...params) {
+  const file = storeFiles().get(organizationId);
+  if (!file) throw new Error(`no store for organization ${organizationId} under ${STATE_DIR}`);
+  return readSqlite(file, (db) => db.prepare(sql).all(...params));
+}
+
+/**
+ * A SQLite database's size as SQLite counts it (pages × page size, what a Durable Object's
+ * `databaseSize` reports, WAL included), its free pages, and the bytes of each table with its
+ * indexes (`dbstat`; an FTS5 index's shadow tables count under the index's name).
+ * @param {string} file
+ */
+export function sqliteSize(file) {
+  return readSqlite(file, (db) => {
+    const pragma = (/** @type {string} */ name) =>
+      Number(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+    const pageSize = pragma("page_size");
+    /** @type {Record<string, number>} */
+    const tables = {};
+    const rows = db
+      .prepare(
+        `SELECT coalesce(s.tbl_name, d.name) AS name, sum(d.pgsize) AS bytes
+         FROM dbstat d LEFT JOIN sqlite_schema s ON s.name = d.name GROUP BY 1`,
+      )
+      .all();
+    for (const row of rows) {
+      const name = String(row.name).replace(/_fts_(data|idx|docsize|config|content)$/, "_fts");
+      tables[name] = (tables[name] ?? 0) + Number(row.bytes);
+    }
+    return {
+      bytes: pragma("page_count") * pageSize,
+      freeBytes: pragma("freelist_count") * pageSize,
+      tables,
+    };
+  });
 }
