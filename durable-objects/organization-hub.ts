@@ -93,6 +93,8 @@ function endSession(socket: WebSocket, reason: string) {
 export class OrganizationHub extends DurableObject<Env> {
   /** The schema version this wake migrated the store to, until the registry is told. */
   private unreportedVersion: number | null = null;
+  /** The schema version this store is at, once migrated on wake. */
+  private schemaVersion = 0;
   /** The organization this store belongs to, once read or recorded. */
   private owner: string | null = null;
   /** The organization's data in the store's SQLite, through the schema the services know. */
@@ -103,6 +105,7 @@ export class OrganizationHub extends DurableObject<Env> {
     this.data = drizzle(ctx.storage, { schema });
     void ctx.blockConcurrencyWhile(async () => {
       const { from, to } = migrateStore(ctx.storage);
+      this.schemaVersion = to;
       if (to !== from) this.unreportedVersion = to;
     });
   }
@@ -140,13 +143,26 @@ export class OrganizationHub extends DurableObject<Env> {
     return true;
   }
 
+  /**
+   * Tells the registry the store's schema version, size and messages (what `stores list` shows
+   * and flags past 60 % of 10 GB): after a migration on wake, and every day (`wake`).
+   */
   private async reportSchema(organizationId: string, version: number) {
     try {
+      const { messages } = this.ctx.storage.sql
+        .exec<{ messages: number }>("SELECT count(*) AS messages FROM messages")
+        .one();
       await this.env.DB.prepare(
-        `UPDATE organization_stores SET schema_version = ?, bytes = ?, updated_at = ?
+        `UPDATE organization_stores SET schema_version = ?, bytes = ?, messages = ?, updated_at = ?
          WHERE organization_id = ?`,
       )
-        .bind(version, this.ctx.storage.sql.databaseSize, new Date().toISOString(), organizationId)
+        .bind(
+          version,
+          this.ctx.storage.sql.databaseSize,
+          messages,
+          new Date().toISOString(),
+          organizationId,
+        )
         .run();
     } catch (error) {
       // The registry learns it at the next wake that migrates, or from the operator's list.
@@ -367,6 +383,7 @@ export class OrganizationHub extends DurableObject<Env> {
     if (!this.serves(organizationId)) return;
     await wakeForDay(this.jobStore(), organizationId, at);
     await this.armAlarm();
+    await this.reportSchema(organizationId, this.schemaVersion);
   }
 
   /**

@@ -14,7 +14,7 @@ import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
-import { withOrgDb } from "../support/org-data";
+import { keepInD1, withOrgDb } from "../support/org-data";
 import { runCron } from "../support/cron";
 import { failNext, graphRequests } from "../support/webhooks";
 
@@ -488,5 +488,48 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
     expect(config.body.data.test_event_code).toBe(result.test_event_code);
     const requests = await graphRequests(`/${F.pixelId}/events`);
     expect(requests.some((r) => r.body.test_event_code === result.test_event_code)).toBe(true);
+  });
+});
+
+describe("a retry of many conversions at once", () => {
+  it("sends and settles more than D1 binds in one statement (120 due in one claim)", async () => {
+    // In D1: the tests' check refuses, as deployed D1 does, more than 100 bound parameters.
+    const owner = await createOwner();
+    await keepInD1(owner.organization.id);
+    const pixel = await call("POST", "/api/v1/meta-config", {
+      token: owner.token,
+      body: { pixel_id: F.pixelId, access_token: "test-access-token" },
+    });
+    expect(pixel.status).toBe(201);
+    const organizationId = owner.organization.id;
+    const due = new Date(Date.now() - 60_000).toISOString();
+    const ids = Array.from({ length: 120 }, () => crypto.randomUUID());
+    await withOrgDb(organizationId, async (orgDb) => {
+      for (const id of ids) {
+        await orgDb.insert(conversions).values({
+          id,
+          organizationId,
+          eventName: "lead",
+          eventId: `evt-${id}`,
+          eventTime: due,
+          capiStatus: "failed",
+          capiAttempts: 1,
+          capiNextAttemptAt: due,
+          clientIp: randomIp(),
+          clientUserAgent: BROWSER,
+          sourceUrl: "https://tienda.example/",
+          createdAt: due,
+        });
+      }
+    });
+    await sendDueConversionsNow(organizationId);
+    const settled = await withOrgDb(organizationId, (orgDb) =>
+      orgDb
+        .select({ status: conversions.capiStatus })
+        .from(conversions)
+        .where(eq(conversions.organizationId, organizationId)),
+    );
+    expect(settled).toHaveLength(120);
+    expect(new Set(settled.map((row) => row.status))).toEqual(new Set(["sent"]));
   });
 });

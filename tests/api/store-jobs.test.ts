@@ -12,6 +12,7 @@ import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registr
 import type { StoreJob } from "../../worker/stores/store-jobs";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { runCron } from "../support/cron";
+import { seedMessage } from "../support/db";
 import { createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { keepInD1, orgSql, withOrgDb } from "../support/org-data";
@@ -220,6 +221,7 @@ describe("retention", () => {
     const inD1 = await organization("d1");
     const freshInStore = await twoConversations(inStore.owner);
     const freshInD1 = await twoConversations(inD1.owner);
+    await seedMessage(inStore.owner.organization.id, freshInStore, { at: freshAt });
 
     const before = (await runs()).length;
     await runCron(RETENTION_CRON, now);
@@ -233,6 +235,19 @@ describe("retention", () => {
       { organization_id: null, conversations: 1 },
       { organization_id: null, conversations: 1 },
     ]);
+    // The store told the registry its size and messages, as they are after the run.
+    const [held] = await orgSql(
+      inStore.owner.organization.id,
+      "SELECT count(*) AS n FROM messages",
+    );
+    const reported = await env.DB.prepare(
+      "SELECT bytes, messages FROM organization_stores WHERE organization_id = ?",
+    )
+      .bind(inStore.owner.organization.id)
+      .first<{ bytes: number; messages: number }>();
+    expect(reported!.messages).toBe(held!.n);
+    expect(held!.n).toBeGreaterThan(0);
+    expect(reported!.bytes).toBeGreaterThan(0);
     // The store's next run is on its own alarm, a day later.
     const { "job:retention": job } = await storeJobs(inStore.store);
     expect(job!.dueAt).toBeGreaterThan(now + DAY_MS - 60_000);

@@ -4,7 +4,9 @@
  * the organization's data. Both are D1 in the Worker; in an organization's store `orgDb` is its
  * SQLite. With `DATA_PLACES_CHECK=1` (the API tests) each refuses a statement that names a
  * table of the other place, so that code joining or batching the two, which could not run once
- * the organization's data is in its store, fails its tests while everything is still in D1.
+ * the organization's data is in its store, fails its tests while everything is still in D1;
+ * and both refuse, as deployed D1 does, a statement binding more than 100 parameters (the local
+ * D1 binds thousands).
  */
 import { createDb, type Db } from "./client";
 import type { Env } from "../env";
@@ -75,7 +77,7 @@ function refusing(d1: D1Database, place: "global" | "organization"): D1Database 
       if (property === "prepare") {
         return (query: string) => {
           check(query);
-          return target.prepare(query);
+          return boundWithinD1(target.prepare(query), query);
         };
       }
       if (property === "exec") {
@@ -88,6 +90,21 @@ function refusing(d1: D1Database, place: "global" | "organization"): D1Database 
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
+}
+
+/** Deployed D1 binds at most 100 parameters a statement; the local one binds thousands. */
+const D1_MAX_BOUND_PARAMETERS = 100;
+
+/** A statement that refuses, as deployed D1 does, more parameters than it binds. */
+function boundWithinD1(statement: D1PreparedStatement, query: string): D1PreparedStatement {
+  const bind = statement.bind.bind(statement);
+  statement.bind = (...values: unknown[]) => {
+    if (values.length > D1_MAX_BOUND_PARAMETERS) {
+      throw new DataPlaceError(`${values.length} parameters bound, D1 allows 100: ${query}`);
+    }
+    return bind(...values);
+  };
+  return statement;
 }
 
 const checked = new WeakMap<D1Database, { db: Db; orgDb: Db }>();

@@ -6,7 +6,8 @@
  */
 import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { inD1, type Db, type OrganizationDb } from "../db/client";
+import { inD1, orgBatch, type Db, type OrganizationDb } from "../db/client";
+import { chunks } from "./daily-figures";
 import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
@@ -53,13 +54,21 @@ async function claimDue(db: OrganizationDb, organizationId: string, now: Date) {
     .returning();
 }
 
+/**
+ * Ids bound per statement: D1 binds at most 100 parameters, and a claim may hold up to
+ * MAX_EVENTS_PER_REQUEST conversions (the update's own values take a few).
+ */
+const IDS_PER_STATEMENT = 80;
+
 async function finish(
   db: OrganizationDb,
   ids: string[],
   values: SQLiteUpdateSetSource<typeof conversions>,
 ) {
-  if (ids.length === 0) return;
-  await db.update(conversions).set(values).where(inArray(conversions.id, ids));
+  const [first, ...rest] = chunks(ids, IDS_PER_STATEMENT).map((some) =>
+    db.update(conversions).set(values).where(inArray(conversions.id, some)),
+  );
+  if (first) await orgBatch(db, [first, ...rest]);
 }
 
 /** Where an organization's events go, with the token that may send them. */
@@ -90,13 +99,22 @@ async function datasetId(
 }
 
 /** When each session's fbclid was first seen, for `fbc`. */
-async function clickTimes(db: OrganizationDb, rows: ConversionRow[]) {
+async function clickTimes(db: OrganizationDb, organizationId: string, rows: ConversionRow[]) {
   const ids = [...new Set(rows.map((r) => r.trackingSessionId).filter((id) => id !== null))];
-  if (ids.length === 0) return new Map<string, number>();
-  const sessions = await db
-    .select({ id: trackingSessions.id, createdAt: trackingSessions.createdAt })
-    .from(trackingSessions)
-    .where(inArray(trackingSessions.id, ids));
+  const sessions = [];
+  for (const some of chunks(ids, IDS_PER_STATEMENT)) {
+    sessions.push(
+      ...(await db
+        .select({ id: trackingSessions.id, createdAt: trackingSessions.createdAt })
+        .from(trackingSessions)
+        .where(
+          and(
+            eq(trackingSessions.organizationId, organizationId),
+            inArray(trackingSessions.id, some),
+          ),
+        )),
+    );
+  }
   return new Map(sessions.map((s) => [s.id, Date.parse(s.createdAt)]));
 }
 
@@ -169,7 +187,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   );
   const young = rows.filter((r) => !tooOld.includes(r));
   const to = await destinations(deps, organizationId);
-  const clicks = await clickTimes(orgDb, young);
+  const clicks = await clickTimes(orgDb, organizationId, young);
 
   const web: { row: ConversionRow; event: Record<string, unknown> }[] = [];
   const messaging: typeof web = [];
