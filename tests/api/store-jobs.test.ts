@@ -92,6 +92,17 @@ const requestsWith = async (eventId: string) =>
     r.body?.data?.some((e: any) => e.event_id === eventId),
   );
 
+/** A conversion's retry, and the store's job for it, due now. */
+const retryTimeComes = (store: Store, conversionId: string, job: StoreJob) =>
+  runInDurableObject(store, async (_, state) => {
+    state.storage.sql.exec(
+      "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
+      new Date(Date.now() - 1000).toISOString(),
+      conversionId,
+    );
+    await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
+  });
+
 describe("Conversions API retries", () => {
   it("are run by the store's alarm for an organization whose data is in its store", async () => {
     const { owner, store } = await organization("store");
@@ -110,14 +121,7 @@ describe("Conversions API retries", () => {
     expect((await conversionOf(owner.organization.id, failed.id))!.capiStatus).toBe("failed");
 
     // The retry's time comes: the store's alarm sends it.
-    await runInDurableObject(store, async (_, state) => {
-      state.storage.sql.exec(
-        "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
-        new Date(Date.now() - 1000).toISOString(),
-        failed.id,
-      );
-      await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
-    });
+    await retryTimeComes(store, failed.id, job!);
     expect(await runDurableObjectAlarm(store)).toBe(true);
     const sent = await conversionOf(owner.organization.id, failed.id);
     expect(sent).toMatchObject({ capiStatus: "sent", capiAttempts: 2, capiNextAttemptAt: null });
@@ -160,14 +164,7 @@ describe("Conversions API retries", () => {
     // The move handed the retry to the store: its alarm sends it once its time comes.
     const job = (await storeJobs(store))["job:capi"];
     expect(job).toMatchObject({ organizationId: owner.organization.id });
-    await runInDurableObject(store, async (_, state) => {
-      state.storage.sql.exec(
-        "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
-        new Date(Date.now() - 1000).toISOString(),
-        failed.id,
-      );
-      await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
-    });
+    await retryTimeComes(store, failed.id, job!);
     expect(await runDurableObjectAlarm(store)).toBe(true);
     expect(await conversionOf(owner.organization.id, failed.id)).toMatchObject({
       capiStatus: "sent",

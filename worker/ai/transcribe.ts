@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../db/schema";
-import { inD1, type OrganizationDb } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
@@ -18,7 +18,7 @@ import {
 } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
-import { dataInD1, organizationStore } from "../stores/registry";
+import { organizationStore, organizationsServedBy } from "../stores/registry";
 
 export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
 
@@ -262,11 +262,12 @@ export async function resumeStuckTranscripts({ db, orgDb, env }: Deps, now: Date
     )
     .orderBy(messages.createdAt)
     .limit(SWEEP_LIMIT);
-  // Over D1, only organizations whose data is there: a moved one's old rows stay pending.
-  const here = inD1(orgDb)
-    ? await dataInD1(db, [...new Set(stuck.map((note) => note.organizationId))])
-    : null;
-  const resumed = here ? stuck.filter((note) => here.has(note.organizationId)) : stuck;
+  // Over D1, a moved organization's old rows stay pending: its store sweeps its own.
+  const served = await organizationsServedBy(
+    { db, orgDb },
+    stuck.map((note) => note.organizationId),
+  );
+  const resumed = stuck.filter((note) => served.has(note.organizationId));
   const byOrganization = new Map<string, string[]>();
   for (const { id, organizationId } of resumed) {
     const ids = byOrganization.get(organizationId) ?? [];

@@ -4,7 +4,8 @@
  * registry's `store_id` and jurisdiction, never by a name made from the organization id.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { createDb, type Db } from "../db/client";
+import { createDb, inD1, type Db } from "../db/client";
+import type { Deps } from "../http/deps";
 import { uuidv7 } from "../db/ids";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
@@ -113,25 +114,35 @@ export function tableIsInStore(route: StoreRoute, table: StoreTable) {
   return route.state !== "d1" && route.dataVersion >= STORE_TABLES[table].since;
 }
 
+/** Organization ids bound per statement, within D1's 100 parameters (the state takes one). */
+const IDS_PER_STATEMENT = 90;
+
 /**
- * Of these organizations, those whose data is in D1 now. D1 keeps a moved organization's rows
- * as they were when it moved (decision 0054): a job sweeping D1 leaves them alone, its store
- * runs that organization's jobs.
+ * Of these organizations, those whose data `orgDb` holds, for a job sweeping it: in a store,
+ * its own; over D1, those whose data is in D1 now. D1 keeps a moved organization's rows as they
+ * were when it moved (decision 0054): a sweep over D1 leaves them alone, and that
+ * organization's store runs its jobs.
  */
-export async function dataInD1(db: Db, organizationIds: string[]) {
-  const inD1 = new Set<string>();
-  // D1 binds at most 100 parameters a statement.
-  for (let i = 0; i < organizationIds.length; i += 100) {
+export async function organizationsServedBy(
+  { db, orgDb }: Pick<Deps, "db" | "orgDb">,
+  organizationIds: string[],
+) {
+  if (!inD1(orgDb)) return new Set(organizationIds);
+  const served = new Set<string>();
+  for (let i = 0; i < organizationIds.length; i += IDS_PER_STATEMENT) {
     const rows = await db
       .select({ id: organizationStores.organizationId })
       .from(organizationStores)
       .where(
         and(
-          inArray(organizationStores.organizationId, organizationIds.slice(i, i + 100)),
+          inArray(
+            organizationStores.organizationId,
+            organizationIds.slice(i, i + IDS_PER_STATEMENT),
+          ),
           eq(organizationStores.state, "d1"),
         ),
       );
-    for (const row of rows) inD1.add(row.id);
+    for (const row of rows) served.add(row.id);
   }
-  return inD1;
+  return served;
 }

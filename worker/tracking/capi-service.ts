@@ -6,13 +6,13 @@
  */
 import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { inD1, orgBatch, type Db, type OrganizationDb } from "../db/client";
+import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { chunks } from "./daily-figures";
 import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/graph";
-import { allDataInStore, dataInD1, storeRoute } from "../stores/registry";
+import { allDataInStore, organizationsServedBy, storeRoute } from "../stores/registry";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   MAX_EVENT_AGE_MS,
@@ -267,13 +267,12 @@ export async function retryDueConversions(deps: Deps, now = new Date()) {
         lte(conversions.capiNextAttemptAt, now.toISOString()),
       ),
     );
-  let organizationIds = due.map((row) => row.organizationId);
-  // Over D1, only organizations whose data is there: a moved one's old rows stay due.
-  if (inD1(deps.orgDb)) {
-    const here = await dataInD1(deps.db, organizationIds);
-    organizationIds = organizationIds.filter((id) => here.has(id));
-  }
-  const served = organizationIds.slice(0, ORGANIZATIONS_PER_RUN);
+  // Over D1, a moved organization's old rows stay due: its store retries its own.
+  const servedHere = await organizationsServedBy(
+    deps,
+    due.map((row) => row.organizationId),
+  );
+  const served = [...servedHere].slice(0, ORGANIZATIONS_PER_RUN);
   for (const organizationId of served) await sendDueConversions(deps, organizationId, now);
   return served.length;
 }
