@@ -24,6 +24,7 @@ export default defineConfig(async () => {
             META_APP_SECRET: TEST_APP_SECRET,
             META_WEBHOOK_VERIFY_TOKEN: "test-verify-token",
             META_GRAPH_URL: inject("graphUrl"),
+            META_BUSINESS_API_URL: inject("graphUrl").replace(/\/v[\d.]+$/, "/business/whatsapp"),
             AI_BASE_URL: inject("modelUrl"),
             AI_API_KEY: TEST_AI_KEY,
             OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,

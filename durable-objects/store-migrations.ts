@@ -5,6 +5,7 @@
  * new one with the next version.
  */
 import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
+import { COEXISTENCE_SQL } from "./store-migration-0004";
 
 export interface StoreMigration {
   version: number;
@@ -43,6 +44,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 3,
     name: "organization_data",
     sql: ORGANIZATION_DATA_SQL,
+  },
+  {
+    version: 4,
+    name: "coexistence",
+    sql: COEXISTENCE_SQL,
   },
 ];
 

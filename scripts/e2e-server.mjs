@@ -20,6 +20,7 @@ const graph = await startFakeGraph({
   appSecret: E2E_SETTINGS.appSecret,
   webhookUrl: `http://localhost:${port}/webhooks/whatsapp`,
   autoStatuses: true,
+  playAppData: true,
 });
 const model = await startFakeModel({ port: E2E_SETTINGS.modelPort, apiKey: E2E_SETTINGS.aiKey });
 
@@ -43,6 +44,7 @@ writeFileSync(
     META_WEBHOOK_VERIFY_TOKEN: "e2e-verify-token",
     META_CONFIG_ID: "e2e-config-id",
     META_GRAPH_URL: graph.url,
+    META_BUSINESS_API_URL: graph.businessUrl,
     AI_BASE_URL: model.url,
     AI_API_KEY: E2E_SETTINGS.aiKey,
     // Every browser test signs up from 127.0.0.1.

@@ -26,6 +26,7 @@ const SANDBOX_SETTINGS = {
   META_APP_SECRET: "sandbox-app-secret",
   META_WEBHOOK_VERIFY_TOKEN: "sandbox-verify-token",
   META_GRAPH_URL: `http://127.0.0.1:${GRAPH_PORT}/v25.0`,
+  META_BUSINESS_API_URL: `http://127.0.0.1:${GRAPH_PORT}/business/whatsapp`,
   AI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/api/v1`,
   AI_API_KEY: "sandbox-key",
   META_SANDBOX: "true",
@@ -55,6 +56,7 @@ async function start() {
     appSecret: SANDBOX_SETTINGS.META_APP_SECRET,
     webhookUrl: `${APP}/webhooks/whatsapp`,
     autoStatuses: true,
+    playAppData: true,
     statusDelayMs: 800,
     adInsights: Array.from({ length: 30 }, (_, daysAgo) => ({
       ad_id: SANDBOX_AD.adId,

@@ -14,6 +14,8 @@ export interface Env {
   META_WEBHOOK_VERIFY_TOKEN?: string;
   META_CONFIG_ID?: string;
   META_GRAPH_URL: string;
+  /** Meta's Business API (thread control of Meta Business Agent), without a version. */
+  META_BUSINESS_API_URL: string;
   /** "true" when Meta is the local fake (`npm run sandbox`): no Facebook Login window exists. */
   META_SANDBOX?: string;
 

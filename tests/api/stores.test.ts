@@ -432,6 +432,25 @@ describe("moving an organization (npm run stores -- move)", () => {
               FROM conversions WHERE organization_id = ?2 LIMIT 1`,
         params: [crypto.randomUUID(), id, lucia.id, now],
       },
+      // A number shared with the WhatsApp Business app: its address book and a history import.
+      {
+        sql: `INSERT INTO phone_contacts (id, organization_id, phone_number, full_name, first_name,
+                changed_at, created_at, updated_at)
+              VALUES (?, ?, '34611222333', 'Lucía (clienta)', 'Lucía', ?3, ?3, ?3)`,
+        params: [crypto.randomUUID(), id, now],
+      },
+      {
+        sql: `INSERT INTO history_imports (id, organization_id, state, progress, messages,
+                created_at, updated_at)
+              VALUES (?, ?, 'importing', 40, 0, ?3, ?3)`,
+        params: [crypto.randomUUID(), id, now],
+      },
+      {
+        sql: `INSERT INTO history_pages (id, organization_id, phase, chunk_order, progress,
+                thread_id, messages, received_at)
+              VALUES (?, ?, 1, 2, 40, '34611222333', ?, ?)`,
+        params: [crypto.randomUUID(), id, JSON.stringify([{ id: "wamid.historia" }]), now],
+      },
     ]);
     return { owner, marta, agent, lucia };
   }

@@ -17,6 +17,11 @@ export function startFakeGraph(options?: {
   appSecret?: string;
   webhookUrl?: string;
   autoStatuses?: boolean;
+  /**
+   * Answer a number's `smb_app_data` requests as Meta does afterwards: the phone's contacts and
+   * the history of two chats in chunks out of order, as signed webhooks (sandbox, browser tests).
+   */
+  playAppData?: boolean;
   statusDelayMs?: number;
   /** The ad account's spend the fake starts with: one row per ad and day. */
   adInsights?: { ad_id: string; ad_name: string; date: string; spend: number }[];
@@ -36,6 +41,8 @@ export function startFakeGraph(options?: {
 }): Promise<{
   port: number;
   url: string;
+  /** Meta's Business API (thread control) on the same fake. */
+  businessUrl: string;
   requests: unknown[];
   sendWebhook(payload: unknown): Promise<number>;
   close(): Promise<void>;

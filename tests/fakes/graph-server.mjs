@@ -5,6 +5,7 @@
 // webhooks (sent → delivered → read) for accepted messages.
 import { createHmac, randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
+import { contactSync, delivery, historyChunk } from "./whatsapp-payloads.mjs";
 
 export const GRAPH_VERSION = "v25.0";
 
@@ -175,9 +176,12 @@ export async function startFakeGraph({
   statusDelayMs = 50,
   adInsights: initialInsights = [],
   pricing: initialPricing = [],
+  playAppData = false,
 } = {}) {
   const F = GRAPH_FIXTURES;
   const usedCodes = new Set();
+  /** `<phone number id>:<sync type>` already requested: Meta allows each sync once. */
+  const appSyncs = new Set();
   const tokens = new Set([F.businessToken, "test-access-token", "sandbox-access-token"]);
   const uploaded = new Map();
   let messageSequence = 0;
@@ -256,6 +260,61 @@ export async function startFakeGraph({
     return id;
   }
 
+  /**
+   * With `playAppData`, a number's `smb_app_data` request is answered as Meta does after it:
+   * the phone's contacts, then its history in chunks out of order (the sandbox's two chats).
+   */
+  function playSync(phoneNumberId, syncType) {
+    const at = (minutesAgo) => String(Math.floor(Date.now() / 1000) - minutesAgo * 60);
+    const send = (change, delayMs) =>
+      setTimeout(() => void sendWebhook(delivery({ ...change, wabaId: F.wabaId })), delayMs);
+    const digits = F.displayPhoneNumber.replace(/\D/g, "");
+    if (syncType === "smb_app_state_sync") {
+      send(
+        contactSync({
+          phoneNumberId,
+          contacts: APP_CHATS.map(({ customer, name }) => ({ phone: customer, fullName: name })),
+        }),
+        statusDelayMs,
+      );
+      return;
+    }
+    const chunk = (chunkOrder, progress, phase, messagesOf) =>
+      historyChunk({
+        phoneNumberId,
+        displayPhoneNumber: digits,
+        phase,
+        chunkOrder,
+        progress,
+        threads: APP_CHATS.map(({ customer }, index) => ({
+          customer,
+          messages: messagesOf(index),
+        })),
+      });
+    // Chunk 2 of phase 0 before chunk 1, as Meta may send them; phase 1 holds the oldest days.
+    send(
+      chunk(2, 40, 0, (i) => [
+        { text: APP_CHATS[i].recent, timestamp: at(30 + i) },
+        { text: "¡Perfecto! Te lo preparo.", fromBusiness: true, timestamp: at(20 + i) },
+      ]),
+      statusDelayMs * 2,
+    );
+    send(
+      chunk(1, 70, 0, (i) => [
+        { type: "media_placeholder", timestamp: at(60 * 20 + i) },
+        { text: "Buenos días, ¿seguís abiertos?", timestamp: at(60 * 22 + i) },
+      ]),
+      statusDelayMs * 4,
+    );
+    send(
+      chunk(1, 100, 1, (i) => [
+        { text: APP_CHATS[i].first, timestamp: at(60 * 24 * 30 + i) },
+        { text: "¡Hola! Sí, claro.", fromBusiness: true, timestamp: at(60 * 24 * 30 - 5 + i) },
+      ]),
+      statusDelayMs * 6,
+    );
+  }
+
   const bearer = (req) => /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
 
   const started = await startRecordingServer(
@@ -282,6 +341,26 @@ export async function startFakeGraph({
         const media = uploaded.get(id) ?? { bytes: TINY_PNG, mime: "image/png" };
         res.writeHead(200, { "Content-Type": media.mime });
         return res.end(media.bytes);
+      }
+      // Meta's Business API: giving a customer's thread back to Meta Business Agent.
+      const threadControl = /^\/business\/whatsapp\/phone_numbers\/([^/]+)\/thread_control$/.exec(
+        url.pathname,
+      );
+      if (threadControl && req.method === "POST") {
+        if (!tokens.has(bearer(req) ?? ""))
+          return graphError(res, 401, { message: "Invalid OAuth access token.", code: 190 });
+        if (req.headers["x-api-version"] !== "1.0.0")
+          return graphError(res, 400, {
+            message: "Unsupported or missing X-API-Version",
+            code: 100,
+          });
+        if (
+          body?.messaging_product !== "whatsapp" ||
+          !["release", "take", "pass"].includes(body?.action) ||
+          !(body?.to || body?.recipient)
+        )
+          return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
+        return sendJson(res, 200, { success: true });
       }
       const prefix = `/${GRAPH_VERSION}/`;
       if (!url.pathname.startsWith(prefix))
@@ -372,6 +451,26 @@ export async function startFakeGraph({
               : { input: body.recipient, user_id: body.recipient },
           ],
           messages: [{ id }],
+        });
+      }
+      // The WhatsApp Business app's contacts and history, each requested once per number.
+      if (edge === "smb_app_data" && method === "POST") {
+        const syncType = body?.sync_type;
+        if (
+          body?.messaging_product !== "whatsapp" ||
+          !["smb_app_state_sync", "history"].includes(syncType)
+        )
+          return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
+        if (appSyncs.has(`${node}:${syncType}`))
+          return graphError(res, 400, {
+            message: "(#100) Data synchronization was already requested for this phone number.",
+            code: 100,
+          });
+        appSyncs.add(`${node}:${syncType}`);
+        if (playAppData && webhookUrl) playSync(node, syncType);
+        return sendJson(res, 200, {
+          messaging_product: "whatsapp",
+          request_id: `sync-${randomBytes(6).toString("hex")}`,
         });
       }
       if (node === F.phoneNumberId && edge === "register" && method === "POST")
@@ -523,6 +622,7 @@ export async function startFakeGraph({
     },
     () => {
       usedCodes.clear();
+      appSyncs.clear();
       adInsights = [];
       pricingPoints = [];
     },
@@ -645,6 +745,8 @@ export async function startFakeGraph({
   return {
     port: started.port,
     url: `http://127.0.0.1:${started.port}/${GRAPH_VERSION}`,
+    /** Meta's Business API (thread control), served by the same fake. */
+    businessUrl: `http://127.0.0.1:${started.port}/business/whatsapp`,
     requests: started.requests,
     sendWebhook,
     close: started.close,
@@ -665,6 +767,22 @@ export async function holdFakeMedia(origin, file) {
   return /** @type {{ id: string }} */ (await response.json()).id;
 }
 
+/** The chats the sandbox's phone shares when a number moves in from the WhatsApp Business app. */
+const APP_CHATS = [
+  {
+    customer: "34611222333",
+    name: "Lucía (clienta de siempre)",
+    first: "Hola, ¿hacéis envíos a Valencia?",
+    recent: "¿Me guardas dos cajas para el sábado?",
+  },
+  {
+    customer: "34622333444",
+    name: "Marcos Taller",
+    first: "Buenas, quería pedir presupuesto",
+    recent: "Perfecto, paso mañana a recogerlo",
+  },
+];
+
 /** A 1×1 PNG. */
 const TINY_PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
@@ -681,6 +799,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     appSecret: arg("app-secret", ""),
     webhookUrl: arg("webhook-url", undefined),
     autoStatuses: process.argv.includes("--auto-statuses"),
+    playAppData: process.argv.includes("--play-app-data"),
   });
   console.log(`Fake Graph API on ${graph.url}`);
 }

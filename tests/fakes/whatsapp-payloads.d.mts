@@ -42,3 +42,72 @@ export function ctwaReferral(options?: {
   ctwaClid?: string | null;
 }): Record<string, unknown>;
 export function signPayload(rawBody: string, appSecret: string): Promise<string>;
+
+type InboundOptions = Parameters<typeof inboundMessage>[0];
+export function messageEcho(options: {
+  phoneNumberId: string;
+  displayPhoneNumber?: string;
+  wabaId?: string;
+  /** `smb_message_echoes` (the owner, from the app) or `standby` (Meta's AI). */
+  field?: "smb_message_echoes" | "standby";
+  to?: string;
+  toUserId?: string;
+  id?: string;
+  timestamp?: string;
+  type?: string;
+  text?: string;
+  part?: Record<string, unknown>;
+}): Change;
+export function standbyMessage(options: InboundOptions): Change;
+export function editedMessage(
+  options: InboundOptions & { originalId: string; text?: string },
+): Change;
+export function revokedMessage(options: InboundOptions & { originalId: string }): Change;
+export function contactSync(options: {
+  phoneNumberId: string;
+  wabaId?: string;
+  contacts: {
+    phone: string;
+    fullName?: string;
+    firstName?: string;
+    action?: "add" | "remove";
+    timestamp?: string;
+  }[];
+}): Change;
+export interface HistoryMessage {
+  text?: string;
+  type?: string;
+  part?: Record<string, unknown>;
+  fromBusiness?: boolean;
+  id?: string;
+  timestamp?: string;
+  status?: string;
+}
+export function historyChunk(options: {
+  phoneNumberId: string;
+  displayPhoneNumber?: string;
+  wabaId?: string;
+  phase?: number;
+  chunkOrder?: number;
+  progress?: number;
+  threads: { customer: string; messages: HistoryMessage[] }[];
+}): Change;
+export function historyDeclined(options: { phoneNumberId: string; wabaId?: string }): Change;
+export function threadHandover(options: {
+  phoneNumberId: string;
+  wabaId?: string;
+  from?: string;
+  userId?: string;
+  newOwnerAppId: string;
+  previousOwnerAppId?: string | null;
+  kind?: "pass" | "take";
+  timestamp?: string;
+}): Change;
+export const META_BUSINESS_AGENT_APP_ID: string;
+export function accountUpdate(options: {
+  wabaId: string;
+  event?: "PARTNER_REMOVED" | "ACCOUNT_OFFBOARDED" | "ACCOUNT_RECONNECTED";
+  reason?: string;
+  initiatedBy?: string;
+  phoneNumber?: string;
+}): Change;

@@ -154,3 +154,236 @@ export async function signPayload(rawBody, appSecret) {
   const signature = await crypto.subtle.sign("HMAC", key, encoder.encode(rawBody));
   return `sha256=${[...new Uint8Array(signature)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
+
+// ── A number shared with the WhatsApp Business app and Meta's own AI (contract section 16) ──
+
+const metadataOf = (phoneNumberId, displayPhoneNumber = "34600000000") => ({
+  display_phone_number: displayPhoneNumber,
+  phone_number_id: phoneNumberId,
+});
+
+/**
+ * What the owner sent from the WhatsApp Business app (`smb_message_echoes`), or, with
+ * `field: "standby"`, what Meta's own AI sent while it holds the thread: `from` is the
+ * business number, `to` the customer (`toUserId`, their BSUID, when Meta gives it).
+ */
+export function messageEcho({
+  phoneNumberId,
+  displayPhoneNumber = "34600000000",
+  wabaId = "waba",
+  field = "smb_message_echoes",
+  to,
+  toUserId,
+  id = wamid(),
+  timestamp = seconds(),
+  type = "text",
+  text = "Hola, te escribo desde el móvil",
+  part,
+}) {
+  const echo = {
+    from: displayPhoneNumber,
+    ...(to && { to }),
+    ...(toUserId && { to_user_id: toUserId }),
+    id,
+    timestamp,
+    type,
+  };
+  if (type === "text") echo.text = { body: text };
+  else if (part !== undefined) echo[type] = part;
+  return {
+    wabaId,
+    field,
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId, displayPhoneNumber),
+      message_echoes: [echo],
+    },
+  };
+}
+
+/** A customer message while Meta's own AI holds the thread: `messages`' value on `standby`. */
+export function standbyMessage(options) {
+  return { ...inboundMessage(options), field: "standby" };
+}
+
+/** The customer edited a message (`type: "edit"`), naming the one it replaces. */
+export function editedMessage({ originalId, text = "Mensaje corregido", ...options }) {
+  return inboundMessage({
+    ...options,
+    type: "edit",
+    part: { original_message_id: originalId, message: { type: "text", text: { body: text } } },
+  });
+}
+
+/** The customer deleted a message for everyone (`type: "revoke"`). */
+export function revokedMessage({ originalId, ...options }) {
+  return inboundMessage({ ...options, type: "revoke", part: { original_message_id: originalId } });
+}
+
+/**
+ * The phone's address book (`smb_app_state_sync`): `contacts` as `{phone, fullName?,
+ * firstName?, action?: "add" | "remove", timestamp?}`; names are absent on `remove`.
+ */
+export function contactSync({ phoneNumberId, wabaId = "waba", contacts }) {
+  return {
+    wabaId,
+    field: "smb_app_state_sync",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId),
+      state_sync: contacts.map(
+        ({ phone, fullName, firstName, action = "add", timestamp = seconds() }) => ({
+          type: "contact",
+          contact: {
+            ...(action === "add" && fullName && { full_name: fullName }),
+            ...(action === "add" && firstName && { first_name: firstName }),
+            phone_number: phone,
+          },
+          action,
+          metadata: { timestamp },
+        }),
+      ),
+    },
+  };
+}
+
+/**
+ * One chunk of the app's history (`history`): `threads` as `{customer, messages: [{text?,
+ * type?, part?, fromBusiness?, id?, timestamp?, status?}]}`. A message from the business has the
+ * business number in `from` and the customer in `to`; media arrive as `media_placeholder`.
+ */
+export function historyChunk({
+  phoneNumberId,
+  displayPhoneNumber = "34600000000",
+  wabaId = "waba",
+  phase = 0,
+  chunkOrder = 1,
+  progress = 100,
+  threads,
+}) {
+  return {
+    wabaId,
+    field: "history",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId, displayPhoneNumber),
+      history: [
+        {
+          metadata: { phase, chunk_order: chunkOrder, progress },
+          threads: threads.map(({ customer, messages }) => ({
+            id: customer,
+            messages: messages.map(
+              ({
+                text = "Hola",
+                type = "text",
+                part,
+                fromBusiness = false,
+                id = wamid(),
+                timestamp = seconds(),
+                status = fromBusiness ? "READ" : "DELIVERED",
+              }) => {
+                const message = {
+                  from: fromBusiness ? displayPhoneNumber : customer,
+                  ...(fromBusiness && { to: customer }),
+                  id,
+                  timestamp,
+                  type,
+                  history_context: { status },
+                };
+                if (type === "text") message.text = { body: text };
+                else if (part !== undefined) message[type] = part;
+                return message;
+              },
+            ),
+          })),
+        },
+      ],
+    },
+  };
+}
+
+/** The owner chose not to share the app's history: Meta's error 2593109 on `history`. */
+export function historyDeclined({ phoneNumberId, wabaId = "waba" }) {
+  return {
+    wabaId,
+    field: "history",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId),
+      history: [
+        {
+          errors: [
+            {
+              code: 2593109,
+              title: "History sync is turned off by the business",
+              message: "History sync is turned off by the business",
+              error_data: { details: "The business declined to share chat history." },
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Meta's handover of a customer's thread (`messaging_handovers`): `newOwnerAppId` holds it now
+ * (this app's id, or Meta Business Agent's); `kind` is `pass` or `take`.
+ */
+export function threadHandover({
+  phoneNumberId,
+  wabaId = "waba",
+  from,
+  userId,
+  newOwnerAppId,
+  previousOwnerAppId = null,
+  kind = "pass",
+  timestamp = seconds(),
+}) {
+  return {
+    wabaId,
+    field: "messaging_handovers",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId),
+      messaging_handovers: [
+        {
+          ...(from && { from }),
+          ...(userId && { from_user_id: userId }),
+          timestamp,
+          [`${kind}_thread_control`]: {
+            previous_owner_app_id: previousOwnerAppId,
+            new_owner_app_id: newOwnerAppId,
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** Meta's identifier of Meta Business Agent as a thread owner, in the fakes. */
+export const META_BUSINESS_AGENT_APP_ID = "263902037430900";
+
+/**
+ * `account_update` for a number shared with the app (routed by the WABA, `entry[].id`):
+ * `PARTNER_REMOVED` with its reason, `ACCOUNT_OFFBOARDED` or `ACCOUNT_RECONNECTED`.
+ */
+export function accountUpdate({
+  wabaId,
+  event = "PARTNER_REMOVED",
+  reason = "PRIMARY_INACTIVITY",
+  initiatedBy = "SYSTEM",
+  phoneNumber = "34600000000",
+}) {
+  return {
+    wabaId,
+    field: "account_update",
+    value: {
+      phone_number: phoneNumber,
+      event,
+      ...(event === "PARTNER_REMOVED" && {
+        disconnection_info: { reason, initiated_by: initiatedBy },
+      }),
+    },
+  };
+}

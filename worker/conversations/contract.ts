@@ -12,7 +12,13 @@ export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] a
 export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
 /** `internal`: a team note in the thread ("Nota interna"), never sent to WhatsApp. */
 export const MESSAGE_DIRECTIONS = ["inbound", "outbound", "internal"] as const;
-export const SENDER_TYPES = ["customer", "bot", "agent"] as const;
+/**
+ * Who wrote a message: the customer, the AI agent, a team member in the console, the owner in
+ * the WhatsApp Business app ("Enviado desde el móvil") or Meta's own AI ("IA de Meta").
+ */
+export const SENDER_TYPES = ["customer", "bot", "agent", "phone", "meta_ai"] as const;
+/** Who answers on the number for a customer (Meta's handover): this app or Meta's own AI. */
+export const THREAD_CONTROLLERS = ["app", "meta_ai"] as const;
 export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
 /** Where a voice note's transcription stands (null for messages that are not audio). */
 export const TRANSCRIPT_STATUSES = ["pending", "done", "failed"] as const;
@@ -251,6 +257,10 @@ export interface Conversation {
   ai_error: string | null;
   /** The AI's answer waiting for a person to edit and send it, or discard it. */
   ai_draft: AiDraft | null;
+  /** Someone answered from the WhatsApp Business app: the AI is silent here until then. */
+  ai_paused_until: string | null;
+  /** Who answers on the number for this customer: this app or Meta's own AI. */
+  controlled_by: (typeof THREAD_CONTROLLERS)[number];
   created_at: string;
   /** Changed at each write: of two copies, the console keeps the one with the later time. */
   updated_at: string;
@@ -331,6 +341,12 @@ export interface Message {
   author_id: string | null;
   /** An internal note's mentioned members (user ids). */
   mentions: string[];
+  /** The customer edited it ("editado"): `content` is the latest version. */
+  edited: boolean;
+  /** The customer deleted it ("Mensaje eliminado"): its content and media are gone. */
+  deleted: boolean;
+  /** Imported from the WhatsApp Business app's history. */
+  imported: boolean;
   created_at: string;
 }
 

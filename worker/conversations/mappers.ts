@@ -56,6 +56,8 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   window_expires_at: windowExpiresAt(row),
   ai_error: row.aiError,
   ai_draft: row.aiDraft ?? null,
+  ai_paused_until: row.aiPausedUntil,
+  controlled_by: row.controlledBy,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });
@@ -84,6 +86,9 @@ export const toMessage = (row: MessageRow): Message => ({
   suggested_by_ai: row.suggestedByAi,
   author_id: row.senderUserId,
   mentions: row.mentions ?? [],
+  edited: row.editedAt !== null,
+  deleted: row.deletedAt !== null,
+  imported: row.imported,
   created_at: row.createdAt,
 });
 

@@ -51,6 +51,9 @@ export const ORGANIZATION_TABLES = new Set([
   "mentions",
   "message_costs",
   "message_cost_syncs",
+  "phone_contacts",
+  "history_imports",
+  "history_pages",
 ]);
 
 /*

@@ -30,7 +30,7 @@ import {
   DETECTED_EVENTS,
   SUGGESTION_STATUSES,
 } from "../sales/contract";
-import type { TemplateComponent } from "../whatsapp/contract";
+import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../whatsapp/contract";
 import { AUTO_ASSIGN_MODES, type LabelRef } from "../team-inbox/contract";
 import { STORE_JURISDICTIONS, STORE_STATES } from "../stores/contract";
 import {
@@ -43,6 +43,7 @@ import {
   MESSAGE_STATUSES,
   PRIORITIES,
   SENDER_TYPES,
+  THREAD_CONTROLLERS,
 } from "../conversations/contract";
 
 const id = () =>
@@ -309,6 +310,13 @@ export const conversations = sqliteTable(
     createdAt: createdAt(),
     /** Every write of the row moves it, even one that does not name it (the console's staleness). */
     updatedAt: updatedAt().$onUpdateFn(() => new Date().toISOString()),
+    /**
+     * Someone answered from the WhatsApp Business app (an echo): the AI stays silent here until
+     * then, or until a member resumes it (contract section 16).
+     */
+    aiPausedUntil: text("ai_paused_until"),
+    /** Who answers on the number for this customer: this app, or Meta's own AI (`standby`). */
+    controlledBy: text("controlled_by", { enum: THREAD_CONTROLLERS }).notNull().default("app"),
   },
   (t) => [
     // A customer is one conversation per organization, found by BSUID first, then by phone.
@@ -389,6 +397,12 @@ export const messages = sqliteTable(
     pricingCategory: text("pricing_category"),
     pricingType: text("pricing_type"),
     createdAt: createdAt(),
+    /** The customer edited it (`type: "edit"`): its content is the latest version. */
+    editedAt: text("edited_at"),
+    /** The customer deleted it (`type: "revoke"`): its content and media are gone. */
+    deletedAt: text("deleted_at"),
+    /** Came with the WhatsApp Business app's history: never answered, counted or notified. */
+    imported: integer("imported", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [
     uniqueIndex("messages_wamid_idx").on(t.organizationId, t.wamid),
@@ -497,6 +511,13 @@ export const whatsappConnections = sqliteTable(
     connectedAt: text("connected_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    /** Shared with the WhatsApp Business app (contract section 16): never `/register`ed. */
+    coexistence: integer("coexistence", { mode: "boolean" }).notNull().default(false),
+    /** Meta's `account_update` reason, in Spanish, while `status` is `disconnected`. */
+    disconnectedReason: text("disconnected_reason"),
+    /** `smb_app_data` requests, each allowed once by Meta: their ids, for Meta's support. */
+    contactsRequestId: text("contacts_request_id"),
+    historyRequestId: text("history_request_id"),
   },
   (t) => [
     uniqueIndex("whatsapp_connections_organization_idx").on(t.organizationId),
@@ -828,4 +849,64 @@ export const auditEvents = sqliteTable(
     index("audit_events_organization_idx").on(t.organizationId, t.createdAt),
     index("audit_events_user_idx").on(t.userId, t.createdAt),
   ],
+);
+
+// ── The WhatsApp Business app's data (contract section 16) ───────────────────
+
+/**
+ * The owner's address book on the phone (`smb_app_state_sync`): the business's own name for a
+ * customer, which wins over the WhatsApp profile name. A contact alone is no conversation.
+ */
+export const phoneContacts = sqliteTable(
+  "phone_contacts",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    phoneNumber: text("phone_number").notNull(),
+    fullName: text("full_name"),
+    firstName: text("first_name"),
+    /** Meta's time of the change: an older change delivered late does not win. */
+    changedAt: text("changed_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("phone_contacts_phone_idx").on(t.organizationId, t.phoneNumber)],
+);
+
+/** Where the history import stands, one row per organization (its state for the console). */
+export const historyImports = sqliteTable(
+  "history_imports",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    state: text("state", { enum: HISTORY_IMPORT_STATES }).notNull(),
+    progress: integer("progress").notNull().default(0),
+    messages: integer("messages").notNull().default(0),
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("history_imports_organization_idx").on(t.organizationId)],
+);
+
+/**
+ * History as Meta delivered it, held until the store imports it in the background: one row
+ * per customer thread of a chunk, in pages small enough for a row (a chunk may carry thousands
+ * of messages). Deleted once imported.
+ */
+export const historyPages = sqliteTable(
+  "history_pages",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    phase: integer("phase").notNull(),
+    chunkOrder: integer("chunk_order").notNull(),
+    progress: integer("progress").notNull(),
+    /** The customer's phone (`threads[].id`). */
+    threadId: text("thread_id").notNull(),
+    /** Meta's `messages[]` of that thread, as delivered (JSON). */
+    messages: text("messages", { mode: "json" }).$type<unknown[]>().notNull(),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [index("history_pages_order_idx").on(t.organizationId, t.phase, t.chunkOrder, t.id)],
 );

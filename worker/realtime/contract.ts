@@ -12,6 +12,10 @@ export type RealtimeEventType =
   | "note_created"
   /** To the mentioned member only: `{mention}`. */
   | "mention"
+  /** The WhatsApp Business app's history import moved on: `{history_import}`. */
+  | "import_progress"
+  /** Meta disconnected or reconnected the number (`account_update`): `{status, disconnected_reason}`. */
+  | "whatsapp_status"
   /**
    * The socket's session is over (`{reason}`), sent just before the 4001 close: a proxy that
    * drops the close frame (the dev server's) still carries it.

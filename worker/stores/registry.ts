@@ -10,7 +10,7 @@ import { uuidv7 } from "../db/ids";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { StoreJurisdiction, StoreState } from "./contract";
-import { STORE_TABLES, type StoreTable } from "./store-tables";
+import { ALL_DATA_VERSION, STORE_TABLES, type StoreTable } from "./store-tables";
 import { isEeaCountry } from "./jurisdiction";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 
@@ -93,9 +93,6 @@ export function registerStore(db: Db, env: Env, organization: { id: string; coun
     dataVersion: STORE_SCHEMA_VERSION,
   });
 }
-
-/** The store migration that brought every table of an organization's data (decision 0054). */
-export const ALL_DATA_VERSION = 3;
 
 /**
  * Whether all the organization's data is in its store: moved there at ALL_DATA_VERSION or

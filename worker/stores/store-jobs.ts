@@ -12,7 +12,8 @@ import { and, asc, eq, gt, gte } from "drizzle-orm";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
-import { ALL_DATA_VERSION, organizationStore, storeAt, type StoreRoute } from "./registry";
+import { organizationStore, storeAt, type StoreRoute } from "./registry";
+import { ALL_DATA_VERSION } from "./store-tables";
 
 export const STORE_JOBS = ["capi", "retention", "transcripts"] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];

@@ -26,12 +26,15 @@ import {
   conversations,
   conversionSuggestions,
   conversions,
+  historyImports,
+  historyPages,
   knowledgeEntries,
   labels,
   mentions,
   messageCosts,
   messageCostSyncs,
   messages,
+  phoneContacts,
   quickReplies,
   trackingSessions,
   whatsappTemplates,
@@ -53,6 +56,9 @@ const storeTable = <T extends OrganizationTable>(
 ) => ({ table, key, since });
 
 const ID = ["id"] as const;
+
+/** The store migration that brought every table of an organization's data (decision 0054). */
+export const ALL_DATA_VERSION = 3;
 
 export const STORE_TABLES = {
   // First: moving back, the step that clears D1 also brings the agents back (move-service.ts).
@@ -76,6 +82,11 @@ export const STORE_TABLES = {
   message_cost_syncs: storeTable(messageCostSyncs, ["day"], 3),
   // The organization's entries; an account's own (no organization) stay in D1.
   audit_events: storeTable(auditEvents, ID, 3),
+  // Since store migration 4 a new table is created in D1 and in every store alike, so it moves
+  // with the rest of the data: it is there for every organization served by its store.
+  phone_contacts: storeTable(phoneContacts, ID, ALL_DATA_VERSION),
+  history_imports: storeTable(historyImports, ID, ALL_DATA_VERSION),
+  history_pages: storeTable(historyPages, ID, ALL_DATA_VERSION),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

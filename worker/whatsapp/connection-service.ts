@@ -22,6 +22,9 @@ const toConfig = (row: ConnectionRow): WhatsappConfig => ({
   default_agent_id: row.defaultAgentId,
   webhook_token: row.webhookToken,
   connected_at: row.connectedAt,
+  coexistence: row.coexistence,
+  disconnected_reason: row.disconnectedReason,
+  history_import: null,
 });
 
 const notConnected = () =>

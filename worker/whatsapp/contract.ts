@@ -31,6 +31,40 @@ export interface WhatsappConfig {
   default_agent_id: string | null;
   webhook_token: string | null;
   connected_at: string | null;
+  /** The number is also used in the WhatsApp Business app (contract section 16). */
+  coexistence: boolean;
+  /** Why Meta disconnected the number (`account_update`), in Spanish; null while connected. */
+  disconnected_reason: string | null;
+  /** The app's chat history as it is imported; null for a number that is not shared. */
+  history_import: HistoryImport | null;
+}
+
+/**
+ * Where the import of the WhatsApp Business app's history stands: `requested` (asked of Meta,
+ * nothing arrived yet), `declined` (the owner chose not to share it, Meta's 2593109),
+ * `importing`, `done`, `failed` (Meta refused the request; `error` says why in Spanish).
+ */
+export const HISTORY_IMPORT_STATES = [
+  "requested",
+  "declined",
+  "importing",
+  "done",
+  "failed",
+] as const;
+
+export interface HistoryImport {
+  state: (typeof HISTORY_IMPORT_STATES)[number];
+  /** Meta's own figure (0-100) from the chunks received so far. */
+  progress: number;
+  /** Messages imported into conversations so far. */
+  messages: number;
+  error: string | null;
+}
+
+/** The realtime event of the number's state (`account_update`): `{status, disconnected_reason}`. */
+export interface WhatsappStatusEvent {
+  status: WhatsappConfig["status"];
+  disconnected_reason: string | null;
 }
 
 export interface WhatsappTestResult {
@@ -61,6 +95,8 @@ export const oauthExchangeInput = z.object({
   waba_id: z.string().trim().max(64).optional(),
   phone_number_id: z.string().trim().max(64).optional(),
   redirect_uri: z.url().max(500).optional(),
+  /** The number stays in the WhatsApp Business app (Embedded Signup's app onboarding). */
+  coexistence: z.boolean().optional(),
 });
 
 export interface OauthStatus {

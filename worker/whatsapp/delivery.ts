@@ -17,6 +17,7 @@ import {
   type ChangeValue,
   type Connection,
   type DeliveryPart,
+  type NumberChanges,
   type WebhookPayload,
 } from "./ingest";
 import type { TemplateStatusUpdate } from "./templates-service";
@@ -76,7 +77,17 @@ async function partsOf(db: Db, payload: WebhookPayload) {
         }
         continue;
       }
-      if (change.field !== "messages") continue;
+      if (change.field === "account_update" && wabaId) {
+        // Only what a number shared with the app needs (contract section 16); the rest of
+        // account_update (verification, limits) is acknowledged and left.
+        if (!value.event || !ACCOUNT_EVENTS.has(value.event)) continue;
+        const update = { event: value.event, disconnection_info: value.disconnection_info };
+        for (const organizationId of await accountOrganizations(wabaId)) {
+          partOf(organizationId).accountChanges.push({ field: change.field, update });
+        }
+        continue;
+      }
+      if (!change.field || !NUMBER_FIELDS.has(change.field)) continue;
       const phoneNumberId = value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
       if (!connections.has(phoneNumberId)) {
@@ -86,12 +97,46 @@ async function partsOf(db: Db, payload: WebhookPayload) {
       if (!connection) continue; // A number no organization has connected: acknowledged, ignored.
       const part = partOf(connection.organizationId);
       const number = (part.number ??= { connection, messages: [], statuses: [] });
-      const contacts = Array.isArray(value.contacts) ? value.contacts : [];
-      for (const message of value.messages ?? []) number.messages.push({ message, contacts });
-      number.statuses.push(...(value.statuses ?? []));
+      addNumberChange(number, change.field, value);
     }
   }
   return parts;
+}
+
+/** The fields that concern one connected number, found by `metadata.phone_number_id`. */
+const NUMBER_FIELDS = new Set([
+  "messages",
+  "standby",
+  "smb_message_echoes",
+  "smb_app_state_sync",
+  "history",
+  "messaging_handovers",
+]);
+
+/** The `account_update` events of a number shared with the app (disconnection, reconnection). */
+const ACCOUNT_EVENTS = new Set(["PARTNER_REMOVED", "ACCOUNT_OFFBOARDED", "ACCOUNT_RECONNECTED"]);
+
+/**
+ * Gathers one change on a number. `standby` carries what `messages` carries while Meta's own AI
+ * holds the thread, plus that AI's echoes; `smb_message_echoes` are the owner's, from the app.
+ */
+function addNumberChange(number: NumberChanges, field: string, value: ChangeValue) {
+  const list = <T>(items: T[] | undefined) => (Array.isArray(items) ? items : []);
+  const contacts = list(value.contacts);
+  const standby = field === "standby";
+  for (const message of list(value.messages)) {
+    number.messages.push(standby ? { message, contacts, standby } : { message, contacts });
+  }
+  number.statuses.push(...list(value.statuses));
+  const sender = standby ? "meta_ai" : field === "smb_message_echoes" ? "phone" : null;
+  if (sender) {
+    for (const echo of list(value.message_echoes)) (number.echoes ??= []).push({ echo, sender });
+  }
+  if (field === "smb_app_state_sync") (number.contacts ??= []).push(...list(value.state_sync));
+  if (field === "history") (number.history ??= []).push(...list(value.history));
+  if (field === "messaging_handovers") {
+    (number.handovers ??= []).push(...list(value.messaging_handovers));
+  }
 }
 
 /**

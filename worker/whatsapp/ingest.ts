@@ -27,6 +27,13 @@ import { spanishGraphError } from "../meta/graph";
 import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents } from "../sales/service";
+import {
+  applyAccountUpdate,
+  applyHandovers,
+  applyPhoneContacts,
+  ingestEchoes,
+} from "./coexistence";
+import { holdHistory } from "./history-import";
 import type { DetectedEventPayload } from "../sales/contract";
 import {
   CONVERSATION_OF_MESSAGE,
@@ -67,6 +74,61 @@ export interface ChangeValue {
   statuses?: StatusUpdate[];
   /** What Meta detected in click-to-WhatsApp threads (field `automatic_events`), read by zod. */
   automatic_events?: unknown;
+  /** What the owner sent from the app (`smb_message_echoes`) or Meta's AI sent (`standby`). */
+  message_echoes?: EchoPayload[];
+  /** The phone's address book (`smb_app_state_sync`). */
+  state_sync?: StateSyncPayload[];
+  /** The app's chat history (`history`): chunks of threads, or Meta's refusal. */
+  history?: HistoryPayload[];
+  /** Who holds a customer's thread now (`messaging_handovers`). */
+  messaging_handovers?: HandoverPayload[];
+  /** A change to the account (`account_update`), routed by `entry[].id`. */
+  event?: string;
+  disconnection_info?: { reason?: string; initiated_by?: string };
+}
+
+/** A message sent on the number by someone other than this app, as Meta echoes it. */
+export interface EchoPayload extends InboundMessage {
+  /** The customer's phone; absent when only their BSUID is known (`to_user_id`). */
+  to?: string;
+  to_user_id?: string;
+}
+
+/** One change in the phone's address book (names are absent on `remove`). */
+export interface StateSyncPayload {
+  type?: string;
+  contact?: { full_name?: string; first_name?: string; phone_number?: string };
+  action?: string;
+  metadata?: { timestamp?: string };
+}
+
+/** One chunk of the app's history, or the refusal Meta sends instead (`errors`). */
+export interface HistoryPayload {
+  metadata?: { phase?: number; chunk_order?: number; progress?: number };
+  threads?: {
+    id?: string;
+    messages?: (EchoPayload & { history_context?: { status?: string } })[];
+  }[];
+  errors?: { code?: number; title?: string; message?: string }[];
+}
+
+/**
+ * Meta's handover of a customer's thread (Messenger's handover protocol, as WhatsApp sends it
+ * for Meta Business Agent): the app that holds the thread now.
+ */
+export interface HandoverPayload {
+  /** The customer: phone and/or BSUID. */
+  from?: string;
+  from_user_id?: string;
+  timestamp?: string;
+  pass_thread_control?: ThreadControlChange;
+  take_thread_control?: ThreadControlChange;
+}
+
+interface ThreadControlChange {
+  previous_owner_app_id?: string | null;
+  new_owner_app_id?: string | null;
+  metadata?: string;
 }
 
 interface StatusUpdate {
@@ -127,19 +189,41 @@ const isoFromSeconds = (seconds: string | undefined) => {
 interface ArrivedMessage {
   message: InboundMessage;
   contacts: ContactPayload[];
+  /** Came on `standby`: Meta's own AI holds the customer's thread. */
+  standby?: boolean;
 }
 
-/** What one delivery brought for one connected number, gathered across its entries. */
+/** A message someone else sent on the number: the owner in the app, or Meta's AI. */
+export interface ArrivedEcho {
+  echo: EchoPayload;
+  sender: "phone" | "meta_ai";
+}
+
+/**
+ * What one delivery brought for one connected number, gathered across its entries. The fields
+ * of contract section 16 are optional: a part held by a store before they existed has none.
+ */
 export interface NumberChanges {
   connection: Connection;
   messages: ArrivedMessage[];
   statuses: StatusUpdate[];
+  echoes?: ArrivedEcho[];
+  contacts?: StateSyncPayload[];
+  history?: HistoryPayload[];
+  handovers?: HandoverPayload[];
 }
 
 /** A change to the organization's WhatsApp account (`entry[].id`), which others may share. */
 export type AccountChange =
   | { field: "message_template_status_update"; update: TemplateStatusUpdate }
-  | { field: "automatic_events"; events: DetectedEventPayload[] };
+  | { field: "automatic_events"; events: DetectedEventPayload[] }
+  | { field: "account_update"; update: AccountUpdatePayload };
+
+/** `account_update`'s disconnection and reconnection of a number shared with the app. */
+export interface AccountUpdatePayload {
+  event: string;
+  disconnection_info?: { reason?: string; initiated_by?: string };
+}
 
 /**
  * What one delivery brought for one organization: what its store applies in one transaction.
@@ -159,6 +243,8 @@ export interface PartOutcome {
   conversationsToAnswer: string[];
   /** Stored voice notes awaiting their transcript. */
   voiceNotes: string[];
+  /** History pages were held: the store imports them in the background. */
+  historyHeld: boolean;
 }
 
 /**
@@ -174,15 +260,29 @@ export async function ingestDeliveryPart(
   for (const change of part.accountChanges) {
     if (change.field === "message_template_status_update") {
       await applyTemplateStatus(deps, organizationId, change.update);
-    } else await storeDetectedEvents(deps, organizationId, change.events);
+    } else if (change.field === "automatic_events") {
+      await storeDetectedEvents(deps, organizationId, change.events);
+    } else await applyAccountUpdate(deps, organizationId, change.update);
   }
-  const outcome: PartOutcome = { storedMessages: 0, conversationsToAnswer: [], voiceNotes: [] };
+  const outcome: PartOutcome = {
+    storedMessages: 0,
+    conversationsToAnswer: [],
+    voiceNotes: [],
+    historyHeld: false,
+  };
   if (!part.number) return outcome;
   const { connection, messages: arrived, statuses } = part.number;
-  const events = await ingestMessages(deps, connection, arrived, outcome);
+  // The phone's names first: a conversation this delivery creates takes the business's name.
+  const events = await applyPhoneContacts(deps, organizationId, part.number.contacts ?? []);
+  events.push(...(await ingestMessages(deps, connection, arrived, outcome)));
+  events.push(...(await ingestEchoes(deps, connection, part.number.echoes ?? [])));
   for (const status of statuses) {
     const event = await ingestStatus(deps, organizationId, status);
     if (event) events.push(event);
+  }
+  events.push(...(await applyHandovers(deps, organizationId, part.number.handovers ?? [])));
+  if (part.number.history?.length) {
+    outcome.historyHeld = await holdHistory(deps, organizationId, part.number.history);
   }
   // One call to the organization's hub for the whole delivery, however many messages.
   await publish(deps.env, organizationId, ...events);

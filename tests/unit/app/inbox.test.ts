@@ -28,6 +28,8 @@ const conversation = (id: string, changes: Partial<Conversation> = {}): Conversa
   ad_id: null,
   ad_headline: null,
   window_expires_at: null,
+  ai_paused_until: null,
+  controlled_by: "app",
   ai_error: null,
   ai_draft: null,
   created_at: "2026-11-23T10:00:00.000Z",

@@ -21,6 +21,9 @@ const message = (id: string, changes: Partial<Message> = {}): Message => ({
   suggested_by_ai: false,
   author_id: null,
   mentions: [],
+  edited: false,
+  deleted: false,
+  imported: false,
   created_at: `2026-11-23T10:00:0${id}.000Z`,
   ...changes,
 });
