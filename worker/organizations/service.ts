@@ -5,6 +5,8 @@ import { memberships, organizations } from "../db/schema";
 import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Deps } from "../http/deps";
+import type { Db } from "../db/client";
+import { DEFAULT_CURRENCY } from "../sales/contract";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
 import { registerStore } from "../stores/registry";
 import { auditIn } from "../stores/organization-parts";
@@ -156,4 +158,13 @@ export async function rotateTrackingKey({ db, orgDb }: Deps, member: Member) {
     ip: member.ip,
   });
   return row.trackingKey;
+}
+
+/** The currency the organization sells in (its sales and ad spend are shown in it). */
+export async function organizationCurrency(db: Db, organizationId: string) {
+  const row = await db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+    columns: { currency: true },
+  });
+  return row?.currency ?? DEFAULT_CURRENCY;
 }

@@ -7,14 +7,8 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
-import type { Db, OrganizationDb } from "../db/client";
-import {
-  conversionSuggestions,
-  conversations,
-  conversions,
-  organizations,
-  trackingSessions,
-} from "../db/schema";
+import type { OrganizationDb } from "../db/client";
+import { conversionSuggestions, conversations, conversions, trackingSessions } from "../db/schema";
 import { findConversation } from "../conversations/service";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
@@ -24,7 +18,6 @@ import { publish } from "../realtime/publish";
 import { systemNote } from "../team-inbox/notes-service";
 import { recordConversationConversion, toConversion } from "../tracking/service";
 import {
-  DEFAULT_CURRENCY,
   type ConversationOrigin,
   type ConversationStage,
   type DetectedEventPayload,
@@ -33,6 +26,7 @@ import {
   type saleInput,
 } from "./contract";
 import type { Conversion } from "../tracking/contract";
+import { organizationCurrency } from "../organizations/service";
 
 type SuggestionRow = typeof conversionSuggestions.$inferSelect;
 
@@ -103,14 +97,6 @@ export async function markLeadByAgent(deps: Deps, conversation: ConversationRow,
       `La IA marcó la conversación como Interesado: ${reason}. Si no lo es, cambia la etapa.`,
     );
   }
-}
-
-async function organizationCurrency(db: Db, organizationId: string) {
-  const row = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { currency: true },
-  });
-  return row?.currency ?? DEFAULT_CURRENCY;
 }
 
 /** `POST /conversations/{id}/sales`: the body, and the `Idempotency-Key` header if sent. */

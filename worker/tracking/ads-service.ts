@@ -8,8 +8,8 @@
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db, OrganizationDb } from "../db/client";
-import { adSpend, adSpendSyncs, organizations } from "../db/schema";
+import type { OrganizationDb } from "../db/client";
+import { adSpend, adSpendSyncs } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import type { AdReportRow, AdsReport, MessageCostSummary } from "./ads-contract";
@@ -23,6 +23,7 @@ import {
   refreshMessageCosts,
   type BilledMessages,
 } from "./message-costs";
+import { organizationCurrency } from "../organizations/service";
 
 /** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const SPEND_ROWS_PER_STATEMENT = 12;
@@ -223,14 +224,6 @@ function reportPeriod(query: z.output<typeof reportRangeQuery>, now: number) {
   return { start, end, from: start.slice(0, 10), to };
 }
 
-async function currencyOf(db: Db, organizationId: string) {
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { currency: true },
-  });
-  return organization?.currency ?? "EUR";
-}
-
 export async function adsReport(
   deps: Deps,
   member: Member,
@@ -238,7 +231,7 @@ export async function adsReport(
   now = Date.now(),
 ): Promise<AdsReport> {
   const { start, end, from, to } = reportPeriod(query, now);
-  const currency = await currencyOf(deps.db, member.organizationId);
+  const currency = await organizationCurrency(deps.db, member.organizationId);
   const [spend, costs] = await Promise.all([
     refreshSpend(deps, member, from, to, now),
     refreshMessageCosts(deps, member, from, to, now),
@@ -295,7 +288,7 @@ export async function messageCostReport(
   const { from, to } = reportPeriod(query, now);
   const [summary, currency] = await Promise.all([
     messageCostSummary(deps, member, { from, to }, now),
-    currencyOf(deps.db, member.organizationId),
+    organizationCurrency(deps.db, member.organizationId),
   ]);
   return { ...summary, currency };
 }

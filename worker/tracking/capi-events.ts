@@ -5,6 +5,7 @@
 import { sha256Hex } from "../auth/tokens";
 import type { conversions } from "../db/schema";
 import type { ConversionEvent } from "./contract";
+import { DEFAULT_CURRENCY } from "../sales/contract";
 
 type ConversionRow = typeof conversions.$inferSelect;
 
@@ -12,7 +13,6 @@ type ConversionRow = typeof conversions.$inferSelect;
 export const MAX_EVENT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 /** Meta refuses a request with more than 1,000 events. */
 export const MAX_EVENTS_PER_REQUEST = 1000;
-export const DEFAULT_CURRENCY = "EUR";
 
 /**
  * Meta's standard event for each of ours, on the web and for click-to-WhatsApp. The other
