@@ -9,6 +9,7 @@ import { createConversation, createOwner, randomIp, registerUser } from "../supp
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { orgFirst, orgSql } from "../support/org-data";
+import { move } from "../support/operator";
 import { connect } from "../support/sockets";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -347,5 +348,30 @@ describe("an owner's deletion, for an organization in its store", () => {
         owner.organization.id,
       ),
     ).toEqual([]);
+  });
+});
+
+describe("an account's deletion, for an organization moved to its store", () => {
+  it("forgets the person in D1's 30-day copy too, not only in the store", async () => {
+    const { owner, person, hers } = await personInTwoOrganizations("d1");
+    const orgId = owner.organization.id;
+    expect(await move(orgId, "store")).toMatchObject({ moved: true, state: "store" });
+    const namingHer = `SELECT 'entry' AS what FROM audit_events WHERE organization_id = ?1 AND user_id = ?2
+      UNION ALL SELECT 'conversation' FROM conversations WHERE organization_id = ?1 AND assignee_id = ?2
+      UNION ALL SELECT 'note' FROM messages WHERE organization_id = ?1 AND sender_user_id = ?2
+      UNION ALL SELECT 'mention' FROM mentions WHERE organization_id = ?1 AND user_id = ?2`;
+    // The copy D1 keeps names them as the store does.
+    expect((await inD1(namingHer, orgId, person.user.id)).length).toBeGreaterThan(0);
+
+    const res = await call("DELETE", "/api/v1/profiles/me", {
+      token: person.token,
+      body: { password: person.password },
+    });
+    expect(res.status).toBe(200);
+
+    expect(await orgSql(orgId, namingHer, orgId, person.user.id)).toEqual([]);
+    expect(await inD1(namingHer, orgId, person.user.id)).toEqual([]);
+    const copied = await inD1("SELECT sender_user_id FROM messages WHERE id = ?", hers.id);
+    expect(copied).toEqual([{ sender_user_id: null }]);
   });
 });

@@ -36,6 +36,7 @@ import {
 import { auditAccount, auditIn, inOrganizationData } from "../stores/organization-parts";
 import { organizationStore, storeAt, storeRoute, tableIsInStore } from "../stores/registry";
 import { pageOf, type StoreTable } from "../stores/store-tables";
+import { forgetInD1Copy } from "../stores/d1-copies";
 
 export { EXPORT_PAGE_SIZE };
 
@@ -348,6 +349,7 @@ export async function deleteAccount(
   for (const organizationId of await organizationsNaming(db, person, membership)) {
     if (organizationId === deleted) continue;
     await inOrganizationData(deps, organizationId, { kind: "forget", person });
+    await forgetInD1Copy(deps, organizationId, person);
   }
   // Without the address: it would be the person's, kept after they asked to be forgotten.
   const deletion = {

@@ -1,10 +1,12 @@
 /**
  * What D1 keeps of an organization after its move to its store (contract section 15, decision
  * 0054): its rows as they were, for 30 days, then removed by the daily cron like expired data.
- * A move back does not need them (it copies the store's rows); they are a backup, and a
- * deleted account's person is only forgotten in them by their removal.
+ * A move back does not need them (it copies the store's rows); they are a backup, in which a
+ * deleted account's person is forgotten as in the store.
  */
 import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { forgetPersonIn, type Person } from "../auth/account-in-organization";
+import { inD1 } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { STORE_TABLE_NAMES } from "./store-tables";
@@ -54,4 +56,18 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
     finished += 1;
   }
   return finished;
+}
+
+/**
+ * A deleted account's person forgotten in the organization's D1 copy too, when it keeps one:
+ * the copy is kept for 30 days, and the person asked to be forgotten now. Runs in the Worker,
+ * whose organization database is D1.
+ */
+export async function forgetInD1Copy({ db, orgDb }: Deps, organizationId: string, person: Person) {
+  if (!inD1(orgDb)) throw new Error("a D1 copy is forgotten from the Worker, over D1");
+  const row = await db.query.organizationStores.findFirst({
+    where: eq(organizationStores.organizationId, organizationId),
+    columns: { d1CopyUntil: true },
+  });
+  if (row?.d1CopyUntil) await forgetPersonIn(orgDb, organizationId, person);
 }
