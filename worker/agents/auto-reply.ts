@@ -3,11 +3,11 @@
  * runs the replies from its alarm, one at a time, so a conversation never has two answers
  * in flight, and a burst of customer messages is answered once.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, or, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import { agents, conversations, organizations } from "../db/schema";
+import { agents, conversations, messages, organizations } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
@@ -29,6 +29,7 @@ import { autoAssign } from "../team-inbox/assignment";
 import { systemNote } from "../team-inbox/notes-service";
 import { askAgent } from "./replies";
 import { organizationStore } from "../stores/registry";
+import { aiHeldElsewhere } from "../whatsapp/coexistence";
 
 /** `later`: a voice note it must read is being transcribed elsewhere; the hub asks again. */
 export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed" | "later";
@@ -83,8 +84,9 @@ async function transcribingElsewhere(deps: Deps, organizationId: string, recent:
 
 /**
  * Answers the conversation if an active agent should: the customer spoke last, no person
- * holds the conversation, it is neither pending (with a human) nor closed, and the window is
- * open.
+ * holds the conversation, nobody else answers it (Meta's AI, or the owner from the phone), it
+ * is neither pending (with a human) nor closed, and the window is open. Someone may answer
+ * while the model thinks: the answer is then dropped (`overtaken`).
  * Throws ModelError when the model failed, so the hub can retry.
  */
 export async function replyToConversation(
@@ -101,8 +103,9 @@ export async function replyToConversation(
   });
   if (!conversation?.agentId || !isAiConfigured(env)) return "skipped";
   if (conversation.status === "pending" || conversation.status === "closed") return "skipped";
-  // A person holds it: the AI never answers over them.
-  if (conversation.assigneeId) return "skipped";
+  // A person holds it, or someone answers from the phone or Meta's AI does: the AI never
+  // answers over them.
+  if (conversation.assigneeId || aiHeldElsewhere(conversation)) return "skipped";
   if (!isWindowOpen(conversation)) return "skipped";
   const agent = await orgDb.query.agents.findFirst({
     where: and(eq(agents.id, conversation.agentId), eq(agents.organizationId, organizationId)),
@@ -152,6 +155,7 @@ export async function replyToConversation(
 
   // The lead first: a reply that fails to send does not undo what the customer showed.
   if (answer.lead) await markLeadByAgent(deps, conversation, answer.lead.reason);
+  if (await overtaken(deps, conversation.id, newest)) return "skipped";
   if (answer.reply && agent.mode === "draft") {
     await saveDraft(deps, conversation, agent.id, { ...answer, reply: answer.reply });
   } else if (answer.reply) {
@@ -172,6 +176,30 @@ export async function replyToConversation(
   await setAiError(deps, conversation.id, organizationId, null);
   if (!answer.reply) return "skipped";
   return agent.mode === "draft" ? "drafted" : "replied";
+}
+
+/**
+ * Someone answered while the model was thinking (the race of contract section 16): the owner
+ * from the phone (the AI is paused), Meta's AI took the thread, a person took the
+ * conversation, or any newer outbound message. The answer is then neither sent nor drafted.
+ */
+async function overtaken(deps: Deps, conversationId: string, answering: MessageRow) {
+  const now = await deps.orgDb.query.conversations.findFirst({
+    where: eq(conversations.id, conversationId),
+  });
+  if (!now || now.assigneeId || aiHeldElsewhere(now)) return true;
+  const newer = await deps.orgDb.query.messages.findFirst({
+    where: and(
+      eq(messages.conversationId, conversationId),
+      eq(messages.direction, "outbound"),
+      or(
+        gt(messages.createdAt, answering.createdAt),
+        and(eq(messages.createdAt, answering.createdAt), gt(messages.id, answering.id)),
+      ),
+    ),
+    columns: { id: true },
+  });
+  return newer !== undefined;
 }
 
 /**

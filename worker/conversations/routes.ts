@@ -16,6 +16,7 @@ import {
 } from "./contract";
 import * as messages from "./messages-service";
 import * as conversations from "./service";
+import * as threadControl from "./thread-control-service";
 
 /** Handlers answered at more than one path (the spec's aliases), written once. */
 const handlers = createFactory<AppContext>();
@@ -104,6 +105,19 @@ export const conversationRoutes = new Hono<AppContext>()
   .get("/:id/messages/:messageId/media", async (c) => {
     const media = await messages.messageMedia(c.var.deps, c.var.member, c.req.param());
     return c.body(media.body, 200, media.headers);
+  })
+  // Who answers on a number shared with the WhatsApp Business app or Meta's AI (section 16).
+  .post("/:id/resume-ai", async (c) => {
+    const conversation = await threadControl.resumeAi(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+    });
+    return c.json({ data: conversation });
+  })
+  .post("/:id/return-to-meta-ai", async (c) => {
+    const conversation = await threadControl.returnToMetaAi(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+    });
+    return c.json({ data: conversation });
   })
   .post("/:id/request-phone", async (c) => {
     const message = await messages.requestPhone(c.var.deps, c.var.member, {

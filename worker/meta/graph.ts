@@ -37,6 +37,9 @@ const SPANISH_ERRORS: Record<number, string> = {
   131051: "Tipo de mensaje no admitido.",
   131052: "No se pudo descargar el archivo del cliente.",
   131053: "No se pudo subir el archivo a WhatsApp.",
+  // A number shared with the WhatsApp Business app: a first contact (often right after an ad
+  // click) or a device the API does not reach. The message is on the phone.
+  131060: "Mensaje no compatible: revísalo en el móvil",
   131062:
     "Las plantillas de autenticación no se pueden enviar a un cliente con nombre de usuario sin teléfono.",
   132000: "El número de parámetros no coincide con la plantilla.",
@@ -95,12 +98,18 @@ export class GraphClient {
     private readonly timeoutMs = TIMEOUT_MS,
   ) {}
 
-  async request<T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, query?: Query) {
+  async request<T>(
+    method: "GET" | "POST" | "DELETE",
+    path: string,
+    body?: unknown,
+    query?: Query,
+    extraHeaders: Record<string, string> = {},
+  ) {
     const url = new URL(`${this.baseUrl.replace(/\/$/, "")}/${path.replace(/^\//, "")}`);
     for (const [key, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, value);
     }
-    const headers: Record<string, string> = { Accept: "application/json" };
+    const headers: Record<string, string> = { Accept: "application/json", ...extraHeaders };
     if (this.accessToken) headers.Authorization = `Bearer ${this.accessToken}`;
     const multipart = body instanceof FormData;
     if (body !== undefined && !multipart) headers["Content-Type"] = "application/json";
@@ -176,6 +185,25 @@ export class GraphClient {
     }>("GET", wabaId, undefined, {
       fields: `pricing_analytics.start(${start}).end(${end}).granularity(DAILY).phone_numbers(${phoneNumbers}).dimensions(${dimensions})`,
     });
+  }
+
+  /**
+   * Gives a customer's thread back to Meta's own AI (Meta Business Agent): Meta's Business API
+   * at `businessApiUrl` (META_BUSINESS_API_URL), with this client's token and Graph's errors.
+   */
+  releaseThread(businessApiUrl: string, phoneNumberId: string, to: CustomerAddress) {
+    const business = new GraphClient(businessApiUrl, this.accessToken, this.timeoutMs);
+    return business.request<{ success?: boolean }>(
+      "POST",
+      `phone_numbers/${phoneNumberId}/thread_control`,
+      {
+        messaging_product: "whatsapp",
+        action: "release",
+        ...(to.phoneNumber ? { to: to.phoneNumber } : { recipient: to.waUserId }),
+      },
+      undefined,
+      { "X-API-Version": "1.0.0" },
+    );
   }
 
   listTemplates(wabaId: string) {
@@ -287,6 +315,18 @@ export class GraphClient {
     return this.request<{ success: boolean }>("POST", `${phoneNumberId}/register`, {
       messaging_product: "whatsapp",
       pin,
+    });
+  }
+
+  /**
+   * Asks Meta for what the WhatsApp Business app holds of a number shared with it (contract
+   * section 16): its address book (`smb_app_state_sync`) or its chat history (`history`), which
+   * then arrive as webhooks. Meta allows each once, within 24 h of onboarding.
+   */
+  requestAppData(phoneNumberId: string, syncType: "smb_app_state_sync" | "history") {
+    return this.request<{ request_id?: string }>("POST", `${phoneNumberId}/smb_app_data`, {
+      messaging_product: "whatsapp",
+      sync_type: syncType,
     });
   }
 

@@ -6,6 +6,10 @@
  * invented, and a phone that comes with another BSUID than its conversation's is another
  * person: a recycled number (docs/decisions/0050).
  */
+import type { ConversationRow } from "../conversations/mappers";
+import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
+import { uuidv7 } from "../db/ids";
+import { conversations } from "../db/schema";
 import type { InboundMessage } from "./inbound-content";
 
 /** An ISO country code, a dot, up to 128 letters and digits: `ES.13491208655302741918`. */
@@ -148,6 +152,8 @@ const identityKeys = (identity: CustomerIdentity) => [
  * 3. conversations found by phone that have no BSUID, for customers no conversation knows by
  *    BSUID yet, take the BSUID, username and name (a phone-only delivery: username and name);
  * 4. the rest are new conversations, with the phone only when no other conversation holds it.
+ * The name is the business's own for that phone (its address book) when it has one, else the
+ * WhatsApp profile's.
  * The customers are read out of the JSON once (`DELIVERY_CUSTOMERS`, materialized) and each is
  * looked up by index; the `IN` lists keep it so: the planner has no statistics, and left to
  * itself it walked the conversations and parsed the JSON again for each of them.
@@ -156,6 +162,14 @@ const DELIVERY_CUSTOMERS = `c AS MATERIALIZED (
     SELECT value ->> 'userId' AS user_id, value ->> 'phone' AS phone,
       value ->> 'username' AS username, value ->> 'name' AS name, value ->> 'sentAt' AS sent_at
     FROM json_each(?2))`;
+
+/**
+ * The business's own name for the customer with phone `phone` (the phone's address book,
+ * `phone_contacts`): it wins over the WhatsApp profile name (contract section 16).
+ */
+const phoneBookName = (phone: string) => `(
+    SELECT coalesce(book.full_name, book.first_name) FROM phone_contacts AS book
+    WHERE book.organization_id = ?1 AND book.phone_number = ${phone})`;
 
 /** `?3` now. Returns the conversations that let a phone go, for the consoles. */
 export const RELEASE_RECYCLED_PHONES = `
@@ -176,7 +190,8 @@ export const MATCH_BY_USER_ID = `
       WHERE other.organization_id = ?1 AND other.phone_number = c.phone
     ) THEN c.phone END),
     username = coalesce(c.username, conversations.username),
-    contact_name = coalesce(c.name, conversations.contact_name)
+    contact_name = coalesce(${phoneBookName("coalesce(conversations.phone_number, c.phone)")},
+      c.name, conversations.contact_name)
   FROM c
   WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.user_id
     AND conversations.wa_user_id IN (SELECT user_id FROM c)`;
@@ -186,7 +201,8 @@ export const MATCH_BY_PHONE = `
   UPDATE conversations SET
     wa_user_id = coalesce(c.user_id, conversations.wa_user_id),
     username = coalesce(c.username, conversations.username),
-    contact_name = coalesce(c.name, conversations.contact_name)
+    contact_name = coalesce(${phoneBookName("conversations.phone_number")}, c.name,
+      conversations.contact_name)
   FROM c
   WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.phone
     AND conversations.phone_number IN (SELECT phone FROM c)
@@ -203,7 +219,8 @@ export const CREATE_NEW_CUSTOMERS = `
       SELECT 1 FROM conversations AS holder
       WHERE holder.organization_id = ?1 AND holder.phone_number = c.value ->> 'phone'
     ) THEN c.value ->> 'phone' END,
-    c.value ->> 'userId', c.value ->> 'username', c.value ->> 'name', ?3, ?4,
+    c.value ->> 'userId', c.value ->> 'username',
+    coalesce(${phoneBookName("c.value ->> 'phone'")}, c.value ->> 'name'), ?3, ?4,
     c.value ->> 'sentAt', ?5, ?5
   FROM json_each(?2) AS c WHERE true
   ON CONFLICT DO NOTHING`;
@@ -241,3 +258,53 @@ export const FOLLOW_IDENTITY_NOTICE = `
       SELECT 1 FROM messages WHERE conversation_id = conversations.id AND created_at >= ?6
         AND type = 'system' AND direction = 'inbound')
   RETURNING phone_number, wa_user_id`;
+
+/** A customer the business wrote to, or whose chat history arrived, by what Meta names them. */
+export interface KnownCustomer {
+  userId: string | null;
+  phone: string | null;
+  /** Meta's time of the message: a conversation created for it starts then. */
+  sentAt: string;
+}
+
+/**
+ * The conversations of customers named by the business's own messages (echoes from the app,
+ * imported history): found as a customer's own message finds its conversation, created when
+ * missing (with the number's default agent), with nothing counted: no unread, no service
+ * window, no preview; the caller stores the messages and says what changed. Answers one row
+ * per customer, in their order (null for a customer without an identifier).
+ */
+export async function conversationsOfCustomers(
+  orgDb: OrganizationDb,
+  organizationId: string,
+  defaultAgentId: string | null,
+  customers: KnownCustomer[],
+): Promise<(ConversationRow | null)[]> {
+  const known = customers.map((customer) => ({
+    id: uuidv7(),
+    userId: customer.userId,
+    phone: customer.phone,
+    username: null,
+    name: null,
+    sentAt: customer.sentAt,
+  }));
+  const people = JSON.stringify(known.filter((c) => c.userId || c.phone));
+  const now = new Date().toISOString();
+  const [, , , found] = await orgStatements(orgDb, [
+    { sql: MATCH_BY_USER_ID, params: [organizationId, people] },
+    { sql: MATCH_BY_PHONE, params: [organizationId, people] },
+    {
+      sql: CREATE_NEW_CUSTOMERS,
+      params: [organizationId, people, defaultAgentId, defaultAgentId ? "assigned" : "open", now],
+    },
+    { sql: CONVERSATIONS_OF_CUSTOMERS, params: [organizationId, JSON.stringify(known)] },
+  ]);
+  const rows = fromRows(conversations, found!);
+  const byPosition = new Map(found!.map((row, index) => [Number(row.position), rows[index]!]));
+  return known.map((_, position) => byPosition.get(position) ?? null);
+}
+
+/** Each customer's conversation (`m`, bound as JSON), with the customer's position. */
+const CONVERSATIONS_OF_CUSTOMERS = `
+  SELECT m.key AS position, conv.* FROM json_each(?2) AS m
+  CROSS JOIN conversations AS conv ON conv.id = ${CONVERSATION_OF_MESSAGE}`;

@@ -28,10 +28,14 @@ import { readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents } from "../sales/service";
 import {
+  aiHeldElsewhere,
   applyAccountUpdate,
+  applyCorrections,
   applyHandovers,
   applyPhoneContacts,
   ingestEchoes,
+  isCorrection,
+  isoFromSeconds,
 } from "./coexistence";
 import { holdHistory } from "./history-import";
 import type { DetectedEventPayload } from "../sales/contract";
@@ -85,6 +89,8 @@ export interface ChangeValue {
   /** A change to the account (`account_update`), routed by `entry[].id`. */
   event?: string;
   disconnection_info?: { reason?: string; initiated_by?: string };
+  /** The number an `account_update` is about (a WABA may hold several). */
+  phone_number?: string;
 }
 
 /** A message sent on the number by someone other than this app, as Meta echoes it. */
@@ -168,22 +174,19 @@ const ANSWERABLE = new Set([
 ]);
 
 /**
- * Whether an AI agent could answer: one is assigned, no person holds the conversation, it is
- * not waiting for a person (pending) or closed, and a model is configured. Scheduling is not free (a Durable Object
+ * Whether an AI agent could answer: one is assigned, no person holds the conversation, nobody
+ * else answers it (Meta's AI, or the owner from the phone), it is not waiting for a person
+ * (pending) or closed, and a model is configured. Scheduling is not free (a Durable Object
  * call and an alarm), so conversations nobody will answer are not scheduled at all; the hub
  * checks everything again when the reply is due.
  */
 const mayBeAnswered = (deps: Deps, conversation: ConversationRow) =>
   conversation.agentId !== null &&
   conversation.assigneeId === null &&
+  !aiHeldElsewhere(conversation) &&
   conversation.status !== "pending" &&
   conversation.status !== "closed" &&
   isAiConfigured(deps.env);
-
-const isoFromSeconds = (seconds: string | undefined) => {
-  const n = Number(seconds);
-  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : new Date().toISOString();
-};
 
 /** A customer message and the `contacts[]` of its change (the customer's profile). */
 interface ArrivedMessage {
@@ -223,6 +226,8 @@ export type AccountChange =
 export interface AccountUpdatePayload {
   event: string;
   disconnection_info?: { reason?: string; initiated_by?: string };
+  /** The number it is about: organizations sharing the account keep their other numbers. */
+  phone_number?: string;
 }
 
 /**
@@ -305,6 +310,8 @@ interface IncomingMessage {
   transcriptStatus: "pending" | null;
   referral?: Record<string, unknown>;
   sentAt: string;
+  /** Came on `standby`: its conversation is Meta's AI's. */
+  standby: boolean;
 }
 
 /** A customer of the delivery, with a fresh id in case the conversation is new. */
@@ -331,6 +338,8 @@ async function ingestMessages(
   const incoming: (IncomingMessage & { identity: CustomerIdentity })[] = [];
   const customers = new DeliveryCustomers<Customer>();
   const reactions: { message: InboundMessage; from: string }[] = [];
+  // Edits and deletions change a stored message: never a new one, counted or answered.
+  const corrections: InboundMessage[] = [];
   // A customer who changed number or BSUID: the conversation follows first (the oldest notice
   // first), and the delivery's messages under the old identifiers follow it. Each notice is
   // stored on the conversation it moved; one that moved nothing names nobody to store it for.
@@ -344,8 +353,12 @@ async function ingestMessages(
     followed.set(notice.id, change.conversation);
     for (const [before, after] of change.moved) renamed.set(before, after);
   }
-  for (const { message, contacts } of arrived) {
+  for (const { message, contacts, standby } of arrived) {
     if (typeof message.id !== "string" || typeof message.type !== "string") continue;
+    if (isCorrection(message)) {
+      corrections.push(message);
+      continue;
+    }
     const notice = isIdentityNotice(message);
     const found = notice ? (followed.get(message.id) ?? null) : identityOf(message, contacts);
     if (!found) {
@@ -381,6 +394,7 @@ async function ingestMessages(
       transcriptStatus: message.type === "audio" && isAiConfigured(deps.env) ? "pending" : null,
       referral: message.referral,
       sentAt,
+      standby: standby === true,
     });
   }
   // Every message names its customer by all the identifiers the delivery gave them.
@@ -450,6 +464,7 @@ async function ingestMessages(
     const event = await ingestReaction(deps, organizationId, message, from);
     if (event) events.push(event);
   }
+  events.push(...(await applyCorrections(deps, organizationId, corrections, "inbound")));
   return events;
 }
 
@@ -471,17 +486,20 @@ const INSERT_MESSAGES = `
 /**
  * Only the messages stored just now count on their conversation: unread, last message and
  * its preview (the latest by Meta's time, then by position), the service window, the
- * latest ad referral; a waiting AI draft answered older messages and goes. The conversations it
- * counted on come back for the console's events. `fresh` is read once per conversation:
- * materialized, it is not worked out of the JSON again each time (6x faster at 100 messages).
+ * latest ad referral; a waiting AI draft answered older messages and goes; a message that came
+ * on `standby` says Meta's AI holds the thread. The conversations it counted on come back for
+ * the console's events. `fresh` is read once per conversation: materialized, it is not worked
+ * out of the JSON again each time (6x faster at 100 messages).
  */
 const COUNT_STORED = `
   WITH fresh AS MATERIALIZED (
     SELECT stored.conversation_id, stored.sent_at, m.key AS seq,
-      m.value ->> 'preview' AS preview, m.value -> 'referral' AS referral
+      m.value ->> 'preview' AS preview, m.value -> 'referral' AS referral,
+      m.value ->> 'standby' AS standby
     FROM json_each(?1) AS m CROSS JOIN messages AS stored ON stored.id = m.value ->> 'id'
   ), totals AS (
     SELECT f.conversation_id, count(*) AS added, max(f.sent_at) AS latest,
+      max(f.standby) AS standby,
       (SELECT p.preview FROM fresh AS p WHERE p.conversation_id = f.conversation_id
         ORDER BY p.sent_at DESC, p.seq DESC LIMIT 1) AS preview,
       (SELECT r.referral FROM fresh AS r
@@ -501,6 +519,7 @@ const COUNT_STORED = `
     ad_id = CASE WHEN totals.referral IS NULL THEN ad_id ELSE totals.referral ->> 'source_id' END,
     ad_headline = CASE WHEN totals.referral IS NULL
       THEN ad_headline ELSE totals.referral ->> 'headline' END,
+    controlled_by = CASE WHEN totals.standby THEN 'meta_ai' ELSE controlled_by END,
     updated_at = ?2
   FROM totals WHERE conversations.id = totals.conversation_id
   RETURNING *`;

@@ -6,6 +6,7 @@ import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import {
   assertWindowOpen,
+  conversationUpdate,
   preview,
   toConversation,
   toMessage,
@@ -95,9 +96,36 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
   ]);
 
   const message = await deliverStored(deps, conversation, stored!, outbound);
-  const payload = { message, conversation: toConversation(updatedConversation!) };
-  await publish(deps.env, organizationId, { type: "message_sent", data: payload });
+  const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
+  const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
+  await publish(
+    deps.env,
+    organizationId,
+    { type: "message_sent", data: payload },
+    ...(taken ? [conversationUpdate(taken)] : []),
+  );
   return message;
+}
+
+/**
+ * A person's message sent from the console takes the thread from Meta's AI, as Meta does on
+ * its side ("Tomar la conversación"); the row as it is now, or null when nothing changed.
+ */
+async function takeThread(
+  deps: Deps,
+  conversation: ConversationRow,
+  sent: MessageRow,
+  status: MessageRow["status"],
+) {
+  if (sent.senderType !== "agent" || status !== "sent" || conversation.controlledBy === "app") {
+    return null;
+  }
+  const [row] = await deps.orgDb
+    .update(conversations)
+    .set({ controlledBy: "app", updatedAt: new Date().toISOString() })
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.controlledBy, "meta_ai")))
+    .returning();
+  return row ?? null;
 }
 
 /**
@@ -124,10 +152,13 @@ export async function resendOutbound(
     .returning();
   if (!claimed) throw notFailed();
   const message = await deliverStored(deps, conversation, claimed, delivery);
-  await publish(deps.env, conversation.organizationId, {
-    type: "message_status",
-    data: { message },
-  });
+  const taken = await takeThread(deps, conversation, claimed, message.status);
+  await publish(
+    deps.env,
+    conversation.organizationId,
+    { type: "message_status", data: { message } },
+    ...(taken ? [conversationUpdate(taken)] : []),
+  );
   return message;
 }
 
