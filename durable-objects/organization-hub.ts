@@ -367,6 +367,7 @@ export class OrganizationHub extends DurableObject<Env> {
       depsFor: (organizationId) => this.depsFor(organizationId),
       queueReply: (organizationId, id) => this.queueReply(organizationId, id),
       queueTranscripts: (organizationId, ids) => this.queueTranscripts(organizationId, ids),
+      queueJob: (organizationId, name, dueAt) => this.queueJob(organizationId, name, dueAt),
       publish: (organizationId, events, userId) => this.publish(organizationId, events, userId),
     };
   }
@@ -374,6 +375,10 @@ export class OrganizationHub extends DurableObject<Env> {
   /** Runs a job at `dueAt`, or sooner if it is already due sooner (worker/stores/store-jobs.ts). */
   async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
     if (!this.serves(organizationId)) return;
+    await this.queueJob(organizationId, name, dueAt);
+  }
+
+  private async queueJob(organizationId: string, name: StoreJobName, dueAt: number) {
     await keepEarliest(this.ctx.storage, organizationId, name, dueAt);
     await this.armAlarm(dueAt);
   }

@@ -8,8 +8,10 @@ import type { Env } from "../worker/env";
 import { depsForBackground, type Deps } from "../worker/http/deps";
 import { resumeStuckTranscripts } from "../worker/ai/transcribe";
 import { runRetention } from "../worker/retention/service";
+import { importHistory } from "../worker/whatsapp/history-import";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
+  JOBS_WHEREVER_THE_DATA_IS,
   STORE_JOBS,
   STORE_JOB_PREFIX,
   isStoreJob,
@@ -37,7 +39,10 @@ export interface JobStore {
 }
 
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
-const RUNS: Record<StoreJobName, (deps: Deps, at: Date) => Promise<number | null>> = {
+const RUNS: Record<
+  StoreJobName,
+  (deps: Deps, at: Date, organizationId: string) => Promise<number | null>
+> = {
   capi: async (deps, at) => {
     await retryDueConversions(deps, at);
     return nextConversionAttempt(deps.orgDb);
@@ -52,6 +57,9 @@ const RUNS: Record<StoreJobName, (deps: Deps, at: Date) => Promise<number | null
     await runRetention(deps, at);
     return Date.now() + DAY_MS;
   },
+  // A bounded part of the app's history, then again at once while pages are left: a live
+  // delivery waits for one run at most (worker/whatsapp/history-import.ts).
+  history: (deps, at, organizationId) => importHistory(deps, organizationId, at),
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */
@@ -119,7 +127,8 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
 /**
  * A job runs on the store's data once all of it is here. While a move switches it waits (a
  * deletion would fail the move's check, an update could miss its copy); once the data is back
- * in D1 the job is the cron's, and is dropped here.
+ * in D1 the job is the cron's, and is dropped here, except the jobs the cron does not run,
+ * which run over D1 then.
  */
 async function runOnStoreData(
   store: JobStore,
@@ -129,7 +138,9 @@ async function runOnStoreData(
   lease: number,
 ) {
   const route = await storeRoute(store.env, organizationId);
-  if (!allDataInStore(route)) return null;
+  const inStore = allDataInStore(route);
+  if (!inStore && !JOBS_WHEREVER_THE_DATA_IS.has(name)) return null;
   if (route.state === "switching") return lease;
-  return RUNS[name](depsForBackground(store.env, store.waitUntil, store.data), at);
+  const deps = depsForBackground(store.env, store.waitUntil, inStore ? store.data : undefined);
+  return RUNS[name](deps, at, organizationId);
 }

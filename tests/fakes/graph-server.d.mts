@@ -11,6 +11,9 @@ export const GRAPH_FIXTURES: {
   pixelId: string;
   pixelName: string;
   datasetId: string;
+  appWabaId: string;
+  appPhoneNumberId: string;
+  appDisplayPhoneNumber: string;
 };
 export function startFakeGraph(options?: {
   port?: number;

@@ -21,6 +21,14 @@ export const GRAPH_FIXTURES = {
   pixelId: "990000000000001",
   pixelName: "Pixel Sandbox",
   datasetId: "770000000000001",
+  /**
+   * A second account and number the same login grants, for the API tests of a number moved in
+   * from the WhatsApp Business app: tests running in parallel on the first number cannot see
+   * its requests.
+   */
+  appWabaId: "102290129340399",
+  appPhoneNumberId: "106540352242923",
+  appDisplayPhoneNumber: "+34 600 000 001",
 };
 
 /** The fixtures' number as analytics name it (digits only): pricing points without `phone`. */
@@ -411,8 +419,8 @@ export async function startFakeGraph({
               "ads_read",
             ],
             granular_scopes: [
-              { scope: "whatsapp_business_management", target_ids: [F.wabaId] },
-              { scope: "whatsapp_business_messaging", target_ids: [F.wabaId] },
+              { scope: "whatsapp_business_management", target_ids: [F.wabaId, F.appWabaId] },
+              { scope: "whatsapp_business_messaging", target_ids: [F.wabaId, F.appWabaId] },
               { scope: "business_management" },
               { scope: "ads_management", target_ids: [F.adAccountId.replace("act_", "")] },
               { scope: "ads_read" },
@@ -473,7 +481,11 @@ export async function startFakeGraph({
           request_id: `sync-${randomBytes(6).toString("hex")}`,
         });
       }
-      if (node === F.phoneNumberId && edge === "register" && method === "POST")
+      if (
+        (node === F.phoneNumberId || node === F.appPhoneNumberId) &&
+        edge === "register" &&
+        method === "POST"
+      )
         return sendJson(res, 200, { success: true });
       // Media upload (any number): multipart with messaging_product, type and the file.
       if (edge === "media" && method === "POST") {
@@ -530,7 +542,23 @@ export async function startFakeGraph({
           paging: { cursors: { before: "QVFI", after: "QVFI" } },
         });
       }
-      if (node === F.wabaId && edge === "subscribed_apps" && method === "POST")
+      if (node === F.appWabaId && edge === "phone_numbers") {
+        return sendJson(res, 200, {
+          data: [
+            {
+              id: F.appPhoneNumberId,
+              display_phone_number: F.appDisplayPhoneNumber,
+              verified_name: F.verifiedName,
+              quality_rating: "GREEN",
+            },
+          ],
+        });
+      }
+      if (
+        (node === F.wabaId || node === F.appWabaId) &&
+        edge === "subscribed_apps" &&
+        method === "POST"
+      )
         return sendJson(res, 200, { success: true });
       if (node === F.wabaId && edge === "dataset" && method === "POST")
         return sendJson(res, 200, { id: F.datasetId });

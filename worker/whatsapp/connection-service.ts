@@ -5,7 +5,8 @@ import { agents, whatsappConnections } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
-import type { WhatsappConfig, WhatsappTestResult } from "./contract";
+import type { HistoryImport, WhatsappConfig, WhatsappTestResult } from "./contract";
+import { historyImportOf } from "./history-import";
 import type { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
 import { GraphError, metaGraph } from "../meta/graph";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
@@ -13,7 +14,7 @@ import type { z } from "zod";
 
 type ConnectionRow = typeof whatsappConnections.$inferSelect;
 
-const toConfig = (row: ConnectionRow): WhatsappConfig => ({
+const toConfig = (row: ConnectionRow, historyImport: HistoryImport | null): WhatsappConfig => ({
   id: row.id,
   phone_number: row.phoneNumber,
   phone_number_id: row.phoneNumberId,
@@ -24,8 +25,17 @@ const toConfig = (row: ConnectionRow): WhatsappConfig => ({
   connected_at: row.connectedAt,
   coexistence: row.coexistence,
   disconnected_reason: row.disconnectedReason,
-  history_import: null,
+  history_import: historyImport,
 });
+
+/**
+ * The connection as the console sees it: a number shared with the WhatsApp Business app says
+ * where the import of its history stands (in the organization's data, where `orgDb` is).
+ */
+async function configOf({ orgDb }: Deps, row: ConnectionRow): Promise<WhatsappConfig> {
+  const historyImport = row.coexistence ? await historyImportOf(orgDb, row.organizationId) : null;
+  return toConfig(row, historyImport);
+}
 
 const notConnected = () =>
   new AppError(404, "not_found", "WhatsApp no está conectado en esta organización.");
@@ -69,10 +79,10 @@ async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) 
   }
 }
 
-export async function getConfig({ db }: Deps, member: Member): Promise<WhatsappConfig> {
-  const row = await findConnection(db, member.organizationId);
+export async function getConfig(deps: Deps, member: Member): Promise<WhatsappConfig> {
+  const row = await findConnection(deps.db, member.organizationId);
   if (!row) throw notConnected();
-  return toConfig(row);
+  return configOf(deps, row);
 }
 
 export async function saveConfig(
@@ -115,7 +125,7 @@ export async function saveConfig(
     target: input.phone_number_id,
     ip: member.ip,
   });
-  return toConfig(row!);
+  return configOf(deps, row!);
 }
 
 export async function updateConfig(
@@ -151,7 +161,7 @@ export async function updateConfig(
     })
     .where(eq(whatsappConnections.id, current.id))
     .returning();
-  return toConfig(row!);
+  return configOf(deps, row!);
 }
 
 export async function deleteConfig({ db, orgDb }: Deps, member: Member) {
@@ -204,7 +214,7 @@ export async function reconnect(
     .set({ status, phoneNumber: display, updatedAt: new Date().toISOString() })
     .where(eq(whatsappConnections.id, current.id))
     .returning();
-  return toConfig(row!);
+  return configOf(deps, row!);
 }
 
 export async function businessInfo(deps: Deps, member: Member) {

@@ -12,6 +12,7 @@ import { organizations, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
 import { allDataInStore, storeAt, storeRoute } from "../stores/registry";
+import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   ingestDeliveryPart,
   type ChangeValue,
@@ -81,7 +82,11 @@ async function partsOf(db: Db, payload: WebhookPayload) {
         // Only what a number shared with the app needs (contract section 16); the rest of
         // account_update (verification, limits) is acknowledged and left.
         if (!value.event || !ACCOUNT_EVENTS.has(value.event)) continue;
-        const update = { event: value.event, disconnection_info: value.disconnection_info };
+        const update = {
+          event: value.event,
+          disconnection_info: value.disconnection_info,
+          phone_number: value.phone_number,
+        };
         for (const organizationId of await accountOrganizations(wabaId)) {
           partOf(organizationId).accountChanges.push({ field: change.field, update });
         }
@@ -165,6 +170,8 @@ async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPar
     deps.env,
     outcome.conversationsToAnswer.map((conversationId) => ({ organizationId, conversationId })),
   );
+  // The history it held is imported by the organization's store, over D1 while the data is there.
+  if (outcome.historyHeld) await scheduleStoreJob(deps.env, organizationId, "history", Date.now());
   return outcome.storedMessages;
 }
 

@@ -14,8 +14,12 @@ import type { Deps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
+import type { HistoryImport } from "./contract";
+import { historyImportOf, recordHistoryRequest } from "./history-import";
 import { GraphError, metaGraph } from "../meta/graph";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
+
+type ConnectionRow = typeof whatsappConnections.$inferSelect;
 
 /** The connection error codes of the spec's /oauth-error page. */
 export type ConnectionErrorCode =
@@ -116,6 +120,16 @@ export interface ExchangeInput {
   waba_id?: string;
   phone_number_id?: string;
   redirect_uri?: string;
+  /** The number stays in the WhatsApp Business app (contract section 16): never registered. */
+  coexistence?: boolean;
+}
+
+/** What the exchange answers: the number, and for one shared with the app its history import. */
+export interface ExchangeResult {
+  phone_number: string;
+  history_import?: HistoryImport;
+  /** What Meta refused of the app's data (address book, history), in Spanish; else null. */
+  sync_error?: string | null;
 }
 
 function randomPin() {
@@ -123,8 +137,16 @@ function randomPin() {
   return n.toString().padStart(6, "0");
 }
 
-/** Exchange → account from the token's scopes → number → subscribe → register → stored. */
-export async function connectWithCode(deps: Deps, member: Member, input: ExchangeInput) {
+/**
+ * Exchange → account from the token's scopes → number → subscribe → register → stored. A number
+ * shared with the WhatsApp Business app is never registered; once stored, its address book and
+ * history are asked of Meta (`requestAppData`).
+ */
+export async function connectWithCode(
+  deps: Deps,
+  member: Member,
+  input: ExchangeInput,
+): Promise<ExchangeResult> {
   const { db, env } = deps;
   const { appId, appSecret } = metaApp(env);
   const token = await tokenForCode(deps, member.organizationId, input.code, input.redirect_uri);
@@ -154,9 +176,10 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
   if (!number) throw connectionError("no_phone_number");
 
   const pin = randomPin();
+  const coexistence = input.coexistence === true;
   try {
     await graph.subscribeApp(wabaId);
-    await graph.registerNumber(number.id, pin);
+    if (!coexistence) await graph.registerNumber(number.id, pin);
   } catch (error) {
     // A number registered earlier (with its own PIN) refuses a new registration; it still works.
     console.warn("subscribe/register", error instanceof GraphError ? error.providerMessage : error);
@@ -168,6 +191,7 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
   if (taken && taken.organizationId !== member.organizationId) {
     throw connectionError("save_failed", "Este número ya está conectado a otra organización.");
   }
+  let saved: ConnectionRow | undefined;
   try {
     const current = await findConnection(db, member.organizationId);
     const now = new Date().toISOString();
@@ -177,16 +201,27 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
       businessAccountId: wabaId,
       phoneNumber: number.display_phone_number,
       accessTokenEncrypted: await encryptSecret(token, env.ENCRYPTION_KEY),
-      pinEncrypted: await encryptSecret(pin, env.ENCRYPTION_KEY),
+      // A number shared with the app has no PIN of ours: it was never registered.
+      pinEncrypted: coexistence ? null : await encryptSecret(pin, env.ENCRYPTION_KEY),
       status: "connected" as const,
       defaultAgentId: current?.defaultAgentId ?? null,
       connectedAt: now,
       updatedAt: now,
+      ...(coexistence && {
+        coexistence: true,
+        disconnectedReason: null,
+        // Meta's ids are kept for the same number only: another number is asked afresh.
+        ...(current?.phoneNumberId !== number.id && {
+          contactsRequestId: null,
+          historyRequestId: null,
+        }),
+      }),
     };
-    await db
+    [saved] = await db
       .insert(whatsappConnections)
       .values(values)
-      .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values });
+      .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values })
+      .returning();
   } catch (error) {
     // The database's own words stay in the log: the console gets the spec's message.
     console.error("saving the WhatsApp connection failed", error);
@@ -197,10 +232,64 @@ export async function connectWithCode(deps: Deps, member: Member, input: Exchang
     action: "whatsapp.connect",
     userId: member.userId,
     target: number.id,
-    metadata: { via: "facebook_login", waba_id: wabaId },
+    metadata: { via: "facebook_login", waba_id: wabaId, ...(coexistence && { coexistence }) },
     ip: member.ip,
   });
-  return { phone_number: number.display_phone_number };
+  if (!coexistence) return { phone_number: number.display_phone_number };
+  return { phone_number: number.display_phone_number, ...(await requestAppData(deps, saved!)) };
+}
+
+/** Each of the app's data Meta sends once asked: the connection's column for its request id. */
+const APP_DATA = [
+  {
+    syncType: "smb_app_state_sync",
+    column: "contactsRequestId",
+    refused: "Meta no aceptó la petición de la agenda del móvil",
+  },
+  {
+    syncType: "history",
+    column: "historyRequestId",
+    refused: "Meta no aceptó la petición del historial de chats",
+  },
+] as const;
+
+/**
+ * Asks Meta for the app's address book, then its history (contract section 16), each once per
+ * connection of the number: Meta allows each once, so a request whose id is kept is not made
+ * again; one Meta refused is tried again when the number is connected again. A refusal does not
+ * undo the connection: it is said in Spanish, in the history import and in the answer.
+ */
+async function requestAppData(deps: Deps, connection: ConnectionRow) {
+  const token = await decryptSecret(connection.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
+  const graph = metaGraph(deps.env, token);
+  const refusals: string[] = [];
+  let historyRequested = connection.historyRequestId !== null;
+  for (const { syncType, column, refused } of APP_DATA) {
+    if (connection[column] !== null) continue;
+    try {
+      const { request_id } = await graph.requestAppData(connection.phoneNumberId, syncType);
+      await deps.db
+        .update(whatsappConnections)
+        .set({ [column]: request_id ?? "requested", updatedAt: new Date().toISOString() })
+        .where(eq(whatsappConnections.id, connection.id));
+      if (syncType === "history") historyRequested = true;
+    } catch (error) {
+      if (!(error instanceof GraphError)) throw error;
+      console.warn("smb_app_data", syncType, error.providerMessage);
+      refusals.push(`${refused}: ${error.message}`);
+    }
+  }
+  const syncError = refusals.length > 0 ? refusals.join(" ") : null;
+  if (connection.historyRequestId !== null && connection.contactsRequestId !== null) {
+    // Asked before: the import stands where it is.
+    const current = await historyImportOf(deps.orgDb, connection.organizationId);
+    if (current) return { history_import: current, sync_error: null };
+  }
+  const historyImport = await recordHistoryRequest(deps, connection.organizationId, {
+    requested: historyRequested,
+    error: syncError,
+  });
+  return { history_import: historyImport, sync_error: syncError };
 }
 
 // ── Redirect flow ─────────────────────────────────────────────────────────

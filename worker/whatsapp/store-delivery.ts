@@ -9,6 +9,7 @@ import type { Deps } from "../http/deps";
 import { holdingEvents, type HeldEvents } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { freshStoreRoute } from "../stores/registry";
+import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
 
 /** What the store lends a delivery: its storage, where the data is, its own jobs and sockets. */
@@ -18,6 +19,8 @@ export interface DeliveryStore {
   depsFor(organizationId: string): Promise<Deps>;
   queueReply(organizationId: string, conversationId: string): Promise<void>;
   queueTranscripts(organizationId: string, messageIds: string[]): Promise<void>;
+  /** One of its jobs due at `dueAt` (the history a delivery held: imported in the background). */
+  queueJob(organizationId: string, name: StoreJobName, dueAt: number): Promise<void>;
   publish(organizationId: string, events: RealtimeEvent[], userId?: string): Promise<number>;
 }
 
@@ -81,9 +84,10 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
 
 /**
  * One part in one transaction of the store: the organization's writes (in its SQLite, or in D1
- * while its data is there), its replies and transcripts queued, and a held part's key deleted,
- * so it is applied once. Answers the messages stored, null when another call applied that held
- * part first. Nothing in it may call this same store: the transaction holds every other call.
+ * while its data is there), its replies, transcripts and history import queued, and a held
+ * part's key deleted, so it is applied once. Answers the messages stored, null when another call
+ * applied that held part first. Nothing in it may call this same store: the transaction holds
+ * every other call.
  */
 async function applyPart(
   store: DeliveryStore,
@@ -98,6 +102,7 @@ async function applyPart(
     const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
+    if (done.historyHeld) await store.queueJob(organizationId, "history", Date.now());
     if (key !== undefined) await store.storage.delete(key);
     return done;
   });
