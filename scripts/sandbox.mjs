@@ -1,19 +1,26 @@
 // The local sandbox: WhatsApp traffic and AI replies without a Meta account.
 //   npm run sandbox                      fakes of Meta's Graph API (:8788) and the model (:8789)
 //   npm run sandbox -- connect <email> <password>   connects the sandbox number and pixel to your organization
+//   npm run sandbox -- connect --app <email> <password>  the same number, kept in the WhatsApp Business app (contacts and history follow)
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
 //   npm run sandbox -- send-ad <phone> <text...>    a customer writes from a click-to-WhatsApp ad
 //   npm run sandbox -- send-audio <phone> <words...> a voice note the fake model "hears" as those words
 //   npm run sandbox -- send-username <bsuid> <username> <text...>  a customer with a WhatsApp username and no phone
 //   npm run sandbox -- share-phone <bsuid> <phone>  that customer answers "Pedir teléfono" with their phone
+//   npm run sandbox -- echo <phone> <text...>       the owner answers that customer from the WhatsApp Business app
+//   npm run sandbox -- history <phone>              a chunk of the app's history with that customer
+//   npm run sandbox -- standby <phone> <text...>    the customer writes while Meta's own AI holds the thread, and it answers
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
 import {
   ctwaReferral,
   delivery,
+  historyChunk,
   inboundMessage,
+  messageEcho,
   signPayload,
+  standbyMessage,
 } from "../tests/fakes/whatsapp-payloads.mjs";
 
 const APP = process.env.APP_URL ?? "http://localhost:5173";
@@ -21,6 +28,14 @@ const GRAPH_PORT = 8788;
 const MODEL_PORT = 8789;
 /** The sandbox's click-to-WhatsApp ad, and what the fake ad account spent on it each day. */
 const SANDBOX_AD = { adId: "120200000000001", headline: "Oferta de verano", dailySpend: 12.5 };
+/** The sandbox number as Meta writes it in `from` of what the business sends (digits only). */
+const BUSINESS_DIGITS = GRAPH_FIXTURES.displayPhoneNumber.replace(/\D/g, "");
+/** Where every change the sandbox plays is addressed. */
+const SANDBOX_NUMBER = {
+  phoneNumberId: GRAPH_FIXTURES.phoneNumberId,
+  wabaId: GRAPH_FIXTURES.wabaId,
+  displayPhoneNumber: BUSINESS_DIGITS,
+};
 const SANDBOX_SETTINGS = {
   META_APP_ID: GRAPH_FIXTURES.appId,
   META_APP_SECRET: "sandbox-app-secret",
@@ -81,11 +96,15 @@ ${changed ? "\n.dev.vars apunta ahora a la sandbox: reinicia `npm run dev` si ya
 Siguientes pasos, en otra terminal:
   1. npm run dev, regístrate en ${APP}/auth y completa la organización.
   2. npm run sandbox -- connect <email> <contraseña>   (o en Configuración > Meta Business: "Conectar con Meta Business")
+     npm run sandbox -- connect --app <email> <contraseña>   (el número sigue en la app WhatsApp Business: llegan sus contactos y su historial)
   3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
      npm run sandbox -- send-ad +34622333444 "Hola, ¿qué precio tiene?"   (desde un anuncio)
      npm run sandbox -- send-audio +34611222333 "¿Tenéis cita el jueves?"   (nota de voz)
      npm run sandbox -- send-username ES.1349120865 rosa.flores "Hola"   (cliente con nombre de usuario, sin teléfono)
      npm run sandbox -- share-phone ES.1349120865 +34633444555   (responde a "Pedir teléfono")
+     npm run sandbox -- echo +34611222333 "Te respondo desde el móvil"   (el dueño responde desde la app)
+     npm run sandbox -- history +34611222333   (un trozo del historial de la app con ese cliente)
+     npm run sandbox -- standby +34611222333 "¿Abrís el sábado?"   (responde la IA de Meta)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
@@ -108,10 +127,14 @@ async function api(path, { token, body } = {}) {
   return payload.data;
 }
 
-/** @param {string | undefined} email @param {string | undefined} password */
-async function connect(email, password) {
-  if (!email || !password) throw new Error("Uso: npm run sandbox -- connect <email> <contraseña>");
+/** @param {string[]} args `<email> <password>`, or `--app <email> <password>` */
+async function connect(args) {
+  const app = args[0] === "--app";
+  const [email, password] = app ? args.slice(1) : args;
+  if (!email || !password)
+    throw new Error("Uso: npm run sandbox -- connect [--app] <email> <contraseña>");
   const { token } = await api("/auth/login", { body: { email, password } });
+  if (app) return connectAppNumber(token);
   const config = await api("/whatsapp-config", {
     token,
     body: {
@@ -128,6 +151,107 @@ async function connect(email, password) {
     body: { code: `valid-sandbox-${crypto.randomUUID()}` },
   });
   console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
+}
+
+/**
+ * The sandbox number as a number that stays in the WhatsApp Business app: the exchange the
+ * console's "Ya uso este número en la app WhatsApp Business" makes, with `coexistence: true`.
+ * The fake Graph then plays, by itself, the phone's contacts and a two-chat history. The same
+ * code connects the pixel, as the console's button does.
+ * @param {string} token
+ */
+async function connectAppNumber(token) {
+  const code = `valid-sandbox-${crypto.randomUUID()}`;
+  const config = await api("/whatsapp/oauth/exchange", {
+    token,
+    body: {
+      code,
+      waba_id: GRAPH_FIXTURES.wabaId,
+      phone_number_id: GRAPH_FIXTURES.phoneNumberId,
+      coexistence: true,
+    },
+  });
+  console.log(
+    `Número de la sandbox conectado como número de la app WhatsApp Business: ${config.phone_number}.
+Llegan sus contactos y su historial de chats: míralo en Configuración > Meta Business.`,
+  );
+  const pixel = await api("/meta-config/connect", { token, body: { code } });
+  console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
+}
+
+/** A customer's phone as digits, or the command's usage. @param {string | undefined} phone @param {string} usage */
+function customerDigits(phone, usage) {
+  const digits = phone?.replace(/\D/g, "") ?? "";
+  if (!digits) throw new Error(`Uso: npm run sandbox -- ${usage}`);
+  return digits;
+}
+
+/**
+ * The owner answers from the WhatsApp Business app (`smb_message_echoes`).
+ * @param {string | undefined} phone @param {string[]} words
+ */
+async function echo(phone, words) {
+  const to = customerDigits(phone, 'echo <teléfono> "<texto>"');
+  if (words.length === 0) throw new Error('Uso: npm run sandbox -- echo <teléfono> "<texto>"');
+  await deliverChange(
+    messageEcho({ ...SANDBOX_NUMBER, to, text: words.join(" ") }),
+    `Respuesta desde el móvil a +${to}`,
+  );
+}
+
+/**
+ * A chunk of the app's history with one customer (`history`): an older chat, the business's
+ * answer from the phone among it.
+ * @param {string | undefined} phone
+ */
+async function history(phone) {
+  const customer = customerDigits(phone, "history <teléfono>");
+  const at = (/** @type {number} */ hoursAgo) =>
+    String(Math.floor(Date.now() / 1000) - Math.round(hoursAgo * 3600));
+  const change = historyChunk({
+    ...SANDBOX_NUMBER,
+    // A chunk of its own: a later phase than the ones the connection played.
+    phase: 2,
+    chunkOrder: Date.now() % 100_000,
+    progress: 100,
+    threads: [
+      {
+        customer,
+        messages: [
+          { text: "Hola, ¿me dais presupuesto?", timestamp: at(72) },
+          { text: "¡Claro! Te lo mando ahora.", fromBusiness: true, timestamp: at(71.5) },
+          { type: "media_placeholder", timestamp: at(71) },
+          { text: "Gracias, lo miro.", timestamp: at(70) },
+        ],
+      },
+    ],
+  });
+  await deliverChange(change, `Historial con +${customer}`);
+}
+
+/**
+ * The customer writes while Meta's own AI holds the thread (`standby`), and Meta's AI answers
+ * (an echo on `standby`).
+ * @param {string | undefined} phone @param {string[]} words
+ */
+async function standby(phone, words) {
+  const from = customerDigits(phone, 'standby <teléfono> "<texto>"');
+  if (words.length === 0) throw new Error('Uso: npm run sandbox -- standby <teléfono> "<texto>"');
+  const message = standbyMessage({
+    ...SANDBOX_NUMBER,
+    from,
+    userId: `ES.${from}`,
+    name: process.env.SANDBOX_NAME ?? `Cliente ${from.slice(-4)}`,
+    text: words.join(" "),
+  });
+  await deliverChange(message, `Mensaje de +${from} (con la IA de Meta)`);
+  const answer = messageEcho({
+    ...SANDBOX_NUMBER,
+    field: "standby",
+    to: from,
+    text: "¡Hola! Soy el asistente de IA de Meta de este negocio. ¿En qué te ayudo?",
+  });
+  await deliverChange(answer, `Respuesta de la IA de Meta a +${from}`);
 }
 
 /**
@@ -214,6 +338,14 @@ async function deliverFrom(customer, words, type = "text", { fromAd = false, par
         })
       : undefined,
   });
+  await deliverChange(change, `Mensaje de ${who}`);
+}
+
+/**
+ * Delivers one change to the console's webhook, signed as Meta signs it.
+ * @param {import("../tests/fakes/whatsapp-payloads.mjs").Change} change @param {string} what
+ */
+async function deliverChange(change, what) {
   const raw = JSON.stringify(delivery(change));
   const response = await fetch(`${APP}/webhooks/whatsapp`, {
     method: "POST",
@@ -229,7 +361,7 @@ async function deliverFrom(customer, words, type = "text", { fromAd = false, par
   });
   console.log(
     response.ok
-      ? `Mensaje de ${who} entregado (HTTP ${response.status}).`
+      ? `${what}: entregado (HTTP ${response.status}).`
       : `La consola respondió HTTP ${response.status}: ¿arrancaste \`npm run sandbox\` antes que \`npm run dev\`?`,
   );
 }
@@ -258,16 +390,19 @@ async function sendAudio(phone, words) {
 const [command = "start", ...args] = process.argv.slice(2);
 try {
   if (command === "start") await start();
-  else if (command === "connect") await connect(args[0], args[1]);
+  else if (command === "connect") await connect(args);
   else if (command === "send") await send(args[0], args.slice(1));
   else if (command === "send-image") await send(args[0], args.slice(1), "image");
   else if (command === "send-ad") await send(args[0], args.slice(1), "text", { fromAd: true });
   else if (command === "send-audio") await sendAudio(args[0], args.slice(1));
   else if (command === "send-username") await sendUsername(args[0], args[1], args.slice(2));
   else if (command === "share-phone") await sharePhone(args[0], args[1]);
+  else if (command === "echo") await echo(args[0], args.slice(1));
+  else if (command === "history") await history(args[0]);
+  else if (command === "standby") await standby(args[0], args.slice(1));
   else
     throw new Error(
-      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username o share-phone.`,
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username, share-phone, echo, history o standby.`,
     );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

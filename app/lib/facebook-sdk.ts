@@ -144,24 +144,40 @@ export interface BusinessLoginResult {
   /** From the Embedded Signup FINISH event, when the popup sent one. */
   wabaId?: string;
   phoneNumberId?: string;
+  /**
+   * The number stays in the WhatsApp Business app (contract section 16): the popup finished
+   * with `FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING`, or, when no FINISH event came, the app
+   * onboarding was the flow asked for.
+   */
+  appOnboarding: boolean;
 }
+
+/** Embedded Signup's flow for a number that stays in the WhatsApp Business app. */
+export const APP_ONBOARDING_FEATURE = "whatsapp_business_app_onboarding";
+export const APP_ONBOARDING_EVENT = "FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING";
 
 /**
  * Facebook Login for Business. Must be called straight from the click handler (no
  * `await` before it) so the browser lets the popup open. Without a configuration id it
- * falls back to asking the spec's scopes with a code response.
+ * falls back to asking the spec's scopes with a code response. `appOnboarding` opens
+ * Embedded Signup's flow for a number already used in the WhatsApp Business app ("Ya uso
+ * este número en la app WhatsApp Business").
  */
-export function loginForBusiness(configId: string | null): Promise<BusinessLoginResult> {
+export function loginForBusiness(
+  configId: string | null,
+  { appOnboarding = false }: { appOnboarding?: boolean } = {},
+): Promise<BusinessLoginResult> {
   const fb = typeof window === "undefined" ? undefined : window.FB;
   if (!fb) return Promise.reject(new Error(SDK_MESSAGES.notLoaded));
 
   const signup = listenForEmbeddedSignup();
+  const featureType = appOnboarding ? APP_ONBOARDING_FEATURE : "";
   const options: FacebookLoginOptions = configId
     ? {
         config_id: configId,
         response_type: "code",
         override_default_response_type: true,
-        extras: { setup: {}, featureType: "", sessionInfoVersion: "3" },
+        extras: { setup: {}, featureType, sessionInfoVersion: "3" },
       }
     : { scope: FALLBACK_SCOPES, response_type: "code", override_default_response_type: true };
 
@@ -183,6 +199,7 @@ export function loginForBusiness(configId: string | null): Promise<BusinessLogin
           code,
           ...(session.wabaId ? { wabaId: session.wabaId } : {}),
           ...(session.phoneNumberId ? { phoneNumberId: session.phoneNumberId } : {}),
+          appOnboarding: session.finished ? session.appOnboarding === true : appOnboarding,
         }),
       );
     };
@@ -200,6 +217,8 @@ interface SignupSession {
   cancelled: boolean;
   wabaId?: string;
   phoneNumberId?: string;
+  /** The FINISH event was the WhatsApp Business app's onboarding. */
+  appOnboarding?: boolean;
   error?: string;
 }
 
@@ -229,6 +248,7 @@ export function parseSignupMessage(origin: string, data: unknown): Partial<Signu
     const phoneNumberId = text(details.phone_number_id);
     return {
       finished: true,
+      appOnboarding: event === APP_ONBOARDING_EVENT,
       ...(wabaId ? { wabaId } : {}),
       ...(phoneNumberId ? { phoneNumberId } : {}),
     };

@@ -5,6 +5,7 @@ import { toast } from "sonner";
 import { AiBudgetNotice } from "~/components/ai-budget-notice";
 import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
+import { WhatsappDisconnectedNotice } from "~/components/whatsapp-disconnected-notice";
 import { Spinner } from "~/components/ui/spinner";
 import { useAuth } from "~/lib/auth";
 import { useMessageNotifications } from "~/lib/notifications";
@@ -86,6 +87,7 @@ export default function ConsoleLayout() {
         </DialogPanel>
       </Dialog>
       <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+        <WhatsappDisconnectedNotice />
         <AiBudgetNotice />
         <Outlet />
       </main>

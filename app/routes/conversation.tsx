@@ -20,7 +20,9 @@ import {
   ConversationHeader,
   DETAILS_PANEL_ID,
 } from "~/components/conversations/conversation-header";
+import { threadControl } from "~/components/conversations/coexistence";
 import { ReplyArea } from "~/components/conversations/reply-area";
+import { ThreadControlBanner } from "~/components/conversations/thread-control";
 import { ThreadView } from "~/components/conversations/thread-view";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
 import { loadThread, useMessageThread } from "~/components/conversations/use-message-thread";
@@ -170,6 +172,9 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   const details = useDetails(conversationId, loaded.conversions);
   const { wide, conversions } = details;
 
+  // Who answers the customer: the app, a person on the phone, or Meta's own AI (section 16).
+  const control = threadControl(conversation, thread.messages, now);
+
   const header = useRef<HTMLElement>(null);
   useToastsBelow(header, !details.sheet);
 
@@ -207,6 +212,13 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
         onRequestPhone={requestPhone}
         onChange={show}
         details={{ shown: details.shown, toggle: details.toggle }}
+      />
+      <ThreadControlBanner
+        key={control?.kind}
+        control={control}
+        conversationId={conversationId}
+        onChange={show}
+        now={now}
       />
       {conversation.assignee_id && (
         <p className="border-b border-sky-100 bg-sky-50 px-4 py-1.5 text-xs text-sky-900">

@@ -158,3 +158,27 @@ export function replyActions(conversationId: string, onStored: (message: Message
 }
 
 export type ReplyActions = ReturnType<typeof replyActions>;
+
+/** "Reanudar IA": the AI answers again in a conversation someone answered from the phone. */
+export async function resumeAi(id: string) {
+  try {
+    const updated = await data(conversation["resume-ai"].$post({ param: { id } }));
+    toast.success("La IA vuelve a responder");
+    return updated;
+  } catch (error) {
+    toast.error("No se pudo reanudar la IA", { description: errorMessage(error) });
+    return null;
+  }
+}
+
+/** "Devolver a la IA de Meta": Meta's own AI answers this customer again (thread control). */
+export async function returnToMetaAi(id: string) {
+  try {
+    const updated = await data(conversation["return-to-meta-ai"].$post({ param: { id } }));
+    toast.success("Conversación devuelta a la IA de Meta");
+    return updated;
+  } catch (error) {
+    toast.error("No se pudo devolver a la IA de Meta", { description: errorMessage(error) });
+    return null;
+  }
+}

@@ -2,6 +2,7 @@ import type { Message } from "../../../worker/conversations/contract";
 import { NoteBubble } from "~/components/team/note-bubble";
 import { formatMessageTime } from "~/lib/format";
 import { AiSources } from "./ai-sources";
+import { messageNotes, senderLabel } from "./coexistence";
 import { MESSAGE_MARKS } from "./labels";
 import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
 import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
@@ -18,28 +19,35 @@ interface MessageBubbleProps {
   onRetryTranscript?: (message: Message) => Promise<unknown>;
 }
 
-/** One message: customer's on the left, the team's and the bot's on the right. */
-export function MessageBubble({
-  message,
-  onReact,
-  onRetry,
-  onRetryTranscript,
-}: MessageBubbleProps) {
+/**
+ * One message: customer's on the left, the team's, the bot's, the phone's and Meta's AI's on
+ * the right. A deleted message keeps its place and time, nothing else: no content, no media,
+ * no action.
+ */
+export function MessageBubble(props: MessageBubbleProps) {
+  const { message } = props;
   if (message.direction === "internal") return <NoteBubble message={message} />;
+  const { onReact, onRetry, onRetryTranscript } = message.deleted ? {} : props;
   const outbound = message.direction === "outbound";
+  const sender = senderLabel(message);
   const mark = MESSAGE_MARKS[message.status] ?? {
     symbol: "○",
     label: message.status === "failed" ? "Error" : "Enviando",
   };
-  const media = hasMedia(message);
+  const media = !message.deleted && hasMedia(message);
   const text = media ? mediaCaption(message) : message.content;
+  const notes = messageNotes(message);
   return (
     <li className={`flex flex-col ${outbound ? "items-end" : "items-start"}`}>
       <div
         className={`max-w-[80%] rounded-2xl px-3 py-2 text-sm shadow-sm ${outbound ? "bg-emerald-700 text-white" : "bg-white text-slate-900"}`}
       >
-        {message.sender_type === "bot" && (
-          <p className="mb-1 text-xs font-semibold opacity-80">Agente IA</p>
+        {sender && (
+          <p
+            className={`mb-1 text-xs font-semibold ${outbound ? "text-emerald-50" : "text-slate-600"}`}
+          >
+            {sender}
+          </p>
         )}
         {message.suggested_by_ai && (
           <p className="mb-1 text-xs font-semibold opacity-80">Sugerido por IA</p>
@@ -54,10 +62,15 @@ export function MessageBubble({
             onRetry={onRetryTranscript && (() => onRetryTranscript(message))}
           />
         )}
-        {text && <p className="whitespace-pre-wrap break-words">{text}</p>}
+        {message.deleted ? (
+          <p className="italic">Mensaje eliminado</p>
+        ) : (
+          text && <p className="whitespace-pre-wrap break-words">{text}</p>
+        )}
         <p
           className={`mt-1 flex items-center justify-end gap-1 text-[11px] ${outbound ? "text-emerald-100" : "text-slate-500"}`}
         >
+          {notes.length > 0 && <span className="italic">{notes.join(" · ")}</span>}
           <time dateTime={message.created_at}>{formatMessageTime(message.created_at)}</time>
           {outbound && (
             <span title={mark.label} aria-label={mark.label}>
@@ -72,8 +85,8 @@ export function MessageBubble({
           </div>
         )}
       </div>
-      <AiSources sources={message.ai_sources} />
-      {(message.reactions.length > 0 || onReact) && (
+      {!message.deleted && <AiSources sources={message.ai_sources} />}
+      {!message.deleted && (message.reactions.length > 0 || onReact) && (
         <div className="flex max-w-[80%] items-center gap-1">
           <ReactionChips reactions={message.reactions} />
           {onReact && (

@@ -6,6 +6,7 @@ import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useLiveConversations } from "~/lib/use-live-conversations";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 /** Taken as the inbox's list is read: what the live store records after it is laid over it. */
 export const markInboxRead = () => live.mark();
@@ -49,6 +50,9 @@ export function useInboxList(loaded: LoadedList) {
     if (patched.stale) revalidate();
   };
   useRealtimeConnected(revalidate);
+  // An imported history fills conversations without an event each: the page is read again
+  // as the import moves on (a burst of chunks costs a read or two).
+  useRealtimeEvent("import_progress", revalidate);
   useLiveConversations((conversation, { newMessage }) => patch(conversation, newMessage));
 
   /** A row this screen changed (its selects): shown now and kept for the next reload. */

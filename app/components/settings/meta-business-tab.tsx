@@ -1,8 +1,10 @@
 import { useState } from "react";
+import type { HistoryImport } from "../../../worker/whatsapp/contract";
 import { useRevalidator } from "react-router";
 import { toast } from "sonner";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
 import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
+import { furthestImport } from "~/components/settings/meta/history-import";
 import { PixelCard } from "~/components/settings/meta/pixel-card";
 import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
 import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
@@ -10,14 +12,24 @@ import { Button } from "~/components/ui/button";
 import { client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { loginForBusiness, SDK_MESSAGES } from "~/lib/facebook-sdk";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
 export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) {
   const auth = useAuth();
   const canManage = auth.role === "owner" || auth.role === "admin";
-  const [connecting, setConnecting] = useState(false);
+  // Which way of connecting is under way: a new number, or one the WhatsApp Business app keeps.
+  const [connecting, setConnecting] = useState<"number" | "app" | null>(null);
   const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, LOAD_ERROR);
+  // Meta disconnected or reconnected the number: the card reads it again.
+  useRealtimeEvent("whatsapp_status", () => void revalidate());
+  // A shared number's history import, followed here rather than in its card: the import starts
+  // while the connection is still being read, before the card shows it.
+  const [importEvent, setImportEvent] = useState<HistoryImport | null>(null);
+  useRealtimeEvent<{ history_import: HistoryImport }>("import_progress", ({ history_import }) =>
+    setImportEvent((shown) => furthestImport(shown, history_import)),
+  );
   const data = loaded.ok ? loaded.data : null;
   useLoadFailureToast(data?.agents ?? null, "Error al cargar los agentes");
   const appId = data?.appConfig.app_id ?? null;
@@ -26,12 +38,14 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   const sandbox = data?.appConfig.sandbox ?? false;
   const sdk = useFacebookSdk(canManage && !sandbox ? appId : null, data?.appConfig.graph_version);
 
-  async function connect() {
+  /** `appOnboarding`: "Ya uso este número en la app WhatsApp Business" (contract section 16). */
+  async function connect(appOnboarding: boolean) {
     if (!data || connecting) return;
-    setConnecting(true);
+    setConnecting(appOnboarding ? "app" : "number");
+    setImportEvent(null);
     try {
       // Called before any await: the browser only opens the popup from the click itself.
-      const login = await loginForBusiness(data.appConfig.config_id);
+      const login = await loginForBusiness(data.appConfig.config_id, { appOnboarding });
       const [whatsapp, pixel] = await Promise.allSettled([
         answer(
           client.whatsapp.oauth.exchange.$post({
@@ -39,6 +53,7 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
               code: login.code,
               ...(login.wabaId ? { waba_id: login.wabaId } : {}),
               ...(login.phoneNumberId ? { phone_number_id: login.phoneNumberId } : {}),
+              ...(login.appOnboarding ? { coexistence: true } : {}),
             },
           }),
         ),
@@ -75,7 +90,7 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
           : "Error al conectar con Meta Business",
       );
     } finally {
-      setConnecting(false);
+      setConnecting(null);
     }
   }
 
@@ -84,6 +99,14 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   const { whatsapp, pixel, appConfig } = loaded.data;
   const agents = loaded.data.agents.ok ? loaded.data.agents.data : [];
   const loginAvailable = appConfig.app_id !== null && !appConfig.sandbox;
+  // The app's number goes through Embedded Signup only: the plain login cannot keep it there.
+  const appOnboardingAvailable = loginAvailable && appConfig.config_id !== null;
+  const spinner = (
+    <span
+      aria-hidden
+      className="h-4 w-4 animate-spin rounded-full border-2 border-current border-t-transparent"
+    />
+  );
 
   return (
     <div className="space-y-6">
@@ -102,28 +125,43 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
             </p>
           </div>
           {canManage && loginAvailable && (
-            <Button
-              onClick={() => void connect()}
-              disabled={sdk !== "ready" || connecting}
-              aria-busy={connecting || sdk === "loading"}
-              className="shrink-0"
-            >
-              {connecting && (
-                <span
-                  aria-hidden
-                  className="h-4 w-4 animate-spin rounded-full border-2 border-white border-t-transparent"
-                />
+            <div className="flex shrink-0 flex-col gap-2 sm:items-end">
+              <Button
+                onClick={() => void connect(false)}
+                disabled={sdk !== "ready" || connecting !== null}
+                aria-busy={connecting === "number" || sdk === "loading"}
+              >
+                {connecting === "number" && spinner}
+                Conectar con Meta Business
+              </Button>
+              {appOnboardingAvailable && (
+                <Button
+                  variant="secondary"
+                  onClick={() => void connect(true)}
+                  disabled={sdk !== "ready" || connecting !== null}
+                  aria-busy={connecting === "app"}
+                  aria-describedby="meta-connect-app-hint"
+                >
+                  {connecting === "app" && spinner}
+                  Ya uso este número en la app WhatsApp Business
+                </Button>
               )}
-              Conectar con Meta Business
-            </Button>
+            </div>
           )}
         </div>
+        {canManage && appOnboardingAvailable && (
+          <p id="meta-connect-app-hint" className="mt-2 text-xs text-slate-500">
+            Si el número ya está en la app WhatsApp Business de tu móvil, sigue usándolo allí: la
+            consola recibe lo que respondas desde el móvil e importa tus contactos y el historial de
+            chats que aceptes compartir.
+          </p>
+        )}
 
         <div className="space-y-2 text-sm [&:not(:empty)]:mt-3" aria-live="polite">
           {canManage && loginAvailable && sdk === "loading" && (
             <p className="text-slate-500">Cargando el SDK de Facebook...</p>
           )}
-          {connecting && (
+          {connecting !== null && (
             <p className="text-slate-600">
               Conectando con Meta Business... Completa los pasos en la ventana de Facebook.
             </p>
@@ -165,6 +203,11 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
             <code className="font-mono text-xs">
               npm run sandbox -- connect &lt;email&gt; &lt;contraseña&gt;
             </code>
+            , o como un número que sigue en la app WhatsApp Business (con sus contactos y un
+            historial de prueba) con{" "}
+            <code className="font-mono text-xs">
+              npm run sandbox -- connect --app &lt;email&gt; &lt;contraseña&gt;
+            </code>
             .
           </p>
         )}
@@ -178,16 +221,19 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
       <div className="grid items-start gap-6 xl:grid-cols-2">
         <WhatsappCard
           config={whatsapp}
+          historyImport={
+            whatsapp?.coexistence ? furthestImport(whatsapp.history_import, importEvent) : null
+          }
           agents={agents}
           canManage={canManage}
-          connecting={connecting}
+          connecting={connecting !== null}
           manualFirst={!loginAvailable}
           onChanged={revalidate}
         />
         <PixelCard
           config={pixel}
           canManage={canManage}
-          connecting={connecting}
+          connecting={connecting !== null}
           loginAvailable={loginAvailable}
           onChanged={revalidate}
         />

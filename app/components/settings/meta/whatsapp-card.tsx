@@ -1,9 +1,11 @@
 import { useState } from "react";
+import type { HistoryImport } from "../../../../worker/whatsapp/contract";
 import { toast } from "sonner";
 import { SelectField } from "~/components/ui/field";
 import type { MetaTabData } from "~/components/settings/data";
 import { client, data, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { CoexistenceSection } from "./coexistence-section";
 import { ManualConnectForm } from "./manual-connect-form";
 import { useConnectionActions } from "./use-connection-actions";
 import {
@@ -18,6 +20,8 @@ import { WebhookSection } from "./webhook-section";
 
 interface WhatsappCardProps {
   config: MetaTabData["whatsapp"];
+  /** A shared number's history import, as far as the reads and events took it. */
+  historyImport: HistoryImport | null;
   agents: readonly Agent[];
   canManage: boolean;
   /** A Facebook Login is under way (the card reads 'Conectando'). */
@@ -35,6 +39,7 @@ const formatDate = (iso: string) =>
 
 export function WhatsappCard({
   config,
+  historyImport,
   agents,
   canManage,
   connecting,
@@ -105,6 +110,7 @@ export function WhatsappCard({
                 : []),
             ]}
           />
+          {config.coexistence && <CoexistenceSection historyImport={historyImport} />}
           <TestOutcome result={actions.outcome} />
           <ConnectionButtons actions={actions} connecting={connecting} canManage={canManage} />
           <div>
@@ -124,11 +130,18 @@ export function WhatsappCard({
           </div>
         </>
       ) : (
-        <p className="text-sm text-slate-600">
-          {config?.status === "disconnected"
-            ? "El número está desconectado. Vuelve a conectarlo para recibir y enviar mensajes."
-            : "No hay ningún número conectado. Conéctalo con Meta Business o manualmente."}
-        </p>
+        <>
+          <p className="text-sm text-slate-600">
+            {config?.status === "disconnected"
+              ? "El número está desconectado. Vuelve a conectarlo para recibir y enviar mensajes."
+              : "No hay ningún número conectado. Conéctalo con Meta Business o manualmente."}
+          </p>
+          {config?.disconnected_reason && (
+            <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
+              Meta lo desconectó: {config.disconnected_reason}
+            </p>
+          )}
+        </>
       )}
       <WebhookSection
         token={config?.webhook_token ?? null}

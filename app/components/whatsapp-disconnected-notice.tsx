@@ -1,0 +1,63 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router";
+import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
+import { client, data } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
+import { useRealtimeConnected } from "~/lib/realtime";
+import { useRealtimeEvent } from "~/lib/use-realtime-event";
+
+/** Where a number is connected again. */
+export const RECONNECT_LINK = "/settings?tab=meta";
+
+/** Why Meta disconnected the number, or null while it is connected (or there is none). */
+async function readDisconnection(): Promise<string | null> {
+  try {
+    const config = await data(client["whatsapp-config"].$get());
+    return config.status === "disconnected" ? config.disconnected_reason : null;
+  } catch {
+    // No number (404) or no answer: nothing to warn about; the next event says otherwise.
+    return null;
+  }
+}
+
+/**
+ * One persistent notice for owners and admins while Meta has disconnected the organization's
+ * number (`account_update`: the owner unlinked it in the app, the phone was not opened in
+ * 14 days...): why, and where to connect it again. It appears and goes away live
+ * (`whatsapp_status`), and is read again when the socket (re)opens. A number the team
+ * disconnected itself has no reason, and no notice.
+ */
+export function WhatsappDisconnectedNotice() {
+  const { role } = useAuth();
+  const manages = role === "owner" || role === "admin";
+  const [reason, setReason] = useState<string | null>(null);
+
+  const read = useCallback(() => {
+    if (!manages) return;
+    void readDisconnection().then(setReason);
+  }, [manages]);
+  useEffect(read, [read]);
+  useRealtimeConnected(read);
+  useRealtimeEvent<WhatsappStatusEvent>("whatsapp_status", ({ status, disconnected_reason }) =>
+    setReason(status === "disconnected" ? disconnected_reason : null),
+  );
+
+  if (!manages || !reason) return null;
+  return (
+    <div
+      role="alert"
+      className="mb-4 flex flex-wrap items-center gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+    >
+      <p className="flex-1">
+        <span className="font-semibold">WhatsApp está desconectado:</span> {reason} Los clientes no
+        reciben respuestas hasta que lo vuelvas a conectar.
+      </p>
+      <Link
+        to={RECONNECT_LINK}
+        className="rounded-lg border border-red-300 bg-white px-3 py-1 font-medium text-red-800 hover:bg-red-100"
+      >
+        Volver a conectar
+      </Link>
+    </div>
+  );
+}
