@@ -16,6 +16,7 @@ import {
 import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
 import { GraphError } from "../meta/graph";
+import { sendTurn } from "./send-pace";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -201,6 +202,7 @@ async function attempt(deps: Deps, conversation: ConversationRow, delivery: Deli
       const { blob, name } = delivery.file;
       mediaId = (await graph.uploadMedia(connection.phoneNumberId, blob, name)).id;
     }
+    await sendTurn(connection);
     const answer = await graph.sendMessage(
       connection.phoneNumberId,
       conversation,
