@@ -6,6 +6,7 @@
  */
 import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
 import { COEXISTENCE_SQL } from "./store-migration-0004";
+import { CONSENT_SQL } from "./store-migration-0005";
 
 export interface StoreMigration {
   version: number;
@@ -49,6 +50,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 4,
     name: "coexistence",
     sql: COEXISTENCE_SQL,
+  },
+  {
+    version: 5,
+    name: "consent",
+    sql: CONSENT_SQL,
   },
 ];
 

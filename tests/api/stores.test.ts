@@ -451,6 +451,13 @@ describe("moving an organization (npm run stores -- move)", () => {
               VALUES (?, ?, 1, 2, 40, '34611222333', ?, ?)`,
         params: [crypto.randomUUID(), id, JSON.stringify([{ id: "wamid.historia" }]), now],
       },
+      // Marketing consent: a customer who said BAJA.
+      {
+        sql: `INSERT INTO marketing_consents (id, organization_id, customer, opted_out_at, source,
+                changed_at, created_at, updated_at)
+              VALUES (?, ?, '34611222333', ?3, 'keyword', ?3, ?3, ?3)`,
+        params: [crypto.randomUUID(), id, now],
+      },
     ]);
     return { owner, marta, agent, lucia };
   }

@@ -111,3 +111,14 @@ export function accountUpdate(options: {
   initiatedBy?: string;
   phoneNumber?: string;
 }): Change;
+export function userPreferences(options: {
+  phoneNumberId: string;
+  wabaId?: string;
+  /** The customer's phone (wa_id); absent when Meta names them only by BSUID. */
+  from?: string;
+  userId?: string;
+  value?: "stop" | "resume";
+  category?: string;
+  /** Unix seconds, as Meta sends it (a number in the payload). */
+  timestamp?: string;
+}): Change;

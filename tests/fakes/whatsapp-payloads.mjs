@@ -387,3 +387,41 @@ export function accountUpdate({
     },
   };
 }
+
+/**
+ * `user_preferences`: a customer stopped (`stop`) or resumed (`resume`) marketing messages from
+ * the business in WhatsApp ("Ofertas y anuncios"). A customer is named by `from` (wa_id), by
+ * `userId` (BSUID) or both; `category` other than `marketing_messages` is Meta's to add later.
+ */
+export function userPreferences({
+  phoneNumberId,
+  wabaId = "waba",
+  from,
+  userId,
+  value = "stop",
+  category = "marketing_messages",
+  timestamp = seconds(),
+}) {
+  const customer = { ...(from && { wa_id: from }), ...(userId && { user_id: userId }) };
+  return {
+    wabaId,
+    field: "user_preferences",
+    value: {
+      messaging_product: "whatsapp",
+      metadata: metadataOf(phoneNumberId),
+      contacts: [customer],
+      user_preferences: [
+        {
+          ...customer,
+          detail:
+            value === "stop"
+              ? "User requested to stop marketing messages"
+              : "User requested to resume marketing messages",
+          category,
+          value,
+          timestamp: Number(timestamp),
+        },
+      ],
+    },
+  };
+}

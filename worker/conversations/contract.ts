@@ -19,6 +19,12 @@ export const MESSAGE_DIRECTIONS = ["inbound", "outbound", "internal"] as const;
 export const SENDER_TYPES = ["customer", "bot", "agent", "phone", "meta_ai"] as const;
 /** Who answers on the number for a customer (Meta's handover): this app or Meta's own AI. */
 export const THREAD_CONTROLLERS = ["app", "meta_ai"] as const;
+/**
+ * Why a customer receives no marketing (contract section 17): Meta's `user_preferences` stop,
+ * a marketing template Meta refused with 131050, or an opt-out word they wrote (BAJA, STOP...).
+ */
+export const MARKETING_OPT_OUT_SOURCES = ["meta", "failed_131050", "keyword"] as const;
+export type MarketingOptOutSource = (typeof MARKETING_OPT_OUT_SOURCES)[number];
 export const MESSAGE_STATUSES = ["pending", "sent", "delivered", "read", "failed"] as const;
 /** Where a voice note's transcription stands (null for messages that are not audio). */
 export const TRANSCRIPT_STATUSES = ["pending", "done", "failed"] as const;
@@ -261,6 +267,10 @@ export interface Conversation {
   ai_paused_until: string | null;
   /** Who answers on the number for this customer: this app or Meta's own AI. */
   controlled_by: (typeof THREAD_CONTROLLERS)[number];
+  /** The customer opted out of marketing ("No quiere recibir promociones"): since when, and how. */
+  marketing_opt_out: { at: string; source: MarketingOptOutSource } | null;
+  /** Meta refused them marketing (131049, its per-user limit): no marketing send until then. */
+  marketing_limited_until: string | null;
   created_at: string;
   /** Changed at each write: of two copies, the console keeps the one with the later time. */
   updated_at: string;

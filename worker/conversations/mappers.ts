@@ -58,6 +58,11 @@ export const toConversation = (row: ConversationRow): Conversation => ({
   ai_draft: row.aiDraft ?? null,
   ai_paused_until: row.aiPausedUntil,
   controlled_by: row.controlledBy,
+  marketing_opt_out:
+    row.marketingOptedOutAt && row.marketingOptOutSource
+      ? { at: row.marketingOptedOutAt, source: row.marketingOptOutSource }
+      : null,
+  marketing_limited_until: row.marketingLimitedUntil,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
 });

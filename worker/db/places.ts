@@ -54,6 +54,7 @@ export const ORGANIZATION_TABLES = new Set([
   "phone_contacts",
   "history_imports",
   "history_pages",
+  "marketing_consents",
 ]);
 
 /*

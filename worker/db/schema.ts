@@ -44,6 +44,7 @@ import {
   PRIORITIES,
   SENDER_TYPES,
   THREAD_CONTROLLERS,
+  MARKETING_OPT_OUT_SOURCES,
 } from "../conversations/contract";
 
 const id = () =>
@@ -317,6 +318,17 @@ export const conversations = sqliteTable(
     aiPausedUntil: text("ai_paused_until"),
     /** Who answers on the number for this customer: this app, or Meta's own AI (`standby`). */
     controlledBy: text("controlled_by", { enum: THREAD_CONTROLLERS }).notNull().default("app"),
+    /**
+     * The customer's marketing consent (contract section 17), kept with `marketing_consents`
+     * (its triggers give a new conversation what is known of its customer): opted out since
+     * when and how (both null while they accept marketing), and Meta's time of the latest
+     * change either way, so that an older one delivered late changes nothing.
+     */
+    marketingOptedOutAt: text("marketing_opted_out_at"),
+    marketingOptOutSource: text("marketing_opt_out_source", { enum: MARKETING_OPT_OUT_SOURCES }),
+    marketingConsentAt: text("marketing_consent_at"),
+    /** Meta refused them a marketing template with 131049: none is sent before this time. */
+    marketingLimitedUntil: text("marketing_limited_until"),
   },
   (t) => [
     // A customer is one conversation per organization, found by BSUID first, then by phone.
@@ -909,4 +921,30 @@ export const historyPages = sqliteTable(
     receivedAt: text("received_at").notNull(),
   },
   (t) => [index("history_pages_order_idx").on(t.organizationId, t.phase, t.chunkOrder, t.id)],
+);
+
+// ── Marketing consent (contract section 17) ───────────────────────────────────
+
+/**
+ * Each customer's latest marketing consent, by identifier (a phone or a BSUID, one row each):
+ * what holds for a customer the organization has no conversation with yet (Meta's
+ * `user_preferences` may come first) or no longer has (retention), copied onto a conversation
+ * created for them, or that gains the identifier, by triggers (migration 0019).
+ */
+export const marketingConsents = sqliteTable(
+  "marketing_consents",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    /** The customer's phone (wa_id) or BSUID. */
+    customer: text("customer").notNull(),
+    /** Opted out since (null: they accept marketing), and how. */
+    optedOutAt: text("opted_out_at"),
+    source: text("source", { enum: MARKETING_OPT_OUT_SOURCES }),
+    /** Meta's time of the latest change: an older one delivered late does not win. */
+    changedAt: text("changed_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("marketing_consents_customer_idx").on(t.organizationId, t.customer)],
 );

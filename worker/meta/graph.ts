@@ -34,6 +34,11 @@ const SPANISH_ERRORS: Record<number, string> = {
   131026: "El mensaje no se pudo entregar: el número puede no tener WhatsApp.",
   131047:
     "Han pasado más de 24 horas desde el último mensaje del cliente: solo se puede enviar una plantilla.",
+  // Marketing (contract section 17): Meta's per-user limit is Meta's decision, not a failure.
+  131049:
+    "Meta no entregó este mensaje de marketing: es su límite de promociones por cliente, no un fallo de la app. No se reintenta; el cliente podrá recibir promociones dentro de 24 horas.",
+  131050:
+    "El cliente pidió en WhatsApp no recibir mensajes de marketing de este negocio: no se le enviarán promociones.",
   131051: "Tipo de mensaje no admitido.",
   131052: "No se pudo descargar el archivo del cliente.",
   131053: "No se pudo subir el archivo a WhatsApp.",

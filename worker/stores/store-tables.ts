@@ -30,6 +30,7 @@ import {
   historyPages,
   knowledgeEntries,
   labels,
+  marketingConsents,
   mentions,
   messageCosts,
   messageCostSyncs,
@@ -87,6 +88,8 @@ export const STORE_TABLES = {
   phone_contacts: storeTable(phoneContacts, ID, ALL_DATA_VERSION),
   history_imports: storeTable(historyImports, ID, ALL_DATA_VERSION),
   history_pages: storeTable(historyPages, ID, ALL_DATA_VERSION),
+  // After conversations: its triggers find nothing to copy onto a conversation moved in.
+  marketing_consents: storeTable(marketingConsents, ID, ALL_DATA_VERSION),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

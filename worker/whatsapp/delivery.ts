@@ -116,6 +116,7 @@ const NUMBER_FIELDS = new Set([
   "smb_app_state_sync",
   "history",
   "messaging_handovers",
+  "user_preferences",
 ]);
 
 /** The `account_update` events of a number shared with the app (disconnection, reconnection). */
@@ -141,6 +142,9 @@ function addNumberChange(number: NumberChanges, field: string, value: ChangeValu
   if (field === "history") (number.history ??= []).push(...list(value.history));
   if (field === "messaging_handovers") {
     (number.handovers ??= []).push(...list(value.messaging_handovers));
+  }
+  if (field === "user_preferences") {
+    (number.preferences ??= []).push(...list(value.user_preferences));
   }
 }
 

@@ -38,6 +38,14 @@ import {
   isoFromSeconds,
 } from "./coexistence";
 import { holdHistory } from "./history-import";
+import {
+  applyConsentWords,
+  applyMarketingFailure,
+  applyUserPreferences,
+  consentWord,
+  marketingFailure,
+  type UserPreferencePayload,
+} from "./consent";
 import type { DetectedEventPayload } from "../sales/contract";
 import {
   CONVERSATION_OF_MESSAGE,
@@ -91,6 +99,8 @@ export interface ChangeValue {
   disconnection_info?: { reason?: string; initiated_by?: string };
   /** The number an `account_update` is about (a WABA may hold several). */
   phone_number?: string;
+  /** Customers stopping or resuming marketing from the business (`user_preferences`). */
+  user_preferences?: UserPreferencePayload[];
 }
 
 /** A message sent on the number by someone other than this app, as Meta echoes it. */
@@ -214,6 +224,8 @@ export interface NumberChanges {
   contacts?: StateSyncPayload[];
   history?: HistoryPayload[];
   handovers?: HandoverPayload[];
+  /** Marketing consent from Meta (`user_preferences`, contract section 17). */
+  preferences?: UserPreferencePayload[];
 }
 
 /** A change to the organization's WhatsApp account (`entry[].id`), which others may share. */
@@ -279,11 +291,12 @@ export async function ingestDeliveryPart(
   const { connection, messages: arrived, statuses } = part.number;
   // The phone's names first: a conversation this delivery creates takes the business's name.
   const events = await applyPhoneContacts(deps, organizationId, part.number.contacts ?? []);
+  // Consent before messages only for order's sake: a conversation created after it inherits it.
+  events.push(...(await applyUserPreferences(deps, organizationId, part.number.preferences ?? [])));
   events.push(...(await ingestMessages(deps, connection, arrived, outcome)));
   events.push(...(await ingestEchoes(deps, connection, part.number.echoes ?? [])));
   for (const status of statuses) {
-    const event = await ingestStatus(deps, organizationId, status);
-    if (event) events.push(event);
+    events.push(...(await ingestStatus(deps, organizationId, status)));
   }
   events.push(...(await applyHandovers(deps, organizationId, part.number.handovers ?? [])));
   if (part.number.history?.length) {
@@ -424,6 +437,23 @@ async function ingestMessages(
         if (assigned) stored.conversations.set(assigned.id, assigned);
       }
     }
+    // A message that is only BAJA, STOP, ALTA...: the customer's consent to marketing.
+    const consentMessages = stored.messages.filter(
+      (m) => m.type === "text" && consentWord(m.content) !== null,
+    );
+    const consented = await applyConsentWords(
+      deps,
+      organizationId,
+      consentMessages.map((m) => ({
+        conversation: stored.conversations.get(m.conversationId)!,
+        content: m.content,
+        sentAt: m.sentAt!,
+      })),
+    );
+    for (const row of consented) {
+      stored.conversations.set(row.id, row);
+      events.push(conversationUpdate(row));
+    }
     const answered = new Set<string>();
     for (const message of stored.messages) {
       const conversation = stored.conversations.get(message.conversationId)!;
@@ -440,6 +470,8 @@ async function ingestMessages(
       if (linked) stored.conversations.set(linked.id, linked);
       if (
         ANSWERABLE.has(message.type) &&
+        // An opt-out word is not a question: the AI does not answer it (decision 0058).
+        !consentMessages.includes(message) &&
         !answered.has(conversation.id) &&
         mayBeAnswered(deps, conversation)
       ) {
@@ -757,26 +789,35 @@ async function recordAdClick(
     .onConflictDoNothing();
 }
 
-/** Moves an outbound message forward only; `failed` records Meta's reason in Spanish. */
-async function ingestStatus(deps: Deps, organizationId: string, status: StatusUpdate) {
-  if (!status.id || !status.status) return;
+/**
+ * Moves an outbound message forward only; `failed` records Meta's reason in Spanish, and a
+ * marketing template refused for the customer's sake (131050, 131049) changes their consent.
+ */
+async function ingestStatus(
+  deps: Deps,
+  organizationId: string,
+  status: StatusUpdate,
+): Promise<RealtimeEvent[]> {
+  if (!status.id || !status.status) return [];
   const next: MessageStatus | null =
     status.status === "played"
       ? "read"
       : ((["sent", "delivered", "read", "failed"] as const).find((s) => s === status.status) ??
         null);
-  if (!next) return;
+  if (!next) return [];
   const row = await deps.orgDb.query.messages.findFirst({
     where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, status.id)),
   });
-  if (!row || row.direction !== "outbound") return;
+  if (!row || row.direction !== "outbound") return [];
   await storePricing(deps, row, status.pricing);
+  const consent = next === "failed" ? await consentOfFailure(deps, row, status) : null;
+  const events: RealtimeEvent[] = consent ? [conversationUpdate(consent)] : [];
 
   const moveAllowed =
     next === "failed"
       ? row.status === "pending" || row.status === "sent"
       : STATUS_RANK[next] > STATUS_RANK[row.status] && row.status !== "failed";
-  if (!moveAllowed) return;
+  if (!moveAllowed) return events;
 
   const error = status.errors?.[0];
   const [updated] = await deps.orgDb
@@ -795,7 +836,24 @@ async function ingestStatus(deps: Deps, organizationId: string, status: StatusUp
     )
     .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))
     .returning();
-  return statusEvent(updated);
+  const event = statusEvent(updated);
+  return event ? [event, ...events] : events;
+}
+
+/**
+ * 131050 (the customer stopped marketing) and 131049 (Meta's per-user limit) speak of the
+ * customer, not of the message: recorded by the status's time, even for a repeated status.
+ */
+async function consentOfFailure(deps: Deps, row: MessageRow, status: StatusUpdate) {
+  const failure = marketingFailure(status.errors?.[0]?.code);
+  if (!failure) return null;
+  const conversation = await deps.orgDb.query.conversations.findFirst({
+    where: eq(conversations.id, row.conversationId),
+    columns: { id: true, waUserId: true, phoneNumber: true },
+  });
+  if (!conversation) return null;
+  const at = isoFromSeconds(status.timestamp);
+  return applyMarketingFailure(deps, row.organizationId, conversation, failure, at);
 }
 
 /**

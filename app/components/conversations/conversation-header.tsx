@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation, MarketingOptOutSource } from "../../../worker/conversations/contract";
 import { AssigneeSelect } from "~/components/team/team";
 import { assignPerson } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
@@ -85,6 +85,9 @@ export function ConversationHeader({
         />
         <p className="flex min-w-0 items-center gap-2 text-sm text-slate-500">
           <StatusBadge status={conversation.status} />
+          {conversation.marketing_opt_out && (
+            <MarketingOptOutBadge source={conversation.marketing_opt_out.source} />
+          )}
           {conversation.contact_name && handle && <span className="truncate">{handle}</span>}
         </p>
       </div>
@@ -109,6 +112,25 @@ export function ConversationHeader({
       )}
       <DetailsButton wide={wide} {...details} />
     </header>
+  );
+}
+
+/** How the customer said it, for the badge's tooltip. */
+const OPT_OUT_SOURCES: Record<MarketingOptOutSource, string> = {
+  meta: "Lo pidió en WhatsApp (Ofertas y anuncios).",
+  keyword: "Escribió una palabra de baja (BAJA, STOP...).",
+  failed_131050: "Meta rechazó una promoción: el cliente no quiere recibirlas.",
+};
+
+/** The customer opted out of marketing: broadcasts and follow-ups leave them out (section 17). */
+function MarketingOptOutBadge({ source }: { source: MarketingOptOutSource }) {
+  return (
+    <span
+      title={OPT_OUT_SOURCES[source]}
+      className="shrink-0 rounded-full bg-amber-50 px-2 py-0.5 text-xs font-medium text-amber-800"
+    >
+      No quiere recibir promociones
+    </span>
   );
 }
 

@@ -30,6 +30,8 @@ const conversation = (id: string, changes: Partial<Conversation> = {}): Conversa
   window_expires_at: null,
   ai_paused_until: null,
   controlled_by: "app",
+  marketing_opt_out: null,
+  marketing_limited_until: null,
   ai_error: null,
   ai_draft: null,
   created_at: "2026-11-23T10:00:00.000Z",

@@ -1,0 +1,426 @@
+// Marketing consent, which no send may skip (contract section 17): Meta's user_preferences,
+// 131050 and 131049 on a failed status, the customer's opt-out words, and who a marketing send
+// leaves out (decision 0058).
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import {
+  delivery,
+  inboundMessage,
+  statusUpdate,
+  userPreferences,
+} from "../fakes/whatsapp-payloads.mjs";
+import { api, answer } from "../support/api";
+import { connectWhatsapp } from "../support/db";
+import { createAgent, createOwner } from "../support/factories";
+import { orgFirst } from "../support/org-data";
+import { botMessages, runDueReplies } from "../support/replies";
+import { connect } from "../support/sockets";
+import { deliver, graphRequests } from "../support/webhooks";
+import { organizationStore } from "../../worker/stores/registry";
+import {
+  consentWord,
+  isUsNumber,
+  marketingAllowed,
+  marketingExclusion,
+} from "../../worker/whatsapp/consent";
+
+type Row = Record<string, any>;
+
+const customer = () => `3466${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
+const bsuid = () => `ES.${crypto.randomUUID().replaceAll("-", "")}`;
+const secondsAgo = (s: number) => String(Math.floor(Date.now() / 1000) - s);
+const isoOf = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
+const DAY_MS = 24 * 3600 * 1000;
+
+/** An organization with a connected number; with `answering`, an active AI agent answers it. */
+async function setup({ answering = false } = {}) {
+  const owner = await createOwner();
+  const agent = answering ? await createAgent(owner, { name: "Sofía" }) : null;
+  const connection = await connectWhatsapp(owner.organization.id, {
+    phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+    businessAccountId: `waba-${crypto.randomUUID().slice(0, 8)}`,
+    defaultAgentId: agent?.id,
+  });
+  return {
+    owner,
+    orgId: owner.organization.id as string,
+    phoneNumberId: connection.phoneNumberId,
+    hub: await organizationStore(env, owner.organization.id),
+  };
+}
+
+const conversationOf = (orgId: string, phone: string) =>
+  orgFirst<Row>(orgId, "SELECT * FROM conversations WHERE phone_number = ?", phone);
+
+/** What the API answers about a conversation's consent. */
+async function consentOf(token: string, id: string) {
+  const res = await answer(api(token).conversations[":id"].$get({ param: { id } }));
+  expect(res.status).toBe(200);
+  const { marketing_opt_out, marketing_limited_until } = res.body.data;
+  return { marketing_opt_out, marketing_limited_until };
+}
+
+describe("user_preferences", () => {
+  it("stop opts the customer out, resume back in, each said to the consoles", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const from = customer();
+    const userId = bsuid();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, userId, text: "Hola" })));
+    const { id } = (await conversationOf(orgId, from))!;
+    expect(await consentOf(owner.token, id)).toEqual({
+      marketing_opt_out: null,
+      marketing_limited_until: null,
+    });
+
+    const inbox = await connect(owner.token);
+    const stopAt = secondsAgo(60);
+    const stop = userPreferences({ phoneNumberId, from, userId, timestamp: stopAt });
+    expect((await deliver(delivery(stop))).status).toBe(200);
+    const optedOut = { at: isoOf(stopAt), source: "meta" };
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual(optedOut);
+    const update = await inbox.receive((e) => e.type === "conversation_update");
+    expect(update.data.conversation).toMatchObject({ id, marketing_opt_out: optedOut });
+
+    const resume = userPreferences({
+      phoneNumberId,
+      userId,
+      value: "resume",
+      timestamp: secondsAgo(30),
+    });
+    await deliver(delivery(resume));
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toBeNull();
+    await inbox.receive(
+      (e) => e.type === "conversation_update" && e.data.conversation.marketing_opt_out === null,
+    );
+    inbox.socket.close();
+  });
+
+  it("a repeated or older preference delivered late changes nothing", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const { id } = (await conversationOf(orgId, from))!;
+    const resumeAt = secondsAgo(30);
+    await deliver(
+      delivery(userPreferences({ phoneNumberId, from, value: "stop", timestamp: secondsAgo(90) })),
+    );
+    await deliver(
+      delivery(userPreferences({ phoneNumberId, from, value: "resume", timestamp: resumeAt })),
+    );
+    // Meta repeats the first, then delivers a stop older than the resume.
+    await deliver(
+      delivery(userPreferences({ phoneNumberId, from, value: "stop", timestamp: secondsAgo(90) })),
+    );
+    await deliver(
+      delivery(userPreferences({ phoneNumberId, from, value: "stop", timestamp: secondsAgo(60) })),
+    );
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toBeNull();
+    expect((await conversationOf(orgId, from))!.marketing_consent_at).toBe(isoOf(resumeAt));
+    // The latest of one delivery wins too, whatever its order.
+    const [older, newer] = [secondsAgo(20), secondsAgo(10)];
+    const both = delivery(
+      userPreferences({ phoneNumberId, from, value: "stop", timestamp: newer }),
+      userPreferences({ phoneNumberId, from, value: "resume", timestamp: older }),
+    );
+    await deliver(both);
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual({
+      at: isoOf(newer),
+      source: "meta",
+    });
+  });
+
+  it("leaves other categories, bad values and items naming nobody alone", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const { id } = (await conversationOf(orgId, from))!;
+    const odd = [
+      userPreferences({ phoneNumberId, from, category: "service_messages" }),
+      userPreferences({ phoneNumberId, from, value: "maybe" as "stop" }),
+      userPreferences({ phoneNumberId }),
+    ];
+    for (const change of odd) expect((await deliver(delivery(change))).status).toBe(200);
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toBeNull();
+    expect(
+      await orgFirst(
+        orgId,
+        "SELECT count(*) AS n FROM marketing_consents WHERE organization_id = ?",
+        orgId,
+      ),
+    ).toEqual({ n: 0 });
+  });
+
+  it("a stop for a customer not known yet holds when they write later", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const [byPhone, userId] = [customer(), bsuid()];
+    const stopAt = secondsAgo(600);
+    await deliver(delivery(userPreferences({ phoneNumberId, from: byPhone, timestamp: stopAt })));
+    await deliver(delivery(userPreferences({ phoneNumberId, userId, timestamp: stopAt })));
+    // Nothing to show yet: a preference alone is no conversation.
+    expect(await conversationOf(orgId, byPhone)).toBeNull();
+
+    const inbox = await connect(owner.token);
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: byPhone, text: "Hola" })));
+    const first = (await conversationOf(orgId, byPhone))!;
+    const optedOut = { at: isoOf(stopAt), source: "meta" };
+    expect((await consentOf(owner.token, first.id)).marketing_opt_out).toEqual(optedOut);
+    const arrived = await inbox.receive((e) => e.type === "new_message");
+    expect(arrived.data.conversation.marketing_opt_out).toEqual(optedOut);
+    inbox.socket.close();
+
+    // Named by BSUID only: a customer who writes with that BSUID (and a phone) is opted out.
+    const other = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: other, userId, text: "Hola" })));
+    const second = (await conversationOf(orgId, other))!;
+    expect((await consentOf(owner.token, second.id)).marketing_opt_out).toEqual(optedOut);
+  });
+
+  it("holds for a known conversation that learns the customer's BSUID later", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const [from, userId] = [customer(), bsuid()];
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const { id } = (await conversationOf(orgId, from))!;
+    const stopAt = secondsAgo(60);
+    await deliver(delivery(userPreferences({ phoneNumberId, userId, timestamp: stopAt })));
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toBeNull();
+
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, userId, text: "Otra vez" })));
+    expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual({
+      at: isoOf(stopAt),
+      source: "meta",
+    });
+  });
+});
+
+describe("opt-out words", () => {
+  it("BAJA in its variants opts out; a sentence with STOP does not; ALTA opts back in", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    for (const text of ["baja", "Baja.", "NO MAS", "no más", " ¡STOP! ", "Desuscribir"]) {
+      const from = customer();
+      const timestamp = secondsAgo(30);
+      await deliver(delivery(inboundMessage({ phoneNumberId, from, text, timestamp })));
+      const conversation = (await conversationOf(orgId, from))!;
+      expect((await consentOf(owner.token, conversation.id)).marketing_opt_out, text).toEqual({
+        at: isoOf(timestamp),
+        source: "keyword",
+      });
+      // The message is stored as any other.
+      expect(conversation).toMatchObject({ last_message_preview: text, unread_count: 1 });
+    }
+
+    const from = customer();
+    const sentence = "Por favor no pares, ¿el stop de la oferta sigue?";
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: sentence })));
+    const kept = (await conversationOf(orgId, from))!;
+    expect((await consentOf(owner.token, kept.id)).marketing_opt_out).toBeNull();
+
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "BAJA", timestamp: secondsAgo(20) })),
+    );
+    expect((await consentOf(owner.token, kept.id)).marketing_opt_out).not.toBeNull();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "Alta", timestamp: secondsAgo(10) })),
+    );
+    expect((await consentOf(owner.token, kept.id)).marketing_opt_out).toBeNull();
+  });
+
+  it("the AI does not answer an opt-out word, and still answers a question", async () => {
+    const { orgId, phoneNumberId, hub } = await setup({ answering: true });
+    const from = customer();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from, text: "BAJA", timestamp: secondsAgo(20) })),
+    );
+    await runDueReplies(hub);
+    const conversation = (await conversationOf(orgId, from))!;
+    expect(await botMessages(orgId, conversation.id)).toEqual([]);
+
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId,
+          from,
+          text: "¿Qué precio tiene?",
+          timestamp: secondsAgo(5),
+        }),
+      ),
+    );
+    await runDueReplies(hub);
+    expect(await botMessages(orgId, conversation.id)).toHaveLength(1);
+  });
+});
+
+describe("a marketing template Meta refused", () => {
+  /** A customer who wrote and got an answer: the answer's wamid, for its statuses. */
+  async function answered() {
+    const context = await setup();
+    const { owner, orgId, phoneNumberId } = context;
+    const from = customer();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
+    const conversation = (await conversationOf(orgId, from))!;
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "¡Oferta de verano!" },
+      }),
+    );
+    expect(sent.status).toBe(201);
+    const { wamid } = (await orgFirst<Row>(
+      orgId,
+      "SELECT wamid FROM messages WHERE id = ?",
+      sent.body.data.id,
+    ))!;
+    const failWith = (code: number, timestamp: string) =>
+      deliver(
+        delivery(
+          statusUpdate({
+            phoneNumberId,
+            id: wamid,
+            recipientId: from,
+            status: "failed",
+            timestamp,
+            errors: [{ code, title: "Marketing message not delivered" }],
+          }),
+        ),
+      );
+    const stored = () =>
+      orgFirst<Row>(orgId, "SELECT status, error, error_code FROM messages WHERE wamid = ?", wamid);
+    return { ...context, conversation, failWith, stored };
+  }
+
+  it("131050 opts the customer out, said in Spanish", async () => {
+    const { owner, conversation, failWith, stored } = await answered();
+    const at = secondsAgo(5);
+    expect((await failWith(131050, at)).status).toBe(200);
+    expect(await stored()).toMatchObject({
+      status: "failed",
+      error_code: "131050",
+      error: expect.stringContaining("no recibir mensajes de marketing"),
+    });
+    expect((await consentOf(owner.token, conversation.id)).marketing_opt_out).toEqual({
+      at: isoOf(at),
+      source: "failed_131050",
+    });
+  });
+
+  it("131049 limits the customer for 24 h, is not retried, and is Meta's limit in Spanish", async () => {
+    const { owner, phoneNumberId, conversation, failWith, stored } = await answered();
+    const sends = (await graphRequests(`/${phoneNumberId}/messages`)).length;
+    const inbox = await connect(owner.token);
+    const at = secondsAgo(5);
+    await failWith(131049, at);
+    const until = new Date(Date.parse(isoOf(at)) + DAY_MS).toISOString();
+    expect(await consentOf(owner.token, conversation.id)).toEqual({
+      marketing_opt_out: null,
+      marketing_limited_until: until,
+    });
+    const update = await inbox.receive((e) => e.type === "conversation_update");
+    expect(update.data.conversation.marketing_limited_until).toBe(until);
+    inbox.socket.close();
+    const failed = (await stored())!;
+    expect(failed).toMatchObject({ status: "failed", error_code: "131049" });
+    expect(failed.error).toContain("límite de promociones");
+    expect(failed.error).toContain("no un fallo");
+    // Meta repeats it, then an older one arrives: the limit stays, and nothing is sent again.
+    await failWith(131049, at);
+    await failWith(131049, secondsAgo(3600));
+    expect((await consentOf(owner.token, conversation.id)).marketing_limited_until).toBe(until);
+    expect(await graphRequests(`/${phoneNumberId}/messages`)).toHaveLength(sends);
+  });
+});
+
+describe("two organizations", () => {
+  it("one's opt-out never touches the other's customer with the same phone", async () => {
+    const a = await setup();
+    const b = await setup();
+    const shared = customer();
+    for (const { phoneNumberId } of [a, b]) {
+      await deliver(delivery(inboundMessage({ phoneNumberId, from: shared, text: "Hola" })));
+    }
+    await deliver(delivery(userPreferences({ phoneNumberId: a.phoneNumberId, from: shared })));
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId: a.phoneNumberId, from: shared, text: "BAJA" })),
+    );
+    const inA = (await conversationOf(a.orgId, shared))!;
+    const inB = (await conversationOf(b.orgId, shared))!;
+    expect((await consentOf(a.owner.token, inA.id)).marketing_opt_out).not.toBeNull();
+    expect((await consentOf(b.owner.token, inB.id)).marketing_opt_out).toBeNull();
+    expect(
+      await orgFirst(
+        b.orgId,
+        "SELECT count(*) AS n FROM marketing_consents WHERE organization_id = ?",
+        b.orgId,
+      ),
+    ).toEqual({ n: 0 });
+    // B's customer, writing again, stays in.
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId: b.phoneNumberId, from: shared, text: "Hola" })),
+    );
+    expect((await consentOf(b.owner.token, inB.id)).marketing_opt_out).toBeNull();
+  });
+});
+
+describe("who a marketing send leaves out", () => {
+  const now = Date.parse("2026-12-01T12:00:00.000Z");
+  const ordinary = {
+    phoneNumber: "34611222333",
+    waUserId: "ES.13491208655302741918",
+    marketingOptedOutAt: null,
+    marketingLimitedUntil: null,
+  };
+
+  it("opted-out, limited, US and unserved customers; ordinary ones may receive it", () => {
+    expect(marketingExclusion(ordinary, now)).toBeNull();
+    expect(marketingAllowed(ordinary, now)).toBe(true);
+    const optedOut = { ...ordinary, marketingOptedOutAt: "2026-11-01T00:00:00.000Z" };
+    expect(marketingExclusion(optedOut, now)).toBe("opted_out");
+    expect(marketingAllowed(optedOut, now)).toBe(false);
+    const limited = { ...ordinary, marketingLimitedUntil: "2026-12-01T18:00:00.000Z" };
+    expect(marketingExclusion(limited, now)).toBe("limited");
+    const limitOver = { ...ordinary, marketingLimitedUntil: "2026-12-01T11:00:00.000Z" };
+    expect(marketingExclusion(limitOver, now)).toBeNull();
+    // Opted out wins over a limit: the reason the preview counts.
+    expect(marketingExclusion({ ...limited, marketingOptedOutAt: "2026-11-01" }, now)).toBe(
+      "opted_out",
+    );
+    for (const phoneNumber of ["12125550100", "13105550100", "17875550100"]) {
+      expect(marketingExclusion({ ...ordinary, phoneNumber }, now), phoneNumber).toBe(
+        "unreachable",
+      );
+    }
+    // +1 that is not the US: Canada, the Dominican Republic.
+    for (const phoneNumber of ["14165550100", "18095550100"]) {
+      expect(marketingAllowed({ ...ordinary, phoneNumber }, now), phoneNumber).toBe(true);
+    }
+    expect(marketingExclusion({ ...ordinary, phoneNumber: "584125550100" }, now)).toBe(
+      "unreachable",
+    );
+    // A customer known only by BSUID: the country Meta writes in front of it.
+    const withheld = { ...ordinary, phoneNumber: null };
+    expect(marketingAllowed(withheld, now)).toBe(true);
+    expect(marketingExclusion({ ...withheld, waUserId: "US.1349120865" }, now)).toBe("unreachable");
+  });
+
+  it("reads US numbers and the opt-out words as written", () => {
+    expect(isUsNumber("12125550100")).toBe(true);
+    expect(isUsNumber("14165550100")).toBe(false);
+    expect(isUsNumber("34611222333")).toBe(false);
+    expect(isUsNumber("1212555")).toBe(false);
+    for (const word of [
+      "BAJA",
+      "baja",
+      "Baja.",
+      "NO MAS",
+      "no más",
+      "No  Más!!",
+      "STOP",
+      "Parar",
+      "cancelar",
+      "DESUSCRIBIR",
+    ]) {
+      expect(consentWord(word), word).toBe("out");
+    }
+    for (const word of ["ALTA", "start", "Start."]) expect(consentWord(word), word).toBe("in");
+    for (const text of ["stop spam please", "quiero darme de baja", "no", "más", "", "bajas"]) {
+      expect(consentWord(text), text).toBeNull();
+    }
+  });
+});
