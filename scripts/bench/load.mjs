@@ -1,7 +1,8 @@
 // The load generator: a separate process on loopback, so its CPU is never counted as the
 // server's. node scripts/bench/load.mjs '<json spec>' prints one JSON result on stdout.
 // Modes: "rate" (closed loop at a concurrency, bounded in time), "latency" (one request at a
-// time over a list of paths), "realtime" (sockets listening while deliveries arrive at a fixed pace).
+// time over a list of paths), "realtime" (sockets listening while deliveries arrive at a fixed
+// pace), "paced" (single deliveries at a fixed pace, each timed, until told to stop).
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
@@ -244,8 +245,65 @@ async function realtime() {
   };
 }
 
+/**
+ * Single-message deliveries at a fixed pace, each timed from its own send whatever the others
+ * are doing (an open loop: a stalled server is not given time back, so the waits it causes are
+ * counted), for `durationMs` or, with `untilStdinEnds`, until the parent closes stdin: how long
+ * a live customer message takes while something else (the history import) runs. `keepSamples`:
+ * each delivery's send time (epoch ms) and latency too, for the parent to split by what it did.
+ */
+async function paced() {
+  let stopped = false;
+  if (spec.untilStdinEnds) {
+    process.stdin.on("end", () => (stopped = true));
+    process.stdin.resume();
+  }
+  /** @type {number[]} */
+  const latencies = [];
+  /** @type {{ at: number, ms: number }[]} */
+  const samples = [];
+  /** @type {Record<number, number>} */
+  const statuses = {};
+  const pending = [];
+  const interval = 1000 / spec.deliveriesPerSecond;
+  const started = performance.now();
+  const deadline = started + spec.durationMs;
+  for (let n = 0; !stopped && performance.now() < deadline; n++) {
+    const wait = started + n * interval - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (stopped) break;
+    const { body } = webhookBody({ ...spec, perDelivery: 1 });
+    const at = Date.now();
+    pending.push(
+      request({
+        method: "POST",
+        path: "/webhooks/whatsapp",
+        headers: { "content-type": "application/json", "x-hub-signature-256": sign(body) },
+        body,
+      }).then((res) => {
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        if (res.status < 200 || res.status >= 300) return;
+        latencies.push(res.ms);
+        if (spec.keepSamples) samples.push({ at, ms: res.ms });
+      }),
+    );
+  }
+  const sendingMs = performance.now() - started;
+  await Promise.all(pending);
+  return {
+    deliveries: pending.length,
+    ok: latencies.length,
+    failed: pending.length - latencies.length,
+    statuses,
+    achievedRate: (pending.length / sendingMs) * 1000,
+    elapsedMs: performance.now() - started,
+    latency: summary(latencies),
+    ...(spec.keepSamples && { samples }),
+  };
+}
+
 /** @type {Record<string, () => Promise<unknown>>} */
-const modes = { rate, latency, realtime };
+const modes = { rate, latency, realtime, paced };
 const result = await modes[spec.mode]?.();
 agent.destroy();
 process.stdout.write(JSON.stringify(result));

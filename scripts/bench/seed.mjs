@@ -373,10 +373,11 @@ export function expiredSql({ organizationId, conversations, messagesPer, seed, n
 }
 
 /**
- * The WhatsApp number the webhook benchmarks deliver to (ingest only reads the row).
- * @param {{ organizationId: string, phoneNumberId: string, now: number }} options
+ * The WhatsApp number the webhook benchmarks deliver to (ingest only reads the row);
+ * `coexistence`: a number shared with the WhatsApp Business app (the history benchmark's).
+ * @param {{ organizationId: string, phoneNumberId: string, now: number, coexistence?: boolean }} options
  */
-export function connectionSql({ organizationId, phoneNumberId, now }) {
+export function connectionSql({ organizationId, phoneNumberId, now, coexistence = false }) {
   const iso = new Date(now).toISOString();
   return inserts(
     "whatsapp_connections",
@@ -391,10 +392,11 @@ export function connectionSql({ organizationId, phoneNumberId, now }) {
       "connected_at",
       "created_at",
       "updated_at",
+      "coexistence",
     ],
     [
       [
-        q(idAt(now, 1)),
+        q(idAt(now, Number(phoneNumberId))), // one id per number: the bench connects two
         q(organizationId),
         q(phoneNumberId),
         q("bench-waba"),
@@ -404,6 +406,7 @@ export function connectionSql({ organizationId, phoneNumberId, now }) {
         q(iso),
         q(iso),
         q(iso),
+        coexistence ? "1" : "0",
       ],
     ],
   );
