@@ -6,7 +6,11 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
-import { IMPORTED_MEDIA_TEXT, HISTORY_DECLINED_TEXT } from "../../worker/whatsapp/history-import";
+import {
+  IMPORTED_MEDIA_TEXT,
+  IMPORT_RUN_MESSAGES,
+  HISTORY_DECLINED_TEXT,
+} from "../../worker/whatsapp/history-import";
 import { organizationStore } from "../../worker/stores/registry";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import {
@@ -473,15 +477,19 @@ describe("the app's history", () => {
     );
     expect(imported).toEqual({ n: 5_000, outbound: 1_667 });
     expect(await importOf(organizationId)).toMatchObject({ state: "done", messages: 5_000 });
-    // Held in pages a row can hold, imported a bounded run at a time: one event when it was
-    // held, one a run of at most 2,000 messages (a live delivery waits for one run at most).
+    // Imported a bounded run at a time: one event when it was held, one a run of at most
+    // IMPORT_RUN_MESSAGES (a live delivery waits for one run at most).
     await socket.receive(
       (e) => e.type === "import_progress" && e.data.history_import.state === "done",
     );
     const counts = socket.received
       .filter((e) => e.type === "import_progress")
       .map((e) => e.data.history_import.messages);
-    expect(counts).toEqual([0, 2_000, 4_000, 5_000]);
+    const runs = Math.ceil(5_000 / IMPORT_RUN_MESSAGES);
+    expect(counts).toEqual([
+      0,
+      ...Array.from({ length: runs }, (_, i) => Math.min(5_000, (i + 1) * IMPORT_RUN_MESSAGES)),
+    ]);
     socket.socket.close();
   });
 

@@ -39,7 +39,7 @@ const STATEMENT_BYTES = 1_000_000;
  * Messages one run of the job imports before it gives the store back: a run is a few
  * transactions of at most PAGE_MESSAGES each, and a live delivery waits at most one run.
  */
-export const IMPORT_RUN_MESSAGES = 2_000;
+export const IMPORT_RUN_MESSAGES = 500;
 
 /** Pages not imported this long after they arrived are dropped (and logged): decision 0056. */
 export const STALE_PAGE_MS = 7 * 24 * 60 * 60_000;
