@@ -20,7 +20,7 @@ import {
   ConversationHeader,
   DETAILS_PANEL_ID,
 } from "~/components/conversations/conversation-header";
-import { threadControl } from "~/components/conversations/coexistence";
+import { threadControl, wroteInHistory } from "~/components/conversations/coexistence";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { ThreadControlBanner } from "~/components/conversations/thread-control";
 import { ThreadView } from "~/components/conversations/thread-view";
@@ -174,9 +174,10 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   // Who answers the customer: the app, a person on the phone, or Meta's own AI (section 16).
   const control = threadControl(conversation, thread.messages, now);
+  const historyOnly = wroteInHistory(thread.messages);
 
-  const header = useRef<HTMLElement>(null);
-  useToastsBelow(header, !details.sheet);
+  const top = useRef<HTMLDivElement>(null);
+  useToastsBelow(top, !details.sheet);
 
   const detailsFor = (onPhone: boolean) => (
     <ConversationDetails
@@ -203,23 +204,25 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   return (
     <section className="flex h-[calc(100dvh-6.25rem)] flex-col overflow-hidden rounded-xl border border-slate-200 bg-slate-100 sm:h-[calc(100dvh-7.25rem)] lg:h-[calc(100dvh-4rem)]">
-      <ConversationHeader
-        ref={header}
-        conversation={conversation}
-        back={back}
-        wide={wide}
-        windowOpen={windowOpen}
-        onRequestPhone={requestPhone}
-        onChange={show}
-        details={{ shown: details.shown, toggle: details.toggle }}
-      />
-      <ThreadControlBanner
-        key={control?.kind}
-        control={control}
-        conversationId={conversationId}
-        onChange={show}
-        now={now}
-      />
+      {/* Toasts sit below this: the header's actions and who-answers' action stay in reach. */}
+      <div ref={top} className="shrink-0">
+        <ConversationHeader
+          conversation={conversation}
+          back={back}
+          wide={wide}
+          windowOpen={windowOpen}
+          onRequestPhone={requestPhone}
+          onChange={show}
+          details={{ shown: details.shown, toggle: details.toggle }}
+        />
+        <ThreadControlBanner
+          key={control?.kind}
+          control={control}
+          conversationId={conversationId}
+          onChange={show}
+          now={now}
+        />
+      </div>
       {conversation.assignee_id && (
         <p className="border-b border-sky-100 bg-sky-50 px-4 py-1.5 text-xs text-sky-900">
           La IA no responde mientras una persona lleva la conversación.
@@ -236,7 +239,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           <ReplyArea
             key={conversationId}
             actions={actions}
-            window={{ expiresAt, open: windowOpen, now }}
+            window={{ expiresAt, open: windowOpen, now, historyOnly }}
             quickReplies={loaded.quickReplies}
             suggestion={{ conversationId, aiDraft, onChange: setAiDraft }}
             notes={{ conversationId, onWritten: upsert }}

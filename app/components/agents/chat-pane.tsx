@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Conversation } from "../../../worker/conversations/contract";
 import { replyActions } from "~/components/conversations/actions";
+import { wroteInHistory } from "~/components/conversations/coexistence";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactHandle, contactLabel } from "~/components/conversations/selectors";
 import { useAiDraft } from "~/components/conversations/use-ai-draft";
@@ -54,7 +55,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
       <ReplyArea
         key={id}
         actions={actions}
-        window={{ expiresAt, open: windowOpen, now }}
+        window={{ expiresAt, open: windowOpen, now, historyOnly: wroteInHistory(thread.messages) }}
         suggestion={{ conversationId: id, aiDraft, onChange: setAiDraft }}
       />
     </section>

@@ -53,3 +53,8 @@ export function pausedText(until: string, now: number) {
   const when = format(end, sameDay ? "HH:mm" : "d MMM, HH:mm", { locale: es });
   return `La IA está en pausa hasta ${sameDay ? "las " : "el "}${when}: alguien respondió desde el móvil.`;
 }
+
+/** The customer wrote, but only in the WhatsApp Business app's history (which opens no window). */
+export const wroteInHistory = (
+  messages: readonly Pick<Message, "direction" | "imported">[] | null,
+) => messages?.some((m) => m.direction === "inbound" && m.imported) === true;

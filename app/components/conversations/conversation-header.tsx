@@ -46,7 +46,6 @@ export function ConversationHeader({
   onRequestPhone,
   onChange,
   details,
-  ref,
 }: {
   conversation: Conversation;
   /** The inbox with its filters, for "←" when the list is not beside. */
@@ -57,15 +56,11 @@ export function ConversationHeader({
   onRequestPhone: () => void;
   onChange: (updated: Conversation | null) => void;
   details: { shown: boolean; toggle: () => void };
-  ref?: React.Ref<HTMLElement>;
 }) {
   const { id } = conversation;
   const handle = contactHandle(conversation);
   return (
-    <header
-      ref={ref}
-      className="flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:gap-3 sm:px-4"
-    >
+    <header className="flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:gap-3 sm:px-4">
       {!wide && (
         <Link
           to={back}

@@ -15,7 +15,8 @@ import { NoteComposer } from "~/components/team/note-composer";
 interface ReplyAreaProps {
   actions: ReplyActions;
   /** The 24-hour window, from `useWindowClock`. */
-  window: { expiresAt: string | null; open: boolean; now: number };
+  /** `historyOnly`: the customer's messages all came with the app's history (no window). */
+  window: { expiresAt: string | null; open: boolean; now: number; historyOnly: boolean };
   quickReplies?: QuickReply[];
   /** Given in a conversation: its AI suggestion ("Sugerencia de IA", "Sugerir respuesta"). */
   suggestion?: {
@@ -90,7 +91,7 @@ export function ReplyArea({ actions, window, quickReplies, suggestion, notes }: 
         <NoteComposer {...notes} />
       ) : (
         <>
-          <WindowBanner expiresAt={window.expiresAt} open={window.open} now={window.now} />
+          <WindowBanner {...window} />
           {window.open && aiDraft && (
             <DraftSuggestion
               aiDraft={aiDraft}

@@ -34,7 +34,19 @@ export function timeLeft(until: Date, now: number) {
   return `${/\b(1|un|una)\b/.test(distance) ? "queda" : "quedan"} ${distance}`;
 }
 
-export function windowText(expiresAt: string | null, open: boolean, now: number) {
+/**
+ * What the window allows now. `historyOnly`: the customer's messages all came with the WhatsApp
+ * Business app's history, which opens no window (contract section 16): they did write, before.
+ */
+export function windowText(
+  expiresAt: string | null,
+  open: boolean,
+  now: number,
+  historyOnly = false,
+) {
+  if (!expiresAt && historyOnly) {
+    return "El cliente no ha escrito desde que se conectó el número (lo anterior es el historial de la app): WhatsApp solo permite escribirle con una plantilla aprobada.";
+  }
   if (!expiresAt) {
     return "El cliente todavía no ha escrito: WhatsApp solo permite iniciar la conversación con una plantilla aprobada.";
   }
@@ -78,10 +90,12 @@ export function WindowBanner({
   expiresAt,
   open,
   now,
+  historyOnly,
 }: {
   expiresAt: string | null;
   open: boolean;
   now: number;
+  historyOnly: boolean;
 }) {
   return (
     <p
@@ -89,7 +103,7 @@ export function WindowBanner({
       aria-label="Ventana de 24 horas"
       className={`text-xs ${open ? "px-4 pt-1.5 text-slate-600" : "mx-3 mt-2 rounded-lg bg-amber-50 px-3 py-2 text-amber-900"}`}
     >
-      {windowText(expiresAt, open, now)}
+      {windowText(expiresAt, open, now, historyOnly)}
     </p>
   );
 }

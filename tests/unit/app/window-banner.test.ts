@@ -24,3 +24,12 @@ describe("how long is left, in Spanish", () => {
     expect(text).not.toContain("quedan 1");
   });
 });
+
+describe("a conversation whose customer never wrote since the number was connected", () => {
+  it("says they have not written, or only in the app's history, which opens no window", () => {
+    expect(windowText(null, false, now)).toMatch(/^El cliente todavía no ha escrito/);
+    const imported = windowText(null, false, now, true);
+    expect(imported).toMatch(/^El cliente no ha escrito desde que se conectó el número/);
+    expect(imported).toContain("historial de la app");
+  });
+});
