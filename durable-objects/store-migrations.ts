@@ -7,6 +7,7 @@
 import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
 import { COEXISTENCE_SQL } from "./store-migration-0004";
 import { CONSENT_SQL } from "./store-migration-0005";
+import { BROADCASTS_SQL } from "./store-migration-0006";
 
 export interface StoreMigration {
   version: number;
@@ -55,6 +56,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 5,
     name: "consent",
     sql: CONSENT_SQL,
+  },
+  {
+    version: 6,
+    name: "broadcasts",
+    sql: BROADCASTS_SQL,
   },
 ];
 

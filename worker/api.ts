@@ -4,6 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { draftRoutes } from "./agents/draft-routes";
 import { agentRoutes } from "./agents/routes";
 import { auditRoutes } from "./audit/routes";
+import { broadcastRoutes } from "./broadcasts/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
@@ -56,6 +57,7 @@ export const v1 = new Hono<AppContext>()
   .route("/quick-replies", quickReplyRoutes)
   .route("/labels", labelRoutes)
   .route("/mentions", mentionRoutes)
+  .route("/broadcasts", broadcastRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", adsRoutes)

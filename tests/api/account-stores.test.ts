@@ -226,6 +226,18 @@ describe.each<[string, Place]>([
     const { owner, other, person, ip, held, hers } = await personInTwoOrganizations(place);
     const inbox = await connect(owner.token);
 
+    // A broadcast they made (nothing else of it is theirs).
+    await orgSql(
+      owner.organization.id,
+      `INSERT INTO broadcasts (id, organization_id, name, template_name, template_language,
+         template_category, template_parameters, audience, created_by, created_at, updated_at)
+       VALUES (?, ?, 'Rebajas', 'bienvenida', 'es', 'MARKETING', '[]', '{}', ?, ?4, ?4)`,
+      crypto.randomUUID(),
+      owner.organization.id,
+      person.user.id,
+      new Date().toISOString(),
+    );
+
     const res = await call("DELETE", "/api/v1/profiles/me", {
       token: person.token,
       body: { password: person.password },
@@ -279,6 +291,9 @@ describe.each<[string, Place]>([
       person.user.id,
     );
     expect(namingHer).toEqual([]);
+    expect(
+      await orgSql(orgId, "SELECT id FROM broadcasts WHERE created_by = ?", person.user.id),
+    ).toEqual([]);
     expect(
       await orgFirst(orgId, "SELECT sender_user_id FROM messages WHERE id = ?", hers.id),
     ).toEqual({

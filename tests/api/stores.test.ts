@@ -400,6 +400,7 @@ describe("moving an organization (npm run stores -- move)", () => {
     });
     const now = new Date().toISOString();
     const today = now.slice(0, 10);
+    const broadcastId = crypto.randomUUID();
     await orgSqlBatch(id, [
       {
         sql: `INSERT INTO message_costs (organization_id, day, category, country, volume, cost, fetched_at)
@@ -458,6 +459,21 @@ describe("moving an organization (npm run stores -- move)", () => {
               VALUES (?, ?, '34611222333', ?3, 'keyword', ?3, ?3, ?3)`,
         params: [crypto.randomUUID(), id, now],
       },
+      // A broadcast of that template, and one recipient Meta delivered it to.
+      {
+        sql: `INSERT INTO broadcasts (id, organization_id, name, status, template_name,
+                template_language, template_category, template_parameters, audience, created_at,
+                updated_at)
+              VALUES (?1, ?2, 'Promo de otoño', 'draft', 'bienvenida', 'es', 'MARKETING', '[]',
+                '{"stages":["lead"]}', ?3, ?3)`,
+        params: [broadcastId, id, now],
+      },
+      {
+        sql: `INSERT INTO broadcast_recipients (broadcast_id, conversation_id, organization_id,
+                state, wamid, sent_at, delivered_at, created_at, updated_at)
+              VALUES (?1, ?2, ?3, 'delivered', 'wamid.difusion', ?4, ?4, ?4, ?4)`,
+        params: [broadcastId, lucia.id, id, now],
+      },
     ]);
     return { owner, marta, agent, lucia };
   }
@@ -483,6 +499,7 @@ describe("moving an organization (npm run stores -- move)", () => {
       knowledge: await read("/knowledge"),
       mentions: await read("/mentions", marta.token),
       audit: await read("/organizations/audit-log"),
+      broadcasts: await read("/broadcasts"),
     };
   }
 

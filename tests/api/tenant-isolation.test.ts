@@ -6,7 +6,7 @@ import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs"
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, registerUser } from "../support/factories";
 import { call } from "../support/http";
-import { orgFirst } from "../support/org-data";
+import { orgFirst, orgSql } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -21,10 +21,11 @@ interface Tenant {
   sessionId: string;
   invitationId: string;
   memberUserId: string;
+  broadcastId: string;
 }
 
 /** An organization with an agent, a WhatsApp conversation with an image, a quick reply, a
- * tracking session and conversion, a pending invitation and a second member. */
+ * tracking session and conversion, a pending invitation, a second member and a broadcast. */
 async function tenant(label: string): Promise<Tenant> {
   const owner = await createOwner({ name: `Clínica ${label}` });
   const connection = await connectWhatsapp(owner.organization.id);
@@ -73,6 +74,20 @@ async function tenant(label: string): Promise<Tenant> {
     body: { token: new URL(second.body.data.url).searchParams.get("invitation") },
   });
   expect(joined.status).toBe(200);
+  await orgSql(
+    owner.organization.id,
+    `INSERT INTO whatsapp_templates (id, organization_id, name, language, category, status,
+       components, updated_at)
+     VALUES (?, ?, 'promo', 'es', 'MARKETING', 'APPROVED', '[{"type":"BODY","text":"Hola"}]', ?)`,
+    crypto.randomUUID(),
+    owner.organization.id,
+    new Date().toISOString(),
+  );
+  const broadcast = await call("POST", "/api/v1/broadcasts", {
+    token: owner.token,
+    body: { name: `Difusión ${label}`, template: { name: "promo", language: "es" } },
+  });
+  expect(broadcast.status).toBe(201);
   return {
     owner,
     agentId: agent.id,
@@ -83,6 +98,7 @@ async function tenant(label: string): Promise<Tenant> {
     sessionId: session.body.data.id,
     invitationId: invitation.body.data.id,
     memberUserId: member.user.id,
+    broadcastId: broadcast.body.data.id,
   };
 }
 
@@ -164,6 +180,10 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
     },
   ],
   ["DELETE", "member", (t) => `/api/v1/organizations/members/${t.memberUserId}`],
+  ["GET", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
+  ["PATCH", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`, { name: "Robada" }],
+  ["POST", "broadcast preview", (t) => `/api/v1/broadcasts/${t.broadcastId}/preview`],
+  ["DELETE", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
 ];
 
 describe("routes with an id of another organization", () => {
@@ -200,6 +220,8 @@ describe("routes with an id of another organization", () => {
     expect(invitations.body.data.map((i: any) => i.id)).toContain(a.invitationId);
     const replies = await call("GET", "/api/v1/quick-replies", { token });
     expect(replies.body.data.map((r: any) => r.id)).toContain(a.quickReplyId);
+    const broadcast = await call("GET", `/api/v1/broadcasts/${a.broadcastId}`, { token });
+    expect(broadcast.body.data.name).toBe("Difusión A");
   });
 });
 
@@ -214,9 +236,11 @@ describe("lists, stats and exports", () => {
       call("GET", "/api/v1/tracking/conversions", { token }),
       call("GET", "/api/v1/organizations/members", { token }),
       call("GET", "/api/v1/organizations/invitations", { token }),
+      call("GET", "/api/v1/broadcasts", { token }),
     ]);
     const text = JSON.stringify(lists.map((r) => r.body));
-    for (const idOfA of [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone]) {
+    const idsOfA = [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone];
+    for (const idOfA of [...idsOfA, a.broadcastId]) {
       expect(text).not.toContain(idOfA);
     }
     expect(text).not.toContain("Cliente A");

@@ -18,7 +18,14 @@ import {
 } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { auditEvents, conversations, knowledgeEntries, mentions, messages } from "../db/schema";
+import {
+  auditEvents,
+  broadcasts,
+  conversations,
+  knowledgeEntries,
+  mentions,
+  messages,
+} from "../db/schema";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -192,6 +199,10 @@ export async function forgetPersonIn(
       .update(knowledgeEntries)
       .set({ createdBy: null })
       .where(naming(knowledgeEntries, knowledgeEntries.createdBy)),
+    orgDb
+      .update(broadcasts)
+      .set({ createdBy: null })
+      .where(naming(broadcasts, broadcasts.createdBy)),
     orgDb.update(mentions).set({ authorId: null }).where(naming(mentions, mentions.authorId)),
     orgDb.delete(mentions).where(naming(mentions, mentions.userId)),
   ]);

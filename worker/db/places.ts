@@ -55,6 +55,8 @@ export const ORGANIZATION_TABLES = new Set([
   "history_imports",
   "history_pages",
   "marketing_consents",
+  "broadcasts",
+  "broadcast_recipients",
 ]);
 
 /*

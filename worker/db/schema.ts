@@ -46,6 +46,12 @@ import {
   THREAD_CONTROLLERS,
   MARKETING_OPT_OUT_SOURCES,
 } from "../conversations/contract";
+import {
+  BROADCAST_CATEGORIES,
+  BROADCAST_STATUSES,
+  RECIPIENT_STATES,
+  type AudienceCriteria,
+} from "../broadcasts/contract";
 
 const id = () =>
   text("id")
@@ -423,6 +429,10 @@ export const messages = sqliteTable(
     index("messages_pending_transcript_idx")
       .on(t.createdAt)
       .where(sql`transcript_status = 'pending'`),
+    // A broadcast's audience asks which customers Meta reported undeliverable (131026).
+    index("messages_undeliverable_idx")
+      .on(t.conversationId, t.createdAt)
+      .where(sql`error_code = '131026'`),
   ],
 );
 
@@ -947,4 +957,79 @@ export const marketingConsents = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("marketing_consents_customer_idx").on(t.organizationId, t.customer)],
+);
+
+// ── Broadcasts ("Difusiones", contract section 17) ─────────────────────────────
+
+/**
+ * A template sent to a segment of the organization's customers. The audience is kept as its
+ * criteria (evaluated when previewed or sent, never as conversation ids); the template's
+ * category is the one it had when chosen (it picks the send endpoint and the rates).
+ */
+export const broadcasts = sqliteTable(
+  "broadcasts",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    status: text("status", { enum: BROADCAST_STATUSES }).notNull().default("draft"),
+    templateName: text("template_name").notNull(),
+    templateLanguage: text("template_language").notNull(),
+    templateCategory: text("template_category", { enum: BROADCAST_CATEGORIES }).notNull(),
+    templateParameters: text("template_parameters", { mode: "json" }).notNull().$type<string[]>(),
+    audience: text("audience", { mode: "json" }).notNull().$type<AudienceCriteria>(),
+    /** When it is to be sent (scheduled), or null: sent when a manager says so. */
+    sendAt: text("send_at"),
+    /** The member who created it (no foreign key: a store holds no users). */
+    createdBy: text("created_by"),
+    startedAt: text("started_at"),
+    completedAt: text("completed_at"),
+    /** Meta refused the Marketing Messages API (not onboarded): sent through `/messages`. */
+    fellBackAt: text("fell_back_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The list, newest first (ids are UUIDv7: their order is their creation's).
+    index("broadcasts_recent_idx").on(t.organizationId, t.id),
+    // The scheduler's look for what is due.
+    index("broadcasts_due_idx").on(t.status, t.sendAt),
+  ],
+);
+
+/**
+ * Who a broadcast was sent to, one row per conversation (each recipient is sent once per
+ * broadcast whatever retries happen): its state as Meta's statuses tell it, and Meta's error.
+ */
+export const broadcastRecipients = sqliteTable(
+  "broadcast_recipients",
+  {
+    broadcastId: text("broadcast_id")
+      .notNull()
+      .references(() => broadcasts.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    state: text("state", { enum: RECIPIENT_STATES }).notNull().default("pending"),
+    /** The sent message's id at Meta: its statuses (with `broadcast:<id>`) find the recipient. */
+    wamid: text("wamid"),
+    errorCode: text("error_code"),
+    error: text("error"),
+    sentAt: text("sent_at"),
+    deliveredAt: text("delivered_at"),
+    readAt: text("read_at"),
+    repliedAt: text("replied_at"),
+    /** What Meta billed for it (statuses' `pricing`), in the account's currency. */
+    cost: real("cost"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.broadcastId, t.conversationId] }),
+    index("broadcast_recipients_state_idx").on(t.broadcastId, t.state),
+    index("broadcast_recipients_wamid_idx").on(t.organizationId, t.wamid),
+    // Foreign key a conversation's deletion (retention) follows.
+    index("broadcast_recipients_conversation_idx").on(t.conversationId),
+  ],
 );

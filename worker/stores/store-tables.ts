@@ -19,6 +19,8 @@ import {
   adSpend,
   adSpendSyncs,
   agents,
+  broadcastRecipients,
+  broadcasts,
   aiCalls,
   aiUsage,
   auditEvents,
@@ -90,6 +92,13 @@ export const STORE_TABLES = {
   history_pages: storeTable(historyPages, ID, ALL_DATA_VERSION),
   // After conversations: its triggers find nothing to copy onto a conversation moved in.
   marketing_consents: storeTable(marketingConsents, ID, ALL_DATA_VERSION),
+  // After conversations, and a broadcast before its recipients (their foreign keys).
+  broadcasts: storeTable(broadcasts, ID, ALL_DATA_VERSION),
+  broadcast_recipients: storeTable(
+    broadcastRecipients,
+    ["broadcastId", "conversationId"],
+    ALL_DATA_VERSION,
+  ),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -1,0 +1,46 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { jsonBody, queryParams } from "../http/validate";
+import { broadcastInput, broadcastListQuery, broadcastUpdateInput } from "./contract";
+import * as broadcasts from "./service";
+
+const member = [requireCaller, requireMember] as const;
+const manager = [...member, requireRole("owner", "admin")] as const;
+
+/**
+ * `/broadcasts` ("Difusiones"): every member reads them and their preview; owners and admins
+ * write them. Served by the organization's store like the rest of its data (`requireMember`).
+ */
+export const broadcastRoutes = new Hono<AppContext>()
+  .get("/", ...member, queryParams(broadcastListQuery), async (c) => {
+    const page = await broadcasts.listBroadcasts(c.var.deps, c.var.member, c.req.valid("query"));
+    return c.json({ data: page });
+  })
+  .post("/", ...manager, ...jsonBody(broadcastInput), async (c) => {
+    const broadcast = await broadcasts.createBroadcast(
+      c.var.deps,
+      c.var.member,
+      c.req.valid("json"),
+    );
+    return c.json({ data: broadcast }, 201);
+  })
+  .get("/:id", ...member, async (c) => {
+    const broadcast = await broadcasts.getBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: broadcast });
+  })
+  .patch("/:id", ...manager, ...jsonBody(broadcastUpdateInput), async (c) => {
+    const broadcast = await broadcasts.updateBroadcast(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
+    return c.json({ data: broadcast });
+  })
+  .delete("/:id", ...manager, async (c) => {
+    await broadcasts.deleteBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: { success: true } });
+  })
+  .post("/:id/preview", ...member, async (c) => {
+    const preview = await broadcasts.previewBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: preview });
+  });

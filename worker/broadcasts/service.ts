@@ -1,0 +1,234 @@
+/**
+ * Broadcasts ("Difusiones", contract section 17): managers create, edit and delete them while
+ * they are `draft` or `scheduled`; every member reads them and their preview. Each one names an
+ * approved MARKETING or UTILITY template of the organization's account and keeps its audience
+ * as criteria, evaluated when asked (./audience.ts).
+ */
+import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import type { OrganizationDb } from "../db/client";
+import { broadcasts, whatsappTemplates } from "../db/schema";
+import type { Member } from "../http/context";
+import type { Deps } from "../http/deps";
+import { AppError, conflict, notFound } from "../http/errors";
+import { templateParameterCount } from "../whatsapp/contract";
+import { checkAudienceLabels, previewAudience } from "./audience";
+import {
+  BROADCAST_CATEGORIES,
+  EDITABLE_STATUSES,
+  type Broadcast,
+  type BroadcastCategory,
+  type BroadcastInput,
+  type BroadcastUpdate,
+  type broadcastListQuery,
+} from "./contract";
+import type { z } from "zod";
+
+type Row = typeof broadcasts.$inferSelect;
+
+const broadcastNotFound = () => notFound("Difusión no encontrada.");
+const notEditable = () =>
+  conflict("Solo se puede cambiar o borrar una difusión en borrador o programada.");
+const templateRefused = (code: string, message: string) => new AppError(422, code, message);
+
+export const toBroadcast = (row: Row): Broadcast => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  template: {
+    name: row.templateName,
+    language: row.templateLanguage,
+    category: row.templateCategory,
+    parameters: row.templateParameters,
+  },
+  audience: row.audience,
+  send_at: row.sendAt,
+  created_by: row.createdBy,
+  created_at: row.createdAt,
+  updated_at: row.updatedAt,
+});
+
+const scoped = (member: Member, id: string) =>
+  and(eq(broadcasts.id, id), eq(broadcasts.organizationId, member.organizationId));
+
+// ---------------------------------------------------------------------------------------------
+// What a broadcast may use.
+
+/**
+ * The template as the account's list holds it (`GET /whatsapp-config/templates` reads Meta's):
+ * approved, MARKETING or UTILITY, in that language, with as many parameters as its body asks.
+ * Answers its category.
+ */
+async function usableTemplate(
+  db: OrganizationDb,
+  organizationId: string,
+  template: BroadcastInput["template"],
+): Promise<BroadcastCategory> {
+  const sameName = await db
+    .select()
+    .from(whatsappTemplates)
+    .where(
+      and(
+        eq(whatsappTemplates.organizationId, organizationId),
+        eq(whatsappTemplates.name, template.name),
+      ),
+    );
+  if (sameName.length === 0) {
+    throw templateRefused(
+      "template_not_found",
+      "La plantilla no existe en tu cuenta de WhatsApp: actualiza la lista de plantillas.",
+    );
+  }
+  const row = sameName.find((t) => t.language === template.language);
+  if (!row) {
+    const languages = sameName.map((t) => t.language).join(", ");
+    throw templateRefused(
+      "template_language",
+      `La plantilla no está en el idioma ${template.language} (está en: ${languages}).`,
+    );
+  }
+  if (row.status !== "APPROVED") {
+    throw templateRefused(
+      "template_not_approved",
+      "Solo se pueden usar plantillas aprobadas por Meta.",
+    );
+  }
+  const category = (BROADCAST_CATEGORIES as readonly string[]).includes(row.category)
+    ? (row.category as BroadcastCategory)
+    : null;
+  if (!category) {
+    throw templateRefused(
+      "template_category",
+      "Una difusión solo puede usar plantillas de marketing o de utilidad.",
+    );
+  }
+  const expected = templateParameterCount(row);
+  if (template.parameters.length !== expected) {
+    throw templateRefused(
+      "template_parameters",
+      `La plantilla necesita ${expected} ${expected === 1 ? "parámetro" : "parámetros"}.`,
+    );
+  }
+  return category;
+}
+
+/** A send time in the past (or now) is a mistake, not "send at once". */
+function checkSendAt(sendAt: string | null | undefined, now = Date.now()) {
+  if (sendAt && Date.parse(sendAt) <= now) {
+    throw new AppError(422, "send_at_past", "La fecha de envío debe ser futura.");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading.
+
+/** The organization's broadcasts, newest first, a page at a time (`before`: the last one seen). */
+export async function listBroadcasts(
+  { orgDb: db }: Deps,
+  member: Member,
+  query: z.output<typeof broadcastListQuery>,
+) {
+  const rows = await db
+    .select()
+    .from(broadcasts)
+    .where(
+      and(
+        eq(broadcasts.organizationId, member.organizationId),
+        query.before ? lt(broadcasts.id, query.before) : undefined,
+      ),
+    )
+    .orderBy(desc(broadcasts.id))
+    .limit(query.limit + 1);
+  return {
+    broadcasts: rows.slice(0, query.limit).map(toBroadcast),
+    has_more: rows.length > query.limit,
+  };
+}
+
+async function findBroadcast(db: OrganizationDb, member: Member, id: string) {
+  const [row] = await db.select().from(broadcasts).where(scoped(member, id));
+  if (!row) throw broadcastNotFound();
+  return row;
+}
+
+export async function getBroadcast({ orgDb: db }: Deps, member: Member, id: string) {
+  return toBroadcast(await findBroadcast(db, member, id));
+}
+
+/** Who would receive it now, who is left out and why, and the estimated cost. */
+export async function previewBroadcast(deps: Deps, member: Member, id: string) {
+  const row = await findBroadcast(deps.orgDb, member, id);
+  return previewAudience(deps, member.organizationId, {
+    audience: row.audience,
+    category: row.templateCategory,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing (managers).
+
+export async function createBroadcast({ orgDb: db }: Deps, member: Member, input: BroadcastInput) {
+  const { organizationId } = member;
+  checkSendAt(input.send_at);
+  const category = await usableTemplate(db, organizationId, input.template);
+  await checkAudienceLabels(db, organizationId, input.audience);
+  const [row] = await db
+    .insert(broadcasts)
+    .values({
+      organizationId,
+      name: input.name,
+      templateName: input.template.name,
+      templateLanguage: input.template.language,
+      templateCategory: category,
+      templateParameters: input.template.parameters,
+      audience: input.audience,
+      sendAt: input.send_at ?? null,
+      createdBy: member.userId,
+    })
+    .returning();
+  return toBroadcast(row!);
+}
+
+/**
+ * Changes a broadcast still `draft` or `scheduled`. The status is checked by the update itself,
+ * so a broadcast that started sending meanwhile is refused (409), never changed.
+ */
+export async function updateBroadcast(
+  { orgDb: db }: Deps,
+  member: Member,
+  { id, changes }: { id: string; changes: BroadcastUpdate },
+) {
+  const { organizationId } = member;
+  checkSendAt(changes.send_at);
+  const category = changes.template && (await usableTemplate(db, organizationId, changes.template));
+  if (changes.audience) await checkAudienceLabels(db, organizationId, changes.audience);
+  const [row] = await db
+    .update(broadcasts)
+    .set({
+      name: changes.name,
+      ...(changes.template && {
+        templateName: changes.template.name,
+        templateLanguage: changes.template.language,
+        templateCategory: category,
+        templateParameters: changes.template.parameters,
+      }),
+      audience: changes.audience,
+      sendAt: changes.send_at,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(and(scoped(member, id), inArray(broadcasts.status, [...EDITABLE_STATUSES])))
+    .returning();
+  if (row) return toBroadcast(row);
+  await findBroadcast(db, member, id); // 404 when it is not the organization's
+  throw notEditable();
+}
+
+/** Deletes a broadcast still `draft` or `scheduled` (checked by the delete itself). */
+export async function deleteBroadcast({ orgDb: db }: Deps, member: Member, id: string) {
+  const deleted = await db
+    .delete(broadcasts)
+    .where(and(scoped(member, id), inArray(broadcasts.status, [...EDITABLE_STATUSES])))
+    .returning({ id: broadcasts.id });
+  if (deleted.length > 0) return;
+  await findBroadcast(db, member, id);
+  throw notEditable();
+}
