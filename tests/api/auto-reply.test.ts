@@ -11,10 +11,15 @@ import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
-import { deliver, failNext, graphRequests, modelRequests, scriptModel } from "../support/webhooks";
+import {
+  customerPhone,
+  deliver,
+  failNext,
+  graphRequests,
+  modelRequests,
+  scriptModel,
+} from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
-
-const customer = () => `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 /** An organization whose number answers with an active AI agent by default. */
 async function setup(agentValues: Record<string, unknown> = {}) {
@@ -53,7 +58,7 @@ describe("auto-reply", () => {
     const owner = await createOwner();
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
     const hub = await organizationStore(env, owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     expect(await scheduledReplies(hub)).toEqual([]);
 
@@ -72,7 +77,7 @@ describe("auto-reply", () => {
 
   it("answers a customer once, as the bot, through WhatsApp, with the organization's facts", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Abrís los sábados?" })));
     await runDueReplies(hub);
 
@@ -115,7 +120,7 @@ describe("auto-reply", () => {
 
   it("answers a burst of messages once, reading them all", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     for (const text of ["Hola", "Quería saber", "el precio de una limpieza"]) {
       await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
     }
@@ -133,7 +138,7 @@ describe("auto-reply", () => {
 
   it("hands over to a human when the model calls the tool: pending, high priority, then silent", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await scriptModel([
       {
         when: "Me habéis cobrado dos veces",
@@ -165,7 +170,7 @@ describe("auto-reply", () => {
 
   it("hands over when the customer asks for a person, without asking the model", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     const before = (await modelRequests()).length;
     await deliver(
       delivery(
@@ -190,7 +195,7 @@ describe("auto-reply", () => {
 
   it("stays silent on closed conversations and with an inactive agent", async () => {
     const { owner, phoneNumberId, hub, agent } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "uno" })));
     const conversation = await conversationOf(owner.organization.id, from);
     await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
@@ -215,7 +220,7 @@ describe("auto-reply", () => {
 
   it("keeps the customer's message when the model fails, records it, and retries", async () => {
     const { owner, phoneNumberId, hub, agent } = await setup({ model: "google/gemini-2.5-pro" });
-    const from = customer();
+    const from = customerPhone();
     // Three attempts (the client's own retries) fail: the hub records it and schedules a retry.
     const failure = { when: "¿Precio?", status: 503 };
     await scriptModel([failure, failure, failure]);
@@ -283,7 +288,7 @@ describe("auto-reply", () => {
 
   it("without an AI key, skips replies and keeps every customer message", async () => {
     const { owner, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
     const outcome = await withOrgDb(owner.organization.id, (orgDb) => {
@@ -304,7 +309,7 @@ describe("auto-reply", () => {
 describe("the AI marks the lead", () => {
   it("moves the conversation to Interesado once, records one lead, and still answers", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await scriptModel([
       {
         when: "precio de la ortodoncia invisible",
@@ -360,7 +365,7 @@ describe("the AI marks the lead", () => {
 
   it("is not offered the tool when the agent may not mark leads", async () => {
     const { owner, phoneNumberId, hub } = await setup({ can_mark_leads: false });
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from, text: "Quiero comprar sin marcar lead" })),
     );
@@ -377,7 +382,7 @@ describe("the AI marks the lead", () => {
 describe("a customer cannot spend the organization's AI month", () => {
   it("past the conversation's model calls for the hour, hands it to the team without asking the model", async () => {
     const { owner, phoneNumberId, hub } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
     await spendConversationAiCalls(conversation.id);

@@ -16,11 +16,10 @@ import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
 import { keepInD1, withOrgDb } from "../support/org-data";
 import { runCron } from "../support/cron";
-import { failNext, graphRequests } from "../support/webhooks";
+import { customerPhone, failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
 const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
-const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 async function ownerWithPixel() {
   const owner = await createOwner();
@@ -394,7 +393,7 @@ describe("the public tracking key and a customer's phone", () => {
   it("answers the same whether or not the phone belongs to a customer", async () => {
     const owner = await createOwner();
     const { from } = await adCustomer(owner, "ARAkCTWA88");
-    const stranger = customer();
+    const stranger = customerPhone();
     const key = owner.organization.tracking_key;
 
     /** Everything the page can see of the answer, with the new row's id as a placeholder. */

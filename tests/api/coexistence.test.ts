@@ -23,13 +23,18 @@ import { createAgent, createOwner } from "../support/factories";
 import { orgFirst, orgSql } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import { deliver, failNext, graphRequests, modelRequests, scriptModel } from "../support/webhooks";
+import {
+  customerPhone,
+  deliver,
+  failNext,
+  graphRequests,
+  modelRequests,
+  scriptModel,
+  secondsAgo,
+} from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 
 type Row = Record<string, any>;
-
-const customer = () => `3465${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
-const secondsAgo = (s: number) => String(Math.floor(Date.now() / 1000) - s);
 
 /** An organization with a connected number; with `answering`, an active AI agent answers it. */
 async function setup({ answering = false } = {}) {
@@ -67,7 +72,7 @@ describe("echoes from the WhatsApp Business app", () => {
   it("stores an echo once as an outbound message sent from the phone, counting nothing", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
     const inbox = await connect(owner.token);
-    const to = customer();
+    const to = customerPhone();
     const timestamp = secondsAgo(30);
     const echo = messageEcho({ phoneNumberId, to, timestamp, text: "Te espero a las 5" });
     expect((await deliver(delivery(echo))).status).toBe(200);
@@ -106,7 +111,7 @@ describe("echoes from the WhatsApp Business app", () => {
 
   it("an older echo delivered late moves neither the preview nor the pause back", async () => {
     const { orgId, phoneNumberId } = await setup();
-    const to = customer();
+    const to = customerPhone();
     await deliver(
       delivery(messageEcho({ phoneNumberId, to, timestamp: secondsAgo(10), text: "Nuevo" })),
     );
@@ -122,7 +127,7 @@ describe("echoes from the WhatsApp Business app", () => {
 
   it("pauses the AI: a customer message after an echo is not answered until resume-ai", async () => {
     const { owner, orgId, phoneNumberId, hub } = await setup({ answering: true });
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola, ¿precio?" })));
     await runDueReplies(hub);
     const conversation = (await conversationOf(orgId, from))!;
@@ -156,7 +161,7 @@ describe("echoes from the WhatsApp Business app", () => {
 
   it("drops an AI answer being prepared when the owner answers from the phone meanwhile", async () => {
     const { orgId, phoneNumberId, hub } = await setup({ answering: true });
-    const from = customer();
+    const from = customerPhone();
     const text = `¿Tenéis hueco el jueves? ${crypto.randomUUID()}`;
     await scriptModel([{ when: text, delay_ms: 1500, content: "Sí, a las 10" }]);
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
@@ -181,7 +186,7 @@ describe("echoes from the WhatsApp Business app", () => {
 describe("Meta's own AI (standby, handovers, thread control)", () => {
   it("stores a standby customer message like any other, and the AI does not answer it", async () => {
     const { orgId, phoneNumberId, hub } = await setup({ answering: true });
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(standbyMessage({ phoneNumberId, from, text: "¿Hacéis envíos?" })));
     await deliver(
       delivery(
@@ -207,7 +212,7 @@ describe("Meta's own AI (standby, handovers, thread control)", () => {
 
   it("a handover back to this app lets the AI answer again; the latest handover wins", async () => {
     const { orgId, phoneNumberId, hub } = await setup({ answering: true });
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(standbyMessage({ phoneNumberId, from, text: "Hola" })));
     const toApp = threadHandover({
       phoneNumberId,
@@ -238,7 +243,7 @@ describe("Meta's own AI (standby, handovers, thread control)", () => {
     expect(conversation.controlled_by).toBe("meta_ai");
 
     // A handover for a customer nobody knows creates nothing.
-    const stranger = customer();
+    const stranger = customerPhone();
     const res = await deliver(
       delivery(threadHandover({ phoneNumberId, from: stranger, newOwnerAppId: env.META_APP_ID! })),
     );
@@ -248,7 +253,7 @@ describe("Meta's own AI (standby, handovers, thread control)", () => {
 
   it("returns a thread to Meta's AI through Meta's Business API; a refusal changes nothing", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await conversationOf(orgId, from))!;
     const client = api(owner.token).conversations[":id"]["return-to-meta-ai"];
@@ -281,7 +286,7 @@ describe("Meta's own AI (standby, handovers, thread control)", () => {
 
   it("a person's message from the console takes the thread back", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(standbyMessage({ phoneNumberId, from, text: "Quiero hablar con alguien" })),
     );
@@ -300,7 +305,7 @@ describe("Meta's own AI (standby, handovers, thread control)", () => {
 describe("edits and deletions", () => {
   it("an edit replaces the content and a revoke empties it, neither counted as a new message", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     const first = wamid();
     const last = wamid();
     await deliver(
@@ -365,7 +370,7 @@ describe("edits and deletions", () => {
 
   it("an edit or revoke of an unknown message changes nothing and is acknowledged", async () => {
     const { orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const unknown = wamid();
     expect(
@@ -385,7 +390,7 @@ describe("edits and deletions", () => {
 
   it("a customer cannot edit the business's messages", async () => {
     const { orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     const echoId = wamid();
     await deliver(
       delivery(messageEcho({ phoneNumberId, to: from, id: echoId, text: "Precio: 20 €" })),
@@ -403,7 +408,7 @@ describe("edits and deletions", () => {
 describe("the phone's address book", () => {
   it("names an existing conversation, a new one, and wins over the WhatsApp profile name", async () => {
     const { orgId, phoneNumberId } = await setup();
-    const [known, later, alone] = [customer(), customer(), customer()];
+    const [known, later, alone] = [customerPhone(), customerPhone(), customerPhone()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: known, name: "pablito_88" })));
     expect((await conversationOf(orgId, known))!.contact_name).toBe("pablito_88");
 
@@ -434,7 +439,7 @@ describe("the phone's address book", () => {
 
   it("ignores an older change delivered late; a removal keeps the conversation's name", async () => {
     const { orgId, phoneNumberId } = await setup();
-    const phone = customer();
+    const phone = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from: phone, name: "Perfil" })));
     await deliver(
       delivery(
@@ -513,7 +518,7 @@ describe("account_update", () => {
     });
 
     // Sending meanwhile fails with a clear reason, and the message is kept.
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await conversationOf(orgId, from))!;
     await openWindow(orgId, conversation.id);
@@ -543,7 +548,7 @@ describe("account_update", () => {
 describe("error 131060 (unsupported on a shared number)", () => {
   it("reads in Spanish on a status and on a send, and the customer is kept", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Vengo del anuncio" })));
     const conversation = (await conversationOf(orgId, from))!;
     const content = `Hola ${crypto.randomUUID()}`;
@@ -604,7 +609,7 @@ describe("two organizations", () => {
   it("an echo reaches only the organization of its number; the actions 404 on another's conversation", async () => {
     const a = await setup();
     const b = await setup();
-    const shared = customer();
+    const shared = customerPhone();
     await deliver(
       delivery(inboundMessage({ phoneNumberId: b.phoneNumberId, from: shared, text: "Hola B" })),
     );

@@ -15,7 +15,14 @@ import { createAgent, createOwner } from "../support/factories";
 import { orgFirst } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import { deliver, graphRequests } from "../support/webhooks";
+import {
+  customerBsuid,
+  customerPhone,
+  deliver,
+  graphRequests,
+  isoOfSeconds,
+  secondsAgo,
+} from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 import {
   consentWord,
@@ -26,10 +33,6 @@ import {
 
 type Row = Record<string, any>;
 
-const customer = () => `3466${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
-const bsuid = () => `ES.${crypto.randomUUID().replaceAll("-", "")}`;
-const secondsAgo = (s: number) => String(Math.floor(Date.now() / 1000) - s);
-const isoOf = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
 const DAY_MS = 24 * 3600 * 1000;
 
 /** An organization with a connected number; with `answering`, an active AI agent answers it. */
@@ -63,8 +66,8 @@ async function consentOf(token: string, id: string) {
 describe("user_preferences", () => {
   it("stop opts the customer out, resume back in, each said to the consoles", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
-    const userId = bsuid();
+    const from = customerPhone();
+    const userId = customerBsuid();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, userId, text: "Hola" })));
     const { id } = (await conversationOf(orgId, from))!;
     expect(await consentOf(owner.token, id)).toEqual({
@@ -76,7 +79,7 @@ describe("user_preferences", () => {
     const stopAt = secondsAgo(60);
     const stop = userPreferences({ phoneNumberId, from, userId, timestamp: stopAt });
     expect((await deliver(delivery(stop))).status).toBe(200);
-    const optedOut = { at: isoOf(stopAt), source: "meta" };
+    const optedOut = { at: isoOfSeconds(stopAt), source: "meta" };
     expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual(optedOut);
     const update = await inbox.receive((e) => e.type === "conversation_update");
     expect(update.data.conversation).toMatchObject({ id, marketing_opt_out: optedOut });
@@ -97,7 +100,7 @@ describe("user_preferences", () => {
 
   it("a repeated or older preference delivered late changes nothing", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const { id } = (await conversationOf(orgId, from))!;
     const resumeAt = secondsAgo(30);
@@ -115,7 +118,7 @@ describe("user_preferences", () => {
       delivery(userPreferences({ phoneNumberId, from, value: "stop", timestamp: secondsAgo(60) })),
     );
     expect((await consentOf(owner.token, id)).marketing_opt_out).toBeNull();
-    expect((await conversationOf(orgId, from))!.marketing_consent_at).toBe(isoOf(resumeAt));
+    expect((await conversationOf(orgId, from))!.marketing_consent_at).toBe(isoOfSeconds(resumeAt));
     // The latest of one delivery wins too, whatever its order.
     const [older, newer] = [secondsAgo(20), secondsAgo(10)];
     const both = delivery(
@@ -124,14 +127,14 @@ describe("user_preferences", () => {
     );
     await deliver(both);
     expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual({
-      at: isoOf(newer),
+      at: isoOfSeconds(newer),
       source: "meta",
     });
   });
 
   it("leaves other categories, bad values and items naming nobody alone", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const { id } = (await conversationOf(orgId, from))!;
     const odd = [
@@ -152,7 +155,7 @@ describe("user_preferences", () => {
 
   it("a stop for a customer not known yet holds when they write later", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const [byPhone, userId] = [customer(), bsuid()];
+    const [byPhone, userId] = [customerPhone(), customerBsuid()];
     const stopAt = secondsAgo(600);
     await deliver(delivery(userPreferences({ phoneNumberId, from: byPhone, timestamp: stopAt })));
     await deliver(delivery(userPreferences({ phoneNumberId, userId, timestamp: stopAt })));
@@ -162,14 +165,14 @@ describe("user_preferences", () => {
     const inbox = await connect(owner.token);
     await deliver(delivery(inboundMessage({ phoneNumberId, from: byPhone, text: "Hola" })));
     const first = (await conversationOf(orgId, byPhone))!;
-    const optedOut = { at: isoOf(stopAt), source: "meta" };
+    const optedOut = { at: isoOfSeconds(stopAt), source: "meta" };
     expect((await consentOf(owner.token, first.id)).marketing_opt_out).toEqual(optedOut);
     const arrived = await inbox.receive((e) => e.type === "new_message");
     expect(arrived.data.conversation.marketing_opt_out).toEqual(optedOut);
     inbox.socket.close();
 
     // Named by BSUID only: a customer who writes with that BSUID (and a phone) is opted out.
-    const other = customer();
+    const other = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from: other, userId, text: "Hola" })));
     const second = (await conversationOf(orgId, other))!;
     expect((await consentOf(owner.token, second.id)).marketing_opt_out).toEqual(optedOut);
@@ -177,7 +180,7 @@ describe("user_preferences", () => {
 
   it("holds for a known conversation that learns the customer's BSUID later", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
-    const [from, userId] = [customer(), bsuid()];
+    const [from, userId] = [customerPhone(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const { id } = (await conversationOf(orgId, from))!;
     const stopAt = secondsAgo(60);
@@ -186,7 +189,7 @@ describe("user_preferences", () => {
 
     await deliver(delivery(inboundMessage({ phoneNumberId, from, userId, text: "Otra vez" })));
     expect((await consentOf(owner.token, id)).marketing_opt_out).toEqual({
-      at: isoOf(stopAt),
+      at: isoOfSeconds(stopAt),
       source: "meta",
     });
   });
@@ -196,19 +199,19 @@ describe("opt-out words", () => {
   it("BAJA in its variants opts out; a sentence with STOP does not; ALTA opts back in", async () => {
     const { owner, orgId, phoneNumberId } = await setup();
     for (const text of ["baja", "Baja.", "NO MAS", "no más", " ¡STOP! ", "Desuscribir"]) {
-      const from = customer();
+      const from = customerPhone();
       const timestamp = secondsAgo(30);
       await deliver(delivery(inboundMessage({ phoneNumberId, from, text, timestamp })));
       const conversation = (await conversationOf(orgId, from))!;
       expect((await consentOf(owner.token, conversation.id)).marketing_opt_out, text).toEqual({
-        at: isoOf(timestamp),
+        at: isoOfSeconds(timestamp),
         source: "keyword",
       });
       // The message is stored as any other.
       expect(conversation).toMatchObject({ last_message_preview: text, unread_count: 1 });
     }
 
-    const from = customer();
+    const from = customerPhone();
     const sentence = "Por favor no pares, ¿el stop de la oferta sigue?";
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: sentence })));
     const kept = (await conversationOf(orgId, from))!;
@@ -226,7 +229,7 @@ describe("opt-out words", () => {
 
   it("the AI does not answer an opt-out word, and still answers a question", async () => {
     const { orgId, phoneNumberId, hub } = await setup({ answering: true });
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from, text: "BAJA", timestamp: secondsAgo(20) })),
     );
@@ -254,7 +257,7 @@ describe("a marketing template Meta refused", () => {
   async function answered() {
     const context = await setup();
     const { owner, orgId, phoneNumberId } = context;
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await conversationOf(orgId, from))!;
     const sent = await answer(
@@ -296,7 +299,7 @@ describe("a marketing template Meta refused", () => {
       error: expect.stringContaining("no recibir mensajes de marketing"),
     });
     expect((await consentOf(owner.token, conversation.id)).marketing_opt_out).toEqual({
-      at: isoOf(at),
+      at: isoOfSeconds(at),
       source: "failed_131050",
     });
   });
@@ -307,7 +310,7 @@ describe("a marketing template Meta refused", () => {
     const inbox = await connect(owner.token);
     const at = secondsAgo(5);
     await failWith(131049, at);
-    const until = new Date(Date.parse(isoOf(at)) + DAY_MS).toISOString();
+    const until = new Date(Date.parse(isoOfSeconds(at)) + DAY_MS).toISOString();
     expect(await consentOf(owner.token, conversation.id)).toEqual({
       marketing_opt_out: null,
       marketing_limited_until: until,
@@ -331,7 +334,7 @@ describe("two organizations", () => {
   it("one's opt-out never touches the other's customer with the same phone", async () => {
     const a = await setup();
     const b = await setup();
-    const shared = customer();
+    const shared = customerPhone();
     for (const { phoneNumberId } of [a, b]) {
       await deliver(delivery(inboundMessage({ phoneNumberId, from: shared, text: "Hola" })));
     }

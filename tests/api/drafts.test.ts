@@ -10,10 +10,9 @@ import { call } from "../support/http";
 import { orgFirst } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+import { customerPhone, deliver, graphRequests, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 
-const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 const fakeAnswer = (text: string) => `Respuesta de prueba (google/gemini-2.5-flash): ${text}`;
 
 /** An organization whose number is answered by an agent in `mode`. */
@@ -55,7 +54,7 @@ describe("draft mode", () => {
   it("prepares the answer, publishes it, and sends nothing to WhatsApp (not even typing)", async () => {
     const org = await setup("draft");
     const socket = await connect(org.owner.token);
-    const from = customer();
+    const from = customerPhone();
     const question = `¿Abrís los sábados? ${crypto.randomUUID()}`;
     const conversationId = await customerWrites(org, from, question);
     await runDueReplies(org.hub);
@@ -84,7 +83,7 @@ describe("draft mode", () => {
 
   it("sends the edited draft as a person's message noted as suggested, and clears it", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "Hola, ¿precio de limpieza?");
+    const conversationId = await customerWrites(org, customerPhone(), "Hola, ¿precio de limpieza?");
     await runDueReplies(org.hub);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).not.toBeNull();
 
@@ -120,7 +119,7 @@ describe("draft mode", () => {
 
   it("a person's reply of their own also retires the waiting draft", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "¿Tenéis cita mañana?");
+    const conversationId = await customerWrites(org, customerPhone(), "¿Tenéis cita mañana?");
     await runDueReplies(org.hub);
     await call("POST", "/api/v1/conversations/messages", {
       token: org.owner.token,
@@ -131,7 +130,7 @@ describe("draft mode", () => {
 
   it("a new customer message replaces a stale draft", async () => {
     const org = await setup("draft");
-    const from = customer();
+    const from = customerPhone();
     const conversationId = await customerWrites(org, from, "Primera pregunta");
     await runDueReplies(org.hub);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft.content).toBe(
@@ -153,7 +152,11 @@ describe("draft mode", () => {
 
   it("still hands over to a person in draft mode, with no draft", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "Quiero hablar con una persona");
+    const conversationId = await customerWrites(
+      org,
+      customerPhone(),
+      "Quiero hablar con una persona",
+    );
     await runDueReplies(org.hub);
     const conversation = await getConversation(org.owner.token, conversationId);
     expect(conversation).toMatchObject({ status: "pending", ai_draft: null });
@@ -164,7 +167,7 @@ describe("draft mode", () => {
     const org = await setup("draft");
     const conversationId = await customerWrites(
       org,
-      customer(),
+      customerPhone(),
       "Quiero comprar, ¿qué precio tiene?",
     );
     await runDueReplies(org.hub);
@@ -177,7 +180,7 @@ describe("draft mode", () => {
   it("is silent in off mode: no model call, no draft, nothing sent", async () => {
     const org = await setup("off");
     const question = `¿Hay aparcamiento? ${crypto.randomUUID()}`;
-    const conversationId = await customerWrites(org, customer(), question);
+    const conversationId = await customerWrites(org, customerPhone(), question);
     await runDueReplies(org.hub);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
     const asked = (await modelRequests()).filter((r) =>
@@ -189,7 +192,7 @@ describe("draft mode", () => {
 
   it("refuses from_draft with a template", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "Hola");
+    const conversationId = await customerWrites(org, customerPhone(), "Hola");
     const res = await call("POST", "/api/v1/conversations/messages", {
       token: org.owner.token,
       body: {
@@ -239,7 +242,11 @@ describe("Sugerir respuesta", () => {
       body: { title: "Ortodoncia invisible", content: "La ortodoncia invisible cuesta 2.400 €." },
     });
     expect(entry.status).toBe(201);
-    const conversationId = await customerWrites(org, customer(), "¿Hacéis ortodoncia invisible?");
+    const conversationId = await customerWrites(
+      org,
+      customerPhone(),
+      "¿Hacéis ortodoncia invisible?",
+    );
     await runDueReplies(org.hub);
     const automatic = (await getConversation(org.owner.token, conversationId)).ai_draft;
     expect(automatic.sources).toEqual([{ id: entry.body.data.id, title: "Ortodoncia invisible" }]);
@@ -289,7 +296,7 @@ describe("Sugerir respuesta", () => {
 
   it("discards the draft and tells the consoles", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "¿Abrís en agosto?");
+    const conversationId = await customerWrites(org, customerPhone(), "¿Abrís en agosto?");
     await runDueReplies(org.hub);
     const socket = await connect(org.owner.token);
 
@@ -304,7 +311,7 @@ describe("Sugerir respuesta", () => {
 
   it("another organization's conversation is not found, and its draft untouched", async () => {
     const org = await setup("draft");
-    const conversationId = await customerWrites(org, customer(), "Hola");
+    const conversationId = await customerWrites(org, customerPhone(), "Hola");
     await runDueReplies(org.hub);
     const stranger = await createOwner();
     for (const method of ["POST", "DELETE"] as const) {

@@ -8,10 +8,14 @@ import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { botMessages, runDueReplies } from "../support/replies";
-import { deliver, failNext, graphRequests, modelRequests } from "../support/webhooks";
+import {
+  customerPhone,
+  deliver,
+  failNext,
+  graphRequests,
+  modelRequests,
+} from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
-
-const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 describe("Meta down when the AI replies", () => {
   it("keeps the bot's reply failed with Meta's reason, answers once, and Reintentar sends it", async () => {
@@ -21,7 +25,7 @@ describe("Meta down when the AI replies", () => {
       defaultAgentId: agent.id,
     });
     const hub = await organizationStore(env, owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     const question = `¿Tenéis cita el lunes? ${crypto.randomUUID()}`;
     // The fake model's reply repeats the question: only the reply's send fails, not the typing.
     await failNext("graph", {

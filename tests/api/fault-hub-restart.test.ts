@@ -9,16 +9,14 @@ import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { connect, tick } from "../support/sockets";
-import { deliver } from "../support/webhooks";
+import { customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
-
-const customer = () => `3464${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 describe("the organization's hub restarts", () => {
   it("closes the sockets; a new one works and nothing stored meanwhile is lost or doubled", async () => {
     const owner = await createOwner();
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Antes del reinicio" })));
 
     const before = await connect(owner.token);

@@ -27,7 +27,14 @@ import { createAgent, createOwner } from "../support/factories";
 import { keepInD1, orgFirst, orgSql } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import { deliver, failNext, graphRequests, modelRequests } from "../support/webhooks";
+import {
+  customerPhone,
+  deliver,
+  failNext,
+  graphRequests,
+  isoOfSeconds,
+  modelRequests,
+} from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
 type Client = ReturnType<typeof api>;
@@ -40,10 +47,8 @@ const exchange = (token: string, json: Exchange) =>
 const config = (token: string) => answer(api(token)["whatsapp-config"].$get());
 const disconnect = (token: string) => answer(api(token)["whatsapp-config"].$delete());
 
-const customer = () => `3465${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 /** Meta's time (seconds) `minutes` ago. */
 const minutesAgo = (minutes: number) => String(Math.floor(Date.now() / 1000) - minutes * 60);
-const isoOf = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
 
 /**
  * The requests the fake Graph got since `since` (ISO) for the fixtures' app number: only this
@@ -219,7 +224,7 @@ describe("the app's history", () => {
     const { owner, phoneNumberId } = await sharedNumberOwner();
     const organizationId = owner.organization.id;
     const socket = await connect(owner.token);
-    const phone = customer();
+    const phone = customerPhone();
     const times = {
       first: minutesAgo(60 * 24 * 30),
       reply: minutesAgo(60 * 24 * 30 - 5),
@@ -272,13 +277,15 @@ describe("the app's history", () => {
       ["¡Perfecto! Te lo preparo.", "outbound", "phone", "read"],
     ]);
     expect(thread.map((m) => m.created_at)).toEqual(
-      [times.first, times.reply, times.photo, times.morning, times.recent, times.answer].map(isoOf),
+      [times.first, times.reply, times.photo, times.morning, times.recent, times.answer].map(
+        isoOfSeconds,
+      ),
     );
     expect(thread.every((m) => m.imported === 1 && m.sent_at === m.created_at)).toBe(true);
     // The thread's preview is its newest message; nothing is unread, the window stays shut.
     expect(conversation).toMatchObject({
       last_message_preview: "¡Perfecto! Te lo preparo.",
-      last_message_at: isoOf(times.answer),
+      last_message_at: isoOfSeconds(times.answer),
       unread_count: 0,
       last_inbound_at: null,
     });
@@ -317,7 +324,7 @@ describe("the app's history", () => {
   it("stores each message once: a repeated chunk, or one already stored live", async () => {
     const { owner, phoneNumberId } = await sharedNumberOwner();
     const organizationId = owner.organization.id;
-    const phone = customer();
+    const phone = customerPhone();
     const live = wamid();
     await deliver(delivery(inboundMessage({ phoneNumberId, from: phone, id: live, text: "Hola" })));
     const chunk = delivery(
@@ -380,7 +387,7 @@ describe("the app's history", () => {
   it("imported messages never answer, open the window or make a conversion", async () => {
     const { owner, phoneNumberId } = await sharedNumberOwner({ agent: true });
     const organizationId = owner.organization.id;
-    const phone = customer();
+    const phone = customerPhone();
     const words = `Quiero comprar ${crypto.randomUUID()}`;
     await deliver(
       delivery(
@@ -420,7 +427,7 @@ describe("the app's history", () => {
     const { owner, phoneNumberId } = await sharedNumberOwner({ agent: true });
     const organizationId = owner.organization.id;
     const socket = await connect(owner.token);
-    const phone = customer();
+    const phone = customerPhone();
     const big = Array.from({ length: 5_000 }, (_, i) => ({
       text: `Mensaje antiguo ${i}`,
       timestamp: minutesAgo(10_000 - i),
@@ -428,7 +435,7 @@ describe("the app's history", () => {
     }));
     // Meta may put a customer's message in the delivery that brings a big chunk: it is stored
     // with the delivery, before any of the history (rowid is the order rows were written in).
-    const someone = customer();
+    const someone = customerPhone();
     const held = await deliver(
       delivery(
         historyChunk({ phoneNumberId, threads: [{ customer: phone, messages: big }] }),
@@ -441,7 +448,7 @@ describe("the app's history", () => {
     expect(liveMessage).toMatchObject({ content: "¿Tenéis cita hoy?", imported: 0 });
 
     // And one in a delivery of its own, wherever the import stands: stored, not held back.
-    const another = customer();
+    const another = customerPhone();
     const live = await deliver(
       delivery(inboundMessage({ phoneNumberId, from: another, text: "¿Y mañana?" })),
     );
@@ -520,7 +527,7 @@ describe("the app's history", () => {
   it("one organization's history never lands in another's conversations", async () => {
     const first = await sharedNumberOwner();
     const second = await sharedNumberOwner();
-    const phone = customer();
+    const phone = customerPhone();
     // The same customer writes to the second organization live.
     await deliver(
       delivery(inboundMessage({ phoneNumberId: second.phoneNumberId, from: phone, text: "Hola" })),
@@ -550,7 +557,7 @@ describe("the app's history", () => {
   it("drops, and does not import, pages held for more than 7 days", async () => {
     const { owner, phoneNumberId } = await sharedNumberOwner();
     const organizationId = owner.organization.id;
-    const phone = customer();
+    const phone = customerPhone();
     const stale = [
       {
         from: phone,
@@ -592,7 +599,7 @@ describe("the app's history", () => {
   it("is imported for an organization whose data is still in D1", async () => {
     const { owner, phoneNumberId } = await sharedNumberOwner({ place: "d1" });
     const organizationId = owner.organization.id;
-    const phone = customer();
+    const phone = customerPhone();
     await deliver(
       delivery(
         historyChunk({

@@ -14,7 +14,7 @@ import { call } from "../support/http";
 import { orgFirst, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect, tick } from "../support/sockets";
-import { deliver, graphRequests, modelRequests } from "../support/webhooks";
+import { customerPhone, deliver, graphRequests, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 
 /** The round robin's choice for each conversation, all at once, on the organization's data. */
@@ -23,8 +23,6 @@ const roundRobin = (organizationId: string, conversationIds: string[]) =>
     const deps = depsForBackground(env, () => {}, orgDb);
     return Promise.all(conversationIds.map((id) => autoAssign(deps, organizationId, id)));
   });
-
-const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 async function team() {
   const owner = await createOwner();
@@ -160,7 +158,7 @@ describe("assignment to people", () => {
       defaultAgentId: agent.id,
     });
     const hub = await organizationStore(env, owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     const held = `Marta me atiende ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await list(owner.token, { search: from })).conversations[0]!;
@@ -209,7 +207,7 @@ describe("round robin", () => {
     await patch(owner.token, held.id, { assignee_id: marta.user.id });
 
     const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     expect(conversation.assignee_id).toBe(pablo.user.id);
@@ -255,7 +253,7 @@ describe("round robin", () => {
     await patch(owner.token, earlier.id, { status: "closed" });
 
     const inbox = await connect(owner.token);
-    const from = customer();
+    const from = customerPhone();
     const text = `Quiero hablar con una persona ${crypto.randomUUID()}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
     await runDueReplies(await organizationStore(env, owner.organization.id));
@@ -381,7 +379,7 @@ describe("internal notes and mentions", () => {
       defaultAgentId: agent.id,
     });
     const hub = await organizationStore(env, owner.organization.id);
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = (await list(owner.token, { search: from })).conversations[0]!;
     const secret = `Nota secreta ${crypto.randomUUID()}`;

@@ -16,11 +16,10 @@ import { call } from "../support/http";
 import { keepInD1, orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
-import { deliver, failNext, modelRequests } from "../support/webhooks";
+import { customerPhone, deliver, failNext, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 import { scheduleStoreJob } from "../../worker/stores/store-jobs";
 
-const customer = () => `3463${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 /** Words unique to one test: the fakes are shared by every test file running in parallel. */
 const unique = (words: string) => `${words} ${crypto.randomUUID().slice(0, 8)}`;
 const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
@@ -124,7 +123,7 @@ describe("voice notes", () => {
   it("stores the transcript, tells open consoles, finds it in the inbox search and has the agent read it", async () => {
     const org = await setup();
     const { owner, hub } = org;
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Quería reservar una limpieza dental el jueves");
     const socket = await connect(owner.token);
     await sendVoiceNote(org, from, words);
@@ -204,7 +203,7 @@ describe("voice notes", () => {
 
   it("transcribes a voice note the hub never got to before replying to it", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("¿Tenéis hueco esta tarde?");
     await sendVoiceNote(org, from, words);
     // The transcription job is lost (as if scheduling it had failed): only the reply is due.
@@ -225,7 +224,7 @@ describe("voice notes", () => {
 
   it("keeps the message and says why when the model fails, and hands off without answering", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("No me llega el pedido");
     const { conversation, note } = await failedVoiceNote(org, from, words);
     expect(note).toMatchObject({
@@ -264,7 +263,7 @@ describe("voice notes", () => {
 
   it("transcribes a failed note again when a member asks: once, only a failed one, only in their organization", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Quiero cambiar la cita del martes");
     const { conversation, note } = await failedVoiceNote(org, from, words);
     expect(note).toMatchObject({ transcript_status: "failed" });
@@ -359,7 +358,7 @@ describe("voice notes", () => {
 
   it("hands off only for notes not yet answered: an old unreadable one stays a line in the history", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Nota que nadie pudo oír");
     await fakeControl(env.AI_BASE_URL, "transcription-failure", { contains: words, status: 400 });
     await sendVoiceNote(org, from, words);
@@ -400,7 +399,7 @@ describe("voice notes", () => {
 
   it("records Meta's refusal to hand over the file, and hands off", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Mira lo que te digo");
     const mediaId = await holdMedia({ text: words, mime_type: "audio/ogg" });
     await failNext("graph", {
@@ -429,7 +428,7 @@ describe("voice notes", () => {
 
   it("does not send a file past the size cap to the model", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Un audio larguísimo");
     await sendVoiceNote(org, from, words, { file_size: 17 * 1024 * 1024 });
     await runDurableObjectAlarm(org.hub);
@@ -448,7 +447,7 @@ describe("voice notes", () => {
     await env.DB.prepare("UPDATE organizations SET ai_monthly_token_budget = 0 WHERE id = ?")
       .bind(org.owner.organization.id)
       .run();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Sin presupuesto");
     await sendVoiceNote(org, from, words);
     await runDurableObjectAlarm(org.hub);
@@ -464,7 +463,7 @@ describe("voice notes", () => {
 
   it("transcribes a note once when two paths reach it together", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Llegan dos a la vez");
     await sendVoiceNote(org, from, words);
     const conversation = await conversationOf(org.owner.organization.id, from);
@@ -487,7 +486,7 @@ describe("voice notes", () => {
   it("answers other conversations while a voice note is being transcribed elsewhere", async () => {
     const org = await setup();
     const organizationId = org.owner.organization.id;
-    const [held, other] = [customer(), customer()];
+    const [held, other] = [customerPhone(), customerPhone()];
     const text = (from: string, words: string) =>
       deliver(delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: words })));
     await text(held, "Hola");
@@ -537,7 +536,7 @@ describe("voice notes", () => {
 
   it("sends no note to the model past the conversation's calls for the hour, and says why", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: "Hola" })),
     );
@@ -562,7 +561,7 @@ describe("voice notes", () => {
   it("keeps a transcript inside its organization", async () => {
     const org = await setup();
     const other = await createOwner();
-    const from = customer();
+    const from = customerPhone();
     const words = unique("Mi dirección es calle Olmo");
     await sendVoiceNote(org, from, words);
     const conversation = await conversationOf(org.owner.organization.id, from);
@@ -596,7 +595,7 @@ describe("voice notes", () => {
 describe("photos", () => {
   it("show the agent the customer's latest photos beside their captions", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const question = unique("¿Tenéis esto en azul?");
     await sendPhoto(org, from, "La primera");
     await sendPhoto(org, from);
@@ -626,7 +625,7 @@ describe("photos", () => {
 
   it("that cannot be fetched become a note in the history, and the agent still answers", async () => {
     const org = await setup();
-    const from = customer();
+    const from = customerPhone();
     const question = unique("¿Cuánto cuesta este?");
     const mediaId = await holdMedia({ base64: PHOTO, mime_type: "image/jpeg" });
     await failNext("graph", {

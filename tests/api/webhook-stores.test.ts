@@ -11,7 +11,7 @@ import { createAgent, createConversation, createOwner } from "../support/factori
 import { keepInD1, orgSql } from "../support/org-data";
 import { beginAndCopy, operator } from "../support/operator";
 import { connect } from "../support/sockets";
-import { deliver } from "../support/webhooks";
+import { customerPhone, deliver } from "../support/webhooks";
 import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
 import type { DeliveryPart } from "../../worker/whatsapp/ingest";
 
@@ -28,8 +28,6 @@ async function connectedOwner(options: { businessAccountId?: string; inD1?: bool
   expect(allDataInStore(await storeRoute(env, organizationId))).toBe(!inD1);
   return { ...owner, ...connection };
 }
-
-const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 /** Runs plain SQL in the organization's store itself (its Durable Object's SQLite). */
 async function inStore(organizationId: string, sql: string, ...params: SqlStorageValue[]) {
@@ -69,7 +67,7 @@ async function heldIn(organizationId: string) {
 }
 
 const text = (phoneNumberId: string, body: string, id = wamid()) =>
-  inboundMessage({ phoneNumberId, from: customer(), text: body, id });
+  inboundMessage({ phoneNumberId, from: customerPhone(), text: body, id });
 
 describe("a delivery for organizations whose data is in their stores", () => {
   it("lands in each store and nowhere else, committed before the 200, and once however often it comes", async () => {
@@ -172,7 +170,7 @@ describe("a delivery for organizations whose data is in their stores", () => {
     const ctwaClid = `ARAk${crypto.randomUUID().slice(0, 8)}`;
     const click = inboundMessage({
       phoneNumberId: a.phoneNumberId,
-      from: customer(),
+      from: customerPhone(),
       referral: ctwaReferral({ ctwaClid }),
     });
     expect((await deliver(delivery(click))).status).toBe(200);
@@ -259,7 +257,7 @@ describe("a delivery while its organization moves (switching)", () => {
   it("is answered 200, held unseen, and applied once and in order when the move finishes", async () => {
     // An organization of before the stores, moving into its store.
     const a = await connectedOwner({ inD1: true });
-    const from = customer();
+    const from = customerPhone();
     const message = wamid();
     const hola = delivery(inboundMessage({ phoneNumberId: a.phoneNumberId, from, id: message }));
     // Applied before its message, a reaction would find nothing to react to.

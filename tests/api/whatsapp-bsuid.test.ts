@@ -15,10 +15,9 @@ import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { orgFirst, orgSql } from "../support/org-data";
-import { deliver, graphRequests } from "../support/webhooks";
+import { customerBsuid, deliver, graphRequests } from "../support/webhooks";
 import { settledConversion } from "../support/ads";
 
-const bsuid = () => `ES.${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
 const phone = () => `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 async function connectedOwner() {
@@ -56,7 +55,7 @@ function systemNotice(
 describe("customers known by a BSUID", () => {
   it("stores a message from a username customer with no phone, and shows who wrote", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const userId = bsuid();
+    const userId = customerBsuid();
     const res = await deliver(
       delivery(
         inboundMessage({
@@ -87,7 +86,7 @@ describe("customers known by a BSUID", () => {
 
   it("keeps one conversation whichever identifier a delivery carries, and adds the other", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const userId = bsuid();
+    const userId = customerBsuid();
     const number = phone();
     await deliver(delivery(inboundMessage({ phoneNumberId, userId, text: "solo BSUID" })));
     // Later the phone is shared beside the BSUID: it fills in, no second conversation.
@@ -113,7 +112,7 @@ describe("customers known by a BSUID", () => {
   it("gives a conversation kept by phone its BSUID, then finds it by BSUID alone", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const userId = bsuid();
+    const userId = customerBsuid();
     await deliver(delivery(inboundMessage({ phoneNumberId, from: number, text: "2025" })));
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from: number, userId, text: "abril 2026" })),
@@ -135,7 +134,7 @@ describe("customers known by a BSUID", () => {
   it("merges a burst that names the same customer by phone and by BSUID", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const userId = bsuid();
+    const userId = customerBsuid();
     const res = await deliver(
       delivery(
         burst(
@@ -153,7 +152,7 @@ describe("customers known by a BSUID", () => {
 
   it("follows user_changed_user_id: the conversation goes on under the new BSUID", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const [before, after] = [bsuid(), bsuid()];
+    const [before, after] = [customerBsuid(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, userId: before, text: "antes" })));
     await deliver(
       delivery(
@@ -185,7 +184,7 @@ describe("customers known by a BSUID", () => {
   it("follows user_changed_number with its new BSUID", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const [oldNumber, newNumber] = [phone(), phone()];
-    const [before, after] = [bsuid(), bsuid()];
+    const [before, after] = [customerBsuid(), customerBsuid()];
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from: oldNumber, userId: before, text: "antes" })),
     );
@@ -223,7 +222,7 @@ describe("customers known by a BSUID", () => {
     const malformed = inboundMessage({ phoneNumberId, userId: "no es un BSUID", text: "mal" });
     const unknownChange = systemNotice(
       phoneNumberId,
-      { type: "user_changed_user_id", user_id: bsuid(), previous_user_id: bsuid() },
+      { type: "user_changed_user_id", user_id: customerBsuid(), previous_user_id: customerBsuid() },
       {},
     );
     for (const change of [noIdentity, malformed, unknownChange]) {
@@ -244,7 +243,7 @@ describe("customers known by a BSUID", () => {
 describe("answering a customer without a phone", () => {
   async function usernameCustomer() {
     const setup = await connectedOwner();
-    const userId = bsuid();
+    const userId = customerBsuid();
     await deliver(
       delivery(inboundMessage({ phoneNumberId: setup.phoneNumberId, userId, username: "leo" })),
     );
@@ -391,7 +390,7 @@ describe("answering a customer without a phone", () => {
 
   it("sends a click-to-WhatsApp lead by ctwa_clid alone, with no hashed phone", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const userId = bsuid();
+    const userId = customerBsuid();
     await deliver(
       delivery(
         inboundMessage({
@@ -431,7 +430,7 @@ describe("answering a customer without a phone", () => {
       delivery(
         inboundMessage({
           phoneNumberId,
-          userId: bsuid(),
+          userId: customerBsuid(),
           referral: ctwaReferral({ ctwaClid: `ARAk${wamid().slice(-8)}` }),
         }),
       ),

@@ -8,9 +8,8 @@ import { answer, api } from "../support/api";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createOwner } from "../support/factories";
 import { connect } from "../support/sockets";
-import { deliver, graphRequests } from "../support/webhooks";
+import { customerBsuid, deliver, graphRequests } from "../support/webhooks";
 
-const bsuid = () => `ES.${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
 const phone = () => `3462${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 /** WhatsApp's timestamp (whole seconds) of `days` ago. */
 const daysAgo = (days: number) => String(Math.floor(Date.now() / 1000) - days * 86_400);
@@ -55,7 +54,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
   it("is a new conversation with the phone; the old customer keeps BSUID, thread and replies", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [ana, sergio] = [bsuid(), bsuid()];
+    const [ana, sergio] = [customerBsuid(), customerBsuid()];
     await deliver(
       delivery(
         inboundMessage({
@@ -105,7 +104,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
   it("never takes the phone back for a late message of the old customer", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [ana, sergio] = [bsuid(), bsuid()];
+    const [ana, sergio] = [customerBsuid(), customerBsuid()];
     await deliver(
       delivery(
         inboundMessage({ phoneNumberId, from: number, userId: ana, timestamp: daysAgo(200) }),
@@ -134,7 +133,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
   it("gives a newcomer older than the phone's conversation its own thread, without the phone", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [ana, sergio] = [bsuid(), bsuid()];
+    const [ana, sergio] = [customerBsuid(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: number, userId: ana })));
     // Another BSUID on the number, stamped before Ana's last message: who has the number now
     // cannot be told, so it stays where it is, and the message is still not Ana's.
@@ -160,7 +159,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
   it("keeps two BSUIDs of one phone apart inside a single delivery", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [ana, sergio] = [bsuid(), bsuid()];
+    const [ana, sergio] = [customerBsuid(), customerBsuid()];
     const res = await deliver(
       delivery(
         burst(
@@ -188,7 +187,7 @@ describe("a phone that comes with another BSUID (a recycled number)", () => {
   it("lets a customer who shares a number another BSUID held long ago take it", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [ana, sergio] = [bsuid(), bsuid()];
+    const [ana, sergio] = [customerBsuid(), customerBsuid()];
     await deliver(
       delivery(
         inboundMessage({ phoneNumberId, from: number, userId: ana, timestamp: daysAgo(200) }),
@@ -223,9 +222,9 @@ describe("identity notices move only the identifier they name", () => {
   it("re-keys nothing with a user_changed_user_id that names no current BSUID", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const number = phone();
-    const [current, next] = [bsuid(), bsuid()];
+    const [current, next] = [customerBsuid(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: number, userId: current })));
-    for (const previous of [bsuid(), "no es un BSUID"]) {
+    for (const previous of [customerBsuid(), "no es un BSUID"]) {
       const res = await deliver(
         delivery(
           systemNotice(
@@ -246,7 +245,7 @@ describe("identity notices move only the identifier they name", () => {
   it("moves a phone only from the number the user_changed_number names", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const [known, named, next] = [phone(), phone(), phone()];
-    const [before, after] = [bsuid(), bsuid()];
+    const [before, after] = [customerBsuid(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: known, userId: before })));
     await deliver(
       delivery(
@@ -271,7 +270,7 @@ describe("identity notices move only the identifier they name", () => {
   it("never moves a phone back for a repeated user_changed_number", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const [first, second, third] = [phone(), phone(), phone()];
-    const userId = bsuid();
+    const userId = customerBsuid();
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from: first, userId, timestamp: daysAgo(30) })),
     );
@@ -296,7 +295,7 @@ describe("identity notices move only the identifier they name", () => {
   it("ignores a user_changed_number older than the conversation's latest identity change", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const [first, second, elsewhere] = [phone(), phone(), phone()];
-    const userId = bsuid();
+    const userId = customerBsuid();
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from: first, userId, timestamp: daysAgo(40) })),
     );
@@ -327,7 +326,7 @@ describe("identity notices move only the identifier they name", () => {
   it("opens no conversation for a repeated notice whose old identifiers nobody holds now", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const [oldNumber, newNumber] = [phone(), phone()];
-    const [before, after] = [bsuid(), bsuid()];
+    const [before, after] = [customerBsuid(), customerBsuid()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: oldNumber, userId: before })));
     const notice = delivery(
       systemNotice(

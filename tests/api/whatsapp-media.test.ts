@@ -8,10 +8,9 @@ import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
 import { orgSql } from "../support/org-data";
-import { deliver, graphRequests } from "../support/webhooks";
+import { customerPhone, deliver, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
-const customer = () => `3467${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 /** An owner whose number is connected to the fake's account (which has templates). */
 async function connectedOwner() {
@@ -181,7 +180,7 @@ describe("templates", () => {
 
 describe("media", () => {
   async function inboundImage(owner: Awaited<ReturnType<typeof connectedOwner>>) {
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(
         inboundMessage({
@@ -232,7 +231,7 @@ describe("media", () => {
     /** A customer's file as the console fetches it. */
     async function served(type: string, part: Record<string, unknown>) {
       const owner = await connectedOwner();
-      const from = customer();
+      const from = customerPhone();
       const id = String(Math.floor(Math.random() * 1e12));
       await deliver(
         delivery(
@@ -395,7 +394,7 @@ describe("media", () => {
 describe("reactions from the business", () => {
   it("reacts to a customer's message through WhatsApp, and removes the reaction", async () => {
     const owner = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const id = wamid();
     await deliver(
       delivery(inboundMessage({ phoneNumberId: owner.connection.phoneNumberId, from, id })),

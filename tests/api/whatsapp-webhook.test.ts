@@ -13,7 +13,7 @@ import { createAgent, createConversation, createOwner, randomIp } from "../suppo
 import { call } from "../support/http";
 import { orgFirst, orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
-import { deliver, failNext, graphRequests } from "../support/webhooks";
+import { customerPhone, deliver, failNext, graphRequests } from "../support/webhooks";
 
 async function connectedOwner(defaultAgent = false) {
   const owner = await createOwner();
@@ -21,8 +21,6 @@ async function connectedOwner(defaultAgent = false) {
   const connection = await connectWhatsapp(owner.organization.id, { defaultAgentId: agent?.id });
   return { owner, agent, phoneNumberId: connection.phoneNumberId };
 }
-
-const customer = () => `3461${Math.floor(1_000_000 + Math.random() * 8_999_999)}`;
 
 function messagesOf(organizationId: string, conversationId: string) {
   return orgSql<Record<string, any>>(
@@ -119,7 +117,7 @@ describe("GET /webhooks/whatsapp answers inert text", () => {
 describe("POST /webhooks/whatsapp signature", () => {
   it("refuses a missing, wrong or stale signature with 401 and stores nothing", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const payload = delivery(inboundMessage({ phoneNumberId, from, text: "Hola" }));
     const raw = JSON.stringify(payload);
     const attempts = [
@@ -147,7 +145,9 @@ describe("POST /webhooks/whatsapp signature", () => {
   it("answers 429 to an address that keeps failing, never to Meta's signed deliveries", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const ip = randomIp();
-    const payload = delivery(inboundMessage({ phoneNumberId, from: customer(), text: "Hola" }));
+    const payload = delivery(
+      inboundMessage({ phoneNumberId, from: customerPhone(), text: "Hola" }),
+    );
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 22; i++) {
@@ -166,7 +166,7 @@ describe("POST /webhooks/whatsapp signature", () => {
     expect(Number(last!.headers.get("Retry-After"))).toBeGreaterThan(0);
 
     // Meta's own delivery from the same address still goes through.
-    const from = customer();
+    const from = customerPhone();
     const signed = await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })), {
       headers: { "CF-Connecting-IP": ip },
     });
@@ -204,7 +204,7 @@ describe("POST /webhooks/whatsapp signature", () => {
 describe("inbound messages", () => {
   it("creates the conversation on first contact with the profile name and stores the message once", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const id = wamid();
     const payload = delivery(
       inboundMessage({ phoneNumberId, from, name: "Lucía", id, text: "¿Tenéis cita mañana?" }),
@@ -235,7 +235,7 @@ describe("inbound messages", () => {
 
   it("stores every type Meta sends with a readable content", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const cases: [string, Record<string, unknown> | undefined, string][] = [
       [
         "image",
@@ -299,7 +299,7 @@ describe("inbound messages", () => {
 
   it("attaches reactions to the message they react to, and removes them", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const target = wamid();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, id: target, text: "Gracias" })));
     await deliver(
@@ -336,7 +336,7 @@ describe("inbound messages", () => {
 
   it("processes every message of a batched delivery and ignores unknown numbers", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const [a, b] = [customer(), customer()];
+    const [a, b] = [customerPhone(), customerPhone()];
     const res = await deliver(
       delivery(
         inboundMessage({ phoneNumberId, from: a, text: "uno" }),
@@ -359,7 +359,7 @@ describe("inbound messages", () => {
   it("stores a burst batched in one change once each, in order, with one event per message", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
     const inbox = await connect(owner.token);
-    const [a, b] = [customer(), customer()];
+    const [a, b] = [customerPhone(), customerPhone()];
     const start = Math.floor(Date.now() / 1000) - 100;
     // a's messages arrive newest first: its preview is the latest by Meta's time, not position.
     const sent = Array.from({ length: 60 }, (_, i) => {
@@ -405,7 +405,7 @@ describe("inbound messages", () => {
 
   it("follows a customer who changed number, with the same delivery's messages", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const [oldNumber, newNumber] = [customer(), customer()];
+    const [oldNumber, newNumber] = [customerPhone(), customerPhone()];
     await deliver(delivery(inboundMessage({ phoneNumberId, from: oldNumber, text: "antes" })));
 
     const notice = inboundMessage({
@@ -441,7 +441,7 @@ describe("inbound messages", () => {
 
   it("assigns new conversations to the connection's default agent", async () => {
     const { owner, agent, phoneNumberId } = await connectedOwner(true);
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from })));
     expect(await conversationFor(owner.organization.id, from)).toMatchObject({
       agent_id: agent!.id,
@@ -451,7 +451,7 @@ describe("inbound messages", () => {
 
   it("keeps a click-to-WhatsApp referral and records one conversation_start per click", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     const referral = ctwaReferral({
       adId: "120208",
       headline: "Blanqueamiento -20%",
@@ -487,7 +487,7 @@ describe("inbound messages", () => {
       },
     });
     const ref = session.body.data.ref_code;
-    const from = customer();
+    const from = customerPhone();
     await deliver(
       delivery(inboundMessage({ phoneNumberId, from, text: `Hola, quiero cita (ref: ${ref})` })),
     );
@@ -512,7 +512,7 @@ describe("inbound messages", () => {
 describe("outbound messages and statuses", () => {
   async function sentMessage() {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from })));
     const conversation = await conversationFor(owner.organization.id, from);
     const res = await call("POST", "/api/v1/conversations/messages", {
@@ -542,7 +542,7 @@ describe("outbound messages and statuses", () => {
 
   it("records Meta's refusal on the message in Spanish, without losing it", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const from = customer();
+    const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from })));
     const conversation = await conversationFor(owner.organization.id, from);
     await failNext("graph", {

@@ -429,6 +429,9 @@ test.describe("@mobile at 390×844", () => {
     await page.goto(`/conversations/${id("Ana Ruiz")}`);
     await expect(composer(page)).toBeVisible();
     await expect(page.getByRole("button", { name: "Abrir menú" })).toBeVisible();
+    // The socket is up (the sidebar's "Tiempo Real" is behind the menu on a phone): a message
+    // delivered before it would reach the console by a reload, without its toast.
+    await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
     await deliver(
       page.request,
       inboundMessage({ phoneNumberId, from: "34655100001", name: "Pedro Gil", text: "¿Y hoy?" }),

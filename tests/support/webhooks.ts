@@ -49,3 +49,15 @@ export async function scriptModel(replies: Record<string, unknown>[]) {
     body: JSON.stringify({ replies }),
   });
 }
+
+/** A Spanish customer's phone (wa_id) no other test uses. */
+export const customerPhone = () => `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
+
+/** A customer's business-scoped user id (BSUID), unique in the run. */
+export const customerBsuid = () => `ES.${crypto.randomUUID().replaceAll("-", "").slice(0, 20)}`;
+
+/** Meta's time (unix seconds, as a string) `seconds` ago. */
+export const secondsAgo = (seconds: number) => String(Math.floor(Date.now() / 1000) - seconds);
+
+/** Meta's time (unix seconds, as a string) as ISO. */
+export const isoOfSeconds = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
