@@ -328,6 +328,31 @@ describe("a marketing template Meta refused", () => {
     expect((await consentOf(owner.token, conversation.id)).marketing_limited_until).toBe(until);
     expect(await graphRequests(`/${phoneNumberId}/messages`)).toHaveLength(sends);
   });
+
+  it("a message Meta refused with 131050 or 131049 is never sent again by Reintentar", async () => {
+    for (const [code, words] of [
+      [131050, "no recibir promociones"],
+      [131049, "durante 24 horas"],
+    ] as const) {
+      const { owner, phoneNumberId, conversation, failWith, stored } = await answered();
+      await failWith(code, secondsAgo(5));
+      const { id } = (await orgFirst<Row>(
+        conversation.organization_id,
+        "SELECT id FROM messages WHERE conversation_id = ? AND direction = 'outbound'",
+        conversation.id,
+      ))!;
+      const sends = (await graphRequests(`/${phoneNumberId}/messages`)).length;
+      const retried = await answer(
+        api(owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+          param: { id: conversation.id, messageId: id },
+        }),
+      );
+      expect(retried.status).toBe(409);
+      expect(JSON.stringify(retried.body)).toContain(words);
+      expect(await stored()).toMatchObject({ status: "failed", error_code: String(code) });
+      expect(await graphRequests(`/${phoneNumberId}/messages`)).toHaveLength(sends);
+    }
+  });
 });
 
 describe("two organizations", () => {

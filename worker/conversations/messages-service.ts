@@ -170,8 +170,21 @@ async function findMessage(db: OrganizationDb, member: Member, { id, messageId }
 export async function retryMessage(deps: Deps, member: Member, input: MessageRef) {
   const { conversation, row } = await findMessage(deps.orgDb, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
+  const refusal = row.errorCode && NEVER_RETRIED[row.errorCode];
+  if (refusal) throw new AppError(409, "not_retriable", refusal);
   return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
 }
+
+/**
+ * What Meta refused for the customer's sake is never sent again (contract section 17): they
+ * stopped marketing from the business (131050), or Meta's per-user marketing limit (131049).
+ */
+const NEVER_RETRIED: Record<string, string> = {
+  "131050":
+    "El cliente pidió no recibir promociones de este negocio: este mensaje no se reintenta.",
+  "131049":
+    "Meta limita las promociones a este cliente durante 24 horas: este mensaje no se reintenta.",
+};
 
 const transcriptNotFailed = () =>
   new AppError(
