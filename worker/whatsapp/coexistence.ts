@@ -21,7 +21,7 @@ import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
-import { readableContent, type InboundMessage } from "./inbound-content";
+import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import type {
   AccountUpdatePayload,
   ArrivedEcho,
@@ -29,12 +29,6 @@ import type {
   HandoverPayload,
   StateSyncPayload,
 } from "./ingest";
-
-/** Meta's time (unix seconds, as a string) as ISO; now when it is missing or malformed. */
-export const isoFromSeconds = (seconds: string | undefined) => {
-  const n = Number(seconds);
-  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : new Date().toISOString();
-};
 
 /** How long a reply from the phone keeps the AI silent in its conversation. */
 export const PHONE_PAUSE_MS = 24 * 60 * 60 * 1000;

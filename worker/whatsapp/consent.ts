@@ -13,8 +13,9 @@ import { uuidv7 } from "../db/ids";
 import { conversations } from "../db/schema";
 import type { Deps } from "../http/deps";
 import type { RealtimeEvent } from "../realtime/contract";
-import { isoFromSeconds } from "./coexistence";
+import { isoFromSeconds } from "./inbound-content";
 import { validBsuid, validWaId } from "./customer-identity";
+import { billingCountry } from "./country";
 
 /** One item of a `user_preferences` change, as Meta sends it. */
 export interface UserPreferencePayload {
@@ -179,7 +180,7 @@ export async function applyUserPreferences(
       console.warn("webhook: user_preferences item ignored (no value or no customer)");
       return [];
     }
-    const at = isoFromSeconds(item.timestamp === undefined ? undefined : String(item.timestamp));
+    const at = isoFromSeconds(item.timestamp);
     return [{ userId, phone, optedOut: item.value === "stop", source: "meta", at }];
   });
   const changed = await recordConsent(deps, organizationId, changes);
@@ -277,8 +278,7 @@ const NON_US_AREA_CODES = new Set(
     .split(" "),
 );
 
-/** Countries Meta serves no message to (sanctions), by calling code and BSUID prefix. */
-const UNSERVED_CALLING_CODES = ["53", "58", "98", "850", "963"];
+/** Countries Meta serves no message to (sanctions). */
 const UNSERVED_COUNTRIES = new Set(["CU", "VE", "IR", "KP", "SY"]);
 
 /** A US number: +1 followed by an area code that is not another country's of the plan. */
@@ -292,11 +292,10 @@ export const isUsNumber = (phone: string) =>
  */
 export function marketingReachable(customer: Pick<ConversationRow, "phoneNumber" | "waUserId">) {
   const { phoneNumber: phone, waUserId: userId } = customer;
-  if (phone) {
-    return !isUsNumber(phone) && !UNSERVED_CALLING_CODES.some((code) => phone.startsWith(code));
-  }
-  const country = userId && /^[A-Z]{2}\./.test(userId) ? userId.slice(0, 2) : null;
-  return country !== "US" && (country === null || !UNSERVED_COUNTRIES.has(country));
+  // The phone first: +1 is the US only by its area code (billingCountry says US for all +1).
+  const country = billingCountry(phone, phone ? null : userId);
+  if (phone ? isUsNumber(phone) : country === "US") return false;
+  return country === null || !UNSERVED_COUNTRIES.has(country);
 }
 
 /** Why a customer is left out of a marketing send (the preview's `skipped`), or null. */

@@ -17,7 +17,7 @@ import { spanishGraphError } from "../meta/graph";
 import { publish } from "../realtime/publish";
 import type { HistoryImport } from "./contract";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
-import { readableContent, type InboundMessage } from "./inbound-content";
+import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import type { EchoPayload, HistoryPayload } from "./ingest";
 
 /** Meta's error on `history` when the owner chose not to share the app's chats. */
@@ -171,13 +171,9 @@ const toHistoryImport = (row: Pick<HistoryImportRow, keyof HistoryImport>): Hist
   error: row.error,
 });
 
-/** A plain row of history_imports (snake_case, as SQL answers it). */
-const fromPlainRow = (row: Record<string, unknown>): HistoryImport => ({
-  state: row.state as HistoryImport["state"],
-  progress: Number(row.progress),
-  messages: Number(row.messages),
-  error: (row.error as string | null) ?? null,
-});
+/** A row of history_imports as plain SQL answers it (snake_case). */
+const fromPlainRow = (row: Record<string, unknown>) =>
+  toHistoryImport(fromRows(historyImports, [row])[0]!);
 
 const progressEvent = (historyImport: HistoryImport) => ({
   type: "import_progress" as const,
@@ -331,11 +327,6 @@ function customerOf(page: HeldPage) {
   return phone || userId ? { phone, userId } : null;
 }
 
-const metaTime = (seconds: unknown, fallback: string) => {
-  const n = Number(seconds);
-  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : fallback;
-};
-
 /**
  * A page's messages as the thread shows them: the customer's inbound, the business's (sent
  * from the phone) outbound; reactions, edits and revokes are not messages of their own and are
@@ -369,7 +360,7 @@ function importedMessages(
         status: status ?? (fromCustomer ? "delivered" : "sent"),
         mediaId: readable.mediaId,
         mediaMimeType: readable.mediaMimeType,
-        sentAt: metaTime(message.timestamp, page.receivedAt),
+        sentAt: isoFromSeconds(message.timestamp, page.receivedAt),
       },
     ];
   });
@@ -522,7 +513,7 @@ export async function importHistory(
 
 /** The newest message of a page: a conversation it creates starts there. */
 function newestTime(page: HeldPage & { receivedAt: string }) {
-  const times = page.messages.map((m) => metaTime(m.timestamp, page.receivedAt));
+  const times = page.messages.map((m) => isoFromSeconds(m.timestamp, page.receivedAt));
   return times.reduce(
     (newest, time) => (time > newest ? time : newest),
     times[0] ?? page.receivedAt,

@@ -3,6 +3,15 @@
  * or a Spanish placeholder. Media keep Meta's id and MIME type for the media route.
  */
 import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_PLACEHOLDERS } from "../conversations/contract";
+
+/**
+ * Meta's time (unix seconds, a string or a number) as ISO; `fallback` (now by default) when it
+ * is missing or malformed.
+ */
+export const isoFromSeconds = (seconds: unknown, fallback = new Date().toISOString()) => {
+  const n = Number(seconds);
+  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : fallback;
+};
 export interface InboundMessage {
   id: string;
   /** The customer's phone (wa_id): absent when a customer with a username withholds it. */

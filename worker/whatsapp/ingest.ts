@@ -24,7 +24,7 @@ import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { pricingCategoryOf } from "./contract";
 import { spanishGraphError } from "../meta/graph";
-import { readableContent, type InboundMessage } from "./inbound-content";
+import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents } from "../sales/service";
 import {
@@ -35,7 +35,6 @@ import {
   applyPhoneContacts,
   ingestEchoes,
   isCorrection,
-  isoFromSeconds,
 } from "./coexistence";
 import { holdHistory } from "./history-import";
 import {
