@@ -9,6 +9,7 @@ import { depsForBackground, type Deps } from "../worker/http/deps";
 import { resumeStuckTranscripts } from "../worker/ai/transcribe";
 import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
+import { runBroadcasts } from "../worker/broadcasts/sending";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
@@ -60,6 +61,9 @@ const RUNS: Record<
   // A bounded part of the app's history, then again at once while pages are left: a live
   // delivery waits for one run at most (worker/whatsapp/history-import.ts).
   history: (deps, at, organizationId) => importHistory(deps, organizationId, at),
+  // A couple of seconds of sending, then again at once while recipients are left; when quiet
+  // hours or the daily limit end; when a scheduled one is due.
+  broadcasts: (deps, at, organizationId) => runBroadcasts(deps, organizationId, at),
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */

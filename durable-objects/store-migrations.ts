@@ -8,6 +8,7 @@ import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
 import { COEXISTENCE_SQL } from "./store-migration-0004";
 import { CONSENT_SQL } from "./store-migration-0005";
 import { BROADCASTS_SQL } from "./store-migration-0006";
+import { BROADCAST_SENDING_SQL } from "./store-migration-0007";
 
 export interface StoreMigration {
   version: number;
@@ -61,6 +62,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 6,
     name: "broadcasts",
     sql: BROADCASTS_SQL,
+  },
+  {
+    version: 7,
+    name: "broadcast_sending",
+    sql: BROADCAST_SENDING_SQL,
   },
 ];
 

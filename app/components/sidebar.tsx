@@ -16,6 +16,11 @@ export const NAV_ITEMS = [
     label: "Menciones",
     icon: "M16 12a4 4 0 10-1.2 2.8M16 8v5a2 2 0 004 0v-1a8 8 0 10-3 6.2",
   },
+  {
+    to: "/broadcasts",
+    label: "Difusiones",
+    icon: "M3 10v4h3l6 4V6L6 10zM16 9a4 4 0 010 6M19 6a8 8 0 010 12",
+  },
   { to: "/agents", label: "Agentes", icon: "M12 3a4 4 0 110 8 4 4 0 010-8zM4 21a8 8 0 0116 0" },
   { to: "/tracking", label: "Analytics", icon: "M4 20V10M10 20V4M16 20v-7M22 20H2" },
   {

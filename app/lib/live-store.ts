@@ -1,6 +1,6 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
- * the newest copy of each conversation and message. The realtime client feeds it before any
+ * the newest copy of each conversation, message and broadcast. The realtime client feeds it before any
  * screen hears the event, so a screen whose data was being read at that moment still gets it.
  *
  * Reads are by mark: take `live.mark()` when a fetch starts; when it answers, `since(mark)`
@@ -8,6 +8,7 @@
  * Conversations carry `updated_at`: a copy older than the one kept (an event that travelled
  * slower than a later read) never replaces it.
  */
+import type { Broadcast } from "../../worker/broadcasts/contract";
 import type {
   Conversation,
   Message,
@@ -49,6 +50,17 @@ function copies<T extends { id: string }>() {
 /** Whether `a` is an older copy of the conversation than `b` (by `updated_at`). */
 export const olderConversation = (a: Conversation, b: Conversation) => a.updated_at < b.updated_at;
 
+/**
+ * Whether `a` is an older copy of the broadcast than `b`: by `updated_at`, and between two
+ * copies of the same instant by how far the send has gone (every count only grows).
+ */
+export function olderBroadcast(a: Broadcast, b: Broadcast) {
+  if (a.updated_at !== b.updated_at) return a.updated_at < b.updated_at;
+  const progress = ({ stats: s }: Broadcast) =>
+    s.sent + s.delivered + s.read + s.replied + s.failed + s.limited + s.opted_out + s.sales;
+  return progress(a) < progress(b);
+}
+
 /** A conversation as the store keeps it, and when a message of it last came. */
 export interface LiveConversation {
   id: string;
@@ -59,6 +71,7 @@ export interface LiveConversation {
 
 const conversations = copies<LiveConversation>();
 const messages = copies<Message>();
+const broadcasts = copies<Broadcast>();
 
 export const live = {
   /** The mark to take before reading: what is recorded after it is newer than the answer. */
@@ -99,6 +112,21 @@ export const live = {
   messageSince: (id: string, mark: number) => messages.get(id, mark),
   messagesSince: (mark: number) => messages.since(mark),
 
+  /** A broadcast's newer copy (its `broadcast_update`, or this console's own change). */
+  broadcast(broadcast: Broadcast) {
+    const kept = broadcasts.get(broadcast.id, 0);
+    const newest = kept && olderBroadcast(broadcast, kept) ? kept : broadcast;
+    broadcasts.record(newest);
+    return newest;
+  },
+  /** The newest copy known of `broadcast`: the store's, unless this one is newer. */
+  newestBroadcast(broadcast: Broadcast) {
+    const kept = broadcasts.get(broadcast.id, 0);
+    return kept && olderBroadcast(broadcast, kept) ? kept : broadcast;
+  },
+  /** The broadcasts recorded after `mark`, newest copy of each. */
+  broadcastsSince: (mark: number) => broadcasts.since(mark),
+
   /** Every realtime event, as the realtime client receives it, before the screens do. */
   record(event: RealtimeEvent) {
     switch (event.type) {
@@ -114,6 +142,9 @@ export const live = {
         break;
       case "conversation_update":
         live.conversation((event.data as { conversation: Conversation }).conversation);
+        break;
+      case "broadcast_update":
+        live.broadcast((event.data as { broadcast: Broadcast }).broadcast);
         break;
       default:
     }

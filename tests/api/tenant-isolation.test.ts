@@ -183,6 +183,11 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
   ["GET", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
   ["PATCH", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`, { name: "Robada" }],
   ["POST", "broadcast preview", (t) => `/api/v1/broadcasts/${t.broadcastId}/preview`],
+  ["GET", "broadcast recipients", (t) => `/api/v1/broadcasts/${t.broadcastId}/recipients`],
+  ["POST", "broadcast send", (t) => `/api/v1/broadcasts/${t.broadcastId}/send`],
+  ["POST", "broadcast pause", (t) => `/api/v1/broadcasts/${t.broadcastId}/pause`],
+  ["POST", "broadcast resume", (t) => `/api/v1/broadcasts/${t.broadcastId}/resume`],
+  ["POST", "broadcast cancel", (t) => `/api/v1/broadcasts/${t.broadcastId}/cancel`],
   ["DELETE", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
 ];
 
@@ -221,7 +226,7 @@ describe("routes with an id of another organization", () => {
     const replies = await call("GET", "/api/v1/quick-replies", { token });
     expect(replies.body.data.map((r: any) => r.id)).toContain(a.quickReplyId);
     const broadcast = await call("GET", `/api/v1/broadcasts/${a.broadcastId}`, { token });
-    expect(broadcast.body.data.name).toBe("Difusión A");
+    expect(broadcast.body.data).toMatchObject({ name: "Difusión A", status: "draft" });
   });
 });
 

@@ -99,4 +99,5 @@ export const CONSOLE_SCREENS = [
   ["/settings/organization", "Configuración de Organización"],
   ["/settings/user", "Configuración de Usuario"],
   ["/mentions", "Menciones"],
+  ["/broadcasts", "Difusiones"],
 ] as const;

@@ -149,13 +149,15 @@ function outboundProblem(body, uploaded) {
  * What Meta bills for a message it accepted (per-message pricing): a template its
  * category, anything else a service message, billable since October 2026.
  */
-export function pricingOf(body) {
+export function pricingOf(body, edge = "messages") {
   const template =
     body.type === "template" && TEMPLATES.find((t) => t.name === body.template?.name);
+  // Meta bills what the Marketing Messages API sends as `marketing_lite`.
+  const category = template ? template.category.toLowerCase() : "service";
   return {
     billable: true,
     pricing_model: "PMP",
-    category: template ? template.category.toLowerCase() : "service",
+    category: edge === "marketing_messages" ? "marketing_lite" : category,
     type: "regular",
   };
 }
@@ -193,6 +195,8 @@ export async function startFakeGraph({
   const tokens = new Set([F.businessToken, "test-access-token", "sandbox-access-token"]);
   const uploaded = new Map();
   let messageSequence = 0;
+  /** Each number's messaging limit tier, set through /__fake/messaging-limit. */
+  const messagingLimits = new Map();
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
   let adInsights = [...initialInsights];
   /**
@@ -213,8 +217,11 @@ export async function startFakeGraph({
     return answer?.status ?? 0;
   }
 
-  /** sent → delivered → read for an accepted message; `pricing` rides on the first two. */
-  function scheduleStatuses(phoneNumberId, id, body) {
+  /**
+   * sent → delivered → read for an accepted message; `pricing` rides on the first two, and the
+   * send's `biz_opaque_callback_data` on all of them, as Meta repeats it.
+   */
+  function scheduleStatuses(phoneNumberId, id, body, edge) {
     ["sent", "delivered", "read"].forEach((status, index) => {
       setTimeout(
         () => {
@@ -240,7 +247,10 @@ export async function startFakeGraph({
                           ...(body.to
                             ? { recipient_id: body.to }
                             : { recipient_user_id: body.recipient }),
-                          ...(status !== "read" && { pricing: pricingOf(body) }),
+                          ...(status !== "read" && { pricing: pricingOf(body, edge) }),
+                          ...(body.biz_opaque_callback_data && {
+                            biz_opaque_callback_data: body.biz_opaque_callback_data,
+                          }),
                         },
                       ],
                     },
@@ -330,6 +340,11 @@ export async function startFakeGraph({
     async (req, res, body, url) => {
       if (url.pathname === "/__fake/insights" && req.method === "POST") {
         adInsights = [...(body?.rows ?? [])];
+        return sendJson(res, 200, { ok: true });
+      }
+      // `{phone_number_id, tier}`: the number's messaging limit (TIER_2K until set).
+      if (url.pathname === "/__fake/messaging-limit" && req.method === "POST") {
+        messagingLimits.set(body?.phone_number_id, body?.tier);
         return sendJson(res, 200, { ok: true });
       }
       if (url.pathname === "/__fake/pricing" && req.method === "POST") {
@@ -436,12 +451,21 @@ export async function startFakeGraph({
           code: 190,
         });
 
-      // Any phone number id sends (tests give each organization its own number).
-      if (edge === "messages" && method === "POST") {
+      // Any phone number id sends (tests give each organization its own number); the Marketing
+      // Messages API takes the same body, for marketing templates only.
+      if ((edge === "messages" || edge === "marketing_messages") && method === "POST") {
         if (body?.messaging_product !== "whatsapp")
           return graphError(res, 400, {
             message: "(#100) The parameter messaging_product is required.",
             code: 100,
+          });
+        if (
+          edge === "marketing_messages" &&
+          TEMPLATES.find((t) => t.name === body.template?.name)?.category !== "MARKETING"
+        )
+          return graphError(res, 400, {
+            message: "(#134100) Only marketing templates are supported by this endpoint",
+            code: 134100,
           });
         if (body.status === "read") return sendJson(res, 200, { success: true });
         if (body.type === "text" && !(body.text?.body?.length <= 4096))
@@ -450,7 +474,7 @@ export async function startFakeGraph({
         if (problem) return graphError(res, 400, problem);
         messageSequence += 1;
         const id = `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
-        if (autoStatuses) scheduleStatuses(node, id, body);
+        if (autoStatuses) scheduleStatuses(node, id, body, edge);
         return sendJson(res, 200, {
           messaging_product: "whatsapp",
           contacts: [
@@ -513,6 +537,17 @@ export async function startFakeGraph({
               messaging_product: "whatsapp",
             },
           ],
+        });
+      }
+      // The business portfolio's messaging limit, as each number reports it (since Oct 2025).
+      if (
+        !edge &&
+        method === "GET" &&
+        url.searchParams.get("fields") === "whatsapp_business_manager_messaging_limit"
+      ) {
+        return sendJson(res, 200, {
+          id: node,
+          whatsapp_business_manager_messaging_limit: messagingLimits.get(node) ?? "TIER_2K",
         });
       }
       // Any number id answers (tests give each organization its own); media ids carry no `fields`.

@@ -35,6 +35,8 @@ export function statusUpdate(options: {
   errors?: Record<string, unknown>[];
   /** Meta's `pricing` (a billable service message by default; null leaves it out). */
   pricing?: Record<string, unknown> | null;
+  /** The send's `biz_opaque_callback_data`, which Meta repeats on its statuses. */
+  callbackData?: string;
 }): Change;
 export function ctwaReferral(options?: {
   adId?: string;

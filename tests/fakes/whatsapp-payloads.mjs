@@ -101,6 +101,7 @@ export function statusUpdate({
   timestamp = seconds(),
   errors,
   pricing = { billable: true, pricing_model: "PMP", category: "service", type: "regular" },
+  callbackData,
 }) {
   return {
     wabaId,
@@ -117,6 +118,7 @@ export function statusUpdate({
           ...(recipientUserId && { recipient_user_id: recipientUserId }),
           ...(status !== "failed" && pricing && { pricing }),
           ...(errors && { errors }),
+          ...(callbackData && { biz_opaque_callback_data: callbackData }),
         },
       ],
     },

@@ -29,6 +29,11 @@ export const AUDIT_ACTIONS = [
   "label.update",
   "label.delete",
   "sale.create",
+  "broadcast.schedule",
+  "broadcast.send",
+  "broadcast.pause",
+  "broadcast.resume",
+  "broadcast.cancel",
   "account.export",
   "account.delete",
 ] as const;

@@ -7,7 +7,7 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { OrganizationDb } from "../db/client";
-import { conversations, labels, messageCosts } from "../db/schema";
+import { conversations, labels } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { organizationCurrency } from "../organizations/service";
@@ -17,9 +17,9 @@ import type {
   AudienceCriteria,
   BroadcastCategory,
   BroadcastPreview,
-  CountryCost,
   SkippedCounts,
 } from "./contract";
+import { analyticsRates, estimate } from "./pricing";
 
 /** A list bound as one JSON parameter, whatever its length (D1 binds at most 100). */
 const inJson = (column: SQLiteColumn, values: string[]) =>
@@ -95,6 +95,7 @@ export function audienceCustomers(
 ) {
   return db
     .select({
+      id: conversations.id,
       phoneNumber: conversations.phoneNumber,
       waUserId: conversations.waUserId,
       marketingOptedOutAt: conversations.marketingOptedOutAt,
@@ -119,105 +120,18 @@ function exclusionOf(
   return consent ?? (customer.undeliverable ? "unreachable" : null);
 }
 
-// ---------------------------------------------------------------------------------------------
-// What Meta would charge.
-
-/**
- * Meta's published per-message rates in USD, for when the organization's own figures do not
- * have a country yet. Source: Meta's rate card as gathered in the product's research notes
- * (research-whatsapp-2026.md section 1.2, read 2026-11-26: AR, BR, CL and CO from the
- * October 2026 card; ES, MX and PE indicative, from the July 2025 card; US and the default,
- * "Other", from the July 2025 card). An estimate: Meta's invoice is what counts.
- */
-const RATE_CARD_USD: Record<string, Record<BroadcastCategory, number>> = {
-  ES: { MARKETING: 0.0615, UTILITY: 0.02 },
-  MX: { MARKETING: 0.0305, UTILITY: 0.0085 },
-  CO: { MARKETING: 0.0125, UTILITY: 0.0008 },
-  AR: { MARKETING: 0.0618, UTILITY: 0.026 },
-  CL: { MARKETING: 0.0889, UTILITY: 0.02 },
-  PE: { MARKETING: 0.0703, UTILITY: 0.02 },
-  US: { MARKETING: 0.025, UTILITY: 0.0034 },
-  BR: { MARKETING: 0.0625, UTILITY: 0.0068 },
-};
-const DEFAULT_RATE_USD: Record<BroadcastCategory, number> = { MARKETING: 0.0604, UTILITY: 0.0077 };
-
-/**
- * Units of each currency per US dollar, approximate (November 2026), to give the rate card in
- * the organization's currency. A currency not listed gets no card rate (null), not a guess.
- */
-const PER_USD: Record<string, number> = {
-  USD: 1,
-  EUR: 0.86,
-  GBP: 0.76,
-  MXN: 18.5,
-  COP: 3900,
-  ARS: 1450,
-  CLP: 940,
-  PEN: 3.5,
-  BRL: 5.4,
-};
-
-/** The pricing categories Meta's analytics bill a template of that category under. */
-const PRICING_CATEGORIES: Record<BroadcastCategory, string[]> = {
-  // Sent through the Marketing Messages API it is billed as `marketing_lite`, at the same price.
-  MARKETING: ["marketing", "marketing_lite"],
-  UTILITY: ["utility"],
-};
-
-/**
- * The latest rate the organization's pricing analytics know for each country: cost over
- * volume of the latest day that has the category and country (SQLite answers the other
- * columns of a `max()` group from the row holding the maximum).
- */
-async function analyticsRates(
+/** The audience as a broadcast's recipients: each conversation, and why it is left out (or null). */
+export async function audienceRecipients(
   db: OrganizationDb,
   organizationId: string,
-  category: BroadcastCategory,
+  broadcast: { audience: AudienceCriteria; category: BroadcastCategory },
+  now = Date.now(),
 ) {
-  const rows = await db
-    .select({
-      country: messageCosts.country,
-      day: sql<string>`max(${messageCosts.day})`,
-      cost: messageCosts.cost,
-      volume: messageCosts.volume,
-    })
-    .from(messageCosts)
-    .where(
-      and(
-        eq(messageCosts.organizationId, organizationId),
-        inArray(messageCosts.category, PRICING_CATEGORIES[category]),
-      ),
-    )
-    .groupBy(messageCosts.country);
-  return new Map(rows.map((row) => [row.country, row.cost / row.volume]));
-}
-
-const rounded = (amount: number, decimals: number) => Number(amount.toFixed(decimals));
-
-/** Each country's recipients priced at the best rate known, and the total (null if one lacks it). */
-function estimate(
-  recipientsByCountry: Map<string, number>,
-  known: Map<string, number>,
-  category: BroadcastCategory,
-  currency: string,
-) {
-  const perUsd = PER_USD[currency];
-  const byCountry: Record<string, CountryCost> = {};
-  let amount: number | null = 0;
-  for (const [country, recipients] of [...recipientsByCountry].sort()) {
-    const analytics = known.get(country);
-    const card = (RATE_CARD_USD[country] ?? DEFAULT_RATE_USD)[category];
-    const rate = analytics ?? (perUsd === undefined ? null : card * perUsd);
-    const cost = rate === null ? null : rate * recipients;
-    byCountry[country] = {
-      recipients,
-      rate: rate === null ? null : rounded(rate, 6),
-      amount: cost === null ? null : rounded(cost, 2),
-      source: analytics === undefined ? "rate_card" : "analytics",
-    };
-    amount = amount === null || cost === null ? null : amount + cost;
-  }
-  return { amount: amount === null ? null : rounded(amount, 2), currency, by_country: byCountry };
+  const customers = await audienceCustomers(db, organizationId, broadcast.audience);
+  return customers.map((customer) => ({
+    id: customer.id,
+    skip: exclusionOf(customer, broadcast.category, now),
+  }));
 }
 
 /** Who would receive the broadcast now, who is left out and why, and what Meta would charge. */

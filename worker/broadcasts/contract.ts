@@ -1,7 +1,6 @@
 /**
  * Broadcasts ("Difusiones", contract section 17): one approved template sent to a segment of
- * the organization's customers. This slice keeps the broadcast, its audience and its preview;
- * sending, pacing and results come next.
+ * the organization's customers, paced within Meta's limits, with its results.
  */
 import { z } from "zod";
 import { templateSendField } from "../conversations/contract";
@@ -26,19 +25,31 @@ export const BROADCAST_CATEGORIES = ["MARKETING", "UTILITY"] as const;
 export type BroadcastCategory = (typeof BROADCAST_CATEGORIES)[number];
 
 /**
- * One recipient's way through a send (next slice): `pending` until sent, then Meta's statuses;
- * `skipped` when consent left them out at send time, `limited` on 131049 (never retried).
+ * One recipient's way through a send: `pending` until its turn, `sending` while Meta is asked
+ * (a recipient is claimed once: never asked twice), then Meta's statuses; `skipped` when
+ * consent left them out at send time (the reason in `error_code`), `limited` on 131049 (never
+ * retried), `cancelled` when the broadcast was cancelled before their turn.
  */
 export const RECIPIENT_STATES = [
   "pending",
+  "sending",
   "sent",
   "delivered",
   "read",
   "failed",
-  "skipped",
   "limited",
+  "skipped",
+  "cancelled",
 ] as const;
 export type RecipientState = (typeof RECIPIENT_STATES)[number];
+
+/** Why a recipient was left out when the broadcast was sent (as the preview counts them). */
+export const SKIP_REASONS = ["opted_out", "limited", "unreachable"] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Why a `sending` broadcast is waiting: quiet hours, or the account's daily messaging limit. */
+export const WAIT_REASONS = ["quiet_hours", "messaging_limit"] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /** How many ids one criterion may list (a segment, not a customer list). */
 const MAX_CRITERION_IDS = 50;
@@ -138,6 +149,13 @@ export const broadcastListQuery = z.object({
   before: z.uuid({ error: "before debe ser el id de una difusión" }).optional(),
 });
 
+/** `GET /broadcasts/{id}/recipients`: by state, a page at a time (`after`: the last conversation). */
+export const recipientListQuery = z.object({
+  state: z.enum(RECIPIENT_STATES, { error: "Estado de destinatario desconocido" }).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  after: z.string().trim().min(1).max(200).optional(),
+});
+
 /** The audience as the API answers it (the criteria given, nothing else). */
 export interface AudienceCriteria {
   label_ids?: string[];
@@ -161,8 +179,68 @@ export interface Broadcast {
   audience: AudienceCriteria;
   send_at: string | null;
   created_by: string | null;
+  /** When it started sending, and when the last recipient was sent (or it was cancelled). */
+  started_at: string | null;
+  completed_at: string | null;
+  /**
+   * Meta refused the Marketing Messages API (the account is not onboarded to it): the rest
+   * went through the ordinary `/messages`. Said once, on the broadcast.
+   */
+  fell_back_at: string | null;
+  /** A `sending` broadcast waiting for the end of quiet hours or of the daily limit. */
+  waiting: { reason: WaitReason; until: string } | null;
+  stats: BroadcastStats;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A broadcast's results (contract section 17). Counts are of recipients, and cumulative:
+ * a read message was also delivered and sent.
+ */
+export interface BroadcastStats {
+  /** Everyone it is for (not those left out at send time). */
+  recipients: number;
+  /** Not sent yet: waiting their turn (or being sent). */
+  pending: number;
+  /** Accepted by Meta. */
+  sent: number;
+  delivered: number;
+  read: number;
+  /** Wrote back within 72 h of receiving it. */
+  replied: number;
+  /** Refused by Meta (its code in `failed_by_code`), or not sent for an error. */
+  failed: number;
+  failed_by_code: Record<string, number>;
+  /** Meta's per-user marketing limit (131049): not the product's failure, never retried. */
+  limited: number;
+  /** Stopped marketing after receiving it (Meta's switch, 131050 or an opt-out word). */
+  opted_out: number;
+  /** Left out at send time, and why. */
+  skipped: SkippedCounts;
+  /** Sales recorded in the recipients' conversations within 7 days of the send. */
+  sales: number;
+  revenue: number;
+  /** What Meta billed for the messages (statuses' pricing) at the rate known for each country. */
+  cost: number;
+  /** The organization's currency, of `revenue` and `cost`. */
+  currency: string;
+}
+
+/** One recipient as `GET /broadcasts/{id}/recipients` answers it. */
+export interface BroadcastRecipient {
+  conversation_id: string;
+  customer_name: string | null;
+  phone_number: string | null;
+  state: RecipientState;
+  /** Meta's code (or the skip reason, or `interrupted`), and its reason in Spanish. */
+  error_code: string | null;
+  error: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  read_at: string | null;
+  replied_at: string | null;
+  cost: number | null;
 }
 
 /** Why a customer of the audience is left out of the send. */

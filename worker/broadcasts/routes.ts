@@ -2,8 +2,14 @@ import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
-import { broadcastInput, broadcastListQuery, broadcastUpdateInput } from "./contract";
+import {
+  broadcastInput,
+  broadcastListQuery,
+  broadcastUpdateInput,
+  recipientListQuery,
+} from "./contract";
 import * as broadcasts from "./service";
+import * as sending from "./sending";
 
 const member = [requireCaller, requireMember] as const;
 const manager = [...member, requireRole("owner", "admin")] as const;
@@ -43,4 +49,27 @@ export const broadcastRoutes = new Hono<AppContext>()
   .post("/:id/preview", ...member, async (c) => {
     const preview = await broadcasts.previewBroadcast(c.var.deps, c.var.member, c.req.param("id"));
     return c.json({ data: preview });
+  })
+  .get("/:id/recipients", ...member, queryParams(recipientListQuery), async (c) => {
+    const page = await broadcasts.listRecipients(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      query: c.req.valid("query"),
+    });
+    return c.json({ data: page });
+  })
+  .post("/:id/send", ...manager, async (c) => {
+    const broadcast = await sending.sendBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: broadcast });
+  })
+  .post("/:id/pause", ...manager, async (c) => {
+    const broadcast = await sending.pauseBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: broadcast });
+  })
+  .post("/:id/resume", ...manager, async (c) => {
+    const broadcast = await sending.resumeBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: broadcast });
+  })
+  .post("/:id/cancel", ...manager, async (c) => {
+    const broadcast = await sending.cancelBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: broadcast });
   });

@@ -4,48 +4,31 @@
  * approved MARKETING or UTILITY template of the organization's account and keeps its audience
  * as criteria, evaluated when asked (./audience.ts).
  */
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { broadcasts, whatsappTemplates } from "../db/schema";
+import { broadcastRecipients, broadcasts, conversations, whatsappTemplates } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { templateParameterCount } from "../whatsapp/contract";
 import { checkAudienceLabels, previewAudience } from "./audience";
+import { toRecipient, withResults, type BroadcastRow } from "./mappers";
+import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   BROADCAST_CATEGORIES,
   EDITABLE_STATUSES,
-  type Broadcast,
   type BroadcastCategory,
   type BroadcastInput,
   type BroadcastUpdate,
   type broadcastListQuery,
+  type recipientListQuery,
 } from "./contract";
 import type { z } from "zod";
-
-type Row = typeof broadcasts.$inferSelect;
 
 const broadcastNotFound = () => notFound("Difusión no encontrada.");
 const notEditable = () =>
   conflict("Solo se puede cambiar o borrar una difusión en borrador o programada.");
 const templateRefused = (code: string, message: string) => new AppError(422, code, message);
-
-export const toBroadcast = (row: Row): Broadcast => ({
-  id: row.id,
-  name: row.name,
-  status: row.status,
-  template: {
-    name: row.templateName,
-    language: row.templateLanguage,
-    category: row.templateCategory,
-    parameters: row.templateParameters,
-  },
-  audience: row.audience,
-  send_at: row.sendAt,
-  created_by: row.createdBy,
-  created_at: row.createdAt,
-  updated_at: row.updatedAt,
-});
 
 const scoped = (member: Member, id: string) =>
   and(eq(broadcasts.id, id), eq(broadcasts.organizationId, member.organizationId));
@@ -58,7 +41,7 @@ const scoped = (member: Member, id: string) =>
  * approved, MARKETING or UTILITY, in that language, with as many parameters as its body asks.
  * Answers its category.
  */
-async function usableTemplate(
+export async function usableTemplate(
   db: OrganizationDb,
   organizationId: string,
   template: BroadcastInput["template"],
@@ -123,11 +106,11 @@ function checkSendAt(sendAt: string | null | undefined, now = Date.now()) {
 
 /** The organization's broadcasts, newest first, a page at a time (`before`: the last one seen). */
 export async function listBroadcasts(
-  { orgDb: db }: Deps,
+  deps: Deps,
   member: Member,
   query: z.output<typeof broadcastListQuery>,
 ) {
-  const rows = await db
+  const rows = await deps.orgDb
     .select()
     .from(broadcasts)
     .where(
@@ -139,7 +122,7 @@ export async function listBroadcasts(
     .orderBy(desc(broadcasts.id))
     .limit(query.limit + 1);
   return {
-    broadcasts: rows.slice(0, query.limit).map(toBroadcast),
+    broadcasts: await withResults(deps, member.organizationId, rows.slice(0, query.limit)),
     has_more: rows.length > query.limit,
   };
 }
@@ -150,8 +133,43 @@ async function findBroadcast(db: OrganizationDb, member: Member, id: string) {
   return row;
 }
 
-export async function getBroadcast({ orgDb: db }: Deps, member: Member, id: string) {
-  return toBroadcast(await findBroadcast(db, member, id));
+export async function getBroadcast(deps: Deps, member: Member, id: string) {
+  return shaped(deps, member, await findBroadcast(deps.orgDb, member, id));
+}
+
+const shaped = async (deps: Deps, member: Member, row: BroadcastRow) =>
+  (await withResults(deps, member.organizationId, [row]))[0]!;
+
+/** Its recipients by state, a page at a time in conversation order (`after`: the last one). */
+export async function listRecipients(
+  deps: Deps,
+  member: Member,
+  { id, query }: { id: string; query: z.output<typeof recipientListQuery> },
+) {
+  const { orgDb } = deps;
+  await findBroadcast(orgDb, member, id);
+  const rows = await orgDb
+    .select({
+      recipient: broadcastRecipients,
+      name: conversations.contactName,
+      phoneNumber: conversations.phoneNumber,
+    })
+    .from(broadcastRecipients)
+    .innerJoin(conversations, eq(conversations.id, broadcastRecipients.conversationId))
+    .where(
+      and(
+        eq(broadcastRecipients.broadcastId, id),
+        eq(broadcastRecipients.organizationId, member.organizationId),
+        query.state ? eq(broadcastRecipients.state, query.state) : undefined,
+        query.after ? gt(broadcastRecipients.conversationId, query.after) : undefined,
+      ),
+    )
+    .orderBy(asc(broadcastRecipients.conversationId))
+    .limit(query.limit + 1);
+  return {
+    recipients: rows.slice(0, query.limit).map((row) => toRecipient(row.recipient, row)),
+    has_more: rows.length > query.limit,
+  };
 }
 
 /** Who would receive it now, who is left out and why, and the estimated cost. */
@@ -166,7 +184,8 @@ export async function previewBroadcast(deps: Deps, member: Member, id: string) {
 // ---------------------------------------------------------------------------------------------
 // Writing (managers).
 
-export async function createBroadcast({ orgDb: db }: Deps, member: Member, input: BroadcastInput) {
+export async function createBroadcast(deps: Deps, member: Member, input: BroadcastInput) {
+  const db = deps.orgDb;
   const { organizationId } = member;
   checkSendAt(input.send_at);
   const category = await usableTemplate(db, organizationId, input.template);
@@ -185,7 +204,7 @@ export async function createBroadcast({ orgDb: db }: Deps, member: Member, input
       createdBy: member.userId,
     })
     .returning();
-  return toBroadcast(row!);
+  return shaped(deps, member, row!);
 }
 
 /**
@@ -193,11 +212,12 @@ export async function createBroadcast({ orgDb: db }: Deps, member: Member, input
  * so a broadcast that started sending meanwhile is refused (409), never changed.
  */
 export async function updateBroadcast(
-  { orgDb: db }: Deps,
+  deps: Deps,
   member: Member,
   { id, changes }: { id: string; changes: BroadcastUpdate },
 ) {
   const { organizationId } = member;
+  const db = deps.orgDb;
   checkSendAt(changes.send_at);
   const category = changes.template && (await usableTemplate(db, organizationId, changes.template));
   if (changes.audience) await checkAudienceLabels(db, organizationId, changes.audience);
@@ -213,11 +233,20 @@ export async function updateBroadcast(
       }),
       audience: changes.audience,
       sendAt: changes.send_at,
+      // A scheduled broadcast without a time any more waits as a draft for "Enviar".
+      ...(changes.send_at === null && {
+        status: sql<
+          BroadcastRow["status"]
+        >`CASE WHEN status = 'scheduled' THEN 'draft' ELSE status END`,
+      }),
       updatedAt: new Date().toISOString(),
     })
     .where(and(scoped(member, id), inArray(broadcasts.status, [...EDITABLE_STATUSES])))
     .returning();
-  if (row) return toBroadcast(row);
+  if (row?.status === "scheduled" && changes.send_at) {
+    await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.parse(changes.send_at));
+  }
+  if (row) return shaped(deps, member, row);
   await findBroadcast(db, member, id); // 404 when it is not the organization's
   throw notEditable();
 }

@@ -16,7 +16,17 @@ export const MESSAGE_DIRECTIONS = ["inbound", "outbound", "internal"] as const;
  * Who wrote a message: the customer, the AI agent, a team member in the console, the owner in
  * the WhatsApp Business app ("Enviado desde el móvil") or Meta's own AI ("IA de Meta").
  */
-export const SENDER_TYPES = ["customer", "bot", "agent", "phone", "meta_ai"] as const;
+export const SENDER_TYPES = [
+  "customer",
+  "bot",
+  "agent",
+  "phone",
+  "meta_ai",
+  /** A broadcast's template (contract section 17). */
+  "broadcast",
+  /** A follow-up rule's message (contract section 17). */
+  "follow_up",
+] as const;
 /** Who answers on the number for a customer (Meta's handover): this app or Meta's own AI. */
 export const THREAD_CONTROLLERS = ["app", "meta_ai"] as const;
 /**
@@ -337,6 +347,8 @@ export interface Message {
   sender_type: (typeof SENDER_TYPES)[number];
   status: MessageStatus;
   error: string | null;
+  /** Meta's code of a failure (131050...), or the product's (`not_connected`, `unexpected`). */
+  error_code: string | null;
   media: { id: string; mime_type: string | null } | null;
   reactions: Reaction[];
   /** What an audio says, once transcribed; `transcript_error` says why it could not be. */

@@ -82,6 +82,7 @@ export const toMessage = (row: MessageRow): Message => ({
   sender_type: row.senderType,
   status: row.status,
   error: row.error,
+  error_code: row.errorCode,
   media: row.mediaId ? { id: row.mediaId, mime_type: row.mediaMimeType } : null,
   reactions: row.reactions ?? [],
   transcript: row.transcript,

@@ -50,8 +50,10 @@ import {
   BROADCAST_CATEGORIES,
   BROADCAST_STATUSES,
   RECIPIENT_STATES,
+  WAIT_REASONS,
   type AudienceCriteria,
 } from "../broadcasts/contract";
+import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../organizations/contract";
 
 const id = () =>
   text("id")
@@ -135,6 +137,11 @@ export const organizations = sqliteTable(
       .default(DEFAULT_AI_MONTHLY_TOKEN_BUDGET),
     /** `round_robin`: handed-off and new conversations go to an available member. */
     autoAssign: text("auto_assign", { enum: AUTO_ASSIGN_MODES }).notNull().default("off"),
+    /** IANA time zone of the business; its broadcasts' quiet hours are in it. */
+    timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
+    /** No broadcast is sent from start to end (HH:MM local, crossing midnight when start > end). */
+    quietHoursStart: text("quiet_hours_start").notNull().default(DEFAULT_QUIET_HOURS.start),
+    quietHoursEnd: text("quiet_hours_end").notNull().default(DEFAULT_QUIET_HOURS.end),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -986,6 +993,13 @@ export const broadcasts = sqliteTable(
     completedAt: text("completed_at"),
     /** Meta refused the Marketing Messages API (not onboarded): sent through `/messages`. */
     fellBackAt: text("fell_back_at"),
+    /** Its recipients were chosen (the audience read once, when it started sending). */
+    audienceReadAt: text("audience_read_at"),
+    /** A `sending` broadcast waiting for quiet hours or the daily limit to end, and until when. */
+    waitReason: text("wait_reason", { enum: WAIT_REASONS }),
+    waitUntil: text("wait_until"),
+    /** Its results changed since consoles were last told (`broadcast_update`, debounced). */
+    statsChangedAt: text("stats_changed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1029,6 +1043,8 @@ export const broadcastRecipients = sqliteTable(
     primaryKey({ columns: [t.broadcastId, t.conversationId] }),
     index("broadcast_recipients_state_idx").on(t.broadcastId, t.state),
     index("broadcast_recipients_wamid_idx").on(t.organizationId, t.wamid),
+    // The daily messaging limit counts who was sent a broadcast in the last 24 hours.
+    index("broadcast_recipients_sent_idx").on(t.organizationId, t.sentAt),
     // Foreign key a conversation's deletion (retention) follows.
     index("broadcast_recipients_conversation_idx").on(t.conversationId),
   ],

@@ -2,6 +2,7 @@
  * The one client of Meta's Graph API. Its base (with the API version) is META_GRAPH_URL;
  * tests and the sandbox point it at the local fake. Nothing else knows Graph's wire format.
  */
+import { META_ERROR_TEXT } from "./error-text";
 import { AppError } from "../http/errors";
 
 const TIMEOUT_MS = 15_000;
@@ -19,47 +20,12 @@ export class GraphError extends Error {
   }
 }
 
-/** Meta error codes the team is likely to meet, in words they can act on. */
-const SPANISH_ERRORS: Record<number, string> = {
-  190: "El token de acceso de Meta no es válido o ha caducado. Vuelve a conectar WhatsApp.",
-  10: "La app de Meta no tiene permiso para esta acción.",
-  200: "La app de Meta no tiene permiso para esta acción.",
-  4: "Meta limita las peticiones de la app en este momento. Inténtalo en unos minutos.",
-  80007: "Se alcanzó el límite de peticiones de WhatsApp. Inténtalo en unos minutos.",
-  130429: "Se alcanzó el límite de envío de WhatsApp. Inténtalo en unos minutos.",
-  131000: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
-  131005: "La app de Meta no tiene permiso para enviar mensajes desde este número.",
-  131008: "Falta un parámetro obligatorio en el mensaje.",
-  131009: "Un parámetro del mensaje no es válido.",
-  131026: "El mensaje no se pudo entregar: el número puede no tener WhatsApp.",
-  131047:
-    "Han pasado más de 24 horas desde el último mensaje del cliente: solo se puede enviar una plantilla.",
-  // Marketing (contract section 17): Meta's per-user limit is Meta's decision, not a failure.
-  131049:
-    "Meta no entregó este mensaje de marketing: es su límite de promociones por cliente, no un fallo de la app. No se reintenta; el cliente podrá recibir promociones dentro de 24 horas.",
-  131050:
-    "El cliente pidió en WhatsApp no recibir mensajes de marketing de este negocio: no se le enviarán promociones.",
-  131051: "Tipo de mensaje no admitido.",
-  131052: "No se pudo descargar el archivo del cliente.",
-  131053: "No se pudo subir el archivo a WhatsApp.",
-  // A number shared with the WhatsApp Business app: a first contact (often right after an ad
-  // click) or a device the API does not reach. The message is on the phone.
-  131060: "Mensaje no compatible: revísalo en el móvil",
-  131062:
-    "Las plantillas de autenticación no se pueden enviar a un cliente con nombre de usuario sin teléfono.",
-  132000: "El número de parámetros no coincide con la plantilla.",
-  132001: "La plantilla no existe o no está aprobada en ese idioma.",
-  133010: "El número de WhatsApp no está registrado.",
-  368: "La cuenta de WhatsApp Business está temporalmente restringida.",
-  100: "Meta rechazó un parámetro de la petición.",
-};
-
 /**
  * Meta's refusal in Spanish. Meta's own words (`providerMessage`) stay in the log: they may
  * name ids, tokens or internals, and are English; an unknown code is said by its number.
  */
 export function spanishGraphError(code: number | null, providerMessage: string) {
-  const known = code !== null && SPANISH_ERRORS[code];
+  const known = code !== null && META_ERROR_TEXT[code];
   if (known) return known;
   console.warn("meta error", code, providerMessage);
   return code === null ? "Meta rechazó la petición." : `Meta rechazó la petición (código ${code}).`;
@@ -94,6 +60,16 @@ function unreachable(error: unknown, timeoutMs: number) {
 /** Graph as these settings reach it, acting with `accessToken` (none for the app's own calls). */
 export const metaGraph = (env: { META_GRAPH_URL: string }, accessToken?: string) =>
   new GraphClient(env.META_GRAPH_URL, accessToken);
+
+/**
+ * Where and how a message is sent: through `/messages` (the default) or the Marketing
+ * Messages API (`/marketing_messages`, marketing templates only), with the reference Meta
+ * repeats on its statuses (`biz_opaque_callback_data`, at most 512 characters).
+ */
+export interface SendVia {
+  endpoint?: "messages" | "marketing_messages";
+  callbackData?: string;
+}
 
 export class GraphClient {
   constructor(
@@ -156,14 +132,33 @@ export class GraphClient {
     to: CustomerAddress,
     type: string,
     part: Record<string, unknown>,
+    via: SendVia = {},
   ) {
-    return this.request<{ messages: { id: string }[] }>("POST", `${phoneNumberId}/messages`, {
-      messaging_product: "whatsapp",
-      recipient_type: "individual",
-      ...(to.phoneNumber ? { to: to.phoneNumber } : { recipient: to.waUserId }),
-      type,
-      [type]: part,
-    });
+    return this.request<{ messages: { id: string }[] }>(
+      "POST",
+      `${phoneNumberId}/${via.endpoint ?? "messages"}`,
+      {
+        messaging_product: "whatsapp",
+        recipient_type: "individual",
+        ...(to.phoneNumber ? { to: to.phoneNumber } : { recipient: to.waUserId }),
+        type,
+        [type]: part,
+        ...(via.callbackData && { biz_opaque_callback_data: via.callbackData }),
+      },
+    );
+  }
+
+  /**
+   * The business portfolio's messaging limit (unique customers reached outside the service
+   * window in a moving 24 h), as the number reports it since October 2025.
+   */
+  messagingLimit(phoneNumberId: string) {
+    return this.request<{ whatsapp_business_manager_messaging_limit?: string }>(
+      "GET",
+      phoneNumberId,
+      undefined,
+      { fields: "whatsapp_business_manager_messaging_limit" },
+    );
   }
 
   /**

@@ -31,6 +31,38 @@ const servicesOffered = required("Los servicios", 2000);
 const businessHours = required("El horario", 500);
 const aiUseCase = required("El uso de la IA", 2000);
 
+/** A time zone the runtime knows (IANA: Europe/Madrid, America/Mexico_City...). */
+export const timeZoneField = z
+  .string({ error: "La zona horaria es obligatoria" })
+  .trim()
+  .min(1, "La zona horaria es obligatoria")
+  .max(64)
+  .refine(isTimeZone, "Zona horaria desconocida: usa el nombre IANA, por ejemplo Europe/Madrid");
+
+export function isTimeZone(name: string) {
+  try {
+    new Intl.DateTimeFormat("es", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const timeOfDayField = (label: string) =>
+  z
+    .string({ error: `${label} es obligatorio` })
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} debe ser una hora HH:MM (por ejemplo 21:00)`);
+
+/**
+ * The time zone of an organization whose country says none the product knows: the product's
+ * home market (the same reasoning as its default currency).
+ */
+export const DEFAULT_TIME_ZONE = "Europe/Madrid";
+
+/** Quiet hours when an organization has not set its own (contract section 17). */
+export const DEFAULT_QUIET_HOURS = { start: "21:00", end: "09:00" } as const;
+
 export const organizationCreateInput = z.object({
   name: required("El nombre", 120),
   industry: required("El sector", 120),
@@ -64,6 +96,11 @@ export const organizationUpdateInput = z.object({
     .enum(AUTO_ASSIGN_MODES, { error: "Elige la asignación automática: off o round_robin" })
     .optional(),
   /** Model tokens a calendar month (UTC): the owner's alone to set (docs/decisions/0029). */
+  /** IANA time zone (Europe/Madrid): the quiet hours are in it. */
+  time_zone: timeZoneField.optional(),
+  /** No broadcast is sent between these two times of day (HH:MM, may cross midnight). */
+  quiet_hours_start: timeOfDayField("El inicio del horario de descanso").optional(),
+  quiet_hours_end: timeOfDayField("El final del horario de descanso").optional(),
   ai_monthly_token_budget: z
     .number({ error: "El presupuesto de IA debe ser un número de tokens" })
     .int("El presupuesto de IA es un número entero de tokens")
@@ -95,6 +132,11 @@ export interface Organization {
   ai_monthly_token_budget: number;
   /** `round_robin`: handed-off and new conversations go to an available member. */
   auto_assign: AutoAssignMode;
+  /** IANA time zone of the business: its broadcasts' quiet hours are in it. */
+  time_zone: string;
+  /** No broadcast is sent from `quiet_hours_start` to `quiet_hours_end` (HH:MM, local). */
+  quiet_hours_start: string;
+  quiet_hours_end: string;
   tracking_key: string;
   created_at: string;
   updated_at: string;

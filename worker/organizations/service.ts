@@ -11,6 +11,7 @@ import type { Organization, OrganizationCreateData, OrganizationUpdateData } fro
 import { registerStore } from "../stores/registry";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
+import { timeZoneOfCountry } from "./time-zone";
 
 type OrganizationRow = typeof organizations.$inferSelect;
 
@@ -29,6 +30,9 @@ export const toOrganization = (row: OrganizationRow): Organization => ({
   currency: row.currency,
   ai_monthly_token_budget: row.aiMonthlyTokenBudget,
   auto_assign: row.autoAssign,
+  time_zone: row.timeZone,
+  quiet_hours_start: row.quietHoursStart,
+  quiet_hours_end: row.quietHoursEnd,
   tracking_key: row.trackingKey,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
@@ -80,6 +84,7 @@ export async function createOrganization(
           aiUseCase: input.ai_use_case,
           address: input.address,
           description: input.description,
+          timeZone: timeZoneOfCountry(input.country),
         })
         .returning(),
       db.insert(memberships).values({ organizationId, userId: caller.userId, role: "owner" }),
@@ -123,6 +128,9 @@ export async function updateOrganization(
       currency: input.currency,
       aiMonthlyTokenBudget: input.ai_monthly_token_budget,
       autoAssign: input.auto_assign,
+      timeZone: input.time_zone,
+      quietHoursStart: input.quiet_hours_start,
+      quietHoursEnd: input.quiet_hours_end,
       updatedAt: new Date().toISOString(),
     })
     .where(eq(organizations.id, member.organizationId))

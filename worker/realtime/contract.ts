@@ -16,6 +16,8 @@ export type RealtimeEventType =
   | "import_progress"
   /** Meta disconnected or reconnected the number (`account_update`): `{status, disconnected_reason}`. */
   | "whatsapp_status"
+  /** A broadcast's status or results changed: `{broadcast}` (contract section 17). */
+  | "broadcast_update"
   /**
    * The socket's session is over (`{reason}`), sent just before the 4001 close: a proxy that
    * drops the close frame (the dev server's) still carries it.

@@ -2,8 +2,9 @@
  * The jobs an organization's store runs from its alarm once all its data is there (contract
  * section 15, "jobs live with the data"): the Conversions API retries, the daily retention and
  * the sweep of voice notes left pending; and the import of the WhatsApp Business app's history
- * (contract section 16), which runs wherever the organization's data is, D1 included
- * (`JOBS_WHEREVER_THE_DATA_IS`): only its store imports it, a bounded amount per run.
+ * (contract section 16) and the sending of broadcasts (section 17), which run wherever the
+ * organization's data is, D1 included (`JOBS_WHEREVER_THE_DATA_IS`): only its store runs them,
+ * a bounded amount per run.
  * Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside the
  * replies and voice notes the store already schedules; the store's side of them is
  * durable-objects/store-job-runner.ts. The cron triggers keep serving the organizations whose
@@ -17,14 +18,17 @@ import type { Deps } from "../http/deps";
 import { organizationStore, storeAt, type StoreRoute } from "./registry";
 import { ALL_DATA_VERSION } from "./store-tables";
 
-export const STORE_JOBS = ["capi", "retention", "transcripts", "history"] as const;
+export const STORE_JOBS = ["capi", "retention", "transcripts", "history", "broadcasts"] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
 /**
  * Jobs the cron has no part in, so the store runs them over D1 too while the organization's data
  * is there (as it transcribes and replies): the rest are the cron's until the data has moved.
  */
-export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set(["history"]);
+export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
+  "history",
+  "broadcasts",
+]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */
 export interface StoreJob {

@@ -1,3 +1,4 @@
+import { recordSale } from "../broadcasts/results";
 import {
   and,
   count,
@@ -402,6 +403,10 @@ export async function recordConversationConversion(
     eventTime: new Date().toISOString(),
     dedupeKey: event.dedupeKey,
   });
+  // A sale counts for the broadcasts that reached the conversation in the week before.
+  if (created && event.eventName === "purchase") {
+    await recordSale(deps, conversation.organizationId, conversation.id);
+  }
   return { conversion: toConversion(row), created };
 }
 

@@ -13,6 +13,7 @@ import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
 import { allDataInStore, storeAt, storeRoute } from "../stores/registry";
 import { scheduleStoreJob } from "../stores/store-jobs";
+import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 import {
   ingestDeliveryPart,
   type ChangeValue,
@@ -176,6 +177,9 @@ async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPar
   );
   // The history it held is imported by the organization's store, over D1 while the data is there.
   if (outcome.historyHeld) await scheduleStoreJob(deps.env, organizationId, "history", Date.now());
+  if (outcome.broadcastResultsChanged) {
+    await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
+  }
   return outcome.storedMessages;
 }
 

@@ -23,6 +23,12 @@ import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { pricingCategoryOf } from "./contract";
+import {
+  MARK_REPLIES,
+  broadcastOfCallback,
+  markResultsChanged,
+  recordRecipientStatus,
+} from "../broadcasts/results";
 import { spanishGraphError } from "../meta/graph";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
@@ -157,6 +163,8 @@ interface StatusUpdate {
   /** What Meta bills for the message (per-message pricing, 2026). */
   pricing?: { billable?: unknown; pricing_model?: unknown; category?: unknown; type?: unknown };
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
+  /** The reference the send carried (`broadcast:<id>` for a broadcast's message). */
+  biz_opaque_callback_data?: unknown;
 }
 
 const STATUS_RANK: Record<MessageStatus, number> = {
@@ -261,6 +269,8 @@ export interface PartOutcome {
   voiceNotes: string[];
   /** History pages were held: the store imports them in the background. */
   historyHeld: boolean;
+  /** A broadcast's results changed (statuses, replies): its job tells the consoles shortly. */
+  broadcastResultsChanged: boolean;
 }
 
 /**
@@ -285,6 +295,7 @@ export async function ingestDeliveryPart(
     conversationsToAnswer: [],
     voiceNotes: [],
     historyHeld: false,
+    broadcastResultsChanged: false,
   };
   if (!part.number) return outcome;
   const { connection, messages: arrived, statuses } = part.number;
@@ -295,7 +306,7 @@ export async function ingestDeliveryPart(
   events.push(...(await ingestMessages(deps, connection, arrived, outcome)));
   events.push(...(await ingestEchoes(deps, connection, part.number.echoes ?? [])));
   for (const status of statuses) {
-    events.push(...(await ingestStatus(deps, organizationId, status)));
+    events.push(...(await ingestStatus(deps, organizationId, status, outcome)));
   }
   events.push(...(await applyHandovers(deps, organizationId, part.number.handovers ?? [])));
   if (part.number.history?.length) {
@@ -424,6 +435,9 @@ async function ingestMessages(
       customers.all(),
     );
     outcome.storedMessages += stored.messages.length;
+    if (await markResultsChanged(deps, organizationId, stored.repliedBroadcasts)) {
+      outcome.broadcastResultsChanged = true;
+    }
     // A conversation whose number changed hands, when no message of its own tells the consoles.
     for (const row of stored.released) {
       if (!stored.conversations.has(row.id)) events.push(conversationUpdate(row));
@@ -563,6 +577,7 @@ export const INGEST_BATCH = {
   createNewCustomers: CREATE_NEW_CUSTOMERS,
   insertMessages: INSERT_MESSAGES,
   countStored: COUNT_STORED,
+  markReplies: MARK_REPLIES,
 };
 
 /**
@@ -581,17 +596,21 @@ async function storeMessages(
   const rows = JSON.stringify(incoming);
   const people = JSON.stringify(customers);
   const status = defaultAgentId ? "assigned" : "open";
-  const [releasedRows, , , , storedRows, countedRows] = await orgStatements(deps.orgDb, [
-    { sql: INGEST_BATCH.releaseRecycledPhones, params: [organizationId, people, now] },
-    { sql: INGEST_BATCH.matchByUserId, params: [organizationId, people] },
-    { sql: INGEST_BATCH.matchByPhone, params: [organizationId, people] },
-    {
-      sql: INGEST_BATCH.createNewCustomers,
-      params: [organizationId, people, defaultAgentId, status, now],
-    },
-    { sql: INGEST_BATCH.insertMessages, params: [organizationId, rows] },
-    { sql: INGEST_BATCH.countStored, params: [rows, now] },
-  ]);
+  const [releasedRows, , , , storedRows, countedRows, repliedRows] = await orgStatements(
+    deps.orgDb,
+    [
+      { sql: INGEST_BATCH.releaseRecycledPhones, params: [organizationId, people, now] },
+      { sql: INGEST_BATCH.matchByUserId, params: [organizationId, people] },
+      { sql: INGEST_BATCH.matchByPhone, params: [organizationId, people] },
+      {
+        sql: INGEST_BATCH.createNewCustomers,
+        params: [organizationId, people, defaultAgentId, status, now],
+      },
+      { sql: INGEST_BATCH.insertMessages, params: [organizationId, rows] },
+      { sql: INGEST_BATCH.countStored, params: [rows, now] },
+      { sql: INGEST_BATCH.markReplies, params: [rows, organizationId, now] },
+    ],
+  );
   const byId = new Map(fromRows(messages, storedRows!).map((row) => [row.id, row]));
   return {
     // In the delivery's order, which is the order the console shows them in.
@@ -602,6 +621,8 @@ async function storeMessages(
     released: fromRows(conversations, releasedRows!),
     /** The batch's time: conversations created by it have it as `createdAt`. */
     at: now,
+    /** Broadcasts some of these messages answered (their results changed). */
+    repliedBroadcasts: repliedRows!.map((row) => String(row.broadcast_id)),
   };
 }
 
@@ -796,6 +817,7 @@ async function ingestStatus(
   deps: Deps,
   organizationId: string,
   status: StatusUpdate,
+  outcome: PartOutcome,
 ): Promise<RealtimeEvent[]> {
   if (!status.id || !status.status) return [];
   const next: MessageStatus | null =
@@ -811,6 +833,29 @@ async function ingestStatus(
   await storePricing(deps, row, status.pricing);
   const consent = next === "failed" ? await consentOfFailure(deps, row, status) : null;
   const events: RealtimeEvent[] = consent ? [conversationUpdate(consent)] : [];
+  const failure = status.errors?.[0];
+  const error =
+    next === "failed"
+      ? {
+          code: String(failure?.code ?? ""),
+          message: spanishGraphError(
+            failure?.code ?? null,
+            failure?.error_data?.details ?? failure?.message ?? failure?.title ?? "desconocido",
+          ),
+        }
+      : undefined;
+  // A broadcast's message: its recipient moves on too, whatever the message's own order says.
+  const broadcastId =
+    row.senderType === "broadcast" ? broadcastOfCallback(status.biz_opaque_callback_data) : null;
+  if (broadcastId) {
+    const recipient = { broadcastId, conversationId: row.conversationId };
+    const at = isoFromSeconds(status.timestamp);
+    if (
+      await recordRecipientStatus(deps, organizationId, { ...recipient, status: next, at, error })
+    ) {
+      outcome.broadcastResultsChanged = true;
+    }
+  }
 
   const moveAllowed =
     next === "failed"
@@ -818,19 +863,11 @@ async function ingestStatus(
       : STATUS_RANK[next] > STATUS_RANK[row.status] && row.status !== "failed";
   if (!moveAllowed) return events;
 
-  const error = status.errors?.[0];
   const [updated] = await deps.orgDb
     .update(messages)
     .set(
-      next === "failed"
-        ? {
-            status: next,
-            errorCode: String(error?.code ?? ""),
-            error: spanishGraphError(
-              error?.code ?? null,
-              error?.error_data?.details ?? error?.message ?? error?.title ?? "desconocido",
-            ),
-          }
+      error
+        ? { status: "failed" as const, errorCode: error.code, error: error.message }
         : { status: next },
     )
     .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))

@@ -1,11 +1,15 @@
 /**
- * Meta's throughput per number: a number shared with the WhatsApp Business app sends at most
- * 20 messages a second (contract section 16); past it Meta refuses with 130429. Every send of
- * an organization runs in its store, one object with one memory, so a window of the last
- * second's sends kept there paces them all; a send waits for its turn instead of failing. (An
- * organization still in D1 sends from Worker isolates, each pacing only its own sends.)
+ * Meta's throughput per number: 80 messages a second by default, 20 for a number shared with
+ * the WhatsApp Business app (contract sections 16 and 17); past it Meta refuses with 130429.
+ * Every send of an organization runs in its store, one object with one memory, so a window of
+ * the last second's sends kept there paces them all, a broadcast's and the team's and the AI's
+ * alike; a send waits for its turn instead of failing. (An organization still in D1 sends
+ * conversations' messages from Worker isolates, each pacing only its own sends; its broadcasts
+ * are sent by its store.)
  */
 
+/** Messages a second Meta takes from a number by default. */
+export const NUMBER_PER_SECOND = 80;
 /** Messages a second Meta takes from a number shared with the app. */
 export const SHARED_NUMBER_PER_SECOND = 20;
 
@@ -55,10 +59,11 @@ export class SendPace {
 
 const paces = new Map<string, SendPace>();
 
-/** Waits for a turn to send from a number shared with the app (others are not paced here). */
+/** Waits for a turn to send from the number (its pace follows whether it is shared). */
 export async function sendTurn(connection: { phoneNumberId: string; coexistence: boolean }) {
-  if (!connection.coexistence) return;
-  let pace = paces.get(connection.phoneNumberId);
-  if (!pace) paces.set(connection.phoneNumberId, (pace = new SendPace(SHARED_NUMBER_PER_SECOND)));
+  const perSecond = connection.coexistence ? SHARED_NUMBER_PER_SECOND : NUMBER_PER_SECOND;
+  const key = `${connection.phoneNumberId}:${perSecond}`;
+  let pace = paces.get(key);
+  if (!pace) paces.set(key, (pace = new SendPace(perSecond)));
   await pace.turn();
 }

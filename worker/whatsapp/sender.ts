@@ -15,7 +15,7 @@ import {
 } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
-import { GraphError } from "../meta/graph";
+import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
 
 /**
@@ -31,11 +31,26 @@ export interface Delivery {
   anyTime?: boolean;
 }
 
+/** How a send reaches Meta, for the callers that need more than the defaults (broadcasts). */
+export interface SendOptions {
+  /** The organization's connected sender, when the caller holds it already (null: none). */
+  sender?: ConnectedSender | null;
+  /** Repeated by Meta on the message's statuses (`biz_opaque_callback_data`). */
+  callbackData?: string;
+  /**
+   * Through the Marketing Messages API; when Meta refuses it because the account is not
+   * onboarded, through `/messages`, and `onFallback` is told.
+   */
+  marketing?: { onFallback: () => void };
+}
+
+type ConnectedSender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
+
 /** A message from the business to the customer. */
 export interface Outbound extends Delivery {
   /** What the team sees in the conversation (the caption or a placeholder for media). */
   content: string;
-  senderType: "agent" | "bot";
+  senderType: "agent" | "bot" | "broadcast" | "follow_up";
   senderUserId?: string | null;
   mediaMimeType?: string | null;
   /** A person sent the AI's suggestion ("Sugerido por IA"). */
@@ -60,7 +75,12 @@ function assertWindow(conversation: ConversationRow, delivery: Delivery) {
  * then handed to WhatsApp; its status ends `sent` (with the wamid) or `failed` (with Meta's
  * reason), whatever went wrong on the way.
  */
-export async function sendOutbound(deps: Deps, conversation: ConversationRow, outbound: Outbound) {
+export async function sendOutbound(
+  deps: Deps,
+  conversation: ConversationRow,
+  outbound: Outbound,
+  options: SendOptions = {},
+) {
   assertWindow(conversation, outbound);
   const { orgDb } = deps;
   const organizationId = conversation.organizationId;
@@ -96,7 +116,7 @@ export async function sendOutbound(deps: Deps, conversation: ConversationRow, ou
       .returning(),
   ]);
 
-  const message = await deliverStored(deps, conversation, stored!, outbound);
+  const message = await deliverStored(deps, conversation, stored!, outbound, options);
   const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
   await publish(
@@ -172,8 +192,9 @@ async function deliverStored(
   conversation: ConversationRow,
   stored: MessageRow,
   delivery: Delivery,
+  options: SendOptions = {},
 ) {
-  const outcome = await attempt(deps, conversation, delivery);
+  const outcome = await attempt(deps, conversation, delivery, options);
   const [message] = await deps.orgDb
     .update(messages)
     .set(outcome)
@@ -190,10 +211,18 @@ async function deliverStored(
  * Spanish reason. A file Meta accepted keeps its media id even when the send failed, so a
  * retry does not upload it again.
  */
-async function attempt(deps: Deps, conversation: ConversationRow, delivery: Delivery) {
+async function attempt(
+  deps: Deps,
+  conversation: ConversationRow,
+  delivery: Delivery,
+  options: SendOptions,
+) {
   let mediaId: string | undefined;
   try {
-    const sender = await connectedSender(deps, conversation.organizationId);
+    const sender =
+      options.sender !== undefined
+        ? options.sender
+        : await connectedSender(deps, conversation.organizationId);
     if (!sender) {
       return { status: "failed" as const, error: NOT_CONNECTED, errorCode: "not_connected" };
     }
@@ -202,13 +231,20 @@ async function attempt(deps: Deps, conversation: ConversationRow, delivery: Deli
       const { blob, name } = delivery.file;
       mediaId = (await graph.uploadMedia(connection.phoneNumberId, blob, name)).id;
     }
-    await sendTurn(connection);
-    const answer = await graph.sendMessage(
-      connection.phoneNumberId,
-      conversation,
-      delivery.type,
-      mediaId ? { ...delivery.part, id: mediaId } : delivery.part,
-    );
+    const part = mediaId ? { ...delivery.part, id: mediaId } : delivery.part;
+    const send = async (endpoint: SendVia["endpoint"]) => {
+      await sendTurn(connection);
+      const via = { endpoint, callbackData: options.callbackData };
+      return graph.sendMessage(connection.phoneNumberId, conversation, delivery.type, part, via);
+    };
+    let answer;
+    try {
+      answer = await send(options.marketing ? "marketing_messages" : "messages");
+    } catch (error) {
+      if (!options.marketing || !notOnboarded(error)) throw error;
+      options.marketing.onFallback();
+      answer = await send("messages");
+    }
     return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null, mediaId };
   } catch (error) {
     if (!(error instanceof GraphError)) console.error("outbound message failed", error);
@@ -221,6 +257,16 @@ async function attempt(deps: Deps, conversation: ConversationRow, delivery: Deli
     };
   }
 }
+
+/**
+ * Meta refused the Marketing Messages API because the account is not onboarded to it (or the
+ * template is not available there): 134100, 134102, or a 4xx that says onboarding.
+ */
+const notOnboarded = (error: unknown) =>
+  error instanceof GraphError &&
+  (error.code === 134100 ||
+    error.code === 134102 ||
+    (error.status >= 400 && error.status < 500 && /onboard/i.test(error.providerMessage)));
 
 /** A free-form text as WhatsApp takes it. */
 export const textDelivery = (content: string): Delivery => ({

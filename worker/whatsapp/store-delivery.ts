@@ -11,6 +11,7 @@ import type { RealtimeEvent } from "../realtime/contract";
 import { freshStoreRoute } from "../stores/registry";
 import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
+import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 
 /** What the store lends a delivery: its storage, where the data is, its own jobs and sockets. */
 export interface DeliveryStore {
@@ -103,6 +104,9 @@ async function applyPart(
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
     if (done.historyHeld) await store.queueJob(organizationId, "history", Date.now());
+    if (done.broadcastResultsChanged) {
+      await store.queueJob(organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
+    }
     if (key !== undefined) await store.storage.delete(key);
     return done;
   });

@@ -5,6 +5,7 @@ import { InvitationsSection } from "./invitations-section";
 import { MembersSection, canManageTeam } from "./members-section";
 import { OrganizationSettingsForm } from "./organization-settings-form";
 import { QuickRepliesSection } from "./quick-replies-section";
+import { QuietHoursSection } from "./quiet-hours-section";
 import { AutoAssignSection, LabelsSection } from "./team-inbox-section";
 import { useAuth } from "~/lib/auth";
 
@@ -14,6 +15,7 @@ export function OrganizationTab({ loaded }: { loaded: OrganizationTabData }) {
   return (
     <>
       <OrganizationSettingsForm />
+      <QuietHoursSection />
       {role === "owner" && <AiBudgetSection />}
       <QuickRepliesSection loaded={loaded.quickReplies} />
       <LabelsSection loaded={loaded.labels} />

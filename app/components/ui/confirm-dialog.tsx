@@ -9,11 +9,15 @@ interface ConfirmDialogProps {
   /** Shown on the confirm button while the action runs. */
   busyLabel?: string;
   busy?: boolean;
+  /** A step that cannot be undone but destroys nothing (sending) is asked in the primary tone. */
+  danger?: boolean;
+  /** The button that keeps things as they are ("Volver" where "Cancelar" is itself the action). */
+  dismissLabel?: string;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** Asks before a destructive action (disconnecting a service, deleting an agent). */
+/** Asks before a step that cannot be undone (disconnecting a service, deleting, sending). */
 export function ConfirmDialog({
   open,
   title,
@@ -21,6 +25,8 @@ export function ConfirmDialog({
   confirmLabel,
   busyLabel = "Desconectando...",
   busy = false,
+  danger = true,
+  dismissLabel = "Cancelar",
   onConfirm,
   onClose,
 }: ConfirmDialogProps) {
@@ -33,9 +39,9 @@ export function ConfirmDialog({
           <Description className="mt-2 text-sm text-slate-600">{description}</Description>
           <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Button variant="secondary" onClick={onClose} disabled={busy} autoFocus>
-              Cancelar
+              {dismissLabel}
             </Button>
-            <Button variant="danger" onClick={onConfirm} disabled={busy}>
+            <Button variant={danger ? "danger" : "primary"} onClick={onConfirm} disabled={busy}>
               {busy ? busyLabel : confirmLabel}
             </Button>
           </div>

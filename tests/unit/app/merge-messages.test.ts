@@ -12,6 +12,7 @@ const message = (id: string, changes: Partial<Message> = {}): Message => ({
   sender_type: "customer",
   status: "delivered",
   error: null,
+  error_code: null,
   media: null,
   reactions: [],
   transcript: null,

@@ -1,0 +1,255 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useRevalidator } from "react-router";
+import {
+  broadcastInput,
+  type AudienceCriteria,
+  type Broadcast,
+} from "../../../worker/broadcasts/contract";
+import type { Label } from "../../../worker/team-inbox/contract";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { validate, type FieldErrors } from "~/lib/forms";
+import type { BroadcastActionResult, BroadcastBody, BroadcastChange } from "./actions";
+import { asJson } from "./actions";
+import { AudienceFields, EMPTY_AUDIENCE, type AudienceValues } from "./audience-fields";
+import { useOrganizationTime } from "./organization-time";
+import { ScheduleField, type ScheduleValues } from "./schedule-field";
+import { TemplateField, templateKey, type TemplatesLoaded } from "./template-field";
+import { isoToZoned, zonedToIso } from "./zoned-time";
+
+interface FormValues {
+  name: string;
+  /** `templateKey` of the chosen template ("" for none). */
+  template: string;
+  parameters: string[];
+  audience: AudienceValues;
+  schedule: ScheduleValues;
+}
+
+/** The form's values for a saved broadcast (days and times in the organization's zone). */
+function valuesOf(broadcast: Broadcast | null, timeZone: string): FormValues {
+  if (!broadcast) {
+    return {
+      name: "",
+      template: "",
+      parameters: [],
+      audience: EMPTY_AUDIENCE,
+      schedule: { when: "now", send_at: "" },
+    };
+  }
+  const { audience: a } = broadcast;
+  const day = (iso: string | undefined) => (iso ? isoToZoned(iso, timeZone).slice(0, 10) : "");
+  return {
+    name: broadcast.name,
+    template: templateKey(broadcast.template),
+    parameters: broadcast.template.parameters,
+    audience: {
+      label_ids: a.label_ids ?? [],
+      stages: a.stages ?? [],
+      ad_ids: a.ad_ids ?? [],
+      after: day(a.last_inbound_after),
+      before: day(a.last_inbound_before),
+      has_phone: a.has_phone ?? false,
+    },
+    schedule: broadcast.send_at
+      ? { when: "later", send_at: isoToZoned(broadcast.send_at, timeZone) }
+      : { when: "now", send_at: "" },
+  };
+}
+
+/** The criteria the API keeps: only those given. */
+function criteriaOf(a: AudienceValues, timeZone: string): AudienceCriteria {
+  const criteria: AudienceCriteria = {};
+  if (a.label_ids.length > 0) criteria.label_ids = a.label_ids;
+  if (a.stages.length > 0) criteria.stages = a.stages;
+  if (a.ad_ids.length > 0) criteria.ad_ids = a.ad_ids;
+  const after = a.after && zonedToIso(a.after, timeZone);
+  const before = a.before && zonedToIso(a.before, timeZone);
+  if (after) criteria.last_inbound_after = after;
+  if (before) criteria.last_inbound_before = before;
+  if (a.has_phone) criteria.has_phone = true;
+  return criteria;
+}
+
+/** Where a refusal without per-field details belongs, by the API's code. */
+const FIELD_OF_CODE: Record<string, string> = {
+  template_not_found: "template.name",
+  template_language: "template.name",
+  template_not_approved: "template.name",
+  template_category: "template.name",
+  template_parameters: "template.parameters",
+  unknown_label: "audience.label_ids",
+  send_at_past: "send_at",
+};
+
+/**
+ * 'Nueva difusión' / 'Editar difusión': name, template and its parameters, audience and when.
+ * Saved as a draft through the route's action, which then opens the broadcast's page: its
+ * preview, and the button that sends or schedules it.
+ */
+export function BroadcastForm({
+  broadcast,
+  templates,
+  labels,
+}: {
+  broadcast: Broadcast | null;
+  templates: TemplatesLoaded;
+  labels: Label[];
+}) {
+  const clock = useOrganizationTime();
+  const { timeZone } = clock;
+  const fetcher = useFetcher<BroadcastActionResult>();
+  const { revalidate } = useRevalidator();
+  const [values, setValues] = useState(() => valuesOf(broadcast, timeZone));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [attempt, setAttempt] = useState(0);
+  const form = useRef<HTMLFormElement>(null);
+  const saving = fetcher.state !== "idle";
+  const result = fetcher.data;
+  const [now] = useState(() => isoToZoned(new Date().toISOString(), timeZone));
+
+  // Refused: the server's messages go beside their fields (or above them when it names none).
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result || result.ok) return;
+    const field = FIELD_OF_CODE[result.code];
+    const fieldErrors = { ...result.fieldErrors };
+    if (Object.keys(fieldErrors).length === 0) fieldErrors[field ?? "form"] = result.message;
+    setErrors(fieldErrors);
+    setAttempt((n) => n + 1);
+  }, [fetcher.state, result]);
+
+  // After a failed attempt, the first field in error takes the focus.
+  useEffect(() => {
+    if (attempt === 0) return;
+    form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
+  }, [attempt]);
+
+  /** A field's messages go once the person changes it (`send_at` for the schedule). */
+  const clear = (prefix: string) =>
+    setErrors((current) =>
+      Object.fromEntries(Object.entries(current).filter(([key]) => !key.startsWith(prefix))),
+    );
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    clear(key === "schedule" ? "send_at" : key);
+  };
+
+  function submit(event: React.FormEvent) {
+    event.preventDefault();
+    if (saving) return;
+    const [name = "", language = ""] = values.template.split("|");
+    const sendAt =
+      values.schedule.when === "later" ? zonedToIso(values.schedule.send_at, timeZone) : null;
+    const body: BroadcastBody = {
+      name: values.name,
+      template: { name, language, parameters: values.parameters.map((p) => p.trim()) },
+      audience: criteriaOf(values.audience, timeZone),
+      send_at: sendAt,
+    };
+    const checked = validate(broadcastInput, body);
+    const found: FieldErrors = { ...checked.errors };
+    if (!values.template) found["template.name"] = "Elige una plantilla";
+    if (values.schedule.when === "later") {
+      if (!sendAt) found.send_at = "Elige la fecha y la hora del envío";
+      else if (Date.parse(sendAt) <= Date.now()) found.send_at = "Elige una fecha y hora futura";
+    }
+    if (Object.keys(found).length > 0) {
+      setErrors(found);
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setErrors({});
+    const change: BroadcastChange = broadcast
+      ? { intent: "update", id: broadcast.id, values: body }
+      : { intent: "create", values: body };
+    void fetcher.submit(change, asJson);
+  }
+
+  const section = "space-y-4 rounded-xl border border-slate-200 bg-white p-4 sm:p-6";
+  const heading = "text-base font-semibold text-slate-900";
+  return (
+    <form
+      ref={form}
+      onSubmit={submit}
+      noValidate
+      aria-label={broadcast ? "Editar difusión" : "Nueva difusión"}
+      className="max-w-3xl space-y-6"
+    >
+      {errors.form && (
+        <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
+          {errors.form}
+        </p>
+      )}
+      <section aria-labelledby="broadcast-message" className={section}>
+        <h2 id="broadcast-message" className={heading}>
+          Mensaje
+        </h2>
+        <Field
+          label="Nombre"
+          required
+          maxLength={120}
+          value={values.name}
+          error={errors.name}
+          disabled={saving}
+          placeholder="Promoción de diciembre"
+          hint="Solo lo ve tu equipo."
+          onChange={(e) => set("name", e.target.value)}
+        />
+        <TemplateField
+          loaded={templates}
+          value={values.template}
+          parameters={values.parameters}
+          current={broadcast?.template ?? null}
+          errors={errors}
+          disabled={saving}
+          onChange={(template, parameters) => {
+            setValues((current) => ({ ...current, template, parameters }));
+            clear("template");
+          }}
+          onRetry={() => void revalidate()}
+        />
+      </section>
+      <section aria-labelledby="broadcast-audience" className={section}>
+        <h2 id="broadcast-audience" className={heading}>
+          Audiencia
+        </h2>
+        <p className="text-sm text-slate-600">
+          Se calcula al enviarla: quien cumpla los criterios en ese momento. Los que no quieren
+          promociones, los que Meta limita y los números que no alcanza se quedan fuera.
+        </p>
+        <AudienceFields
+          value={values.audience}
+          labels={labels}
+          timeZone={timeZone}
+          errors={errors}
+          disabled={saving}
+          onChange={(audience) => set("audience", audience)}
+        />
+      </section>
+      <section aria-labelledby="broadcast-when" className={section}>
+        <h2 id="broadcast-when" className="sr-only">
+          Envío
+        </h2>
+        <ScheduleField
+          value={values.schedule}
+          clock={clock}
+          minimum={now}
+          errors={errors}
+          disabled={saving}
+          onChange={(schedule) => set("schedule", schedule)}
+        />
+      </section>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Link
+          to={broadcast ? `/broadcasts/${broadcast.id}` : "/broadcasts"}
+          className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
+        >
+          Cancelar
+        </Link>
+        <Button type="submit" disabled={saving}>
+          {saving ? "Guardando..." : "Guardar y ver vista previa"}
+        </Button>
+      </div>
+    </form>
+  );
+}

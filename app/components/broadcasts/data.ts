@@ -1,0 +1,32 @@
+/** What the Difusiones routes read, besides the broadcasts themselves. */
+import { data as routeData } from "react-router";
+import type { Broadcast } from "../../../worker/broadcasts/contract";
+import { ApiError, client, data, errorMessage } from "~/lib/api";
+import type { TemplatesLoaded } from "./template-field";
+
+/** The account's templates (Meta's list, refreshed), or why they could not be read. */
+export async function readTemplates(): Promise<TemplatesLoaded> {
+  try {
+    const answer = await data(client["whatsapp-config"].templates.$get());
+    return { ok: true, data: answer.templates };
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+/** The organization's labels (none when they cannot be read: the form says so). */
+export const readLabels = () =>
+  data(client.labels.$get())
+    .then((answer) => answer.labels)
+    .catch(() => []);
+
+/** One broadcast; a 404 is the route's "Difusión no encontrada". */
+export async function readBroadcast(id: string): Promise<Broadcast> {
+  try {
+    return await data(client.broadcasts[":id"].$get({ param: { id } }));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404)
+      throw routeData("Difusión no encontrada", { status: 404 });
+    throw error;
+  }
+}

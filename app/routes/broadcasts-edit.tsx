@@ -1,0 +1,68 @@
+import { Link, redirect } from "react-router";
+import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
+import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
+import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
+import { readBroadcast, readLabels, readTemplates } from "~/components/broadcasts/data";
+import { ManagerOnly } from "~/components/broadcasts/manager-only";
+import { PageHeader } from "~/components/page-header";
+import { RouteError } from "~/components/route-error";
+import { useAuth } from "~/lib/auth";
+import type { Route } from "./+types/broadcasts-edit";
+
+export const meta = () => [{ title: "Editar difusión — Atiende" }];
+
+const TITLE = "Editar difusión";
+
+/**
+ * The broadcast, the account's templates and the labels. One that is no longer a draft or
+ * scheduled cannot change: its page opens instead.
+ */
+export async function clientLoader({ params }: Route.ClientLoaderArgs) {
+  const id = params.broadcastId;
+  const [broadcast, templates, labels] = await Promise.all([
+    readBroadcast(id),
+    readTemplates(),
+    readLabels(),
+  ]);
+  if (!EDITABLE_STATUSES.includes(broadcast.status)) throw redirect(`/broadcasts/${id}`);
+  return { broadcast, templates, labels };
+}
+
+/** Saved: back to its page, with the preview of what changed. */
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const result = await broadcastAction((await request.json()) as BroadcastChange);
+  if (result.ok && result.broadcast) return redirect(`/broadcasts/${result.broadcast.id}`);
+  return result;
+}
+
+export function ErrorBoundary() {
+  return <RouteError title={TITLE} failure="No se pudo cargar la difusión" />;
+}
+
+export default function EditBroadcast({
+  loaderData: { broadcast, templates, labels },
+}: Route.ComponentProps) {
+  const { role } = useAuth();
+  const canManage = role === "owner" || role === "admin";
+  const back = `/broadcasts/${broadcast.id}`;
+  return (
+    <>
+      <Link to={back} className="text-sm font-medium text-emerald-800 hover:underline">
+        ← {broadcast.name}
+      </Link>
+      <div className="mt-2">
+        <PageHeader title={TITLE} />
+      </div>
+      {canManage ? (
+        <BroadcastForm
+          key={broadcast.id}
+          broadcast={broadcast}
+          templates={templates}
+          labels={labels}
+        />
+      ) : (
+        <ManagerOnly back={back} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,254 @@
+// Difusiones (contract section 17) in the console: the quiet hours set in Configuración, a
+// broadcast for a label created, previewed (who is left out and what it costs), sent through
+// the sandbox's Meta, followed live to Completada, and the reply and the sale of a recipient
+// counted on its page; the conversation shows the message as "Difusión".
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { deliver, productErrors, signedInOwner } from "./support";
+
+/** The fake's own account: its templates (`bienvenida`, marketing) are the ones listed. */
+const WABA = GRAPH_FIXTURES.wabaId;
+const phone = () => `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
+
+/** A screen's serious and critical WCAG 2.1 AA violations (toasts left out), as none. */
+async function expectAccessible(page: Page, screen: string) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
+  );
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .exclude("[data-sonner-toaster]")
+    .analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, screen).toEqual([]);
+}
+
+/** An owner whose number is the fake account's, so its templates can be chosen. */
+async function ownerWithTemplates(page: Page) {
+  const owner = await signedInOwner(page);
+  const connected = await page.request.post("/api/v1/whatsapp-config", {
+    headers: owner.headers,
+    data: {
+      phone_number_id: owner.phoneNumberId,
+      business_account_id: WABA,
+      access_token: "sandbox-access-token",
+    },
+  });
+  expect(connected.status()).toBe(201);
+  // The account's templates are read from Meta (and kept) when listed.
+  const templates = await page.request.get("/api/v1/whatsapp-config/templates", {
+    headers: owner.headers,
+  });
+  expect(templates.status()).toBe(200);
+  return owner;
+}
+
+/** A customer writes to the owner's number; answers their conversation's id. */
+async function customerWrites(
+  page: Page,
+  owner: { phoneNumberId: string; headers: Record<string, string> },
+  from: string,
+  name: string,
+  text: string,
+) {
+  await deliver(
+    page.request,
+    inboundMessage({ phoneNumberId: owner.phoneNumberId, wabaId: WABA, from, name, text }),
+  );
+  const list = await page.request.get("/api/v1/conversations?limit=50", {
+    headers: owner.headers,
+  });
+  const conversations: { id: string; contact_name: string | null }[] = (await list.json()).data
+    .conversations;
+  const conversation = conversations.find((c) => c.contact_name === name);
+  expect(conversation, `la conversación de ${name}`).toBeDefined();
+  return conversation!.id;
+}
+
+/** Quiet hours that do not hold now in Madrid: the send goes at once whatever the hour. */
+function quietHoursAwayFromNow() {
+  const hour = Number(
+    new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Europe/Madrid",
+      hour: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date()),
+  );
+  const at = (h: number) => `${String(h % 24).padStart(2, "0")}:00`;
+  return { start: at(hour + 3), end: at(hour + 4) };
+}
+
+test("a broadcast for a label is previewed, sent, followed to Completada, and counts its reply and sale", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const errors = productErrors(page);
+  const owner = await ownerWithTemplates(page);
+  const label = await page.request.post("/api/v1/labels", {
+    headers: owner.headers,
+    data: { name: "VIP", color: "#dc2626" },
+  });
+  expect(label.status()).toBe(201);
+  const labelId: string = (await label.json()).data.id;
+
+  // Ana and Luis are VIP; Luis asked to stop promotions (BAJA); Marta is not VIP.
+  const ana = phone();
+  const anaConversation = await customerWrites(page, owner, ana, "Ana Ruiz", "Hola, ¿precios?");
+  const luisConversation = await customerWrites(page, owner, phone(), "Luis Gómez", "BAJA");
+  await customerWrites(page, owner, phone(), "Marta Vidal", "Hola");
+  for (const id of [anaConversation, luisConversation]) {
+    const labelled = await page.request.put(`/api/v1/conversations/${id}/labels`, {
+      headers: owner.headers,
+      data: { label_ids: [labelId] },
+    });
+    expect(labelled.status()).toBe(200);
+  }
+
+  // Configuración > Organización: the quiet hours, in Madrid's time.
+  const quiet = quietHoursAwayFromNow();
+  await page.goto("/settings/organization");
+  const section = page.getByRole("region", { name: "Difusiones: horario de descanso" });
+  await section.getByLabel("Zona horaria").selectOption("Europe/Madrid");
+  await section.getByLabel("Desde las").fill(quiet.start);
+  await section.getByLabel("Hasta las").fill(quiet.end);
+  await section.getByRole("button", { name: "Guardar horario" }).click();
+  await expect(page.getByText("Horario de descanso actualizado")).toBeVisible();
+  await expect(
+    section.getByText(
+      `No se envían difusiones entre las ${quiet.start} y las ${quiet.end} (Europe/Madrid).`,
+    ),
+  ).toBeVisible();
+
+  // Difusiones, from the sidebar: none yet.
+  await page
+    .getByRole("navigation", { name: "Principal" })
+    .getByRole("link", { name: "Difusiones" })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "Difusiones" })).toBeVisible();
+  await expect(page.getByText("Aún no hay difusiones")).toBeVisible();
+  await page.getByRole("link", { name: "Nueva difusión" }).click();
+
+  // The form: name, an approved marketing template, the VIP label; saved as a draft.
+  await expect(page.getByRole("heading", { level: 1, name: "Nueva difusión" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Nueva difusión" });
+  const name = form.getByRole("textbox", { name: /^Nombre/ });
+  const template = form.getByRole("combobox", { name: /^Plantilla/ });
+  await form.getByRole("button", { name: "Guardar y ver vista previa" }).click();
+  await expect(form.getByText("El nombre es obligatorio")).toBeVisible();
+  await expect(template).toHaveAttribute("aria-invalid", "true");
+  await expect(name).toBeFocused();
+  await name.fill("Promo VIP");
+  await template.selectOption({ label: "bienvenida (es) · Marketing" });
+  await expect(form.getByLabel("Texto de la plantilla")).toHaveText("¡Gracias por escribirnos!");
+  await form.getByRole("group", { name: "Etiquetas" }).getByLabel("VIP").check();
+  await expectAccessible(page, "Nueva difusión");
+  await form.getByRole("button", { name: "Guardar y ver vista previa" }).click();
+  await expect(page.getByText("Difusión guardada como borrador")).toBeVisible();
+  await expect(page).toHaveURL(/\/broadcasts\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Promo VIP" })).toBeVisible();
+  await expect(page.getByText("Borrador", { exact: true })).toBeVisible();
+
+  // The preview: Ana receives it, Luis is left out (no promotions), the cost is an estimate.
+  const preview = page.getByRole("region", { name: "Vista previa" });
+  await expect(preview).toContainText(/La recibirán\s*1 cliente/);
+  await expect(preview.getByText("No quieren promociones: 1")).toBeVisible();
+  await expect(preview.getByText(/Es una estimación/)).toBeVisible();
+  await expect(
+    preview.getByRole("table", { name: "Coste estimado por país" }).getByRole("rowheader"),
+  ).toHaveText(["España"]);
+  await expectAccessible(page, "borrador con vista previa");
+
+  // Sent: it asks first, then goes; the page follows it live to Completada.
+  await page
+    .getByRole("group", { name: "Acciones de la difusión" })
+    .getByRole("button", { name: "Enviar ahora" })
+    .click();
+  const confirm = page.getByRole("dialog", { name: "Enviar «Promo VIP»" });
+  await confirm.getByRole("button", { name: "Enviar ahora" }).click();
+  await expect(page.getByText("La difusión se está enviando")).toBeVisible();
+  await expect(page.getByText("Completada", { exact: true })).toBeVisible({ timeout: 30_000 });
+  const funnel = page.getByRole("list", { name: "Embudo" });
+  const step = (name: string) => funnel.getByRole("listitem").filter({ hasText: name });
+  await expect(step("Destinatarios")).toContainText("1");
+  await expect(step("Leídos")).toContainText("1", { timeout: 15_000 });
+  await expect(step("Respondieron")).toContainText("0");
+  const recipients = page.getByRole("table", { name: "Destinatarios" });
+  const anaRow = recipients.getByRole("row").filter({ hasText: "Ana Ruiz" });
+  await expect(anaRow).toContainText("Leído");
+
+  // Ana answers and a sale is recorded in her conversation: both counted here, live.
+  await deliver(
+    page.request,
+    inboundMessage({
+      phoneNumberId: owner.phoneNumberId,
+      wabaId: WABA,
+      from: ana,
+      name: "Ana Ruiz",
+      text: "¡Me interesa!",
+    }),
+  );
+  await expect(step("Respondieron")).toContainText("1", { timeout: 15_000 });
+  await expect(anaRow).toContainText("Respondió");
+  const sale = await page.request.post(`/api/v1/conversations/${anaConversation}/sales`, {
+    headers: { ...owner.headers, "Idempotency-Key": `venta-${anaConversation}` },
+    data: { value: 120 },
+  });
+  expect(sale.status()).toBe(201);
+  const results = page.getByRole("region", { name: "Resultados" });
+  await expect(results.getByText("120,00 €")).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(page, "difusión completada");
+
+  // The recipients' filter lives in the URL.
+  await page.getByLabel("Estado").selectOption("failed");
+  await expect(page).toHaveURL(/state=failed/);
+  await expect(page.getByText("Ningún destinatario en ese estado.")).toBeVisible();
+  await page.getByLabel("Estado").selectOption("");
+  await expect(anaRow).toBeVisible();
+
+  // The list shows it with its figures.
+  await page.getByRole("link", { name: "← Difusiones" }).click();
+  const row = page
+    .getByRole("table", { name: "Difusiones" })
+    .getByRole("row", { name: /Promo VIP/ });
+  await expect(row).toContainText("Completada");
+  await expect(row).toContainText("120,00 €");
+  await expectAccessible(page, "lista de difusiones");
+
+  // In Ana's conversation the template shows as the business's, labelled "Difusión".
+  await row.getByRole("link", { name: "Promo VIP" }).click();
+  await page
+    .getByRole("table", { name: "Destinatarios" })
+    .getByRole("link", { name: "Ana Ruiz" })
+    .click();
+  await expect(page.getByRole("heading", { name: "Ana Ruiz" })).toBeVisible();
+  const bubble = page.getByRole("listitem").filter({ hasText: "¡Gracias por escribirnos!" });
+  await expect(bubble.getByText("Difusión", { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("@mobile the Difusiones list and a draft's page fit a phone", async ({ page }) => {
+  const owner = await ownerWithTemplates(page);
+  const created = await page.request.post("/api/v1/broadcasts", {
+    headers: owner.headers,
+    data: {
+      name: "Recordatorio",
+      template: { name: "seguimiento_cita", language: "es", parameters: ["Ana"] },
+      audience: { has_phone: true },
+    },
+  });
+  expect(created.status()).toBe(201);
+  await page.goto("/broadcasts");
+  await expect(page.getByRole("link", { name: "Recordatorio" })).toBeVisible();
+  await page.getByRole("link", { name: "Recordatorio" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Recordatorio" })).toBeVisible();
+  await expect(page.getByText("Solo con teléfono")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Vista previa" })).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
+});
