@@ -19,7 +19,7 @@ import {
 } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
-import { AppError, conflict, notFound } from "../http/errors";
+import { AppError, conflict } from "../http/errors";
 import type { AuditAction } from "../audit/contract";
 import { recordAudit } from "../audit/service";
 import { publish } from "../realtime/publish";
@@ -33,7 +33,7 @@ import type { SkipReason } from "./contract";
 import { withResults, type BroadcastRow } from "./mappers";
 import { priceRecipients } from "./pricing";
 import { quietHoursEnd } from "./quiet-hours";
-import { usableTemplate } from "./service";
+import { findBroadcast, usableTemplate } from "./service";
 
 /** A run stops claiming recipients after this long: the store's alarm serves replies too. */
 const RUN_MS = 2_000;
@@ -61,17 +61,6 @@ const BROADCAST_SHARE = 0.9;
 
 const INTERRUPTED =
   "El envío se interrumpió mientras se pedía a Meta: no se reintenta para no enviarlo dos veces.";
-
-const broadcastNotFound = () => notFound("Difusión no encontrada.");
-
-async function findBroadcast(deps: Deps, member: Member, id: string) {
-  const [row] = await deps.orgDb
-    .select()
-    .from(broadcasts)
-    .where(and(eq(broadcasts.id, id), eq(broadcasts.organizationId, member.organizationId)));
-  if (!row) throw broadcastNotFound();
-  return row;
-}
 
 /** The broadcast with its results, published to the organization's consoles. */
 async function announce(deps: Deps, organizationId: string, rows: BroadcastRow[]) {
@@ -111,7 +100,7 @@ async function transition(
     )
     .returning();
   if (!row) {
-    await findBroadcast(deps, member, id); // 404 when it is not the organization's
+    await findBroadcast(deps.orgDb, member, id); // 404 when it is not the organization's
     throw conflict(change.refused);
   }
   await recordAudit(deps.orgDb, {
@@ -129,7 +118,7 @@ async function transition(
  * paused it or changed its category since it was chosen), and WhatsApp must be connected.
  */
 export async function sendBroadcast(deps: Deps, member: Member, id: string) {
-  const current = await findBroadcast(deps, member, id);
+  const current = await findBroadcast(deps.orgDb, member, id);
   await requireSender(deps, member.organizationId);
   const category = await usableTemplate(deps.orgDb, member.organizationId, {
     name: current.templateName,

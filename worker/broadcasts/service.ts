@@ -127,7 +127,8 @@ export async function listBroadcasts(
   };
 }
 
-async function findBroadcast(db: OrganizationDb, member: Member, id: string) {
+/** The organization's broadcast, or 404 (another organization's is not found either). */
+export async function findBroadcast(db: OrganizationDb, member: Member, id: string) {
   const [row] = await db.select().from(broadcasts).where(scoped(member, id));
   if (!row) throw broadcastNotFound();
   return row;
