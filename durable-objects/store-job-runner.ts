@@ -10,6 +10,7 @@ import { resumeStuckTranscripts } from "../worker/ai/transcribe";
 import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
+import { runFollowUps } from "../worker/follow-ups/sending";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
@@ -64,6 +65,8 @@ const RUNS: Record<
   // A couple of seconds of sending, then again at once while recipients are left; when quiet
   // hours or the daily limit end; when a scheduled one is due.
   broadcasts: (deps, at, organizationId) => runBroadcasts(deps, organizationId, at),
+  // What is due, a couple of seconds at a time; then when the next wait is over.
+  follow_ups: (deps, at, organizationId) => runFollowUps(deps, organizationId, at),
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */

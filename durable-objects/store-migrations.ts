@@ -9,6 +9,7 @@ import { COEXISTENCE_SQL } from "./store-migration-0004";
 import { CONSENT_SQL } from "./store-migration-0005";
 import { BROADCASTS_SQL } from "./store-migration-0006";
 import { BROADCAST_SENDING_SQL } from "./store-migration-0007";
+import { FOLLOW_UPS_SQL } from "./store-migration-0008";
 
 export interface StoreMigration {
   version: number;
@@ -67,6 +68,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 7,
     name: "broadcast_sending",
     sql: BROADCAST_SENDING_SQL,
+  },
+  {
+    version: 8,
+    name: "follow_ups",
+    sql: FOLLOW_UPS_SQL,
   },
 ];
 

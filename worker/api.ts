@@ -5,6 +5,7 @@ import { draftRoutes } from "./agents/draft-routes";
 import { agentRoutes } from "./agents/routes";
 import { auditRoutes } from "./audit/routes";
 import { broadcastRoutes } from "./broadcasts/routes";
+import { followUpRoutes } from "./follow-ups/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
@@ -58,6 +59,7 @@ export const v1 = new Hono<AppContext>()
   .route("/labels", labelRoutes)
   .route("/mentions", mentionRoutes)
   .route("/broadcasts", broadcastRoutes)
+  .route("/follow-ups", followUpRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", adsRoutes)

@@ -401,6 +401,7 @@ describe("moving an organization (npm run stores -- move)", () => {
     const now = new Date().toISOString();
     const today = now.slice(0, 10);
     const broadcastId = crypto.randomUUID();
+    const followUpId = crypto.randomUUID();
     await orgSqlBatch(id, [
       {
         sql: `INSERT INTO message_costs (organization_id, day, category, country, volume, cost, fetched_at)
@@ -474,6 +475,19 @@ describe("moving an organization (npm run stores -- move)", () => {
               VALUES (?1, ?2, ?3, 'delivered', 'wamid.difusion', ?4, ?4, ?4, ?4)`,
         params: [broadcastId, lucia.id, id, now],
       },
+      // A follow-up rule, and what it sent to her.
+      {
+        sql: `INSERT INTO follow_ups (id, organization_id, name, enabled, no_reply_minutes,
+                label_ids, stages, text, max_per_conversation, active_since, created_at, updated_at)
+              VALUES (?1, ?2, 'Recordatorio', 1, 60, '[]', '[]', '¿Seguimos?', 1, ?3, ?3, ?3)`,
+        params: [followUpId, id, now],
+      },
+      {
+        sql: `INSERT INTO follow_up_sends (follow_up_id, conversation_id, organization_id,
+                waited_since, state, sent_at, created_at)
+              VALUES (?1, ?2, ?3, ?4, 'sent', ?4, ?4)`,
+        params: [followUpId, lucia.id, id, now],
+      },
     ]);
     return { owner, marta, agent, lucia };
   }
@@ -500,6 +514,7 @@ describe("moving an organization (npm run stores -- move)", () => {
       mentions: await read("/mentions", marta.token),
       audit: await read("/organizations/audit-log"),
       broadcasts: await read("/broadcasts"),
+      followUps: await read("/follow-ups"),
     };
   }
 

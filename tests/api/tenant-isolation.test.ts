@@ -22,6 +22,7 @@ interface Tenant {
   invitationId: string;
   memberUserId: string;
   broadcastId: string;
+  followUpId: string;
 }
 
 /** An organization with an agent, a WhatsApp conversation with an image, a quick reply, a
@@ -88,6 +89,11 @@ async function tenant(label: string): Promise<Tenant> {
     body: { name: `Difusión ${label}`, template: { name: "promo", language: "es" } },
   });
   expect(broadcast.status).toBe(201);
+  const followUp = await call("POST", "/api/v1/follow-ups", {
+    token: owner.token,
+    body: { name: `Seguimiento ${label}`, trigger: { no_reply_minutes: 60 }, text: "¿Seguimos?" },
+  });
+  expect(followUp.status).toBe(201);
   return {
     owner,
     agentId: agent.id,
@@ -99,6 +105,7 @@ async function tenant(label: string): Promise<Tenant> {
     invitationId: invitation.body.data.id,
     memberUserId: member.user.id,
     broadcastId: broadcast.body.data.id,
+    followUpId: followUp.body.data.id,
   };
 }
 
@@ -189,6 +196,9 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
   ["POST", "broadcast resume", (t) => `/api/v1/broadcasts/${t.broadcastId}/resume`],
   ["POST", "broadcast cancel", (t) => `/api/v1/broadcasts/${t.broadcastId}/cancel`],
   ["DELETE", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
+  ["GET", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
+  ["PATCH", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`, { enabled: false }],
+  ["DELETE", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
 ];
 
 describe("routes with an id of another organization", () => {
@@ -227,6 +237,8 @@ describe("routes with an id of another organization", () => {
     expect(replies.body.data.map((r: any) => r.id)).toContain(a.quickReplyId);
     const broadcast = await call("GET", `/api/v1/broadcasts/${a.broadcastId}`, { token });
     expect(broadcast.body.data).toMatchObject({ name: "Difusión A", status: "draft" });
+    const followUp = await call("GET", `/api/v1/follow-ups/${a.followUpId}`, { token });
+    expect(followUp.body.data).toMatchObject({ name: "Seguimiento A", enabled: true });
   });
 });
 
@@ -242,10 +254,11 @@ describe("lists, stats and exports", () => {
       call("GET", "/api/v1/organizations/members", { token }),
       call("GET", "/api/v1/organizations/invitations", { token }),
       call("GET", "/api/v1/broadcasts", { token }),
+      call("GET", "/api/v1/follow-ups", { token }),
     ]);
     const text = JSON.stringify(lists.map((r) => r.body));
     const idsOfA = [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone];
-    for (const idOfA of [...idsOfA, a.broadcastId]) {
+    for (const idOfA of [...idsOfA, a.broadcastId, a.followUpId]) {
       expect(text).not.toContain(idOfA);
     }
     expect(text).not.toContain("Cliente A");

@@ -34,6 +34,9 @@ export const AUDIT_ACTIONS = [
   "broadcast.pause",
   "broadcast.resume",
   "broadcast.cancel",
+  "follow_up.create",
+  "follow_up.update",
+  "follow_up.delete",
   "account.export",
   "account.delete",
 ] as const;

@@ -10,13 +10,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { orgStatements } from "../db/client";
-import {
-  broadcastRecipients,
-  broadcasts,
-  conversations,
-  messages,
-  organizations,
-} from "../db/schema";
+import { broadcastRecipients, broadcasts, conversations, messages } from "../db/schema";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
@@ -32,8 +26,8 @@ import { audienceRecipients } from "./audience";
 import type { SkipReason } from "./contract";
 import { withResults, type BroadcastRow } from "./mappers";
 import { priceRecipients } from "./pricing";
-import { quietHoursEnd } from "./quiet-hours";
 import { findBroadcast, usableTemplate } from "./service";
+import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 
 /** A run stops claiming recipients after this long: the store's alarm serves replies too. */
 const RUN_MS = 2_000;
@@ -331,15 +325,7 @@ async function setWaiting(
  * limit, for about `RUN_MS`. Answers when to go on.
  */
 async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRow[], at: Date) {
-  const organization = await deps.db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-  });
-  if (!organization) return null;
-  const quietEnd = quietHoursEnd(at, {
-    timeZone: organization.timeZone,
-    start: organization.quietHoursStart,
-    end: organization.quietHoursEnd,
-  });
+  const quietEnd = await organizationQuietHoursEnd(deps.db, organizationId, at);
   if (quietEnd) {
     await setWaiting(deps, organizationId, sending, { reason: "quiet_hours", until: +quietEnd });
     return +quietEnd;

@@ -39,12 +39,13 @@ const scoped = (member: Member, id: string) =>
 /**
  * The template as the account's list holds it (`GET /whatsapp-config/templates` reads Meta's):
  * approved, MARKETING or UTILITY, in that language, with as many parameters as its body asks.
- * Answers its category.
+ * Answers its category. `user` names what uses it in the refusal ("Un seguimiento").
  */
 export async function usableTemplate(
   db: OrganizationDb,
   organizationId: string,
   template: BroadcastInput["template"],
+  user = "Una difusión",
 ): Promise<BroadcastCategory> {
   const sameName = await db
     .select()
@@ -81,7 +82,7 @@ export async function usableTemplate(
   if (!category) {
     throw templateRefused(
       "template_category",
-      "Una difusión solo puede usar plantillas de marketing o de utilidad.",
+      `${user} solo puede usar plantillas de marketing o de utilidad.`,
     );
   }
   const expected = templateParameterCount(row);

@@ -12,21 +12,21 @@ import type { ConversationRow } from "./mappers";
 
 const HOUR_MS = 60 * 60 * 1000;
 
+const ofConversation = (row: Pick<ConversationRow, "id" | "organizationId">) =>
+  and(eq(messages.organizationId, row.organizationId), eq(messages.conversationId, row.id));
+
 export async function conversationBilling(
   db: OrganizationDb,
   row: Pick<ConversationRow, "id" | "organizationId" | "ctwaClid">,
 ): Promise<ConversationBilling> {
-  const inConversation = and(
-    eq(messages.organizationId, row.organizationId),
-    eq(messages.conversationId, row.id),
-  );
+  const inConversation = ofConversation(row);
   const [byCategory, freeUntil] = await Promise.all([
     db
       .select({ category: messages.pricingCategory, n: sql<number>`count(*)` })
       .from(messages)
       .where(and(inConversation, eq(messages.billable, true)))
       .groupBy(messages.pricingCategory),
-    row.ctwaClid ? freeEntryPointUntil(db, inConversation!) : null,
+    freeEntryPointUntil(db, row),
   ]);
   const by_category: Record<string, number> = {};
   for (const { category, n } of byCategory) by_category[category ?? "unknown"] = n;
@@ -37,8 +37,16 @@ export async function conversationBilling(
   };
 }
 
-/** 72 h from the first answer, when it came within 24 h of the latest ad click. */
-async function freeEntryPointUntil(db: OrganizationDb, inConversation: ReturnType<typeof and>) {
+/**
+ * The end of the conversation's free entry point window: 72 h from the first answer, when it
+ * came within 24 h of the latest ad click; null when it has none.
+ */
+export async function freeEntryPointUntil(
+  db: OrganizationDb,
+  row: Pick<ConversationRow, "id" | "organizationId" | "ctwaClid">,
+) {
+  if (!row.ctwaClid) return null;
+  const inConversation = ofConversation(row);
   const click = await db
     .select({ at: messages.sentAt })
     .from(messages)

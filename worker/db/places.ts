@@ -57,6 +57,8 @@ export const ORGANIZATION_TABLES = new Set([
   "marketing_consents",
   "broadcasts",
   "broadcast_recipients",
+  "follow_ups",
+  "follow_up_sends",
 ]);
 
 /*

@@ -54,6 +54,8 @@ import {
   type AudienceCriteria,
 } from "../broadcasts/contract";
 import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../organizations/contract";
+import { FOLLOW_UP_SEND_STATES } from "../follow-ups/contract";
+import type { ConversationStage } from "../sales/contract";
 
 const id = () =>
   text("id")
@@ -342,6 +344,12 @@ export const conversations = sqliteTable(
     marketingConsentAt: text("marketing_consent_at"),
     /** Meta refused them a marketing template with 131049: none is sent before this time. */
     marketingLimitedUntil: text("marketing_limited_until"),
+    /**
+     * When the business last wrote (a person or the AI) with no answer since: its follow-ups
+     * count their wait from here. Null when none may be sent: the customer wrote, bought or
+     * opted out, or a broadcast reached them since.
+     */
+    followUpSince: text("follow_up_since"),
   },
   (t) => [
     // A customer is one conversation per organization, found by BSUID first, then by phone.
@@ -354,6 +362,10 @@ export const conversations = sqliteTable(
     index("conversations_assignee_idx").on(t.organizationId, t.assigneeId, t.lastMessageAt),
     index("conversations_stage_idx").on(t.organizationId, t.stage, t.lastMessageAt),
     index("conversations_ad_idx").on(t.organizationId, t.adId),
+    // The follow-ups job's look for waits that are due.
+    index("conversations_follow_up_idx")
+      .on(t.organizationId, t.followUpSince)
+      .where(sql`follow_up_since IS NOT NULL`),
     index("conversations_last_message_idx").on(t.lastMessageAt),
     // Foreign keys retention's deletes follow (ON DELETE SET NULL).
     index("conversations_session_idx").on(t.trackingSessionId),
@@ -1047,5 +1059,78 @@ export const broadcastRecipients = sqliteTable(
     index("broadcast_recipients_sent_idx").on(t.organizationId, t.sentAt),
     // Foreign key a conversation's deletion (retention) follows.
     index("broadcast_recipients_conversation_idx").on(t.conversationId),
+  ],
+);
+
+// ── Follow-ups (contract section 17) ─────────────────────────────────────────────
+
+/**
+ * A rule that writes again when the business spoke last and the customer has not answered for
+ * `no_reply_minutes`: its text inside the 24-hour window, its template otherwise.
+ */
+export const followUps = sqliteTable(
+  "follow_ups",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    name: text("name").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    noReplyMinutes: integer("no_reply_minutes").notNull(),
+    /** Only conversations with any of these labels, or in any of these stages (empty: all). */
+    labelIds: text("label_ids", { mode: "json" }).notNull().$type<string[]>(),
+    stages: text("stages", { mode: "json" }).notNull().$type<ConversationStage[]>(),
+    templateName: text("template_name"),
+    templateLanguage: text("template_language"),
+    templateCategory: text("template_category", { enum: BROADCAST_CATEGORIES }),
+    templateParameters: text("template_parameters", { mode: "json" }).$type<string[]>(),
+    text: text("text"),
+    maxPerConversation: integer("max_per_conversation").notNull().default(1),
+    /**
+     * When it was enabled or its wait last changed: a wait due before then is not its, so a new
+     * rule never writes to every silence of the past at once.
+     */
+    activeSince: text("active_since").notNull(),
+    /** The member who created it (no foreign key: a store holds no users). */
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("follow_ups_organization_idx").on(t.organizationId, t.id)],
+);
+
+/**
+ * What a follow-up sent to a conversation, one row per wait it answered (the key makes a wait
+ * answered once whatever restarts happen): claimed `sending` before Meta is asked.
+ */
+export const followUpSends = sqliteTable(
+  "follow_up_sends",
+  {
+    followUpId: text("follow_up_id")
+      .notNull()
+      .references(() => followUps.id, { onDelete: "cascade" }),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    /** The conversation's `follow_up_since` it answered. */
+    waitedSince: text("waited_since").notNull(),
+    state: text("state", { enum: FOLLOW_UP_SEND_STATES }).notNull(),
+    /** The message sent (null when skipped); no foreign key: retention deletes messages alone. */
+    messageId: text("message_id"),
+    /** Meta's code, or why it was skipped. */
+    errorCode: text("error_code"),
+    /** Inside a click-to-WhatsApp conversation's 72-hour free entry point window. */
+    free: integer("free", { mode: "boolean" }).notNull().default(false),
+    sentAt: text("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followUpId, t.conversationId, t.waitedSince] }),
+    // A send a dead run left being sent (the job's first look).
+    index("follow_up_sends_sending_idx")
+      .on(t.organizationId)
+      .where(sql`state = 'sending'`),
+    // Foreign key a conversation's deletion (retention) follows.
+    index("follow_up_sends_conversation_idx").on(t.conversationId),
   ],
 );

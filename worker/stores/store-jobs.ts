@@ -2,7 +2,7 @@
  * The jobs an organization's store runs from its alarm once all its data is there (contract
  * section 15, "jobs live with the data"): the Conversions API retries, the daily retention and
  * the sweep of voice notes left pending; and the import of the WhatsApp Business app's history
- * (contract section 16) and the sending of broadcasts (section 17), which run wherever the
+ * (contract section 16) and the sending of broadcasts and follow-ups (section 17), which run wherever the
  * organization's data is, D1 included (`JOBS_WHEREVER_THE_DATA_IS`): only its store runs them,
  * a bounded amount per run.
  * Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside the
@@ -18,7 +18,14 @@ import type { Deps } from "../http/deps";
 import { organizationStore, storeAt, type StoreRoute } from "./registry";
 import { ALL_DATA_VERSION } from "./store-tables";
 
-export const STORE_JOBS = ["capi", "retention", "transcripts", "history", "broadcasts"] as const;
+export const STORE_JOBS = [
+  "capi",
+  "retention",
+  "transcripts",
+  "history",
+  "broadcasts",
+  "follow_ups",
+] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
 /**
@@ -28,6 +35,7 @@ export type StoreJobName = (typeof STORE_JOBS)[number];
 export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
   "history",
   "broadcasts",
+  "follow_ups",
 ]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */

@@ -28,6 +28,8 @@ import {
   conversations,
   conversionSuggestions,
   conversions,
+  followUpSends,
+  followUps,
   historyImports,
   historyPages,
   knowledgeEntries,
@@ -97,6 +99,13 @@ export const STORE_TABLES = {
   broadcast_recipients: storeTable(
     broadcastRecipients,
     ["broadcastId", "conversationId"],
+    ALL_DATA_VERSION,
+  ),
+  // After conversations, and a rule before what it sent.
+  follow_ups: storeTable(followUps, ID, ALL_DATA_VERSION),
+  follow_up_sends: storeTable(
+    followUpSends,
+    ["followUpId", "conversationId", "waitedSince"],
     ALL_DATA_VERSION,
   ),
 };

@@ -1,4 +1,5 @@
 import { recordSale } from "../broadcasts/results";
+import { endFollowUpWait } from "../follow-ups/sending";
 import {
   and,
   count,
@@ -403,9 +404,11 @@ export async function recordConversationConversion(
     eventTime: new Date().toISOString(),
     dedupeKey: event.dedupeKey,
   });
-  // A sale counts for the broadcasts that reached the conversation in the week before.
+  // A sale counts for the broadcasts that reached the conversation in the week before, and
+  // ends the wait of its follow-ups.
   if (created && event.eventName === "purchase") {
     await recordSale(deps, conversation.organizationId, conversation.id);
+    await endFollowUpWait(deps, conversation);
   }
   return { conversion: toConversion(row), created };
 }

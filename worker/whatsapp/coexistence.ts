@@ -254,7 +254,8 @@ const INSERT_ECHOES = `
 
 /**
  * The echoes stored just now move their conversation's last message and preview when newer
- * (never the unread count or the service window: an echo opens none); a reply from the phone
+ * (never the unread count or the service window: an echo opens none) and start a follow-up's
+ * wait when the customer has not written since (the business spoke last); a reply from the phone
  * pauses the AI (never earlier than a pause already there), one of Meta's AI says it holds the
  * thread, and a waiting AI draft is stale either way. `?1` the echoes, `?2` now.
  */
@@ -277,6 +278,8 @@ const COUNT_ECHOES = `
     ai_paused_until = CASE WHEN totals.pause_until IS NULL THEN ai_paused_until
       ELSE max(coalesce(ai_paused_until, ''), totals.pause_until) END,
     controlled_by = CASE WHEN totals.meta_ai THEN 'meta_ai' ELSE controlled_by END,
+    follow_up_since = CASE WHEN totals.latest >= coalesce(last_inbound_at, '')
+      THEN max(coalesce(follow_up_since, ''), totals.latest) ELSE follow_up_since END,
     ai_draft = NULL,
     updated_at = ?2
   FROM totals WHERE conversations.id = totals.conversation_id

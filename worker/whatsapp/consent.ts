@@ -105,7 +105,8 @@ const SET_CONVERSATION_CONSENT = `
   UPDATE conversations SET
     marketing_opted_out_at = CASE WHEN ?4 THEN coalesce(marketing_opted_out_at, ?6) END,
     marketing_opt_out_source = CASE WHEN ?4 THEN coalesce(marketing_opt_out_source, ?5) END,
-    marketing_consent_at = ?6, updated_at = ?7
+    marketing_consent_at = ?6, updated_at = ?7,
+    follow_up_since = CASE WHEN ?4 THEN NULL ELSE follow_up_since END
   WHERE id = coalesce(
       (SELECT id FROM conversations WHERE organization_id = ?1 AND wa_user_id = ?2),
       (SELECT id FROM conversations WHERE organization_id = ?1 AND phone_number = ?3))

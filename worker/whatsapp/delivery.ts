@@ -14,6 +14,7 @@ import { readDetectedEvents } from "../sales/service";
 import { allDataInStore, storeAt, storeRoute } from "../stores/registry";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
+import { followUpWaitStarted } from "../follow-ups/sending";
 import {
   ingestDeliveryPart,
   type ChangeValue,
@@ -180,6 +181,7 @@ async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPar
   if (outcome.broadcastResultsChanged) {
     await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
   }
+  if (outcome.followUpWaitStarted) await followUpWaitStarted(deps.env, organizationId);
   return outcome.storedMessages;
 }
 

@@ -271,6 +271,8 @@ export interface PartOutcome {
   historyHeld: boolean;
   /** A broadcast's results changed (statuses, replies): its job tells the consoles shortly. */
   broadcastResultsChanged: boolean;
+  /** The business wrote from the WhatsApp Business app (echoes): follow-ups' waits began. */
+  followUpWaitStarted: boolean;
 }
 
 /**
@@ -296,6 +298,7 @@ export async function ingestDeliveryPart(
     voiceNotes: [],
     historyHeld: false,
     broadcastResultsChanged: false,
+    followUpWaitStarted: false,
   };
   if (!part.number) return outcome;
   const { connection, messages: arrived, statuses } = part.number;
@@ -304,7 +307,9 @@ export async function ingestDeliveryPart(
   // Consent before messages only for order's sake: a conversation created after it inherits it.
   events.push(...(await applyUserPreferences(deps, organizationId, part.number.preferences ?? [])));
   events.push(...(await ingestMessages(deps, connection, arrived, outcome)));
-  events.push(...(await ingestEchoes(deps, connection, part.number.echoes ?? [])));
+  const echoed = await ingestEchoes(deps, connection, part.number.echoes ?? []);
+  outcome.followUpWaitStarted = echoed.some((event) => event.type === "message_sent");
+  events.push(...echoed);
   for (const status of statuses) {
     events.push(...(await ingestStatus(deps, organizationId, status, outcome)));
   }
@@ -531,7 +536,8 @@ const INSERT_MESSAGES = `
 /**
  * Only the messages stored just now count on their conversation: unread, last message and
  * its preview (the latest by Meta's time, then by position), the service window, the
- * latest ad referral; a waiting AI draft answered older messages and goes; a message that came
+ * latest ad referral; a waiting AI draft answered older messages and goes, as does a follow-up
+ * waiting for an answer; a message that came
  * on `standby` says Meta's AI holds the thread. The conversations it counted on come back for
  * the console's events. `fresh` is read once per conversation: materialized, it is not worked
  * out of the JSON again each time (6x faster at 100 messages).
@@ -555,6 +561,7 @@ const COUNT_STORED = `
   UPDATE conversations SET
     unread_count = unread_count + totals.added,
     ai_draft = NULL,
+    follow_up_since = NULL,
     last_message_preview = CASE WHEN last_message_at <= totals.latest
       THEN totals.preview ELSE last_message_preview END,
     last_message_at = max(last_message_at, totals.latest),

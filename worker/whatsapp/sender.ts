@@ -17,6 +17,7 @@ import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
+import { followUpWaitStarted } from "../follow-ups/sending";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -111,11 +112,13 @@ export async function sendOutbound(
         updatedAt: now,
         // A person answered: the AI's suggestion, sent or not, is not shown again.
         ...(outbound.senderType === "agent" && { aiDraft: null }),
+        ...followUpWait(outbound.senderType, now),
       })
       .where(eq(conversations.id, conversation.id))
       .returning(),
   ]);
 
+  if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps.env, organizationId);
   const message = await deliverStored(deps, conversation, stored!, outbound, options);
   const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
@@ -126,6 +129,21 @@ export async function sendOutbound(
     ...(taken ? [conversationUpdate(taken)] : []),
   );
   return message;
+}
+
+/** A person's or the AI's message starts a follow-up's wait; a follow-up leaves it as it was. */
+const startsFollowUpWait = (senderType: Outbound["senderType"]) =>
+  senderType === "agent" || senderType === "bot";
+
+/**
+ * How a message sent changes the conversation's follow-up wait: a person's or the AI's starts
+ * it again; a broadcast ends it (two promotions back to back are what Meta's pair rate
+ * refuses); a follow-up leaves it, so the next rule of a sequence counts from the same message.
+ */
+function followUpWait(senderType: Outbound["senderType"], now: string) {
+  if (startsFollowUpWait(senderType)) return { followUpSince: now };
+  if (senderType === "broadcast") return { followUpSince: null };
+  return {};
 }
 
 /**

@@ -12,6 +12,7 @@ import { freshStoreRoute } from "../stores/registry";
 import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
+import { FOLLOW_UP_LOOK_MS } from "../follow-ups/sending";
 
 /** What the store lends a delivery: its storage, where the data is, its own jobs and sockets. */
 export interface DeliveryStore {
@@ -106,6 +107,9 @@ async function applyPart(
     if (done.historyHeld) await store.queueJob(organizationId, "history", Date.now());
     if (done.broadcastResultsChanged) {
       await store.queueJob(organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
+    }
+    if (done.followUpWaitStarted) {
+      await store.queueJob(organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
     }
     if (key !== undefined) await store.storage.delete(key);
     return done;

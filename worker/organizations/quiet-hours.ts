@@ -1,8 +1,11 @@
 /**
- * Quiet hours (contract section 17): no broadcast is sent between the organization's
- * `quiet_hours_start` and `quiet_hours_end` in its time zone (21:00-09:00 unless it set others);
- * a send that falls inside them waits for their end.
+ * Quiet hours (contract section 17): no broadcast or follow-up is sent between the
+ * organization's `quiet_hours_start` and `quiet_hours_end` in its time zone (21:00-09:00 unless
+ * it set others); a send that falls inside them waits for their end.
  */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { organizations } from "../db/schema";
 
 export interface QuietHours {
   timeZone: string;
@@ -51,4 +54,18 @@ export function quietHoursEnd(at: Date, quiet: QuietHours): Date | null {
   const drift = (end - localMinutes(new Date(until), quiet.timeZone) + DAY_MINUTES) % DAY_MINUTES;
   if (drift !== 0) until += (drift > DAY_MINUTES / 2 ? drift - DAY_MINUTES : drift) * MINUTE_MS;
   return new Date(until);
+}
+
+/** When the organization's quiet hours that `at` falls in end, or null outside them. */
+export async function organizationQuietHoursEnd(db: Db, organizationId: string, at: Date) {
+  const organization = await db.query.organizations.findFirst({
+    where: eq(organizations.id, organizationId),
+    columns: { timeZone: true, quietHoursStart: true, quietHoursEnd: true },
+  });
+  if (!organization) return null;
+  return quietHoursEnd(at, {
+    timeZone: organization.timeZone,
+    start: organization.quietHoursStart,
+    end: organization.quietHoursEnd,
+  });
 }

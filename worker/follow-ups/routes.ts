@@ -1,0 +1,38 @@
+import { Hono } from "hono";
+import type { AppContext } from "../http/context";
+import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { jsonBody } from "../http/validate";
+import { followUpInput, followUpUpdateInput } from "./contract";
+import * as followUps from "./service";
+
+const member = [requireCaller, requireMember] as const;
+const manager = [...member, requireRole("owner", "admin")] as const;
+
+/**
+ * `/follow-ups` ("Seguimientos"): every member reads the rules and what they did; owners and
+ * admins write them. Served by the organization's store like the rest of its data.
+ */
+export const followUpRoutes = new Hono<AppContext>()
+  .get("/", ...member, async (c) => {
+    const rules = await followUps.listFollowUps(c.var.deps, c.var.member);
+    return c.json({ data: rules });
+  })
+  .post("/", ...manager, ...jsonBody(followUpInput), async (c) => {
+    const rule = await followUps.createFollowUp(c.var.deps, c.var.member, c.req.valid("json"));
+    return c.json({ data: rule }, 201);
+  })
+  .get("/:id", ...member, async (c) => {
+    const rule = await followUps.getFollowUp(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: rule });
+  })
+  .patch("/:id", ...manager, ...jsonBody(followUpUpdateInput), async (c) => {
+    const rule = await followUps.updateFollowUp(c.var.deps, c.var.member, {
+      id: c.req.param("id"),
+      changes: c.req.valid("json"),
+    });
+    return c.json({ data: rule });
+  })
+  .delete("/:id", ...manager, async (c) => {
+    await followUps.deleteFollowUp(c.var.deps, c.var.member, c.req.param("id"));
+    return c.json({ data: { success: true } });
+  });
