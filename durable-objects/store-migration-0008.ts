@@ -1,7 +1,8 @@
 /**
  * Store migration 8: follow-ups (contract section 17), as D1's migration 0022 adds them for the
  * organizations still there: the rules, what each sent to which wait of a conversation, and the
- * conversation's `follow_up_since` with the partial index the follow-ups job reads.
+ * conversation's `follow_up_since` with the partial index the follow-ups job reads; and why the
+ * product paused a broadcast by itself.
  */
 export const FOLLOW_UPS_SQL = `
 CREATE TABLE follow_ups (
@@ -47,6 +48,8 @@ CREATE INDEX follow_up_sends_conversation_idx ON follow_up_sends (conversation_i
 CREATE INDEX follow_up_sends_sending_idx ON follow_up_sends (organization_id) WHERE state = 'sending';
 
 ALTER TABLE conversations ADD follow_up_since text;
+
+ALTER TABLE broadcasts ADD pause_reason text;
 
 CREATE INDEX conversations_follow_up_idx ON conversations (organization_id,follow_up_since) WHERE follow_up_since IS NOT NULL;
 `;

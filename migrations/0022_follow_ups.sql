@@ -39,5 +39,6 @@ CREATE TABLE `follow_ups` (
 );
 --> statement-breakpoint
 CREATE INDEX `follow_ups_organization_idx` ON `follow_ups` (`organization_id`,`id`);--> statement-breakpoint
+ALTER TABLE `broadcasts` ADD `pause_reason` text;--> statement-breakpoint
 ALTER TABLE `conversations` ADD `follow_up_since` text;--> statement-breakpoint
 CREATE INDEX `conversations_follow_up_idx` ON `conversations` (`organization_id`,`follow_up_since`) WHERE follow_up_since IS NOT NULL;

@@ -283,7 +283,11 @@ describe("pause, resume, cancel and roles", () => {
     expect((await act(s.owner.token, id, "cancel")).status).toBe(409);
 
     await actOk(s.owner.token, id, "send");
-    expect((await actOk(s.owner.token, id, "pause")).status).toBe("paused");
+    // A manager's pause gives no reason.
+    expect(await actOk(s.owner.token, id, "pause")).toMatchObject({
+      status: "paused",
+      pause_reason: null,
+    });
     await runDurableObjectAlarm(s.store);
     expect(await sendsTo(phones)).toHaveLength(0);
     const cancelled = await actOk(s.owner.token, id, "cancel");
@@ -326,6 +330,35 @@ describe("pause, resume, cancel and roles", () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ error: "not_connected" });
     expect((await broadcastOf(s.owner.token, id)).status).toBe("draft");
+  });
+
+  it("pauses by itself, saying why, when Meta no longer takes the template or WhatsApp is disconnected", async () => {
+    const s = await setup();
+    const phones = [customerPhone()];
+    await seedCustomers(s, [{ phone: phones[0] }]);
+    const id = await createBroadcast(s.owner, s.labelId);
+    const setTemplate = (status: string) =>
+      orgSqlBatch(s.orgId, [
+        {
+          sql: "UPDATE whatsapp_templates SET status = ? WHERE name = 'bienvenida'",
+          params: [status],
+        },
+      ]);
+    await actOk(s.owner.token, id, "send");
+    await setTemplate("PAUSED");
+    const paused = await runUntil(s, id, "paused");
+    expect(paused.pause_reason).toBe("template_unusable");
+    expect(await sendsTo(phones)).toEqual([]);
+
+    await setTemplate("APPROVED");
+    const resumed = await actOk(s.owner.token, id, "resume");
+    expect(resumed).toMatchObject({ status: "sending", pause_reason: null });
+    await env.DB.prepare(
+      "UPDATE whatsapp_connections SET status = 'disconnected' WHERE organization_id = ?",
+    )
+      .bind(s.orgId)
+      .run();
+    expect((await runUntil(s, id, "paused")).pause_reason).toBe("not_connected");
   });
 });
 

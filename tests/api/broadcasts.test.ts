@@ -426,6 +426,32 @@ describe("the audience", () => {
     expect(await reached(owner, { ad_ids: ["ad-1"], stages: ["customer"] })).toBe(0);
   });
 
+  it("lists the ads its conversations came from, for the ad criterion, each organization its own", async () => {
+    const a = await setup();
+    const b = await setup();
+    const [fromAd] = await seedCustomers(a.orgId, [
+      { adId: "ad-1" },
+      { adId: "ad-1" },
+      { adId: "ad-2" },
+      { adId: null },
+    ]);
+    await seedCustomers(b.orgId, [{ adId: "ad-3" }]);
+    await orgSqlBatch(a.orgId, [
+      {
+        sql: "UPDATE conversations SET ad_headline = 'Blanqueamiento -20 %' WHERE id = ?",
+        params: [fromAd],
+      },
+    ]);
+    const ads = await answer(api(a.owner.token).broadcasts.audience.ads.$get());
+    expect(ads.status).toBe(200);
+    expect(ads.body.data).toEqual([
+      { ad_id: "ad-1", headline: "Blanqueamiento -20 %", conversations: 2 },
+      { ad_id: "ad-2", headline: null, conversations: 1 },
+    ]);
+    const ofB = await answer(api(b.owner.token).broadcasts.audience.ads.$get());
+    expect(ofB.body.data).toEqual([{ ad_id: "ad-3", headline: null, conversations: 1 }]);
+  });
+
   it("is evaluated when asked, not when saved", async () => {
     const { owner, orgId } = await setup();
     const id = await created(owner.token, { audience: { stages: ["lead"] } });

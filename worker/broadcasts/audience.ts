@@ -14,6 +14,7 @@ import { organizationCurrency } from "../organizations/service";
 import { marketingExclusion, type MarketingExclusion } from "../whatsapp/consent";
 import { billingCountry } from "../whatsapp/country";
 import type {
+  AudienceAd,
   AudienceCriteria,
   BroadcastCategory,
   BroadcastPreview,
@@ -164,4 +165,34 @@ export async function previewAudience(
     skipped,
     estimated_cost: estimate(recipientsByCountry, known, broadcast.category, currency),
   };
+}
+
+/** Ads listed for the audience's ad criterion, most conversations first. */
+const AUDIENCE_ADS_LIMIT = 100;
+
+/**
+ * The click-to-WhatsApp ads the organization's conversations came from, with the headline Meta
+ * gave and how many conversations each brought: what the ad criterion chooses from, read from
+ * the conversations' own index (never from Meta).
+ */
+export async function audienceAds(
+  db: OrganizationDb,
+  organizationId: string,
+): Promise<AudienceAd[]> {
+  const rows = await db
+    .select({
+      adId: conversations.adId,
+      headline: sql<string | null>`max(${conversations.adHeadline})`,
+      conversations: sql<number>`count(*)`,
+    })
+    .from(conversations)
+    .where(and(eq(conversations.organizationId, organizationId), isNotNull(conversations.adId)))
+    .groupBy(conversations.adId)
+    .orderBy(sql`count(*) DESC`, conversations.adId)
+    .limit(AUDIENCE_ADS_LIMIT);
+  return rows.map((row) => ({
+    ad_id: row.adId!,
+    headline: row.headline,
+    conversations: row.conversations,
+  }));
 }

@@ -51,6 +51,13 @@ export type SkipReason = (typeof SKIP_REASONS)[number];
 export const WAIT_REASONS = ["quiet_hours", "messaging_limit"] as const;
 export type WaitReason = (typeof WAIT_REASONS)[number];
 
+/**
+ * Why the product paused a broadcast by itself: Meta no longer takes its template (paused,
+ * deleted, its parameters changed), or WhatsApp was disconnected. A manager's pause has none.
+ */
+export const PAUSE_REASONS = ["template_unusable", "not_connected"] as const;
+export type PauseReason = (typeof PAUSE_REASONS)[number];
+
 /** How many ids one criterion may list (a segment, not a customer list). */
 const MAX_CRITERION_IDS = 50;
 
@@ -189,6 +196,8 @@ export interface Broadcast {
   fell_back_at: string | null;
   /** A `sending` broadcast waiting for the end of quiet hours or of the daily limit. */
   waiting: { reason: WaitReason; until: string } | null;
+  /** A `paused` broadcast the product paused, and why (null: a manager paused it). */
+  pause_reason: PauseReason | null;
   stats: BroadcastStats;
   created_at: string;
   updated_at: string;
@@ -241,6 +250,14 @@ export interface BroadcastRecipient {
   read_at: string | null;
   replied_at: string | null;
   cost: number | null;
+}
+
+/** An ad conversations came from, for the audience's ad criterion (`GET /broadcasts/audience/ads`). */
+export interface AudienceAd {
+  ad_id: string;
+  /** The ad's headline as Meta's referral gave it, when it did. */
+  headline: string | null;
+  conversations: number;
 }
 
 /** Why a customer of the audience is left out of the send. */

@@ -27,6 +27,7 @@ export const toBroadcast = (row: BroadcastRow, stats: BroadcastStats): Broadcast
     row.status === "sending" && row.waitReason && row.waitUntil
       ? { reason: row.waitReason, until: row.waitUntil }
       : null,
+  pause_reason: row.status === "paused" ? row.pauseReason : null,
   stats,
   created_at: row.createdAt,
   updated_at: row.updatedAt,

@@ -10,6 +10,7 @@ import {
 } from "./contract";
 import * as broadcasts from "./service";
 import * as sending from "./sending";
+import { audienceAds } from "./audience";
 
 const member = [requireCaller, requireMember] as const;
 const manager = [...member, requireRole("owner", "admin")] as const;
@@ -30,6 +31,10 @@ export const broadcastRoutes = new Hono<AppContext>()
       c.req.valid("json"),
     );
     return c.json({ data: broadcast }, 201);
+  })
+  .get("/audience/ads", ...member, async (c) => {
+    const ads = await audienceAds(c.var.deps.orgDb, c.var.member.organizationId);
+    return c.json({ data: ads });
   })
   .get("/:id", ...member, async (c) => {
     const broadcast = await broadcasts.getBroadcast(c.var.deps, c.var.member, c.req.param("id"));

@@ -139,7 +139,7 @@ export async function sendBroadcast(deps: Deps, member: Member, id: string) {
 export async function pauseBroadcast(deps: Deps, member: Member, id: string) {
   const row = await transition(deps, member, id, {
     from: ["sending"],
-    set: { status: "paused", waitReason: null, waitUntil: null },
+    set: { status: "paused", waitReason: null, waitUntil: null, pauseReason: null },
     refused: "Solo se puede pausar una difusión que se está enviando.",
     action: "broadcast.pause",
   });
@@ -150,7 +150,7 @@ export async function pauseBroadcast(deps: Deps, member: Member, id: string) {
 export async function resumeBroadcast(deps: Deps, member: Member, id: string) {
   const row = await transition(deps, member, id, {
     from: ["paused"],
-    set: { status: "sending" },
+    set: { status: "sending", pauseReason: null },
     refused: "Solo se puede reanudar una difusión en pausa.",
     action: "broadcast.resume",
   });
@@ -335,7 +335,7 @@ async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRo
     // Nothing can be sent: each waits in pause, where a manager resumes it once reconnected.
     const paused = await deps.orgDb
       .update(broadcasts)
-      .set({ status: "paused", waitReason: null, waitUntil: null })
+      .set({ status: "paused", waitReason: null, waitUntil: null, pauseReason: "not_connected" })
       .where(
         and(
           inArray(
@@ -490,7 +490,7 @@ async function pauseForTemplate(deps: Deps, broadcast: BroadcastRow) {
   console.warn("broadcast paused: template unusable", broadcast.id, broadcast.templateName);
   const [paused] = await deps.orgDb
     .update(broadcasts)
-    .set({ status: "paused", waitReason: null, waitUntil: null })
+    .set({ status: "paused", waitReason: null, waitUntil: null, pauseReason: "template_unusable" })
     .where(and(eq(broadcasts.id, broadcast.id), eq(broadcasts.status, "sending")))
     .returning();
   if (paused) await announce(deps, broadcast.organizationId, [paused]);

@@ -51,6 +51,7 @@ import {
   BROADCAST_STATUSES,
   RECIPIENT_STATES,
   WAIT_REASONS,
+  PAUSE_REASONS,
   type AudienceCriteria,
 } from "../broadcasts/contract";
 import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../organizations/contract";
@@ -1009,6 +1010,8 @@ export const broadcasts = sqliteTable(
     audienceReadAt: text("audience_read_at"),
     /** A `sending` broadcast waiting for quiet hours or the daily limit to end, and until when. */
     waitReason: text("wait_reason", { enum: WAIT_REASONS }),
+    /** Why the product paused it (its template, the connection); null when a manager did. */
+    pauseReason: text("pause_reason", { enum: PAUSE_REASONS }),
     waitUntil: text("wait_until"),
     /** Its results changed since consoles were last told (`broadcast_update`, debounced). */
     statsChangedAt: text("stats_changed_at"),

@@ -81,12 +81,15 @@ export async function runFollowUps(deps: Deps, organizationId: string, at: Date)
   const deadline = Date.now() + RUN_MS;
   const send: SendContext = { sender, viaMarketingApi: true };
   for (const rule of rules) {
-    const template = await ruleTemplate(deps, rule);
+    // Checked once a run, when a wait needs it.
+    let template: RuleSend["template"] | undefined;
     for (;;) {
       if (Date.now() >= deadline) return Date.now();
       const due = await dueConversations(deps, rule, at);
       if (due.length === 0) break;
-      await Promise.all(due.map((c) => sendFollowUp(deps, { rule, template, send }, c, at)));
+      if (template === undefined) template = await ruleTemplate(deps, rule);
+      const ruleSend = { rule, template, send };
+      await Promise.all(due.map((c) => sendFollowUp(deps, ruleSend, c, at)));
     }
   }
   return nextDue(deps, rules, at);
@@ -96,8 +99,8 @@ export async function runFollowUps(deps: Deps, organizationId: string, at: Date)
 const c = alias(conversations, "c");
 
 /**
- * Sends a dead run left `sending` (the store restarted while Meta was asked): whether Meta took
- * them is unknown, so they count as failed and are never asked again. Runs never overlap.
+ * Follow-ups a dead run left `sending` (the store restarted while Meta was asked): whether Meta
+ * took them is unknown, so they count as failed and are never asked again. Runs never overlap.
  */
 async function markInterrupted(deps: Deps, organizationId: string) {
   await deps.orgDb
