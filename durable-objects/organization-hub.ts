@@ -19,6 +19,7 @@ import {
 } from "../worker/stores/store-tables";
 import { IdChecksum } from "../worker/stores/id-checksum";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
+import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
@@ -225,8 +226,11 @@ export class OrganizationHub extends DurableObject<Env> {
     if (!this.serves(callerOrganization(caller))) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }
-    return serveInStore(request, { caller, db: this.data }, this.env, (work) =>
-      this.ctx.waitUntil(work),
+    return serveInStore(
+      request,
+      { caller, db: this.data, storeFull: this.isFull },
+      this.env,
+      (work) => this.ctx.waitUntil(work),
     );
   }
 
@@ -372,6 +376,14 @@ export class OrganizationHub extends DurableObject<Env> {
     };
   }
 
+  /**
+   * Past this size the store refuses what grows it by a lot (worker/stores/store-room.ts). A
+   * field, not the constant, so that a test can make a store full without writing 9 GB.
+   */
+  fullAtBytes = STORE_FULL_BYTES;
+
+  private readonly isFull = () => this.ctx.storage.sql.databaseSize > this.fullAtBytes;
+
   /** Runs a job at `dueAt`, or sooner if it is already due sooner (worker/stores/store-jobs.ts). */
   async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
     if (!this.serves(organizationId)) return;
@@ -452,7 +464,13 @@ export class OrganizationHub extends DurableObject<Env> {
   /** What the store's jobs work with (durable-objects/store-job-runner.ts). */
   private jobStore(): JobStore {
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
-    return { storage: this.ctx.storage, env: this.env, data: this.data, waitUntil };
+    return {
+      storage: this.ctx.storage,
+      env: this.env,
+      data: this.data,
+      storeFull: this.isFull,
+      waitUntil,
+    };
   }
 
   /**
@@ -462,7 +480,9 @@ export class OrganizationHub extends DurableObject<Env> {
   private async depsFor(organizationId: string) {
     const route = await storeRoute(this.env, organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
-    return depsForBackground(this.env, waitUntil, allDataInStore(route) ? this.data : undefined);
+    return allDataInStore(route)
+      ? depsForBackground(this.env, waitUntil, this.data, this.isFull)
+      : depsForBackground(this.env, waitUntil);
   }
 
   /** A message that arrived while replying re-scheduled the key: keep that new schedule. */

@@ -14,7 +14,14 @@ import type { AppContext } from "../worker/http/context";
 import { handleError, notFound } from "../worker/http/errors";
 import type { StoreCaller } from "../worker/stores/organization-data";
 
-const calls = new WeakMap<Request, { caller: StoreCaller; db: OrganizationDb }>();
+/** Who calls, the store's data, and whether the store is past its room. */
+interface StoreCall {
+  caller: StoreCaller;
+  db: OrganizationDb;
+  storeFull: () => boolean;
+}
+
+const calls = new WeakMap<Request, StoreCall>();
 
 const storeApi = new Hono<AppContext>()
   .use(async (c, next) => {
@@ -34,6 +41,7 @@ const storeApi = new Hono<AppContext>()
       orgDb: call.db,
       env: c.env,
       defer: (work) => c.executionCtx.waitUntil(work),
+      storeFull: call.storeFull,
     });
     await next();
   })
@@ -44,7 +52,7 @@ const storeApi = new Hono<AppContext>()
 /** Answers a request from the store's data; `waitUntil` is the store's own. */
 export function serveInStore(
   request: Request,
-  call: { caller: StoreCaller; db: OrganizationDb },
+  call: StoreCall,
   env: Env,
   waitUntil: (work: Promise<unknown>) => void,
 ) {

@@ -37,6 +37,8 @@ export interface JobStore {
   env: Env;
   /** The store's SQLite: its organization's data. */
   data: OrganizationDb;
+  /** Whether the store is past its room (worker/stores/store-room.ts). */
+  storeFull: () => boolean;
   waitUntil: (work: Promise<unknown>) => void;
 }
 
@@ -148,6 +150,8 @@ async function runOnStoreData(
   const inStore = allDataInStore(route);
   if (!inStore && !JOBS_WHEREVER_THE_DATA_IS.has(name)) return null;
   if (route.state === "switching") return lease;
-  const deps = depsForBackground(store.env, store.waitUntil, inStore ? store.data : undefined);
+  const deps = inStore
+    ? depsForBackground(store.env, store.waitUntil, store.data, store.storeFull)
+    : depsForBackground(store.env, store.waitUntil);
   return RUNS[name](deps, at, organizationId);
 }

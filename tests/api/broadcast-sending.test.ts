@@ -21,7 +21,8 @@ import {
   type MarketingOrganization as Setup,
   type Owner,
 } from "../support/marketing";
-import { orgFirst, orgSql, orgSqlBatch } from "../support/org-data";
+import { orgFirst, orgSql, orgSqlBatch, setStoreFull } from "../support/org-data";
+import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, graphRequests, secondsAgo } from "../support/webhooks";
 
@@ -359,6 +360,30 @@ describe("pause, resume, cancel and roles", () => {
       .bind(s.orgId)
       .run();
     expect((await runUntil(s, id, "paused")).pause_reason).toBe("not_connected");
+  });
+});
+
+describe("a store with no room left", () => {
+  it("refuses to send or resume (507), pauses what is sending, and says why", async () => {
+    const s = await setup();
+    const phones = [customerPhone()];
+    await seedCustomers(s, [{ phone: phones[0] }]);
+    const draft = await createBroadcast(s.owner, s.labelId);
+    const sending = await createBroadcast(s.owner, s.labelId);
+    await actOk(s.owner.token, sending, "send");
+    await setStoreFull(s.orgId, true);
+
+    const refused = await act(s.owner.token, draft, "send");
+    expect(refused.status).toBe(507);
+    expect(refused.body).toMatchObject({ error: "store_full", message: STORE_FULL_TEXT });
+    expect((await broadcastOf(s.owner.token, draft)).status).toBe("draft");
+    const paused = await runUntil(s, sending, "paused");
+    expect(paused.pause_reason).toBe("store_full");
+    expect(await sendsTo(phones)).toEqual([]);
+    expect((await act(s.owner.token, sending, "resume")).status).toBe(507);
+
+    await setStoreFull(s.orgId, false);
+    expect((await actOk(s.owner.token, sending, "resume")).status).toBe("sending");
   });
 });
 

@@ -24,7 +24,8 @@ import {
 import { answer, api } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
-import { keepInD1, orgFirst, orgSql } from "../support/org-data";
+import { keepInD1, orgFirst, orgSql, setStoreFull } from "../support/org-data";
+import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import {
@@ -594,6 +595,53 @@ describe("the app's history", () => {
       "Reciente",
     ]);
     expect(await importOf(organizationId)).toMatchObject({ state: "done", messages: 1 });
+  });
+
+  it("waits while its store has no room, keeping every live message, and goes on once there is", async () => {
+    const { owner, phoneNumberId } = await sharedNumberOwner();
+    const organizationId = owner.organization.id;
+    const phone = customerPhone();
+    await setStoreFull(organizationId, true);
+    await deliver(
+      delivery(
+        historyChunk({
+          phoneNumberId,
+          threads: [
+            { customer: phone, messages: [{ text: "Del móvil", timestamp: minutesAgo(90) }] },
+          ],
+        }),
+      ),
+    );
+    const store = await organizationStore(env, organizationId);
+    await vi.waitFor(
+      async () => {
+        await runDurableObjectAlarm(store);
+        expect(await importOf(organizationId)).toMatchObject({
+          state: "failed",
+          error: STORE_FULL_TEXT,
+        });
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    expect(await pagesLeft(organizationId)).toBe(1);
+    // A customer's message is stored whatever the room.
+    const live = await deliver(
+      delivery(inboundMessage({ phoneNumberId, from: phone, text: "¿Seguís abiertos?" })),
+    );
+    expect(live.status).toBe(200);
+    const conversation = (await conversationOf(organizationId, phone))!;
+    expect((await threadOf(organizationId, conversation.id)).map((m) => m.content)).toEqual([
+      "¿Seguís abiertos?",
+    ]);
+
+    await setStoreFull(organizationId, false);
+    await store.scheduleJob(organizationId, "history", Date.now());
+    await importEverything(owner);
+    expect((await threadOf(organizationId, conversation.id)).map((m) => m.content)).toEqual([
+      "Del móvil",
+      "¿Seguís abiertos?",
+    ]);
+    expect((await importOf(organizationId))!.error).toBeNull();
   });
 
   it("is imported for an organization whose data is still in D1", async () => {

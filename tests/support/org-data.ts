@@ -10,7 +10,9 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { createDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
 import * as schema from "../../worker/db/schema";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
+import { STORE_FULL_BYTES } from "../../worker/stores/store-room";
 
 type Row = Record<string, unknown>;
 
@@ -70,4 +72,15 @@ export async function keepInD1(organizationId: string) {
   )
     .bind(organizationId)
     .run();
+}
+
+/**
+ * Makes the organization's store full (or gives it its room back) without writing 9 GB: the
+ * live store's size limit is lowered to nothing, or set back to the product's.
+ */
+export async function setStoreFull(organizationId: string, full: boolean) {
+  const store = storeAt(env, await storeRoute(env, organizationId));
+  await runInDurableObject(store, (instance: OrganizationHub) => {
+    instance.fullAtBytes = full ? 0 : STORE_FULL_BYTES;
+  });
 }

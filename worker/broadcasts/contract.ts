@@ -53,9 +53,10 @@ export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /**
  * Why the product paused a broadcast by itself: Meta no longer takes its template (paused,
- * deleted, its parameters changed), or WhatsApp was disconnected. A manager's pause has none.
+ * deleted, its parameters changed), WhatsApp was disconnected, or the organization's store has
+ * no room left (contract section 15). A manager's pause has none.
  */
-export const PAUSE_REASONS = ["template_unusable", "not_connected"] as const;
+export const PAUSE_REASONS = ["template_unusable", "not_connected", "store_full"] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** How many ids one criterion may list (a segment, not a customer list). */

@@ -23,7 +23,8 @@ import { marketingExclusion } from "../whatsapp/consent";
 import { requireSender, sendOutbound } from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import { audienceRecipients } from "./audience";
-import type { SkipReason } from "./contract";
+import type { PauseReason, SkipReason } from "./contract";
+import { assertStoreRoom, storeFull } from "../stores/store-room";
 import { withResults, type BroadcastRow } from "./mappers";
 import { priceRecipients } from "./pricing";
 import { findBroadcast, usableTemplate } from "./service";
@@ -109,10 +110,12 @@ async function transition(
 /**
  * `POST /broadcasts/{id}/send`: a draft with a future `send_at` is scheduled; otherwise (or a
  * scheduled one sent now) it starts sending. The template is checked again (Meta may have
- * paused it or changed its category since it was chosen), and WhatsApp must be connected.
+ * paused it or changed its category since it was chosen), WhatsApp must be connected, and the
+ * organization's store must have room (507 `store_full`).
  */
 export async function sendBroadcast(deps: Deps, member: Member, id: string) {
   const current = await findBroadcast(deps.orgDb, member, id);
+  assertStoreRoom(deps);
   await requireSender(deps, member.organizationId);
   const category = await usableTemplate(deps.orgDb, member.organizationId, {
     name: current.templateName,
@@ -148,6 +151,7 @@ export async function pauseBroadcast(deps: Deps, member: Member, id: string) {
 }
 
 export async function resumeBroadcast(deps: Deps, member: Member, id: string) {
+  assertStoreRoom(deps);
   const row = await transition(deps, member, id, {
     from: ["paused"],
     set: { status: "sending", pauseReason: null },
@@ -330,25 +334,11 @@ async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRo
     await setWaiting(deps, organizationId, sending, { reason: "quiet_hours", until: +quietEnd });
     return +quietEnd;
   }
+  // Nothing can be sent: each waits in pause, where a manager resumes it once there is room
+  // again, or WhatsApp is reconnected.
+  if (storeFull(deps)) return pauseAll(deps, organizationId, sending, "store_full");
   const sender = await connectedSender(deps, organizationId);
-  if (!sender) {
-    // Nothing can be sent: each waits in pause, where a manager resumes it once reconnected.
-    const paused = await deps.orgDb
-      .update(broadcasts)
-      .set({ status: "paused", waitReason: null, waitUntil: null, pauseReason: "not_connected" })
-      .where(
-        and(
-          inArray(
-            broadcasts.id,
-            sending.map((row) => row.id),
-          ),
-          eq(broadcasts.status, "sending"),
-        ),
-      )
-      .returning();
-    await announce(deps, organizationId, paused);
-    return null;
-  }
+  if (!sender) return pauseAll(deps, organizationId, sending, "not_connected");
   const allowance = await dailyAllowance(deps, organizationId, sender, at);
   if (allowance === null) return Date.now() + LIMIT_RETRY_MS;
   if (allowance.left <= 0) {
@@ -366,6 +356,30 @@ async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRo
     left -= sent.count;
     if (!sent.finished) return Date.now();
   }
+  return null;
+}
+
+/** Pauses sending broadcasts for a reason of the product's; nothing is due after (null). */
+async function pauseAll(
+  deps: Deps,
+  organizationId: string,
+  sending: BroadcastRow[],
+  reason: PauseReason,
+) {
+  const paused = await deps.orgDb
+    .update(broadcasts)
+    .set({ status: "paused", waitReason: null, waitUntil: null, pauseReason: reason })
+    .where(
+      and(
+        inArray(
+          broadcasts.id,
+          sending.map((row) => row.id),
+        ),
+        eq(broadcasts.status, "sending"),
+      ),
+    )
+    .returning();
+  await announce(deps, organizationId, paused);
   return null;
 }
 
@@ -488,12 +502,7 @@ async function stillSending(deps: Deps, id: string) {
 
 async function pauseForTemplate(deps: Deps, broadcast: BroadcastRow) {
   console.warn("broadcast paused: template unusable", broadcast.id, broadcast.templateName);
-  const [paused] = await deps.orgDb
-    .update(broadcasts)
-    .set({ status: "paused", waitReason: null, waitUntil: null, pauseReason: "template_unusable" })
-    .where(and(eq(broadcasts.id, broadcast.id), eq(broadcasts.status, "sending")))
-    .returning();
-  if (paused) await announce(deps, broadcast.organizationId, [paused]);
+  await pauseAll(deps, broadcast.organizationId, [broadcast], "template_unusable");
 }
 
 /** The fallback is said once, on the broadcast; the rest of it goes through `/messages`. */

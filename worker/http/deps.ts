@@ -16,6 +16,11 @@ export interface Deps {
   orgDb: OrganizationDb;
   env: Env;
   defer: (work: Promise<unknown>) => void;
+  /**
+   * Whether the organization's store is past its room (worker/stores/store-room.ts); absent
+   * while its data is in D1.
+   */
+  storeFull?: () => boolean;
 }
 
 /** Deps outside a request: a cron run or a Durable Object, finishing work with its `waitUntil`. */
@@ -23,7 +28,14 @@ export function depsForBackground(
   env: Env,
   waitUntil: (p: Promise<unknown>) => void,
   orgDb?: OrganizationDb,
+  storeFull?: () => boolean,
 ): Deps {
   const databases = databasesOf(env);
-  return { db: databases.db, orgDb: orgDb ?? databases.orgDb, env, defer: waitUntil };
+  return {
+    db: databases.db,
+    orgDb: orgDb ?? databases.orgDb,
+    env,
+    defer: waitUntil,
+    ...(storeFull && { storeFull }),
+  };
 }

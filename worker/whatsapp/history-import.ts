@@ -16,6 +16,7 @@ import type { Deps } from "../http/deps";
 import { spanishGraphError } from "../meta/graph";
 import { publish } from "../realtime/publish";
 import type { HistoryImport } from "./contract";
+import { STORE_FULL_TEXT, storeFull } from "../stores/store-room";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import type { EchoPayload, HistoryPayload } from "./ingest";
@@ -43,6 +44,7 @@ export const IMPORT_RUN_MESSAGES = 500;
 
 /** Pages not imported this long after they arrived are dropped (and logged): decision 0056. */
 export const STALE_PAGE_MS = 7 * 24 * 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 /** A message as Meta puts it in a history thread. */
 type HistoryMessage = EchoPayload & { history_context?: { status?: string } };
@@ -407,6 +409,19 @@ const COUNT_IMPORTED = `
 
 const DELETE_PAGE = `DELETE FROM history_pages WHERE id = ?1 AND organization_id = ?2`;
 
+/**
+ * The store has no room (contract section 15): the import says so and waits, its pages held,
+ * `?1` organization, `?2` the reason, `?3` now.
+ */
+const STOP_FOR_ROOM = `
+  UPDATE history_imports SET state = 'failed', error = ?2, updated_at = ?3
+  WHERE organization_id = ?1 AND state IN ('requested', 'importing')`;
+
+/** Room again: an import stopped for it goes on. `?1` organization, `?2` the reason it stopped. */
+const RESUME_AFTER_ROOM = `
+  UPDATE history_imports SET state = 'importing', error = NULL
+  WHERE organization_id = ?1 AND state = 'failed' AND error = ?2`;
+
 /** Done once Meta has sent everything (progress 100) and no page is left. */
 const FINISH_IMPORT = `
   UPDATE history_imports SET state = 'done', updated_at = ?2
@@ -458,7 +473,8 @@ const anyPageLeft = async (orgDb: OrganizationDb, organizationId: string) =>
 /**
  * One run of the import: drops pages too old to import (logged), imports up to
  * IMPORT_RUN_MESSAGES messages, one page per transaction, and tells the consoles where it stands
- * (one event a run). Answers when to run again: at once while pages are left, else never.
+ * (one event a run). Answers when to run again: at once while pages are left, in a day while
+ * the store has no room, else never.
  */
 export async function importHistory(
   deps: Deps,
@@ -467,8 +483,12 @@ export async function importHistory(
 ): Promise<number | null> {
   const { orgDb } = deps;
   const dropped = await dropStalePages(orgDb, organizationId, at);
+  if (storeFull(deps)) return waitForRoom(deps, organizationId);
   const pages = await pagesOfRun(orgDb, organizationId);
   if (pages.length === 0) return finishIfComplete(deps, organizationId, dropped > 0);
+  await orgStatements(orgDb, [
+    { sql: RESUME_AFTER_ROOM, params: [organizationId, STORE_FULL_TEXT] },
+  ]);
 
   const connection = await deps.db.query.whatsappConnections.findFirst({
     where: eq(whatsappConnections.organizationId, organizationId),
@@ -565,6 +585,16 @@ async function dropStalePages(orgDb: OrganizationDb, organizationId: string, at:
 }
 
 /** The import as it stands, to the consoles: one event a run. */
+/** No room in the store: said on the import, and looked at again in a day (retention frees room). */
+async function waitForRoom(deps: Deps, organizationId: string) {
+  const now = new Date().toISOString();
+  await orgStatements(deps.orgDb, [
+    { sql: STOP_FOR_ROOM, params: [organizationId, STORE_FULL_TEXT, now] },
+  ]);
+  await publishProgress(deps, organizationId);
+  return Date.now() + DAY_MS;
+}
+
 async function publishProgress(deps: Deps, organizationId: string) {
   const historyImport = await historyImportOf(deps.orgDb, organizationId);
   if (historyImport) await publish(deps.env, organizationId, progressEvent(historyImport));
