@@ -2,52 +2,14 @@
 // broadcast for a label created, previewed (who is left out and what it costs), sent through
 // the sandbox's Meta, followed live to Completada, and the reply and the sale of a recipient
 // counted on its page; the conversation shows the message as "Difusión".
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { deliver, productErrors, signedInOwner } from "./support";
+import { deliver, expectAccessible, ownerWithTemplates, productErrors } from "./support";
 
 /** The fake's own account: its templates (`bienvenida`, marketing) are the ones listed. */
 const WABA = GRAPH_FIXTURES.wabaId;
 const phone = () => `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
-
-/** A screen's serious and critical WCAG 2.1 AA violations (toasts left out), as none. */
-async function expectAccessible(page: Page, screen: string) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
-  );
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .exclude("[data-sonner-toaster]")
-    .analyze();
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious, screen).toEqual([]);
-}
-
-/** An owner whose number is the fake account's, so its templates can be chosen. */
-async function ownerWithTemplates(page: Page) {
-  const owner = await signedInOwner(page);
-  const connected = await page.request.post("/api/v1/whatsapp-config", {
-    headers: owner.headers,
-    data: {
-      phone_number_id: owner.phoneNumberId,
-      business_account_id: WABA,
-      access_token: "sandbox-access-token",
-    },
-  });
-  expect(connected.status()).toBe(201);
-  // The account's templates are read from Meta (and kept) when listed.
-  const templates = await page.request.get("/api/v1/whatsapp-config/templates", {
-    headers: owner.headers,
-  });
-  expect(templates.status()).toBe(200);
-  return owner;
-}
 
 /** A customer writes to the owner's number; answers their conversation's id. */
 async function customerWrites(
@@ -113,7 +75,9 @@ test("a broadcast for a label is previewed, sent, followed to Completada, and co
   // Configuración > Organización: the quiet hours, in Madrid's time.
   const quiet = quietHoursAwayFromNow();
   await page.goto("/settings/organization");
-  const section = page.getByRole("region", { name: "Difusiones: horario de descanso" });
+  const section = page.getByRole("region", {
+    name: "Difusiones y seguimientos: horario de descanso",
+  });
   await section.getByLabel("Zona horaria").selectOption("Europe/Madrid");
   await section.getByLabel("Desde las").fill(quiet.start);
   await section.getByLabel("Hasta las").fill(quiet.end);
@@ -121,7 +85,7 @@ test("a broadcast for a label is previewed, sent, followed to Completada, and co
   await expect(page.getByText("Horario de descanso actualizado")).toBeVisible();
   await expect(
     section.getByText(
-      `No se envían difusiones entre las ${quiet.start} y las ${quiet.end} (Europe/Madrid).`,
+      `No se envían difusiones ni seguimientos entre las ${quiet.start} y las ${quiet.end} (Europe/Madrid).`,
     ),
   ).toBeVisible();
 

@@ -1,4 +1,12 @@
-import { expect, type APIRequestContext, type Page, type Request } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import {
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type Page,
+  type Request,
+} from "@playwright/test";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, signPayload, type Change } from "../fakes/whatsapp-payloads.mjs";
 import { E2E_SETTINGS, ORGANIZATION } from "./settings.mjs";
 
@@ -32,6 +40,76 @@ export async function signedInOwner(page: Page, options: { connect?: boolean } =
   }
   await page.addInitScript((t) => localStorage.setItem("auth_token", t), token);
   return { token, headers, phoneNumberId };
+}
+
+/**
+ * A member with the agent role in the owner's organization, signed in on a browser context of
+ * their own (close it at the end).
+ */
+export async function signedInAgent(
+  page: Page,
+  browser: Browser,
+  ownerHeaders: Record<string, string>,
+) {
+  const email = uniqueEmail("agente");
+  const invited = await page.request.post("/api/v1/organizations/invitations", {
+    headers: ownerHeaders,
+    data: { email, role: "agent" },
+  });
+  expect(invited.status()).toBe(201);
+  const invitation = new URL((await invited.json()).data.url).searchParams.get("invitation");
+  const registered = await page.request.post("/api/v1/auth/register", {
+    data: { email, password: "secreto123", full_name: "Pedro Sanz" },
+  });
+  const token: string = (await registered.json()).data.token;
+  const accepted = await page.request.post("/api/v1/organizations/invitations/accept", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { token: invitation },
+  });
+  expect(accepted.status()).toBe(200);
+  const context = await browser.newContext();
+  await context.addInitScript((t) => localStorage.setItem("auth_token", t), token);
+  return { context, page: await context.newPage() };
+}
+
+/**
+ * An owner whose number is the fake Meta's own account, so its templates (`bienvenida`,
+ * marketing; `seguimiento_cita`, utility) can be chosen (Difusiones, Seguimientos).
+ */
+export async function ownerWithTemplates(page: Page) {
+  const owner = await signedInOwner(page);
+  const connected = await page.request.post("/api/v1/whatsapp-config", {
+    headers: owner.headers,
+    data: {
+      phone_number_id: owner.phoneNumberId,
+      business_account_id: GRAPH_FIXTURES.wabaId,
+      access_token: "sandbox-access-token",
+    },
+  });
+  expect(connected.status()).toBe(201);
+  // The account's templates are read from Meta (and kept) when listed.
+  const templates = await page.request.get("/api/v1/whatsapp-config/templates", {
+    headers: owner.headers,
+  });
+  expect(templates.status()).toBe(200);
+  return owner;
+}
+
+/** A screen's serious and critical WCAG 2.1 AA violations (toasts left out), as none. */
+export async function expectAccessible(page: Page, screen: string) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
+  );
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .exclude("[data-sonner-toaster]")
+    .analyze();
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, screen).toEqual([]);
 }
 
 /** Posts a signed delivery to the webhook, as Meta does. */
@@ -100,4 +178,5 @@ export const CONSOLE_SCREENS = [
   ["/settings/user", "Configuración de Usuario"],
   ["/mentions", "Menciones"],
   ["/broadcasts", "Difusiones"],
+  ["/follow-ups", "Seguimientos"],
 ] as const;

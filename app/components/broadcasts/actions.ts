@@ -5,8 +5,8 @@
  */
 import { toast } from "sonner";
 import type { AudienceCriteria, Broadcast } from "../../../worker/broadcasts/contract";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
-import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
+import { client, data, errorMessage } from "~/lib/api";
+import { refusalOf, type Refusal } from "~/lib/forms";
 import { live } from "~/lib/live-store";
 
 /** A broadcast as its form sends it (a type, not an interface: it travels as JSON). */
@@ -29,14 +29,7 @@ export type BroadcastChange =
 
 export type BroadcastActionResult =
   | { ok: true; intent: BroadcastChange["intent"]; broadcast: Broadcast | null }
-  | {
-      ok: false;
-      intent: BroadcastChange["intent"];
-      fieldErrors: FieldErrors;
-      /** The API's error code (`not_connected`, `template_not_approved`...). */
-      code: string;
-      message: string;
-    };
+  | (Refusal & { intent: BroadcastChange["intent"] });
 
 const FAILURES: Record<BroadcastChange["intent"], string> = {
   create: "Error al guardar la difusión",
@@ -106,13 +99,7 @@ export async function broadcastAction(change: BroadcastChange): Promise<Broadcas
     return { ok: true, intent: change.intent, broadcast };
   } catch (error) {
     toast.error(FAILURES[change.intent], { description: errorMessage(error) });
-    return {
-      ok: false,
-      intent: change.intent,
-      fieldErrors: serverFieldErrors(error),
-      code: error instanceof ApiError ? error.code : "unknown",
-      message: errorMessage(error),
-    };
+    return { ...refusalOf(error), intent: change.intent };
   }
 }
 

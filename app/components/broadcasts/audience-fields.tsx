@@ -65,6 +65,89 @@ function Choices({
 }
 
 /**
+ * The labels to choose any of (the Difusiones' audience, a follow-up's trigger). One chosen
+ * that no longer exists (deleted since) stays listed, so it can be unchecked.
+ */
+export function LabelChoices({
+  value,
+  labels,
+  hint,
+  error,
+  disabled,
+  onChange,
+}: {
+  value: string[];
+  labels: Label[];
+  hint: string;
+  error?: string;
+  disabled: boolean;
+  onChange: (value: string[]) => void;
+}) {
+  const gone = value
+    .filter((id) => !labels.some((label) => label.id === id))
+    .map((id) => ({ id, name: "Etiqueta eliminada", color: undefined }));
+  const choices = [...labels, ...gone];
+  return (
+    <Choices legend="Etiquetas" hint={hint} error={error}>
+      {choices.length === 0 && (
+        <p className="text-sm text-slate-600">
+          Aún no hay etiquetas: créalas en Configuración &gt; Organización.
+        </p>
+      )}
+      {choices.map((label) => (
+        <label key={label.id} className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="checkbox"
+            className={CHECKBOX}
+            checked={value.includes(label.id)}
+            disabled={disabled}
+            onChange={(e) => onChange(toggled(value, label.id, e.target.checked))}
+          />
+          <span
+            aria-hidden
+            className={`h-3 w-3 rounded-full ${label.color ? "" : "border border-slate-400"}`}
+            style={{ backgroundColor: label.color }}
+          />
+          {label.name}
+        </label>
+      ))}
+    </Choices>
+  );
+}
+
+/** The conversation stages to choose any of. */
+export function StageChoices({
+  value,
+  hint,
+  error,
+  disabled,
+  onChange,
+}: {
+  value: ConversationStage[];
+  hint: string;
+  error?: string;
+  disabled: boolean;
+  onChange: (value: ConversationStage[]) => void;
+}) {
+  return (
+    <Choices legend="Etapas" hint={hint} error={error}>
+      {CONVERSATION_STAGES.map((stage) => (
+        <label key={stage} className="flex items-center gap-2 text-sm text-slate-800">
+          <input
+            type="checkbox"
+            className={CHECKBOX}
+            checked={value.includes(stage)}
+            disabled={disabled}
+            onChange={(e) => onChange(toggled(value, stage, e.target.checked))}
+          />
+          {STAGE_LABELS[stage]}
+        </label>
+      ))}
+    </Choices>
+  );
+}
+
+/**
  * Who receives it: any of the labels, any of the stages, when the customer last wrote, only
  * those with a phone. Every criterion given must hold; none at all is every WhatsApp customer.
  */
@@ -95,55 +178,21 @@ export function AudienceFields({
 
   return (
     <div className="space-y-5">
-      <Choices
-        legend="Etiquetas"
+      <LabelChoices
+        value={value.label_ids}
+        labels={labels}
         hint="Clientes con cualquiera de las etiquetas marcadas."
         error={errors["audience.label_ids"]}
-      >
-        {labels.length === 0 && (
-          <p className="text-sm text-slate-600">
-            Aún no hay etiquetas: créalas en Configuración &gt; Organización.
-          </p>
-        )}
-        {labels.map((label) => (
-          <label key={label.id} className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="checkbox"
-              className={CHECKBOX}
-              checked={value.label_ids.includes(label.id)}
-              disabled={disabled}
-              onChange={(e) =>
-                set("label_ids", toggled(value.label_ids, label.id, e.target.checked))
-              }
-            />
-            <span
-              aria-hidden
-              className="h-3 w-3 rounded-full"
-              style={{ backgroundColor: label.color }}
-            />
-            {label.name}
-          </label>
-        ))}
-      </Choices>
-
-      <Choices
-        legend="Etapas"
+        disabled={disabled}
+        onChange={(ids) => set("label_ids", ids)}
+      />
+      <StageChoices
+        value={value.stages}
         hint="Clientes en cualquiera de las etapas marcadas."
         error={errors["audience.stages"]}
-      >
-        {CONVERSATION_STAGES.map((stage) => (
-          <label key={stage} className="flex items-center gap-2 text-sm text-slate-800">
-            <input
-              type="checkbox"
-              className={CHECKBOX}
-              checked={value.stages.includes(stage)}
-              disabled={disabled}
-              onChange={(e) => set("stages", toggled(value.stages, stage, e.target.checked))}
-            />
-            {STAGE_LABELS[stage]}
-          </label>
-        ))}
-      </Choices>
+        disabled={disabled}
+        onChange={(stages) => set("stages", stages)}
+      />
 
       <fieldset>
         <legend className="text-sm font-medium text-slate-700">Último mensaje del cliente</legend>

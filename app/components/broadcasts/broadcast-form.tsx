@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import {
   broadcastInput,
@@ -8,13 +8,18 @@ import {
 import type { Label } from "../../../worker/team-inbox/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { validate, type FieldErrors } from "~/lib/forms";
+import { useFormErrors, validate, type FieldErrors } from "~/lib/forms";
 import type { BroadcastActionResult, BroadcastBody, BroadcastChange } from "./actions";
 import { asJson } from "./actions";
 import { AudienceFields, EMPTY_AUDIENCE, type AudienceValues } from "./audience-fields";
 import { useOrganizationTime } from "./organization-time";
 import { ScheduleField, type ScheduleValues } from "./schedule-field";
-import { TemplateField, templateKey, type TemplatesLoaded } from "./template-field";
+import {
+  TEMPLATE_FIELD_OF_CODE,
+  TemplateField,
+  templateKey,
+  type TemplatesLoaded,
+} from "./template-field";
 import { isoToZoned, zonedToIso } from "./zoned-time";
 
 interface FormValues {
@@ -73,11 +78,7 @@ function criteriaOf(a: AudienceValues, timeZone: string): AudienceCriteria {
 
 /** Where a refusal without per-field details belongs, by the API's code. */
 const FIELD_OF_CODE: Record<string, string> = {
-  template_not_found: "template.name",
-  template_language: "template.name",
-  template_not_approved: "template.name",
-  template_category: "template.name",
-  template_parameters: "template.parameters",
+  ...TEMPLATE_FIELD_OF_CODE,
   unknown_label: "audience.label_ids",
   send_at_past: "send_at",
 };
@@ -101,34 +102,12 @@ export function BroadcastForm({
   const fetcher = useFetcher<BroadcastActionResult>();
   const { revalidate } = useRevalidator();
   const [values, setValues] = useState(() => valuesOf(broadcast, timeZone));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [attempt, setAttempt] = useState(0);
   const form = useRef<HTMLFormElement>(null);
   const saving = fetcher.state !== "idle";
-  const result = fetcher.data;
   const [now] = useState(() => isoToZoned(new Date().toISOString(), timeZone));
-
-  // Refused: the server's messages go beside their fields (or above them when it names none).
-  useEffect(() => {
-    if (fetcher.state !== "idle" || !result || result.ok) return;
-    const field = FIELD_OF_CODE[result.code];
-    const fieldErrors = { ...result.fieldErrors };
-    if (Object.keys(fieldErrors).length === 0) fieldErrors[field ?? "form"] = result.message;
-    setErrors(fieldErrors);
-    setAttempt((n) => n + 1);
-  }, [fetcher.state, result]);
-
-  // After a failed attempt, the first field in error takes the focus.
-  useEffect(() => {
-    if (attempt === 0) return;
-    form.current?.querySelector<HTMLElement>("[aria-invalid='true']")?.focus();
-  }, [attempt]);
+  const { errors, refuse, clear, reset } = useFormErrors(form, fetcher, FIELD_OF_CODE);
 
   /** A field's messages go once the person changes it (`send_at` for the schedule). */
-  const clear = (prefix: string) =>
-    setErrors((current) =>
-      Object.fromEntries(Object.entries(current).filter(([key]) => !key.startsWith(prefix))),
-    );
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
     clear(key === "schedule" ? "send_at" : key);
@@ -153,12 +132,8 @@ export function BroadcastForm({
       if (!sendAt) found.send_at = "Elige la fecha y la hora del envío";
       else if (Date.parse(sendAt) <= Date.now()) found.send_at = "Elige una fecha y hora futura";
     }
-    if (Object.keys(found).length > 0) {
-      setErrors(found);
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setErrors({});
+    if (Object.keys(found).length > 0) return refuse(found);
+    reset();
     const change: BroadcastChange = broadcast
       ? { intent: "update", id: broadcast.id, values: body }
       : { intent: "create", values: body };

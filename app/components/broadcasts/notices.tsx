@@ -1,4 +1,4 @@
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { Broadcast, PauseReason } from "../../../worker/broadcasts/contract";
 import { formatZoned, formatZonedTime } from "./zoned-time";
 
 const NOTICE = "rounded-lg px-4 py-3 text-sm";
@@ -9,6 +9,16 @@ export function waitingText(waiting: NonNullable<Broadcast["waiting"]>, timeZone
     ? `Esperando al final del horario de descanso (${formatZonedTime(waiting.until, timeZone)})`
     : `Límite diario de mensajes de tu cuenta alcanzado: continúa el ${formatZoned(waiting.until, timeZone)}`;
 }
+
+/** A broadcast the product paused by itself, and what to do about it. */
+const PAUSED_BECAUSE: Record<PauseReason, string> = {
+  template_unusable:
+    "En pausa: Meta ya no acepta su plantilla (se pausó, se borró o cambió). Revísala en WhatsApp Manager y reanúdala.",
+  not_connected:
+    "En pausa: WhatsApp se desconectó. Vuelve a conectarlo en Configuración > Meta Business y reanúdala.",
+  store_full:
+    "En pausa: los datos de tu organización ocupan más de 9 GB, cerca de su límite. Reanúdala cuando la retención haya liberado espacio.",
+};
 
 /**
  * What the broadcast's page says above its figures: why it waits, that it is paused or
@@ -29,7 +39,9 @@ export function BroadcastNotices({
       )}
       {status === "paused" && (
         <p className={`${NOTICE} bg-amber-50 text-amber-900`}>
-          En pausa: no se envía a nadie más hasta que la reanudes.
+          {broadcast.pause_reason
+            ? PAUSED_BECAUSE[broadcast.pause_reason]
+            : "En pausa: no se envía a nadie más hasta que la reanudes."}
         </p>
       )}
       {status === "scheduled" && sendAt && (

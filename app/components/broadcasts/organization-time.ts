@@ -5,7 +5,7 @@ import {
 } from "../../../worker/organizations/contract";
 import { useAuth } from "~/lib/auth";
 
-/** The organization's time zone, quiet hours and currency, as its broadcasts use them. */
+/** The organization's time zone, quiet hours and currency, as its broadcasts and follow-ups use them. */
 export function useOrganizationTime() {
   const { organization } = useAuth();
   const zone = organization?.time_zone;
@@ -19,12 +19,12 @@ export function useOrganizationTime() {
 
 export type OrganizationTime = ReturnType<typeof useOrganizationTime>;
 
-/** "No se envían difusiones entre las 21:00 y las 09:00 (Europe/Madrid)." */
+/** "No se envían difusiones ni seguimientos entre las 21:00 y las 09:00 (Europe/Madrid)." */
 export const quietHoursSentence = ({
   quietStart,
   quietEnd,
   timeZone,
 }: Pick<OrganizationTime, "quietStart" | "quietEnd" | "timeZone">) =>
   quietStart === quietEnd
-    ? `Las difusiones se envían a cualquier hora (${timeZone}).`
-    : `No se envían difusiones entre las ${quietStart} y las ${quietEnd} (${timeZone}).`;
+    ? `Las difusiones y los seguimientos se envían a cualquier hora (${timeZone}).`
+    : `No se envían difusiones ni seguimientos entre las ${quietStart} y las ${quietEnd} (${timeZone}).`;

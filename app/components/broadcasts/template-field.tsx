@@ -15,6 +15,15 @@ export type TemplatesLoaded = { ok: true; data: WhatsappTemplate[] } | { ok: fal
 export const templateKey = (t: Pick<WhatsappTemplate, "name" | "language">) =>
   `${t.name}|${t.language}`;
 
+/** Where the API's refusals of a template belong, when they name no field. */
+export const TEMPLATE_FIELD_OF_CODE: Record<string, string> = {
+  template_not_found: "template.name",
+  template_language: "template.name",
+  template_not_approved: "template.name",
+  template_category: "template.name",
+  template_parameters: "template.parameters",
+};
+
 const categoryOf = (t: WhatsappTemplate) => {
   const category = t.category.toUpperCase();
   return BROADCAST_CATEGORIES.find((c) => c === category);
@@ -34,7 +43,8 @@ const CATEGORY_HINTS: Record<BroadcastCategory, string> = {
 /**
  * The template (approved, marketing or utility) and its `{{n}}` parameters, with the text the
  * customer will read. `current` keeps a broadcast's template on the list when the account's
- * list no longer has it (the save then says why).
+ * list no longer has it (the save then says why). A follow-up's is optional (`required`
+ * false, its empty choice `placeholder`).
  */
 export function TemplateField({
   loaded,
@@ -45,6 +55,9 @@ export function TemplateField({
   disabled,
   onChange,
   onRetry,
+  required = true,
+  placeholder = "Elige una plantilla",
+  parameterHint = "El mismo texto para todos los clientes de la difusión.",
 }: {
   loaded: TemplatesLoaded;
   /** `templateKey` of the chosen one; "" for none. */
@@ -55,6 +68,10 @@ export function TemplateField({
   disabled: boolean;
   onChange: (key: string, parameters: string[]) => void;
   onRetry: () => void;
+  required?: boolean;
+  placeholder?: string;
+  /** Said under the first parameter. */
+  parameterHint?: string;
 }) {
   if (!loaded.ok) {
     return (
@@ -95,8 +112,8 @@ export function TemplateField({
     <div className="space-y-3">
       <SelectField
         label="Plantilla"
-        required
-        placeholder="Elige una plantilla"
+        required={required}
+        placeholder={placeholder}
         options={options}
         value={value}
         disabled={disabled}
@@ -116,7 +133,7 @@ export function TemplateField({
             errors[`template.parameters.${i}`] ??
             (i === 0 ? errors["template.parameters"] : undefined)
           }
-          hint={i === 0 ? "El mismo texto para todos los clientes de la difusión." : undefined}
+          hint={i === 0 ? parameterHint : undefined}
           onChange={(e) =>
             onChange(
               value,

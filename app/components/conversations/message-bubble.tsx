@@ -9,6 +9,13 @@ import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar"
 import { RetryButton } from "./retry-button";
 import { Transcript } from "./transcript";
 
+/**
+ * Meta's refusals that sending again cannot mend: 131049 (its per-user marketing limit, which
+ * must never be retried) and 131050 (the customer stopped marketing messages). Their reason is
+ * shown, without "Reintentar".
+ */
+const NOT_RETRYABLE = new Set(["131049", "131050"]);
+
 interface MessageBubbleProps {
   message: Message;
   /** Given when the team can react to this message (a customer's, inside the window). */
@@ -27,7 +34,9 @@ interface MessageBubbleProps {
 export function MessageBubble(props: MessageBubbleProps) {
   const { message } = props;
   if (message.direction === "internal") return <NoteBubble message={message} />;
-  const { onReact, onRetry, onRetryTranscript } = message.deleted ? {} : props;
+  const { onReact, onRetryTranscript } = message.deleted ? {} : props;
+  const onRetry =
+    message.deleted || NOT_RETRYABLE.has(message.error_code ?? "") ? undefined : props.onRetry;
   const outbound = message.direction === "outbound";
   const sender = senderLabel(message);
   const mark = MESSAGE_MARKS[message.status] ?? {

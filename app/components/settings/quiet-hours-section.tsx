@@ -10,9 +10,9 @@ import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
 /**
- * Configuración > Organización > Difusiones: the organization's time zone and its quiet hours,
- * when no broadcast is sent (a send that would fall inside them waits for their end). Owners
- * and admins change them; everyone reads them.
+ * Configuración > Organización > Difusiones y seguimientos: the organization's time zone and its
+ * quiet hours, when no broadcast or follow-up is sent (a send that would fall inside them waits
+ * for their end). Owners and admins change them; everyone reads them. `#quiet-hours` links here.
  */
 export function QuietHoursSection() {
   const auth = useAuth();
@@ -74,16 +74,17 @@ export function QuietHoursSection() {
 
   return (
     <section
+      id="quiet-hours"
       aria-labelledby="quiet-hours-title"
       className="mt-6 max-w-2xl rounded-xl border border-slate-200 bg-white p-6"
     >
       <h2 id="quiet-hours-title" className="text-lg font-semibold text-slate-900">
-        Difusiones: horario de descanso
+        Difusiones y seguimientos: horario de descanso
       </h2>
       <p className="mt-1 text-sm text-slate-600">{quietHoursSentence(clock)}</p>
       <p className="mt-1 text-xs text-slate-500">
-        Una difusión que caería dentro de ese horario espera a que termine. Las fechas de las
-        difusiones se programan en esta zona horaria.
+        Una difusión o un seguimiento que caería dentro de ese horario espera a que termine. Las
+        fechas de las difusiones se programan en esta zona horaria.
       </p>
       <form onSubmit={save} noValidate className="mt-4 space-y-4">
         <SelectField
