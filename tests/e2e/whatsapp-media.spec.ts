@@ -1,25 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
-import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
-import { deliver, signedInOwner } from "./support";
-
-/**
- * A signed-in owner whose number belongs to the fake's WhatsApp Business Account: the fake
- * lists templates only for that account.
- */
-async function ownerWithTemplates(page: Page) {
-  const owner = await signedInOwner(page);
-  const connected = await page.request.post("/api/v1/whatsapp-config", {
-    headers: owner.headers,
-    data: {
-      phone_number_id: owner.phoneNumberId,
-      business_account_id: GRAPH_FIXTURES.wabaId,
-      access_token: "sandbox-access-token",
-    },
-  });
-  expect(connected.status()).toBe(201);
-  return owner;
-}
+import { deliver, ownerWithTemplates } from "./support";
 
 /** Opens the only conversation of the organization. */
 async function openConversation(page: Page, headers: Record<string, string>) {

@@ -209,24 +209,18 @@ export async function createFollowUp(deps: Deps, member: Member, input: FollowUp
 }
 
 /** The rule as the API writes it, to apply a change to and check whole. */
-const asInput = (row: FollowUpRow) => ({
-  name: row.name,
-  enabled: row.enabled,
-  trigger: {
-    no_reply_minutes: row.noReplyMinutes,
-    label_ids: row.labelIds,
-    stages: row.stages,
-  },
-  template: row.templateName
-    ? {
-        name: row.templateName,
-        language: row.templateLanguage!,
-        parameters: row.templateParameters ?? [],
-      }
-    : null,
-  text: row.text,
-  max_per_conversation: row.maxPerConversation,
-});
+function asInput(row: FollowUpRow) {
+  const { name, enabled, trigger, template, text, max_per_conversation } = toFollowUp(
+    row,
+    NO_STATS,
+  );
+  const written = template && {
+    name: template.name,
+    language: template.language,
+    parameters: template.parameters,
+  };
+  return { name, enabled, trigger, template: written, text, max_per_conversation };
+}
 
 /**
  * Applies a change and checks the rule it makes as a new one would be. Enabling it, or changing
