@@ -350,7 +350,7 @@ describe("the follow-ups job", () => {
   it("sends the template outside the window, never to those who stopped marketing or are limited", async () => {
     const s = await marketingOrganization();
     const phones = [customerPhone(), customerPhone(), customerPhone()];
-    const old = { lastInboundAt: ago(30 * HOUR_MS), followUpSince: ago(26 * HOUR_MS) };
+    const old = { lastInboundAt: ago(30 * HOUR_MS), followUpSince: ago(25 * HOUR_MS) };
     const [reached, optedOut, limited] = await seedCustomers(s, [
       { phone: phones[0], ...old },
       { phone: phones[1], ...old, optedOut: true },
@@ -401,17 +401,22 @@ describe("the follow-ups job", () => {
     expect((await sendsOf(s, rule.id)).map((r) => r.error_code)).toEqual(["window_closed"]);
   });
 
-  it("never writes to the waits of before a rule was made, or re-enabled", async () => {
+  it("never writes to the waits of before a rule was made, nor to one due more than a day ago", async () => {
     const s = await marketingOrganization();
-    const phone = customerPhone();
+    const phones = [customerPhone(), customerPhone()];
     await seedCustomers(s, [
-      { phone, lastInboundAt: ago(6 * HOUR_MS), followUpSince: ago(5 * HOUR_MS) },
+      { phone: phones[0], lastInboundAt: ago(6 * HOUR_MS), followUpSince: ago(5 * HOUR_MS) },
+      { phone: phones[1], lastInboundAt: ago(27 * HOUR_MS), followUpSince: ago(26 * HOUR_MS) },
     ]);
-    await createRule(s.owner);
+    const rule = await createRule(s.owner, { template: MARKETING });
     await runJob(s);
-    expect(await sendsTo([phone])).toEqual([]);
+    expect(await sendsTo(phones)).toEqual([]);
     // Nothing is waiting for it: the job is not due again.
     expect(await jobOf(s)).toBeUndefined();
+    // Active for days: the five-hour wait is its, the one due a day ago no longer.
+    await activeSince(s, rule.id, ago(3 * 24 * HOUR_MS));
+    await runJob(s);
+    expect((await sendsTo(phones)).map((r) => r.body.to)).toEqual([phones[0]]);
   });
 
   it("sends only the longest due step of a sequence, and each rule up to its maximum", async () => {

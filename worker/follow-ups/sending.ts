@@ -31,6 +31,12 @@ const RUN_MS = 2_000;
 /** Due conversations read at a time, and sent at once (each still waits for the number's pace). */
 const PAGE = 8;
 const MINUTE_MS = 60_000;
+/**
+ * A wait that fell due longer ago than this is not written to any more (the number was
+ * disconnected, the store was down): a nudge a day late is not the rule's, and the job never
+ * walks every silence of the past again.
+ */
+const MAX_LATENESS_MS = 24 * 60 * MINUTE_MS;
 /** After the business writes, the job looks again this much later: the shortest wait there is. */
 export const FOLLOW_UP_LOOK_MS = MINUTE_MS;
 
@@ -138,8 +144,8 @@ function ruleApplies(rule: FollowUpRow) {
 }
 
 /**
- * Conversations whose wait the rule is due for: not answered by it yet, nor by a rule with a
- * longer wait (after quiet hours both may be due: the later step of a sequence goes, not both),
+ * Conversations whose wait the rule is due for (in the last `MAX_LATENESS_MS`): not answered by
+ * it yet, nor by a rule with a longer wait (after quiet hours both may be due: the later step of a sequence goes, not both),
  * and the rule has not written there `max_per_conversation` times.
  */
 function dueConversations(deps: Deps, rule: FollowUpRow, at: Date) {
@@ -149,6 +155,7 @@ function dueConversations(deps: Deps, rule: FollowUpRow, at: Date) {
     .where(
       sql`${ruleApplies(rule)}
         AND c.follow_up_since <= ${dueBefore(rule, at)}
+        AND c.follow_up_since >= ${dueBefore(rule, new Date(+at - MAX_LATENESS_MS))}
         AND NOT EXISTS (SELECT 1 FROM follow_up_sends AS s
           JOIN follow_ups AS f ON f.id = s.follow_up_id
           WHERE s.conversation_id = c.id AND s.waited_since = c.follow_up_since
