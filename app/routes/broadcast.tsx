@@ -3,7 +3,7 @@ import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastControls } from "~/components/broadcasts/controls";
 import { client, data } from "~/lib/api";
-import { readBroadcast, readLabels } from "~/components/broadcasts/data";
+import { readAudienceAds, readBroadcast, readLabels } from "~/components/broadcasts/data";
 import { Funnel, Results, SendProgress } from "~/components/broadcasts/funnel";
 import { BroadcastNotices } from "~/components/broadcasts/notices";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
@@ -26,15 +26,19 @@ import type { Route } from "./+types/broadcast";
 export const meta = () => [{ title: "Difusión — Atiende" }];
 
 /**
- * The broadcast, the labels its audience names, the first page of its recipients (in the
+ * The broadcast, the labels and ads its audience names (the ads read only when it names any),
+ * the first page of its recipients (in the
  * state the URL asks for) and, while it can still change, its preview: started, not awaited.
  */
 export async function clientLoader({ params, request }: Route.ClientLoaderArgs) {
   const id = params.broadcastId;
   const state = stateFromUrl(new URL(request.url).searchParams);
   const asked = live.mark();
-  const [broadcast, labels, recipients] = await Promise.all([
-    readBroadcast(id),
+  const [[broadcast, ads], labels, recipients] = await Promise.all([
+    readBroadcast(id).then(
+      async (broadcast) =>
+        [broadcast, broadcast.audience.ad_ids?.length ? await readAudienceAds() : []] as const,
+    ),
     readLabels(),
     readRecipients(id, state),
   ]);
@@ -43,7 +47,7 @@ export async function clientLoader({ params, request }: Route.ClientLoaderArgs) 
     preview = data(client.broadcasts[":id"].preview.$post({ param: { id } }));
     preview.catch(() => undefined); // The panel says so; the page does not break.
   }
-  return { broadcast, labels, recipients, state, preview, asked };
+  return { broadcast, labels, ads, recipients, state, preview, asked };
 }
 
 /** Send, pause, resume, cancel; a deleted draft goes back to the list. */
@@ -119,7 +123,12 @@ export default function BroadcastRoute({ loaderData: loaded }: Route.ComponentPr
           </div>
         </>
       )}
-      <BroadcastSummary broadcast={broadcast} labels={loaded.labels} timeZone={timeZone} />
+      <BroadcastSummary
+        broadcast={broadcast}
+        labels={loaded.labels}
+        ads={loaded.ads}
+        timeZone={timeZone}
+      />
       {loaded.preview && !started && <PreviewPanel preview={loaded.preview} />}
       {started && (
         <RecipientsTable

@@ -2,7 +2,12 @@ import { Link, redirect } from "react-router";
 import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
-import { readBroadcast, readLabels, readTemplates } from "~/components/broadcasts/data";
+import {
+  readAudienceAds,
+  readBroadcast,
+  readLabels,
+  readTemplates,
+} from "~/components/broadcasts/data";
 import { ManagerOnly } from "~/components/broadcasts/manager-only";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -14,18 +19,19 @@ export const meta = () => [{ title: "Editar difusión — Atiende" }];
 const TITLE = "Editar difusión";
 
 /**
- * The broadcast, the account's templates and the labels. One that is no longer a draft or
+ * The broadcast, the account's templates, the labels and the ads. One that is no longer a draft or
  * scheduled cannot change: its page opens instead.
  */
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   const id = params.broadcastId;
-  const [broadcast, templates, labels] = await Promise.all([
+  const [broadcast, templates, labels, ads] = await Promise.all([
     readBroadcast(id),
     readTemplates(),
     readLabels(),
+    readAudienceAds(),
   ]);
   if (!EDITABLE_STATUSES.includes(broadcast.status)) throw redirect(`/broadcasts/${id}`);
-  return { broadcast, templates, labels };
+  return { broadcast, templates, labels, ads };
 }
 
 /** Saved: back to its page, with the preview of what changed. */
@@ -40,7 +46,7 @@ export function ErrorBoundary() {
 }
 
 export default function EditBroadcast({
-  loaderData: { broadcast, templates, labels },
+  loaderData: { broadcast, templates, labels, ads },
 }: Route.ComponentProps) {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
@@ -59,6 +65,7 @@ export default function EditBroadcast({
           broadcast={broadcast}
           templates={templates}
           labels={labels}
+          ads={ads}
         />
       ) : (
         <ManagerOnly back={back} />

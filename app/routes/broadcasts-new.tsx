@@ -1,7 +1,7 @@
 import { Link, redirect } from "react-router";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
-import { readLabels, readTemplates } from "~/components/broadcasts/data";
+import { readAudienceAds, readLabels, readTemplates } from "~/components/broadcasts/data";
 import { ManagerOnly } from "~/components/broadcasts/manager-only";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -12,10 +12,14 @@ export const meta = () => [{ title: "Nueva difusión — Atiende" }];
 
 const TITLE = "Nueva difusión";
 
-/** The account's templates and the organization's labels, side by side. */
+/** The account's templates, the organization's labels and its ads, side by side. */
 export async function clientLoader() {
-  const [templates, labels] = await Promise.all([readTemplates(), readLabels()]);
-  return { templates, labels };
+  const [templates, labels, ads] = await Promise.all([
+    readTemplates(),
+    readLabels(),
+    readAudienceAds(),
+  ]);
+  return { templates, labels, ads };
 }
 
 /** Saved as a draft: its page opens, with the preview and the button that sends it. */
@@ -29,7 +33,9 @@ export function ErrorBoundary() {
   return <RouteError title={TITLE} failure="No se pudo preparar el formulario" />;
 }
 
-export default function NewBroadcast({ loaderData: { templates, labels } }: Route.ComponentProps) {
+export default function NewBroadcast({
+  loaderData: { templates, labels, ads },
+}: Route.ComponentProps) {
   const { role } = useAuth();
   const canManage = role === "owner" || role === "admin";
   return (
@@ -44,7 +50,7 @@ export default function NewBroadcast({ loaderData: { templates, labels } }: Rout
         />
       </div>
       {canManage ? (
-        <BroadcastForm broadcast={null} templates={templates} labels={labels} />
+        <BroadcastForm broadcast={null} templates={templates} labels={labels} ads={ads} />
       ) : (
         <ManagerOnly back="/broadcasts" />
       )}

@@ -1,27 +1,39 @@
 // Difusiones (contract section 17) in the console: the quiet hours set in Configuración, a
 // broadcast for a label created, previewed (who is left out and what it costs), sent through
 // the sandbox's Meta, followed live to Completada, and the reply and the sale of a recipient
-// counted on its page; the conversation shows the message as "Difusión".
+// counted on its page; the conversation shows the message as "Difusión". A broadcast for the
+// customers of a click-to-WhatsApp ad, chosen among the ads their conversations came from.
 import { expect, test, type Page } from "@playwright/test";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
-import { inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { ctwaReferral, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { deliver, expectAccessible, ownerWithTemplates, productErrors } from "./support";
 
 /** The fake's own account: its templates (`bienvenida`, marketing) are the ones listed. */
 const WABA = GRAPH_FIXTURES.wabaId;
 const phone = () => `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;
 
-/** A customer writes to the owner's number; answers their conversation's id. */
+/**
+ * A customer writes to the owner's number (from a click-to-WhatsApp ad: its `referral`);
+ * answers their conversation's id.
+ */
 async function customerWrites(
   page: Page,
   owner: { phoneNumberId: string; headers: Record<string, string> },
   from: string,
   name: string,
   text: string,
+  referral?: Record<string, unknown>,
 ) {
   await deliver(
     page.request,
-    inboundMessage({ phoneNumberId: owner.phoneNumberId, wabaId: WABA, from, name, text }),
+    inboundMessage({
+      phoneNumberId: owner.phoneNumberId,
+      wabaId: WABA,
+      from,
+      name,
+      text,
+      referral,
+    }),
   );
   const list = await page.request.get("/api/v1/conversations?limit=50", {
     headers: owner.headers,
@@ -193,6 +205,54 @@ test("a broadcast for a label is previewed, sent, followed to Completada, and co
   await expect(page.getByRole("heading", { name: "Ana Ruiz" })).toBeVisible();
   const bubble = page.getByRole("listitem").filter({ hasText: "¡Gracias por escribirnos!" });
   await expect(bubble.getByText("Difusión", { exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("a broadcast for an ad's customers offers the ad and previews only them", async ({ page }) => {
+  const errors = productErrors(page);
+  const owner = await ownerWithTemplates(page);
+
+  // No ad yet: the form says where they will appear.
+  await page.goto("/broadcasts/new");
+  const form = page.getByRole("form", { name: "Nueva difusión" });
+  const ads = form.getByRole("group", { name: "Anuncio de origen" });
+  await expect(ads).toContainText("Aquí aparecerán los anuncios de clic a WhatsApp");
+
+  // Eva came from the ad; Raúl wrote on his own.
+  const adId = `1202${Date.now()}`;
+  const referral = ctwaReferral({ adId, headline: "Oferta de verano" });
+  await customerWrites(page, owner, phone(), "Eva Torres", "Hola, vi el anuncio", referral);
+  await customerWrites(page, owner, phone(), "Raúl Sanz", "Hola");
+
+  await page.reload();
+  await form.getByRole("textbox", { name: /^Nombre/ }).fill("Promo del anuncio");
+  await form
+    .getByRole("combobox", { name: /^Plantilla/ })
+    .selectOption({ label: "bienvenida (es) · Marketing" });
+  await ads.getByRole("checkbox", { name: "Oferta de verano · 1 conversación" }).check();
+  await expectAccessible(page, "Nueva difusión con anuncios");
+  await form.getByRole("button", { name: "Guardar y ver vista previa" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Promo del anuncio" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Vista previa" })).toContainText(
+    /La recibirán\s*1 cliente/,
+  );
+  await expect(page.getByText("Llegaron por el anuncio «Oferta de verano»")).toBeVisible();
+
+  // An ad the draft names that is no longer listed stays in the form, to uncheck.
+  const id = page.url().split("/").pop()!;
+  const changed = await page.request.patch(`/api/v1/broadcasts/${id}`, {
+    headers: owner.headers,
+    data: { audience: { ad_ids: [adId, "120999"] } },
+  });
+  expect(changed.status()).toBe(200);
+  await page.goto(`/broadcasts/${id}/edit`);
+  const gone = page
+    .getByRole("group", { name: "Anuncio de origen" })
+    .getByRole("checkbox", { name: "Anuncio 120999" });
+  await expect(gone).toBeChecked();
+  await gone.uncheck();
+  await expect(gone).not.toBeChecked();
+  await expect(gone).toBeFocused();
   expect(errors).toEqual([]);
 });
 

@@ -1,4 +1,5 @@
-import { useId } from "react";
+import { useId, useState } from "react";
+import type { AudienceAd } from "../../../worker/broadcasts/contract";
 import {
   CONVERSATION_STAGES,
   STAGE_LABELS,
@@ -12,7 +13,7 @@ import type { FieldErrors } from "~/lib/forms";
 export interface AudienceValues {
   label_ids: string[];
   stages: ConversationStage[];
-  /** Ads chosen through the API: kept as they are (the console does not list ads to choose). */
+  /** The click-to-WhatsApp ads the conversations came from (`AudienceAd.ad_id`). */
   ad_ids: string[];
   after: string;
   before: string;
@@ -32,6 +33,20 @@ const toggled = <T,>(list: T[], item: T, on: boolean) =>
   on ? [...list, item] : list.filter((x) => x !== item);
 
 const CHECKBOX = "h-4 w-4 rounded border-slate-300 accent-emerald-600";
+
+/**
+ * The choices offered, then each chosen id none of them has (deleted since, or no longer
+ * listed) as `missing` makes it: still shown, so it can be unchecked.
+ */
+function withChosen<T>(
+  choices: T[],
+  chosen: string[],
+  idOf: (choice: T) => string,
+  missing: (id: string) => T,
+): T[] {
+  const gone = chosen.filter((id) => !choices.some((choice) => idOf(choice) === id));
+  return [...choices, ...gone.map(missing)];
+}
 
 /** A fieldset of choices, its error announced with it. */
 function Choices({
@@ -83,10 +98,12 @@ export function LabelChoices({
   disabled: boolean;
   onChange: (value: string[]) => void;
 }) {
-  const gone = value
-    .filter((id) => !labels.some((label) => label.id === id))
-    .map((id) => ({ id, name: "Etiqueta eliminada", color: undefined }));
-  const choices = [...labels, ...gone];
+  const choices = withChosen<{ id: string; name: string; color?: string }>(
+    labels,
+    value,
+    (label) => label.id,
+    (id) => ({ id, name: "Etiqueta eliminada" }),
+  );
   return (
     <Choices legend="Etiquetas" hint={hint} error={error}>
       {choices.length === 0 && (
@@ -147,13 +164,95 @@ export function StageChoices({
   );
 }
 
+const conversationsCount = (n: number) => (n === 1 ? "1 conversación" : `${n} conversaciones`);
+
+/** An ad as the form lists it; `conversations` unknown for a chosen one no longer listed. */
+interface AdChoice {
+  id: string;
+  name: string;
+  conversations: number | null;
+}
+
+/** The ads as the form lists them: a headline two ads share names each by its id too. */
+function adChoices(ads: AudienceAd[], chosen: string[]) {
+  const listed = ads.map((ad): AdChoice => {
+    const shared = ad.headline && ads.some((o) => o !== ad && o.headline === ad.headline);
+    const name = !ad.headline
+      ? `Anuncio ${ad.ad_id}`
+      : shared
+        ? `${ad.headline} (${ad.ad_id})`
+        : ad.headline;
+    return { id: ad.ad_id, name, conversations: ad.conversations };
+  });
+  return withChosen(
+    listed,
+    chosen,
+    (ad) => ad.id,
+    (id) => ({ id, name: `Anuncio ${id}`, conversations: null }),
+  );
+}
+
 /**
- * Who receives it: any of the labels, any of the stages, when the customer last wrote, only
- * those with a phone. Every criterion given must hold; none at all is every WhatsApp customer.
+ * The click-to-WhatsApp ads the organization's conversations came from, to choose any of. An
+ * ad the draft named that is not listed (no conversation left, or past the list's 100) stays
+ * while the form is open, unchecked too: unchecking it neither moves the focus nor loses it.
+ */
+function AdChoices({
+  value,
+  ads,
+  error,
+  disabled,
+  onChange,
+}: {
+  value: string[];
+  ads: AudienceAd[];
+  error?: string;
+  disabled: boolean;
+  onChange: (value: string[]) => void;
+}) {
+  const [saved] = useState(value);
+  const choices = adChoices(ads, [...new Set([...saved, ...value])]);
+  return (
+    <Choices
+      legend="Anuncio de origen"
+      hint="Clientes que llegaron por cualquiera de los anuncios marcados."
+      error={error}
+    >
+      {choices.length === 0 && (
+        <p className="text-sm text-slate-600">
+          Aquí aparecerán los anuncios de clic a WhatsApp cuando un cliente te escriba desde uno.
+        </p>
+      )}
+      {choices.map((ad) => (
+        <label key={ad.id} className="flex min-w-0 items-center gap-2 text-sm text-slate-800">
+          <input
+            type="checkbox"
+            className={`${CHECKBOX} shrink-0`}
+            checked={value.includes(ad.id)}
+            disabled={disabled}
+            onChange={(e) => onChange(toggled(value, ad.id, e.target.checked))}
+          />
+          <span className="min-w-0 break-words">
+            {ad.name}
+            {ad.conversations !== null && (
+              <span className="text-slate-500"> · {conversationsCount(ad.conversations)}</span>
+            )}
+          </span>
+        </label>
+      ))}
+    </Choices>
+  );
+}
+
+/**
+ * Who receives it: any of the labels, any of the stages, any of the ads, when the customer
+ * last wrote, only those with a phone. Every criterion given must hold; none at all is every
+ * WhatsApp customer.
  */
 export function AudienceFields({
   value,
   labels,
+  ads,
   timeZone,
   errors,
   disabled,
@@ -161,6 +260,7 @@ export function AudienceFields({
 }: {
   value: AudienceValues;
   labels: Label[];
+  ads: AudienceAd[];
   timeZone: string;
   errors: FieldErrors;
   disabled: boolean;
@@ -192,6 +292,13 @@ export function AudienceFields({
         error={errors["audience.stages"]}
         disabled={disabled}
         onChange={(stages) => set("stages", stages)}
+      />
+      <AdChoices
+        value={value.ad_ids}
+        ads={ads}
+        error={errors["audience.ad_ids"]}
+        disabled={disabled}
+        onChange={(ids) => set("ad_ids", ids)}
       />
 
       <fieldset>
@@ -236,13 +343,6 @@ export function AudienceFields({
         </p>
       </div>
 
-      {value.ad_ids.length > 0 && (
-        <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">
-          Además, solo clientes que llegaron por{" "}
-          {value.ad_ids.length === 1 ? "un anuncio concreto" : `${value.ad_ids.length} anuncios`}{" "}
-          (criterio puesto desde la API: se mantiene al guardar).
-        </p>
-      )}
       {none && (
         <p className="rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
           Sin criterios, la difusión va a todos tus clientes de WhatsApp.

@@ -2,6 +2,7 @@ import { useRef, useState } from "react";
 import { Link, useFetcher, useRevalidator } from "react-router";
 import {
   broadcastInput,
+  type AudienceAd,
   type AudienceCriteria,
   type Broadcast,
 } from "../../../worker/broadcasts/contract";
@@ -92,10 +93,13 @@ export function BroadcastForm({
   broadcast,
   templates,
   labels,
+  ads,
 }: {
   broadcast: Broadcast | null;
   templates: TemplatesLoaded;
   labels: Label[];
+  /** The ads the organization's conversations came from (`readAudienceAds`). */
+  ads: AudienceAd[];
 }) {
   const clock = useOrganizationTime();
   const { timeZone } = clock;
@@ -195,6 +199,7 @@ export function BroadcastForm({
         <AudienceFields
           value={values.audience}
           labels={labels}
+          ads={ads}
           timeZone={timeZone}
           errors={errors}
           disabled={saving}

@@ -1,6 +1,6 @@
 /** What the Difusiones routes read, besides the broadcasts themselves. */
 import { data as routeData } from "react-router";
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { AudienceAd, Broadcast } from "../../../worker/broadcasts/contract";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import type { TemplatesLoaded } from "./template-field";
 
@@ -19,6 +19,13 @@ export const readLabels = () =>
   data(client.labels.$get())
     .then((answer) => answer.labels)
     .catch(() => []);
+
+/**
+ * The ads the organization's conversations came from, most conversations first (none when they
+ * cannot be read, like the labels: the form then offers none).
+ */
+export const readAudienceAds = (): Promise<AudienceAd[]> =>
+  data(client.broadcasts.audience.ads.$get()).catch(() => []);
 
 /** One broadcast; a 404 is the route's "Difusión no encontrada". */
 export async function readBroadcast(id: string): Promise<Broadcast> {

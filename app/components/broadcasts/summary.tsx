@@ -1,12 +1,42 @@
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { AudienceAd, Broadcast } from "../../../worker/broadcasts/contract";
 import { STAGE_LABELS } from "../../../worker/sales/contract";
 import type { Label } from "../../../worker/team-inbox/contract";
 import { CATEGORY_LABELS } from "./labels";
 import { formatZonedDay } from "./zoned-time";
 import { whenOf } from "./when";
 
-/** The audience's criteria in words, one per line; every WhatsApp customer when none. */
-export function audienceLines(broadcast: Broadcast, labels: Label[], timeZone: string) {
+/**
+ * The ads in words: by headline those `ads` name (each headline once), the rest counted;
+ * without any headline known, as many ads as there are.
+ */
+function adsLine(adIds: string[], ads: AudienceAd[]) {
+  const headlines = new Set<string>();
+  let unnamed = 0;
+  for (const id of adIds) {
+    const headline = ads.find((ad) => ad.ad_id === id)?.headline;
+    if (headline) headlines.add(headline);
+    else unnamed += 1;
+  }
+  if (headlines.size === 0) {
+    return adIds.length === 1
+      ? "Llegaron por un anuncio concreto"
+      : `Llegaron por uno de ${adIds.length} anuncios`;
+  }
+  const named = `Llegaron por el anuncio ${[...headlines].map((h) => `«${h}»`).join(" o ")}`;
+  if (unnamed === 0) return named;
+  return `${named} o por ${unnamed === 1 ? "otro anuncio" : `otros ${unnamed} anuncios`}`;
+}
+
+/**
+ * The audience's criteria in words, one per line; every WhatsApp customer when none. `ads`
+ * (the organization's, `readAudienceAds`) name the ads by headline when they know them.
+ */
+export function audienceLines(
+  broadcast: Broadcast,
+  labels: Label[],
+  ads: AudienceAd[],
+  timeZone: string,
+) {
   const a = broadcast.audience;
   const lines: string[] = [];
   if (a.label_ids?.length) {
@@ -18,13 +48,7 @@ export function audienceLines(broadcast: Broadcast, labels: Label[], timeZone: s
   if (a.stages?.length) {
     lines.push(`En la etapa ${a.stages.map((s) => STAGE_LABELS[s]).join(" o ")}`);
   }
-  if (a.ad_ids?.length) {
-    lines.push(
-      a.ad_ids.length === 1
-        ? "Llegaron por un anuncio concreto"
-        : `Llegaron por uno de ${a.ad_ids.length} anuncios`,
-    );
-  }
+  if (a.ad_ids?.length) lines.push(adsLine(a.ad_ids, ads));
   if (a.last_inbound_after) {
     lines.push(`Su último mensaje, después del ${formatZonedDay(a.last_inbound_after, timeZone)}`);
   }
@@ -39,10 +63,12 @@ export function audienceLines(broadcast: Broadcast, labels: Label[], timeZone: s
 export function BroadcastSummary({
   broadcast,
   labels,
+  ads,
   timeZone,
 }: {
   broadcast: Broadcast;
   labels: Label[];
+  ads: AudienceAd[];
   timeZone: string;
 }) {
   const { template } = broadcast;
@@ -69,7 +95,7 @@ export function BroadcastSummary({
         </div>
         <div>
           <dt className="text-slate-500">Audiencia</dt>
-          {audienceLines(broadcast, labels, timeZone).map((line) => (
+          {audienceLines(broadcast, labels, ads, timeZone).map((line) => (
             <dd key={line} className="mt-0.5 text-slate-900">
               {line}
             </dd>
