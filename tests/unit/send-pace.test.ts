@@ -13,31 +13,46 @@ function fakeClock(): Clock & { at: number } {
   return clock;
 }
 
-describe("the pace of a number shared with the app", () => {
-  it("lets 20 sends go in any second and the rest wait their turn, in order", async () => {
+/** Asks `count` turns at once; when each went, in the order they went. */
+async function turns(pace: SendPace, clock: Clock, count: number) {
+  const went: { index: number; at: number }[] = [];
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      pace.turn().then(() => went.push({ index, at: clock.now() })),
+    ),
+  );
+  return went;
+}
+
+describe("a number's pace", () => {
+  it("spaces sends evenly, in order, below the rate in any second: never a burst", async () => {
     const clock = fakeClock();
     const pace = new SendPace(20, clock);
-    const went: { index: number; at: number }[] = [];
-    await Promise.all(
-      Array.from({ length: 45 }, (_, index) =>
-        pace.turn().then(() => went.push({ index, at: clock.now() })),
-      ),
-    );
+    const went = await turns(pace, clock, 45);
     expect(went.map((w) => w.index)).toEqual(Array.from({ length: 45 }, (_, i) => i));
-    // No 21 sends within one second; the first 20 go at once.
-    for (let i = 0; i + 20 < went.length; i++) {
-      expect(went[i + 20]!.at - went[i]!.at).toBeGreaterThanOrEqual(1000);
+    // The first goes at once, the others a spacing apart (a little over 50 ms at 20 a second).
+    expect(went[0]!.at).toBe(0);
+    expect(pace.spacing).toBeGreaterThan(50);
+    expect(pace.spacing).toBeLessThan(55);
+    for (let i = 1; i < went.length; i++) {
+      expect(went[i]!.at - went[i - 1]!.at).toBeCloseTo(pace.spacing);
     }
-    expect(went.filter((w) => w.at === 0)).toHaveLength(20);
-    expect(went.at(-1)!.at).toBe(2000);
+    // Any 20 of them in a row span a whole second (to the float's last digit): no second holds 20.
+    for (let i = 0; i + 19 < went.length; i++) {
+      expect(went[i + 19]!.at - went[i]!.at).toBeGreaterThan(1000 - 1e-9);
+    }
   });
 
-  it("does not wait when the last second had room", async () => {
+  it("lets a send go at once when the number has been idle, and not before its spacing", async () => {
     const clock = fakeClock();
-    const pace = new SendPace(20, clock);
-    for (let i = 0; i < 20; i++) await pace.turn();
+    const pace = new SendPace(80, clock);
+    await turns(pace, clock, 10);
+    const afterTen = clock.now();
     clock.at += 1000;
     await pace.turn();
-    expect(clock.now()).toBe(1000);
+    expect(clock.now()).toBe(afterTen + 1000);
+    // The next one waits its spacing, however many were asked for.
+    await pace.turn();
+    expect(clock.now()).toBeCloseTo(afterTen + 1000 + pace.spacing);
   });
 });
