@@ -19,7 +19,7 @@ import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingExclusion } from "../whatsapp/consent";
-import { sendOutbound, textDelivery, type Outbound } from "../whatsapp/sender";
+import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { FollowUpSendState } from "./contract";
 
@@ -85,7 +85,7 @@ export async function runFollowUps(deps: Deps, organizationId: string, at: Date)
   if (!sender) return null;
   await markInterrupted(deps, organizationId);
   const deadline = Date.now() + RUN_MS;
-  const send: SendContext = { sender, viaMarketingApi: true };
+  const send: SendContext = { sender, route: { fellBack: false } };
   for (const rule of rules) {
     // Checked once a run, when a wait needs it.
     let template: RuleSend["template"] | undefined;
@@ -199,10 +199,10 @@ async function ruleTemplate(deps: Deps, rule: FollowUpRow) {
   }
 }
 
-/** What the run's sends share: the number, and whether the Marketing Messages API takes them. */
+/** What the run's sends share: the number, and how marketing templates reach Meta. */
 interface SendContext {
   sender: Sender;
-  viaMarketingApi: boolean;
+  route: MarketingRoute;
 }
 
 interface RuleSend {
@@ -292,14 +292,7 @@ async function sendFollowUp(
   const message = await sendOutbound(deps, conversation, choice.outbound, {
     sender: send.sender,
     callbackData: `follow_up:${rule.id}`,
-    marketing:
-      choice.marketing && send.viaMarketingApi
-        ? {
-            onFallback: () => {
-              send.viaMarketingApi = false;
-            },
-          }
-        : undefined,
+    marketing: choice.marketing ? send.route : undefined,
   });
   const sentAt = new Date().toISOString();
   await orgStatements(deps.orgDb, [

@@ -38,11 +38,17 @@ export interface SendOptions {
   sender?: ConnectedSender | null;
   /** Repeated by Meta on the message's statuses (`biz_opaque_callback_data`). */
   callbackData?: string;
-  /**
-   * Through the Marketing Messages API; when Meta refuses it because the account is not
-   * onboarded, through `/messages`, and `onFallback` is told.
-   */
-  marketing?: { onFallback: () => void };
+  /** Through the Marketing Messages API, as `route` says (a marketing template). */
+  marketing?: MarketingRoute;
+}
+
+/**
+ * How the marketing templates of one run of sends reach Meta, shared by those sends: through
+ * the Marketing Messages API until Meta says the account is not onboarded to it, then through
+ * `/messages` (`fellBack`, set by the first send refused, read by each send at its turn).
+ */
+export interface MarketingRoute {
+  fellBack: boolean;
 }
 
 type ConnectedSender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
@@ -250,18 +256,22 @@ async function attempt(
       mediaId = (await graph.uploadMedia(connection.phoneNumberId, blob, name)).id;
     }
     const part = mediaId ? { ...delivery.part, id: mediaId } : delivery.part;
-    const send = async (endpoint: SendVia["endpoint"]) => {
+    const { marketing } = options;
+    let endpoint = "messages" as SendVia["endpoint"];
+    const send = async () => {
       await sendTurn(connection);
+      // Decided at the turn: a send refused meanwhile may have learnt the fallback.
+      endpoint = marketing && !marketing.fellBack ? "marketing_messages" : "messages";
       const via = { endpoint, callbackData: options.callbackData };
       return graph.sendMessage(connection.phoneNumberId, conversation, delivery.type, part, via);
     };
     let answer;
     try {
-      answer = await send(options.marketing ? "marketing_messages" : "messages");
+      answer = await send();
     } catch (error) {
-      if (!options.marketing || !notOnboarded(error)) throw error;
-      options.marketing.onFallback();
-      answer = await send("messages");
+      if (!marketing || endpoint !== "marketing_messages" || !notOnboarded(error)) throw error;
+      marketing.fellBack = true;
+      answer = await send();
     }
     return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null, mediaId };
   } catch (error) {
