@@ -176,7 +176,9 @@ export const MARK_REPLIES = `
     GROUP BY stored.conversation_id
   ) AS fresh
   WHERE broadcast_recipients.conversation_id = fresh.conversation_id
-    AND broadcast_recipients.organization_id = ?2
+    -- "+": found by the delivery's conversations, never by the organization (left to itself
+    -- the planner walks every recipient of every broadcast the organization sent).
+    AND +broadcast_recipients.organization_id = ?2
     AND broadcast_recipients.replied_at IS NULL
     AND broadcast_recipients.state IN ('sent', 'delivered', 'read')
     -- Meta's times are whole seconds: a reply in the send's second counts.
@@ -194,7 +196,8 @@ export async function recordSale(deps: Deps, organizationId: string, conversatio
     .where(
       and(
         eq(broadcastRecipients.conversationId, conversationId),
-        eq(broadcastRecipients.organizationId, organizationId),
+        // "+": by the conversation's index, never the organization's week of recipients.
+        sql`+${broadcastRecipients.organizationId} = ${organizationId}`,
         isNotNull(broadcastRecipients.sentAt),
         sql`${broadcastRecipients.sentAt} >= ${since}`,
       ),
