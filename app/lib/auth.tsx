@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
 import type { LoginInput, Me, RegisterInput, Role, User } from "../../worker/auth/contract";
 import type { Organization } from "../../worker/organizations/contract";
-import { client, data, setUnauthorizedHandler, tokenStore } from "./api";
+import { ApiError, client, data, setUnauthorizedHandler, tokenStore } from "./api";
 import { realtime } from "./realtime";
 
 type Status = "loading" | "anonymous" | "authenticated";
@@ -46,6 +46,13 @@ function readSession() {
   return started ?? readMe();
 }
 
+/** The server did not answer the session's read (time-out, network, 5xx): worth trying again. */
+const unanswered = (error: unknown) =>
+  !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
+
+/** 1 s, 2 s, 4 s... then every 10 s. */
+const retryDelay = (attempt: number) => Math.min(1000 * 2 ** attempt, 10_000);
+
 const SIGNED_OUT: AuthState = {
   status: "anonymous",
   user: null,
@@ -65,11 +72,17 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
 
   const reload = useCallback(async () => {
     if (!tokenStore.get()) return setState(SIGNED_OUT);
-    try {
-      const me = await readSession();
-      setState({ status: "authenticated", ...me });
-    } catch {
-      signOutLocally();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const me = await readSession();
+        return setState({ status: "authenticated", ...me });
+      } catch (error) {
+        // Only the server's refusal ends the session. A time-out, an unreachable or a failing
+        // server keeps it (the token included) and the read is tried again, a little later
+        // each time: a slow moment must not sign anyone out.
+        if (!unanswered(error)) return signOutLocally();
+        await new Promise((resolve) => setTimeout(resolve, retryDelay(attempt)));
+      }
     }
   }, [signOutLocally]);
 

@@ -121,3 +121,25 @@ test("a session the server revokes (close code 4001) is signed out, not reconnec
   expect(socket.current()).toBe(opened);
   expect(socket.refused).toBe(0);
 });
+
+test("a session read the server fails to answer keeps the session and is tried again", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  // The first two reads of the session fail as a busy or restarting server does.
+  let refused = 0;
+  await page.route("**/api/v1/auth/me", async (route) => {
+    if (refused < 2) {
+      refused += 1;
+      return route.fulfill({
+        status: 503,
+        json: { error: "unavailable", message: "Servicio no disponible" },
+      });
+    }
+    return route.fallback();
+  });
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  expect(refused).toBe(2);
+  expect(await page.evaluate(() => localStorage.getItem("auth_token"))).not.toBeNull();
+});
