@@ -10,6 +10,7 @@ import { CONSENT_SQL } from "./store-migration-0005";
 import { BROADCASTS_SQL } from "./store-migration-0006";
 import { BROADCAST_SENDING_SQL } from "./store-migration-0007";
 import { FOLLOW_UPS_SQL } from "./store-migration-0008";
+import { HELD_STATUSES_SQL } from "./store-migration-0009";
 
 export interface StoreMigration {
   version: number;
@@ -73,6 +74,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 8,
     name: "follow_ups",
     sql: FOLLOW_UPS_SQL,
+  },
+  {
+    version: 9,
+    name: "held_statuses",
+    sql: HELD_STATUSES_SQL,
   },
 ];
 

@@ -6,7 +6,7 @@ import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { seedMessage } from "../support/db";
 import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
-import { conversions, trackingSessions } from "../../worker/db/schema";
+import { conversions, heldStatuses, trackingSessions } from "../../worker/db/schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
 const cutoff = retentionCutoff(new Date(NOW));
@@ -66,6 +66,15 @@ describe("daily retention", () => {
         { organizationId: orgId, eventName: "lead", eventTime: justBefore },
         { organizationId: orgId, eventName: "lead", eventTime: justAfter },
       ]);
+      // Statuses no message claimed: kept a day, whatever the two years.
+      const held = (wamid: string, hoursAgo: number) => ({
+        organizationId: orgId,
+        wamid,
+        status: "delivered",
+        payload: { id: wamid, status: "delivered" },
+        receivedAt: new Date(NOW - hoursAgo * 3_600_000).toISOString(),
+      });
+      await orgDb.insert(heldStatuses).values([held("wamid.old", 25), held("wamid.new", 23)]);
     });
 
     await runRetentionCron();
@@ -74,6 +83,9 @@ describe("daily retention", () => {
     expect(await countOf(orgId, "conversations")).toBe(1);
     expect(await countOf(orgId, "tracking_sessions")).toBe(1);
     expect(await countOf(orgId, "conversions")).toBe(1);
+    expect(await orgFirst(orgId, "SELECT wamid FROM held_statuses")).toEqual({
+      wamid: "wamid.new",
+    });
     const left = await orgFirst<{ id: string }>(orgId, "SELECT id FROM conversations");
     expect(left!.id).toBe(kept.id);
 
@@ -88,6 +100,7 @@ describe("daily retention", () => {
       conversations: 1,
       tracking_sessions: 1,
       conversions: 1,
+      held_statuses: 1,
     });
     expect(second.length).toBeGreaterThan(0);
     expect(deletedBy(second)).toEqual({
@@ -95,6 +108,7 @@ describe("daily retention", () => {
       conversations: 0,
       tracking_sessions: 0,
       conversions: 0,
+      held_statuses: 0,
     });
     expect(first.every((run) => run.complete)).toBe(true);
   });

@@ -488,6 +488,12 @@ describe("moving an organization (npm run stores -- move)", () => {
               VALUES (?1, ?2, ?3, ?4, 'sent', ?4, ?4)`,
         params: [followUpId, lucia.id, id, now],
       },
+      // A status whose send has not recorded its wamid yet.
+      {
+        sql: `INSERT INTO held_statuses (organization_id, wamid, status, payload, received_at)
+              VALUES (?1, 'wamid.pronto', 'delivered', '{"id":"wamid.pronto"}', ?2)`,
+        params: [id, now],
+      },
     ]);
     return { owner, marta, agent, lucia };
   }

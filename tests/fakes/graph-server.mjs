@@ -197,6 +197,8 @@ export async function startFakeGraph({
   let messageSequence = 0;
   /** Each number's messaging limit tier, set through /__fake/messaging-limit. */
   const messagingLimits = new Map();
+  /** Ids chosen for the next accepted message containing a text (/__fake/message-id). */
+  let chosenIds = [];
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
   let adInsights = [...initialInsights];
   /**
@@ -347,6 +349,11 @@ export async function startFakeGraph({
         messagingLimits.set(body?.phone_number_id, body?.tier);
         return sendJson(res, 200, { ok: true });
       }
+      // `{contains, id}`: the next accepted message whose body contains `contains` gets `id`.
+      if (url.pathname === "/__fake/message-id" && req.method === "POST") {
+        chosenIds.push({ contains: String(body?.contains ?? ""), id: String(body?.id ?? "") });
+        return sendJson(res, 200, { ok: true });
+      }
       if (url.pathname === "/__fake/pricing" && req.method === "POST") {
         pricingPoints = [...(body?.points ?? [])];
         return sendJson(res, 200, { ok: true });
@@ -473,7 +480,11 @@ export async function startFakeGraph({
         const problem = outboundProblem(body, uploaded);
         if (problem) return graphError(res, 400, problem);
         messageSequence += 1;
-        const id = `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
+        const raw = JSON.stringify(body);
+        const chosen = chosenIds.find((c) => raw.includes(c.contains));
+        chosenIds = chosenIds.filter((c) => c !== chosen);
+        const id =
+          chosen?.id ?? `wamid.FAKE${Date.now().toString(36).toUpperCase()}${messageSequence}`;
         if (autoStatuses) scheduleStatuses(node, id, body, edge);
         return sendJson(res, 200, {
           messaging_product: "whatsapp",
@@ -688,6 +699,7 @@ export async function startFakeGraph({
       appSyncs.clear();
       adInsights = [];
       pricingPoints = [];
+      chosenIds = [];
     },
   );
 

@@ -62,6 +62,10 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
   const requests = [];
   /** @type {any[]} */
   let failures = [];
+  /** Requests held by a failure's `hold` name until `POST /__fake/release {hold}`. */
+  const held = new Map();
+  const heldUntilReleased = (/** @type {string} */ name) =>
+    new Promise((resolve) => held.set(name, [...(held.get(name) ?? []), resolve]));
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
@@ -78,12 +82,20 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
       if (action === "reset") {
         requests.length = 0;
         failures = [];
+        for (const waiting of held.values()) for (const resolve of waiting) resolve(undefined);
+        held.clear();
         onReset?.();
         return sendJson(res, 200, { ok: true });
       }
       if (action === "fail") {
         failures.push({ times: 1, ...body });
         return sendJson(res, 200, { ok: true });
+      }
+      if (action === "release") {
+        const waiting = held.get(String(body?.hold)) ?? [];
+        held.delete(String(body?.hold));
+        for (const resolve of waiting) resolve(undefined);
+        return sendJson(res, 200, { released: waiting.length });
       }
       return handle(req, res, body, url);
     }
@@ -109,6 +121,7 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
     if (failure) {
       failure.times -= 1;
       if (failure.delay_ms) await new Promise((r) => setTimeout(r, failure.delay_ms));
+      if (failure.hold) await heldUntilReleased(String(failure.hold));
       if (failure.status) return answerFailure(res, failure);
     }
     try {

@@ -32,23 +32,30 @@ export async function modelRequests(): Promise<any[]> {
   return (await (await fetch(controlUrl(env.AI_BASE_URL, "requests"))).json()) as any[];
 }
 
-/** Makes the next matching request to a fake fail (see tests/fakes/README.md). */
-export async function failNext(service: "graph" | "model", failure: Record<string, unknown>) {
+/** Posts to a fake's control path (see tests/fakes/README.md). */
+async function control(service: "graph" | "model", path: string, body: unknown) {
   const base = service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL;
-  await fetch(controlUrl(base, "fail"), {
+  await fetch(controlUrl(base, path), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(failure),
+    body: JSON.stringify(body),
   });
 }
 
-export async function scriptModel(replies: Record<string, unknown>[]) {
-  await fetch(controlUrl(env.AI_BASE_URL, "script"), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ replies }),
-  });
-}
+/** Makes the next matching request to a fake fail (see tests/fakes/README.md). */
+export const failNext = (service: "graph" | "model", failure: Record<string, unknown>) =>
+  control(service, "fail", failure);
+
+export const scriptModel = (replies: Record<string, unknown>[]) =>
+  control("model", "script", { replies });
+
+/** The fake Graph answers the next message containing `contains` with the message id `id`. */
+export const chooseMessageId = (contains: string, id: string) =>
+  control("graph", "message-id", { contains, id });
+
+/** Answers the requests a failure's `hold` kept waiting. */
+export const releaseHeld = (service: "graph" | "model", hold: string) =>
+  control(service, "release", { hold });
 
 /** A Spanish customer's phone (wa_id) no other test uses. */
 export const customerPhone = () => `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`;

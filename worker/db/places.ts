@@ -59,6 +59,7 @@ export const ORGANIZATION_TABLES = new Set([
   "broadcast_recipients",
   "follow_ups",
   "follow_up_sends",
+  "held_statuses",
 ]);
 
 /*

@@ -1137,3 +1137,26 @@ export const followUpSends = sqliteTable(
     index("follow_up_sends_conversation_idx").on(t.conversationId),
   ],
 );
+
+/**
+ * A message status Meta sent before the send's answer gave the message its wamid (the send is
+ * awaiting Meta while the status's webhook arrives): kept until the wamid is recorded, then
+ * applied as if it had just arrived (whatsapp/statuses.ts). Retention removes those never
+ * claimed after a day (a status for a message the product did not send).
+ */
+export const heldStatuses = sqliteTable(
+  "held_statuses",
+  {
+    organizationId: organizationId(),
+    wamid: text("wamid").notNull(),
+    status: text("status").notNull(),
+    /** The status as Meta sent it (its JSON). */
+    payload: text("payload", { mode: "json" }).notNull(),
+    receivedAt: text("received_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.wamid, t.status] }),
+    // Retention's sweep of those never claimed.
+    index("held_statuses_received_idx").on(t.receivedAt),
+  ],
+);

@@ -7,6 +7,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Deps } from "../http/deps";
+import { HELD_STATUS_MS } from "../whatsapp/statuses";
 
 export const RETENTION_YEARS = 2;
 /** Rows deleted per statement. */
@@ -27,6 +28,8 @@ export interface RetentionReport {
     conversations: number;
     tracking_sessions: number;
     conversions: number;
+    /** Statuses of messages the product never recorded (whatsapp/statuses.ts), after a day. */
+    held_statuses: number;
   };
   statements: number;
   complete: boolean;
@@ -51,7 +54,14 @@ export function retentionCutoff(now: Date) {
 export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<RetentionReport> {
   const started = Date.now();
   const cutoff = retentionCutoff(now);
-  const deleted = { messages: 0, conversations: 0, tracking_sessions: 0, conversions: 0 };
+  const heldCutoff = new Date(now.getTime() - HELD_STATUS_MS).toISOString();
+  const deleted = {
+    messages: 0,
+    conversations: 0,
+    tracking_sessions: 0,
+    conversions: 0,
+    held_statuses: 0,
+  };
   let statements = 0;
   let slowest = 0;
 
@@ -94,6 +104,11 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
       "tracking_sessions",
       () => sql`DELETE FROM tracking_sessions WHERE rowid IN (
         SELECT rowid FROM tracking_sessions WHERE last_activity_at < ${cutoff} LIMIT ${BATCH_SIZE})`,
+    )) &&
+    (await drain(
+      "held_statuses",
+      () => sql`DELETE FROM held_statuses WHERE rowid IN (
+        SELECT rowid FROM held_statuses WHERE received_at < ${heldCutoff} LIMIT ${BATCH_SIZE})`,
     ));
 
   const report: RetentionReport = {

@@ -30,6 +30,7 @@ import {
   conversions,
   followUpSends,
   followUps,
+  heldStatuses,
   historyImports,
   historyPages,
   knowledgeEntries,
@@ -108,6 +109,7 @@ export const STORE_TABLES = {
     ["followUpId", "conversationId", "waitedSince"],
     ALL_DATA_VERSION,
   ),
+  held_statuses: storeTable(heldStatuses, ["wamid", "status"], ALL_DATA_VERSION),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -22,6 +22,7 @@ import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
+import { applyHeldStatuses } from "./statuses";
 import type {
   AccountUpdatePayload,
   ArrivedEcho,
@@ -355,21 +356,37 @@ function echoRow(echo: InboundMessage, sender: ArrivedEcho["sender"], conversati
 async function storeEchoes(deps: Deps, organizationId: string, rows: EchoRow[]) {
   if (rows.length === 0) return [];
   const json = JSON.stringify(rows);
-  const [stored, counted] = await orgStatements(deps.orgDb, [
+  const [stored, counted, held] = await orgStatements(deps.orgDb, [
     { sql: INSERT_ECHOES, params: [organizationId, json] },
     { sql: COUNT_ECHOES, params: [json, new Date().toISOString()] },
+    { sql: CLAIM_HELD_STATUSES, params: [organizationId, json] },
   ]);
   const byId = new Map(fromRows(messages, stored!).map((row) => [row.id, row]));
   const touched = new Map(fromRows(conversations, counted!).map((row) => [row.id, row]));
   // Outbound, as the console receives every outbound message (not a customer's: no alert).
-  return rows.flatMap((row): RealtimeEvent[] => {
+  const events = rows.flatMap((row): RealtimeEvent[] => {
     const message = byId.get(row.id);
     const conversation = touched.get(row.conversationId);
     if (!message || !conversation) return [];
     const data = { message: toMessage(message), conversation: toConversation(conversation) };
     return [{ type: "message_sent", data }];
   });
+  // Statuses of these messages that came before them, applied after their message_sent.
+  for (const message of byId.values()) {
+    const claimed = held!
+      .filter((status) => status.wamid === message.wamid)
+      .map((status) => ({ payload: JSON.parse(String(status.payload)) as unknown }));
+    if (claimed.length > 0)
+      events.push(...(await applyHeldStatuses(deps, message, claimed)).events);
+  }
+  return events;
 }
+
+/** The statuses held for the echoes just stored (`?2`), taken (whatsapp/statuses.ts). */
+const CLAIM_HELD_STATUSES = `
+  DELETE FROM held_statuses WHERE organization_id = ?1
+    AND wamid IN (SELECT m.value ->> 'wamid' FROM json_each(?2) AS m)
+  RETURNING wamid, payload`;
 
 // ---------------------------------------------------------------------------------------------
 // Edits and deletions (`type: "edit"` / `"revoke"`), from the customer or echoed from the app.

@@ -3,7 +3,7 @@
  * code in the Worker (data in D1) and in its store (worker/whatsapp/delivery.ts says which).
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { conversations, conversions, messages, trackingSessions } from "../db/schema";
 import { autoAssign } from "../team-inbox/assignment";
 import type { AutoAssignMode } from "../team-inbox/contract";
@@ -15,21 +15,12 @@ import {
   toConversation,
   toMessage,
   type ConversationRow,
-  type MessageRow,
 } from "../conversations/mappers";
-import type { MessageStatus } from "../conversations/contract";
 import { fromRows, orgBatch, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
-import { pricingCategoryOf } from "./contract";
-import {
-  MARK_REPLIES,
-  broadcastOfCallback,
-  markResultsChanged,
-  recordRecipientStatus,
-} from "../broadcasts/results";
-import { spanishGraphError } from "../meta/graph";
+import { MARK_REPLIES, markResultsChanged } from "../broadcasts/results";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus, type TemplateStatusUpdate } from "./templates-service";
 import { storeDetectedEvents } from "../sales/service";
@@ -43,12 +34,11 @@ import {
   isCorrection,
 } from "./coexistence";
 import { holdHistory } from "./history-import";
+import { ingestStatus, messageStatusEvent, type StatusUpdate } from "./statuses";
 import {
   applyConsentWords,
-  applyMarketingFailure,
   applyUserPreferences,
   consentWord,
-  marketingFailure,
   type UserPreferencePayload,
 } from "./consent";
 import type { DetectedEventPayload } from "../sales/contract";
@@ -151,29 +141,6 @@ interface ThreadControlChange {
   new_owner_app_id?: string | null;
   metadata?: string;
 }
-
-interface StatusUpdate {
-  id?: string;
-  status?: string;
-  timestamp?: string;
-  /** The customer's phone, only when they share it. */
-  recipient_id?: string;
-  /** The customer's BSUID. */
-  recipient_user_id?: string;
-  /** What Meta bills for the message (per-message pricing, 2026). */
-  pricing?: { billable?: unknown; pricing_model?: unknown; category?: unknown; type?: unknown };
-  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
-  /** The reference the send carried (`broadcast:<id>` for a broadcast's message). */
-  biz_opaque_callback_data?: unknown;
-}
-
-const STATUS_RANK: Record<MessageStatus, number> = {
-  pending: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  failed: 1,
-};
 
 /** Types an AI agent answers (not reactions, system notices or unsupported content). */
 const ANSWERABLE = new Set([
@@ -311,7 +278,9 @@ export async function ingestDeliveryPart(
   outcome.followUpWaitStarted = echoed.some((event) => event.type === "message_sent");
   events.push(...echoed);
   for (const status of statuses) {
-    events.push(...(await ingestStatus(deps, organizationId, status, outcome)));
+    const applied = await ingestStatus(deps, organizationId, status);
+    events.push(...applied.events);
+    outcome.broadcastResultsChanged ||= applied.broadcastResultsChanged;
   }
   events.push(...(await applyHandovers(deps, organizationId, part.number.handovers ?? [])));
   if (part.number.history?.length) {
@@ -708,11 +677,8 @@ async function ingestReaction(
     .set({ reactions })
     .where(eq(messages.id, row.id))
     .returning();
-  return statusEvent(updated);
+  return updated ? messageStatusEvent(updated) : null;
 }
-
-const statusEvent = (row: MessageRow | undefined): RealtimeEvent | null =>
-  row ? { type: "message_status", data: { message: toMessage(row) } } : null;
 
 const isIdentityNotice = (message: InboundMessage) =>
   typeof message.id === "string" &&
@@ -814,103 +780,4 @@ async function recordAdClick(
       eventTime: at,
     })
     .onConflictDoNothing();
-}
-
-/**
- * Moves an outbound message forward only; `failed` records Meta's reason in Spanish, and a
- * marketing template refused for the customer's sake (131050, 131049) changes their consent.
- */
-async function ingestStatus(
-  deps: Deps,
-  organizationId: string,
-  status: StatusUpdate,
-  outcome: PartOutcome,
-): Promise<RealtimeEvent[]> {
-  if (!status.id || !status.status) return [];
-  const next: MessageStatus | null =
-    status.status === "played"
-      ? "read"
-      : ((["sent", "delivered", "read", "failed"] as const).find((s) => s === status.status) ??
-        null);
-  if (!next) return [];
-  const row = await deps.orgDb.query.messages.findFirst({
-    where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, status.id)),
-  });
-  if (!row || row.direction !== "outbound") return [];
-  await storePricing(deps, row, status.pricing);
-  const consent = next === "failed" ? await consentOfFailure(deps, row, status) : null;
-  const events: RealtimeEvent[] = consent ? [conversationUpdate(consent)] : [];
-  const failure = status.errors?.[0];
-  const error =
-    next === "failed"
-      ? {
-          code: String(failure?.code ?? ""),
-          message: spanishGraphError(
-            failure?.code ?? null,
-            failure?.error_data?.details ?? failure?.message ?? failure?.title ?? "desconocido",
-          ),
-        }
-      : undefined;
-  // A broadcast's message: its recipient moves on too, whatever the message's own order says.
-  const broadcastId =
-    row.senderType === "broadcast" ? broadcastOfCallback(status.biz_opaque_callback_data) : null;
-  if (broadcastId) {
-    const recipient = { broadcastId, conversationId: row.conversationId };
-    const at = isoFromSeconds(status.timestamp);
-    if (
-      await recordRecipientStatus(deps, organizationId, { ...recipient, status: next, at, error })
-    ) {
-      outcome.broadcastResultsChanged = true;
-    }
-  }
-
-  const moveAllowed =
-    next === "failed"
-      ? row.status === "pending" || row.status === "sent"
-      : STATUS_RANK[next] > STATUS_RANK[row.status] && row.status !== "failed";
-  if (!moveAllowed) return events;
-
-  const [updated] = await deps.orgDb
-    .update(messages)
-    .set(
-      error
-        ? { status: "failed" as const, errorCode: error.code, error: error.message }
-        : { status: next },
-    )
-    .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))
-    .returning();
-  const event = statusEvent(updated);
-  return event ? [event, ...events] : events;
-}
-
-/**
- * 131050 (the customer stopped marketing) and 131049 (Meta's per-user limit) speak of the
- * customer, not of the message: recorded by the status's time, even for a repeated status.
- */
-async function consentOfFailure(deps: Deps, row: MessageRow, status: StatusUpdate) {
-  const failure = marketingFailure(status.errors?.[0]?.code);
-  if (!failure) return null;
-  const conversation = await deps.orgDb.query.conversations.findFirst({
-    where: eq(conversations.id, row.conversationId),
-    columns: { id: true, waUserId: true, phoneNumber: true },
-  });
-  if (!conversation) return null;
-  const at = isoFromSeconds(status.timestamp);
-  return applyMarketingFailure(deps, row.organizationId, conversation, failure, at);
-}
-
-/**
- * What Meta bills for an outbound message, stored from the first status that carries it
- * (Meta repeats it on delivered and read). A malformed `pricing` is ignored, never fatal.
- */
-async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
-  if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
-  await deps.orgDb
-    .update(messages)
-    .set({
-      billable: pricing.billable,
-      pricingCategory: pricingCategoryOf(pricing.category),
-      pricingType: typeof pricing.type === "string" ? pricing.type.slice(0, 40) : null,
-    })
-    .where(and(eq(messages.id, row.id), isNull(messages.billable)));
 }

@@ -18,6 +18,7 @@ import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
 import { followUpWaitStarted } from "../follow-ups/sending";
+import { applyHeldStatuses, claimHeldStatuses } from "./statuses";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -125,7 +126,7 @@ export async function sendOutbound(
   ]);
 
   if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps.env, organizationId);
-  const message = await deliverStored(deps, conversation, stored!, outbound, options);
+  const { message, events } = await deliverStored(deps, conversation, stored!, outbound, options);
   const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
   await publish(
@@ -133,6 +134,7 @@ export async function sendOutbound(
     organizationId,
     { type: "message_sent", data: payload },
     ...(taken ? [conversationUpdate(taken)] : []),
+    ...events,
   );
   return message;
 }
@@ -196,13 +198,14 @@ export async function resendOutbound(
     )
     .returning();
   if (!claimed) throw notFailed();
-  const message = await deliverStored(deps, conversation, claimed, delivery);
+  const { message, events } = await deliverStored(deps, conversation, claimed, delivery);
   const taken = await takeThread(deps, conversation, claimed, message.status);
   await publish(
     deps.env,
     conversation.organizationId,
     { type: "message_status", data: { message } },
     ...(taken ? [conversationUpdate(taken)] : []),
+    ...events,
   );
   return message;
 }
@@ -210,7 +213,10 @@ export async function resendOutbound(
 export const notFailed = () =>
   conflict("Este mensaje no está fallido: ya se envió o se está reenviando.");
 
-/** Hands a stored pending message to WhatsApp and records how it ended. */
+/**
+ * Hands a stored pending message to WhatsApp and records how it ended; with it, the events of
+ * statuses held for its wamid (a consent change) beside the message as it is now.
+ */
 async function deliverStored(
   deps: Deps,
   conversation: ConversationRow,
@@ -219,14 +225,22 @@ async function deliverStored(
   options: SendOptions = {},
 ) {
   const outcome = await attempt(deps, conversation, delivery, options);
-  const [message] = await deps.orgDb
+  const { orgDb } = deps;
+  const organizationId = conversation.organizationId;
+  const record = orgDb
     .update(messages)
     .set(outcome)
-    .where(
-      and(eq(messages.id, stored.id), eq(messages.organizationId, conversation.organizationId)),
-    )
+    .where(and(eq(messages.id, stored.id), eq(messages.organizationId, organizationId)))
     .returning();
-  return toMessage(message!);
+  // Statuses Meta sent before this answer came back were held for this wamid: taken with it.
+  const [[recorded], held] = outcome.wamid
+    ? await orgBatch(orgDb, [record, claimHeldStatuses(orgDb, organizationId, outcome.wamid)])
+    : [await record, []];
+  if (held.length === 0) return { message: toMessage(recorded!), events: [] };
+  const applied = await applyHeldStatuses(deps, recorded!, held);
+  const now = await orgDb.query.messages.findFirst({ where: eq(messages.id, stored.id) });
+  const events = applied.events.filter((event) => event.type !== "message_status");
+  return { message: toMessage(now ?? recorded!), events };
 }
 
 /**

@@ -1,0 +1,141 @@
+import { describe, expect, it, vi } from "vitest";
+import {
+  delivery,
+  inboundMessage,
+  messageEcho,
+  statusUpdate,
+  wamid,
+} from "../fakes/whatsapp-payloads.mjs";
+import { api, answer } from "../support/api";
+import { connectWhatsapp } from "../support/db";
+import { createOwner } from "../support/factories";
+import { orgFirst } from "../support/org-data";
+import {
+  chooseMessageId,
+  customerPhone,
+  deliver,
+  failNext,
+  graphRequests,
+  releaseHeld,
+} from "../support/webhooks";
+
+/**
+ * Meta's answer to a send and the statuses of the message it sent race: under load a status
+ * reaches the webhook before the send has recorded the message's wamid. Such a status is held
+ * and applied when the wamid is recorded (worker/whatsapp/statuses.ts).
+ */
+async function conversationWithCustomer() {
+  const owner = await createOwner();
+  const orgId = owner.organization.id as string;
+  const { phoneNumberId } = await connectWhatsapp(orgId);
+  const from = customerPhone();
+  await deliver(delivery(inboundMessage({ phoneNumberId, from })));
+  const conversation = await orgFirst<{ id: string }>(
+    orgId,
+    "SELECT id FROM conversations WHERE phone_number = ?",
+    from,
+  );
+  return { owner, orgId, phoneNumberId, from, conversationId: conversation!.id };
+}
+
+const heldCount = async (orgId: string, id: string) =>
+  (await orgFirst<{ n: number }>(
+    orgId,
+    "SELECT count(*) AS n FROM held_statuses WHERE wamid = ?",
+    id,
+  ))!.n;
+
+describe("a status that arrives before the send is answered", () => {
+  it("is held, then applied once the send records the message's wamid", async () => {
+    const { owner, orgId, phoneNumberId, from, conversationId } = await conversationWithCustomer();
+    const text = `Tu pedido sale hoy ${crypto.randomUUID()}`;
+    const id = wamid();
+    await chooseMessageId(text, id);
+    await failNext("graph", { contains: text, hold: id });
+
+    const sending = answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversationId, content: text },
+      }),
+    );
+    // Meta has the send and has not answered it yet.
+    await vi.waitFor(
+      async () => {
+        const requests = await graphRequests(`/${phoneNumberId}/messages`);
+        expect(requests.some((r) => JSON.stringify(r.body).includes(text))).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
+    const status = (s: string, seconds: number) =>
+      deliver(
+        delivery(
+          statusUpdate({
+            phoneNumberId,
+            id,
+            recipientId: from,
+            status: s,
+            timestamp: String(seconds),
+          }),
+        ),
+      );
+    const now = Math.floor(Date.now() / 1000);
+    // Out of order too, as Meta may deliver them.
+    expect((await status("read", now + 2)).status).toBe(200);
+    expect((await status("delivered", now + 1)).status).toBe(200);
+    expect(await heldCount(orgId, id)).toBe(2);
+
+    await releaseHeld("graph", id);
+    const { status: code, body } = await sending;
+    expect(code).toBe(201);
+    expect(body.data).toMatchObject({ status: "read" });
+    const stored = await orgFirst<{ status: string; wamid: string; billable: number }>(
+      orgId,
+      "SELECT status, wamid, billable FROM messages WHERE id = ?",
+      body.data.id,
+    );
+    // The statuses' pricing too, as if they had come after.
+    expect(stored).toEqual({ status: "read", wamid: id, billable: 1 });
+    expect(await heldCount(orgId, id)).toBe(0);
+
+    // Applied once: a repeat changes nothing and holds nothing.
+    expect((await status("delivered", now + 1)).status).toBe(200);
+    expect(await heldCount(orgId, id)).toBe(0);
+  });
+
+  it("is held for an echo from the WhatsApp Business app that comes after it", async () => {
+    const { orgId, phoneNumberId, from } = await conversationWithCustomer();
+    const id = wamid();
+    await deliver(
+      delivery(statusUpdate({ phoneNumberId, id, recipientId: from, status: "delivered" })),
+    );
+    expect(await heldCount(orgId, id)).toBe(1);
+
+    await deliver(delivery(messageEcho({ phoneNumberId, to: from, id, text: "Ya te lo mando" })));
+    const echo = await orgFirst(orgId, "SELECT status, content FROM messages WHERE wamid = ?", id);
+    expect(echo).toEqual({ status: "delivered", content: "Ya te lo mando" });
+    expect(await heldCount(orgId, id)).toBe(0);
+  });
+
+  it("stays with its organization: another organization's message of the same wamid is not touched", async () => {
+    const first = await conversationWithCustomer();
+    const second = await conversationWithCustomer();
+    const id = wamid();
+    await deliver(
+      delivery(
+        statusUpdate({
+          phoneNumberId: first.phoneNumberId,
+          id,
+          recipientId: first.from,
+          status: "read",
+        }),
+      ),
+    );
+    await deliver(
+      delivery(messageEcho({ phoneNumberId: second.phoneNumberId, to: second.from, id })),
+    );
+    expect(await orgFirst(second.orgId, "SELECT status FROM messages WHERE wamid = ?", id)).toEqual(
+      { status: "sent" },
+    );
+    expect(await heldCount(first.orgId, id)).toBe(1);
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * Meta's statuses of the business's messages (`sent`, `delivered`, `read`, `played`,
+ * `failed`), applied to the message by its wamid. Statuses come in any order and may come
+ * before the send that made the message has recorded its wamid: Meta's answer to the send and
+ * the status's webhook race, and under load the webhook wins. Such a status is held
+ * (`held_statuses`) and applied when the wamid is recorded (`applyHeldStatuses`), so no tick
+ * and no broadcast result is lost. Whoever finds the other first applies it: the send claims
+ * what was held after recording the wamid, and a status held looks for its message again once
+ * held, each claim a single DELETE … RETURNING, so it is applied once.
+ */
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { conversations, heldStatuses, messages } from "../db/schema";
+import type { Deps } from "../http/deps";
+import { conversationUpdate, toMessage, type MessageRow } from "../conversations/mappers";
+import type { MessageStatus } from "../conversations/contract";
+import type { RealtimeEvent } from "../realtime/contract";
+import { pricingCategoryOf } from "./contract";
+import { broadcastOfCallback, recordRecipientStatus } from "../broadcasts/results";
+import { spanishGraphError } from "../meta/graph";
+import { isoFromSeconds } from "./inbound-content";
+import { applyMarketingFailure, marketingFailure } from "./consent";
+import type { OrganizationDb } from "../db/client";
+
+export interface StatusUpdate {
+  id?: string;
+  status?: string;
+  timestamp?: string;
+  /** The customer's phone, only when they share it. */
+  recipient_id?: string;
+  /** The customer's BSUID. */
+  recipient_user_id?: string;
+  /** What Meta bills for the message (per-message pricing, 2026). */
+  pricing?: { billable?: unknown; pricing_model?: unknown; category?: unknown; type?: unknown };
+  errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
+  /** The reference the send carried (`broadcast:<id>` for a broadcast's message). */
+  biz_opaque_callback_data?: unknown;
+}
+
+/** What applying statuses changed: the consoles' events, and whether a broadcast's results did. */
+export interface StatusesApplied {
+  events: RealtimeEvent[];
+  broadcastResultsChanged: boolean;
+}
+
+/** How long a status waits for its message; retention removes it after (a message not ours). */
+export const HELD_STATUS_MS = 24 * 60 * 60_000;
+
+const STATUS_RANK: Record<MessageStatus, number> = {
+  pending: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 1,
+};
+
+/** The message status a Meta status means (`played`, a voice note listened to, is `read`). */
+function statusOf(status: StatusUpdate): Exclude<MessageStatus, "pending"> | null {
+  if (status.status === "played") return "read";
+  return (
+    (["sent", "delivered", "read", "failed"] as const).find((s) => s === status.status) ?? null
+  );
+}
+
+const nothing = (): StatusesApplied => ({ events: [], broadcastResultsChanged: false });
+
+const findByWamid = (deps: Deps, organizationId: string, wamid: string) =>
+  deps.orgDb.query.messages.findFirst({
+    where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, wamid)),
+  });
+
+/**
+ * A status from a webhook: applied to its message, or held when no message has its wamid yet.
+ */
+export async function ingestStatus(
+  deps: Deps,
+  organizationId: string,
+  status: StatusUpdate,
+): Promise<StatusesApplied> {
+  const next = statusOf(status);
+  if (!status.id || !next) return nothing();
+  const row = await findByWamid(deps, organizationId, status.id);
+  if (row) return applyStatus(deps, row, status);
+
+  await deps.orgDb
+    .insert(heldStatuses)
+    .values({
+      organizationId,
+      wamid: status.id,
+      status: next,
+      payload: status,
+      receivedAt: new Date().toISOString(),
+    })
+    .onConflictDoNothing();
+  // The send may have recorded the wamid since the look above, and claimed nothing.
+  const recorded = await findByWamid(deps, organizationId, status.id);
+  return recorded ? applyHeldStatuses(deps, recorded) : nothing();
+}
+
+/**
+ * Applies what was held for a message whose wamid was just recorded (a send's answer, an echo
+ * from the phone), in Meta's order. `claim` is the DELETE that takes them, for a caller that
+ * ran it in its own batch.
+ */
+export async function applyHeldStatuses(
+  deps: Deps,
+  row: MessageRow,
+  claimed?: { payload: unknown }[],
+): Promise<StatusesApplied> {
+  if (!row.wamid) return nothing();
+  const held =
+    claimed ?? (await claimHeldStatuses(deps.orgDb, row.organizationId, row.wamid).all());
+  const applied = nothing();
+  const ordered = held
+    .map(({ payload }) => payload as StatusUpdate)
+    .sort(
+      (a, b) =>
+        Number(a.timestamp ?? 0) - Number(b.timestamp ?? 0) ||
+        STATUS_RANK[statusOf(a)!] - STATUS_RANK[statusOf(b)!],
+    );
+  let current = row;
+  for (const status of ordered) {
+    const result = await applyStatus(deps, current, status);
+    applied.events.push(...result.events);
+    applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
+    current = result.row;
+  }
+  return applied;
+}
+
+/** The DELETE that takes what was held for a wamid (a statement, to batch with the send's). */
+export const claimHeldStatuses = (orgDb: OrganizationDb, organizationId: string, wamid: string) =>
+  orgDb
+    .delete(heldStatuses)
+    .where(and(eq(heldStatuses.organizationId, organizationId), eq(heldStatuses.wamid, wamid)))
+    .returning({ payload: heldStatuses.payload });
+
+/**
+ * Moves an outbound message forward only; `failed` records Meta's reason in Spanish, and a
+ * marketing template refused for the customer's sake (131050, 131049) changes their consent.
+ * Answers the message as it is after.
+ */
+async function applyStatus(
+  deps: Deps,
+  row: MessageRow,
+  status: StatusUpdate,
+): Promise<StatusesApplied & { row: MessageRow }> {
+  const next = statusOf(status);
+  const applied = { ...nothing(), row };
+  if (!next || row.direction !== "outbound") return applied;
+  await storePricing(deps, row, status.pricing);
+  const consent = next === "failed" ? await consentOfFailure(deps, row, status) : null;
+  if (consent) applied.events.push(conversationUpdate(consent));
+  const failure = status.errors?.[0];
+  const error =
+    next === "failed"
+      ? {
+          code: String(failure?.code ?? ""),
+          message: spanishGraphError(
+            failure?.code ?? null,
+            failure?.error_data?.details ?? failure?.message ?? failure?.title ?? "desconocido",
+          ),
+        }
+      : undefined;
+  // A broadcast's message: its recipient moves on too, whatever the message's own order says.
+  const broadcastId =
+    row.senderType === "broadcast" ? broadcastOfCallback(status.biz_opaque_callback_data) : null;
+  if (broadcastId) {
+    const recipient = { broadcastId, conversationId: row.conversationId };
+    const at = isoFromSeconds(status.timestamp);
+    applied.broadcastResultsChanged = await recordRecipientStatus(deps, row.organizationId, {
+      ...recipient,
+      status: next,
+      at,
+      error,
+    });
+  }
+
+  const moveAllowed =
+    next === "failed"
+      ? row.status === "pending" || row.status === "sent"
+      : STATUS_RANK[next] > STATUS_RANK[row.status] && row.status !== "failed";
+  if (!moveAllowed) return applied;
+
+  const [updated] = await deps.orgDb
+    .update(messages)
+    .set(
+      error
+        ? { status: "failed" as const, errorCode: error.code, error: error.message }
+        : { status: next },
+    )
+    .where(and(eq(messages.id, row.id), inArray(messages.status, [row.status])))
+    .returning();
+  if (!updated) return applied;
+  applied.events.unshift(messageStatusEvent(updated));
+  return { ...applied, row: updated };
+}
+
+export const messageStatusEvent = (row: MessageRow): RealtimeEvent => ({
+  type: "message_status",
+  data: { message: toMessage(row) },
+});
+
+/**
+ * 131050 (the customer stopped marketing) and 131049 (Meta's per-user limit) speak of the
+ * customer, not of the message: recorded by the status's time, even for a repeated status.
+ */
+async function consentOfFailure(deps: Deps, row: MessageRow, status: StatusUpdate) {
+  const failure = marketingFailure(status.errors?.[0]?.code);
+  if (!failure) return null;
+  const conversation = await deps.orgDb.query.conversations.findFirst({
+    where: eq(conversations.id, row.conversationId),
+    columns: { id: true, waUserId: true, phoneNumber: true },
+  });
+  if (!conversation) return null;
+  const at = isoFromSeconds(status.timestamp);
+  return applyMarketingFailure(deps, row.organizationId, conversation, failure, at);
+}
+
+/**
+ * What Meta bills for an outbound message, stored from the first status that carries it
+ * (Meta repeats it on delivered and read). A malformed `pricing` is ignored, never fatal.
+ */
+async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
+  if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
+  await deps.orgDb
+    .update(messages)
+    .set({
+      billable: pricing.billable,
+      pricingCategory: pricingCategoryOf(pricing.category),
+      pricingType: typeof pricing.type === "string" ? pricing.type.slice(0, 40) : null,
+    })
+    .where(and(eq(messages.id, row.id), isNull(messages.billable)));
+}
