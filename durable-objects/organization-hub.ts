@@ -8,16 +8,16 @@ import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import * as schema from "../worker/db/schema";
-import { orgBatch, type OrganizationDb } from "../worker/db/client";
+import type { OrganizationDb } from "../worker/db/client";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import {
-  copyStatements,
+  applySync,
   pageOf,
   summaryOf,
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
-import { IdChecksum } from "../worker/stores/id-checksum";
+import { RowChecksum } from "../worker/stores/row-checksum";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
@@ -241,24 +241,22 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
-   * A page of a table's rows copied from D1 by a move, written in one transaction after
-   * clearing the tables in `clear` (the move's first page).
+   * A move's page of a table's rows from D1: the store's rows in the same key range become those,
+   * in one transaction (`syncStatements`). Answers how many rows changed.
    */
-  async putRows(
+  async syncRows(
     organizationId: string,
     table: StoreTable,
     rows: StoreRow[],
-    clear: readonly StoreTable[],
+    range: { after: string; upTo: string | null },
   ) {
     if (!this.serves(organizationId)) return 0;
-    const [statement, ...more] = copyStatements(this.data, organizationId, table, rows, clear);
-    if (statement) await orgBatch(this.data, [statement, ...more]);
-    return rows.length;
+    return applySync(this.data, organizationId, table, rows, range);
   }
 
-  /** How many rows of a table the store holds, and their keys' checksum (a move's check). */
+  /** How many rows of a table the store holds, and their checksum (a move's check). */
   async summary(organizationId: string, table: StoreTable) {
-    if (!this.serves(organizationId)) return new IdChecksum().summary();
+    if (!this.serves(organizationId)) return new RowChecksum().summary();
     return summaryOf(this.data, organizationId, table);
   }
 

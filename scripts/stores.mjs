@@ -90,7 +90,7 @@ if (command === "list") {
   if (!named && !args.includes("--all")) usage("Indica la organización o --all.");
   const chosen = named
     ? stores.filter((s) => s.organization_id === named)
-    : stores.filter((s) => (back ? s.state === "store" : s.state !== "switching"));
+    : stores.filter((s) => (back ? s.state === "store" : s.state === "d1" || s.state === "store"));
   if (named && chosen.length === 0) usage(`No hay ninguna organización ${named}.`);
   let failed = 0;
   for (const store of chosen) {
@@ -106,6 +106,24 @@ if (command === "list") {
 }
 
 /**
+ * Every page of every table, in order, printing each table's rows.
+ * @param {string} id @param {string[]} tables @param {string} what
+ */
+async function copyTables(id, tables, what) {
+  for (const table of tables) {
+    let copied = 0;
+    let changed = 0;
+    for (let after = ""; after !== null;) {
+      const page = await operator(`/stores/${id}/copy`, { table, after });
+      copied += page.copied;
+      changed += page.changed;
+      after = page.next;
+    }
+    console.log(`  ${table}: ${copied} filas leídas, ${changed} ${what}`);
+  }
+}
+
+/**
  * Moves one organization, step by step, printing what it does and the figures it checked.
  * @param {string} id @param {string} name @param {"d1" | "store"} to
  */
@@ -116,22 +134,18 @@ async function move(id, name, to) {
     console.log("  Nada que copiar: su almacén ya tiene todos sus datos.");
     return;
   }
-  const wait = Date.parse(begun.copy_from) - Date.now();
+  // The copy runs while the organization works as usual; the switch holds its writes only for
+  // the cached routes to expire and for what changed meanwhile to be copied again.
+  await copyTables(id, begun.tables, "copiadas");
+  const switched = await operator(`/stores/${id}/switch`, {});
+  const wait = Date.parse(switched.sync_from) - Date.now();
   if (wait > 0) {
     console.log(
-      `  Escrituras en espera; copio en ${Math.ceil(wait / 1000)} s (las rutas en caché caducan).`,
+      `  Escrituras en espera; copio los cambios en ${Math.ceil(wait / 1000)} s (las rutas en caché caducan).`,
     );
     await new Promise((resolve) => setTimeout(resolve, wait + 500));
   }
-  for (const table of begun.tables) {
-    let copied = 0;
-    for (let after = ""; after !== null;) {
-      const page = await operator(`/stores/${id}/copy`, { table, after });
-      copied += page.copied;
-      after = page.next;
-    }
-    console.log(`  ${table}: ${copied} filas copiadas`);
-  }
+  await copyTables(id, begun.tables, "cambiadas desde la copia");
   const finished = await operator(`/stores/${id}/finish`, {});
   for (const check of finished.checks) {
     const same = !finished.differing.includes(check.table);

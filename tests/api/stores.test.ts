@@ -18,7 +18,7 @@ import {
 import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
-import { copyAll, move, operator } from "../support/operator";
+import { changedRows, copyAll, move, operator, switchAndSync } from "../support/operator";
 import { runCron } from "../support/cron";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { connectWhatsapp, seedMessage } from "../support/db";
@@ -653,7 +653,9 @@ describe("moving an organization (npm run stores -- move)", () => {
     await seedMessage(id, conversation.id, { content: "Antes del traslado" });
     const begun = await operator(`/stores/${id}/move`, { to: "store" });
     expect(begun.body.data.tables).toEqual(STORE_TABLE_NAMES);
+    await copyAll(id, begun.body.data.tables);
     // Writes are held while it switches.
+    expect((await operator(`/stores/${id}/switch`)).status).toBe(200);
     const held = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
       token: owner.token,
       body: { content: "Nota" },
@@ -689,6 +691,71 @@ describe("moving an organization (npm run stores -- move)", () => {
       body: { content: "Nota" },
     });
     expect(note.status).toBe(201);
+  });
+
+  it("copies while the organization works, then carries what changed meanwhile", async () => {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    const conversation = await createConversation(owner);
+    const first = await seedMessage(id, conversation.id, { content: "Hola" });
+    const replies = api(owner.token)["quick-replies"];
+    for (const shortcut of ["horario", "precio"]) {
+      await replies.$post({ json: { shortcut, content: `Texto de ${shortcut}` } });
+    }
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    const copied = await copyAll(id, begun.body.data.tables);
+    expect(changedRows(copied)).toMatchObject({ conversations: 1, messages: 1, quick_replies: 2 });
+
+    // Still served from D1 while copying: a new row, a changed one and a deleted one.
+    expect(await registryRow(id)).toMatchObject({ state: "copying" });
+    const note = await call("POST", `/api/v1/conversations/${conversation.id}/notes`, {
+      token: owner.token,
+      body: { content: "Llamar mañana" },
+    });
+    expect(note.status).toBe(201);
+    await env.DB.prepare("UPDATE messages SET status = 'read' WHERE id = ?").bind(first.id).run();
+    const precio = (
+      (await (await replies.$get()).json()).data as { id: string; shortcut: string }[]
+    ).find((r) => r.shortcut === "precio")!;
+    expect((await replies[":id"].$delete({ param: { id: precio.id } })).status).toBe(200);
+
+    const synced = await switchAndSync(id, begun.body.data.tables);
+    // The note, the status, the deleted reply, and what the note changed on its conversation.
+    expect(changedRows(synced)).toEqual(expect.objectContaining({ messages: 2, quick_replies: 1 }));
+    const finished = (await operator(`/stores/${id}/finish`)).body.data;
+    expect(finished).toMatchObject({ moved: true, state: "store", differing: [] });
+
+    const thread = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
+      token: owner.token,
+    });
+    expect(
+      thread.body.data.messages.map((m: { content: string; status: string }) => [
+        m.content,
+        m.status,
+      ]),
+    ).toEqual([
+      ["Hola", "read"],
+      ["Llamar mañana", expect.any(String)],
+    ]);
+    expect(await shortcuts(owner.token)).toEqual(["horario"]);
+  });
+
+  it("finds a value changed behind its back after the last copy, not only a row", async () => {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    const conversation = await createConversation(owner);
+    const message = await seedMessage(id, conversation.id, { content: "Precio: 20 €" });
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    await copyAll(id, begun.body.data.tables);
+    await switchAndSync(id, begun.body.data.tables);
+    await env.DB.prepare("UPDATE messages SET content = 'Precio: 25 €' WHERE id = ?")
+      .bind(message.id)
+      .run();
+    const finished = (await operator(`/stores/${id}/finish`)).body.data;
+    expect(finished).toMatchObject({ moved: false, state: "d1", differing: ["messages"] });
+    const check = finished.checks.find((c: { table: string }) => c.table === "messages");
+    expect(check.d1.count).toBe(check.store.count);
+    expect(check.d1.checksum).not.toBe(check.store.checksum);
   });
 
   it("moves an organization moved when its store held only quick replies, copying only the rest", async () => {
@@ -749,6 +816,13 @@ describe("moving an organization (npm run stores -- move)", () => {
       expect.any(String),
       expect.any(String),
     ]);
+    // Nothing changed since: the second pass reads every page and writes none.
+    const synced = (await switchAndSync(id, begun.body.data.tables)).message_costs!;
+    expect(synced.map((page) => [page.copied, page.changed])).toEqual([
+      [500, 0],
+      [500, 0],
+      [201, 0],
+    ]);
     const finished = (await operator(`/stores/${id}/finish`)).body.data;
     expect(finished).toMatchObject({ moved: true, state: "store" });
     expect(finished.checks.find((c: { table: string }) => c.table === "message_costs")).toEqual({
@@ -788,7 +862,10 @@ describe("moving an organization (npm run stores -- move)", () => {
     expect((await operator(`/stores/${crypto.randomUUID()}/move`, { to: "store" })).status).toBe(
       404,
     );
+    expect((await operator(`/stores/${id}/switch`)).status).toBe(409);
     await operator(`/stores/${id}/move`, { to: "store" });
+    // Checked only once it has switched: what it copied so far may be behind already.
+    expect((await operator(`/stores/${id}/finish`)).status).toBe(409);
     expect(
       (await operator(`/stores/${id}/copy`, { table: "conversation_labels", after: "roto" }))
         .status,

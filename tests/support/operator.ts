@@ -17,7 +17,7 @@ export async function operator(path: string, body: unknown = {}) {
 
 /** Every page of every table a move copies, in order; answers each table's pages. */
 export async function copyAll(organizationId: string, tables: string[]) {
-  const pages: Record<string, { copied: number; next: string | null }[]> = {};
+  const pages: Record<string, { copied: number; changed: number; next: string | null }[]> = {};
   for (const table of tables) {
     pages[table] = [];
     for (let after: string | null = ""; after !== null;) {
@@ -30,11 +30,33 @@ export async function copyAll(organizationId: string, tables: string[]) {
   return pages;
 }
 
-/** `move`, then every page it copies: the organization is left `switching`, checked next. */
+/** The rows a copy changed, added up by table (tables without changes left out). */
+export const changedRows = (pages: Awaited<ReturnType<typeof copyAll>>) =>
+  Object.fromEntries(
+    Object.entries(pages)
+      .map(([table, list]) => [table, list.reduce((sum, page) => sum + page.changed, 0)] as const)
+      .filter(([, changed]) => changed > 0),
+  );
+
+/**
+ * `switch`, then every page again for what changed since the copy (the tests' routes live 0 s):
+ * answers those pages.
+ */
+export async function switchAndSync(organizationId: string, tables: string[]) {
+  const switched = await operator(`/stores/${organizationId}/switch`);
+  expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+  return copyAll(organizationId, tables);
+}
+
+/**
+ * `move`, every page it copies, `switch` and every page again: the organization is left
+ * `switching`, checked next.
+ */
 export async function beginAndCopy(organizationId: string, to: "d1" | "store") {
   const begun = await operator(`/stores/${organizationId}/move`, { to });
   expect(begun.status, JSON.stringify(begun.body)).toBe(200);
   await copyAll(organizationId, begun.body.data.tables);
+  await switchAndSync(organizationId, begun.body.data.tables);
 }
 
 /** Every step of a move; answers `finish`'s figures. */

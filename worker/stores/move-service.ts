@@ -1,37 +1,40 @@
 /**
  * Moving an organization's data between D1 and its store, copy then switch (contract section
- * 15, decision 0052), in steps the operator's command drives (`npm run stores -- move`):
- * 1. `beginMove`: the organization is `switching`: its writes answer 503, reads stay where the
- *    data is. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), so
- *    copying waits that long: no Worker still writes the old way.
+ * 15, decisions 0052 and 0065), in steps the operator's command drives (`npm run stores -- move`):
+ * 1. `beginMove`: the organization is `copying`; it goes on working where its data is.
  * 2. `copyPage`, table by table in `STORE_TABLES`' order (parents before the rows that name
- *    them), page by page in key order, from where the data is to where it goes. The first page
- *    of the first table clears what the destination held of every table the move copies.
- * 3. `finishMove`: every table's row count and key checksum must match on both sides; then the
- *    organization is where its data went, else back where it was, with the tables that differ.
+ *    them), page by page in key order: the destination's rows in the page's key range become the
+ *    source's (`syncStatements`). The source keeps changing meanwhile.
+ * 3. `switchMove`: the organization is `switching`: its writes answer 503 and its deliveries are
+ *    held. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), so the
+ *    next steps wait that long: no Worker still writes the old way.
+ * 4. `copyPage` again over every table: with nothing writing, it carries what changed since its
+ *    page was copied (new, changed and deleted rows), usually a few.
+ * 5. `finishMove`: every table's row count and checksum (keys and values) must match on both
+ *    sides; then the organization is where its data went, else back where it was, with the
+ *    tables that differ.
  * Moving to the store takes every table in `STORE_TABLES`; moving an organization already in
  * its store again copies the tables added since it moved (`data_version`). D1's rows stay
  * where they were, for `move --back`.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { orgBatch, type Db, type OrganizationDb } from "../db/client";
+import type { Db } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import { AppError, notFound } from "../http/errors";
 import type { Deps } from "../http/deps";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
-import type { TableSummary } from "./id-checksum";
+import type { TableSummary } from "./row-checksum";
 import { routeTtlMs, storeAt } from "./registry";
 import { scheduleStoreJob } from "./store-jobs";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
 import {
-  copyStatements,
+  applySync,
   keyOf,
   pageOf,
   STORE_TABLE_NAMES,
   STORE_TABLES,
   summaryOf,
-  type StoreRow,
   type StoreTable,
 } from "./store-tables";
 
@@ -66,26 +69,21 @@ async function registryRow(db: Db, organizationId: string) {
 }
 
 /**
- * Starts a move to `to`: holds the organization's writes until it finishes or is abandoned. An
- * organization whose store already holds every table has nothing to move: its writes are not
- * held (`copy_from` null), so that `move --all` passes over it.
+ * Starts a move to `to`: the organization is `copying`, still served where its data is. An
+ * organization whose store already holds every table has nothing to move (`copy_from` null),
+ * so that `move --all` passes over it.
  */
-export async function beginMove({ db, env }: Deps, organizationId: string, to: "d1" | "store") {
+export async function beginMove({ db }: Deps, organizationId: string, to: "d1" | "store") {
   const current = await registryRow(db, organizationId);
   if (to === "store" && current.state === "store") {
     const tables = tablesToMove(to, current.dataVersion);
     if (tables.length === 0) return { tables, copy_from: null };
   }
   const from = to === "store" ? ["d1", "store"] : ["store"];
-  const now = new Date();
+  const now = new Date().toISOString();
   const [row] = await db
     .update(organizationStores)
-    .set({
-      state: "switching",
-      movingTo: to,
-      switchingSince: now.toISOString(),
-      updatedAt: now.toISOString(),
-    })
+    .set({ state: "copying", movingTo: to, switchingSince: null, updatedAt: now })
     .where(
       and(
         eq(organizationStores.organizationId, organizationId),
@@ -97,31 +95,58 @@ export async function beginMove({ db, env }: Deps, organizationId: string, to: "
     const state = (await registryRow(db, organizationId)).state;
     throw conflict(`La organización está en «${state}»: no se puede trasladar a ${to}.`);
   }
-  return {
-    tables: tablesToMove(to, row.dataVersion),
-    copy_from: new Date(now.getTime() + routeTtlMs(env)).toISOString(),
-  };
+  return { tables: tablesToMove(to, row.dataVersion), copy_from: now };
 }
 
-/** The organization mid-move, once no Worker can still write the old way. */
-async function switchingRow(db: Db, env: Env, organizationId: string) {
+/**
+ * Holds the organization's writes and deliveries for the end of its move; answers when the
+ * copy may go on (`sync_from`), once no Worker can still write the old way.
+ */
+export async function switchMove({ db, env }: Deps, organizationId: string) {
+  const now = new Date();
+  const [row] = await db
+    .update(organizationStores)
+    .set({ state: "switching", switchingSince: now.toISOString(), updatedAt: now.toISOString() })
+    .where(
+      and(
+        eq(organizationStores.organizationId, organizationId),
+        eq(organizationStores.state, "copying"),
+      ),
+    )
+    .returning();
+  if (!row) throw conflict("La organización no se está copiando: empieza con move.");
+  return { sync_from: new Date(now.getTime() + routeTtlMs(env)).toISOString() };
+}
+
+/**
+ * The organization mid-move: copying, or switching once no Worker can still write the old way
+ * (what `finish` needs: `switched`).
+ */
+async function movingRow(db: Db, env: Env, organizationId: string, switched: boolean) {
   const row = await registryRow(db, organizationId);
-  if (row.state !== "switching" || !row.movingTo || !row.switchingSince) {
-    throw conflict("La organización no se está trasladando: empieza con move.");
-  }
-  const copyFrom = Date.parse(row.switchingSince) + routeTtlMs(env);
-  if (Date.now() < copyFrom) {
+  const moving = switched ? row.state === "switching" : row.state !== "d1" && row.state !== "store";
+  if (!moving || !row.movingTo) {
     throw conflict(
-      `Aún puede haber Workers que escriban donde estaba: copia desde ${new Date(copyFrom).toISOString()}.`,
+      switched
+        ? "La organización no está en el cambio: copia y luego switch."
+        : "La organización no se está trasladando: empieza con move.",
     );
+  }
+  if (row.state === "switching") {
+    const syncFrom = Date.parse(row.switchingSince!) + routeTtlMs(env);
+    if (Date.now() < syncFrom) {
+      throw conflict(
+        `Aún puede haber Workers que escriban donde estaba: copia desde ${new Date(syncFrom).toISOString()}.`,
+      );
+    }
   }
   return { ...row, movingTo: row.movingTo, tables: tablesToMove(row.movingTo, row.dataVersion) };
 }
 
 /**
  * Copies one page of `table` after the key `after` ("" for the first); `next` is null at the
- * end. The first page of the move's first table first clears, children before parents, what
- * the destination held of every table the move copies.
+ * end. The destination's rows between `after` and the page's last key (to the end, on the last
+ * page) become the page's: `copied` rows read, `changed` rows written or deleted.
  */
 export async function copyPage(
   deps: Deps,
@@ -130,30 +155,20 @@ export async function copyPage(
   after: string,
 ) {
   const { db, orgDb, env } = deps;
-  const row = await switchingRow(db, env, organizationId);
+  const row = await movingRow(db, env, organizationId, false);
   if (!row.tables.includes(table)) throw conflict(`Este traslado no copia ${table}.`);
   const store = storeAt(env, row);
   const rows =
     row.movingTo === "store"
       ? await pageOf(orgDb, organizationId, table, after, MOVE_PAGE_SIZE)
       : await store.page(organizationId, table, after, MOVE_PAGE_SIZE);
-  const clear = after === "" && table === row.tables[0] ? [...row.tables].reverse() : [];
-  if (row.movingTo === "store") await store.putRows(organizationId, table, rows, clear);
-  else await putD1Rows(orgDb, organizationId, table, rows, clear);
   const next = rows.length === MOVE_PAGE_SIZE ? keyOf(table, rows.at(-1)!) : null;
-  return { copied: rows.length, next };
-}
-
-/** Moving back: the store's rows replace what D1 kept of the organization's tables. */
-async function putD1Rows(
-  orgDb: OrganizationDb,
-  organizationId: string,
-  table: StoreTable,
-  rows: StoreRow[],
-  clear: readonly StoreTable[],
-) {
-  const [statement, ...more] = copyStatements(orgDb, organizationId, table, rows, clear);
-  if (statement) await orgBatch(orgDb, [statement, ...more]);
+  const range = { after, upTo: next };
+  const changed =
+    row.movingTo === "store"
+      ? await store.syncRows(organizationId, table, rows, range)
+      : await applySync(orgDb, organizationId, table, rows, range);
+  return { copied: rows.length, changed, next };
 }
 
 export interface TableCheck {
@@ -168,7 +183,7 @@ export interface TableCheck {
  * that differ.
  */
 export async function finishMove({ db, orgDb, env }: Deps, organizationId: string) {
-  const row = await switchingRow(db, env, organizationId);
+  const row = await movingRow(db, env, organizationId, true);
   const store = storeAt(env, row);
   const checks: TableCheck[] = [];
   for (const table of row.tables) {
@@ -208,7 +223,7 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
 /** Abandons a move: the organization stays where its data was. */
 export async function abortMove({ db, env }: Deps, organizationId: string) {
   const row = await registryRow(db, organizationId);
-  if (row.state !== "switching" || !row.movingTo) {
+  if ((row.state !== "copying" && row.state !== "switching") || !row.movingTo) {
     throw conflict("La organización no se está trasladando.");
   }
   const back = origin(row);

@@ -6,7 +6,7 @@ import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
 import { jsonBody } from "../http/validate";
 import type { StoreListing } from "./contract";
-import { abortMove, beginMove, copyPage, finishMove } from "./move-service";
+import { abortMove, beginMove, copyPage, finishMove, switchMove } from "./move-service";
 import { STORE_TABLE_NAMES, type StoreTable } from "./store-tables";
 
 const moveInput = z.object({ to: z.enum(["d1", "store"]) });
@@ -62,6 +62,9 @@ export const operatorRoutes = new Hono<AppContext>()
       data: await copyPage(c.var.deps, c.req.param("organizationId"), table, after),
     });
   })
+  .post("/stores/:organizationId/switch", async (c) =>
+    c.json({ data: await switchMove(c.var.deps, c.req.param("organizationId")) }),
+  )
   .post("/stores/:organizationId/finish", async (c) =>
     c.json({ data: await finishMove(c.var.deps, c.req.param("organizationId")) }),
   )

@@ -31,7 +31,7 @@ export interface StoreRoute {
  * move holds the organization in `switching`, where writes wait, for longer than this, so no
  * Worker writes to the old place after the switch.
  */
-const DEFAULT_ROUTE_TTL_SECONDS = 60;
+const DEFAULT_ROUTE_TTL_SECONDS = 30;
 export const routeTtlMs = (env: Env) =>
   Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();

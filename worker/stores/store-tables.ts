@@ -12,9 +12,9 @@
  * tracking sessions before conversations, conversations before messages, messages before the
  * mentions of a note), so each page goes in whole; clearing goes the other way.
  */
-import { and, asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { OrganizationDb } from "../db/client";
+import { and, asc, eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import {
   adSpend,
   adSpendSyncs,
@@ -46,7 +46,7 @@ import {
   whatsappTemplates,
 } from "../db/schema";
 import { badRequest } from "../http/errors";
-import { IdChecksum, type TableSummary } from "./id-checksum";
+import { RowChecksum, type TableSummary } from "./row-checksum";
 
 /** A table of an organization's data, as the move reaches any of them. */
 type OrganizationTable = SQLiteTable & { organizationId: SQLiteColumn };
@@ -144,22 +144,43 @@ function jsonOrNull(text: string): unknown {
   }
 }
 
-/** The organization's rows of the table after the cursor ("": from the first). */
-function rowsAfter(table: StoreTable, organizationId: string, after: string): SQL | undefined {
-  const { rows, keyColumns } = partsOf(table);
-  const ofOrganization = eq(rows.organizationId, organizationId);
-  if (after === "") return ofOrganization;
-  const values = keyColumns.length === 1 ? [after] : jsonOrNull(after);
+/** A cursor's key values ("" is before the first row). */
+function cursorValues(table: StoreTable, cursor: string): string[] {
+  const { keyColumns } = partsOf(table);
+  const values = keyColumns.length === 1 ? [cursor] : jsonOrNull(cursor);
   const valid =
     Array.isArray(values) &&
     values.length === keyColumns.length &&
     values.every((value) => typeof value === "string");
   if (!valid) throw badRequest(`Cursor no válido para ${table}.`);
-  const later = sql`(${sql.join(keyColumns, sql`, `)}) > (${sql.join(
+  return values as string[];
+}
+
+/** The key compared with a cursor's (`>`, after it; `<=`, up to it). */
+function keyBeyond(table: StoreTable, cursor: string, operator: ">" | "<=") {
+  const { keyColumns } = partsOf(table);
+  const values = cursorValues(table, cursor);
+  return sql`(${sql.join(keyColumns, sql`, `)}) ${sql.raw(operator)} (${sql.join(
     values.map((value) => sql`${value}`),
     sql`, `,
   )})`;
-  return and(ofOrganization, later);
+}
+
+/**
+ * The organization's rows of the table after the cursor ("": from the first), up to `upTo`
+ * (its key included; null: to the end).
+ */
+function rowsBetween(
+  table: StoreTable,
+  organizationId: string,
+  after: string,
+  upTo: string | null = null,
+): SQL | undefined {
+  return and(
+    eq(partsOf(table).rows.organizationId, organizationId),
+    after === "" ? undefined : keyBeyond(table, after, ">"),
+    upTo === null ? undefined : keyBeyond(table, upTo, "<="),
+  );
 }
 
 /** One page of the organization's rows of a table in key order after `after`, in D1 or a store. */
@@ -174,71 +195,107 @@ export async function pageOf(
   const page = await db
     .select()
     .from(rows)
-    .where(rowsAfter(table, organizationId, after))
+    .where(rowsBetween(table, organizationId, after))
     .orderBy(...keyColumns.map((column) => asc(column)))
     .limit(limit);
   return page as StoreRow[];
 }
 
-/** Keys read at once for a checksum. */
-const SUMMARY_PAGE_SIZE = 5_000;
+/** Rows read at once for a checksum. */
+const SUMMARY_PAGE_SIZE = 2_000;
+
+/** A row as the checksum and a move's sync compare it: its key, then its columns as JSON. */
+const rowText = (table: StoreTable, row: Record<string, unknown>) =>
+  `${keyOf(table, row)}\u0000${JSON.stringify(row)}`;
 
 /**
- * How many rows of a table the organization has, in D1 or a store, and their keys' checksum:
- * the same query on both sides, so both add the keys up in the same order.
+ * How many rows of a table the organization has, in D1 or a store, and their checksum (keys and
+ * values): the same query on both sides, so both add the rows up in the same order.
  */
 export async function summaryOf(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
 ): Promise<TableSummary> {
-  const { rows, key, keyColumns } = partsOf(table);
-  const selection = Object.fromEntries(key.map((name, i) => [name, keyColumns[i]!]));
-  const sum = new IdChecksum();
+  const sum = new RowChecksum();
   for (let after = ""; ;) {
-    const page = await db
-      .select(selection)
-      .from(rows)
-      .where(rowsAfter(table, organizationId, after))
-      .orderBy(...keyColumns.map((column) => asc(column)))
-      .limit(SUMMARY_PAGE_SIZE);
-    for (const row of page) sum.add(keyOf(table, row));
+    const page = await pageOf(db, organizationId, table, after, SUMMARY_PAGE_SIZE);
+    for (const row of page) sum.add(rowText(table, row));
     if (page.length < SUMMARY_PAGE_SIZE) return sum.summary();
     after = keyOf(table, page.at(-1)!);
   }
 }
 
 /**
- * The statements that write a page of a move's copy, to D1 or to a store: first, the tables in
- * `clear` lose what that side held of the organization (a move back and forth leaves no stale
- * row; children before parents, for the foreign keys), then the rows, each checked to be the
- * organization's, go in inserts within the 100 parameters D1 and a store's SQLite bind a
- * statement.
+ * The statements that make one side's rows of a table in the key range (after, upTo] (upTo null:
+ * to the end) what the other side's page `rows` holds: rows missing or different go in (an
+ * upsert, so that a parent's children stay), rows the other side no longer has go. Reads this
+ * side's rows of the range first; answers the statements and how many rows they change. A
+ * move's copy and its sync after the switch are this same step (decision 0065).
  */
-export function copyStatements(
+export async function syncStatements(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
-  clear: readonly StoreTable[],
+  range: { after: string; upTo: string | null },
 ) {
   if (rows.some((row) => row.organizationId !== organizationId)) {
     throw new Error(`rows of another organization copied for ${organizationId}`);
   }
-  const clears = clear.map((name) => {
-    const { rows: target } = partsOf(name);
-    return db.delete(target).where(eq(target.organizationId, organizationId));
-  });
-  const { rows: target } = partsOf(table);
-  const size = Math.floor(100 / Object.keys(getTableColumns(target)).length);
-  const inserts = [];
-  for (let i = 0; i < rows.length; i += size) {
-    inserts.push(
-      db
-        .insert(target)
-        .values(rows.slice(i, i + size))
-        .onConflictDoNothing(),
+  const { rows: target, keyColumns } = partsOf(table);
+  const here = (await db
+    .select()
+    .from(target)
+    .where(rowsBetween(table, organizationId, range.after, range.upTo))) as StoreRow[];
+  const held = new Map(here.map((row) => [keyOf(table, row), rowText(table, row)]));
+  const changed = rows.filter((row) => held.get(keyOf(table, row)) !== rowText(table, row));
+  const kept = new Set(rows.map((row) => keyOf(table, row)));
+  const gone = here.filter((row) => !kept.has(keyOf(table, row)));
+
+  const columns = getTableColumns(target);
+  const size = Math.floor(100 / Object.keys(columns).length);
+  const primaryKey = primaryKeyOf(target);
+  const everyColumn = Object.fromEntries(
+    Object.entries(columns).map(([name, column]) => [name, sql.raw(`excluded.${column.name}`)]),
+  );
+  const statements = [];
+  for (let i = 0; i < gone.length; i += size) {
+    const keys = gone
+      .slice(i, i + size)
+      .map((row) => and(...keyColumns.map((column, c) => eq(column, row[partsOf(table).key[c]!]))));
+    statements.push(
+      db.delete(target).where(and(eq(target.organizationId, organizationId), or(...keys))),
     );
   }
-  return [...clears, ...inserts];
+  for (let i = 0; i < changed.length; i += size) {
+    statements.push(
+      db
+        .insert(target)
+        .values(changed.slice(i, i + size))
+        .onConflictDoUpdate({ target: primaryKey, set: everyColumn }),
+    );
+  }
+  return { statements, changes: changed.length + gone.length };
+}
+
+/** A table's primary key columns: what an upsert's conflict names. */
+function primaryKeyOf(table: OrganizationTable): SQLiteColumn[] {
+  const config = getTableConfig(table);
+  const own = config.columns.filter((column) => column.primary);
+  return own.length > 0 ? own : config.primaryKeys[0]!.columns;
+}
+
+/** `syncStatements`, run in one batch (D1) or transaction (a store). */
+export async function applySync(
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+  rows: StoreRow[],
+  range: { after: string; upTo: string | null },
+) {
+  const { statements, changes } = await syncStatements(db, organizationId, table, rows, range);
+  const [first, ...more] = statements;
+  if (first) await orgBatch(db, [first, ...more]);
+  return changes;
 }

@@ -1,16 +1,16 @@
 /**
- * A checksum of a table's keys in key order (two 32-bit FNV-1a sums; a key is the id, or the
- * primary key's columns as one text), the same in the Worker and in the store: a move switches
- * only when both sides hold the same rows (decision 0052).
+ * A checksum of a table's rows in key order (two 32-bit FNV-1a sums over each row's key and its
+ * columns as JSON), the same in the Worker and in the store: a move switches only when both
+ * sides hold the same rows with the same values (decisions 0052, 0065).
  */
-export class IdChecksum {
+export class RowChecksum {
   private low = 0x811c9dc5;
   private high = 0x01000193;
   count = 0;
 
-  add(key: string) {
-    for (let i = 0; i < key.length; i++) {
-      const code = key.charCodeAt(i);
+  add(text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
       this.low = Math.imul(this.low ^ code, 0x01000193) >>> 0;
       this.high = Math.imul(this.high ^ code, 0x811c9dc5 | 1) >>> 0;
     }
