@@ -215,12 +215,22 @@ describe("a follow-up's wait", () => {
           json: { conversation_id: id!, content },
         }),
       );
+    // Without a rule the wait is kept, and the store is not called for it.
+    expect((await sendText("Hola, Lucía")).status).toBe(201);
+    expect(await waitOf(s, id!)).not.toBeNull();
+    expect(await jobOf(s)).toBeUndefined();
+    // A new rule looks at the waits already begun: this one is due in an hour.
+    await createRule(s.owner);
+    await runJob(s);
+    expect((await jobOf(s))!.dueAt).toBeGreaterThan(Date.now() + 50 * MINUTE_MS);
+
     expect((await sendText("¿Te reservo la cita?")).status).toBe(201);
     const started = await waitOf(s, id!);
     expect(Date.parse(started!)).toBeGreaterThan(Date.now() - MINUTE_MS);
     // The job looks a minute later (the shortest wait a rule may have).
     const job = await jobOf(s);
     expect(job!.dueAt).toBeGreaterThan(Date.now() + 30_000);
+    expect(job!.dueAt).toBeLessThan(Date.now() + 2 * MINUTE_MS);
 
     // The customer answers.
     await deliver(delivery(inboundMessage({ phoneNumberId: s.phoneNumberId, from: phone })));

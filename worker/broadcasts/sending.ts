@@ -21,6 +21,7 @@ import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingExclusion } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";
+import { inPool, SENDS_IN_FLIGHT } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import { audienceRecipients } from "./audience";
 import type { PauseReason, SkipReason } from "./contract";
@@ -32,12 +33,6 @@ import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 
 /** A run stops claiming recipients after this long: the store's alarm serves replies too. */
 const RUN_MS = 2_000;
-/**
- * Recipients asked of Meta at once within a run, each still waiting for the number's pace: as
- * many as 80 a second keeps in flight while Meta takes up to 400 ms to answer (at 8, a 200 ms
- * answer held a broadcast to 40 a second).
- */
-const CONCURRENCY = 32;
 /** Pending recipients read at a time: more than a run sends at the number's pace. */
 const RECIPIENT_PAGE = 256;
 /** The account's messaging limit is asked of Meta again after this long. */
@@ -491,7 +486,7 @@ async function sendBroadcastRecipients(
       .limit(size);
     if (page.length === 0) break;
     // Those not started by the deadline stay pending, for the next run.
-    await inPool(page, CONCURRENCY, pastDeadline, async (r) => {
+    await inPool(page, SENDS_IN_FLIGHT, pastDeadline, async (r) => {
       if (await send(r.conversationId)) count += 1;
     });
     if (route.fellBack && broadcast.fellBackAt === null) {
@@ -509,23 +504,6 @@ async function sendBroadcastRecipients(
     .returning();
   if (completed) await announce(deps, organizationId, [completed]);
   return { count, finished: true };
-}
-
-/**
- * Runs `work` on the items in order, at most `limit` at once, a new one as soon as one ends:
- * none is started once `stop` says so.
- */
-async function inPool<T>(
-  items: T[],
-  limit: number,
-  stop: () => boolean,
-  work: (item: T) => Promise<void>,
-) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !stop()) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 async function stillSending(deps: Deps, id: string) {

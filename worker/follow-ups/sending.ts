@@ -10,7 +10,6 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { orgStatements } from "../db/client";
 import { conversations, followUpSends, followUps } from "../db/schema";
-import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { freeEntryPointUntil } from "../conversations/billing";
@@ -20,6 +19,7 @@ import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingExclusion } from "../whatsapp/consent";
 import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
+import { inPool, SENDS_IN_FLIGHT } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { FollowUpSendState } from "./contract";
 
@@ -28,8 +28,8 @@ type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
 
 /** A run stops claiming waits after this long: the store's alarm serves the AI's replies too. */
 const RUN_MS = 2_000;
-/** Due conversations read at a time, and sent at once (each still waits for the number's pace). */
-const PAGE = 8;
+/** Due conversations read at a time (those not started by the run's end stay due). */
+const PAGE = 64;
 const MINUTE_MS = 60_000;
 /**
  * A wait that fell due longer ago than this is not written to any more (the number was
@@ -45,10 +45,18 @@ export const FOLLOW_UP_LOOK_MS = MINUTE_MS;
 
 /**
  * The business wrote (a person or the AI): the job looks again when the shortest wait a rule
- * may have is over, and works out then when each rule is due.
+ * may have is over, and works out then when each rule is due. Without an enabled rule there is
+ * nothing to look at (a call to the store saved on every message); a rule enabled later looks
+ * at the waits already begun (`followUpsChanged`).
  */
-export async function followUpWaitStarted(env: Env, organizationId: string) {
-  await scheduleStoreJob(env, organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
+export async function followUpWaitStarted(deps: Deps, organizationId: string) {
+  const [enabled] = await deps.orgDb
+    .select({ id: followUps.id })
+    .from(followUps)
+    .where(and(eq(followUps.organizationId, organizationId), eq(followUps.enabled, true)))
+    .limit(1);
+  if (!enabled) return;
+  await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
 }
 
 /** Rules changed: the job works out again what is due. */
@@ -95,7 +103,8 @@ export async function runFollowUps(deps: Deps, organizationId: string, at: Date)
       if (due.length === 0) break;
       if (template === undefined) template = await ruleTemplate(deps, rule);
       const ruleSend = { rule, template, send };
-      await Promise.all(due.map((c) => sendFollowUp(deps, ruleSend, c, at)));
+      const pastDeadline = () => Date.now() >= deadline;
+      await inPool(due, SENDS_IN_FLIGHT, pastDeadline, (c) => sendFollowUp(deps, ruleSend, c, at));
     }
   }
   return nextDue(deps, rules, at);

@@ -181,7 +181,7 @@ async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPar
   if (outcome.broadcastResultsChanged) {
     await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
   }
-  if (outcome.followUpWaitStarted) await followUpWaitStarted(deps.env, organizationId);
+  if (outcome.followUpWaitStarted) await followUpWaitStarted(deps, organizationId);
   return outcome.storedMessages;
 }
 

@@ -125,7 +125,7 @@ export async function sendOutbound(
       .returning(),
   ]);
 
-  if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps.env, organizationId);
+  if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps, organizationId);
   const { message, events } = await deliverStored(deps, conversation, stored!, outbound, options);
   const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
