@@ -1,4 +1,4 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
@@ -8,10 +8,8 @@ import {
   readLabels,
   readTemplates,
 } from "~/components/broadcasts/data";
-import { ManagerOnly } from "~/components/broadcasts/manager-only";
-import { PageHeader } from "~/components/page-header";
+import { ManagerFormPage } from "~/components/broadcasts/form-page";
 import { RouteError } from "~/components/route-error";
-import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/broadcasts-edit";
 
 export const meta = () => [{ title: "Editar difusión — Atiende" }];
@@ -48,28 +46,15 @@ export function ErrorBoundary() {
 export default function EditBroadcast({
   loaderData: { broadcast, templates, labels, ads },
 }: Route.ComponentProps) {
-  const { role } = useAuth();
-  const canManage = role === "owner" || role === "admin";
-  const back = `/broadcasts/${broadcast.id}`;
   return (
-    <>
-      <Link to={back} className="text-sm font-medium text-emerald-800 hover:underline">
-        ← {broadcast.name}
-      </Link>
-      <div className="mt-2">
-        <PageHeader title={TITLE} />
-      </div>
-      {canManage ? (
-        <BroadcastForm
-          key={broadcast.id}
-          broadcast={broadcast}
-          templates={templates}
-          labels={labels}
-          ads={ads}
-        />
-      ) : (
-        <ManagerOnly back={back} />
-      )}
-    </>
+    <ManagerFormPage back={`/broadcasts/${broadcast.id}`} backLabel={broadcast.name} title={TITLE}>
+      <BroadcastForm
+        key={broadcast.id}
+        broadcast={broadcast}
+        templates={templates}
+        labels={labels}
+        ads={ads}
+      />
+    </ManagerFormPage>
   );
 }

@@ -1,11 +1,9 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
 import { readAudienceAds, readLabels, readTemplates } from "~/components/broadcasts/data";
-import { ManagerOnly } from "~/components/broadcasts/manager-only";
-import { PageHeader } from "~/components/page-header";
+import { ManagerFormPage } from "~/components/broadcasts/form-page";
 import { RouteError } from "~/components/route-error";
-import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/broadcasts-new";
 
 export const meta = () => [{ title: "Nueva difusión — Atiende" }];
@@ -36,24 +34,14 @@ export function ErrorBoundary() {
 export default function NewBroadcast({
   loaderData: { templates, labels, ads },
 }: Route.ComponentProps) {
-  const { role } = useAuth();
-  const canManage = role === "owner" || role === "admin";
   return (
-    <>
-      <Link to="/broadcasts" className="text-sm font-medium text-emerald-800 hover:underline">
-        ← Difusiones
-      </Link>
-      <div className="mt-2">
-        <PageHeader
-          title={TITLE}
-          description="Una plantilla aprobada, a quién y cuándo. Se guarda como borrador: antes de enviarla ves a cuántos clientes llega y lo que costará aproximadamente."
-        />
-      </div>
-      {canManage ? (
-        <BroadcastForm broadcast={null} templates={templates} labels={labels} ads={ads} />
-      ) : (
-        <ManagerOnly back="/broadcasts" />
-      )}
-    </>
+    <ManagerFormPage
+      back="/broadcasts"
+      backLabel="Difusiones"
+      title={TITLE}
+      description="Una plantilla aprobada, a quién y cuándo. Se guarda como borrador: antes de enviarla ves a cuántos clientes llega y lo que costará aproximadamente."
+    >
+      <BroadcastForm broadcast={null} templates={templates} labels={labels} ads={ads} />
+    </ManagerFormPage>
   );
 }

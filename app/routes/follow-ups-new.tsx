@@ -1,11 +1,9 @@
-import { Link, redirect } from "react-router";
-import { ManagerOnly } from "~/components/broadcasts/manager-only";
+import { redirect } from "react-router";
+import { ManagerFormPage } from "~/components/broadcasts/form-page";
 import { followUpAction, type FollowUpChange } from "~/components/follow-ups/actions";
 import { readLabels, readTemplates } from "~/components/follow-ups/data";
 import { FollowUpForm } from "~/components/follow-ups/follow-up-form";
-import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
-import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/follow-ups-new";
 
 export const meta = () => [{ title: "Nuevo seguimiento — Atiende" }];
@@ -29,24 +27,15 @@ export function ErrorBoundary() {
 }
 
 export default function NewFollowUp({ loaderData: { templates, labels } }: Route.ComponentProps) {
-  const { role } = useAuth();
-  const canManage = role === "owner" || role === "admin";
   return (
-    <>
-      <Link to="/follow-ups" className="text-sm font-medium text-emerald-800 hover:underline">
-        ← Seguimientos
-      </Link>
-      <div className="mt-2">
-        <PageHeader
-          title={TITLE}
-          description="Qué escribir al cliente que no responde, cuándo y a qué conversaciones."
-        />
-      </div>
-      {canManage ? (
-        <FollowUpForm rule={null} templates={templates} labels={labels} />
-      ) : (
-        <ManagerOnly back="/follow-ups" things="seguimientos" />
-      )}
-    </>
+    <ManagerFormPage
+      back="/follow-ups"
+      backLabel="Seguimientos"
+      title={TITLE}
+      description="Qué escribir al cliente que no responde, cuándo y a qué conversaciones."
+      things="seguimientos"
+    >
+      <FollowUpForm rule={null} templates={templates} labels={labels} />
+    </ManagerFormPage>
   );
 }

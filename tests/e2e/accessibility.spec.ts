@@ -1,39 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { customerMessage, deliver, expectAccessible, signedInOwner, TOASTS } from "./support";
 
 /**
  * Accessibility as a test: every screen is checked with axe-core against WCAG 2.1 A and AA,
- * and a serious or critical violation fails the run (issue 19).
+ * and a serious or critical violation fails the run (issue 19). Toasts come and go while a
+ * screen settles, and a fading one is paler than it stays: they are checked on their own, at
+ * rest (below).
  */
-const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
-
-const TOASTS = "[data-sonner-toaster]";
-
-/**
- * The screen's serious and critical violations. Toasts come and go while a screen settles, and
- * a fading one is paler than it stays: they are checked on their own, at rest (below).
- */
-async function expectNoSeriousViolations(page: Page, screen: string, only?: string) {
-  // Colours are measured at rest: a button enabled at hydration fades from its disabled
-  // colour (transition-colors), and axe reading it halfway saw a contrast it never keeps.
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
-  );
-  const builder = new AxeBuilder({ page }).withTags(WCAG_21_AA);
-  const { violations } = await (only ? builder.include(only) : builder.exclude(TOASTS)).analyze();
-  const serious = violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({
-      rule: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")}: ${n.failureSummary ?? ""}`),
-    }));
-  expect(serious, `${screen}: ${JSON.stringify(serious, null, 2)}`).toEqual([]);
-}
 
 test("public pages meet WCAG 2.1 AA", async ({ page }) => {
   for (const [path, ready] of [
@@ -45,7 +18,7 @@ test("public pages meet WCAG 2.1 AA", async ({ page }) => {
   ] as const) {
     await page.goto(path);
     await expect(ready).toBeVisible();
-    await expectNoSeriousViolations(page, path);
+    await expectAccessible(page, path);
   }
 });
 
@@ -83,7 +56,7 @@ function contrastRatio(foreground: string, background: string) {
  */
 async function expectReadableToast(page: Page, toast: Locator, screen: string) {
   await expect(toast).toHaveCSS("opacity", "1");
-  await expectNoSeriousViolations(page, screen, TOASTS);
+  await expectAccessible(page, screen, TOASTS);
   const { color, backgroundColor } = await toast.evaluate((node) => getComputedStyle(node));
   expect(contrastRatio(color, backgroundColor), screen).toBeGreaterThanOrEqual(4.5);
 }
@@ -141,7 +114,7 @@ for (const [name, path, ready] of CONSOLE_SCREENS) {
     const url = path(await consoleWithData(page));
     await page.goto(url);
     await expect(ready(page)).toBeVisible();
-    await expectNoSeriousViolations(page, url);
+    await expectAccessible(page, url);
   });
 }
 
@@ -155,11 +128,11 @@ test.describe("at 1440 px", () => {
     await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
     await page.getByRole("button", { name: "Filtros", exact: true }).click();
     await expect(page.getByLabel("Filtrar por estado")).toBeVisible();
-    await expectNoSeriousViolations(page, "filtros del inbox");
+    await expectAccessible(page, "filtros del inbox");
     await page.keyboard.press("Escape");
     await page.getByRole("button", { name: /^Opciones de / }).click();
     await expect(page.getByLabel(/^Estado de /)).toBeVisible();
-    await expectNoSeriousViolations(page, "opciones de una conversación");
+    await expectAccessible(page, "opciones de una conversación");
   });
 
   test("the conversation with its details panel meets WCAG 2.1 AA", async ({ page }) => {
@@ -168,7 +141,7 @@ test.describe("at 1440 px", () => {
     await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
     await page.getByRole("button", { name: "Detalles" }).click();
     await expect(page.getByRole("complementary", { name: "Ventas y origen" })).toBeVisible();
-    await expectNoSeriousViolations(page, "detalles de la conversación");
+    await expectAccessible(page, "detalles de la conversación");
   });
 });
 
@@ -179,7 +152,7 @@ test.describe("@mobile at 390 px", () => {
     await consoleWithData(page);
     await page.goto("/conversations");
     await expect(page.getByText("Hola, ¿tenéis cita?").first()).toBeVisible();
-    await expectNoSeriousViolations(page, "/conversations (390 px)");
+    await expectAccessible(page, "/conversations (390 px)");
   });
 
   test("@mobile the conversation and its details sheet meet WCAG 2.1 AA on a phone", async ({
@@ -189,10 +162,10 @@ test.describe("@mobile at 390 px", () => {
     await page.goto(`/conversations/${conversationId}`);
     const messages = page.getByRole("list", { name: "Mensajes" });
     await expect(messages.getByText("Hola, ¿tenéis cita?")).toBeVisible();
-    await expectNoSeriousViolations(page, "/conversations/:id (390 px)");
+    await expectAccessible(page, "/conversations/:id (390 px)");
     await page.getByRole("button", { name: "Detalles" }).click();
     const sheet = page.getByRole("dialog", { name: "Detalles" });
     await expect(sheet.getByRole("complementary", { name: "Ventas y origen" })).toBeVisible();
-    await expectNoSeriousViolations(page, "detalles de la conversación (390 px)");
+    await expectAccessible(page, "detalles de la conversación (390 px)");
   });
 });

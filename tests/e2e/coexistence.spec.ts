@@ -1,11 +1,10 @@
 // A number that stays in the WhatsApp Business app (issue #33, contract section 16): connected
 // from the Meta Business tab, its history imported live, the phone's answers shown and the AI
 // silent after them until "Reanudar IA".
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { inboundMessage, messageEcho } from "../fakes/whatsapp-payloads.mjs";
-import { deliver, signedInOwner } from "./support";
+import { deliver, expectAccessible, signedInOwner } from "./support";
 
 /** The first of the fake's two app chats (`playAppData`), named by the phone's address book. */
 const LUCIA = { phone: "34611222333", name: "Lucía (clienta de siempre)" };
@@ -14,22 +13,6 @@ const SANDBOX_NUMBER = {
   wabaId: GRAPH_FIXTURES.wabaId,
   displayPhoneNumber: GRAPH_FIXTURES.displayPhoneNumber.replace(/\D/g, ""),
 };
-
-/** The serious and critical WCAG 2.1 AA violations inside `selector`, once transitions rest. */
-async function seriousViolations(page: Page, selector: string) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
-  );
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .include(selector)
-    .analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 /**
  * Facebook's SDK at the browser boundary: the login answers a valid code after the popup's
@@ -105,7 +88,7 @@ test("a number kept in the WhatsApp Business app: its history imported, the phon
       await expect(shared.getByText("Completado")).toBeVisible();
       // Three chunks of two chats with two messages each: twelve messages.
       await expect(shared.getByText("12 mensajes importados")).toBeVisible();
-      expect(await seriousViolations(page, "section[aria-label^='Número compartido']")).toEqual([]);
+      await expectAccessible(page, "número compartido", "section[aria-label^='Número compartido']");
     });
 
     const conversationId =
@@ -155,8 +138,8 @@ test("a number kept in the WhatsApp Business app: its history imported, the phon
       await expect(echo.getByText("Enviado desde el móvil")).toBeVisible();
       await expect(who).toContainText("La IA está en pausa");
       await expect(who.getByRole("button", { name: "Reanudar IA" })).toBeVisible();
-      expect(await seriousViolations(page, "[aria-label='Quién responde']")).toEqual([]);
-      expect(await seriousViolations(page, "ol[aria-label='Mensajes']")).toEqual([]);
+      await expectAccessible(page, "quién responde", "[aria-label='Quién responde']");
+      await expectAccessible(page, "mensajes", "ol[aria-label='Mensajes']");
     });
 
     await test.step("the customer writes: no AI answer until Reanudar IA, then one", async () => {

@@ -1,31 +1,8 @@
 // The team inbox for people (contract section 14): a conversation assigned to a colleague is
 // in their "Mis conversaciones", a note's @mention tells the colleague live, and labels sort
 // the inbox (the filter in the URL).
-import { expect, test, type Browser, type Page } from "@playwright/test";
-import { countRequests, customerMessage, deliver, signedInOwner, uniqueEmail } from "./support";
-
-/** A colleague invited by the owner (API), signed in on a browser of their own. */
-async function colleague(page: Page, browser: Browser, headers: Record<string, string>) {
-  const email = uniqueEmail("colega");
-  const invited = await page.request.post("/api/v1/organizations/invitations", {
-    headers,
-    data: { email, role: "agent" },
-  });
-  expect(invited.status()).toBe(201);
-  const token = new URL((await invited.json()).data.url).searchParams.get("invitation");
-  const registered = await page.request.post("/api/v1/auth/register", {
-    data: { email, password: "secreto123", full_name: "Pedro Sanz" },
-  });
-  const colleagueToken: string = (await registered.json()).data.token;
-  const accepted = await page.request.post("/api/v1/organizations/invitations/accept", {
-    headers: { Authorization: `Bearer ${colleagueToken}` },
-    data: { token },
-  });
-  expect(accepted.status()).toBe(200);
-  const context = await browser.newContext();
-  await context.addInitScript((t) => localStorage.setItem("auth_token", t), colleagueToken);
-  return { context, page: await context.newPage() };
-}
+import { expect, test, type Page } from "@playwright/test";
+import { countRequests, customerMessage, deliver, signedInAgent, signedInOwner } from "./support";
 
 /** The owner's number receives a customer's message; answers the customer's phone. */
 async function customerWrites(page: Page, phoneNumberId: string, name: string) {
@@ -42,7 +19,7 @@ test("assigned to a colleague, the conversation is in their Mis conversaciones",
   browser,
 }) => {
   const owner = await signedInOwner(page, { connect: true });
-  const pedro = await colleague(page, browser, owner.headers);
+  const pedro = await signedInAgent(page, browser, owner.headers);
   await customerWrites(page, owner.phoneNumberId, "Lucía Gómez");
   await customerWrites(page, owner.phoneNumberId, "Tomás Vidal");
 
@@ -74,7 +51,7 @@ test("a note's @mention tells the colleague live, and lists it under Menciones",
   browser,
 }) => {
   const owner = await signedInOwner(page, { connect: true });
-  const pedro = await colleague(page, browser, owner.headers);
+  const pedro = await signedInAgent(page, browser, owner.headers);
   await customerWrites(page, owner.phoneNumberId, "Elena Martín");
   await pedro.page.goto("/dashboard");
   await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Link, useFetcher, useRevalidator } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import {
   broadcastInput,
   type AudienceAd,
@@ -7,12 +7,11 @@ import {
   type Broadcast,
 } from "../../../worker/broadcasts/contract";
 import type { Label } from "../../../worker/team-inbox/contract";
-import { Button } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { useFormErrors, validate, type FieldErrors } from "~/lib/forms";
 import type { BroadcastActionResult, BroadcastBody, BroadcastChange } from "./actions";
 import { asJson } from "./actions";
 import { AudienceFields, EMPTY_AUDIENCE, type AudienceValues } from "./audience-fields";
+import { FormFooter, NameField } from "./form-page";
 import { useOrganizationTime } from "./organization-time";
 import { ScheduleField, type ScheduleValues } from "./schedule-field";
 import {
@@ -163,15 +162,11 @@ export function BroadcastForm({
         <h2 id="broadcast-message" className={heading}>
           Mensaje
         </h2>
-        <Field
-          label="Nombre"
-          required
-          maxLength={120}
+        <NameField
           value={values.name}
           error={errors.name}
           disabled={saving}
           placeholder="Promoción de diciembre"
-          hint="Solo lo ve tu equipo."
           onChange={(e) => set("name", e.target.value)}
         />
         <TemplateField
@@ -219,17 +214,11 @@ export function BroadcastForm({
           onChange={(schedule) => set("schedule", schedule)}
         />
       </section>
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Link
-          to={broadcast ? `/broadcasts/${broadcast.id}` : "/broadcasts"}
-          className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
-        >
-          Cancelar
-        </Link>
-        <Button type="submit" disabled={saving}>
-          {saving ? "Guardando..." : "Guardar y ver vista previa"}
-        </Button>
-      </div>
+      <FormFooter
+        cancel={broadcast ? `/broadcasts/${broadcast.id}` : "/broadcasts"}
+        saving={saving}
+        label="Guardar y ver vista previa"
+      />
     </form>
   );
 }

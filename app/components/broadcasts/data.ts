@@ -27,13 +27,15 @@ export const readLabels = () =>
 export const readAudienceAds = (): Promise<AudienceAd[]> =>
   data(client.broadcasts.audience.ads.$get()).catch(() => []);
 
-/** One broadcast; a 404 is the route's "Difusión no encontrada". */
-export async function readBroadcast(id: string): Promise<Broadcast> {
-  try {
-    return await data(client.broadcasts[":id"].$get({ param: { id } }));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404)
-      throw routeData("Difusión no encontrada", { status: 404 });
+/** What `read` answers; its 404 is the route's `missing` (a 404 its ErrorBoundary shows). */
+export const orNotFound = <T>(read: Promise<T>, missing: string): Promise<T> =>
+  read.catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) {
+      throw routeData(missing, { status: 404 });
+    }
     throw error;
-  }
-}
+  });
+
+/** One broadcast; a 404 is the route's "Difusión no encontrada". */
+export const readBroadcast = (id: string): Promise<Broadcast> =>
+  orNotFound(data(client.broadcasts[":id"].$get({ param: { id } })), "Difusión no encontrada");

@@ -1,6 +1,6 @@
 /** What the Seguimientos routes read (the templates and labels as the Difusiones read them). */
-import { data as routeData } from "react-router";
-import { ApiError, client, data } from "~/lib/api";
+import { orNotFound } from "~/components/broadcasts/data";
+import { client, data } from "~/lib/api";
 
 export { readLabels, readTemplates } from "~/components/broadcasts/data";
 
@@ -9,9 +9,7 @@ export const readFollowUps = () => data(client["follow-ups"].$get());
 
 /** One rule; a 404 is the route's "Seguimiento no encontrado". */
 export const readFollowUp = (id: string) =>
-  data(client["follow-ups"][":id"].$get({ param: { id } })).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) {
-      throw routeData("Seguimiento no encontrado", { status: 404 });
-    }
-    throw error;
-  });
+  orNotFound(
+    data(client["follow-ups"][":id"].$get({ param: { id } })),
+    "Seguimiento no encontrado",
+  );

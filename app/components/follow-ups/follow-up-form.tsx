@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Link, useFetcher, useRevalidator } from "react-router";
+import { useFetcher, useRevalidator } from "react-router";
 import {
   followUpInput,
   MAX_PER_CONVERSATION,
@@ -10,13 +10,13 @@ import type { ConversationStage } from "../../../worker/sales/contract";
 import type { Label } from "../../../worker/team-inbox/contract";
 import { asJson } from "~/components/broadcasts/actions";
 import { LabelChoices, StageChoices } from "~/components/broadcasts/audience-fields";
+import { FormFooter, NameField } from "~/components/broadcasts/form-page";
 import {
   TEMPLATE_FIELD_OF_CODE,
   TemplateField,
   templateKey,
   type TemplatesLoaded,
 } from "~/components/broadcasts/template-field";
-import { Button } from "~/components/ui/button";
 import { Field, TextAreaField } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
 import { useFormErrors, validate } from "~/lib/forms";
@@ -163,15 +163,11 @@ export function FollowUpForm({
         <h2 id="follow-up-when" className={heading}>
           Cuándo
         </h2>
-        <Field
-          label="Nombre"
-          required
-          maxLength={120}
+        <NameField
           value={values.name}
           error={errors.name}
           disabled={saving}
           placeholder="Recordatorio a las 2 horas"
-          hint="Solo lo ve tu equipo."
           onChange={(e) => change({ name: e.target.value }, "name")}
         />
         <WaitField
@@ -269,17 +265,7 @@ export function FollowUpForm({
           ese momento.
         </p>
       </div>
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <Link
-          to="/follow-ups"
-          className="inline-flex items-center justify-center rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 hover:bg-slate-50"
-        >
-          Cancelar
-        </Link>
-        <Button type="submit" disabled={saving}>
-          {saving ? "Guardando..." : "Guardar seguimiento"}
-        </Button>
-      </div>
+      <FormFooter cancel="/follow-ups" saving={saving} label="Guardar seguimiento" />
     </form>
   );
 }

@@ -1,16 +1,13 @@
 import { useState } from "react";
-import { toast } from "sonner";
 import {
   COMMON_CURRENCIES,
   EMPLOYEE_COUNTS,
-  organizationUpdateInput,
   type Organization,
 } from "../../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { useOrganizationSave } from "./organization-save";
 
 const editableFields = (o: Organization) => ({
   name: o.name,
@@ -46,8 +43,10 @@ export function OrganizationSettingsForm() {
   const organization = auth.organization!;
   const canEdit = auth.role === "owner" || auth.role === "admin";
   const [values, setValues] = useState(() => editableFields(organization));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  const { save, saving, errors, setErrors } = useOrganizationSave({
+    success: "Organización actualizada correctamente",
+    failure: "Error al actualizar la organización",
+  });
 
   const bind = (field: keyof Values) => ({
     name: field,
@@ -58,31 +57,17 @@ export function OrganizationSettingsForm() {
       setValues((v) => ({ ...v, [field]: e.target.value })),
   });
 
-  async function save(event: React.FormEvent) {
+  async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const changes = changedFields(values, editableFields(organization));
-    const checked = validate(organizationUpdateInput, changes);
-    if (checked.errors) return setErrors(checked.errors);
+    // The old messages go as the save starts (a refused check puts its own back at once).
     setErrors({});
-    setSaving(true);
-    try {
-      const updated = await data(
-        client.organizations[":id"].$patch({ param: { id: organization.id }, json: checked.data }),
-      );
-      auth.setOrganization(updated);
-      setValues(editableFields(updated));
-      toast.success("Organización actualizada correctamente");
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al actualizar la organización", { description: errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    const updated = await save(changedFields(values, editableFields(organization)));
+    if (updated) setValues(editableFields(updated));
   }
 
   return (
     <form
-      onSubmit={save}
+      onSubmit={submit}
       noValidate
       className="max-w-2xl space-y-4"
       aria-label="Configuración de Organización"

@@ -1,13 +1,10 @@
 import { useState } from "react";
-import { toast } from "sonner";
-import { organizationUpdateInput } from "../../../worker/organizations/contract";
 import { quietHoursSentence, useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { timeZones } from "~/components/broadcasts/zoned-time";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { useOrganizationSave } from "./organization-save";
 
 /**
  * Configuración > Organización > Difusiones y seguimientos: the organization's time zone and its
@@ -16,7 +13,6 @@ import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
  */
 export function QuietHoursSection() {
   const auth = useAuth();
-  const organization = auth.organization;
   const canEdit = auth.role === "owner" || auth.role === "admin";
   const clock = useOrganizationTime();
   const saved = {
@@ -25,42 +21,25 @@ export function QuietHoursSection() {
     quiet_hours_end: clock.quietEnd,
   };
   const [values, setValues] = useState(saved);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  const { save, saving, errors } = useOrganizationSave({
+    success: "Horario de descanso actualizado",
+    failure: "Error al guardar el horario de descanso",
+  });
   const [zones] = useState(() => timeZones(saved.time_zone));
-  if (!organization) return null;
+  if (!auth.organization) return null;
   const changed = (Object.keys(values) as (keyof typeof values)[]).filter(
     (key) => values[key] !== saved[key],
   );
 
-  async function save(event: React.FormEvent) {
+  async function submit(event: React.FormEvent) {
     event.preventDefault();
-    const changes = Object.fromEntries(changed.map((key) => [key, values[key]]));
-    const checked = validate(organizationUpdateInput, changes);
-    if (checked.errors) return setErrors(checked.errors);
-    setSaving(true);
-    try {
-      const updated = await data(
-        client.organizations[":id"].$patch({
-          param: { id: organization!.id },
-          json: checked.data,
-        }),
-      );
-      auth.setOrganization(updated);
+    const updated = await save(Object.fromEntries(changed.map((key) => [key, values[key]])));
+    if (updated) {
       setValues({
         time_zone: updated.time_zone,
         quiet_hours_start: updated.quiet_hours_start,
         quiet_hours_end: updated.quiet_hours_end,
       });
-      setErrors({});
-      toast.success("Horario de descanso actualizado");
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al guardar el horario de descanso", {
-        description: errorMessage(error),
-      });
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -86,7 +65,7 @@ export function QuietHoursSection() {
         Una difusión o un seguimiento que caería dentro de ese horario espera a que termine. Las
         fechas de las difusiones se programan en esta zona horaria.
       </p>
-      <form onSubmit={save} noValidate className="mt-4 space-y-4">
+      <form onSubmit={submit} noValidate className="mt-4 space-y-4">
         <SelectField
           label="Zona horaria"
           options={zones.map((zone) => ({ value: zone, label: zone }))}
