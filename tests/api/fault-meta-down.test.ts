@@ -181,6 +181,41 @@ describe("Meta down when a person sends", () => {
   });
 });
 
+describe("Meta's throughput limit (130429)", () => {
+  const throttle = (s: Setup, text: string, times: number) =>
+    failNext("graph", {
+      path: `/v25.0${s.messagesPath}`,
+      contains: text,
+      status: 400,
+      times,
+      error: { message: "(#130429) Rate limit hit", code: 130429 },
+    });
+
+  it("asks Meta again after a pause: the message is sent, once", async () => {
+    const s = await setup();
+    const text = `Te confirmo la cita ${crypto.randomUUID()}`;
+    await throttle(s, text, 1);
+    const sent = await send(s, text);
+    expect(sent.body.data).toMatchObject({ status: "sent", error: null });
+    expect(await sendsOf(s, text)).toHaveLength(2);
+    expect(await storedMessages(s)).toEqual([
+      expect.objectContaining({ id: sent.body.data.id, status: "sent" }),
+    ]);
+  });
+
+  it("fails the message with Meta's reason after three refusals", async () => {
+    const s = await setup();
+    const text = `Mañana abrimos a las 10 ${crypto.randomUUID()}`;
+    await throttle(s, text, 3);
+    const sent = await send(s, text);
+    expect(sent.body.data).toMatchObject({
+      status: "failed",
+      error: "Se alcanzó el límite de envío de WhatsApp. Inténtalo en unos minutos.",
+    });
+    expect(await sendsOf(s, text)).toHaveLength(3);
+  });
+});
+
 describe("what Reintentar refuses", () => {
   it("answers 404 for another organization's message, and 409 for one that did not fail", async () => {
     const s = await setup();

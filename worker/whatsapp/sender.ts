@@ -279,14 +279,16 @@ async function attempt(
       const via = { endpoint, callbackData: options.callbackData };
       return graph.sendMessage(connection.phoneNumberId, conversation, delivery.type, part, via);
     };
-    let answer;
-    try {
-      answer = await send();
-    } catch (error) {
-      if (!marketing || endpoint !== "marketing_messages" || !notOnboarded(error)) throw error;
-      marketing.fellBack = true;
-      answer = await send();
-    }
+    const sendOrFallBack = async () => {
+      try {
+        return await send();
+      } catch (error) {
+        if (!marketing || endpoint !== "marketing_messages" || !notOnboarded(error)) throw error;
+        marketing.fellBack = true;
+        return send();
+      }
+    };
+    const answer = await afterThrottling(sendOrFallBack);
     return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null, mediaId };
   } catch (error) {
     if (!(error instanceof GraphError)) console.error("outbound message failed", error);
@@ -298,6 +300,28 @@ async function attempt(
         : { error: UNEXPECTED, errorCode: "unexpected" }),
     };
   }
+}
+
+/** Meta's throughput limit on the number (130429): a send it refused is asked again later. */
+const THROTTLED = 130429;
+/** How long a throttled send waits before each new attempt: after the last, it fails. */
+const THROTTLED_RETRY_MS = [1_000, 4_000];
+
+/**
+ * Runs `send`, and again after a pause while Meta answers that the number's throughput is
+ * reached (the pace keeps under it, but Meta counts what arrives, and other senders of the
+ * number, the WhatsApp Business app's, count too).
+ */
+async function afterThrottling<T>(send: () => Promise<T>): Promise<T> {
+  for (const pause of THROTTLED_RETRY_MS) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!(error instanceof GraphError) || error.code !== THROTTLED) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+  return send();
 }
 
 /**
