@@ -160,7 +160,7 @@ describe("follow-up rules", () => {
       [{ template: { ...UTILITY, parameters: [] } }, "La plantilla necesita 1 parámetro"],
       [
         { text: "Hola", trigger: { no_reply_minutes: 60, label_ids: ["otra"] } },
-        "Alguna de las etiquetas",
+        "Alguna de las etiquetas de la regla no existe en tu organización.",
       ],
     ];
     for (const [json, message] of cases) {

@@ -67,13 +67,17 @@ export function audienceCondition(organizationId: string, audience: AudienceCrit
   return and(...criteria)!;
 }
 
-/** Labels of the audience that are not the organization's: its own are all that may be used. */
-export async function checkAudienceLabels(
+/**
+ * Refuses labels that are not the organization's: its own are all a broadcast's audience or a
+ * follow-up's rule (`of` says which, in the message) may name.
+ */
+export async function checkOwnLabels(
   db: OrganizationDb,
   organizationId: string,
-  audience: AudienceCriteria,
+  labelIds: string[] | undefined,
+  of: "de la audiencia" | "de la regla",
 ) {
-  const wanted = [...new Set(audience.label_ids ?? [])];
+  const wanted = [...new Set(labelIds ?? [])];
   if (wanted.length === 0) return;
   const found = await db
     .select({ id: labels.id })
@@ -83,7 +87,7 @@ export async function checkAudienceLabels(
     throw new AppError(
       422,
       "unknown_label",
-      "Alguna de las etiquetas de la audiencia no existe en tu organización.",
+      `Alguna de las etiquetas ${of} no existe en tu organización.`,
     );
   }
 }

@@ -11,7 +11,7 @@ import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { templateParameterCount } from "../whatsapp/contract";
-import { checkAudienceLabels, previewAudience } from "./audience";
+import { checkOwnLabels, previewAudience } from "./audience";
 import { toRecipient, withResults, type BroadcastRow } from "./mappers";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import {
@@ -191,7 +191,7 @@ export async function createBroadcast(deps: Deps, member: Member, input: Broadca
   const { organizationId } = member;
   checkSendAt(input.send_at);
   const category = await usableTemplate(db, organizationId, input.template);
-  await checkAudienceLabels(db, organizationId, input.audience);
+  await checkOwnLabels(db, organizationId, input.audience.label_ids, "de la audiencia");
   const [row] = await db
     .insert(broadcasts)
     .values({
@@ -222,7 +222,9 @@ export async function updateBroadcast(
   const db = deps.orgDb;
   checkSendAt(changes.send_at);
   const category = changes.template && (await usableTemplate(db, organizationId, changes.template));
-  if (changes.audience) await checkAudienceLabels(db, organizationId, changes.audience);
+  if (changes.audience) {
+    await checkOwnLabels(db, organizationId, changes.audience.label_ids, "de la audiencia");
+  }
   const [row] = await db
     .update(broadcasts)
     .set({

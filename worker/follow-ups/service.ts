@@ -11,7 +11,7 @@ import type { Deps } from "../http/deps";
 import { AppError, notFound, validationError } from "../http/errors";
 import { recordAudit } from "../audit/service";
 import type { AuditAction } from "../audit/contract";
-import { checkAudienceLabels } from "../broadcasts/audience";
+import { checkOwnLabels } from "../broadcasts/audience";
 import { usableTemplate } from "../broadcasts/service";
 import { followUpsChanged } from "./sending";
 import {
@@ -153,7 +153,7 @@ async function ruleColumns(deps: Deps, organizationId: string, rule: FollowUpInp
   const category =
     rule.template &&
     (await usableTemplate(deps.orgDb, organizationId, rule.template, "Un seguimiento"));
-  await checkAudienceLabels(deps.orgDb, organizationId, { label_ids: rule.trigger.label_ids });
+  await checkOwnLabels(deps.orgDb, organizationId, rule.trigger.label_ids, "de la regla");
   return {
     name: rule.name,
     enabled: rule.enabled,
