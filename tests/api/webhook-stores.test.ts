@@ -9,7 +9,7 @@ import { ctwaReferral, delivery, inboundMessage, wamid } from "../fakes/whatsapp
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { keepInD1, orgSql } from "../support/org-data";
-import { beginAndCopy, operator } from "../support/operator";
+import { beginAndCopy, copyAll, operator, switchAndSync } from "../support/operator";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver } from "../support/webhooks";
 import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
@@ -250,6 +250,43 @@ describe("a store that fails mid-delivery", () => {
     });
     expect(await storedTimes(b.organizationId, wb)).toEqual({ [wb]: 1 });
     expect(await inD1(first, refused, wb)).toBe(0);
+  });
+});
+
+describe("a delivery while its organization's rows are copied (copying)", () => {
+  it("is stored where the data is, and the switch carries it: once, in the store", async () => {
+    const a = await connectedOwner({ inD1: true });
+    const from = customerPhone();
+    const before = wamid();
+    const during = wamid();
+    await deliver(delivery(inboundMessage({ phoneNumberId: a.phoneNumberId, from, id: before })));
+    const begun = await operator(`/stores/${a.organizationId}/move`, { to: "store" });
+    await copyAll(a.organizationId, begun.body.data.tables);
+
+    const response = await deliver(
+      delivery(inboundMessage({ phoneNumberId: a.phoneNumberId, from, id: during })),
+    );
+    expect(response.body).toEqual({ received: true, stored: 1 });
+    expect(await inD1(before, during)).toBe(2);
+    expect(await storedTimes(a.organizationId, before, during)).toEqual({
+      [before]: 1,
+      [during]: 0,
+    });
+
+    await switchAndSync(a.organizationId, begun.body.data.tables);
+    const finished = await operator(`/stores/${a.organizationId}/finish`);
+    expect(finished.body.data).toMatchObject({ moved: true, state: "store" });
+    expect(await storedTimes(a.organizationId, before, during)).toEqual({
+      [before]: 1,
+      [during]: 1,
+    });
+    // Its conversation's counts came with it: two unread messages, not one.
+    const [conversation] = await inStore(
+      a.organizationId,
+      "SELECT unread_count FROM conversations WHERE phone_number = ?",
+      from,
+    );
+    expect(conversation).toEqual({ unread_count: 2 });
   });
 });
 
