@@ -146,21 +146,24 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /**
    * Tells the registry the store's schema version, size and messages (what `stores list` shows
-   * and flags past 60 % of 10 GB): after a migration on wake, and every day (`wake`).
+   * and flags past 60 % of 10 GB): after a migration on wake, and with `dailyRunAt` when the store
+   * has run its day (its retention), which the daily cron reads to leave it alone.
    */
-  private async reportSchema(organizationId: string, version: number) {
+  private async reportSchema(organizationId: string, version: number, dailyRunAt?: Date) {
     try {
       const { messages } = this.ctx.storage.sql
         .exec<{ messages: number }>("SELECT count(*) AS messages FROM messages")
         .one();
       await this.env.DB.prepare(
-        `UPDATE organization_stores SET schema_version = ?, bytes = ?, messages = ?, updated_at = ?
+        `UPDATE organization_stores SET schema_version = ?, bytes = ?, messages = ?,
+           daily_run_at = coalesce(?, daily_run_at), updated_at = ?
          WHERE organization_id = ?`,
       )
         .bind(
           version,
           this.ctx.storage.sql.databaseSize,
           messages,
+          dailyRunAt?.toISOString() ?? null,
           new Date().toISOString(),
           organizationId,
         )
@@ -393,12 +396,14 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm(dueAt);
   }
 
-  /** The daily cron's call: runs the jobs this store missed, at the cron's time `at`. */
+  /**
+   * The daily cron's call for a store whose day has not run: runs the jobs it missed, at the
+   * cron's time `at` (its retention reports the day to the registry).
+   */
   async wake(organizationId: string, at: Date) {
     if (!this.serves(organizationId)) return;
     await wakeForDay(this.jobStore(), organizationId, at);
     await this.armAlarm();
-    await this.reportSchema(organizationId, this.schemaVersion);
   }
 
   /**
@@ -468,6 +473,7 @@ export class OrganizationHub extends DurableObject<Env> {
       data: this.data,
       storeFull: this.isFull,
       waitUntil,
+      reportDay: (organizationId, at) => this.reportSchema(organizationId, this.schemaVersion, at),
     };
   }
 

@@ -39,13 +39,15 @@ export interface JobStore {
   data: OrganizationDb;
   /** Whether the store is past its room (worker/stores/store-room.ts). */
   storeFull: () => boolean;
+  /** Tells the registry the store ran its day (`at`), with its size and messages. */
+  reportDay: (organizationId: string, at: Date) => Promise<void>;
   waitUntil: (work: Promise<unknown>) => void;
 }
 
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
 const RUNS: Record<
   StoreJobName,
-  (deps: Deps, at: Date, organizationId: string) => Promise<number | null>
+  (deps: Deps, at: Date, organizationId: string, store: JobStore) => Promise<number | null>
 > = {
   capi: async (deps, at) => {
     await retryDueConversions(deps, at);
@@ -57,8 +59,10 @@ const RUNS: Record<
     return null;
   },
   // Once a day, on the store's clock (its alarm's); a backlog past a run's budget goes on then.
-  retention: async (deps, at) => {
+  // The registry learns it, so that the daily cron leaves this store alone tomorrow.
+  retention: async (deps, at, organizationId, store) => {
     await runRetention(deps, at);
+    await store.reportDay(organizationId, at);
     return Date.now() + DAY_MS;
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
@@ -153,5 +157,5 @@ async function runOnStoreData(
   const deps = inStore
     ? depsForBackground(store.env, store.waitUntil, store.data, store.storeFull)
     : depsForBackground(store.env, store.waitUntil);
-  return RUNS[name](deps, at, organizationId);
+  return RUNS[name](deps, at, organizationId, store);
 }

@@ -3,7 +3,7 @@
  * Conversions API retries that are due, the voice notes whose transcription never started and
  * the pruning of rate-limit windows that ended. The jobs serve the organizations whose data is
  * in D1; an organization whose data is in its store runs them on the store's alarm, and the
- * daily run wakes each store so that one that missed its day catches up.
+ * daily run wakes only the stores that missed their day, so that they catch up.
  */
 import { resumeStuckTranscripts } from "./ai/transcribe";
 import type { Env } from "./env";

@@ -251,10 +251,20 @@ describe("retention", () => {
     const alarm = await runInDurableObject(inStore.store, (_, state) => state.storage.getAlarm());
     expect(alarm).toBe(job!.dueAt);
 
-    // Later the same day the store's retention is not due: even what expired since stays.
+    // Later the same day the cron does not even call the store, which ran its day: even what
+    // expired since stays.
+    const registry = () =>
+      env.DB.prepare(
+        "SELECT daily_run_at, updated_at FROM organization_stores WHERE organization_id = ?",
+      )
+        .bind(inStore.owner.organization.id)
+        .first<{ daily_run_at: string; updated_at: string }>();
+    const afterFirst = await registry();
+    expect(afterFirst!.daily_run_at).toBe(new Date(now).toISOString());
     await setLastMessage(inStore.owner, freshInStore, expiredAt);
     await runCron(RETENTION_CRON, now + 3_600_000);
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
+    expect(await registry()).toEqual(afterFirst);
     // Only D1's run.
     expect(await runs()).toHaveLength(before + firstRuns.length + 1);
 
@@ -265,5 +275,25 @@ describe("retention", () => {
     expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
     expect(await conversationsOf(inStore.owner)).toEqual([]);
     expect(await runs()).toHaveLength(before + firstRuns.length + 2);
+  });
+
+  it("wakes a store whose alarm missed its day, and only that one", async () => {
+    const missed = await organization("store");
+    const onTime = await organization("store");
+    const freshMissed = await twoConversations(missed.owner);
+    const freshOnTime = await twoConversations(onTime.owner);
+    const ranAt = (owner: Owner, at: number) =>
+      env.DB.prepare("UPDATE organization_stores SET daily_run_at = ? WHERE organization_id = ?")
+        .bind(new Date(at).toISOString(), owner.organization.id)
+        .run();
+    // Both ran their day; one's alarm then failed for two days, the other's ran this morning.
+    await ranAt(missed.owner, now - 2 * DAY_MS);
+    await ranAt(onTime.owner, now - 3_600_000);
+
+    await runCron(RETENTION_CRON, now);
+    expect(await conversationsOf(missed.owner)).toEqual([freshMissed]);
+    // Left to its alarm, later today: its expired conversation is still there.
+    expect((await conversationsOf(onTime.owner)).sort()).toHaveLength(2);
+    expect(await conversationsOf(onTime.owner)).toContain(freshOnTime);
   });
 });

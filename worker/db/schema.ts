@@ -186,6 +186,11 @@ export const organizationStores = sqliteTable("organization_stores", {
    * 30 days); the daily cron removes them then. Null: D1 holds no copy to remove.
    */
   d1CopyUntil: text("d1_copy_until"),
+  /**
+   * When the store last ran its daily jobs (retention), as it reported them: the daily cron wakes
+   * only the stores whose day has not run since yesterday (an alarm that failed).
+   */
+  dailyRunAt: text("daily_run_at"),
   updatedAt: updatedAt(),
 });
 

@@ -11,7 +11,7 @@
  * data is in D1, one statement for all of them (decision 0053), and once a day wake the stores,
  * so that one whose alarm missed its day catches up.
  */
-import { and, asc, eq, gt, gte } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lt, or } from "drizzle-orm";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
@@ -68,11 +68,20 @@ export async function scheduleStoreJob(
 const WAKE_PAGE_SIZE = 50;
 
 /**
- * The daily cron's part for the organizations whose data is all in their store: each store is
- * called once, and runs what it has missed or does nothing (`wake`). Stores in the middle of a
- * move (`switching`) are left to their alarm, which waits for the move to end.
+ * A store that ran its day more than this long before the cron has missed it: a day, and a
+ * margin for the store's own clock (its alarm runs the day 24 h after the last, whatever the
+ * cron's hour).
+ */
+const MISSED_DAY_MS = 26 * 60 * 60_000;
+
+/**
+ * The daily cron's part for the organizations whose data is all in their store: only a store
+ * that has not run its day since yesterday (its alarm failed, or it never ran one) is called,
+ * and runs what it missed (`wake`); the others run theirs from their alarm. Stores in the
+ * middle of a move are left to their alarm, which waits for the move to end.
  */
 export async function wakeStores({ db, env }: Deps, at: Date) {
+  const missedBefore = new Date(+at - MISSED_DAY_MS).toISOString();
   let after = "";
   for (;;) {
     const page = await db
@@ -83,6 +92,10 @@ export async function wakeStores({ db, env }: Deps, at: Date) {
           eq(organizationStores.state, "store"),
           gte(organizationStores.dataVersion, ALL_DATA_VERSION),
           gt(organizationStores.organizationId, after),
+          or(
+            isNull(organizationStores.dailyRunAt),
+            lt(organizationStores.dailyRunAt, missedBefore),
+          ),
         ),
       )
       .orderBy(asc(organizationStores.organizationId))

@@ -1,0 +1,1 @@
+ALTER TABLE `organization_stores` ADD `daily_run_at` text;
