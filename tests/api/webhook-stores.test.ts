@@ -272,13 +272,25 @@ describe("a delivery while its organization's rows are copied (copying)", () => 
       [before]: 1,
       [during]: 0,
     });
+    // A new customer too: their message's conversation came after the conversations' copy.
+    const newcomer = customerPhone();
+    const first = wamid();
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId: a.phoneNumberId, from: newcomer, id: first })),
+    );
+    const late = await copyAll(a.organizationId, ["messages"]);
+    // Theirs is refused (its conversation is not there yet) and left for after the switch; the
+    // other customer's new message goes in.
+    expect(late.messages!.reduce((sum, page) => sum + page.changed, 0)).toBe(1);
+    expect(await storedTimes(a.organizationId, during, first)).toEqual({ [during]: 1, [first]: 0 });
 
     await switchAndSync(a.organizationId, begun.body.data.tables);
     const finished = await operator(`/stores/${a.organizationId}/finish`);
     expect(finished.body.data).toMatchObject({ moved: true, state: "store" });
-    expect(await storedTimes(a.organizationId, before, during)).toEqual({
+    expect(await storedTimes(a.organizationId, before, during, first)).toEqual({
       [before]: 1,
       [during]: 1,
+      [first]: 1,
     });
     // Its conversation's counts came with it: two unread messages, not one.
     const [conversation] = await inStore(

@@ -4,7 +4,8 @@
  * 1. `beginMove`: the organization is `copying`; it goes on working where its data is.
  * 2. `copyPage`, table by table in `STORE_TABLES`' order (parents before the rows that name
  *    them), page by page in key order: the destination's rows in the page's key range become the
- *    source's (`syncStatements`). The source keeps changing meanwhile.
+ *    source's (`applySync`). The source keeps changing meanwhile: a row it cannot take yet (its
+ *    parent came after its table was copied) is left for step 4.
  * 3. `switchMove`: the organization is `switching`: its writes answer 503 and its deliveries are
  *    held. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), so the
  *    next steps wait that long: no Worker still writes the old way.
@@ -164,10 +165,11 @@ export async function copyPage(
       : await store.page(organizationId, table, after, MOVE_PAGE_SIZE);
   const next = rows.length === MOVE_PAGE_SIZE ? keyOf(table, rows.at(-1)!) : null;
   const range = { after, upTo: next };
+  const live = row.state === "copying";
   const changed =
     row.movingTo === "store"
-      ? await store.syncRows(organizationId, table, rows, range)
-      : await applySync(orgDb, organizationId, table, rows, range);
+      ? await store.syncRows(organizationId, table, rows, range, live)
+      : await applySync(orgDb, organizationId, table, rows, range, live);
   return { copied: rows.length, changed, next };
 }
 

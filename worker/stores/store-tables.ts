@@ -227,13 +227,12 @@ export async function summaryOf(
 }
 
 /**
- * The statements that make one side's rows of a table in the key range (after, upTo] (upTo null:
- * to the end) what the other side's page `rows` holds: rows missing or different go in (an
- * upsert, so that a parent's children stay), rows the other side no longer has go. Reads this
- * side's rows of the range first; answers the statements and how many rows they change. A
- * move's copy and its sync after the switch are this same step (decision 0065).
+ * What makes one side's rows of a table in the key range (after, upTo] (upTo null: to the end)
+ * what the other side's page `rows` holds: the rows missing or different here (`changed`), and
+ * the rows here the other side no longer has (`gone`). A move's copy and its pass after the
+ * switch are this same step (decision 0065).
  */
-export async function syncStatements(
+async function differences(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
@@ -243,19 +242,32 @@ export async function syncStatements(
   if (rows.some((row) => row.organizationId !== organizationId)) {
     throw new Error(`rows of another organization copied for ${organizationId}`);
   }
-  const { rows: target, keyColumns } = partsOf(table);
   const here = (await db
     .select()
-    .from(target)
+    .from(partsOf(table).rows)
     .where(rowsBetween(table, organizationId, range.after, range.upTo))) as StoreRow[];
   const held = new Map(here.map((row) => [keyOf(table, row), rowText(table, row)]));
-  const changed = rows.filter((row) => held.get(keyOf(table, row)) !== rowText(table, row));
   const kept = new Set(rows.map((row) => keyOf(table, row)));
-  const gone = here.filter((row) => !kept.has(keyOf(table, row)));
+  return {
+    changed: rows.filter((row) => held.get(keyOf(table, row)) !== rowText(table, row)),
+    gone: here.filter((row) => !kept.has(keyOf(table, row))),
+  };
+}
 
+/**
+ * The statements that delete `gone` and write `changed` (an upsert on the primary key, never a
+ * delete and insert, so that a parent's children stay), within the 100 parameters D1 and a
+ * store's SQLite bind a statement.
+ */
+function syncWrites(
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+  { gone, changed }: { gone: StoreRow[]; changed: StoreRow[] },
+) {
+  const { rows: target, key, keyColumns } = partsOf(table);
   const columns = getTableColumns(target);
   const size = Math.floor(100 / Object.keys(columns).length);
-  const primaryKey = primaryKeyOf(target);
   const everyColumn = Object.fromEntries(
     Object.entries(columns).map(([name, column]) => [name, sql.raw(`excluded.${column.name}`)]),
   );
@@ -263,7 +275,7 @@ export async function syncStatements(
   for (let i = 0; i < gone.length; i += size) {
     const keys = gone
       .slice(i, i + size)
-      .map((row) => and(...keyColumns.map((column, c) => eq(column, row[partsOf(table).key[c]!]))));
+      .map((row) => and(...keyColumns.map((column, c) => eq(column, row[key[c]!]))));
     statements.push(
       db.delete(target).where(and(eq(target.organizationId, organizationId), or(...keys))),
     );
@@ -273,10 +285,10 @@ export async function syncStatements(
       db
         .insert(target)
         .values(changed.slice(i, i + size))
-        .onConflictDoUpdate({ target: primaryKey, set: everyColumn }),
+        .onConflictDoUpdate({ target: primaryKeyOf(target), set: everyColumn }),
     );
   }
-  return { statements, changes: changed.length + gone.length };
+  return statements;
 }
 
 /** A table's primary key columns: what an upsert's conflict names. */
@@ -286,16 +298,44 @@ function primaryKeyOf(table: OrganizationTable): SQLiteColumn[] {
   return own.length > 0 ? own : config.primaryKeys[0]!.columns;
 }
 
-/** `syncStatements`, run in one batch (D1) or transaction (a store). */
+/**
+ * Makes this side's rows of the page's key range the other side's, in one batch (D1) or
+ * transaction (a store); answers how many rows it wrote or deleted. `live`: the source is still
+ * being written (`copying`), so a row may name a parent copied before it existed, or take a
+ * unique value a row not yet deleted here still holds: then the rows go one by one and those
+ * refused are left for the pass after the switch, when nothing writes and parents go first.
+ */
 export async function applySync(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
   range: { after: string; upTo: string | null },
+  live: boolean,
 ) {
-  const { statements, changes } = await syncStatements(db, organizationId, table, rows, range);
-  const [first, ...more] = statements;
-  if (first) await orgBatch(db, [first, ...more]);
-  return changes;
+  const diff = await differences(db, organizationId, table, rows, range);
+  const write = async (part: typeof diff) => {
+    const [first, ...more] = syncWrites(db, organizationId, table, part);
+    if (first) await orgBatch(db, [first, ...more]);
+  };
+  try {
+    await write(diff);
+    return diff.changed.length + diff.gone.length;
+  } catch (error) {
+    if (!live) throw error;
+  }
+  let written = 0;
+  const single = [
+    ...diff.gone.map((row) => ({ gone: [row], changed: [] })),
+    ...diff.changed.map((row) => ({ gone: [], changed: [row] })),
+  ];
+  for (const part of single) {
+    try {
+      await write(part);
+      written += 1;
+    } catch {
+      // Left for the pass after the switch.
+    }
+  }
+  return written;
 }
