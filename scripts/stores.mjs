@@ -12,7 +12,7 @@ const FLAG_AT = 0.6;
 function usage(message) {
   if (message) console.error(message);
   console.error(
-    "Uso: npm run stores -- list [--json] | move <organization_id>|--all [--back]   [--url https://tu-app.example.com]",
+    "Uso: npm run stores -- list [--json] | move [--back] <organization_id>|--all   [--url https://tu-app.example.com]",
   );
   process.exit(2);
 }
@@ -86,7 +86,10 @@ if (command === "list") {
 } else {
   const back = args.includes("--back");
   const to = back ? "d1" : "store";
-  const named = args[1] && !args[1].startsWith("--") ? args[1] : null;
+  // The organization is the one word that is neither a flag nor --url's value, wherever it is
+  // (`move <id> --back` and `move --back <id>` alike).
+  const named =
+    args.slice(1).find((arg, i) => !arg.startsWith("--") && args[i] !== "--url") ?? null;
   if (!named && !args.includes("--all")) usage("Indica la organización o --all.");
   const chosen = named
     ? stores.filter((s) => s.organization_id === named)
