@@ -245,17 +245,16 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /**
    * A move's page of a table's rows from D1: the store's rows in the same key range become those
-   * (`applySync`; `live` while the organization is still copying). Answers how many rows changed.
+   * (`applySync`). Answers how many rows changed, and how many were refused.
    */
   async syncRows(
     organizationId: string,
     table: StoreTable,
     rows: StoreRow[],
     range: { after: string; upTo: string | null },
-    live: boolean,
   ) {
-    if (!this.serves(organizationId)) return 0;
-    return applySync(this.data, organizationId, table, rows, range, live);
+    if (!this.serves(organizationId)) return null;
+    return applySync(this.data, organizationId, table, rows, range);
   }
 
   /** How many rows of a table the store holds, and their checksum (a move's check). */

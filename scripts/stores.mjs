@@ -6,6 +6,8 @@
 import { existsSync, readFileSync } from "node:fs";
 
 const STORE_LIMIT_BYTES = 10 * 1024 ** 3;
+/** Passes after the switch at most; what is left, the check finds, and the move goes back. */
+const MAX_PASSES = 5;
 const FLAG_AT = 0.6;
 
 /** @param {string} [message] @returns {never} */
@@ -113,17 +115,24 @@ if (command === "list") {
  * @param {string} id @param {string[]} tables @param {string} what
  */
 async function copyTables(id, tables, what) {
+  const total = { changed: 0, refused: 0 };
   for (const table of tables) {
     let copied = 0;
     let changed = 0;
+    let refused = 0;
     for (let after = ""; after !== null;) {
       const page = await operator(`/stores/${id}/copy`, { table, after });
       copied += page.copied;
       changed += page.changed;
+      refused += page.refused;
       after = page.next;
     }
-    console.log(`  ${table}: ${copied} filas leídas, ${changed} ${what}`);
+    const waiting = refused > 0 ? `, ${refused} a la espera de otras filas` : "";
+    console.log(`  ${table}: ${copied} filas leídas, ${changed} ${what}${waiting}`);
+    total.changed += changed;
+    total.refused += refused;
   }
+  return total;
 }
 
 /**
@@ -148,7 +157,11 @@ async function move(id, name, to) {
     );
     await new Promise((resolve) => setTimeout(resolve, wait + 500));
   }
-  await copyTables(id, begun.tables, "cambiadas desde la copia");
+  // Again while a pass both writes and refuses rows: a row waiting for a value another frees.
+  for (let pass = 1; pass <= MAX_PASSES; pass++) {
+    const { changed, refused } = await copyTables(id, begun.tables, "cambiadas desde la copia");
+    if (refused === 0 || changed === 0) break;
+  }
   const finished = await operator(`/stores/${id}/finish`, {});
   for (const check of finished.checks) {
     const same = !finished.differing.includes(check.table);

@@ -634,6 +634,7 @@ async function moveToStore({ name, organizationId }) {
       /** @type {Record<string, number>} */
       const read = {};
       let changed = 0;
+      let refused = 0;
       let pages = 0;
       for (const table of begun.tables) {
         read[table] = 0;
@@ -641,18 +642,23 @@ async function moveToStore({ name, organizationId }) {
           const page = await operator(`/stores/${organizationId}/copy`, { table, after });
           read[table] += page.copied;
           changed += page.changed;
+          refused += page.refused;
           pages += 1;
           after = page.next;
         }
       }
-      return { read, changed, pages };
+      return { read, changed, refused, pages };
     };
     const { read: copied, pages } = await copyAll();
     const switchStarted = Date.now();
     const switched = await operator(`/stores/${organizationId}/switch`, {});
     await sleep(Math.max(0, Date.parse(switched.sync_from) - Date.now()) + 100);
     const syncStarted = Date.now();
-    const synced = await copyAll();
+    let synced = await copyAll();
+    // Again while a pass both writes and refuses rows, as `npm run stores` does.
+    for (let pass = 1; pass < 5 && synced.refused > 0 && synced.changed > 0; pass++) {
+      synced = await copyAll();
+    }
     const finishStarted = Date.now();
     const finished = await operator(`/stores/${organizationId}/finish`, {});
     const done = Date.now();

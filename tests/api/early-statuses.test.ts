@@ -9,7 +9,7 @@ import {
 import { api, answer } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { orgFirst } from "../support/org-data";
+import { orgFirst, orgSql } from "../support/org-data";
 import {
   chooseMessageId,
   customerPhone,
@@ -100,6 +100,39 @@ describe("a status that arrives before the send is answered", () => {
     // Applied once: a repeat changes nothing and holds nothing.
     expect((await status("delivered", now + 1)).status).toBe(200);
     expect(await heldCount(orgId, id)).toBe(0);
+  });
+
+  it("lets a person's message take the thread from Meta's AI even when a status came first", async () => {
+    const { owner, orgId, phoneNumberId, from, conversationId } = await conversationWithCustomer();
+    await orgSql(
+      orgId,
+      "UPDATE conversations SET controlled_by = 'meta_ai' WHERE id = ?",
+      conversationId,
+    );
+    const text = `Te atiendo yo ${crypto.randomUUID()}`;
+    const id = wamid();
+    await chooseMessageId(text, id);
+    await failNext("graph", { contains: text, hold: id });
+    const sending = answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversationId, content: text },
+      }),
+    );
+    await vi.waitFor(
+      async () => {
+        const requests = await graphRequests(`/${phoneNumberId}/messages`);
+        expect(requests.some((r) => JSON.stringify(r.body).includes(text))).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
+    await deliver(
+      delivery(statusUpdate({ phoneNumberId, id, recipientId: from, status: "delivered" })),
+    );
+    await releaseHeld("graph", id);
+    expect((await sending).body.data).toMatchObject({ status: "delivered" });
+    expect(
+      await orgFirst(orgId, "SELECT controlled_by FROM conversations WHERE id = ?", conversationId),
+    ).toEqual({ controlled_by: "app" });
   });
 
   it("is held for an echo from the WhatsApp Business app that comes after it", async () => {

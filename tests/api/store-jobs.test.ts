@@ -262,9 +262,12 @@ describe("retention", () => {
     const afterFirst = await registry();
     expect(afterFirst!.daily_run_at).toBe(new Date(now).toISOString());
     await setLastMessage(inStore.owner, freshInStore, expiredAt);
+    // A wake would find its retention never scheduled, and run it at once.
+    await runInDurableObject(inStore.store, (_, state) => state.storage.delete("job:retention"));
     await runCron(RETENTION_CRON, now + 3_600_000);
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
     expect(await registry()).toEqual(afterFirst);
+    expect((await storeJobs(inStore.store))["job:retention"]).toBeUndefined();
     // Only D1's run.
     expect(await runs()).toHaveLength(before + firstRuns.length + 1);
 

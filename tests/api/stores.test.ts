@@ -740,6 +740,34 @@ describe("moving an organization (npm run stores -- move)", () => {
     expect(await shortcuts(owner.token)).toEqual(["horario"]);
   });
 
+  it("carries a unique value handed from one row to another while it copied", async () => {
+    const owner = await ownerInD1();
+    const id = owner.organization.id;
+    const replies = api(owner.token)["quick-replies"];
+    const add = async (shortcut: string) =>
+      (
+        (await (await replies.$post({ json: { shortcut, content: shortcut } })).json()) as {
+          data: { id: string };
+        }
+      ).data.id;
+    const older = await add("precios");
+    const newer = await add("precio");
+    const begun = await operator(`/stores/${id}/move`, { to: "store" });
+    await copyAll(id, begun.body.data.tables);
+    // The newer gives its shortcut up, the older takes it: the older row goes first in key order.
+    const rename = (replyId: string, shortcut: string) =>
+      env.DB.prepare("UPDATE quick_replies SET shortcut = ? WHERE id = ?")
+        .bind(shortcut, replyId)
+        .run();
+    await rename(newer, "precio-viejo");
+    await rename(older, "precio");
+
+    await switchAndSync(id, begun.body.data.tables);
+    const finished = (await operator(`/stores/${id}/finish`)).body.data;
+    expect(finished).toMatchObject({ moved: true, state: "store", differing: [] });
+    expect(await shortcuts(owner.token)).toEqual(["precio", "precio-viejo"]);
+  });
+
   it("finds a value changed behind its back after the last copy, not only a row", async () => {
     const owner = await ownerInD1();
     const id = owner.organization.id;

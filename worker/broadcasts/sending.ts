@@ -629,7 +629,13 @@ async function sendToRecipient(
     },
   );
   const at = new Date().toISOString();
-  if (message.status === "failed") {
+  const sent = await orgDb.query.messages.findFirst({
+    where: and(eq(messages.id, message.id), eq(messages.organizationId, broadcast.organizationId)),
+    columns: { wamid: true },
+  });
+  // Refused by Meta (no wamid). A message Meta took and a status then failed (held until the
+  // wamid was recorded) is sent: its failure moved the recipient on already.
+  if (!sent?.wamid) {
     const limited = message.error_code === "131049";
     await orgDb
       .update(broadcastRecipients)
@@ -642,16 +648,12 @@ async function sendToRecipient(
       .where(and(key, eq(broadcastRecipients.state, "sending")));
     return true;
   }
-  const sent = await orgDb.query.messages.findFirst({
-    where: eq(messages.id, message.id),
-    columns: { wamid: true },
-  });
   await orgDb
     .update(broadcastRecipients)
     .set({
       // A status that arrived before this answer already moved it on.
       state: sql`CASE WHEN state = 'sending' THEN 'sent' ELSE state END`,
-      wamid: sent?.wamid ?? null,
+      wamid: sent.wamid,
       sentAt: sql`coalesce(sent_at, ${at})`,
       updatedAt: at,
     })

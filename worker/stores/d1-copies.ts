@@ -38,8 +38,20 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
   // Children first; the inbox counts are no table of a move (the store's triggers keep its
   // own), but D1's go too.
   const tables = [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"];
-  for (const { organizationId } of due) {
+  // Still a copy to remove, read again before each table: a move back to D1 may have begun
+  // (its rows are the organization's data again) since the list was read.
+  const stillACopy = async (organizationId: string) =>
+    (await db.query.organizationStores.findFirst({
+      where: and(
+        eq(organizationStores.organizationId, organizationId),
+        eq(organizationStores.state, "store"),
+        isNotNull(organizationStores.d1CopyUntil),
+      ),
+      columns: { organizationId: true },
+    })) !== undefined;
+  organizations: for (const { organizationId } of due) {
     for (const table of tables) {
+      if (!(await stillACopy(organizationId))) continue organizations;
       const name = sql.identifier(table);
       for (;;) {
         if (statements++ >= MAX_STATEMENTS) return finished;

@@ -7,10 +7,11 @@
  *    source's (`applySync`). The source keeps changing meanwhile: a row it cannot take yet (its
  *    parent came after its table was copied) is left for step 4.
  * 3. `switchMove`: the organization is `switching`: its writes answer 503 and its deliveries are
- *    held. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), so the
- *    next steps wait that long: no Worker still writes the old way.
+ *    held. Workers keep an organization's route for a while (`STORE_ROUTE_TTL_SECONDS`), and a
+ *    request that read it may still be writing: the next steps wait twice that long.
  * 4. `copyPage` again over every table: with nothing writing, it carries what changed since its
- *    page was copied (new, changed and deleted rows), usually a few.
+ *    page was copied (new, changed and deleted rows), usually a few; again while a pass both
+ *    writes and refuses rows (a unique value freed by a row of a later page).
  * 5. `finishMove`: every table's row count and checksum (keys and values) must match on both
  *    sides; then the organization is where its data went, else back where it was, with the
  *    tables that differ.
@@ -116,8 +117,15 @@ export async function switchMove({ db, env }: Deps, organizationId: string) {
     )
     .returning();
   if (!row) throw conflict("La organización no se está copiando: empieza con move.");
-  return { sync_from: new Date(now.getTime() + routeTtlMs(env)).toISOString() };
+  return { sync_from: new Date(now.getTime() + quietAfterSwitchMs(env)).toISOString() };
 }
+
+/**
+ * How long after the switch nothing writes the old way any more: a Worker keeps a route for
+ * its lifetime, and a request or a job's run that read it just before may go on writing for
+ * a while (a send waits for Meta, 15 s at most, and for its turns): twice the lifetime.
+ */
+const quietAfterSwitchMs = (env: Env) => 2 * routeTtlMs(env);
 
 /**
  * The organization mid-move: copying, or switching once no Worker can still write the old way
@@ -134,7 +142,7 @@ async function movingRow(db: Db, env: Env, organizationId: string, switched: boo
     );
   }
   if (row.state === "switching") {
-    const syncFrom = Date.parse(row.switchingSince!) + routeTtlMs(env);
+    const syncFrom = Date.parse(row.switchingSince!) + quietAfterSwitchMs(env);
     if (Date.now() < syncFrom) {
       throw conflict(
         `Aún puede haber Workers que escriban donde estaba: copia desde ${new Date(syncFrom).toISOString()}.`,
@@ -147,7 +155,8 @@ async function movingRow(db: Db, env: Env, organizationId: string, switched: boo
 /**
  * Copies one page of `table` after the key `after` ("" for the first); `next` is null at the
  * end. The destination's rows between `after` and the page's last key (to the end, on the last
- * page) become the page's: `copied` rows read, `changed` rows written or deleted.
+ * page) become the page's: `copied` rows read, `changed` rows written or deleted, `refused`
+ * rows the destination could not take yet.
  */
 export async function copyPage(
   deps: Deps,
@@ -165,12 +174,12 @@ export async function copyPage(
       : await store.page(organizationId, table, after, MOVE_PAGE_SIZE);
   const next = rows.length === MOVE_PAGE_SIZE ? keyOf(table, rows.at(-1)!) : null;
   const range = { after, upTo: next };
-  const live = row.state === "copying";
-  const changed =
+  const written =
     row.movingTo === "store"
-      ? await store.syncRows(organizationId, table, rows, range, live)
-      : await applySync(orgDb, organizationId, table, rows, range, live);
-  return { copied: rows.length, changed, next };
+      ? await store.syncRows(organizationId, table, rows, range)
+      : await applySync(orgDb, organizationId, table, rows, range);
+  if (!written) throw new Error(`the store of ${organizationId} refused the move's copy`);
+  return { copied: rows.length, ...written, next };
 }
 
 export interface TableCheck {

@@ -3,7 +3,7 @@
  * organization's store. Code reaches a store only through `organizationStore`, by the
  * registry's `store_id` and jurisdiction, never by a name made from the organization id.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { createDb, inD1, type Db } from "../db/client";
 import type { Deps } from "../http/deps";
 import { uuidv7 } from "../db/ids";
@@ -136,7 +136,15 @@ export async function organizationsServedBy(
             organizationStores.organizationId,
             organizationIds.slice(i, i + IDS_PER_STATEMENT),
           ),
-          eq(organizationStores.state, "d1"),
+          // Still served by D1 while its rows are copied to its store (the pass after the
+          // switch carries what the job changed).
+          or(
+            eq(organizationStores.state, "d1"),
+            and(
+              eq(organizationStores.state, "copying"),
+              lt(organizationStores.dataVersion, ALL_DATA_VERSION),
+            ),
+          ),
         ),
       );
     for (const row of rows) served.add(row.id);

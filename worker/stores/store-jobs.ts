@@ -68,11 +68,11 @@ export async function scheduleStoreJob(
 const WAKE_PAGE_SIZE = 50;
 
 /**
- * A store that ran its day more than this long before the cron has missed it: a day, and a
- * margin for the store's own clock (its alarm runs the day 24 h after the last, whatever the
- * cron's hour).
+ * A store that ran its day longer ago than this may miss today's: the cron wakes it, and it runs
+ * its day then unless its alarm's is still to come. Under a day, so that a store the cron woke
+ * yesterday at this hour (its alarm failing) is woken again today.
  */
-const MISSED_DAY_MS = 26 * 60 * 60_000;
+const MISSED_DAY_MS = 22 * 60 * 60_000;
 
 /**
  * The daily cron's part for the organizations whose data is all in their store: only a store

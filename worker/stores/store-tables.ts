@@ -300,10 +300,11 @@ function primaryKeyOf(table: OrganizationTable): SQLiteColumn[] {
 
 /**
  * Makes this side's rows of the page's key range the other side's, in one batch (D1) or
- * transaction (a store); answers how many rows it wrote or deleted. `live`: the source is still
- * being written (`copying`), so a row may name a parent copied before it existed, or take a
- * unique value a row not yet deleted here still holds: then the rows go one by one and those
- * refused are left for the pass after the switch, when nothing writes and parents go first.
+ * transaction (a store). When a row is refused, the rows go one by one, again while any goes in:
+ * while copying, a row may name a parent copied before it existed; in any pass, a row may take a
+ * unique value (a shortcut, a phone) that another row gives up later in the page or in a later
+ * page. Answers the rows written or deleted, and those still refused: the pass after the switch
+ * is repeated while it refuses some and writes others, and the check finds what is left.
  */
 export async function applySync(
   db: OrganizationDb,
@@ -311,7 +312,6 @@ export async function applySync(
   table: StoreTable,
   rows: StoreRow[],
   range: { after: string; upTo: string | null },
-  live: boolean,
 ) {
   const diff = await differences(db, organizationId, table, rows, range);
   const write = async (part: typeof diff) => {
@@ -320,22 +320,28 @@ export async function applySync(
   };
   try {
     await write(diff);
-    return diff.changed.length + diff.gone.length;
-  } catch (error) {
-    if (!live) throw error;
+    return { changed: diff.changed.length + diff.gone.length, refused: 0 };
+  } catch {
+    // One by one, below.
   }
-  let written = 0;
-  const single = [
+  let pending = [
     ...diff.gone.map((row) => ({ gone: [row], changed: [] })),
     ...diff.changed.map((row) => ({ gone: [], changed: [row] })),
   ];
-  for (const part of single) {
-    try {
-      await write(part);
-      written += 1;
-    } catch {
-      // Left for the pass after the switch.
+  let changed = 0;
+  for (;;) {
+    const refused = [];
+    for (const part of pending) {
+      try {
+        await write(part);
+        changed += 1;
+      } catch {
+        refused.push(part);
+      }
     }
+    if (refused.length === 0 || refused.length === pending.length) {
+      return { changed, refused: refused.length };
+    }
+    pending = refused;
   }
-  return written;
 }

@@ -371,13 +371,19 @@ async function storeEchoes(deps: Deps, organizationId: string, rows: EchoRow[]) 
     const data = { message: toMessage(message), conversation: toConversation(conversation) };
     return [{ type: "message_sent", data }];
   });
-  // Statuses of these messages that came before them, applied after their message_sent.
-  for (const message of byId.values()) {
+  // Statuses of these messages that came before them, applied after their message_sent (to the
+  // message already stored with that wamid, for an echo repeated or imported first).
+  const inserted = new Map([...byId.values()].map((message) => [message.wamid, message]));
+  for (const wamid of new Set(held!.map((status) => String(status.wamid)))) {
+    const message =
+      inserted.get(wamid) ??
+      (await deps.orgDb.query.messages.findFirst({
+        where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, wamid)),
+      }));
     const claimed = held!
-      .filter((status) => status.wamid === message.wamid)
+      .filter((status) => status.wamid === wamid)
       .map((status) => ({ payload: JSON.parse(String(status.payload)) as unknown }));
-    if (claimed.length > 0)
-      events.push(...(await applyHeldStatuses(deps, message, claimed)).events);
+    if (message) events.push(...(await applyHeldStatuses(deps, message, claimed)).events);
   }
   return events;
 }

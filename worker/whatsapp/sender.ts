@@ -126,8 +126,14 @@ export async function sendOutbound(
   ]);
 
   if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps, organizationId);
-  const { message, events } = await deliverStored(deps, conversation, stored!, outbound, options);
-  const taken = await takeThread(deps, updatedConversation!, stored!, message.status);
+  const { message, accepted, events } = await deliverStored(
+    deps,
+    conversation,
+    stored!,
+    outbound,
+    options,
+  );
+  const taken = await takeThread(deps, updatedConversation!, stored!, accepted);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
   await publish(
     deps.env,
@@ -162,9 +168,9 @@ async function takeThread(
   deps: Deps,
   conversation: ConversationRow,
   sent: MessageRow,
-  status: MessageRow["status"],
+  accepted: boolean,
 ) {
-  if (sent.senderType !== "agent" || status !== "sent" || conversation.controlledBy === "app") {
+  if (sent.senderType !== "agent" || !accepted || conversation.controlledBy === "app") {
     return null;
   }
   const [row] = await deps.orgDb
@@ -198,8 +204,8 @@ export async function resendOutbound(
     )
     .returning();
   if (!claimed) throw notFailed();
-  const { message, events } = await deliverStored(deps, conversation, claimed, delivery);
-  const taken = await takeThread(deps, conversation, claimed, message.status);
+  const { message, accepted, events } = await deliverStored(deps, conversation, claimed, delivery);
+  const taken = await takeThread(deps, conversation, claimed, accepted);
   await publish(
     deps.env,
     conversation.organizationId,
@@ -214,8 +220,9 @@ export const notFailed = () =>
   conflict("Este mensaje no está fallido: ya se envió o se está reenviando.");
 
 /**
- * Hands a stored pending message to WhatsApp and records how it ended; with it, the events of
- * statuses held for its wamid (a consent change) beside the message as it is now.
+ * Hands a stored pending message to WhatsApp and records how it ended: the message as it is
+ * now (statuses held for its wamid applied), whether Meta accepted it (its status may already
+ * be past `sent`, or `failed` by a status), and the held statuses' other events (a consent).
  */
 async function deliverStored(
   deps: Deps,
@@ -236,11 +243,14 @@ async function deliverStored(
   const [[recorded], held] = outcome.wamid
     ? await orgBatch(orgDb, [record, claimHeldStatuses(orgDb, organizationId, outcome.wamid)])
     : [await record, []];
-  if (held.length === 0) return { message: toMessage(recorded!), events: [] };
+  const accepted = outcome.status === "sent";
+  if (held.length === 0) return { message: toMessage(recorded!), accepted, events: [] };
   const applied = await applyHeldStatuses(deps, recorded!, held);
-  const now = await orgDb.query.messages.findFirst({ where: eq(messages.id, stored.id) });
+  const now = await orgDb.query.messages.findFirst({
+    where: and(eq(messages.id, stored.id), eq(messages.organizationId, organizationId)),
+  });
   const events = applied.events.filter((event) => event.type !== "message_status");
-  return { message: toMessage(now ?? recorded!), events };
+  return { message: toMessage(now ?? recorded!), accepted, events };
 }
 
 /**
