@@ -91,6 +91,10 @@ export async function startRecordingServer(port, handle, answerFailure, onReset)
         failures.push({ times: 1, ...body });
         return sendJson(res, 200, { ok: true });
       }
+      if (action === "held" && req.method === "GET") {
+        const name = url.searchParams.get("hold") ?? "";
+        return sendJson(res, 200, { waiting: held.get(name)?.length ?? 0 });
+      }
       if (action === "release") {
         const waiting = held.get(String(body?.hold)) ?? [];
         held.delete(String(body?.hold));

@@ -53,6 +53,13 @@ export const scriptModel = (replies: Record<string, unknown>[]) =>
 export const chooseMessageId = (contains: string, id: string) =>
   control("graph", "message-id", { contains, id });
 
+/** How many requests a failure's `hold` keeps waiting (a small read, unlike the request log). */
+export async function heldRequests(service: "graph" | "model", hold: string) {
+  const base = service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL;
+  const url = `${controlUrl(base, "held")}?hold=${encodeURIComponent(hold)}`;
+  return ((await (await fetch(url)).json()) as { waiting: number }).waiting;
+}
+
 /** Answers the requests a failure's `hold` kept waiting. */
 export const releaseHeld = (service: "graph" | "model", hold: string) =>
   control(service, "release", { hold });
