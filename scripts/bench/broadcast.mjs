@@ -8,12 +8,11 @@
 // fake, each customer once, and the broadcast's own stats say 10,000 sent.
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { GRAPH_FIXTURES } from "../../tests/fakes/graph-server.mjs";
 import { freePort, sleep, storeFiles, storeQuery, treeCpu } from "./server.mjs";
+import { liveAlone, pacedLive, pooledBaseline, sentBetween } from "./live-load.mjs";
 
 /** The customers the broadcast goes to: every one of them carries its label. */
 const RECIPIENTS = 10_000;
@@ -191,68 +190,6 @@ export async function seedBroadcastStore({ organizationId, now }) {
   }
   return label.id;
 }
-
-/** @param {number[]} values p50, p95, p99 and max of latencies (ms), as load.mjs sums them up */
-function latencyOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  /** @param {number} p */
-  const at = (p) =>
-    sorted.length
-      ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-      : null;
-  return { n: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: sorted.at(-1) ?? null };
-}
-
-/**
- * The load generator's paced mode (scripts/bench/load.mjs), in its own process so that its
- * timing is not held up by this one; `stop` closes its stdin. Its answer goes to a file, not a
- * pipe: load.mjs exits right after writing it, and a pipe loses what did not fit in its buffer
- * (a send's samples are a few hundred KB, the history benchmark's a few KB).
- * @param {Record<string, unknown>} spec
- */
-function pacedLive(spec) {
-  const dir = mkdtempSync(join(tmpdir(), "bench-live-"));
-  const file = join(dir, "result.json");
-  const out = openSync(file, "w");
-  const child = spawn(
-    process.execPath,
-    ["scripts/bench/load.mjs", JSON.stringify({ mode: "paced", concurrency: 64, ...spec })],
-    { stdio: ["pipe", out, "inherit"] },
-  );
-  closeSync(out);
-  /** @type {Promise<any>} */
-  const result = new Promise((resolve, reject) =>
-    child.on("exit", (code) => {
-      const text = readFileSync(file, "utf8");
-      rmSync(dir, { recursive: true, force: true });
-      if (code === 0) resolve(JSON.parse(text));
-      else reject(new Error(`load exited ${code}`));
-    }),
-  );
-  return {
-    result,
-    stop() {
-      child.stdin?.end();
-      return result;
-    },
-  };
-}
-
-/**
- * Live deliveries with nothing else going on, for `durationMs`, and the server's CPU they took.
- * @param {Record<string, unknown>} live @param {number} durationMs @param {() => number} cpu
- */
-async function liveAlone(live, durationMs, cpu) {
-  await sleep(300);
-  const before = cpu();
-  const result = await pacedLive({ ...live, durationMs, keepSamples: true }).result;
-  await sleep(500); // work after the answer counts too
-  return { ...result, cpuMs: cpu() - before };
-}
-
-/** @param {{ at: number, ms: number }[]} samples @param {number} from @param {number} to epoch ms */
-const sentBetween = (samples, from, to) =>
-  latencyOf(samples.filter((x) => x.at >= from && x.at < to).map((x) => x.ms));
 
 /**
  * What the fake saw of the broadcast: its template sends from the number, when each arrived,
@@ -475,19 +412,8 @@ export async function broadcastBench({
 
   log("broadcast: live deliveries alone again, after the send");
   const after = await liveAlone(live(300_000), baselineMs / 2, cpu);
-  const baselineDeliveries = before.deliveries + after.deliveries;
-  const baseline = {
-    deliveries: baselineDeliveries,
-    ok: before.ok + after.ok,
-    failed: before.failed + after.failed,
-    latency: latencyOf([...before.samples, ...after.samples].map((x) => x.ms)),
-    before: before.latency,
-    after: after.latency,
-    cpuMsPerDelivery: (before.cpuMs + after.cpuMs) / baselineDeliveries,
-    // Each side's own: the organization has 10,000 recipients more after the send.
-    cpuMsPerDeliveryBefore: before.cpuMs / before.deliveries,
-    cpuMsPerDeliveryAfter: after.cpuMs / after.deliveries,
-  };
+  // Each side's CPU is kept too: the organization has 10,000 recipients more after the send.
+  const baseline = pooledBaseline(before, after);
 
   const requests = await graph.requests();
   const mine = requests.slice(earlierRequests);

@@ -5,11 +5,11 @@
 // (Meta gives up on a slow one and sends it again), the import's rate until the store says
 // `done` with no page left, and the live deliveries' latency meanwhile as a ratio of the same
 // deliveries with nothing else going on. Then the store is counted: each message exactly once.
-import { spawn } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { delivery, historyChunk } from "../../tests/fakes/whatsapp-payloads.mjs";
 import { sleep, storeQuery } from "./server.mjs";
+import { liveAlone, pacedLive, pooledBaseline, sentBetween } from "./live-load.mjs";
 
 /** 10 chunks × 100 threads × 50 messages = 50,000 messages over 400 customers. */
 const HISTORY = { chunks: 10, threads: 400, threadsPerChunk: 100, messagesPerThread: 50 };
@@ -86,57 +86,6 @@ function historyChunks({ phoneNumberId, now }) {
   });
 }
 
-/** @param {number[]} values p50, p95, p99 and max of latencies (ms), as load.mjs sums them up */
-function latencyOf(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  /** @param {number} p */
-  const at = (p) =>
-    sorted.length
-      ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
-      : null;
-  return { n: sorted.length, p50: at(50), p95: at(95), p99: at(99), max: sorted.at(-1) ?? null };
-}
-
-/**
- * The load generator's paced mode (scripts/bench/load.mjs), in its own process so that its
- * timing is not held up by this one's synchronous reads of the store; `stop` closes its stdin.
- * @param {Record<string, unknown>} spec
- */
-function pacedLive(spec) {
-  const child = spawn(
-    process.execPath,
-    ["scripts/bench/load.mjs", JSON.stringify({ mode: "paced", concurrency: 64, ...spec })],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  );
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  /** @type {Promise<any>} */
-  const result = new Promise((resolve, reject) =>
-    child.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`load exited ${code}`)),
-    ),
-  );
-  return {
-    result,
-    stop() {
-      child.stdin.end();
-      return result;
-    },
-  };
-}
-
-/**
- * Live deliveries with nothing else going on, for `durationMs`, and the server's CPU they took.
- * @param {Record<string, unknown>} live @param {number} durationMs @param {() => number} cpu
- */
-async function liveAlone(live, durationMs, cpu) {
-  await sleep(300);
-  const before = cpu();
-  const result = await pacedLive({ ...live, durationMs, keepSamples: true }).result;
-  await sleep(500); // work after the answer counts too
-  return { ...result, cpuMs: cpu() - before };
-}
-
 /**
  * The chunks, signed, in SEND_ORDER, each sent once the previous one is answered (Meta's pace
  * is not documented: back to back is the hardest case for the live deliveries).
@@ -190,10 +139,6 @@ async function importFinished(inStore, startedAt, log) {
   }
   return state;
 }
-
-/** @param {{ at: number, ms: number }[]} samples @param {number} from @param {number} to epoch ms */
-const sentBetween = (samples, from, to) =>
-  latencyOf(samples.filter((x) => x.at >= from && x.at < to).map((x) => x.ms));
 
 /**
  * @param {{ base: string, appSecret: string, phoneNumberId: string, organizationId: string,
@@ -257,16 +202,7 @@ export async function historyBench({
 
   log(`history: live deliveries alone again, after the import`);
   const after = await liveAlone(live(300_000), baselineMs / 2, cpu);
-  const baselineDeliveries = before.deliveries + after.deliveries;
-  const baseline = {
-    deliveries: baselineDeliveries,
-    ok: before.ok + after.ok,
-    failed: before.failed + after.failed,
-    latency: latencyOf([...before.samples, ...after.samples].map((x) => x.ms)),
-    before: before.latency,
-    after: after.latency,
-    cpuMsPerDelivery: (before.cpuMs + after.cpuMs) / baselineDeliveries,
-  };
+  const baseline = pooledBaseline(before, after);
 
   const [imported] = inStore(
     `SELECT count(*) AS n, count(DISTINCT wamid) AS wamids,
