@@ -98,8 +98,8 @@ export async function ingestStatus(
 
 /**
  * Applies what was held for a message whose wamid was just recorded (a send's answer, an echo
- * from the phone), in Meta's order. `claim` is the DELETE that takes them, for a caller that
- * ran it in its own batch.
+ * from the phone), in Meta's order. `claimed`: what a caller's own batch already took with
+ * `claimHeldStatuses`; without it they are taken here.
  */
 export async function applyHeldStatuses(
   deps: Deps,
