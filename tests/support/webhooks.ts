@@ -21,21 +21,23 @@ export async function deliver(
 }
 
 const controlUrl = (base: string, path: string) => `${new URL(base).origin}/__fake/${path}`;
+/** A fake's control path (see tests/fakes/README.md). */
+const fakeControl = (service: "graph" | "model", path: string) =>
+  controlUrl(service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL, path);
 
 /** Requests the fake Graph API received (optionally only those whose path contains `part`). */
 export async function graphRequests(part = ""): Promise<any[]> {
-  const all = (await (await fetch(controlUrl(env.META_GRAPH_URL, "requests"))).json()) as any[];
+  const all = (await (await fetch(fakeControl("graph", "requests"))).json()) as any[];
   return all.filter((r) => r.path.includes(part));
 }
 
 export async function modelRequests(): Promise<any[]> {
-  return (await (await fetch(controlUrl(env.AI_BASE_URL, "requests"))).json()) as any[];
+  return (await (await fetch(fakeControl("model", "requests"))).json()) as any[];
 }
 
 /** Posts to a fake's control path (see tests/fakes/README.md). */
 async function control(service: "graph" | "model", path: string, body: unknown) {
-  const base = service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL;
-  await fetch(controlUrl(base, path), {
+  await fetch(fakeControl(service, path), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
@@ -55,8 +57,7 @@ export const chooseMessageId = (contains: string, id: string) =>
 
 /** How many requests a failure's `hold` keeps waiting (a small read, unlike the request log). */
 export async function heldRequests(service: "graph" | "model", hold: string) {
-  const base = service === "graph" ? env.META_GRAPH_URL : env.AI_BASE_URL;
-  const url = `${controlUrl(base, "held")}?hold=${encodeURIComponent(hold)}`;
+  const url = `${fakeControl(service, "held")}?hold=${encodeURIComponent(hold)}`;
   return ((await (await fetch(url)).json()) as { waiting: number }).waiting;
 }
 
