@@ -49,6 +49,9 @@ writeFileSync(
     AI_API_KEY: E2E_SETTINGS.aiKey,
     // Every browser test signs up from 127.0.0.1.
     REGISTRATIONS_PER_HOUR: "1000",
+    OPERATOR_TOKEN: E2E_SETTINGS.operatorToken,
+    // A move's switch waits twice this for cached routes to expire: 2 s, not a minute.
+    STORE_ROUTE_TTL_SECONDS: "1",
   })
     .map(([key, value]) => `${key}="${value}"`)
     .join("\n"),

@@ -67,7 +67,11 @@ async function operator(path, body) {
 }
 
 /** @type {{organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number}[]} */
-const stores = await operator("/stores");
+const stores = await operator("/stores").catch((error) => {
+  // A refused token, say: the app's own words, not a stack trace.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
 
 if (command === "list") {
   if (args.includes("--json")) {

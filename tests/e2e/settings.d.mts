@@ -5,6 +5,7 @@ export const E2E_SETTINGS: {
   appId: string;
   appSecret: string;
   aiKey: string;
+  operatorToken: string;
 };
 export const ORGANIZATION: {
   name: string;

@@ -11,6 +11,8 @@ export const E2E_SETTINGS = {
   appId: GRAPH_FIXTURES.appId,
   appSecret: "e2e-app-secret",
   aiKey: "e2e-ai-key",
+  /** `npm run stores` against the browser tests' server (operator-command.spec.ts). */
+  operatorToken: "e2e-operator-token",
 };
 
 /** The organization a browser test's owner (and the screenshots' clinic) creates. */
