@@ -23,6 +23,8 @@
 //   npm run bench -- --only broadcast  a 10,000-recipient broadcast (9) alone, its organization in
 //                                      its store, sent to the fake Graph API (about 3 minutes
 //                                      with --skip-build)
+//   npm run bench -- --profile         a CPU profile of each single-message load (bench/results/
+//                                      <label>-single-<place>.cpuprofile), its top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
 //   npm run bench -- --broadcast-statuses  the fake sends the broadcast's statuses back, as Meta
 import { execFileSync, execSync, spawn } from "node:child_process";
@@ -31,6 +33,7 @@ import os from "node:os";
 import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
 import { historyBench, historyTable } from "./history.mjs";
+import { startProfile } from "./profile.mjs";
 import {
   broadcastBench,
   broadcastTable,
@@ -64,6 +67,10 @@ const option = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const SECONDS = Number(option("seconds", 8));
+const LABEL = option("label", new Date().toISOString().replace(/[:.]/g, "-"));
+/** Profiling costs CPU of its own: a profiled run's figures are not comparable. */
+const PROFILE = flag("profile");
+mkdirSync("bench/results", { recursive: true });
 /**
  * `--only ingest`: a quick loop while working on the webhook (no inbox seed, reads, bundles or
  * retention; the move of the live organization). `--only history`: the history import alone.
@@ -414,6 +421,9 @@ async function ingest(place, customerOffset) {
 
   log(`webhook ingest, one message per delivery (5% duplicates), organization in ${where}`);
   const messagesBefore = count("1");
+  const stopProfile = PROFILE
+    ? await startProfile(`bench/results/${LABEL}-single-${place}.cpuprofile`)
+    : null;
   r.webhookSingle = await measured({
     mode: "rate",
     kind: "webhook",
@@ -426,6 +436,10 @@ async function ingest(place, customerOffset) {
     concurrency: 8,
     durationMs,
   });
+  if (stopProfile) {
+    const { samples, self, total } = await stopProfile();
+    log(`  profile (${samples} samples), self:\n${self.join("\n")}\n  total:\n${total.join("\n")}`);
+  }
   await sleep(1000);
   r.webhookSingle.stored = minus(count("1"), messagesBefore);
   const distinct = orgQuery(
@@ -1267,9 +1281,7 @@ console.log(
   `\n${rows.filter((r) => r.met === "met").length} met, ${rows.filter((r) => r.met === "MISSED").length} missed; machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.load.map((l) => l.toFixed(1)).join(" ")}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 
-mkdirSync("bench/results", { recursive: true });
-const label = option("label", new Date().toISOString().replace(/[:.]/g, "-"));
-const file = `bench/results/${label}.json`;
+const file = `bench/results/${LABEL}.json`;
 writeFileSync(
   file,
   JSON.stringify(
