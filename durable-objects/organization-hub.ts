@@ -17,7 +17,6 @@ import {
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
-import { RowChecksum } from "../worker/stores/row-checksum";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
@@ -237,9 +236,12 @@ export class OrganizationHub extends DurableObject<Env> {
     );
   }
 
-  /** One page of a table's rows, in key order after `after` (the export; a move's copy). */
+  /**
+   * One page of a table's rows, in key order after `after` (the export; a move's copy); null
+   * when this is not the organization's store (never an empty page: a move would copy none).
+   */
   async page(organizationId: string, table: StoreTable, after: string, limit: number) {
-    if (!this.serves(organizationId)) return [];
+    if (!this.serves(organizationId)) return null;
     return pageOf(this.data, organizationId, table, after, limit);
   }
 
@@ -257,9 +259,9 @@ export class OrganizationHub extends DurableObject<Env> {
     return applySync(this.data, organizationId, table, rows, range);
   }
 
-  /** How many rows of a table the store holds, and their checksum (a move's check). */
+  /** How many rows of a table the store holds, and their checksum (a move's check); null as `page`. */
   async summary(organizationId: string, table: StoreTable) {
-    if (!this.serves(organizationId)) return new RowChecksum().summary();
+    if (!this.serves(organizationId)) return null;
     return summaryOf(this.data, organizationId, table);
   }
 

@@ -900,6 +900,35 @@ describe("moving an organization (npm run stores -- move)", () => {
     ).toBe(400);
     expect((await operator(`/stores/${id}/abort`)).body.data).toEqual({ state: "d1" });
   });
+
+  it("never reads another organization's store as an empty one: the move fails and stays undone", async () => {
+    const owner = await createOwner();
+    const id = owner.organization.id;
+    await createConversation(owner);
+    // A registry pointing at another organization's store (a restore gone wrong, say): the
+    // two organizations' store ids swapped.
+    const other = (await createOwner()).organization.id;
+    const [mine, theirs] = [
+      (await registryRow(id))!.store_id,
+      (await registryRow(other))!.store_id,
+    ];
+    const pointAt = (organizationId: string, storeId: string) =>
+      env.DB.prepare("UPDATE organization_stores SET store_id = ? WHERE organization_id = ?").bind(
+        storeId,
+        organizationId,
+      );
+    await env.DB.batch([pointAt(id, "swap"), pointAt(other, mine), pointAt(id, theirs)]);
+
+    expect((await operator(`/stores/${id}/move`, { to: "d1" })).status).toBe(200);
+    expect(
+      (await operator(`/stores/${id}/copy`, { table: "conversations", after: "" })).status,
+    ).toBe(500);
+    expect((await operator(`/stores/${id}/switch`)).status).toBe(200);
+    // Its checks read nothing from a store that is not its own: no "equal", no move to D1.
+    expect((await operator(`/stores/${id}/finish`)).status).toBe(500);
+    expect(await registryRow(id)).toMatchObject({ state: "switching", moving_to: "d1" });
+    expect((await operator(`/stores/${id}/abort`)).body.data).toEqual({ state: "store" });
+  });
 });
 
 describe("D1's copy of a moved organization", () => {

@@ -34,7 +34,13 @@ import {
   type Person,
 } from "./account-in-organization";
 import { auditAccount, auditIn, inOrganizationData } from "../stores/organization-parts";
-import { organizationStore, storeAt, storeRoute, tableIsInStore } from "../stores/registry";
+import {
+  organizationStore,
+  storeAt,
+  storeRefused,
+  storeRoute,
+  tableIsInStore,
+} from "../stores/registry";
 import { pageOf, type StoreTable } from "../stores/store-tables";
 import { forgetInD1Copy } from "../stores/d1-copies";
 
@@ -181,7 +187,9 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
   const ofOrganization = (table: StoreTable) =>
     new PagedList((after) =>
       tableIsInStore(route, table)
-        ? storeAt(env, route).page(orgId, table, after, EXPORT_PAGE_SIZE)
+        ? storeAt(env, route)
+            .page(orgId, table, after, EXPORT_PAGE_SIZE)
+            .then((rows) => rows ?? Promise.reject(storeRefused(orgId, "the export")))
         : pageOf(orgDb, orgId, table, after, EXPORT_PAGE_SIZE),
     );
   return new JsonObject({

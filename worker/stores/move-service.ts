@@ -27,7 +27,7 @@ import { AppError, notFound } from "../http/errors";
 import type { Deps } from "../http/deps";
 import { STORE_SCHEMA_VERSION } from "../../durable-objects/store-migrations";
 import type { TableSummary } from "./row-checksum";
-import { routeTtlMs, storeAt } from "./registry";
+import { routeTtlMs, storeAt, storeRefused } from "./registry";
 import { scheduleStoreJob } from "./store-jobs";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
 import {
@@ -44,6 +44,10 @@ import {
 export const MOVE_PAGE_SIZE = 500;
 
 const conflict = (message: string) => new AppError(409, "conflict", message);
+const notMoving = () => conflict("La organización no se está trasladando.");
+/** The registry's states a step may leave: `finish` only a switch, `abort` any move. */
+const isSwitching = eq(organizationStores.state, "switching");
+const isMoving = inArray(organizationStores.state, ["copying", "switching"]);
 
 type RegistryRow = typeof organizationStores.$inferSelect;
 
@@ -172,13 +176,14 @@ export async function copyPage(
     row.movingTo === "store"
       ? await pageOf(orgDb, organizationId, table, after, MOVE_PAGE_SIZE)
       : await store.page(organizationId, table, after, MOVE_PAGE_SIZE);
+  if (!rows) throw storeRefused(organizationId, "the move's copy");
   const next = rows.length === MOVE_PAGE_SIZE ? keyOf(table, rows.at(-1)!) : null;
   const range = { after, upTo: next };
   const written =
     row.movingTo === "store"
       ? await store.syncRows(organizationId, table, rows, range)
       : await applySync(orgDb, organizationId, table, rows, range);
-  if (!written) throw new Error(`the store of ${organizationId} refused the move's copy`);
+  if (!written) throw storeRefused(organizationId, "the move's copy");
   return { copied: rows.length, ...written, next };
 }
 
@@ -202,6 +207,7 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       summaryOf(orgDb, organizationId, table),
       store.summary(organizationId, table),
     ]);
+    if (!inStore) throw storeRefused(organizationId, "the move's check");
     checks.push({ table, d1, store: inStore });
   }
   const differing = checks
@@ -209,7 +215,7 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
     .map((c) => c.table);
   const matches = differing.length === 0;
   const state = matches ? row.movingTo : origin(row);
-  await db
+  const [switched] = await db
     .update(organizationStores)
     .set({
       state,
@@ -223,7 +229,10 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       }),
       updatedAt: new Date().toISOString(),
     })
-    .where(eq(organizationStores.organizationId, organizationId));
+    // Only the move it checked: one abandoned meanwhile stays abandoned (its D1 took writes).
+    .where(and(eq(organizationStores.organizationId, organizationId), isSwitching))
+    .returning({ state: organizationStores.state });
+  if (!switched) throw notMoving();
   // The deliveries its store held meanwhile, where its data now is.
   await store.applyHeld(organizationId);
   // Conversions D1 had waiting for a retry are its store's now (the cron over D1 leaves them).
@@ -234,14 +243,15 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
 /** Abandons a move: the organization stays where its data was. */
 export async function abortMove({ db, env }: Deps, organizationId: string) {
   const row = await registryRow(db, organizationId);
-  if ((row.state !== "copying" && row.state !== "switching") || !row.movingTo) {
-    throw conflict("La organización no se está trasladando.");
-  }
+  if ((row.state !== "copying" && row.state !== "switching") || !row.movingTo) throw notMoving();
   const back = origin(row);
-  await db
+  const [abandoned] = await db
     .update(organizationStores)
     .set({ state: back, movingTo: null, switchingSince: null, updatedAt: new Date().toISOString() })
-    .where(eq(organizationStores.organizationId, organizationId));
+    // Not a move that `finish` ended meanwhile.
+    .where(and(eq(organizationStores.organizationId, organizationId), isMoving))
+    .returning({ state: organizationStores.state });
+  if (!abandoned) throw notMoving();
   // The deliveries its store held meanwhile, where its data still is.
   await storeAt(env, row).applyHeld(organizationId);
   return { state: back };

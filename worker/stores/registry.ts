@@ -70,6 +70,13 @@ export async function organizationStore(env: Env, organizationId: string) {
 }
 
 /** The store a route names. */
+/**
+ * A store answered that it is not this organization's (`serves`: a registry pointing at another
+ * organization's store). Nothing may read that as empty: the call fails.
+ */
+export const storeRefused = (organizationId: string, what: string) =>
+  new Error(`the store of ${organizationId} refused ${what}`);
+
 export function storeAt(env: Env, { storeId, jurisdiction }: StoreRoute) {
   const namespace = jurisdiction
     ? env.ORGANIZATION_HUB.jurisdiction(jurisdiction)

@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import { organizations, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
-import { allDataInStore, storeAt, storeRoute } from "../stores/registry";
+import { allDataInStore, storeAt, storeRefused, storeRoute } from "../stores/registry";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 import { followUpWaitStarted } from "../follow-ups/sending";
@@ -162,7 +162,7 @@ async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPar
       route.state === "switching"
         ? await store.hold(organizationId, part)
         : await store.deliver(organizationId, part);
-    if (!landed) throw new Error(`the store of ${organizationId} refused its delivery`);
+    if (!landed) throw storeRefused(organizationId, "its delivery");
     return landed.stored;
   }
   const outcome = await ingestDeliveryPart(deps, organizationId, part);

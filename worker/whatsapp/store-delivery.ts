@@ -34,6 +34,11 @@ export interface StoreDelivery {
 /** Held parts, `held:<arrival number>`: storage lists keys in order, hence the zero padding. */
 const HELD = "held:";
 const heldKey = (sequence: number) => `${HELD}${String(sequence).padStart(12, "0")}`;
+/**
+ * The last arrival number given, kept apart from the parts: a number is never given twice, so
+ * a call that listed the held parts earlier can never take a newer part under an old key.
+ */
+const HELD_SEQUENCE = "held-sequence";
 
 /** Applies a part now, after any part still held from a move (an earlier arrival). */
 export async function deliverHere(
@@ -43,7 +48,7 @@ export async function deliverHere(
 ): Promise<StoreDelivery> {
   const held = await store.storage.list({ prefix: HELD, limit: 1 });
   if (held.size > 0) await applyHeldHere(store, organizationId);
-  return { stored: (await applyPart(store, organizationId, part)) ?? 0 };
+  return { stored: (await applyPart(store, organizationId, { part })) ?? 0 };
 }
 
 /**
@@ -57,8 +62,9 @@ export async function holdHere(
   part: DeliveryPart,
 ): Promise<StoreDelivery> {
   const [last] = await store.storage.list({ prefix: HELD, reverse: true, limit: 1 });
-  const next = last ? Number(last[0].slice(HELD.length)) + 1 : 1;
-  await store.storage.put(heldKey(next), part);
+  const given = (await store.storage.get<number>(HELD_SEQUENCE)) ?? 0;
+  const next = Math.max(given, last ? Number(last[0].slice(HELD.length)) : 0) + 1;
+  await store.storage.put({ [HELD_SEQUENCE]: next, [heldKey(next)]: part });
   return { stored: await applyHeldHere(store, organizationId) };
 }
 
@@ -73,9 +79,9 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
   const route = await freshStoreRoute(store.env, organizationId);
   if (route.state === "switching") return 0;
   let stored = 0;
-  for (const [key, part] of await store.storage.list<DeliveryPart>({ prefix: HELD })) {
+  for (const key of (await store.storage.list({ prefix: HELD })).keys()) {
     try {
-      stored += (await applyPart(store, organizationId, part, key)) ?? 0;
+      stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
       console.error("held delivery not applied yet", organizationId, key, error);
       break;
@@ -87,20 +93,22 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
 /**
  * One part in one transaction of the store: the organization's writes (in its SQLite, or in D1
  * while its data is there), its replies, transcripts and history import queued, and a held
- * part's key deleted, so it is applied once. Answers the messages stored, null when another call
- * applied that held part first. Nothing in it may call this same store: the transaction holds
- * every other call.
+ * part's key deleted, so it is applied once. A held part is read inside the transaction: what
+ * the key holds now, never what an earlier listing saw. Answers the messages stored, null when
+ * another call applied that held part first. Nothing in it may call this same store: the
+ * transaction holds every other call.
  */
 async function applyPart(
   store: DeliveryStore,
   organizationId: string,
-  part: DeliveryPart,
-  key?: string,
+  arrival: { part: DeliveryPart } | { key: string },
 ) {
   const deps = await store.depsFor(organizationId);
   const { env, held } = holdingEvents(deps.env, organizationId);
   const outcome = await store.storage.transaction(async () => {
-    if (key !== undefined && (await store.storage.get(key)) === undefined) return null;
+    const part =
+      "part" in arrival ? arrival.part : await store.storage.get<DeliveryPart>(arrival.key);
+    if (part === undefined) return null;
     const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
@@ -111,7 +119,7 @@ async function applyPart(
     if (done.followUpWaitStarted) {
       await store.queueJob(organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
     }
-    if (key !== undefined) await store.storage.delete(key);
+    if ("key" in arrival) await store.storage.delete(arrival.key);
     return done;
   });
   await sendHeld(store, organizationId, held);
