@@ -17,7 +17,7 @@ import {
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
-import { allDataInStore, storeRoute } from "../worker/stores/registry";
+import { allDataInStore, freshStoreRoute, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
@@ -48,6 +48,8 @@ const MAX_WAIT_MS = 10_000;
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 /** When a reply asks again for a voice note another path is transcribing. */
 const HELD_NOTE_RETRY_MS = 5_000;
+/** How often replies and transcripts held by a move's switch ask whether it has ended. */
+const SWITCH_RECHECK_MS = 5_000;
 
 /** A voice note to transcribe: due at once, tried once (the model client retries itself). */
 interface PendingTranscript {
@@ -416,8 +418,39 @@ export class OrganizationHub extends DurableObject<Env> {
   override async alarm() {
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
+    if (!(await this.waitForSwitch(closedAt))) await this.answerCustomers();
+    await runDueJobs(this.jobStore(), new Date());
+    await this.armAlarm();
+  }
+
+  /**
+   * While the organization's move switches, its due transcripts and replies wait: what they
+   * would write could miss the move's last copy (its jobs wait the same way). Asked of the
+   * registry as it is now; true when they were put off.
+   */
+  private async waitForSwitch(now: number) {
+    const due = [
+      ...(await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" })),
+      ...(await this.ctx.storage.list<PendingReply>({ prefix: "reply:" })),
+    ].filter(([, work]) => work.dueAt <= now);
+    if (due.length === 0) return false;
+    const route = await freshStoreRoute(this.env, due[0]![1].organizationId);
+    if (route.state !== "switching") return false;
+    const later = now + SWITCH_RECHECK_MS;
+    // Storage takes at most 128 keys per put.
+    for (let i = 0; i < due.length; i += 128) {
+      const batch = due.slice(i, i + 128).map(([key, work]) => [key, { ...work, dueAt: later }]);
+      await this.ctx.storage.put(Object.fromEntries(batch));
+    }
+    return true;
+  }
+
+  /** The due transcripts, then the due replies (`alarm`). */
+  private async answerCustomers() {
+    const closedAt = Date.now();
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
+      if (job.dueAt > closedAt) continue;
       try {
         // A note another path holds is that path's to finish: waiting here would hold every
         // reply of the organization (an abandoned claim is swept back after its lease).
@@ -462,8 +495,6 @@ export class OrganizationHub extends DurableObject<Env> {
         }
       }
     }
-    await runDueJobs(this.jobStore(), new Date());
-    await this.armAlarm();
   }
 
   /** What the store's jobs work with (durable-objects/store-job-runner.ts). */

@@ -19,6 +19,7 @@ import {
   modelRequests,
   scriptModel,
 } from "../support/webhooks";
+import { beginAndCopy, operator } from "../support/operator";
 import { organizationStore } from "../../worker/stores/registry";
 
 /** An organization whose number answers with an active AI agent by default. */
@@ -116,6 +117,28 @@ describe("auto-reply", () => {
     // Running the alarm again changes nothing: the customer has been answered.
     await runDurableObjectAlarm(hub);
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
+  });
+
+  it("waits while its organization's move switches, then answers once, where the data went", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const id = owner.organization.id;
+    const from = customerPhone();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Abrís los sábados?" })));
+    const conversation = await conversationOf(id, from);
+    // Its data moving back to D1, checked next: what a reply wrote now could miss the check.
+    await beginAndCopy(id, "d1");
+    await runDueReplies(hub);
+    expect(await botMessages(id, conversation.id)).toEqual([]);
+    const [waiting] = await runInDurableObject(hub, async (_instance, state) => [
+      ...(await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })).values(),
+    ]);
+    expect(waiting!.dueAt).toBeGreaterThan(Date.now());
+
+    expect((await operator(`/stores/${id}/finish`)).body.data).toMatchObject({ moved: true });
+    await runDueReplies(hub);
+    const replies = await botMessages(id, conversation.id);
+    expect(replies.map((reply) => reply.status)).toEqual(["sent"]);
+    expect(await scheduledReplies(hub)).toEqual([]);
   });
 
   it("answers a burst of messages once, reading them all", async () => {

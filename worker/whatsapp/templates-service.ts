@@ -10,6 +10,7 @@ import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
 import { metaFailure } from "../meta/graph";
+import { storeRoute } from "../stores/registry";
 import {
   fillTemplate,
   templateParameterCount,
@@ -20,8 +21,12 @@ import {
 const notConnected = () =>
   new AppError(422, "not_connected", "Conecta WhatsApp para usar las plantillas de mensaje.");
 
-/** Asks Meta for the account's templates and stores them; answers the fresh list. */
-async function refreshTemplates(deps: Deps, organizationId: string): Promise<WhatsappTemplate[]> {
+/** Asks Meta for the account's templates and stores them (unless told not to); answers the fresh list. */
+async function refreshTemplates(
+  deps: Deps,
+  organizationId: string,
+  keep = true,
+): Promise<WhatsappTemplate[]> {
   const sender = await connectedSender(deps, organizationId);
   if (!sender) throw notConnected();
   let answer;
@@ -41,7 +46,7 @@ async function refreshTemplates(deps: Deps, organizationId: string): Promise<Wha
     components: t.components as TemplateComponent[],
     updatedAt: now,
   }));
-  if (rows.length > 0) {
+  if (keep && rows.length > 0) {
     await deps.orgDb
       .insert(whatsappTemplates)
       .values(rows)
@@ -69,9 +74,13 @@ async function refreshTemplates(deps: Deps, organizationId: string): Promise<Wha
   }));
 }
 
-/** `GET /whatsapp-config/templates`: always Meta's current list. */
+/**
+ * `GET /whatsapp-config/templates`: always Meta's current list. While a move switches it is not
+ * kept: a read must not write what the move's last copy could miss.
+ */
 export async function listTemplates(deps: Deps, member: Member) {
-  return { templates: await refreshTemplates(deps, member.organizationId) };
+  const switching = (await storeRoute(deps.env, member.organizationId)).state === "switching";
+  return { templates: await refreshTemplates(deps, member.organizationId, !switching) };
 }
 
 function findStored(db: OrganizationDb, organizationId: string, name: string, language: string) {
