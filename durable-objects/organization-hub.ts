@@ -25,6 +25,7 @@ import { runPart, type OrganizationPart } from "../worker/stores/organization-pa
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
 import {
   applyHeldHere,
+  heldPartsLeft,
   deliverHere,
   holdHere,
   type DeliveryStore,
@@ -507,6 +508,10 @@ export class OrganizationHub extends DurableObject<Env> {
       storeFull: this.isFull,
       waitUntil,
       reportDay: (organizationId, at) => this.reportSchema(organizationId, this.schemaVersion, at),
+      applyHeld: async (organizationId) => {
+        await applyHeldHere(this.deliveryStore(), organizationId);
+        return heldPartsLeft(this.ctx.storage);
+      },
     };
   }
 

@@ -11,6 +11,7 @@ import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
+import { HELD_RETRY_MS } from "../worker/whatsapp/store-delivery";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
@@ -41,6 +42,8 @@ export interface JobStore {
   storeFull: () => boolean;
   /** Tells the registry the store ran its day (`at`), with its size and messages. */
   reportDay: (organizationId: string, at: Date) => Promise<void>;
+  /** Applies the deliveries it still holds from a move; answers how many are left. */
+  applyHeld: (organizationId: string) => Promise<number>;
   waitUntil: (work: Promise<unknown>) => void;
 }
 
@@ -73,6 +76,10 @@ const RUNS: Record<
   broadcasts: (deps, at, organizationId) => runBroadcasts(deps, organizationId, at),
   // What is due, a couple of seconds at a time; then when the next wait is over.
   follow_ups: (deps, at, organizationId) => runFollowUps(deps, organizationId, at),
+  // A held delivery that failed when its move ended: again until none is left, however quiet
+  // the organization is (a new delivery would apply it too).
+  held_deliveries: async (_deps, _at, organizationId, store) =>
+    (await store.applyHeld(organizationId)) > 0 ? Date.now() + HELD_RETRY_MS : null,
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */

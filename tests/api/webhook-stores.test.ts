@@ -2,7 +2,7 @@
 // store (contract section 15): one call per store, one transaction there, 200 only once every
 // store it touched has committed, 500 when one failed (Meta retries, and nothing is stored
 // twice), and while an organization moves its part is held and applied once when it has moved.
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ctwaReferral, delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
@@ -372,6 +372,38 @@ describe("a delivery while its organization moves (switching)", () => {
     });
     expect(await storedTimes(a.organizationId, message)).toEqual({ [message]: 1 });
     expect(await inD1(message)).toBe(0);
+  });
+
+  it("a held part that fails when the move ends is tried again by the store, without another delivery", async () => {
+    const a = await connectedOwner();
+    const message = wamid();
+    await beginAndCopy(a.organizationId, "d1");
+    expect((await deliver(delivery(text(a.phoneNumberId, "Hola", message)))).status).toBe(200);
+    // The store refuses it once, as a failing disk or a bug would.
+    await inStore(
+      a.organizationId,
+      `CREATE TRIGGER refuse_for_test BEFORE INSERT ON messages WHEN NEW.wamid = '${message}'
+       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    expect((await operator(`/stores/${a.organizationId}/abort`)).body.data).toEqual({
+      state: "store",
+    });
+    expect(await storedTimes(a.organizationId, message)).toEqual({ [message]: 0 });
+    expect(await heldIn(a.organizationId)).toBe(1);
+
+    await inStore(a.organizationId, "DROP TRIGGER refuse_for_test");
+    const store = await organizationStore(env, a.organizationId);
+    await runInDurableObject(store, async (_, state) => {
+      const job = await state.storage.get<{ dueAt: number }>("job:held_deliveries");
+      expect(job!.dueAt).toBeGreaterThan(Date.now());
+      await state.storage.put("job:held_deliveries", { ...job, dueAt: Date.now() - 1 });
+    });
+    await runDurableObjectAlarm(store);
+    expect(await storedTimes(a.organizationId, message)).toEqual({ [message]: 1 });
+    expect(await heldIn(a.organizationId)).toBe(0);
+    expect(
+      await runInDurableObject(store, (_, state) => state.storage.get("job:held_deliveries")),
+    ).toBeUndefined();
   });
 
   it("a part handed over by a Worker that still sees the move over is applied at once", async () => {

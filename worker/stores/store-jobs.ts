@@ -25,6 +25,7 @@ export const STORE_JOBS = [
   "history",
   "broadcasts",
   "follow_ups",
+  "held_deliveries",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
@@ -36,6 +37,7 @@ export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
   "history",
   "broadcasts",
   "follow_ups",
+  "held_deliveries",
 ]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */

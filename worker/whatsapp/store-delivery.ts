@@ -40,6 +40,13 @@ const heldKey = (sequence: number) => `${HELD}${String(sequence).padStart(12, "0
  */
 const HELD_SEQUENCE = "held-sequence";
 
+/** How long a held part that failed waits before it is tried again (the store's job). */
+export const HELD_RETRY_MS = 30_000;
+
+/** How many parts the store still holds from a move. */
+export const heldPartsLeft = async (storage: DurableObjectStorage) =>
+  (await storage.list({ prefix: HELD })).size;
+
 /** Applies a part now, after any part still held from a move (an earlier arrival). */
 export async function deliverHere(
   store: DeliveryStore,
@@ -71,7 +78,8 @@ export async function holdHere(
 /**
  * Applies the held parts in arrival order once the organization is no longer `switching`,
  * where its data now is. One that fails stays, with those after it, for the next call (a
- * delivery, or the next part held), and is logged; answers the messages stored.
+ * delivery, the next part held, or the store's job in HELD_RETRY_MS), and is logged; answers
+ * the messages stored.
  */
 export async function applyHeldHere(store: DeliveryStore, organizationId: string) {
   // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
@@ -84,6 +92,7 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
       stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
       console.error("held delivery not applied yet", organizationId, key, error);
+      await store.queueJob(organizationId, "held_deliveries", Date.now() + HELD_RETRY_MS);
       break;
     }
   }
