@@ -5,7 +5,8 @@ import { RETENTION_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { seedMessage } from "../support/db";
-import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { beginAndCopy, operator } from "../support/operator";
+import { keepInD1, orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { conversions, heldStatuses, trackingSessions } from "../../worker/db/schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
@@ -111,5 +112,31 @@ describe("daily retention", () => {
       held_statuses: 0,
     });
     expect(first.every((run) => run.complete)).toBe(true);
+  });
+  it("leaves an organization whose move is switching alone until it has moved", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    await keepInD1(orgId);
+    const expired = await createConversation(owner);
+    await orgSql(
+      orgId,
+      "UPDATE conversations SET last_message_at = ? WHERE id = ?",
+      justBefore,
+      expired.id,
+    );
+    await seedMessage(orgId, expired.id, { at: justBefore });
+    const inD1 = async (table: string) =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE organization_id = ?`)
+        .bind(orgId)
+        .first<{ n: number }>())!.n;
+
+    // Copied, switched and caught up: the check comes next, and must find both sides alike.
+    await beginAndCopy(orgId, "store");
+    await runRetentionCron();
+    expect([await inD1("conversations"), await inD1("messages")]).toEqual([1, 1]);
+    expect((await operator(`/stores/${orgId}/finish`)).body.data).toMatchObject({ moved: true });
+    // Its store's own run deletes them there, as every day.
+    await runRetentionCron();
+    expect(await countOf(orgId, "messages")).toBe(0);
   });
 });

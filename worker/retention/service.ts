@@ -6,6 +6,8 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
+import { inD1 } from "../db/client";
+import { switchingOrganizations } from "../stores/registry";
 import type { Deps } from "../http/deps";
 import { HELD_STATUS_MS } from "../whatsapp/statuses";
 
@@ -64,6 +66,13 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
   };
   let statements = 0;
   let slowest = 0;
+  // Over D1, an organization whose move is switching keeps its rows until the move has ended;
+  // the next day's run deletes them.
+  const moving = inD1(orgDb) ? await switchingOrganizations(db) : [];
+  const notMoving = (column: string) =>
+    moving.length === 0
+      ? sql``
+      : sql` AND ${sql.raw(column)} NOT IN (SELECT value FROM json_each(${JSON.stringify(moving)}))`;
 
   /**
    * Repeats one batched DELETE until nothing is left or the run's budget is spent. Rows are
@@ -88,27 +97,31 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
       "messages",
       () => sql`DELETE FROM messages WHERE rowid IN (
         SELECT m.rowid FROM messages m JOIN conversations c ON c.id = m.conversation_id
-        WHERE c.last_message_at < ${cutoff} LIMIT ${BATCH_SIZE})`,
+        WHERE c.last_message_at < ${cutoff}${notMoving("c.organization_id")} LIMIT ${BATCH_SIZE})`,
     )) &&
     (await drain(
       "conversations",
       () => sql`DELETE FROM conversations WHERE rowid IN (
-        SELECT rowid FROM conversations WHERE last_message_at < ${cutoff} LIMIT ${BATCH_SIZE})`,
+        SELECT rowid FROM conversations WHERE last_message_at < ${cutoff}${notMoving("organization_id")}
+        LIMIT ${BATCH_SIZE})`,
     )) &&
     (await drain(
       "conversions",
       () => sql`DELETE FROM conversions WHERE rowid IN (
-        SELECT rowid FROM conversions WHERE event_time < ${cutoff} LIMIT ${BATCH_SIZE})`,
+        SELECT rowid FROM conversions WHERE event_time < ${cutoff}${notMoving("organization_id")}
+        LIMIT ${BATCH_SIZE})`,
     )) &&
     (await drain(
       "tracking_sessions",
       () => sql`DELETE FROM tracking_sessions WHERE rowid IN (
-        SELECT rowid FROM tracking_sessions WHERE last_activity_at < ${cutoff} LIMIT ${BATCH_SIZE})`,
+        SELECT rowid FROM tracking_sessions WHERE last_activity_at < ${cutoff}${notMoving("organization_id")}
+        LIMIT ${BATCH_SIZE})`,
     )) &&
     (await drain(
       "held_statuses",
       () => sql`DELETE FROM held_statuses WHERE rowid IN (
-        SELECT rowid FROM held_statuses WHERE received_at < ${heldCutoff} LIMIT ${BATCH_SIZE})`,
+        SELECT rowid FROM held_statuses WHERE received_at < ${heldCutoff}${notMoving("organization_id")}
+        LIMIT ${BATCH_SIZE})`,
     ));
 
   const report: RetentionReport = {

@@ -158,3 +158,15 @@ export async function organizationsServedBy(
   }
   return served;
 }
+
+/**
+ * The organizations whose move is switching: D1's cron leaves their rows alone until it ends
+ * (a deletion then would fail the move's check, or miss its last copy).
+ */
+export async function switchingOrganizations(db: Db) {
+  const rows = await db
+    .select({ id: organizationStores.organizationId })
+    .from(organizationStores)
+    .where(eq(organizationStores.state, "switching"));
+  return rows.map((row) => row.id);
+}
