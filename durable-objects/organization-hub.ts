@@ -419,31 +419,28 @@ export class OrganizationHub extends DurableObject<Env> {
   override async alarm() {
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
-    if (!(await this.waitForSwitch(closedAt))) await this.answerCustomers();
+    await this.answerCustomers();
     await runDueJobs(this.jobStore(), new Date());
     await this.armAlarm();
   }
 
   /**
-   * While the organization's move switches, its due transcripts and replies wait: what they
-   * would write could miss the move's last copy (its jobs wait the same way). Asked of the
-   * registry as it is now; true when they were put off.
+   * Whether the organization's move is switching, asked of the registry as it is now before
+   * each transcript and reply: what they would write then could miss the move's last copy (its
+   * jobs wait the same way). A registry that cannot be read counts as switching: the work is put
+   * off, never lost, and the alarm goes on.
    */
-  private async waitForSwitch(now: number) {
-    const due = [
-      ...(await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" })),
-      ...(await this.ctx.storage.list<PendingReply>({ prefix: "reply:" })),
-    ].filter(([, work]) => work.dueAt <= now);
-    if (due.length === 0) return false;
-    const route = await freshStoreRoute(this.env, due[0]![1].organizationId);
-    if (route.state !== "switching") return false;
-    const later = now + SWITCH_RECHECK_MS;
-    // Storage takes at most 128 keys per put.
-    for (let i = 0; i < due.length; i += 128) {
-      const batch = due.slice(i, i + 128).map(([key, work]) => [key, { ...work, dueAt: later }]);
-      await this.ctx.storage.put(Object.fromEntries(batch));
+  private async switching(organizationId: string) {
+    try {
+      return (await freshStoreRoute(this.env, organizationId)).state === "switching";
+    } catch (error) {
+      console.error("registry unreadable: transcripts and replies put off", error);
+      return true;
     }
-    return true;
+  }
+
+  private async putOff(key: string, work: PendingTranscript | PendingReply) {
+    await this.ctx.storage.put(key, { ...work, dueAt: Date.now() + SWITCH_RECHECK_MS });
   }
 
   /** The due transcripts, then the due replies (`alarm`). */
@@ -452,6 +449,10 @@ export class OrganizationHub extends DurableObject<Env> {
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
       if (job.dueAt > closedAt) continue;
+      if (await this.switching(job.organizationId)) {
+        await this.putOff(key, job);
+        continue;
+      }
       try {
         // A note another path holds is that path's to finish: waiting here would hold every
         // reply of the organization (an abandoned claim is swept back after its lease).
@@ -476,6 +477,10 @@ export class OrganizationHub extends DurableObject<Env> {
     const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
     for (const [key, reply] of pending) {
       if (reply.dueAt > now) continue;
+      if (await this.switching(reply.organizationId)) {
+        await this.putOff(key, reply);
+        continue;
+      }
       const conversationId = key.slice("reply:".length);
       try {
         const deps = await this.depsFor(reply.organizationId);

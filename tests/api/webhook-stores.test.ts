@@ -328,6 +328,11 @@ describe("a delivery while its organization moves (switching)", () => {
     expect(await storedTimes(a.organizationId, message)).toEqual({ [message]: 0 });
     expect(await inD1(message)).toBe(0);
     expect(await heldIn(a.organizationId)).toBe(3);
+    // The store's own job will apply them whatever becomes of the move's end.
+    const store = await organizationStore(env, a.organizationId);
+    const job = () =>
+      runInDurableObject(store, (_, state) => state.storage.get("job:held_deliveries"));
+    expect(await job()).toBeDefined();
 
     const finished = await operator(`/stores/${a.organizationId}/finish`);
     expect(finished.body.data).toMatchObject({ moved: true, state: "store" });
@@ -348,7 +353,6 @@ describe("a delivery while its organization moves (switching)", () => {
     await beginAndCopy(a.organizationId, "d1");
     const later = wamid();
     expect((await deliver(delivery(text(a.phoneNumberId, "¿Seguís?", later)))).status).toBe(200);
-    const store = await organizationStore(env, a.organizationId);
     const keys = await runInDurableObject(store, async (_, state) => [
       ...(await state.storage.list({ prefix: "held:" })).keys(),
     ]);

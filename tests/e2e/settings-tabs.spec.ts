@@ -22,6 +22,9 @@ test("the settings tab survives a reload and Back, and switching tabs loads noth
   await page.goto("/settings");
   await expect(tab(page, "Meta Business")).toHaveAttribute("aria-selected", "true");
   await expect(page.getByRole("heading", { name: "Conexión con Meta Business" })).toBeVisible();
+  // The socket's first opening reads again what it may have missed since the page loaded (the
+  // disconnection notice's check): that is the screen's load, not the tabs'.
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
 
   const requests = apiRequests(page);
   await tab(page, "Organización").click();

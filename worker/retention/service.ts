@@ -67,8 +67,8 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
   let statements = 0;
   let slowest = 0;
   // Over D1, an organization whose move is switching keeps its rows until the move has ended;
-  // the next day's run deletes them.
-  const moving = inD1(orgDb) ? await switchingOrganizations(db) : [];
+  // the next day's run deletes them. Read again before each batch: a run lasts minutes.
+  let moving: string[] = [];
   const notMoving = (column: string) =>
     moving.length === 0
       ? sql``
@@ -82,6 +82,7 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
   async function drain(key: keyof typeof deleted, statement: () => SQL) {
     while (statements < MAX_STATEMENTS && Date.now() - started < MAX_DURATION_MS) {
       statements += 1;
+      if (inD1(orgDb)) moving = await switchingOrganizations(db);
       const t = Date.now();
       const rows = await orgDb.all(sql`${statement()} RETURNING 1`);
       slowest = Math.max(slowest, Date.now() - t);

@@ -19,7 +19,7 @@
  * its store again copies the tables added since it moved (`data_version`). D1's rows stay
  * where they were, for `move --back`.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
@@ -48,6 +48,16 @@ const notMoving = () => conflict("La organización no se está trasladando.");
 /** The registry's states a step may leave: `finish` only a switch, `abort` any move. */
 const isSwitching = eq(organizationStores.state, "switching");
 const isMoving = inArray(organizationStores.state, ["copying", "switching"]);
+/** The move a step read, not one started since: its direction and its switch. */
+const sameMove = (row: RegistryRow) =>
+  and(
+    row.movingTo === null
+      ? isNull(organizationStores.movingTo)
+      : eq(organizationStores.movingTo, row.movingTo),
+    row.switchingSince === null
+      ? isNull(organizationStores.switchingSince)
+      : eq(organizationStores.switchingSince, row.switchingSince),
+  );
 
 type RegistryRow = typeof organizationStores.$inferSelect;
 
@@ -230,7 +240,7 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       updatedAt: new Date().toISOString(),
     })
     // Only the move it checked: one abandoned meanwhile stays abandoned (its D1 took writes).
-    .where(and(eq(organizationStores.organizationId, organizationId), isSwitching))
+    .where(and(eq(organizationStores.organizationId, organizationId), isSwitching, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!switched) throw notMoving();
   // The deliveries its store held meanwhile, where its data now is.
@@ -249,7 +259,7 @@ export async function abortMove({ db, env }: Deps, organizationId: string) {
     .update(organizationStores)
     .set({ state: back, movingTo: null, switchingSince: null, updatedAt: new Date().toISOString() })
     // Not a move that `finish` ended meanwhile.
-    .where(and(eq(organizationStores.organizationId, organizationId), isMoving))
+    .where(and(eq(organizationStores.organizationId, organizationId), isMoving, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!abandoned) throw notMoving();
   // The deliveries its store held meanwhile, where its data still is.

@@ -72,6 +72,9 @@ export async function holdHere(
   const given = (await store.storage.get<number>(HELD_SEQUENCE)) ?? 0;
   const next = Math.max(given, last ? Number(last[0].slice(HELD.length)) : 0) + 1;
   await store.storage.put({ [HELD_SEQUENCE]: next, [heldKey(next)]: part });
+  // Whatever becomes of the move's end (its `applyHeld` may fail as a whole), the store's own
+  // job applies what is held; it ends once nothing is.
+  await store.queueJob(organizationId, "held_deliveries", Date.now() + HELD_RETRY_MS);
   return { stored: await applyHeldHere(store, organizationId) };
 }
 
