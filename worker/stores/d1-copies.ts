@@ -38,8 +38,9 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
   // Children first; the inbox counts are no table of a move (the store's triggers keep its
   // own), but D1's go too.
   const tables = [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"];
-  // Still a copy to remove, read again before each table: a move back to D1 may have begun
-  // (its rows are the organization's data again) since the list was read.
+  // Still a copy to remove, read again before each statement: a move back to D1 may have begun
+  // (its rows are the organization's data again, and its copy's triggers rebuild the inbox
+  // counts) since the list was read.
   const stillACopy = async (organizationId: string) =>
     (await db.query.organizationStores.findFirst({
       where: and(
@@ -51,9 +52,9 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
     })) !== undefined;
   organizations: for (const { organizationId } of due) {
     for (const table of tables) {
-      if (!(await stillACopy(organizationId))) continue organizations;
       const name = sql.identifier(table);
       for (;;) {
+        if (!(await stillACopy(organizationId))) continue organizations;
         if (statements++ >= MAX_STATEMENTS) return finished;
         const removed = await orgDb.all(sql`DELETE FROM ${name} WHERE rowid IN (
           SELECT rowid FROM ${name} WHERE organization_id = ${organizationId} LIMIT ${BATCH_SIZE})
