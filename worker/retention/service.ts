@@ -74,6 +74,12 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
       ? sql``
       : sql` AND ${sql.raw(column)} NOT IN (SELECT value FROM json_each(${JSON.stringify(moving)}))`;
 
+  /** One batch of a table's rows whose `column` is before `before`. */
+  const olderThan = (table: string, column: string, before: string) => () =>
+    sql`DELETE FROM ${sql.identifier(table)} WHERE rowid IN (
+      SELECT rowid FROM ${sql.identifier(table)}
+      WHERE ${sql.identifier(column)} < ${before}${notMoving("organization_id")} LIMIT ${BATCH_SIZE})`;
+
   /**
    * Repeats one batched DELETE until nothing is left or the run's budget is spent. Rows are
    * counted from RETURNING: D1's `changes` also counts what triggers and foreign-key actions
@@ -100,30 +106,13 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
         SELECT m.rowid FROM messages m JOIN conversations c ON c.id = m.conversation_id
         WHERE c.last_message_at < ${cutoff}${notMoving("c.organization_id")} LIMIT ${BATCH_SIZE})`,
     )) &&
-    (await drain(
-      "conversations",
-      () => sql`DELETE FROM conversations WHERE rowid IN (
-        SELECT rowid FROM conversations WHERE last_message_at < ${cutoff}${notMoving("organization_id")}
-        LIMIT ${BATCH_SIZE})`,
-    )) &&
-    (await drain(
-      "conversions",
-      () => sql`DELETE FROM conversions WHERE rowid IN (
-        SELECT rowid FROM conversions WHERE event_time < ${cutoff}${notMoving("organization_id")}
-        LIMIT ${BATCH_SIZE})`,
-    )) &&
+    (await drain("conversations", olderThan("conversations", "last_message_at", cutoff))) &&
+    (await drain("conversions", olderThan("conversions", "event_time", cutoff))) &&
     (await drain(
       "tracking_sessions",
-      () => sql`DELETE FROM tracking_sessions WHERE rowid IN (
-        SELECT rowid FROM tracking_sessions WHERE last_activity_at < ${cutoff}${notMoving("organization_id")}
-        LIMIT ${BATCH_SIZE})`,
+      olderThan("tracking_sessions", "last_activity_at", cutoff),
     )) &&
-    (await drain(
-      "held_statuses",
-      () => sql`DELETE FROM held_statuses WHERE rowid IN (
-        SELECT rowid FROM held_statuses WHERE received_at < ${heldCutoff}${notMoving("organization_id")}
-        LIMIT ${BATCH_SIZE})`,
-    ));
+    (await drain("held_statuses", olderThan("held_statuses", "received_at", heldCutoff)));
 
   const report: RetentionReport = {
     cutoff,

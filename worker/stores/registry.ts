@@ -69,7 +69,6 @@ export async function organizationStore(env: Env, organizationId: string) {
   return storeAt(env, await storeRoute(env, organizationId));
 }
 
-/** The store a route names. */
 /**
  * A store answered that it is not this organization's (`serves`: a registry pointing at another
  * organization's store). Nothing may read that as empty: the call fails.
@@ -77,6 +76,7 @@ export async function organizationStore(env: Env, organizationId: string) {
 export const storeRefused = (organizationId: string, what: string) =>
   new Error(`the store of ${organizationId} refused ${what}`);
 
+/** The store a route names. */
 export function storeAt(env: Env, { storeId, jurisdiction }: StoreRoute) {
   const namespace = jurisdiction
     ? env.ORGANIZATION_HUB.jurisdiction(jurisdiction)

@@ -81,8 +81,8 @@ export async function holdHere(
 /**
  * Applies the held parts in arrival order once the organization is no longer `switching`,
  * where its data now is. One that fails stays, with those after it, for the next call (a
- * delivery, the next part held, or the store's job in HELD_RETRY_MS), and is logged; answers
- * the messages stored.
+ * delivery, the next part held, or the store's job that holding it scheduled), and is logged;
+ * answers the messages stored.
  */
 export async function applyHeldHere(store: DeliveryStore, organizationId: string) {
   // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
@@ -95,7 +95,6 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
       stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
       console.error("held delivery not applied yet", organizationId, key, error);
-      await store.queueJob(organizationId, "held_deliveries", Date.now() + HELD_RETRY_MS);
       break;
     }
   }
