@@ -25,9 +25,9 @@ import { runPart, type OrganizationPart } from "../worker/stores/organization-pa
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
 import {
   applyHeldHere,
-  heldPartsLeft,
   deliverHere,
   holdHere,
+  retryHeldHere,
   type DeliveryStore,
 } from "../worker/whatsapp/store-delivery";
 import {
@@ -513,10 +513,7 @@ export class OrganizationHub extends DurableObject<Env> {
       storeFull: this.isFull,
       waitUntil,
       reportDay: (organizationId, at) => this.reportSchema(organizationId, this.schemaVersion, at),
-      applyHeld: async (organizationId) => {
-        await applyHeldHere(this.deliveryStore(), organizationId);
-        return heldPartsLeft(this.ctx.storage);
-      },
+      retryHeld: (organizationId) => retryHeldHere(this.deliveryStore(), organizationId),
     };
   }
 

@@ -11,7 +11,6 @@ import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
-import { HELD_RETRY_MS } from "../worker/whatsapp/store-delivery";
 import { allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
@@ -42,8 +41,8 @@ export interface JobStore {
   storeFull: () => boolean;
   /** Tells the registry the store ran its day (`at`), with its size and messages. */
   reportDay: (organizationId: string, at: Date) => Promise<void>;
-  /** Applies the deliveries it still holds from a move; answers how many are left. */
-  applyHeld: (organizationId: string) => Promise<number>;
+  /** Tries the deliveries it still holds from a move; answers when to try again, if ever. */
+  retryHeld: (organizationId: string) => Promise<number | null>;
   waitUntil: (work: Promise<unknown>) => void;
 }
 
@@ -77,9 +76,8 @@ const RUNS: Record<
   // What is due, a couple of seconds at a time; then when the next wait is over.
   follow_ups: (deps, at, organizationId) => runFollowUps(deps, organizationId, at),
   // A held delivery that failed when its move ended: again until none is left, however quiet
-  // the organization is (a new delivery would apply it too).
-  held_deliveries: async (_deps, _at, organizationId, store) =>
-    (await store.applyHeld(organizationId)) > 0 ? Date.now() + HELD_RETRY_MS : null,
+  // the organization is (a new delivery would apply it too, unless it is stuck).
+  held_deliveries: (_deps, _at, organizationId, store) => store.retryHeld(organizationId),
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */

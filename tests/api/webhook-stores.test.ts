@@ -410,6 +410,60 @@ describe("a delivery while its organization moves (switching)", () => {
     ).toBeUndefined();
   });
 
+  it("a held part that fails every time gives way to the parts after it, and is kept and tried hourly", async () => {
+    const a = await connectedOwner();
+    const [poison, after, live] = [wamid(), wamid(), wamid()];
+    await beginAndCopy(a.organizationId, "d1");
+    for (const id of [poison, after]) {
+      expect((await deliver(delivery(text(a.phoneNumberId, "Hola", id)))).status).toBe(200);
+    }
+    await inStore(
+      a.organizationId,
+      `CREATE TRIGGER refuse_for_test BEFORE INSERT ON messages WHEN NEW.wamid = '${poison}'
+       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    // The move's end is the first failure; the part after it keeps its turn.
+    await operator(`/stores/${a.organizationId}/abort`);
+    expect(await storedTimes(a.organizationId, poison, after)).toEqual({ [poison]: 0, [after]: 0 });
+
+    const store = await organizationStore(env, a.organizationId);
+    const runJobNow = async () => {
+      await runInDurableObject(store, async (_, state) => {
+        const job = await state.storage.get<{ dueAt: number }>("job:held_deliveries");
+        await state.storage.put("job:held_deliveries", { ...job, dueAt: Date.now() - 1 });
+      });
+      await runDurableObjectAlarm(store);
+      return runInDurableObject(store, (_, state) =>
+        state.storage.get<{ dueAt: number }>("job:held_deliveries"),
+      );
+    };
+    const failures = () =>
+      runInDurableObject(store, async (_, state) => [
+        ...(await state.storage.list<number>({ prefix: "held-failures:" })).values(),
+      ]);
+    for (let failure = 2; failure < 5; failure++) {
+      expect((await runJobNow())!.dueAt).toBeLessThan(Date.now() + 60_000);
+      expect(await storedTimes(a.organizationId, after)).toEqual({ [after]: 0 });
+    }
+    // The fifth failure: stuck. The part after it is applied; it stays, tried hourly.
+    expect((await runJobNow())!.dueAt).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(await storedTimes(a.organizationId, poison, after)).toEqual({ [poison]: 0, [after]: 1 });
+    expect(await heldIn(a.organizationId)).toBe(1);
+    expect(await failures()).toEqual([5]);
+
+    // A live delivery goes on without trying it again.
+    expect((await deliver(delivery(text(a.phoneNumberId, "¿Hay stock?", live)))).status).toBe(200);
+    expect(await storedTimes(a.organizationId, live)).toEqual({ [live]: 1 });
+    expect(await failures()).toEqual([5]);
+
+    // Once the cause is mended, the job's next try stores it, and the job ends.
+    await inStore(a.organizationId, "DROP TRIGGER refuse_for_test");
+    expect(await runJobNow()).toBeUndefined();
+    expect(await storedTimes(a.organizationId, poison)).toEqual({ [poison]: 1 });
+    expect(await heldIn(a.organizationId)).toBe(0);
+    expect(await failures()).toEqual([]);
+  });
+
   it("a part handed over by a Worker that still sees the move over is applied at once", async () => {
     const a = await connectedOwner();
     const message = wamid();

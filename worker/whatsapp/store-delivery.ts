@@ -40,12 +40,20 @@ const heldKey = (sequence: number) => `${HELD}${String(sequence).padStart(12, "0
  */
 const HELD_SEQUENCE = "held-sequence";
 
-/** How long a held part that failed waits before it is tried again (the store's job). */
+/** How long a held part that failed waits before the store's job tries it again. */
 export const HELD_RETRY_MS = 30_000;
+/**
+ * After this many failures a held part stops holding back the parts that arrived after it:
+ * their order gives way rather than keep a customer's later messages out of the inbox behind
+ * one part that fails every time (a bug, a full store). It stays held, never dropped.
+ */
+export const HELD_FAILURES_BEFORE_STUCK = 5;
+/** How often the store's job tries a stuck part again (each failure is logged: the alert). */
+export const HELD_STUCK_RETRY_MS = 60 * 60_000;
 
-/** How many parts the store still holds from a move. */
-export const heldPartsLeft = async (storage: DurableObjectStorage) =>
-  (await storage.list({ prefix: HELD })).size;
+/** A held part's failures so far, `held-failures:<arrival number>`. */
+const FAILURES = "held-failures:";
+const failuresKey = (heldKey: string) => `${FAILURES}${heldKey.slice(HELD.length)}`;
 
 /** Applies a part now, after any part still held from a move (an earlier arrival). */
 export async function deliverHere(
@@ -82,23 +90,52 @@ export async function holdHere(
  * Applies the held parts in arrival order once the organization is no longer `switching`,
  * where its data now is. One that fails stays, with those after it, for the next call (a
  * delivery, the next part held, or the store's job that holding it scheduled), and is logged;
- * answers the messages stored.
+ * once it has failed `HELD_FAILURES_BEFORE_STUCK` times it is stuck: the parts after it go
+ * ahead, and only the store's job tries it again (`tryStuck`). Answers the messages stored.
  */
-export async function applyHeldHere(store: DeliveryStore, organizationId: string) {
+export async function applyHeldHere(
+  store: DeliveryStore,
+  organizationId: string,
+  tryStuck = false,
+) {
   // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
   // move that has just ended must not be seen as still under way.
   const route = await freshStoreRoute(store.env, organizationId);
   if (route.state === "switching") return 0;
   let stored = 0;
+  const failures = await store.storage.list<number>({ prefix: FAILURES });
   for (const key of (await store.storage.list({ prefix: HELD })).keys()) {
+    const failed = failures.get(failuresKey(key)) ?? 0;
+    if (failed >= HELD_FAILURES_BEFORE_STUCK && !tryStuck) continue;
     try {
       stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
-      console.error("held delivery not applied yet", organizationId, key, error);
-      break;
+      await store.storage.put(failuresKey(key), failed + 1);
+      if (failed + 1 < HELD_FAILURES_BEFORE_STUCK) {
+        console.error("held delivery not applied yet", organizationId, key, error);
+        break;
+      }
+      // Logged at every try: what an operator's alert on the logs catches.
+      console.error("held delivery stuck, the parts after it go ahead", organizationId, key, error);
     }
   }
   return stored;
+}
+
+/**
+ * The store's job for what a move left held: every part tried, the stuck ones too. Answers
+ * when to try again: soon while a part may still hold others back, hourly while only stuck
+ * ones are left, null once none is.
+ */
+export async function retryHeldHere(store: DeliveryStore, organizationId: string) {
+  await applyHeldHere(store, organizationId, true);
+  const left = [...(await store.storage.list({ prefix: HELD })).keys()];
+  if (left.length === 0) return null;
+  const failures = await store.storage.list<number>({ prefix: FAILURES });
+  const allStuck = left.every(
+    (key) => (failures.get(failuresKey(key)) ?? 0) >= HELD_FAILURES_BEFORE_STUCK,
+  );
+  return Date.now() + (allStuck ? HELD_STUCK_RETRY_MS : HELD_RETRY_MS);
 }
 
 /**
@@ -119,7 +156,10 @@ async function applyPart(
   const outcome = await store.storage.transaction(async () => {
     const part =
       "part" in arrival ? arrival.part : await store.storage.get<DeliveryPart>(arrival.key);
-    if (part === undefined) return null;
+    if (part === undefined) {
+      if ("key" in arrival) await store.storage.delete(failuresKey(arrival.key));
+      return null;
+    }
     const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
@@ -130,7 +170,7 @@ async function applyPart(
     if (done.followUpWaitStarted) {
       await store.queueJob(organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
     }
-    if ("key" in arrival) await store.storage.delete(arrival.key);
+    if ("key" in arrival) await store.storage.delete([arrival.key, failuresKey(arrival.key)]);
     return done;
   });
   await sendHeld(store, organizationId, held);
