@@ -115,6 +115,46 @@ describe("a status that arrives before the send is answered", () => {
     expect(await heldCount(orgId, id)).toBe(0);
   });
 
+  it("is held again when applying it fails: the send still answers, and the message's next status brings it in", async () => {
+    const setup = await conversationWithCustomer();
+    const { orgId, phoneNumberId, from } = setup;
+    const id = wamid();
+    const { sending } = await sendHeldByMeta(setup, `Te lo envío ${crypto.randomUUID()}`, id);
+    const status = (s: string, seconds: number) =>
+      deliver(
+        delivery(
+          statusUpdate({
+            phoneNumberId,
+            id,
+            recipientId: from,
+            status: s,
+            timestamp: String(seconds),
+          }),
+        ),
+      );
+    const now = Math.floor(Date.now() / 1000);
+    expect((await status("delivered", now + 1)).status).toBe(200);
+    // Storing its pricing fails, as a failing disk or a bug would.
+    await orgSql(
+      orgId,
+      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
+       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+
+    await releaseHeld("graph", id);
+    const { status: code, body } = await sending;
+    expect(code).toBe(201);
+    expect(body.data).toMatchObject({ status: "sent" });
+    expect(await heldCount(orgId, id)).toBe(1);
+
+    await orgSql(orgId, "DROP TRIGGER refuse_for_test");
+    expect((await status("read", now + 2)).status).toBe(200);
+    expect(
+      await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
+    ).toEqual({ status: "read", billable: 1 });
+    expect(await heldCount(orgId, id)).toBe(0);
+  });
+
   it("lets a person's message take the thread from Meta's AI even when a status came first", async () => {
     const setup = await conversationWithCustomer();
     const { orgId, phoneNumberId, from, conversationId } = setup;

@@ -245,7 +245,13 @@ async function deliverStored(
     : [await record, []];
   const accepted = outcome.status === "sent";
   if (held.length === 0) return { message: toMessage(recorded!), accepted, events: [] };
-  const applied = await applyHeldStatuses(deps, recorded!, held);
+  const applied = await applyHeldStatuses(deps, recorded!, held).catch((error: unknown) => {
+    // The message went out and is recorded: the send answers so. The statuses are held again
+    // (statuses.ts) and come in with the message's next status.
+    console.error("early statuses not applied", stored.id, error);
+    return null;
+  });
+  if (!applied) return { message: toMessage(recorded!), accepted, events: [] };
   const now = await orgDb.query.messages.findFirst({
     where: and(eq(messages.id, stored.id), eq(messages.organizationId, organizationId)),
   });

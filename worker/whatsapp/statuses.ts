@@ -79,18 +79,13 @@ export async function ingestStatus(
   const next = statusOf(status);
   if (!status.id || !next) return nothing();
   const row = await findByWamid(deps, organizationId, status.id);
-  if (row) return applyStatus(deps, row, status);
+  if (row) {
+    // Statuses held again because applying them failed come in with the next one.
+    const held = await claimHeldStatuses(deps.orgDb, organizationId, status.id).all();
+    return applyHeldStatuses(deps, row, [...held, { payload: status }]);
+  }
 
-  await deps.orgDb
-    .insert(heldStatuses)
-    .values({
-      organizationId,
-      wamid: status.id,
-      status: next,
-      payload: status,
-      receivedAt: new Date().toISOString(),
-    })
-    .onConflictDoNothing();
+  await hold(deps.orgDb, organizationId, [status]);
   // The send may have recorded the wamid since the look above, and claimed nothing.
   const recorded = await findByWamid(deps, organizationId, status.id);
   return recorded ? applyHeldStatuses(deps, recorded) : nothing();
@@ -118,14 +113,35 @@ export async function applyHeldStatuses(
         STATUS_RANK[statusOf(a)!] - STATUS_RANK[statusOf(b)!],
     );
   let current = row;
-  for (const status of ordered) {
-    const result = await applyStatus(deps, current, status);
-    applied.events.push(...result.events);
-    applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
-    current = result.row;
+  for (const [index, status] of ordered.entries()) {
+    try {
+      const result = await applyStatus(deps, current, status);
+      applied.events.push(...result.events);
+      applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
+      current = result.row;
+    } catch (error) {
+      // Claimed but not applied: held again, for the message's next status to bring in.
+      await hold(deps.orgDb, row.organizationId, ordered.slice(index));
+      throw error;
+    }
   }
   return applied;
 }
+
+/** Keeps statuses whose message is not there yet, or whose applying failed. */
+const hold = (orgDb: OrganizationDb, organizationId: string, statuses: StatusUpdate[]) =>
+  orgDb
+    .insert(heldStatuses)
+    .values(
+      statuses.map((status) => ({
+        organizationId,
+        wamid: status.id!,
+        status: statusOf(status)!,
+        payload: status,
+        receivedAt: new Date().toISOString(),
+      })),
+    )
+    .onConflictDoNothing();
 
 /** The DELETE that takes what was held for a wamid (a statement, to batch with the send's). */
 export const claimHeldStatuses = (orgDb: OrganizationDb, organizationId: string, wamid: string) =>
