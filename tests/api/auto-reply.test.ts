@@ -141,6 +141,30 @@ describe("auto-reply", () => {
     expect(await scheduledReplies(hub)).toEqual([]);
   });
 
+  it("puts the answer off, never drops it, while the registry cannot be read", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const id = owner.organization.id;
+    const from = customerPhone();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Tenéis cita hoy?" })));
+    const conversation = await conversationOf(id, from);
+    // D1 failing as the store asks where the organization's data is.
+    await env.DB.exec("ALTER TABLE organization_stores RENAME TO organization_stores_away");
+    try {
+      await runDueReplies(hub);
+      const [waiting] = await runInDurableObject(hub, async (_instance, state) => [
+        ...(await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })).values(),
+      ]);
+      expect(waiting!.dueAt).toBeGreaterThan(Date.now());
+    } finally {
+      await env.DB.exec("ALTER TABLE organization_stores_away RENAME TO organization_stores");
+    }
+    expect(await botMessages(id, conversation.id)).toEqual([]);
+
+    await runDueReplies(hub);
+    expect((await botMessages(id, conversation.id)).map((reply) => reply.status)).toEqual(["sent"]);
+    expect(await scheduledReplies(hub)).toEqual([]);
+  });
+
   it("answers a burst of messages once, reading them all", async () => {
     const { owner, phoneNumberId, hub } = await setup();
     const from = customerPhone();
