@@ -68,10 +68,20 @@ async function sendHeldByMeta(setup: Setup, text: string, id: string) {
 
 type Setup = Awaited<ReturnType<typeof conversationWithCustomer>>;
 
+/** Delivers Meta's statuses of message `id`: `status(s, seconds)`. */
+const statusesOf =
+  ({ phoneNumberId, from }: Setup, id: string) =>
+  (status: string, seconds: number) =>
+    deliver(
+      delivery(
+        statusUpdate({ phoneNumberId, id, recipientId: from, status, timestamp: String(seconds) }),
+      ),
+    );
+
 describe("a status that arrives before the send is answered", () => {
   it("is held, then applied once the send records the message's wamid", async () => {
     const setup = await conversationWithCustomer();
-    const { orgId, phoneNumberId, from } = setup;
+    const { orgId } = setup;
     const id = wamid();
     // Meta has the send and has not answered it yet.
     const { sending } = await sendHeldByMeta(
@@ -79,18 +89,7 @@ describe("a status that arrives before the send is answered", () => {
       `Tu pedido sale hoy ${crypto.randomUUID()}`,
       id,
     );
-    const status = (s: string, seconds: number) =>
-      deliver(
-        delivery(
-          statusUpdate({
-            phoneNumberId,
-            id,
-            recipientId: from,
-            status: s,
-            timestamp: String(seconds),
-          }),
-        ),
-      );
+    const status = statusesOf(setup, id);
     const now = Math.floor(Date.now() / 1000);
     // Out of order too, as Meta may deliver them.
     expect((await status("read", now + 2)).status).toBe(200);
@@ -117,21 +116,10 @@ describe("a status that arrives before the send is answered", () => {
 
   it("is held again when applying it fails: the send still answers, and the message's next status brings it in", async () => {
     const setup = await conversationWithCustomer();
-    const { orgId, phoneNumberId, from } = setup;
+    const { orgId } = setup;
     const id = wamid();
     const { sending } = await sendHeldByMeta(setup, `Te lo envío ${crypto.randomUUID()}`, id);
-    const status = (s: string, seconds: number) =>
-      deliver(
-        delivery(
-          statusUpdate({
-            phoneNumberId,
-            id,
-            recipientId: from,
-            status: s,
-            timestamp: String(seconds),
-          }),
-        ),
-      );
+    const status = statusesOf(setup, id);
     const now = Math.floor(Date.now() / 1000);
     expect((await status("delivered", now + 1)).status).toBe(200);
     // Storing its pricing fails, as a failing disk or a bug would.
