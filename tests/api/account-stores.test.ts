@@ -237,6 +237,17 @@ describe.each<[string, Place]>([
       person.user.id,
       new Date().toISOString(),
     );
+    // And a follow-up rule.
+    await orgSql(
+      owner.organization.id,
+      `INSERT INTO follow_ups (id, organization_id, name, no_reply_minutes, label_ids, stages,
+         text, active_since, created_by, created_at, updated_at)
+       VALUES (?, ?, 'Seguimiento', 60, '[]', '[]', '¿Seguimos?', ?4, ?3, ?4, ?4)`,
+      crypto.randomUUID(),
+      owner.organization.id,
+      person.user.id,
+      new Date().toISOString(),
+    );
 
     const res = await call("DELETE", "/api/v1/profiles/me", {
       token: person.token,
@@ -292,7 +303,12 @@ describe.each<[string, Place]>([
     );
     expect(namingHer).toEqual([]);
     expect(
-      await orgSql(orgId, "SELECT id FROM broadcasts WHERE created_by = ?", person.user.id),
+      await orgSql(
+        orgId,
+        `SELECT id FROM broadcasts WHERE created_by = ?1
+         UNION ALL SELECT id FROM follow_ups WHERE created_by = ?1`,
+        person.user.id,
+      ),
     ).toEqual([]);
     expect(
       await orgFirst(orgId, "SELECT sender_user_id FROM messages WHERE id = ?", hers.id),

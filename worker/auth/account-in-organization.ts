@@ -21,6 +21,7 @@ import { orgBatch, type OrganizationDb } from "../db/client";
 import {
   auditEvents,
   broadcasts,
+  followUps,
   conversations,
   knowledgeEntries,
   mentions,
@@ -171,7 +172,7 @@ export function forgetInTrail(db: OrganizationDb, entries: SQL, person: Person) 
  * The person gone from one organization's data, all or nothing: its trail keeps what happened
  * without their e-mail and addresses, and what D1's foreign keys to `users` did there (a store
  * has none) is done here, the same in both: their user id leaves the entries, the conversations
- * they held, the messages and knowledge they wrote and the mentions they made; the mentions of
+ * they held, the messages, knowledge, broadcasts and follow-ups they wrote and the mentions they made; the mentions of
  * them go. Their entries are stripped before their id leaves them, after which they could not
  * be found.
  */
@@ -203,6 +204,10 @@ export async function forgetPersonIn(
       .update(broadcasts)
       .set({ createdBy: null })
       .where(naming(broadcasts, broadcasts.createdBy)),
+    orgDb
+      .update(followUps)
+      .set({ createdBy: null })
+      .where(naming(followUps, followUps.createdBy)),
     orgDb.update(mentions).set({ authorId: null }).where(naming(mentions, mentions.authorId)),
     orgDb.delete(mentions).where(naming(mentions, mentions.userId)),
   ]);

@@ -246,16 +246,16 @@ async function deliverStored(
   const accepted = outcome.status === "sent";
   if (held.length === 0) return { message: toMessage(recorded!), accepted, events: [] };
   const applied = await applyHeldStatuses(deps, recorded!, held).catch((error: unknown) => {
-    // The message went out and is recorded: the send answers so. The statuses are held again
-    // (statuses.ts) and come in with the message's next status.
+    // The message went out and is recorded: the send answers so, as it is now (the statuses
+    // before the failing one applied). The rest are held again (statuses.ts) and come in with
+    // the message's next status.
     console.error("early statuses not applied", stored.id, error);
     return null;
   });
-  if (!applied) return { message: toMessage(recorded!), accepted, events: [] };
   const now = await orgDb.query.messages.findFirst({
     where: and(eq(messages.id, stored.id), eq(messages.organizationId, organizationId)),
   });
-  const events = applied.events.filter((event) => event.type !== "message_status");
+  const events = (applied?.events ?? []).filter((event) => event.type !== "message_status");
   return { message: toMessage(now ?? recorded!), accepted, events };
 }
 
