@@ -204,10 +204,7 @@ export async function forgetPersonIn(
       .update(broadcasts)
       .set({ createdBy: null })
       .where(naming(broadcasts, broadcasts.createdBy)),
-    orgDb
-      .update(followUps)
-      .set({ createdBy: null })
-      .where(naming(followUps, followUps.createdBy)),
+    orgDb.update(followUps).set({ createdBy: null }).where(naming(followUps, followUps.createdBy)),
     orgDb.update(mentions).set({ authorId: null }).where(naming(mentions, mentions.authorId)),
     orgDb.delete(mentions).where(naming(mentions, mentions.userId)),
   ]);
