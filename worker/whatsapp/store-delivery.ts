@@ -43,17 +43,20 @@ const HELD_SEQUENCE = "held-sequence";
 /** How long a held part that failed waits before the store's job tries it again. */
 export const HELD_RETRY_MS = 30_000;
 /**
- * After this many failures a held part stops holding back the parts that arrived after it:
- * their order gives way rather than keep a customer's later messages out of the inbox behind
- * one part that fails every time (a bug, a full store). It stays held, never dropped.
+ * After the store's job has failed to apply a held part this many times it is stuck: set
+ * aside (`stuck:<arrival number>`) so that the parts after it go ahead rather than keep a
+ * customer's later messages out of the inbox behind one part that fails every time (a bug, a
+ * full store). It is never dropped; the job tries it hourly.
  */
 export const HELD_FAILURES_BEFORE_STUCK = 5;
 /** How often the store's job tries a stuck part again (each failure is logged: the alert). */
-export const HELD_STUCK_RETRY_MS = 60 * 60_000;
+export const STUCK_RETRY_MS = 60 * 60_000;
 
-/** A held part's failures so far, `held-failures:<arrival number>`. */
+/** Parts set aside after failing every time, under their arrival number. */
+const STUCK = "stuck:";
+/** The job's failures so far with a held part, `held-failures:<arrival number>`. */
 const FAILURES = "held-failures:";
-const failuresKey = (heldKey: string) => `${FAILURES}${heldKey.slice(HELD.length)}`;
+const failuresKey = (key: string) => `${FAILURES}${key.slice(key.indexOf(":") + 1)}`;
 
 /** Applies a part now, after any part still held from a move (an earlier arrival). */
 export async function deliverHere(
@@ -89,53 +92,60 @@ export async function holdHere(
 /**
  * Applies the held parts in arrival order once the organization is no longer `switching`,
  * where its data now is. One that fails stays, with those after it, for the next call (a
- * delivery, the next part held, or the store's job that holding it scheduled), and is logged;
- * once it has failed `HELD_FAILURES_BEFORE_STUCK` times it is stuck: the parts after it go
- * ahead, and only the store's job tries it again (`tryStuck`). Answers the messages stored.
+ * delivery, the next part held, or the store's job that holding it scheduled), and is logged.
+ * Only the job's tries count towards setting a part aside (`byJob`): a burst of deliveries
+ * during a short failure must not. Answers the messages stored.
  */
-export async function applyHeldHere(
-  store: DeliveryStore,
-  organizationId: string,
-  tryStuck = false,
-) {
+export async function applyHeldHere(store: DeliveryStore, organizationId: string, byJob = false) {
   // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
   // move that has just ended must not be seen as still under way.
   const route = await freshStoreRoute(store.env, organizationId);
   if (route.state === "switching") return 0;
   let stored = 0;
-  const failures = await store.storage.list<number>({ prefix: FAILURES });
   for (const key of (await store.storage.list({ prefix: HELD })).keys()) {
-    const failed = failures.get(failuresKey(key)) ?? 0;
-    if (failed >= HELD_FAILURES_BEFORE_STUCK && !tryStuck) continue;
     try {
       stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
-      await store.storage.put(failuresKey(key), failed + 1);
-      if (failed + 1 < HELD_FAILURES_BEFORE_STUCK) {
+      const failures = byJob ? ((await store.storage.get<number>(failuresKey(key))) ?? 0) + 1 : 0;
+      if (failures < HELD_FAILURES_BEFORE_STUCK) {
+        if (byJob) await store.storage.put(failuresKey(key), failures);
         console.error("held delivery not applied yet", organizationId, key, error);
         break;
       }
-      // Logged at every try: what an operator's alert on the logs catches.
-      console.error("held delivery stuck, the parts after it go ahead", organizationId, key, error);
+      await setAside(store, key);
+      console.error("held delivery stuck, set aside", organizationId, key, error);
     }
   }
   return stored;
 }
 
+/** A held part that failed every time, moved out of the parts' order (read in the same write). */
+async function setAside(store: DeliveryStore, key: string) {
+  await store.storage.transaction(async () => {
+    const part = await store.storage.get<DeliveryPart>(key);
+    await store.storage.delete([key, failuresKey(key)]);
+    if (part !== undefined) await store.storage.put(`${STUCK}${key.slice(HELD.length)}`, part);
+  });
+}
+
 /**
- * The store's job for what a move left held: every part tried, the stuck ones too. Answers
- * when to try again: soon while a part may still hold others back, hourly while only stuck
- * ones are left, null once none is.
+ * The store's job for what a move left held: the held parts, then the stuck ones, each
+ * failure logged. Answers when to try again: soon while parts are held, hourly while only
+ * stuck ones are left, null once none is.
  */
 export async function retryHeldHere(store: DeliveryStore, organizationId: string) {
   await applyHeldHere(store, organizationId, true);
-  const left = [...(await store.storage.list({ prefix: HELD })).keys()];
-  if (left.length === 0) return null;
-  const failures = await store.storage.list<number>({ prefix: FAILURES });
-  const allStuck = left.every(
-    (key) => (failures.get(failuresKey(key)) ?? 0) >= HELD_FAILURES_BEFORE_STUCK,
-  );
-  return Date.now() + (allStuck ? HELD_STUCK_RETRY_MS : HELD_RETRY_MS);
+  // The job runs only while the organization is not switching (store-job-runner.ts).
+  for (const key of (await store.storage.list({ prefix: STUCK })).keys()) {
+    await applyPart(store, organizationId, { key }).catch((error: unknown) => {
+      console.error("held delivery still stuck", organizationId, key, error);
+    });
+  }
+  if ((await store.storage.list({ prefix: HELD, limit: 1 })).size > 0) {
+    return Date.now() + HELD_RETRY_MS;
+  }
+  const stuck = await store.storage.list({ prefix: STUCK, limit: 1 });
+  return stuck.size > 0 ? Date.now() + STUCK_RETRY_MS : null;
 }
 
 /**
@@ -156,10 +166,7 @@ async function applyPart(
   const outcome = await store.storage.transaction(async () => {
     const part =
       "part" in arrival ? arrival.part : await store.storage.get<DeliveryPart>(arrival.key);
-    if (part === undefined) {
-      if ("key" in arrival) await store.storage.delete(failuresKey(arrival.key));
-      return null;
-    }
+    if (part === undefined) return null;
     const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
