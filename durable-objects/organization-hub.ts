@@ -17,7 +17,12 @@ import {
   type StoreRow,
   type StoreTable,
 } from "../worker/stores/store-tables";
-import { allDataInStore, freshStoreRoute, storeRoute } from "../worker/stores/registry";
+import {
+  OrganizationGone,
+  allDataInStore,
+  freshStoreRoute,
+  storeRoute,
+} from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
@@ -51,6 +56,8 @@ const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 const HELD_NOTE_RETRY_MS = 5_000;
 /** How often replies and transcripts held by a move's switch ask whether it has ended. */
 const SWITCH_RECHECK_MS = 5_000;
+/** The tombstone `erase` leaves: the only key of a deleted organization's store. */
+const ERASED = "erased";
 
 /** A voice note to transcribe: due at once, tried once (the model client retries itself). */
 interface PendingTranscript {
@@ -102,11 +109,15 @@ export class OrganizationHub extends DurableObject<Env> {
   private owner: string | null = null;
   /** The organization's data in the store's SQLite, through the schema the services know. */
   private readonly data: OrganizationDb;
+  /** Its organization was deleted and its storage erased (`ERASED`): it serves nothing again. */
+  private erased = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.data = drizzle(ctx.storage, { schema });
     void ctx.blockConcurrencyWhile(async () => {
+      this.erased = (await ctx.storage.get(ERASED)) !== undefined;
+      if (this.erased) return;
       const { from, to } = migrateStore(ctx.storage);
       this.schemaVersion = to;
       if (to !== from) this.unreportedVersion = to;
@@ -120,6 +131,10 @@ export class OrganizationHub extends DurableObject<Env> {
    * reports the new schema version and size to the registry.
    */
   private serves(organizationId: string): boolean {
+    if (this.erased) {
+      console.error("store call refused: its organization was deleted", organizationId);
+      return false;
+    }
     if (this.owner === null) {
       const { sql } = this.ctx.storage;
       const row = sql
@@ -282,11 +297,22 @@ export class OrganizationHub extends DurableObject<Env> {
    * like a revocation and everything the store holds, jobs and alarm included, is deleted.
    */
   async erase(organizationId: string) {
-    if (!this.serves(organizationId)) return;
+    if (this.erased || !this.serves(organizationId)) return;
     for (const socket of this.ctx.getWebSockets()) endSession(socket, SESSION_REVOKED_REASON);
+    await this.eraseAll();
+  }
+
+  /**
+   * Deletes everything and leaves only the tombstone, so that no late call (a delivery, a
+   * job, a reply already under way) claims the store again and writes the organization back.
+   * Run again by the alarm for whatever such work wrote after the erase.
+   */
+  private async eraseAll() {
+    this.erased = true;
+    this.owner = null;
     await this.ctx.storage.deleteAll();
     await this.ctx.storage.deleteAlarm();
-    this.owner = null;
+    await this.ctx.storage.put(ERASED, new Date().toISOString());
   }
 
   /**
@@ -417,30 +443,37 @@ export class OrganizationHub extends DurableObject<Env> {
    * path's voice note: a reply that must read one goes back for later and the others run.
    */
   override async alarm() {
+    if (this.erased) return this.eraseAll();
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
     await this.answerCustomers();
     await runDueJobs(this.jobStore(), new Date());
+    // Erased while it ran: what the run wrote since goes too.
+    if (this.erased) return this.eraseAll();
     await this.armAlarm();
   }
 
   /**
-   * Whether the organization's move is switching, asked of the registry as it is now before
-   * each transcript and reply: what they would write then could miss the move's last copy (its
-   * jobs wait the same way). A registry that cannot be read counts as switching: the work is put
-   * off, never lost, and the alarm goes on.
+   * Whether a due transcript or reply may run now, asked of the registry as it is now before
+   * each: while the organization's move is switching what it wrote could miss the move's last
+   * copy (its jobs wait the same way), so it is put off; a registry that cannot be read counts
+   * as switching (put off, never lost, and the alarm goes on); a deleted organization's is
+   * dropped.
    */
-  private async switching(organizationId: string) {
+  private async mayRun(key: string, work: PendingTranscript | PendingReply) {
     try {
-      return (await freshStoreRoute(this.env, organizationId)).state === "switching";
+      const route = await freshStoreRoute(this.env, work.organizationId);
+      if (route.state !== "switching") return true;
     } catch (error) {
+      if (error instanceof OrganizationGone) {
+        console.error("work of a deleted organization dropped", key);
+        await this.ctx.storage.delete(key);
+        return false;
+      }
       console.error("registry unreadable: transcripts and replies put off", error);
-      return true;
     }
-  }
-
-  private async putOff(key: string, work: PendingTranscript | PendingReply) {
     await this.ctx.storage.put(key, { ...work, dueAt: Date.now() + SWITCH_RECHECK_MS });
+    return false;
   }
 
   /** The due transcripts, then the due replies (`alarm`). */
@@ -448,11 +481,8 @@ export class OrganizationHub extends DurableObject<Env> {
     const closedAt = Date.now();
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
-      if (job.dueAt > closedAt) continue;
-      if (await this.switching(job.organizationId)) {
-        await this.putOff(key, job);
-        continue;
-      }
+      if (this.erased) return;
+      if (job.dueAt > closedAt || !(await this.mayRun(key, job))) continue;
       try {
         // A note another path holds is that path's to finish: waiting here would hold every
         // reply of the organization (an abandoned claim is swept back after its lease).
@@ -476,11 +506,8 @@ export class OrganizationHub extends DurableObject<Env> {
     const now = Date.now();
     const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
     for (const [key, reply] of pending) {
-      if (reply.dueAt > now) continue;
-      if (await this.switching(reply.organizationId)) {
-        await this.putOff(key, reply);
-        continue;
-      }
+      if (this.erased) return;
+      if (reply.dueAt > now || !(await this.mayRun(key, reply))) continue;
       const conversationId = key.slice("reply:".length);
       try {
         const deps = await this.depsFor(reply.organizationId);

@@ -11,7 +11,7 @@ import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
-import { allDataInStore, storeRoute } from "../worker/stores/registry";
+import { OrganizationGone, allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
   STORE_JOBS,
@@ -129,7 +129,9 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   try {
     next = await runOnStoreData(store, name, job.organizationId, at, lease);
   } catch (error) {
-    // Due again when the lease ends.
+    // A deleted organization's job ends (its store is erased); any other is due again when the
+    // lease ends.
+    if (error instanceof OrganizationGone) next = null;
     console.error("store job failed", name, job.organizationId, error);
   }
   const current = await store.storage.get<StoreJob>(key);

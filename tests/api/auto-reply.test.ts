@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { replyToConversation } from "../../worker/agents/auto-reply";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
@@ -16,7 +16,9 @@ import {
   deliver,
   failNext,
   graphRequests,
+  heldRequests,
   modelRequests,
+  releaseHeld,
   scriptModel,
 } from "../support/webhooks";
 import { beginAndCopy, operator } from "../support/operator";
@@ -163,6 +165,33 @@ describe("auto-reply", () => {
     await runDueReplies(hub);
     expect((await botMessages(id, conversation.id)).map((reply) => reply.status)).toEqual(["sent"]);
     expect(await scheduledReplies(hub)).toEqual([]);
+  });
+
+  it("writes nothing back when its organization is deleted while an answer is under way", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const tag = crypto.randomUUID();
+    for (const text of [`Primero ${tag}`, `Segundo ${tag}`]) {
+      await deliver(delivery(inboundMessage({ phoneNumberId, from: customerPhone(), text })));
+    }
+    // The model holds the first answer while the last owner deletes their account.
+    await failNext("model", { contains: `Primero ${tag}`, hold: tag });
+    const running = runDueReplies(hub);
+    await vi.waitFor(async () => expect(await heldRequests("model", tag)).toBe(1), {
+      timeout: 10_000,
+    });
+    const res = await call("DELETE", "/api/v1/profiles/me", {
+      token: owner.token,
+      body: { password: owner.password },
+    });
+    expect(res.body.data).toEqual({ organization_deleted: true });
+    await releaseHeld("model", tag);
+    await running;
+
+    const left = await runInDurableObject(hub, async (_instance, state) => [
+      [...(await state.storage.list()).keys()],
+      await state.storage.getAlarm(),
+    ]);
+    expect(left).toEqual([["erased"], null]);
   });
 
   it("answers a burst of messages once, reading them all", async () => {

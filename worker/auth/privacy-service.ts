@@ -359,6 +359,10 @@ export async function deleteAccount(
     await inOrganizationData(deps, organizationId, { kind: "forget", person });
     await forgetInD1Copy(deps, organizationId, person);
   }
+  // The deleted organization's store first: should erasing it fail, the deletion fails with
+  // it and can be asked again, rather than leave the organization's data in a store nothing
+  // points to. Erased, the store refuses every later call (a late delivery, a job).
+  if (storeToErase) await storeToErase.erase(deleted!);
   // Without the address: it would be the person's, kept after they asked to be forgotten.
   const deletion = {
     action: "account.delete",
@@ -375,8 +379,7 @@ export async function deleteAccount(
   // Once deleted: a failure between leaves a deletion without its entry, never an entry for
   // an account still there.
   if (stays !== null) await auditIn(deps, stays, deletion);
-  if (storeToErase) await eraseStore(storeToErase, deleted!);
-  else if (membership) {
+  if (!storeToErase && membership) {
     await closeSockets(deps.env, membership.organizationId, { userId: user.id });
   }
   return { organization_deleted: organizationDeleted };
@@ -392,15 +395,3 @@ const anotherOwner = (db: Db, organizationId: string, userId: string) =>
     ),
     columns: { id: true },
   });
-
-/** A deleted organization's store: its sockets closed, its storage gone (logged if it fails). */
-async function eraseStore(
-  store: Awaited<ReturnType<typeof organizationStore>>,
-  organizationId: string,
-) {
-  try {
-    await store.erase(organizationId);
-  } catch (error) {
-    console.error("erasing a deleted organization's store failed", organizationId, error);
-  }
-}

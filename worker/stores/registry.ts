@@ -36,6 +36,16 @@ export const routeTtlMs = (env: Env) =>
   Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
+/**
+ * The registry has no row for the organization: every organization has one (made with it, and
+ * by migration 0014 for those before), and it goes only with the organization, so it is gone.
+ */
+export class OrganizationGone extends Error {
+  constructor(organizationId: string) {
+    super(`organization ${organizationId} has no store in the registry`);
+  }
+}
+
 export async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
   const known = routes.get(organizationId);
   if (known && Date.now() - known.readAt < routeTtlMs(env)) return known.route;
@@ -59,7 +69,7 @@ export async function freshStoreRoute(env: Env, organizationId: string): Promise
     },
   });
   // Every organization has one: made with it, and by migration 0014 for those before.
-  if (!row) throw new Error(`organization ${organizationId} has no store in the registry`);
+  if (!row) throw new OrganizationGone(organizationId);
   routes.set(organizationId, { route: row, readAt: now });
   return row;
 }
