@@ -80,6 +80,16 @@ describe("GET /profiles/me/export", () => {
     // The team inbox's data too: labels, mentions, the member's availability and capacity.
     expect(doc.organization.labels.map((l: { name: string }) => l.name)).toEqual(["VIP"]);
     expect(doc.organization.mentions).toEqual([]);
+    // Every table of the organization's data, but the bookkeeping and the security trail.
+    expect(Object.keys(doc.organization)).toEqual(
+      expect.arrayContaining(["knowledge_entries", "broadcasts", "follow_ups", "phone_contacts"]),
+    );
+    expect(Object.keys(doc.organization)).toEqual(
+      expect.arrayContaining(["marketing_consents", "conversation_labels", "message_costs"]),
+    );
+    for (const left of ["audit_events", "held_statuses", "history_pages", "ad_spend_syncs"]) {
+      expect(doc.organization).not.toHaveProperty(left);
+    }
     expect(doc.membership).toMatchObject({ role: "owner", available: true, max_open: null });
     const text = JSON.stringify(doc);
     expect(text).not.toContain("pbkdf2");

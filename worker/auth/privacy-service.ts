@@ -41,7 +41,7 @@ import {
   storeRoute,
   tableIsInStore,
 } from "../stores/registry";
-import { pageOf, type StoreTable } from "../stores/store-tables";
+import { STORE_TABLE_NAMES, pageOf, type StoreTable } from "../stores/store-tables";
 import { forgetInD1Copy } from "../stores/d1-copies";
 
 export { EXPORT_PAGE_SIZE };
@@ -158,6 +158,19 @@ async function organizationsNaming(
   return [...new Set([...known, ...(membership ? [membership.organizationId] : [])])];
 }
 
+/**
+ * The organization's tables an owner's export leaves out: the bookkeeping of syncs and of work
+ * under way, and the security trail (each person's own entries are in their own export; the
+ * other members' addresses are not the owner's to take).
+ */
+const NOT_EXPORTED = new Set<StoreTable>([
+  "ad_spend_syncs",
+  "message_cost_syncs",
+  "history_pages",
+  "held_statuses",
+  "audit_events",
+]);
+
 /** The organization's part of an owner's export: its row, its lists, its connections. */
 async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
   const [organization, whatsapp, pixel] = await db.batch([
@@ -201,15 +214,12 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
       { id: memberships.id, user_id: memberships.userId, role: memberships.role },
       ({ id: _, ...member }) => member,
     ),
-    agents: ofOrganization("agents"),
-    conversations: ofOrganization("conversations"),
-    messages: ofOrganization("messages"),
-    tracking_sessions: ofOrganization("tracking_sessions"),
-    conversions: ofOrganization("conversions"),
-    quick_replies: ofOrganization("quick_replies"),
-    labels: ofOrganization("labels"),
-    mentions: ofOrganization("mentions"),
-    ai_calls: ofOrganization("ai_calls"),
+    ...Object.fromEntries(
+      STORE_TABLE_NAMES.filter((table) => !NOT_EXPORTED.has(table)).map((table) => [
+        table,
+        ofOrganization(table),
+      ]),
+    ),
     whatsapp_connection: whatsapp[0] ?? null,
     pixel_connection: pixel[0] ?? null,
   });
