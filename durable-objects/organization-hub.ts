@@ -6,6 +6,7 @@ import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe"
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
+import { forgetPersonIn, type Person } from "../worker/auth/account-in-organization";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import * as schema from "../worker/db/schema";
 import type { OrganizationDb } from "../worker/db/client";
@@ -290,6 +291,16 @@ export class OrganizationHub extends DurableObject<Env> {
   async runPart(organizationId: string, part: OrganizationPart) {
     if (!this.serves(organizationId)) return null;
     return runPart(await this.depsFor(organizationId), organizationId, part);
+  }
+
+  /**
+   * A deleted account's person forgotten in this store's copy of the organization's data while
+   * the data itself is in D1 (worker/stores/organization-parts.ts, `forgetInStoreCopy`).
+   */
+  async forgetInCopy(organizationId: string, person: Person) {
+    if (!this.serves(organizationId)) return null;
+    await forgetPersonIn(this.data, organizationId, person);
+    return true;
   }
 
   /**

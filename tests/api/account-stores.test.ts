@@ -4,7 +4,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { allDataInStore, storeRoute } from "../../worker/stores/registry";
+import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
 import { createConversation, createOwner, randomIp, registerUser } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
@@ -382,7 +382,7 @@ describe("an owner's deletion, for an organization in its store", () => {
   });
 });
 
-describe("an account's deletion, for an organization moved to its store", () => {
+describe("an account's deletion, for an organization moved between D1 and its store", () => {
   it("forgets the person in D1's 30-day copy too, not only in the store", async () => {
     const { owner, person, hers } = await personInTwoOrganizations("d1");
     const orgId = owner.organization.id;
@@ -403,6 +403,34 @@ describe("an account's deletion, for an organization moved to its store", () => 
     expect(await orgSql(orgId, namingHer, orgId, person.user.id)).toEqual([]);
     expect(await inD1(namingHer, orgId, person.user.id)).toEqual([]);
     const copied = await inD1("SELECT sender_user_id FROM messages WHERE id = ?", hers.id);
+    expect(copied).toEqual([{ sender_user_id: null }]);
+  });
+
+  it("forgets the person in the store's copy too, once the organization has moved back to D1", async () => {
+    const { owner, person, hers } = await personInTwoOrganizations("store");
+    const orgId = owner.organization.id;
+    const store = await organizationStore(env, orgId);
+    expect(await move(orgId, "d1")).toMatchObject({ moved: true, state: "d1" });
+    const namingHer = `SELECT 'entry' AS what FROM audit_events WHERE organization_id = ?1 AND user_id = ?2
+      UNION ALL SELECT 'note' FROM messages WHERE organization_id = ?1 AND sender_user_id = ?2`;
+    const inStoreCopy = () =>
+      runInDurableObject(store, (_, state) =>
+        state.storage.sql.exec(namingHer, orgId, person.user.id).toArray(),
+      );
+    // The rows the move left in the store name them as D1's do.
+    expect((await inStoreCopy()).length).toBeGreaterThan(0);
+
+    const res = await call("DELETE", "/api/v1/profiles/me", {
+      token: person.token,
+      body: { password: person.password },
+    });
+    expect(res.status).toBe(200);
+
+    expect(await orgSql(orgId, namingHer, orgId, person.user.id)).toEqual([]);
+    expect(await inStoreCopy()).toEqual([]);
+    const copied = await runInDurableObject(store, (_, state) =>
+      state.storage.sql.exec("SELECT sender_user_id FROM messages WHERE id = ?", hers.id).toArray(),
+    );
     expect(copied).toEqual([{ sender_user_id: null }]);
   });
 });

@@ -33,7 +33,12 @@ import {
   type ExportRow,
   type Person,
 } from "./account-in-organization";
-import { auditAccount, auditIn, inOrganizationData } from "../stores/organization-parts";
+import {
+  auditAccount,
+  auditIn,
+  forgetInStoreCopy,
+  inOrganizationData,
+} from "../stores/organization-parts";
 import {
   organizationStore,
   storeAt,
@@ -368,6 +373,7 @@ export async function deleteAccount(
     if (organizationId === deleted) continue;
     await inOrganizationData(deps, organizationId, { kind: "forget", person });
     await forgetInD1Copy(deps, organizationId, person);
+    await forgetInStoreCopy(deps, organizationId, person);
   }
   // The deleted organization's store first: should erasing it fail, the deletion fails with
   // it and can be asked again, rather than leave the organization's data in a store nothing

@@ -18,7 +18,7 @@ import {
 import { inD1 } from "../db/client";
 import type { Deps } from "../http/deps";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
-import { allDataInStore, storeAt, storeRoute } from "./registry";
+import { allDataInStore, storeAt, storeRefused, storeRoute } from "./registry";
 
 /** What may be done in an organization's data from outside it; each part names no organization. */
 export type OrganizationPart =
@@ -111,3 +111,15 @@ export const auditAccount = (
   organizationId: string | null,
   entry: Omit<AuditEntry, "organizationId">,
 ) => (organizationId === null ? recordAudit(deps.db, entry) : auditIn(deps, organizationId, entry));
+
+/**
+ * A deleted account's person forgotten in the store's copy of an organization whose data is in
+ * D1: a move back, or an abandoned move, leaves the store's rows for the next move to update,
+ * and they name the person too. A store that never held the data has nothing to change.
+ */
+export async function forgetInStoreCopy(deps: Deps, organizationId: string, person: Person) {
+  const route = await storeRoute(deps.env, organizationId);
+  if (allDataInStore(route)) return;
+  const done = await storeAt(deps.env, route).forgetInCopy(organizationId, person);
+  if (done === null) throw storeRefused(organizationId, "an account's deletion");
+}
