@@ -11,6 +11,9 @@ import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
+import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
+import { publish } from "../worker/realtime/publish";
+import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
 import { OrganizationGone, allDataInStore, storeRoute } from "../worker/stores/registry";
 import {
   JOBS_WHEREVER_THE_DATA_IS,
@@ -78,6 +81,20 @@ const RUNS: Record<
   // A held delivery that failed when its move ended: again until none is left, however quiet
   // the organization is (a new delivery would apply it too, unless it is stuck).
   held_deliveries: (_deps, _at, organizationId, store) => store.retryHeld(organizationId),
+  // Statuses a send could not apply, held again: applied, then again at once while more are left.
+  held_statuses: async (deps, _at, organizationId, store) => {
+    const applied = await applyStrandedStatuses(deps, organizationId);
+    if (applied.events.length > 0) await publish(deps.env, organizationId, ...applied.events);
+    if (applied.broadcastResultsChanged) {
+      await keepEarliest(
+        store.storage,
+        organizationId,
+        "broadcasts",
+        Date.now() + STATS_DEBOUNCE_MS,
+      );
+    }
+    return applied.more ? Date.now() : null;
+  },
 };
 
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */

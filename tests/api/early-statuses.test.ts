@@ -1,4 +1,7 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { organizationStore } from "../../worker/stores/registry";
 import {
   delivery,
   inboundMessage,
@@ -141,6 +144,44 @@ describe("a status that arrives before the send is answered", () => {
       await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
     ).toEqual({ status: "read", billable: 1 });
     expect(await heldCount(orgId, id)).toBe(0);
+  });
+
+  it("is applied by the store's job when no status comes after it", async () => {
+    const setup = await conversationWithCustomer();
+    const { orgId } = setup;
+    const id = wamid();
+    const { sending } = await sendHeldByMeta(setup, `Confirmado ${crypto.randomUUID()}`, id);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
+    await orgSql(
+      orgId,
+      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
+       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    await releaseHeld("graph", id);
+    expect((await sending).body.data).toMatchObject({ status: "sent" });
+    await orgSql(orgId, "DROP TRIGGER refuse_for_test");
+
+    // The send asked its store to try again; run now, the job applies it and ends.
+    const store = await organizationStore(env, orgId);
+    await vi.waitFor(async () => {
+      const job = await runInDurableObject(store, (_, state) =>
+        state.storage.get<{ dueAt: number }>("job:held_statuses"),
+      );
+      expect(job).toBeDefined();
+    });
+    await runInDurableObject(store, async (_, state) => {
+      const job = await state.storage.get<{ dueAt: number }>("job:held_statuses");
+      await state.storage.put("job:held_statuses", { ...job, dueAt: Date.now() - 1 });
+    });
+    await runDurableObjectAlarm(store);
+    expect(
+      await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
+    ).toEqual({ status: "delivered", billable: 1 });
+    expect(await heldCount(orgId, id)).toBe(0);
+    expect(
+      await runInDurableObject(store, (_, state) => state.storage.get("job:held_statuses")),
+    ).toBeUndefined();
   });
 
   it("lets a person's message take the thread from Meta's AI even when a status came first", async () => {

@@ -26,6 +26,7 @@ export const STORE_JOBS = [
   "broadcasts",
   "follow_ups",
   "held_deliveries",
+  "held_statuses",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
@@ -38,6 +39,7 @@ export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
   "broadcasts",
   "follow_ups",
   "held_deliveries",
+  "held_statuses",
 ]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */

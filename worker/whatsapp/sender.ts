@@ -18,7 +18,8 @@ import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
 import { followUpWaitStarted } from "../follow-ups/sending";
-import { applyHeldStatuses, claimHeldStatuses } from "./statuses";
+import { STRANDED_RETRY_MS, applyHeldStatuses, claimHeldStatuses } from "./statuses";
+import { scheduleStoreJob } from "../stores/store-jobs";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -247,9 +248,15 @@ async function deliverStored(
   if (held.length === 0) return { message: toMessage(recorded!), accepted, events: [] };
   const applied = await applyHeldStatuses(deps, recorded!, held).catch((error: unknown) => {
     // The message went out and is recorded: the send answers so, as it is now (the statuses
-    // before the failing one applied). The rest are held again (statuses.ts) and come in with
-    // the message's next status.
+    // before the failing one applied). The rest are held again (statuses.ts): the message's
+    // next status brings them in, or the store's job does.
     console.error("early statuses not applied", stored.id, error);
+    const due = Date.now() + STRANDED_RETRY_MS;
+    deps.defer(
+      scheduleStoreJob(deps.env, organizationId, "held_statuses", due).catch((failed: unknown) =>
+        console.error("held statuses job not scheduled", organizationId, failed),
+      ),
+    );
     return null;
   });
   const now = await orgDb.query.messages.findFirst({

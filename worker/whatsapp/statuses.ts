@@ -143,6 +143,41 @@ const hold = (orgDb: OrganizationDb, organizationId: string, statuses: StatusUpd
     )
     .onConflictDoNothing();
 
+/** How soon the store's job applies statuses held again after a send could not apply them. */
+export const STRANDED_RETRY_MS = 30_000;
+/** Messages whose held statuses one run of that job applies; it runs again at once for more. */
+const STRANDED_PER_RUN = 100;
+
+/**
+ * Statuses held again although their message exists (applying them failed after a send,
+ * `deliverStored`), applied now: the message's next status would bring them in, but a `failed`
+ * is the last Meta sends. The store's `held_statuses` job; answers what changed and whether
+ * more are left.
+ */
+export async function applyStrandedStatuses(deps: Deps, organizationId: string) {
+  const stranded = await deps.orgDb
+    .selectDistinct({ wamid: heldStatuses.wamid })
+    .from(heldStatuses)
+    .innerJoin(
+      messages,
+      and(
+        eq(messages.organizationId, heldStatuses.organizationId),
+        eq(messages.wamid, heldStatuses.wamid),
+      ),
+    )
+    .where(eq(heldStatuses.organizationId, organizationId))
+    .limit(STRANDED_PER_RUN);
+  const applied = nothing();
+  for (const { wamid } of stranded) {
+    const row = await findByWamid(deps, organizationId, wamid);
+    if (!row) continue;
+    const result = await applyHeldStatuses(deps, row);
+    applied.events.push(...result.events);
+    applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
+  }
+  return { ...applied, more: stranded.length === STRANDED_PER_RUN };
+}
+
 /** The DELETE that takes what was held for a wamid (a statement, to batch with the send's). */
 export const claimHeldStatuses = (orgDb: OrganizationDb, organizationId: string, wamid: string) =>
   orgDb
