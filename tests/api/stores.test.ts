@@ -5,6 +5,7 @@ import {
   applyD1Migrations,
   listDurableObjectIds,
   reset,
+  runDurableObjectAlarm,
   runInDurableObject,
 } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
@@ -1001,5 +1002,64 @@ describe("D1's copy of a moved organization", () => {
     expect(await copyUntil(back.organization.id)).toBeNull();
     await runCron(RETENTION_CRON, until + DAY_MS);
     expect((await rowsInD1(back.organization.id)).conversations).toBe(1);
+  });
+});
+
+describe("a store's copy of an organization moved back to D1", () => {
+  const DAY_MS = 24 * 60 * 60_000;
+  it("is kept 30 days, then removed by the store's own job; D1 keeps all, and a move again copies it", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    await createAgent(owner, { name: "Recepción" });
+    const conversation = await createConversation(owner);
+    await seedMessage(orgId, conversation.id, { content: "Hola, ¿abrís hoy?" });
+    const store = await organizationStore(env, orgId);
+    const inStore = () =>
+      runInDurableObject(store, (_, state) =>
+        state.storage.sql
+          .exec<{ conversations: number; messages: number; agents: number; counts: number }>(
+            `SELECT (SELECT count(*) FROM conversations) AS conversations,
+               (SELECT count(*) FROM messages) AS messages, (SELECT count(*) FROM agents) AS agents,
+               (SELECT count(*) FROM conversation_counts) AS counts`,
+          )
+          .one(),
+      );
+    const job = () =>
+      runInDurableObject(store, (_, state) =>
+        state.storage.get<{ dueAt: number }>("job:store_copy"),
+      );
+    const runJobNow = async () => {
+      await runInDurableObject(store, async (_, state) => {
+        const due = await state.storage.get<{ dueAt: number }>("job:store_copy");
+        await state.storage.put("job:store_copy", { ...due, dueAt: Date.now() - 1 });
+      });
+      await runDurableObjectAlarm(store);
+    };
+
+    // While the data is in the store, the job (run by mistake) removes nothing.
+    await store.scheduleJob(orgId, "store_copy", Date.now());
+    await runJobNow();
+    expect(await inStore()).toMatchObject({ conversations: 1, messages: 1, agents: 1 });
+
+    expect(await move(orgId, "d1")).toMatchObject({ moved: true, state: "d1" });
+    const due = (await job())!.dueAt;
+    expect(due - Date.now()).toBeGreaterThan(29 * DAY_MS);
+    expect(await inStore()).toMatchObject({ conversations: 1, messages: 1, agents: 1 });
+
+    // Its day: gone from the store, all still in D1, the job done.
+    await runJobNow();
+    expect(await inStore()).toEqual({ conversations: 0, messages: 0, agents: 0, counts: 0 });
+    expect(await job()).toBeUndefined();
+    const [inD1] = await orgSql<{ n: number }>(
+      orgId,
+      `SELECT (SELECT count(*) FROM messages WHERE organization_id = ?1)
+         + (SELECT count(*) FROM agents WHERE organization_id = ?1) AS n`,
+      orgId,
+    );
+    expect(inD1!.n).toBe(2);
+
+    // A move again copies everything.
+    expect(await move(orgId, "store")).toMatchObject({ moved: true, state: "store" });
+    expect(await inStore()).toMatchObject({ conversations: 1, messages: 1, agents: 1 });
   });
 });

@@ -30,6 +30,7 @@ import type { TableSummary } from "./row-checksum";
 import { routeTtlMs, storeAt, storeRefused } from "./registry";
 import { scheduleStoreJob } from "./store-jobs";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
+import { keepStoreCopyAWhile } from "./store-copies";
 import {
   applySync,
   keyOf,
@@ -247,6 +248,8 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
   await store.applyHeld(organizationId);
   // Conversions D1 had waiting for a retry are its store's now (the cron over D1 leaves them).
   if (matches && state === "store") await scheduleStoreJob(env, organizationId, "capi", Date.now());
+  // Back in D1 (moved, or sent back by the check): the store's rows go in 30 days.
+  if (state === "d1") await keepStoreCopyAWhile(env, organizationId);
   return { moved: matches, state, checks, differing };
 }
 
@@ -264,5 +267,6 @@ export async function abortMove({ db, env }: Deps, organizationId: string) {
   if (!abandoned) throw notMoving();
   // The deliveries its store held meanwhile, where its data still is.
   await storeAt(env, row).applyHeld(organizationId);
+  if (back === "d1") await keepStoreCopyAWhile(env, organizationId);
   return { state: back };
 }

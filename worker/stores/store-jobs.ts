@@ -27,6 +27,7 @@ export const STORE_JOBS = [
   "follow_ups",
   "held_deliveries",
   "held_statuses",
+  "store_copy",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
@@ -40,6 +41,7 @@ export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
   "follow_ups",
   "held_deliveries",
   "held_statuses",
+  "store_copy",
 ]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */
