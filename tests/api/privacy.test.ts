@@ -96,6 +96,25 @@ describe("GET /profiles/me/export", () => {
     expect(text).not.toMatch(/access_?token/i);
   });
 
+  it("pages a table keyed by more than an id past its first page", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    // 501 days of one ad's spend: a table keyed by the ad and the day.
+    await orgSql(
+      orgId,
+      `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 500)
+       INSERT INTO ad_spend (organization_id, ad_id, day, spend, fetched_at)
+       SELECT ?1, 'ad-1', date('2025-01-01', '+' || i || ' days'), 1.5, ?2 FROM n`,
+      orgId,
+      new Date().toISOString(),
+    );
+    const res = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    expect(res.status).toBe(200);
+    const days = res.body.data.organization.ad_spend.map((row: { day: string }) => row.day);
+    expect(days).toHaveLength(501);
+    expect(new Set(days).size).toBe(501);
+  });
+
   it("gives a member who is not an owner only their own data", async () => {
     const user = await registerUser();
     const res = await call("GET", "/api/v1/profiles/me/export", { token: user.token });

@@ -46,7 +46,7 @@ import {
   storeRoute,
   tableIsInStore,
 } from "../stores/registry";
-import { STORE_TABLE_NAMES, pageOf, type StoreTable } from "../stores/store-tables";
+import { STORE_TABLE_NAMES, keyOf, pageOf, type StoreTable } from "../stores/store-tables";
 import { forgetInD1Copy } from "../stores/d1-copies";
 
 export { EXPORT_PAGE_SIZE };
@@ -57,12 +57,14 @@ const DELETION_ATTEMPTS_PER_USER: Limit = { max: 5, windowSeconds: 15 * 60 };
 /** A row as read; every list is paged by its `id`. */
 type Row = ExportRow;
 
-/** A list of the document, read page by page in id order (keyset) while it is written. */
+/** A list of the document, read page by page in key order (keyset) while it is written. */
 class PagedList {
   constructor(
-    readonly pageAfter: (id: string) => Promise<Row[]>,
+    readonly pageAfter: (cursor: string) => Promise<Row[]>,
     /** What of a row goes in the document (the id may only be the cursor). */
     readonly shape: (row: Row) => unknown = (row) => row,
+    /** The cursor after a row: its id, or its table's key (a table keyed otherwise). */
+    readonly cursorOf: (row: Row) => string = (row) => row.id as string,
   ) {}
 }
 
@@ -82,7 +84,7 @@ async function* jsonPieces(value: unknown): AsyncGenerator<string> {
         yield (first ? "" : ",") + page.map((row) => JSON.stringify(value.shape(row))).join(",");
       }
       if (page.length < EXPORT_PAGE_SIZE) break;
-      after = page.at(-1)!.id as string;
+      after = value.cursorOf(page.at(-1)!);
     }
     yield "]";
   } else if (value instanceof JsonObject) {
@@ -203,12 +205,15 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
   // Each table read where its rows are: the store once the organization moved it there.
   const route = await storeRoute(env, orgId);
   const ofOrganization = (table: StoreTable) =>
-    new PagedList((after) =>
-      tableIsInStore(route, table)
-        ? storeAt(env, route)
-            .page(orgId, table, after, EXPORT_PAGE_SIZE)
-            .then((rows) => rows ?? Promise.reject(storeRefused(orgId, "the export")))
-        : pageOf(orgDb, orgId, table, after, EXPORT_PAGE_SIZE),
+    new PagedList(
+      (after) =>
+        tableIsInStore(route, table)
+          ? storeAt(env, route)
+              .page(orgId, table, after, EXPORT_PAGE_SIZE)
+              .then((rows) => rows ?? Promise.reject(storeRefused(orgId, "the export")))
+          : pageOf(orgDb, orgId, table, after, EXPORT_PAGE_SIZE),
+      (row) => row,
+      (row) => keyOf(table, row),
     );
   return new JsonObject({
     ...organization[0],
