@@ -457,8 +457,16 @@ export class OrganizationHub extends DurableObject<Env> {
     if (this.erased) return this.eraseAll();
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
-    await this.answerCustomers();
-    await runDueJobs(this.jobStore(), new Date());
+    try {
+      await this.answerCustomers();
+      await runDueJobs(this.jobStore(), new Date());
+    } catch (error) {
+      if (!(error instanceof OrganizationGone)) throw error;
+      // Its organization was deleted and its erase did not happen (it failed, or was never
+      // reached): the store erases itself, as the deletion promised.
+      console.error("store of a deleted organization erased by its alarm", error.message);
+      return this.eraseAll();
+    }
     // Erased while it ran: what the run wrote since goes too.
     if (this.erased) return this.eraseAll();
     await this.armAlarm();
@@ -468,19 +476,16 @@ export class OrganizationHub extends DurableObject<Env> {
    * Whether a due transcript or reply may run now, asked of the registry as it is now before
    * each: while the organization's move is switching what it wrote could miss the move's last
    * copy (its jobs wait the same way), so it is put off; a registry that cannot be read counts
-   * as switching (put off, never lost, and the alarm goes on); a deleted organization's is
-   * dropped.
+   * as switching (put off, never lost, and the alarm goes on). A deleted organization's throws
+   * `OrganizationGone`.
    */
   private async mayRun(key: string, work: PendingTranscript | PendingReply) {
     try {
       const route = await freshStoreRoute(this.env, work.organizationId);
       if (route.state !== "switching") return true;
     } catch (error) {
-      if (error instanceof OrganizationGone) {
-        console.error("work of a deleted organization dropped", key);
-        await this.ctx.storage.delete(key);
-        return false;
-      }
+      // A deleted organization's store erases itself (`alarm`).
+      if (error instanceof OrganizationGone) throw error;
       console.error("registry unreadable: transcripts and replies put off", error);
     }
     await this.ctx.storage.put(key, { ...work, dueAt: Date.now() + SWITCH_RECHECK_MS });

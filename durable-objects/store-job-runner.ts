@@ -150,9 +150,9 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   try {
     next = await runOnStoreData(store, name, job.organizationId, at, lease);
   } catch (error) {
-    // A deleted organization's job ends (its store is erased); any other is due again when the
-    // lease ends.
-    if (error instanceof OrganizationGone) next = null;
+    // A deleted organization's store erases itself (its alarm); any other job is due again
+    // when the lease ends.
+    if (error instanceof OrganizationGone) throw error;
     console.error("store job failed", name, job.organizationId, error);
   }
   const current = await store.storage.get<StoreJob>(key);

@@ -116,6 +116,28 @@ describe("the store registry", () => {
     expect(await left()).toEqual([["erased"], null]);
   });
 
+  it("erases itself when its alarm finds its organization gone (an erase that failed)", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    await createConversation(owner);
+    const store = await organizationStore(env, orgId);
+    await store.scheduleReply(orgId, "una-conversacion");
+    // The organization's rows go from D1 (its registry row with them) and the erase never came.
+    await env.DB.prepare("DELETE FROM organizations WHERE id = ?").bind(orgId).run();
+    await runInDurableObject(store, async (_, state) => {
+      const [key, reply] = [
+        ...(await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })),
+      ][0]!;
+      await state.storage.put(key, { ...reply, dueAt: Date.now() - 1 });
+    });
+    await runDurableObjectAlarm(store);
+    const left = await runInDurableObject(store, async (_, state) => [
+      [...(await state.storage.list()).keys()],
+      await state.storage.getAlarm(),
+    ]);
+    expect(left).toEqual([["erased"], null]);
+  });
+
   it("puts an organization in the EEA in the EU jurisdiction when the deployment asks", () => {
     for (const country of ["España", "espana", "ES", " Alemania ", "Países Bajos", "Noruega"]) {
       expect(isEeaCountry(country), country).toBe(true);

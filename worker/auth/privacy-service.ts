@@ -380,10 +380,6 @@ export async function deleteAccount(
     await forgetInD1Copy(deps, organizationId, person);
     await forgetInStoreCopy(deps, organizationId, person);
   }
-  // The deleted organization's store first: should erasing it fail, the deletion fails with
-  // it and can be asked again, rather than leave the organization's data in a store nothing
-  // points to. Erased, the store refuses every later call (a late delivery, a job).
-  if (storeToErase) await storeToErase.erase(deleted!);
   // Without the address: it would be the person's, kept after they asked to be forgotten.
   const deletion = {
     action: "account.delete",
@@ -400,7 +396,14 @@ export async function deleteAccount(
   // Once deleted: a failure between leaves a deletion without its entry, never an entry for
   // an account still there.
   if (stays !== null) await auditIn(deps, stays, deletion);
-  if (!storeToErase && membership) {
+  if (storeToErase) {
+    // After D1's batch: erased first, a failed batch would leave a live organization with an
+    // erased store. Erased, the store refuses every later call; should the erase fail, the
+    // store erases itself when its alarm next finds the organization gone (0067).
+    await storeToErase.erase(deleted!).catch((error: unknown) => {
+      console.error("erasing a deleted organization's store failed", deleted, error);
+    });
+  } else if (membership) {
     await closeSockets(deps.env, membership.organizationId, { userId: user.id });
   }
   return { organization_deleted: organizationDeleted };
