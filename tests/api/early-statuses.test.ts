@@ -184,6 +184,44 @@ describe("a status that arrives before the send is answered", () => {
     ).toBeUndefined();
   });
 
+  it("failing again never fails the delivery of the message's next status, and keeps when it first came", async () => {
+    const setup = await conversationWithCustomer();
+    const { orgId, phoneNumberId, from } = setup;
+    const id = wamid();
+    const { sending } = await sendHeldByMeta(setup, `Mañana a las 10 ${crypto.randomUUID()}`, id);
+    const now = Math.floor(Date.now() / 1000);
+    expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
+    await orgSql(
+      orgId,
+      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
+       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    await releaseHeld("graph", id);
+    expect((await sending).status).toBe(201);
+    const firstHeld = await orgFirst(
+      orgId,
+      "SELECT received_at FROM held_statuses WHERE wamid = ?",
+      id,
+    );
+
+    // `read` (no pricing: it applies) brings the held `delivered` in, which fails again.
+    const read = statusUpdate({
+      phoneNumberId,
+      id,
+      recipientId: from,
+      status: "read",
+      timestamp: String(now + 2),
+      pricing: null,
+    });
+    expect((await deliver(delivery(read))).status).toBe(200);
+    expect(await orgFirst(orgId, "SELECT status FROM messages WHERE wamid = ?", id)).toEqual({
+      status: "read",
+    });
+    expect(
+      await orgFirst(orgId, "SELECT received_at FROM held_statuses WHERE wamid = ?", id),
+    ).toEqual(firstHeld);
+  });
+
   it("lets a person's message take the thread from Meta's AI even when a status came first", async () => {
     const setup = await conversationWithCustomer();
     const { orgId, phoneNumberId, from, conversationId } = setup;

@@ -18,8 +18,7 @@ import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
 import { followUpWaitStarted } from "../follow-ups/sending";
-import { STRANDED_RETRY_MS, applyHeldStatuses, claimHeldStatuses } from "./statuses";
-import { scheduleStoreJob } from "../stores/store-jobs";
+import { applyHeldStatuses, claimHeldStatuses, retryStrandedLater } from "./statuses";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -251,12 +250,7 @@ async function deliverStored(
     // before the failing one applied). The rest are held again (statuses.ts): the message's
     // next status brings them in, or the store's job does.
     console.error("early statuses not applied", stored.id, error);
-    const due = Date.now() + STRANDED_RETRY_MS;
-    deps.defer(
-      scheduleStoreJob(deps.env, organizationId, "held_statuses", due).catch((failed: unknown) =>
-        console.error("held statuses job not scheduled", organizationId, failed),
-      ),
-    );
+    retryStrandedLater(deps, organizationId);
     return null;
   });
   const now = await orgDb.query.messages.findFirst({

@@ -20,6 +20,7 @@ import { spanishGraphError } from "../meta/graph";
 import { isoFromSeconds } from "./inbound-content";
 import { applyMarketingFailure, marketingFailure } from "./consent";
 import type { OrganizationDb } from "../db/client";
+import { scheduleStoreJob } from "../stores/store-jobs";
 
 export interface StatusUpdate {
   id?: string;
@@ -80,12 +81,24 @@ export async function ingestStatus(
   if (!status.id || !next) return nothing();
   const row = await findByWamid(deps, organizationId, status.id);
   if (row) {
-    // Statuses held again because applying them failed come in with the next one.
+    // Its own failure fails the delivery, as any status's does: Meta delivers it again.
+    const applied = await applyStatus(deps, row, status);
+    // Statuses held again because applying them failed come in with the next one; their
+    // failing again must not fail this delivery (its messages with it) every time.
     const held = await claimHeldStatuses(deps.orgDb, organizationId, status.id).all();
-    return applyHeldStatuses(deps, row, [...held, { payload: status }]);
+    if (held.length === 0) return applied;
+    const brought = await applyHeldStatuses(deps, applied.row, held).catch((error: unknown) => {
+      console.error("held statuses not applied", organizationId, status.id, error);
+      retryStrandedLater(deps, organizationId);
+      return nothing();
+    });
+    return {
+      events: [...applied.events, ...brought.events],
+      broadcastResultsChanged: applied.broadcastResultsChanged || brought.broadcastResultsChanged,
+    };
   }
 
-  await hold(deps.orgDb, organizationId, [status]);
+  await hold(deps.orgDb, organizationId, [{ payload: status }]);
   // The send may have recorded the wamid since the look above, and claimed nothing.
   const recorded = await findByWamid(deps, organizationId, status.id);
   return recorded ? applyHeldStatuses(deps, recorded) : nothing();
@@ -99,28 +112,28 @@ export async function ingestStatus(
 export async function applyHeldStatuses(
   deps: Deps,
   row: MessageRow,
-  claimed?: { payload: unknown }[],
+  claimed?: HeldStatus[],
 ): Promise<StatusesApplied> {
   if (!row.wamid) return nothing();
   const held =
     claimed ?? (await claimHeldStatuses(deps.orgDb, row.organizationId, row.wamid).all());
   const applied = nothing();
-  const ordered = held
-    .map(({ payload }) => payload as StatusUpdate)
-    .sort(
-      (a, b) =>
-        Number(a.timestamp ?? 0) - Number(b.timestamp ?? 0) ||
-        STATUS_RANK[statusOf(a)!] - STATUS_RANK[statusOf(b)!],
-    );
+  const statusIn = (held: HeldStatus) => held.payload as StatusUpdate;
+  const ordered = [...held].sort(
+    (a, b) =>
+      Number(statusIn(a).timestamp ?? 0) - Number(statusIn(b).timestamp ?? 0) ||
+      STATUS_RANK[statusOf(statusIn(a))!] - STATUS_RANK[statusOf(statusIn(b))!],
+  );
   let current = row;
   for (const [index, status] of ordered.entries()) {
     try {
-      const result = await applyStatus(deps, current, status);
+      const result = await applyStatus(deps, current, statusIn(status));
       applied.events.push(...result.events);
       applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
       current = result.row;
     } catch (error) {
-      // Claimed but not applied: held again, for the message's next status to bring in.
+      // Claimed but not applied: held again (when first held, so that retention still ends a
+      // status that never applies), for the message's next status or the store's job.
       await hold(deps.orgDb, row.organizationId, ordered.slice(index));
       throw error;
     }
@@ -128,23 +141,46 @@ export async function applyHeldStatuses(
   return applied;
 }
 
+/** A held status as Meta sent it, and when it was first held (absent: now). */
+interface HeldStatus {
+  payload: unknown;
+  receivedAt?: string;
+}
+
 /** Keeps statuses whose message is not there yet, or whose applying failed. */
-const hold = (orgDb: OrganizationDb, organizationId: string, statuses: StatusUpdate[]) =>
+const hold = (orgDb: OrganizationDb, organizationId: string, statuses: HeldStatus[]) =>
   orgDb
     .insert(heldStatuses)
     .values(
-      statuses.map((status) => ({
-        organizationId,
-        wamid: status.id!,
-        status: statusOf(status)!,
-        payload: status,
-        receivedAt: new Date().toISOString(),
-      })),
+      statuses.map(({ payload, receivedAt }) => {
+        const status = payload as StatusUpdate;
+        return {
+          organizationId,
+          wamid: status.id!,
+          status: statusOf(status)!,
+          payload: status,
+          receivedAt: receivedAt ?? new Date().toISOString(),
+        };
+      }),
     )
     .onConflictDoNothing();
 
-/** How soon the store's job applies statuses held again after a send could not apply them. */
-export const STRANDED_RETRY_MS = 30_000;
+/** How soon the store's job applies statuses held again after applying them failed. */
+const STRANDED_RETRY_MS = 30_000;
+
+/**
+ * Asks the organization's store to apply, soon, statuses held again after applying them failed
+ * (`held_statuses`). Not awaited: it may be asked from inside the store's own transaction.
+ */
+export function retryStrandedLater(deps: Deps, organizationId: string) {
+  const due = Date.now() + STRANDED_RETRY_MS;
+  deps.defer(
+    scheduleStoreJob(deps.env, organizationId, "held_statuses", due).catch((failed: unknown) =>
+      console.error("held statuses job not scheduled", organizationId, failed),
+    ),
+  );
+}
+
 /** Messages whose held statuses one run of that job applies; it runs again at once for more. */
 const STRANDED_PER_RUN = 100;
 
@@ -171,9 +207,15 @@ export async function applyStrandedStatuses(deps: Deps, organizationId: string) 
   for (const { wamid } of stranded) {
     const row = await findByWamid(deps, organizationId, wamid);
     if (!row) continue;
-    const result = await applyHeldStatuses(deps, row);
-    applied.events.push(...result.events);
-    applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
+    try {
+      const result = await applyHeldStatuses(deps, row);
+      applied.events.push(...result.events);
+      applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
+    } catch (error) {
+      // Held again as they were: one message's failing statuses never hold back the others',
+      // and retention removes them a day after they first came.
+      console.error("held statuses still not applied", organizationId, wamid, error);
+    }
   }
   return { ...applied, more: stranded.length === STRANDED_PER_RUN };
 }
@@ -183,7 +225,7 @@ export const claimHeldStatuses = (orgDb: OrganizationDb, organizationId: string,
   orgDb
     .delete(heldStatuses)
     .where(and(eq(heldStatuses.organizationId, organizationId), eq(heldStatuses.wamid, wamid)))
-    .returning({ payload: heldStatuses.payload });
+    .returning({ payload: heldStatuses.payload, receivedAt: heldStatuses.receivedAt });
 
 /**
  * Moves an outbound message forward only; `failed` records Meta's reason in Spanish, and a
