@@ -43,18 +43,20 @@ const HELD_SEQUENCE = "held-sequence";
 /** How long a held part that failed waits before the store's job tries it again. */
 export const HELD_RETRY_MS = 30_000;
 /**
- * After the store's job has failed to apply a held part this many times it is stuck: set
- * aside (`stuck:<arrival number>`) so that the parts after it go ahead rather than keep a
- * customer's later messages out of the inbox behind one part that fails every time (a bug, a
- * full store). It is never dropped; the job tries it hourly.
+ * After the store's job has failed to apply a held part for this long it is stuck: set aside
+ * (`stuck:<arrival number>`) so that the parts after it go ahead rather than keep a customer's
+ * later messages out of the inbox behind one part that fails every time (a bug, a full store).
+ * Long enough that a passing failure (D1 unreachable for minutes) never reorders parts: a
+ * reaction applied before its message would find nothing to react to. Never dropped; the job
+ * tries it hourly.
  */
-export const HELD_FAILURES_BEFORE_STUCK = 5;
+export const HELD_STUCK_AFTER_MS = 60 * 60_000;
 /** How often the store's job tries a stuck part again (each failure is logged: the alert). */
 export const STUCK_RETRY_MS = 60 * 60_000;
 
 /** Parts set aside after failing every time, under their arrival number. */
 const STUCK = "stuck:";
-/** The job's failures so far with a held part, `held-failures:<arrival number>`. */
+/** When the job first failed to apply a held part, `held-failures:<arrival number>`. */
 const FAILURES = "held-failures:";
 const failuresKey = (key: string) => `${FAILURES}${key.slice(key.indexOf(":") + 1)}`;
 
@@ -93,8 +95,8 @@ export async function holdHere(
  * Applies the held parts in arrival order once the organization is no longer `switching`,
  * where its data now is. One that fails stays, with those after it, for the next call (a
  * delivery, the next part held, or the store's job that holding it scheduled), and is logged.
- * Only the job's tries count towards setting a part aside (`byJob`): a burst of deliveries
- * during a short failure must not. Answers the messages stored.
+ * Only the job's tries (`byJob`) record when a part began failing and set it aside once it has
+ * failed for `HELD_STUCK_AFTER_MS`. Answers the messages stored.
  */
 export async function applyHeldHere(store: DeliveryStore, organizationId: string, byJob = false) {
   // The registry as it is now, which also renews this isolate's copy that `depsFor` reads: a
@@ -106,9 +108,11 @@ export async function applyHeldHere(store: DeliveryStore, organizationId: string
     try {
       stored += (await applyPart(store, organizationId, { key })) ?? 0;
     } catch (error) {
-      const failures = byJob ? ((await store.storage.get<number>(failuresKey(key))) ?? 0) + 1 : 0;
-      if (failures < HELD_FAILURES_BEFORE_STUCK) {
-        if (byJob) await store.storage.put(failuresKey(key), failures);
+      const failingSince = byJob ? await store.storage.get<number>(failuresKey(key)) : undefined;
+      if (failingSince === undefined || Date.now() - failingSince < HELD_STUCK_AFTER_MS) {
+        if (byJob && failingSince === undefined) {
+          await store.storage.put(failuresKey(key), Date.now());
+        }
         console.error("held delivery not applied yet", organizationId, key, error);
         break;
       }
