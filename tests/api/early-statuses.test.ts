@@ -81,6 +81,25 @@ const statusesOf =
       ),
     );
 
+/**
+ * A send whose `delivered` came first and whose applying then fails: storing the status's
+ * pricing is refused (as a failing disk or a bug would) until `mend()`. Answers the send's
+ * answer, the status time used, and `mend`.
+ */
+async function sentWithPricingRefused(setup: Setup, text: string, id: string) {
+  const { sending } = await sendHeldByMeta(setup, `${text} ${crypto.randomUUID()}`, id);
+  const now = Math.floor(Date.now() / 1000);
+  expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
+  await orgSql(
+    setup.orgId,
+    `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
+     WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+  );
+  await releaseHeld("graph", id);
+  const mend = () => orgSql(setup.orgId, "DROP TRIGGER refuse_for_test");
+  return { sent: await sending, now, mend };
+}
+
 describe("a status that arrives before the send is answered", () => {
   it("is held, then applied once the send records the message's wamid", async () => {
     const setup = await conversationWithCustomer();
@@ -121,25 +140,13 @@ describe("a status that arrives before the send is answered", () => {
     const setup = await conversationWithCustomer();
     const { orgId } = setup;
     const id = wamid();
-    const { sending } = await sendHeldByMeta(setup, `Te lo envío ${crypto.randomUUID()}`, id);
-    const status = statusesOf(setup, id);
-    const now = Math.floor(Date.now() / 1000);
-    expect((await status("delivered", now + 1)).status).toBe(200);
-    // Storing its pricing fails, as a failing disk or a bug would.
-    await orgSql(
-      orgId,
-      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
-       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
-    );
-
-    await releaseHeld("graph", id);
-    const { status: code, body } = await sending;
-    expect(code).toBe(201);
-    expect(body.data).toMatchObject({ status: "sent" });
+    const { sent, now, mend } = await sentWithPricingRefused(setup, "Te lo envío", id);
+    expect(sent.status).toBe(201);
+    expect(sent.body.data).toMatchObject({ status: "sent" });
     expect(await heldCount(orgId, id)).toBe(1);
 
-    await orgSql(orgId, "DROP TRIGGER refuse_for_test");
-    expect((await status("read", now + 2)).status).toBe(200);
+    await mend();
+    expect((await statusesOf(setup, id)("read", now + 2)).status).toBe(200);
     expect(
       await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
     ).toEqual({ status: "read", billable: 1 });
@@ -150,17 +157,9 @@ describe("a status that arrives before the send is answered", () => {
     const setup = await conversationWithCustomer();
     const { orgId } = setup;
     const id = wamid();
-    const { sending } = await sendHeldByMeta(setup, `Confirmado ${crypto.randomUUID()}`, id);
-    const now = Math.floor(Date.now() / 1000);
-    expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
-    await orgSql(
-      orgId,
-      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
-       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
-    );
-    await releaseHeld("graph", id);
-    expect((await sending).body.data).toMatchObject({ status: "sent" });
-    await orgSql(orgId, "DROP TRIGGER refuse_for_test");
+    const { sent, mend } = await sentWithPricingRefused(setup, "Confirmado", id);
+    expect(sent.body.data).toMatchObject({ status: "sent" });
+    await mend();
 
     // The send asked its store to try again; run now, the job applies it and ends.
     const store = await organizationStore(env, orgId);
@@ -188,16 +187,8 @@ describe("a status that arrives before the send is answered", () => {
     const setup = await conversationWithCustomer();
     const { orgId, phoneNumberId, from } = setup;
     const id = wamid();
-    const { sending } = await sendHeldByMeta(setup, `Mañana a las 10 ${crypto.randomUUID()}`, id);
-    const now = Math.floor(Date.now() / 1000);
-    expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
-    await orgSql(
-      orgId,
-      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
-       WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
-    );
-    await releaseHeld("graph", id);
-    expect((await sending).status).toBe(201);
+    const { sent, now } = await sentWithPricingRefused(setup, "Mañana a las 10", id);
+    expect(sent.status).toBe(201);
     const firstHeld = await orgFirst(
       orgId,
       "SELECT received_at FROM held_statuses WHERE wamid = ?",
