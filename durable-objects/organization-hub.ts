@@ -25,7 +25,12 @@ import {
   storeRoute,
 } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
-import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
+import {
+  STORE_JOB_PREFIX,
+  storeJobKey,
+  type StoreJob,
+  type StoreJobName,
+} from "../worker/stores/store-jobs";
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
@@ -309,7 +314,6 @@ export class OrganizationHub extends DurableObject<Env> {
    */
   async erase(organizationId: string) {
     if (this.erased || !this.serves(organizationId)) return;
-    for (const socket of this.ctx.getWebSockets()) endSession(socket, SESSION_REVOKED_REASON);
     await this.eraseAll();
   }
 
@@ -321,6 +325,7 @@ export class OrganizationHub extends DurableObject<Env> {
   private async eraseAll() {
     this.erased = true;
     this.owner = null;
+    for (const socket of this.ctx.getWebSockets()) endSession(socket, SESSION_REVOKED_REASON);
     await this.ctx.storage.deleteAll();
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.put(ERASED, new Date().toISOString());
@@ -431,6 +436,19 @@ export class OrganizationHub extends DurableObject<Env> {
   async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
     if (!this.serves(organizationId)) return;
     await this.queueJob(organizationId, name, dueAt);
+  }
+
+  /**
+   * When the store's copy of an organization back in D1 goes (worker/stores/store-copies.ts):
+   * the date of the latest move, replacing an earlier one (a job otherwise keeps the earliest).
+   */
+  async keepCopyUntil(organizationId: string, until: number) {
+    if (!this.serves(organizationId)) return;
+    await this.ctx.storage.put(storeJobKey("store_copy"), {
+      organizationId,
+      dueAt: until,
+    } satisfies StoreJob);
+    await this.armAlarm(until);
   }
 
   private async queueJob(organizationId: string, name: StoreJobName, dueAt: number) {

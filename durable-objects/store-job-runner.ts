@@ -131,6 +131,8 @@ export async function runDueJobs(store: JobStore, at: Date) {
  */
 export async function wakeForDay(store: JobStore, organizationId: string, at: Date) {
   for (const name of STORE_JOBS) {
+    // The store's copy goes only on the date a move gave it.
+    if (name === "store_copy") continue;
     if (!(await store.storage.get(storeJobKey(name)))) {
       await store.storage.put(storeJobKey(name), {
         organizationId,

@@ -1067,6 +1067,11 @@ describe("a store's copy of an organization moved back to D1", () => {
     const due = (await job())!.dueAt;
     expect(due - Date.now()).toBeGreaterThan(29 * DAY_MS);
     expect(await inStore()).toMatchObject({ conversations: 1, messages: 1, agents: 1 });
+    // A later move back gives it the later date, not the earlier one.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await move(orgId, "store")).toMatchObject({ moved: true, state: "store" });
+    expect(await move(orgId, "d1")).toMatchObject({ moved: true, state: "d1" });
+    expect((await job())!.dueAt).toBeGreaterThan(due);
 
     // Its day: gone from the store, all still in D1, the job done.
     await runJobNow();

@@ -244,12 +244,13 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
     .where(and(eq(organizationStores.organizationId, organizationId), isSwitching, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!switched) throw notMoving();
+  // Back in D1 (moved, or sent back by the check): the store's rows go in 30 days. First: a
+  // failure below answers the operator with an error, and the move cannot be finished again.
+  if (state === "d1") await keepStoreCopyAWhile(env, organizationId);
   // The deliveries its store held meanwhile, where its data now is.
   await store.applyHeld(organizationId);
   // Conversions D1 had waiting for a retry are its store's now (the cron over D1 leaves them).
   if (matches && state === "store") await scheduleStoreJob(env, organizationId, "capi", Date.now());
-  // Back in D1 (moved, or sent back by the check): the store's rows go in 30 days.
-  if (state === "d1") await keepStoreCopyAWhile(env, organizationId);
   return { moved: matches, state, checks, differing };
 }
 
@@ -265,8 +266,8 @@ export async function abortMove({ db, env }: Deps, organizationId: string) {
     .where(and(eq(organizationStores.organizationId, organizationId), isMoving, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!abandoned) throw notMoving();
+  if (back === "d1") await keepStoreCopyAWhile(env, organizationId);
   // The deliveries its store held meanwhile, where its data still is.
   await storeAt(env, row).applyHeld(organizationId);
-  if (back === "d1") await keepStoreCopyAWhile(env, organizationId);
   return { state: back };
 }

@@ -9,8 +9,7 @@ import { sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
-import { freshStoreRoute } from "./registry";
-import { scheduleStoreJob } from "./store-jobs";
+import { freshStoreRoute, organizationStore } from "./registry";
 import { STORE_TABLE_NAMES } from "./store-tables";
 
 export const STORE_COPY_KEPT_MS = D1_COPY_KEPT_MS;
@@ -19,12 +18,14 @@ const BATCH_SIZE = 5_000;
 const MAX_STATEMENTS = 50;
 
 /**
- * After a move ends with the organization's data in D1: the store's copy is removed later. A
- * failure is logged, not raised: the move itself has ended.
+ * After a move ends with the organization's data in D1: the store's copy is removed 30 days
+ * after the latest such move (never the earlier date of one before it). A failure is logged,
+ * not raised: the move itself has ended.
  */
 export async function keepStoreCopyAWhile(env: Env, organizationId: string) {
   try {
-    await scheduleStoreJob(env, organizationId, "store_copy", Date.now() + STORE_COPY_KEPT_MS);
+    const store = await organizationStore(env, organizationId);
+    await store.keepCopyUntil(organizationId, Date.now() + STORE_COPY_KEPT_MS);
   } catch (error) {
     console.error("the store's copy was not given its removal", organizationId, error);
   }
