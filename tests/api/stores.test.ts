@@ -116,26 +116,48 @@ describe("the store registry", () => {
     expect(await left()).toEqual([["erased"], null]);
   });
 
-  it("erases itself when its alarm finds its organization gone (an erase that failed)", async () => {
+  it("erases itself when its alarm finds its organization deleted (an erase that failed), and only then", async () => {
     const owner = await createOwner();
     const orgId = owner.organization.id;
-    await createConversation(owner);
+    const conversation = await createConversation(owner);
     const store = await organizationStore(env, orgId);
-    await store.scheduleReply(orgId, "una-conversacion");
-    // The organization's rows go from D1 (its registry row with them) and the erase never came.
-    await env.DB.prepare("DELETE FROM organizations WHERE id = ?").bind(orgId).run();
-    await runInDurableObject(store, async (_, state) => {
-      const [key, reply] = [
-        ...(await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })),
-      ][0]!;
-      await state.storage.put(key, { ...reply, dueAt: Date.now() - 1 });
-    });
-    await runDurableObjectAlarm(store);
-    const left = await runInDurableObject(store, async (_, state) => [
+    await store.scheduleReply(orgId, conversation.id);
+    const runReplyNow = async () => {
+      await runInDurableObject(store, async (_, state) => {
+        const [due] = await state.storage.list<{ dueAt: number }>({ prefix: "reply:" });
+        const [key, reply] = due!;
+        await state.storage.put(key, { ...reply, dueAt: Date.now() - 1 });
+      });
+      await runDurableObjectAlarm(store);
+    };
+    const left = () =>
+      runInDurableObject(store, async (_, state) => [
+        [...(await state.storage.list({ prefix: "reply:" })).keys()].length,
+        state.storage.sql.exec("SELECT id FROM conversations").toArray().length,
+        (await state.storage.get("erased")) !== undefined,
+      ]);
+
+    // The registry's row gone without the deletion's evidence (a table rebuilt, a restore):
+    // the work waits, the data stays.
+    await env.DB.prepare("DELETE FROM organization_stores WHERE organization_id = ?")
+      .bind(orgId)
+      .run();
+    await runReplyNow();
+    expect(await left()).toEqual([1, 1, false]);
+
+    // Deleted, as the account's deletion records it, and the erase never came: erased.
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM organizations WHERE id = ?").bind(orgId),
+      env.DB.prepare(
+        "INSERT INTO deleted_organizations (organization_id, deleted_at) VALUES (?, ?)",
+      ).bind(orgId, new Date().toISOString()),
+    ]);
+    await runReplyNow();
+    const erased = await runInDurableObject(store, async (_, state) => [
       [...(await state.storage.list()).keys()],
       await state.storage.getAlarm(),
     ]);
-    expect(left).toEqual([["erased"], null]);
+    expect(erased).toEqual([["erased"], null]);
   });
 
   it("puts an organization in the EEA in the EU jurisdiction when the deployment asks", () => {

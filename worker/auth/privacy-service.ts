@@ -9,6 +9,7 @@ import { auditStatement, type AuditEntry } from "../audit/service";
 import type { Db } from "../db/client";
 import {
   auditEvents,
+  deletedOrganizations,
   invitations,
   memberships,
   metaConnections,
@@ -387,7 +388,16 @@ export async function deleteAccount(
   } satisfies AuditEntry;
   await db.batch([
     ...forgetPerson(db, person),
-    ...(deleted === null ? [] : [db.delete(organizations).where(eq(organizations.id, deleted))]),
+    ...(deleted === null
+      ? []
+      : [
+          db.delete(organizations).where(eq(organizations.id, deleted)),
+          // The evidence its store needs to erase itself should the erase below fail.
+          db
+            .insert(deletedOrganizations)
+            .values({ organizationId: deleted, deletedAt: new Date().toISOString() })
+            .onConflictDoNothing(),
+        ]),
     // Sessions go with the user (cascade): every token of the account stops working now.
     db.delete(users).where(eq(users.id, user.id)),
     // An account's entry goes with its deletion; an organization's is written after it.

@@ -18,6 +18,8 @@ export const GLOBAL_TABLES = new Set([
   "rate_limits",
   "organizations",
   "organization_stores",
+  // Deleted organizations' ids: what lets a store erase itself (decision 0067).
+  "deleted_organizations",
   "memberships",
   "invitations",
   // Who each organization has had: what an account's export and deletion visit (decision 0053).

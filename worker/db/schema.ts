@@ -194,6 +194,17 @@ export const organizationStores = sqliteTable("organization_stores", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * Organizations deleted (their last owner deleted their account), recorded in the deletion's
+ * batch: the evidence a store needs before it erases itself when its registry row is gone
+ * (decision 0067). A registry row missing for any other reason (a table rebuilt, a restore)
+ * must never erase a store. No foreign key: the organization is gone.
+ */
+export const deletedOrganizations = sqliteTable("deleted_organizations", {
+  organizationId: text("organization_id").primaryKey(),
+  deletedAt: text("deleted_at").notNull(),
+});
+
 /** A user belongs to at most one organization (the spec: "members of one organization"). */
 export const memberships = sqliteTable(
   "memberships",

@@ -7,7 +7,7 @@ import { and, eq, inArray, lt, or } from "drizzle-orm";
 import { createDb, inD1, type Db } from "../db/client";
 import type { Deps } from "../http/deps";
 import { uuidv7 } from "../db/ids";
-import { organizationStores } from "../db/schema";
+import { deletedOrganizations, organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { StoreJurisdiction, StoreState } from "./contract";
 import { ALL_DATA_VERSION, STORE_TABLES, type StoreTable } from "./store-tables";
@@ -36,15 +36,18 @@ export const routeTtlMs = (env: Env) =>
   Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
-/**
- * The registry has no row for the organization: every organization has one (made with it, and
- * by migration 0014 for those before), and it goes only with the organization, so it is gone.
- */
+/** The organization was deleted: its registry row is gone and `deleted_organizations` says so. */
 export class OrganizationGone extends Error {
   constructor(organizationId: string) {
     super(`organization ${organizationId} has no store in the registry`);
   }
 }
+
+const wasDeleted = async (env: Env, organizationId: string) =>
+  (await createDb(env.DB).query.deletedOrganizations.findFirst({
+    where: eq(deletedOrganizations.organizationId, organizationId),
+    columns: { organizationId: true },
+  })) !== undefined;
 
 export async function storeRoute(env: Env, organizationId: string): Promise<StoreRoute> {
   const known = routes.get(organizationId);
@@ -68,8 +71,13 @@ export async function freshStoreRoute(env: Env, organizationId: string): Promise
       dataVersion: true,
     },
   });
-  // Every organization has one: made with it, and by migration 0014 for those before.
-  if (!row) throw new OrganizationGone(organizationId);
+  // Every organization has one: made with it, and by migration 0014 for those before. Gone
+  // only with evidence: a row missing for another reason (a table rebuilt, a restore) is an
+  // error to put work off for, never a reason to erase a store.
+  if (!row) {
+    if (await wasDeleted(env, organizationId)) throw new OrganizationGone(organizationId);
+    throw new Error(`organization ${organizationId} has no store in the registry`);
+  }
   routes.set(organizationId, { route: row, readAt: now });
   return row;
 }
