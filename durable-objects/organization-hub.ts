@@ -25,13 +25,8 @@ import {
   storeRoute,
 } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
-import {
-  STORE_JOB_PREFIX,
-  storeJobKey,
-  type StoreJob,
-  type StoreJobName,
-} from "../worker/stores/store-jobs";
-import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
+import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
+import { keepEarliest, putJob, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
 import {
@@ -432,27 +427,24 @@ export class OrganizationHub extends DurableObject<Env> {
 
   private readonly isFull = () => this.ctx.storage.sql.databaseSize > this.fullAtBytes;
 
-  /** Runs a job at `dueAt`, or sooner if it is already due sooner (worker/stores/store-jobs.ts). */
-  async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
-    if (!this.serves(organizationId)) return;
-    await this.queueJob(organizationId, name, dueAt);
-  }
-
   /**
-   * When the store's copy of an organization back in D1 goes (worker/stores/store-copies.ts):
-   * the date of the latest move, replacing an earlier one (a job otherwise keeps the earliest).
+   * Runs a job at `dueAt`, or sooner if it is already due sooner; at `dueAt` whatever it was
+   * before with `replace` (the store's copy goes 30 days after the latest move back, not an
+   * earlier one: worker/stores/store-copies.ts). worker/stores/store-jobs.ts.
    */
-  async keepCopyUntil(organizationId: string, until: number) {
+  async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number, replace = false) {
     if (!this.serves(organizationId)) return;
-    await this.ctx.storage.put(storeJobKey("store_copy"), {
-      organizationId,
-      dueAt: until,
-    } satisfies StoreJob);
-    await this.armAlarm(until);
+    await this.queueJob(organizationId, name, dueAt, replace);
   }
 
-  private async queueJob(organizationId: string, name: StoreJobName, dueAt: number) {
-    await keepEarliest(this.ctx.storage, organizationId, name, dueAt);
+  private async queueJob(
+    organizationId: string,
+    name: StoreJobName,
+    dueAt: number,
+    replace = false,
+  ) {
+    const schedule = replace ? putJob : keepEarliest;
+    await schedule(this.ctx.storage, organizationId, name, dueAt);
     await this.armAlarm(dueAt);
   }
 

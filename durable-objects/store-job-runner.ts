@@ -101,6 +101,14 @@ const RUNS: Record<
     removeStoreCopy(store.env, store.data, organizationId),
 };
 
+/** Records that a job is due at `dueAt`, whenever it was due before. */
+export const putJob = (
+  storage: DurableObjectStorage,
+  organizationId: string,
+  name: StoreJobName,
+  dueAt: number,
+) => storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
+
 /** Records that a job is due at `dueAt`, unless it is already due sooner. */
 export async function keepEarliest(
   storage: DurableObjectStorage,
@@ -110,7 +118,7 @@ export async function keepEarliest(
 ) {
   const current = await storage.get<StoreJob>(storeJobKey(name));
   if (current && current.dueAt <= dueAt) return;
-  await storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
+  await putJob(storage, organizationId, name, dueAt);
 }
 
 /** Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other. */
@@ -134,10 +142,7 @@ export async function wakeForDay(store: JobStore, organizationId: string, at: Da
     // The store's copy goes only on the date a move gave it.
     if (name === "store_copy") continue;
     if (!(await store.storage.get(storeJobKey(name)))) {
-      await store.storage.put(storeJobKey(name), {
-        organizationId,
-        dueAt: at.getTime(),
-      } satisfies StoreJob);
+      await putJob(store.storage, organizationId, name, at.getTime());
     }
   }
   await runDueJobs(store, at);
@@ -147,7 +152,7 @@ export async function wakeForDay(store: JobStore, organizationId: string, at: Da
 async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date) {
   const key = storeJobKey(name);
   const lease = Date.now() + RUN_LEASE_MS;
-  await store.storage.put(key, { ...job, dueAt: lease } satisfies StoreJob);
+  await putJob(store.storage, job.organizationId, name, lease);
   let next: number | null = lease;
   try {
     next = await runOnStoreData(store, name, job.organizationId, at, lease);
@@ -163,7 +168,7 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   // A schedule made while it ran (a send that failed again) may be sooner than the run's.
   const scheduledMeanwhile = current.dueAt !== lease ? current.dueAt : Infinity;
   const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile);
-  if (Number.isFinite(dueAt)) await store.storage.put(key, { ...job, dueAt } satisfies StoreJob);
+  if (Number.isFinite(dueAt)) await putJob(store.storage, job.organizationId, name, dueAt);
   else await store.storage.delete(key);
 }
 

@@ -4,16 +4,15 @@
  * A move back does not need them (it copies the store's rows); they are a backup, in which a
  * deleted account's person is forgotten as in the store.
  */
-import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
 import { forgetPersonIn, type Person } from "../auth/account-in-organization";
 import { inD1 } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Deps } from "../http/deps";
-import { STORE_TABLE_NAMES } from "./store-tables";
+import { removeCopiedRows } from "./store-tables";
 
 export const D1_COPY_KEPT_MS = 30 * 24 * 60 * 60_000;
-/** Rows deleted per statement, and statements per run (as the retention run's). */
-const BATCH_SIZE = 5_000;
+/** Statements per run (as the retention run's). */
 const MAX_STATEMENTS = 200;
 
 /**
@@ -33,11 +32,8 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
       ),
     )
     .orderBy(asc(organizationStores.d1CopyUntil));
-  let statements = 0;
+  const budget = { statements: MAX_STATEMENTS };
   let finished = 0;
-  // Children first; the inbox counts are no table of a move (the store's triggers keep its
-  // own), but D1's go too.
-  const tables = [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"];
   // Still a copy to remove, read again before each statement: a move back to D1 may have begun
   // (its rows are the organization's data again, and its copy's triggers rebuild the inbox
   // counts) since the list was read.
@@ -50,18 +46,13 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
       ),
       columns: { organizationId: true },
     })) !== undefined;
-  organizations: for (const { organizationId } of due) {
-    for (const table of tables) {
-      const name = sql.identifier(table);
-      for (;;) {
-        if (!(await stillACopy(organizationId))) continue organizations;
-        if (statements++ >= MAX_STATEMENTS) return finished;
-        const removed = await orgDb.all(sql`DELETE FROM ${name} WHERE rowid IN (
-          SELECT rowid FROM ${name} WHERE organization_id = ${organizationId} LIMIT ${BATCH_SIZE})
-          RETURNING 1`);
-        if (removed.length < BATCH_SIZE) break;
-      }
-    }
+  for (const { organizationId } of due) {
+    // D1's inbox counts go too, though no table of a move (the store's triggers keep its own).
+    const removal = await removeCopiedRows(orgDb, organizationId, budget, () =>
+      stillACopy(organizationId),
+    );
+    if (removal === "paused") return finished;
+    if (removal === "stopped") continue;
     await db
       .update(organizationStores)
       .set({ d1CopyUntil: null, updatedAt: now.toISOString() })

@@ -5,16 +5,15 @@
  * (`store_copy`) removes them, so that no copy outlives the retention and erasure that D1's data
  * gets. The mirror of D1's copy after a move into the store (d1-copies.ts).
  */
-import { sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
-import { freshStoreRoute, organizationStore } from "./registry";
-import { STORE_TABLE_NAMES } from "./store-tables";
+import { freshStoreRoute } from "./registry";
+import { scheduleStoreJob } from "./store-jobs";
+import { removeCopiedRows } from "./store-tables";
 
 export const STORE_COPY_KEPT_MS = D1_COPY_KEPT_MS;
-/** Rows deleted per statement, and statements per run (the alarm serves replies too). */
-const BATCH_SIZE = 5_000;
+/** Statements per run (the alarm serves replies too). */
 const MAX_STATEMENTS = 50;
 
 /**
@@ -24,31 +23,23 @@ const MAX_STATEMENTS = 50;
  */
 export async function keepStoreCopyAWhile(env: Env, organizationId: string) {
   try {
-    const store = await organizationStore(env, organizationId);
-    await store.keepCopyUntil(organizationId, Date.now() + STORE_COPY_KEPT_MS);
+    const until = Date.now() + STORE_COPY_KEPT_MS;
+    await scheduleStoreJob(env, organizationId, "store_copy", until, true);
   } catch (error) {
     console.error("the store's copy was not given its removal", organizationId, error);
   }
 }
 
 /**
- * Removes a bounded part of the store's copy (`data`, the store's own SQLite), children first
- * (foreign keys), then the inbox counts its triggers kept. Only while the registry, read now,
- * says the organization's data is in D1 and no move is under way: a move again makes the rows
- * its own (and its check would catch a row removed under it). Answers when to go on, or null.
+ * Removes a bounded part of the store's copy (`data`, the store's own SQLite). Only while the
+ * registry, read now, says the organization's data is in D1 and no move is under way: a move
+ * again makes the rows its own (and its check would catch a row removed under it). Nothing
+ * else runs in the store between that read and the synchronous deletes. Answers when to go
+ * on, or null.
  */
 export async function removeStoreCopy(env: Env, data: OrganizationDb, organizationId: string) {
   if ((await freshStoreRoute(env, organizationId)).state !== "d1") return null;
-  let statements = 0;
-  for (const table of [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"]) {
-    const name = sql.identifier(table);
-    for (;;) {
-      if (statements++ >= MAX_STATEMENTS) return Date.now();
-      const removed = await data.all(sql`DELETE FROM ${name} WHERE rowid IN (
-        SELECT rowid FROM ${name} WHERE organization_id = ${organizationId} LIMIT ${BATCH_SIZE})
-        RETURNING 1`);
-      if (removed.length < BATCH_SIZE) break;
-    }
-  }
-  return null;
+  const budget = { statements: MAX_STATEMENTS };
+  const removal = await removeCopiedRows(data, organizationId, budget, async () => true);
+  return removal === "paused" ? Date.now() : null;
 }

@@ -57,17 +57,19 @@ export const isStoreJob = (name: string): name is StoreJobName =>
   (STORE_JOBS as readonly string[]).includes(name);
 
 /**
- * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner),
- * through the registry like every call to a store, from the Worker or from the store itself.
+ * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner;
+ * exactly then with `replace`), through the registry like every call to a store, from the
+ * Worker or from the store itself.
  */
 export async function scheduleStoreJob(
   env: Env,
   organizationId: string,
   name: StoreJobName,
   dueAt: number,
+  replace = false,
 ) {
   const store = await organizationStore(env, organizationId);
-  await store.scheduleJob(organizationId, name, dueAt);
+  await store.scheduleJob(organizationId, name, dueAt, replace);
 }
 
 /** Registry rows read per statement by the daily wake; the stores of a page are woken together. */

@@ -114,6 +114,37 @@ export const STORE_TABLES = {
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];
 
+/** Rows an old copy's removal deletes per statement. */
+const REMOVAL_BATCH = 5_000;
+
+/**
+ * Deletes the old copy of an organization's rows a move left on one side (D1's, d1-copies.ts;
+ * a store's, store-copies.ts): every table of a move, children first (foreign keys), then the
+ * inbox counts its triggers kept, `REMOVAL_BATCH` rows a statement. Each statement spends one
+ * of `budget.statements` and is preceded by `stillACopy()`. Answers `done` when nothing is
+ * left, `paused` when the budget ran out, `stopped` when the rows stopped being a copy.
+ */
+export async function removeCopiedRows(
+  db: OrganizationDb,
+  organizationId: string,
+  budget: { statements: number },
+  stillACopy: () => Promise<boolean>,
+): Promise<"done" | "paused" | "stopped"> {
+  for (const table of [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"]) {
+    const name = sql.identifier(table);
+    for (;;) {
+      if (!(await stillACopy())) return "stopped";
+      if (budget.statements <= 0) return "paused";
+      budget.statements -= 1;
+      const removed = await db.all(sql`DELETE FROM ${name} WHERE rowid IN (
+        SELECT rowid FROM ${name} WHERE organization_id = ${organizationId} LIMIT ${REMOVAL_BATCH})
+        RETURNING 1`);
+      if (removed.length < REMOVAL_BATCH) break;
+    }
+  }
+  return "done";
+}
+
 /** A table's rows of one organization, as drizzle reads and writes them. */
 export type StoreRow = Record<string, unknown> & { organizationId: string };
 
