@@ -82,7 +82,7 @@ const RUNS: Record<
   // A held delivery that failed when its move ended: again until none is left, however quiet
   // the organization is (a new delivery would apply it too, unless it is stuck).
   held_deliveries: (_deps, _at, organizationId, store) => store.retryHeld(organizationId),
-  // Statuses a send could not apply, held again: applied, then again at once while more are left.
+  // Statuses a send could not apply, still held: applied, then again at once while more are left.
   held_statuses: async (deps, _at, organizationId, store) => {
     const applied = await applyStrandedStatuses(deps, organizationId);
     if (applied.events.length > 0) await publish(deps.env, organizationId, ...applied.events);

@@ -12,7 +12,7 @@ import {
 import { api, answer } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { orgFirst, orgSql } from "../support/org-data";
+import { keepInD1, orgFirst, orgSql } from "../support/org-data";
 import {
   chooseMessageId,
   customerPhone,
@@ -27,9 +27,10 @@ import {
  * reaches the webhook before the send has recorded the message's wamid. Such a status is held
  * and applied when the wamid is recorded (worker/whatsapp/statuses.ts).
  */
-async function conversationWithCustomer() {
+async function conversationWithCustomer({ inD1 = false } = {}) {
   const owner = await createOwner();
   const orgId = owner.organization.id as string;
+  if (inD1) await keepInD1(orgId);
   const { phoneNumberId } = await connectWhatsapp(orgId);
   const from = customerPhone();
   await deliver(delivery(inboundMessage({ phoneNumberId, from })));
@@ -83,20 +84,38 @@ const statusesOf =
 
 /**
  * A send whose `delivered` came first and whose applying then fails: storing the status's
- * pricing is refused (as a failing disk or a bug would) until `mend()`. Answers the send's
- * answer, the status time used, and `mend`.
+ * pricing is refused (as a failing disk or a bug would) until `mend()`; with `holdingRefused`,
+ * so is every write to `held_statuses` (an outage fails both). Answers the send's answer, the
+ * status time used, and `mend`.
  */
-async function sentWithPricingRefused(setup: Setup, text: string, id: string) {
+async function sentWithPricingRefused(
+  setup: Setup,
+  text: string,
+  id: string,
+  { holdingRefused = false } = {},
+) {
   const { sending } = await sendHeldByMeta(setup, `${text} ${crypto.randomUUID()}`, id);
   const now = Math.floor(Date.now() / 1000);
   expect((await statusesOf(setup, id)("delivered", now + 1)).status).toBe(200);
-  await orgSql(
-    setup.orgId,
-    `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF billable ON messages
-     WHEN NEW.wamid = '${id}' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
-  );
+  const refuse = (trigger: string, event: string) =>
+    orgSql(
+      setup.orgId,
+      `CREATE TRIGGER ${trigger} BEFORE ${event}
+       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+  await refuse("refuse_pricing", `UPDATE OF billable ON messages WHEN NEW.wamid = '${id}'`);
+  if (holdingRefused) {
+    await refuse("refuse_holding_insert", "INSERT ON held_statuses");
+    await refuse("refuse_holding_delete", "DELETE ON held_statuses");
+  }
   await releaseHeld("graph", id);
-  const mend = () => orgSql(setup.orgId, "DROP TRIGGER refuse_for_test");
+  const mend = async () => {
+    await orgSql(setup.orgId, "DROP TRIGGER refuse_pricing");
+    if (holdingRefused) {
+      await orgSql(setup.orgId, "DROP TRIGGER refuse_holding_insert");
+      await orgSql(setup.orgId, "DROP TRIGGER refuse_holding_delete");
+    }
+  };
   return { sent: await sending, now, mend };
 }
 
@@ -136,7 +155,7 @@ describe("a status that arrives before the send is answered", () => {
     expect(await heldCount(orgId, id)).toBe(0);
   });
 
-  it("is held again when applying it fails: the send still answers, and the message's next status brings it in", async () => {
+  it("stays held when applying it fails: the send still answers, and the message's next status brings it in", async () => {
     const setup = await conversationWithCustomer();
     const { orgId } = setup;
     const id = wamid();
@@ -152,6 +171,28 @@ describe("a status that arrives before the send is answered", () => {
     ).toEqual({ status: "read", billable: 1 });
     expect(await heldCount(orgId, id)).toBe(0);
   });
+
+  it.each([["its store"], ["D1"]])(
+    "is never lost when applying it and writing down what is held both fail (data in %s)",
+    async (place) => {
+      const setup = await conversationWithCustomer({ inD1: place === "D1" });
+      const { orgId } = setup;
+      const id = wamid();
+      const { sent, now, mend } = await sentWithPricingRefused(setup, "Va en camino", id, {
+        holdingRefused: true,
+      });
+      expect(sent.status).toBe(201);
+      expect(sent.body.data).toMatchObject({ status: "sent" });
+      expect(await heldCount(orgId, id)).toBe(1);
+
+      await mend();
+      expect((await statusesOf(setup, id)("read", now + 2)).status).toBe(200);
+      expect(
+        await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
+      ).toEqual({ status: "read", billable: 1 });
+      expect(await heldCount(orgId, id)).toBe(0);
+    },
+  );
 
   it("is applied by the store's job when no status comes after it", async () => {
     const setup = await conversationWithCustomer();

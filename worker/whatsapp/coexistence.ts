@@ -359,7 +359,7 @@ async function storeEchoes(deps: Deps, organizationId: string, rows: EchoRow[]) 
   const [stored, counted, held] = await orgStatements(deps.orgDb, [
     { sql: INSERT_ECHOES, params: [organizationId, json] },
     { sql: COUNT_ECHOES, params: [json, new Date().toISOString()] },
-    { sql: CLAIM_HELD_STATUSES, params: [organizationId, json] },
+    { sql: HELD_STATUSES_OF_ECHOES, params: [organizationId, json] },
   ]);
   const byId = new Map(fromRows(messages, stored!).map((row) => [row.id, row]));
   const touched = new Map(fromRows(conversations, counted!).map((row) => [row.id, row]));
@@ -380,19 +380,21 @@ async function storeEchoes(deps: Deps, organizationId: string, rows: EchoRow[]) 
       (await deps.orgDb.query.messages.findFirst({
         where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, wamid)),
       }));
-    const claimed = held!
+    const ofMessage = held!
       .filter((status) => status.wamid === wamid)
-      .map((status) => ({ payload: JSON.parse(String(status.payload)) as unknown }));
-    if (message) events.push(...(await applyHeldStatuses(deps, message, claimed)).events);
+      .map((status) => ({
+        payload: JSON.parse(String(status.payload)) as unknown,
+        status: String(status.status),
+      }));
+    if (message) events.push(...(await applyHeldStatuses(deps, message, ofMessage)).events);
   }
   return events;
 }
 
-/** The statuses held for the echoes just stored (`?2`), taken (whatsapp/statuses.ts). */
-const CLAIM_HELD_STATUSES = `
-  DELETE FROM held_statuses WHERE organization_id = ?1
-    AND wamid IN (SELECT m.value ->> 'wamid' FROM json_each(?2) AS m)
-  RETURNING wamid, payload`;
+/** The statuses held for the echoes just stored (`?2`), read (whatsapp/statuses.ts). */
+const HELD_STATUSES_OF_ECHOES = `
+  SELECT wamid, status, payload FROM held_statuses WHERE organization_id = ?1
+    AND wamid IN (SELECT m.value ->> 'wamid' FROM json_each(?2) AS m)`;
 
 // ---------------------------------------------------------------------------------------------
 // Edits and deletions (`type: "edit"` / `"revoke"`), from the customer or echoed from the app.

@@ -18,7 +18,7 @@ import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
 import { followUpWaitStarted } from "../follow-ups/sending";
-import { applyHeldStatuses, claimHeldStatuses, retryStrandedLater } from "./statuses";
+import { applyHeldStatuses, heldStatusesOf, retryStrandedLater } from "./statuses";
 
 /**
  * What WhatsApp is asked to send: the message type (text, template, image, document, audio,
@@ -239,15 +239,15 @@ async function deliverStored(
     .set(outcome)
     .where(and(eq(messages.id, stored.id), eq(messages.organizationId, organizationId)))
     .returning();
-  // Statuses Meta sent before this answer came back were held for this wamid: taken with it.
+  // Statuses Meta sent before this answer came back were held for this wamid: read with it.
   const [[recorded], held] = outcome.wamid
-    ? await orgBatch(orgDb, [record, claimHeldStatuses(orgDb, organizationId, outcome.wamid)])
+    ? await orgBatch(orgDb, [record, heldStatusesOf(orgDb, organizationId, outcome.wamid)])
     : [await record, []];
   const accepted = outcome.status === "sent";
   if (held.length === 0) return { message: toMessage(recorded!), accepted, events: [] };
   const applied = await applyHeldStatuses(deps, recorded!, held).catch((error: unknown) => {
     // The message went out and is recorded: the send answers so, as it is now (the statuses
-    // before the failing one applied). The rest are held again (statuses.ts): the message's
+    // before the failing one applied). The rest stay held (statuses.ts): the message's
     // next status brings them in, or the store's job does.
     console.error("early statuses not applied", stored.id, error);
     retryStrandedLater(deps, organizationId);

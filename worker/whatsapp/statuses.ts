@@ -4,9 +4,11 @@
  * before the send that made the message has recorded its wamid: Meta's answer to the send and
  * the status's webhook race, and under load the webhook wins. Such a status is held
  * (`held_statuses`) and applied when the wamid is recorded (`applyHeldStatuses`), so no tick
- * and no broadcast result is lost. Whoever finds the other first applies it: the send claims
- * what was held after recording the wamid, and a status held looks for its message again once
- * held, each claim a single DELETE … RETURNING, so it is applied once.
+ * and no broadcast result is lost. Whoever finds the other first applies it: the send reads
+ * what was held in the batch that records the wamid, and a status held looks for its message
+ * again once held. A held status is read, applied, and only then removed: a failure on the way
+ * leaves it held, never lost. Applying is idempotent (a status only moves a message forward),
+ * so the rare race where both apply it changes nothing twice.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { conversations, heldStatuses, messages } from "../db/schema";
@@ -83,11 +85,9 @@ export async function ingestStatus(
   if (row) {
     // Its own failure fails the delivery, as any status's does: Meta delivers it again.
     const applied = await applyStatus(deps, row, status);
-    // Statuses held again because applying them failed come in with the next one; their
+    // Statuses still held because applying them failed come in with the next one; their
     // failing again must not fail this delivery (its messages with it) every time.
-    const held = await claimHeldStatuses(deps.orgDb, organizationId, status.id).all();
-    if (held.length === 0) return applied;
-    const brought = await applyHeldStatuses(deps, applied.row, held).catch((error: unknown) => {
+    const brought = await applyHeldStatuses(deps, applied.row).catch((error: unknown) => {
       console.error("held statuses not applied", organizationId, status.id, error);
       retryStrandedLater(deps, organizationId);
       return nothing();
@@ -98,78 +98,91 @@ export async function ingestStatus(
     };
   }
 
-  await hold(deps.orgDb, organizationId, [{ payload: status }]);
-  // The send may have recorded the wamid since the look above, and claimed nothing.
+  await hold(deps.orgDb, organizationId, status);
+  // The send may have recorded the wamid since the look above, and found nothing held.
   const recorded = await findByWamid(deps, organizationId, status.id);
   return recorded ? applyHeldStatuses(deps, recorded) : nothing();
 }
 
 /**
- * Applies what was held for a message whose wamid was just recorded (a send's answer, an echo
- * from the phone), in Meta's order. `claimed`: what a caller's own batch already took with
- * `claimHeldStatuses`; without it they are taken here.
+ * Applies what is held for a message whose wamid is recorded (a send's answer, an echo from the
+ * phone, a status of its own), in Meta's order, and removes each once applied. `held`: what a
+ * caller's own batch already read with `heldStatusesOf`; without it they are read here. A
+ * failure leaves the status that failed and those after it held, for the message's next status
+ * or the store's job.
  */
 export async function applyHeldStatuses(
   deps: Deps,
   row: MessageRow,
-  claimed?: HeldStatus[],
+  held?: HeldStatus[],
 ): Promise<StatusesApplied> {
   if (!row.wamid) return nothing();
-  const held =
-    claimed ?? (await claimHeldStatuses(deps.orgDb, row.organizationId, row.wamid).all());
+  const { organizationId, wamid } = row;
+  const waiting = held ?? (await heldStatusesOf(deps.orgDb, organizationId, wamid));
   const applied = nothing();
+  if (waiting.length === 0) return applied;
   const statusIn = (held: HeldStatus) => held.payload as StatusUpdate;
-  const ordered = [...held].sort(
+  const ordered = [...waiting].sort(
     (a, b) =>
       Number(statusIn(a).timestamp ?? 0) - Number(statusIn(b).timestamp ?? 0) ||
       STATUS_RANK[statusOf(statusIn(a))!] - STATUS_RANK[statusOf(statusIn(b))!],
   );
+  const done: string[] = [];
+  // Those applied are let go, even when a later one failed.
+  const letGo = async () => {
+    if (done.length === 0) return;
+    await deps.orgDb
+      .delete(heldStatuses)
+      .where(
+        and(
+          eq(heldStatuses.organizationId, organizationId),
+          eq(heldStatuses.wamid, wamid),
+          inArray(heldStatuses.status, done),
+        ),
+      );
+  };
   let current = row;
-  for (const [index, status] of ordered.entries()) {
-    try {
+  try {
+    for (const status of ordered) {
       const result = await applyStatus(deps, current, statusIn(status));
       applied.events.push(...result.events);
       applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
       current = result.row;
-    } catch (error) {
-      // Claimed but not applied: held again (when first held, so that retention still ends a
-      // status that never applies), for the message's next status or the store's job.
-      await hold(deps.orgDb, row.organizationId, ordered.slice(index));
-      throw error;
+      done.push(status.status);
     }
+  } catch (error) {
+    // Kept if letting go fails too: applied again later, which changes nothing.
+    await letGo().catch(() => undefined);
+    throw error;
   }
+  await letGo();
   return applied;
 }
 
-/** A held status as Meta sent it, and when it was first held (absent: now). */
+/** A held status as Meta sent it, under the status it means. */
 interface HeldStatus {
   payload: unknown;
-  receivedAt?: string;
+  status: string;
 }
 
-/** Keeps statuses whose message is not there yet, or whose applying failed. */
-const hold = (orgDb: OrganizationDb, organizationId: string, statuses: HeldStatus[]) =>
+/** Keeps a status whose message is not there yet (a repeat of one held changes nothing). */
+const hold = (orgDb: OrganizationDb, organizationId: string, status: StatusUpdate) =>
   orgDb
     .insert(heldStatuses)
-    .values(
-      statuses.map(({ payload, receivedAt }) => {
-        const status = payload as StatusUpdate;
-        return {
-          organizationId,
-          wamid: status.id!,
-          status: statusOf(status)!,
-          payload: status,
-          receivedAt: receivedAt ?? new Date().toISOString(),
-        };
-      }),
-    )
+    .values({
+      organizationId,
+      wamid: status.id!,
+      status: statusOf(status)!,
+      payload: status,
+      receivedAt: new Date().toISOString(),
+    })
     .onConflictDoNothing();
 
-/** How soon the store's job applies statuses held again after applying them failed. */
+/** How soon the store's job applies statuses still held after applying them failed. */
 const STRANDED_RETRY_MS = 30_000;
 
 /**
- * Asks the organization's store to apply, soon, statuses held again after applying them failed
+ * Asks the organization's store to apply, soon, statuses still held after applying them failed
  * (`held_statuses`). Not awaited: it may be asked from inside the store's own transaction.
  */
 export function retryStrandedLater(deps: Deps, organizationId: string) {
@@ -185,7 +198,7 @@ export function retryStrandedLater(deps: Deps, organizationId: string) {
 const STRANDED_PER_RUN = 100;
 
 /**
- * Statuses held again although their message exists (applying them failed after a send,
+ * Statuses still held although their message exists (applying them failed after a send,
  * `deliverStored`), applied now: the message's next status would bring them in, but a `failed`
  * is the last Meta sends. The store's `held_statuses` job; answers what changed and whether
  * more are left.
@@ -212,7 +225,7 @@ export async function applyStrandedStatuses(deps: Deps, organizationId: string) 
       applied.events.push(...result.events);
       applied.broadcastResultsChanged ||= result.broadcastResultsChanged;
     } catch (error) {
-      // Held again as they were: one message's failing statuses never hold back the others',
+      // Still held as they were: one message's failing statuses never hold back the others',
       // and retention removes them a day after they first came.
       console.error("held statuses still not applied", organizationId, wamid, error);
     }
@@ -220,12 +233,12 @@ export async function applyStrandedStatuses(deps: Deps, organizationId: string) 
   return { ...applied, more: stranded.length === STRANDED_PER_RUN };
 }
 
-/** The DELETE that takes what was held for a wamid (a statement, to batch with the send's). */
-export const claimHeldStatuses = (orgDb: OrganizationDb, organizationId: string, wamid: string) =>
+/** What is held for a wamid (a query, to batch with the statement that records it). */
+export const heldStatusesOf = (orgDb: OrganizationDb, organizationId: string, wamid: string) =>
   orgDb
-    .delete(heldStatuses)
-    .where(and(eq(heldStatuses.organizationId, organizationId), eq(heldStatuses.wamid, wamid)))
-    .returning({ payload: heldStatuses.payload, receivedAt: heldStatuses.receivedAt });
+    .select({ payload: heldStatuses.payload, status: heldStatuses.status })
+    .from(heldStatuses)
+    .where(and(eq(heldStatuses.organizationId, organizationId), eq(heldStatuses.wamid, wamid)));
 
 /**
  * Moves an outbound message forward only; `failed` records Meta's reason in Spanish, and a
