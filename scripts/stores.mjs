@@ -66,7 +66,7 @@ async function operator(path, body) {
   return answer.data;
 }
 
-/** @type {{organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number}[]} */
+/** @type {{organization_id: string, name: string, state: string, schema_version: number, bytes: number, messages: number, stuck_parts: number}[]} */
 const stores = await operator("/stores").catch((error) => {
   // A refused token, say: the app's own words, not a stack trace.
   console.error(error instanceof Error ? error.message : error);
@@ -84,7 +84,12 @@ if (command === "list") {
       esquema: s.schema_version,
       MB: (s.bytes / 1024 ** 2).toFixed(1),
       mensajes: s.messages,
-      aviso: s.bytes > FLAG_AT * STORE_LIMIT_BYTES ? "más del 60% de 10 GB" : "",
+      aviso: [
+        s.bytes > FLAG_AT * STORE_LIMIT_BYTES ? "más del 60% de 10 GB" : "",
+        s.stuck_parts > 0 ? `${s.stuck_parts} entregas atascadas` : "",
+      ]
+        .filter(Boolean)
+        .join("; "),
     }));
     if (rows.length === 0) console.log("No hay organizaciones.");
     else console.table(rows);

@@ -271,6 +271,7 @@ describe("GET /api/v1/operator/stores", () => {
       schema_version: expect.any(Number),
       bytes: expect.any(Number),
       messages: 0,
+      stuck_parts: 0,
     });
 
     for (const token of [undefined, "otro", owner.token, `${env.OPERATOR_TOKEN!}x`]) {

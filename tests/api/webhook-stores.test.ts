@@ -9,7 +9,7 @@ import { ctwaReferral, delivery, inboundMessage, wamid } from "../fakes/whatsapp
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { keepInD1, orgSql } from "../support/org-data";
-import { beginAndCopy, copyAll, operator, switchAndSync } from "../support/operator";
+import { beginAndCopy, copyAll, listedStore, operator, switchAndSync } from "../support/operator";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver } from "../support/webhooks";
 import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
@@ -467,6 +467,8 @@ describe("a delivery while its organization moves (switching)", () => {
     expect(await heldIn(a.organizationId)).toBe(0);
     expect(await keys("stuck:")).toHaveLength(1);
     expect(await keys("held-failures:")).toEqual([]);
+    // The operator's list flags it.
+    expect((await listedStore(a.organizationId))?.stuck_parts).toBe(1);
     expect((await deliver(delivery(text(a.phoneNumberId, "¿Seguís?", later)))).status).toBe(200);
     expect(await storedTimes(a.organizationId, later)).toEqual({ [later]: 1 });
 
@@ -475,6 +477,7 @@ describe("a delivery while its organization moves (switching)", () => {
     expect(await runJobNow()).toBeUndefined();
     expect(await storedTimes(a.organizationId, poison)).toEqual({ [poison]: 1 });
     expect(await keys("stuck:")).toEqual([]);
+    expect((await listedStore(a.organizationId))?.stuck_parts).toBe(0);
   });
 
   it("a part handed over by a Worker that still sees the move over is applied at once", async () => {

@@ -2,6 +2,7 @@
 // them, for tests that move an organization between D1 and its store.
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { StoreListing } from "../../worker/stores/contract";
 
 export async function operator(path: string, body: unknown = {}) {
   const res = await exports.default.fetch(`http://localhost/api/v1/operator${path}`, {
@@ -13,6 +14,15 @@ export async function operator(path: string, body: unknown = {}) {
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/** The organization's row of the operator's list (`npm run stores -- list`). */
+export async function listedStore(organizationId: string) {
+  const res = await exports.default.fetch("http://localhost/api/v1/operator/stores", {
+    headers: { Authorization: `Bearer ${env.OPERATOR_TOKEN!}` },
+  });
+  const { data } = (await res.json()) as { data: StoreListing[] };
+  return data.find((row) => row.organization_id === organizationId);
 }
 
 /** Every page of every table a move copies, in order; answers each table's pages. */

@@ -182,6 +182,11 @@ export const organizationStores = sqliteTable("organization_stores", {
   bytes: integer("bytes").notNull().default(0),
   messages: integer("messages").notNull().default(0),
   /**
+   * Webhook parts the store has set aside after failing to apply them for an hour (held from a
+   * move, `stuck:` in its storage), as its job last counted them: what `stores list` flags.
+   */
+  stuckParts: integer("stuck_parts").notNull().default(0),
+  /**
    * After a move to its store, until when D1 keeps the organization's old rows (a backup for
    * 30 days); the daily cron removes them then. Null: D1 holds no copy to remove.
    */

@@ -19,4 +19,6 @@ export interface StoreListing {
   schema_version: number;
   bytes: number;
   messages: number;
+  /** Webhook parts set aside after failing for an hour, tried hourly (an operator's alert). */
+  stuck_parts: number;
 }

@@ -44,6 +44,7 @@ export const operatorRoutes = new Hono<AppContext>()
         schema_version: organizationStores.schemaVersion,
         bytes: organizationStores.bytes,
         messages: organizationStores.messages,
+        stuck_parts: organizationStores.stuckParts,
       })
       .from(organizationStores)
       .innerJoin(organizations, eq(organizations.id, organizationStores.organizationId))

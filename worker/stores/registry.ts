@@ -3,7 +3,7 @@
  * organization's store. Code reaches a store only through `organizationStore`, by the
  * registry's `store_id` and jurisdiction, never by a name made from the organization id.
  */
-import { and, eq, inArray, lt, or } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, or } from "drizzle-orm";
 import { createDb, inD1, type Db } from "../db/client";
 import type { Deps } from "../http/deps";
 import { uuidv7 } from "../db/ids";
@@ -187,4 +187,21 @@ export async function switchingOrganizations(db: Db) {
     .from(organizationStores)
     .where(eq(organizationStores.state, "switching"));
   return rows.map((row) => row.id);
+}
+
+/**
+ * Records how many webhook parts the organization's store has set aside (what `stores list`
+ * flags). Only a change is written; a failure is logged and the next count tells it again.
+ */
+export async function reportStuckParts(env: Env, organizationId: string, stuckParts: number) {
+  await createDb(env.DB)
+    .update(organizationStores)
+    .set({ stuckParts })
+    .where(
+      and(
+        eq(organizationStores.organizationId, organizationId),
+        ne(organizationStores.stuckParts, stuckParts),
+      ),
+    )
+    .catch((error: unknown) => console.error("stuck parts not reported", organizationId, error));
 }

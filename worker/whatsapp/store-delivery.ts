@@ -8,7 +8,7 @@ import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { holdingEvents, type HeldEvents } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
-import { freshStoreRoute } from "../stores/registry";
+import { freshStoreRoute, reportStuckParts } from "../stores/registry";
 import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
@@ -134,7 +134,7 @@ async function setAside(store: DeliveryStore, key: string) {
 
 /**
  * The store's job for what a move left held: the held parts, then the stuck ones, each
- * failure logged. Answers when to try again: soon while parts are held, hourly while only
+ * failure logged, and how many are stuck told to the registry. Answers when to try again: soon while parts are held, hourly while only
  * stuck ones are left, null once none is.
  */
 export async function retryHeldHere(store: DeliveryStore, organizationId: string) {
@@ -145,11 +145,12 @@ export async function retryHeldHere(store: DeliveryStore, organizationId: string
       console.error("held delivery still stuck", organizationId, key, error);
     });
   }
+  const stuck = (await store.storage.list({ prefix: STUCK })).size;
+  await reportStuckParts(store.env, organizationId, stuck);
   if ((await store.storage.list({ prefix: HELD, limit: 1 })).size > 0) {
     return Date.now() + HELD_RETRY_MS;
   }
-  const stuck = await store.storage.list({ prefix: STUCK, limit: 1 });
-  return stuck.size > 0 ? Date.now() + STUCK_RETRY_MS : null;
+  return stuck > 0 ? Date.now() + STUCK_RETRY_MS : null;
 }
 
 /**

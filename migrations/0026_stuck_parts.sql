@@ -1,0 +1,1 @@
+ALTER TABLE `organization_stores` ADD `stuck_parts` integer DEFAULT 0 NOT NULL;
