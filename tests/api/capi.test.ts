@@ -490,6 +490,41 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
   });
 });
 
+describe("an organization whose store holds only part of its data", () => {
+  it("has its conversions retried by the cron over D1, where they are", async () => {
+    const owner = await ownerWithPixel();
+    const organizationId = owner.organization.id;
+    await keepInD1(organizationId);
+    const due = new Date(Date.now() - 60_000).toISOString();
+    const id = crypto.randomUUID();
+    await withOrgDb(organizationId, (orgDb) =>
+      orgDb.insert(conversions).values({
+        id,
+        organizationId,
+        eventName: "lead",
+        eventId: `evt-${id}`,
+        eventTime: due,
+        capiStatus: "failed",
+        capiAttempts: 1,
+        capiNextAttemptAt: due,
+        clientIp: randomIp(),
+        clientUserAgent: BROWSER,
+        sourceUrl: "https://tienda.example/",
+        createdAt: due,
+      }),
+    );
+    // Moved at store migration 2: its quick replies are in its store, its conversions in D1.
+    await env.DB.prepare(
+      "UPDATE organization_stores SET state = 'store', data_version = 2 WHERE organization_id = ?",
+    )
+      .bind(organizationId)
+      .run();
+
+    await runCron(CONVERSIONS_RETRY_CRON);
+    expect((await settledConversion(organizationId, id)).capiStatus).toBe("sent");
+  });
+});
+
 describe("a retry of many conversions at once", () => {
   it("sends and settles more than D1 binds in one statement (120 due in one claim)", async () => {
     // In D1: the tests' check refuses, as deployed D1 does, more than 100 bound parameters.

@@ -19,7 +19,14 @@ import {
 import { organizationStore } from "../../worker/stores/registry";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
-import { changedRows, copyAll, move, operator, switchAndSync } from "../support/operator";
+import {
+  beginAndCopy,
+  changedRows,
+  copyAll,
+  move,
+  operator,
+  switchAndSync,
+} from "../support/operator";
 import { runCron } from "../support/cron";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { connectWhatsapp, seedMessage } from "../support/db";
@@ -999,6 +1006,15 @@ describe("D1's copy of a moved organization", () => {
   };
   const copyUntil = async (organizationId: string) =>
     (await registryRow(organizationId))!.d1_copy_until as string | null;
+  /**
+   * The daily runs it takes at `at` to remove this organization's copy: each removes a bounded
+   * part of every copy due (200 statements), earliest first, and other tests leave copies too.
+   */
+  async function dailyRunsUntilRemoved(organizationId: string, at: number) {
+    for (let run = 0; run < 20 && (await copyUntil(organizationId)) !== null; run++) {
+      await runCron(RETENTION_CRON, at);
+    }
+  }
 
   it("is kept 30 days after the move, then removed by the daily cron; the store keeps all", async () => {
     const moved = await createOwner();
@@ -1019,7 +1035,7 @@ describe("D1's copy of a moved organization", () => {
     expect(await rowsInD1(moved.organization.id)).toEqual(before);
 
     // Its day: gone from D1, still all in the store, and nothing left to remove.
-    await runCron(RETENTION_CRON, until + 1000);
+    await dailyRunsUntilRemoved(moved.organization.id, until + 1000);
     expect(await rowsInD1(moved.organization.id)).toEqual({
       conversations: 0,
       messages: 0,
@@ -1047,6 +1063,28 @@ describe("D1's copy of a moved organization", () => {
     expect(await copyUntil(back.organization.id)).toBeNull();
     await runCron(RETENTION_CRON, until + DAY_MS);
     expect((await rowsInD1(back.organization.id)).conversations).toBe(1);
+  });
+
+  it("is what a move back abandoned leaves too: kept 30 days, then removed; the store keeps all", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    await createAgent(owner, { name: "Recepción" });
+    const conversation = await createConversation(owner);
+    await seedMessage(orgId, conversation.id, { content: "¿Tenés turno el lunes?" });
+    await beginAndCopy(orgId, "d1");
+    expect((await operator(`/stores/${orgId}/abort`)).body.data).toEqual({ state: "store" });
+
+    const until = Date.parse((await copyUntil(orgId))!);
+    expect(until - Date.now()).toBeGreaterThan(29 * DAY_MS);
+    expect(await rowsInD1(orgId)).toEqual({ conversations: 1, messages: 1, agents: 1 });
+    await dailyRunsUntilRemoved(orgId, until + 1000);
+    expect(await rowsInD1(orgId)).toEqual({ conversations: 0, messages: 0, agents: 0 });
+    expect(await copyUntil(orgId)).toBeNull();
+    const [stored] = await orgSql(
+      orgId,
+      "SELECT (SELECT count(*) FROM conversations) AS conversations, (SELECT count(*) FROM messages) AS messages",
+    );
+    expect(stored).toEqual({ conversations: 1, messages: 1 });
   });
 });
 
@@ -1111,5 +1149,61 @@ describe("a store's copy of an organization moved back to D1", () => {
     // A move again copies everything.
     expect(await move(orgId, "store")).toMatchObject({ moved: true, state: "store" });
     expect(await inStore()).toMatchObject({ conversations: 1, messages: 1, agents: 1 });
+  });
+  it("of the tables still in D1 goes too, after a move abandoned by an organization whose store holds only part of its data", async () => {
+    const owner = await createOwner();
+    const orgId = owner.organization.id;
+    await keepInD1(orgId);
+    const conversation = await createConversation(owner);
+    await seedMessage(orgId, conversation.id, { content: "Hola, ¿hacen envíos?" });
+    // Moved at store migration 2: its quick replies are in its store, everything else in D1.
+    await env.DB.prepare(
+      "UPDATE organization_stores SET state = 'store', data_version = 2 WHERE organization_id = ?",
+    )
+      .bind(orgId)
+      .run();
+    const reply = await api(owner.token)["quick-replies"].$post({
+      json: { shortcut: "envios", content: "Enviamos a todo el país." },
+    });
+    expect(reply.status).toBe(201);
+    await beginAndCopy(orgId, "store");
+    expect((await operator(`/stores/${orgId}/abort`)).body.data).toEqual({ state: "store" });
+
+    const store = await organizationStore(env, orgId);
+    const inStore = () =>
+      runInDurableObject(store, (_, state) =>
+        state.storage.sql
+          .exec(
+            `SELECT (SELECT count(*) FROM conversations) AS conversations,
+               (SELECT count(*) FROM messages) AS messages,
+               (SELECT count(*) FROM conversation_counts) AS counts,
+               (SELECT count(*) FROM quick_replies) AS quick_replies`,
+          )
+          .one(),
+      );
+    const copied = await inStore();
+    expect(copied).toMatchObject({ conversations: 1, messages: 1, quick_replies: 1 });
+    expect(copied.counts).toBeGreaterThan(0);
+    const job = await runInDurableObject(store, (_, state) =>
+      state.storage.get<{ dueAt: number }>("job:store_copy"),
+    );
+    expect(job!.dueAt - Date.now()).toBeGreaterThan(29 * DAY_MS);
+    await runInDurableObject(store, (_, state) =>
+      state.storage.put("job:store_copy", { ...job, dueAt: Date.now() - 1 }),
+    );
+    await runDurableObjectAlarm(store);
+
+    // The copy is gone; the quick replies it serves stay, and D1 keeps the rest.
+    expect(await inStore()).toEqual({ conversations: 0, messages: 0, counts: 0, quick_replies: 1 });
+    const inD1 = await env.DB.prepare(
+      "SELECT count(*) AS n FROM messages WHERE organization_id = ?",
+    )
+      .bind(orgId)
+      .first<{ n: number }>();
+    expect(inD1!.n).toBe(1);
+    const listed = await call("GET", "/api/v1/conversations", { token: owner.token });
+    expect(listed.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
+      conversation.id,
+    ]);
   });
 });

@@ -2,14 +2,16 @@
  * What D1 keeps of an organization after its move to its store (contract section 15, decision
  * 0054): its rows as they were, for 30 days, then removed by the daily cron like expired data.
  * A move back does not need them (it copies the store's rows); they are a backup, in which a
- * deleted account's person is forgotten as in the store.
+ * deleted account's person is forgotten as in the store. A move back abandoned, or sent back by
+ * its check, leaves D1 such a copy too. Only the tables the store serves are a copy: an
+ * organization moved before ALL_DATA_VERSION keeps the rest of its data in D1.
  */
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
 import { forgetPersonIn, type Person } from "../auth/account-in-organization";
 import { inD1 } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Deps } from "../http/deps";
-import { removeCopiedRows } from "./store-tables";
+import { STORE_TABLES, STORE_TABLE_NAMES, removeCopiedRows } from "./store-tables";
 
 export const D1_COPY_KEPT_MS = 30 * 24 * 60 * 60_000;
 /** Statements per run (as the retention run's). */
@@ -22,7 +24,10 @@ const MAX_STATEMENTS = 200;
  */
 export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
   const due = await db
-    .select({ organizationId: organizationStores.organizationId })
+    .select({
+      organizationId: organizationStores.organizationId,
+      dataVersion: organizationStores.dataVersion,
+    })
     .from(organizationStores)
     .where(
       and(
@@ -46,9 +51,10 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
       ),
       columns: { organizationId: true },
     })) !== undefined;
-  for (const { organizationId } of due) {
+  for (const { organizationId, dataVersion } of due) {
+    const served = STORE_TABLE_NAMES.filter((table) => STORE_TABLES[table].since <= dataVersion);
     // D1's inbox counts go too, though no table of a move (the store's triggers keep its own).
-    const removal = await removeCopiedRows(orgDb, organizationId, budget, () =>
+    const removal = await removeCopiedRows(orgDb, organizationId, served, budget, () =>
       stillACopy(organizationId),
     );
     if (removal === "paused") return finished;

@@ -32,6 +32,7 @@ import { scheduleStoreJob } from "./store-jobs";
 import { D1_COPY_KEPT_MS } from "./d1-copies";
 import { keepStoreCopyAWhile } from "./store-copies";
 import {
+  ALL_DATA_VERSION,
   applySync,
   keyOf,
   pageOf,
@@ -232,27 +233,37 @@ export async function finishMove({ db, orgDb, env }: Deps, organizationId: strin
       state,
       movingTo: null,
       switchingSince: null,
-      ...(matches && {
-        dataVersion: state === "store" ? STORE_SCHEMA_VERSION : 0,
-        // D1's rows stay a while as a backup, then the daily cron removes them (d1-copies.ts).
-        d1CopyUntil:
-          state === "store" ? new Date(Date.now() + D1_COPY_KEPT_MS).toISOString() : null,
-      }),
+      ...(matches && { dataVersion: state === "store" ? STORE_SCHEMA_VERSION : 0 }),
+      d1CopyUntil: d1CopyUntil(state),
       updatedAt: new Date().toISOString(),
     })
     // Only the move it checked: one abandoned meanwhile stays abandoned (its D1 took writes).
     .where(and(eq(organizationStores.organizationId, organizationId), isSwitching, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!switched) throw notMoving();
-  // Back in D1 (moved, or sent back by the check): the store's rows go in 30 days. First: a
-  // failure below answers the operator with an error, and the move cannot be finished again.
-  if (state === "d1") await keepStoreCopyAWhile(env, organizationId);
+  // First: a failure below answers the operator with an error, and the move cannot be finished
+  // again.
+  if (leavesStoreCopy(state, matches ? STORE_SCHEMA_VERSION : row.dataVersion)) {
+    await keepStoreCopyAWhile(env, organizationId);
+  }
   // The deliveries its store held meanwhile, where its data now is.
   await store.applyHeld(organizationId);
   // Conversions D1 had waiting for a retry are its store's now (the cron over D1 leaves them).
   if (matches && state === "store") await scheduleStoreJob(env, organizationId, "capi", Date.now());
   return { moved: matches, state, checks, differing };
 }
+
+/**
+ * Whatever way a move ends, the side that does not serve a table may hold rows of it: the old
+ * data, or a copy the move wrote. Each side's copy is removed 30 days later. D1's: the tables
+ * its store serves, once the organization is in its store (the daily cron, d1-copies.ts).
+ */
+const d1CopyUntil = (state: "d1" | "store") =>
+  state === "store" ? new Date(Date.now() + D1_COPY_KEPT_MS).toISOString() : null;
+
+/** The store's: what is in D1, all of it or the tables added since it moved (store-copies.ts). */
+const leavesStoreCopy = (state: "d1" | "store", dataVersion: number) =>
+  state === "d1" || dataVersion < ALL_DATA_VERSION;
 
 /** Abandons a move: the organization stays where its data was. */
 export async function abortMove({ db, env }: Deps, organizationId: string) {
@@ -261,12 +272,18 @@ export async function abortMove({ db, env }: Deps, organizationId: string) {
   const back = origin(row);
   const [abandoned] = await db
     .update(organizationStores)
-    .set({ state: back, movingTo: null, switchingSince: null, updatedAt: new Date().toISOString() })
+    .set({
+      state: back,
+      movingTo: null,
+      switchingSince: null,
+      d1CopyUntil: d1CopyUntil(back),
+      updatedAt: new Date().toISOString(),
+    })
     // Not a move that `finish` ended meanwhile.
     .where(and(eq(organizationStores.organizationId, organizationId), isMoving, sameMove(row)))
     .returning({ state: organizationStores.state });
   if (!abandoned) throw notMoving();
-  if (back === "d1") await keepStoreCopyAWhile(env, organizationId);
+  if (leavesStoreCopy(back, row.dataVersion)) await keepStoreCopyAWhile(env, organizationId);
   // The deliveries its store held meanwhile, where its data still is.
   await storeAt(env, row).applyHeld(organizationId);
   return { state: back };

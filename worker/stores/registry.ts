@@ -162,11 +162,12 @@ export async function organizationsServedBy(
             organizationIds.slice(i, i + IDS_PER_STATEMENT),
           ),
           // Still served by D1 while its rows are copied to its store (the pass after the
-          // switch carries what the job changed).
+          // switch carries what the job changed), and while its store holds only part of its
+          // data (moved before ALL_DATA_VERSION: the jobs' tables are still in D1).
           or(
             eq(organizationStores.state, "d1"),
             and(
-              eq(organizationStores.state, "copying"),
+              inArray(organizationStores.state, ["copying", "store"]),
               lt(organizationStores.dataVersion, ALL_DATA_VERSION),
             ),
           ),

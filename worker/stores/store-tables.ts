@@ -119,18 +119,22 @@ const REMOVAL_BATCH = 5_000;
 
 /**
  * Deletes the old copy of an organization's rows a move left on one side (D1's, d1-copies.ts;
- * a store's, store-copies.ts): every table of a move, children first (foreign keys), then the
- * inbox counts its triggers kept, `REMOVAL_BATCH` rows a statement. Each statement spends one
- * of `budget.statements` and is preceded by `stillACopy()`. Answers `done` when nothing is
- * left, `paused` when the budget ran out, `stopped` when the rows stopped being a copy.
+ * a store's, store-copies.ts): the tables given (those the other side serves), children first
+ * (foreign keys), then the inbox counts their triggers kept when conversations are among them,
+ * `REMOVAL_BATCH` rows a statement. Each statement spends one of `budget.statements` and is
+ * preceded by `stillACopy()`. Answers `done` when nothing is left, `paused` when the budget ran
+ * out, `stopped` when the rows stopped being a copy.
  */
 export async function removeCopiedRows(
   db: OrganizationDb,
   organizationId: string,
+  copied: readonly StoreTable[],
   budget: { statements: number },
   stillACopy: () => Promise<boolean>,
 ): Promise<"done" | "paused" | "stopped"> {
-  for (const table of [...[...STORE_TABLE_NAMES].reverse(), "conversation_counts"]) {
+  const tables: string[] = STORE_TABLE_NAMES.filter((table) => copied.includes(table)).reverse();
+  if (copied.includes("conversations")) tables.push("conversation_counts");
+  for (const table of tables) {
     const name = sql.identifier(table);
     for (;;) {
       if (!(await stillACopy())) return "stopped";
