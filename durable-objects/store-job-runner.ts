@@ -35,6 +35,9 @@ const DAY_MS = 24 * 60 * 60_000;
  */
 const RUN_LEASE_MS = 15 * 60_000;
 
+/** How soon a job put off by a move's switch looks again. */
+const SWITCH_RECHECK_MS = 30_000;
+
 /** What the jobs need of the store. */
 export interface JobStore {
   storage: DurableObjectStorage;
@@ -66,9 +69,12 @@ const RUNS: Record<
   },
   // Once a day, on the store's clock (its alarm's); a backlog past a run's budget goes on then.
   // The registry learns it, so that the daily cron leaves this store alone tomorrow.
+  // Once a day too, every job without a schedule is made due: a schedule lost on its way here
+  // (the call failed after the work was committed) costs a day at most, never the work.
   retention: async (deps, at, organizationId, store) => {
     await runRetention(deps, at);
     await store.reportDay(organizationId, at);
+    await scheduleTheUnscheduled(store, organizationId, at);
     return Date.now() + DAY_MS;
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
@@ -109,7 +115,10 @@ export const putJob = (
   dueAt: number,
 ) => storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
 
-/** Records that a job is due at `dueAt`, unless it is already due sooner. */
+/**
+ * Records that a job is due at `dueAt`, unless it is already due sooner; then the later time is
+ * kept beside it (`asked`), for the run that may be under way.
+ */
 export async function keepEarliest(
   storage: DurableObjectStorage,
   organizationId: string,
@@ -117,27 +126,35 @@ export async function keepEarliest(
   dueAt: number,
 ) {
   const current = await storage.get<StoreJob>(storeJobKey(name));
-  if (current && current.dueAt <= dueAt) return;
-  await putJob(storage, organizationId, name, dueAt);
+  if (!current || dueAt < current.dueAt) return putJob(storage, organizationId, name, dueAt);
+  if (dueAt < (current.asked ?? Infinity)) {
+    await storage.put(storeJobKey(name), { ...current, asked: dueAt } satisfies StoreJob);
+  }
 }
 
 /** Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other. */
 export async function runDueJobs(store: JobStore, at: Date) {
-  const jobs = await store.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX });
-  for (const [key, job] of jobs) {
+  const keys = await store.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX });
+  for (const key of keys.keys()) {
     const name = key.slice(STORE_JOB_PREFIX.length);
     // A job another release left: the alarm would otherwise wake for it again and again.
-    if (!isStoreJob(name)) await store.storage.delete(key);
-    else if (job.dueAt <= at.getTime()) await runJob(store, name, job, at);
+    if (!isStoreJob(name)) {
+      await store.storage.delete(key);
+      continue;
+    }
+    // Read again: the job before may have awaited for long, and the alarm and the daily wake
+    // may run side by side; one of them has leased it since the list was read.
+    const job = await store.storage.get<StoreJob>(key);
+    if (job && job.dueAt <= at.getTime()) await runJob(store, name, job, at);
   }
 }
 
 /**
- * The daily cron's call: a job never scheduled is due now (a new store's first retention, or
- * conversions whose send was cut off before it could schedule a retry), then what is due runs.
- * Another call the same day finds the retention not due.
+ * A job without a schedule is due now: a new store's first retention, or work whose schedule
+ * was cut off after it was committed (a conversion's retry, a broadcast). One that finds
+ * nothing to do ends at once.
  */
-export async function wakeForDay(store: JobStore, organizationId: string, at: Date) {
+async function scheduleTheUnscheduled(store: JobStore, organizationId: string, at: Date) {
   for (const name of STORE_JOBS) {
     // The store's copy goes only on the date a move gave it.
     if (name === "store_copy") continue;
@@ -145,6 +162,14 @@ export async function wakeForDay(store: JobStore, organizationId: string, at: Da
       await putJob(store.storage, organizationId, name, at.getTime());
     }
   }
+}
+
+/**
+ * The daily cron's call, for a store that missed its day: every job without a schedule is due
+ * now, then what is due runs. Another call the same day finds the retention not due.
+ */
+export async function wakeForDay(store: JobStore, organizationId: string, at: Date) {
+  await scheduleTheUnscheduled(store, organizationId, at);
   await runDueJobs(store, at);
 }
 
@@ -155,7 +180,7 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   await putJob(store.storage, job.organizationId, name, lease);
   let next: number | null = lease;
   try {
-    next = await runOnStoreData(store, name, job.organizationId, at, lease);
+    next = await runOnStoreData(store, name, job.organizationId, at);
   } catch (error) {
     // A deleted organization's store erases itself (its alarm); any other job is due again
     // when the lease ends.
@@ -165,9 +190,11 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   const current = await store.storage.get<StoreJob>(key);
   // Gone: the store was erased while the job ran.
   if (!current) return;
-  // A schedule made while it ran (a send that failed again) may be sooner than the run's.
+  // A schedule made while it ran (a send that failed again) may be sooner than the run's, and
+  // one asked for later than its lease (a broadcast scheduled for tomorrow) may be for work
+  // committed after the run read: both kept (a run that then finds nothing ends).
   const scheduledMeanwhile = current.dueAt !== lease ? current.dueAt : Infinity;
-  const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile);
+  const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile, current.asked ?? Infinity);
   if (Number.isFinite(dueAt)) await putJob(store.storage, job.organizationId, name, dueAt);
   else await store.storage.delete(key);
 }
@@ -183,12 +210,13 @@ async function runOnStoreData(
   name: StoreJobName,
   organizationId: string,
   at: Date,
-  lease: number,
 ) {
   const route = await storeRoute(store.env, organizationId);
   const inStore = allDataInStore(route);
   if (!inStore && !JOBS_WHEREVER_THE_DATA_IS.has(name)) return null;
-  if (route.state === "switching") return lease;
+  // A switch lasts a minute or two: looked at again soon, so that a broadcast under way goes on
+  // soon after it.
+  if (route.state === "switching") return Date.now() + SWITCH_RECHECK_MS;
   const deps = inStore
     ? depsForBackground(store.env, store.waitUntil, store.data, store.storeFull)
     : depsForBackground(store.env, store.waitUntil);

@@ -10,6 +10,9 @@ import { retentionCutoff } from "../../worker/retention/service";
 import { CONVERSIONS_RETRY_CRON, RETENTION_CRON } from "../../worker/scheduled";
 import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
 import type { StoreJob } from "../../worker/stores/store-jobs";
+import { keepEarliest, runDueJobs, type JobStore } from "../../durable-objects/store-job-runner";
+import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import type { OrganizationDb } from "../../worker/db/client";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { runCron } from "../support/cron";
 import { seedMessage } from "../support/db";
@@ -174,6 +177,92 @@ describe("Conversions API retries", () => {
   });
 });
 
+describe("the store's jobs", () => {
+  it("recover a schedule lost on its way: the store's day makes due every job it holds none for", async () => {
+    const { owner, store } = await organization("store");
+    const failed = await leadMetaRefusedOnce(owner);
+    await until(async () => (await storeJobs(store))["job:capi"], "the retry job");
+    // The call that scheduled the retry failed after the conversion was committed; the store's
+    // day comes, and the retry's time.
+    await runInDurableObject(store, async (_, state) => {
+      await state.storage.delete("job:capi");
+      await state.storage.put("job:retention", {
+        organizationId: owner.organization.id,
+        dueAt: Date.now() - 1,
+      });
+      state.storage.sql.exec(
+        "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
+        new Date(Date.now() - 1000).toISOString(),
+        failed.id,
+      );
+    });
+    await runDurableObjectAlarm(store);
+    await runDurableObjectAlarm(store);
+    expect(await conversionOf(owner.organization.id, failed.id)).toMatchObject({
+      capiStatus: "sent",
+      capiAttempts: 2,
+    });
+  });
+
+  it("run once when the alarm and the daily wake overlap: each reads the job again before it runs it", async () => {
+    const { owner, store } = await organization("store");
+    const organizationId = owner.organization.id;
+    const retentionRuns = await runInDurableObject(
+      store,
+      async (instance: OrganizationHub, state) => {
+        let days = 0;
+        const jobStore: JobStore = {
+          storage: state.storage,
+          env,
+          data: (instance as unknown as { data: OrganizationDb }).data,
+          storeFull: () => false,
+          waitUntil: (work) => state.waitUntil(work),
+          reportDay: async () => {
+            days += 1;
+          },
+          // A job listed before the retention that takes a while (Meta, D1).
+          retryHeld: async () => {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return null;
+          },
+        };
+        const due = { organizationId, dueAt: Date.now() - 1 };
+        await state.storage.put({ "job:held_deliveries": due, "job:retention": due });
+        const first = runDueJobs(jobStore, new Date());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await Promise.all([first, runDueJobs(jobStore, new Date())]);
+        return days;
+      },
+    );
+    expect(retentionRuns).toBe(1);
+  });
+
+  it("keep a later time asked for while a run holds the job, for work the run may not have seen", async () => {
+    const { owner, store } = await organization("store");
+    const organizationId = owner.organization.id;
+    const tomorrow = Date.now() + DAY_MS;
+    const job = await runInDurableObject(store, async (instance: OrganizationHub, state) => {
+      const jobStore: JobStore = {
+        storage: state.storage,
+        env,
+        data: (instance as unknown as { data: OrganizationDb }).data,
+        storeFull: () => false,
+        waitUntil: (work) => state.waitUntil(work),
+        reportDay: async () => {},
+        // The run has read that nothing is left; a schedule for tomorrow is asked meanwhile.
+        retryHeld: async () => {
+          await keepEarliest(state.storage, organizationId, "held_deliveries", tomorrow);
+          return null;
+        },
+      };
+      await state.storage.put("job:held_deliveries", { organizationId, dueAt: Date.now() - 1 });
+      await runDueJobs(jobStore, new Date());
+      return state.storage.get<StoreJob>("job:held_deliveries");
+    });
+    expect(job).toEqual({ organizationId, dueAt: tomorrow });
+  });
+});
+
 describe("retention", () => {
   const now = Date.now();
   const cutoff = Date.parse(retentionCutoff(new Date(now)));
@@ -245,8 +334,12 @@ describe("retention", () => {
     expect(reported!.messages).toBe(held!.n);
     expect(held!.n).toBeGreaterThan(0);
     expect(reported!.bytes).toBeGreaterThan(0);
-    // The store's next run is on its own alarm, a day later.
-    const { "job:retention": job } = await storeJobs(inStore.store);
+    // The jobs it held no schedule for were made due at once (the daily net for a schedule
+    // lost on its way); each ends finding nothing. Then its next run is on its own alarm, a day
+    // later.
+    await runDurableObjectAlarm(inStore.store);
+    const { "job:retention": job, ...others } = await storeJobs(inStore.store);
+    expect(others).toEqual({});
     expect(job!.dueAt).toBeGreaterThan(now + DAY_MS - 60_000);
     const alarm = await runInDurableObject(inStore.store, (_, state) => state.storage.getAlarm());
     expect(alarm).toBe(job!.dueAt);

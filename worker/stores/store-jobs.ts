@@ -48,6 +48,11 @@ export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
 export interface StoreJob {
   organizationId: string;
   dueAt: number;
+  /**
+   * A later time asked for while it was due sooner (a broadcast scheduled for tomorrow while a
+   * run holds the job's lease): the run's end keeps it, should the run not have seen the work.
+   */
+  asked?: number;
 }
 
 export const STORE_JOB_PREFIX = "job:";

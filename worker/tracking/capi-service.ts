@@ -121,7 +121,7 @@ async function clickTimes(db: OrganizationDb, organizationId: string, rows: Conv
 /**
  * The cron does not see the conversions of an organization whose data is in its store (it
  * serves D1's): the store's alarm retries them, asked here for the retry's time. Should the
- * store not answer, its next daily wake finds the conversion due.
+ * store not answer, its next day (its retention run, or the daily wake) finds the conversion due.
  */
 async function retryOnStoreAlarm({ env }: Deps, organizationId: string, retryAt: Date) {
   try {
