@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { replyToConversation } from "../worker/agents/auto-reply";
+import { replyAbandoned, replyToConversation } from "../worker/agents/auto-reply";
 import { depsForBackground } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
@@ -541,8 +541,11 @@ export class OrganizationHub extends DurableObject<Env> {
         if (outcome === "later") await this.postponeIfUnchanged(key, reply);
         else await this.deleteIfUnchanged(key, reply);
       } catch (error) {
+        // Any failure is tried again, a passing one of D1 or of this store as much as the
+        // model's (a reply already sent is never sent again: the customer no longer spoke
+        // last). The last one is shown on the conversation: the customer waits for a person.
         const delay = RETRY_DELAYS_MS[reply.attempts];
-        if (error instanceof ModelError && delay !== undefined) {
+        if (delay !== undefined) {
           await this.ctx.storage.put(key, {
             ...reply,
             attempts: reply.attempts + 1,
@@ -550,6 +553,11 @@ export class OrganizationHub extends DurableObject<Env> {
           });
         } else {
           console.error("AI reply abandoned", conversationId, error);
+          if (!(error instanceof ModelError)) {
+            await this.depsFor(reply.organizationId)
+              .then((deps) => replyAbandoned(deps, reply.organizationId, conversationId))
+              .catch((failed: unknown) => console.error("AI reply failure not shown", failed));
+          }
           await this.deleteIfUnchanged(key, reply);
         }
       }

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
-import { replyToConversation } from "../../worker/agents/auto-reply";
+import { REPLY_FAILED, replyToConversation } from "../../worker/agents/auto-reply";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { depsForBackground } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
@@ -320,6 +320,47 @@ describe("auto-reply", () => {
     const usage = agents.body.data.find((a: { id: string }) => a.id === agent.id).usage;
     expect(usage).toMatchObject({ calls: 2, failures: 1 });
     expect(usage.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it("tries again after a failure that is not the model's, and says so on the conversation after the last try", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const organizationId = owner.organization.id;
+    const from = customerPhone();
+    const text = `¿Abren el sábado? ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
+    const { id } = await conversationOf(organizationId, from);
+    // Recording the model's call fails, as a passing fault of the store would.
+    await orgSql(
+      organizationId,
+      `CREATE TRIGGER refuse_for_test BEFORE INSERT ON ai_calls
+       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    await runDueReplies(hub);
+    expect(await botMessages(organizationId, id)).toEqual([]);
+    expect(await scheduledReplies(hub)).toEqual([`reply:${id}`]);
+
+    // Mended: the next try answers, once.
+    await orgSql(organizationId, "DROP TRIGGER refuse_for_test");
+    await runDueReplies(hub);
+    expect(await botMessages(organizationId, id)).toHaveLength(1);
+    expect(await scheduledReplies(hub)).toEqual([]);
+
+    // A failure every time: given up after the last try, and shown.
+    const again = customerPhone();
+    const question = `¿Tienen parking? ${crypto.randomUUID()}`;
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: again, text: question })));
+    const other = await conversationOf(organizationId, again);
+    await orgSql(
+      organizationId,
+      `CREATE TRIGGER refuse_for_test BEFORE INSERT ON ai_calls
+       BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    // The first try and its three retries.
+    for (let attempt = 0; attempt < 4; attempt++) await runDueReplies(hub);
+    expect(await scheduledReplies(hub)).toEqual([]);
+    expect(await botMessages(organizationId, other.id)).toEqual([]);
+    expect((await conversationOf(organizationId, again)).ai_error).toBe(REPLY_FAILED);
+    await orgSql(organizationId, "DROP TRIGGER refuse_for_test");
   });
 
   it("answers in the agent sandbox without WhatsApp", async () => {

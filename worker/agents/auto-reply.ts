@@ -230,6 +230,13 @@ async function handOff(deps: Deps, organizationId: string, conversationId: strin
   await autoAssign(deps, organizationId, conversationId);
 }
 
+/** What the conversation shows when a reply failed every try for a reason not the model's. */
+export const REPLY_FAILED = "Error interno al preparar la respuesta.";
+
+/** A reply given up after its last try: the conversation says so (`ai_error`). */
+export const replyAbandoned = (deps: Deps, organizationId: string, conversationId: string) =>
+  setAiError(deps, conversationId, organizationId, REPLY_FAILED);
+
 async function setAiError(
   deps: Deps,
   conversationId: string,
