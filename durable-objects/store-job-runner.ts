@@ -67,15 +67,16 @@ const RUNS: Record<
     await resumeStuckTranscripts(deps, at);
     return null;
   },
-  // Once a day, on the store's clock (its alarm's); a backlog past a run's budget goes on then.
-  // The registry learns it, so that the daily cron leaves this store alone tomorrow.
-  // Once a day too, every job without a schedule is made due: a schedule lost on its way here
-  // (the call failed after the work was committed) costs a day at most, never the work.
+  // Once a day, on the store's clock (its alarm's). The registry learns it, so that the daily
+  // cron leaves this store alone tomorrow. Then every job without a schedule is made due: a
+  // schedule lost on its way here (the call failed after the work was committed) costs a day
+  // at most, never the work.
   retention: async (deps, at, organizationId, store) => {
-    await runRetention(deps, at);
+    const { complete } = await runRetention(deps, at);
     await store.reportDay(organizationId, at);
     await scheduleTheUnscheduled(store, organizationId, at);
-    return Date.now() + DAY_MS;
+    // A backlog goes on at once, a run at a time, so that deliveries get in between.
+    return complete ? Date.now() + DAY_MS : Date.now();
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
   // delivery waits for one run at most (worker/whatsapp/history-import.ts).

@@ -871,7 +871,7 @@ graph?.stop();
  * which deletes what expired in its own SQLite and records its run in D1's trail.
  */
 async function retention() {
-  log("retention: one cron run, the live organization in its store");
+  log("retention: the daily cron, the live organization in its store, until its store is done");
   const cutoff = new Date(now - 2 * 365 * 86_400_000).toISOString();
   /** @param {string} organizationId @param {string} sql */
   const inStore = (organizationId, sql) => storeQuery(organizationId, sql)[0].n;
@@ -919,17 +919,38 @@ async function retention() {
     );
     /** @type {any[]} */
     let reports = [];
-    let report = null;
+    /** @type {any[]} */
+    let storeRuns = [];
     const cronStarted = Date.now();
-    while (!report && Date.now() - cronStarted < 180_000) {
+    /** @param {any} r */
+    const deletedAny = (r) => Object.values(r.deleted ?? {}).some((n) => Number(n) > 0);
+    // A store deletes a few batches a run and runs again at once while a backlog is left
+    // (decision 0069): its runs until the one that completes.
+    while (!storeRuns.at(-1)?.complete && Date.now() - cronStarted < 180_000) {
       await sleep(1000);
       reports = d1Query(
         `SELECT id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at`,
       )
         .filter((r) => !reportsBefore.has(r.id))
         .map((r) => JSON.parse(r.metadata));
-      report = reports.find((r) => (r.deleted?.messages ?? 0) > 0) ?? null;
+      storeRuns = reports.filter(deletedAny);
     }
+    /** @param {(r: any) => number} of */
+    const total = (of) => storeRuns.reduce((sum, r) => sum + of(r), 0);
+    const report = storeRuns.length
+      ? {
+          runs: storeRuns.length,
+          complete: storeRuns.at(-1).complete,
+          deleted: Object.fromEntries(
+            Object.keys(storeRuns[0].deleted).map((key) => [key, total((r) => r.deleted[key])]),
+          ),
+          statements: total((r) => r.statements),
+          duration_ms: total((r) => r.duration_ms),
+          longest_run_ms: Math.max(...storeRuns.map((r) => r.duration_ms)),
+          slowest_statement_ms: Math.max(...storeRuns.map((r) => r.slowest_statement_ms)),
+          cron_to_done_ms: Date.now() - cronStarted,
+        }
+      : null;
     results.retention = {
       place: "store",
       cronStatus: cron.status,
@@ -1224,7 +1245,7 @@ function tableOfPagesAndRetention() {
   const ret = results.retention;
   if (ret.error) {
     row(
-      "6. retention, one cron run, store",
+      "6. retention, the day's runs, store",
       "not measured",
       ">= 100,000 deleted",
       false,
@@ -1234,12 +1255,12 @@ function tableOfPagesAndRetention() {
   }
   const retReport = ret.report ?? { deleted: {}, statements: "-", duration_ms: null };
   row(
-    "6. retention, one cron run, store",
-    `${f0(retReport.deleted.messages)} messages in ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (slowest ${f0(retReport.slowest_statement_ms)} ms)`,
-    ">= 100,000 deleted, within limits",
+    "6. retention, the day's runs, store",
+    `${f0(retReport.deleted.messages)} messages in ${retReport.runs} runs, ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (longest run ${f0(retReport.longest_run_ms)} ms, slowest statement ${f0(retReport.slowest_statement_ms)} ms)`,
+    ">= 100,000 deleted, each run < 2 s",
     (retReport.deleted.messages ?? 0) >= 100_000 &&
       retReport.complete === true &&
-      (retReport.duration_ms ?? Infinity) < 30_000,
+      (retReport.longest_run_ms ?? Infinity) < 2_000,
     `conv ${f0(retReport.deleted.conversations)}, sessions ${f0(retReport.deleted.tracking_sessions)}, conversions ${f0(retReport.deleted.conversions)}`,
   );
   row(

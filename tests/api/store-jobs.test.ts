@@ -4,9 +4,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
-import { retentionCutoff } from "../../worker/retention/service";
+import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
 import { CONVERSIONS_RETRY_CRON, RETENTION_CRON } from "../../worker/scheduled";
 import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
 import type { StoreJob } from "../../worker/stores/store-jobs";
@@ -292,6 +292,12 @@ describe("retention", () => {
     await setLastMessage(owner, fresh.id, freshAt);
     return fresh.id as string;
   }
+  const runReports = async () =>
+    (
+      await env.DB.prepare(
+        "SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
+      ).all<{ metadata: string }>()
+    ).results.map((run) => JSON.parse(run.metadata) as RetentionReport);
   const runs = async () =>
     (
       await env.DB.prepare(
@@ -371,6 +377,43 @@ describe("retention", () => {
     expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
     expect(await conversationsOf(inStore.owner)).toEqual([]);
     expect(await runs()).toHaveLength(before + firstRuns.length + 2);
+  });
+
+  it("clears a backlog in a store a few batches a run, going on at once until it is done", async () => {
+    const { owner, store } = await organization("store");
+    const organizationId = owner.organization.id;
+    const conversation = await createConversation(owner);
+    // Past ten batches of 5,000: more than one run of a store may delete.
+    await orgSql(
+      organizationId,
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50001)
+       INSERT INTO messages (id, organization_id, conversation_id, content, direction,
+         sender_type, status, created_at)
+       SELECT lower(hex(randomblob(16))), ?1, ?2, 'viejo', 'inbound', 'customer', 'delivered', ?3
+       FROM n`,
+      organizationId,
+      conversation.id,
+      expiredAt,
+    );
+    await setLastMessage(owner, conversation.id, expiredAt);
+    const messagesLeft = async () =>
+      (await orgSql<{ n: number }>(organizationId, "SELECT count(*) AS n FROM messages"))[0]!.n;
+    const runsBefore = (await runReports()).length;
+    await runInDurableObject(store, async (_, state) => {
+      await state.storage.put("job:retention", { organizationId, dueAt: Date.now() - 1 });
+      await state.storage.setAlarm(Date.now());
+    });
+    // The first run leaves the job due at once: the store's alarm runs it again by itself.
+    await runDurableObjectAlarm(store);
+    await vi.waitFor(async () => expect(await messagesLeft()).toBe(0), { timeout: 10_000 });
+    expect(await conversationsOf(owner)).toEqual([]);
+    const reports = (await runReports()).slice(runsBefore);
+    expect(reports.map((r) => [r.deleted.messages, r.statements, r.complete])).toEqual([
+      [50_000, 10, false],
+      [1, expect.any(Number), true],
+    ]);
+    const { "job:retention": tomorrow } = await storeJobs(store);
+    expect(tomorrow!.dueAt).toBeGreaterThan(Date.now() + DAY_MS - 60_000);
   });
 
   it("wakes a store whose alarm missed its day, and only that one", async () => {
