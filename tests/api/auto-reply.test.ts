@@ -244,6 +244,40 @@ describe("auto-reply", () => {
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
   });
 
+  it("hands over once when handing over failed and is tried again: one note, no answer after it", async () => {
+    const { owner, phoneNumberId, hub } = await setup();
+    const organizationId = owner.organization.id;
+    const from = customerPhone();
+    const text = `Quiero hablar con el encargado de facturas ${crypto.randomUUID()}`;
+    const handoff = {
+      when: text,
+      tool_call: { name: "handoff_to_human", arguments: { reason: "Queja" } },
+    };
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
+    const { id } = await conversationOf(organizationId, from);
+    // Making it pending fails, as a passing fault of the store would.
+    await orgSql(
+      organizationId,
+      `CREATE TRIGGER refuse_for_test BEFORE UPDATE OF status ON conversations
+       WHEN NEW.status = 'pending' BEGIN SELECT RAISE(ABORT, 'refused for the test'); END`,
+    );
+    await scriptModel([handoff]);
+    await runDueReplies(hub);
+    await orgSql(organizationId, "DROP TRIGGER refuse_for_test");
+    await scriptModel([handoff]);
+    await runDueReplies(hub);
+
+    const notes = await orgSql<{ content: string }>(
+      organizationId,
+      "SELECT content FROM messages WHERE conversation_id = ? AND type = 'note'",
+      id,
+    );
+    expect(notes.map((n) => n.content)).toEqual(["La IA pasó la conversación al equipo: Queja"]);
+    expect(await conversationOf(organizationId, from)).toMatchObject({ status: "pending" });
+    expect(await botMessages(organizationId, id)).toEqual([]);
+    expect(await scheduledReplies(hub)).toEqual([]);
+  });
+
   it("hands over when the customer asks for a person, without asking the model", async () => {
     const { owner, phoneNumberId, hub } = await setup();
     const from = customerPhone();

@@ -205,14 +205,10 @@ async function overtaken(deps: Deps, conversationId: string, answering: MessageR
 /**
  * The conversation goes to the team: pending, priority at least high, AI silent there. The
  * thread says so in an internal note, and round robin (when chosen) gives it to a person.
+ * Pending first: it is what makes a try after a failure here skip the conversation, rather than
+ * ask the model again and write a second note.
  */
 async function handOff(deps: Deps, organizationId: string, conversationId: string, reason: string) {
-  await systemNote(
-    deps,
-    organizationId,
-    conversationId,
-    `La IA pasó la conversación al equipo: ${reason}`,
-  );
   const [updated] = await deps.orgDb
     .update(conversations)
     .set({
@@ -223,6 +219,12 @@ async function handOff(deps: Deps, organizationId: string, conversationId: strin
     })
     .where(eq(conversations.id, conversationId))
     .returning();
+  await systemNote(
+    deps,
+    organizationId,
+    conversationId,
+    `La IA pasó la conversación al equipo: ${reason}`,
+  );
   await publish(deps.env, organizationId, {
     type: "conversation_update",
     data: { conversation: toConversation(updated!), handoff: { reason } },
