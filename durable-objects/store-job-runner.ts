@@ -72,11 +72,12 @@ const RUNS: Record<
   // schedule lost on its way here (the call failed after the work was committed) costs a day
   // at most, never the work.
   retention: async (deps, at, organizationId, store) => {
-    const { complete } = await runRetention(deps, at);
+    // A backlog goes on at once, a run at a time, so that deliveries get in between; the day's
+    // other work waits for the run that completes.
+    if (!(await runRetention(deps, at)).complete) return Date.now();
     await store.reportDay(organizationId, at);
     await scheduleTheUnscheduled(store, organizationId, at);
-    // A backlog goes on at once, a run at a time, so that deliveries get in between.
-    return complete ? Date.now() + DAY_MS : Date.now();
+    return Date.now() + DAY_MS;
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
   // delivery waits for one run at most (worker/whatsapp/history-import.ts).
@@ -117,8 +118,9 @@ export const putJob = (
 ) => storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
 
 /**
- * Records that a job is due at `dueAt`, unless it is already due sooner; then the later time is
- * kept beside it (`asked`), for the run that may be under way.
+ * Records that a job is due at `dueAt`, unless it is already due sooner. While a run holds the
+ * job (its lease), the time is kept beside it (`asked`), sooner or later than the lease: the
+ * run's end keeps it, and nothing starts a second run beside the first meanwhile.
  */
 export async function keepEarliest(
   storage: DurableObjectStorage,
@@ -127,9 +129,12 @@ export async function keepEarliest(
   dueAt: number,
 ) {
   const current = await storage.get<StoreJob>(storeJobKey(name));
-  if (!current || dueAt < current.dueAt) return putJob(storage, organizationId, name, dueAt);
-  if (dueAt < (current.asked ?? Infinity)) {
-    await storage.put(storeJobKey(name), { ...current, asked: dueAt } satisfies StoreJob);
+  if (current?.running) {
+    if (dueAt < (current.asked ?? Infinity)) {
+      await storage.put(storeJobKey(name), { ...current, asked: dueAt } satisfies StoreJob);
+    }
+  } else if (!current || dueAt < current.dueAt) {
+    await putJob(storage, organizationId, name, dueAt);
   }
 }
 
@@ -178,7 +183,8 @@ export async function wakeForDay(store: JobStore, organizationId: string, at: Da
 async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date) {
   const key = storeJobKey(name);
   const lease = Date.now() + RUN_LEASE_MS;
-  await putJob(store.storage, job.organizationId, name, lease);
+  const leased: StoreJob = { organizationId: job.organizationId, dueAt: lease, running: true };
+  await store.storage.put(key, leased);
   let next: number | null = lease;
   try {
     next = await runOnStoreData(store, name, job.organizationId, at);
@@ -191,10 +197,10 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   const current = await store.storage.get<StoreJob>(key);
   // Gone: the store was erased while the job ran.
   if (!current) return;
-  // A schedule made while it ran (a send that failed again) may be sooner than the run's, and
-  // one asked for later than its lease (a broadcast scheduled for tomorrow) may be for work
-  // committed after the run read: both kept (a run that then finds nothing ends).
-  const scheduledMeanwhile = current.dueAt !== lease ? current.dueAt : Infinity;
+  // What was asked for while it ran (a send that failed again; a broadcast scheduled for
+  // tomorrow, committed after the run read) is kept: a run that then finds nothing ends. A date
+  // given outright (`putJob`: the store copy's) replaced the lease.
+  const scheduledMeanwhile = current.running ? Infinity : current.dueAt;
   const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile, current.asked ?? Infinity);
   if (Number.isFinite(dueAt)) await putJob(store.storage, job.organizationId, name, dueAt);
   else await store.storage.delete(key);

@@ -237,6 +237,48 @@ describe("the store's jobs", () => {
     expect(retentionRuns).toBe(1);
   });
 
+  it("never start a second run beside one under way, when the run itself asks for the job sooner", async () => {
+    const { owner, store } = await organization("store");
+    const organizationId = owner.organization.id;
+    const { runs, overlapped, job } = await runInDurableObject(
+      store,
+      async (instance: OrganizationHub, state) => {
+        let running = 0;
+        let runs = 0;
+        let overlapped = false;
+        const jobStore: JobStore = {
+          storage: state.storage,
+          env,
+          data: (instance as unknown as { data: OrganizationDb }).data,
+          storeFull: () => false,
+          waitUntil: (work) => state.waitUntil(work),
+          reportDay: async () => {},
+          // A run that, halfway, asks for its job now (a status of a message it just sent).
+          retryHeld: async () => {
+            runs += 1;
+            running += 1;
+            overlapped ||= running > 1;
+            await keepEarliest(state.storage, organizationId, "held_deliveries", Date.now());
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            running -= 1;
+            return null;
+          },
+        };
+        await state.storage.put("job:held_deliveries", { organizationId, dueAt: Date.now() - 1 });
+        const first = runDueJobs(jobStore, new Date());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await Promise.all([first, runDueJobs(jobStore, new Date())]);
+        const job = await state.storage.get<StoreJob>("job:held_deliveries");
+        return { runs, overlapped, job };
+      },
+    );
+    expect(overlapped).toBe(false);
+    expect(runs).toBe(1);
+    // What it asked for is kept: due now, for the next runner.
+    expect(job!.dueAt).toBeLessThanOrEqual(Date.now());
+    expect(job!.running).toBeUndefined();
+  });
+
   it("keep a later time asked for while a run holds the job, for work the run may not have seen", async () => {
     const { owner, store } = await organization("store");
     const organizationId = owner.organization.id;

@@ -35,8 +35,9 @@ export async function keepStoreCopyAWhile(env: Env, organizationId: string) {
 /**
  * Removes a bounded part of the store's copy (`data`, the store's own SQLite): the tables the
  * registry, read now, says are in D1, and only while no move is under way (a move again makes
- * the rows its own, and its check would catch a row removed under it). Nothing else runs in
- * the store between that read and the synchronous deletes. Answers when to go on, or null.
+ * the rows its own). A move that begins while the registry is read may copy pages in before
+ * the deletes: its second pass reads every page again and its check compares every table, so
+ * such a row is copied again or the move goes back, never lost. Answers when to go on, or null.
  */
 export async function removeStoreCopy(env: Env, data: OrganizationDb, organizationId: string) {
   const route = await freshStoreRoute(env, organizationId);

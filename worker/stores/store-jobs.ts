@@ -48,9 +48,11 @@ export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
 export interface StoreJob {
   organizationId: string;
   dueAt: number;
+  /** A run holds it until `dueAt` (its lease, should the run never end). */
+  running?: boolean;
   /**
-   * A later time asked for while it was due sooner (a broadcast scheduled for tomorrow while a
-   * run holds the job's lease): the run's end keeps it, should the run not have seen the work.
+   * A time asked for while a run held it (a send that failed again, a broadcast scheduled for
+   * tomorrow): the run's end keeps it, should the run not have seen the work.
    */
   asked?: number;
 }
