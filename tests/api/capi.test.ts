@@ -490,15 +490,12 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
   });
 });
 
-describe("an organization whose store holds only part of its data", () => {
-  it("has its conversions retried by the cron over D1, where they are", async () => {
-    const owner = await ownerWithPixel();
-    const organizationId = owner.organization.id;
-    await keepInD1(organizationId);
+/** Leads whose first send failed a minute ago, due for their retry now. */
+const conversionsDueForRetry = (organizationId: string, ids: string[]) =>
+  withOrgDb(organizationId, async (orgDb) => {
     const due = new Date(Date.now() - 60_000).toISOString();
-    const id = crypto.randomUUID();
-    await withOrgDb(organizationId, (orgDb) =>
-      orgDb.insert(conversions).values({
+    for (const id of ids) {
+      await orgDb.insert(conversions).values({
         id,
         organizationId,
         eventName: "lead",
@@ -511,8 +508,17 @@ describe("an organization whose store holds only part of its data", () => {
         clientUserAgent: BROWSER,
         sourceUrl: "https://tienda.example/",
         createdAt: due,
-      }),
-    );
+      });
+    }
+  });
+
+describe("an organization whose store holds only part of its data", () => {
+  it("has its conversions retried by the cron over D1, where they are", async () => {
+    const owner = await ownerWithPixel();
+    const organizationId = owner.organization.id;
+    await keepInD1(organizationId);
+    const id = crypto.randomUUID();
+    await conversionsDueForRetry(organizationId, [id]);
     // Moved at store migration 2: its quick replies are in its store, its conversions in D1.
     await env.DB.prepare(
       "UPDATE organization_stores SET state = 'store', data_version = 2 WHERE organization_id = ?",
@@ -536,26 +542,8 @@ describe("a retry of many conversions at once", () => {
     });
     expect(pixel.status).toBe(201);
     const organizationId = owner.organization.id;
-    const due = new Date(Date.now() - 60_000).toISOString();
     const ids = Array.from({ length: 120 }, () => crypto.randomUUID());
-    await withOrgDb(organizationId, async (orgDb) => {
-      for (const id of ids) {
-        await orgDb.insert(conversions).values({
-          id,
-          organizationId,
-          eventName: "lead",
-          eventId: `evt-${id}`,
-          eventTime: due,
-          capiStatus: "failed",
-          capiAttempts: 1,
-          capiNextAttemptAt: due,
-          clientIp: randomIp(),
-          clientUserAgent: BROWSER,
-          sourceUrl: "https://tienda.example/",
-          createdAt: due,
-        });
-      }
-    });
+    await conversionsDueForRetry(organizationId, ids);
     await sendDueConversionsNow(organizationId);
     const settled = await withOrgDb(organizationId, (orgDb) =>
       orgDb

@@ -155,31 +155,18 @@ describe("a status that arrives before the send is answered", () => {
     expect(await heldCount(orgId, id)).toBe(0);
   });
 
-  it("stays held when applying it fails: the send still answers, and the message's next status brings it in", async () => {
-    const setup = await conversationWithCustomer();
-    const { orgId } = setup;
-    const id = wamid();
-    const { sent, now, mend } = await sentWithPricingRefused(setup, "Te lo envío", id);
-    expect(sent.status).toBe(201);
-    expect(sent.body.data).toMatchObject({ status: "sent" });
-    expect(await heldCount(orgId, id)).toBe(1);
-
-    await mend();
-    expect((await statusesOf(setup, id)("read", now + 2)).status).toBe(200);
-    expect(
-      await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
-    ).toEqual({ status: "read", billable: 1 });
-    expect(await heldCount(orgId, id)).toBe(0);
-  });
-
-  it.each([["its store"], ["D1"]])(
-    "is never lost when applying it and writing down what is held both fail (data in %s)",
-    async (place) => {
-      const setup = await conversationWithCustomer({ inD1: place === "D1" });
+  it.each([
+    ["in its store", "", false],
+    ["in its store", " and writing down what is held", true],
+    ["in D1", " and writing down what is held", true],
+  ])(
+    "stays held, data %s, when applying it%s fails: the send still answers, and the message's next status brings it in",
+    async (place, _what, holdingRefused) => {
+      const setup = await conversationWithCustomer({ inD1: place === "in D1" });
       const { orgId } = setup;
       const id = wamid();
       const { sent, now, mend } = await sentWithPricingRefused(setup, "Va en camino", id, {
-        holdingRefused: true,
+        holdingRefused,
       });
       expect(sent.status).toBe(201);
       expect(sent.body.data).toMatchObject({ status: "sent" });
