@@ -11,7 +11,8 @@ import { forgetPersonIn, type Person } from "../auth/account-in-organization";
 import { inD1 } from "../db/client";
 import { organizationStores } from "../db/schema";
 import type { Deps } from "../http/deps";
-import { STORE_TABLES, STORE_TABLE_NAMES, removeCopiedRows } from "./store-tables";
+import { tableIsInStore } from "./registry";
+import { STORE_TABLE_NAMES, removeCopiedRows } from "./store-tables";
 
 export const D1_COPY_KEPT_MS = 30 * 24 * 60 * 60_000;
 /** Statements per run (as the retention run's). */
@@ -26,6 +27,7 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
   const due = await db
     .select({
       organizationId: organizationStores.organizationId,
+      state: organizationStores.state,
       dataVersion: organizationStores.dataVersion,
     })
     .from(organizationStores)
@@ -51,8 +53,8 @@ export async function removeExpiredD1Copies({ db, orgDb }: Deps, now: Date) {
       ),
       columns: { organizationId: true },
     })) !== undefined;
-  for (const { organizationId, dataVersion } of due) {
-    const served = STORE_TABLE_NAMES.filter((table) => STORE_TABLES[table].since <= dataVersion);
+  for (const { organizationId, ...route } of due) {
+    const served = STORE_TABLE_NAMES.filter((table) => tableIsInStore(route, table));
     // D1's inbox counts go too, though no table of a move (the store's triggers keep its own).
     const removal = await removeCopiedRows(orgDb, organizationId, served, budget, () =>
       stillACopy(organizationId),

@@ -132,7 +132,10 @@ export function allDataInStore(route: StoreRoute) {
  * the table (`dataVersion`), and while a later move switches (the move copies other tables, or
  * brings these back to D1: they are read where they are until it finishes).
  */
-export function tableIsInStore(route: StoreRoute, table: StoreTable) {
+export function tableIsInStore(
+  route: Pick<StoreRoute, "state" | "dataVersion">,
+  table: StoreTable,
+) {
   return route.state !== "d1" && route.dataVersion >= STORE_TABLES[table].since;
 }
 
