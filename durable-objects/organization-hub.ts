@@ -13,10 +13,12 @@ import type { OrganizationDb } from "../worker/db/client";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import {
   applySync,
+  countOf,
   pageOf,
   summaryOf,
   type StoreRow,
   type StoreTable,
+  type SyncScope,
 } from "../worker/stores/store-tables";
 import {
   OrganizationGone,
@@ -265,17 +267,19 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
-   * A move's page of a table's rows from D1: the store's rows in the same key range become those
-   * (`applySync`). Answers how many rows changed, and how many were refused.
+   * A move's page of a table's rows from D1, or its rows of some keys written since: the store's
+   * rows in the same scope become those (`applySync`). Answers how many rows changed, how many
+   * were refused, and the scope's rows here as they now are (count and checksum).
    */
-  async syncRows(
-    organizationId: string,
-    table: StoreTable,
-    rows: StoreRow[],
-    range: { after: string; upTo: string | null },
-  ) {
+  async syncRows(organizationId: string, table: StoreTable, rows: StoreRow[], scope: SyncScope) {
     if (!this.serves(organizationId)) return null;
-    return applySync(this.data, organizationId, table, rows, range);
+    return applySync(this.data, organizationId, table, rows, scope);
+  }
+
+  /** How many rows of a table the store holds (a move's check); null as `page`. */
+  async count(organizationId: string, table: StoreTable) {
+    if (!this.serves(organizationId)) return null;
+    return countOf(this.data, organizationId, table);
   }
 
   /** How many rows of a table the store holds, and their checksum (a move's check); null as `page`. */

@@ -1,20 +1,20 @@
 // The operator's command for organization stores (contract section 15, docs/decisions/0052):
 //   npm run stores -- list [--json] [--url <app>]
 //   npm run stores -- move <organization_id>|--all [--back] [--url <app>]
+//   npm run stores -- abort <organization_id> [--url <app>]
 // It talks to the running app (default: the local `npm run dev`) through /api/v1/operator,
 // authorized by OPERATOR_TOKEN (the environment's, else .dev.vars').
 import { existsSync, readFileSync } from "node:fs";
+import { moveOrganization } from "./move-steps.mjs";
 
 const STORE_LIMIT_BYTES = 10 * 1024 ** 3;
-/** Passes after the switch at most; what is left, the check finds, and the move goes back. */
-const MAX_PASSES = 5;
 const FLAG_AT = 0.6;
 
 /** @param {string} [message] @returns {never} */
 function usage(message) {
   if (message) console.error(message);
   console.error(
-    "Uso: npm run stores -- list [--json] | move [--back] <organization_id>|--all   [--url https://tu-app.example.com]",
+    "Uso: npm run stores -- list [--json] | move [--back] <organization_id>|--all | abort <organization_id>   [--url https://tu-app.example.com]",
   );
   process.exit(2);
 }
@@ -32,7 +32,7 @@ const args = process.argv.slice(2);
 const [command] = args;
 const urlAt = args.indexOf("--url");
 const base = (urlAt >= 0 ? args[urlAt + 1] : "http://localhost:5173")?.replace(/\/$/, "");
-if (command !== "list" && command !== "move") {
+if (command !== "list" && command !== "move" && command !== "abort") {
   usage(command ? `Orden desconocida: ${command}` : undefined);
 }
 if (!base) usage("Falta la dirección tras --url.");
@@ -101,6 +101,10 @@ if (command === "list") {
   // (`move <id> --back` and `move --back <id>` alike).
   const named =
     args.slice(1).find((arg, i) => !arg.startsWith("--") && args[i] !== "--url") ?? null;
+  if (command === "abort") {
+    if (!named) usage("Indica la organización.");
+    await abort(named);
+  }
   if (!named && !args.includes("--all")) usage("Indica la organización o --all.");
   const chosen = named
     ? stores.filter((s) => s.organization_id === named)
@@ -120,28 +124,19 @@ if (command === "list") {
 }
 
 /**
- * Every page of every table, in order, printing each table's rows.
- * @param {string} id @param {string[]} tables @param {string} what
+ * Returns a move left under way (the command killed, a network lost) to where the
+ * organization's data was; its held deliveries are applied there.
+ * @param {string} id @returns {Promise<never>}
  */
-async function copyTables(id, tables, what) {
-  const total = { changed: 0, refused: 0 };
-  for (const table of tables) {
-    let copied = 0;
-    let changed = 0;
-    let refused = 0;
-    for (let after = ""; after !== null;) {
-      const page = await operator(`/stores/${id}/copy`, { table, after });
-      copied += page.copied;
-      changed += page.changed;
-      refused += page.refused;
-      after = page.next;
-    }
-    const waiting = refused > 0 ? `, ${refused} a la espera de otras filas` : "";
-    console.log(`  ${table}: ${copied} filas leídas, ${changed} ${what}${waiting}`);
-    total.changed += changed;
-    total.refused += refused;
+async function abort(id) {
+  try {
+    const { state } = await operator(`/stores/${id}/abort`, {});
+    console.log(`Traslado abandonado: sigue en ${state === "store" ? "su almacén" : "D1"}.`);
+    process.exit(0);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
   }
-  return total;
 }
 
 /**
@@ -150,32 +145,36 @@ async function copyTables(id, tables, what) {
  */
 async function move(id, name, to) {
   console.log(`${name} (${id}) → ${to === "store" ? "su almacén" : "D1"}`);
-  const begun = await operator(`/stores/${id}/move`, { to });
-  if (begun.copy_from === null) {
+  const moved = await moveOrganization(operator, id, to, (event) => {
+    if (event.step === "table") {
+      const { copied, changed, refused } = event.figures;
+      const what = event.again ? "cambiadas desde la copia" : "copiadas";
+      const waiting = refused > 0 ? `, ${refused} a la espera de otras filas` : "";
+      console.log(`  ${event.table}: ${copied} filas leídas, ${changed} ${what}${waiting}`);
+    } else if (event.step === "changes") {
+      const copied = Object.values(event.tables).reduce((sum, t) => sum + t.synced, 0);
+      const when = event.switched ? "con las escrituras en espera" : "mientras trabaja";
+      console.log(
+        `  Cambios desde la copia (${when}): ${copied} copiados de nuevo, quedan ${event.remaining}.`,
+      );
+    } else {
+      console.log(
+        `  Escrituras en espera; copio los cambios en ${Math.ceil(event.ms / 1000)} s (las rutas en caché caducan).`,
+      );
+    }
+  });
+  if (moved === null) {
     console.log("  Nada que copiar: su almacén ya tiene todos sus datos.");
     return;
   }
-  // The copy runs while the organization works as usual; the switch holds its writes only for
-  // the cached routes to expire and for what changed meanwhile to be copied again.
-  await copyTables(id, begun.tables, "copiadas");
-  const switched = await operator(`/stores/${id}/switch`, {});
-  const wait = Date.parse(switched.sync_from) - Date.now();
-  if (wait > 0) {
-    console.log(
-      `  Escrituras en espera; copio los cambios en ${Math.ceil(wait / 1000)} s (las rutas en caché caducan).`,
-    );
-    await new Promise((resolve) => setTimeout(resolve, wait + 500));
-  }
-  // Again while a pass both writes and refuses rows: a row waiting for a value another frees.
-  for (let pass = 1; pass <= MAX_PASSES; pass++) {
-    const { changed, refused } = await copyTables(id, begun.tables, "cambiadas desde la copia");
-    if (refused === 0 || changed === 0) break;
-  }
-  const finished = await operator(`/stores/${id}/finish`, {});
+  const { finished, times } = moved;
   for (const check of finished.checks) {
     const same = !finished.differing.includes(check.table);
+    const figures = (/** @type {{ count: number, checksum?: string }} */ side) =>
+      side.checksum ? `${side.count} (${side.checksum})` : `${side.count}`;
+    const pending = check.pending > 0 ? ` · ${check.pending} sin copiar` : "";
     console.log(
-      `  ${check.table}: D1 ${check.d1.count} (${check.d1.checksum}) · almacén ${check.store.count} (${check.store.checksum}) · ${same ? "iguales" : "DISTINTOS"}`,
+      `  ${check.table}: D1 ${figures(check.d1)} · almacén ${figures(check.store)}${pending} · ${same ? "iguales" : "DISTINTOS"}`,
     );
   }
   if (!finished.moved) {
@@ -183,5 +182,8 @@ async function move(id, name, to) {
       `no coinciden ${finished.differing.join(", ")}: sigue en ${finished.state === "store" ? "su almacén" : "D1"}`,
     );
   }
-  console.log(`  Listo: en ${finished.state === "store" ? "su almacén" : "D1"}.`);
+  const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(
+    `  Listo: en ${finished.state === "store" ? "su almacén" : "D1"} (copiado en ${seconds(times.copyMs)}; escrituras en espera ${seconds(times.switchingMs)}).`,
+  );
 }

@@ -23,6 +23,10 @@
 //   npm run bench -- --only broadcast  a 10,000-recipient broadcast (9) alone, its organization in
 //                                      its store, sent to the fake Graph API (about 3 minutes
 //                                      with --skip-build)
+//   npm run bench -- --only move       a million-message organization (20,000 conversations, the
+//                                      routes' 60 s lifetime of a deployment) moved into its store
+//                                      while its customers write 5 times a second (about 15
+//                                      minutes with --skip-build); --conversations N scales it
 //   npm run bench -- --profile         a CPU profile of each single-message load (bench/results/
 //                                      <label>-single-<place>.cpuprofile), its top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
@@ -34,6 +38,8 @@ import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
 import { historyBench, historyTable } from "./history.mjs";
 import { startProfile } from "./profile.mjs";
+import { pacedLive } from "./live-load.mjs";
+import { moveOrganization } from "../move-steps.mjs";
 import {
   broadcastBench,
   broadcastTable,
@@ -77,8 +83,8 @@ mkdirSync("bench/results", { recursive: true });
  * `--only broadcast`: the 10,000-recipient broadcast alone.
  */
 const ONLY = option("only", "all");
-if (!["all", "ingest", "history", "broadcast"].includes(ONLY))
-  throw new Error(`--only ${ONLY}: ingest, history or broadcast`);
+if (!["all", "ingest", "history", "broadcast", "move"].includes(ONLY))
+  throw new Error(`--only ${ONLY}: ingest, history, broadcast or move`);
 const ALL = ONLY === "all";
 /** The bare route, the webhook benchmarks and the move. */
 const INGEST = ALL || ONLY === "ingest";
@@ -86,6 +92,13 @@ const INGEST = ALL || ONLY === "ingest";
 const HISTORY = ALL || ONLY === "history";
 /** A 10,000-recipient broadcast (decision 0061), sent to the fake Graph API. */
 const BROADCAST = ALL || ONLY === "broadcast";
+/**
+ * The upgrade stop's move of a large organization (decision 0070): 50 messages a conversation,
+ * live deliveries during the whole move, and the routes' lifetime a deployment has (30 s).
+ */
+const MOVE = ONLY === "move";
+const MOVE_SEED = { conversations: Number(option("conversations", 20_000)), messagesPer: 50 };
+const MOVE_LIVE_PER_SECOND = 5;
 const APP_SECRET = "bench-app-secret";
 /** The operator's routes (/api/v1/operator) move the organizations into their stores. */
 const OPERATOR_TOKEN = "bench-operator-token";
@@ -151,9 +164,10 @@ writeFileSync(
     REGISTRATIONS_PER_HOUR: "1000",
     BENCH_ROUTES: "1",
     OPERATOR_TOKEN,
-    // A move waits this long before copying (Workers keep an organization's route that long):
-    // 1 s instead of 60, so that the move does not wait a minute. Both phases run with it.
-    STORE_ROUTE_TTL_SECONDS: "1",
+    // A move waits twice this long after its switch (Workers keep an organization's route that
+    // long): 1 s instead of 30, so that the move does not wait a minute. Both phases run with
+    // it. The large move (--only move) keeps a deployment's 30 s: its hold is what it measures.
+    STORE_ROUTE_TTL_SECONDS: MOVE ? "30" : "1",
   })
     .map(([k, v]) => `${k}="${v}"`)
     .join("\n"),
@@ -230,7 +244,9 @@ const organizations = ALL
     ]
   : INGEST
     ? [{ name: "live", ...live }]
-    : [];
+    : MOVE
+      ? [{ name: `${MOVE_SEED.conversations * MOVE_SEED.messagesPer} messages`, ...live }]
+      : [];
 const organizationIds = organizations.map((o) => `'${o.organizationId}'`).join(", ");
 
 // New organizations start in their store (decision 0054), and the seed below writes D1: the
@@ -300,7 +316,19 @@ const files = ALL
     }
   : INGEST
     ? { connection }
-    : historyConnection;
+    : MOVE
+      ? {
+          connection,
+          moved: inboxSql({
+            organizationId: live.organizationId,
+            assigneeId: live.userId,
+            ...MOVE_SEED,
+            seed: 6,
+            now,
+            phonePrefix: 34600000000,
+          }).sql,
+        }
+      : historyConnection;
 /** @type {Record<string, number>} */
 const seedTimes = {};
 for (const [name, statements] of Object.entries(files)) {
@@ -630,63 +658,36 @@ async function operator(path, body) {
 }
 
 /**
- * Moves one organization from D1 into its store, step by step like `npm run stores -- move`
- * (begin, every page of every table while it works, switch, wait for `sync_from`, every page
- * again for what changed, finish), timing each step. Throws, having abandoned the move, if the
- * finish's counts or checksums differ from D1's or from the rows copied: the benchmarks after
- * it would not measure what they say.
+ * Moves one organization from D1 into its store with the steps of `npm run stores -- move`
+ * (scripts/move-steps.mjs), timing each. Throws, having abandoned the move, if the finish's
+ * counts differ from D1's or from the rows copied, or keys were left uncopied: the benchmarks
+ * after it would not measure what they say. With `live`, customers write at that pace for the
+ * whole move (load.mjs's paced mode): every delivery must be answered 200 and stored once in
+ * the store, its held ones applied after the move answered.
  * @param {{ name: string, organizationId: string }} organization
+ * @param {Record<string, unknown> | null} [live]
  */
-async function moveToStore({ name, organizationId }) {
-  log(`moving ${name} into its store`);
-  const started = Date.now();
+async function moveToStore({ name, organizationId }, live = null) {
+  log(
+    `moving ${name} into its store${live ? `, ${live.deliveriesPerSecond} deliveries/s going on` : ""}`,
+  );
+  const messagesBefore = live ? storeOrD1Messages(organizationId, "d1") : 0;
+  const during = live
+    ? pacedLive({ ...live, durationMs: 4 * 3_600_000, untilStdinEnds: true })
+    : null;
   try {
-    const begun = await operator(`/stores/${organizationId}/move`, { to: "store" });
-    if (begun.copy_from === null) throw new Error("nothing to copy: already in its store");
-    /** Every page of every table; answers the rows read and changed per table. */
-    const copyAll = async () => {
-      /** @type {Record<string, number>} */
-      const read = {};
-      let changed = 0;
-      let refused = 0;
-      let pages = 0;
-      for (const table of begun.tables) {
-        read[table] = 0;
-        for (let after = ""; after !== null;) {
-          const page = await operator(`/stores/${organizationId}/copy`, { table, after });
-          read[table] += page.copied;
-          changed += page.changed;
-          refused += page.refused;
-          pages += 1;
-          after = page.next;
-        }
-      }
-      return { read, changed, refused, pages };
-    };
-    const { read: copied, pages } = await copyAll();
-    const switchStarted = Date.now();
-    const switched = await operator(`/stores/${organizationId}/switch`, {});
-    await sleep(Math.max(0, Date.parse(switched.sync_from) - Date.now()) + 100);
-    const syncStarted = Date.now();
-    let synced = await copyAll();
-    // Again while a pass both writes and refuses rows, as `npm run stores` does.
-    for (let pass = 1; pass < 5 && synced.refused > 0 && synced.changed > 0; pass++) {
-      synced = await copyAll();
-    }
-    const finishStarted = Date.now();
-    const finished = await operator(`/stores/${organizationId}/finish`, {});
-    const done = Date.now();
-    /** @type {{ table: string, d1: { count: number, checksum: string }, store: { count: number, checksum: string } }[]} */
+    const moved = await moveOrganization(operator, organizationId, "store");
+    const deliveries = await during?.stop();
+    if (moved === null) throw new Error("nothing to copy: already in its store");
+    const { begun, copied, finished, times } = moved;
+    /** @type {{ table: string, d1: { count: number }, store: { count: number }, pending: number }[]} */
     const checks = finished.checks;
+    const read = Object.fromEntries(Object.entries(copied).map(([t, f]) => [t, f.copied]));
     const differing = checks
-      .filter(
-        (c) =>
-          c.d1.count !== c.store.count ||
-          c.d1.checksum !== c.store.checksum ||
-          c.d1.count !== synced.read[c.table],
-      )
+      .filter((c) => c.d1.count !== c.store.count || c.pending > 0 || c.d1.count !== read[c.table])
       .map((c) => c.table);
-    const rows = Object.values(copied).reduce((a, b) => a + b, 0);
+    const rows = Object.values(read).reduce((a, b) => a + b, 0);
+    const pages = Object.values(copied).reduce((a, f) => a + f.pages, 0);
     const move = {
       name,
       organizationId,
@@ -694,35 +695,80 @@ async function moveToStore({ name, organizationId }) {
       state: finished.state,
       rows,
       pages,
-      tables: copied,
+      tables: read,
       countsMatch:
         finished.moved && differing.length === 0 && checks.length === begun.tables.length,
       differing: [...new Set([...finished.differing, ...differing])],
-      copyMs: switchStarted - started,
-      waitMs: syncStarted - switchStarted,
-      syncMs: finishStarted - syncStarted,
-      changedAfterCopy: synced.changed,
-      finishMs: done - finishStarted,
-      switchingMs: done - switchStarted,
-      totalMs: done - started,
+      changedAfterCopy: moved.changedAfterSwitch,
+      ...times,
       checks,
+      ...(deliveries && {
+        live: await liveDuringTheMove(organizationId, messagesBefore, deliveries),
+      }),
     };
     log(
       `  ${name}: ${rows.toLocaleString("en-US")} rows in ${pages} pages, ${(move.totalMs / 1000).toFixed(1)} s ` +
         `(copied live in ${(move.copyMs / 1000).toFixed(1)} s; writes held ${(move.switchingMs / 1000).toFixed(1)} s: ` +
         `waited ${(move.waitMs / 1000).toFixed(1)} s, ${move.changedAfterCopy} rows changed since copied in ${(move.syncMs / 1000).toFixed(1)} s, ` +
         `checked and switched in ${(move.finishMs / 1000).toFixed(1)} s); ` +
-        `messages ${copied.messages ?? 0}, conversations ${copied.conversations ?? 0}; ` +
-        (move.countsMatch ? "every count and checksum matches" : `DIFFERING: ${move.differing}`),
+        `messages ${read.messages ?? 0}, conversations ${read.conversations ?? 0}; ` +
+        (move.countsMatch
+          ? "every count matches, nothing left uncopied"
+          : `DIFFERING: ${move.differing}`),
     );
     if (!move.countsMatch) {
       throw new Error(`${name}: the move's figures differ (${move.differing.join(", ")})`);
     }
     return move;
   } catch (error) {
+    await during?.stop().catch(() => undefined);
     await operator(`/stores/${organizationId}/abort`, {}).catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The messages of an organization, read from its side's SQLite file.
+ * @param {string} organizationId @param {"d1" | "store"} side
+ * @returns {number}
+ */
+function storeOrD1Messages(organizationId, side) {
+  return side === "d1"
+    ? Number(
+        d1Query(`SELECT count(*) AS n FROM messages WHERE organization_id = '${organizationId}'`)[0]
+          .n,
+      )
+    : Number(storeQuery(organizationId, "SELECT count(*) AS n FROM messages")[0].n);
+}
+
+/**
+ * What the customers writing during a move got: every delivery answered 200, and every message
+ * in the store once its held deliveries are applied (waited for up to two minutes).
+ * @param {string} organizationId @param {number} before @param {any} deliveries
+ */
+async function liveDuringTheMove(organizationId, before, deliveries) {
+  const expected = before + deliveries.ok;
+  let stored = 0;
+  for (const until = Date.now() + 120_000; Date.now() < until; await sleep(1_000)) {
+    stored = storeOrD1Messages(organizationId, "store");
+    if (stored >= expected) break;
+  }
+  const live = {
+    deliveries: deliveries.deliveries,
+    ok: deliveries.ok,
+    statuses: deliveries.statuses,
+    latency: deliveries.latency,
+    expectedMessages: expected,
+    storedMessages: stored,
+  };
+  log(
+    `  live during the move: ${live.ok}/${live.deliveries} answered 200 (p50 ${live.latency.p50?.toFixed(0)} ms, max ${live.latency.max?.toFixed(0)} ms); ` +
+      `${stored} messages in the store, ${expected} expected`,
+  );
+  if (live.ok !== live.deliveries || stored !== expected) {
+    throw new Error(`deliveries during the move: ${JSON.stringify(live)}`);
+  }
+  return live;
 }
 
 /**
@@ -834,6 +880,17 @@ if (INGEST) {
     results.bundles = bundleReport(`${BUILD_DIR}/client`);
     await retention();
   }
+}
+if (MOVE) {
+  results.moves = [
+    await moveToStore(organizations[0] ?? { name: "live", ...live }, {
+      base,
+      appSecret: APP_SECRET,
+      phoneNumberId: PHONE_NUMBER_ID,
+      customers: 5_000,
+      deliveriesPerSecond: MOVE_LIVE_PER_SECOND,
+    }),
+  ];
 }
 // Last, on a store of its own: its import keeps the server busy for a while.
 if (historyOrg) {
@@ -998,6 +1055,29 @@ const st = results.store;
 const ratio = (a, b) => (a === null || a === undefined || !b ? "-" : `${(a / b).toFixed(2)}x`);
 
 if (INGEST) tableOfIngest();
+if (MOVE) tableOfMoves();
+/**
+ * Each move into its store: its counts, and how long its writes were held (a large one's
+ * under 2 minutes with a deployment's 30 s routes: decision 0070).
+ */
+function tableOfMoves() {
+  for (const m of results.moves) {
+    const messages = m.tables.messages ?? 0;
+    const live = m.live
+      ? `; ${m.live.ok}/${m.live.deliveries} live deliveries answered (max ${f0(m.live.latency.max)} ms), all stored`
+      : "";
+    row(
+      `move into its store: ${m.name}`,
+      `${f0(m.rows)} rows in ${f1(m.totalMs / 1000)} s`,
+      "counts match, nothing left uncopied; writes held under 2 minutes",
+      m.countsMatch && m.switchingMs <= 120_000,
+      `copied live ${f1(m.copyMs / 1000)} s (${f0(m.rows / (m.copyMs / 1000))} rows/s, ${m.pages} pages); ` +
+        `writes held ${f1(m.switchingMs / 1000)} s (routes ${f1(m.waitMs / 1000)} s, ${f0(m.changedAfterCopy)} changed rows ${f1(m.syncMs / 1000)} s, check and switch ${f1(m.finishMs / 1000)} s); ${f0(messages)} messages` +
+        live,
+    );
+  }
+}
+
 function tableOfIngest() {
   row(
     "bare route /__bench/ok, D1 phase",
@@ -1100,17 +1180,7 @@ function tableOfIngest() {
     );
   }
   // The moves between the two phases, and what a message then costs in a store.
-  for (const m of results.moves) {
-    const messages = m.tables.messages ?? 0;
-    row(
-      `move into its store: ${m.name}`,
-      `${f0(m.rows)} rows in ${f1(m.totalMs / 1000)} s`,
-      "counts and checksums match; writes held about a minute at most",
-      m.countsMatch && m.switchingMs <= 75_000,
-      `copied live ${f1(m.copyMs / 1000)} s (${f0(m.rows / (m.copyMs / 1000))} rows/s, ${m.pages} pages); ` +
-        `writes held ${f1(m.switchingMs / 1000)} s (routes ${f1(m.waitMs / 1000)} s, ${f0(m.changedAfterCopy)} changed rows ${f1(m.syncMs / 1000)} s, check and switch ${f1(m.finishMs / 1000)} s); ${f0(messages)} messages`,
-    );
-  }
+  tableOfMoves();
   const sizes = results.storeSizes;
   if (sizes.stores) {
     for (const s of sizes.stores) {

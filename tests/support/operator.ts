@@ -51,33 +51,69 @@ export const changedRows = (pages: Awaited<ReturnType<typeof copyAll>>) =>
       .filter(([, changed]) => changed > 0),
   );
 
+type ChangesPass = Record<string, { synced: number; changed: number; refused: number }>;
+
 /**
- * `switch`, then every page again for what changed since the copy (the tests' routes live 0 s),
- * again while a pass both writes and refuses rows, as `npm run stores` does: answers the first
- * pass's pages.
+ * Into its store: the keys written in D1 since the move began, copied again a step at a time,
+ * in passes while one both copies and refuses keys (a row before its parent), as
+ * `npm run stores` does; answers the passes' figures added up by table.
  */
-export async function switchAndSync(organizationId: string, tables: string[]) {
-  const switched = await operator(`/stores/${organizationId}/switch`);
-  expect(switched.status, JSON.stringify(switched.body)).toBe(200);
-  const first = await copyAll(organizationId, tables);
-  for (let pages = first, pass = 1; pass < 5; pass++) {
-    const all = Object.values(pages).flat();
-    const sum = (key: "changed" | "refused") => all.reduce((n, page) => n + page[key], 0);
-    if (sum("refused") === 0 || sum("changed") === 0) break;
-    pages = await copyAll(organizationId, tables);
+export async function syncAllChanges(organizationId: string) {
+  const total: ChangesPass = {};
+  for (let pass = 0; pass < 5; pass++) {
+    let [synced, remaining] = [0, 0];
+    for (let after: number | null = 0; after !== null;) {
+      const step = await operator(`/stores/${organizationId}/changes`, { after });
+      expect(step.status, JSON.stringify(step.body)).toBe(200);
+      for (const [table, figures] of Object.entries(step.body.data.tables as ChangesPass)) {
+        const sum = (total[table] ??= { synced: 0, changed: 0, refused: 0 });
+        sum.synced += figures.synced;
+        sum.changed += figures.changed;
+        sum.refused += figures.refused;
+        synced += figures.synced;
+      }
+      remaining = step.body.data.remaining;
+      after = step.body.data.next;
+    }
+    if (remaining === 0 || synced === 0) break;
   }
-  return first;
+  return total;
 }
 
 /**
- * `move`, every page it copies, `switch` and every page again: the organization is left
+ * Into its store: `switch`, then the keys written since their page was copied (the tests'
+ * routes live 0 s); answers the figures of that copy by table.
+ */
+export async function switchAndSync(organizationId: string) {
+  const switched = await operator(`/stores/${organizationId}/switch`);
+  expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+  return syncAllChanges(organizationId);
+}
+
+/**
+ * Back to D1: `switch`, then every page again for what changed since the copy, again while a
+ * pass both writes and refuses rows, as `npm run stores` does.
+ */
+async function switchAndCopyAgain(organizationId: string, tables: string[]) {
+  const switched = await operator(`/stores/${organizationId}/switch`);
+  expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+  for (let pass = 0; pass < 5; pass++) {
+    const all = Object.values(await copyAll(organizationId, tables)).flat();
+    const sum = (key: "changed" | "refused") => all.reduce((n, page) => n + page[key], 0);
+    if (sum("refused") === 0 || sum("changed") === 0) break;
+  }
+}
+
+/**
+ * `move`, every page it copies, `switch` and what changed since: the organization is left
  * `switching`, checked next.
  */
 export async function beginAndCopy(organizationId: string, to: "d1" | "store") {
   const begun = await operator(`/stores/${organizationId}/move`, { to });
   expect(begun.status, JSON.stringify(begun.body)).toBe(200);
   await copyAll(organizationId, begun.body.data.tables);
-  await switchAndSync(organizationId, begun.body.data.tables);
+  if (to === "store") await switchAndSync(organizationId);
+  else await switchAndCopyAgain(organizationId, begun.body.data.tables);
 }
 
 /** Every step of a move; answers `finish`'s figures. */

@@ -18,6 +18,8 @@ export const GLOBAL_TABLES = new Set([
   "rate_limits",
   "organizations",
   "organization_stores",
+  // The keys written in D1 while an organization moves into its store (decision 0070).
+  "move_changes",
   // Deleted organizations' ids: what lets a store erase itself (decision 0067).
   "deleted_organizations",
   "memberships",

@@ -210,6 +210,24 @@ export const deletedOrganizations = sqliteTable("deleted_organizations", {
   deletedAt: text("deleted_at").notNull(),
 });
 
+/**
+ * The keys of an organization's rows written in D1 while it moves into its store, recorded by
+ * D1's triggers (migration 0027): what the move copies again after its first pass, and checks,
+ * instead of reading every row again while the organization's writes are held (decision 0070).
+ * A key written again gets a new `seq` (the triggers replace its row), so a pass that copied
+ * it removes only the `seq` it read. `key` is the row's key columns as a JSON array.
+ */
+export const moveChanges = sqliteTable(
+  "move_changes",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    organizationId: organizationId(),
+    tableName: text("table_name").notNull(),
+    key: text("key").notNull(),
+  },
+  (t) => [uniqueIndex("move_changes_key_idx").on(t.organizationId, t.tableName, t.key)],
+);
+
 /** A user belongs to at most one organization (the spec: "members of one organization"). */
 export const memberships = sqliteTable(
   "memberships",

@@ -6,7 +6,14 @@ import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
 import { jsonBody } from "../http/validate";
 import type { StoreListing } from "./contract";
-import { abortMove, beginMove, copyPage, finishMove, switchMove } from "./move-service";
+import {
+  abortMove,
+  beginMove,
+  copyPage,
+  finishMove,
+  switchMove,
+  syncChanges,
+} from "./move-service";
 import { STORE_TABLE_NAMES, type StoreTable } from "./store-tables";
 
 const moveInput = z.object({ to: z.enum(["d1", "store"]) });
@@ -14,6 +21,7 @@ const copyInput = z.object({
   table: z.enum(STORE_TABLE_NAMES as [string, ...string[]]).transform((t) => t as StoreTable),
   after: z.string().max(1000),
 });
+const changesInput = z.object({ after: z.number().int().min(0) });
 
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
@@ -63,6 +71,11 @@ export const operatorRoutes = new Hono<AppContext>()
       data: await copyPage(c.var.deps, c.req.param("organizationId"), table, after),
     });
   })
+  .post("/stores/:organizationId/changes", ...jsonBody(changesInput), async (c) =>
+    c.json({
+      data: await syncChanges(c.var.deps, c.req.param("organizationId"), c.req.valid("json").after),
+    }),
+  )
   .post("/stores/:organizationId/switch", async (c) =>
     c.json({ data: await switchMove(c.var.deps, c.req.param("organizationId")) }),
   )

@@ -167,9 +167,13 @@ function partsOf(table: StoreTable) {
  * the id, or the key's columns as a JSON array.
  */
 export function keyOf(table: StoreTable, row: Record<string, unknown>): string {
-  const values = partsOf(table).key.map((name) => String(row[name]));
+  const values = keyColumnsOf(table, row);
   return values.length === 1 ? values[0]! : JSON.stringify(values);
 }
+
+/** A row's key columns' values, in the key's order. */
+export const keyColumnsOf = (table: StoreTable, row: Record<string, unknown>) =>
+  partsOf(table).key.map((name) => String(row[name]));
 
 function jsonOrNull(text: string): unknown {
   try {
@@ -206,7 +210,8 @@ function keyBeyond(table: StoreTable, cursor: string, operator: ">" | "<=") {
  * (its key included; null: to the end). In a store every row is the organization's: its test
  * is kept off the indexes (`+`), so that SQLite walks the key's own index from the cursor
  * rather than every row of the organization, sorted again for each page (a move's pages then
- * cost the table's size each, and a large table's move grew with its square).
+ * cost the table's size each, and a large table's move grew with its square). In D1 the
+ * organization and the key have an index of their own (migration 0027).
  */
 function rowsBetween(
   db: OrganizationDb,
@@ -223,6 +228,65 @@ function rowsBetween(
   );
 }
 
+/**
+ * What a move's sync step covers on one side: a page's key range, or the rows of some keys
+ * (each the key's column values in order) written since their page was copied.
+ */
+export type SyncScope = { after: string; upTo: string | null } | { keys: string[][] };
+
+/** Keys compared at most per statement: D1 binds 100 parameters. */
+const keysPerStatement = (table: StoreTable) => Math.floor(90 / partsOf(table).key.length);
+
+/**
+ * The organization's rows in the scope, whichever the side: a range in key order; keys in key
+ * order within each statement's share of them, so that both sides, given the same keys, read
+ * their rows in the same order.
+ */
+async function rowsIn(
+  db: OrganizationDb,
+  table: StoreTable,
+  organizationId: string,
+  scope: SyncScope,
+): Promise<StoreRow[]> {
+  const { rows, keyColumns } = partsOf(table);
+  const select = async (where: SQL | undefined) =>
+    (await db
+      .select()
+      .from(rows)
+      .where(where)
+      .orderBy(...keyColumns.map((column) => asc(column)))) as StoreRow[];
+  if ("after" in scope)
+    return select(rowsBetween(db, table, organizationId, scope.after, scope.upTo));
+  const found: StoreRow[] = [];
+  const size = keysPerStatement(table);
+  for (let i = 0; i < scope.keys.length; i += size) {
+    const keys = scope.keys.slice(i, i + size).map(
+      (values) =>
+        sql`(${sql.join(
+          values.map((value) => sql`${value}`),
+          sql`, `,
+        )})`,
+    );
+    found.push(
+      ...(await select(
+        and(
+          eq(rows.organizationId, organizationId),
+          sql`(${sql.join(keyColumns, sql`, `)}) IN (VALUES ${sql.join(keys, sql`, `)})`,
+        ),
+      )),
+    );
+  }
+  return found;
+}
+
+/** The organization's rows of some keys of a table, in key order: what a move copies again. */
+export const rowsOfKeys = (
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+  keys: string[][],
+) => rowsIn(db, table, organizationId, { keys });
+
 /** One page of the organization's rows of a table in key order after `after`, in D1 or a store. */
 export async function pageOf(
   db: OrganizationDb,
@@ -231,14 +295,24 @@ export async function pageOf(
   after: string,
   limit: number,
 ) {
+  return (await pageQuery(db, organizationId, table, after, limit)) as StoreRow[];
+}
+
+/** The statement `pageOf` runs (its query plan is tested). */
+export function pageQuery(
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+  after: string,
+  limit: number,
+) {
   const { rows, keyColumns } = partsOf(table);
-  const page = await db
+  return db
     .select()
     .from(rows)
     .where(rowsBetween(db, table, organizationId, after))
     .orderBy(...keyColumns.map((column) => asc(column)))
     .limit(limit);
-  return page as StoreRow[];
 }
 
 /** Rows read at once for a checksum. */
@@ -247,6 +321,22 @@ const SUMMARY_PAGE_SIZE = 2_000;
 /** A row as the checksum and a move's sync compare it: its key, then its columns as JSON. */
 const rowText = (table: StoreTable, row: Record<string, unknown>) =>
   `${keyOf(table, row)}\u0000${JSON.stringify(row)}`;
+
+/** The count and checksum of rows read in key order, as `summaryOf` adds them up. */
+export function summaryOfRows(table: StoreTable, rows: StoreRow[]): TableSummary {
+  const sum = new RowChecksum();
+  for (const row of rows) sum.add(rowText(table, row));
+  return sum.summary();
+}
+
+/** How many rows of a table the organization has, by its index on both sides (a move's check). */
+export async function countOf(db: OrganizationDb, organizationId: string, table: StoreTable) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(partsOf(table).rows)
+    .where(rowsBetween(db, table, organizationId, ""));
+  return row?.count ?? 0;
+}
 
 /**
  * How many rows of a table the organization has, in D1 or a store, and their checksum (keys and
@@ -267,8 +357,8 @@ export async function summaryOf(
 }
 
 /**
- * What makes one side's rows of a table in the key range (after, upTo] (upTo null: to the end)
- * what the other side's page `rows` holds: the rows missing or different here (`changed`), and
+ * What makes one side's rows of a table in the scope (a key range (after, upTo], upTo null: to
+ * the end; or some keys) what the other side's `rows` of that scope hold: the rows missing or different here (`changed`), and
  * the rows here the other side no longer has (`gone`). A move's copy and its pass after the
  * switch are this same step (decision 0065).
  */
@@ -277,15 +367,12 @@ async function differences(
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
-  range: { after: string; upTo: string | null },
+  scope: SyncScope,
 ) {
   if (rows.some((row) => row.organizationId !== organizationId)) {
     throw new Error(`rows of another organization copied for ${organizationId}`);
   }
-  const here = (await db
-    .select()
-    .from(partsOf(table).rows)
-    .where(rowsBetween(db, table, organizationId, range.after, range.upTo))) as StoreRow[];
+  const here = await rowsIn(db, table, organizationId, scope);
   const held = new Map(here.map((row) => [keyOf(table, row), rowText(table, row)]));
   const kept = new Set(rows.map((row) => keyOf(table, row)));
   return {
@@ -339,21 +426,34 @@ function primaryKeyOf(table: OrganizationTable): SQLiteColumn[] {
 }
 
 /**
- * Makes this side's rows of the page's key range the other side's, in one batch (D1) or
- * transaction (a store). When a row is refused, the rows go one by one, again while any goes in:
+ * Makes this side's rows of the scope (a page's key range, or some keys) the other side's, in
+ * one batch (D1) or transaction (a store). When a row is refused, the rows go one by one, again while any goes in:
  * while copying, a row may name a parent copied before it existed; in any pass, a row may take a
  * unique value (a shortcut, a phone) that another row gives up later in the page or in a later
- * page. Answers the rows written or deleted, and those still refused: the pass after the switch
- * is repeated while it refuses some and writes others, and the check finds what is left.
+ * page. Answers the rows written or deleted, those still refused (what the move copies again
+ * later; the check finds what is left), and this side's rows of the scope as they now are: the
+ * move compares them with the other side's, a page or a few keys at a time (decision 0070).
  */
 export async function applySync(
   db: OrganizationDb,
   organizationId: string,
   table: StoreTable,
   rows: StoreRow[],
-  range: { after: string; upTo: string | null },
+  scope: SyncScope,
 ) {
-  const diff = await differences(db, organizationId, table, rows, range);
+  const written = await writeDifferences(db, organizationId, table, rows, scope);
+  const summary = summaryOfRows(table, await rowsIn(db, table, organizationId, scope));
+  return { ...written, summary };
+}
+
+async function writeDifferences(
+  db: OrganizationDb,
+  organizationId: string,
+  table: StoreTable,
+  rows: StoreRow[],
+  scope: SyncScope,
+) {
+  const diff = await differences(db, organizationId, table, rows, scope);
   const write = async (part: typeof diff) => {
     const [first, ...more] = syncWrites(db, organizationId, table, part);
     if (first) await orgBatch(db, [first, ...more]);
