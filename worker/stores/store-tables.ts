@@ -12,7 +12,7 @@
  * tracking sessions before conversations, conversations before messages, messages before the
  * mentions of a note), so each page goes in whole; clearing goes the other way.
  */
-import { and, asc, eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, or, sql, type SQL } from "drizzle-orm";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { inD1, orgBatch, type OrganizationDb } from "../db/client";
 import {
@@ -206,12 +206,25 @@ function keyBeyond(table: StoreTable, cursor: string, operator: ">" | "<=") {
 }
 
 /**
+ * The organization's own rows, as each side's indexes serve it best: in D1 with the key's index
+ * on (organization_id, key); in a store, where every row is the organization's, kept off the
+ * indexes (`+`), so that SQLite walks the key's own index rather than every row of the
+ * organization (a move's pages then cost the table's size each, and a large table's move grew
+ * with its square).
+ */
+function organizationsOwn(db: OrganizationDb, table: StoreTable, organizationId: string) {
+  const { rows } = partsOf(table);
+  const column = rows.organizationId;
+  // A key led by the organization (a month's usage, a day's costs) is that index in a store too.
+  const ledByOrganization = primaryKeyOf(rows)[0]!.name === column.name;
+  return inD1(db) || ledByOrganization
+    ? eq(column, organizationId)
+    : sql`+${column} = ${organizationId}`;
+}
+
+/**
  * The organization's rows of the table after the cursor ("": from the first), up to `upTo`
- * (its key included; null: to the end). In a store every row is the organization's: its test
- * is kept off the indexes (`+`), so that SQLite walks the key's own index from the cursor
- * rather than every row of the organization, sorted again for each page (a move's pages then
- * cost the table's size each, and a large table's move grew with its square). In D1 the
- * organization and the key have an index of their own (migration 0027).
+ * (its key included; null: to the end), by the key's index on either side (`organizationsOwn`).
  */
 function rowsBetween(
   db: OrganizationDb,
@@ -220,9 +233,8 @@ function rowsBetween(
   after: string,
   upTo: string | null = null,
 ): SQL | undefined {
-  const column = partsOf(table).rows.organizationId;
   return and(
-    inD1(db) ? eq(column, organizationId) : sql`+${column} = ${organizationId}`,
+    organizationsOwn(db, table, organizationId),
     after === "" ? undefined : keyBeyond(table, after, ">"),
     upTo === null ? undefined : keyBeyond(table, upTo, "<="),
   );
@@ -234,8 +246,38 @@ function rowsBetween(
  */
 export type SyncScope = { after: string; upTo: string | null } | { keys: string[][] };
 
-/** Keys compared at most per statement: D1 binds 100 parameters. */
-const keysPerStatement = (table: StoreTable) => Math.floor(90 / partsOf(table).key.length);
+/**
+ * The rows of these keys (each the key's column values in order), found by the key's index on
+ * both sides: an `IN` list for a one-column key, else one term a key, each with the
+ * organization's test, so that D1 searches (organization_id, key) for each.
+ */
+export function withKeys(
+  db: OrganizationDb,
+  table: StoreTable,
+  organizationId: string,
+  keys: string[][],
+) {
+  const { keyColumns } = partsOf(table);
+  const own = organizationsOwn(db, table, organizationId);
+  if (keyColumns.length === 1) {
+    return and(
+      own,
+      inArray(
+        keyColumns[0]!,
+        keys.map((values) => values[0]!),
+      ),
+    );
+  }
+  return or(
+    ...keys.map((values) => and(own, ...keyColumns.map((column, c) => eq(column, values[c])))),
+  );
+}
+
+/** Keys read per statement: D1 binds 100 parameters (the organization's id and each value). */
+const keysPerStatement = (table: StoreTable) => {
+  const columns = partsOf(table).key.length;
+  return columns === 1 ? 90 : Math.floor(90 / (columns + 1));
+};
 
 /**
  * The organization's rows in the scope, whichever the side: a range in key order; keys in key
@@ -255,25 +297,14 @@ async function rowsIn(
       .from(rows)
       .where(where)
       .orderBy(...keyColumns.map((column) => asc(column)))) as StoreRow[];
-  if ("after" in scope)
+  if ("after" in scope) {
     return select(rowsBetween(db, table, organizationId, scope.after, scope.upTo));
+  }
   const found: StoreRow[] = [];
   const size = keysPerStatement(table);
   for (let i = 0; i < scope.keys.length; i += size) {
-    const keys = scope.keys.slice(i, i + size).map(
-      (values) =>
-        sql`(${sql.join(
-          values.map((value) => sql`${value}`),
-          sql`, `,
-        )})`,
-    );
     found.push(
-      ...(await select(
-        and(
-          eq(rows.organizationId, organizationId),
-          sql`(${sql.join(keyColumns, sql`, `)}) IN (VALUES ${sql.join(keys, sql`, `)})`,
-        ),
-      )),
+      ...(await select(withKeys(db, table, organizationId, scope.keys.slice(i, i + size)))),
     );
   }
   return found;
