@@ -227,6 +227,40 @@ describe("opt-out words", () => {
     expect((await consentOf(owner.token, kept.id)).marketing_opt_out).toBeNull();
   });
 
+  it("counts in a quick-reply button, an interactive reply and among emoji", async () => {
+    const { owner, orgId, phoneNumberId } = await setup();
+    const sent: Record<string, unknown>[] = [
+      { type: "text", text: "STOP 🙏" },
+      { type: "text", text: "¡Baja! 👋🏽" },
+      { type: "button", part: { text: "Baja", payload: "promo-42" } },
+      { type: "button", part: { text: "No quiero más ofertas", payload: "STOP" } },
+      {
+        type: "interactive",
+        part: { type: "button_reply", button_reply: { id: "b1", title: "BAJA 🚫" } },
+      },
+      {
+        type: "interactive",
+        part: { type: "list_reply", list_reply: { id: "desuscribir", title: "Darme de baja" } },
+      },
+    ];
+    for (const message of sent) {
+      const from = customerPhone();
+      const timestamp = secondsAgo(30);
+      await deliver(delivery(inboundMessage({ phoneNumberId, from, timestamp, ...message })));
+      const conversation = (await conversationOf(orgId, from))!;
+      expect(
+        (await consentOf(owner.token, conversation.id)).marketing_opt_out,
+        JSON.stringify(message),
+      ).toEqual({ at: isoOfSeconds(timestamp), source: "keyword" });
+    }
+    // A button that says something else opts nobody out.
+    const from = customerPhone();
+    const part = { text: "Quiero la oferta", payload: "promo-42" };
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, type: "button", part })));
+    const kept = (await conversationOf(orgId, from))!;
+    expect((await consentOf(owner.token, kept.id)).marketing_opt_out).toBeNull();
+  });
+
   it("the AI does not answer an opt-out word, and still answers a question", async () => {
     const { orgId, phoneNumberId, hub } = await setup({ answering: true });
     const from = customerPhone();
@@ -443,6 +477,8 @@ describe("who a marketing send leaves out", () => {
       "Parar",
       "cancelar",
       "DESUSCRIBIR",
+      "STOP 🙏",
+      "🚫 baja 👋🏽",
     ]) {
       expect(consentWord(word), word).toBe("out");
     }

@@ -13,7 +13,7 @@ import { uuidv7 } from "../db/ids";
 import { conversations } from "../db/schema";
 import type { Deps } from "../http/deps";
 import type { RealtimeEvent } from "../realtime/contract";
-import { isoFromSeconds } from "./inbound-content";
+import { isoFromSeconds, type InboundMessage } from "./inbound-content";
 import { validBsuid, validWaId } from "./customer-identity";
 import { billingCountry } from "./country";
 
@@ -46,30 +46,53 @@ export const MARKETING_STOPPED = 131050;
 export const MARKETING_LIMITED = 131049;
 
 // ---------------------------------------------------------------------------------------------
-// Opt-out words: a customer message that is only one of them.
+// Opt-out words: a customer message that is only one of them, however it is sent.
 
 const OPT_OUT_WORDS = new Set(["baja", "stop", "parar", "cancelar", "no mas", "desuscribir"]);
 const OPT_IN_WORDS = new Set(["alta", "start"]);
 
-/** Lower case, accents and surrounding punctuation gone, spaces collapsed ("¡No  MÁS!" → "no mas"). */
+/**
+ * Lower case, accents gone, punctuation, symbols and emoji around it gone (with the joiners
+ * emoji are built of), spaces collapsed ("¡No  MÁS!" → "no mas", "STOP 🙏" → "stop").
+ */
 const normalized = (text: string) =>
   text
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
-    .replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, "")
+    .replace(/^[\s\p{P}\p{S}\p{Cf}]+|[\s\p{P}\p{S}\p{Cf}]+$/gu, "")
     .replace(/\s+/g, " ");
 
 /**
  * What a customer's text says about marketing when it is nothing but an opt-out word (BAJA,
  * STOP, PARAR, CANCELAR, NO MÁS, DESUSCRIBIR) or an opt-in word (ALTA, START): any case,
- * accents and punctuation around it ignored. A sentence that contains one says nothing.
+ * accents, punctuation, symbols and emoji around it ignored. A sentence that contains one says
+ * nothing.
  */
 export function consentWord(text: string): "out" | "in" | null {
   if (text.length > 40) return null; // No word of the lists is this long: not worth normalizing.
   const word = normalized(text);
   if (OPT_OUT_WORDS.has(word)) return "out";
   if (OPT_IN_WORDS.has(word)) return "in";
+  return null;
+}
+
+/**
+ * What a customer message says about marketing, however they sent the word: a text, a
+ * template's quick-reply button (its text or its payload) or an interactive reply (a button's
+ * or a list row's title or id). The first of them that is a consent word counts.
+ */
+export function consentOf(message: InboundMessage): "out" | "in" | null {
+  const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+  const said: Record<string, (string | undefined)[]> = {
+    text: [message.text?.body],
+    button: [message.button?.text, message.button?.payload],
+    interactive: [reply?.title, reply?.id],
+  };
+  for (const words of said[message.type] ?? []) {
+    const word = typeof words === "string" ? consentWord(words) : null;
+    if (word) return word;
+  }
   return null;
 }
 
@@ -235,10 +258,10 @@ export async function applyMarketingFailure(
   return fromRows(conversations, rows!)[0] ?? null;
 }
 
-/** A customer message that is only an opt-out or opt-in word, on the conversation it came to. */
+/** A customer message that is only an opt-out or opt-in word (`consentOf`), on its conversation. */
 export interface WrittenConsent {
   conversation: Pick<ConversationRow, "waUserId" | "phoneNumber">;
-  content: string;
+  word: "out" | "in";
   sentAt: string;
 }
 
@@ -248,11 +271,9 @@ export async function applyConsentWords(
   organizationId: string,
   written: WrittenConsent[],
 ): Promise<ConversationRow[]> {
-  const changes = written.flatMap(({ conversation, content, sentAt }): ConsentChange[] => {
-    const word = consentWord(content);
-    if (!word) return [];
+  const changes = written.map(({ conversation, word, sentAt }): ConsentChange => {
     const { waUserId: userId, phoneNumber: phone } = conversation;
-    return [{ userId, phone, optedOut: word === "out", source: "keyword", at: sentAt }];
+    return { userId, phone, optedOut: word === "out", source: "keyword", at: sentAt };
   });
   return recordConsent(deps, organizationId, changes);
 }

@@ -38,7 +38,7 @@ import { ingestStatus, messageStatusEvent, type StatusUpdate } from "./statuses"
 import {
   applyConsentWords,
   applyUserPreferences,
-  consentWord,
+  consentOf,
   type UserPreferencePayload,
 } from "./consent";
 import type { DetectedEventPayload } from "../sales/contract";
@@ -335,6 +335,8 @@ async function ingestMessages(
   const incoming: (IncomingMessage & { identity: CustomerIdentity })[] = [];
   const customers = new DeliveryCustomers<Customer>();
   const reactions: { message: InboundMessage; from: string }[] = [];
+  // Messages that are only BAJA, STOP, ALTA... (a text, a button, a reply), by their row's id.
+  const consentWords = new Map<string, "out" | "in">();
   // Edits and deletions change a stored message: never a new one, counted or answered.
   const corrections: InboundMessage[] = [];
   // A customer who changed number or BSUID: the conversation follows first (the oldest notice
@@ -377,8 +379,11 @@ async function ingestMessages(
     const sentAt = isoFromSeconds(message.timestamp);
     customers.add({ ...identity, id: uuidv7(), sentAt });
     const { content, mediaId, mediaMimeType } = readableContent(message);
+    const id = uuidv7();
+    const word = consentOf(message);
+    if (word) consentWords.set(id, word);
     incoming.push({
-      id: uuidv7(),
+      id,
       wamid: message.id,
       identity,
       userId: null,
@@ -425,15 +430,13 @@ async function ingestMessages(
       }
     }
     // A message that is only BAJA, STOP, ALTA...: the customer's consent to marketing.
-    const consentMessages = stored.messages.filter(
-      (m) => m.type === "text" && consentWord(m.content) !== null,
-    );
+    const consentMessages = stored.messages.filter((m) => consentWords.has(m.id));
     const consented = await applyConsentWords(
       deps,
       organizationId,
       consentMessages.map((m) => ({
         conversation: stored.conversations.get(m.conversationId)!,
-        content: m.content,
+        word: consentWords.get(m.id)!,
         sentAt: m.sentAt!,
       })),
     );
