@@ -403,6 +403,55 @@ describe("edits and deletions", () => {
       edited_at: null,
     });
   });
+
+  it("an edit or a revoke changes only a message of its own customer's conversation", async () => {
+    const { orgId, phoneNumberId } = await setup();
+    const [ana, bruno] = [customerPhone(), customerPhone()];
+    const [question, answerId] = [wamid(), wamid()];
+    await deliver(
+      delivery(inboundMessage({ phoneNumberId, from: ana, id: question, text: "Quiero 3 cajas" })),
+    );
+    await deliver(
+      delivery(messageEcho({ phoneNumberId, to: ana, id: answerId, text: "Precio: 20 €" })),
+    );
+    await deliver(delivery(inboundMessage({ phoneNumberId, from: bruno, text: "Hola" })));
+    // Another customer names Ana's message; the business's echo to him names its answer to her.
+    await deliver(
+      delivery(
+        editedMessage({ phoneNumberId, from: bruno, originalId: question, text: "Nada" }),
+        revokedMessage({ phoneNumberId, from: bruno, originalId: question }),
+        messageEcho({
+          phoneNumberId,
+          to: bruno,
+          type: "revoke",
+          part: { original_message_id: answerId },
+        }),
+      ),
+    );
+    expect(await messageByWamid(orgId, question)).toMatchObject({
+      content: "Quiero 3 cajas",
+      edited_at: null,
+      deleted_at: null,
+    });
+    expect(await messageByWamid(orgId, answerId)).toMatchObject({
+      content: "Precio: 20 €",
+      deleted_at: null,
+    });
+    // Ana's own edit, and the business's deletion in her chat, do apply.
+    await deliver(
+      delivery(
+        editedMessage({ phoneNumberId, from: ana, originalId: question, text: "Quiero 4 cajas" }),
+        messageEcho({
+          phoneNumberId,
+          to: ana,
+          type: "revoke",
+          part: { original_message_id: answerId },
+        }),
+      ),
+    );
+    expect(await messageByWamid(orgId, question)).toMatchObject({ content: "Quiero 4 cajas" });
+    expect((await messageByWamid(orgId, answerId))!.deleted_at).not.toBeNull();
+  });
 });
 
 describe("the phone's address book", () => {

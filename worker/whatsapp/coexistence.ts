@@ -20,7 +20,12 @@ import { conversations, messages, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
-import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
+import {
+  CONVERSATION_OF_MESSAGE,
+  conversationsOfCustomers,
+  validBsuid,
+  validWaId,
+} from "./customer-identity";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import { applyHeldStatuses } from "./statuses";
 import type {
@@ -299,7 +304,17 @@ export async function ingestEchoes(
   if (echoes.length === 0) return [];
   const { organizationId } = connection;
   const events: RealtimeEvent[] = [];
-  const corrections = echoes.map(({ echo }) => echo).filter(isCorrection);
+  // An echoed edit or deletion names the customer it was sent to: only their messages change.
+  const corrections = echoes.flatMap(({ echo }) =>
+    isCorrection(echo)
+      ? [
+          {
+            message: echo,
+            customer: { userId: validBsuid(echo.to_user_id), phone: validWaId(echo.to) },
+          },
+        ]
+      : [],
+  );
   // The owner's reactions from the phone are not messages of their own: left (logged).
   const sent = echoes.filter(({ echo }) => {
     if (echo.type === "reaction") console.info(`webhook: echoed reaction ${echo.id} left`);
@@ -416,35 +431,53 @@ export const isCorrection = (message: InboundMessage): message is CorrectionPayl
 /** What the list shows of a deleted message. */
 export const DELETED_PREVIEW = "Mensaje eliminado";
 
+/** An edit or a deletion, with the customer whose conversation it may change. */
+export interface Correction {
+  message: CorrectionPayload;
+  /** The customer who sent it (inbound), or the one the business's echo was sent to. */
+  customer: { userId: string | null; phone: string | null };
+}
+
+/**
+ * The message a correction names (`?2`: its wamid, direction and customer as JSON), only in
+ * that customer's conversation, found as their messages find it: another customer's wamid is
+ * never theirs to change.
+ */
+const ORIGINAL_OF_CORRECTION = `
+  SELECT stored.* FROM json_each(?2) AS m
+  CROSS JOIN messages AS stored ON stored.organization_id = ?1
+    AND stored.wamid = m.value ->> 'wamid' AND stored.direction = m.value ->> 'direction'
+    AND stored.conversation_id = ${CONVERSATION_OF_MESSAGE}`;
+
 /**
  * Edits and deletions of messages of the organization, by their wamid, in Meta's time order:
  * an edit gives the message its new content (a newer edit wins), a deletion empties it (content,
  * media, transcript, reactions) for good: an edit after it changes nothing. `direction` is whose
- * messages the senders may change: the customer's own (inbound), or the business's (echoes).
- * An unknown message is logged and left: nothing to change.
+ * messages the senders may change: the customer's own (inbound), or the business's (echoes),
+ * and only in that customer's conversation. An unknown message is logged and left.
  */
 export async function applyCorrections(
   deps: Deps,
   organizationId: string,
-  corrections: InboundMessage[],
+  corrections: Correction[],
   direction: "inbound" | "outbound",
 ): Promise<RealtimeEvent[]> {
   const events: RealtimeEvent[] = [];
-  const ordered = corrections
-    .filter(isCorrection)
-    .sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
-  for (const correction of ordered) {
-    const target = correction.edit?.original_message_id ?? correction.revoke?.original_message_id;
-    const original =
-      typeof target === "string"
-        ? await deps.orgDb.query.messages.findFirst({
-            where: and(
-              eq(messages.organizationId, organizationId),
-              eq(messages.wamid, target),
-              eq(messages.direction, direction),
-            ),
-          })
-        : undefined;
+  const ordered = [...corrections].sort(
+    (a, b) => Number(a.message.timestamp) - Number(b.message.timestamp),
+  );
+  for (const { message: correction, customer } of ordered) {
+    const wamid = correction.edit?.original_message_id ?? correction.revoke?.original_message_id;
+    const [rows] =
+      typeof wamid === "string"
+        ? await orgStatements(deps.orgDb, [
+            {
+              sql: ORIGINAL_OF_CORRECTION,
+              params: [organizationId, JSON.stringify([{ wamid, direction, ...customer }])],
+            },
+          ])
+        : [[]];
+    const [original] = fromRows(messages, rows!);
     if (!original) {
       console.warn(`webhook: ${correction.type} ${correction.id} names no known message`);
       continue;

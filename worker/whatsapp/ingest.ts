@@ -32,6 +32,7 @@ import {
   applyPhoneContacts,
   ingestEchoes,
   isCorrection,
+  type Correction,
 } from "./coexistence";
 import { holdHistory } from "./history-import";
 import { ingestStatus, messageStatusEvent, type StatusUpdate } from "./statuses";
@@ -338,7 +339,7 @@ async function ingestMessages(
   // Messages that are only BAJA, STOP, ALTA... (a text, a button, a reply), by their row's id.
   const consentWords = new Map<string, "out" | "in">();
   // Edits and deletions change a stored message: never a new one, counted or answered.
-  const corrections: InboundMessage[] = [];
+  const corrections: Correction[] = [];
   // A customer who changed number or BSUID: the conversation follows first (the oldest notice
   // first), and the delivery's messages under the old identifiers follow it. Each notice is
   // stored on the conversation it moved; one that moved nothing names nobody to store it for.
@@ -354,10 +355,6 @@ async function ingestMessages(
   }
   for (const { message, contacts, standby } of arrived) {
     if (typeof message.id !== "string" || typeof message.type !== "string") continue;
-    if (isCorrection(message)) {
-      corrections.push(message);
-      continue;
-    }
     const notice = isIdentityNotice(message);
     const found = notice ? (followed.get(message.id) ?? null) : identityOf(message, contacts);
     if (!found) {
@@ -371,6 +368,11 @@ async function ingestMessages(
       userId: found.userId && (renamed.get(found.userId) ?? found.userId),
       phone: found.phone && (renamed.get(found.phone) ?? found.phone),
     };
+    // A customer changes only their own messages: the correction keeps who sent it.
+    if (isCorrection(message)) {
+      corrections.push({ message, customer: { userId: identity.userId, phone: identity.phone } });
+      continue;
+    }
     if (message.type === "reaction") {
       // Keyed by the phone when known: reactions stored before BSUIDs name it.
       reactions.push({ message, from: (identity.phone ?? identity.userId)! });
