@@ -24,6 +24,7 @@ import {
   OrganizationGone,
   allDataInStore,
   freshStoreRoute,
+  storeRefused,
   storeRoute,
 } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
@@ -162,6 +163,15 @@ export class OrganizationHub extends DurableObject<Env> {
       this.unreportedVersion = null;
     }
     return true;
+  }
+
+  /**
+   * The one check of the helpers that take an organization id inside the store (its data for a
+   * job or a reply, what it queues, what it reports): only the store's own is served. Work held
+   * under another id (a key a restore brought back, a bug) throws rather than run elsewhere.
+   */
+  private own(organizationId: string) {
+    if (!this.serves(organizationId)) throw storeRefused(organizationId, "work for another");
   }
 
   /**
@@ -385,6 +395,7 @@ export class OrganizationHub extends DurableObject<Env> {
 
   /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
   private async queueReply(organizationId: string, conversationId: string) {
+    this.own(organizationId);
     const key = `reply:${conversationId}`;
     const now = Date.now();
     const current = await this.ctx.storage.get<PendingReply>(key);
@@ -400,6 +411,7 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   private async queueTranscripts(organizationId: string, messageIds: string[]) {
+    this.own(organizationId);
     const dueAt = Date.now();
     const job: PendingTranscript = { organizationId, dueAt };
     // Storage takes at most 128 keys per put.
@@ -447,6 +459,7 @@ export class OrganizationHub extends DurableObject<Env> {
     dueAt: number,
     replace = false,
   ) {
+    this.own(organizationId);
     const schedule = replace ? putJob : keepEarliest;
     await schedule(this.ctx.storage, organizationId, name, dueAt);
     await this.armAlarm(dueAt);
@@ -577,8 +590,14 @@ export class OrganizationHub extends DurableObject<Env> {
       data: this.data,
       storeFull: this.isFull,
       waitUntil,
-      reportDay: (organizationId, at) => this.reportSchema(organizationId, this.schemaVersion, at),
-      retryHeld: (organizationId) => retryHeldHere(this.deliveryStore(), organizationId),
+      reportDay: async (organizationId, at) => {
+        this.own(organizationId);
+        await this.reportSchema(organizationId, this.schemaVersion, at);
+      },
+      retryHeld: async (organizationId) => {
+        this.own(organizationId);
+        return retryHeldHere(this.deliveryStore(), organizationId);
+      },
     };
   }
 
@@ -587,6 +606,7 @@ export class OrganizationHub extends DurableObject<Env> {
    * D1 until then (decision 0054).
    */
   private async depsFor(organizationId: string) {
+    this.own(organizationId);
     const route = await storeRoute(this.env, organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
     return allDataInStore(route)

@@ -45,6 +45,9 @@ import { relevantKnowledge } from "../../worker/knowledge/retrieval";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { connect } from "../support/sockets";
+import { botMessages, runDueReplies } from "../support/replies";
+import { customerPhone, deliver } from "../support/webhooks";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 
 const registryRow = (organizationId: string) =>
   env.DB.prepare("SELECT * FROM organization_stores WHERE organization_id = ?")
@@ -104,6 +107,41 @@ describe("the store registry", () => {
     expect([...scheduled.keys()]).not.toContain("reply:conversacion-de-b");
     expect(await storeOfA.publish(a.organization.id, [event])).toBe(1);
     socketOfA.socket.close();
+  });
+
+  it("refuses work it holds under another organization's id, never running it on that one's data", async () => {
+    const [a, b] = [await createOwner(), await createOwner()];
+    // B's data in D1, where another store's work could reach it.
+    await keepInD1(b.organization.id);
+    const agent = await createAgent(b, { name: "Sofía" });
+    const { phoneNumberId } = await connectWhatsapp(b.organization.id, {
+      phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+      defaultAgentId: agent.id,
+    });
+    const from = customerPhone();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Qué precio tiene?" })));
+    const conversation = (await orgFirst(
+      b.organization.id,
+      "SELECT id FROM conversations WHERE phone_number = ?",
+      from,
+    ))!;
+    const storeOfA = await organizationStore(env, a.organization.id);
+    expect(await storeOfA.publish(a.organization.id, [])).toBe(0); // A's store is A's.
+    // A reply of B's conversation in A's store (a key a restore brought back, say).
+    await runInDurableObject(storeOfA, async (_, state) => {
+      await state.storage.put(`reply:${conversation.id}`, {
+        organizationId: b.organization.id,
+        firstAt: Date.now(),
+        dueAt: Date.now(),
+        attempts: 0,
+      });
+      await state.storage.setAlarm(Date.now());
+    });
+    await runDueReplies(storeOfA);
+    expect(await botMessages(b.organization.id, conversation.id as string)).toEqual([]);
+    // B's own store answers it.
+    await runDueReplies(await organizationStore(env, b.organization.id));
+    expect(await botMessages(b.organization.id, conversation.id as string)).toHaveLength(1);
   });
 
   it("erases a deleted organization's store: its sockets closed, its jobs gone", async () => {
