@@ -592,6 +592,52 @@ describe("account_update", () => {
     expect(audit.map((a) => a.action)).toEqual(["whatsapp.disconnect", "whatsapp.connect"]);
     inbox.socket.close();
   });
+
+  it("acts on the number it names; only an event about the whole account reaches every number of it", async () => {
+    const first = await setup();
+    const { wabaId } = first;
+    // Another organization with another number of the same account, and one of another account.
+    const second = await setup();
+    const other = await setup();
+    await env.DB.prepare(
+      "UPDATE whatsapp_connections SET business_account_id = ?, phone_number = '+34 611 111 111' WHERE organization_id = ?",
+    )
+      .bind(wabaId, second.orgId)
+      .run();
+    const states = async () =>
+      Promise.all(
+        [first, second, other].map(async ({ orgId }) => (await connectionOf(orgId))!.status),
+      );
+
+    // Events of a number that name none: nobody's number is touched.
+    await deliver(
+      delivery(
+        accountUpdate({ wabaId, phoneNumber: null, event: "ACCOUNT_OFFBOARDED" }),
+        accountUpdate({
+          wabaId,
+          phoneNumber: null,
+          event: "DISABLED_UPDATE",
+          banState: "REINSTATE",
+        }),
+      ),
+    );
+    expect(await states()).toEqual(["connected", "connected", "connected"]);
+
+    // One that names the second number: only that organization's.
+    await deliver(delivery(accountUpdate({ wabaId, phoneNumber: "34611111111" })));
+    expect(await states()).toEqual(["connected", "disconnected", "connected"]);
+    await deliver(
+      delivery(accountUpdate({ wabaId, phoneNumber: "34611111111", event: "ACCOUNT_RECONNECTED" })),
+    );
+    expect(await states()).toEqual(["connected", "connected", "connected"]);
+
+    // The account banned: every number of it, with the reason in Spanish; the other account's not.
+    await deliver(delivery(accountUpdate({ wabaId, phoneNumber: null, event: "DISABLED_UPDATE" })));
+    expect(await states()).toEqual(["disconnected", "disconnected", "connected"]);
+    expect((await connectionOf(second.orgId))!.disconnected_reason).toContain(
+      "inhabilitó la cuenta",
+    );
+  });
 });
 
 describe("error 131060 (unsupported on a shared number)", () => {

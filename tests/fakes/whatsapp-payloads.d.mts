@@ -108,10 +108,18 @@ export function threadHandover(options: {
 export const META_BUSINESS_AGENT_APP_ID: string;
 export function accountUpdate(options: {
   wabaId: string;
-  event?: "PARTNER_REMOVED" | "ACCOUNT_OFFBOARDED" | "ACCOUNT_RECONNECTED";
+  event?:
+    | "PARTNER_REMOVED"
+    | "ACCOUNT_OFFBOARDED"
+    | "ACCOUNT_RECONNECTED"
+    | "DISABLED_UPDATE"
+    | "ACCOUNT_DELETED";
   reason?: string;
   initiatedBy?: string;
-  phoneNumber?: string;
+  /** null: an event that names no number. */
+  phoneNumber?: string | null;
+  /** `DISABLED_UPDATE`'s `ban_info.waba_ban_state`. */
+  banState?: "DISABLE" | "SCHEDULE_FOR_DISABLE" | "REINSTATE";
 }): Change;
 export function userPreferences(options: {
   phoneNumberId: string;

@@ -367,8 +367,10 @@ export function threadHandover({
 export const META_BUSINESS_AGENT_APP_ID = "263902037430900";
 
 /**
- * `account_update` for a number shared with the app (routed by the WABA, `entry[].id`):
- * `PARTNER_REMOVED` with its reason, `ACCOUNT_OFFBOARDED` or `ACCOUNT_RECONNECTED`.
+ * `account_update` (routed by the WABA, `entry[].id`): for a number shared with the app,
+ * `PARTNER_REMOVED` with its reason, `ACCOUNT_OFFBOARDED` or `ACCOUNT_RECONNECTED`; about the
+ * whole account (`phoneNumber: null`), `PARTNER_REMOVED`, `DISABLED_UPDATE` with its
+ * `banState` or `ACCOUNT_DELETED`.
  */
 export function accountUpdate({
   wabaId,
@@ -376,15 +378,18 @@ export function accountUpdate({
   reason = "PRIMARY_INACTIVITY",
   initiatedBy = "SYSTEM",
   phoneNumber = "34600000000",
+  banState = "DISABLE",
 }) {
   return {
     wabaId,
     field: "account_update",
     value: {
-      phone_number: phoneNumber,
+      ...(phoneNumber && { phone_number: phoneNumber }),
       event,
-      ...(event === "PARTNER_REMOVED" && {
-        disconnection_info: { reason, initiated_by: initiatedBy },
+      ...(event === "PARTNER_REMOVED" &&
+        phoneNumber && { disconnection_info: { reason, initiated_by: initiatedBy } }),
+      ...(event === "DISABLED_UPDATE" && {
+        ban_info: { waba_ban_state: banState, waba_ban_date: "2026-11-28" },
       }),
     },
   };

@@ -67,26 +67,40 @@ const DISCONNECTION_REASONS: Record<string, string> = {
 };
 const OFFBOARDED = `Meta retiró el número de la plataforma (se cambió de móvil o se volvió a registrar en la app). ${RECONNECT}`;
 const DISCONNECTED = `Meta desconectó el número de WhatsApp Business. ${RECONNECT}`;
+const BANNED =
+  "Meta inhabilitó la cuenta de WhatsApp Business por incumplir sus políticas. Revisa el aviso en el Administrador de WhatsApp de Meta.";
+const DELETED =
+  "La cuenta de WhatsApp Business se eliminó en Meta. Conecta otra en Configuración > Meta Business.";
 
 /** The Spanish sentence for an `account_update` that disconnects the number. */
 export function disconnectionReason(update: AccountUpdatePayload) {
   if (update.event === "ACCOUNT_OFFBOARDED") return OFFBOARDED;
+  if (update.event === "DISABLED_UPDATE") return BANNED;
+  if (update.event === "ACCOUNT_DELETED") return DELETED;
   const reason = update.disconnection_info?.reason;
   return (reason && DISCONNECTION_REASONS[reason]) || DISCONNECTED;
 }
 
 const digits = (phone: string | null | undefined) => phone?.replace(/\D/g, "") || null;
 
-/** Whether an event about `named` concerns the stored number (either unknown: it does). */
-const sameNumber = (named: string | undefined, stored: string | null) => {
-  const [a, b] = [digits(named), digits(stored)];
-  return a === null || b === null || a === b;
-};
+/**
+ * Which numbers of the account an `account_update` concerns: every one for Meta's events about
+ * the whole account (removed from the partner, which then names no number; banned; deleted),
+ * the one it names for the others, and none when such an event names no number.
+ */
+function accountUpdateScope(update: AccountUpdatePayload): "account" | "number" | null {
+  const named = digits(update.phone_number) !== null;
+  const banState = [update.ban_info?.waba_ban_state ?? []].flat();
+  if (update.event === "ACCOUNT_DELETED") return "account";
+  if (update.event === "DISABLED_UPDATE") return banState.includes("DISABLE") ? "account" : null;
+  if (update.event === "PARTNER_REMOVED" && !named) return "account";
+  return named ? "number" : null;
+}
 
 /**
- * PARTNER_REMOVED and ACCOUNT_OFFBOARDED disconnect the organization's number, with the reason
- * in Spanish; ACCOUNT_RECONNECTED connects it again. Only a real change is audited and
- * announced (`whatsapp_status`): Meta repeats its events.
+ * PARTNER_REMOVED, ACCOUNT_OFFBOARDED and the account's ban or deletion disconnect the
+ * organization's number, with the reason in Spanish; ACCOUNT_RECONNECTED connects it again.
+ * Only a real change is audited and announced (`whatsapp_status`): Meta repeats its events.
  */
 export async function applyAccountUpdate(
   deps: Deps,
@@ -105,7 +119,10 @@ export async function applyAccountUpdate(
     .from(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, organizationId));
   if (!before) return; // Disconnected by the organization meanwhile: nothing left to mark.
-  if (!sameNumber(update.phone_number, before.phoneNumber)) return; // Another number of the account.
+  const scope = accountUpdateScope(update);
+  if (scope === null) return; // Names no number and is not about the whole account.
+  // Another number of the account (or one whose number is not known here, so not named).
+  if (scope === "number" && digits(update.phone_number) !== digits(before.phoneNumber)) return;
   // Only a number Meta disconnected comes back with ACCOUNT_RECONNECTED (not one in error).
   if (reconnected && before.status !== "disconnected") return;
   if (before.status === status && before.reason === reason) return;

@@ -88,6 +88,7 @@ async function partsOf(db: Db, payload: WebhookPayload) {
           event: value.event,
           disconnection_info: value.disconnection_info,
           phone_number: value.phone_number,
+          ban_info: value.ban_info,
         };
         for (const organizationId of await accountOrganizations(wabaId)) {
           partOf(organizationId).accountChanges.push({ field: change.field, update });
@@ -121,8 +122,17 @@ const NUMBER_FIELDS = new Set([
   "user_preferences",
 ]);
 
-/** The `account_update` events of a number shared with the app (disconnection, reconnection). */
-const ACCOUNT_EVENTS = new Set(["PARTNER_REMOVED", "ACCOUNT_OFFBOARDED", "ACCOUNT_RECONNECTED"]);
+/**
+ * The `account_update` events the product acts on: a number shared with the app disconnected
+ * or reconnected, and the whole account removed from the partner, banned or deleted.
+ */
+const ACCOUNT_EVENTS = new Set([
+  "PARTNER_REMOVED",
+  "ACCOUNT_OFFBOARDED",
+  "ACCOUNT_RECONNECTED",
+  "DISABLED_UPDATE",
+  "ACCOUNT_DELETED",
+]);
 
 /**
  * Gathers one change on a number. `standby` carries what `messages` carries while Meta's own AI

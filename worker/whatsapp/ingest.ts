@@ -95,6 +95,7 @@ export interface ChangeValue {
   disconnection_info?: { reason?: string; initiated_by?: string };
   /** The number an `account_update` is about (a WABA may hold several). */
   phone_number?: string;
+  ban_info?: AccountUpdatePayload["ban_info"];
   /** Customers stopping or resuming marketing from the business (`user_preferences`). */
   user_preferences?: UserPreferencePayload[];
 }
@@ -209,12 +210,17 @@ export type AccountChange =
   | { field: "automatic_events"; events: DetectedEventPayload[] }
   | { field: "account_update"; update: AccountUpdatePayload };
 
-/** `account_update`'s disconnection and reconnection of a number shared with the app. */
+/**
+ * `account_update`'s disconnection and reconnection of a number shared with the app, and the
+ * account's own removal, ban or deletion.
+ */
 export interface AccountUpdatePayload {
   event: string;
   disconnection_info?: { reason?: string; initiated_by?: string };
   /** The number it is about: organizations sharing the account keep their other numbers. */
   phone_number?: string;
+  /** `DISABLED_UPDATE`'s ban: `DISABLE` (banned), `SCHEDULE_FOR_DISABLE`, `REINSTATE`. */
+  ban_info?: { waba_ban_state?: string | string[] };
 }
 
 /**
