@@ -10,6 +10,7 @@ import type { AudienceCriteria, broadcastInput } from "../../worker/broadcasts/c
 import { createDb } from "../../worker/db/client";
 import { api, answer } from "../support/api";
 import { addMember, createConversation, createOwner } from "../support/factories";
+import { connectWhatsapp } from "../support/db";
 import { call } from "../support/http";
 import { orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
 
@@ -319,7 +320,7 @@ describe("the template", () => {
       [
         { name: "no_existe", language: "es" },
         "template_not_found",
-        "La plantilla no existe en tu cuenta de WhatsApp: actualiza la lista de plantillas.",
+        "La plantilla no existe en tu cuenta de WhatsApp.",
       ],
       [
         { name: "pendiente", language: "es" },
@@ -359,6 +360,20 @@ describe("the template", () => {
     expect(await orgSql(orgId, "SELECT template_name FROM broadcasts")).toEqual([
       { template_name: "promo_otono" },
     ]);
+  });
+
+  it("not listed here yet is looked up at Meta, as a single send does", async () => {
+    const { owner, orgId } = await setup();
+    await connectWhatsapp(orgId);
+    // The fake account's "bienvenida", created at Meta after the list was last read.
+    const id = await created(owner.token, {
+      template: { name: "bienvenida", language: "es", parameters: [] },
+    });
+    expect(
+      await orgSql(orgId, "SELECT template_category FROM broadcasts WHERE id = ?", id),
+    ).toEqual([{ template_category: "MARKETING" }]);
+    const missing = await create(owner.token, { template: { name: "no_existe", language: "es" } });
+    expect(missing.body).toMatchObject({ error: "template_not_found" });
   });
 
   it("of another organization is unknown here", async () => {

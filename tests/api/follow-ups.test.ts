@@ -140,6 +140,13 @@ describe("follow-up rules", () => {
     expect(audit.map((a) => a.action)).toEqual(["follow_up.create"]);
   });
 
+  it("names a template not listed here yet: it is looked up at Meta, as a single send does", async () => {
+    const s = await marketingOrganization();
+    await orgSqlBatch(s.orgId, [{ sql: "DELETE FROM whatsapp_templates", params: [] }]);
+    const rule = await createRule(s.owner, { text: undefined, template: MARKETING });
+    expect(rule.template).toMatchObject({ name: MARKETING.name, category: "MARKETING" });
+  });
+
   it("refuses in Spanish what could never be sent, and changes nothing", async () => {
     const s = await marketingOrganization();
     const post = (json: Record<string, unknown>) =>

@@ -611,7 +611,8 @@ export async function startFakeGraph({
       // Any WhatsApp Business Account the tests connect (the sandbox's and the browser tests').
       if (!edge && method === "GET" && url.searchParams.get("fields")?.startsWith("pricing_"))
         return pricingAnalytics(res, url);
-      if (node === F.wabaId && edge === "message_templates") {
+      // Every account the tests connect lists the fake's templates.
+      if (edge === "message_templates" && method === "GET") {
         return sendJson(res, 200, {
           data: TEMPLATES,
           paging: { cursors: { before: "MAZDZD", after: "MjQZD" } },

@@ -120,7 +120,7 @@ export async function sendBroadcast(deps: Deps, member: Member, id: string) {
   const current = await findBroadcast(deps.orgDb, member, id);
   assertStoreRoom(deps);
   await requireSender(deps, member.organizationId);
-  const category = await usableTemplate(deps.orgDb, member.organizationId, {
+  const category = await usableTemplate(deps, member.organizationId, {
     name: current.templateName,
     language: current.templateLanguage,
     parameters: current.templateParameters,

@@ -11,6 +11,7 @@ import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { templateParameterCount } from "../whatsapp/contract";
+import { readTemplates } from "../whatsapp/templates-service";
 import { checkOwnLabels, previewAudience } from "./audience";
 import { toRecipient, withResults, type BroadcastRow } from "./mappers";
 import { scheduleStoreJob } from "../stores/store-jobs";
@@ -37,30 +38,31 @@ const scoped = (member: Member, id: string) =>
 // What a broadcast may use.
 
 /**
- * The template as the account's list holds it (`GET /whatsapp-config/templates` reads Meta's):
- * approved, MARKETING or UTILITY, in that language, with as many parameters as its body asks.
- * Answers its category. `user` names what uses it in the refusal ("Un seguimiento").
+ * The template as the account's list holds it, looked up at Meta when the list has none of that
+ * name (as a single send does): approved, MARKETING or UTILITY, in that language, with as many
+ * parameters as its body asks. Answers its category. `user` names what uses it in the refusal
+ * ("Un seguimiento").
  */
 export async function usableTemplate(
-  db: OrganizationDb,
+  deps: Deps,
   organizationId: string,
   template: BroadcastInput["template"],
   user = "Una difusión",
 ): Promise<BroadcastCategory> {
-  const sameName = await db
-    .select()
-    .from(whatsappTemplates)
-    .where(
-      and(
-        eq(whatsappTemplates.organizationId, organizationId),
-        eq(whatsappTemplates.name, template.name),
-      ),
-    );
-  if (sameName.length === 0) {
-    throw templateRefused(
-      "template_not_found",
-      "La plantilla no existe en tu cuenta de WhatsApp: actualiza la lista de plantillas.",
-    );
+  const sameName = await readTemplates(deps, organizationId, async () => {
+    const rows = await deps.orgDb
+      .select()
+      .from(whatsappTemplates)
+      .where(
+        and(
+          eq(whatsappTemplates.organizationId, organizationId),
+          eq(whatsappTemplates.name, template.name),
+        ),
+      );
+    return rows.length > 0 ? rows : undefined;
+  });
+  if (!sameName) {
+    throw templateRefused("template_not_found", "La plantilla no existe en tu cuenta de WhatsApp.");
   }
   const row = sameName.find((t) => t.language === template.language);
   if (!row) {
@@ -190,7 +192,7 @@ export async function createBroadcast(deps: Deps, member: Member, input: Broadca
   const db = deps.orgDb;
   const { organizationId } = member;
   checkSendAt(input.send_at);
-  const category = await usableTemplate(db, organizationId, input.template);
+  const category = await usableTemplate(deps, organizationId, input.template);
   await checkOwnLabels(db, organizationId, input.audience.label_ids, "de la audiencia");
   const [row] = await db
     .insert(broadcasts)
@@ -221,7 +223,8 @@ export async function updateBroadcast(
   const { organizationId } = member;
   const db = deps.orgDb;
   checkSendAt(changes.send_at);
-  const category = changes.template && (await usableTemplate(db, organizationId, changes.template));
+  const category =
+    changes.template && (await usableTemplate(deps, organizationId, changes.template));
   if (changes.audience) {
     await checkOwnLabels(db, organizationId, changes.audience.label_ids, "de la audiencia");
   }

@@ -151,8 +151,7 @@ export async function getFollowUp(deps: Deps, member: Member, id: string) {
 /** The columns of a valid rule: its template checked against the account's list. */
 async function ruleColumns(deps: Deps, organizationId: string, rule: FollowUpInput) {
   const category =
-    rule.template &&
-    (await usableTemplate(deps.orgDb, organizationId, rule.template, "Un seguimiento"));
+    rule.template && (await usableTemplate(deps, organizationId, rule.template, "Un seguimiento"));
   await checkOwnLabels(deps.orgDb, organizationId, rule.trigger.label_ids, "de la regla");
   return {
     name: rule.name,

@@ -21,14 +21,15 @@ import {
 const notConnected = () =>
   new AppError(422, "not_connected", "Conecta WhatsApp para usar las plantillas de mensaje.");
 
+type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
+
 /** Asks Meta for the account's templates and stores them (unless told not to); answers the fresh list. */
 async function refreshTemplates(
   deps: Deps,
   organizationId: string,
+  sender: Sender,
   keep = true,
 ): Promise<WhatsappTemplate[]> {
-  const sender = await connectedSender(deps, organizationId);
-  if (!sender) throw notConnected();
   let answer;
   try {
     answer = await sender.graph.listTemplates(sender.connection.businessAccountId);
@@ -80,7 +81,28 @@ async function refreshTemplates(
  */
 export async function listTemplates(deps: Deps, member: Member) {
   const switching = (await storeRoute(deps.env, member.organizationId)).state === "switching";
-  return { templates: await refreshTemplates(deps, member.organizationId, !switching) };
+  const sender = await connectedSender(deps, member.organizationId);
+  if (!sender) throw notConnected();
+  return { templates: await refreshTemplates(deps, member.organizationId, sender, !switching) };
+}
+
+/**
+ * Reads templates of the account's list as we keep it (`read`: undefined when none is there);
+ * when there is none, Meta's list is asked for and kept, and read again: a template created at
+ * Meta since the list was last read is found wherever it is named (a single send, a broadcast,
+ * a follow-up). Without a connected number there is no list to ask for.
+ */
+export async function readTemplates<T>(
+  deps: Deps,
+  organizationId: string,
+  read: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const stored = await read();
+  if (stored !== undefined) return stored;
+  const sender = await connectedSender(deps, organizationId);
+  if (!sender) return undefined;
+  await refreshTemplates(deps, organizationId, sender);
+  return read();
 }
 
 function findStored(db: OrganizationDb, organizationId: string, name: string, language: string) {
@@ -102,11 +124,9 @@ export async function prepareTemplate(
   organizationId: string,
   input: { name: string; language: string; parameters: string[] },
 ) {
-  const row =
-    (await findStored(deps.orgDb, organizationId, input.name, input.language)) ??
-    (await refreshTemplates(deps, organizationId).then(() =>
-      findStored(deps.orgDb, organizationId, input.name, input.language),
-    ));
+  const row = await readTemplates(deps, organizationId, () =>
+    findStored(deps.orgDb, organizationId, input.name, input.language),
+  );
   if (!row) {
     throw new AppError(
       422,
