@@ -3,11 +3,12 @@
 // and cancel, scheduling and quiet hours, the daily messaging limit, Meta's statuses by
 // `biz_opaque_callback_data`, replies, sales, cost, and `broadcast_update`.
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
 import type { Broadcast } from "../../worker/broadcasts/contract";
+import type { StoreJob } from "../../worker/stores/store-jobs";
 import { quietHoursEnd } from "../../worker/organizations/quiet-hours";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
@@ -80,6 +81,14 @@ const recipientsOf = (orgId: string, id: string) =>
      JOIN conversations AS c ON c.id = r.conversation_id
      WHERE r.broadcast_id = ? ORDER BY c.contact_name`,
     id,
+  );
+
+/** A conversation's outbound messages, oldest first. */
+const outboundOf = (orgId: string, conversationId: string) =>
+  orgSql<Row>(
+    orgId,
+    "SELECT id, status, error_code FROM messages WHERE conversation_id = ? AND direction = 'outbound' ORDER BY created_at, id",
+    conversationId,
   );
 
 /** What the fake Meta was asked to send to these phones, by endpoint. */
@@ -264,6 +273,56 @@ describe("sending a broadcast", () => {
     expect(done.stats.failed_by_code).toEqual({ interrupted: 1 });
     const sentNow = (await sendsTo(phones)).slice(before).map((r) => r.body.to);
     expect(sentNow.sort()).toEqual([phones[1], phones[2]].sort());
+  });
+
+  it("tries a recipient Meta refused for throughput (130429) again after a pause, never failing it", async () => {
+    const s = await setup();
+    const phones = [customerPhone(), customerPhone()];
+    const [throttled, other] = await seedCustomers(s, [{ phone: phones[0] }, { phone: phones[1] }]);
+    const id = await createBroadcast(s.owner, s.labelId);
+    await failNext("graph", {
+      path: `/${GRAPH_VERSION}/${s.phoneNumberId}/marketing_messages`,
+      contains: phones[0],
+      status: 400,
+      times: 3,
+      error: { message: "(#130429) Rate limit hit", code: 130429 },
+    });
+    await actOk(s.owner.token, id, "send");
+    const states = async () =>
+      (await recipientsOf(s.orgId, id)).map((r) => [r.conversation_id, r.state]);
+    // Refused three times: each time waiting, not failed, nothing of the refused send in its
+    // conversation, and the run goes on after a pause.
+    for (let refused = 1; refused <= 3; refused++) {
+      const before = Date.now();
+      await runDurableObjectAlarm(s.store);
+      // Settled once no run holds the job (the alarm may run it by itself): due after a pause.
+      await vi.waitFor(async () => {
+        const job = await runInDurableObject(s.store, (_, state) =>
+          state.storage.get<StoreJob>("job:broadcasts"),
+        );
+        expect(job?.running).toBeUndefined();
+        expect(job!.dueAt).toBeGreaterThanOrEqual(before + 25_000);
+      });
+      expect(await states(), `refusal ${refused}`).toContainEqual([throttled, "pending"]);
+      expect(await outboundOf(s.orgId, throttled!)).toEqual([]);
+      expect((await broadcastOf(s.owner.token, id)).status).toBe("sending");
+      expect(await sendsTo([phones[0]!])).toHaveLength(refused);
+      await s.store.scheduleJob(s.orgId, "broadcasts", Date.now(), true);
+    }
+
+    // After the pauses it goes, once.
+    const done = await runUntil(s, id, "completed");
+    expect(done.stats).toMatchObject({ sent: 2, failed: 0 });
+    expect(await states()).toEqual(
+      expect.arrayContaining([
+        [throttled, "sent"],
+        [other, "sent"],
+      ]),
+    );
+    expect(await outboundOf(s.orgId, throttled!)).toEqual([
+      expect.objectContaining({ status: "sent" }),
+    ]);
+    expect((await sendsTo([phones[0]!])).length).toBe(4);
   });
 });
 

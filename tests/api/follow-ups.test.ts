@@ -6,6 +6,7 @@
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import {
   ctwaReferral,
   delivery,
@@ -26,7 +27,7 @@ import {
   type Owner,
 } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch } from "../support/org-data";
-import { customerPhone, deliver, graphRequests } from "../support/webhooks";
+import { customerPhone, deliver, failNext, graphRequests } from "../support/webhooks";
 
 type Row = Record<string, any>;
 type Setup = MarketingOrganization;
@@ -528,6 +529,49 @@ describe("the follow-ups job", () => {
       delivery(inboundMessage({ phoneNumberId: s.phoneNumberId, from: phone, text: "Sí" })),
     );
     expect((await ruleOf(s.owner, rule.id)).stats).toMatchObject({ sent: 1, free: 1, replied: 1 });
+  });
+
+  it("a send Meta refused for throughput (130429) is tried again after a pause, never failed", async () => {
+    const s = await marketingOrganization();
+    const phone = customerPhone();
+    const [id] = await seedCustomers(s, [
+      { phone, lastInboundAt: ago(3 * HOUR_MS), followUpSince: ago(2 * HOUR_MS) },
+    ]);
+    // Refused from the first send, whichever run (this test's, or the alarm by itself) makes it.
+    await failNext("graph", {
+      path: `/${GRAPH_VERSION}/${s.phoneNumberId}/messages`,
+      contains: phone,
+      status: 400,
+      times: 3,
+      error: { message: "(#130429) Rate limit hit", code: 130429 },
+    });
+    const rule = await createRule(s.owner);
+    await activeSince(s, rule.id, ago(3 * HOUR_MS));
+    for (let refused = 1; refused <= 3; refused++) {
+      const before = Date.now();
+      await runJob(s);
+      // Settled once no run holds the job: it goes on after a pause.
+      await vi.waitFor(async () => {
+        const job = await jobOf(s);
+        expect(job?.running).toBeUndefined();
+        expect(job!.dueAt).toBeGreaterThanOrEqual(before + 25_000);
+      });
+      // Nothing recorded of the refused send: the wait is due again.
+      expect(await sendsOf(s, rule.id), `refusal ${refused}`).toEqual([]);
+      expect(
+        await orgSql(
+          s.orgId,
+          "SELECT id FROM messages WHERE conversation_id = ? AND direction = 'outbound'",
+          id,
+        ),
+      ).toEqual([]);
+      expect(await sendsTo([phone])).toHaveLength(refused);
+    }
+    await runJob(s);
+    await vi.waitFor(async () =>
+      expect((await sendsOf(s, rule.id)).map((r) => r.state)).toEqual(["sent"]),
+    );
+    expect(await sendsTo([phone])).toHaveLength(4);
   });
 
   it("a send a dead run left in flight fails, and is never asked again", async () => {

@@ -21,7 +21,7 @@ import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingExclusion } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";
-import { inPool, SENDS_IN_FLIGHT } from "../whatsapp/send-pace";
+import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import { audienceRecipients } from "./audience";
 import type { PauseReason, SkipReason } from "./contract";
@@ -357,6 +357,7 @@ async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRo
   for (const broadcast of sending) {
     const sent = await sendBroadcastRecipients(deps, broadcast, sender, { deadline, left });
     left -= sent.count;
+    if (sent.throttled) return Date.now() + THROTTLED_PAUSE_MS;
     if (!sent.finished) return Date.now();
   }
   return null;
@@ -434,9 +435,10 @@ async function dailyAllowance(deps: Deps, organizationId: string, sender: Sender
 }
 
 /**
- * Sends one broadcast's pending recipients until the deadline or the allowance ends. Reads its
- * audience into recipients first, once. Answers how many were asked of Meta, and whether the
- * broadcast is done (then `completed`).
+ * Sends one broadcast's pending recipients until the deadline or the allowance ends, or Meta
+ * refuses one for the number's throughput (`throttled`: the run pauses). Reads its audience
+ * into recipients first, once. Answers how many were asked of Meta, and whether the broadcast
+ * is done (then `completed`).
  */
 async function sendBroadcastRecipients(
   deps: Deps,
@@ -457,7 +459,7 @@ async function sendBroadcastRecipients(
     if (!(error instanceof AppError)) throw error;
     // Meta paused or deleted the template meanwhile: the broadcast waits in pause.
     await pauseForTemplate(deps, broadcast);
-    return { count: 0, finished: true };
+    return { count: 0, finished: true, throttled: false };
   }
   const marketing = broadcast.templateCategory === "MARKETING";
   const route: MarketingRoute = { fellBack: broadcast.fellBackAt !== null };
@@ -469,11 +471,12 @@ async function sendBroadcastRecipients(
       route: marketing ? route : undefined,
     });
   let count = 0;
-  const pastDeadline = () => Date.now() >= budget.deadline;
+  let throttled = false;
+  const stop = () => throttled || Date.now() >= budget.deadline;
   for (;;) {
     const size = Math.min(RECIPIENT_PAGE, budget.left - count);
-    if (size <= 0 || pastDeadline()) return { count, finished: false };
-    if (!(await stillSending(deps, broadcast.id))) return { count, finished: true };
+    if (size <= 0 || stop()) return { count, finished: false, throttled };
+    if (!(await stillSending(deps, broadcast.id))) return { count, finished: true, throttled };
     const page = await deps.orgDb
       .select({ conversationId: broadcastRecipients.conversationId })
       .from(broadcastRecipients)
@@ -485,9 +488,11 @@ async function sendBroadcastRecipients(
       )
       .limit(size);
     if (page.length === 0) break;
-    // Those not started by the deadline stay pending, for the next run.
-    await inPool(page, SENDS_IN_FLIGHT, pastDeadline, async (r) => {
-      if (await send(r.conversationId)) count += 1;
+    // Those not started by the deadline, or once Meta refused one for throughput, stay pending.
+    await inPool(page, SENDS_IN_FLIGHT, stop, async (r) => {
+      const sent = await send(r.conversationId);
+      if (sent === "throttled") throttled = true;
+      else if (sent) count += 1;
     });
     if (route.fellBack && broadcast.fellBackAt === null) {
       broadcast.fellBackAt = await recordFallback(deps, broadcast.id);
@@ -503,7 +508,7 @@ async function sendBroadcastRecipients(
     .where(and(eq(broadcasts.id, broadcast.id), eq(broadcasts.status, "sending")))
     .returning();
   if (completed) await announce(deps, organizationId, [completed]);
-  return { count, finished: true };
+  return { count, finished: true, throttled };
 }
 
 async function stillSending(deps: Deps, id: string) {
@@ -576,7 +581,8 @@ interface RecipientSend {
  * One recipient: consent checked as it is now, the recipient claimed, the template sent as an
  * ordinary outbound message of the conversation (`sender_type: "broadcast"`), and the outcome
  * recorded. A status Meta sent meanwhile may have moved the recipient on already: that is kept.
- * Answers whether Meta was asked.
+ * Answers whether Meta was asked, or "throttled" when Meta refused it for the number's
+ * throughput: the recipient is pending again, for the run after the pause.
  */
 async function sendToRecipient(
   deps: Deps,
@@ -626,9 +632,17 @@ async function sendToRecipient(
       sender: send.sender,
       callbackData: `broadcast:${broadcast.id}`,
       marketing: send.route,
+      laterWhenThrottled: true,
     },
   );
   const at = new Date().toISOString();
+  if (!message) {
+    await orgDb
+      .update(broadcastRecipients)
+      .set({ state: "pending", updatedAt: at })
+      .where(and(key, eq(broadcastRecipients.state, "sending")));
+    return "throttled" as const;
+  }
   const sent = await orgDb.query.messages.findFirst({
     where: and(eq(messages.id, message.id), eq(messages.organizationId, broadcast.organizationId)),
     columns: { wamid: true },

@@ -19,7 +19,7 @@ import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingExclusion } from "../whatsapp/consent";
 import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
-import { inPool, SENDS_IN_FLIGHT } from "../whatsapp/send-pace";
+import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { FollowUpSendState } from "./contract";
 
@@ -93,18 +93,19 @@ export async function runFollowUps(deps: Deps, organizationId: string, at: Date)
   if (!sender) return null;
   await markInterrupted(deps, organizationId);
   const deadline = Date.now() + RUN_MS;
-  const send: SendContext = { sender, route: { fellBack: false } };
+  const send: SendContext = { sender, route: { fellBack: false }, throttled: false };
+  const stop = () => send.throttled || Date.now() >= deadline;
   for (const rule of rules) {
     // Checked once a run, when a wait needs it.
     let template: RuleSend["template"] | undefined;
     for (;;) {
-      if (Date.now() >= deadline) return Date.now();
+      if (send.throttled) return Date.now() + THROTTLED_PAUSE_MS;
+      if (stop()) return Date.now();
       const due = await dueConversations(deps, rule, at);
       if (due.length === 0) break;
       if (template === undefined) template = await ruleTemplate(deps, rule);
       const ruleSend = { rule, template, send };
-      const pastDeadline = () => Date.now() >= deadline;
-      await inPool(due, SENDS_IN_FLIGHT, pastDeadline, (c) => sendFollowUp(deps, ruleSend, c, at));
+      await inPool(due, SENDS_IN_FLIGHT, stop, (c) => sendFollowUp(deps, ruleSend, c, at));
     }
   }
   return nextDue(deps, rules, at);
@@ -208,10 +209,14 @@ async function ruleTemplate(deps: Deps, rule: FollowUpRow) {
   }
 }
 
-/** What the run's sends share: the number, and how marketing templates reach Meta. */
+/**
+ * What the run's sends share: the number, how marketing templates reach Meta, and whether Meta
+ * refused one for the number's throughput (the run then stops and goes on after a pause).
+ */
 interface SendContext {
   sender: Sender;
   route: MarketingRoute;
+  throttled: boolean;
 }
 
 interface RuleSend {
@@ -302,7 +307,20 @@ async function sendFollowUp(
     sender: send.sender,
     callbackData: `follow_up:${rule.id}`,
     marketing: choice.marketing ? send.route : undefined,
+    laterWhenThrottled: true,
   });
+  if (!message) {
+    // Meta refused it for the number's throughput: the wait is due again after the pause.
+    send.throttled = true;
+    await orgStatements(deps.orgDb, [
+      {
+        sql: `DELETE FROM follow_up_sends
+          WHERE follow_up_id = ?1 AND conversation_id = ?2 AND waited_since = ?3`,
+        params: [rule.id, conversation.id, conversation.followUpSince],
+      },
+    ]);
+    return;
+  }
   const sentAt = new Date().toISOString();
   await orgStatements(deps.orgDb, [
     {

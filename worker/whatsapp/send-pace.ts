@@ -16,6 +16,12 @@
 export const SENDS_IN_FLIGHT = 32;
 
 /**
+ * How long a job's sends wait after Meta refused one for the number's throughput (130429): the
+ * refused one goes back to wait, never failed, and the job goes on this much later.
+ */
+export const THROTTLED_PAUSE_MS = 30_000;
+
+/**
  * Runs `work` on the items in order, at most `limit` at once, a new one as soon as one ends:
  * none is started once `stop` says so.
  */

@@ -41,6 +41,12 @@ export interface SendOptions {
   callbackData?: string;
   /** Through the Marketing Messages API, as `route` says (a marketing template). */
   marketing?: MarketingRoute;
+  /**
+   * The store's sends (broadcasts, follow-ups), which go on later: a send Meta refuses for the
+   * number's throughput (130429) is taken back (never sent, so never shown) and answered as
+   * null, for the caller to try again after a pause, rather than failed.
+   */
+  laterWhenThrottled?: boolean;
 }
 
 /**
@@ -81,8 +87,20 @@ function assertWindow(conversation: ConversationRow, delivery: Delivery) {
  * Sends a message to the customer. Free-form messages are refused (422, nothing stored)
  * outside the 24-hour window. Otherwise the message is stored first, so it is never lost,
  * then handed to WhatsApp; its status ends `sent` (with the wamid) or `failed` (with Meta's
- * reason), whatever went wrong on the way.
+ * reason), whatever went wrong on the way, unless `laterWhenThrottled` takes it back (null).
  */
+export async function sendOutbound(
+  deps: Deps,
+  conversation: ConversationRow,
+  outbound: Outbound,
+  options: SendOptions & { laterWhenThrottled: true },
+): Promise<ReturnType<typeof toMessage> | null>;
+export async function sendOutbound(
+  deps: Deps,
+  conversation: ConversationRow,
+  outbound: Outbound,
+  options?: SendOptions,
+): Promise<ReturnType<typeof toMessage>>;
 export async function sendOutbound(
   deps: Deps,
   conversation: ConversationRow,
@@ -126,13 +144,16 @@ export async function sendOutbound(
   ]);
 
   if (startsFollowUpWait(outbound.senderType)) await followUpWaitStarted(deps, organizationId);
-  const { message, accepted, events } = await deliverStored(
-    deps,
-    conversation,
-    stored!,
-    outbound,
-    options,
-  );
+  const outcome = await attempt(deps, conversation, outbound, options);
+  if (
+    options.laterWhenThrottled &&
+    "errorCode" in outcome &&
+    outcome.errorCode === `${THROTTLED}`
+  ) {
+    await takeBack(deps, conversation, stored!, now);
+    return null;
+  }
+  const { message, accepted, events } = await deliverStored(deps, conversation, stored!, outcome);
   const taken = await takeThread(deps, updatedConversation!, stored!, accepted);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
   await publish(
@@ -143,6 +164,27 @@ export async function sendOutbound(
     ...events,
   );
   return message;
+}
+
+/**
+ * A send Meta refused for throughput, taken back: its message deleted and the conversation's
+ * last message as it was (unless another message moved it meanwhile). Nothing was published.
+ */
+async function takeBack(deps: Deps, conversation: ConversationRow, stored: MessageRow, at: string) {
+  const { orgDb } = deps;
+  await orgBatch(orgDb, [
+    orgDb
+      .delete(messages)
+      .where(and(eq(messages.id, stored.id), eq(messages.organizationId, stored.organizationId))),
+    orgDb
+      .update(conversations)
+      .set({
+        lastMessageAt: conversation.lastMessageAt,
+        lastMessagePreview: conversation.lastMessagePreview,
+        followUpSince: conversation.followUpSince,
+      })
+      .where(and(eq(conversations.id, conversation.id), eq(conversations.lastMessageAt, at))),
+  ]);
 }
 
 /** A person's or the AI's message starts a follow-up's wait; a follow-up leaves it as it was. */
@@ -204,7 +246,8 @@ export async function resendOutbound(
     )
     .returning();
   if (!claimed) throw notFailed();
-  const { message, accepted, events } = await deliverStored(deps, conversation, claimed, delivery);
+  const outcome = await attempt(deps, conversation, delivery, {});
+  const { message, accepted, events } = await deliverStored(deps, conversation, claimed, outcome);
   const taken = await takeThread(deps, conversation, claimed, accepted);
   await publish(
     deps.env,
@@ -220,18 +263,16 @@ export const notFailed = () =>
   conflict("Este mensaje no está fallido: ya se envió o se está reenviando.");
 
 /**
- * Hands a stored pending message to WhatsApp and records how it ended: the message as it is
- * now (statuses held for its wamid applied), whether Meta accepted it (its status may already
- * be past `sent`, or `failed` by a status), and the held statuses' other events (a consent).
+ * Records how a stored pending message's attempt at WhatsApp ended: the message as it is now
+ * (statuses held for its wamid applied), whether Meta accepted it (its status may already be
+ * past `sent`, or `failed` by a status), and the held statuses' other events (a consent).
  */
 async function deliverStored(
   deps: Deps,
   conversation: ConversationRow,
   stored: MessageRow,
-  delivery: Delivery,
-  options: SendOptions = {},
+  outcome: Awaited<ReturnType<typeof attempt>>,
 ) {
-  const outcome = await attempt(deps, conversation, delivery, options);
   const { orgDb } = deps;
   const organizationId = conversation.organizationId;
   const record = orgDb
@@ -305,7 +346,10 @@ async function attempt(
         return send();
       }
     };
-    const answer = await afterThrottling(sendOrFallBack);
+    // The store's sends go on after a pause of their own rather than hold its alarm here.
+    const answer = await (options.laterWhenThrottled
+      ? sendOrFallBack()
+      : afterThrottling(sendOrFallBack));
     return { status: "sent" as const, wamid: answer.messages[0]?.id ?? null, mediaId };
   } catch (error) {
     if (!(error instanceof GraphError)) console.error("outbound message failed", error);
