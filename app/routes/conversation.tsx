@@ -15,12 +15,14 @@ import type {
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
 import { replyActions } from "~/components/conversations/actions";
+import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
 import {
   ConversationHeader,
   DETAILS_PANEL_ID,
 } from "~/components/conversations/conversation-header";
 import { threadControl, wroteInHistory } from "~/components/conversations/coexistence";
+import { marketingHeld } from "~/components/conversations/marketing-retry";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { ThreadControlBanner } from "~/components/conversations/thread-control";
 import { ThreadView } from "~/components/conversations/thread-view";
@@ -131,6 +133,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   const { upsert } = thread;
   const expiresAt = conversation.window_expires_at;
   const { open: windowOpen, now } = useWindowClock(expiresAt);
+  const organizationTime = useOrganizationTime();
 
   /** A newer copy of the conversation (an event, an edit): the detail's extras stay. */
   const show = (c: Conversation | null, suggestion?: Suggestion) => {
@@ -235,7 +238,12 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
       )}
       <div className="flex min-h-0 flex-1">
         <div className="flex min-w-0 flex-1 flex-col">
-          <ThreadView thread={thread} actions={actions} windowOpen={windowOpen} />
+          <ThreadView
+            thread={thread}
+            actions={actions}
+            windowOpen={windowOpen}
+            marketingHeld={marketingHeld(conversation, organizationTime, now)}
+          />
           <ReplyArea
             key={conversationId}
             actions={actions}

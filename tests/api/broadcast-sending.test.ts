@@ -9,7 +9,7 @@ import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
 import type { Broadcast } from "../../worker/broadcasts/contract";
 import type { StoreJob } from "../../worker/stores/store-jobs";
-import { quietHoursEnd } from "../../worker/organizations/quiet-hours";
+import { quietHoursEnd } from "../../worker/organizations/contract";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
 import {

@@ -9,16 +9,24 @@ import {
   statusUpdate,
   userPreferences,
 } from "../fakes/whatsapp-payloads.mjs";
+import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { api, answer } from "../support/api";
+import {
+  MARKETING,
+  marketingOrganization,
+  seedCustomers,
+  setQuietHours,
+} from "../support/marketing";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
-import { orgFirst } from "../support/org-data";
+import { orgFirst, orgSqlBatch } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import {
   customerBsuid,
   customerPhone,
   deliver,
+  failNext,
   graphRequests,
   isoOfSeconds,
   secondsAgo,
@@ -386,6 +394,62 @@ describe("a marketing template Meta refused", () => {
       expect(await stored()).toMatchObject({ status: "failed", error_code: String(code) });
       expect(await graphRequests(`/${phoneNumberId}/messages`)).toHaveLength(sends);
     }
+  });
+});
+
+describe("Reintentar on a marketing message", () => {
+  it("checks quiet hours and consent as a new send would, then sends it", async () => {
+    const s = await marketingOrganization();
+    const phone = customerPhone();
+    const [id] = await seedCustomers(s, [{ phone }]);
+    // A person's marketing template that Meta failed for a reason of its own.
+    await failNext("graph", {
+      path: `/${GRAPH_VERSION}/${s.phoneNumberId}/messages`,
+      contains: phone,
+      status: 400,
+      error: { message: "(#131000) Something went wrong", code: 131000 },
+    });
+    const sent = await answer(
+      api(s.owner.token).conversations.messages.$post({
+        json: { conversation_id: id!, template: MARKETING },
+      }),
+    );
+    expect(sent.body.data).toMatchObject({ status: "failed", error_code: "131000" });
+    const retry = () =>
+      answer(
+        api(s.owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+          param: { id: id!, messageId: sent.body.data.id },
+        }),
+      );
+    const sends = async () => (await graphRequests(`/${s.phoneNumberId}/messages`)).length;
+    const before = await sends();
+
+    const optOut = (at: string | null) =>
+      orgSqlBatch(s.orgId, [
+        {
+          sql: "UPDATE conversations SET marketing_opted_out_at = ? WHERE id = ?",
+          params: [at, id],
+        },
+      ]);
+    await optOut(new Date().toISOString());
+    let refused = await retry();
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body)).toContain("no recibir promociones");
+    await optOut(null);
+
+    const hour = new Date().getUTCHours();
+    const at = (h: number) => `${String((h + 24) % 24).padStart(2, "0")}:00`;
+    await setQuietHours(s.owner, at(hour - 1), at(hour + 1), "UTC");
+    refused = await retry();
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: "quiet_hours" });
+    expect(await sends()).toBe(before);
+
+    await setQuietHours(s.owner, "00:00", "00:00");
+    const retried = await retry();
+    expect(retried.status).toBe(200);
+    expect(retried.body.data).toMatchObject({ id: sent.body.data.id, status: "sent" });
+    expect(await sends()).toBe(before + 1);
   });
 });
 

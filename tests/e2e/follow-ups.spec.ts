@@ -3,6 +3,7 @@
 // limit said first) and deletes it; an agent reads the rules without changing them; a message
 // Meta refused because the customer stopped marketing offers no "Reintentar".
 import { expect, test, type Page } from "@playwright/test";
+import { userPreferences } from "../fakes/whatsapp-payloads.mjs";
 import { E2E_SETTINGS } from "./settings.mjs";
 import {
   customerMessage,
@@ -226,6 +227,56 @@ test("a message Meta refused because the customer stopped marketing offers no Re
   await expect(
     bubble.getByText("El cliente pidió en WhatsApp no recibir mensajes de marketing"),
   ).toBeVisible();
+  await expect(bubble.getByRole("button", { name: "Reintentar" })).toHaveCount(0);
+});
+
+test("a failed promotion offers Reintentar only while the customer may receive marketing", async ({
+  page,
+}) => {
+  const owner = await ownerWithTemplates(page);
+  // Whatever the hour the test runs at: no quiet hours.
+  const me = await page.request.get("/api/v1/organizations/me", { headers: owner.headers });
+  const quiet = await page.request.patch(`/api/v1/organizations/${(await me.json()).data.id}`, {
+    headers: owner.headers,
+    data: { quiet_hours_start: "00:00", quiet_hours_end: "00:00" },
+  });
+  expect(quiet.status()).toBe(200);
+  const phone = "34677000051";
+  await deliver(page.request, customerMessage(owner.phoneNumberId, phone, "Hola", "Pablo Ruiz"));
+  const list = await page.request.get("/api/v1/conversations", { headers: owner.headers });
+  const [conversation] = (await list.json()).data.conversations;
+  const failing = await page.request.post(
+    `http://127.0.0.1:${E2E_SETTINGS.graphPort}/__fake/fail`,
+    {
+      data: {
+        path: `/v25.0/${owner.phoneNumberId}/messages`,
+        contains: phone,
+        status: 400,
+        error: { message: "(#131000) Something went wrong", code: 131000 },
+      },
+    },
+  );
+  expect(failing.ok()).toBe(true);
+  const sent = await page.request.post("/api/v1/conversations/messages", {
+    headers: owner.headers,
+    data: {
+      conversation_id: conversation.id,
+      template: { name: "bienvenida", language: "es", parameters: [] },
+    },
+  });
+  expect((await sent.json()).data.status).toBe("failed");
+
+  await page.goto(`/conversations/${conversation.id}`);
+  const bubble = page
+    .getByRole("list", { name: "Mensajes" })
+    .getByRole("listitem")
+    .filter({ hasText: "¡Gracias por escribirnos!" });
+  await expect(bubble.getByRole("button", { name: "Reintentar" })).toBeVisible();
+  // The customer stops marketing in WhatsApp: the console stops offering it, live.
+  await deliver(
+    page.request,
+    userPreferences({ phoneNumberId: owner.phoneNumberId, from: phone, value: "stop" }),
+  );
   await expect(bubble.getByRole("button", { name: "Reintentar" })).toHaveCount(0);
 });
 

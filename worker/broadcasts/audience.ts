@@ -11,7 +11,7 @@ import { conversations, labels } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { organizationCurrency } from "../organizations/service";
-import { marketingExclusion, type MarketingExclusion } from "../whatsapp/consent";
+import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
 import { billingCountry } from "../whatsapp/country";
 import type {
   AudienceAd,
@@ -121,7 +121,8 @@ function exclusionOf(
   category: BroadcastCategory,
   now: number,
 ): MarketingExclusion | null {
-  const consent = category === "MARKETING" ? marketingExclusion(customer, now) : null;
+  const kind = { marketingTemplate: category === "MARKETING", followUp: false };
+  const consent = marketingRefusal(customer, kind, now);
   return consent ?? (customer.undeliverable ? "unreachable" : null);
 }
 

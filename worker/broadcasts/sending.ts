@@ -19,7 +19,7 @@ import { recordAudit } from "../audit/service";
 import { publish } from "../realtime/publish";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
-import { marketingExclusion } from "../whatsapp/consent";
+import { marketingRefusal } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";
 import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
@@ -604,9 +604,7 @@ async function sendToRecipient(
   const now = Date.now();
   const skip: SkipReason | null = !conversation
     ? "unreachable"
-    : send.marketing
-      ? marketingExclusion(conversation, now)
-      : null;
+    : marketingRefusal(conversation, { marketingTemplate: send.marketing, followUp: false }, now);
   const [claimed] = await orgDb
     .update(broadcastRecipients)
     .set(

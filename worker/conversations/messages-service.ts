@@ -21,6 +21,8 @@ import {
   type Delivery,
 } from "../whatsapp/sender";
 import { prepareTemplate } from "../whatsapp/templates-service";
+import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
+import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 import type { z } from "zod";
 import {
   DOCUMENT_PLACEHOLDER_PREFIX,
@@ -165,26 +167,52 @@ async function findMessage(db: OrganizationDb, member: Member, { id, messageId }
 /**
  * Sends a failed outbound message again (a person's or the AI's): the same row, so the
  * conversation never shows it twice. Free text and files still need the window; a file is
- * re-sent from the media id Meta already has, else it must be attached again.
+ * re-sent from the media id Meta already has, else it must be attached again. A marketing
+ * message (a broadcast's, a follow-up's, a marketing template) goes only as a new send of its
+ * kind would: outside quiet hours, with the customer's consent (decision 0071).
  */
 export async function retryMessage(deps: Deps, member: Member, input: MessageRef) {
   const { conversation, row } = await findMessage(deps.orgDb, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   const refusal = row.errorCode && NEVER_RETRIED[row.errorCode];
   if (refusal) throw new AppError(409, "not_retriable", refusal);
-  return resendOutbound(deps, conversation, row, await deliveryOf(deps, row));
+  const { delivery, category } = await deliveryOf(deps, row);
+  const kind = {
+    marketingTemplate: category === "MARKETING",
+    followUp: row.senderType === "follow_up",
+  };
+  if (kind.marketingTemplate || kind.followUp || row.senderType === "broadcast") {
+    const now = new Date();
+    if (await organizationQuietHoursEnd(deps.db, member.organizationId, now)) {
+      throw new AppError(409, "quiet_hours", QUIET_HOURS);
+    }
+    const refused = marketingRefusal(conversation, kind, +now);
+    if (refused) throw new AppError(409, "not_retriable", NOT_CONSENTED[refused]);
+  }
+  return resendOutbound(deps, conversation, row, delivery);
 }
+
+const STOPPED =
+  "El cliente pidió no recibir promociones de este negocio: este mensaje no se reintenta.";
+const LIMITED =
+  "Meta limita las promociones a este cliente durante 24 horas: este mensaje no se reintenta.";
 
 /**
  * What Meta refused for the customer's sake is never sent again (contract section 17): they
  * stopped marketing from the business (131050), or Meta's per-user marketing limit (131049).
  */
-const NEVER_RETRIED: Record<string, string> = {
-  "131050":
-    "El cliente pidió no recibir promociones de este negocio: este mensaje no se reintenta.",
-  "131049":
-    "Meta limita las promociones a este cliente durante 24 horas: este mensaje no se reintenta.",
+const NEVER_RETRIED: Record<string, string> = { "131050": STOPPED, "131049": LIMITED };
+
+/** Why a marketing message is not sent again to this customer now, as a new send would skip them. */
+const NOT_CONSENTED: Record<MarketingExclusion, string> = {
+  opted_out: STOPPED,
+  limited: LIMITED,
+  unreachable:
+    "WhatsApp no entrega promociones a este número (Estados Unidos o un país sin servicio): este mensaje no se reintenta.",
 };
+
+const QUIET_HOURS =
+  "Es el horario de descanso de tu organización: las promociones no se envían hasta que termine. Reintenta después.";
 
 const transcriptNotFailed = () =>
   new AppError(
@@ -217,7 +245,6 @@ export async function retryTranscript(deps: Deps, member: Member, input: Message
   return message;
 }
 
-/** What to ask WhatsApp for to send a stored message again. */
 /** What the customer reads above WhatsApp's "share phone number" button. */
 export const REQUEST_PHONE_TEXT =
   "Para atenderte mejor, ¿nos compartes tu número de teléfono? Pulsa el botón para enviarlo.";
@@ -249,14 +276,22 @@ export async function requestPhone(deps: Deps, member: Member, { id }: { id: str
   });
 }
 
-async function deliveryOf(deps: Deps, row: MessageRow): Promise<Delivery> {
+/** What to ask WhatsApp for to send a stored message again, and its template's category. */
+async function deliveryOf(
+  deps: Deps,
+  row: MessageRow,
+): Promise<{ delivery: Delivery; category: string | null }> {
+  if (row.type === "template") {
+    const template = await templateOfContent(deps, row.organizationId, row.content);
+    return { delivery: templateDelivery(template.part), category: template.category };
+  }
+  return { delivery: await untemplatedDeliveryOf(row), category: null };
+}
+
+async function untemplatedDeliveryOf(row: MessageRow): Promise<Delivery> {
   if (row.type === "text") return textDelivery(row.content);
   if (row.type === "interactive" && row.content === REQUEST_PHONE_TEXT) {
     return requestPhoneDelivery();
-  }
-  if (row.type === "template") {
-    const template = await templateOfContent(deps, row.organizationId, row.content);
-    return templateDelivery(template.part);
   }
   if (!isOutboundMediaType(row.type)) {
     throw new AppError(422, "not_retryable", "Este tipo de mensaje no se puede reenviar.");
@@ -290,8 +325,11 @@ async function templateOfContent(deps: Deps, organizationId: string, content: st
   for (const template of approved) {
     const parameters = parametersFilling(template, content);
     if (parameters) {
-      const { name, language } = template;
-      return prepareTemplate(deps, organizationId, { name, language, parameters });
+      const { name, language, category } = template;
+      return {
+        ...(await prepareTemplate(deps, organizationId, { name, language, parameters })),
+        category,
+      };
     }
   }
   throw new AppError(

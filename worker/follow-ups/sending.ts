@@ -17,7 +17,7 @@ import { isWindowOpen, type ConversationRow } from "../conversations/mappers";
 import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
-import { marketingExclusion } from "../whatsapp/consent";
+import { marketingRefusal } from "../whatsapp/consent";
 import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
 import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
@@ -231,9 +231,9 @@ function choose(
   conversation: ConversationRow,
   at: Date,
 ): { skip: string } | { outbound: Outbound; marketing: boolean } {
-  const exclusion = marketingExclusion(conversation, +at);
   // Someone who stopped marketing gets no follow-up at all (a nudge is a promotion to them).
-  if (exclusion === "opted_out") return { skip: "opted_out" };
+  const kind = { marketingTemplate: false, followUp: true };
+  if (marketingRefusal(conversation, kind, +at)) return { skip: "opted_out" };
   if (rule.text && isWindowOpen(conversation, +at)) {
     return {
       outbound: { ...textDelivery(rule.text), content: rule.text, senderType: "follow_up" },
@@ -243,7 +243,8 @@ function choose(
   if (!rule.templateName) return { skip: "window_closed" };
   if (!template) return { skip: "template_unusable" };
   const marketing = rule.templateCategory === "MARKETING";
-  if (marketing && exclusion) return { skip: exclusion };
+  const refused = marketingRefusal(conversation, { ...kind, marketingTemplate: marketing }, +at);
+  if (refused) return { skip: refused };
   return {
     outbound: {
       type: "template",

@@ -343,6 +343,30 @@ export function marketingExclusion(
   return null;
 }
 
+/** What a send is, for the consent it needs (contract section 17). */
+export interface MarketingKind {
+  /** A MARKETING template (a broadcast's, a follow-up's or a person's). */
+  marketingTemplate: boolean;
+  /** Sent by a follow-up, whatever it sends. */
+  followUp: boolean;
+}
+
+/**
+ * Why a send of this kind may not go to this customer now: a marketing template needs all of
+ * `marketingExclusion`; any follow-up needs the customer not opted out (a nudge is a promotion to
+ * them); anything else needs nothing of consent. The one check of broadcasts, follow-ups and
+ * "Reintentar".
+ */
+export function marketingRefusal(
+  customer: MarketingCustomer,
+  kind: MarketingKind,
+  now = Date.now(),
+): MarketingExclusion | null {
+  const exclusion = marketingExclusion(customer, now);
+  if (kind.marketingTemplate) return exclusion;
+  return kind.followUp && exclusion === "opted_out" ? exclusion : null;
+}
+
 /** Whether a broadcast or a follow-up may send this customer a marketing template now. */
 export const marketingAllowed = (customer: MarketingCustomer, now = Date.now()) =>
   marketingExclusion(customer, now) === null;

@@ -4,6 +4,7 @@ import { formatMessageTime } from "~/lib/format";
 import { AiSources } from "./ai-sources";
 import { messageNotes, senderLabel } from "./coexistence";
 import { MESSAGE_MARKS } from "./labels";
+import { marketingKind } from "./marketing-retry";
 import { hasMedia, MediaAttachment, mediaCaption } from "./media-attachment";
 import { businessReaction, ReactionChips, ReactionPicker } from "./reaction-bar";
 import { RetryButton } from "./retry-button";
@@ -22,6 +23,8 @@ interface MessageBubbleProps {
   onReact?: (message: Message, emoji: string) => Promise<void>;
   /** Sends a failed message again ("Reintentar"). */
   onRetry?: (message: Message) => Promise<unknown>;
+  /** Marketing to this customer is held now: a marketing message is not offered "Reintentar". */
+  marketingHeld?: boolean;
   /** Transcribes a voice note again whose transcript failed ("Reintentar transcripción"). */
   onRetryTranscript?: (message: Message) => Promise<unknown>;
 }
@@ -36,7 +39,11 @@ export function MessageBubble(props: MessageBubbleProps) {
   if (message.direction === "internal") return <NoteBubble message={message} />;
   const { onReact, onRetryTranscript } = message.deleted ? {} : props;
   const onRetry =
-    message.deleted || NOT_RETRYABLE.has(message.error_code ?? "") ? undefined : props.onRetry;
+    message.deleted ||
+    NOT_RETRYABLE.has(message.error_code ?? "") ||
+    (props.marketingHeld && marketingKind(message))
+      ? undefined
+      : props.onRetry;
   const outbound = message.direction === "outbound";
   const sender = senderLabel(message);
   const mark = MESSAGE_MARKS[message.status] ?? {

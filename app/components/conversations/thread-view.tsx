@@ -12,10 +12,12 @@ export function ThreadView({
   thread: { messages, hasMore, loadingOlder, loadOlder, bottom },
   actions,
   windowOpen,
+  marketingHeld,
 }: {
   thread: ReturnType<typeof useMessageThread>;
   actions: ReplyActions;
   windowOpen: boolean;
+  marketingHeld?: boolean;
 }) {
   return (
     <div className="flex-1 overflow-y-auto p-4">
@@ -33,7 +35,12 @@ export function ThreadView({
           {messages.length === 0 && (
             <p className="py-8 text-center text-sm text-slate-500">Aún no hay mensajes.</p>
           )}
-          <MessageList messages={messages} actions={actions} windowOpen={windowOpen} />
+          <MessageList
+            messages={messages}
+            actions={actions}
+            windowOpen={windowOpen}
+            marketingHeld={marketingHeld}
+          />
         </>
       )}
       <div ref={bottom} />
