@@ -1,11 +1,24 @@
 // Runs before `npm run dev`: working local defaults and an up-to-date local D1.
 // `--no-migrate` only creates .dev.vars (the browser tests migrate their own database).
 import { execSync } from "node:child_process";
-import { copyFileSync, existsSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 if (!existsSync(".dev.vars")) {
   copyFileSync(".dev.vars.example", ".dev.vars");
   console.log("Created .dev.vars from .dev.vars.example (local defaults).");
+}
+
+// The example's operator token is public, and the Worker refuses it: each copy gets its own.
+const EXAMPLE_OPERATOR_TOKEN = "local-operator-token-change-me";
+const vars = readFileSync(".dev.vars", "utf8");
+if (vars.includes(`OPERATOR_TOKEN="${EXAMPLE_OPERATOR_TOKEN}"`)) {
+  const token = randomBytes(32).toString("hex");
+  writeFileSync(
+    ".dev.vars",
+    vars.replace(`OPERATOR_TOKEN="${EXAMPLE_OPERATOR_TOKEN}"`, `OPERATOR_TOKEN="${token}"`),
+  );
+  console.log("Gave .dev.vars an operator token of its own (npm run stores reads it there).");
 }
 
 if (!process.argv.includes("--no-migrate")) {

@@ -10,6 +10,20 @@ import { moveOrganization } from "./move-steps.mjs";
 const STORE_LIMIT_BYTES = 10 * 1024 ** 3;
 const FLAG_AT = 0.6;
 
+/**
+ * The token travels with every call: only `https:`, or plain `http:` to this very machine.
+ * @param {string} url
+ */
+function safeAddress(url) {
+  try {
+    const { protocol, hostname } = new URL(url);
+    const local = ["localhost", "127.0.0.1", "[::1]"].includes(hostname);
+    return protocol === "https:" || (protocol === "http:" && local);
+  } catch {
+    return false;
+  }
+}
+
 /** @param {string} [message] @returns {never} */
 function usage(message) {
   if (message) console.error(message);
@@ -36,6 +50,9 @@ if (command !== "list" && command !== "move" && command !== "abort") {
   usage(command ? `Orden desconocida: ${command}` : undefined);
 }
 if (!base) usage("Falta la dirección tras --url.");
+if (!safeAddress(base)) {
+  usage(`${base}: usa https:// (http:// solo para esta máquina: localhost, 127.0.0.1, [::1]).`);
+}
 const token = operatorToken();
 if (!token) usage("Falta OPERATOR_TOKEN (en el entorno o en .dev.vars).");
 
@@ -184,6 +201,7 @@ async function move(id, name, to) {
   }
   const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
   console.log(
-    `  Listo: en ${finished.state === "store" ? "su almacén" : "D1"} (copiado en ${seconds(times.copyMs)}; escrituras en espera ${seconds(times.switchingMs)}).`,
+    `  Copiado en ${seconds(times.copyMs)}; escrituras en espera ${seconds(times.switchingMs)}.`,
   );
+  console.log(`  Listo: en ${finished.state === "store" ? "su almacén" : "D1"}.`);
 }

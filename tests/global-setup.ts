@@ -4,7 +4,7 @@ import { startFakeModel } from "./fakes/model-server.mjs";
 
 export const TEST_APP_SECRET = "test-app-secret";
 export const TEST_AI_KEY = "test-ai-key";
-export const TEST_OPERATOR_TOKEN = "test-operator-token";
+export const TEST_OPERATOR_TOKEN = "test-operator-token-0123456789abcdef";
 
 declare module "vitest" {
   export interface ProvidedContext {

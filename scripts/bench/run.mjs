@@ -101,7 +101,7 @@ const MOVE_SEED = { conversations: Number(option("conversations", 20_000)), mess
 const MOVE_LIVE_PER_SECOND = 5;
 const APP_SECRET = "bench-app-secret";
 /** The operator's routes (/api/v1/operator) move the organizations into their stores. */
-const OPERATOR_TOKEN = "bench-operator-token";
+const OPERATOR_TOKEN = "bench-operator-token-0123456789abcdef";
 const PHONE_NUMBER_ID = "900000000000001";
 /** The history benchmark's number, marked `coexistence` (shared with the WhatsApp Business app). */
 const HISTORY_PHONE_NUMBER_ID = "900000000000002";

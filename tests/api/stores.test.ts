@@ -17,6 +17,7 @@ import {
   type StoreMigration,
 } from "../../durable-objects/store-migrations";
 import { organizationStore } from "../../worker/stores/registry";
+import { EXAMPLE_OPERATOR_TOKEN } from "../../worker/stores/operator-routes";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { keepInD1, orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
 import {
@@ -306,10 +307,15 @@ describe("migration 0014", () => {
 });
 
 describe("GET /api/v1/operator/stores", () => {
-  const list = (token?: string, bindings = env) =>
+  const list = (token?: string, bindings = env, address = "198.51.100.1") =>
     workerApp.request(
       "/api/v1/operator/stores",
-      { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+      {
+        headers: {
+          "CF-Connecting-IP": address,
+          ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        },
+      },
       bindings,
     );
 
@@ -339,6 +345,39 @@ describe("GET /api/v1/operator/stores", () => {
       headers: { Authorization: `Bearer ${env.OPERATOR_TOKEN!}` },
     });
     expect(viaWorker.status).toBe(200);
+  });
+
+  it("has no routes with a token under 32 characters or the example's, and says why once in the log", async () => {
+    const refusal = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const weak of ["corto-0123456789", EXAMPLE_OPERATOR_TOKEN]) {
+      const res = await list(weak, { ...env, OPERATOR_TOKEN: weak });
+      expect(res.status, weak).toBe(404);
+    }
+    const said = refusal.mock.calls.filter(([line]) => String(line).includes("OPERATOR_TOKEN"));
+    expect(said).toEqual([[expect.stringMatching(/^OPERATOR_TOKEN refused: .*32 characters/)]]);
+    refusal.mockRestore();
+  });
+
+  it("lets an address fail 10 times in 15 minutes, then refuses it even the right token, logging each refusal", async () => {
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const guesser = "203.0.113.77";
+    for (let i = 0; i < 10; i++) {
+      expect((await list(`adivina-${i}`, env, guesser)).status).toBe(401);
+    }
+    const locked = await list(env.OPERATOR_TOKEN!, env, guesser);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(800);
+    // Another address is not held back.
+    expect((await list(env.OPERATOR_TOKEN!, env, "203.0.113.78")).status).toBe(200);
+    const refusals = warned.mock.calls.filter(([line]) => line === "operator call refused");
+    expect(refusals).toHaveLength(10);
+    expect(refusals[0]).toEqual([
+      "operator call refused",
+      guesser,
+      "GET",
+      "/api/v1/operator/stores",
+    ]);
+    warned.mockRestore();
   });
 });
 

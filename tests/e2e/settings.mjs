@@ -12,7 +12,7 @@ export const E2E_SETTINGS = {
   appSecret: "e2e-app-secret",
   aiKey: "e2e-ai-key",
   /** `npm run stores` against the browser tests' server (operator-command.spec.ts). */
-  operatorToken: "e2e-operator-token",
+  operatorToken: "e2e-operator-token-0123456789abcdef",
 };
 
 /** The organization a browser test's owner (and the screenshots' clinic) creates. */

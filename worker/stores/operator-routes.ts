@@ -5,6 +5,8 @@ import { organizations, organizationStores } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
 import { jsonBody } from "../http/validate";
+import { addressKey } from "../http/address-key";
+import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import type { StoreListing } from "./contract";
 import {
   abortMove,
@@ -30,16 +32,51 @@ async function sameSecret(given: string, expected: string) {
   return crypto.subtle.timingSafeEqual(a, b);
 }
 
+/** The shortest operator token the routes accept. */
+export const OPERATOR_TOKEN_MIN_LENGTH = 32;
+/** `.dev.vars.example`'s placeholder: public, so never a token (`npm run dev` makes a random one). */
+export const EXAMPLE_OPERATOR_TOKEN = "local-operator-token-change-me";
+/** Refused operator calls an address may make before it waits (a token is not guessed here). */
+const OPERATOR_FAILURES: Limit = { max: 10, windowSeconds: 15 * 60 };
+
+/** Each isolate says once why it refuses the configured token. */
+let refusalLogged = false;
+
+/**
+ * The operator's token when it is one: unset, or too short or the example's (refused, with a
+ * log line the first time an isolate meets it), the routes do not exist.
+ */
+function operatorToken(token: string | undefined) {
+  if (!token) return null;
+  const weak = token.length < OPERATOR_TOKEN_MIN_LENGTH || token === EXAMPLE_OPERATOR_TOKEN;
+  if (!weak) return token;
+  if (!refusalLogged) {
+    refusalLogged = true;
+    console.error(
+      `OPERATOR_TOKEN refused: it must have ${OPERATOR_TOKEN_MIN_LENGTH} characters or more and not be the example's; the operator's routes are off until it is replaced (openssl rand -hex 32).`,
+    );
+  }
+  return null;
+}
+
 /**
  * `/api/v1/operator/*`: the operator's own calls (`npm run stores`), authorized by the
- * `OPERATOR_TOKEN` secret. A deployment without one does not have them: 404.
+ * `OPERATOR_TOKEN` secret. A deployment without one, or with a weak one, does not have them:
+ * 404. Refused calls are counted per address (10 in 15 minutes, then 429) and logged.
  */
 export const operatorRoutes = new Hono<AppContext>()
   .use(async (c, next) => {
-    const expected = c.env.OPERATOR_TOKEN;
+    const expected = operatorToken(c.env.OPERATOR_TOKEN);
     if (!expected) throw notFound("Ruta no encontrada.");
+    const address = addressKey(c.req.header("CF-Connecting-IP") ?? null);
+    const failures = `operator:ip:${address}`;
+    await assertUnderLimit(c.var.db, failures, OPERATOR_FAILURES);
     const given = c.req.header("Authorization")?.match(/^Bearer (.+)$/)?.[1] ?? "";
-    if (!(await sameSecret(given, expected))) throw unauthorized("Token de operador no válido.");
+    if (!(await sameSecret(given, expected))) {
+      await countHit(c.var.db, failures, OPERATOR_FAILURES);
+      console.warn("operator call refused", address, c.req.method, c.req.path);
+      throw unauthorized("Token de operador no válido.");
+    }
     await next();
   })
   /** Every organization and where its data is, as the registry knows it. */
