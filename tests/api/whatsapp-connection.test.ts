@@ -93,6 +93,41 @@ describe("connecting by hand", () => {
     expect(res.body.message).toContain("token de acceso de Meta no es válido");
     expect((await answer(api(owner.token)["whatsapp-config"].$get())).status).toBe(404);
   });
+
+  it("refuses a WhatsApp Business Account that does not hold the number, storing nothing", async () => {
+    const owner = await createOwner();
+    const res = await connectByHand(owner.token, {
+      phone_number_id: "555000444",
+      business_account_id: GRAPH_FIXTURES.foreignWabaId,
+      access_token: "sandbox-access-token",
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      error: "meta_error",
+      message: "Esa cuenta de WhatsApp Business no tiene este número: revisa su identificador.",
+      details: [{ path: "business_account_id" }],
+    });
+    expect((await answer(api(owner.token)["whatsapp-config"].$get())).status).toBe(404);
+    // Nor on a change of the account alone.
+    await connectByHand(owner.token, {
+      phone_number_id: "555000444",
+      business_account_id: "waba-1",
+      access_token: "sandbox-access-token",
+    });
+    const moved = await answer(
+      api(owner.token)["whatsapp-config"].$patch({
+        json: { business_account_id: GRAPH_FIXTURES.foreignWabaId },
+      }),
+    );
+    expect(moved.status).toBe(422);
+    const kept = await env.DB.prepare(
+      "SELECT business_account_id FROM whatsapp_connections WHERE organization_id = ?",
+    )
+      .bind(owner.organization.id)
+      .first<{ business_account_id: string }>();
+    expect(kept!.business_account_id).toBe("waba-1");
+    await disconnect(owner.token);
+  });
 });
 
 describe("POST /whatsapp/oauth/exchange", () => {

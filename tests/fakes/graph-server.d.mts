@@ -14,6 +14,8 @@ export const GRAPH_FIXTURES: {
   appWabaId: string;
   appPhoneNumberId: string;
   appDisplayPhoneNumber: string;
+  foreignWabaId: string;
+  foreignPhoneNumberId: string;
 };
 export function startFakeGraph(options?: {
   port?: number;

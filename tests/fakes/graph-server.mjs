@@ -29,6 +29,9 @@ export const GRAPH_FIXTURES = {
   appWabaId: "102290129340399",
   appPhoneNumberId: "106540352242923",
   appDisplayPhoneNumber: "+34 600 000 001",
+  /** Another business's account, which holds only its own number (a WABA id typed by hand). */
+  foreignWabaId: "102290129340400",
+  foreignPhoneNumberId: "106540352242924",
 };
 
 /** The fixtures' number as analytics name it (digits only): pricing points without `phone`. */
@@ -197,6 +200,11 @@ export async function startFakeGraph({
   let messageSequence = 0;
   /** Each number's messaging limit tier, set through /__fake/messaging-limit. */
   const messagingLimits = new Map();
+  /**
+   * The numbers asked for by id (tests give each organization its own): the sandbox's accounts
+   * hold every one of them, as the fixture's account holds its number; the foreign one, none.
+   */
+  const numbersSeen = new Set();
   /** Ids chosen for the next accepted message containing a text (/__fake/message-id). */
   let chosenIds = [];
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
@@ -567,6 +575,7 @@ export async function startFakeGraph({
         method === "GET" &&
         url.searchParams.get("fields")?.includes("display_phone_number")
       ) {
+        numbersSeen.add(node);
         return sendJson(res, 200, {
           id: F.phoneNumberId,
           display_phone_number: F.displayPhoneNumber,
@@ -575,7 +584,14 @@ export async function startFakeGraph({
           code_verification_status: "VERIFIED",
         });
       }
-      if (node === F.wabaId && edge === "phone_numbers") {
+      if (node === F.foreignWabaId && edge === "phone_numbers") {
+        const own = { id: F.foreignPhoneNumberId, display_phone_number: "+34 699 999 999" };
+        return sendJson(res, 200, { data: [{ ...own, verified_name: "Otra Empresa" }] });
+      }
+      // The fixture's account, or any other the tests type by hand: the fixture's number first,
+      // then every number asked for by id.
+      if (edge === "phone_numbers" && node !== F.appWabaId) {
+        const seen = [...numbersSeen].filter((id) => id !== F.phoneNumberId);
         return sendJson(res, 200, {
           data: [
             {
@@ -584,6 +600,7 @@ export async function startFakeGraph({
               verified_name: F.verifiedName,
               quality_rating: "GREEN",
             },
+            ...seen.map((id) => ({ id, display_phone_number: F.displayPhoneNumber })),
           ],
           paging: { cursors: { before: "QVFI", after: "QVFI" } },
         });

@@ -65,17 +65,33 @@ async function assertAgentInOrganization(
   if (!agent) throw notFound("Agente no encontrado.");
 }
 
-/** Checks the number and token against Meta before anything is stored. */
-async function verifyWithMeta(deps: Deps, phoneNumberId: string, token: string) {
+/**
+ * Checks the number and token against Meta before anything is stored, and that the WhatsApp
+ * Business Account typed holds the number: webhooks are routed by it (`account_update`, history),
+ * so another business's account id must never be kept beside this number.
+ */
+async function verifyWithMeta(
+  deps: Deps,
+  input: { phoneNumberId: string; wabaId: string; token: string },
+) {
+  const graph = metaGraph(deps.env, input.token);
+  const number = await refusedAt("access_token", graph.getPhoneNumber(input.phoneNumberId));
+  const held = await refusedAt("business_account_id", graph.listPhoneNumbers(input.wabaId));
+  if (!held.data.some((n) => n.id === input.phoneNumberId)) {
+    const message =
+      "Esa cuenta de WhatsApp Business no tiene este número: revisa su identificador.";
+    throw new AppError(422, "meta_error", message, [{ path: "business_account_id", message }]);
+  }
+  return number;
+}
+
+/** Meta's refusal of a call, as a 422 on the field the person typed for it. */
+async function refusedAt<T>(path: string, call: Promise<T>) {
   try {
-    return await metaGraph(deps.env, token).getPhoneNumber(phoneNumberId);
+    return await call;
   } catch (error) {
-    if (error instanceof GraphError) {
-      throw new AppError(422, "meta_error", error.message, [
-        { path: "access_token", message: error.message },
-      ]);
-    }
-    throw error;
+    if (!(error instanceof GraphError)) throw error;
+    throw new AppError(422, "meta_error", error.message, [{ path, message: error.message }]);
   }
 }
 
@@ -94,7 +110,11 @@ export async function saveConfig(
   if (input.default_agent_id) {
     await assertAgentInOrganization(orgDb, member.organizationId, input.default_agent_id);
   }
-  const number = await verifyWithMeta(deps, input.phone_number_id, input.access_token);
+  const number = await verifyWithMeta(deps, {
+    phoneNumberId: input.phone_number_id,
+    wabaId: input.business_account_id,
+    token: input.access_token,
+  });
   const taken = await db.query.whatsappConnections.findFirst({
     where: eq(whatsappConnections.phoneNumberId, input.phone_number_id),
   });
