@@ -6,39 +6,18 @@ import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe"
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
-import { forgetPersonIn, type Person } from "../worker/auth/account-in-organization";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import * as schema from "../worker/db/schema";
 import type { OrganizationDb } from "../worker/db/client";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
-import {
-  applySync,
-  countOf,
-  pageOf,
-  summaryOf,
-  type StoreRow,
-  type StoreTable,
-  type SyncScope,
-} from "../worker/stores/store-tables";
-import {
-  OrganizationGone,
-  allDataInStore,
-  freshStoreRoute,
-  storeRefused,
-  storeRoute,
-} from "../worker/stores/registry";
+import { pageOf, type StoreTable } from "../worker/stores/store-tables";
+import { OrganizationGone, storeRefused } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
-import { keepEarliest, putJob, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
+import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
-import {
-  applyHeldHere,
-  deliverHere,
-  holdHere,
-  retryHeldHere,
-  type DeliveryStore,
-} from "../worker/whatsapp/store-delivery";
+import { deliverHere, type DeliveryStore } from "../worker/whatsapp/store-delivery";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -58,8 +37,6 @@ const MAX_WAIT_MS = 10_000;
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 /** When a reply asks again for a voice note another path is transcribing. */
 const HELD_NOTE_RETRY_MS = 5_000;
-/** How often replies and transcripts held by a move's switch ask whether it has ended. */
-const SWITCH_RECHECK_MS = 5_000;
 /** The tombstone `erase` leaves: the only key of a deleted organization's store. */
 const ERASED = "erased";
 
@@ -268,34 +245,12 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
-   * One page of a table's rows, in key order after `after` (the export; a move's copy); null
-   * when this is not the organization's store (never an empty page: a move would copy none).
+   * One page of a table's rows, in key order after `after` (an owner's export); null when this
+   * is not the organization's store (never an empty page: the export would miss its rows).
    */
   async page(organizationId: string, table: StoreTable, after: string, limit: number) {
     if (!this.serves(organizationId)) return null;
     return pageOf(this.data, organizationId, table, after, limit);
-  }
-
-  /**
-   * A move's page of a table's rows from D1, or its rows of some keys written since: the store's
-   * rows in the same scope become those (`applySync`). Answers how many rows changed, how many
-   * were refused, and the scope's rows here as they now are (count and checksum).
-   */
-  async syncRows(organizationId: string, table: StoreTable, rows: StoreRow[], scope: SyncScope) {
-    if (!this.serves(organizationId)) return null;
-    return applySync(this.data, organizationId, table, rows, scope);
-  }
-
-  /** How many rows of a table the store holds (a move's check); null as `page`. */
-  async count(organizationId: string, table: StoreTable) {
-    if (!this.serves(organizationId)) return null;
-    return countOf(this.data, organizationId, table);
-  }
-
-  /** How many rows of a table the store holds, and their checksum (a move's check); null as `page`. */
-  async summary(organizationId: string, table: StoreTable) {
-    if (!this.serves(organizationId)) return null;
-    return summaryOf(this.data, organizationId, table);
   }
 
   /**
@@ -304,17 +259,7 @@ export class OrganizationHub extends DurableObject<Env> {
    */
   async runPart(organizationId: string, part: OrganizationPart) {
     if (!this.serves(organizationId)) return null;
-    return runPart(await this.depsFor(organizationId), organizationId, part);
-  }
-
-  /**
-   * A deleted account's person forgotten in this store's copy of the organization's data while
-   * the data itself is in D1 (worker/stores/organization-parts.ts, `forgetInStoreCopy`).
-   */
-  async forgetInCopy(organizationId: string, person: Person) {
-    if (!this.serves(organizationId)) return null;
-    await forgetPersonIn(this.data, organizationId, person);
-    return true;
+    return runPart(this.depsFor(organizationId), organizationId, part);
   }
 
   /**
@@ -373,24 +318,12 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
-   * One organization's part of a WhatsApp delivery, applied in one transaction where its data
-   * is, its replies queued and its events sent (worker/whatsapp/store-delivery.ts).
+   * One organization's part of a WhatsApp delivery, applied in one transaction, its replies
+   * queued and its events sent (worker/whatsapp/store-delivery.ts).
    */
   async deliver(organizationId: string, part: DeliveryPart) {
     if (!this.serves(organizationId)) return null;
     return deliverHere(this.deliveryStore(), organizationId, part);
-  }
-
-  /** A part that arrived while the organization moves: held until the move ends. */
-  async hold(organizationId: string, part: DeliveryPart) {
-    if (!this.serves(organizationId)) return null;
-    return holdHere(this.deliveryStore(), organizationId, part);
-  }
-
-  /** The move has ended: the held parts, in arrival order, where the data now is. */
-  async applyHeld(organizationId: string) {
-    if (!this.serves(organizationId)) return 0;
-    return applyHeldHere(this.deliveryStore(), organizationId);
   }
 
   /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
@@ -444,24 +377,16 @@ export class OrganizationHub extends DurableObject<Env> {
   private readonly isFull = () => this.ctx.storage.sql.databaseSize > this.fullAtBytes;
 
   /**
-   * Runs a job at `dueAt`, or sooner if it is already due sooner; at `dueAt` whatever it was
-   * before with `replace` (the store's copy goes 30 days after the latest move back, not an
-   * earlier one: worker/stores/store-copies.ts). worker/stores/store-jobs.ts.
+   * Runs a job at `dueAt`, or sooner if it is already due sooner (worker/stores/store-jobs.ts).
    */
-  async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number, replace = false) {
+  async scheduleJob(organizationId: string, name: StoreJobName, dueAt: number) {
     if (!this.serves(organizationId)) return;
-    await this.queueJob(organizationId, name, dueAt, replace);
+    await this.queueJob(organizationId, name, dueAt);
   }
 
-  private async queueJob(
-    organizationId: string,
-    name: StoreJobName,
-    dueAt: number,
-    replace = false,
-  ) {
+  private async queueJob(organizationId: string, name: StoreJobName, dueAt: number) {
     this.own(organizationId);
-    const schedule = replace ? putJob : keepEarliest;
-    await schedule(this.ctx.storage, organizationId, name, dueAt);
+    await keepEarliest(this.ctx.storage, organizationId, name, dueAt);
     await this.armAlarm(dueAt);
   }
 
@@ -499,43 +424,23 @@ export class OrganizationHub extends DurableObject<Env> {
     await this.armAlarm();
   }
 
-  /**
-   * Whether a due transcript or reply may run now, asked of the registry as it is now before
-   * each: while the organization's move is switching what it wrote could miss the move's last
-   * copy (its jobs wait the same way), so it is put off; a registry that cannot be read counts
-   * as switching (put off, never lost, and the alarm goes on). A deleted organization's throws
-   * `OrganizationGone`.
-   */
-  private async mayRun(key: string, work: PendingTranscript | PendingReply) {
-    try {
-      const route = await freshStoreRoute(this.env, work.organizationId);
-      if (route.state !== "switching") return true;
-    } catch (error) {
-      // A deleted organization's store erases itself (`alarm`).
-      if (error instanceof OrganizationGone) throw error;
-      console.error("registry unreadable: transcripts and replies put off", error);
-    }
-    await this.ctx.storage.put(key, { ...work, dueAt: Date.now() + SWITCH_RECHECK_MS });
-    return false;
-  }
-
   /** The due transcripts, then the due replies (`alarm`). */
   private async answerCustomers() {
     const closedAt = Date.now();
     const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
     for (const [key, job] of transcripts) {
       if (this.erased) return;
-      if (job.dueAt > closedAt || !(await this.mayRun(key, job))) continue;
+      if (job.dueAt > closedAt) continue;
       try {
         // A note another path holds is that path's to finish: waiting here would hold every
         // reply of the organization (an abandoned claim is swept back after its lease).
-        const deps = await this.depsFor(job.organizationId);
+        const deps = this.depsFor(job.organizationId);
         await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length), {
           waitForOtherPath: false,
         });
       } catch (error) {
         // Left "pending": the next reply to that conversation transcribes it first, and the
-        // sweep takes it again once it is stuck (the cron's over D1, this store's job here).
+        // sweep takes it again once it is stuck (this store's job).
         console.error("transcription abandoned", key, error);
         await keepEarliest(
           this.ctx.storage,
@@ -550,10 +455,10 @@ export class OrganizationHub extends DurableObject<Env> {
     const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
     for (const [key, reply] of pending) {
       if (this.erased) return;
-      if (reply.dueAt > now || !(await this.mayRun(key, reply))) continue;
+      if (reply.dueAt > now) continue;
       const conversationId = key.slice("reply:".length);
       try {
-        const deps = await this.depsFor(reply.organizationId);
+        const deps = this.depsFor(reply.organizationId);
         const outcome = await replyToConversation(deps, reply.organizationId, conversationId);
         if (outcome === "later") await this.postponeIfUnchanged(key, reply);
         else await this.deleteIfUnchanged(key, reply);
@@ -571,8 +476,10 @@ export class OrganizationHub extends DurableObject<Env> {
         } else {
           console.error("AI reply abandoned", conversationId, error);
           if (!(error instanceof ModelError)) {
-            await this.depsFor(reply.organizationId)
-              .then((deps) => replyAbandoned(deps, reply.organizationId, conversationId))
+            await Promise.resolve()
+              .then(() =>
+                replyAbandoned(this.depsFor(reply.organizationId), reply.organizationId, conversationId),
+              )
               .catch((failed: unknown) => console.error("AI reply failure not shown", failed));
           }
           await this.deleteIfUnchanged(key, reply);
@@ -594,24 +501,14 @@ export class OrganizationHub extends DurableObject<Env> {
         this.own(organizationId);
         await this.reportSchema(organizationId, this.schemaVersion, at);
       },
-      retryHeld: async (organizationId) => {
-        this.own(organizationId);
-        return retryHeldHere(this.deliveryStore(), organizationId);
-      },
     };
   }
 
-  /**
-   * What a job works with: the organization's data in this store once all of it is here, in
-   * D1 until then (decision 0054).
-   */
-  private async depsFor(organizationId: string) {
+  /** What a job, a reply or a delivery works with: the organization's data in this store. */
+  private depsFor(organizationId: string) {
     this.own(organizationId);
-    const route = await storeRoute(this.env, organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
-    return allDataInStore(route)
-      ? depsForBackground(this.env, waitUntil, this.data, this.isFull)
-      : depsForBackground(this.env, waitUntil);
+    return depsForBackground(this.env, waitUntil, this.data, this.isFull);
   }
 
   /** A message that arrived while replying re-scheduled the key: keep that new schedule. */

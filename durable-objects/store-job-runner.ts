@@ -1,7 +1,6 @@
 /**
  * The store's side of its jobs (worker/stores/store-jobs.ts): recording when each is due, and
- * running the due ones, from its alarm or the daily wake, with the store's own data: the same
- * services the cron runs over D1 then see only this organization.
+ * running the due ones, from its alarm or the daily wake, with the store's own data.
  */
 import type { OrganizationDb } from "../worker/db/client";
 import type { Env } from "../worker/env";
@@ -14,10 +13,8 @@ import { runFollowUps } from "../worker/follow-ups/sending";
 import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
 import { publish } from "../worker/realtime/publish";
 import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
-import { removeStoreCopy } from "../worker/stores/store-copies";
-import { OrganizationGone, allDataInStore, storeRoute } from "../worker/stores/registry";
+import { OrganizationGone, storeRoute } from "../worker/stores/registry";
 import {
-  JOBS_WHEREVER_THE_DATA_IS,
   STORE_JOBS,
   STORE_JOB_PREFIX,
   isStoreJob,
@@ -35,9 +32,6 @@ const DAY_MS = 24 * 60 * 60_000;
  */
 const RUN_LEASE_MS = 15 * 60_000;
 
-/** How soon a job put off by a move's switch looks again. */
-const SWITCH_RECHECK_MS = 30_000;
-
 /** What the jobs need of the store. */
 export interface JobStore {
   storage: DurableObjectStorage;
@@ -48,8 +42,6 @@ export interface JobStore {
   storeFull: () => boolean;
   /** Tells the registry the store ran its day (`at`), with its size and messages. */
   reportDay: (organizationId: string, at: Date) => Promise<void>;
-  /** Tries the deliveries it still holds from a move; answers when to try again, if ever. */
-  retryHeld: (organizationId: string) => Promise<number | null>;
   waitUntil: (work: Promise<unknown>) => void;
 }
 
@@ -87,9 +79,6 @@ const RUNS: Record<
   broadcasts: (deps, at, organizationId) => runBroadcasts(deps, organizationId, at),
   // What is due, a couple of seconds at a time; then when the next wait is over.
   follow_ups: (deps, at, organizationId) => runFollowUps(deps, organizationId, at),
-  // A held delivery that failed when its move ended: again until none is left, however quiet
-  // the organization is (a new delivery would apply it too, unless it is stuck).
-  held_deliveries: (_deps, _at, organizationId, store) => store.retryHeld(organizationId),
   // Statuses a send could not apply, still held: applied, then again at once while more are left.
   held_statuses: async (deps, _at, organizationId, store) => {
     const applied = await applyStrandedStatuses(deps, organizationId);
@@ -104,9 +93,6 @@ const RUNS: Record<
     }
     return applied.more ? Date.now() : null;
   },
-  // What a move left here once the organization's data is in D1 again, after 30 days.
-  store_copy: (_deps, _at, organizationId, store) =>
-    removeStoreCopy(store.env, store.data, organizationId),
 };
 
 /** Records that a job is due at `dueAt`, whenever it was due before. */
@@ -162,8 +148,6 @@ export async function runDueJobs(store: JobStore, at: Date) {
  */
 async function scheduleTheUnscheduled(store: JobStore, organizationId: string, at: Date) {
   for (const name of STORE_JOBS) {
-    // The store's copy goes only on the date a move gave it.
-    if (name === "store_copy") continue;
     if (!(await store.storage.get(storeJobKey(name)))) {
       await putJob(store.storage, organizationId, name, at.getTime());
     }
@@ -198,8 +182,7 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   // Gone: the store was erased while the job ran.
   if (!current) return;
   // What was asked for while it ran (a send that failed again; a broadcast scheduled for
-  // tomorrow, committed after the run read) is kept: a run that then finds nothing ends. A date
-  // given outright (`putJob`: the store copy's) replaced the lease.
+  // tomorrow, committed after the run read) is kept: a run that then finds nothing ends.
   const scheduledMeanwhile = current.running ? Infinity : current.dueAt;
   const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile, current.asked ?? Infinity);
   if (Number.isFinite(dueAt)) await putJob(store.storage, job.organizationId, name, dueAt);
@@ -207,10 +190,8 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
 }
 
 /**
- * A job runs on the store's data once all of it is here. While a move switches it waits (a
- * deletion would fail the move's check, an update could miss its copy); once the data is back
- * in D1 the job is the cron's, and is dropped here, except the jobs the cron does not run,
- * which run over D1 then.
+ * A job runs on the store's data, once the registry (as this isolate last read it) still names
+ * the organization: a deleted one's throws `OrganizationGone`, and its store erases itself.
  */
 async function runOnStoreData(
   store: JobStore,
@@ -218,14 +199,7 @@ async function runOnStoreData(
   organizationId: string,
   at: Date,
 ) {
-  const route = await storeRoute(store.env, organizationId);
-  const inStore = allDataInStore(route);
-  if (!inStore && !JOBS_WHEREVER_THE_DATA_IS.has(name)) return null;
-  // A switch lasts a minute or two: looked at again soon, so that a broadcast under way goes on
-  // soon after it.
-  if (route.state === "switching") return Date.now() + SWITCH_RECHECK_MS;
-  const deps = inStore
-    ? depsForBackground(store.env, store.waitUntil, store.data, store.storeFull)
-    : depsForBackground(store.env, store.waitUntil);
+  await storeRoute(store.env, organizationId);
+  const deps = depsForBackground(store.env, store.waitUntil, store.data, store.storeFull);
   return RUNS[name](deps, at, organizationId, store);
 }

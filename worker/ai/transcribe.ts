@@ -18,7 +18,7 @@ import {
 } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
-import { organizationStore, organizationsServedBy } from "../stores/registry";
+import { organizationStore } from "../stores/registry";
 
 export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
 
@@ -242,14 +242,11 @@ const SWEPT_WINDOW_MS = 24 * 60 * 60_000;
 const SWEEP_LIMIT = 500;
 
 /**
- * The five-minute cron's sweep: a voice note still `pending` ten minutes after it arrived (its
- * hub could not be reached then) goes to its organization's hub again, which transcribes it
- * and tells the consoles, so no note stays "Transcribiendo…" for good. Answers how many.
- * One statement finds them in every organization whose data is in D1 (`deps.orgDb`, by the
- * pending notes' index): sweeping organization by organization would cost a statement for
- * each (docs/decisions/0053).
+ * The store's sweep (its `transcripts` job): a voice note still `pending` ten minutes after it
+ * arrived (its transcription was abandoned) is queued again, transcribed and told to the
+ * consoles, so no note stays "Transcribiendo…" for good. Answers how many.
  */
-export async function resumeStuckTranscripts({ db, orgDb, env }: Deps, now: Date) {
+export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
   const stuck = await orgDb
     .select({ id: messages.id, organizationId: messages.organizationId })
     .from(messages)
@@ -262,14 +259,8 @@ export async function resumeStuckTranscripts({ db, orgDb, env }: Deps, now: Date
     )
     .orderBy(messages.createdAt)
     .limit(SWEEP_LIMIT);
-  // Over D1, a moved organization's old rows stay pending: its store sweeps its own.
-  const served = await organizationsServedBy(
-    { db, orgDb },
-    stuck.map((note) => note.organizationId),
-  );
-  const resumed = stuck.filter((note) => served.has(note.organizationId));
   const byOrganization = new Map<string, string[]>();
-  for (const { id, organizationId } of resumed) {
+  for (const { id, organizationId } of stuck) {
     const ids = byOrganization.get(organizationId) ?? [];
     ids.push(id);
     byOrganization.set(organizationId, ids);
@@ -279,5 +270,5 @@ export async function resumeStuckTranscripts({ db, orgDb, env }: Deps, now: Date
       scheduleTranscripts(env, organizationId, ids),
     ),
   );
-  return resumed.length;
+  return stuck.length;
 }

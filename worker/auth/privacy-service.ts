@@ -34,21 +34,9 @@ import {
   type ExportRow,
   type Person,
 } from "./account-in-organization";
-import {
-  auditAccount,
-  auditIn,
-  forgetInStoreCopy,
-  inOrganizationData,
-} from "../stores/organization-parts";
-import {
-  organizationStore,
-  storeAt,
-  storeRefused,
-  storeRoute,
-  tableIsInStore,
-} from "../stores/registry";
-import { STORE_TABLE_NAMES, keyOf, pageOf, type StoreTable } from "../stores/store-tables";
-import { forgetInD1Copy } from "../stores/d1-copies";
+import { auditAccount, auditIn, inOrganizationData } from "../stores/organization-parts";
+import { organizationStore, storeRefused } from "../stores/registry";
+import { STORE_TABLE_NAMES, keyOf, type StoreTable } from "../stores/store-tables";
 
 export { EXPORT_PAGE_SIZE };
 
@@ -180,7 +168,7 @@ const NOT_EXPORTED = new Set<StoreTable>([
 ]);
 
 /** The organization's part of an owner's export: its row, its lists, its connections. */
-async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
+async function organizationSection({ db, env }: Deps, orgId: string) {
   const [organization, whatsapp, pixel] = await db.batch([
     db.select().from(organizations).where(eq(organizations.id, orgId)),
     // Connections without their secrets.
@@ -203,16 +191,14 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
       .from(metaConnections)
       .where(eq(metaConnections.organizationId, orgId)),
   ]);
-  // Each table read where its rows are: the store once the organization moved it there.
-  const route = await storeRoute(env, orgId);
+  // Each table read from the store, a page a call.
+  const store = await organizationStore(env, orgId);
   const ofOrganization = (table: StoreTable) =>
     new PagedList(
       (after) =>
-        tableIsInStore(route, table)
-          ? storeAt(env, route)
-              .page(orgId, table, after, EXPORT_PAGE_SIZE)
-              .then((rows) => rows ?? Promise.reject(storeRefused(orgId, "the export")))
-          : pageOf(orgDb, orgId, table, after, EXPORT_PAGE_SIZE),
+        store
+          .page(orgId, table, after, EXPORT_PAGE_SIZE)
+          .then((rows) => rows ?? Promise.reject(storeRefused(orgId, "the export"))),
       (row) => row,
       (row) => keyOf(table, row),
     );
@@ -240,7 +226,7 @@ async function organizationSection({ db, orgDb, env }: Deps, orgId: string) {
  * Everything about the caller; with the organization's data when the caller owns it. The
  * document is streamed as it is read, a page of rows at a time, so its size is bounded by
  * nothing the tenant stored. The person's entries and mentions are read in D1 and in each
- * organization whose data may name them (`organizationsNaming`), where its data is.
+ * organization whose data may name them (`organizationsNaming`), in its store.
  */
 export async function exportAccount(deps: Deps, caller: Caller) {
   const { db } = deps;
@@ -372,14 +358,12 @@ export async function deleteAccount(
     });
   }
   // Then every organization that had them (one that invited them, or that they left, may name
-  // them), wherever its data is, before the account goes: after that, nothing says which
+  // them), in its store, before the account goes: after that, nothing says which
   // organizations to visit. A failure here leaves the account, whose deletion can be asked
   // again.
   for (const organizationId of await organizationsNaming(db, person, membership)) {
     if (organizationId === deleted) continue;
     await inOrganizationData(deps, organizationId, { kind: "forget", person });
-    await forgetInD1Copy(deps, organizationId, person);
-    await forgetInStoreCopy(deps, organizationId, person);
   }
   // Without the address: it would be the person's, kept after they asked to be forgotten.
   const deletion = {

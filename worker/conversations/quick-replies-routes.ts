@@ -1,17 +1,13 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
-import { organizationData } from "../stores/organization-data";
 import { jsonBody } from "../http/validate";
 import { quickReplyInput, quickReplyUpdateInput } from "./quick-replies-contract";
 import * as quickReplies from "./quick-replies-service";
 
-/**
- * Every member uses and manages the team's quick replies: the first of the organization's data
- * to be served by its store once it has moved there (docs/decisions/0052).
- */
+/** Every member uses and manages the team's quick replies. */
 export const quickReplyRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember, organizationData("quick_replies"))
+  .use(requireCaller, requireMember)
   .get("/", async (c) =>
     c.json({ data: await quickReplies.listQuickReplies(c.var.deps.orgDb, c.var.member) }),
   )

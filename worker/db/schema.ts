@@ -154,8 +154,9 @@ export const organizations = sqliteTable(
 /**
  * Where each organization's data lives (docs/decisions/0052): its store, a Durable Object with
  * SQLite storage reached by `store_id` (never by a name made from the organization id, so a
- * move or a restore changes this row alone), in `jurisdiction` when it has one. `state` says
- * where the data is today: `d1` (still here), `copying`, `switching`, `store`.
+ * a restore changes this row alone), in `jurisdiction` when it has one. `state` is `store` for
+ * every organization since migration 0028 (decision 0075); any other value is one the upgrade
+ * stop left unmoved, which this release does not serve (`store_required`).
  */
 export const organizationStores = sqliteTable("organization_stores", {
   organizationId: text("organization_id")
@@ -167,30 +168,11 @@ export const organizationStores = sqliteTable("organization_stores", {
     .$defaultFn(() => uuidv7()),
   jurisdiction: text("jurisdiction", { enum: STORE_JURISDICTIONS }),
   state: text("state", { enum: STORE_STATES }).notNull().default("d1"),
-  /** While `switching`: where the data is going, and since when writes have been held. */
-  movingTo: text("moving_to", { enum: ["d1", "store"] }),
-  switchingSince: text("switching_since"),
-  /**
-   * The store migration its data was last moved at: the tables the store serves for it are
-   * those added up to this version (`STORE_TABLES`); a later table stays in D1 until the
-   * organization is moved again.
-   */
-  dataVersion: integer("data_version").notNull().default(0),
   /** The newest store migration the store has applied (it migrates itself when it wakes). */
   schemaVersion: integer("schema_version").notNull().default(0),
   /** The store's size on disk and messages, as it last reported them. */
   bytes: integer("bytes").notNull().default(0),
   messages: integer("messages").notNull().default(0),
-  /**
-   * Webhook parts the store has set aside after failing to apply them for an hour (held from a
-   * move, `stuck:` in its storage), as its job last counted them: what `stores list` flags.
-   */
-  stuckParts: integer("stuck_parts").notNull().default(0),
-  /**
-   * After a move to its store, until when D1 keeps the organization's old rows (a backup for
-   * 30 days); the daily cron removes them then. Null: D1 holds no copy to remove.
-   */
-  d1CopyUntil: text("d1_copy_until"),
   /**
    * When the store last ran its daily jobs (retention), as it reported them: the daily cron wakes
    * only the stores whose day has not run since yesterday (an alarm that failed).
@@ -209,24 +191,6 @@ export const deletedOrganizations = sqliteTable("deleted_organizations", {
   organizationId: text("organization_id").primaryKey(),
   deletedAt: text("deleted_at").notNull(),
 });
-
-/**
- * The keys of an organization's rows written in D1 while it moves into its store, recorded by
- * D1's triggers (migration 0027): what the move copies again after its first pass, and checks,
- * instead of reading every row again while the organization's writes are held (decision 0070).
- * A key written again gets a new `seq` (the triggers replace its row), so a pass that copied
- * it removes only the `seq` it read. `key` is the row's key columns as a JSON array.
- */
-export const moveChanges = sqliteTable(
-  "move_changes",
-  {
-    seq: integer("seq").primaryKey({ autoIncrement: true }),
-    organizationId: organizationId(),
-    tableName: text("table_name").notNull(),
-    key: text("key").notNull(),
-  },
-  (t) => [uniqueIndex("move_changes_key_idx").on(t.organizationId, t.tableName, t.key)],
-);
 
 /** A user belongs to at most one organization (the spec: "members of one organization"). */
 export const memberships = sqliteTable(

@@ -18,7 +18,7 @@ import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
 import { countUnlimitedWrite } from "./write-limits";
-import { answeredWhereTheDataIs } from "../stores/organization-data";
+import { answeredByItsStore } from "../stores/organization-data";
 
 export function bearerToken(c: Context): string | null {
   const header = c.req.header("Authorization") ?? "";
@@ -47,9 +47,7 @@ export const requireMember = createMiddleware<AppContext>(async (c, next) => {
   const member = { ...caller, organizationId: membership.organizationId, role: membership.role };
   c.set("member", member);
   await countUnlimitedWrite(c, member);
-  const answer = await answeredWhereTheDataIs(c, { member });
-  if (answer) return answer;
-  await next();
+  return answeredByItsStore(c, { member });
 });
 
 export const requireRole = (...roles: Role[]) =>
@@ -96,9 +94,7 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   ]);
   const tracking = { organizationId: organization.id, publicKey: true };
   c.set("tracking", tracking);
-  const answer = await answeredWhereTheDataIs(c, { tracking });
-  if (answer) return answer;
-  await next();
+  return answeredByItsStore(c, { tracking });
 });
 
 /** What the services record about the request (audit trail, sessions, rate limits). */

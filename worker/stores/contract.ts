@@ -3,7 +3,10 @@
  * the registry says of a store, and what the operator's `npm run stores` reads.
  */
 
-/** Where an organization's data is: still in D1, being copied, being switched, in its store. */
+/**
+ * Where an organization's data is, as the registry says: `store` for every organization this
+ * release serves; the others are the upgrade stop's (before decision 0075), never served.
+ */
 export const STORE_STATES = ["d1", "copying", "switching", "store"] as const;
 export type StoreState = (typeof STORE_STATES)[number];
 
@@ -16,9 +19,9 @@ export interface StoreListing {
   organization_id: string;
   name: string;
   state: StoreState;
+  /** Whether this release serves it: only from its store (else `store_required`). */
+  served: boolean;
   schema_version: number;
   bytes: number;
   messages: number;
-  /** Webhook parts set aside after failing for an hour, tried hourly (an operator's alert). */
-  stuck_parts: number;
 }

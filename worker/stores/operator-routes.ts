@@ -1,30 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
 import { organizations, organizationStores } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
-import { jsonBody } from "../http/validate";
 import { addressKey } from "../http/address-key";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import type { StoreListing } from "./contract";
-import {
-  abortMove,
-  beginMove,
-  copyPage,
-  finishMove,
-  switchMove,
-  syncChanges,
-} from "./move-service";
-import { STORE_TABLE_NAMES, type StoreTable } from "./store-tables";
-
-const moveInput = z.object({ to: z.enum(["d1", "store"]) });
-const copyInput = z.object({
-  table: z.enum(STORE_TABLE_NAMES as [string, ...string[]]).transform((t) => t as StoreTable),
-  after: z.string().max(1000),
-});
-const changesInput = z.object({ after: z.number().int().min(0) });
-
+import { servedByItsStore } from "./registry";
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
   const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -79,7 +61,7 @@ export const operatorRoutes = new Hono<AppContext>()
     }
     await next();
   })
-  /** Every organization and where its data is, as the registry knows it. */
+  /** Every organization and its store, as the registry knows it; `served`: this release serves it. */
   .get("/stores", async (c) => {
     const rows = await c.var.db
       .select({
@@ -89,36 +71,10 @@ export const operatorRoutes = new Hono<AppContext>()
         schema_version: organizationStores.schemaVersion,
         bytes: organizationStores.bytes,
         messages: organizationStores.messages,
-        stuck_parts: organizationStores.stuckParts,
       })
       .from(organizationStores)
       .innerJoin(organizations, eq(organizations.id, organizationStores.organizationId))
       .orderBy(asc(organizations.name), asc(organizations.id));
-    return c.json({ data: rows satisfies StoreListing[] });
-  })
-  /** A move, in the steps `npm run stores -- move` takes (move-service.ts). */
-  .post("/stores/:organizationId/move", ...jsonBody(moveInput), async (c) =>
-    c.json({
-      data: await beginMove(c.var.deps, c.req.param("organizationId"), c.req.valid("json").to),
-    }),
-  )
-  .post("/stores/:organizationId/copy", ...jsonBody(copyInput), async (c) => {
-    const { table, after } = c.req.valid("json");
-    return c.json({
-      data: await copyPage(c.var.deps, c.req.param("organizationId"), table, after),
-    });
-  })
-  .post("/stores/:organizationId/changes", ...jsonBody(changesInput), async (c) =>
-    c.json({
-      data: await syncChanges(c.var.deps, c.req.param("organizationId"), c.req.valid("json").after),
-    }),
-  )
-  .post("/stores/:organizationId/switch", async (c) =>
-    c.json({ data: await switchMove(c.var.deps, c.req.param("organizationId")) }),
-  )
-  .post("/stores/:organizationId/finish", async (c) =>
-    c.json({ data: await finishMove(c.var.deps, c.req.param("organizationId")) }),
-  )
-  .post("/stores/:organizationId/abort", async (c) =>
-    c.json({ data: await abortMove(c.var.deps, c.req.param("organizationId")) }),
-  );
+    const data: StoreListing[] = rows.map((row) => ({ ...row, served: servedByItsStore(row) }));
+    return c.json({ data });
+  });

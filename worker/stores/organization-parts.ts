@@ -1,10 +1,9 @@
 /**
  * The Worker's work on an organization's data outside a member's request (signing in, joining,
- * creating an organization, an account's export and deletion), run where that data is
- * (contract section 15, decision 0054): with the Worker's `deps` while the organization is in
- * D1, in its store once all of it is there, through one RPC (`runPart`) that runs the same
- * function with the store's `deps`. A member's request needs none of this: it is already served
- * where the data is (worker/stores/organization-data.ts).
+ * creating an organization, an account's export and deletion), run in its store (contract
+ * section 15) through one RPC (`runPart`) that runs the function with the store's `deps`. A
+ * member's request needs none of this: it is already served by the store
+ * (worker/stores/organization-data.ts).
  */
 import { recordAudit, type AuditEntry } from "../audit/service";
 import {
@@ -18,7 +17,7 @@ import {
 import { inD1 } from "../db/client";
 import type { Deps } from "../http/deps";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
-import { allDataInStore, storeAt, storeRefused, storeRoute } from "./registry";
+import { organizationStore } from "./registry";
 
 /** What may be done in an organization's data from outside it; each part names no organization. */
 export type OrganizationPart =
@@ -68,7 +67,7 @@ const runners: Runners = {
     exportPage(orgDb, organizationId, list, after),
 };
 
-/** Runs a part with `deps` whose `orgDb` is where the organization's data is. */
+/** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */
 export function runPart<K extends PartKind>(
   deps: Deps,
   organizationId: string,
@@ -79,8 +78,8 @@ export function runPart<K extends PartKind>(
 }
 
 /**
- * Runs a part where the organization's data is. In a store (`orgDb` is not D1) the code
- * already runs where its organization's data is: a store serves one organization.
+ * Runs a part in the organization's store: from the Worker through the store's `runPart`; in
+ * the store itself (`orgDb` is its SQLite, and a store serves one organization), at once.
  */
 export async function inOrganizationData<K extends PartKind>(
   deps: Deps,
@@ -88,14 +87,12 @@ export async function inOrganizationData<K extends PartKind>(
   part: PartOf<K>,
 ): Promise<PartResults[K]> {
   if (!inD1(deps.orgDb)) return runPart(deps, organizationId, part);
-  const route = await storeRoute(deps.env, organizationId);
-  if (!allDataInStore(route)) return runPart(deps, organizationId, part);
-  const done = await storeAt(deps.env, route).runPart(organizationId, part);
+  const done = await (await organizationStore(deps.env, organizationId)).runPart(organizationId, part);
   if (done === null) throw new Error(`the store of ${organizationId} refused its part`);
   return done as PartResults[K];
 }
 
-/** Records an entry in the organization's trail, where its data is. */
+/** Records an entry in the organization's trail, in its store. */
 export const auditIn = (
   deps: Deps,
   organizationId: string,
@@ -111,15 +108,3 @@ export const auditAccount = (
   organizationId: string | null,
   entry: Omit<AuditEntry, "organizationId">,
 ) => (organizationId === null ? recordAudit(deps.db, entry) : auditIn(deps, organizationId, entry));
-
-/**
- * A deleted account's person forgotten in the store's copy of an organization whose data is in
- * D1: a move back, or an abandoned move, leaves the store's rows for the next move to update,
- * and they name the person too. A store that never held the data has nothing to change.
- */
-export async function forgetInStoreCopy(deps: Deps, organizationId: string, person: Person) {
-  const route = await storeRoute(deps.env, organizationId);
-  if (allDataInStore(route)) return;
-  const done = await storeAt(deps.env, route).forgetInCopy(organizationId, person);
-  if (done === null) throw storeRefused(organizationId, "an account's deletion");
-}

@@ -1,22 +1,18 @@
 /**
- * The jobs an organization's store runs from its alarm once all its data is there (contract
- * section 15, "jobs live with the data"): the Conversions API retries, the daily retention and
- * the sweep of voice notes left pending; and the import of the WhatsApp Business app's history
- * (contract section 16) and the sending of broadcasts and follow-ups (section 17), which run wherever the
- * organization's data is, D1 included (`JOBS_WHEREVER_THE_DATA_IS`): only its store runs them,
- * a bounded amount per run.
- * Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside the
- * replies and voice notes the store already schedules; the store's side of them is
- * durable-objects/store-job-runner.ts. The cron triggers keep serving the organizations whose
- * data is in D1, one statement for all of them (decision 0053), and once a day wake the stores,
- * so that one whose alarm missed its day catches up.
+ * The jobs an organization's store runs from its alarm (contract section 15, "jobs live with
+ * the data"): the Conversions API retries, the daily retention, the sweep of voice notes left
+ * pending, the import of the WhatsApp Business app's history (contract section 16), the sending
+ * of broadcasts and follow-ups (section 17) and the statuses a send held, a bounded amount per
+ * run. Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside
+ * the replies and voice notes the store already schedules; the store's side of them is
+ * durable-objects/store-job-runner.ts. The daily cron wakes the stores whose alarm missed their
+ * day, so that they catch up.
  */
-import { and, asc, eq, gt, gte, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { organizationStores } from "../db/schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { organizationStore, storeAt, type StoreRoute } from "./registry";
-import { ALL_DATA_VERSION } from "./store-tables";
 
 export const STORE_JOBS = [
   "capi",
@@ -25,24 +21,9 @@ export const STORE_JOBS = [
   "history",
   "broadcasts",
   "follow_ups",
-  "held_deliveries",
   "held_statuses",
-  "store_copy",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
-
-/**
- * Jobs the cron has no part in, so the store runs them over D1 too while the organization's data
- * is there (as it transcribes and replies): the rest are the cron's until the data has moved.
- */
-export const JOBS_WHEREVER_THE_DATA_IS: ReadonlySet<StoreJobName> = new Set([
-  "history",
-  "broadcasts",
-  "follow_ups",
-  "held_deliveries",
-  "held_statuses",
-  "store_copy",
-]);
 
 /** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */
 export interface StoreJob {
@@ -64,19 +45,17 @@ export const isStoreJob = (name: string): name is StoreJobName =>
   (STORE_JOBS as readonly string[]).includes(name);
 
 /**
- * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner;
- * exactly then with `replace`), through the registry like every call to a store, from the
- * Worker or from the store itself.
+ * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner),
+ * through the registry like every call to a store.
  */
 export async function scheduleStoreJob(
   env: Env,
   organizationId: string,
   name: StoreJobName,
   dueAt: number,
-  replace = false,
 ) {
   const store = await organizationStore(env, organizationId);
-  await store.scheduleJob(organizationId, name, dueAt, replace);
+  await store.scheduleJob(organizationId, name, dueAt);
 }
 
 /** Registry rows read per statement by the daily wake; the stores of a page are woken together. */
@@ -90,10 +69,9 @@ const WAKE_PAGE_SIZE = 50;
 const MISSED_DAY_MS = 22 * 60 * 60_000;
 
 /**
- * The daily cron's part for the organizations whose data is all in their store: only a store
- * that has not run its day since yesterday (its alarm failed, or it never ran one) is called,
- * and runs what it missed (`wake`); the others run theirs from their alarm. Stores in the
- * middle of a move are left to their alarm, which waits for the move to end.
+ * The daily cron's part: only a store that has not run its day since yesterday (its alarm
+ * failed, or it never ran one) is called, and runs what it missed (`wake`); the others run
+ * theirs from their alarm. An organization the upgrade stop left unmoved is not served.
  */
 export async function wakeStores({ db, env }: Deps, at: Date) {
   const missedBefore = new Date(+at - MISSED_DAY_MS).toISOString();
@@ -105,7 +83,6 @@ export async function wakeStores({ db, env }: Deps, at: Date) {
       .where(
         and(
           eq(organizationStores.state, "store"),
-          gte(organizationStores.dataVersion, ALL_DATA_VERSION),
           gt(organizationStores.organizationId, after),
           or(
             isNull(organizationStores.dailyRunAt),

@@ -12,7 +12,6 @@ import { conversions, trackingSessions, whatsappConnections } from "../db/schema
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/graph";
-import { allDataInStore, organizationsServedBy, storeRoute } from "../stores/registry";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   MAX_EVENT_AGE_MS,
@@ -28,8 +27,6 @@ type ConversionRow = typeof conversions.$inferSelect;
 
 /** How long a claimed conversion is left alone by other senders before it counts as lost. */
 const CLAIM_MS = 10 * 60 * 1000;
-/** Organizations served by one cron run. */
-const ORGANIZATIONS_PER_RUN = 50;
 
 const DUE_STATUSES = ["pending", "failed"] as const;
 
@@ -119,13 +116,11 @@ async function clickTimes(db: OrganizationDb, organizationId: string, rows: Conv
 }
 
 /**
- * The cron does not see the conversions of an organization whose data is in its store (it
- * serves D1's): the store's alarm retries them, asked here for the retry's time. Should the
- * store not answer, its next day (its retention run, or the daily wake) finds the conversion due.
+ * The store's alarm retries a conversion, asked here for the retry's time. Should the store not
+ * answer, its next day (its retention run, or the daily wake) finds the conversion due.
  */
 async function retryOnStoreAlarm({ env }: Deps, organizationId: string, retryAt: Date) {
   try {
-    if (!allDataInStore(await storeRoute(env, organizationId))) return;
     await scheduleStoreJob(env, organizationId, "capi", retryAt.getTime());
   } catch (error) {
     console.error("could not schedule the Conversions API retry", organizationId, error);
@@ -251,12 +246,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
   }
 }
 
-/**
- * Every organization with conversions waiting for a retry, in `deps.orgDb`. From the cron
- * trigger, one statement finds them among the organizations whose data is in D1 (by the retry
- * queue's index), each then sends its own (docs/decisions/0053); from a store's alarm, the same
- * statement sees only the store's organization.
- */
+/** The conversions waiting for a retry in the store's data (`deps.orgDb`), sent (its alarm). */
 export async function retryDueConversions(deps: Deps, now = new Date()) {
   const due = await deps.orgDb
     .selectDistinct({ organizationId: conversions.organizationId })
@@ -267,14 +257,8 @@ export async function retryDueConversions(deps: Deps, now = new Date()) {
         lte(conversions.capiNextAttemptAt, now.toISOString()),
       ),
     );
-  // Over D1, a moved organization's old rows stay due: its store retries its own.
-  const servedHere = await organizationsServedBy(
-    deps,
-    due.map((row) => row.organizationId),
-  );
-  const served = [...servedHere].slice(0, ORGANIZATIONS_PER_RUN);
-  for (const organizationId of served) await sendDueConversions(deps, organizationId, now);
-  return served.length;
+  for (const { organizationId } of due) await sendDueConversions(deps, organizationId, now);
+  return due.length;
 }
 
 /**

@@ -1,22 +1,15 @@
 /**
- * A verified webhook delivery, split by organization and taken where each organization's data
- * is (contract section 15): its store in one call once all of it is there, held by its store
- * while it moves, the Worker over D1 until then. Meta is answered once every part has landed;
- * a part that failed fails the delivery (500), and Meta's retry finds what landed by wamid.
+ * A verified webhook delivery, split by organization, each part taken by that organization's
+ * store in one call (contract section 15). Meta is answered once every part has landed; a part
+ * that failed fails the delivery (500), and Meta's retry finds what landed by wamid.
  */
 import { eq } from "drizzle-orm";
-import { scheduleReplies } from "../agents/auto-reply";
-import { scheduleTranscripts } from "../ai/transcribe";
 import type { Db } from "../db/client";
 import { organizations, whatsappConnections } from "../db/schema";
 import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
-import { allDataInStore, storeAt, storeRefused, storeRoute } from "../stores/registry";
-import { scheduleStoreJob } from "../stores/store-jobs";
-import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
-import { followUpWaitStarted } from "../follow-ups/sending";
+import { servedByItsStore, storeAt, storeRefused, storeRoute } from "../stores/registry";
 import {
-  ingestDeliveryPart,
   type ChangeValue,
   type Connection,
   type DeliveryPart,
@@ -25,7 +18,7 @@ import {
 } from "./ingest";
 import type { TemplateStatusUpdate } from "./templates-service";
 
-/** Answers how many customer messages the delivery stored (none for a part held). */
+/** Answers how many customer messages the delivery stored. */
 export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promise<number> {
   const parts = await partsOf(deps.db, payload);
   const landed = await Promise.allSettled(
@@ -161,38 +154,17 @@ function addNumberChange(number: NumberChanges, field: string, value: ChangeValu
 }
 
 /**
- * One organization's part, where its data is; answers the messages it stored. A store refusing
- * the call (a registry pointing at another organization's store) fails the delivery.
+ * One organization's part, by its store; answers the messages it stored. A store refusing the
+ * call (a registry pointing at another organization's store) fails the delivery, and so does an
+ * organization the upgrade stop left unmoved (Meta tries again for days: nothing is lost while
+ * the operator moves it).
  */
 async function deliverPart(deps: Deps, organizationId: string, part: DeliveryPart) {
   const route = await storeRoute(deps.env, organizationId);
-  if (route.state === "switching" || allDataInStore(route)) {
-    const store = storeAt(deps.env, route);
-    const landed =
-      route.state === "switching"
-        ? await store.hold(organizationId, part)
-        : await store.deliver(organizationId, part);
-    if (!landed) throw storeRefused(organizationId, "its delivery");
-    return landed.stored;
-  }
-  const outcome = await ingestDeliveryPart(deps, organizationId, part);
-  // Scheduled before Meta is answered (work left to `waitUntil` can be cut off, and the
-  // delivery would not come again), after the consoles have the notes: a transcript never
-  // reaches a console before its message. The store's alarm transcribes and replies.
-  if (outcome.voiceNotes.length > 0) {
-    await scheduleTranscripts(deps.env, organizationId, outcome.voiceNotes);
-  }
-  await scheduleReplies(
-    deps.env,
-    outcome.conversationsToAnswer.map((conversationId) => ({ organizationId, conversationId })),
-  );
-  // The history it held is imported by the organization's store, over D1 while the data is there.
-  if (outcome.historyHeld) await scheduleStoreJob(deps.env, organizationId, "history", Date.now());
-  if (outcome.broadcastResultsChanged) {
-    await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
-  }
-  if (outcome.followUpWaitStarted) await followUpWaitStarted(deps, organizationId);
-  return outcome.storedMessages;
+  if (!servedByItsStore(route)) throw new Error(`organization ${organizationId} not in its store`);
+  const landed = await storeAt(deps.env, route).deliver(organizationId, part);
+  if (!landed) throw storeRefused(organizationId, "its delivery");
+  return landed.stored;
 }
 
 const findConnection = async (db: Db, phoneNumberId: string): Promise<Connection | null> =>

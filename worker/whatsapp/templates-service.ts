@@ -10,7 +10,6 @@ import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
 import { metaFailure } from "../meta/graph";
-import { storeRoute } from "../stores/registry";
 import {
   fillTemplate,
   templateParameterCount,
@@ -28,7 +27,6 @@ async function refreshTemplates(
   deps: Deps,
   organizationId: string,
   sender: Sender,
-  keep = true,
 ): Promise<WhatsappTemplate[]> {
   let answer;
   try {
@@ -47,7 +45,7 @@ async function refreshTemplates(
     components: t.components as TemplateComponent[],
     updatedAt: now,
   }));
-  if (keep && rows.length > 0) {
+  if (rows.length > 0) {
     await deps.orgDb
       .insert(whatsappTemplates)
       .values(rows)
@@ -75,15 +73,11 @@ async function refreshTemplates(
   }));
 }
 
-/**
- * `GET /whatsapp-config/templates`: always Meta's current list. While a move switches it is not
- * kept: a read must not write what the move's last copy could miss.
- */
+/** `GET /whatsapp-config/templates`: always Meta's current list, kept. */
 export async function listTemplates(deps: Deps, member: Member) {
-  const switching = (await storeRoute(deps.env, member.organizationId)).state === "switching";
   const sender = await connectedSender(deps, member.organizationId);
   if (!sender) throw notConnected();
-  return { templates: await refreshTemplates(deps, member.organizationId, sender, !switching) };
+  return { templates: await refreshTemplates(deps, member.organizationId, sender) };
 }
 
 /**
