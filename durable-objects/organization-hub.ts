@@ -11,7 +11,7 @@ import * as schema from "../worker/db/schema";
 import type { OrganizationDb } from "../worker/db/client";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
-import { OrganizationGone, storeRefused } from "../worker/stores/registry";
+import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
 import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
@@ -37,6 +37,8 @@ const MAX_WAIT_MS = 10_000;
 const RETRY_DELAYS_MS = [5_000, 30_000, 120_000];
 /** When a reply asks again for a voice note another path is transcribing. */
 const HELD_NOTE_RETRY_MS = 5_000;
+/** How soon an alarm that could not read the registry looks again. */
+const REGISTRY_RECHECK_MS = 5_000;
 /** The tombstone `erase` leaves: the only key of a deleted organization's store. */
 const ERASED = "erased";
 
@@ -263,6 +265,27 @@ export class OrganizationHub extends DurableObject<Env> {
   }
 
   /**
+   * The operator's restore (worker/stores/restore.ts): the store's storage as it was at a moment
+   * (`at`, ms) or a bookmark (an earlier restore's undo), from Cloudflare's point-in-time
+   * recovery (the last 30 days), applied when it next starts. Answers the bookmark restored and
+   * the one that undoes it; null when this is not the organization's store. A storage without
+   * that recovery (workerd, locally) throws.
+   */
+  async restoreTo(organizationId: string, to: { at: number } | { bookmark: string }) {
+    if (!this.serves(organizationId)) return null;
+    const bookmark =
+      "bookmark" in to ? to.bookmark : await this.ctx.storage.getBookmarkForTime(to.at);
+    const undo = await this.ctx.storage.onNextSessionRestoreBookmark(bookmark);
+    return { bookmark, undo };
+  }
+
+  /** Starts the store again, so that a restore asked for is applied now (its sockets close). */
+  async restart(organizationId: string) {
+    if (!this.serves(organizationId)) return;
+    this.ctx.abort("restoring to an earlier moment");
+  }
+
+  /**
    * The organization is gone (its last owner deleted their account): every socket is closed
    * like a revocation and everything the store holds, jobs and alarm included, is deleted.
    */
@@ -410,6 +433,10 @@ export class OrganizationHub extends DurableObject<Env> {
     const closedAt = Date.now();
     for (const socket of this.ctx.getWebSockets()) this.closeIfExpired(socket, closedAt);
     try {
+      if (!(await this.registryNamesItsOrganization())) {
+        await this.ctx.storage.setAlarm(Date.now() + REGISTRY_RECHECK_MS);
+        return;
+      }
       await this.answerCustomers();
       await runDueJobs(this.jobStore(), new Date());
     } catch (error) {
@@ -422,6 +449,30 @@ export class OrganizationHub extends DurableObject<Env> {
     // Erased while it ran: what the run wrote since goes too.
     if (this.erased) return this.eraseAll();
     await this.armAlarm();
+  }
+
+  /**
+   * Whether the registry (as this isolate last read it, within its 30 s) still names the
+   * store's organization, before the alarm's work: a deleted organization's throws
+   * `OrganizationGone` (the store erases itself); a registry without its row and without that
+   * evidence (a table rebuilt, a restore), or unreadable, puts the work off, never drops it.
+   */
+  private async registryNamesItsOrganization() {
+    const owner =
+      this.owner ??
+      this.ctx.storage.sql
+        .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
+        .toArray()[0]?.organization_id;
+    // A store no call has claimed yet holds nothing to run.
+    if (owner === undefined) return true;
+    try {
+      await storeRoute(this.env, owner);
+      return true;
+    } catch (error) {
+      if (error instanceof OrganizationGone) throw error;
+      console.error("registry unreadable: the store's work put off", owner, error);
+      return false;
+    }
   }
 
   /** The due transcripts, then the due replies (`alarm`). */
@@ -478,7 +529,11 @@ export class OrganizationHub extends DurableObject<Env> {
           if (!(error instanceof ModelError)) {
             await Promise.resolve()
               .then(() =>
-                replyAbandoned(this.depsFor(reply.organizationId), reply.organizationId, conversationId),
+                replyAbandoned(
+                  this.depsFor(reply.organizationId),
+                  reply.organizationId,
+                  conversationId,
+                ),
               )
               .catch((failed: unknown) => console.error("AI reply failure not shown", failed));
           }

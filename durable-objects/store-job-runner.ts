@@ -13,7 +13,7 @@ import { runFollowUps } from "../worker/follow-ups/sending";
 import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
 import { publish } from "../worker/realtime/publish";
 import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
-import { OrganizationGone, storeRoute } from "../worker/stores/registry";
+import { OrganizationGone } from "../worker/stores/registry";
 import {
   STORE_JOBS,
   STORE_JOB_PREFIX,
@@ -46,10 +46,12 @@ export interface JobStore {
 }
 
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
-const RUNS: Record<
+export type JobRuns = Record<
   StoreJobName,
   (deps: Deps, at: Date, organizationId: string, store: JobStore) => Promise<number | null>
-> = {
+>;
+
+export const JOB_RUNS: JobRuns = {
   capi: async (deps, at) => {
     await retryDueConversions(deps, at);
     return nextConversionAttempt(deps.orgDb);
@@ -124,8 +126,11 @@ export async function keepEarliest(
   }
 }
 
-/** Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other. */
-export async function runDueJobs(store: JobStore, at: Date) {
+/**
+ * Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other; `runs`
+ * is what each job does (a test lends its own to watch the leases).
+ */
+export async function runDueJobs(store: JobStore, at: Date, runs = JOB_RUNS) {
   const keys = await store.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX });
   for (const key of keys.keys()) {
     const name = key.slice(STORE_JOB_PREFIX.length);
@@ -137,7 +142,7 @@ export async function runDueJobs(store: JobStore, at: Date) {
     // Read again: the job before may have awaited for long, and the alarm and the daily wake
     // may run side by side; one of them has leased it since the list was read.
     const job = await store.storage.get<StoreJob>(key);
-    if (job && job.dueAt <= at.getTime()) await runJob(store, name, job, at);
+    if (job && job.dueAt <= at.getTime()) await runJob(store, name, job, at, runs);
   }
 }
 
@@ -164,14 +169,14 @@ export async function wakeForDay(store: JobStore, organizationId: string, at: Da
 }
 
 /** Runs one job under a lease, then keeps it for its next due time. */
-async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date) {
+async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date, runs: JobRuns) {
   const key = storeJobKey(name);
   const lease = Date.now() + RUN_LEASE_MS;
   const leased: StoreJob = { organizationId: job.organizationId, dueAt: lease, running: true };
   await store.storage.put(key, leased);
   let next: number | null = lease;
   try {
-    next = await runOnStoreData(store, name, job.organizationId, at);
+    next = await runOnStoreData(store, name, job.organizationId, at, runs);
   } catch (error) {
     // A deleted organization's store erases itself (its alarm); any other job is due again
     // when the lease ends.
@@ -189,17 +194,14 @@ async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Da
   else await store.storage.delete(key);
 }
 
-/**
- * A job runs on the store's data, once the registry (as this isolate last read it) still names
- * the organization: a deleted one's throws `OrganizationGone`, and its store erases itself.
- */
+/** A job runs on the store's data. */
 async function runOnStoreData(
   store: JobStore,
   name: StoreJobName,
   organizationId: string,
   at: Date,
+  runs: JobRuns,
 ) {
-  await storeRoute(store.env, organizationId);
   const deps = depsForBackground(store.env, store.waitUntil, store.data, store.storeFull);
-  return RUNS[name](deps, at, organizationId, store);
+  return runs[name](deps, at, organizationId, store);
 }

@@ -1,5 +1,6 @@
 // The operator's command for organization stores (contract section 15, docs/decisions/0052):
 //   npm run stores -- list [--json] [--url <app>]
+//   npm run stores -- restore <organization_id> <moment, ISO 8601 | bookmark> [--url <app>]
 // It talks to the running app (default: the local `npm run dev`) through /api/v1/operator,
 // authorized by OPERATOR_TOKEN (the environment's, else .dev.vars').
 import { existsSync, readFileSync } from "node:fs";
@@ -25,7 +26,7 @@ function safeAddress(url) {
 function usage(message) {
   if (message) console.error(message);
   console.error(
-    "Uso: npm run stores -- list [--json]   [--url https://tu-app.example.com]",
+    "Uso: npm run stores -- list [--json] | restore <organization_id> <momento ISO 8601 | marcador>   [--url https://tu-app.example.com]",
   );
   process.exit(2);
 }
@@ -43,7 +44,7 @@ const args = process.argv.slice(2);
 const [command] = args;
 const urlAt = args.indexOf("--url");
 const base = (urlAt >= 0 ? args[urlAt + 1] : "http://localhost:5173")?.replace(/\/$/, "");
-if (command !== "list") {
+if (command !== "list" && command !== "restore") {
   usage(command ? `Orden desconocida: ${command}` : undefined);
 }
 if (!base) usage("Falta la dirección tras --url.");
@@ -54,14 +55,16 @@ const token = operatorToken();
 if (!token) usage("Falta OPERATOR_TOKEN (en el entorno o en .dev.vars).");
 
 /**
- * One call to the app's operator routes; exits non-zero on a refusal.
- * @param {string} path @returns {Promise<any>}
+ * One call to the app's operator routes (a POST when it has a body); exits non-zero on a refusal.
+ * @param {string} path @param {unknown} [body] @returns {Promise<any>}
  */
-async function operator(path) {
+async function operator(path, body) {
   let response;
   try {
     response = await fetch(`${base}/api/v1/operator${path}`, {
-      headers: { Authorization: `Bearer ${token}` },
+      method: body === undefined ? "GET" : "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
     const reason =
@@ -78,14 +81,30 @@ async function operator(path) {
   return answer.data;
 }
 
-/** @type {import("../worker/stores/contract").StoreListing[]} */
+/** @type {{organization_id: string, name: string, state: string, served: boolean, schema_version: number, bytes: number, messages: number}[]} */
 const stores = await operator("/stores").catch((error) => {
   // A refused token, say: the app's own words, not a stack trace.
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
 
-if (args.includes("--json")) {
+if (command === "restore") {
+  // The organization and the moment: the two words that are neither flags nor --url's value.
+  const [organizationId, to] = args
+    .slice(1)
+    .filter((arg, i) => !arg.startsWith("--") && args[i] !== "--url");
+  if (!organizationId || !to) usage("Falta la organización o el momento (ISO 8601, con zona).");
+  // A moment has a date; anything else is a bookmark (an earlier restore's undo).
+  const target = /^\d{4}-\d{2}-\d{2}T/.test(to) ? { at: to } : { bookmark: to };
+  try {
+    const restored = await operator(`/stores/${organizationId}/restore`, target);
+    console.log(`Restaurada (${restored.bookmark}).`);
+    console.log(`Para deshacerlo: npm run stores -- restore ${organizationId} ${restored.undo}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+} else if (args.includes("--json")) {
   console.log(JSON.stringify(stores, null, 2));
 } else {
   const rows = stores.map((s) => ({

@@ -1,38 +1,17 @@
-// An account's work on organizations whose data is in their stores (contract section 15,
-// decisions 0053, 0054): signing in, joining, an account's export and its deletion reach each
-// organization's data where it is, and `organization_people` says which organizations to visit.
+// An account's work on organizations' data, each in its store (contract section 15, decisions
+// 0053, 0075): signing in, joining, an account's export and its deletion reach each
+// organization's store, and `organization_people` says which organizations to visit.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { allDataInStore, organizationStore, storeRoute } from "../../worker/stores/registry";
 import { createConversation, createOwner, randomIp, registerUser } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { orgFirst, orgSql } from "../support/org-data";
-import { move } from "../support/operator";
 import { connect } from "../support/sockets";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 type User = Awaited<ReturnType<typeof registerUser>>;
-
-type Place = "store" | "d1";
-
-/**
- * A new organization whose data is in its store (where every organization now starts), or one
- * sent back to D1 before it has any, checked to be there.
- */
-async function ownerWithDataIn(place: Place = "store") {
-  const owner = await createOwner();
-  if (place === "d1") {
-    await env.DB.prepare(
-      "UPDATE organization_stores SET state = 'd1', data_version = 0 WHERE organization_id = ?",
-    )
-      .bind(owner.organization.id)
-      .run();
-  }
-  expect(allDataInStore(await storeRoute(env, owner.organization.id))).toBe(place === "store");
-  return owner;
-}
 
 const login = (email: string, password: string, ip: string) =>
   call("POST", "/api/v1/auth/login", {
@@ -68,7 +47,7 @@ const peopleOf = (organizationId: string) =>
 
 describe("signing in, for a member of an organization in its store", () => {
   it("records the sign-in in the organization's store and knows the address it came from", async () => {
-    const owner = await ownerWithDataIn();
+    const owner = await createOwner();
     const home = randomIp();
     expect((await login(owner.email, owner.password, home)).status).toBe(200);
 
@@ -92,7 +71,7 @@ describe("signing in, for a member of an organization in its store", () => {
 
 describe("joining and creating, for an organization in its store", () => {
   it("writes the creation and the join in the store, and remembers who the organization had", async () => {
-    const owner = await ownerWithDataIn();
+    const owner = await createOwner();
     const person = await registerUser();
     const stranger = `nadie-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await join(owner, person, "agent");
@@ -126,13 +105,13 @@ describe("joining and creating, for an organization in its store", () => {
 });
 
 /**
- * A person known to two organizations whose data is in `place`: a member of the owner's (signed
+ * A person known to two organizations: a member of the owner's (signed
  * in, holding a conversation, writing a note that mentions the owner, mentioned by the owner,
  * writing knowledge), and invited by the other's only.
  */
-async function personInTwoOrganizations(place: Place) {
-  const owner = await ownerWithDataIn(place);
-  const other = await ownerWithDataIn(place);
+async function personInTwoOrganizations() {
+  const owner = await createOwner();
+  const other = await createOwner();
   const person = await registerUser({ full_name: "Marta López" });
   await join(owner, person, "admin");
   await answer(api(owner.token).profiles.me.$patch({ json: { full_name: "Olga Ruiz" } }));
@@ -163,12 +142,9 @@ async function personInTwoOrganizations(place: Place) {
   return { owner, other, person: { ...person, token }, ip, held, hers: hers.body.data.note };
 }
 
-describe.each<[string, Place]>([
-  ["its store", "store"],
-  ["D1", "d1"],
-])("an account's export, for a member of an organization with its data in %s", (_, place) => {
-  it("has the person's entries, notes and mentions from where the data is", async () => {
-    const { owner, person, ip, hers } = await personInTwoOrganizations(place);
+describe("an account's export, for a member of an organization", () => {
+  it("has the person's entries, notes and mentions from its store", async () => {
+    const { owner, person, ip, hers } = await personInTwoOrganizations();
     const exported = await call("GET", "/api/v1/profiles/me/export", { token: person.token });
     expect(exported.status).toBe(200);
     const doc = exported.body.data;
@@ -199,7 +175,7 @@ describe.each<[string, Place]>([
 
 describe("an owner's export, for an organization in its store", () => {
   it("gives an owner the organization's section from its store", async () => {
-    const owner = await ownerWithDataIn();
+    const owner = await createOwner();
     const conversation = await createConversation(owner, { contact_name: "Cliente" });
     await answer(
       api(owner.token).conversations[":id"].notes.$post({
@@ -218,12 +194,9 @@ describe("an owner's export, for an organization in its store", () => {
   });
 });
 
-describe.each<[string, Place]>([
-  ["their stores", "store"],
-  ["D1", "d1"],
-])("an account's deletion, for organizations with their data in %s", (_, place) => {
+describe("an account's deletion", () => {
   it("clears the person from every organization that had them and gives back what they held", async () => {
-    const { owner, other, person, ip, held, hers } = await personInTwoOrganizations(place);
+    const { owner, other, person, ip, held, hers } = await personInTwoOrganizations();
     const inbox = await connect(owner.token);
 
     // A broadcast they made (nothing else of it is theirs).
@@ -347,7 +320,7 @@ describe.each<[string, Place]>([
 
 describe("an owner's deletion, for an organization in its store", () => {
   it("erases the store of an organization deleted with its only owner", async () => {
-    const owner = await ownerWithDataIn();
+    const owner = await createOwner();
     await createConversation(owner);
     const { store_id: storeId } = (
       await inD1(
@@ -379,58 +352,5 @@ describe("an owner's deletion, for an organization in its store", () => {
         owner.organization.id,
       ),
     ).toEqual([]);
-  });
-});
-
-describe("an account's deletion, for an organization moved between D1 and its store", () => {
-  it("forgets the person in D1's 30-day copy too, not only in the store", async () => {
-    const { owner, person, hers } = await personInTwoOrganizations("d1");
-    const orgId = owner.organization.id;
-    expect(await move(orgId, "store")).toMatchObject({ moved: true, state: "store" });
-    const namingHer = `SELECT 'entry' AS what FROM audit_events WHERE organization_id = ?1 AND user_id = ?2
-      UNION ALL SELECT 'conversation' FROM conversations WHERE organization_id = ?1 AND assignee_id = ?2
-      UNION ALL SELECT 'note' FROM messages WHERE organization_id = ?1 AND sender_user_id = ?2
-      UNION ALL SELECT 'mention' FROM mentions WHERE organization_id = ?1 AND user_id = ?2`;
-    // The copy D1 keeps names them as the store does.
-    expect((await inD1(namingHer, orgId, person.user.id)).length).toBeGreaterThan(0);
-
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: person.token,
-      body: { password: person.password },
-    });
-    expect(res.status).toBe(200);
-
-    expect(await orgSql(orgId, namingHer, orgId, person.user.id)).toEqual([]);
-    expect(await inD1(namingHer, orgId, person.user.id)).toEqual([]);
-    const copied = await inD1("SELECT sender_user_id FROM messages WHERE id = ?", hers.id);
-    expect(copied).toEqual([{ sender_user_id: null }]);
-  });
-
-  it("forgets the person in the store's copy too, once the organization has moved back to D1", async () => {
-    const { owner, person, hers } = await personInTwoOrganizations("store");
-    const orgId = owner.organization.id;
-    const store = await organizationStore(env, orgId);
-    expect(await move(orgId, "d1")).toMatchObject({ moved: true, state: "d1" });
-    const namingHer = `SELECT 'entry' AS what FROM audit_events WHERE organization_id = ?1 AND user_id = ?2
-      UNION ALL SELECT 'note' FROM messages WHERE organization_id = ?1 AND sender_user_id = ?2`;
-    const inStoreCopy = () =>
-      runInDurableObject(store, (_, state) =>
-        state.storage.sql.exec(namingHer, orgId, person.user.id).toArray(),
-      );
-    // The rows the move left in the store name them as D1's do.
-    expect((await inStoreCopy()).length).toBeGreaterThan(0);
-
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: person.token,
-      body: { password: person.password },
-    });
-    expect(res.status).toBe(200);
-
-    expect(await orgSql(orgId, namingHer, orgId, person.user.id)).toEqual([]);
-    expect(await inStoreCopy()).toEqual([]);
-    const copied = await runInDurableObject(store, (_, state) =>
-      state.storage.sql.exec("SELECT sender_user_id FROM messages WHERE id = ?", hers.id).toArray(),
-    );
-    expect(copied).toEqual([{ sender_user_id: null }]);
   });
 });

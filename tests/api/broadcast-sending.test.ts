@@ -307,7 +307,7 @@ describe("sending a broadcast", () => {
       expect(await outboundOf(s.orgId, throttled!)).toEqual([]);
       expect((await broadcastOf(s.owner.token, id)).status).toBe("sending");
       expect(await sendsTo([phones[0]!])).toHaveLength(refused);
-      await s.store.scheduleJob(s.orgId, "broadcasts", Date.now(), true);
+      await s.store.scheduleJob(s.orgId, "broadcasts", Date.now());
     }
 
     // After the pauses it goes, once.
@@ -715,22 +715,6 @@ describe("results", () => {
     expect(done.stats).toMatchObject({ replied: 1, sales: 1, revenue: 120 });
     const recipients = await recipientsOf(s.orgId, id);
     expect(recipients.map((r) => r.replied_at !== null)).toEqual([true, false]);
-  });
-});
-
-describe("an organization whose data is still in D1", () => {
-  it("is sent by its store over D1, the same way", async () => {
-    const s = await setup({ inD1: true });
-    const phones = [customerPhone(), customerPhone()];
-    await seedCustomers(
-      s,
-      phones.map((phone) => ({ phone })),
-    );
-    const id = await createBroadcast(s.owner, s.labelId);
-    await actOk(s.owner.token, id, "send");
-    const done = await runUntil(s, id, "completed");
-    expect(done.stats).toMatchObject({ recipients: 2, sent: 2 });
-    expect(await sendsTo(phones)).toHaveLength(2);
   });
 });
 

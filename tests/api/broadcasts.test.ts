@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import { audienceCustomers } from "../../worker/broadcasts/audience";
 import type { z } from "zod";
 import type { AudienceCriteria, broadcastInput } from "../../worker/broadcasts/contract";
-import { createDb } from "../../worker/db/client";
 import { api, answer } from "../support/api";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { connectWhatsapp } from "../support/db";
@@ -628,12 +627,9 @@ describe("the preview", () => {
       now,
     );
     const id = await created(owner.token, { audience: { stages: ["lead"] } });
-    const started = performance.now();
     const result = await preview(owner.token, id);
-    const elapsed = performance.now() - started;
     expect(result.recipients).toBe(4000);
     expect(result.skipped.opted_out).toBe(1000);
-    expect(elapsed).toBeLessThan(2000);
 
     const audience: AudienceCriteria = {
       label_ids: ["l-1"],
@@ -643,29 +639,18 @@ describe("the preview", () => {
       has_phone: true,
     };
     const inStore = await withOrgDb(orgId, (db) => audienceCustomers(db, orgId, audience).toSQL());
-    const plans = [
-      await orgSql<{ detail: string }>(
-        orgId,
-        `EXPLAIN QUERY PLAN ${inStore.sql}`,
-        ...inStore.params,
-      ),
-      await (async () => {
-        const { sql, params } = audienceCustomers(createDb(env.DB), orgId, audience).toSQL();
-        const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .bind(...params)
-          .all<{ detail: string }>();
-        return plan.results;
-      })(),
-    ];
-    for (const plan of plans) {
-      const details = plan.map((row) => row.detail);
-      // Conversations by the organization's index; labels and failures by theirs, never walked.
-      expect(details.some((d) => /^SEARCH conversations USING INDEX/.test(d))).toBe(true);
-      expect(
-        details.filter((d) => /^SCAN (conversations|messages|m|conversation_labels|cl)\b/.test(d)),
-      ).toEqual([]);
-      expect(details.some((d) => d.includes("messages_undeliverable_idx"))).toBe(true);
-    }
+    const plan = await orgSql<{ detail: string }>(
+      orgId,
+      `EXPLAIN QUERY PLAN ${inStore.sql}`,
+      ...inStore.params,
+    );
+    const details = plan.map((row) => row.detail);
+    // Conversations by the organization's index; labels and failures by theirs, never walked.
+    expect(details.some((d) => /^SEARCH conversations USING INDEX/.test(d))).toBe(true);
+    expect(
+      details.filter((d) => /^SCAN (conversations|messages|m|conversation_labels|cl)\b/.test(d)),
+    ).toEqual([]);
+    expect(details.some((d) => d.includes("messages_undeliverable_idx"))).toBe(true);
   });
 });
 
@@ -696,14 +681,10 @@ describe("two organizations", () => {
     expect(kept.body.data.name).toBe("Promo de otoño");
   });
 
-  it("created through the API lands in the organization's store, not in D1", async () => {
+  it("created through the API lands in the organization's store", async () => {
     const { owner, orgId } = await setup();
     await createConversation(owner);
     const id = await created(owner.token);
     expect(await orgSql(orgId, "SELECT id FROM broadcasts WHERE id = ?", id)).toHaveLength(1);
-    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM broadcasts WHERE id = ?")
-      .bind(id)
-      .first<{ n: number }>();
-    expect(inD1!.n).toBe(0);
   });
 });

@@ -8,14 +8,12 @@ import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";
 import { PUBLIC_KEY_EVENTS } from "../../worker/tracking/contract";
-import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
-import { keepInD1, withOrgDb } from "../support/org-data";
-import { runCron } from "../support/cron";
+import { withOrgDb } from "../support/org-data";
 import { customerPhone, failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -214,8 +212,8 @@ describe("Conversions API, web events", () => {
     const retryAt = Date.parse(failed.capiNextAttemptAt!);
     expect(retryAt - Date.now()).toBeGreaterThan(30_000);
 
-    // Not due yet: a cron run now leaves it alone.
-    await runCron(CONVERSIONS_RETRY_CRON);
+    // Not due yet: a run now leaves it alone.
+    await sendDueConversionsNow(owner.organization.id);
     expect((await settledConversion(owner.organization.id, failed.id)).capiStatus).toBe("failed");
 
     // Due: the next run sends it.
@@ -512,30 +510,9 @@ const conversionsDueForRetry = (organizationId: string, ids: string[]) =>
     }
   });
 
-describe("an organization whose store holds only part of its data", () => {
-  it("has its conversions retried by the cron over D1, where they are", async () => {
-    const owner = await ownerWithPixel();
-    const organizationId = owner.organization.id;
-    await keepInD1(organizationId);
-    const id = crypto.randomUUID();
-    await conversionsDueForRetry(organizationId, [id]);
-    // Moved at store migration 2: its quick replies are in its store, its conversions in D1.
-    await env.DB.prepare(
-      "UPDATE organization_stores SET state = 'store', data_version = 2 WHERE organization_id = ?",
-    )
-      .bind(organizationId)
-      .run();
-
-    await runCron(CONVERSIONS_RETRY_CRON);
-    expect((await settledConversion(organizationId, id)).capiStatus).toBe("sent");
-  });
-});
-
 describe("a retry of many conversions at once", () => {
-  it("sends and settles more than D1 binds in one statement (120 due in one claim)", async () => {
-    // In D1: the tests' check refuses, as deployed D1 does, more than 100 bound parameters.
+  it("sends and settles 120 due in one claim", async () => {
     const owner = await createOwner();
-    await keepInD1(owner.organization.id);
     const pixel = await call("POST", "/api/v1/meta-config", {
       token: owner.token,
       body: { pixel_id: F.pixelId, access_token: "test-access-token" },

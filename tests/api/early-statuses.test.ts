@@ -12,7 +12,7 @@ import {
 import { api, answer } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { keepInD1, orgFirst, orgSql } from "../support/org-data";
+import { orgFirst, orgSql } from "../support/org-data";
 import {
   chooseMessageId,
   customerPhone,
@@ -27,10 +27,9 @@ import {
  * reaches the webhook before the send has recorded the message's wamid. Such a status is held
  * and applied when the wamid is recorded (worker/whatsapp/statuses.ts).
  */
-async function conversationWithCustomer({ inD1 = false } = {}) {
+async function conversationWithCustomer() {
   const owner = await createOwner();
   const orgId = owner.organization.id as string;
-  if (inD1) await keepInD1(orgId);
   const { phoneNumberId } = await connectWhatsapp(orgId);
   const from = customerPhone();
   await deliver(delivery(inboundMessage({ phoneNumberId, from })));
@@ -156,13 +155,12 @@ describe("a status that arrives before the send is answered", () => {
   });
 
   it.each([
-    ["in its store", "", false],
-    ["in its store", " and writing down what is held", true],
-    ["in D1", " and writing down what is held", true],
+    ["", false],
+    [" and writing down what is held", true],
   ])(
-    "stays held, data %s, when applying it%s fails: the send still answers, and the message's next status brings it in",
-    async (place, _what, holdingRefused) => {
-      const setup = await conversationWithCustomer({ inD1: place === "in D1" });
+    "stays held when applying it%s fails: the send still answers, and the message's next status brings it in",
+    async (_what, holdingRefused) => {
+      const setup = await conversationWithCustomer();
       const { orgId } = setup;
       const id = wamid();
       const { sent, now, mend } = await sentWithPricingRefused(setup, "Va en camino", id, {

@@ -3,7 +3,6 @@
 // a broadcast), and the store's `follow_ups` job: text inside the window and a template outside
 // it, once per wait and up to `max_per_conversation`, the longest due step of a sequence only,
 // never to old waits of a new rule, consent, quiet hours, the free entry point mark, stats.
-import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
@@ -595,21 +594,5 @@ describe("the follow-ups job", () => {
     expect((await sendsOf(s, rule.id)).map((r) => [r.state, r.error_code])).toEqual([
       ["failed", "interrupted"],
     ]);
-  });
-
-  it("runs over D1 for an organization whose data is still there", async () => {
-    const s = await marketingOrganization({ inD1: true });
-    const phone = customerPhone();
-    await seedCustomers(s, [
-      { phone, lastInboundAt: ago(3 * HOUR_MS), followUpSince: ago(2 * HOUR_MS) },
-    ]);
-    const rule = await createRule(s.owner);
-    await activeSince(s, rule.id, ago(3 * HOUR_MS));
-    await runJob(s);
-    expect(await sendsTo([phone])).toHaveLength(1);
-    const row = await env.DB.prepare("SELECT state FROM follow_up_sends WHERE follow_up_id = ?")
-      .bind(rule.id)
-      .first<Row>();
-    expect(row).toMatchObject({ state: "sent" });
   });
 });

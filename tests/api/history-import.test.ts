@@ -24,7 +24,7 @@ import {
 import { answer, api } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
-import { keepInD1, orgFirst, orgSql, setStoreFull } from "../support/org-data";
+import { orgFirst, orgSql, setStoreFull } from "../support/org-data";
 import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
@@ -60,9 +60,8 @@ async function requestsSince(since: string, edge: string) {
 }
 
 /** An organization whose number is shared with the app (connected by hand, then marked so). */
-async function sharedNumberOwner(options: { agent?: boolean; place?: "store" | "d1" } = {}) {
+async function sharedNumberOwner(options: { agent?: boolean } = {}) {
   const owner = await createOwner();
-  if (options.place === "d1") await keepInD1(owner.organization.id);
   const agent = options.agent ? await createAgent(owner, { name: "Sofía" }) : null;
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
     defaultAgentId: agent?.id,
@@ -642,36 +641,5 @@ describe("the app's history", () => {
       "¿Seguís abiertos?",
     ]);
     expect((await importOf(organizationId))!.error).toBeNull();
-  });
-
-  it("is imported for an organization whose data is still in D1", async () => {
-    const { owner, phoneNumberId } = await sharedNumberOwner({ place: "d1" });
-    const organizationId = owner.organization.id;
-    const phone = customerPhone();
-    await deliver(
-      delivery(
-        historyChunk({
-          phoneNumberId,
-          threads: [
-            {
-              customer: phone,
-              messages: [
-                { text: "En D1", timestamp: minutesAgo(9) },
-                { text: "Contestado", fromBusiness: true, timestamp: minutesAgo(8) },
-              ],
-            },
-          ],
-        }),
-      ),
-    );
-    await importEverything(owner);
-    const conversation = (await conversationOf(organizationId, phone))!;
-    expect(
-      (await threadOf(organizationId, conversation.id)).map((m) => [m.content, m.direction]),
-    ).toEqual([
-      ["En D1", "inbound"],
-      ["Contestado", "outbound"],
-    ]);
-    expect(await importOf(organizationId)).toMatchObject({ state: "done", messages: 2 });
   });
 });

@@ -1,11 +1,11 @@
-// The organization's data is reached the same way in D1 and in its store (decision 0052):
-// `orgBatch` and `orgStatements` are all-or-nothing and answer the same rows in both places.
+// The organization's data in its store: `orgBatch` and `orgStatements` are all-or-nothing and
+// answer what each statement returned.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import { createDb, orgBatch, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, orgStatements, type OrganizationDb } from "../../worker/db/client";
 import * as schema from "../../worker/db/schema";
 import { quickReplies } from "../../worker/db/schema";
 import { organizationStore } from "../../worker/stores/registry";
@@ -13,7 +13,6 @@ import { createOwner } from "../support/factories";
 
 type Place = (organizationId: string, work: (db: OrganizationDb) => Promise<void>) => Promise<void>;
 
-const inD1: Place = (_, work) => work(createDb(env.DB));
 const inStore: Place = async (organizationId, work) => {
   const store = await organizationStore(env, organizationId);
   await runInDurableObject(store, (_, state) => work(drizzle(state.storage, { schema })));
@@ -26,10 +25,7 @@ const reply = (organizationId: string, shortcut: string) => ({
   content: `Texto de ${shortcut}`,
 });
 
-describe.each([
-  ["D1", inD1],
-  ["the store", inStore],
-])("the organization's data in %s", (_, place) => {
+describe.each([["the store", inStore]])("the organization's data in %s", (_, place) => {
   it("runs a batch as one unit and answers what each statement returned", async () => {
     const { organization } = await createOwner();
     await place(organization.id, async (db) => {

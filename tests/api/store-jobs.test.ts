@@ -1,16 +1,22 @@
-// Jobs live with the data (contract section 15): an organization whose data is in its store
-// has its Conversions API retries run by the store's alarm and its retention run by the store,
-// woken by the daily cron once a day; organizations in D1 are served by the cron as before.
+// Jobs live with the data (contract section 15): an organization's Conversions API retries are
+// run by its store's alarm and its retention by the store, woken by the daily cron once a day
+// when its alarm missed it.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../worker/db/schema";
 import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
-import { CONVERSIONS_RETRY_CRON, RETENTION_CRON } from "../../worker/scheduled";
-import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
+import { RETENTION_CRON } from "../../worker/scheduled";
+import { organizationStore } from "../../worker/stores/registry";
 import type { StoreJob } from "../../worker/stores/store-jobs";
-import { keepEarliest, runDueJobs, type JobStore } from "../../durable-objects/store-job-runner";
+import {
+  JOB_RUNS,
+  keepEarliest,
+  runDueJobs,
+  type JobRuns,
+  type JobStore,
+} from "../../durable-objects/store-job-runner";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import type { OrganizationDb } from "../../worker/db/client";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
@@ -18,8 +24,7 @@ import { runCron } from "../support/cron";
 import { seedMessage } from "../support/db";
 import { createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
-import { keepInD1, orgSql, withOrgDb } from "../support/org-data";
-import { move } from "../support/operator";
+import { orgSql, withOrgDb } from "../support/org-data";
 import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -28,13 +33,10 @@ const DAY_MS = 24 * 60 * 60_000;
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
-/** A new organization (its data starts in its store) or one kept in D1. */
-async function organization(place: "store" | "d1") {
+/** A new organization and its store. */
+async function organization() {
   const owner = await createOwner();
-  if (place === "d1") await keepInD1(owner.organization.id);
-  const route = await storeRoute(env, owner.organization.id);
-  expect(allDataInStore(route)).toBe(place === "store");
-  return { owner, store: storeAt(env, route) };
+  return { owner, store: await organizationStore(env, owner.organization.id) };
 }
 
 type Store = Awaited<ReturnType<typeof organization>>["store"];
@@ -107,8 +109,8 @@ const retryTimeComes = (store: Store, conversionId: string, job: StoreJob) =>
   });
 
 describe("Conversions API retries", () => {
-  it("are run by the store's alarm for an organization whose data is in its store", async () => {
-    const { owner, store } = await organization("store");
+  it("are run by the store's alarm", async () => {
+    const { owner, store } = await organization();
     const failed = await leadMetaRefusedOnce(owner);
     const retryAt = Date.parse(failed.capiNextAttemptAt!);
 
@@ -118,10 +120,6 @@ describe("Conversions API retries", () => {
     const alarm = await runInDurableObject(store, (_, state) => state.storage.getAlarm());
     expect(alarm).not.toBeNull();
     expect(alarm!).toBeLessThanOrEqual(retryAt);
-
-    // The five-minute cron serves the organizations in D1: it does not send this one.
-    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
-    expect((await conversionOf(owner.organization.id, failed.id))!.capiStatus).toBe("failed");
 
     // The retry's time comes: the store's alarm sends it.
     await retryTimeComes(store, failed.id, job!);
@@ -133,58 +131,19 @@ describe("Conversions API retries", () => {
     // Sent once: the refused request and the one Meta took. Nothing is left to retry.
     expect(await requestsWith(failed.eventId)).toHaveLength(2);
     expect(await storeJobs(store)).toEqual({});
-    await runCron(CONVERSIONS_RETRY_CRON, retryAt + DAY_MS);
-    expect(await requestsWith(failed.eventId)).toHaveLength(2);
-  });
-
-  it("are run by the five-minute cron for an organization whose data is in D1, as before", async () => {
-    const { owner, store } = await organization("d1");
-    const failed = await leadMetaRefusedOnce(owner);
-    const retryAt = Date.parse(failed.capiNextAttemptAt!);
-
-    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
-    const sent = await conversionOf(owner.organization.id, failed.id);
-    expect(sent).toMatchObject({ capiStatus: "sent", capiAttempts: 2 });
-    expect(await requestsWith(failed.eventId)).toHaveLength(2);
-    // Its store was never asked to retry it.
-    expect(await storeJobs(store)).toEqual({});
-  });
-
-  it("are left alone in D1's copy of an organization moved to its store: its store sends them", async () => {
-    const { owner, store } = await organization("d1");
-    const failed = await leadMetaRefusedOnce(owner);
-    const retryAt = Date.parse(failed.capiNextAttemptAt!);
-    expect(await move(owner.organization.id, "store")).toMatchObject({ moved: true });
-
-    // D1 keeps the row as it was, due: the cron over D1 does not send it again.
-    await runCron(CONVERSIONS_RETRY_CRON, retryAt + 1000);
-    expect(await requestsWith(failed.eventId)).toHaveLength(1);
-    const copy = await env.DB.prepare("SELECT capi_status FROM conversions WHERE id = ?")
-      .bind(failed.id)
-      .first<{ capi_status: string }>();
-    expect(copy).toEqual({ capi_status: "failed" });
-
-    // The move handed the retry to the store: its alarm sends it once its time comes.
-    const job = (await storeJobs(store))["job:capi"];
-    expect(job).toMatchObject({ organizationId: owner.organization.id });
-    await retryTimeComes(store, failed.id, job!);
-    expect(await runDurableObjectAlarm(store)).toBe(true);
-    expect(await conversionOf(owner.organization.id, failed.id)).toMatchObject({
-      capiStatus: "sent",
-      capiAttempts: 2,
-    });
+    await runDurableObjectAlarm(store);
     expect(await requestsWith(failed.eventId)).toHaveLength(2);
   });
 });
 
 /**
- * The store's side of its jobs as its alarm lends it (its storage and data), with what a test
- * plays instead: the held deliveries' retry, and the day's report.
+ * The store's side of its jobs as its alarm lends it (its storage and data), with the day's
+ * report a test may watch.
  */
 function jobStoreOf(
   instance: OrganizationHub,
   state: DurableObjectState,
-  parts: Pick<JobStore, "retryHeld"> & Partial<Pick<JobStore, "reportDay">>,
+  parts: Partial<Pick<JobStore, "reportDay">> = {},
 ): JobStore {
   return {
     storage: state.storage,
@@ -197,16 +156,19 @@ function jobStoreOf(
   };
 }
 
+/** The jobs' runs, with the Conversions API's played by `capi` (a run the test watches). */
+const withCapi = (capi: JobRuns["capi"]): JobRuns => ({ ...JOB_RUNS, capi });
+
 /** Two runners of the due jobs, the second starting while the first's first job runs. */
-async function twoRunnersAtOnce(jobStore: JobStore) {
-  const first = runDueJobs(jobStore, new Date());
+async function twoRunnersAtOnce(jobStore: JobStore, runs: JobRuns) {
+  const first = runDueJobs(jobStore, new Date(), runs);
   await new Promise((resolve) => setTimeout(resolve, 100));
-  await Promise.all([first, runDueJobs(jobStore, new Date())]);
+  await Promise.all([first, runDueJobs(jobStore, new Date(), runs)]);
 }
 
 describe("the store's jobs", () => {
   it("recover a schedule lost on its way: the store's day makes due every job it holds none for", async () => {
-    const { owner, store } = await organization("store");
+    const { owner, store } = await organization();
     const failed = await leadMetaRefusedOnce(owner);
     await until(async () => (await storeJobs(store))["job:capi"], "the retry job");
     // The call that scheduled the retry failed after the conversion was committed; the store's
@@ -235,7 +197,7 @@ describe("the store's jobs", () => {
   });
 
   it("run once when the alarm and the daily wake overlap: each reads the job again before it runs it", async () => {
-    const { owner, store } = await organization("store");
+    const { owner, store } = await organization();
     const organizationId = owner.organization.id;
     const retentionRuns = await runInDurableObject(
       store,
@@ -245,15 +207,15 @@ describe("the store's jobs", () => {
           reportDay: async () => {
             days += 1;
           },
-          // A job listed before the retention that takes a while (Meta, D1).
-          retryHeld: async () => {
-            await new Promise((resolve) => setTimeout(resolve, 300));
-            return null;
-          },
+        });
+        // A job listed before the retention that takes a while (Meta, D1).
+        const slow = withCapi(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          return null;
         });
         const due = { organizationId, dueAt: Date.now() - 1 };
-        await state.storage.put({ "job:held_deliveries": due, "job:retention": due });
-        await twoRunnersAtOnce(jobStore);
+        await state.storage.put({ "job:capi": due, "job:retention": due });
+        await twoRunnersAtOnce(jobStore, slow);
         return days;
       },
     );
@@ -261,7 +223,7 @@ describe("the store's jobs", () => {
   });
 
   it("never start a second run beside one under way, when the run itself asks for the job sooner", async () => {
-    const { owner, store } = await organization("store");
+    const { owner, store } = await organization();
     const organizationId = owner.organization.id;
     const { runs, overlapped, job } = await runInDurableObject(
       store,
@@ -269,21 +231,19 @@ describe("the store's jobs", () => {
         let running = 0;
         let runs = 0;
         let overlapped = false;
-        const jobStore = jobStoreOf(instance, state, {
-          // A run that, halfway, asks for its job now (a status of a message it just sent).
-          retryHeld: async () => {
-            runs += 1;
-            running += 1;
-            overlapped ||= running > 1;
-            await keepEarliest(state.storage, organizationId, "held_deliveries", Date.now());
-            await new Promise((resolve) => setTimeout(resolve, 300));
-            running -= 1;
-            return null;
-          },
+        // A run that, halfway, asks for its job now (a conversion it just failed to send).
+        const asking = withCapi(async () => {
+          runs += 1;
+          running += 1;
+          overlapped ||= running > 1;
+          await keepEarliest(state.storage, organizationId, "capi", Date.now());
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          running -= 1;
+          return null;
         });
-        await state.storage.put("job:held_deliveries", { organizationId, dueAt: Date.now() - 1 });
-        await twoRunnersAtOnce(jobStore);
-        const job = await state.storage.get<StoreJob>("job:held_deliveries");
+        await state.storage.put("job:capi", { organizationId, dueAt: Date.now() - 1 });
+        await twoRunnersAtOnce(jobStoreOf(instance, state), asking);
+        const job = await state.storage.get<StoreJob>("job:capi");
         return { runs, overlapped, job };
       },
     );
@@ -295,20 +255,18 @@ describe("the store's jobs", () => {
   });
 
   it("keep a later time asked for while a run holds the job, for work the run may not have seen", async () => {
-    const { owner, store } = await organization("store");
+    const { owner, store } = await organization();
     const organizationId = owner.organization.id;
     const tomorrow = Date.now() + DAY_MS;
     const job = await runInDurableObject(store, async (instance: OrganizationHub, state) => {
-      const jobStore = jobStoreOf(instance, state, {
-        // The run has read that nothing is left; a schedule for tomorrow is asked meanwhile.
-        retryHeld: async () => {
-          await keepEarliest(state.storage, organizationId, "held_deliveries", tomorrow);
-          return null;
-        },
+      // The run has read that nothing is left; a schedule for tomorrow is asked meanwhile.
+      const late = withCapi(async () => {
+        await keepEarliest(state.storage, organizationId, "capi", tomorrow);
+        return null;
       });
-      await state.storage.put("job:held_deliveries", { organizationId, dueAt: Date.now() - 1 });
-      await runDueJobs(jobStore, new Date());
-      return state.storage.get<StoreJob>("job:held_deliveries");
+      await state.storage.put("job:capi", { organizationId, dueAt: Date.now() - 1 });
+      await runDueJobs(jobStoreOf(instance, state), new Date(), late);
+      return state.storage.get<StoreJob>("job:capi");
     });
     expect(job).toEqual({ organizationId, dueAt: tomorrow });
   });
@@ -359,23 +317,19 @@ describe("retention", () => {
       conversations: JSON.parse(run.metadata).deleted.conversations,
     }));
 
-  it("runs in each store woken by the daily cron, once a day, and in D1 as before", async () => {
-    const inStore = await organization("store");
-    const inD1 = await organization("d1");
+  it("runs in each store woken by the daily cron, once a day", async () => {
+    const inStore = await organization();
     const freshInStore = await twoConversations(inStore.owner);
-    const freshInD1 = await twoConversations(inD1.owner);
     await seedMessage(inStore.owner.organization.id, freshInStore, { at: freshAt });
 
     const before = (await runs()).length;
     await runCron(RETENTION_CRON, now);
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
-    expect(await conversationsOf(inD1.owner)).toEqual([freshInD1]);
-    // D1's run and the store's (others' stores ran too, deleting nothing), in D1's trail with no
+    // The store's run (others' stores ran too, deleting nothing), in D1's trail with no
     // organization.
     const firstRuns = (await runs()).slice(before);
     expect(firstRuns.every((run) => run.organization_id === null)).toBe(true);
     expect(firstRuns.filter((run) => run.conversations > 0)).toEqual([
-      { organization_id: null, conversations: 1 },
       { organization_id: null, conversations: 1 },
     ]);
     // The store told the registry its size and messages, as they are after the run.
@@ -421,8 +375,8 @@ describe("retention", () => {
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
     expect(await registry()).toEqual(afterFirst);
     expect((await storeJobs(inStore.store))["job:retention"]).toBeUndefined();
-    // Only D1's run.
-    expect(await runs()).toHaveLength(before + firstRuns.length + 1);
+    // No run at all.
+    expect(await runs()).toHaveLength(before + firstRuns.length);
 
     // Its day comes: the store's alarm runs it.
     await runInDurableObject(inStore.store, (_, state) =>
@@ -430,11 +384,11 @@ describe("retention", () => {
     );
     expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
     expect(await conversationsOf(inStore.owner)).toEqual([]);
-    expect(await runs()).toHaveLength(before + firstRuns.length + 2);
+    expect(await runs()).toHaveLength(before + firstRuns.length + 1);
   });
 
   it("clears a backlog in a store a few batches a run, going on at once until it is done", async () => {
-    const { owner, store } = await organization("store");
+    const { owner, store } = await organization();
     const organizationId = owner.organization.id;
     const conversation = await createConversation(owner);
     // Past ten batches of 5,000: more than one run of a store may delete.
@@ -471,8 +425,8 @@ describe("retention", () => {
   });
 
   it("wakes a store whose alarm missed its day, and only that one", async () => {
-    const missed = await organization("store");
-    const onTime = await organization("store");
+    const missed = await organization();
+    const onTime = await organization();
     const freshMissed = await twoConversations(missed.owner);
     const freshOnTime = await twoConversations(onTime.owner);
     const ranAt = (owner: Owner, at: number) =>

@@ -7,13 +7,11 @@ import { describe, expect, it, vi } from "vitest";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { transcribeMessage } from "../../worker/ai/transcribe";
 import { depsForBackground } from "../../worker/http/deps";
-import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
-import { runCron } from "../support/cron";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
-import { keepInD1, orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, modelRequests } from "../support/webhooks";
@@ -45,10 +43,8 @@ async function holdMedia(file: {
 }
 
 /** An organization whose number answers with an active AI agent by default. */
-/** An organization with its agent and number; `inD1`: its data kept in D1 (the cron's side). */
-async function setup({ inD1 = false } = {}) {
+async function setup() {
   const owner = await createOwner({ name: "Tienda Azul" });
-  if (inD1) await keepInD1(owner.organization.id);
   const agent = await createAgent(owner, { system_prompt: "Eres la dependienta de la tienda." });
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id, {
     defaultAgentId: agent.id,
@@ -334,20 +330,9 @@ describe("voice notes", () => {
     return { old, recent, queued, transcribed };
   }
 
-  it("hands a note whose hub was never reached to it again from the five-minute cron", async () => {
-    // Only in D1: a store's notes are queued in the very call that stores them.
-    const org = await setup({ inD1: true });
-    const { old, recent, queued, transcribed } = await stuckNotes(org);
-    await runCron(CONVERSIONS_RETRY_CRON);
-    expect(await queued(old.id)).toBeDefined();
-    expect(await queued(recent.id)).toBeUndefined();
-    await transcribed();
-  });
-
-  it("takes a store's abandoned note again from its own sweep, not the cron's", async () => {
+  it("takes a store's abandoned note again from its own sweep", async () => {
     const org = await setup();
     const { old, recent, queued, transcribed } = await stuckNotes(org);
-    await runCron(CONVERSIONS_RETRY_CRON);
     expect(await queued(old.id)).toBeUndefined();
     // What the alarm schedules when a transcription is abandoned.
     await scheduleStoreJob(env, org.owner.organization.id, "transcripts", Date.now());

@@ -7,7 +7,6 @@ import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs"
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
-import { beginAndCopy, operator } from "../support/operator";
 import { orgSql } from "../support/org-data";
 import { customerPhone, deliver, graphRequests } from "../support/webhooks";
 
@@ -60,22 +59,6 @@ describe("templates", () => {
       status: "APPROVED",
       components: [{ type: "BODY", text: "Hola {{1}}, ¿te confirmamos la cita?" }],
     });
-  });
-
-  it("lists them while the organization's move switches, keeping nothing the move could miss", async () => {
-    const owner = await connectedOwner();
-    const id = owner.organization.id;
-    const kept = () =>
-      orgSql(id, "SELECT name FROM whatsapp_templates WHERE organization_id = ?", id);
-    await beginAndCopy(id, "d1");
-    const listed = await call("GET", "/api/v1/whatsapp-config/templates", { token: owner.token });
-    expect(listed.status).toBe(200);
-    expect(listed.body.data.templates).toHaveLength(4);
-    expect(await kept()).toEqual([]);
-    // The move's check finds both sides alike; then the list is kept again.
-    expect((await operator(`/stores/${id}/finish`)).body.data).toMatchObject({ moved: true });
-    await call("GET", "/api/v1/whatsapp-config/templates", { token: owner.token });
-    expect(await kept()).toHaveLength(4);
   });
 
   it("sends an approved template outside the window, with its parameter filled in", async () => {

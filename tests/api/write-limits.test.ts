@@ -4,7 +4,7 @@
 // carries a max_tokens.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { CONVERSIONS_RETRY_CRON } from "../../worker/scheduled";
+import { PRUNE_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
 import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
@@ -174,7 +174,7 @@ describe("write limits", () => {
         .run();
     await insert("prune-test:ended", now - 1_000);
     await insert("prune-test:live", now + 60_000);
-    await runCron(CONVERSIONS_RETRY_CRON, now);
+    await runCron(PRUNE_CRON, now);
     const keys = await env.DB.prepare(
       "SELECT key FROM rate_limits WHERE key LIKE 'prune-test:%'",
     ).all<{ key: string }>();

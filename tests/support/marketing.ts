@@ -6,7 +6,7 @@ import { organizationStore } from "../../worker/stores/registry";
 import { api, answer } from "./api";
 import { connectWhatsapp } from "./db";
 import { createOwner } from "./factories";
-import { keepInD1, orgSqlBatch } from "./org-data";
+import { orgSqlBatch } from "./org-data";
 import { customerPhone } from "./webhooks";
 
 export type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -16,10 +16,9 @@ export const MARKETING = { name: "bienvenida", language: "es", parameters: [] as
 export const UTILITY = { name: "seguimiento_cita", language: "es", parameters: ["Lucía"] };
 
 /** An organization with a connected number, both templates, no quiet hours, and its label. */
-export async function marketingOrganization({ inD1 = false } = {}) {
+export async function marketingOrganization() {
   const owner = await createOwner();
   const orgId = owner.organization.id as string;
-  if (inD1) await keepInD1(orgId);
   const connection = await connectWhatsapp(orgId, {
     phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
   });

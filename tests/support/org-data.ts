@@ -1,29 +1,26 @@
 /**
- * An organization's data as the tests reach it, wherever it is (contract section 15, decision
- * 0054): in its store's SQLite once all of it is there (every organization made since), in D1
- * until then. Global tables (users, sessions, rate limits, organizations, memberships,
- * invitations, the connections, the registry) are read with `env.DB` as before; so are an
- * account's own audit entries (no organization).
+ * An organization's data as the tests reach it: in its store's SQLite (contract section 15).
+ * Global tables (users, sessions, rate limits, organizations, memberships, invitations, the
+ * connections, the registry) are read with `env.DB`; so are an account's own audit entries (no
+ * organization).
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { createDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { orgStatements, type OrganizationDb } from "../../worker/db/client";
 import * as schema from "../../worker/db/schema";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
-import { allDataInStore, storeAt, storeRoute } from "../../worker/stores/registry";
+import { organizationStore } from "../../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../../worker/stores/store-room";
 
 type Row = Record<string, unknown>;
 
-/** Runs `work` on the organization's data with drizzle, in its store or in D1. */
+/** Runs `work` on the organization's data with drizzle, in its store. */
 export async function withOrgDb<T>(
   organizationId: string,
   work: (db: OrganizationDb) => T | Promise<T>,
 ): Promise<T> {
-  const route = await storeRoute(env, organizationId);
-  if (!allDataInStore(route)) return work(createDb(env.DB));
-  return runInDurableObject(storeAt(env, route), (_, state) =>
+  return runInDurableObject(await organizationStore(env, organizationId), (_, state) =>
     work(drizzle(state.storage, { schema })),
   );
 }
@@ -61,25 +58,11 @@ export async function orgFirst<T extends Row = Row>(
 }
 
 /**
- * Puts a new organization's data back in D1, for a test whose point is D1 itself (a D1
- * migration's statements over data written as before it). Call it right after creating the
- * organization: nothing is copied (what its store holds, its creation's audit entry, stays
- * there unread).
- */
-export async function keepInD1(organizationId: string) {
-  await env.DB.prepare(
-    "UPDATE organization_stores SET state = 'd1', moving_to = NULL, data_version = 0 WHERE organization_id = ?",
-  )
-    .bind(organizationId)
-    .run();
-}
-
-/**
  * Makes the organization's store full (or gives it its room back) without writing 9 GB: the
  * live store's size limit is lowered to nothing, or set back to the product's.
  */
 export async function setStoreFull(organizationId: string, full: boolean) {
-  const store = storeAt(env, await storeRoute(env, organizationId));
+  const store = await organizationStore(env, organizationId);
   await runInDurableObject(store, (instance: OrganizationHub) => {
     instance.fullAtBytes = full ? 0 : STORE_FULL_BYTES;
   });

@@ -18,10 +18,7 @@ const taken = () => conflict("Ya existe una respuesta rápida con ese atajo.");
 const scoped = (member: Member, id: string) =>
   and(eq(quickReplies.id, id), eq(quickReplies.organizationId, member.organizationId));
 
-/**
- * The team's quick replies, in the organization's data wherever it is (`OrganizationDb`: D1, or
- * its store once it has moved there).
- */
+/** The team's quick replies, in the organization's store. */
 export async function listQuickReplies(db: OrganizationDb, member: Member) {
   const rows = await db
     .select()

@@ -46,9 +46,9 @@ export function fromRows<T extends Table>(
 }
 
 /**
- * An organization's data wherever it is: D1 while the organization is there, its store's
- * SQLite once it has moved (docs/decisions/0052). The query builder both share: no `batch`
- * (D1's), no synchronous calls (the store's); a service written against it runs in both.
+ * An organization's data: its store's SQLite (decision 0075); the type still admits D1, which
+ * the Worker's `deps.orgDb` is and which holds no organization's data, until the two schemas
+ * and databases are split. No `batch` (D1's), no synchronous calls (the store's).
  */
 export type OrganizationDb = BaseSQLiteDatabase<"async" | "sync", unknown, typeof schema>;
 
@@ -58,8 +58,8 @@ type OrganizationQuery = BatchItem<"sqlite"> & { all(): unknown };
 export const inD1 = (db: OrganizationDb): db is Db => "batch" in db;
 
 /**
- * Runs statements on the organization's data as one all-or-nothing unit, wherever it is: D1's
- * `batch` there, a SQLite transaction in its store. Each statement's answer is what it returned
+ * Runs statements on the organization's data as one all-or-nothing unit: a SQLite transaction
+ * in its store (D1's `batch` for the Worker's D1). Each statement's answer is what it returned
  * (the rows of a select or of `returning`); never read D1's `meta` from it, which a store does
  * not give: a write that must report what it changed says so with `returning`.
  */
@@ -78,8 +78,8 @@ export interface PlainStatement {
 }
 
 /**
- * Runs plain statements on the organization's data as one all-or-nothing unit, wherever it is,
- * and answers each one's rows (column names as SQL gives them). The few statements drizzle
+ * Runs plain statements on the organization's data as one all-or-nothing unit, and answers
+ * each one's rows (column names as SQL gives them). The few statements drizzle
  * cannot express (json_each over a bound list, FTS) go through here, never `$client`.
  */
 export async function orgStatements(

@@ -1,12 +1,10 @@
 /**
- * Which tables are global and which are an organization's own (contract section 15, decision
- * 0052), and the two databases a request or a job gets: `db` for what is global, `orgDb` for
- * the organization's data. Both are D1 in the Worker; in an organization's store `orgDb` is its
- * SQLite. With `DATA_PLACES_CHECK=1` (the API tests) each refuses a statement that names a
- * table of the other place, so that code joining or batching the two, which could not run once
- * the organization's data is in its store, fails its tests while everything is still in D1;
- * and both refuse, as deployed D1 does, a statement binding more than 100 parameters (the local
- * D1 binds thousands).
+ * Which tables are global and which are an organization's own (contract section 15, decisions
+ * 0052, 0075), and the two databases a request or a job gets: `db` for what is global (D1),
+ * `orgDb` for the organization's data (its store's SQLite; in the Worker, D1, which holds none
+ * since migration 0028). With `DATA_PLACES_CHECK=1` (the API tests) each refuses a statement
+ * that names a table of the other place, and both refuse, as deployed D1 does, a statement
+ * binding more than 100 parameters (the local D1 binds thousands).
  */
 import { createDb, type Db } from "./client";
 import type { Env } from "../env";
@@ -18,8 +16,6 @@ export const GLOBAL_TABLES = new Set([
   "rate_limits",
   "organizations",
   "organization_stores",
-  // The keys written in D1 while an organization moves into its store (decision 0070).
-  "move_changes",
   // Deleted organizations' ids: what lets a store erase itself (decision 0067).
   "deleted_organizations",
   "memberships",
@@ -31,7 +27,7 @@ export const GLOBAL_TABLES = new Set([
   "oauth_exchanges",
 ]);
 
-/** What each organization's store holds once it has moved (and D1 holds until then). */
+/** What each organization's store holds, and only it (decision 0075). */
 export const ORGANIZATION_TABLES = new Set([
   "agents",
   "conversations",
@@ -67,8 +63,8 @@ export const ORGANIZATION_TABLES = new Set([
 ]);
 
 /*
- * `audit_events` is in both: an entry about an account alone (a sign-up, a failed login) stays
- * in D1; an organization's entries are its data. Whoever records an entry picks the place.
+ * `audit_events` is in both: an entry about an account alone (a sign-up, a failed login) is in
+ * D1; an organization's entries are its data, in its store. Whoever records an entry picks.
  */
 
 /** The tables a statement names after FROM, JOIN, INTO or UPDATE, quoted or not. */

@@ -10,15 +10,16 @@ export interface Deps {
   /** D1: what is global (users, organizations, memberships, connections, the store registry). */
   db: Db;
   /**
-   * The organization's own data (contract section 15, decision 0052): D1 while the code runs in
-   * the Worker, the store's SQLite when it runs in the store. Never joined or batched with `db`.
+   * The organization's own data (contract section 15, decision 0075): the store's SQLite when the
+   * code runs in the store; in the Worker, D1, which holds no organization's data. Never joined
+   * or batched with `db`.
    */
   orgDb: OrganizationDb;
   env: Env;
   defer: (work: Promise<unknown>) => void;
   /**
    * Whether the organization's store is past its room (worker/stores/store-room.ts); absent
-   * while its data is in D1.
+   * outside a store.
    */
   storeFull?: () => boolean;
 }

@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { z } from "zod";
 import { organizations, organizationStores } from "../db/schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
@@ -7,6 +8,13 @@ import { addressKey } from "../http/address-key";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import type { StoreListing } from "./contract";
 import { servedByItsStore } from "./registry";
+import { restoreStore } from "./restore";
+import { jsonBody } from "../http/validate";
+
+const restoreInput = z.union([
+  z.object({ at: z.iso.datetime({ offset: true }).transform((at) => new Date(at)) }),
+  z.object({ bookmark: z.string().min(1).max(200) }),
+]);
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
   const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -77,4 +85,10 @@ export const operatorRoutes = new Hono<AppContext>()
       .orderBy(asc(organizations.name), asc(organizations.id));
     const data: StoreListing[] = rows.map((row) => ({ ...row, served: servedByItsStore(row) }));
     return c.json({ data });
-  });
+  })
+  /** The organization's store as it was at `at` (`npm run stores -- restore`, restore.ts). */
+  .post("/stores/:organizationId/restore", ...jsonBody(restoreInput), async (c) =>
+    c.json({
+      data: await restoreStore(c.env, c.req.param("organizationId"), c.req.valid("json")),
+    }),
+  );

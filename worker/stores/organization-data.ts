@@ -24,7 +24,7 @@ export const storeRequired = () =>
   );
 
 /** The route of an organization this release serves; `store_required` for any other. */
-export async function servedRoute(c: Pick<Context<AppContext>, "env">, organizationId: string) {
+async function servedRoute(c: Pick<Context<AppContext>, "env">, organizationId: string) {
   const route: StoreRoute = await storeRoute(c.env, organizationId);
   if (!servedByItsStore(route)) throw storeRequired();
   return route;

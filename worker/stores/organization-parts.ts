@@ -87,7 +87,9 @@ export async function inOrganizationData<K extends PartKind>(
   part: PartOf<K>,
 ): Promise<PartResults[K]> {
   if (!inD1(deps.orgDb)) return runPart(deps, organizationId, part);
-  const done = await (await organizationStore(deps.env, organizationId)).runPart(organizationId, part);
+  const done = await (
+    await organizationStore(deps.env, organizationId)
+  ).runPart(organizationId, part);
   if (done === null) throw new Error(`the store of ${organizationId} refused its part`);
   return done as PartResults[K];
 }

@@ -2,7 +2,7 @@
  * A store's room (contract section 15): a Durable Object's SQLite holds 10 GB at most. Past
  * `STORE_FULL_BYTES` the store refuses what grows it by a lot (broadcasts, the app's history
  * import) and keeps the rest for what must never be lost: every customer message Meta
- * delivers. An organization still in D1 has no store of its own to fill (`storeFull` absent).
+ * delivers. Code outside a store (the Worker) has no store to fill (`storeFull` absent).
  */
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";

@@ -1,8 +1,7 @@
 /**
  * Sending conversions to Meta's Conversions API, after the answer: a conversion is stored
  * `pending`, then claimed, built, validated and sent in batches. Failures wait with backoff
- * while the event is young enough for Meta, then expire: the cron trigger picks them up for
- * organizations whose data is in D1, the store's alarm for one whose data is in its store.
+ * while the event is young enough for Meta, then expire: the store's alarm picks them up.
  */
 import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";

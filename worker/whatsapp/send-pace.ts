@@ -3,9 +3,7 @@
  * the WhatsApp Business app (contract sections 16 and 17); past it Meta refuses with 130429.
  * Every send of an organization runs in its store, one object with one memory, so turns kept
  * there, evenly spaced a little below that rate, pace them all, a broadcast's and the team's and
- * the AI's alike; a send waits for its turn instead of failing. (An organization still in D1 sends
- * conversations' messages from Worker isolates, each pacing only its own sends; its broadcasts
- * are sent by its store.)
+ * the AI's alike; a send waits for its turn instead of failing.
  */
 
 /**
