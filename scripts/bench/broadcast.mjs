@@ -518,7 +518,7 @@ export function broadcastTable(r, { row, f0, f1, f2, ratio }) {
   const s = (/** @type {number | null | undefined} */ ms) =>
     f1(ms === null || ms === undefined ? ms : ms / 1000);
   row(
-    `9. broadcast of ${f0(r.recipients)}, store${r.metaLatencyMs ? `, Meta answers in ${r.metaLatencyMs} ms` : ""}${r.statuses ? ", with statuses" : ""}`,
+    `9. broadcast of ${f0(r.recipients)}${r.metaLatencyMs ? `, Meta answers in ${r.metaLatencyMs} ms` : ""}${r.statuses ? ", with statuses" : ""}`,
     b.completed
       ? `completed in ${s(b.sendToCompletedMs)} s from the send`
       : `${b.status}, not completed`,

@@ -289,35 +289,29 @@ for (const { name, organizationId, statements } of storeSeeds) {
 }
 await server.stop();
 
-/** D1's part: the numbers the webhook benchmarks deliver to. */
-/** @type {Record<string, string[]>} */
-const d1Seeds = {
-  ...(INGEST && {
-    connection: connectionSql({
-      organizationId: live.organizationId,
-      phoneNumberId: PHONE_NUMBER_ID,
-      now,
-    }),
-  }),
-  ...(historyOrg && {
-    historyConnection: connectionSql({
-      organizationId: historyOrg.organizationId,
-      phoneNumberId: HISTORY_PHONE_NUMBER_ID,
-      now,
-      coexistence: true,
-    }),
-  }),
-};
-const seedDir = ".wrangler/bench-seed";
-rmSync(seedDir, { recursive: true, force: true });
-mkdirSync(seedDir, { recursive: true });
-for (const [name, statements] of Object.entries(d1Seeds)) {
-  const file = `${seedDir}/${name}.sql`;
-  writeFileSync(file, statements.join("\n"));
+/** D1's part, one file: the numbers the webhook and history benchmarks deliver to. */
+const d1Seed = [
+  ...(INGEST
+    ? connectionSql({ organizationId: live.organizationId, phoneNumberId: PHONE_NUMBER_ID, now })
+    : []),
+  ...(historyOrg
+    ? connectionSql({
+        organizationId: historyOrg.organizationId,
+        phoneNumberId: HISTORY_PHONE_NUMBER_ID,
+        now,
+        coexistence: true,
+      })
+    : []),
+];
+if (d1Seed.length > 0) {
+  const seedDir = ".wrangler/bench-seed";
+  rmSync(seedDir, { recursive: true, force: true });
+  mkdirSync(seedDir, { recursive: true });
+  writeFileSync(`${seedDir}/d1.sql`, d1Seed.join("\n"));
   const t = Date.now();
-  d1File(file);
-  seedTimes[name] = Date.now() - t;
-  log(`seeded ${name} in D1 in ${seedTimes[name]} ms`);
+  d1File(`${seedDir}/d1.sql`);
+  seedTimes.d1 = Date.now() - t;
+  log(`seeded the WhatsApp numbers in D1 in ${seedTimes.d1} ms`);
 }
 const broadcastLabelId = broadcastOrg
   ? await (async () => {
