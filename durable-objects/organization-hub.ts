@@ -625,4 +625,25 @@ export class OrganizationHub extends DurableObject<Env> {
       // Already closed.
     }
   }
+
+  /**
+   * Bench only (scripts/bench, `BENCH_ROUTES=1`, worker/index.ts's `/__bench/store-sql`): runs
+   * the statements in one transaction on the store's SQLite, its triggers and all (how the bench
+   * seeds an organization, and reads its data for the knowledge prompt). Each statement answers
+   * its rows (as arrays of values with `raw`) and the rows it wrote; null when refused.
+   */
+  async benchSql(
+    organizationId: string,
+    statements: { sql: string; params: unknown[]; raw?: boolean }[],
+  ) {
+    if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return null;
+    const { sql } = this.ctx.storage;
+    return this.ctx.storage.transactionSync(() =>
+      statements.map((statement) => {
+        const cursor = sql.exec(statement.sql, ...statement.params);
+        const rows = statement.raw ? [...cursor.raw()] : cursor.toArray();
+        return { rows, rowsWritten: cursor.rowsWritten };
+      }),
+    );
+  }
 }

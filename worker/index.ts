@@ -6,6 +6,7 @@ import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
 import { readUnreadBody } from "./http/unread-body";
 import { knowledgePromptBench } from "./knowledge/bench-route";
 import { scheduled } from "./scheduled";
+import { organizationStore } from "./stores/registry";
 
 export { OrganizationHub } from "../durable-objects/organization-hub";
 
@@ -30,11 +31,25 @@ async function renderConsolePage(request: Request) {
 /**
  * The ceiling (`ok`: answers, touches nothing), the price of one write (`insert`: exactly one
  * D1 insert, a throwaway rate-limit row the cron prunes), so a stored webhook is read against
- * both, and an answer's knowledge (`knowledge-prompt`: the search and the prompt, no model).
+ * both, an answer's knowledge (`knowledge-prompt`: the search and the prompt, no model), and
+ * the seed's way into an organization's store (`store-sql`: its statements in one transaction
+ * there, found through the registry).
  */
 async function benchRoute(request: Request, env: Env) {
   const { pathname } = new URL(request.url);
   if (pathname === "/__bench/knowledge-prompt") return knowledgePromptBench(request, env);
+  if (pathname === "/__bench/store-sql" && request.method === "POST") {
+    const { organization_id: organizationId, statements } = await request.json<{
+      organization_id: string;
+      statements: { sql: string; params?: unknown[]; raw?: boolean }[];
+    }>();
+    const store = await organizationStore(env, organizationId);
+    const results = await store.benchSql(
+      organizationId,
+      statements.map((s) => ({ sql: s.sql, params: s.params ?? [], raw: s.raw })),
+    );
+    return results ? Response.json(results) : new Response("refused", { status: 403 });
+  }
   if (pathname === "/__bench/insert") {
     await env.DB.prepare("INSERT INTO rate_limits (key, count, reset_at) VALUES (?, 1, ?)")
       .bind(`bench:${crypto.randomUUID()}`, Date.now())

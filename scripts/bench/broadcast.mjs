@@ -129,9 +129,9 @@ export async function startGraphFake({ appSecret, statusesTo = null }) {
 
 /**
  * The broadcast's customers, written into the organization's store while the server is stopped
- * (the store's SQLite file, as the other seeds write D1): a label, and 10,000 customers with a
- * phone and a BSUID, a conversation carrying the label and the message they wrote in the last
- * month. The store's triggers keep its tallies and search index as the API's writes would.
+ * (its SQLite file; the other seeds go through the server's store-sql route): a label, and
+ * 10,000 customers with a phone and a BSUID, a conversation carrying the label and the message
+ * they wrote in the last month. The store's triggers keep its tallies and search index as the API's writes would.
  * Answers the label's id.
  * @param {{ organizationId: string, now: number }} options
  */
@@ -518,7 +518,7 @@ export function broadcastTable(r, { row, f0, f1, f2, ratio }) {
   const s = (/** @type {number | null | undefined} */ ms) =>
     f1(ms === null || ms === undefined ? ms : ms / 1000);
   row(
-    `9. broadcast of ${f0(r.recipients)}, store${r.metaLatencyMs ? `, Meta answers in ${r.metaLatencyMs} ms` : ""}${r.statuses ? ", with statuses" : ""}`,
+    `9. broadcast of ${f0(r.recipients)}${r.metaLatencyMs ? `, Meta answers in ${r.metaLatencyMs} ms` : ""}${r.statuses ? ", with statuses" : ""}`,
     b.completed
       ? `completed in ${s(b.sendToCompletedMs)} s from the send`
       : `${b.status}, not completed`,

@@ -269,7 +269,7 @@ export function historyTable(h, { row, f0, f1, f2, ratio }) {
   const slowest = Math.max(...chunks.map((c) => c.ms));
   const sorted = chunks.map((c) => c.ms).sort((a, b) => a - b);
   row(
-    `8. history: ${chunks.length} chunks of ${f0(h.messages / chunks.length)}, store`,
+    `8. history: ${chunks.length} chunks of ${f0(h.messages / chunks.length)}`,
     `slowest answer ${f0(slowest)} ms (median ${f0(sorted[Math.floor(sorted.length / 2)])})`,
     `< ${f0(CHUNK_ANSWER_MS)} ms each, all 200`,
     slowest < CHUNK_ANSWER_MS && chunks.every((c) => c.status === 200),

@@ -4,31 +4,27 @@
 // the bare-Worker ceiling measured in the same run. A JSON copy goes to bench/results/.
 // Benchmarks, not tests: the exit code is 0 whatever the numbers (only a broken run fails).
 //
-// Where the data is (decision 0054): the bench's organizations are put in D1 before they are
-// seeded (new ones start in their store), the webhook and inbox benchmarks run on D1, the
-// operator's move (/api/v1/operator) takes every organization into its store, checking every
-// table's count and checksum, and the same benchmarks run again on the stores; the table prints
-// both, with the store/D1 ratio. The benchmarks after that (the console, retention) run on the
-// stores; the knowledge prompt runs before the move (its bench route reads D1).
+// Where the data is (decision 0075): an organization's data has one home, its store. The bench
+// registers its organizations through the API and seeds each straight into its store (the
+// bench-only `POST /__bench/store-sql`, which runs the seed's statements in one transaction
+// there, the store's triggers and all); D1 gets only what it keeps for every organization (the
+// WhatsApp numbers). Every benchmark runs once, on the stores: the table has one column of
+// results (the D1 column and the store/D1 ratio are gone, as is the move between them).
 //
 //   npm run bench                      everything (about 10 minutes here)
 //   npm run bench -- --skip-build      reuse .wrangler/bench-build from the previous run
 //   npm run bench -- --label after     name of the JSON file (default: the date)
 //   npm run bench -- --source DIR      measure another checkout (see docs/performance.md)
 //   npm run bench -- --observability   keep wrangler.toml's observability (a local trace store) on
-//   npm run bench -- --only ingest     the bare route and the webhook benchmarks (1-3) alone, on D1
-//                                      and on the store, with the move between (about 2 minutes)
+//   npm run bench -- --only ingest     the bare route and the webhook benchmarks (1-3) alone
+//                                      (about 2 minutes)
 //   npm run bench -- --only history    the history import (8) alone, its organization in its store
 //                                      (about 2 minutes with --skip-build)
 //   npm run bench -- --only broadcast  a 10,000-recipient broadcast (9) alone, its organization in
 //                                      its store, sent to the fake Graph API (about 3 minutes
 //                                      with --skip-build)
-//   npm run bench -- --only move       a million-message organization (20,000 conversations, the
-//                                      routes' 60 s lifetime of a deployment) moved into its store
-//                                      while its customers write 5 times a second (about 15
-//                                      minutes with --skip-build); --conversations N scales it
-//   npm run bench -- --profile         a CPU profile of each single-message load (bench/results/
-//                                      <label>-single-<place>.cpuprofile), its top functions logged
+//   npm run bench -- --profile         a CPU profile of the single-message load (bench/results/
+//                                      <label>-single.cpuprofile), its top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
 //   npm run bench -- --broadcast-statuses  the fake sends the broadcast's statuses back, as Meta
 import { execFileSync, execSync, spawn } from "node:child_process";
@@ -38,8 +34,6 @@ import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
 import { historyBench, historyTable } from "./history.mjs";
 import { startProfile } from "./profile.mjs";
-import { pacedLive } from "./live-load.mjs";
-import { moveOrganization } from "../move-steps.mjs";
 import {
   broadcastBench,
   broadcastTable,
@@ -53,13 +47,13 @@ import {
   canReadSqlite,
   d1File,
   d1Query,
-  d1SqliteFile,
   freePort,
   sleep,
   sqliteSize,
   startServer,
   storeFiles,
   storeQuery,
+  storeSql,
   toolEnv,
   treeCpu,
 } from "./server.mjs";
@@ -79,29 +73,20 @@ const PROFILE = flag("profile");
 mkdirSync("bench/results", { recursive: true });
 /**
  * `--only ingest`: a quick loop while working on the webhook (no inbox seed, reads, bundles or
- * retention; the move of the live organization). `--only history`: the history import alone.
- * `--only broadcast`: the 10,000-recipient broadcast alone.
+ * retention). `--only history`: the history import alone. `--only broadcast`: the
+ * 10,000-recipient broadcast alone.
  */
 const ONLY = option("only", "all");
-if (!["all", "ingest", "history", "broadcast", "move"].includes(ONLY))
-  throw new Error(`--only ${ONLY}: ingest, history, broadcast or move`);
+if (!["all", "ingest", "history", "broadcast"].includes(ONLY))
+  throw new Error(`--only ${ONLY}: ingest, history or broadcast`);
 const ALL = ONLY === "all";
-/** The bare route, the webhook benchmarks and the move. */
+/** The bare route and the webhook benchmarks. */
 const INGEST = ALL || ONLY === "ingest";
 /** The history import (decision 0056) on a number shared with the app. */
 const HISTORY = ALL || ONLY === "history";
 /** A 10,000-recipient broadcast (decision 0061), sent to the fake Graph API. */
 const BROADCAST = ALL || ONLY === "broadcast";
-/**
- * The upgrade stop's move of a large organization (decision 0070): 50 messages a conversation,
- * live deliveries during the whole move, and the routes' lifetime a deployment has (30 s).
- */
-const MOVE = ONLY === "move";
-const MOVE_SEED = { conversations: Number(option("conversations", 20_000)), messagesPer: 50 };
-const MOVE_LIVE_PER_SECOND = 5;
 const APP_SECRET = "bench-app-secret";
-/** The operator's routes (/api/v1/operator) move the organizations into their stores. */
-const OPERATOR_TOKEN = "bench-operator-token-0123456789abcdef";
 const PHONE_NUMBER_ID = "900000000000001";
 /** The history benchmark's number, marked `coexistence` (shared with the WhatsApp Business app). */
 const HISTORY_PHONE_NUMBER_ID = "900000000000002";
@@ -163,11 +148,6 @@ writeFileSync(
     AI_API_KEY: "",
     REGISTRATIONS_PER_HOUR: "1000",
     BENCH_ROUTES: "1",
-    OPERATOR_TOKEN,
-    // A move waits twice this long after its switch (Workers keep an organization's route that
-    // long): 1 s instead of 30, so that the move does not wait a minute. Both phases run with
-    // it. The large move (--only move) keeps a deployment's 30 s: its hold is what it measures.
-    STORE_ROUTE_TTL_SECONDS: MOVE ? "30" : "1",
   })
     .map(([k, v]) => `${k}="${v}"`)
     .join("\n"),
@@ -227,14 +207,14 @@ log("registering the organizations");
 const live = await organization("live");
 const large = ALL ? await organization("large") : live;
 const small = ALL ? await organization("small") : live;
-/** The history benchmark's organization: it stays in its store, where new ones start. */
+/** The history benchmark's organization, its number shared with the app. */
 const historyOrg = HISTORY ? await organization("history") : null;
-/** The broadcast benchmark's organization: in its store, its customers seeded there. */
+/** The broadcast benchmark's organization, its customers seeded in its store. */
 const broadcastOrg = BROADCAST ? await organization("broadcast") : null;
-await server.stop();
 /**
- * The organizations seeded in D1 and moved, each once (`--only ingest` has the live one alone,
- * `--only history` none: "live" is registered but not measured).
+ * The organizations of the webhook and inbox benchmarks, each once (`--only ingest` has the
+ * live one alone; `--only history` and `--only broadcast` none: "live" is registered but not
+ * measured).
  */
 const organizations = ALL
   ? [
@@ -244,27 +224,13 @@ const organizations = ALL
     ]
   : INGEST
     ? [{ name: "live", ...live }]
-    : MOVE
-      ? [{ name: `${MOVE_SEED.conversations * MOVE_SEED.messagesPer} messages`, ...live }]
-      : [];
-const organizationIds = organizations.map((o) => `'${o.organizationId}'`).join(", ");
-
-// New organizations start in their store (decision 0054), and the seed below writes D1: the
-// organizations are put in D1 first, so that what is seeded is their data as the API serves it
-// (their stores hold nothing but the creation's audit entry, which the move replaces).
-d1Query(
-  `UPDATE organization_stores SET state = 'd1', moving_to = NULL, data_version = 0 WHERE organization_id IN (${organizationIds})`,
-);
-const inD1 = d1Query(
-  `SELECT count(*) AS n FROM organization_stores WHERE state = 'd1' AND organization_id IN (${organizationIds})`,
-)[0].n;
-if (inD1 !== organizations.length) throw new Error(`${inD1} of ${organizations.length} in D1`);
+    : [];
 
 // ── Seed ────────────────────────────────────────────────────────────────────
+// Each organization's data straight into its store, while the server runs (its bench-only
+// store-sql route); then, the server stopped, what D1 keeps (the WhatsApp numbers) and the
+// broadcast's customers (written into its store's file).
 const now = Date.now();
-const seedDir = ".wrangler/bench-seed";
-rmSync(seedDir, { recursive: true, force: true });
-mkdirSync(seedDir, { recursive: true });
 const LARGE = { conversations: 10_000, messagesPer: 20 };
 const SMALL = { conversations: 1_000, messagesPer: 20 };
 const EXPIRED = { conversations: 5_000, messagesPer: 21 };
@@ -288,60 +254,64 @@ const smallSeed = inboxSql({
   now,
   phonePrefix: 34600000000,
 });
-const connection = connectionSql({
-  organizationId: live.organizationId,
-  phoneNumberId: PHONE_NUMBER_ID,
-  now,
-});
-const historyConnection = historyOrg
-  ? {
-      historyConnection: connectionSql({
+/** @type {{ name: string, organizationId: string, statements: string[] }[]} */
+const storeSeeds = ALL
+  ? [
+      { name: "small", organizationId: small.organizationId, statements: smallSeed.sql },
+      { name: "large", organizationId: large.organizationId, statements: largeSeed.sql },
+      {
+        name: "expired",
+        organizationId: live.organizationId,
+        statements: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
+      },
+      // Knowledge: 1,000 entries for the large organization's agents, 10 for the small one's.
+      {
+        name: "knowledgeLarge",
+        organizationId: large.organizationId,
+        statements: knowledgeSql({ organizationId: large.organizationId, ...KNOWLEDGE.large }),
+      },
+      {
+        name: "knowledgeSmall",
+        organizationId: small.organizationId,
+        statements: knowledgeSql({ organizationId: small.organizationId, ...KNOWLEDGE.small }),
+      },
+    ]
+  : [];
+/** @type {Record<string, number>} */
+const seedTimes = {};
+for (const { name, organizationId, statements } of storeSeeds) {
+  const t = Date.now();
+  const rows = await storeSql(base, organizationId, statements);
+  seedTimes[name] = Date.now() - t;
+  log(
+    `seeded ${name} in its store (${rows.toLocaleString("en-US")} rows) in ${seedTimes[name]} ms`,
+  );
+}
+await server.stop();
+
+/** D1's part, one file: the numbers the webhook and history benchmarks deliver to. */
+const d1Seed = [
+  ...(INGEST
+    ? connectionSql({ organizationId: live.organizationId, phoneNumberId: PHONE_NUMBER_ID, now })
+    : []),
+  ...(historyOrg
+    ? connectionSql({
         organizationId: historyOrg.organizationId,
         phoneNumberId: HISTORY_PHONE_NUMBER_ID,
         now,
         coexistence: true,
-      }),
-    }
-  : {};
-const files = ALL
-  ? {
-      connection,
-      small: smallSeed.sql,
-      large: largeSeed.sql,
-      expired: expiredSql({ organizationId: live.organizationId, ...EXPIRED, seed: 3, now }),
-      // Knowledge: 1,000 entries for the large organization's agents, 10 for the small one's.
-      knowledgeLarge: knowledgeSql({ organizationId: large.organizationId, ...KNOWLEDGE.large }),
-      knowledgeSmall: knowledgeSql({ organizationId: small.organizationId, ...KNOWLEDGE.small }),
-      ...historyConnection,
-    }
-  : INGEST
-    ? { connection }
-    : MOVE
-      ? {
-          connection,
-          moved: inboxSql({
-            organizationId: live.organizationId,
-            assigneeId: live.userId,
-            ...MOVE_SEED,
-            seed: 6,
-            now,
-            phonePrefix: 34600000000,
-          }).sql,
-        }
-      : historyConnection;
-/** @type {Record<string, number>} */
-const seedTimes = {};
-for (const [name, statements] of Object.entries(files)) {
-  // wrangler reads a whole file in one go: keep each under ~20 MB.
-  const perFile = 400;
-  for (let i = 0; i < statements.length; i += perFile) {
-    const file = `${seedDir}/${name}-${i / perFile}.sql`;
-    writeFileSync(file, statements.slice(i, i + perFile).join("\n"));
-    const t = Date.now();
-    d1File(file);
-    seedTimes[name] = (seedTimes[name] ?? 0) + (Date.now() - t);
-  }
-  log(`seeded ${name} in ${seedTimes[name]} ms`);
+      })
+    : []),
+];
+if (d1Seed.length > 0) {
+  const seedDir = ".wrangler/bench-seed";
+  rmSync(seedDir, { recursive: true, force: true });
+  mkdirSync(seedDir, { recursive: true });
+  writeFileSync(`${seedDir}/d1.sql`, d1Seed.join("\n"));
+  const t = Date.now();
+  d1File(`${seedDir}/d1.sql`);
+  seedTimes.d1 = Date.now() - t;
+  log(`seeded the WhatsApp numbers in D1 in ${seedTimes.d1} ms`);
 }
 const broadcastLabelId = broadcastOrg
   ? await (async () => {
@@ -396,28 +366,22 @@ const durationMs = SECONDS * 1000;
 /** @type {Record<string, any>} */
 const results = {};
 
-/** @typedef {"d1" | "store"} Place where an organization's data is served from */
-/** @param {Place} place */
-const inPlace = (place) => (place === "d1" ? "D1" : "store");
-
 /**
- * Rows of one organization's data where it is served from: D1 (wrangler) or its store (the
- * store's SQLite file); null if the store's file cannot be read here (no node:sqlite).
- * @param {Place} place @param {string} organizationId @param {string} sql
+ * Rows of one organization's data, read from its store's SQLite file; null if the file cannot
+ * be read here (no node:sqlite).
+ * @param {string} organizationId @param {string} sql
  * @returns {any[] | null}
  */
-function orgQuery(place, organizationId, sql) {
-  if (place === "d1") return d1Query(sql);
+function orgQuery(organizationId, sql) {
   return canReadSqlite ? storeQuery(organizationId, sql) : null;
 }
 
 /**
- * The ceiling, measured at the start of each phase (each phase's ratios are to its own), after
- * two seconds of the same load unmeasured: the first phase should not pay for the server's start.
- * @param {string} phase
+ * The ceiling, after two seconds of the same load unmeasured: the benchmarks should not pay for
+ * the server's start.
  */
-async function bareRoute(phase) {
-  log(`bare route ceiling (${phase})`);
+async function bareRoute() {
+  log("bare route ceiling");
   await load({ mode: "rate", path: "/__bench/ok", concurrency: 8, durationMs: 2000 });
   const bare = await measured({ mode: "rate", path: "/__bench/ok", concurrency: 8, durationMs });
   bare.loadAverage = os.loadavg()[0];
@@ -428,17 +392,15 @@ async function bareRoute(phase) {
 }
 
 /**
- * The webhook benchmarks (1-3) on the live organization, its data in `place`. Each phase meets
- * customers of its own (`customerOffset`), so both create conversations as they go.
- * @param {Place} place @param {number} customerOffset
+ * The webhook benchmarks (1-3) on the live organization, in its store; its customers are new
+ * (`customerOffset`), so the deliveries create conversations as they go.
+ * @param {number} customerOffset
  */
-async function ingest(place, customerOffset) {
-  const where = inPlace(place);
+async function ingest(customerOffset) {
   const org = live.organizationId;
   /** @param {string} condition */
   const count = (condition) =>
     orgQuery(
-      place,
       org,
       `SELECT count(*) AS n FROM messages WHERE organization_id = '${org}' AND ${condition}`,
     )?.[0]?.n ?? null;
@@ -447,10 +409,10 @@ async function ingest(place, customerOffset) {
   /** @type {Record<string, any>} */
   const r = {};
 
-  log(`webhook ingest, one message per delivery (5% duplicates), organization in ${where}`);
+  log("webhook ingest, one message per delivery (5% duplicates)");
   const messagesBefore = count("1");
   const stopProfile = PROFILE
-    ? await startProfile(`bench/results/${LABEL}-single-${place}.cpuprofile`)
+    ? await startProfile(`bench/results/${LABEL}-single.cpuprofile`)
     : null;
   r.webhookSingle = await measured({
     mode: "rate",
@@ -471,14 +433,13 @@ async function ingest(place, customerOffset) {
   await sleep(1000);
   r.webhookSingle.stored = minus(count("1"), messagesBefore);
   const distinct = orgQuery(
-    place,
     org,
     `SELECT count(*) AS n, count(DISTINCT wamid) AS d FROM messages WHERE organization_id = '${org}' AND wamid LIKE 'wamid.BENCH%'`,
   )?.[0];
   r.webhookSingle.storedDistinct = distinct?.d ?? null;
   r.webhookSingle.storedRows = distinct?.n ?? null;
 
-  log(`webhook ingest, 100 messages per delivery, organization in ${where}`);
+  log("webhook ingest, 100 messages per delivery");
   const beforeBatch = count("1");
   r.webhookBatch = await measured({
     mode: "rate",
@@ -498,7 +459,7 @@ async function ingest(place, customerOffset) {
   r.webhookBatch.messagesPerSecond = (batchStored / r.webhookBatch.elapsedMs) * 1000;
   log(`  ${r.webhookBatch.messagesPerSecond.toFixed(0)} messages/s`);
 
-  log(`realtime fan-out: 50 sockets, 50 deliveries/s, organization in ${where}`);
+  log("realtime fan-out: 50 sockets, 50 deliveries/s");
   r.realtime = await measured({
     mode: "realtime",
     token: live.token,
@@ -550,11 +511,9 @@ function readPaths(seed, conversations) {
 // request is read for each path too.
 const SAMPLES = Number(option("samples", 80));
 const ROUNDS = 8;
-/** @param {Place} place @returns {Promise<Record<string, any>>} */
-async function reads(place) {
-  log(
-    `inbox reads at 10,000 and 1,000 conversations (concurrency 1, interleaved), organizations in ${inPlace(place)}`,
-  );
+/** @returns {Promise<Record<string, any>>} */
+async function reads() {
+  log("inbox reads at 10,000 and 1,000 conversations (concurrency 1, interleaved)");
   const targets = [
     { key: "readsLarge", org: large, paths: readPaths(largeSeed, 10_000) },
     { key: "readsSmall", org: small, paths: readPaths(smallSeed, 1_000) },
@@ -618,19 +577,21 @@ async function reads(place) {
 /**
  * What an AI answer costs before the model is asked: the knowledge search (FTS5, bm25) and
  * the system prompt's assembly, through the BENCH_ROUTES route, at 1,000 entries (beside
- * another organization's 10, so both share the index), one request at a time. The route reads
- * D1 (worker/knowledge/bench-route.ts), so it runs while the organizations are there.
+ * another organization's 10, each in its own store), one request at a time. The route reads
+ * the organization's store through its bench-only `benchSql` (worker/knowledge/bench-route.ts).
  */
 async function knowledgePrompt() {
-  log("knowledge prompt at 1,000 and 10 entries (concurrency 1), organizations in D1");
+  log("knowledge prompt at 1,000 and 10 entries (concurrency 1)");
   const question = "¿Cuánto cuesta la limpieza y el blanqueamiento? ¿Hay financiación?";
   const targets = [
-    { key: "knowledgeLarge", agentId: largeSeed.agentId },
-    { key: "knowledgeSmall", agentId: smallSeed.agentId },
+    { key: "knowledgeLarge", org: large, agentId: largeSeed.agentId },
+    { key: "knowledgeSmall", org: small, agentId: smallSeed.agentId },
   ];
-  for (const { key, agentId } of targets) {
-    const path = `/__bench/knowledge-prompt?agent=${agentId}&q=${encodeURIComponent(question)}`;
-    const shape = await (await fetch(`${base}${path}`)).json();
+  for (const { key, org, agentId } of targets) {
+    const path = `/__bench/knowledge-prompt?organization=${org.organizationId}&agent=${agentId}&q=${encodeURIComponent(question)}`;
+    const first = await fetch(`${base}${path}`);
+    if (!first.ok) throw new Error(`${key}: ${first.status} ${await first.text()}`);
+    const shape = await first.json();
     const before = treeCpu(server.pid);
     const r = (await load({ mode: "latency", paths: [{ name: key, path }], samples: SAMPLES }))[
       key
@@ -641,157 +602,13 @@ async function knowledgePrompt() {
   }
 }
 
-// ── Moving the organizations into their stores ──────────────────────────────
-/**
- * One call to the operator's routes, as `npm run stores` makes them.
- * @param {string} path @param {unknown} [body] @returns {Promise<any>}
- */
-async function operator(path, body) {
-  const res = await fetch(`${base}/api/v1/operator${path}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(`operator ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-
-/**
- * Moves one organization from D1 into its store with the steps of `npm run stores -- move`
- * (scripts/move-steps.mjs), timing each. Throws, having abandoned the move, if the finish's
- * counts differ from D1's or from the rows copied, or keys were left uncopied: the benchmarks
- * after it would not measure what they say. With `live`, customers write at that pace for the
- * whole move (load.mjs's paced mode): every delivery must be answered 200 and stored once in
- * the store, its held ones applied after the move answered.
- * @param {{ name: string, organizationId: string }} organization
- * @param {Record<string, unknown> | null} [live]
- */
-async function moveToStore({ name, organizationId }, live = null) {
-  log(
-    `moving ${name} into its store${live ? `, ${live.deliveriesPerSecond} deliveries/s going on` : ""}`,
-  );
-  const messagesBefore = live ? storeOrD1Messages(organizationId, "d1") : 0;
-  const during = live
-    ? pacedLive({ ...live, durationMs: 4 * 3_600_000, untilStdinEnds: true })
-    : null;
-  try {
-    const moved = await moveOrganization(operator, organizationId, "store");
-    const deliveries = await during?.stop();
-    if (moved === null) throw new Error("nothing to copy: already in its store");
-    const { begun, copied, finished, times } = moved;
-    /** @type {{ table: string, d1: { count: number }, store: { count: number }, pending: number }[]} */
-    const checks = finished.checks;
-    const read = Object.fromEntries(Object.entries(copied).map(([t, f]) => [t, f.copied]));
-    const differing = checks
-      .filter(
-        (c) =>
-          c.d1.count !== c.store.count ||
-          c.pending > 0 ||
-          // With customers writing meanwhile, the first copy read fewer rows than there are now.
-          (!live && c.d1.count !== read[c.table]),
-      )
-      .map((c) => c.table);
-    const rows = Object.values(read).reduce((a, b) => a + b, 0);
-    const pages = Object.values(copied).reduce((a, f) => a + f.pages, 0);
-    const move = {
-      name,
-      organizationId,
-      moved: finished.moved,
-      state: finished.state,
-      rows,
-      pages,
-      tables: read,
-      countsMatch:
-        finished.moved && differing.length === 0 && checks.length === begun.tables.length,
-      differing: [...new Set([...finished.differing, ...differing])],
-      changedAfterCopy: moved.changedAfterSwitch,
-      ...times,
-      checks,
-      ...(deliveries && {
-        live: await liveDuringTheMove(organizationId, messagesBefore, deliveries),
-      }),
-    };
-    log(
-      `  ${name}: ${rows.toLocaleString("en-US")} rows in ${pages} pages, ${(move.totalMs / 1000).toFixed(1)} s ` +
-        `(copied live in ${(move.copyMs / 1000).toFixed(1)} s; writes held ${(move.switchingMs / 1000).toFixed(1)} s: ` +
-        `waited ${(move.waitMs / 1000).toFixed(1)} s, ${move.changedAfterCopy} rows changed since copied in ${(move.syncMs / 1000).toFixed(1)} s, ` +
-        `checked and switched in ${(move.finishMs / 1000).toFixed(1)} s); ` +
-        `messages ${read.messages ?? 0}, conversations ${read.conversations ?? 0}; ` +
-        (move.countsMatch
-          ? "every count matches, nothing left uncopied"
-          : `DIFFERING: ${move.differing}`),
-    );
-    if (!move.countsMatch) {
-      throw new Error(`${name}: the move's figures differ (${move.differing.join(", ")})`);
-    }
-    return move;
-  } catch (error) {
-    await during?.stop().catch(() => undefined);
-    await operator(`/stores/${organizationId}/abort`, {}).catch(() => undefined);
-    throw error;
-  }
-}
-
-/**
- * The messages of an organization, read from its side's SQLite file.
- * @param {string} organizationId @param {"d1" | "store"} side
- * @returns {number}
- */
-function storeOrD1Messages(organizationId, side) {
-  return side === "d1"
-    ? Number(
-        d1Query(`SELECT count(*) AS n FROM messages WHERE organization_id = '${organizationId}'`)[0]
-          .n,
-      )
-    : Number(storeQuery(organizationId, "SELECT count(*) AS n FROM messages")[0].n);
-}
-
-/**
- * What the customers writing during a move got: every delivery answered 200, and every message
- * in the store once its held deliveries are applied (waited for up to two minutes).
- * @param {string} organizationId @param {number} before @param {any} deliveries
- */
-async function liveDuringTheMove(organizationId, before, deliveries) {
-  const expected = before + deliveries.ok;
-  let stored = 0;
-  for (const until = Date.now() + 120_000; Date.now() < until; await sleep(1_000)) {
-    stored = storeOrD1Messages(organizationId, "store");
-    if (stored >= expected) break;
-  }
-  const live = {
-    deliveries: deliveries.deliveries,
-    ok: deliveries.ok,
-    statuses: deliveries.statuses,
-    latency: deliveries.latency,
-    expectedMessages: expected,
-    storedMessages: stored,
-  };
-  log(
-    `  live during the move: ${live.ok}/${live.deliveries} answered 200 (p50 ${live.latency.p50?.toFixed(0)} ms, max ${live.latency.max?.toFixed(0)} ms); ` +
-      `${stored} messages in the store, ${expected} expected`,
-  );
-  if (live.ok !== live.deliveries || stored !== expected) {
-    throw new Error(`deliveries during the move: ${JSON.stringify(live)}`);
-  }
-  return live;
-}
-
 /**
  * What a message costs in a store: each store's SQLite size (pages × page size, what its
- * `databaseSize` reports) over its messages, read from the store's file right after the move;
- * beside it D1's, which still holds the same rows (D1 keeps a moved organization's rows for 30
- * days), over all its messages. The operator's list is kept too: its `bytes` is what each store
- * reported at its last wake that migrated it, not its size now.
+ * `databaseSize` reports) over its messages, read from the store's file.
  */
-async function storeSizes() {
-  const listed = await operator("/stores");
+function storeSizes() {
   /** @type {Record<string, any>} */
-  const sizes = {
-    listed: listed.filter((/** @type {any} */ s) =>
-      organizations.some((o) => o.organizationId === s.organization_id),
-    ),
-  };
+  const sizes = {};
   if (!canReadSqlite) {
     sizes.error = "node:sqlite is not available: the stores' files were not read";
     log(`  ${sizes.error}`);
@@ -814,23 +631,11 @@ async function storeSizes() {
         messageBytesPerMessage: messages ? messageBytes / messages : null,
       };
     });
-    const d1 = sqliteSize(d1SqliteFile());
-    const d1Messages = d1Query("SELECT count(*) AS n FROM messages")[0].n;
-    const d1MessageBytes = (d1.tables.messages ?? 0) + (d1.tables.messages_fts ?? 0);
-    sizes.d1 = {
-      ...d1,
-      messages: d1Messages,
-      bytesPerMessage: d1.bytes / d1Messages,
-      messageBytesPerMessage: d1MessageBytes / d1Messages,
-    };
     for (const s of sizes.stores) {
       log(
         `  ${s.name}'s store: ${(s.bytes / 2 ** 20).toFixed(1)} MB, ${s.messages} messages, ${Math.round(s.bytesPerMessage)} B/message (messages and their search ${Math.round(s.messageBytesPerMessage)} B)`,
       );
     }
-    log(
-      `  D1, the same rows and the global tables: ${(d1.bytes / 2 ** 20).toFixed(1)} MB, ${d1Messages} messages, ${Math.round(sizes.d1.bytesPerMessage)} B/message`,
-    );
   } catch (error) {
     sizes.error = `the stores' files could not be read: ${error instanceof Error ? error.message : error}`;
     log(`  ${sizes.error}`);
@@ -838,10 +643,10 @@ async function storeSizes() {
   return sizes;
 }
 
-// ── The phases ──────────────────────────────────────────────────────────────
-// First on D1, as the organizations were seeded; then the move; then the same on the stores.
+// ── The benchmarks ──────────────────────────────────────────────────────────
+// Each once, every organization in its store (decision 0075).
 if (INGEST) {
-  results.bare = await bareRoute("D1 phase");
+  results.bare = await bareRoute();
   log("one D1 insert (the price of a write)");
   results.oneInsert = await measured({
     mode: "rate",
@@ -854,29 +659,13 @@ if (INGEST) {
     log("landing page server render");
     results.landing = await measured({ mode: "rate", path: "/", concurrency: 8, durationMs });
   }
-  Object.assign(results, await ingest("d1", 0));
-  if (ALL) {
-    Object.assign(results, await reads("d1"));
-    await knowledgePrompt();
-  }
-
-  results.moves = [];
-  for (const organization of organizations) results.moves.push(await moveToStore(organization));
-  const registry = d1Query(
-    `SELECT count(*) AS n FROM organization_stores WHERE state = 'store' AND data_version >= 3 AND organization_id IN (${organizationIds})`,
-  )[0].n;
-  if (registry !== organizations.length) {
-    throw new Error(`after the moves, ${registry} of ${organizations.length} in their store`);
-  }
+  Object.assign(results, await ingest(0));
   log("the stores' size per message");
-  results.storeSizes = await storeSizes();
-
-  results.store = { bare: await bareRoute("store phase"), ...(await ingest("store", 10_000)) };
+  results.storeSizes = storeSizes();
   if (ALL) {
-    Object.assign(results.store, await reads("store"));
-    log(
-      "the console in Chromium: inbox, conversation, realtime burst (organizations in their stores)",
-    );
+    Object.assign(results, await reads());
+    await knowledgePrompt();
+    log("the console in Chromium: inbox, conversation, realtime burst");
     results.console = await consoleBench({
       base,
       inboxToken: large.token,
@@ -886,17 +675,6 @@ if (INGEST) {
     results.bundles = bundleReport(`${BUILD_DIR}/client`);
     await retention();
   }
-}
-if (MOVE) {
-  results.moves = [
-    await moveToStore(organizations[0] ?? { name: "live", ...live }, {
-      base,
-      appSecret: APP_SECRET,
-      phoneNumberId: PHONE_NUMBER_ID,
-      customers: 5_000,
-      deliveriesPerSecond: MOVE_LIVE_PER_SECOND,
-    }),
-  ];
 }
 // Last, on a store of its own: its import keeps the server busy for a while.
 if (historyOrg) {
@@ -956,19 +734,6 @@ async function retention() {
   const liveId = live.organizationId;
   try {
     if (!canReadSqlite) throw new Error("node:sqlite is not available to read the store");
-    // D1 keeps the moved organization's old rows (decision 0054), and the cron's run over D1
-    // deletes what expired there too, recording a report like the store's. That copy's expired
-    // rows go first (what the daily cron does once the copy's 30 days are over), so that the
-    // one run deleting anything is the store's.
-    const expiredInD1 = `organization_id = '${liveId}'`;
-    for (const sql of [
-      `DELETE FROM messages WHERE ${expiredInD1} AND conversation_id IN (SELECT id FROM conversations WHERE ${expiredInD1} AND last_message_at < '${cutoff}')`,
-      `DELETE FROM conversions WHERE ${expiredInD1} AND event_time < '${cutoff}'`,
-      `DELETE FROM conversations WHERE ${expiredInD1} AND last_message_at < '${cutoff}'`,
-      `DELETE FROM tracking_sessions WHERE ${expiredInD1} AND last_activity_at < '${cutoff}'`,
-    ]) {
-      d1Query(sql);
-    }
     const youngBefore = young();
     const expiredBefore = inStore(
       liveId,
@@ -1015,10 +780,9 @@ async function retention() {
         }
       : null;
     results.retention = {
-      place: "store",
       cronStatus: cron.status,
       report,
-      // D1's run and every store's (the others delete nothing).
+      // Every store's run (the others delete nothing).
       reports,
       expiredConversationsBefore: expiredBefore,
       expiredConversationsAfter: inStore(
@@ -1035,7 +799,7 @@ async function retention() {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`  retention could not be measured: ${message}`);
-    results.retention = { place: "store", error: message };
+    results.retention = { error: message };
   }
 }
 
@@ -1056,48 +820,18 @@ const f2 = (n) => (n === null || n === undefined ? "-" : n.toFixed(2));
 const row = (name, result, budget, met, ceiling = "") =>
   rows.push({ name, result, budget, met: met === null ? "-" : met ? "met" : "MISSED", ceiling });
 
-const st = results.store;
 /** @param {number | null | undefined} a @param {number | null | undefined} b */
 const ratio = (a, b) => (a === null || a === undefined || !b ? "-" : `${(a / b).toFixed(2)}x`);
 
 if (INGEST) tableOfIngest();
-if (MOVE) tableOfMoves();
-/**
- * Each move into its store: its counts, and how long its writes were held (a large one's
- * under 2 minutes with a deployment's 30 s routes: decision 0070).
- */
-function tableOfMoves() {
-  for (const m of results.moves) {
-    const messages = m.tables.messages ?? 0;
-    const live = m.live
-      ? `; ${m.live.ok}/${m.live.deliveries} live deliveries answered (max ${f0(m.live.latency.max)} ms), all stored`
-      : "";
-    row(
-      `move into its store: ${m.name}`,
-      `${f0(m.rows)} rows in ${f1(m.totalMs / 1000)} s`,
-      "counts match, nothing left uncopied; writes held under 2 minutes",
-      m.countsMatch && m.switchingMs <= 120_000,
-      `copied live ${f1(m.copyMs / 1000)} s (${f0(m.rows / (m.copyMs / 1000))} rows/s, ${m.pages} pages); ` +
-        `writes held ${f1(m.switchingMs / 1000)} s (routes ${f1(m.waitMs / 1000)} s, ${f0(m.changedAfterCopy)} changed rows ${f1(m.syncMs / 1000)} s, check and switch ${f1(m.finishMs / 1000)} s); ${f0(messages)} messages` +
-        live,
-    );
-  }
-}
 
 function tableOfIngest() {
   row(
-    "bare route /__bench/ok, D1 phase",
+    "bare route /__bench/ok",
     `${f0(bare.rate)} req/s, ${f2(bare.cpuMsPerRequest)} ms CPU`,
     "(the ceiling)",
     null,
     `all processes ${f2(bare.allCpuMsPerRequest)} ms CPU`,
-  );
-  row(
-    "   again, store phase",
-    `${f0(st.bare.rate)} req/s, ${f2(st.bare.cpuMsPerRequest)} ms CPU`,
-    "(the ceiling)",
-    null,
-    `all processes ${f2(st.bare.allCpuMsPerRequest)} ms CPU`,
   );
   const insert = results.oneInsert;
   row(
@@ -1107,54 +841,33 @@ function tableOfIngest() {
     null,
     `${f1(insert.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare`,
   );
-  // Each webhook benchmark on D1, then on the store, each against its own phase's bare route.
   const ws = results.webhookSingle;
-  const wsStore = st.webhookSingle;
   row(
-    "1. webhook, 1 message/delivery, D1",
+    "1. webhook, 1 message/delivery",
     `${f0(ws.rate)} deliveries/s`,
     `>= 50% of bare (${f0(bare.rate / 2)})`,
     ws.rate >= bare.rate / 2,
     `${f0((100 * ws.rate) / bare.rate)}% of bare`,
   );
   row(
-    "   on the store",
-    `${f0(wsStore.rate)} deliveries/s`,
-    `>= 50% of bare (${f0(st.bare.rate / 2)})`,
-    wsStore.rate >= st.bare.rate / 2,
-    `${f0((100 * wsStore.rate) / st.bare.rate)}% of bare; store/D1 ${ratio(wsStore.rate, ws.rate)}`,
+    "   CPU per delivery",
+    `${f2(ws.cpuMsPerRequest)} ms`,
+    `<= 2x bare (${f2(2 * bare.cpuMsPerRequest)})`,
+    ws.cpuMsPerRequest <= 2 * bare.cpuMsPerRequest,
+    `${f1(ws.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare, ${f1(ws.cpuMsPerRequest / insert.cpuMsPerRequest)}x one insert`,
   );
-  for (const [label, w, b] of [
-    ["   CPU per delivery, D1", ws, bare],
-    ["   CPU per delivery, store", wsStore, st.bare],
-  ]) {
-    row(
-      label,
-      `${f2(w.cpuMsPerRequest)} ms`,
-      `<= 2x bare (${f2(2 * b.cpuMsPerRequest)})`,
-      w.cpuMsPerRequest <= 2 * b.cpuMsPerRequest,
-      `${f1(w.cpuMsPerRequest / b.cpuMsPerRequest)}x bare, ${f1(w.cpuMsPerRequest / insert.cpuMsPerRequest)}x one insert` +
-        (w === wsStore ? `; store/D1 ${ratio(wsStore.cpuMsPerRequest, ws.cpuMsPerRequest)}` : ""),
-    );
-  }
-  for (const [label, w] of [
-    ["   stored exactly once, D1", ws],
-    ["   stored exactly once, store", wsStore],
-  ]) {
-    row(
-      label,
-      `${f0(w.stored)} stored / ${f0(w.sentMessages)} sent + ${f0(w.duplicatesSent)} dup`,
-      "stored = distinct sent",
-      w.stored === null
-        ? null
-        : w.stored === w.sentMessages && w.storedDistinct === w.storedRows && w.failed === 0,
-      `${w.failed} failed${w.stored === null ? "; the store's file was not read" : ""}`,
-    );
-  }
-  const wb = results.webhookBatch;
-  const wbStore = st.webhookBatch;
   row(
-    "2. webhook, 100 messages/delivery, D1",
+    "   stored exactly once",
+    `${f0(ws.stored)} stored / ${f0(ws.sentMessages)} sent + ${f0(ws.duplicatesSent)} dup`,
+    "stored = distinct sent",
+    ws.stored === null
+      ? null
+      : ws.stored === ws.sentMessages && ws.storedDistinct === ws.storedRows && ws.failed === 0,
+    `${ws.failed} failed${ws.stored === null ? "; the store's file was not read" : ""}`,
+  );
+  const wb = results.webhookBatch;
+  row(
+    "2. webhook, 100 messages/delivery",
     `${f0(wb.messagesPerSecond)} messages/s`,
     // A ratio to the bare route of the same run, so that a slower machine does not move it
     // (2,000 messages/s was the budget on a machine whose bare route answered about 800/s).
@@ -1162,31 +875,14 @@ function tableOfIngest() {
     wb.messagesPerSecond >= 2.5 * bare.rate,
     `${f0(wb.rate)} deliveries/s, ${f1(wb.messagesPerSecond / bare.rate)}x bare, ${f2(wb.cpuMsPerRequest / 100)} ms CPU/message`,
   );
-  row(
-    "   on the store",
-    `${f0(wbStore.messagesPerSecond)} messages/s`,
-    `>= 2.5x bare (${f0(2.5 * st.bare.rate)}), >= D1`,
-    wbStore.messagesPerSecond >= 2.5 * st.bare.rate &&
-      wbStore.messagesPerSecond >= wb.messagesPerSecond,
-    `store/D1 ${ratio(wbStore.messagesPerSecond, wb.messagesPerSecond)}; ${f1(wbStore.messagesPerSecond / st.bare.rate)}x bare, ${f2(wbStore.cpuMsPerRequest / 100)} ms CPU/message (${ratio(wbStore.cpuMsPerRequest, wb.cpuMsPerRequest)})`,
-  );
   const rt = results.realtime;
-  const rtStore = st.realtime;
-  for (const [label, r] of [
-    ["3. realtime new_message, 50 sockets, D1", rt],
-    ["   on the store", rtStore],
-  ]) {
-    row(
-      label,
-      `p99 ${f1(r.latency.p99)} ms (p50 ${f1(r.latency.p50)})`,
-      "p99 < 100 ms at 50/s",
-      r.latency.p99 !== null && r.latency.p99 < 100 && r.received === r.expected,
-      `${f1(r.achievedRate)} deliveries/s, ${r.received}/${r.expected} events` +
-        (r === rtStore ? `; p99 store/D1 ${ratio(rtStore.latency.p99, rt.latency.p99)}` : ""),
-    );
-  }
-  // The moves between the two phases, and what a message then costs in a store.
-  tableOfMoves();
+  row(
+    "3. realtime new_message, 50 sockets",
+    `p99 ${f1(rt.latency.p99)} ms (p50 ${f1(rt.latency.p50)})`,
+    "p99 < 100 ms at 50/s",
+    rt.latency.p99 !== null && rt.latency.p99 < 100 && rt.received === rt.expected,
+    `${f1(rt.achievedRate)} deliveries/s, ${rt.received}/${rt.expected} events`,
+  );
   const sizes = results.storeSizes;
   if (sizes.stores) {
     for (const s of sizes.stores) {
@@ -1198,20 +894,11 @@ function tableOfIngest() {
         `messages and their search index ${f0(s.messageBytesPerMessage)} B; ${f1(s.freeBytes / 2 ** 20)} MB free pages`,
       );
     }
-    row(
-      "   D1, the same rows + global tables",
-      `${f0(sizes.d1.bytesPerMessage)} B (${f1(sizes.d1.bytes / 2 ** 20)} MB / ${f0(sizes.d1.messages)})`,
-      "(reported)",
-      null,
-      `messages and their search index ${f0(sizes.d1.messageBytesPerMessage)} B`,
-    );
   } else {
     row("store bytes per message", "not read", "(reported)", null, sizes.error ?? "");
   }
   for (const [name, l] of Object.entries(results.readsLarge ?? {})) {
     const s = results.readsSmall[name];
-    const lStore = st.readsLarge[name];
-    const sStore = st.readsSmall[name];
     const limit = name.startsWith("search") ? 50 : 20;
     /** @param {{ statuses: Record<string, number> }} r */
     const ok200 = (r) => Object.keys(r.statuses).every((k) => k === "200");
@@ -1219,31 +906,19 @@ function tableOfIngest() {
     const statuses = (r) => (ok200(r) ? "" : " " + JSON.stringify(r.statuses));
     const budgeted = !name.startsWith("auth floor");
     row(
-      `4. ${name} @10k, D1`,
+      `4. ${name} @10k`,
       `p95 ${f1(l.p95)} ms`,
       budgeted ? `< ${limit} ms` : "(reference)",
       budgeted ? l.p95 < limit && ok200(l) : null,
       `${f2(l.cpuMsPerRequest)} ms CPU/req${statuses(l)}`,
     );
     row(
-      `   ${name} @10k, store`,
-      `p95 ${f1(lStore.p95)} ms`,
-      budgeted ? `< ${limit} ms, <= D1` : "(reference)",
-      budgeted ? lStore.p95 < limit && lStore.p95 <= l.p95 && ok200(lStore) : null,
-      `store/D1 ${ratio(lStore.p95, l.p95)}; ${f2(lStore.cpuMsPerRequest)} ms CPU/req (${ratio(lStore.cpuMsPerRequest, l.cpuMsPerRequest)})${statuses(lStore)}`,
+      `   ${name} 10k/1k`,
+      `${f2(l.p95 / s.p95)}x (1k: ${f1(s.p95)} ms)`,
+      budgeted ? "<= 1.3x" : "(reference)",
+      budgeted ? l.p95 <= 1.3 * s.p95 && ok200(s) : null,
+      `CPU ${f2(l.cpuMsPerRequest / s.cpuMsPerRequest)}x (1k: ${f2(s.cpuMsPerRequest)} ms)`,
     );
-    for (const [label, big, little] of [
-      [`   ${name} 10k/1k, D1`, l, s],
-      [`   ${name} 10k/1k, store`, lStore, sStore],
-    ]) {
-      row(
-        label,
-        `${f2(big.p95 / little.p95)}x (1k: ${f1(little.p95)} ms)`,
-        budgeted ? "<= 1.3x" : "(reference)",
-        budgeted ? big.p95 <= 1.3 * little.p95 && ok200(little) : null,
-        `CPU ${f2(big.cpuMsPerRequest / little.cpuMsPerRequest)}x (1k: ${f2(little.cpuMsPerRequest)} ms)`,
-      );
-    }
   }
 }
 if (ALL) tableOfKnowledge();
@@ -1251,7 +926,7 @@ function tableOfKnowledge() {
   const k = results.knowledgeLarge;
   const s10 = results.knowledgeSmall;
   row(
-    "7. knowledge prompt @1,000 entries, D1",
+    "7. knowledge prompt @1,000 entries",
     `p95 ${f1(k.p95)} ms, ${k.entries} entries, ${f0(k.chars)} chars`,
     "p95 <= 1.5x @10 entries",
     k.p95 <= 1.5 * s10.p95 && Object.keys(k.statuses).every((c) => c === "200"),
@@ -1262,7 +937,7 @@ if (ALL) tableOfPagesAndRetention();
 function tableOfPagesAndRetention() {
   const c = results.console;
   row(
-    "5. inbox: first row, Chromium, store",
+    "5. inbox: first row, Chromium",
     `${f0(c.inboxFirstRowMs)} ms, ${f1(c.inboxRatio)}x landing paint`,
     "(reported before and after)",
     null,
@@ -1320,18 +995,12 @@ function tableOfPagesAndRetention() {
   );
   const ret = results.retention;
   if (ret.error) {
-    row(
-      "6. retention, the day's runs, store",
-      "not measured",
-      ">= 100,000 deleted",
-      false,
-      ret.error,
-    );
+    row("6. retention, the day's runs", "not measured", ">= 100,000 deleted", false, ret.error);
     return;
   }
   const retReport = ret.report ?? { deleted: {}, statements: "-", duration_ms: null };
   row(
-    "6. retention, the day's runs, store",
+    "6. retention, the day's runs",
     `${f0(retReport.deleted.messages)} messages in ${retReport.runs} runs, ${f0(retReport.duration_ms)} ms, ${retReport.statements} statements (longest run ${f0(retReport.longest_run_ms)} ms, slowest statement ${f0(retReport.slowest_statement_ms)} ms)`,
     ">= 100,000 deleted, each run < 2 s",
     (retReport.deleted.messages ?? 0) >= 100_000 &&

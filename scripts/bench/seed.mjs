@@ -1,5 +1,7 @@
-// Realistic data for the benchmarks, as SQL files applied with `wrangler d1 execute --file`
-// (much faster than going through the API). Deterministic: the same seed gives the same rows.
+// Realistic data for the benchmarks, as SQL statements (much faster than going through the API):
+// an organization's data runs in its store (server.mjs's `storeSql`, in the store's schema,
+// durable-objects/store-migration-*.ts), its WhatsApp number in D1 (`connectionSql`, a file
+// applied with `wrangler d1 execute --file`). Deterministic: the same seed gives the same rows.
 
 /** The message columns both seeds write (inbox and retention). */
 const MESSAGE_COLUMNS = [
@@ -89,7 +91,8 @@ function idAt(ms, n) {
 }
 
 /**
- * Rows into multi-row INSERTs of at most `chunk` rows each (D1: statements under 100 KB).
+ * Rows into multi-row INSERTs of at most `chunk` rows each (a store's SQL, like D1's, takes
+ * statements under 100 KB).
  * @param {string} table
  * @param {string[]} columns
  * @param {string[][]} rows

@@ -1,6 +1,7 @@
 // The production build served by `wrangler dev --log-level warn` on the bench's own state,
-// the CPU time of its workerd processes read from /proc, and the state's SQLite files (D1's
-// and each organization's store) read beside the server.
+// the CPU time of its workerd processes read from /proc, each organization's store written
+// through the server's bench-only route and its SQLite file read beside the server, and D1
+// through wrangler.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -185,6 +186,36 @@ function d1QueryOnce(sql) {
   return JSON.parse(out)[0].results;
 }
 
+/**
+ * Seed statements run in an organization's store through the running server's bench-only
+ * `POST /__bench/store-sql` (BENCH_ROUTES=1): `perCall` statements a call (the seed's are of
+ * at most 200 rows: a few thousand rows a call), each call one transaction in the store, its
+ * triggers (search indexes, conversation counts) writing as the app's own writes do. Returns the
+ * rows written (triggers' included).
+ * @param {string} base @param {string} organizationId @param {string[]} statements
+ * @param {number} [perCall]
+ */
+export async function storeSql(base, organizationId, statements, perCall = 20) {
+  let written = 0;
+  for (let i = 0; i < statements.length; i += perCall) {
+    const res = await fetch(`${base}/__bench/store-sql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        organization_id: organizationId,
+        statements: statements.slice(i, i + perCall).map((sql) => ({ sql, params: [] })),
+      }),
+    });
+    if (!res.ok) {
+      throw new Error(`store-sql for ${organizationId}: ${res.status} ${await res.text()}`);
+    }
+    /** @type {{ rowsWritten: number }[]} */
+    const results = await res.json();
+    for (const r of results) written += r.rowsWritten;
+  }
+  return written;
+}
+
 /** @param {string} file */
 export function d1File(file) {
   execFileSync(
@@ -230,13 +261,6 @@ function readSqlite(file, read) {
       db?.close();
     }
   }
-}
-
-/** D1's database file in the bench's state (one database, `DB`). */
-export function d1SqliteFile() {
-  const [file] = sqliteFiles(`${STATE_DIR}/v3/d1/miniflare-D1DatabaseObject`);
-  if (!file) throw new Error(`no D1 database under ${STATE_DIR}`);
-  return file;
 }
 
 /**
