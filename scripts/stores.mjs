@@ -77,7 +77,13 @@ async function operator(path, body) {
     process.exit(1);
   }
   const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.message ?? `${base} respondió ${response.status}`);
+  if (!response.ok) {
+    // A refused field says which in `details`: the operator reads that, not only the summary.
+    /** @type {{ message: string }[]} */
+    const details = answer.details ?? [];
+    const why = details.map((detail) => detail.message).join(" ");
+    throw new Error(why || answer.message || `${base} respondió ${response.status}`);
+  }
   return answer.data;
 }
 

@@ -33,8 +33,8 @@ export interface Env {
    */
   EU_STORES?: string;
   /**
-   * How long a Worker keeps an organization's store route, in seconds (default 30); a move
-   * holds writes at least this long before its last copy. The API tests set 0.
+   * How long a Worker keeps an organization's store route, in seconds (default 30): what an
+   * operator's change of the registry waits for. The API tests set 0.
    */
   STORE_ROUTE_TTL_SECONDS?: string;
   /**

@@ -8,7 +8,6 @@ import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
 import { agents, conversations, messages, organizations } from "../db/schema";
-import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";
@@ -28,39 +27,10 @@ import { buildHistory, recentMessages } from "./history";
 import { autoAssign } from "../team-inbox/assignment";
 import { systemNote } from "../team-inbox/notes-service";
 import { askAgent } from "./replies";
-import { organizationStore } from "../stores/registry";
 import { aiHeldElsewhere } from "../whatsapp/coexistence";
 
 /** `later`: a voice note it must read is being transcribed elsewhere; the hub asks again. */
 export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "failed" | "later";
-
-/**
- * Hands the conversations that got customer messages to their organizations' stores, each
- * organization's at once. A failure is logged: the messages are stored, and the next message
- * of the conversation schedules it again.
- */
-export async function scheduleReplies(
-  env: Env,
-  items: { organizationId: string; conversationId: string }[],
-) {
-  const byOrganization = new Map<string, string[]>();
-  for (const { organizationId, conversationId } of items) {
-    byOrganization.set(organizationId, [
-      ...(byOrganization.get(organizationId) ?? []),
-      conversationId,
-    ]);
-  }
-  await Promise.all(
-    [...byOrganization].map(async ([organizationId, conversationIds]) => {
-      try {
-        const store = await organizationStore(env, organizationId);
-        await Promise.all(conversationIds.map((id) => store.scheduleReply(organizationId, id)));
-      } catch (error) {
-        console.error("could not schedule AI replies", organizationId, error);
-      }
-    }),
-  );
-}
 
 /**
  * Transcribes the voice notes the reply reads (those since the business last wrote, as

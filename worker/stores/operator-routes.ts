@@ -8,13 +8,29 @@ import { addressKey } from "../http/address-key";
 import { assertUnderLimit, countHit, type Limit } from "../http/rate-limit";
 import type { StoreListing } from "./contract";
 import { servedByItsStore } from "./registry";
-import { restoreStore } from "./restore";
+import { RESTORE_WINDOW_MS, restoreStore, type RestoreTarget } from "./restore";
 import { jsonBody } from "../http/validate";
 
-const restoreInput = z.union([
-  z.object({ at: z.iso.datetime({ offset: true }).transform((at) => new Date(at)) }),
-  z.object({ bookmark: z.string().min(1).max(200) }),
-]);
+/** A moment of the last 30 days, or a bookmark (an earlier restore's undo): one of the two. */
+const restoreInput = z
+  .object({
+    at: z.iso
+      .datetime({ offset: true, error: "Escribe el momento en ISO 8601, con su zona." })
+      .transform((at) => new Date(at))
+      .refine(
+        (at) => at.getTime() <= Date.now() && Date.now() - at.getTime() <= RESTORE_WINDOW_MS,
+        "El momento debe estar dentro de los últimos 30 días.",
+      )
+      .optional(),
+    bookmark: z.string().min(1).max(200).optional(),
+  })
+  .refine((input) => (input.at === undefined) !== (input.bookmark === undefined), {
+    message: "Indica un momento o un marcador, uno de los dos.",
+    path: ["at"],
+  })
+  .transform((input): RestoreTarget =>
+    input.at ? { at: input.at } : { bookmark: input.bookmark! },
+  );
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
   const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

@@ -23,7 +23,7 @@ export interface StoreRoute {
  * changes only when an operator points an organization at another store.
  */
 const DEFAULT_ROUTE_TTL_SECONDS = 30;
-export const routeTtlMs = (env: Env) =>
+const routeTtlMs = (env: Env) =>
   Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 

@@ -4,7 +4,7 @@
  * Durable Object's SQLite storage. The store starts again from that moment at once; what the
  * edge keeps (people, connections, the registry) is not touched.
  */
-import { AppError, badRequest, notFound } from "../http/errors";
+import { AppError, notFound } from "../http/errors";
 import type { Env } from "../env";
 import { OrganizationGone, organizationStore, storeRefused } from "./registry";
 
@@ -21,19 +21,11 @@ const unsupported = () =>
 /** Where a restore goes: a moment, or a bookmark (the `undo` an earlier restore answered). */
 export type RestoreTarget = { at: Date } | { bookmark: string };
 
-/** Restores the organization's store; answers the bookmark restored and the one to undo it. */
-export async function restoreStore(
-  env: Env,
-  organizationId: string,
-  target: RestoreTarget,
-  now = new Date(),
-) {
-  if ("at" in target) {
-    const age = now.getTime() - target.at.getTime();
-    if (age < 0 || age > RESTORE_WINDOW_MS) {
-      throw badRequest("El momento debe estar dentro de los últimos 30 días.");
-    }
-  }
+/**
+ * Restores the organization's store (to a moment its route has checked is of the last 30
+ * days); answers the bookmark restored and the one to undo it.
+ */
+export async function restoreStore(env: Env, organizationId: string, target: RestoreTarget) {
   let store;
   try {
     store = await organizationStore(env, organizationId);

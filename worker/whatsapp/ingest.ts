@@ -1,6 +1,6 @@
 /**
- * Turns one organization's part of a verified webhook delivery into stored facts, the same
- * code in the Worker (data in D1) and in its store (worker/whatsapp/delivery.ts says which).
+ * Turns one organization's part of a verified webhook delivery into stored facts, in its store
+ * (worker/whatsapp/store-delivery.ts).
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
 import { and, eq } from "drizzle-orm";
@@ -225,7 +225,7 @@ export interface AccountUpdatePayload {
 
 /**
  * What one delivery brought for one organization: what its store applies in one transaction.
- * Plain data, since it travels to the store and may wait there while the organization moves.
+ * Plain data, since it travels to the store.
  */
 export interface DeliveryPart {
   /** Template statuses and detected events, in the delivery's order, applied first. */
@@ -250,9 +250,8 @@ export interface PartOutcome {
 }
 
 /**
- * One organization's part of a delivery, over `deps.orgDb` wherever its data is (the Worker's
- * D1 or its store): stored, and its events published. Scheduling the replies and transcripts
- * is the caller's (a store queues its own). Every effect is idempotent by wamid.
+ * One organization's part of a delivery, over its store's `deps.orgDb`: stored, and its events
+ * published. Scheduling the replies and transcripts is the caller's (the store queues its own). Every effect is idempotent by wamid.
  */
 export async function ingestDeliveryPart(
   deps: Deps,
