@@ -2,6 +2,8 @@
 //   npm run sandbox                      fakes of Meta's Graph API (:8788) and the model (:8789)
 //   npm run sandbox -- connect <email> <password>   connects the sandbox number and pixel to your organization
 //   npm run sandbox -- connect --app <email> <password>  the same number, kept in the WhatsApp Business app (contacts and history follow)
+//   npm run sandbox -- connect --sin-numero <email> <password>     Embedded Signup v4 finished without a number (FINISH_ONLY_WABA)
+//   npm run sandbox -- connect --sin-verificar <email> <password>  Embedded Signup v4 finished with a number not verified yet
 //   npm run sandbox -- send <phone> <text...>       a customer writes to your number
 //   npm run sandbox -- send-ad <phone> <text...>    a customer writes from a click-to-WhatsApp ad
 //   npm run sandbox -- send-audio <phone> <words...> a voice note the fake model "hears" as those words
@@ -97,6 +99,8 @@ Siguientes pasos, en otra terminal:
   1. npm run dev, regístrate en ${APP}/auth y completa la organización.
   2. npm run sandbox -- connect <email> <contraseña>   (o en Configuración > Meta Business: "Conectar con Meta Business")
      npm run sandbox -- connect --app <email> <contraseña>   (el número sigue en la app WhatsApp Business: llegan sus contactos y su historial)
+     npm run sandbox -- connect --sin-numero <email> <contraseña>   (el registro de Meta terminó sin número: qué queda por hacer)
+     npm run sandbox -- connect --sin-verificar <email> <contraseña>   (terminó con un número sin verificar)
   3. npm run sandbox -- send +34611222333 "Hola, ¿tenéis cita mañana?"
      npm run sandbox -- send-ad +34622333444 "Hola, ¿qué precio tiene?"   (desde un anuncio)
      npm run sandbox -- send-audio +34611222333 "¿Tenéis cita el jueves?"   (nota de voz)
@@ -127,14 +131,21 @@ async function api(path, { token, body } = {}) {
   return payload.data;
 }
 
-/** @param {string[]} args `<email> <password>`, or `--app <email> <password>` */
+/** The ways `connect` plays Embedded Signup, after the command. */
+const CONNECT_MODES = ["--app", "--sin-numero", "--sin-verificar"];
+
+/** @param {string[]} args `[--app | --sin-numero | --sin-verificar] <email> <password>` */
 async function connect(args) {
-  const app = args[0] === "--app";
-  const [email, password] = app ? args.slice(1) : args;
+  const mode = args[0] && CONNECT_MODES.includes(args[0]) ? args[0] : null;
+  const [email, password] = mode ? args.slice(1) : args;
   if (!email || !password)
-    throw new Error("Uso: npm run sandbox -- connect [--app] <email> <contraseña>");
+    throw new Error(
+      "Uso: npm run sandbox -- connect [--app | --sin-numero | --sin-verificar] <email> <contraseña>",
+    );
   const { token } = await api("/auth/login", { body: { email, password } });
-  if (app) return connectAppNumber(token);
+  if (mode === "--app") return connectAppNumber(token);
+  if (mode === "--sin-numero") return finishWithoutNumber(token);
+  if (mode === "--sin-verificar") return finishUnverified(token);
   const config = await api("/whatsapp-config", {
     token,
     body: {
@@ -175,6 +186,48 @@ async function connectAppNumber(token) {
     `Número de la sandbox conectado como número de la app WhatsApp Business: ${config.phone_number}.
 Llegan sus contactos y su historial de chats: míralo en Configuración > Meta Business.`,
   );
+  const pixel = await api("/meta-config/connect", { token, body: { code } });
+  console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
+}
+
+/**
+ * Embedded Signup v4 finished without a number (`FINISH_ONLY_WABA`, decision 0074): as the
+ * console does, no WhatsApp exchange; the same code connects the pixel.
+ * @param {string} token
+ */
+async function finishWithoutNumber(token) {
+  const pixel = await api("/meta-config/connect", {
+    token,
+    body: { code: `valid-sandbox-${crypto.randomUUID()}` },
+  });
+  console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}
+WhatsApp aún no está conectado: falta el número. El registro de Meta terminó sin un número de
+teléfono: en una cuenta real, añade el número y verifícalo en el Administrador de WhatsApp de Meta
+(Números de teléfono) y vuelve a pulsar «Conectar con Meta Business».`);
+}
+
+/**
+ * Embedded Signup v4 finished with a number not verified yet: the exchange the console makes
+ * with the popup's ids, which the server refuses (`number_not_verified`) saying what to do.
+ * @param {string} token
+ */
+async function finishUnverified(token) {
+  const code = `valid-sandbox-${crypto.randomUUID()}`;
+  try {
+    await api("/whatsapp/oauth/exchange", {
+      token,
+      body: {
+        code,
+        waba_id: GRAPH_FIXTURES.pendingWabaId,
+        phone_number_id: GRAPH_FIXTURES.pendingPhoneNumberId,
+      },
+    });
+    console.log("El número se conectó: la sandbox esperaba que Meta lo diera por no verificado.");
+  } catch (error) {
+    console.log(
+      `WhatsApp aún no está conectado: ${error instanceof Error ? error.message : error}`,
+    );
+  }
   const pixel = await api("/meta-config/connect", { token, body: { code } });
   console.log(`Pixel de la sandbox conectado: ${pixel.pixel_id}`);
 }

@@ -12,8 +12,6 @@ export const SDK_URL = "https://connect.facebook.net/es_ES/sdk.js";
 /** Spec §9: wait up to 10 s for the SDK, polling every 100 ms. */
 export const SDK_WAIT_MS = 10_000;
 export const SDK_POLL_MS = 100;
-/** How long to wait, after the login answers, for the signup popup's FINISH event. */
-const SIGNUP_EVENT_GRACE_MS = 1_000;
 const SCRIPT_ID = "facebook-jssdk";
 
 /** Spec §8 "SDK" messages, verbatim. */
@@ -47,11 +45,8 @@ export interface FacebookLoginOptions {
   scope?: string;
   response_type?: "code";
   override_default_response_type?: boolean;
-  extras?: {
-    setup: Record<string, never>;
-    featureType: string;
-    sessionInfoVersion: string;
-  };
+  /** Embedded Signup v4: only the flow (`featureType`); the version is the configuration's. */
+  extras?: { featureType?: string };
 }
 
 export interface FacebookLoginResponse {
@@ -141,20 +136,93 @@ function waitForSdk(): Promise<FacebookSdk> {
 
 export interface BusinessLoginResult {
   code: string;
-  /** From the Embedded Signup FINISH event, when the popup sent one. */
+  /** From the Embedded Signup session event, when the popup sent one. */
   wabaId?: string;
   phoneNumberId?: string;
   /**
    * The number stays in the WhatsApp Business app (contract section 16): the popup finished
-   * with `FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING`, or, when no FINISH event came, the app
+   * with `FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING`, or, when no finish event came, the app
    * onboarding was the flow asked for.
    */
   appOnboarding: boolean;
+  /**
+   * The signup finished without a number (`FINISH_ONLY_WABA`, or a Cloud API `FINISH` naming
+   * none): v4 lets a business finish before adding or verifying its number. There is no number
+   * to connect yet; the code still connects the pixel.
+   */
+  withoutNumber: boolean;
 }
 
 /** Embedded Signup's flow for a number that stays in the WhatsApp Business app. */
 export const APP_ONBOARDING_FEATURE = "whatsapp_business_app_onboarding";
 export const APP_ONBOARDING_EVENT = "FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING";
+/** v4's finish without a phone number. */
+export const ONLY_WABA_EVENT = "FINISH_ONLY_WABA";
+
+/**
+ * How long to wait, after the login answers with a code, for the popup's finish event: v4 may
+ * post it after the callback. The code lives about 30 s, so the wait stays well inside it.
+ */
+export const SIGNUP_EVENT_GRACE_MS = 5_000;
+/** Without a code: how long to wait for the CANCEL or ERROR that says why. */
+const SIGNUP_CANCEL_GRACE_MS = 1_000;
+
+/** Spanish for what is left to do when the signup finished without a usable number (decision 0074). */
+export const SIGNUP_MESSAGES = {
+  withoutNumberTitle: "WhatsApp aún no está conectado: falta el número",
+  withoutNumber:
+    "Meta creó o compartió tu cuenta de WhatsApp Business, pero el registro terminó sin un número de teléfono. Añade el número y verifícalo en el Administrador de WhatsApp de Meta (Números de teléfono) y después vuelve a pulsar «Conectar con Meta Business».",
+  unverifiedTitle: "WhatsApp aún no está conectado: falta verificar el número",
+  reportedErrorTitle: "Meta no pudo completar el registro de WhatsApp",
+  /** `{code}` and `{session}`: what Meta's support asks for. */
+  supportIds: "Si escribes al soporte de Meta, indica el código {code} y la sesión {session}.",
+  cancelledAt:
+    "Cerraste la ventana de Facebook en el paso «{step}». Puedes empezar de nuevo cuando quieras.",
+  cancelledAtNumber:
+    "Cerraste la ventana de Facebook en el paso «{step}». Si el código de verificación no llega, puedes añadir y verificar el número en el Administrador de WhatsApp de Meta y después volver a conectar.",
+} as const;
+
+/** The screens of Embedded Signup's CANCEL `current_step`, in Spanish (Meta's "Abandoned flow screens"). */
+export const SIGNUP_STEPS: Record<string, string> = {
+  BUSINESS_ACCOUNT_SELECTION: "elegir la cartera comercial",
+  WABA_PHONE_PROFILE_PICKER: "elegir la cuenta de WhatsApp Business",
+  WHATSAPP_BUSINESS_PROFILE_SETUP: "crear la cuenta de WhatsApp Business",
+  PHONE_NUMBER_SETUP: "añadir el número de teléfono",
+  PHONE_NUMBER_VERIFICATION: "verificar el número de teléfono",
+  PERMISSIONS: "revisar los permisos",
+};
+const NUMBER_STEPS = new Set(["PHONE_NUMBER_SETUP", "PHONE_NUMBER_VERIFICATION"]);
+
+/** A failed login with, when the popup said more, a Spanish description of what happened. */
+export class SignupError extends Error {
+  constructor(
+    message: string,
+    readonly description?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What `FB.login` is called with. Embedded Signup v4 (decision 0074): the version comes from
+ * the login configuration (one created with its products selected), and `extras` carries only
+ * the flow: empty for a new number, `featureType` for a number that stays in the WhatsApp
+ * Business app. v2's `setup` and `sessionInfoVersion` are gone: v4 sends the session event for
+ * every flow. Without a configuration id, the plain login asks the spec's scopes.
+ */
+export function signupOptions(
+  configId: string | null,
+  { appOnboarding = false }: { appOnboarding?: boolean } = {},
+): FacebookLoginOptions {
+  if (!configId)
+    return { scope: FALLBACK_SCOPES, response_type: "code", override_default_response_type: true };
+  return {
+    config_id: configId,
+    response_type: "code",
+    override_default_response_type: true,
+    extras: appOnboarding ? { featureType: APP_ONBOARDING_FEATURE } : {},
+  };
+}
 
 /**
  * Facebook Login for Business. Must be called straight from the click handler (no
@@ -162,6 +230,10 @@ export const APP_ONBOARDING_EVENT = "FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING";
  * falls back to asking the spec's scopes with a code response. `appOnboarding` opens
  * Embedded Signup's flow for a number already used in the WhatsApp Business app ("Ya uso
  * este número en la app WhatsApp Business").
+ *
+ * The session event (ids, or why the popup closed) and the login's code come separately and in
+ * either order: the listener is on before the popup opens, and whichever comes second waits
+ * for the first (`SIGNUP_EVENT_GRACE_MS` after a code).
  */
 export function loginForBusiness(
   configId: string | null,
@@ -171,37 +243,35 @@ export function loginForBusiness(
   if (!fb) return Promise.reject(new Error(SDK_MESSAGES.notLoaded));
 
   const signup = listenForEmbeddedSignup();
-  const featureType = appOnboarding ? APP_ONBOARDING_FEATURE : "";
-  const options: FacebookLoginOptions = configId
-    ? {
-        config_id: configId,
-        response_type: "code",
-        override_default_response_type: true,
-        extras: { setup: {}, featureType, sessionInfoVersion: "3" },
-      }
-    : { scope: FALLBACK_SCOPES, response_type: "code", override_default_response_type: true };
+  const options = signupOptions(configId, { appOnboarding });
+  // The plain login has no signup popup: nothing to wait for.
+  const grace = configId ? SIGNUP_EVENT_GRACE_MS : 0;
 
   return new Promise<BusinessLoginResult>((resolve, reject) => {
     // The SDK refuses async callbacks: this one stays synchronous.
     const onResponse = (response: FacebookLoginResponse) => {
       const code = response.authResponse?.code;
       if (!code) {
-        const session = signup.current();
-        signup.stop();
-        if (session.error) reject(new Error(session.error));
-        else if (session.cancelled || response.status !== "connected")
-          reject(new Error(SDK_MESSAGES.cancelled));
-        else reject(new Error(SDK_MESSAGES.noPermissions));
+        const connected = response.status === "connected";
+        void signup
+          .settle(configId ? SIGNUP_CANCEL_GRACE_MS : 0, (s) => s.cancelled || !!s.error)
+          .then((session) => reject(failureOf(session, connected)));
         return;
       }
-      void signup.settle(SIGNUP_EVENT_GRACE_MS).then((session) =>
-        resolve({
-          code,
-          ...(session.wabaId ? { wabaId: session.wabaId } : {}),
-          ...(session.phoneNumberId ? { phoneNumberId: session.phoneNumberId } : {}),
-          appOnboarding: session.finished ? session.appOnboarding === true : appOnboarding,
-        }),
-      );
+      void signup
+        .settle(grace, (s) => s.finished)
+        .then((session) => {
+          const withoutNumber = session.finished && session.withoutNumber === true;
+          resolve({
+            code,
+            ...(session.wabaId ? { wabaId: session.wabaId } : {}),
+            ...(session.phoneNumberId && !withoutNumber
+              ? { phoneNumberId: session.phoneNumberId }
+              : {}),
+            appOnboarding: session.finished ? session.appOnboarding === true : appOnboarding,
+            withoutNumber,
+          });
+        });
     };
     try {
       fb.login(onResponse, options);
@@ -212,21 +282,56 @@ export function loginForBusiness(
   });
 }
 
+/** Why a login without a code failed, in Spanish, from what the popup said. */
+function failureOf(session: SignupSession, connected: boolean): SignupError {
+  if (session.error) {
+    const { message, code, sessionId } = session.error;
+    const ids =
+      code || sessionId
+        ? SIGNUP_MESSAGES.supportIds
+            .replace("{code}", code ?? "—")
+            .replace("{session}", sessionId ?? "—")
+        : "";
+    const description = [message ? `Meta dice: «${message}».` : "", ids].filter(Boolean).join(" ");
+    return new SignupError(SIGNUP_MESSAGES.reportedErrorTitle, description || undefined);
+  }
+  if (session.cancelled || !connected) {
+    const step = session.cancelStep ? SIGNUP_STEPS[session.cancelStep] : undefined;
+    const description = step
+      ? (NUMBER_STEPS.has(session.cancelStep!)
+          ? SIGNUP_MESSAGES.cancelledAtNumber
+          : SIGNUP_MESSAGES.cancelledAt
+        ).replace("{step}", step)
+      : undefined;
+    return new SignupError(SDK_MESSAGES.cancelled, description);
+  }
+  return new SignupError(SDK_MESSAGES.noPermissions);
+}
+
 interface SignupSession {
   finished: boolean;
   cancelled: boolean;
   wabaId?: string;
   phoneNumberId?: string;
-  /** The FINISH event was the WhatsApp Business app's onboarding. */
+  /** The finish event was the WhatsApp Business app's onboarding. */
   appOnboarding?: boolean;
-  error?: string;
+  /** The finish carried no number (`FINISH_ONLY_WABA`, or `FINISH` without one). */
+  withoutNumber?: boolean;
+  /** CANCEL's `current_step`: the screen the popup was closed on. */
+  cancelStep?: string;
+  /** A user-reported error (CANCEL with `error_message`) or an ERROR event. */
+  error?: { message?: string; code?: string; sessionId?: string };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
 const text = (value: unknown) =>
-  typeof value === "string" && value.trim() ? value.trim() : undefined;
+  typeof value === "string" && value.trim()
+    ? value.trim()
+    : typeof value === "number"
+      ? String(value)
+      : undefined;
 
 /** Reads one `message` event of the Embedded Signup popup into the session (null if foreign). */
 export function parseSignupMessage(origin: string, data: unknown): Partial<SignupSession> | null {
@@ -242,52 +347,75 @@ export function parseSignupMessage(origin: string, data: unknown): Partial<Signu
   if (!isRecord(payload) || payload.type !== "WA_EMBEDDED_SIGNUP") return null;
   const event = typeof payload.event === "string" ? payload.event : "";
   const details = isRecord(payload.data) ? payload.data : {};
-  // FINISH, and its variants FINISH_ONLY_WABA / FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING.
+  const reported = () => {
+    const message = text(details.error_message);
+    const code = text(details.error_code) ?? text(details.error_id);
+    const sessionId = text(details.session_id);
+    return {
+      ...(message ? { message } : {}),
+      ...(code ? { code } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    };
+  };
+  // FINISH and its kinds: FINISH_ONLY_WABA, FINISH_WHATSAPP_BUSINESS_APP_ONBOARDING,
+  // FINISH_OBO_MIGRATION, FINISH_GRANT_ONLY_API_ACCESS.
   if (event.startsWith("FINISH")) {
-    const wabaId = text(details.waba_id);
+    const wabaId =
+      text(details.waba_id) ??
+      (Array.isArray(details.waba_ids) ? text(details.waba_ids[0]) : undefined);
     const phoneNumberId = text(details.phone_number_id);
     return {
       finished: true,
       appOnboarding: event === APP_ONBOARDING_EVENT,
+      // A Cloud API finish names the number it added; without one, none was added. The other
+      // kinds without a number leave the choice to the server (the account's number).
+      withoutNumber: event === ONLY_WABA_EVENT || (event === "FINISH" && !phoneNumberId),
       ...(wabaId ? { wabaId } : {}),
       ...(phoneNumberId ? { phoneNumberId } : {}),
     };
   }
-  if (event === "CANCEL") return { cancelled: true };
-  if (event === "ERROR") {
-    const error = text(details.error_message);
-    return error ? { error } : null;
+  if (event === "CANCEL") {
+    // A user-reported error comes as CANCEL too, told apart by its data.
+    const error = reported();
+    if (error.message || error.code) return { error };
+    const step = text(details.current_step);
+    return { cancelled: true, ...(step ? { cancelStep: step.replace(/^<|>$/g, "") } : {}) };
   }
+  if (event === "ERROR") return { error: reported() };
   return null;
 }
 
 function listenForEmbeddedSignup() {
   let session: SignupSession = { finished: false, cancelled: false };
-  let onFinish: (() => void) | null = null;
+  let onUpdate: (() => void) | null = null;
 
   const listener = (event: MessageEvent) => {
     const update = parseSignupMessage(event.origin, event.data);
     if (!update) return;
     session = { ...session, ...update };
-    if (session.finished) onFinish?.();
+    onUpdate?.();
   };
   window.addEventListener("message", listener);
   const stop = () => window.removeEventListener("message", listener);
 
   return {
-    current: () => session,
     stop,
-    /** The session once FINISH arrives, or as it stands after `graceMs`. */
-    settle(graceMs: number): Promise<SignupSession> {
+    /**
+     * The session once `ready` holds (at once if it already does), or as it stands after
+     * `graceMs`; the listener stops either way.
+     */
+    settle(graceMs: number, ready: (s: SignupSession) => boolean): Promise<SignupSession> {
       return new Promise((resolve) => {
         const done = () => {
           window.clearTimeout(timer);
-          onFinish = null;
+          onUpdate = null;
           stop();
           resolve(session);
         };
-        const timer = window.setTimeout(done, session.finished ? 0 : graceMs);
-        onFinish = done;
+        const timer = window.setTimeout(done, ready(session) ? 0 : graceMs);
+        onUpdate = () => {
+          if (ready(session)) done();
+        };
       });
     },
   };

@@ -290,3 +290,47 @@ describe("POST /whatsapp/oauth/exchange", () => {
     expect(res.body.error).toBe("no_permissions");
   });
 });
+
+// Embedded Signup v4 lets a business finish with a number it has not verified, or with none
+// (decision 0074): nothing is connected, and the answer says in Spanish what is left to do.
+describe("POST /whatsapp/oauth/exchange after an unfinished v4 signup", () => {
+  it("refuses a number Meta lists as not verified: nothing registered, nothing stored, the next step said", async () => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
+      token: owner.token,
+      body: {
+        code: newCode(),
+        waba_id: GRAPH_FIXTURES.pendingWabaId,
+        phone_number_id: GRAPH_FIXTURES.pendingPhoneNumberId,
+      },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("number_not_verified");
+    expect(res.body.message).toBe(
+      "El número de WhatsApp aún no está verificado. Verifícalo en el Administrador de WhatsApp de Meta (Números de teléfono) con el código que Meta envía por SMS o llamada y después vuelve a pulsar «Conectar con Meta Business».",
+    );
+    // The account's numbers were asked with their verification status.
+    const listed = (await graphRequests(`/${GRAPH_FIXTURES.pendingWabaId}/phone_numbers`)).at(-1);
+    expect(listed.query.fields).toContain("code_verification_status");
+    expect(await graphRequests(`/${GRAPH_FIXTURES.pendingPhoneNumberId}/register`)).toEqual([]);
+    expect((await oauthStatus(owner.token)).body.data.connected).toBe(false);
+    const row = await env.DB.prepare(
+      "SELECT COUNT(*) AS n FROM whatsapp_connections WHERE organization_id = ?",
+    )
+      .bind(owner.organization.id)
+      .first<{ n: number }>();
+    expect(row!.n).toBe(0);
+  });
+
+  it("answers an account without any number (FINISH_ONLY_WABA) with no_phone_number and what to do", async () => {
+    const owner = await createOwner();
+    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
+      token: owner.token,
+      body: { code: newCode(), waba_id: GRAPH_FIXTURES.emptyWabaId },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("no_phone_number");
+    expect(res.body.message).toMatch(/Administrador de WhatsApp de Meta/);
+    expect((await oauthStatus(owner.token)).body.data.connected).toBe(false);
+  });
+});

@@ -70,10 +70,8 @@ test("a number kept in the WhatsApp Business app: its history imported, the phon
       const options = await page.evaluate(
         () => (window as unknown as { __fbLoginOptions: { extras: unknown } }).__fbLoginOptions,
       );
-      expect(options.extras).toMatchObject({
-        featureType: "whatsapp_business_app_onboarding",
-        sessionInfoVersion: "3",
-      });
+      // Embedded Signup v4 (decision 0074): the flow alone, none of v2's options.
+      expect(options.extras).toEqual({ featureType: "whatsapp_business_app_onboarding" });
     });
 
     await test.step("the tab says the number is shared and the import reaches done, live", async () => {

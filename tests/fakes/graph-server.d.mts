@@ -16,6 +16,10 @@ export const GRAPH_FIXTURES: {
   appDisplayPhoneNumber: string;
   foreignWabaId: string;
   foreignPhoneNumberId: string;
+  pendingWabaId: string;
+  pendingPhoneNumberId: string;
+  pendingDisplayPhoneNumber: string;
+  emptyWabaId: string;
 };
 export function startFakeGraph(options?: {
   port?: number;

@@ -32,6 +32,15 @@ export const GRAPH_FIXTURES = {
   /** Another business's account, which holds only its own number (a WABA id typed by hand). */
   foreignWabaId: "102290129340400",
   foreignPhoneNumberId: "106540352242924",
+  /**
+   * Embedded Signup v4 lets a business finish before its number is verified, or without one
+   * (decision 0074): an account the login grants whose only number is `NOT_VERIFIED` (Meta
+   * refuses to register it), and one with no number at all (`FINISH_ONLY_WABA`).
+   */
+  pendingWabaId: "102290129340401",
+  pendingPhoneNumberId: "106540352242925",
+  pendingDisplayPhoneNumber: "+34 600 000 002",
+  emptyWabaId: "102290129340402",
 };
 
 /** The fixtures' number as analytics name it (digits only): pricing points without `phone`. */
@@ -449,8 +458,14 @@ export async function startFakeGraph({
               "ads_read",
             ],
             granular_scopes: [
-              { scope: "whatsapp_business_management", target_ids: [F.wabaId, F.appWabaId] },
-              { scope: "whatsapp_business_messaging", target_ids: [F.wabaId, F.appWabaId] },
+              {
+                scope: "whatsapp_business_management",
+                target_ids: [F.wabaId, F.appWabaId, F.pendingWabaId, F.emptyWabaId],
+              },
+              {
+                scope: "whatsapp_business_messaging",
+                target_ids: [F.wabaId, F.appWabaId, F.pendingWabaId, F.emptyWabaId],
+              },
               { scope: "business_management" },
               { scope: "ads_management", target_ids: [F.adAccountId.replace("act_", "")] },
               { scope: "ads_read" },
@@ -584,6 +599,26 @@ export async function startFakeGraph({
           code_verification_status: "VERIFIED",
         });
       }
+      // v4's unfinished signups: a number not verified yet, and an account without one.
+      if (node === F.pendingWabaId && edge === "phone_numbers") {
+        return sendJson(res, 200, {
+          data: [
+            {
+              id: F.pendingPhoneNumberId,
+              display_phone_number: F.pendingDisplayPhoneNumber,
+              verified_name: F.verifiedName,
+              code_verification_status: "NOT_VERIFIED",
+            },
+          ],
+        });
+      }
+      if (node === F.emptyWabaId && edge === "phone_numbers")
+        return sendJson(res, 200, { data: [] });
+      if (node === F.pendingPhoneNumberId && edge === "register" && method === "POST")
+        return graphError(res, 400, {
+          message: "(#133010) Phone number Not Registered",
+          code: 133010,
+        });
       if (node === F.foreignWabaId && edge === "phone_numbers") {
         const own = { id: F.foreignPhoneNumberId, display_phone_number: "+34 699 999 999" };
         return sendJson(res, 200, { data: [{ ...own, verified_name: "Otra Empresa" }] });
@@ -599,8 +634,13 @@ export async function startFakeGraph({
               display_phone_number: F.displayPhoneNumber,
               verified_name: F.verifiedName,
               quality_rating: "GREEN",
+              code_verification_status: "VERIFIED",
             },
-            ...seen.map((id) => ({ id, display_phone_number: F.displayPhoneNumber })),
+            ...seen.map((id) => ({
+              id,
+              display_phone_number: F.displayPhoneNumber,
+              code_verification_status: "VERIFIED",
+            })),
           ],
           paging: { cursors: { before: "QVFI", after: "QVFI" } },
         });
@@ -613,12 +653,13 @@ export async function startFakeGraph({
               display_phone_number: F.appDisplayPhoneNumber,
               verified_name: F.verifiedName,
               quality_rating: "GREEN",
+              code_verification_status: "VERIFIED",
             },
           ],
         });
       }
       if (
-        (node === F.wabaId || node === F.appWabaId) &&
+        [F.wabaId, F.appWabaId, F.pendingWabaId, F.emptyWabaId].includes(node) &&
         edge === "subscribed_apps" &&
         method === "POST"
       )

@@ -301,10 +301,21 @@ export class GraphClient {
     }>("GET", "debug_token", undefined, { input_token: inputToken, access_token: appAccessToken });
   }
 
+  /**
+   * The account's numbers. `code_verification_status` (`VERIFIED`, `NOT_VERIFIED`, `EXPIRED`)
+   * tells a number Embedded Signup v4 left unverified (decision 0074).
+   */
   listPhoneNumbers(wabaId: string) {
     return this.request<{
-      data: { id: string; display_phone_number: string; verified_name?: string }[];
-    }>("GET", `${wabaId}/phone_numbers`);
+      data: {
+        id: string;
+        display_phone_number: string;
+        verified_name?: string;
+        code_verification_status?: string;
+      }[];
+    }>("GET", `${wabaId}/phone_numbers`, undefined, {
+      fields: "id,display_phone_number,verified_name,code_verification_status",
+    });
   }
 
   subscribeApp(wabaId: string) {

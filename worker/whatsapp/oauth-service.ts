@@ -27,6 +27,7 @@ export type ConnectionErrorCode =
   | "token_exchange_failed"
   | "no_permissions"
   | "no_phone_number"
+  | "number_not_verified"
   | "save_failed"
   | "invalid_state"
   | "meta_not_configured";
@@ -36,7 +37,10 @@ const MESSAGES: Record<ConnectionErrorCode, string> = {
   token_exchange_failed:
     "No se pudo canjear el código de Meta. Vuelve a intentarlo: el código caduca en segundos.",
   no_permissions: "No se concedieron los permisos de WhatsApp Business necesarios.",
-  no_phone_number: "La cuenta de WhatsApp Business no tiene ningún número.",
+  no_phone_number:
+    "La cuenta de WhatsApp Business no tiene ese número, o ninguno. Añade el número y verifícalo en el Administrador de WhatsApp de Meta (Números de teléfono) y después vuelve a conectar con Meta Business.",
+  number_not_verified:
+    "El número de WhatsApp aún no está verificado. Verifícalo en el Administrador de WhatsApp de Meta (Números de teléfono) con el código que Meta envía por SMS o llamada y después vuelve a pulsar «Conectar con Meta Business».",
   save_failed: "No se pudo guardar la conexión. Inténtalo de nuevo.",
   invalid_state: "La solicitud de conexión no es válida o ha caducado.",
   meta_not_configured: "Falta configurar META_APP_ID y META_APP_SECRET en el servidor.",
@@ -164,7 +168,8 @@ export async function connectWithCode(
   const wabaId = input.waba_id ?? wabaIds[0];
   if (!wabaId || !wabaIds.includes(wabaId)) throw connectionError("no_permissions");
 
-  let number: { id: string; display_phone_number: string } | undefined;
+  let number:
+    { id: string; display_phone_number: string; code_verification_status?: string } | undefined;
   try {
     const numbers = await graph.listPhoneNumbers(wabaId);
     number = input.phone_number_id
@@ -177,6 +182,14 @@ export async function connectWithCode(
 
   const pin = randomPin();
   const coexistence = input.coexistence === true;
+  // Embedded Signup v4 lets a business finish with a number it has not verified (decision
+  // 0074): Meta would refuse its registration and it could not send. Nothing is stored; the
+  // answer says what is left to do. A number shared with the app was verified on the phone.
+  const verification = number.code_verification_status;
+  if (!coexistence && verification && verification !== "VERIFIED") {
+    console.warn("meta connection", "number_not_verified", number.id, verification);
+    throw connectionError("number_not_verified");
+  }
   try {
     await graph.subscribeApp(wabaId);
     if (!coexistence) await graph.registerNumber(number.id, pin);

@@ -9,9 +9,9 @@ import { PixelCard } from "~/components/settings/meta/pixel-card";
 import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
 import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
 import { Button } from "~/components/ui/button";
-import { client, data as answer, errorMessage } from "~/lib/api";
+import { ApiError, client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { loginForBusiness, SDK_MESSAGES } from "~/lib/facebook-sdk";
+import { loginForBusiness, SDK_MESSAGES, SIGNUP_MESSAGES, SignupError } from "~/lib/facebook-sdk";
 import { useRealtimeEvent } from "~/lib/use-realtime-event";
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
@@ -20,6 +20,9 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   const canManage = auth.role === "owner" || auth.role === "admin";
   // Which way of connecting is under way: a new number, or one the WhatsApp Business app keeps.
   const [connecting, setConnecting] = useState<"number" | "app" | null>(null);
+  // What is left to do when the signup finished without a usable number (decision 0074): shown
+  // until the next attempt, as a toast alone would go before it is read.
+  const [pending, setPending] = useState<{ title: string; text: string } | null>(null);
   const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, LOAD_ERROR);
   // Meta disconnected or reconnected the number: the card reads it again.
@@ -43,9 +46,35 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
     if (!data || connecting) return;
     setConnecting(appOnboarding ? "app" : "number");
     setImportEvent(null);
+    setPending(null);
     try {
       // Called before any await: the browser only opens the popup from the click itself.
       const login = await loginForBusiness(data.appConfig.config_id, { appOnboarding });
+      if (login.withoutNumber) {
+        // No number to connect yet: the code still connects the pixel.
+        const without = {
+          title: SIGNUP_MESSAGES.withoutNumberTitle,
+          text: SIGNUP_MESSAGES.withoutNumber,
+        };
+        setPending(without);
+        const pixel = await answer(
+          client["meta-config"].connect.$post({ json: { code: login.code } }),
+        ).then(
+          (value) => ({ ok: true as const, value }),
+          (reason: unknown) => ({ ok: false as const, reason }),
+        );
+        if (pixel.ok)
+          toast.success("Conectado con Meta Business", {
+            description: `Meta Pixel (${pixel.value.pixel_id})`,
+          });
+        toast.warning(without.title, { description: without.text });
+        if (!pixel.ok)
+          toast.warning("No se pudo conectar Meta Pixel", {
+            description: errorMessage(pixel.reason),
+          });
+        await revalidate();
+        return;
+      }
       const [whatsapp, pixel] = await Promise.allSettled([
         answer(
           client.whatsapp.oauth.exchange.$post({
@@ -59,6 +88,16 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
         ),
         answer(client["meta-config"].connect.$post({ json: { code: login.code } })),
       ]);
+      // The number Meta returned is not verified yet: what to do stays on the tab.
+      const unverified =
+        whatsapp.status === "rejected" &&
+        whatsapp.reason instanceof ApiError &&
+        whatsapp.reason.code === "number_not_verified";
+      if (unverified)
+        setPending({
+          title: SIGNUP_MESSAGES.unverifiedTitle,
+          text: errorMessage(whatsapp.reason),
+        });
 
       if (whatsapp.status === "rejected" && pixel.status === "rejected") {
         toast.error("No se pudo conectar ningún servicio de Meta Business", {
@@ -72,9 +111,12 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
       ].filter(Boolean);
       toast.success("Conectado con Meta Business", { description: connected.join(" y ") });
       if (whatsapp.status === "rejected") {
-        toast.warning("No se pudo conectar WhatsApp", {
-          description: errorMessage(whatsapp.reason),
-        });
+        toast.warning(
+          unverified ? SIGNUP_MESSAGES.unverifiedTitle : "No se pudo conectar WhatsApp",
+          {
+            description: errorMessage(whatsapp.reason),
+          },
+        );
       }
       if (pixel.status === "rejected") {
         toast.warning("No se pudo conectar Meta Pixel", {
@@ -88,6 +130,9 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
         error instanceof Error && error.message
           ? error.message
           : "Error al conectar con Meta Business",
+        error instanceof SignupError && error.description
+          ? { description: error.description }
+          : undefined,
       );
     } finally {
       setConnecting(null);
@@ -167,6 +212,16 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
             </p>
           )}
         </div>
+        {pending && (
+          <div
+            role="status"
+            aria-label={pending.title}
+            className="mt-4 rounded-lg border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+          >
+            <p className="font-semibold">{pending.title}</p>
+            <p className="mt-1">{pending.text}</p>
+          </div>
+        )}
         {canManage && loginAvailable && sdk === "error" && (
           <p role="alert" className="mt-2 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
             {SDK_MESSAGES.loadFailed}
