@@ -80,6 +80,17 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     name: "held_statuses",
     sql: HELD_STATUSES_SQL,
   },
+  {
+    version: 10,
+    name: "foreign_key_indexes",
+    // What a parent's delete does to its children (SET NULL, CASCADE) looks them up by the
+    // foreign key alone: without an index led by it, deleting an agent, a label or a conversion
+    // read every conversation, model call, label link or suggestion of the store.
+    sql: `CREATE INDEX conversations_agent_fk_idx ON conversations (agent_id);
+    CREATE INDEX ai_calls_agent_fk_idx ON ai_calls (agent_id);
+    CREATE INDEX conversion_suggestions_conversion_idx ON conversion_suggestions (conversion_id);
+    CREATE INDEX conversation_labels_label_fk_idx ON conversation_labels (label_id)`,
+  },
 ];
 
 /** The newest version this code knows. */

@@ -50,3 +50,33 @@ describe("the organization's tables", () => {
     expect(inD1).toEqual([]);
   });
 });
+
+describe("the store's foreign keys", () => {
+  it("each lead an index, so that a parent's delete finds its children without reading them all", async () => {
+    const { organization } = await createOwner();
+    const store = await organizationStore(env, organization.id);
+    const unindexed = await runInDurableObject(store, (_, state) => {
+      const rows = <T>(query: string) => state.storage.sql.exec(query).toArray() as T[];
+      const tables = rows<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      );
+      const missing: string[] = [];
+      for (const { name } of tables) {
+        const leading = new Set(
+          rows<{ name: string }>(`PRAGMA index_list(${name})`).flatMap((index) =>
+            rows<{ seqno: number; name: string }>(`PRAGMA index_info(${index.name})`)
+              .filter((column) => column.seqno === 0)
+              .map((column) => column.name),
+          ),
+        );
+        for (const key of rows<{ from: string; table: string }>(
+          `PRAGMA foreign_key_list(${name})`,
+        )) {
+          if (!leading.has(key.from)) missing.push(`${name}.${key.from} → ${key.table}`);
+        }
+      }
+      return missing;
+    });
+    expect(unindexed).toEqual([]);
+  });
+});
