@@ -431,7 +431,10 @@ test.describe("@mobile at 390×844", () => {
     await expect(page.getByRole("button", { name: "Abrir menú" })).toBeVisible();
     // The socket is up (the sidebar's "Tiempo Real" is behind the menu on a phone): a message
     // delivered before it would reach the console by a reload, without its toast.
-    await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+    await page.getByRole("button", { name: "Abrir menú" }).click();
+    await expect(page.getByRole("dialog").getByText("Tiempo Real", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Cerrar menú" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     await deliver(
       page.request,
       inboundMessage({ phoneNumberId, from: "34655100001", name: "Pedro Gil", text: "¿Y hoy?" }),
