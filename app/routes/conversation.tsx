@@ -18,6 +18,11 @@ import { replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
 import {
+  BESIDE,
+  DetailsOverlay,
+  useDetailsFitBeside,
+} from "~/components/conversations/details-overlay";
+import {
   ConversationHeader,
   DETAILS_PANEL_ID,
 } from "~/components/conversations/conversation-header";
@@ -174,6 +179,15 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   const details = useDetails(conversationId, loaded.conversions);
   const { wide, conversions } = details;
+  // Beside the thread where both fit (the thread keeps 480 px for its composer), else over it.
+  const row = useRef<HTMLDivElement>(null);
+  const beside = useDetailsFitBeside(row);
+  // The panel takes the focus when the person opens it, not when it opens as it was left.
+  const [openedByPerson, setOpenedByPerson] = useState(false);
+  const toggleDetails = () => {
+    setOpenedByPerson(!details.shown);
+    details.toggle();
+  };
 
   // Who answers the customer: the app, a person on the phone, or Meta's own AI (section 16).
   const control = threadControl(conversation, thread.messages, now);
@@ -216,7 +230,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           windowOpen={windowOpen}
           onRequestPhone={requestPhone}
           onChange={show}
-          details={{ shown: details.shown, toggle: details.toggle }}
+          details={{ shown: details.shown, toggle: toggleDetails }}
         />
         <ThreadControlBanner
           key={control?.kind}
@@ -236,14 +250,23 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex min-h-0 flex-1">
-        <div className="flex min-w-0 flex-1 flex-col">
-          <ThreadView
-            thread={thread}
-            actions={actions}
-            windowOpen={windowOpen}
-            marketingHeld={marketingHeld(conversation, organizationTime, now)}
-          />
+      <div ref={row} className="flex min-h-0 flex-1">
+        <div
+          className={`flex min-w-0 flex-1 flex-col ${details.panel && beside ? BESIDE.thread : ""}`}
+        >
+          <div className="relative flex min-h-0 flex-1 flex-col">
+            <ThreadView
+              thread={thread}
+              actions={actions}
+              windowOpen={windowOpen}
+              marketingHeld={marketingHeld(conversation, organizationTime, now)}
+            />
+            {details.panel && !beside && (
+              <DetailsOverlay takeFocus={openedByPerson} onClose={toggleDetails}>
+                {detailsFor(false)}
+              </DetailsOverlay>
+            )}
+          </div>
           <ReplyArea
             key={conversationId}
             actions={actions}
@@ -253,10 +276,10 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
             notes={{ conversationId, onWritten: upsert }}
           />
         </div>
-        {details.panel && (
+        {details.panel && beside && (
           <div
             id={DETAILS_PANEL_ID}
-            className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
+            className={`${BESIDE.panel} overflow-y-auto border-l border-slate-200 bg-white`}
           >
             {detailsFor(false)}
           </div>
