@@ -14,7 +14,7 @@ import type {
   Message,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
-import { replyActions } from "~/components/conversations/actions";
+import { changeStatus, replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
 import {
@@ -36,10 +36,13 @@ import { loadThread, useMessageThread } from "~/components/conversations/use-mes
 import { useDetails } from "~/components/conversations/use-details";
 import { useToastsBelow } from "~/components/conversations/use-toasts-below";
 import { useWindowClock } from "~/components/conversations/window-banner";
+import { announce, useShortcuts } from "~/components/inbox/shortcuts";
 import { readConversions } from "~/components/sales/read-conversions";
+import { assignPerson } from "~/components/team/team-actions";
 import { Sheet } from "~/components/ui/sheet";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useLiveConversations } from "~/lib/use-live-conversations";
@@ -195,6 +198,31 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   const top = useRef<HTMLDivElement>(null);
   useToastsBelow(top, !details.sheet);
+
+  // The open conversation's shortcuts (decision 0073), through the calls its header makes.
+  const me = useAuth().user?.id ?? null;
+  useShortcuts({
+    r: () => {
+      const composer = document.getElementById("composer");
+      if (composer instanceof HTMLTextAreaElement && !composer.disabled) {
+        composer.focus();
+        announce("Escribe tu respuesta");
+      } else announce("No se puede escribir una respuesta ahora");
+    },
+    a: async () => {
+      if (!me) return;
+      if (conversation.assignee_id === me) return announce("Ya llevas esta conversación");
+      const updated = await assignPerson(conversationId, me);
+      show(updated);
+      announce(updated ? "Conversación asignada a ti" : "No se pudo asignar la conversación");
+    },
+    e: async () => {
+      if (conversation.status === "closed") return announce("La conversación ya está cerrada");
+      const updated = await changeStatus(conversationId, "closed");
+      show(updated);
+      announce(updated ? "Conversación cerrada" : "No se pudo cerrar la conversación");
+    },
+  });
 
   const detailsFor = (onPhone: boolean) => (
     <ConversationDetails
