@@ -73,6 +73,13 @@ export function ShortcutAnnouncer() {
     () => said,
     () => said,
   );
+  // What was said on a screen left behind is not shown on the next one.
+  useEffect(
+    () => () => {
+      said = { text: "", at: said.at + 1 };
+    },
+    [],
+  );
   return (
     <p role="status" aria-live="polite" aria-label="Atajos de teclado" className="sr-only">
       {/* A new node each time: a repeated text is read again. */}
