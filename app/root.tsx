@@ -13,6 +13,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider } from "./lib/auth";
+import { REALTIME_TOASTER } from "./lib/toasters";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -35,6 +36,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
           closeButton
           offset={{ top: "var(--toasts-top, 24px)" }}
           mobileOffset={{ top: "var(--toasts-top, 16px)" }}
+        />
+        {/* "Conectado en tiempo real" after a reconnection: over the sidebar's top on a
+            laptop, the top bar on a phone; never over a conversation's thread. */}
+        <Toaster
+          id={REALTIME_TOASTER}
+          richColors
+          position="top-left"
+          closeButton
+          offset={{ top: "8px", left: "8px" }}
+          mobileOffset={{ top: "4px", left: "8px", right: "8px" }}
         />
         <ScrollRestoration />
         <Scripts />

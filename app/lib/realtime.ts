@@ -6,12 +6,16 @@
  * drop and the reconnection), so every opening is announced (`realtime:connected`) and the
  * open screens fetch what they show again. A socket the server closes because the session
  * was revoked (code 4001) is not reopened.
+ * The person is told "Conectado en tiempo real" only when a lost connection comes back (the
+ * sidebar's badge shows the state all along): never on a first load, and in a toaster of its
+ * own (`REALTIME_TOASTER`) at the top of the screen, never over a conversation's thread.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toast } from "sonner";
 import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
 import { tokenStore } from "./api";
 import { live } from "./live-store";
+import { REALTIME_TOASTER } from "./toasters";
 
 export type RealtimeStatus = "connecting" | "connected" | "disconnected";
 
@@ -36,7 +40,8 @@ class RealtimeClient {
   private socket: WebSocket | null = null;
   private attempts = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private announced = false;
+  /** A socket of this session opened before: the next opening is a reconnection. */
+  private wasConnected = false;
   private stopped = true;
   /** Called when the server revokes the session (the console signs the person out). */
   onRevoked: (() => void) | null = null;
@@ -62,7 +67,7 @@ class RealtimeClient {
     this.socket?.close(1000, "logout");
     this.socket = null;
     this.attempts = 0;
-    this.announced = false;
+    this.wasConnected = false;
     this.setStatus("disconnected");
   }
 
@@ -85,13 +90,15 @@ class RealtimeClient {
       this.attempts = 0;
       this.setStatus("connected");
       window.dispatchEvent(new Event(CONNECTED_EVENT));
-      if (!this.announced) {
-        this.announced = true;
+      if (this.wasConnected) {
         toast.success("Conectado en tiempo real", {
-          description: "Recibirás notificaciones de nuevos mensajes",
+          id: "realtime-reconnected",
+          description: "Se recuperó la conexión",
           duration: 3000,
+          toasterId: REALTIME_TOASTER,
         });
       }
+      this.wasConnected = true;
     });
     socket.addEventListener("message", (message) => {
       let event: RealtimeEvent;

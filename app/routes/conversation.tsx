@@ -14,9 +14,14 @@ import type {
   Message,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
-import { replyActions } from "~/components/conversations/actions";
+import { changeStatus, replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
+import {
+  BESIDE,
+  DetailsOverlay,
+  useDetailsFitBeside,
+} from "~/components/conversations/details-overlay";
 import {
   ConversationHeader,
   DETAILS_PANEL_ID,
@@ -31,10 +36,13 @@ import { loadThread, useMessageThread } from "~/components/conversations/use-mes
 import { useDetails } from "~/components/conversations/use-details";
 import { useToastsBelow } from "~/components/conversations/use-toasts-below";
 import { useWindowClock } from "~/components/conversations/window-banner";
+import { announce, useShortcuts } from "~/components/inbox/shortcuts";
 import { readConversions } from "~/components/sales/read-conversions";
+import { assignPerson } from "~/components/team/team-actions";
 import { Sheet } from "~/components/ui/sheet";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { useAuth } from "~/lib/auth";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useLiveConversations } from "~/lib/use-live-conversations";
@@ -174,6 +182,15 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   const details = useDetails(conversationId, loaded.conversions);
   const { wide, conversions } = details;
+  // Beside the thread where both fit (the thread keeps 480 px for its composer), else over it.
+  const row = useRef<HTMLDivElement>(null);
+  const beside = useDetailsFitBeside(row);
+  // The panel takes the focus when the person opens it, not when it opens as it was left.
+  const [openedByPerson, setOpenedByPerson] = useState(false);
+  const toggleDetails = () => {
+    setOpenedByPerson(!details.shown);
+    details.toggle();
+  };
 
   // Who answers the customer: the app, a person on the phone, or Meta's own AI (section 16).
   const control = threadControl(conversation, thread.messages, now);
@@ -181,6 +198,31 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
 
   const top = useRef<HTMLDivElement>(null);
   useToastsBelow(top, !details.sheet);
+
+  // The open conversation's shortcuts (decision 0073), through the calls its header makes.
+  const me = useAuth().user?.id ?? null;
+  useShortcuts({
+    r: () => {
+      const composer = document.getElementById("composer");
+      if (composer instanceof HTMLTextAreaElement && !composer.disabled) {
+        composer.focus();
+        announce("Escribe tu respuesta");
+      } else announce("No se puede escribir una respuesta ahora");
+    },
+    a: async () => {
+      if (!me) return;
+      if (conversation.assignee_id === me) return announce("Ya llevas esta conversación");
+      const updated = await assignPerson(conversationId, me);
+      show(updated);
+      announce(updated ? "Conversación asignada a ti" : "No se pudo asignar la conversación");
+    },
+    e: async () => {
+      if (conversation.status === "closed") return announce("La conversación ya está cerrada");
+      const updated = await changeStatus(conversationId, "closed");
+      show(updated);
+      announce(updated ? "Conversación cerrada" : "No se pudo cerrar la conversación");
+    },
+  });
 
   const detailsFor = (onPhone: boolean) => (
     <ConversationDetails
@@ -216,7 +258,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           windowOpen={windowOpen}
           onRequestPhone={requestPhone}
           onChange={show}
-          details={{ shown: details.shown, toggle: details.toggle }}
+          details={{ shown: details.shown, toggle: toggleDetails }}
         />
         <ThreadControlBanner
           key={control?.kind}
@@ -236,14 +278,23 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
           La IA no pudo responder: {conversation.ai_error}
         </p>
       )}
-      <div className="flex min-h-0 flex-1">
-        <div className="flex min-w-0 flex-1 flex-col">
-          <ThreadView
-            thread={thread}
-            actions={actions}
-            windowOpen={windowOpen}
-            marketingHeld={marketingHeld(conversation, organizationTime, now)}
-          />
+      <div ref={row} className="flex min-h-0 flex-1">
+        <div
+          className={`flex min-w-0 flex-1 flex-col ${details.panel && beside ? BESIDE.thread : ""}`}
+        >
+          <div className="relative flex min-h-0 flex-1 flex-col">
+            <ThreadView
+              thread={thread}
+              actions={actions}
+              windowOpen={windowOpen}
+              marketingHeld={marketingHeld(conversation, organizationTime, now)}
+            />
+            {details.panel && !beside && (
+              <DetailsOverlay takeFocus={openedByPerson} onClose={toggleDetails}>
+                {detailsFor(false)}
+              </DetailsOverlay>
+            )}
+          </div>
           <ReplyArea
             key={conversationId}
             actions={actions}
@@ -253,10 +304,10 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
             notes={{ conversationId, onWritten: upsert }}
           />
         </div>
-        {details.panel && (
+        {details.panel && beside && (
           <div
             id={DETAILS_PANEL_ID}
-            className="w-80 shrink-0 overflow-y-auto border-l border-slate-200 bg-white"
+            className={`${BESIDE.panel} overflow-y-auto border-l border-slate-200 bg-white`}
           >
             {detailsFor(false)}
           </div>

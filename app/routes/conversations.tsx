@@ -1,11 +1,18 @@
-import { useEffect, useState } from "react";
-import { Outlet, useLocation, useNavigation, useParams } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Outlet, useLocation, useNavigate, useNavigation, useParams } from "react-router";
 import { CONVERSATION_PAGE_SIZE } from "../../worker/conversations/contract";
 import { ConversationRow } from "~/components/inbox/conversation-row";
 import { EmptyInbox } from "~/components/inbox/empty-inbox";
-import { InboxFilters } from "~/components/inbox/inbox-filters";
+import { contactLabel } from "~/components/conversations/selectors";
+import { InboxFilters, SEARCH_FIELD_ID } from "~/components/inbox/inbox-filters";
 import { NoConversationOpen } from "~/components/inbox/no-conversation-open";
 import { markInboxRead, useInboxList } from "~/components/inbox/use-inbox-list";
+import {
+  announce,
+  ShortcutAnnouncer,
+  ShortcutsHelp,
+  useShortcuts,
+} from "~/components/inbox/shortcuts";
 import { useListReturn } from "~/components/inbox/use-list-return";
 import { RouteError } from "~/components/route-error";
 import { readTeam, TeamProvider } from "~/components/team/team";
@@ -106,6 +113,56 @@ export default function Conversations({ loaderData: loaded }: Route.ComponentPro
   const pages = Math.max(1, Math.ceil((list?.total ?? 0) / CONVERSATION_PAGE_SIZE));
   const empty = placeholder || list === null;
 
+  // The keyboard (decision 0073): j and k go down and up the list, "/" to the search, "?" lists
+  // every shortcut; the open conversation adds its own (r, a, e).
+  const navigate = useNavigate();
+  const listSearch = filtersToUrl(filters).toString();
+  const [helpOpen, setHelpOpen] = useState(false);
+  const searchAsked = useRef(false);
+  const focusSearch = () => {
+    const field = document.getElementById(SEARCH_FIELD_ID);
+    if (field && field.getClientRects().length > 0) {
+      field.focus();
+      announce("Buscar conversaciones");
+    } else {
+      // A phone shows the conversation instead of the list: back to the list first.
+      searchAsked.current = true;
+      navigate({ pathname: "/conversations", search: listSearch });
+    }
+  };
+  useEffect(() => {
+    if (open || !searchAsked.current) return;
+    searchAsked.current = false;
+    document.getElementById(SEARCH_FIELD_ID)?.focus();
+    announce("Buscar conversaciones");
+  }, [open]);
+  const step = (by: 1 | -1) => {
+    const shownList = list?.conversations ?? [];
+    const at = shownList.findIndex((c) => c.id === openId);
+    const next = shownList[at === -1 ? (by === 1 ? 0 : shownList.length - 1) : at + by];
+    if (!next) {
+      announce(
+        shownList.length === 0
+          ? "No hay conversaciones en la lista"
+          : by === 1
+            ? "No hay más conversaciones en esta página"
+            : "Es la primera conversación de la página",
+      );
+      return;
+    }
+    if (!open) opened();
+    navigate({ pathname: `/conversations/${next.id}`, search: listSearch });
+    announce(
+      `${by === 1 ? "Conversación siguiente" : "Conversación anterior"}: ${contactLabel(next)}`,
+    );
+  };
+  useShortcuts({
+    j: () => step(1),
+    k: () => step(-1),
+    "/": focusSearch,
+    "?": () => setHelpOpen(true),
+  });
+
   const inbox = (
     <div className={`${open ? "hidden xl:flex" : "flex"} min-h-0 flex-col`}>
       <div className="mb-3 flex items-baseline justify-between gap-3">
@@ -141,7 +198,7 @@ export default function Conversations({ loaderData: loaded }: Route.ComponentPro
                 key={conversation.id}
                 conversation={conversation}
                 agents={agents}
-                listSearch={filtersToUrl(filters).toString()}
+                listSearch={listSearch}
                 current={conversation.id === openId}
                 onOpen={opened}
                 onChange={replace}
@@ -176,6 +233,8 @@ export default function Conversations({ loaderData: loaded }: Route.ComponentPro
           )
         )}
       </div>
+      <ShortcutAnnouncer />
+      <ShortcutsHelp open={helpOpen} onClose={() => setHelpOpen(false)} />
     </TeamProvider>
   );
 }

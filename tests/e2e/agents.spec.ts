@@ -418,7 +418,7 @@ test("a realtime message moves its contact to the top without a list request", a
   });
   await expect(contacts.first()).toContainText("Beñat");
   // The socket's opening reloads the list once (what a gap may have missed): let it finish.
-  await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
   await expect.poll(() => lists.inFlight).toBe(0);
   const before = lists.sent;
 

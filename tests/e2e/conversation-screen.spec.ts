@@ -316,6 +316,66 @@ test.describe("at 1440×900", () => {
   });
 });
 
+test.describe("at 1280×800", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test("with 'Detalles' open the composer keeps 480 px and its hint one line: the details are a panel over the thread", async ({
+    page,
+  }) => {
+    const { id } = await dozenCustomers(page);
+    await page.goto(`/conversations/${id("Ana Ruiz")}`);
+    const box1 = composer(page);
+    await expect(box1).toBeVisible();
+    await expect(detailsButton(page)).toHaveAttribute("aria-expanded", "false");
+
+    // Opened, the details come over the thread, and take the focus.
+    await detailsButton(page).click();
+    const overlay = page.getByRole("dialog", { name: "Detalles" });
+    await expect(overlay).toBeVisible();
+    await expect(overlay).toBeFocused();
+    await expect(overlay.getByRole("complementary", { name: "Ventas y origen" })).toBeVisible();
+    for (const label of ["Etapa", "Prioridad", "Agente de IA"])
+      await expect(overlay.getByLabel(label, { exact: true })).toBeVisible();
+    await expect(detailsButton(page)).toHaveAttribute("aria-expanded", "true");
+
+    // The composer keeps its width, below the panel, and its hint stays on one line.
+    const width = (await box(box1)).width;
+    measured("composer width at 1280 px, details open", width);
+    expect(width).toBeGreaterThanOrEqual(480);
+    const panel = await box(overlay);
+    expect(panel.y + panel.height).toBeLessThanOrEqual((await box(box1)).y);
+    const hint = page.getByText("Enter envía · Mayús+Enter nueva línea");
+    await expect(hint).toBeVisible();
+    expect(await fitsWidth(hint)).toBe(true);
+    const lineHeight = await hint.evaluate((p) => parseFloat(getComputedStyle(p).lineHeight));
+    measured("composer hint height at 1280 px, details open", (await box(hint)).height);
+    expect((await box(hint)).height).toBeLessThanOrEqual(lineHeight + 1);
+    expect(await placeholderFits(box1)).toBe(true);
+    // The composer is free to use meanwhile.
+    await box1.fill("Hola Ana");
+    await expect(box1).toHaveValue("Hola Ana");
+    await expect(overlay).toBeVisible();
+
+    // Escape inside it closes it, and the focus goes back to "Detalles".
+    await overlay.getByLabel("Prioridad", { exact: true }).focus();
+    await page.keyboard.press("Escape");
+    await expect(overlay).toHaveCount(0);
+    await expect(detailsButton(page)).toBeFocused();
+    await expect(detailsButton(page)).toHaveAttribute("aria-expanded", "false");
+
+    // "Cerrar" closes it too; "Detalles" again as well.
+    await detailsButton(page).click();
+    await expect(overlay).toBeVisible();
+    await overlay.getByRole("button", { name: "Cerrar" }).click();
+    await expect(overlay).toHaveCount(0);
+    await expect(detailsButton(page)).toBeFocused();
+    await detailsButton(page).click();
+    await expect(overlay).toBeVisible();
+    await detailsButton(page).click();
+    await expect(overlay).toHaveCount(0);
+  });
+});
+
 test.describe("at 1700×900", () => {
   test.use({ viewport: { width: 1700, height: 900 } });
 
@@ -431,7 +491,10 @@ test.describe("@mobile at 390×844", () => {
     await expect(page.getByRole("button", { name: "Abrir menú" })).toBeVisible();
     // The socket is up (the sidebar's "Tiempo Real" is behind the menu on a phone): a message
     // delivered before it would reach the console by a reload, without its toast.
-    await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+    await page.getByRole("button", { name: "Abrir menú" }).click();
+    await expect(page.getByRole("dialog").getByText("Tiempo Real", { exact: true })).toBeVisible();
+    await page.getByRole("button", { name: "Cerrar menú" }).click();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
     await deliver(
       page.request,
       inboundMessage({ phoneNumberId, from: "34655100001", name: "Pedro Gil", text: "¿Y hoy?" }),

@@ -79,7 +79,7 @@ test("a realtime message moves its conversation to the top without a list reques
   const rows = page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem");
   await expect(rows.first()).toContainText("Beñat");
   // The socket's opening reloads the list once (what a gap may have missed): let it finish.
-  await expect(page.getByText("Conectado en tiempo real")).toBeVisible();
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
   await expect.poll(() => lists.inFlight).toBe(0);
   const before = lists.sent;
 

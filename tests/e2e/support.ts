@@ -5,6 +5,7 @@ import {
   type Browser,
   type Page,
   type Request,
+  type WebSocketRoute,
 } from "@playwright/test";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, signPayload, type Change } from "../fakes/whatsapp-payloads.mjs";
@@ -191,3 +192,24 @@ export const CONSOLE_SCREENS = [
   ["/broadcasts", "Difusiones"],
   ["/follow-ups", "Seguimientos"],
 ] as const;
+
+/**
+ * Routes the console's realtime socket through the test (call before the page loads): `drop`
+ * closes the open one on both sides, as a restarting hub does, and the console then opens a
+ * new one. `opened` counts the sockets the console opened.
+ */
+export async function droppableSocket(page: Page) {
+  let current: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
+  const control = {
+    opened: 0,
+    async drop() {
+      await current!.server.close();
+      await current!.page.close({ code: 1011, reason: "Hub reiniciado" });
+    },
+  };
+  await page.routeWebSocket(/\/ws/, (socket) => {
+    control.opened += 1;
+    current = { page: socket, server: socket.connectToServer() };
+  });
+  return control;
+}

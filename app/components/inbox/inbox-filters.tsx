@@ -78,6 +78,9 @@ export function InboxFilters({
   );
 }
 
+/** The search box's id: the "/" shortcut puts the focus there. */
+export const SEARCH_FIELD_ID = "inbox-search";
+
 /** The search box: the URL follows it after a pause; back and forward write it. */
 function SearchBox({ value, onChange }: { value: string; onChange: OnChange }) {
   const [search, setSearch] = useState(value);
@@ -104,6 +107,7 @@ function SearchBox({ value, onChange }: { value: string; onChange: OnChange }) {
         className="pointer-events-none absolute left-2.5 top-1/2 h-4 w-4 -translate-y-1/2 text-slate-500"
       />
       <input
+        id={SEARCH_FIELD_ID}
         type="search"
         value={search}
         onChange={(e) => setSearch(e.target.value)}
