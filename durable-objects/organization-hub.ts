@@ -118,20 +118,13 @@ export class OrganizationHub extends DurableObject<Env> {
       console.error("store call refused: its organization was deleted", organizationId);
       return false;
     }
-    if (this.owner === null) {
-      const { sql } = this.ctx.storage;
-      const row = sql
-        .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
-        .toArray()[0];
-      if (row) this.owner = row.organization_id;
-      else {
-        sql.exec(
-          "INSERT INTO store_owner (id, organization_id, claimed_at) VALUES (1, ?, ?)",
-          organizationId,
-          new Date().toISOString(),
-        );
-        this.owner = organizationId;
-      }
+    if (this.claimedOwner() === null) {
+      this.ctx.storage.sql.exec(
+        "INSERT INTO store_owner (id, organization_id, claimed_at) VALUES (1, ?, ?)",
+        organizationId,
+        new Date().toISOString(),
+      );
+      this.owner = organizationId;
     }
     if (this.owner !== organizationId) {
       console.error("store call refused", { store: this.owner, called: organizationId });
@@ -142,6 +135,15 @@ export class OrganizationHub extends DurableObject<Env> {
       this.unreportedVersion = null;
     }
     return true;
+  }
+
+  /** The organization this store's first call claimed it for (kept once read), or null. */
+  private claimedOwner() {
+    this.owner ??=
+      this.ctx.storage.sql
+        .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
+        .toArray()[0]?.organization_id ?? null;
+    return this.owner;
   }
 
   /**
@@ -458,13 +460,9 @@ export class OrganizationHub extends DurableObject<Env> {
    * evidence (a table rebuilt, a restore), or unreadable, puts the work off, never drops it.
    */
   private async registryNamesItsOrganization() {
-    const owner =
-      this.owner ??
-      this.ctx.storage.sql
-        .exec<{ organization_id: string }>("SELECT organization_id FROM store_owner")
-        .toArray()[0]?.organization_id;
+    const owner = this.claimedOwner();
     // A store no call has claimed yet holds nothing to run.
-    if (owner === undefined) return true;
+    if (owner === null) return true;
     try {
       await storeRoute(this.env, owner);
       return true;
