@@ -27,12 +27,18 @@ const routeTtlMs = (env: Env) =>
   Number(env.STORE_ROUTE_TTL_SECONDS ?? DEFAULT_ROUTE_TTL_SECONDS) * 1000;
 const routes = new Map<string, { route: StoreRoute; readAt: number }>();
 
-/** The organization was deleted: its registry row is gone and `deleted_organizations` says so. */
-export class OrganizationGone extends Error {
+/**
+ * The registry has no row for the organization: an error to put work off for (a table rebuilt,
+ * a restore), never a reason to erase a store, unless it is `OrganizationGone`.
+ */
+export class StoreNotRegistered extends Error {
   constructor(organizationId: string) {
     super(`organization ${organizationId} has no store in the registry`);
   }
 }
+
+/** The organization was deleted: its registry row is gone and `deleted_organizations` says so. */
+export class OrganizationGone extends StoreNotRegistered {}
 
 const wasDeleted = async (env: Env, organizationId: string) =>
   (await createDb(env.DB).query.deletedOrganizations.findFirst({
@@ -53,7 +59,7 @@ export async function storeRoute(env: Env, organizationId: string): Promise<Stor
   // error to put work off for, never a reason to erase a store.
   if (!row) {
     if (await wasDeleted(env, organizationId)) throw new OrganizationGone(organizationId);
-    throw new Error(`organization ${organizationId} has no store in the registry`);
+    throw new StoreNotRegistered(organizationId);
   }
   routes.set(organizationId, { route: row, readAt: now });
   return row;

@@ -6,7 +6,7 @@
  */
 import { AppError, notFound } from "../http/errors";
 import type { Env } from "../env";
-import { OrganizationGone, organizationStore, storeRefused } from "./registry";
+import { StoreNotRegistered, organizationStore, storeRefused } from "./registry";
 
 /** How far back Cloudflare keeps a store's history. */
 export const RESTORE_WINDOW_MS = 30 * 24 * 60 * 60_000;
@@ -30,7 +30,7 @@ export async function restoreStore(env: Env, organizationId: string, target: Res
   try {
     store = await organizationStore(env, organizationId);
   } catch (error) {
-    if (error instanceof OrganizationGone || /has no store/.test(String(error))) {
+    if (error instanceof StoreNotRegistered) {
       throw notFound(`No hay ninguna organización ${organizationId}.`);
     }
     throw error;
