@@ -17,7 +17,7 @@ import {
 import { inD1 } from "../db/client";
 import type { Deps } from "../http/deps";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
-import { organizationStore } from "./registry";
+import { organizationStore, storeRefused } from "./registry";
 
 /** What may be done in an organization's data from outside it; each part names no organization. */
 export type OrganizationPart =
@@ -90,7 +90,7 @@ export async function inOrganizationData<K extends PartKind>(
   const done = await (
     await organizationStore(deps.env, organizationId)
   ).runPart(organizationId, part);
-  if (done === null) throw new Error(`the store of ${organizationId} refused its part`);
+  if (done === null) throw storeRefused(organizationId, "its part");
   return done as PartResults[K];
 }
 
