@@ -1,14 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { replyAbandoned, replyToConversation } from "../worker/agents/auto-reply";
-import { depsForBackground } from "../worker/http/deps";
+import { buildStoreDeps } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import * as schema from "../worker/db/schema";
-import type { OrganizationDb } from "../worker/db/client";
+import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
+import { knowledgePrompt } from "../worker/knowledge/bench-route";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
@@ -97,7 +96,7 @@ export class OrganizationHub extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    this.data = drizzle(ctx.storage, { schema });
+    this.data = createStoreDb(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       this.erased = (await ctx.storage.get(ERASED)) !== undefined;
       if (this.erased) return;
@@ -561,7 +560,7 @@ export class OrganizationHub extends DurableObject<Env> {
   private depsFor(organizationId: string) {
     this.own(organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
-    return depsForBackground(this.env, waitUntil, this.data, this.isFull);
+    return buildStoreDeps(this.env, waitUntil, this.data, this.isFull);
   }
 
   /** A message that arrived while replying re-scheduled the key: keep that new schedule. */
@@ -627,21 +626,23 @@ export class OrganizationHub extends DurableObject<Env> {
   /**
    * Bench only (scripts/bench, `BENCH_ROUTES=1`, worker/index.ts's `/__bench/store-sql`): runs
    * the statements in one transaction on the store's SQLite, its triggers and all (how the bench
-   * seeds an organization, and reads its data for the knowledge prompt). Each statement answers
-   * its rows (as arrays of values with `raw`) and the rows it wrote; null when refused.
+   * seeds an organization). Each statement answers its rows and the rows it wrote; null when
+   * refused.
    */
-  async benchSql(
-    organizationId: string,
-    statements: { sql: string; params: unknown[]; raw?: boolean }[],
-  ) {
+  async benchSql(organizationId: string, statements: { sql: string; params: unknown[] }[]) {
     if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return null;
     const { sql } = this.ctx.storage;
     return this.ctx.storage.transactionSync(() =>
       statements.map((statement) => {
         const cursor = sql.exec(statement.sql, ...statement.params);
-        const rows = statement.raw ? [...cursor.raw()] : cursor.toArray();
-        return { rows, rowsWritten: cursor.rowsWritten };
+        return { rows: cursor.toArray(), rowsWritten: cursor.rowsWritten };
       }),
     );
+  }
+
+  /** Bench only (`/__bench/knowledge-prompt`): an answer's knowledge and prompt, in the store. */
+  async benchKnowledgePrompt(organizationId: string, agentId: string, question: string) {
+    if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return null;
+    return knowledgePrompt(this.data, globalDb(this.env), organizationId, agentId, question);
   }
 }

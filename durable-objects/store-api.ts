@@ -7,8 +7,7 @@
  */
 import { Hono, type ExecutionContext } from "hono";
 import { v1 } from "../worker/api";
-import type { OrganizationDb } from "../worker/db/client";
-import { databasesOf } from "../worker/db/places";
+import { globalDb, type OrganizationDb } from "../worker/db/client";
 import type { Env } from "../worker/env";
 import type { AppContext } from "../worker/http/context";
 import { handleError, notFound } from "../worker/http/errors";
@@ -27,8 +26,7 @@ const storeApi = new Hono<AppContext>()
   .use(async (c, next) => {
     const call = calls.get(c.req.raw);
     if (!call) throw notFound("Ruta no encontrada.");
-    const { db } = databasesOf(c.env);
-    c.set("inStore", true);
+    const db = globalDb(c.env);
     if ("member" in call.caller) {
       const { member } = call.caller;
       c.set("member", member);
@@ -36,13 +34,15 @@ const storeApi = new Hono<AppContext>()
       c.set("tracking", { organizationId: member.organizationId, publicKey: false });
     } else c.set("tracking", call.caller.tracking);
     c.set("db", db);
-    c.set("deps", {
+    const deps = {
       db,
       orgDb: call.db,
       env: c.env,
-      defer: (work) => c.executionCtx.waitUntil(work),
+      defer: (work: Promise<unknown>) => c.executionCtx.waitUntil(work),
       storeFull: call.storeFull,
-    });
+    };
+    c.set("deps", deps);
+    c.set("storeDeps", deps);
     await next();
   })
   .route("/api/v1", v1)

@@ -4,7 +4,7 @@
  */
 import type { OrganizationDb } from "../worker/db/client";
 import type { Env } from "../worker/env";
-import { depsForBackground, type Deps } from "../worker/http/deps";
+import { buildStoreDeps, type StoreDeps } from "../worker/http/deps";
 import { resumeStuckTranscripts } from "../worker/ai/transcribe";
 import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
@@ -48,7 +48,7 @@ export interface JobStore {
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
 export type JobRuns = Record<
   StoreJobName,
-  (deps: Deps, at: Date, organizationId: string, store: JobStore) => Promise<number | null>
+  (deps: StoreDeps, at: Date, organizationId: string, store: JobStore) => Promise<number | null>
 >;
 
 export const JOB_RUNS: JobRuns = {
@@ -202,6 +202,6 @@ async function runOnStoreData(
   at: Date,
   runs: JobRuns,
 ) {
-  const deps = depsForBackground(store.env, store.waitUntil, store.data, store.storeFull);
+  const deps = buildStoreDeps(store.env, store.waitUntil, store.data, store.storeFull);
   return runs[name](deps, at, organizationId, store);
 }

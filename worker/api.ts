@@ -9,7 +9,7 @@ import { followUpRoutes } from "./follow-ups/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
-import { databasesOf } from "./db/places";
+import { globalDb } from "./db/client";
 import { knowledgeRoutes } from "./knowledge/routes";
 import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
@@ -73,11 +73,10 @@ const apiSecurityHeaders = secureHeaders();
 /** Everything the Worker serves that is not a page: /api/v1, /ws and /webhooks. */
 export const api = new Hono<AppContext>()
   .use(async (c, next) => {
-    const { db, orgDb } = databasesOf(c.env);
+    const db = globalDb(c.env);
     c.set("db", db);
     c.set("deps", {
       db,
-      orgDb,
       env: c.env,
       defer: (work) => c.executionCtx.waitUntil(work),
     });

@@ -37,12 +37,8 @@ export interface Env {
    * operator's change of the registry waits for. The API tests set 0.
    */
   STORE_ROUTE_TTL_SECONDS?: string;
-  /**
-   * "1" (the API tests): the global database refuses the organizations' tables and the
-   * organization's refuses the global ones, and both refuse more than 100 bound parameters, as
-   * deployed D1 does (worker/db/places.ts).
-   */
-  DATA_PLACES_CHECK?: string;
+  /** "1" (the API tests): D1 refuses more than 100 bound parameters, as deployed D1 does. */
+  D1_BIND_CHECK?: string;
   /** The operator's token for `/api/v1/operator/*` (`npm run stores`); unset, those are 404. */
   OPERATOR_TOKEN?: string;
 

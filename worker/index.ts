@@ -41,12 +41,12 @@ async function benchRoute(request: Request, env: Env) {
   if (pathname === "/__bench/store-sql" && request.method === "POST") {
     const { organization_id: organizationId, statements } = await request.json<{
       organization_id: string;
-      statements: { sql: string; params?: unknown[]; raw?: boolean }[];
+      statements: { sql: string; params?: unknown[] }[];
     }>();
     const store = await organizationStore(env, organizationId);
     const results = await store.benchSql(
       organizationId,
-      statements.map((s) => ({ sql: s.sql, params: s.params ?? [], raw: s.raw })),
+      statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })),
     );
     return results ? Response.json(results) : new Response("refused", { status: 403 });
   }

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { REPLY_FAILED, replyToConversation } from "../../worker/agents/auto-reply";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
-import { depsForBackground } from "../../worker/http/deps";
+import { buildStoreDeps } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
@@ -396,7 +396,12 @@ describe("auto-reply", () => {
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
     const outcome = await withOrgDb(owner.organization.id, (orgDb) => {
-      const deps = depsForBackground({ ...env, AI_API_KEY: "" }, () => {}, orgDb);
+      const deps = buildStoreDeps(
+        { ...env, AI_API_KEY: "" },
+        () => {},
+        orgDb,
+        () => false,
+      );
       return replyToConversation(deps, owner.organization.id, conversation.id);
     });
     expect(outcome).toBe("skipped");

@@ -2,8 +2,8 @@
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { conversions } from "../../worker/db/schema";
-import { depsForBackground } from "../../worker/http/deps";
+import { conversions } from "../../worker/db/store-schema";
+import { buildStoreDeps } from "../../worker/http/deps";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";
@@ -43,7 +43,12 @@ async function sentEvent(eventId: string) {
 const sendDueConversionsNow = (organizationId: string, at?: Date) =>
   withOrgDb(organizationId, (orgDb) =>
     sendDueConversions(
-      depsForBackground(env, () => {}, orgDb),
+      buildStoreDeps(
+        env,
+        () => {},
+        orgDb,
+        () => false,
+      ),
       organizationId,
       at,
     ),

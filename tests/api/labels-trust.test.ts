@@ -5,9 +5,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { OrganizationDb } from "../../worker/db/client";
-import { conversations } from "../../worker/db/schema";
+import { conversations } from "../../worker/db/store-schema";
 import type { Member } from "../../worker/http/context";
-import { depsForBackground, type Deps } from "../../worker/http/deps";
+import { buildStoreDeps, type StoreDeps } from "../../worker/http/deps";
 import { LABELS_MAX, LABELS_TOO_MANY } from "../../worker/team-inbox/contract";
 import { deleteLabel, setConversationLabels } from "../../worker/team-inbox/labels-service";
 import { addMember, createConversation, createOwner } from "../support/factories";
@@ -62,15 +62,14 @@ const labelCount = async (owner: Owner) =>
 function raceBeforeWrite<T>(
   owner: Owner,
   meanwhile: (orgDb: OrganizationDb) => Promise<unknown>,
-  work: (deps: Deps) => Promise<T>,
+  work: (deps: StoreDeps) => Promise<T>,
 ) {
   const state = { ran: false };
   const result = withOrgDb(owner.organization.id, (orgDb) => {
-    const unit = "batch" in orgDb ? "batch" : "transaction";
     const racing = new Proxy(orgDb, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver);
-        if (prop !== unit || typeof value !== "function") return value;
+        if (prop !== "transaction" || typeof value !== "function") return value;
         return async (...args: unknown[]) => {
           if (!state.ran) {
             state.ran = true;
@@ -80,7 +79,14 @@ function raceBeforeWrite<T>(
         };
       },
     });
-    return work(depsForBackground(env, () => {}, racing));
+    return work(
+      buildStoreDeps(
+        env,
+        () => {},
+        racing,
+        () => false,
+      ),
+    );
   });
   return { result, state };
 }

@@ -1,22 +1,11 @@
 // The organization's data in its store: `orgBatch` and `orgStatements` are all-or-nothing and
 // answer what each statement returned.
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import { orgBatch, orgStatements, type OrganizationDb } from "../../worker/db/client";
-import * as schema from "../../worker/db/schema";
-import { quickReplies } from "../../worker/db/schema";
-import { organizationStore } from "../../worker/stores/registry";
+import { orgBatch, orgStatements } from "../../worker/db/client";
+import { quickReplies } from "../../worker/db/store-schema";
 import { createOwner } from "../support/factories";
-
-type Place = (organizationId: string, work: (db: OrganizationDb) => Promise<void>) => Promise<void>;
-
-const inStore: Place = async (organizationId, work) => {
-  const store = await organizationStore(env, organizationId);
-  await runInDurableObject(store, (_, state) => work(drizzle(state.storage, { schema })));
-};
+import { withOrgDb } from "../support/org-data";
 
 const reply = (organizationId: string, shortcut: string) => ({
   id: crypto.randomUUID(),
@@ -25,10 +14,10 @@ const reply = (organizationId: string, shortcut: string) => ({
   content: `Texto de ${shortcut}`,
 });
 
-describe.each([["the store", inStore]])("the organization's data in %s", (_, place) => {
+describe("the organization's data in its store", () => {
   it("runs a batch as one unit and answers what each statement returned", async () => {
     const { organization } = await createOwner();
-    await place(organization.id, async (db) => {
+    await withOrgDb(organization.id, async (db) => {
       const first = reply(organization.id, "hola");
       const [inserted, rows] = await orgBatch(db, [
         db.insert(quickReplies).values(first).returning({ id: quickReplies.id }),
@@ -38,12 +27,12 @@ describe.each([["the store", inStore]])("the organization's data in %s", (_, pla
       expect(rows.map((row) => row.shortcut)).toEqual(["hola"]);
 
       // A failing statement (the same id again) undoes the whole batch.
-      await expect(
+      expect(() =>
         orgBatch(db, [
           db.insert(quickReplies).values(reply(organization.id, "adios")),
           db.insert(quickReplies).values(first),
         ]),
-      ).rejects.toThrow();
+      ).toThrow();
       const left = await db
         .select({ shortcut: quickReplies.shortcut })
         .from(quickReplies)
@@ -54,7 +43,7 @@ describe.each([["the store", inStore]])("the organization's data in %s", (_, pla
 
   it("runs plain statements as one unit and answers their rows by column name", async () => {
     const { organization } = await createOwner();
-    await place(organization.id, async (db) => {
+    await withOrgDb(organization.id, async (db) => {
       const created = new Date().toISOString();
       const insert = (id: string, shortcut: string) => ({
         sql: `INSERT INTO quick_replies (id, organization_id, shortcut, content, created_at, updated_at)
@@ -69,7 +58,7 @@ describe.each([["the store", inStore]])("the organization's data in %s", (_, pla
         },
       ]);
       expect(rows).toEqual([{ shortcut: "uno" }]);
-      await expect(orgStatements(db, [insert("b", "dos"), insert("a", "tres")])).rejects.toThrow();
+      expect(() => orgStatements(db, [insert("b", "dos"), insert("a", "tres")])).toThrow();
       const [left] = await orgStatements(db, [
         {
           sql: "SELECT count(*) AS n FROM quick_replies WHERE organization_id = ?",

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { depsForBackground } from "../../worker/http/deps";
+import { buildStoreDeps } from "../../worker/http/deps";
 import { retentionCutoff, runRetention } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { seedMessage } from "../support/db";
 import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
-import { conversions, heldStatuses, trackingSessions } from "../../worker/db/schema";
+import { conversions, heldStatuses, trackingSessions } from "../../worker/db/store-schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
 const cutoff = retentionCutoff(new Date(NOW));
@@ -93,7 +93,12 @@ describe("daily retention", () => {
     // Run again the same day (the cron leaves a store whose day has run alone): nothing more.
     await withOrgDb(orgId, (orgDb) =>
       runRetention(
-        depsForBackground(env, () => {}, orgDb),
+        buildStoreDeps(
+          env,
+          () => {},
+          orgDb,
+          () => false,
+        ),
         new Date(NOW),
       ),
     );

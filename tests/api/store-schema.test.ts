@@ -1,23 +1,25 @@
-// An organization's data has one home, its store (decision 0075): D1 holds none of its tables
-// after migration 0028, and the store holds every table the drizzle schema declares for it,
-// with the same columns, so a column the schema gains and the store lacks fails here rather
-// than at the first query that names it, in production.
+// An organization's data has one home, its store (decisions 0075, 0076): D1 holds none of the
+// tables the store's schema declares (but the audit trail, which both have), and the store holds
+// every one of them with the same columns, so a column the schema gains and the store's
+// migrations lack fails here rather than at the first query that names it, in production.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { getTableColumns, getTableName, isTable } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../worker/db/schema";
-import { ORGANIZATION_TABLES } from "../../worker/db/places";
+import * as globalSchema from "../../worker/db/global-schema";
+import * as storeSchema from "../../worker/db/store-schema";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner } from "../support/factories";
 
 type Row = Record<string, SqlStorageValue>;
 
-/** The organization's tables as the drizzle schema declares them (the search indexes are SQL's). */
-const declared = (Object.values(schema) as unknown[])
-  .filter((value): value is SQLiteTable => isTable(value))
-  .filter((table) => ORGANIZATION_TABLES.has(getTableName(table)));
+const tablesOf = (schema: Record<string, unknown>) =>
+  Object.values(schema).filter((value): value is SQLiteTable => isTable(value));
+
+/** The organization's tables as the store's schema declares them (the search indexes are SQL's). */
+const declared = tablesOf(storeSchema);
+const globalNames = new Set(tablesOf(globalSchema).map(getTableName));
 
 describe("the organization's tables", () => {
   it("are all in its store, with the columns the schema declares", async () => {
@@ -42,12 +44,15 @@ describe("the organization's tables", () => {
     }
   });
 
-  it("are none of D1's", async () => {
+  it("are none of D1's, which holds the global schema's tables and only those", async () => {
     const { results } = await env.DB.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table'",
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
     ).all<{ name: string }>();
-    const inD1 = results.map((row) => row.name).filter((name) => ORGANIZATION_TABLES.has(name));
-    expect(inD1).toEqual([]);
+    expect(results.map((row) => row.name).sort()).toEqual([...globalNames].sort());
+    // The one table of both: an account's own audit entries in D1, an organization's in its store.
+    expect(declared.map(getTableName).filter((name) => globalNames.has(name))).toEqual([
+      "audit_events",
+    ]);
   });
 });
 

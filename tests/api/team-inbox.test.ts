@@ -4,7 +4,7 @@ import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { autoAssign } from "../../worker/team-inbox/assignment";
-import { depsForBackground } from "../../worker/http/deps";
+import { buildStoreDeps } from "../../worker/http/deps";
 import { mentionText } from "../../worker/team-inbox/contract";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
@@ -20,7 +20,12 @@ import { organizationStore } from "../../worker/stores/registry";
 /** The round robin's choice for each conversation, all at once, on the organization's data. */
 const roundRobin = (organizationId: string, conversationIds: string[]) =>
   withOrgDb(organizationId, (orgDb) => {
-    const deps = depsForBackground(env, () => {}, orgDb);
+    const deps = buildStoreDeps(
+      env,
+      () => {},
+      orgDb,
+      () => false,
+    );
     return Promise.all(conversationIds.map((id) => autoAssign(deps, organizationId, id)));
   });
 

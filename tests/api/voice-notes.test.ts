@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { transcribeMessage } from "../../worker/ai/transcribe";
-import { depsForBackground } from "../../worker/http/deps";
+import { buildStoreDeps } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
@@ -457,7 +457,12 @@ describe("voice notes", () => {
     // The hub and a reply (or a draft) reach the note at the same moment.
     const organizationId = org.owner.organization.id;
     const both = await withOrgDb(organizationId, (orgDb) => {
-      const deps = depsForBackground(env, () => {}, orgDb);
+      const deps = buildStoreDeps(
+        env,
+        () => {},
+        orgDb,
+        () => false,
+      );
       return Promise.all([
         transcribeMessage(deps, organizationId, note!.id),
         transcribeMessage(deps, organizationId, note!.id),
@@ -555,7 +560,12 @@ describe("voice notes", () => {
     // Another organization's background work cannot transcribe or read it.
     const byOther = await withOrgDb(other.organization.id, (orgDb) =>
       transcribeMessage(
-        depsForBackground(env, () => {}, orgDb),
+        buildStoreDeps(
+          env,
+          () => {},
+          orgDb,
+          () => false,
+        ),
         other.organization.id,
         note!.id,
       ),

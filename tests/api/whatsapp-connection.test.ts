@@ -5,6 +5,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
+import { orgFirst } from "../support/org-data";
 import { failNext, graphRequests } from "../support/webhooks";
 
 type Client = ReturnType<typeof api>;
@@ -225,6 +226,12 @@ describe("POST /whatsapp/oauth/exchange", () => {
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toContain("/oauth-success?phone=");
+    // Facebook's redirect reaches the Worker; the connection is recorded in the store's trail.
+    const connected = await orgFirst(
+      owner.organization.id,
+      "SELECT user_id FROM audit_events WHERE action = 'whatsapp.connect'",
+    );
+    expect(connected).toEqual({ user_id: owner.user.id });
     await disconnect(owner.token);
   });
 

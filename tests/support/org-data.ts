@@ -6,9 +6,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { drizzle } from "drizzle-orm/durable-sqlite";
-import { orgStatements, type OrganizationDb } from "../../worker/db/client";
-import * as schema from "../../worker/db/schema";
+import { createStoreDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import { organizationStore } from "../../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../../worker/stores/store-room";
@@ -21,7 +19,7 @@ export async function withOrgDb<T>(
   work: (db: OrganizationDb) => T | Promise<T>,
 ): Promise<T> {
   return runInDurableObject(await organizationStore(env, organizationId), (_, state) =>
-    work(drizzle(state.storage, { schema })),
+    work(createStoreDb(state.storage)),
   );
 }
 

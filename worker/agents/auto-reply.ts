@@ -7,8 +7,9 @@ import { and, eq, gt, or, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import { agents, conversations, messages, organizations } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { organizations } from "../db/global-schema";
+import { agents, conversations, messages } from "../db/store-schema";
+import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";
 import { knowledgeForAgent } from "../knowledge/retrieval";
@@ -39,7 +40,11 @@ export type ReplyOutcome = "replied" | "drafted" | "handoff" | "skipped" | "fail
  * being transcribed elsewhere; otherwise every note has its outcome and the history reads it
  * without waiting.
  */
-async function transcribingElsewhere(deps: Deps, organizationId: string, recent: MessageRow[]) {
+async function transcribingElsewhere(
+  deps: StoreDeps,
+  organizationId: string,
+  recent: MessageRow[],
+) {
   for (const message of recent) {
     if (message.type === "reaction") continue;
     if (message.direction === "outbound") return false;
@@ -60,7 +65,7 @@ async function transcribingElsewhere(deps: Deps, organizationId: string, recent:
  * Throws ModelError when the model failed, so the hub can retry.
  */
 export async function replyToConversation(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversationId: string,
 ): Promise<ReplyOutcome> {
@@ -153,7 +158,7 @@ export async function replyToConversation(
  * from the phone (the AI is paused), Meta's AI took the thread, a person took the
  * conversation, or any newer outbound message. The answer is then neither sent nor drafted.
  */
-async function overtaken(deps: Deps, conversationId: string, answering: MessageRow) {
+async function overtaken(deps: StoreDeps, conversationId: string, answering: MessageRow) {
   const now = await deps.orgDb.query.conversations.findFirst({
     where: eq(conversations.id, conversationId),
   });
@@ -178,7 +183,12 @@ async function overtaken(deps: Deps, conversationId: string, answering: MessageR
  * Pending first: it is what makes a try after a failure here skip the conversation, rather than
  * ask the model again and write a second note.
  */
-async function handOff(deps: Deps, organizationId: string, conversationId: string, reason: string) {
+async function handOff(
+  deps: StoreDeps,
+  organizationId: string,
+  conversationId: string,
+  reason: string,
+) {
   const [updated] = await deps.orgDb
     .update(conversations)
     .set({
@@ -206,11 +216,11 @@ async function handOff(deps: Deps, organizationId: string, conversationId: strin
 export const REPLY_FAILED = "Error interno al preparar la respuesta.";
 
 /** A reply given up after its last try: the conversation says so (`ai_error`). */
-export const replyAbandoned = (deps: Deps, organizationId: string, conversationId: string) =>
+export const replyAbandoned = (deps: StoreDeps, organizationId: string, conversationId: string) =>
   setAiError(deps, conversationId, organizationId, REPLY_FAILED);
 
 async function setAiError(
-  deps: Deps,
+  deps: StoreDeps,
   conversationId: string,
   organizationId: string,
   error: string | null,

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember } from "../http/auth";
 import { limitMemberWrites } from "../http/write-limits";
 import { discardDraft, suggestDraft } from "./drafts";
@@ -11,10 +12,10 @@ const member = [requireCaller, requireMember] as const;
 export const draftRoutes = new Hono<AppContext>()
   // A model call: the member's costly-write limit, as the sandbox.
   .post("/:id/draft", ...member, limitMemberWrites("model"), async (c) => {
-    const draft = await suggestDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
+    const draft = await suggestDraft(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { draft } });
   })
   .delete("/:id/draft", ...member, async (c) => {
-    await discardDraft(c.var.deps, c.var.member, { id: c.req.param("id") });
+    await discardDraft(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

@@ -9,9 +9,10 @@ import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/service";
-import { agents, conversations, organizations, whatsappConnections } from "../db/schema";
+import { organizations, whatsappConnections } from "../db/global-schema";
+import { agents, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
@@ -26,7 +27,7 @@ import { askAgent, type AgentAnswer } from "./replies";
  * its own, and after a person's reply this one would be stale. Returns the draft, or null.
  */
 export async function saveDraft(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   agentId: string,
   answer: AgentAnswer & { reply: string },
@@ -60,7 +61,7 @@ export async function saveDraft(
  * organization's number. Asked by a person, it drafts whatever its mode or switch: those say
  * what the agent does on its own.
  */
-async function draftingAgent({ db, orgDb }: Deps, conversation: ConversationRow) {
+async function draftingAgent({ db, orgDb }: StoreDeps, conversation: ConversationRow) {
   const [number] = await db
     .select({ defaultAgentId: whatsappConnections.defaultAgentId })
     .from(whatsappConnections)
@@ -90,7 +91,7 @@ const noSuggestion = (reason?: string) =>
   );
 
 /** "Sugerir respuesta": the agent drafts an answer now; it is stored and published as well. */
-export async function suggestDraft(deps: Deps, member: Member, { id }: { id: string }) {
+export async function suggestDraft(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const { db, orgDb, env } = deps;
   const conversation = await findConversation(orgDb, member.organizationId, id);
   const agent = await draftingAgent(deps, conversation);
@@ -138,7 +139,7 @@ export async function suggestDraft(deps: Deps, member: Member, { id }: { id: str
 }
 
 /** Discards the conversation's draft ("Descartar"); the consoles hear the conversation change. */
-export async function discardDraft(deps: Deps, member: Member, { id }: { id: string }) {
+export async function discardDraft(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const conversation = await findConversation(deps.orgDb, member.organizationId, id);
   const [updated] = await deps.orgDb
     .update(conversations)

@@ -9,8 +9,8 @@ import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media"
 import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
 import type { OrganizationDb } from "../db/client";
-import { messages } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { messages } from "../db/store-schema";
+import type { Deps, StoreDeps } from "../http/deps";
 import type { Turn } from "./replies";
 
 /** Only the customer's latest photos go to the model as images: they weigh on every prompt. */
@@ -39,7 +39,7 @@ export function recentMessages(db: OrganizationDb, conversationId: string) {
  * the business last wrote are transcribed first when still waiting, so the agent reads words.
  */
 export async function buildHistory(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   recent: MessageRow[],
 ): Promise<AgentHistory> {

@@ -2,7 +2,8 @@
  * How an agent answers: its system prompt, the organization's facts and the recent
  * conversation go to the model, which may hand the conversation to a human instead.
  */
-import type { agents, organizations } from "../db/schema";
+import type { organizations } from "../db/global-schema";
+import type { agents } from "../db/store-schema";
 import {
   complete,
   textOf,

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { conversationsOfAgent } from "../conversations/service";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { agentCreateInput, agentTestInput, agentUpdateInput, agentWhatsappInput } from "./contract";
@@ -10,41 +11,41 @@ const manage = requireRole("owner", "admin");
 
 export const agentRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await agents.listAgents(c.var.deps, c.var.member) }))
+  .get("/", async (c) => c.json({ data: await agents.listAgents(storeDeps(c), c.var.member) }))
   .post("/", manage, ...jsonBody(agentCreateInput), async (c) => {
-    const agent = await agents.createAgent(c.var.deps, c.var.member, c.req.valid("json"));
+    const agent = await agents.createAgent(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: agent }, 201);
   })
   // Before "/:id": "usage" is not an agent.
-  .get("/usage", async (c) => c.json({ data: await agents.aiUsage(c.var.deps, c.var.member) }))
+  .get("/usage", async (c) => c.json({ data: await agents.aiUsage(storeDeps(c), c.var.member) }))
   .get("/:id", async (c) => {
-    const agent = await agents.getAgent(c.var.deps, c.var.member, { id: c.req.param("id") });
+    const agent = await agents.getAgent(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: agent });
   })
   .patch("/:id", manage, ...jsonBody(agentUpdateInput), async (c) => {
-    const agent = await agents.updateAgent(c.var.deps, c.var.member, {
+    const agent = await agents.updateAgent(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: agent });
   })
   .delete("/:id", manage, async (c) => {
-    await agents.deleteAgent(c.var.deps, c.var.member, { id: c.req.param("id") });
+    await agents.deleteAgent(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   })
   .patch("/:id/whatsapp", manage, ...jsonBody(agentWhatsappInput), async (c) => {
-    const agent = await agents.updateAgentWhatsapp(c.var.deps, c.var.member, {
+    const agent = await agents.updateAgentWhatsapp(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: agent });
   })
   .get("/:id/conversations", async (c) => {
-    const list = await conversationsOfAgent(c.var.deps, c.var.member, { id: c.req.param("id") });
+    const list = await conversationsOfAgent(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: list });
   })
   .post("/:id/test", ...jsonBody(agentTestInput, "model"), async (c) => {
-    const reply = await agents.testAgent(c.var.deps, c.var.member, {
+    const reply = await agents.testAgent(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       transcript: c.req.valid("json"),
     });

@@ -3,9 +3,10 @@ import { recordAudit } from "../audit/service";
 import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { agents, aiCalls, conversations, organizations, whatsappConnections } from "../db/schema";
+import { organizations, whatsappConnections } from "../db/global-schema";
+import { agents, aiCalls, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import type { z } from "zod";
 import type {
@@ -113,7 +114,7 @@ function orgAgentsWithUsage(orgDb: OrganizationDb, organizationId: string) {
  * The organization's agents, newest first, each with its model usage totals (its data), and
  * the number they may answer (global).
  */
-export async function listAgents({ db, orgDb }: Deps, member: Member) {
+export async function listAgents({ db, orgDb }: StoreDeps, member: Member) {
   const [[rows, usage], [number]] = await Promise.all([
     orgAgentsWithUsage(orgDb, member.organizationId),
     whatsappNumberOf(db, member.organizationId),
@@ -130,15 +131,16 @@ export async function listAgents({ db, orgDb }: Deps, member: Member) {
   });
 }
 
-export async function getAgent({ db, orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function getAgent({ db, orgDb }: StoreDeps, member: Member, { id }: { id: string }) {
   return agentView(db, member.organizationId, await findAgent(orgDb, member.organizationId, id));
 }
 
 /** `GET /agents/usage`: the organization's model use this month, against its budget. */
-export const aiUsage = (deps: Deps, member: Member) => readAiUsage(deps, member.organizationId);
+export const aiUsage = (deps: StoreDeps, member: Member) =>
+  readAiUsage(deps, member.organizationId);
 
 export async function createAgent(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   member: Member,
   input: z.output<typeof agentCreateInput>,
 ) {
@@ -161,7 +163,7 @@ export async function createAgent(
 }
 
 export async function updateAgent(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentUpdateInput> },
 ) {
@@ -190,7 +192,7 @@ export async function updateAgent(
 }
 
 export async function updateAgentWhatsapp(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentWhatsappInput> },
 ) {
@@ -208,7 +210,11 @@ export async function updateAgentWhatsapp(
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
-export async function deleteAgent({ db, orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function deleteAgent(
+  { db, orgDb }: StoreDeps,
+  member: Member,
+  { id }: { id: string },
+) {
   const agent = await findAgent(orgDb, member.organizationId, id);
   // The number stops naming it first (D1 has no foreign key to the organization's agents): a
   // failure between leaves a number without a default agent, never one naming a deleted agent,
@@ -248,7 +254,7 @@ export async function deleteAgent({ db, orgDb }: Deps, member: Member, { id }: {
 
 /** The sandbox: the agent answers a transcript written by the team, without WhatsApp. */
 export async function testAgent(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, transcript }: { id: string; transcript: z.output<typeof agentTestInput> },
 ): Promise<AgentTestReply> {

@@ -6,11 +6,12 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, OrganizationDb } from "../db/client";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { tryHit, type Limit } from "../http/rate-limit";
 import { publish } from "../realtime/publish";
-import { aiCalls, aiUsage, organizations } from "../db/schema";
+import { organizations } from "../db/global-schema";
+import { aiCalls, aiUsage } from "../db/store-schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
 
@@ -40,7 +41,11 @@ export const takeConversationAiCall = (db: Db, conversationId: string) =>
 export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
 /** The month's tokens (the organization's data) against its budget (its global settings). */
-export async function readAiUsage({ db, orgDb }: Deps, organizationId: string, now = new Date()) {
+export async function readAiUsage(
+  { db, orgDb }: StoreDeps,
+  organizationId: string,
+  now = new Date(),
+) {
   const month = usageMonth(now);
   const [organization, usage] = await Promise.all([
     db.query.organizations.findFirst({
@@ -62,7 +67,7 @@ export async function readAiUsage({ db, orgDb }: Deps, organizationId: string, n
  * Whether the organization may still call the model this month. When it may not, its console
  * hears `ai_budget_exhausted` with the month's figures (the console shows one notice a month).
  */
-export async function checkAiBudget(deps: Deps, organizationId: string) {
+export async function checkAiBudget(deps: StoreDeps, organizationId: string) {
   const usage = await readAiUsage(deps, organizationId);
   if (usage.tokens_used < usage.budget) return true;
   await publish(deps.env, organizationId, { type: "ai_budget_exhausted", data: usage });
@@ -70,7 +75,7 @@ export async function checkAiBudget(deps: Deps, organizationId: string) {
 }
 
 /** For calls a member makes (the sandbox, "Sugerir respuesta"): past the budget, 402. */
-export async function requireAiBudget(deps: Deps, organizationId: string) {
+export async function requireAiBudget(deps: StoreDeps, organizationId: string) {
   if (!(await checkAiBudget(deps, organizationId))) {
     throw new AppError(
       402,
@@ -81,7 +86,7 @@ export async function requireAiBudget(deps: Deps, organizationId: string) {
 }
 
 /** Whether the organization may still call the model this month. */
-export async function hasAiBudget(deps: Deps, organizationId: string) {
+export async function hasAiBudget(deps: StoreDeps, organizationId: string) {
   const usage = await readAiUsage(deps, organizationId);
   return usage.tokens_used < usage.budget;
 }

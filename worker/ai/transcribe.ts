@@ -5,10 +5,10 @@
  */
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
-import { messages } from "../db/schema";
+import { messages } from "../db/store-schema";
 import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { publish } from "../realtime/publish";
 import {
   aiCallLog,
@@ -129,7 +129,7 @@ async function transcriptOfOtherPath(db: OrganizationDb, messageId: string) {
  * (the hub: its alarm runs every reply of the organization), which answers it still waiting.
  */
 export async function transcribeMessage(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   messageId: string,
   { waitForOtherPath = true } = {},
@@ -181,7 +181,10 @@ export async function transcribeMessage(
   return stored;
 }
 
-async function attempt(deps: Deps, row: MessageRow): Promise<{ text: string } | { error: string }> {
+async function attempt(
+  deps: StoreDeps,
+  row: MessageRow,
+): Promise<{ text: string } | { error: string }> {
   const { db, orgDb, env } = deps;
   if (!isAiConfigured(env)) {
     return { error: "La IA no está configurada (falta AI_API_KEY): no se pudo transcribir." };
@@ -246,7 +249,7 @@ const SWEEP_LIMIT = 500;
  * arrived (its transcription was abandoned) is queued again, transcribed and told to the
  * consoles, so no note stays "Transcribiendo…" for good. Answers how many.
  */
-export async function resumeStuckTranscripts({ orgDb, env }: Deps, now: Date) {
+export async function resumeStuckTranscripts({ orgDb, env }: StoreDeps, now: Date) {
   const stuck = await orgDb
     .select({ id: messages.id, organizationId: messages.organizationId })
     .from(messages)

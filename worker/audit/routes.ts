@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { queryParams } from "../http/validate";
 import { auditLogQuery } from "./contract";
@@ -9,5 +10,5 @@ import { listAuditLog } from "./service";
 export const auditRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember, requireRole("owner", "admin"))
   .get("/", queryParams(auditLogQuery), async (c) => {
-    return c.json({ data: await listAuditLog(c.var.deps, c.var.member, c.req.valid("query")) });
+    return c.json({ data: await listAuditLog(storeDeps(c), c.var.member, c.req.valid("query")) });
   });

@@ -2,9 +2,10 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, OrganizationDb } from "../db/client";
 import { uuidv7Sql } from "../db/ids";
-import { auditEvents, users } from "../db/schema";
+import { accountAuditEvents, users } from "../db/global-schema";
+import { auditEvents } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
 import type { z } from "zod";
 import type { AuditAction, AuditLogPage, auditLogQuery } from "./contract";
@@ -18,20 +19,22 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-/**
- * The statement recording an entry, for a batch that must store it with the change. The caller
- * picks the place: an organization's entry with its database, an account's alone with the
- * global one (worker/db/places.ts).
- */
+const auditRow = (entry: AuditEntry) => ({
+  action: entry.action,
+  organizationId: entry.organizationId ?? null,
+  userId: entry.userId ?? null,
+  target: entry.target,
+  metadata: entry.metadata,
+  ip: entry.ip ?? null,
+});
+
+/** The statement recording an organization's entry, for a batch that must store it with the change. */
 export const auditStatement = (db: OrganizationDb, entry: AuditEntry) =>
-  db.insert(auditEvents).values({
-    action: entry.action,
-    organizationId: entry.organizationId ?? null,
-    userId: entry.userId ?? null,
-    target: entry.target,
-    metadata: entry.metadata,
-    ip: entry.ip ?? null,
-  });
+  db.insert(auditEvents).values(auditRow(entry));
+
+/** The statement recording an account's own entry (no organization), in D1. */
+export const accountAuditStatement = (db: Db, entry: Omit<AuditEntry, "organizationId">) =>
+  db.insert(accountAuditEvents).values(auditRow(entry));
 
 /**
  * One entry per row `rows` selects, written by one INSERT ... SELECT: however many rows, the
@@ -72,9 +75,14 @@ export function auditEachRow(
   );
 }
 
-/** Records a security-relevant event. Never put secrets in `metadata`. */
+/** Records an organization's security-relevant event. Never put secrets in `metadata`. */
 export async function recordAudit(db: OrganizationDb, entry: AuditEntry) {
   await auditStatement(db, entry);
+}
+
+/** Records an account's own event (a sign-in, a profile change), in D1. */
+export async function recordAccountAudit(db: Db, entry: Omit<AuditEntry, "organizationId">) {
+  await accountAuditStatement(db, entry);
 }
 
 /**
@@ -82,7 +90,7 @@ export async function recordAudit(db: OrganizationDb, entry: AuditEntry) {
  * organization's data, then the people they name from the global users, one query a page.
  */
 export async function listAuditLog(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   member: Member,
   query: z.output<typeof auditLogQuery>,
 ): Promise<AuditLogPage> {

@@ -1,8 +1,8 @@
 /**
  * What signing in, an account's export and its deletion do in one organization's data: the
  * usual sign-in addresses, pages of the person's rows the export holds, and forgetting them. Each
- * runs where that organization's data is, D1 or its store (worker/stores/organization-parts.ts),
- * with the same code.
+ * runs in that organization's store (worker/stores/organization-parts.ts); what reads the audit
+ * trail is written once for both trails, the account's in D1 and the organization's.
  */
 import {
   and,
@@ -17,7 +17,8 @@ import {
   type SQL,
 } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { orgBatch, type OrganizationDb } from "../db/client";
+import { orgBatch, type AnyDb, type OrganizationDb } from "../db/client";
+import type { accountAuditEvents } from "../db/global-schema";
 import {
   auditEvents,
   broadcasts,
@@ -26,7 +27,7 @@ import {
   knowledgeEntries,
   mentions,
   messages,
-} from "../db/schema";
+} from "../db/store-schema";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -40,9 +41,12 @@ export interface Person {
 /** A row of a list the export holds, as drizzle reads it. */
 export type ExportRow = Record<string, unknown>;
 
+/** An audit trail: an account's own (D1) or an organization's (its store), of the same columns. */
+export type AuditTrail = typeof auditEvents | typeof accountAuditEvents;
+
 /** One page of `table`'s rows matching `scope` after the id `after`, in id order. */
 export function pageOfRows(
-  db: OrganizationDb,
+  db: AnyDb,
   table: SQLiteTable & { id: SQLiteColumn },
   scope: SQL,
   /** Which columns, by their name in the document (`id` among them: it is the cursor). */
@@ -58,13 +62,18 @@ export function pageOfRows(
 }
 
 /** An account's sign-in entries among `entries` since `since` (their addresses are kept). */
-export const usualAddressesAmong = (entries: SQL, userId: SQLiteColumn | string, since: string) =>
+export const usualAddressesAmong = (
+  trail: AuditTrail,
+  entries: SQL,
+  userId: SQLiteColumn | string,
+  since: string,
+) =>
   and(
     entries,
-    eq(auditEvents.userId, userId),
-    inArray(auditEvents.action, ["auth.login", "auth.register"]),
-    isNotNull(auditEvents.ip),
-    gt(auditEvents.createdAt, since),
+    eq(trail.userId, userId),
+    inArray(trail.action, ["auth.login", "auth.register"]),
+    isNotNull(trail.ip),
+    gt(trail.createdAt, since),
   );
 
 /** The addresses a member signed in from, as their organization's trail recorded them. */
@@ -77,7 +86,14 @@ export async function usualAddressesIn(
   const rows = await orgDb
     .selectDistinct({ ip: auditEvents.ip })
     .from(auditEvents)
-    .where(usualAddressesAmong(eq(auditEvents.organizationId, organizationId), userId, since));
+    .where(
+      usualAddressesAmong(
+        auditEvents,
+        eq(auditEvents.organizationId, organizationId),
+        userId,
+        since,
+      ),
+    );
   return rows.map((row) => row.ip!);
 }
 
@@ -147,24 +163,24 @@ export function exportPage(
 }
 
 /** The audit entries among `entries` naming the person, stripped of their e-mail and address. */
-export function forgetInTrail(db: OrganizationDb, entries: SQL, person: Person) {
+export function forgetInTrail(db: AnyDb, trail: AuditTrail, entries: SQL, person: Person) {
   return [
     db
-      .update(auditEvents)
-      .set({ ip: null, metadata: sql`json_remove(${auditEvents.metadata}, '$.email')` })
+      .update(trail)
+      .set({ ip: null, metadata: sql`json_remove(${trail.metadata}, '$.email')` })
       .where(
         and(
           entries,
           or(
-            eq(auditEvents.userId, person.id),
-            sql`json_extract(${auditEvents.metadata}, '$.email') = ${person.email}`,
+            eq(trail.userId, person.id),
+            sql`json_extract(${trail.metadata}, '$.email') = ${person.email}`,
           ),
         ),
       ),
     db
-      .update(auditEvents)
+      .update(trail)
       .set({ target: null })
-      .where(and(entries, eq(auditEvents.target, person.email))),
+      .where(and(entries, eq(trail.target, person.email))),
   ] as const;
 }
 
@@ -186,7 +202,7 @@ export async function forgetPersonIn(
   const naming = (table: { organizationId: SQLiteColumn }, column: SQLiteColumn) =>
     and(ofOrganization(table), eq(column, person.id));
   await orgBatch(orgDb, [
-    ...forgetInTrail(orgDb, ofOrganization(auditEvents), person),
+    ...forgetInTrail(orgDb, auditEvents, ofOrganization(auditEvents), person),
     orgDb.update(auditEvents).set({ userId: null }).where(naming(auditEvents, auditEvents.userId)),
     orgDb
       .update(conversations)

@@ -5,10 +5,10 @@
  */
 import { and, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { auditStatement, type AuditEntry } from "../audit/service";
+import { accountAuditStatement, type AuditEntry } from "../audit/service";
 import type { Db } from "../db/client";
 import {
-  auditEvents,
+  accountAuditEvents,
   deletedOrganizations,
   invitations,
   memberships,
@@ -18,7 +18,7 @@ import {
   sessions,
   users,
   whatsappConnections,
-} from "../db/schema";
+} from "../db/global-schema";
 import type { Caller } from "../http/context";
 import type { Deps } from "../http/deps";
 import { AppError, unauthorized } from "../http/errors";
@@ -269,8 +269,11 @@ export async function exportAccount(deps: Deps, caller: Caller) {
     audit_events: merged([
       rowsOf(
         db,
-        auditEvents,
-        and(isNull(auditEvents.organizationId), eq(auditEvents.userId, caller.userId))!,
+        accountAuditEvents,
+        and(
+          isNull(accountAuditEvents.organizationId),
+          eq(accountAuditEvents.userId, caller.userId),
+        )!,
       ),
       ...everywhere("audit_events"),
     ]),
@@ -307,7 +310,7 @@ const keyNames = (value: string) =>
  */
 function forgetPerson(db: Db, person: Person) {
   return [
-    ...forgetInTrail(db, isNull(auditEvents.organizationId), person),
+    ...forgetInTrail(db, accountAuditEvents, isNull(accountAuditEvents.organizationId), person),
     db.delete(invitations).where(eq(invitations.email, person.email)),
     forgetPersonAmongPeople(db, person),
     db.delete(rateLimits).where(or(keyNames(person.email), keyNames(person.id))),
@@ -385,7 +388,7 @@ export async function deleteAccount(
     // Sessions go with the user (cascade): every token of the account stops working now.
     db.delete(users).where(eq(users.id, user.id)),
     // An account's entry goes with its deletion; an organization's is written after it.
-    ...(stays === null ? [auditStatement(db, deletion)] : []),
+    ...(stays === null ? [accountAuditStatement(db, deletion)] : []),
   ]);
   // Once deleted: a failure between leaves a deletion without its entry, never an entry for
   // an account still there.

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { recordAudit } from "../audit/service";
-import { users } from "../db/schema";
+import { recordAccountAudit } from "../audit/service";
+import { users } from "../db/global-schema";
 import { unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -31,6 +31,6 @@ export async function updateProfile(
     .where(eq(users.id, caller.userId))
     .returning();
   if (!row) throw unauthorized();
-  await recordAudit(db, { action: "profile.update", userId: caller.userId, ip: caller.ip });
+  await recordAccountAudit(db, { action: "profile.update", userId: caller.userId, ip: caller.ip });
   return toProfile(row);
 }

@@ -1,7 +1,13 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { recordAudit } from "../audit/service";
+import { recordAccountAudit } from "../audit/service";
 import type { Db } from "../db/client";
-import { auditEvents, memberships, organizations, sessions, users } from "../db/schema";
+import {
+  accountAuditEvents,
+  memberships,
+  organizations,
+  sessions,
+  users,
+} from "../db/global-schema";
 import { AppError, conflict, unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";
 import type { Deps } from "../http/deps";
@@ -12,7 +18,7 @@ import { closeSockets } from "../realtime/close-sockets";
 import type { AuthResult, LoginInput, Me, RegisterInput, User } from "./contract";
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from "./passwords";
 import { signAccessToken, TOKEN_LIFETIME_SECONDS, verifyAccessToken } from "./tokens";
-import { usualAddressesAmong, usualAddressesIn } from "./account-in-organization";
+import { usualAddressesAmong } from "./account-in-organization";
 import { auditAccount, inOrganizationData } from "../stores/organization-parts";
 
 /**
@@ -78,7 +84,7 @@ export async function register(
   // Two registrations racing for one e-mail: the loser gets the same 409.
   if (!user) throw conflict("Este email ya está registrado. Inicia sesión.");
 
-  await recordAudit(db, { action: "auth.register", userId: user.id, ip: info.ip });
+  await recordAccountAudit(db, { action: "auth.register", userId: user.id, ip: info.ip });
   return startSession(db, secret, user, info);
 }
 
@@ -87,17 +93,23 @@ export async function register(
  * addresses: one it registered or signed in from within USUAL_ADDRESS_DAYS, compared by the
  * limits' key (an IPv6 /64: privacy addresses rotate inside it, and the windows count it as
  * one). The account's own entries are global, its sign-ins as a member its organization's,
- * read where that organization's data is. Two queries whether or not the e-mail exists (an
- * unknown one asks D1 for an organization no entry names), so the answer takes about the same
- * time; a member of an organization in its store costs one call to it more.
+ * read in its store. Two reads whether or not the e-mail exists (an unknown one asks D1 for an
+ * organization no entry names), so the answer takes about the same time.
  */
 async function findLoginAccount(deps: Deps, email: string, ip: string | null) {
   const { db } = deps;
   const since = new Date(Date.now() - USUAL_ADDRESS_DAYS * 86_400_000).toISOString();
   const globalAddresses = db
-    .select({ ips: sql`json_group_array(DISTINCT ${auditEvents.ip})` })
-    .from(auditEvents)
-    .where(usualAddressesAmong(isNull(auditEvents.organizationId), users.id, since));
+    .select({ ips: sql`json_group_array(DISTINCT ${accountAuditEvents.ip})` })
+    .from(accountAuditEvents)
+    .where(
+      usualAddressesAmong(
+        accountAuditEvents,
+        isNull(accountAuditEvents.organizationId),
+        users.id,
+        since,
+      ),
+    );
   const [row] = await db
     .select({
       user: users,
@@ -117,7 +129,20 @@ async function findLoginAccount(deps: Deps, email: string, ip: string | null) {
           userId: row.user.id,
           since,
         })
-      : await usualAddressesIn(deps.orgDb, "", "", since);
+      : // The same read in D1 for no organization: an unknown e-mail costs about what a known one does.
+        (
+          await db
+            .select({ ip: accountAuditEvents.ip })
+            .from(accountAuditEvents)
+            .where(
+              usualAddressesAmong(
+                accountAuditEvents,
+                eq(accountAuditEvents.organizationId, ""),
+                "",
+                since,
+              ),
+            )
+        ).map((entry) => entry.ip!);
   const key = addressKey(ip);
   const usual = [...(row?.usualAddresses ?? []), ...organizationAddresses];
   const fromUsualAddress = ip !== null && usual.some((address) => addressKey(address) === key);
@@ -153,7 +178,7 @@ export async function login(deps: Deps, secret: string, input: LoginInput, info:
   // Unknown e-mail and wrong password cost the same time and get the same answer.
   const valid = await verifyPassword(input.password, user?.passwordHash ?? UNMATCHABLE_HASH);
   if (!user || !valid) {
-    await recordAudit(db, {
+    await recordAccountAudit(db, {
       action: "auth.login_failed",
       userId: user?.id,
       metadata: { email: input.email },
@@ -220,7 +245,11 @@ async function revokeSession(deps: Deps, caller: Caller) {
 
 export async function logout(deps: Deps, caller: Caller) {
   await revokeSession(deps, caller);
-  await recordAudit(deps.db, { action: "auth.logout", userId: caller.userId, ip: caller.ip });
+  await recordAccountAudit(deps.db, {
+    action: "auth.logout",
+    userId: caller.userId,
+    ip: caller.ip,
+  });
 }
 
 /** Rotates the session: the presented token is revoked and a fresh one issued. */

@@ -7,8 +7,8 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { OrganizationDb } from "../db/client";
-import { conversations, labels } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { conversations, labels } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { organizationCurrency } from "../organizations/service";
 import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
@@ -142,7 +142,7 @@ export async function audienceRecipients(
 
 /** Who would receive the broadcast now, who is left out and why, and what Meta would charge. */
 export async function previewAudience(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   broadcast: { audience: AudienceCriteria; category: BroadcastCategory },
   now = Date.now(),

@@ -1,6 +1,6 @@
 /** A broadcast and its recipients as the API answers them. */
-import type { broadcastRecipients, broadcasts } from "../db/schema";
-import type { Deps } from "../http/deps";
+import type { broadcastRecipients, broadcasts } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import type { Broadcast, BroadcastRecipient, BroadcastStats } from "./contract";
 import { statsOf } from "./results";
 
@@ -34,7 +34,7 @@ export const toBroadcast = (row: BroadcastRow, stats: BroadcastStats): Broadcast
 });
 
 /** Broadcasts with their results, read together (one set of grouped queries for all). */
-export async function withResults(deps: Deps, organizationId: string, rows: BroadcastRow[]) {
+export async function withResults(deps: StoreDeps, organizationId: string, rows: BroadcastRow[]) {
   const stats = await statsOf(
     deps,
     organizationId,

@@ -6,8 +6,8 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { messageCosts } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { messageCosts } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { organizationCurrency } from "../organizations/service";
 import { billingCountry } from "../whatsapp/country";
 import type { BroadcastCategory, CountryCost } from "./contract";
@@ -133,7 +133,11 @@ const PRICING_PAGE = 500;
  * each recipient once. Done by the `broadcasts` job, with one read of the rates and currency
  * per run rather than per status.
  */
-export async function priceRecipients(deps: Deps, organizationId: string, broadcastIds: string[]) {
+export async function priceRecipients(
+  deps: StoreDeps,
+  organizationId: string,
+  broadcastIds: string[],
+) {
   if (broadcastIds.length === 0) return;
   const unpriced = await deps.orgDb.all<{
     broadcast_id: string;

@@ -6,8 +6,8 @@
  * `broadcast_update`, at most every couple of seconds (the `broadcasts` store job).
  */
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { broadcastRecipients, broadcasts } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { broadcastRecipients, broadcasts } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { organizationCurrency } from "../organizations/service";
 import { scheduleStoreJob } from "../stores/store-jobs";
 import type { BroadcastStats, SkipReason } from "./contract";
@@ -58,7 +58,7 @@ const emptyStats = (currency: string): BroadcastStats => ({
 
 /** Each broadcast's results, by id (a broadcast never sent has them all at zero). */
 export async function statsOf(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   ids: string[],
 ): Promise<Map<string, BroadcastStats>> {
@@ -145,7 +145,7 @@ export async function statsOf(
  * caller then has the job run within `STATS_DEBOUNCE_MS` (`resultsChanged`, or the webhook's
  * store once its transaction has committed).
  */
-export async function markResultsChanged(deps: Deps, organizationId: string, ids: string[]) {
+export async function markResultsChanged(deps: StoreDeps, organizationId: string, ids: string[]) {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return false;
   await deps.orgDb
@@ -156,7 +156,7 @@ export async function markResultsChanged(deps: Deps, organizationId: string, ids
 }
 
 /** Marks broadcasts whose results changed and has the job tell the consoles shortly. */
-async function resultsChanged(deps: Deps, organizationId: string, ids: string[]) {
+async function resultsChanged(deps: StoreDeps, organizationId: string, ids: string[]) {
   if (await markResultsChanged(deps, organizationId, ids)) {
     await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
   }
@@ -188,7 +188,7 @@ export const MARK_REPLIES = `
   RETURNING broadcast_id`;
 
 /** A sale recorded in a conversation counts for the broadcasts it received in the 7 days before. */
-export async function recordSale(deps: Deps, organizationId: string, conversationId: string) {
+export async function recordSale(deps: StoreDeps, organizationId: string, conversationId: string) {
   const since = new Date(Date.now() - SALE_WINDOW_DAYS * 24 * 60 * 60_000).toISOString();
   const sent = await deps.orgDb
     .select({ id: broadcastRecipients.broadcastId })
@@ -233,7 +233,7 @@ export interface RecipientStatus {
  * broadcast's results changed.
  */
 export async function recordRecipientStatus(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   update: RecipientStatus,
 ) {

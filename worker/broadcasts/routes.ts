@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
 import {
@@ -21,60 +22,64 @@ const manager = [...member, requireRole("owner", "admin")] as const;
  */
 export const broadcastRoutes = new Hono<AppContext>()
   .get("/", ...member, queryParams(broadcastListQuery), async (c) => {
-    const page = await broadcasts.listBroadcasts(c.var.deps, c.var.member, c.req.valid("query"));
+    const page = await broadcasts.listBroadcasts(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: page });
   })
   .post("/", ...manager, ...jsonBody(broadcastInput), async (c) => {
     const broadcast = await broadcasts.createBroadcast(
-      c.var.deps,
+      storeDeps(c),
       c.var.member,
       c.req.valid("json"),
     );
     return c.json({ data: broadcast }, 201);
   })
   .get("/audience/ads", ...member, async (c) => {
-    const ads = await audienceAds(c.var.deps.orgDb, c.var.member.organizationId);
+    const ads = await audienceAds(storeDeps(c).orgDb, c.var.member.organizationId);
     return c.json({ data: ads });
   })
   .get("/:id", ...member, async (c) => {
-    const broadcast = await broadcasts.getBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const broadcast = await broadcasts.getBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: broadcast });
   })
   .patch("/:id", ...manager, ...jsonBody(broadcastUpdateInput), async (c) => {
-    const broadcast = await broadcasts.updateBroadcast(c.var.deps, c.var.member, {
+    const broadcast = await broadcasts.updateBroadcast(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: broadcast });
   })
   .delete("/:id", ...manager, async (c) => {
-    await broadcasts.deleteBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    await broadcasts.deleteBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: { success: true } });
   })
   .post("/:id/preview", ...member, async (c) => {
-    const preview = await broadcasts.previewBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const preview = await broadcasts.previewBroadcast(
+      storeDeps(c),
+      c.var.member,
+      c.req.param("id"),
+    );
     return c.json({ data: preview });
   })
   .get("/:id/recipients", ...member, queryParams(recipientListQuery), async (c) => {
-    const page = await broadcasts.listRecipients(c.var.deps, c.var.member, {
+    const page = await broadcasts.listRecipients(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       query: c.req.valid("query"),
     });
     return c.json({ data: page });
   })
   .post("/:id/send", ...manager, async (c) => {
-    const broadcast = await sending.sendBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const broadcast = await sending.sendBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: broadcast });
   })
   .post("/:id/pause", ...manager, async (c) => {
-    const broadcast = await sending.pauseBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const broadcast = await sending.pauseBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: broadcast });
   })
   .post("/:id/resume", ...manager, async (c) => {
-    const broadcast = await sending.resumeBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const broadcast = await sending.resumeBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: broadcast });
   })
   .post("/:id/cancel", ...manager, async (c) => {
-    const broadcast = await sending.cancelBroadcast(c.var.deps, c.var.member, c.req.param("id"));
+    const broadcast = await sending.cancelBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: broadcast });
   });

@@ -10,9 +10,9 @@
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { orgStatements } from "../db/client";
-import { broadcastRecipients, broadcasts, conversations, messages } from "../db/schema";
+import { broadcastRecipients, broadcasts, conversations, messages } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import type { AuditAction } from "../audit/contract";
 import { recordAudit } from "../audit/service";
@@ -61,7 +61,7 @@ const INTERRUPTED =
   "El envío se interrumpió mientras se pedía a Meta: no se reintenta para no enviarlo dos veces.";
 
 /** The broadcast with its results, published to the organization's consoles. */
-async function announce(deps: Deps, organizationId: string, rows: BroadcastRow[]) {
+async function announce(deps: StoreDeps, organizationId: string, rows: BroadcastRow[]) {
   const shaped = await withResults(deps, organizationId, rows);
   await publish(
     deps.env,
@@ -76,7 +76,7 @@ async function announce(deps: Deps, organizationId: string, rows: BroadcastRow[]
  * two managers' clicks change it once), audits it and tells the consoles; 409 otherwise.
  */
 async function transition(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   id: string,
   change: {
@@ -116,7 +116,7 @@ async function transition(
  * paused it or changed its category since it was chosen), WhatsApp must be connected, and the
  * organization's store must have room (507 `store_full`).
  */
-export async function sendBroadcast(deps: Deps, member: Member, id: string) {
+export async function sendBroadcast(deps: StoreDeps, member: Member, id: string) {
   const current = await findBroadcast(deps.orgDb, member, id);
   assertStoreRoom(deps);
   await requireSender(deps, member.organizationId);
@@ -142,7 +142,7 @@ export async function sendBroadcast(deps: Deps, member: Member, id: string) {
   return broadcast!;
 }
 
-export async function pauseBroadcast(deps: Deps, member: Member, id: string) {
+export async function pauseBroadcast(deps: StoreDeps, member: Member, id: string) {
   const row = await transition(deps, member, id, {
     from: ["sending"],
     set: { status: "paused", waitReason: null, waitUntil: null, pauseReason: null },
@@ -153,7 +153,7 @@ export async function pauseBroadcast(deps: Deps, member: Member, id: string) {
   return broadcast!;
 }
 
-export async function resumeBroadcast(deps: Deps, member: Member, id: string) {
+export async function resumeBroadcast(deps: StoreDeps, member: Member, id: string) {
   assertStoreRoom(deps);
   const row = await transition(deps, member, id, {
     from: ["paused"],
@@ -167,7 +167,7 @@ export async function resumeBroadcast(deps: Deps, member: Member, id: string) {
 }
 
 /** Cancels a broadcast not finished: whoever had not been sent it is `cancelled`. */
-export async function cancelBroadcast(deps: Deps, member: Member, id: string) {
+export async function cancelBroadcast(deps: StoreDeps, member: Member, id: string) {
   const now = new Date().toISOString();
   const row = await transition(deps, member, id, {
     from: ["scheduled", "sending", "paused"],
@@ -196,7 +196,7 @@ export async function cancelBroadcast(deps: Deps, member: Member, id: string) {
  * One run of the `broadcasts` job: tells consoles of changed results, starts what is due, and
  * sends for about `RUN_MS`. Answers when it is next due (null: nothing to do).
  */
-export async function runBroadcasts(deps: Deps, organizationId: string, at: Date) {
+export async function runBroadcasts(deps: StoreDeps, organizationId: string, at: Date) {
   await publishChangedResults(deps, organizationId);
   const now = at.toISOString();
   const { orgDb } = deps;
@@ -224,7 +224,7 @@ const earliest = (...times: (number | null)[]) => {
   return known.length > 0 ? Math.min(...known) : null;
 };
 
-async function nextScheduled(deps: Deps, organizationId: string) {
+async function nextScheduled(deps: StoreDeps, organizationId: string) {
   const [row] = await deps.orgDb
     .select({ sendAt: broadcasts.sendAt })
     .from(broadcasts)
@@ -245,7 +245,7 @@ async function nextScheduled(deps: Deps, organizationId: string) {
  * pricing first what Meta said is billable; a change made meanwhile keeps its mark for the
  * next run.
  */
-async function publishChangedResults(deps: Deps, organizationId: string) {
+async function publishChangedResults(deps: StoreDeps, organizationId: string) {
   const changed = await deps.orgDb
     .select()
     .from(broadcasts)
@@ -271,7 +271,7 @@ async function publishChangedResults(deps: Deps, organizationId: string) {
  * being asked): whether Meta took them is unknown, so they fail rather than risk a second
  * message. Runs never overlap (the job's lease), so none of them is in flight now.
  */
-async function markInterrupted(deps: Deps, organizationId: string) {
+async function markInterrupted(deps: StoreDeps, organizationId: string) {
   const interrupted = await deps.orgDb
     .update(broadcastRecipients)
     .set({
@@ -302,7 +302,7 @@ async function markInterrupted(deps: Deps, organizationId: string) {
 
 /** Sets (or clears) why the sending broadcasts wait, telling consoles when it changes. */
 async function setWaiting(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   rows: BroadcastRow[],
   waiting: { reason: NonNullable<BroadcastRow["waitReason"]>; until: number } | null,
@@ -331,7 +331,12 @@ async function setWaiting(
  * Sends the sending broadcasts in the order they started, within quiet hours and the daily
  * limit, for about `RUN_MS`. Answers when to go on.
  */
-async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRow[], at: Date) {
+async function sendSome(
+  deps: StoreDeps,
+  organizationId: string,
+  sending: BroadcastRow[],
+  at: Date,
+) {
   const quietEnd = await organizationQuietHoursEnd(deps.db, organizationId, at);
   if (quietEnd) {
     await setWaiting(deps, organizationId, sending, { reason: "quiet_hours", until: +quietEnd });
@@ -365,7 +370,7 @@ async function sendSome(deps: Deps, organizationId: string, sending: BroadcastRo
 
 /** Pauses sending broadcasts for a reason of the product's; nothing is due after (null). */
 async function pauseAll(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   sending: BroadcastRow[],
   reason: PauseReason,
@@ -406,7 +411,7 @@ async function messagingTier({ graph, connection }: Sender) {
  * How many more customers broadcasts may reach now under the account's messaging limit, and
  * when the oldest of the last 24 hours' sends leaves the count; null when Meta could not say.
  */
-async function dailyAllowance(deps: Deps, organizationId: string, sender: Sender, at: Date) {
+async function dailyAllowance(deps: StoreDeps, organizationId: string, sender: Sender, at: Date) {
   let tier: string | undefined;
   try {
     tier = await messagingTier(sender);
@@ -441,7 +446,7 @@ async function dailyAllowance(deps: Deps, organizationId: string, sender: Sender
  * is done (then `completed`).
  */
 async function sendBroadcastRecipients(
-  deps: Deps,
+  deps: StoreDeps,
   broadcast: BroadcastRow,
   sender: Sender,
   budget: { deadline: number; left: number },
@@ -511,7 +516,7 @@ async function sendBroadcastRecipients(
   return { count, finished: true, throttled };
 }
 
-async function stillSending(deps: Deps, id: string) {
+async function stillSending(deps: StoreDeps, id: string) {
   const [row] = await deps.orgDb
     .select({ status: broadcasts.status })
     .from(broadcasts)
@@ -519,13 +524,13 @@ async function stillSending(deps: Deps, id: string) {
   return row?.status === "sending";
 }
 
-async function pauseForTemplate(deps: Deps, broadcast: BroadcastRow) {
+async function pauseForTemplate(deps: StoreDeps, broadcast: BroadcastRow) {
   console.warn("broadcast paused: template unusable", broadcast.id, broadcast.templateName);
   await pauseAll(deps, broadcast.organizationId, [broadcast], "template_unusable");
 }
 
 /** The fallback is said once, on the broadcast; the rest of it goes through `/messages`. */
-async function recordFallback(deps: Deps, id: string) {
+async function recordFallback(deps: StoreDeps, id: string) {
   const at = new Date().toISOString();
   await deps.orgDb.update(broadcasts).set({ fellBackAt: at }).where(eq(broadcasts.id, id));
   return at;
@@ -536,7 +541,7 @@ async function recordFallback(deps: Deps, id: string) {
  * `pending`, or `skipped` with the reason consent or Meta's reports give. Written in one unit,
  * a retried read adds nobody twice (the key is the broadcast and the conversation).
  */
-async function readAudience(deps: Deps, broadcast: BroadcastRow) {
+async function readAudience(deps: StoreDeps, broadcast: BroadcastRow) {
   const { organizationId } = broadcast;
   const audience = await audienceRecipients(deps.orgDb, organizationId, {
     audience: broadcast.audience,
@@ -585,7 +590,7 @@ interface RecipientSend {
  * throughput: the recipient is pending again, for the run after the pause.
  */
 async function sendToRecipient(
-  deps: Deps,
+  deps: StoreDeps,
   broadcast: BroadcastRow,
   conversationId: string,
   send: RecipientSend,

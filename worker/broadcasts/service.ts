@@ -6,9 +6,14 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { broadcastRecipients, broadcasts, conversations, whatsappTemplates } from "../db/schema";
+import {
+  broadcastRecipients,
+  broadcasts,
+  conversations,
+  whatsappTemplates,
+} from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { templateParameterCount } from "../whatsapp/contract";
 import { readTemplates } from "../whatsapp/templates-service";
@@ -44,7 +49,7 @@ const scoped = (member: Member, id: string) =>
  * ("Un seguimiento").
  */
 export async function usableTemplate(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   template: BroadcastInput["template"],
   user = "Una difusión",
@@ -109,7 +114,7 @@ function checkSendAt(sendAt: string | null | undefined, now = Date.now()) {
 
 /** The organization's broadcasts, newest first, a page at a time (`before`: the last one seen). */
 export async function listBroadcasts(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   query: z.output<typeof broadcastListQuery>,
 ) {
@@ -137,16 +142,16 @@ export async function findBroadcast(db: OrganizationDb, member: Member, id: stri
   return row;
 }
 
-export async function getBroadcast(deps: Deps, member: Member, id: string) {
+export async function getBroadcast(deps: StoreDeps, member: Member, id: string) {
   return shaped(deps, member, await findBroadcast(deps.orgDb, member, id));
 }
 
-const shaped = async (deps: Deps, member: Member, row: BroadcastRow) =>
+const shaped = async (deps: StoreDeps, member: Member, row: BroadcastRow) =>
   (await withResults(deps, member.organizationId, [row]))[0]!;
 
 /** Its recipients by state, a page at a time in conversation order (`after`: the last one). */
 export async function listRecipients(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, query }: { id: string; query: z.output<typeof recipientListQuery> },
 ) {
@@ -177,7 +182,7 @@ export async function listRecipients(
 }
 
 /** Who would receive it now, who is left out and why, and the estimated cost. */
-export async function previewBroadcast(deps: Deps, member: Member, id: string) {
+export async function previewBroadcast(deps: StoreDeps, member: Member, id: string) {
   const row = await findBroadcast(deps.orgDb, member, id);
   return previewAudience(deps, member.organizationId, {
     audience: row.audience,
@@ -188,7 +193,7 @@ export async function previewBroadcast(deps: Deps, member: Member, id: string) {
 // ---------------------------------------------------------------------------------------------
 // Writing (managers).
 
-export async function createBroadcast(deps: Deps, member: Member, input: BroadcastInput) {
+export async function createBroadcast(deps: StoreDeps, member: Member, input: BroadcastInput) {
   const db = deps.orgDb;
   const { organizationId } = member;
   checkSendAt(input.send_at);
@@ -216,7 +221,7 @@ export async function createBroadcast(deps: Deps, member: Member, input: Broadca
  * so a broadcast that started sending meanwhile is refused (409), never changed.
  */
 export async function updateBroadcast(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: BroadcastUpdate },
 ) {
@@ -259,7 +264,7 @@ export async function updateBroadcast(
 }
 
 /** Deletes a broadcast still `draft` or `scheduled` (checked by the delete itself). */
-export async function deleteBroadcast({ orgDb: db }: Deps, member: Member, id: string) {
+export async function deleteBroadcast({ orgDb: db }: StoreDeps, member: Member, id: string) {
   const deleted = await db
     .delete(broadcasts)
     .where(and(scoped(member, id), inArray(broadcasts.status, [...EDITABLE_STATUSES])))

@@ -1,4 +1,4 @@
-import type { conversations, messages } from "../db/schema";
+import type { conversations, messages } from "../db/store-schema";
 import { AppError } from "../http/errors";
 import type { Conversation, Message } from "./contract";
 

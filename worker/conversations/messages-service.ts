@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, lt, or } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { conversations, messages, whatsappTemplates } from "../db/schema";
+import { conversations, messages, whatsappTemplates } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import { requireAiBudget } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured } from "../ai/client";
@@ -40,7 +40,7 @@ import { findConversation } from "./service";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { id, query }: { id: string; query: z.output<typeof messagesQuery> },
 ): Promise<MessagePage> {
@@ -80,7 +80,7 @@ export async function listMessages(
 
 /** A team member's reply: free text inside the window, or an approved template at any time. */
 export async function sendMessage(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: z.output<typeof sendMessageInput>,
 ) {
@@ -116,7 +116,7 @@ const placeholderOf = (type: OutboundMediaType, fileName: string) =>
  * stored, uploaded to Meta and sent (audio carries no caption in WhatsApp).
  */
 export async function sendMedia(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, upload }: { id: string; upload: { file: File; caption: string } },
 ) {
@@ -171,7 +171,7 @@ async function findMessage(db: OrganizationDb, member: Member, { id, messageId }
  * message (a broadcast's, a follow-up's, a marketing template) goes only as a new send of its
  * kind would: outside quiet hours, with the customer's consent (decision 0071).
  */
-export async function retryMessage(deps: Deps, member: Member, input: MessageRef) {
+export async function retryMessage(deps: StoreDeps, member: Member, input: MessageRef) {
   const { conversation, row } = await findMessage(deps.orgDb, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   const refusal = row.errorCode && NEVER_RETRIED[row.errorCode];
@@ -226,7 +226,7 @@ const transcriptNotFailed = () =>
  * `pending` (consoles show "Transcribiendo…") and to the organization's hub, which transcribes
  * it as it does new ones and tells consoles the outcome. Past the monthly budget, 402.
  */
-export async function retryTranscript(deps: Deps, member: Member, input: MessageRef) {
+export async function retryTranscript(deps: StoreDeps, member: Member, input: MessageRef) {
   const { row } = await findMessage(deps.orgDb, member, input);
   const voiceNote = row.type === "audio" && row.direction === "inbound";
   if (!voiceNote || row.transcriptStatus !== "failed") throw transcriptNotFailed();
@@ -263,7 +263,7 @@ const requestPhoneDelivery = (): Delivery => ({
  * "Pedir teléfono": asks a customer known only by their WhatsApp username for their phone.
  * Their answer (a shared contact) fills it in (worker/whatsapp/customer-identity.ts).
  */
-export async function requestPhone(deps: Deps, member: Member, { id }: { id: string }) {
+export async function requestPhone(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const conversation = await findConversation(deps.orgDb, member.organizationId, id);
   if (conversation.phoneNumber) {
     throw new AppError(409, "phone_known", "Ya tienes el teléfono de este cliente.");
@@ -278,7 +278,7 @@ export async function requestPhone(deps: Deps, member: Member, { id }: { id: str
 
 /** What to ask WhatsApp for to send a stored message again, and its template's category. */
 async function deliveryOf(
-  deps: Deps,
+  deps: StoreDeps,
   row: MessageRow,
 ): Promise<{ delivery: Delivery; category: string | null }> {
   if (row.type === "template") {
@@ -314,7 +314,7 @@ async function untemplatedDeliveryOf(row: MessageRow): Promise<Delivery> {
  * and parameters, so they are found again from the account's templates; a template paused
  * or changed since cannot be sent again as it was.
  */
-async function templateOfContent(deps: Deps, organizationId: string, content: string) {
+async function templateOfContent(deps: StoreDeps, organizationId: string, content: string) {
   const approved = await deps.orgDb.query.whatsappTemplates.findMany({
     where: and(
       eq(whatsappTemplates.organizationId, organizationId),
@@ -371,7 +371,7 @@ const isOutboundMediaType = (type: string): type is OutboundMediaType =>
   Object.hasOwn(MEDIA_LIMITS, type);
 
 /** The file of a message, streamed from Meta to a member of its organization. */
-export async function messageMedia(deps: Deps, member: Member, input: MessageRef) {
+export async function messageMedia(deps: StoreDeps, member: Member, input: MessageRef) {
   const { row } = await findMessage(deps.orgDb, member, input);
   if (!row.mediaId) throw notFound("Este mensaje no tiene archivo.");
   const sender = await requireSender(deps, member.organizationId);
@@ -395,7 +395,7 @@ export async function messageMedia(deps: Deps, member: Member, input: MessageRef
  * accepted it.
  */
 export async function reactToMessage(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { emoji, ...ref }: MessageRef & { emoji: string },
 ) {
@@ -434,7 +434,7 @@ const BUSINESS = "business";
  * Marks the conversation read: unread count to 0, the customer's messages read, and a read
  * receipt to WhatsApp for the newest one (after the answer; a failure there is only logged).
  */
-export async function markRead(deps: Deps, member: Member, { id }: { id: string }) {
+export async function markRead(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const { orgDb } = deps;
   const conversation = await findConversation(orgDb, member.organizationId, id);
   const [[updated]] = await orgBatch(orgDb, [
@@ -465,7 +465,7 @@ export async function markRead(deps: Deps, member: Member, { id }: { id: string 
   return result;
 }
 
-async function sendReadReceipt(deps: Deps, organizationId: string, conversationId: string) {
+async function sendReadReceipt(deps: StoreDeps, organizationId: string, conversationId: string) {
   try {
     const newest = await deps.orgDb.query.messages.findFirst({
       where: and(eq(messages.conversationId, conversationId), eq(messages.direction, "inbound")),

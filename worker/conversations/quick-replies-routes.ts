@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { quickReplyInput, quickReplyUpdateInput } from "./quick-replies-contract";
@@ -9,24 +10,26 @@ import * as quickReplies from "./quick-replies-service";
 export const quickReplyRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
   .get("/", async (c) =>
-    c.json({ data: await quickReplies.listQuickReplies(c.var.deps.orgDb, c.var.member) }),
+    c.json({ data: await quickReplies.listQuickReplies(storeDeps(c).orgDb, c.var.member) }),
   )
   .post("/", ...jsonBody(quickReplyInput), async (c) => {
     const reply = await quickReplies.createQuickReply(
-      c.var.deps.orgDb,
+      storeDeps(c).orgDb,
       c.var.member,
       c.req.valid("json"),
     );
     return c.json({ data: reply }, 201);
   })
   .patch("/:id", ...jsonBody(quickReplyUpdateInput), async (c) => {
-    const reply = await quickReplies.updateQuickReply(c.var.deps.orgDb, c.var.member, {
+    const reply = await quickReplies.updateQuickReply(storeDeps(c).orgDb, c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: reply });
   })
   .delete("/:id", async (c) => {
-    await quickReplies.deleteQuickReply(c.var.deps.orgDb, c.var.member, { id: c.req.param("id") });
+    await quickReplies.deleteQuickReply(storeDeps(c).orgDb, c.var.member, {
+      id: c.req.param("id"),
+    });
     return c.json({ data: { success: true } });
   });

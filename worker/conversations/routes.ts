@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createFactory } from "hono/factory";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
 import { limitMemberWrites } from "../http/write-limits";
@@ -23,7 +24,7 @@ const handlers = createFactory<AppContext>();
 
 const listConversations = handlers.createHandlers(queryParams(conversationListQuery), async (c) => {
   const list = await conversations.listConversations(
-    c.var.deps,
+    storeDeps(c),
     c.var.member,
     c.req.valid("query"),
   );
@@ -31,20 +32,20 @@ const listConversations = handlers.createHandlers(queryParams(conversationListQu
 });
 
 const getConversation = handlers.createHandlers(async (c) => {
-  const conversation = await conversations.getConversation(c.var.deps, c.var.member, {
+  const conversation = await conversations.getConversation(storeDeps(c), c.var.member, {
     id: c.req.param("id")!,
   });
   return c.json({ data: conversation });
 });
 
 const sendMessage = handlers.createHandlers(...jsonBody(sendMessageInput), async (c) => {
-  const message = await messages.sendMessage(c.var.deps, c.var.member, c.req.valid("json"));
+  const message = await messages.sendMessage(storeDeps(c), c.var.member, c.req.valid("json"));
   return c.json({ data: message }, 201);
 });
 
 /** `:id` on the main path, `:conversationId` on the legacy one. */
 const listMessages = handlers.createHandlers(queryParams(messagesQuery), async (c) => {
-  const page = await messages.listMessages(c.var.deps, c.var.member, {
+  const page = await messages.listMessages(storeDeps(c), c.var.member, {
     id: (c.req.param("id") ?? c.req.param("conversationId"))!,
     query: c.req.valid("query"),
   });
@@ -57,11 +58,11 @@ export const conversationRoutes = new Hono<AppContext>()
   .get("/", ...listConversations)
   .get("/search", ...listConversations)
   .get("/stats", async (c) => {
-    return c.json({ data: await conversations.conversationStats(c.var.deps, c.var.member) });
+    return c.json({ data: await conversations.conversationStats(storeDeps(c), c.var.member) });
   })
   .post("/", ...jsonBody(conversationCreateInput), async (c) => {
     const conversation = await conversations.createConversation(
-      c.var.deps,
+      storeDeps(c),
       c.var.member,
       c.req.valid("json"),
     );
@@ -70,71 +71,71 @@ export const conversationRoutes = new Hono<AppContext>()
   .post("/messages", ...sendMessage)
   .get("/:id", ...getConversation)
   .patch("/:id", ...jsonBody(conversationUpdateInput), async (c) => {
-    const conversation = await conversations.updateConversation(c.var.deps, c.var.member, {
+    const conversation = await conversations.updateConversation(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: conversation });
   })
   .patch("/:id/assign", ...jsonBody(assignInput), async (c) => {
-    const conversation = await conversations.assignConversation(c.var.deps, c.var.member, {
+    const conversation = await conversations.assignConversation(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       agentId: c.req.valid("json").agent_id,
     });
     return c.json({ data: conversation });
   })
   .patch("/:id/unassign", async (c) => {
-    const conversation = await conversations.unassignConversation(c.var.deps, c.var.member, {
+    const conversation = await conversations.unassignConversation(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: conversation });
   })
   .patch("/:id/read", async (c) => {
-    const conversation = await messages.markRead(c.var.deps, c.var.member, {
+    const conversation = await messages.markRead(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: conversation });
   })
   .post("/:id/media", ...formBody(mediaUploadForm), async (c) => {
-    const message = await messages.sendMedia(c.var.deps, c.var.member, {
+    const message = await messages.sendMedia(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       upload: c.req.valid("form"),
     });
     return c.json({ data: message }, 201);
   })
   .get("/:id/messages/:messageId/media", async (c) => {
-    const media = await messages.messageMedia(c.var.deps, c.var.member, c.req.param());
+    const media = await messages.messageMedia(storeDeps(c), c.var.member, c.req.param());
     return c.body(media.body, 200, media.headers);
   })
   // Who answers on a number shared with the WhatsApp Business app or Meta's AI (section 16).
   .post("/:id/resume-ai", async (c) => {
-    const conversation = await threadControl.resumeAi(c.var.deps, c.var.member, {
+    const conversation = await threadControl.resumeAi(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: conversation });
   })
   .post("/:id/return-to-meta-ai", async (c) => {
-    const conversation = await threadControl.returnToMetaAi(c.var.deps, c.var.member, {
+    const conversation = await threadControl.returnToMetaAi(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: conversation });
   })
   .post("/:id/request-phone", async (c) => {
-    const message = await messages.requestPhone(c.var.deps, c.var.member, {
+    const message = await messages.requestPhone(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: message }, 201);
   })
   .post("/:id/messages/:messageId/retry", async (c) => {
-    const message = await messages.retryMessage(c.var.deps, c.var.member, c.req.param());
+    const message = await messages.retryMessage(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: message });
   })
   .post("/:id/messages/:messageId/transcript", limitMemberWrites("model"), async (c) => {
-    const message = await messages.retryTranscript(c.var.deps, c.var.member, c.req.param());
+    const message = await messages.retryTranscript(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: message }, 202);
   })
   .post("/:id/messages/:messageId/reaction", ...jsonBody(reactionInput), async (c) => {
-    const message = await messages.reactToMessage(c.var.deps, c.var.member, {
+    const message = await messages.reactToMessage(storeDeps(c), c.var.member, {
       ...c.req.param(),
       emoji: c.req.valid("json").emoji,
     });

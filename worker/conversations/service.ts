@@ -6,9 +6,9 @@ import {
   conversationLabels,
   conversations,
   messages,
-} from "../db/schema";
+} from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
@@ -154,7 +154,7 @@ function teamFilters(
 }
 
 export async function listConversations(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   query: z.output<typeof conversationListQuery>,
 ): Promise<ConversationList> {
@@ -215,7 +215,7 @@ export async function listConversations(
 
 /** Read from the tallies the database keeps (migration 0004): a few rows at any inbox size. */
 export async function conversationStats(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
 ): Promise<ConversationStats> {
   const rows = await orgDb
@@ -239,7 +239,7 @@ export async function conversationStats(
 }
 
 export async function getConversation(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { id }: { id: string },
 ): Promise<ConversationDetail> {
@@ -253,7 +253,7 @@ export async function getConversation(
 }
 
 export async function createConversation(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: z.output<typeof conversationCreateInput>,
 ): Promise<Conversation> {
@@ -283,7 +283,7 @@ export async function createConversation(
 
 /** Applies a change and tells every console of the organization. */
 async function applyChange(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   current: ConversationRow,
   change: Partial<ConversationRow>,
@@ -307,7 +307,7 @@ async function applyChange(
 }
 
 export async function updateConversation(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof conversationUpdateInput> },
 ) {
@@ -345,7 +345,7 @@ export async function updateConversation(
 }
 
 export async function assignConversation(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, agentId }: { id: string; agentId: string },
 ) {
@@ -354,14 +354,18 @@ export async function assignConversation(
   return applyChange(deps, member, current, { agentId, status: "assigned" });
 }
 
-export async function unassignConversation(deps: Deps, member: Member, { id }: { id: string }) {
+export async function unassignConversation(
+  deps: StoreDeps,
+  member: Member,
+  { id }: { id: string },
+) {
   const current = await findConversation(deps.orgDb, member.organizationId, id);
   return applyChange(deps, member, current, { agentId: null, status: "open" });
 }
 
 /** `GET /agents/{id}/conversations`: the conversations that agent has, newest first. */
 export async function conversationsOfAgent(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { id: agentId }: { id: string },
 ) {

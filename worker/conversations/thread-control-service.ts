@@ -5,9 +5,9 @@
  * (worker/whatsapp/sender.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { conversations } from "../db/schema";
+import { conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { GraphError } from "../meta/graph";
 import { publish } from "../realtime/publish";
@@ -18,7 +18,7 @@ import { findConversation } from "./service";
 
 /** Writes a change of who answers, and tells every console of the organization. */
 async function changeHolder(
-  deps: Deps,
+  deps: StoreDeps,
   row: ConversationRow,
   change: Pick<Partial<ConversationRow>, "aiPausedUntil" | "controlledBy">,
 ): Promise<Conversation> {
@@ -32,7 +32,7 @@ async function changeHolder(
 }
 
 /** `POST /conversations/{id}/resume-ai`: the AI may answer again before the pause ends. */
-export async function resumeAi(deps: Deps, member: Member, { id }: { id: string }) {
+export async function resumeAi(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const row = await findConversation(deps.orgDb, member.organizationId, id);
   return changeHolder(deps, row, { aiPausedUntil: null });
 }
@@ -45,7 +45,7 @@ const NO_ADDRESS =
  * Meta's AI; only once Meta agreed does the conversation say so. Meta's refusal is its Spanish
  * reason (422; 502 when Meta could not be reached or failed), and nothing changes.
  */
-export async function returnToMetaAi(deps: Deps, member: Member, { id }: { id: string }) {
+export async function returnToMetaAi(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const row = await findConversation(deps.orgDb, member.organizationId, id);
   if (!row.phoneNumber && !row.waUserId) throw new AppError(422, "no_address", NO_ADDRESS);
   const { graph, connection } = await requireSender(deps, member.organizationId);

@@ -1,12 +1,15 @@
-import { getTableColumns, type Table } from "drizzle-orm";
+import { getTableColumns, type Table, type TablesRelationalConfig } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { drizzle } from "drizzle-orm/d1";
+import { drizzle as drizzleStore } from "drizzle-orm/durable-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import * as schema from "./schema";
+import * as globalSchema from "./global-schema";
+import * as storeSchema from "./store-schema";
+import type { Env } from "../env";
 
 export type Db = ReturnType<typeof buildDb>;
 
-const buildDb = (d1: D1Database) => drizzle(d1, { schema });
+const buildDb = (d1: D1Database) => drizzle(d1, { schema: globalSchema });
 
 /**
  * One drizzle instance per D1 binding for the isolate's life: building one walks the whole
@@ -21,6 +24,45 @@ export function createDb(d1: D1Database): Db {
     instances.set(d1, db);
   }
   return db;
+}
+
+/** Deployed D1 binds at most 100 parameters a statement; the local one binds thousands. */
+const D1_MAX_BOUND_PARAMETERS = 100;
+
+/** A statement that refuses, as deployed D1 does, more parameters than it binds. */
+function boundAsDeployed(statement: D1PreparedStatement, query: string): D1PreparedStatement {
+  const bind = statement.bind.bind(statement);
+  statement.bind = (...values: unknown[]) => {
+    if (values.length > D1_MAX_BOUND_PARAMETERS) {
+      throw new Error(`${values.length} parameters bound, D1 allows 100: ${query}`);
+    }
+    return bind(...values);
+  };
+  return statement;
+}
+
+const asDeployed = new WeakMap<D1Database, D1Database>();
+
+/**
+ * The global database. With `D1_BIND_CHECK=1` (the API tests) it refuses, as deployed D1 does,
+ * a statement binding more than 100 parameters, which the local D1 would run.
+ */
+export function globalDb(env: Pick<Env, "DB" | "D1_BIND_CHECK">): Db {
+  if (env.D1_BIND_CHECK !== "1") return createDb(env.DB);
+  let d1 = asDeployed.get(env.DB);
+  if (!d1) {
+    d1 = new Proxy(env.DB, {
+      get(target, property) {
+        if (property === "prepare") {
+          return (query: string) => boundAsDeployed(target.prepare(query), query);
+        }
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    asDeployed.set(env.DB, d1);
+  }
+  return createDb(d1);
 }
 
 /**
@@ -46,28 +88,35 @@ export function fromRows<T extends Table>(
 }
 
 /**
- * An organization's data: its store's SQLite (decision 0075); the type still admits D1, which
- * the Worker's `deps.orgDb` is and which holds no organization's data, until the two schemas
- * and databases are split. No `batch` (D1's), no synchronous calls (the store's).
+ * An organization's data: its store's SQLite (contract section 15, decision 0075), synchronous
+ * under drizzle's promise-shaped queries. Built once per store over its storage.
  */
-export type OrganizationDb = BaseSQLiteDatabase<"async" | "sync", unknown, typeof schema>;
+export const createStoreDb = (storage: DurableObjectStorage) =>
+  drizzleStore(storage, { schema: storeSchema });
+
+export type OrganizationDb = ReturnType<typeof createStoreDb>;
+
+/**
+ * Either database, for the few helpers written once for both: paging a table for an export, and
+ * the audit trail, which both have (an account's entries in D1, an organization's in its store).
+ */
+export type AnyDb = BaseSQLiteDatabase<
+  "async" | "sync",
+  unknown,
+  Record<string, unknown>,
+  TablesRelationalConfig
+>;
 
 type OrganizationQuery = BatchItem<"sqlite"> & { all(): unknown };
 
-/** D1 behind drizzle has `batch`; a store's `durable-sqlite` database does not. */
-export const inD1 = (db: OrganizationDb): db is Db => "batch" in db;
-
 /**
- * Runs statements on the organization's data as one all-or-nothing unit: a SQLite transaction
- * in its store (D1's `batch` for the Worker's D1). Each statement's answer is what it returned
- * (the rows of a select or of `returning`); never read D1's `meta` from it, which a store does
- * not give: a write that must report what it changed says so with `returning`.
+ * Runs statements on the organization's data as one all-or-nothing unit, a SQLite transaction
+ * in its store, and answers what each returned (the rows of a select or of `returning`).
  */
-export async function orgBatch<U extends OrganizationQuery, T extends Readonly<[U, ...U[]]>>(
+export function orgBatch<U extends OrganizationQuery, T extends Readonly<[U, ...U[]]>>(
   db: OrganizationDb,
   queries: T,
-): Promise<BatchResponse<T>> {
-  if (inD1(db)) return db.batch(queries);
+): BatchResponse<T> {
   return db.transaction(() => queries.map((query) => query.all())) as BatchResponse<T>;
 }
 
@@ -82,20 +131,11 @@ export interface PlainStatement {
  * each one's rows (column names as SQL gives them). The few statements drizzle
  * cannot express (json_each over a bound list, FTS) go through here, never `$client`.
  */
-export async function orgStatements(
+export function orgStatements(
   db: OrganizationDb,
   statements: PlainStatement[],
-): Promise<Record<string, unknown>[][]> {
-  if (statements.length === 0) return [];
-  if (inD1(db)) {
-    const d1 = db.$client;
-    const results = await d1.batch(
-      statements.map((statement) => d1.prepare(statement.sql).bind(...statement.params)),
-    );
-    return results.map((result) => result.results as Record<string, unknown>[]);
-  }
-  // A store's drizzle database is built over its storage (durable-objects/organization-hub.ts).
-  const storage = (db as unknown as { $client: DurableObjectStorage }).$client;
+): Record<string, unknown>[][] {
+  const storage = db.$client;
   return storage.transactionSync(() =>
     statements.map((statement) => storage.sql.exec(statement.sql, ...statement.params).toArray()),
   );

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { followUpInput, followUpUpdateInput } from "./contract";
@@ -14,25 +15,25 @@ const manager = [...member, requireRole("owner", "admin")] as const;
  */
 export const followUpRoutes = new Hono<AppContext>()
   .get("/", ...member, async (c) => {
-    const rules = await followUps.listFollowUps(c.var.deps, c.var.member);
+    const rules = await followUps.listFollowUps(storeDeps(c), c.var.member);
     return c.json({ data: rules });
   })
   .post("/", ...manager, ...jsonBody(followUpInput), async (c) => {
-    const rule = await followUps.createFollowUp(c.var.deps, c.var.member, c.req.valid("json"));
+    const rule = await followUps.createFollowUp(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: rule }, 201);
   })
   .get("/:id", ...member, async (c) => {
-    const rule = await followUps.getFollowUp(c.var.deps, c.var.member, c.req.param("id"));
+    const rule = await followUps.getFollowUp(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: rule });
   })
   .patch("/:id", ...manager, ...jsonBody(followUpUpdateInput), async (c) => {
-    const rule = await followUps.updateFollowUp(c.var.deps, c.var.member, {
+    const rule = await followUps.updateFollowUp(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: rule });
   })
   .delete("/:id", ...manager, async (c) => {
-    await followUps.deleteFollowUp(c.var.deps, c.var.member, c.req.param("id"));
+    await followUps.deleteFollowUp(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: { success: true } });
   });

@@ -9,8 +9,8 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { orgStatements } from "../db/client";
-import { conversations, followUpSends, followUps } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { conversations, followUpSends, followUps } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { freeEntryPointUntil } from "../conversations/billing";
 import { isWindowOpen, type ConversationRow } from "../conversations/mappers";
@@ -49,7 +49,7 @@ export const FOLLOW_UP_LOOK_MS = MINUTE_MS;
  * nothing to look at (a call to the store saved on every message); a rule enabled later looks
  * at the waits already begun (`followUpsChanged`).
  */
-export async function followUpWaitStarted(deps: Deps, organizationId: string) {
+export async function followUpWaitStarted(deps: StoreDeps, organizationId: string) {
   const [enabled] = await deps.orgDb
     .select({ id: followUps.id })
     .from(followUps)
@@ -60,12 +60,12 @@ export async function followUpWaitStarted(deps: Deps, organizationId: string) {
 }
 
 /** Rules changed: the job works out again what is due. */
-export async function followUpsChanged(deps: Deps, organizationId: string) {
+export async function followUpsChanged(deps: StoreDeps, organizationId: string) {
   await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now());
 }
 
 /** A sale ends the wait: nothing pending is sent. */
-export async function endFollowUpWait(deps: Deps, conversation: Pick<ConversationRow, "id">) {
+export async function endFollowUpWait(deps: StoreDeps, conversation: Pick<ConversationRow, "id">) {
   await deps.orgDb
     .update(conversations)
     .set({ followUpSince: null })
@@ -79,7 +79,7 @@ export async function endFollowUpWait(deps: Deps, conversation: Pick<Conversatio
  * One run of the `follow_ups` job: sends what is due for about `RUN_MS`, the rules with the
  * longest wait first. Answers when it is next due (null: nothing waits).
  */
-export async function runFollowUps(deps: Deps, organizationId: string, at: Date) {
+export async function runFollowUps(deps: StoreDeps, organizationId: string, at: Date) {
   const rules = await deps.orgDb
     .select()
     .from(followUps)
@@ -118,7 +118,7 @@ const c = alias(conversations, "c");
  * Follow-ups a dead run left `sending` (the store restarted while Meta was asked): whether Meta
  * took them is unknown, so they count as failed and are never asked again. Runs never overlap.
  */
-async function markInterrupted(deps: Deps, organizationId: string) {
+async function markInterrupted(deps: StoreDeps, organizationId: string) {
   await deps.orgDb
     .update(followUpSends)
     .set({ state: "failed", errorCode: "interrupted" })
@@ -158,7 +158,7 @@ function ruleApplies(rule: FollowUpRow) {
  * it yet, nor by a rule with a longer wait (after quiet hours both may be due: the later step of a sequence goes, not both),
  * and the rule has not written there `max_per_conversation` times.
  */
-function dueConversations(deps: Deps, rule: FollowUpRow, at: Date) {
+function dueConversations(deps: StoreDeps, rule: FollowUpRow, at: Date) {
   return deps.orgDb
     .select()
     .from(c)
@@ -179,7 +179,7 @@ function dueConversations(deps: Deps, rule: FollowUpRow, at: Date) {
 }
 
 /** When the next wait falls due for any rule (null: none is waiting). */
-async function nextDue(deps: Deps, rules: FollowUpRow[], at: Date) {
+async function nextDue(deps: StoreDeps, rules: FollowUpRow[], at: Date) {
   let next: number | null = null;
   for (const rule of rules) {
     const [row] = await deps.orgDb
@@ -194,7 +194,7 @@ async function nextDue(deps: Deps, rules: FollowUpRow[], at: Date) {
 }
 
 /** The rule's template, checked again at send (Meta may have paused it); null: none usable. */
-async function ruleTemplate(deps: Deps, rule: FollowUpRow) {
+async function ruleTemplate(deps: StoreDeps, rule: FollowUpRow) {
   if (!rule.templateName || !rule.templateLanguage) return null;
   try {
     return await prepareTemplate(deps, rule.organizationId, {
@@ -262,7 +262,7 @@ function choose(
  * a reply meanwhile ended it), with the state it starts in. Answers whether it was claimed.
  */
 async function claim(
-  deps: Deps,
+  deps: StoreDeps,
   rule: FollowUpRow,
   conversation: ConversationRow,
   state: FollowUpSendState,
@@ -291,7 +291,7 @@ async function claim(
 
 /** One due wait: skipped with its reason, or claimed, sent and its outcome recorded. */
 async function sendFollowUp(
-  deps: Deps,
+  deps: StoreDeps,
   ruleSend: RuleSend,
   conversation: ConversationRow,
   at: Date,

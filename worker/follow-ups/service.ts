@@ -5,9 +5,9 @@
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { followUpSends, followUps } from "../db/schema";
+import { followUpSends, followUps } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, notFound, validationError } from "../http/errors";
 import { recordAudit } from "../audit/service";
 import type { AuditAction } from "../audit/contract";
@@ -112,7 +112,7 @@ async function statsOf(db: OrganizationDb, organizationId: string, ids: string[]
   return byId;
 }
 
-async function shaped(deps: Deps, organizationId: string, rows: FollowUpRow[]) {
+async function shaped(deps: StoreDeps, organizationId: string, rows: FollowUpRow[]) {
   const stats = await statsOf(
     deps.orgDb,
     organizationId,
@@ -125,7 +125,7 @@ async function shaped(deps: Deps, organizationId: string, rows: FollowUpRow[]) {
 // Reading.
 
 /** The organization's rules (at most `MAX_FOLLOW_UPS`), oldest first: the order they were set up in. */
-export async function listFollowUps(deps: Deps, member: Member) {
+export async function listFollowUps(deps: StoreDeps, member: Member) {
   const rows = await deps.orgDb
     .select()
     .from(followUps)
@@ -140,7 +140,7 @@ async function findFollowUp(db: OrganizationDb, member: Member, id: string) {
   return row;
 }
 
-export async function getFollowUp(deps: Deps, member: Member, id: string) {
+export async function getFollowUp(deps: StoreDeps, member: Member, id: string) {
   const row = await findFollowUp(deps.orgDb, member, id);
   return (await shaped(deps, member.organizationId, [row]))[0]!;
 }
@@ -149,7 +149,7 @@ export async function getFollowUp(deps: Deps, member: Member, id: string) {
 // Writing (managers).
 
 /** The columns of a valid rule: its template checked against the account's list. */
-async function ruleColumns(deps: Deps, organizationId: string, rule: FollowUpInput) {
+async function ruleColumns(deps: StoreDeps, organizationId: string, rule: FollowUpInput) {
   const category =
     rule.template && (await usableTemplate(deps, organizationId, rule.template, "Un seguimiento"));
   await checkOwnLabels(deps.orgDb, organizationId, rule.trigger.label_ids, "de la regla");
@@ -168,7 +168,7 @@ async function ruleColumns(deps: Deps, organizationId: string, rule: FollowUpInp
   };
 }
 
-async function audit(deps: Deps, member: Member, action: AuditAction, row: FollowUpRow) {
+async function audit(deps: StoreDeps, member: Member, action: AuditAction, row: FollowUpRow) {
   await recordAudit(deps.orgDb, {
     action,
     organizationId: member.organizationId,
@@ -177,7 +177,7 @@ async function audit(deps: Deps, member: Member, action: AuditAction, row: Follo
   });
 }
 
-export async function createFollowUp(deps: Deps, member: Member, input: FollowUpInput) {
+export async function createFollowUp(deps: StoreDeps, member: Member, input: FollowUpInput) {
   const { organizationId } = member;
   const [existing] = await deps.orgDb
     .select({ n: count() })
@@ -226,7 +226,7 @@ function asInput(row: FollowUpRow) {
  * its wait, starts it afresh: waits already past the new delay are not written to at once.
  */
 export async function updateFollowUp(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: FollowUpUpdate },
 ) {
@@ -254,7 +254,7 @@ const withoutUndefined = <T extends object>(object: T) =>
   Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
 
 /** Deletes a rule and what it sent (the messages stay in their conversations). */
-export async function deleteFollowUp(deps: Deps, member: Member, id: string) {
+export async function deleteFollowUp(deps: StoreDeps, member: Member, id: string) {
   const [row] = await deps.orgDb.delete(followUps).where(scoped(member, id)).returning();
   if (!row) throw followUpNotFound();
   await audit(deps, member, "follow_up.delete", row);

@@ -5,13 +5,13 @@
  *   tenant-owned query is scoped to (`c.var.member.organizationId`).
  * - `requireRole`: the member's role is one of those given (else 403).
  * In an organization's store (durable-objects/store-api.ts) the first two have already run in
- * the Worker that passed the request on: the store's app sets the member and `inStore`.
+ * the Worker that passed the request on: the store's app sets the member and `storeDeps`.
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
-import { memberships, organizations, type Role } from "../db/schema";
+import { memberships, organizations, type Role } from "../db/global-schema";
 import { addressKey } from "./address-key";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
@@ -27,7 +27,7 @@ export function bearerToken(c: Context): string | null {
 }
 
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
-  if (c.var.inStore) return next();
+  if (c.var.storeDeps) return next();
   const token = bearerToken(c);
   if (!token) throw unauthorized();
   const { userId, sessionId } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
@@ -38,7 +38,7 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
 });
 
 export const requireMember = createMiddleware<AppContext>(async (c, next) => {
-  if (c.var.inStore) return next();
+  if (c.var.storeDeps) return next();
   const caller = c.var.caller;
   const membership = await c.var.db.query.memberships.findFirst({
     where: eq(memberships.userId, caller.userId),
@@ -67,7 +67,7 @@ const UNKNOWN_TRACKING_KEY_LIMIT: Limit = { max: 30, windowSeconds: 60 };
  * is counted, so that made-up keys share one counter per address instead of adding a row each.
  */
 export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next) => {
-  if (c.var.inStore) return next();
+  if (c.var.storeDeps) return next();
   if (bearerToken(c)) {
     let answer: Response | void = undefined;
     await requireCaller(c, async () => {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
-import type { Role } from "../db/schema";
+import type { Role } from "../db/global-schema";
 import type { Env } from "../env";
-import type { Deps } from "./deps";
+import type { Deps, StoreDeps } from "./deps";
 
 /** Who is calling, once their token has been checked against the server-side session. */
 export interface Caller {
@@ -34,8 +34,9 @@ export interface AppContext {
     tracking: TrackingCaller;
     /**
      * Set by the store's own app (durable-objects/store-api.ts), which serves a request the
-     * Worker already authenticated and counted: the member comes with the call.
+     * Worker already authenticated and counted: the member comes with the call. Read with
+     * `storeDeps(c)`.
      */
-    inStore: boolean;
+    storeDeps?: StoreDeps;
   };
 }

@@ -1,42 +1,51 @@
-import type { Db, OrganizationDb } from "../db/client";
-import { databasesOf } from "../db/places";
+import { globalDb, type Db, type OrganizationDb } from "../db/client";
+import type { Context } from "hono";
 import type { Env } from "../env";
+import type { AppContext } from "./context";
 
 /**
- * What a service needs beyond its arguments: the databases, the settings and a way to finish
- * work after the answer has been sent (the request's `waitUntil`).
+ * What a service needs beyond its arguments: D1 for what is global, the settings and a way to
+ * finish work after the answer has been sent (the request's `waitUntil`).
  */
 export interface Deps {
   /** D1: what is global (users, organizations, memberships, connections, the store registry). */
   db: Db;
-  /**
-   * The organization's own data (contract section 15, decision 0075): the store's SQLite when the
-   * code runs in the store; in the Worker, D1, which holds no organization's data. Never joined
-   * or batched with `db`.
-   */
-  orgDb: OrganizationDb;
   env: Env;
   defer: (work: Promise<unknown>) => void;
-  /**
-   * Whether the organization's store is past its room (worker/stores/store-room.ts); absent
-   * outside a store.
-   */
-  storeFull?: () => boolean;
 }
 
-/** Deps outside a request: a cron run or a Durable Object, finishing work with its `waitUntil`. */
-export function depsForBackground(
+/**
+ * What code running in an organization's store has besides (contract section 15, decision
+ * 0076): the organization's own data, and whether the store is past its room
+ * (worker/stores/store-room.ts). Only the store builds it, so a function that takes it runs there.
+ */
+export interface StoreDeps extends Deps {
+  orgDb: OrganizationDb;
+  storeFull: () => boolean;
+}
+
+/** Deps outside a request: a cron run, finishing work with its `waitUntil`. */
+export const depsForBackground = (env: Env, waitUntil: (p: Promise<unknown>) => void): Deps => ({
+  db: globalDb(env),
+  env,
+  defer: waitUntil,
+});
+
+/** The store's deps for its jobs, replies and deliveries (durable-objects/organization-hub.ts). */
+export const buildStoreDeps = (
   env: Env,
   waitUntil: (p: Promise<unknown>) => void,
-  orgDb?: OrganizationDb,
-  storeFull?: () => boolean,
-): Deps {
-  const databases = databasesOf(env);
-  return {
-    db: databases.db,
-    orgDb: orgDb ?? databases.orgDb,
-    env,
-    defer: waitUntil,
-    ...(storeFull && { storeFull }),
-  };
+  orgDb: OrganizationDb,
+  storeFull: () => boolean,
+): StoreDeps => ({ ...depsForBackground(env, waitUntil), orgDb, storeFull });
+
+/**
+ * The deps of a request an organization's store serves (durable-objects/store-api.ts). Its
+ * routes run only there: the Worker hands them to the store before they run
+ * (worker/http/auth.ts), so reaching one outside is a bug, not a client's error.
+ */
+export function storeDeps(c: Context<AppContext>): StoreDeps {
+  const deps = c.var.storeDeps;
+  if (!deps) throw new Error(`${c.req.method} ${c.req.path} ran outside its organization's store`);
+  return deps;
 }

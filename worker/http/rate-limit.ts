@@ -1,6 +1,6 @@
 import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { rateLimits } from "../db/schema";
+import { rateLimits } from "../db/global-schema";
 import { rateLimited } from "./errors";
 
 /** A fixed-window limit: at most `max` hits per `windowSeconds` for one key. */

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
 import {
@@ -27,28 +28,28 @@ export const knowledgeRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
   .get("/", queryParams(knowledgeListQuery), async (c) =>
     c.json({
-      data: await knowledge.listKnowledge(c.var.deps, c.var.member, c.req.valid("query")),
+      data: await knowledge.listKnowledge(storeDeps(c), c.var.member, c.req.valid("query")),
     }),
   )
   .post("/", manage, ...jsonBody(knowledgeCreateInput), async (c) => {
-    const entry = await knowledge.createKnowledge(c.var.deps, c.var.member, c.req.valid("json"));
+    const entry = await knowledge.createKnowledge(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: entry }, 201);
   })
   .post("/import", manage, importBodyLimit, ...formBody(knowledgeImportForm), async (c) => {
-    const entry = await knowledge.importKnowledge(c.var.deps, c.var.member, c.req.valid("form"));
+    const entry = await knowledge.importKnowledge(storeDeps(c), c.var.member, c.req.valid("form"));
     return c.json({ data: entry }, 201);
   })
   .get("/:id", async (c) =>
-    c.json({ data: await knowledge.getKnowledge(c.var.deps, c.var.member, c.req.param()) }),
+    c.json({ data: await knowledge.getKnowledge(storeDeps(c), c.var.member, c.req.param()) }),
   )
   .patch("/:id", manage, ...jsonBody(knowledgeUpdateInput), async (c) => {
-    const entry = await knowledge.updateKnowledge(c.var.deps, c.var.member, {
+    const entry = await knowledge.updateKnowledge(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: entry });
   })
   .delete("/:id", manage, async (c) => {
-    await knowledge.deleteKnowledge(c.var.deps, c.var.member, { id: c.req.param("id") });
+    await knowledge.deleteKnowledge(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });

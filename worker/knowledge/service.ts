@@ -7,9 +7,9 @@ import type { z } from "zod";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { agents, knowledgeEntries } from "../db/schema";
+import { agents, knowledgeEntries } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import {
   KNOWLEDGE_EXCERPT_CHARS,
@@ -62,7 +62,7 @@ const scoped = (member: Member, id: string) =>
 
 /** The organization's entries, the most recently changed first, a page at a time. */
 export async function listKnowledge(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { page, limit }: z.output<typeof knowledgeListQuery>,
 ): Promise<KnowledgeList> {
@@ -119,7 +119,7 @@ const charactersOf = (organizationId: string, except?: string) =>
     ${except ? sql`AND ${knowledgeEntries.id} <> ${except}` : sql``})`;
 
 /** One entry with its whole text (to edit it). */
-export async function getKnowledge({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function getKnowledge({ orgDb }: StoreDeps, member: Member, { id }: { id: string }) {
   const row = await orgDb.query.knowledgeEntries.findFirst({ where: scoped(member, id) });
   if (!row) throw entryNotFound();
   return toKnowledgeEntry(row);
@@ -167,7 +167,7 @@ async function insertEntry(
 }
 
 export function createKnowledge(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   input: z.output<typeof knowledgeCreateInput>,
 ) {
@@ -178,7 +178,11 @@ export function createKnowledge(
  * An imported file becomes one entry, titled after the file (extract.ts says what is read). A
  * full organization is told so before the file is read: reading a PDF is the costly part.
  */
-export async function importKnowledge({ orgDb }: Deps, member: Member, { file }: { file: File }) {
+export async function importKnowledge(
+  { orgDb }: StoreDeps,
+  member: Member,
+  { file }: { file: File },
+) {
   const [room] = await orgDb
     .select({
       entries: sql<number>`${entriesOf(member.organizationId)}`,
@@ -191,7 +195,7 @@ export async function importKnowledge({ orgDb }: Deps, member: Member, { file }:
 }
 
 export async function updateKnowledge(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof knowledgeUpdateInput> },
 ) {
@@ -228,7 +232,11 @@ export async function updateKnowledge(
  * Deletes the entry and takes it out of the lists of the agents limited to it, in one batch,
  * so no agent keeps an id that no longer exists (docs/decisions/0025).
  */
-export async function deleteKnowledge({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function deleteKnowledge(
+  { orgDb }: StoreDeps,
+  member: Member,
+  { id }: { id: string },
+) {
   const [deleted] = await orgBatch(orgDb, [
     orgDb.delete(knowledgeEntries).where(scoped(member, id)).returning(),
     orgDb

@@ -2,13 +2,13 @@ import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { auditStatement, recordAudit } from "../audit/service";
 import { orgBatch, type Db } from "../db/client";
-import { invitations, memberships, organizations, users } from "../db/schema";
+import { invitations, memberships, organizations, users } from "../db/global-schema";
 import type { Caller, Member as Scope } from "../http/context";
 import { AppError, conflict, forbidden, notFound } from "../http/errors";
 import type { Role } from "../auth/contract";
 import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
-import type { Deps } from "../http/deps";
+import type { Deps, StoreDeps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
 import { auditIn } from "../stores/organization-parts";
@@ -76,7 +76,7 @@ function assertMayTouch(scope: Scope, targetRole: Role, newRole?: Role) {
  * revoked in that batch, and their open sockets closed after it.
  */
 export async function changeMember(
-  deps: Deps,
+  deps: StoreDeps,
   scope: Scope,
   { userId, role, available, max_open }: { userId: string } & z.output<typeof memberChangeInput>,
 ) {
@@ -146,7 +146,7 @@ export async function changeMember(
  * organization), but their sockets in this one are closed and `/ws` refuses a non-member.
  * What they held goes back to the team (and to the AI) before they are removed.
  */
-export async function removeMember(deps: Deps, scope: Scope, { userId }: { userId: string }) {
+export async function removeMember(deps: StoreDeps, scope: Scope, { userId }: { userId: string }) {
   const { db } = deps;
   const target = await findMembership(db, scope.organizationId, userId);
   assertMayTouch(scope, target.role);
@@ -184,7 +184,7 @@ const toInvitation = (row: typeof invitations.$inferSelect): Invitation => ({
 
 /** A single-use invitation link; only the token's hash is stored. */
 export async function invite(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   scope: Scope,
   { invitation: input, appUrl }: { invitation: { email: string; role: Role }; appUrl: string },
 ): Promise<Invitation> {

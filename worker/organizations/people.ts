@@ -5,7 +5,7 @@
  */
 import { eq, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { organizationPeople } from "../db/schema";
+import { organizationPeople } from "../db/global-schema";
 
 /** Who: a member by their account, someone invited by their e-mail. */
 type Someone = { userId: string } | { email: string };

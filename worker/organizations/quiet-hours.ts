@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { organizations } from "../db/schema";
+import { organizations } from "../db/global-schema";
 import { quietHoursEnd } from "./contract";
 
 /** When the organization's quiet hours that `at` falls in end, or null outside them. */

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput, organizationUpdateInput } from "./contract";
@@ -24,14 +25,14 @@ export const organizationRoutes = new Hono<AppContext>()
   })
   // Roles are the managers'; availability is also each member's own (checked in the service).
   .patch("/members/:userId", requireMember, ...jsonBody(memberChangeInput), async (c) => {
-    const member = await members.changeMember(c.var.deps, c.var.member, {
+    const member = await members.changeMember(storeDeps(c), c.var.member, {
       userId: c.req.param("userId"),
       ...c.req.valid("json"),
     });
     return c.json({ data: member });
   })
   .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.removeMember(c.var.deps, c.var.member, { userId: c.req.param("userId") });
+    await members.removeMember(storeDeps(c), c.var.member, { userId: c.req.param("userId") });
     return c.json({ data: { success: true } });
   })
   .get("/invitations", requireMember, requireRole("owner", "admin"), async (c) => {
@@ -43,7 +44,7 @@ export const organizationRoutes = new Hono<AppContext>()
     requireRole("owner", "admin"),
     ...jsonBody(invitationInput),
     async (c) => {
-      const invitation = await members.invite(c.var.deps, c.var.member, {
+      const invitation = await members.invite(storeDeps(c), c.var.member, {
         invitation: c.req.valid("json"),
         appUrl: c.env.PUBLIC_APP_URL || new URL(c.req.url).origin,
       });
@@ -74,7 +75,7 @@ export const organizationRoutes = new Hono<AppContext>()
     ...jsonBody(organizationUpdateInput),
     async (c) => {
       const organization = await organizations.updateOrganization(
-        c.var.deps,
+        storeDeps(c),
         c.var.member,
         c.req.valid("json"),
       );

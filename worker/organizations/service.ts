@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import { uuidv7 } from "../db/ids";
-import { memberships, organizations } from "../db/schema";
+import { memberships, organizations } from "../db/global-schema";
 import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { Deps, StoreDeps } from "../http/deps";
 import type { Db } from "../db/client";
 import { DEFAULT_CURRENCY } from "../sales/contract";
 import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
@@ -105,7 +105,7 @@ export async function createOrganization(
 }
 
 export async function updateOrganization(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   member: Member,
   input: OrganizationUpdateData,
 ): Promise<Organization> {
@@ -150,8 +150,8 @@ export async function updateOrganization(
  * Gives the organization a new public tracking key. The old one stops working at once: every
  * public call looks its key up, nothing keeps it.
  */
-export async function rotateTrackingKey({ db, orgDb }: Deps, member: Member) {
-  // The same form as the key every organization is created with (worker/db/schema.ts).
+export async function rotateTrackingKey({ db, orgDb }: StoreDeps, member: Member) {
+  // The same form as the key every organization is created with (worker/db/global-schema.ts).
   const trackingKey = crypto.randomUUID().replaceAll("-", "");
   const [row] = await db
     .update(organizations)

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
 import type { Db } from "../db/client";
-import { memberships } from "../db/schema";
+import { memberships } from "../db/global-schema";
 import type { AppContext } from "../http/context";
 import { unauthorized } from "../http/errors";
 import { closeSockets } from "./close-sockets";

@@ -5,8 +5,8 @@
  * deletes nothing more.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { recordAudit } from "../audit/service";
-import type { Deps } from "../http/deps";
+import { recordAccountAudit } from "../audit/service";
+import type { StoreDeps } from "../http/deps";
 import { HELD_STATUS_MS } from "../whatsapp/statuses";
 
 export const RETENTION_YEARS = 2;
@@ -49,7 +49,7 @@ export function retentionCutoff(now: Date) {
  * Deletes what expired in the store's data (`orgDb`). The run is recorded in D1's own trail
  * (`db`), no organization's.
  */
-export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<RetentionReport> {
+export async function runRetention({ db, orgDb }: StoreDeps, now: Date): Promise<RetentionReport> {
   const started = Date.now();
   const cutoff = retentionCutoff(now);
   const heldCutoff = new Date(now.getTime() - HELD_STATUS_MS).toISOString();
@@ -109,6 +109,6 @@ export async function runRetention({ db, orgDb }: Deps, now: Date): Promise<Rete
     duration_ms: Date.now() - started,
     slowest_statement_ms: slowest,
   };
-  await recordAudit(db, { action: "retention.run", metadata: { ...report } });
+  await recordAccountAudit(db, { action: "retention.run", metadata: { ...report } });
   return report;
 }

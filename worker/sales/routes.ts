@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember } from "../http/auth";
 import { headerParams, jsonBody } from "../http/validate";
 import { saleHeaders, saleInput } from "./contract";
@@ -11,7 +12,7 @@ const member = [requireCaller, requireMember] as const;
 /** `/conversations/{id}/...`: a conversation's sales, conversions and Meta's suggestions. */
 export const salesRoutes = new Hono<AppContext>()
   .post("/:id/sales", ...member, ...jsonBody(saleInput), headerParams(saleHeaders), async (c) => {
-    const sale = await sales.registerSale(c.var.deps, c.var.member, {
+    const sale = await sales.registerSale(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       sale: c.req.valid("json"),
       idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
@@ -19,16 +20,16 @@ export const salesRoutes = new Hono<AppContext>()
     return c.json({ data: { sale } }, 201);
   })
   .get("/:id/conversions", ...member, async (c) => {
-    const list = await sales.conversationConversions(c.var.deps, c.var.member, {
+    const list = await sales.conversationConversions(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });
     return c.json({ data: list });
   })
   .post("/:id/suggestions/:suggestionId/confirm", ...member, async (c) => {
-    const conversion = await sales.confirmSuggestion(c.var.deps, c.var.member, c.req.param());
+    const conversion = await sales.confirmSuggestion(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: { conversion } });
   })
   .delete("/:id/suggestions/:suggestionId", ...member, async (c) => {
-    await sales.dismissSuggestion(c.var.deps, c.var.member, c.req.param());
+    await sales.dismissSuggestion(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: { success: true } });
   });

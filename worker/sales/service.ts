@@ -8,11 +8,16 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod";
 import { recordAudit } from "../audit/service";
 import type { OrganizationDb } from "../db/client";
-import { conversionSuggestions, conversations, conversions, trackingSessions } from "../db/schema";
+import {
+  conversionSuggestions,
+  conversations,
+  conversions,
+  trackingSessions,
+} from "../db/store-schema";
 import { findConversation } from "../conversations/service";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
 import { systemNote } from "../team-inbox/notes-service";
@@ -40,7 +45,7 @@ export const toSuggestion = (row: SuggestionRow): Suggestion => ({
 
 /** Moves a conversation to a stage and tells the team; returns the updated row. */
 async function moveToStage(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   stage: ConversationStage,
 ): Promise<ConversationRow> {
@@ -61,7 +66,7 @@ async function moveToStage(
 
 /** The conversation's one `lead` conversion, recorded the first time it becomes a lead. */
 export const recordLead = (
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   customData?: Record<string, unknown>,
 ) =>
@@ -75,7 +80,7 @@ export const recordLead = (
  * What a stage change does beyond the stage: becoming a lead records the conversation's one
  * lead conversion (set, unset and set again, it is still one).
  */
-export async function afterStageChange(deps: Deps, conversation: ConversationRow) {
+export async function afterStageChange(deps: StoreDeps, conversation: ConversationRow) {
   if (conversation.stage === "lead") await recordLead(deps, conversation);
 }
 
@@ -84,7 +89,11 @@ export async function afterStageChange(deps: Deps, conversation: ConversationRow
  * the customer's words alone, so it is never silent (docs/decisions/0040): the lead says it
  * came from the AI and why, and the thread tells the team, who can move the stage back.
  */
-export async function markLeadByAgent(deps: Deps, conversation: ConversationRow, reason: string) {
+export async function markLeadByAgent(
+  deps: StoreDeps,
+  conversation: ConversationRow,
+  reason: string,
+) {
   const moved =
     conversation.stage === "new" ? await moveToStage(deps, conversation, "lead") : conversation;
   // Only the source goes with the lead (and to Meta): the reason is the customer's business.
@@ -108,7 +117,7 @@ interface SaleRequest {
 
 /** Records a sale the member made (by hand or by confirming Meta's purchase) in the audit trail. */
 const auditSale = (
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   conversationId: string,
   sale: Conversion,
@@ -130,7 +139,7 @@ const auditSale = (
  * another, it is 422 (Stripe's rule), never the first sale.
  */
 export async function registerSale(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, sale: input, idempotencyKey }: SaleRequest,
 ) {
@@ -158,7 +167,7 @@ export async function registerSale(
 
 /** A conversation's leads and sales (and any other conversion tied to it), newest first. */
 export async function conversationConversions(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   { id: conversationId }: { id: string },
 ) {
@@ -272,7 +281,7 @@ export function readDetectedEvents(wabaId: string, events: unknown): DetectedEve
  * connected to it this call, and each finds its own click.
  */
 export async function storeDetectedEvents(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   events: DetectedEventPayload[],
 ) {
@@ -281,7 +290,7 @@ export async function storeDetectedEvents(
 
 /** One organization's part of `storeDetectedEvents`, over its own data: its clicks' suggestions. */
 async function storeOrganizationEvents(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   orgDb: OrganizationDb,
   events: DetectedEventPayload[],
@@ -376,7 +385,7 @@ async function settleSuggestion(
  * claimed before anything is recorded, so a dismissal racing it cannot also win; a repeated
  * confirmation answers the same conversion and moves no stage (it may have moved on since).
  */
-export async function confirmSuggestion(deps: Deps, member: Member, input: SuggestionRef) {
+export async function confirmSuggestion(deps: StoreDeps, member: Member, input: SuggestionRef) {
   const suggestion = await findSuggestion(deps.orgDb, member, input);
   if (suggestion.eventName === "Purchase" && suggestion.value === null) {
     throw conflict("Meta no indicó el importe de esta compra: regístrala como venta.");
@@ -407,7 +416,11 @@ export async function confirmSuggestion(deps: Deps, member: Member, input: Sugge
   return conversion;
 }
 
-export async function dismissSuggestion({ orgDb }: Deps, member: Member, input: SuggestionRef) {
+export async function dismissSuggestion(
+  { orgDb }: StoreDeps,
+  member: Member,
+  input: SuggestionRef,
+) {
   const suggestion = await findSuggestion(orgDb, member, input);
   if (!(await settleSuggestion(orgDb, suggestion, "dismissed"))) {
     throw conflict("Esta sugerencia ya se confirmó y se envió a Meta.");

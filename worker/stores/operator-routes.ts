@@ -1,7 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
-import { organizations, organizationStores } from "../db/schema";
+import { organizations, organizationStores } from "../db/global-schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
 import { addressKey } from "../http/address-key";

@@ -5,7 +5,7 @@
  * member's request needs none of this: it is already served by the store
  * (worker/stores/organization-data.ts).
  */
-import { recordAudit, type AuditEntry } from "../audit/service";
+import { recordAccountAudit, recordAudit, type AuditEntry } from "../audit/service";
 import {
   exportPage,
   forgetPersonIn,
@@ -14,8 +14,10 @@ import {
   type ExportRow,
   type Person,
 } from "../auth/account-in-organization";
-import { inD1 } from "../db/client";
-import type { Deps } from "../http/deps";
+import type { Member } from "../http/context";
+import type { Deps, StoreDeps } from "../http/deps";
+import { AppError } from "../http/errors";
+import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
 import { organizationStore, storeRefused } from "./registry";
 
@@ -30,7 +32,12 @@ export type OrganizationPart =
   /** A deleted account's person gone from its data. */
   | { kind: "forget"; person: Person }
   /** A page of a list an account's export holds. */
-  | { kind: "export-page"; list: ExportList; after: string };
+  | { kind: "export-page"; list: ExportList; after: string }
+  /**
+   * A WhatsApp number connected from Facebook's redirect, which reaches the Worker: the state
+   * named the member; the connection is recorded where its history import and trail are.
+   */
+  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
@@ -42,10 +49,16 @@ interface PartResults {
   release: true;
   forget: true;
   "export-page": ExportRow[];
+  /** The number connected, or the refusal said as the API says it (a class does not cross RPC). */
+  "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
 }
 
 type Runners = {
-  [K in PartKind]: (deps: Deps, organizationId: string, part: PartOf<K>) => Promise<PartResults[K]>;
+  [K in PartKind]: (
+    deps: StoreDeps,
+    organizationId: string,
+    part: PartOf<K>,
+  ) => Promise<PartResults[K]>;
 };
 
 const runners: Runners = {
@@ -65,11 +78,20 @@ const runners: Runners = {
   },
   "export-page": ({ orgDb }, organizationId, { list, after }) =>
     exportPage(orgDb, organizationId, list, after),
+  "whatsapp-connect": async (deps, organizationId, { member, input }) => {
+    try {
+      const { phone_number } = await connectWithCode(deps, { ...member, organizationId }, input);
+      return { phone_number };
+    } catch (error) {
+      if (error instanceof AppError) return { error: { code: error.code, message: error.message } };
+      throw error;
+    }
+  },
 };
 
 /** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */
 export function runPart<K extends PartKind>(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   part: PartOf<K>,
 ): Promise<PartResults[K]> {
@@ -78,15 +100,14 @@ export function runPart<K extends PartKind>(
 }
 
 /**
- * Runs a part in the organization's store: from the Worker through the store's `runPart`; in
- * the store itself (`orgDb` is its SQLite, and a store serves one organization), at once.
+ * Runs a part in the organization's store, from the Worker, through the store's `runPart`. Code
+ * already in the store calls what the part runs itself.
  */
 export async function inOrganizationData<K extends PartKind>(
   deps: Deps,
   organizationId: string,
   part: PartOf<K>,
 ): Promise<PartResults[K]> {
-  if (!inD1(deps.orgDb)) return runPart(deps, organizationId, part);
   const done = await (
     await organizationStore(deps.env, organizationId)
   ).runPart(organizationId, part);
@@ -109,4 +130,7 @@ export const auditAccount = (
   deps: Deps,
   organizationId: string | null,
   entry: Omit<AuditEntry, "organizationId">,
-) => (organizationId === null ? recordAudit(deps.db, entry) : auditIn(deps, organizationId, entry));
+) =>
+  organizationId === null
+    ? recordAccountAudit(deps.db, entry)
+    : auditIn(deps, organizationId, entry);

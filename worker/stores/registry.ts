@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { createDb, type Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { deletedOrganizations, organizationStores } from "../db/schema";
+import { deletedOrganizations, organizationStores } from "../db/global-schema";
 import type { Env } from "../env";
 import type { StoreJurisdiction, StoreState } from "./contract";
 import { isEeaCountry } from "./jurisdiction";

@@ -9,7 +9,7 @@
  * day, so that they catch up.
  */
 import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
-import { organizationStores } from "../db/schema";
+import { organizationStores } from "../db/global-schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { organizationStore, storeAt, type StoreRoute } from "./registry";

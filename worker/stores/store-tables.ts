@@ -39,7 +39,7 @@ import {
   quickReplies,
   trackingSessions,
   whatsappTemplates,
-} from "../db/schema";
+} from "../db/store-schema";
 import { badRequest } from "../http/errors";
 
 /** A table of an organization's data, as the export reaches any of them. */

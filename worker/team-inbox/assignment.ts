@@ -6,9 +6,10 @@
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { auditEachRow, recordAudit } from "../audit/service";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { conversations, memberships, mentions, organizations } from "../db/schema";
+import { memberships, organizations } from "../db/global-schema";
+import { conversations, mentions } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { memberNotFound } from "../organizations/errors";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
@@ -53,7 +54,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * under their capacity, with the fewest open conversations (the organization's data), ties to
  * who waited longest. With their open conversations as counted, which the assignment checks.
  */
-async function nextInTurn({ db, orgDb }: Deps, organizationId: string) {
+async function nextInTurn({ db, orgDb }: StoreDeps, organizationId: string) {
   const [members, held] = await Promise.all([
     db
       .select({
@@ -105,7 +106,7 @@ const ASSIGN_ATTEMPTS = 10;
  * it is now when someone got it, else null.
  */
 export async function autoAssign(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversationId: string,
 ): Promise<ConversationRow | null> {
@@ -146,7 +147,7 @@ export async function autoAssign(
 }
 
 /** After round robin gave the conversation: the member's turn, the audit, the consoles. */
-async function afterRoundRobin(deps: Deps, assigned: ConversationRow, now: string) {
+async function afterRoundRobin(deps: StoreDeps, assigned: ConversationRow, now: string) {
   const { organizationId } = assigned;
   // The member waits longest next time. Written after the assignment it follows from: a
   // failure between only leaves them their place in the queue.
@@ -190,7 +191,7 @@ export interface Leaving {
  * never someone gone who still holds work.
  */
 export async function releaseOnLeaving(
-  { env, orgDb }: Deps,
+  { env, orgDb }: StoreDeps,
   organizationId: string,
   leaving: Leaving,
 ) {

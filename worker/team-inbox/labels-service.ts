@@ -9,9 +9,9 @@ import type { z } from "zod";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversationLabels, conversations, labels } from "../db/schema";
+import { conversationLabels, conversations, labels } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { conversationNotFound, findConversation } from "../conversations/service";
 import { conversationUpdate, toConversation } from "../conversations/mappers";
@@ -51,7 +51,7 @@ const labelsOfConversation = sql`(
  * Every label at once: the console's filters and pickers need them all, and the cap keeps the
  * list one bounded answer, so it is not paged (the limit only restates the cap).
  */
-export async function listLabels({ orgDb }: Deps, member: Member) {
+export async function listLabels({ orgDb }: StoreDeps, member: Member) {
   const rows = await orgDb
     .select()
     .from(labels)
@@ -67,7 +67,7 @@ export async function listLabels({ orgDb }: Deps, member: Member) {
  * one 201 and one 422, never a label past the cap.
  */
 export async function createLabel(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   input: z.output<typeof labelInput>,
 ) {
@@ -97,7 +97,7 @@ export async function createLabel(
 
 /** Renaming or recolouring reaches every conversation wearing the label, and every console. */
 export async function updateLabel(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof labelUpdateInput> },
 ) {
@@ -135,7 +135,7 @@ export async function updateLabel(
  * Deleting a label takes it off every conversation. The consoles hear of the conversations the
  * batch itself changed: one labelled after a read before it would be missed, its chip kept.
  */
-export async function deleteLabel(deps: Deps, member: Member, { id }: { id: string }) {
+export async function deleteLabel(deps: StoreDeps, member: Member, { id }: { id: string }) {
   const { orgDb } = deps;
   const current = await findLabel(deps, member, id);
   const [wearers] = await orgBatch(orgDb, [
@@ -167,7 +167,7 @@ export async function deleteLabel(deps: Deps, member: Member, { id }: { id: stri
 
 /** `PUT /conversations/{id}/labels`: the conversation wears exactly these labels. */
 export async function setConversationLabels(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, label_ids }: { id: string } & z.output<typeof conversationLabelsInput>,
 ) {
@@ -220,7 +220,7 @@ async function atCap(db: OrganizationDb, organizationId: string) {
   return (row?.n ?? 0) >= LABELS_MAX;
 }
 
-async function findLabel({ orgDb }: Deps, member: Member, id: string) {
+async function findLabel({ orgDb }: StoreDeps, member: Member, id: string) {
   const row = await orgDb.query.labels.findFirst({
     where: and(eq(labels.id, id), eq(labels.organizationId, member.organizationId)),
   });
@@ -232,10 +232,10 @@ const wornBy = (labelId: string) =>
   sql`${conversations.id} IN (SELECT conversation_id FROM ${conversationLabels} WHERE label_id = ${labelId})`;
 
 /** Makes the JSON copy again on every conversation wearing the label. */
-const refreshWearers = ({ orgDb }: Deps, labelId: string) =>
+const refreshWearers = ({ orgDb }: StoreDeps, labelId: string) =>
   orgDb.update(conversations).set({ labels: labelsOfConversation }).where(wornBy(labelId));
 
-async function announceWearers(deps: Deps, organizationId: string, labelId: string) {
+async function announceWearers(deps: StoreDeps, organizationId: string, labelId: string) {
   const wearers = await deps.orgDb
     .select({ id: conversationLabels.conversationId })
     .from(conversationLabels)
@@ -251,7 +251,7 @@ async function announceWearers(deps: Deps, organizationId: string, labelId: stri
 const CHUNK = 90;
 
 /** Tells the consoles about conversations whose labels changed. */
-async function announce(deps: Deps, organizationId: string, ids: string[]) {
+async function announce(deps: StoreDeps, organizationId: string, ids: string[]) {
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await deps.orgDb
       .select()

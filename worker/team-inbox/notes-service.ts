@@ -7,9 +7,10 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client";
-import { memberships, mentions, messages, users } from "../db/schema";
+import { memberships, users } from "../db/global-schema";
+import { mentions, messages } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
 import { findConversation } from "../conversations/service";
 import { toMessage, type MessageRow } from "../conversations/mappers";
@@ -62,7 +63,7 @@ export async function resolveMentions(db: Db, member: Member, content: string) {
 
 /** `POST /conversations/{id}/notes`: stored, shown to the team, mentions told. */
 export async function createNote(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { id, content }: { id: string } & z.output<typeof noteInput>,
 ) {
@@ -117,7 +118,7 @@ export async function createNote(
 
 /** A note written by the system (the AI's handoff, round robin): no author, no mentions. */
 export async function systemNote(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversationId: string,
   content: string,
@@ -155,7 +156,7 @@ const toMention = (row: typeof mentions.$inferSelect, content: string): Mention 
 
 /** `GET /mentions?unread=true`: the caller's mentions, newest first (at most 100). */
 export async function listMentions(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   member: Member,
   query: z.output<typeof mentionsQuery>,
 ) {
@@ -176,7 +177,7 @@ export async function listMentions(
 }
 
 /** `PATCH /mentions/{id}/read`: only the mentioned person's own. */
-export async function readMention({ orgDb }: Deps, member: Member, { id }: { id: string }) {
+export async function readMention({ orgDb }: StoreDeps, member: Member, { id }: { id: string }) {
   const [row] = await orgDb
     .update(mentions)
     .set({ readAt: new Date().toISOString() })

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
 import {
@@ -18,28 +19,28 @@ const manager = [...member, requireRole("owner", "admin")] as const;
 /** `/labels`: every member reads them; owners and admins write them. */
 export const labelRoutes = new Hono<AppContext>()
   .get("/", ...member, async (c) => {
-    return c.json({ data: { labels: await labels.listLabels(c.var.deps, c.var.member) } });
+    return c.json({ data: { labels: await labels.listLabels(storeDeps(c), c.var.member) } });
   })
   .post("/", ...manager, ...jsonBody(labelInput), async (c) => {
-    const label = await labels.createLabel(c.var.deps, c.var.member, c.req.valid("json"));
+    const label = await labels.createLabel(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: label }, 201);
   })
   .patch("/:id", ...manager, ...jsonBody(labelUpdateInput), async (c) => {
-    const label = await labels.updateLabel(c.var.deps, c.var.member, {
+    const label = await labels.updateLabel(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: label });
   })
   .delete("/:id", ...manager, async (c) => {
-    await labels.deleteLabel(c.var.deps, c.var.member, { id: c.req.param("id") });
+    await labels.deleteLabel(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   });
 
 /** Beside the conversation routes: a conversation's labels and internal notes. */
 export const teamConversationRoutes = new Hono<AppContext>()
   .put("/:id/labels", ...member, ...jsonBody(conversationLabelsInput), async (c) => {
-    const conversation = await labels.setConversationLabels(c.var.deps, c.var.member, {
+    const conversation = await labels.setConversationLabels(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       ...c.req.valid("json"),
     });
@@ -47,7 +48,7 @@ export const teamConversationRoutes = new Hono<AppContext>()
   })
   .post("/:id/notes", ...member, ...jsonBody(noteInput), async (c) => {
     // The note, and the same note as the thread's message (the console places it at once).
-    const created = await notes.createNote(c.var.deps, c.var.member, {
+    const created = await notes.createNote(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       ...c.req.valid("json"),
     });
@@ -58,10 +59,10 @@ export const teamConversationRoutes = new Hono<AppContext>()
 export const mentionRoutes = new Hono<AppContext>()
   .use(...member)
   .get("/", queryParams(mentionsQuery), async (c) => {
-    const mentions = await notes.listMentions(c.var.deps, c.var.member, c.req.valid("query"));
+    const mentions = await notes.listMentions(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: { mentions } });
   })
   .patch("/:id/read", async (c) => {
-    const mention = await notes.readMention(c.var.deps, c.var.member, { id: c.req.param("id") });
+    const mention = await notes.readMention(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: mention });
   });

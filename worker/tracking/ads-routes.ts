@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember } from "../http/auth";
 import { queryParams } from "../http/validate";
 import { adsReport, messageCostReport } from "./ads-service";
@@ -9,9 +10,9 @@ import { reportRangeQuery } from "./contract";
 // Mounted beside the public tracking calls: each route asks for a member itself.
 export const adsRoutes = new Hono<AppContext>()
   .get("/ads", requireCaller, requireMember, queryParams(reportRangeQuery), async (c) => {
-    return c.json({ data: await adsReport(c.var.deps, c.var.member, c.req.valid("query")) });
+    return c.json({ data: await adsReport(storeDeps(c), c.var.member, c.req.valid("query")) });
   })
   .get("/message-costs", requireCaller, requireMember, queryParams(reportRangeQuery), async (c) => {
     const query = c.req.valid("query");
-    return c.json({ data: await messageCostReport(c.var.deps, c.var.member, query) });
+    return c.json({ data: await messageCostReport(storeDeps(c), c.var.member, query) });
   });

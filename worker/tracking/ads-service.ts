@@ -9,9 +9,9 @@
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { OrganizationDb } from "../db/client";
-import { adSpend, adSpendSyncs } from "../db/schema";
+import { adSpend, adSpendSyncs } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import type { AdReportRow, AdsReport, MessageCostSummary } from "./ads-contract";
 import type { reportRangeQuery } from "./contract";
 import { FiguresRefused, pixelSender, refreshFigures } from "./meta-service";
@@ -54,7 +54,7 @@ const ratio = (numerator: number, denominator: number | null) =>
  * keeps it. Returns whether an ad account is connected, and why fresh spend is missing.
  */
 async function refreshSpend(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   from: string,
   to: string,
@@ -225,7 +225,7 @@ function reportPeriod(query: z.output<typeof reportRangeQuery>, now: number) {
 }
 
 export async function adsReport(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   query: z.output<typeof reportRangeQuery>,
   now = Date.now(),
@@ -280,7 +280,7 @@ export async function adsReport(
 
 /** The dashboard's figure: what the organization's WhatsApp messages cost in the period. */
 export async function messageCostReport(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   query: z.output<typeof reportRangeQuery>,
   now = Date.now(),

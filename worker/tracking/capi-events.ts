@@ -3,7 +3,7 @@
  * Pure functions: what is sent, and whether Meta would accept it, decided before any call.
  */
 import { sha256Hex } from "../auth/tokens";
-import type { conversions } from "../db/schema";
+import type { conversions } from "../db/store-schema";
 import type { ConversionEvent } from "./contract";
 import { DEFAULT_CURRENCY } from "../sales/contract";
 

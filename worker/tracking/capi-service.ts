@@ -7,8 +7,9 @@ import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { chunks } from "./daily-figures";
-import { conversions, trackingSessions, whatsappConnections } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { whatsappConnections } from "../db/global-schema";
+import { conversions, trackingSessions } from "../db/store-schema";
+import type { Deps, StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/graph";
 import { scheduleStoreJob } from "../stores/store-jobs";
@@ -128,7 +129,7 @@ async function retryOnStoreAlarm({ env }: Deps, organizationId: string, retryAt:
 
 /** Sends one batch and records Meta's answer on each conversion. */
 async function sendBatch(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   send: () => Promise<{ events_received: number; fbtrace_id?: string }>,
   batch: { row: ConversionRow; event: Record<string, unknown> }[],
@@ -164,7 +165,11 @@ async function sendBatch(
 }
 
 /** Sends whatever the organization has due. Safe to run from several places at once. */
-export async function sendDueConversions(deps: Deps, organizationId: string, now = new Date()) {
+export async function sendDueConversions(
+  deps: StoreDeps,
+  organizationId: string,
+  now = new Date(),
+) {
   const { orgDb } = deps;
   const rows = await claimDue(orgDb, organizationId, now);
   if (rows.length === 0) return;
@@ -246,7 +251,7 @@ export async function sendDueConversions(deps: Deps, organizationId: string, now
 }
 
 /** The conversions waiting for a retry in the store's data (`deps.orgDb`), sent (its alarm). */
-export async function retryDueConversions(deps: Deps, now = new Date()) {
+export async function retryDueConversions(deps: StoreDeps, now = new Date()) {
   const due = await deps.orgDb
     .selectDistinct({ organizationId: conversions.organizationId })
     .from(conversions)

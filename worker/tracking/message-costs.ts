@@ -7,9 +7,9 @@
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { messageCosts, messageCostSyncs } from "../db/schema";
+import { messageCosts, messageCostSyncs } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { pricingCategoryOf } from "../whatsapp/contract";
 import { billingCountry } from "../whatsapp/country";
@@ -37,7 +37,7 @@ export interface CostRefresh {
  * cost nothing).
  */
 export async function refreshMessageCosts(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   from: string,
   to: string,
@@ -190,7 +190,7 @@ export async function costOfMessages(
 
 /** What the organization's messages cost in [from, to], by category, as Meta reports it. */
 export async function messageCostSummary(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   range: { from: string; to: string },
   now: number,

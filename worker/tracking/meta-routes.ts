@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { metaConfigInput, metaConfigUpdateInput, metaConnectInput } from "./meta-contract";
@@ -12,19 +13,19 @@ export const metaConfigRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
   .get("/", async (c) => c.json({ data: await meta.getMetaConfig(c.var.deps, c.var.member) }))
   .post("/", manage, ...jsonBody(metaConfigInput), async (c) => {
-    const config = await meta.saveMetaConfig(c.var.deps, c.var.member, c.req.valid("json"));
+    const config = await meta.saveMetaConfig(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: config }, 201);
   })
   .patch("/", manage, ...jsonBody(metaConfigUpdateInput), async (c) => {
-    const config = await meta.updateMetaConfig(c.var.deps, c.var.member, c.req.valid("json"));
+    const config = await meta.updateMetaConfig(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: config });
   })
   .delete("/", manage, async (c) => {
-    await meta.deleteMetaConfig(c.var.deps, c.var.member);
+    await meta.deleteMetaConfig(storeDeps(c), c.var.member);
     return c.json({ data: { success: true } });
   })
   .post("/connect", manage, ...jsonBody(metaConnectInput), async (c) => {
-    const result = await meta.connectPixel(c.var.deps, c.var.member, c.req.valid("json"));
+    const result = await meta.connectPixel(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: result });
   })
   .post("/test", async (c) => c.json({ data: await meta.testPixel(c.var.deps, c.var.member) }))

@@ -1,9 +1,14 @@
 import { eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type Db } from "../db/client";
-import { metaConnections, oauthExchanges, rateLimits, whatsappConnections } from "../db/schema";
+import {
+  metaConnections,
+  oauthExchanges,
+  rateLimits,
+  whatsappConnections,
+} from "../db/global-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { Deps, StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import { tryHit, type Limit } from "../http/rate-limit";
 import { tryReadWrite } from "../http/write-limits";
@@ -56,7 +61,7 @@ async function pixelGraph(deps: Deps, member: Member) {
 }
 
 async function store(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   pixelId: string,
   token: string,
@@ -94,7 +99,7 @@ export async function getMetaConfig({ db }: Deps, member: Member) {
 
 /** Connects a pixel by hand: the token must reach it. */
 export async function saveMetaConfig(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: { pixel_id: string; access_token: string },
 ) {
@@ -107,7 +112,7 @@ export async function saveMetaConfig(
 }
 
 export async function updateMetaConfig(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: { pixel_id?: string; access_token?: string },
 ) {
@@ -120,7 +125,7 @@ export async function updateMetaConfig(
   });
 }
 
-export async function deleteMetaConfig({ db, orgDb }: Deps, member: Member) {
+export async function deleteMetaConfig({ db, orgDb }: StoreDeps, member: Member) {
   const deleted = await db
     .delete(metaConnections)
     .where(eq(metaConnections.organizationId, member.organizationId))
@@ -140,7 +145,7 @@ export async function deleteMetaConfig({ db, orgDb }: Deps, member: Member) {
  * account's first pixel. With a pixel id, the organization's existing Meta token is used.
  */
 export async function connectPixel(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: { code: string } | { pixel_id: string },
 ) {
@@ -333,7 +338,7 @@ export type MetaCall = <T>(request: () => Promise<T>) => Promise<T>;
  * reason when fresh figures could not be kept: the view then shows what is kept beside it.
  */
 export async function refreshFigures<Row extends { day: string }>(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   figures: {
     name: "spend" | "costs";

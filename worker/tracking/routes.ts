@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import {
   requestInfo,
   requireCaller,
@@ -45,14 +46,14 @@ export const trackingRoutes = new Hono<AppContext>()
   .use("/sessions/*", publicCors)
   .use("/conversions", async (c, next) => (c.req.method === "GET" ? next() : publicCors(c, next)))
   .post("/sessions", requireTrackingAccess, ...jsonBody(trackingSessionInput), async (c) => {
-    const session = await tracking.createSession(c.var.deps, c.var.tracking, {
+    const session = await tracking.createSession(storeDeps(c), c.var.tracking, {
       session: c.req.valid("json"),
       clientIp: requestInfo(c).ip,
     });
     return c.json({ data: sessionFor(c, session) }, 201);
   })
   .get("/sessions/:id", requireTrackingAccess, async (c) => {
-    const session = await tracking.getSession(c.var.deps, c.var.tracking, {
+    const session = await tracking.getSession(storeDeps(c), c.var.tracking, {
       id: c.req.param("id"),
     });
     return c.json({ data: sessionFor(c, session) });
@@ -62,7 +63,7 @@ export const trackingRoutes = new Hono<AppContext>()
     requireTrackingAccess,
     ...jsonBody(trackingSessionUpdateInput),
     async (c) => {
-      const session = await tracking.associatePhone(c.var.deps, c.var.tracking, {
+      const session = await tracking.associatePhone(storeDeps(c), c.var.tracking, {
         id: c.req.param("id"),
         phoneNumber: c.req.valid("json").phone_number,
       });
@@ -73,18 +74,18 @@ export const trackingRoutes = new Hono<AppContext>()
     const record = c.var.tracking.publicKey
       ? tracking.recordPageConversion
       : tracking.recordConversion;
-    const conversion = await record(c.var.deps, c.var.tracking, {
+    const conversion = await record(storeDeps(c), c.var.tracking, {
       conversion: c.req.valid("json"),
       visit: visitOf(c),
     });
     return c.json({ data: conversion }, 201);
   })
   .get("/conversions", requireCaller, requireMember, queryParams(conversionsQuery), async (c) => {
-    const page = await tracking.listConversions(c.var.deps, c.var.member, c.req.valid("query"));
+    const page = await tracking.listConversions(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: page });
   })
   .post("/key/rotate", requireCaller, requireMember, requireRole("owner", "admin"), async (c) => {
-    const trackingKey = await rotateTrackingKey(c.var.deps, c.var.member);
+    const trackingKey = await rotateTrackingKey(storeDeps(c), c.var.member);
     return c.json({ data: { tracking_key: trackingKey } });
   })
   .post(
@@ -99,6 +100,6 @@ export const trackingRoutes = new Hono<AppContext>()
     },
   )
   .get("/stats", requireCaller, requireMember, queryParams(dateRangeQuery), async (c) => {
-    const stats = await tracking.trackingStats(c.var.deps, c.var.member, c.req.valid("query"));
+    const stats = await tracking.trackingStats(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: stats });
   });

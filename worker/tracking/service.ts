@@ -14,15 +14,10 @@ import {
   type SQL,
 } from "drizzle-orm";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import {
-  conversations,
-  conversions,
-  metaConnections,
-  trackingSessions,
-  whatsappConnections,
-} from "../db/schema";
+import { metaConnections, whatsappConnections } from "../db/global-schema";
+import { conversations, conversions, trackingSessions } from "../db/store-schema";
 import type { Member, TrackingCaller } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, forbidden, notFound } from "../http/errors";
 import { takeHits } from "../http/rate-limit";
 import { isSentToMeta } from "./capi-events";
@@ -148,7 +143,7 @@ interface SessionRequest {
 }
 
 export async function createSession(
-  { db, orgDb }: Deps,
+  { db, orgDb }: StoreDeps,
   caller: TrackingCaller,
   { session: input, clientIp }: SessionRequest,
 ) {
@@ -174,7 +169,7 @@ export async function createSession(
 }
 
 export async function getSession(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   { organizationId }: TrackingCaller,
   { id }: { id: string },
 ) {
@@ -182,7 +177,7 @@ export async function getSession(
 }
 
 export async function associatePhone(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   { organizationId }: TrackingCaller,
   { id, phoneNumber }: { id: string; phoneNumber: string },
 ) {
@@ -268,7 +263,7 @@ async function touchSession(db: OrganizationDb, sessionId: string, now: string) 
  * that ad click, and each (click, event) goes to Meta once.
  */
 export async function recordConversion(
-  deps: Deps,
+  deps: StoreDeps,
   { organizationId }: TrackingCaller,
   { conversion: input, visit }: TrackedConversion,
 ) {
@@ -310,7 +305,7 @@ type ConversionValues = typeof conversions.$inferInsert & { eventTime: string };
  * does not deduplicate click-to-WhatsApp events: a second (click, event) is kept for analytics
  * only.
  */
-async function storeConversion(deps: Deps, values: ConversionValues) {
+async function storeConversion(deps: StoreDeps, values: ConversionValues) {
   const { db, orgDb } = deps;
   const byDedupeKey = () =>
     orgDb.query.conversions.findFirst({
@@ -366,7 +361,7 @@ export type ConversationOfConversion = Pick<
  * and click id). Once per `dedupeKey`: `created` says whether this call recorded it.
  */
 export async function recordConversationConversion(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationOfConversion,
   event: {
     eventName: "lead" | "purchase";
@@ -435,7 +430,7 @@ function publicKeyProblem(input: ConversionData) {
  * about a phone proves nothing), never sent to Meta, and the answer says nothing about the phone.
  */
 export async function recordPageConversion(
-  deps: Deps,
+  deps: StoreDeps,
   { organizationId }: TrackingCaller,
   { conversion: input, visit }: TrackedConversion,
 ): Promise<RecordedConversion> {
@@ -479,7 +474,7 @@ const listedCustomData =
 
 /** One page of the organization's conversions in the range, newest first. */
 export async function listConversions(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   { organizationId }: Member,
   query: z.output<typeof conversionsQuery>,
 ): Promise<ConversionPage> {
@@ -522,7 +517,7 @@ export async function listConversions(
  * indexed columns. A range without sessions has a rate of 0.
  */
 export async function trackingStats(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   { organizationId }: Member,
   query: z.output<typeof dateRangeQuery>,
 ): Promise<TrackingStats> {

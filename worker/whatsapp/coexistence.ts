@@ -16,8 +16,9 @@ import {
 } from "../conversations/mappers";
 import { fromRows, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversations, messages, whatsappConnections } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { whatsappConnections } from "../db/global-schema";
+import { conversations, messages } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import {
@@ -103,7 +104,7 @@ function accountUpdateScope(update: AccountUpdatePayload): "account" | "number" 
  * Only a real change is audited and announced (`whatsapp_status`): Meta repeats its events.
  */
 export async function applyAccountUpdate(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   update: AccountUpdatePayload,
 ): Promise<void> {
@@ -222,7 +223,7 @@ const NAME_CONVERSATIONS = `
  * its name. A contact alone creates no conversation.
  */
 export async function applyPhoneContacts(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   contacts: StateSyncPayload[],
 ): Promise<RealtimeEvent[]> {
@@ -314,7 +315,7 @@ const COUNT_ECHOES = `
  * changes the message it names instead.
  */
 export async function ingestEchoes(
-  deps: Deps,
+  deps: StoreDeps,
   connection: Connection,
   echoes: ArrivedEcho[],
 ): Promise<RealtimeEvent[]> {
@@ -385,7 +386,7 @@ function echoRow(echo: InboundMessage, sender: ArrivedEcho["sender"], conversati
   return row;
 }
 
-async function storeEchoes(deps: Deps, organizationId: string, rows: EchoRow[]) {
+async function storeEchoes(deps: StoreDeps, organizationId: string, rows: EchoRow[]) {
   if (rows.length === 0) return [];
   const json = JSON.stringify(rows);
   const [stored, counted, held] = await orgStatements(deps.orgDb, [
@@ -474,7 +475,7 @@ const ORIGINAL_OF_CORRECTION = `
  * and only in that customer's conversation. An unknown message is logged and left.
  */
 export async function applyCorrections(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   corrections: Correction[],
   direction: "inbound" | "outbound",
@@ -511,7 +512,7 @@ export async function applyCorrections(
   return events;
 }
 
-async function editMessage(deps: Deps, original: MessageRow, edit: CorrectionPayload) {
+async function editMessage(deps: StoreDeps, original: MessageRow, edit: CorrectionPayload) {
   const at = isoFromSeconds(edit.timestamp);
   if (original.deletedAt || (original.editedAt && original.editedAt > at)) return null;
   const replacement = edit.edit?.message;
@@ -534,7 +535,7 @@ async function editMessage(deps: Deps, original: MessageRow, edit: CorrectionPay
   return row ?? null;
 }
 
-async function revokeMessage(deps: Deps, original: MessageRow, revoke: CorrectionPayload) {
+async function revokeMessage(deps: StoreDeps, original: MessageRow, revoke: CorrectionPayload) {
   if (original.deletedAt) return null; // Repeated.
   const [row] = await deps.orgDb
     .update(messages)
@@ -554,7 +555,7 @@ async function revokeMessage(deps: Deps, original: MessageRow, revoke: Correctio
 }
 
 /** The list's preview follows a changed message when it is the conversation's latest. */
-async function followPreview(deps: Deps, changed: MessageRow) {
+async function followPreview(deps: StoreDeps, changed: MessageRow) {
   const latest = await deps.orgDb.query.messages.findFirst({
     where: and(
       eq(messages.conversationId, changed.conversationId),
@@ -591,7 +592,7 @@ const SET_THREAD_HOLDER = `
  * without a conversation is logged and left: a handover alone is not a conversation.
  */
 export async function applyHandovers(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   handovers: HandoverPayload[],
 ): Promise<RealtimeEvent[]> {

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db, OrganizationDb } from "../db/client";
-import { agents, whatsappConnections } from "../db/schema";
+import { whatsappConnections } from "../db/global-schema";
+import { agents } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { Deps, StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import type { HistoryImport, WhatsappConfig, WhatsappTestResult } from "./contract";
 import { historyImportOf } from "./history-import";
@@ -32,7 +33,7 @@ const toConfig = (row: ConnectionRow, historyImport: HistoryImport | null): What
  * The connection as the console sees it: a number shared with the WhatsApp Business app says
  * where the import of its history stands (in the organization's data, where `orgDb` is).
  */
-async function configOf({ orgDb }: Deps, row: ConnectionRow): Promise<WhatsappConfig> {
+async function configOf({ orgDb }: StoreDeps, row: ConnectionRow): Promise<WhatsappConfig> {
   const historyImport = row.coexistence ? await historyImportOf(orgDb, row.organizationId) : null;
   return toConfig(row, historyImport);
 }
@@ -95,14 +96,14 @@ async function refusedAt<T>(path: string, call: Promise<T>) {
   }
 }
 
-export async function getConfig(deps: Deps, member: Member): Promise<WhatsappConfig> {
+export async function getConfig(deps: StoreDeps, member: Member): Promise<WhatsappConfig> {
   const row = await findConnection(deps.db, member.organizationId);
   if (!row) throw notConnected();
   return configOf(deps, row);
 }
 
 export async function saveConfig(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: z.output<typeof whatsappConfigInput>,
 ): Promise<WhatsappConfig> {
@@ -149,7 +150,7 @@ export async function saveConfig(
 }
 
 export async function updateConfig(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: z.output<typeof whatsappConfigUpdateInput>,
 ): Promise<WhatsappConfig> {
@@ -184,7 +185,7 @@ export async function updateConfig(
   return configOf(deps, row!);
 }
 
-export async function deleteConfig({ db, orgDb }: Deps, member: Member) {
+export async function deleteConfig({ db, orgDb }: StoreDeps, member: Member) {
   const deleted = await db
     .delete(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, member.organizationId))
@@ -213,7 +214,7 @@ export async function testConfig(deps: Deps, member: Member): Promise<WhatsappTe
 
 /** Re-checks the stored number with Meta and marks the connection connected (or error). */
 export async function reconnect(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   { phoneNumber }: { phoneNumber: string | undefined },
 ) {

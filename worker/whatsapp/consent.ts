@@ -10,8 +10,8 @@ import { conversationUpdate, type ConversationRow } from "../conversations/mappe
 import type { MarketingOptOutSource } from "../conversations/contract";
 import { fromRows, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversations } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { conversations } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import type { RealtimeEvent } from "../realtime/contract";
 import { isoFromSeconds, type InboundMessage } from "./inbound-content";
 import { validBsuid, validWaId } from "./customer-identity";
@@ -141,7 +141,7 @@ const SET_CONVERSATION_CONSENT = `
  * without a conversation yet) and on their conversation. Answers the conversations changed.
  */
 export async function recordConsent(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   changes: ConsentChange[],
 ): Promise<ConversationRow[]> {
@@ -192,7 +192,7 @@ function latestPerCustomer(changes: ConsentChange[]) {
  * customer is logged and left. A customer without a conversation keeps it for when they write.
  */
 export async function applyUserPreferences(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   preferences: UserPreferencePayload[],
 ): Promise<RealtimeEvent[]> {
@@ -233,7 +233,7 @@ const LIMIT_MARKETING = `
  * them out of marketing for 24 h. Answers the conversation when it changed.
  */
 export async function applyMarketingFailure(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversation: Pick<ConversationRow, "id" | "waUserId" | "phoneNumber">,
   failure: "stopped" | "limited",
@@ -267,7 +267,7 @@ export interface WrittenConsent {
 
 /** The customers' opt-out and opt-in words, recorded by the message's time. */
 export async function applyConsentWords(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   written: WrittenConsent[],
 ): Promise<ConversationRow[]> {

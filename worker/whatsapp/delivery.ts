@@ -5,7 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { organizations, whatsappConnections } from "../db/schema";
+import { organizations, whatsappConnections } from "../db/global-schema";
 import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
 import { servedByItsStore, storeAt, storeRefused, storeRoute } from "../stores/registry";

@@ -11,8 +11,9 @@ import type { MessageStatus } from "../conversations/contract";
 import { preview } from "../conversations/mappers";
 import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { historyImports, historyPages, whatsappConnections } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { whatsappConnections } from "../db/global-schema";
+import { historyImports, historyPages } from "../db/store-schema";
+import type { StoreDeps } from "../http/deps";
 import { spanishGraphError } from "../meta/graph";
 import { publish } from "../realtime/publish";
 import type { HistoryImport } from "./contract";
@@ -188,7 +189,7 @@ const progressEvent = (historyImport: HistoryImport) => ({
  * writes: a few statements whatever the chunk's size. Answers whether pages were held.
  */
 export async function holdHistory(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   history: HistoryPayload[],
 ): Promise<boolean> {
@@ -266,7 +267,7 @@ export async function historyImportOf(
  * only its error says what the new request met.
  */
 export async function recordHistoryRequest(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   request: { requested: boolean; error: string | null },
 ): Promise<HistoryImport> {
@@ -477,7 +478,7 @@ const anyPageLeft = async (orgDb: OrganizationDb, organizationId: string) =>
  * the store has no room, else never.
  */
 export async function importHistory(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   at: Date,
 ): Promise<number | null> {
@@ -586,7 +587,7 @@ async function dropStalePages(orgDb: OrganizationDb, organizationId: string, at:
 
 /** The import as it stands, to the consoles: one event a run. */
 /** No room in the store: said on the import, and looked at again in a day (retention frees room). */
-async function waitForRoom(deps: Deps, organizationId: string) {
+async function waitForRoom(deps: StoreDeps, organizationId: string) {
   const now = new Date().toISOString();
   await orgStatements(deps.orgDb, [
     { sql: STOP_FOR_ROOM, params: [organizationId, STORE_FULL_TEXT, now] },
@@ -595,7 +596,7 @@ async function waitForRoom(deps: Deps, organizationId: string) {
   return Date.now() + DAY_MS;
 }
 
-async function publishProgress(deps: Deps, organizationId: string) {
+async function publishProgress(deps: StoreDeps, organizationId: string) {
   const historyImport = await historyImportOf(deps.orgDb, organizationId);
   if (historyImport) await publish(deps.env, organizationId, progressEvent(historyImport));
 }
@@ -604,7 +605,7 @@ async function publishProgress(deps: Deps, organizationId: string) {
  * No page is left: the import is done once Meta has said it sent everything (otherwise later
  * chunks schedule the job again). Publishes when this run changed something.
  */
-async function finishIfComplete(deps: Deps, organizationId: string, ranPages: boolean) {
+async function finishIfComplete(deps: StoreDeps, organizationId: string, ranPages: boolean) {
   const [finished] = await orgStatements(deps.orgDb, [
     {
       sql: `${FINISH_IMPORT} RETURNING id`,

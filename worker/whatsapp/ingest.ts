@@ -4,11 +4,11 @@
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
 import { and, eq } from "drizzle-orm";
-import { conversations, conversions, messages, trackingSessions } from "../db/schema";
+import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
 import { autoAssign } from "../team-inbox/assignment";
 import type { AutoAssignMode } from "../team-inbox/contract";
 import { isAiConfigured } from "../ai/client";
-import type { Deps } from "../http/deps";
+import type { Deps, StoreDeps } from "../http/deps";
 import {
   conversationUpdate,
   preview,
@@ -254,7 +254,7 @@ export interface PartOutcome {
  * published. Scheduling the replies and transcripts is the caller's (the store queues its own). Every effect is idempotent by wamid.
  */
 export async function ingestDeliveryPart(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   part: DeliveryPart,
 ): Promise<PartOutcome> {
@@ -330,7 +330,7 @@ interface Customer extends CustomerIdentity {
  * hundred. Per-message work is left to what needs it (ad clicks, tracked visits, reactions).
  */
 async function ingestMessages(
-  deps: Deps,
+  deps: StoreDeps,
   connection: Connection,
   arrived: ArrivedMessage[],
   /** Receives the count, the conversations to answer and the voice notes to transcribe. */
@@ -573,7 +573,7 @@ export const INGEST_BATCH = {
  * left to itself the planner may scan a whole table per delivery.
  */
 async function storeMessages(
-  deps: Deps,
+  deps: StoreDeps,
   { organizationId, defaultAgentId }: Connection,
   incoming: IncomingMessage[],
   customers: Customer[],
@@ -621,7 +621,7 @@ const REF_CODE = /\bAT-[2-9A-HJ-NP-Z]{6}\b/;
  * the session's parameters, once.
  */
 async function matchTrackedVisit(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversation: ConversationRow,
   content: string,
@@ -665,7 +665,7 @@ async function matchTrackedVisit(
 
 /** A customer's reaction lives on the message it reacts to; an empty emoji removes it. */
 async function ingestReaction(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   message: InboundMessage,
   from: string,
@@ -709,7 +709,7 @@ interface FollowedChange {
  * conversation: a customer nobody knows, a repeated notice or a late one (logged).
  */
 async function followIdentityChange(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   message: InboundMessage,
 ): Promise<FollowedChange | null> {
@@ -760,7 +760,7 @@ async function followIdentityChange(
 
 /** A click-to-WhatsApp ad: one `conversation_start` conversion per click id. */
 async function recordAdClick(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   conversation: ConversationRow,
   referral: NonNullable<InboundMessage["referral"]>,

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { AppError } from "../http/errors";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { oauthExchangeInput } from "./contract";
+import { inOrganizationData } from "../stores/organization-parts";
 import * as oauth from "./oauth-service";
 
 /** The browser's half of the redirect flow's state (see `oauth.authUrl`). */
@@ -28,18 +29,15 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
     const member = await oauth.memberFromState(c.var.db, c.env, c.req.query("state") ?? "", nonce);
     if (!member) return fail("invalid_state");
-    try {
-      // No bearer token on Facebook's redirect: the signed state names the member.
-      const result = await oauth.connectWithCode(
-        c.var.deps,
-        { ...member, ip: requestInfo(c).ip },
-        { code, redirect_uri: oauth.callbackUrl(c.env) },
-      );
-      return c.redirect(`/oauth-success?${new URLSearchParams({ phone: result.phone_number })}`);
-    } catch (error) {
-      if (error instanceof AppError) return fail(error.code, error.message);
-      throw error;
-    }
+    // No bearer token on Facebook's redirect: the signed state names the member, and the number
+    // is connected in the organization's store.
+    const result = await inOrganizationData(c.var.deps, member.organizationId, {
+      kind: "whatsapp-connect",
+      member: { ...member, ip: requestInfo(c).ip },
+      input: { code, redirect_uri: oauth.callbackUrl(c.env) },
+    });
+    if ("error" in result) return fail(result.error.code, result.error.message);
+    return c.redirect(`/oauth-success?${new URLSearchParams({ phone: result.phone_number })}`);
   })
   .use(requireCaller, requireMember)
   /** What the console's Facebook SDK needs (public values; null when Meta is not configured). */
@@ -67,6 +65,6 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     return c.json({ data: { url, state } });
   })
   .post("/exchange", requireRole("owner", "admin"), ...jsonBody(oauthExchangeInput), async (c) => {
-    const result = await oauth.connectWithCode(c.var.deps, c.var.member, c.req.valid("json"));
+    const result = await oauth.connectWithCode(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: result });
   });

@@ -5,12 +5,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
-import { auditIn } from "../stores/organization-parts";
 import type { Db } from "../db/client";
-import { oauthExchanges, whatsappConnections } from "../db/schema";
+import { oauthExchanges, whatsappConnections } from "../db/global-schema";
 import type { Env } from "../env";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import { recordAudit } from "../audit/service";
+import type { Deps, StoreDeps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
@@ -147,7 +147,7 @@ function randomPin() {
  * history are asked of Meta (`requestAppData`).
  */
 export async function connectWithCode(
-  deps: Deps,
+  deps: StoreDeps,
   member: Member,
   input: ExchangeInput,
 ): Promise<ExchangeResult> {
@@ -240,8 +240,8 @@ export async function connectWithCode(
     console.error("saving the WhatsApp connection failed", error);
     throw connectionError("save_failed");
   }
-  // Facebook's redirect reaches the Worker, not the store: the entry goes where the data is.
-  await auditIn(deps, member.organizationId, {
+  await recordAudit(deps.orgDb, {
+    organizationId: member.organizationId,
     action: "whatsapp.connect",
     userId: member.userId,
     target: number.id,
@@ -272,7 +272,7 @@ const APP_DATA = [
  * again; one Meta refused is tried again when the number is connected again. A refusal does not
  * undo the connection: it is said in Spanish, in the history import and in the answer.
  */
-async function requestAppData(deps: Deps, connection: ConnectionRow) {
+async function requestAppData(deps: StoreDeps, connection: ConnectionRow) {
   const token = await decryptSecret(connection.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
   const graph = metaGraph(deps.env, token);
   const refusals: string[] = [];

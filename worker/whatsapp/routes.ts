@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppContext } from "../http/context";
+import { storeDeps } from "../http/deps";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
@@ -11,24 +12,24 @@ const manage = requireRole("owner", "admin");
 /** `/whatsapp-config`: the organization's number. Reading is for every member; changes for owners/admins. */
 export const whatsappConfigRoutes = new Hono<AppContext>()
   .use(requireCaller, requireMember)
-  .get("/", async (c) => c.json({ data: await connections.getConfig(c.var.deps, c.var.member) }))
+  .get("/", async (c) => c.json({ data: await connections.getConfig(storeDeps(c), c.var.member) }))
   .post("/", manage, ...jsonBody(whatsappConfigInput), async (c) => {
-    const config = await connections.saveConfig(c.var.deps, c.var.member, c.req.valid("json"));
+    const config = await connections.saveConfig(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: config }, 201);
   })
   .patch("/", manage, ...jsonBody(whatsappConfigUpdateInput), async (c) => {
-    const config = await connections.updateConfig(c.var.deps, c.var.member, c.req.valid("json"));
+    const config = await connections.updateConfig(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: config });
   })
   .delete("/", manage, async (c) => {
-    await connections.deleteConfig(c.var.deps, c.var.member);
+    await connections.deleteConfig(storeDeps(c), c.var.member);
     return c.json({ data: { success: true } });
   })
   .post("/test", async (c) => {
     return c.json({ data: await connections.testConfig(c.var.deps, c.var.member) });
   })
   .post("/connect", manage, ...jsonBody(whatsappConnectInput), async (c) => {
-    const config = await connections.reconnect(c.var.deps, c.var.member, {
+    const config = await connections.reconnect(storeDeps(c), c.var.member, {
       phoneNumber: c.req.valid("json").phone_number,
     });
     return c.json({ data: config });
@@ -37,7 +38,7 @@ export const whatsappConfigRoutes = new Hono<AppContext>()
     return c.json({ data: await connections.generateWebhookToken(c.var.deps, c.var.member) });
   })
   .get("/templates", async (c) => {
-    return c.json({ data: await listTemplates(c.var.deps, c.var.member) });
+    return c.json({ data: await listTemplates(storeDeps(c), c.var.member) });
   })
   .get("/business-info", async (c) => {
     return c.json({ data: await connections.businessInfo(c.var.deps, c.var.member) });

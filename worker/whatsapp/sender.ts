@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { AiSource } from "../conversations/contract";
 import { orgBatch } from "../db/client";
-import { conversations, messages } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { conversations, messages } from "../db/store-schema";
+import type { Deps, StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import {
   assertWindowOpen,
@@ -90,19 +90,19 @@ function assertWindow(conversation: ConversationRow, delivery: Delivery) {
  * reason), whatever went wrong on the way, unless `laterWhenThrottled` takes it back (null).
  */
 export async function sendOutbound(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   outbound: Outbound,
   options: SendOptions & { laterWhenThrottled: true },
 ): Promise<ReturnType<typeof toMessage> | null>;
 export async function sendOutbound(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   outbound: Outbound,
   options?: SendOptions,
 ): Promise<ReturnType<typeof toMessage>>;
 export async function sendOutbound(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   outbound: Outbound,
   options: SendOptions = {},
@@ -170,7 +170,12 @@ export async function sendOutbound(
  * A send Meta refused for throughput, taken back: its message deleted and the conversation's
  * last message as it was (unless another message moved it meanwhile). Nothing was published.
  */
-async function takeBack(deps: Deps, conversation: ConversationRow, stored: MessageRow, at: string) {
+async function takeBack(
+  deps: StoreDeps,
+  conversation: ConversationRow,
+  stored: MessageRow,
+  at: string,
+) {
   const { orgDb } = deps;
   await orgBatch(orgDb, [
     orgDb
@@ -207,7 +212,7 @@ function followUpWait(senderType: Outbound["senderType"], now: string) {
  * its side ("Tomar la conversación"); the row as it is now, or null when nothing changed.
  */
 async function takeThread(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   sent: MessageRow,
   accepted: boolean,
@@ -228,7 +233,7 @@ async function takeThread(
  * one statement so that two clicks (or two members) send it once; the second gets 409.
  */
 export async function resendOutbound(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   failed: MessageRow,
   delivery: Delivery,
@@ -268,7 +273,7 @@ export const notFailed = () =>
  * past `sent`, or `failed` by a status), and the held statuses' other events (a consent).
  */
 async function deliverStored(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   stored: MessageRow,
   outcome: Awaited<ReturnType<typeof attempt>>,
@@ -403,7 +408,7 @@ export const textDelivery = (content: string): Delivery => ({
 
 /** A free-form text: a team member's reply or the AI's. */
 export function sendText(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   text: Pick<Outbound, "content" | "senderType" | "senderUserId" | "suggestedByAi" | "aiSources">,
 ) {

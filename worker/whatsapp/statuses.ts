@@ -11,8 +11,8 @@
  * so the rare race where both apply it changes nothing twice.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { conversations, heldStatuses, messages } from "../db/schema";
-import type { Deps } from "../http/deps";
+import { conversations, heldStatuses, messages } from "../db/store-schema";
+import type { Deps, StoreDeps } from "../http/deps";
 import { conversationUpdate, toMessage, type MessageRow } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
 import type { RealtimeEvent } from "../realtime/contract";
@@ -66,7 +66,7 @@ function statusOf(status: StatusUpdate): Exclude<MessageStatus, "pending"> | nul
 
 const nothing = (): StatusesApplied => ({ events: [], broadcastResultsChanged: false });
 
-const findByWamid = (deps: Deps, organizationId: string, wamid: string) =>
+const findByWamid = (deps: StoreDeps, organizationId: string, wamid: string) =>
   deps.orgDb.query.messages.findFirst({
     where: and(eq(messages.organizationId, organizationId), eq(messages.wamid, wamid)),
   });
@@ -75,7 +75,7 @@ const findByWamid = (deps: Deps, organizationId: string, wamid: string) =>
  * A status from a webhook: applied to its message, or held when no message has its wamid yet.
  */
 export async function ingestStatus(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   status: StatusUpdate,
 ): Promise<StatusesApplied> {
@@ -112,7 +112,7 @@ export async function ingestStatus(
  * or the store's job.
  */
 export async function applyHeldStatuses(
-  deps: Deps,
+  deps: StoreDeps,
   row: MessageRow,
   held?: HeldStatus[],
 ): Promise<StatusesApplied> {
@@ -203,7 +203,7 @@ const STRANDED_PER_RUN = 100;
  * is the last Meta sends. The store's `held_statuses` job; answers what changed and whether
  * more are left.
  */
-export async function applyStrandedStatuses(deps: Deps, organizationId: string) {
+export async function applyStrandedStatuses(deps: StoreDeps, organizationId: string) {
   const stranded = await deps.orgDb
     .selectDistinct({ wamid: heldStatuses.wamid })
     .from(heldStatuses)
@@ -246,7 +246,7 @@ export const heldStatusesOf = (orgDb: OrganizationDb, organizationId: string, wa
  * Answers the message as it is after.
  */
 async function applyStatus(
-  deps: Deps,
+  deps: StoreDeps,
   row: MessageRow,
   status: StatusUpdate,
 ): Promise<StatusesApplied & { row: MessageRow }> {
@@ -310,7 +310,7 @@ export const messageStatusEvent = (row: MessageRow): RealtimeEvent => ({
  * 131050 (the customer stopped marketing) and 131049 (Meta's per-user limit) speak of the
  * customer, not of the message: recorded by the status's time, even for a repeated status.
  */
-async function consentOfFailure(deps: Deps, row: MessageRow, status: StatusUpdate) {
+async function consentOfFailure(deps: StoreDeps, row: MessageRow, status: StatusUpdate) {
   const failure = marketingFailure(status.errors?.[0]?.code);
   if (!failure) return null;
   const conversation = await deps.orgDb.query.conversations.findFirst({
@@ -326,7 +326,7 @@ async function consentOfFailure(deps: Deps, row: MessageRow, status: StatusUpdat
  * What Meta bills for an outbound message, stored from the first status that carries it
  * (Meta repeats it on delivered and read). A malformed `pricing` is ignored, never fatal.
  */
-async function storePricing(deps: Deps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
+async function storePricing(deps: StoreDeps, row: MessageRow, pricing: StatusUpdate["pricing"]) {
   if (row.billable !== null || typeof pricing?.billable !== "boolean") return;
   await deps.orgDb
     .update(messages)

@@ -4,7 +4,7 @@
  * queued), its events sent once that has committed.
  */
 import type { Env } from "../env";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { holdingEvents, type HeldEvents } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import type { StoreJobName } from "../stores/store-jobs";
@@ -16,7 +16,7 @@ import { FOLLOW_UP_LOOK_MS } from "../follow-ups/sending";
 export interface DeliveryStore {
   env: Env;
   storage: DurableObjectStorage;
-  depsFor(organizationId: string): Deps;
+  depsFor(organizationId: string): StoreDeps;
   queueReply(organizationId: string, conversationId: string): Promise<void>;
   queueTranscripts(organizationId: string, messageIds: string[]): Promise<void>;
   /** One of its jobs due at `dueAt` (the history a delivery held: imported in the background). */

@@ -4,9 +4,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { whatsappTemplates } from "../db/schema";
+import { whatsappTemplates } from "../db/store-schema";
 import type { Member } from "../http/context";
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
 import { metaFailure } from "../meta/graph";
@@ -24,7 +24,7 @@ type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
 
 /** Asks Meta for the account's templates and stores them (unless told not to); answers the fresh list. */
 async function refreshTemplates(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   sender: Sender,
 ): Promise<WhatsappTemplate[]> {
@@ -74,7 +74,7 @@ async function refreshTemplates(
 }
 
 /** `GET /whatsapp-config/templates`: always Meta's current list, kept. */
-export async function listTemplates(deps: Deps, member: Member) {
+export async function listTemplates(deps: StoreDeps, member: Member) {
   const sender = await connectedSender(deps, member.organizationId);
   if (!sender) throw notConnected();
   return { templates: await refreshTemplates(deps, member.organizationId, sender) };
@@ -87,7 +87,7 @@ export async function listTemplates(deps: Deps, member: Member) {
  * a follow-up). Without a connected number there is no list to ask for.
  */
 export async function readTemplates<T>(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   read: () => Promise<T | undefined>,
 ): Promise<T | undefined> {
@@ -114,7 +114,7 @@ function findStored(db: OrganizationDb, organizationId: string, name: string, la
  * text the customer will read. A template we have not seen yet is looked up at Meta.
  */
 export async function prepareTemplate(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   input: { name: string; language: string; parameters: string[] },
 ) {
@@ -173,7 +173,7 @@ export interface TemplateStatusUpdate {
  * (`entry[].id`, which several may share: agencies): its own copy of the template.
  */
 export async function applyTemplateStatus(
-  { orgDb }: Deps,
+  { orgDb }: StoreDeps,
   organizationId: string,
   update: TemplateStatusUpdate,
 ) {

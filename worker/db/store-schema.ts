@@ -1,7 +1,9 @@
 /**
- * The whole data model, in one place. drizzle-kit turns it into SQL under migrations/.
- * Timestamps are ISO-8601 UTC strings (they sort as text and are what the API returns).
- * Every row a tenant owns carries `organization_id`; services always filter on it.
+ * An organization's own data, in its store's SQLite (contract section 15, decision 0075): the
+ * store migrates itself with durable-objects/store-migrations.ts, which must create what this
+ * declares (tests/api/store-schema.test.ts checks every column). Nothing here is in D1, and
+ * nothing of D1 is here: a user is named by id, without a foreign key the store cannot hold.
+ * Every row carries `organization_id`, the store's own organization.
  */
 import { sql } from "drizzle-orm";
 import {
@@ -16,23 +18,14 @@ import {
 import {
   AGENT_MODELS,
   AGENT_MODES,
-  DEFAULT_AI_MONTHLY_TOKEN_BUDGET,
   DEFAULT_MODEL,
   DEFAULT_TEMPERATURE,
   WHATSAPP_STATUSES,
 } from "../agents/contract";
-import { uuidv7 } from "./ids";
-import { ROLES } from "../auth/contract";
 import { CONVERSION_EVENTS } from "../tracking/contract";
-import {
-  CONVERSATION_STAGES,
-  DEFAULT_CURRENCY,
-  DETECTED_EVENTS,
-  SUGGESTION_STATUSES,
-} from "../sales/contract";
+import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../sales/contract";
 import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../whatsapp/contract";
-import { AUTO_ASSIGN_MODES, type LabelRef } from "../team-inbox/contract";
-import { STORE_JURISDICTIONS, STORE_STATES } from "../stores/contract";
+import { type LabelRef } from "../team-inbox/contract";
 import {
   type AiDraft,
   type AiSource,
@@ -54,208 +47,13 @@ import {
   PAUSE_REASONS,
   type AudienceCriteria,
 } from "../broadcasts/contract";
-import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../organizations/contract";
 import { FOLLOW_UP_SEND_STATES } from "../follow-ups/contract";
 import type { ConversationStage } from "../sales/contract";
 
-const id = () =>
-  text("id")
-    .primaryKey()
-    .$defaultFn(() => uuidv7());
-const createdAt = () =>
-  text("created_at")
-    .notNull()
-    .$defaultFn(() => new Date().toISOString());
-const updatedAt = () =>
-  text("updated_at")
-    .notNull()
-    .$defaultFn(() => new Date().toISOString());
-const organizationId = () =>
-  text("organization_id")
-    .notNull()
-    .references(() => organizations.id, { onDelete: "cascade" });
+import { createdAt, id, updatedAt } from "./columns";
 
-export type { Role } from "../auth/contract";
-
-// ── Accounts ────────────────────────────────────────────────────────────────
-
-/** A person who signs in. The spec's "profile" is this row's public part (id, full_name, email). */
-export const users = sqliteTable("users", {
-  id: id(),
-  email: text("email").notNull().unique(), // stored trimmed and lower-cased
-  passwordHash: text("password_hash").notNull(),
-  fullName: text("full_name").notNull(),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
-
-/** Server-side record behind every access token: revoking it revokes the token. */
-export const sessions = sqliteTable(
-  "sessions",
-  {
-    id: id(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    expiresAt: text("expires_at").notNull(),
-    revokedAt: text("revoked_at"),
-    userAgent: text("user_agent"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("sessions_user_idx").on(t.userId)],
-);
-
-/** Fixed-window counters for rate limits (login failures, registrations, public endpoints). */
-export const rateLimits = sqliteTable("rate_limits", {
-  key: text("key").primaryKey(),
-  count: integer("count").notNull(),
-  resetAt: integer("reset_at").notNull(), // epoch milliseconds
-});
-
-// ── Organizations and their members ────────────────────────────────────────
-
-export const organizations = sqliteTable(
-  "organizations",
-  {
-    id: id(),
-    name: text("name").notNull(),
-    industry: text("industry").notNull(),
-    description: text("description"),
-    address: text("address"),
-    employeeCount: text("employee_count").notNull(),
-    servicesOffered: text("services_offered").notNull(),
-    businessHours: text("business_hours").notNull(),
-    city: text("city").notNull(),
-    country: text("country").notNull(),
-    aiUseCase: text("ai_use_case").notNull(),
-    /** Public key a business's own web pages send to create tracking sessions. */
-    trackingKey: text("tracking_key")
-      .notNull()
-      .$defaultFn(() => crypto.randomUUID().replaceAll("-", "")),
-    /** Currency of sales recorded in the console when none is given (ISO 4217). */
-    currency: text("currency").notNull().default(DEFAULT_CURRENCY),
-    /** Model tokens the organization may spend a calendar month (UTC); the owner sets it. */
-    aiMonthlyTokenBudget: integer("ai_monthly_token_budget")
-      .notNull()
-      .default(DEFAULT_AI_MONTHLY_TOKEN_BUDGET),
-    /** `round_robin`: handed-off and new conversations go to an available member. */
-    autoAssign: text("auto_assign", { enum: AUTO_ASSIGN_MODES }).notNull().default("off"),
-    /** IANA time zone of the business; its broadcasts' quiet hours are in it. */
-    timeZone: text("time_zone").notNull().default(DEFAULT_TIME_ZONE),
-    /** No broadcast is sent from start to end (HH:MM local, crossing midnight when start > end). */
-    quietHoursStart: text("quiet_hours_start").notNull().default(DEFAULT_QUIET_HOURS.start),
-    quietHoursEnd: text("quiet_hours_end").notNull().default(DEFAULT_QUIET_HOURS.end),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [uniqueIndex("organizations_tracking_key_idx").on(t.trackingKey)],
-);
-
-/**
- * Where each organization's data lives (docs/decisions/0052): its store, a Durable Object with
- * SQLite storage reached by `store_id` (never by a name made from the organization id, so a
- * a restore changes this row alone), in `jurisdiction` when it has one. `state` is `store` for
- * every organization since migration 0028 (decision 0075); any other value is one the upgrade
- * stop left unmoved, which this release does not serve (`store_required`).
- */
-export const organizationStores = sqliteTable("organization_stores", {
-  organizationId: text("organization_id")
-    .primaryKey()
-    .references(() => organizations.id, { onDelete: "cascade" }),
-  storeId: text("store_id")
-    .notNull()
-    .unique()
-    .$defaultFn(() => uuidv7()),
-  jurisdiction: text("jurisdiction", { enum: STORE_JURISDICTIONS }),
-  state: text("state", { enum: STORE_STATES }).notNull().default("d1"),
-  /** The newest store migration the store has applied (it migrates itself when it wakes). */
-  schemaVersion: integer("schema_version").notNull().default(0),
-  /** The store's size on disk and messages, as it last reported them. */
-  bytes: integer("bytes").notNull().default(0),
-  messages: integer("messages").notNull().default(0),
-  /**
-   * When the store last ran its daily jobs (retention), as it reported them: the daily cron wakes
-   * only the stores whose day has not run since yesterday (an alarm that failed).
-   */
-  dailyRunAt: text("daily_run_at"),
-  updatedAt: updatedAt(),
-});
-
-/**
- * Organizations deleted (their last owner deleted their account), recorded in the deletion's
- * batch: the evidence a store needs before it erases itself when its registry row is gone
- * (decision 0067). A registry row missing for any other reason (a table rebuilt, a restore)
- * must never erase a store. No foreign key: the organization is gone.
- */
-export const deletedOrganizations = sqliteTable("deleted_organizations", {
-  organizationId: text("organization_id").primaryKey(),
-  deletedAt: text("deleted_at").notNull(),
-});
-
-/** A user belongs to at most one organization (the spec: "members of one organization"). */
-export const memberships = sqliteTable(
-  "memberships",
-  {
-    id: id(),
-    organizationId: organizationId(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ROLES }).notNull(),
-    /** "Disponible" / "Ausente": only available members get conversations by round robin. */
-    available: integer("available", { mode: "boolean" }).notNull().default(true),
-    /** Most open conversations round robin gives them; null: no limit. */
-    maxOpen: integer("max_open"),
-    /** When round robin last gave them one: ties go to who waited longest. */
-    lastAssignedAt: text("last_assigned_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex("memberships_user_idx").on(t.userId),
-    index("memberships_organization_idx").on(t.organizationId, t.role),
-  ],
-);
-
-/** Single-use invitation link; only the SHA-256 of its token is stored. */
-export const invitations = sqliteTable(
-  "invitations",
-  {
-    id: id(),
-    organizationId: organizationId(),
-    email: text("email").notNull(),
-    role: text("role", { enum: ROLES }).notNull(),
-    tokenHash: text("token_hash").notNull(),
-    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
-    expiresAt: text("expires_at").notNull(),
-    acceptedAt: text("accepted_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex("invitations_token_idx").on(t.tokenHash),
-    index("invitations_organization_idx").on(t.organizationId),
-  ],
-);
-
-/**
- * The organizations a person has been part of (by user id, from the membership) or invited to
- * (by e-mail), which may hold data naming them (decision 0053). A store cannot be searched from
- * outside, so an account's export and deletion visit exactly these. A row outlives the
- * membership or invitation it came from (the organization's trail still names the person) and
- * goes with the account.
- */
-export const organizationPeople = sqliteTable(
-  "organization_people",
-  {
-    organizationId: organizationId(),
-    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
-    email: text("email"),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex("organization_people_user_idx").on(t.userId, t.organizationId),
-    uniqueIndex("organization_people_email_idx").on(t.email, t.organizationId),
-  ],
-);
+/** The store's own organization (store_owner); kept on every row, as every query filters on it. */
+const organizationId = () => text("organization_id").notNull();
 
 // ── AI agents ───────────────────────────────────────────────────────────────
 
@@ -309,7 +107,7 @@ export const conversations = sqliteTable(
     unreadCount: integer("unread_count").notNull().default(0),
     agentId: text("agent_id").references(() => agents.id, { onDelete: "set null" }),
     /** The team member holding the conversation; while set, the AI stays silent there. */
-    assigneeId: text("assignee_id").references(() => users.id, { onDelete: "set null" }),
+    assigneeId: text("assignee_id"),
     /** Its labels as shown, [{id, name, color}], kept with `conversation_labels` (JSON). */
     labels: text("labels", { mode: "json" }).$type<LabelRef[]>(),
     lastMessageAt: text("last_message_at").notNull(),
@@ -406,7 +204,7 @@ export const messages = sqliteTable(
     direction: text("direction", { enum: MESSAGE_DIRECTIONS }).notNull(),
     senderType: text("sender_type", { enum: SENDER_TYPES }).notNull(),
     /** Team member who wrote an outbound message, when a person did. */
-    senderUserId: text("sender_user_id").references(() => users.id, { onDelete: "set null" }),
+    senderUserId: text("sender_user_id"),
     status: text("status", { enum: MESSAGE_STATUSES }).notNull(),
     error: text("error"),
     errorCode: text("error_code"),
@@ -522,54 +320,11 @@ export const knowledgeEntries = sqliteTable(
     content: text("content").notNull(),
     /** The imported file's name, when the entry came from one. */
     fileName: text("file_name"),
-    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdBy: text("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index("knowledge_entries_organization_idx").on(t.organizationId, t.updatedAt)],
-);
-
-// ── Connections to Meta ─────────────────────────────────────────────────────
-
-export const CONNECTION_STATUSES = ["connected", "connecting", "disconnected", "error"] as const;
-
-/** A WhatsApp Business number connected to one organization. Secrets are AES-GCM ciphertext. */
-export const whatsappConnections = sqliteTable(
-  "whatsapp_connections",
-  {
-    id: id(),
-    organizationId: organizationId(),
-    phoneNumberId: text("phone_number_id").notNull(),
-    businessAccountId: text("business_account_id").notNull(),
-    phoneNumber: text("phone_number"),
-    accessTokenEncrypted: text("access_token_encrypted").notNull(),
-    pinEncrypted: text("pin_encrypted"),
-    status: text("status", { enum: CONNECTION_STATUSES }).notNull().default("connected"),
-    /**
-     * An agent of the organization's data, which may be in its store: no foreign key (D1 cannot
-     * see the store); deleting the agent clears it (agents/service.ts).
-     */
-    defaultAgentId: text("default_agent_id"),
-    webhookToken: text("webhook_token"),
-    /** Conversions API dataset of the WhatsApp Business Account (click-to-WhatsApp events). */
-    datasetId: text("dataset_id"),
-    connectedAt: text("connected_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-    /** Shared with the WhatsApp Business app (contract section 16): never `/register`ed. */
-    coexistence: integer("coexistence", { mode: "boolean" }).notNull().default(false),
-    /** Meta's `account_update` reason, in Spanish, while `status` is `disconnected`. */
-    disconnectedReason: text("disconnected_reason"),
-    /** `smb_app_data` requests, each allowed once by Meta: their ids, for Meta's support. */
-    contactsRequestId: text("contacts_request_id"),
-    historyRequestId: text("history_request_id"),
-  },
-  (t) => [
-    uniqueIndex("whatsapp_connections_organization_idx").on(t.organizationId),
-    uniqueIndex("whatsapp_connections_phone_number_idx").on(t.phoneNumberId),
-    index("whatsapp_connections_account_idx").on(t.businessAccountId),
-    index("whatsapp_connections_webhook_token_idx").on(t.webhookToken),
-  ],
 );
 
 /**
@@ -594,39 +349,6 @@ export const whatsappTemplates = sqliteTable(
     uniqueIndex("whatsapp_templates_name_idx").on(t.organizationId, t.name, t.language),
     index("whatsapp_templates_meta_idx").on(t.metaTemplateId),
   ],
-);
-
-/** The Meta pixel (dataset) an organization sends web conversions to. */
-export const metaConnections = sqliteTable(
-  "meta_connections",
-  {
-    id: id(),
-    organizationId: organizationId(),
-    pixelId: text("pixel_id").notNull(),
-    adAccountId: text("ad_account_id"),
-    accessTokenEncrypted: text("access_token_encrypted").notNull(),
-    status: text("status", { enum: CONNECTION_STATUSES }).notNull().default("connected"),
-    testEventCode: text("test_event_code"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [uniqueIndex("meta_connections_organization_idx").on(t.organizationId)],
-);
-
-/**
- * A Facebook Login code is exchanged once; the WhatsApp and pixel connects of the same
- * login share the resulting token through this row (keyed by the code's hash).
- */
-export const oauthExchanges = sqliteTable(
-  "oauth_exchanges",
-  {
-    organizationId: organizationId(),
-    codeHash: text("code_hash").notNull(),
-    accessTokenEncrypted: text("access_token_encrypted"),
-    error: text("error"),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.codeHash] })],
 );
 
 // ── Tracking and conversions ────────────────────────────────────────────────
@@ -813,16 +535,14 @@ export const mentions = sqliteTable(
   {
     id: id(),
     organizationId: organizationId(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
     conversationId: text("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
     noteId: text("note_id")
       .notNull()
       .references(() => messages.id, { onDelete: "cascade" }),
-    authorId: text("author_id").references(() => users.id, { onDelete: "set null" }),
+    authorId: text("author_id"),
     readAt: text("read_at"),
     createdAt: createdAt(),
   },
@@ -880,10 +600,8 @@ export const auditEvents = sqliteTable(
   "audit_events",
   {
     id: id(),
-    organizationId: text("organization_id").references(() => organizations.id, {
-      onDelete: "cascade",
-    }),
-    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    organizationId: text("organization_id"),
+    userId: text("user_id"),
     action: text("action").notNull(),
     target: text("target"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
