@@ -6,6 +6,7 @@ import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe"
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
+import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
 import { knowledgePrompt } from "../worker/knowledge/bench-route";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
@@ -82,7 +83,7 @@ function endSession(socket: WebSocket, reason: string) {
  * alarm: the schedule is durable storage, so a reply survives restarts and is retried. Its
  * SQLite schema migrates itself when it wakes, and it serves one organization only.
  */
-export class OrganizationHub extends DurableObject<Env> {
+export class OrganizationHub extends DurableObject<Env> implements OrganizationStoreCalls {
   /** The schema version this wake migrated the store to, until the registry is told. */
   private unreportedVersion: number | null = null;
   /** The schema version this store is at, once migrated on wake. */

@@ -1,9 +1,8 @@
-import type { OrganizationHub } from "../durable-objects/organization-hub";
-
 /** Every binding and setting the Worker reads (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
   DB: D1Database;
-  ORGANIZATION_HUB: DurableObjectNamespace<OrganizationHub>;
+  /** Each organization's store: reached only through the registry (worker/stores/registry.ts). */
+  ORGANIZATION_HUB: DurableObjectNamespace;
 
   JWT_SECRET: string;
   ENCRYPTION_KEY: string;

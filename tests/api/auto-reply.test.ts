@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import type { OrganizationStoreCalls } from "../../worker/stores/store-calls";
 import { REPLY_FAILED, replyToConversation } from "../../worker/agents/auto-reply";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { buildStoreDeps } from "../../worker/http/deps";
@@ -49,7 +49,7 @@ async function conversationOf(organizationId: string, phone: string) {
 }
 
 /** The replies the organization's hub has scheduled. */
-async function scheduledReplies(hub: DurableObjectStub<OrganizationHub>) {
+async function scheduledReplies(hub: DurableObjectStub<OrganizationStoreCalls>) {
   return runInDurableObject(hub, async (_instance, state) => [
     ...(await state.storage.list({ prefix: "reply:" })).keys(),
   ]);

@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import type { OrganizationStoreCalls } from "../../worker/stores/store-calls";
 import { EXPORT_PAGE_SIZE } from "../../worker/auth/privacy-service";
 import { organizationStore } from "../../worker/stores/registry";
 import {
@@ -41,7 +41,7 @@ async function everywhere<T extends Record<string, unknown>>(
  * the store's tables: a table gone counts as empty).
  */
 const leftInStore = (
-  store: DurableObjectStub<OrganizationHub>,
+  store: DurableObjectStub<OrganizationStoreCalls>,
   table: string,
   organizationId: string,
 ) =>

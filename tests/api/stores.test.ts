@@ -16,7 +16,7 @@ import {
   STORE_SCHEMA_VERSION,
   type StoreMigration,
 } from "../../durable-objects/store-migrations";
-import { organizationStore } from "../../worker/stores/registry";
+import { organizationStore, storeAt } from "../../worker/stores/registry";
 import { EXAMPLE_OPERATOR_TOKEN } from "../../worker/stores/operator-routes";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";
 import { orgFirst } from "../support/org-data";
@@ -132,7 +132,7 @@ describe("the store registry", () => {
     expect(res.body.data).toEqual({ organization_deleted: true });
     expect((await socket.closed).code).toBe(4001);
     expect(await registryRow(owner.organization.id)).toBeNull();
-    const erased = env.ORGANIZATION_HUB.getByName(storeId);
+    const erased = storeAt(env, { storeId, jurisdiction: null, state: "store" });
     const left = () =>
       runInDurableObject(erased, async (_, state) => [
         [...(await state.storage.list()).keys()],

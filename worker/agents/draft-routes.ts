@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { limitMemberWrites } from "../http/write-limits";
 import { discardDraft, suggestDraft } from "./drafts";

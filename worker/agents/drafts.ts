@@ -8,7 +8,7 @@ import { aiCallLog } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
-import { findConversation } from "../conversations/service";
+import { findConversation } from "../conversations/find";
 import { organizations, whatsappConnections } from "../db/global-schema";
 import { agents, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { conversationsOfAgent } from "../conversations/service";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { agentCreateInput, agentTestInput, agentUpdateInput, agentWhatsappInput } from "./contract";

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { queryParams } from "../http/validate";
 import { auditLogQuery } from "./contract";

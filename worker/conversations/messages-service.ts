@@ -36,7 +36,7 @@ import {
 } from "./contract";
 import { documentName, mediaHeaders } from "./media-headers";
 import { assertWindowOpen, toConversation, toMessage, type MessageRow } from "./mappers";
-import { findConversation } from "./service";
+import { findConversation } from "./find";
 
 /** One page of messages, oldest first; `before` pages back from a message of the conversation. */
 export async function listMessages(

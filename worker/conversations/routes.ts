@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { createFactory } from "hono/factory";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
 import { limitMemberWrites } from "../http/write-limits";

@@ -11,6 +11,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
 import { publish } from "../realtime/publish";
+import { findConversation } from "./find";
 import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
 import type { z } from "zod";
 import {
@@ -27,17 +28,6 @@ import {
 import { toConversation, type ConversationRow } from "./mappers";
 import { conversationBilling } from "./billing";
 import { auditAssignment, checkAssignee } from "../team-inbox/assignment";
-
-export const conversationNotFound = () => notFound("Conversación no encontrada.");
-
-/** A conversation of the member's organization, or 404 (also for another organization's). */
-export async function findConversation(db: OrganizationDb, organizationId: string, id: string) {
-  const row = await db.query.conversations.findFirst({
-    where: and(eq(conversations.id, id), eq(conversations.organizationId, organizationId)),
-  });
-  if (!row) throw conversationNotFound();
-  return row;
-}
 
 async function assertAgent(db: OrganizationDb, organizationId: string, agentId: string) {
   const agent = await db.query.agents.findFirst({

@@ -14,7 +14,7 @@ import { publish } from "../realtime/publish";
 import { requireSender } from "../whatsapp/sender";
 import type { Conversation } from "./contract";
 import { conversationUpdate, toConversation, type ConversationRow } from "./mappers";
-import { findConversation } from "./service";
+import { findConversation } from "./find";
 
 /** Writes a change of who answers, and tells every console of the organization. */
 async function changeHolder(

@@ -15,7 +15,6 @@ import { AppError } from "../http/errors";
 import { freeEntryPointUntil } from "../conversations/billing";
 import { isWindowOpen, type ConversationRow } from "../conversations/mappers";
 import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingRefusal } from "../whatsapp/consent";
 import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
@@ -37,41 +36,6 @@ const MINUTE_MS = 60_000;
  * walks every silence of the past again.
  */
 const MAX_LATENESS_MS = 24 * 60 * MINUTE_MS;
-/** After the business writes, the job looks again this much later: the shortest wait there is. */
-export const FOLLOW_UP_LOOK_MS = MINUTE_MS;
-
-// ---------------------------------------------------------------------------------------------
-// What starts and ends a wait.
-
-/**
- * The business wrote (a person or the AI): the job looks again when the shortest wait a rule
- * may have is over, and works out then when each rule is due. Without an enabled rule there is
- * nothing to look at (a call to the store saved on every message); a rule enabled later looks
- * at the waits already begun (`followUpsChanged`).
- */
-export async function followUpWaitStarted(deps: StoreDeps, organizationId: string) {
-  const [enabled] = await deps.orgDb
-    .select({ id: followUps.id })
-    .from(followUps)
-    .where(and(eq(followUps.organizationId, organizationId), eq(followUps.enabled, true)))
-    .limit(1);
-  if (!enabled) return;
-  await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
-}
-
-/** Rules changed: the job works out again what is due. */
-export async function followUpsChanged(deps: StoreDeps, organizationId: string) {
-  await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now());
-}
-
-/** A sale ends the wait: nothing pending is sent. */
-export async function endFollowUpWait(deps: StoreDeps, conversation: Pick<ConversationRow, "id">) {
-  await deps.orgDb
-    .update(conversations)
-    .set({ followUpSince: null })
-    .where(eq(conversations.id, conversation.id));
-}
-
 // ---------------------------------------------------------------------------------------------
 // The store's job.
 

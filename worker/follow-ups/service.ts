@@ -13,7 +13,7 @@ import { recordAudit } from "../audit/service";
 import type { AuditAction } from "../audit/contract";
 import { checkOwnLabels } from "../broadcasts/audience";
 import { usableTemplate } from "../broadcasts/service";
-import { followUpsChanged } from "./sending";
+import { followUpsChanged } from "./waits";
 import {
   MAX_FOLLOW_UPS,
   followUpInput,

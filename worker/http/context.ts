@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import type { Db } from "../db/client";
 import type { Role } from "../db/global-schema";
 import type { Env } from "../env";
@@ -39,4 +40,15 @@ export interface AppContext {
      */
     storeDeps?: StoreDeps;
   };
+}
+
+/**
+ * The deps of a request an organization's store serves (durable-objects/store-api.ts). Its
+ * routes run only there: the Worker hands them to the store before they run
+ * (worker/http/auth.ts), so reaching one outside is a bug, not a client's error.
+ */
+export function storeDeps(c: Context<AppContext>): StoreDeps {
+  const deps = c.var.storeDeps;
+  if (!deps) throw new Error(`${c.req.method} ${c.req.path} ran outside its organization's store`);
+  return deps;
 }

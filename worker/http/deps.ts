@@ -1,7 +1,5 @@
 import { globalDb, type Db, type OrganizationDb } from "../db/client";
-import type { Context } from "hono";
 import type { Env } from "../env";
-import type { AppContext } from "./context";
 
 /**
  * What a service needs beyond its arguments: D1 for what is global, the settings and a way to
@@ -38,14 +36,3 @@ export const buildStoreDeps = (
   orgDb: OrganizationDb,
   storeFull: () => boolean,
 ): StoreDeps => ({ ...depsForBackground(env, waitUntil), orgDb, storeFull });
-
-/**
- * The deps of a request an organization's store serves (durable-objects/store-api.ts). Its
- * routes run only there: the Worker hands them to the store before they run
- * (worker/http/auth.ts), so reaching one outside is a bug, not a client's error.
- */
-export function storeDeps(c: Context<AppContext>): StoreDeps {
-  const deps = c.var.storeDeps;
-  if (!deps) throw new Error(`${c.req.method} ${c.req.path} ran outside its organization's store`);
-  return deps;
-}

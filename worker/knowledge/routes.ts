@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
 import {

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput, organizationUpdateInput } from "./contract";

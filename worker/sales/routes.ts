@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { headerParams, jsonBody } from "../http/validate";
 import { saleHeaders, saleInput } from "./contract";

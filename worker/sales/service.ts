@@ -14,7 +14,7 @@ import {
   conversions,
   trackingSessions,
 } from "../db/store-schema";
-import { findConversation } from "../conversations/service";
+import { findConversation } from "../conversations/find";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";

@@ -43,7 +43,7 @@ type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
 
 /** What each part answers (`true`: done). */
-interface PartResults {
+export interface PartResults {
   audit: true;
   "usual-addresses": string[];
   release: true;

@@ -8,6 +8,7 @@ import { createDb, type Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { deletedOrganizations, organizationStores } from "../db/global-schema";
 import type { Env } from "../env";
+import type { OrganizationStoreCalls } from "./store-calls";
 import type { StoreJurisdiction, StoreState } from "./contract";
 import { isEeaCountry } from "./jurisdiction";
 
@@ -77,11 +78,13 @@ export async function organizationStore(env: Env, organizationId: string) {
 export const storeRefused = (organizationId: string, what: string) =>
   new Error(`the store of ${organizationId} refused ${what}`);
 
-/** The store a route names. */
+/**
+ * The store a route names, through the interface of its calls: the binding is declared without
+ * the store's class (worker/env.ts), so that nothing of the edge imports the store's code.
+ */
 export function storeAt(env: Env, { storeId, jurisdiction }: StoreRoute) {
-  const namespace = jurisdiction
-    ? env.ORGANIZATION_HUB.jurisdiction(jurisdiction)
-    : env.ORGANIZATION_HUB;
+  const hubs = env.ORGANIZATION_HUB as DurableObjectNamespace<OrganizationStoreCalls>;
+  const namespace = jurisdiction ? hubs.jurisdiction(jurisdiction) : hubs;
   return namespace.getByName(storeId);
 }
 

@@ -13,7 +13,7 @@ import { conversationLabels, conversations, labels } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
-import { conversationNotFound, findConversation } from "../conversations/service";
+import { conversationNotFound, findConversation } from "../conversations/find";
 import { conversationUpdate, toConversation } from "../conversations/mappers";
 import { publish } from "../realtime/publish";
 import {

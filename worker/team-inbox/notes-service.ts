@@ -12,7 +12,7 @@ import { mentions, messages } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
-import { findConversation } from "../conversations/service";
+import { findConversation } from "../conversations/find";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { publish, publishToUser } from "../realtime/publish";
 import {

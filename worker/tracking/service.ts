@@ -1,5 +1,5 @@
 import { recordSale } from "../broadcasts/results";
-import { endFollowUpWait } from "../follow-ups/sending";
+import { endFollowUpWait } from "../follow-ups/waits";
 import {
   and,
   count,

@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import type { AppContext } from "../http/context";
-import { storeDeps } from "../http/deps";
+import { storeDeps, type AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { oauthExchangeInput } from "./contract";

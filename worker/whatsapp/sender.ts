@@ -17,7 +17,7 @@ import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
-import { followUpWaitStarted } from "../follow-ups/sending";
+import { followUpWaitStarted } from "../follow-ups/waits";
 import { applyHeldStatuses, heldStatusesOf, retryStrandedLater } from "./statuses";
 
 /**

@@ -10,7 +10,7 @@ import type { RealtimeEvent } from "../realtime/contract";
 import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
-import { FOLLOW_UP_LOOK_MS } from "../follow-ups/sending";
+import { FOLLOW_UP_LOOK_MS } from "../follow-ups/waits";
 
 /** What the store lends a delivery: its storage, its data, its own jobs and sockets. */
 export interface DeliveryStore {
