@@ -60,6 +60,8 @@ export const ORGANIZATION_TABLES = new Set([
   "follow_ups",
   "follow_up_sends",
   "held_statuses",
+  // What the owner allows marketing (worker/broadcasts/limits-schema.ts, decision 0080).
+  "marketing_limits",
 ]);
 
 /*
