@@ -1,8 +1,11 @@
 /**
  * Store migration 12 (decisions 0080 and 0082): what the owner allows marketing, one row
  * (worker/broadcasts/limits-schema.ts); and the phone's address book kept only for customers
- * who have a conversation: entries without one are dropped now, and an entry goes with the
- * last conversation of its phone (retention, erasure, a conversation deleted for any reason).
+ * who have a conversation. Entries without one are dropped now; from now on an entry goes with
+ * the last conversation of its phone (retention, erasure, a conversation deleted or moved to
+ * another number for any reason), and one that never named a conversation goes when the app's
+ * history has landed (the import ends) or, at the latest, on the store's retention run a day
+ * after it came (worker/retention/service.ts).
  */
 export const MARKETING_LIMITS_SQL = `
 CREATE TABLE marketing_limits (
@@ -27,6 +30,14 @@ BEGIN
 	WHERE organization_id = old.organization_id AND phone_number = old.phone_number
 		AND NOT EXISTS (SELECT 1 FROM conversations AS c
 			WHERE c.organization_id = old.organization_id AND c.phone_number = old.phone_number);
+END;
+
+CREATE TRIGGER phone_contacts_after_import AFTER UPDATE OF state ON history_imports
+WHEN new.state NOT IN ('requested', 'importing')
+BEGIN
+	DELETE FROM phone_contacts
+	WHERE organization_id = new.organization_id AND NOT EXISTS (SELECT 1 FROM conversations AS c
+		WHERE c.organization_id = new.organization_id AND c.phone_number = phone_contacts.phone_number);
 END;
 
 CREATE TRIGGER phone_contacts_follow_phone AFTER UPDATE OF phone_number ON conversations
