@@ -60,7 +60,12 @@ export type WaitReason = (typeof WAIT_REASONS)[number];
  * no room left (contract section 15), or the month's marketing budget is spent. A manager's
  * pause has none.
  */
-export const PAUSE_REASONS = ["template_unusable", "not_connected", "store_full", "budget"] as const;
+export const PAUSE_REASONS = [
+  "template_unusable",
+  "not_connected",
+  "store_full",
+  "budget",
+] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** How many ids one criterion may list (a segment, not a customer list). */
@@ -326,7 +331,10 @@ export const marketingBudgetField = z
         .transform((value) => (value === null || value === undefined ? null : value)),
       currency: currencyField,
     },
-    { error: "El presupuesto de marketing debe ser un objeto {monthly_sends, monthly_cost, currency}" },
+    {
+      error:
+        "El presupuesto de marketing debe ser un objeto {monthly_sends, monthly_cost, currency}",
+    },
   )
   .refine((budget) => budget.monthly_sends !== null || budget.monthly_cost !== null, {
     path: ["monthly_sends"],

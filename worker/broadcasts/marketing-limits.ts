@@ -67,12 +67,17 @@ export async function changeMarketingLimits(
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de marketing.");
   }
   if (change.budget && change.budget.currency !== change.currency) {
-    throw new AppError(422, "validation_error", "Datos inválidos. Verifica la información ingresada.", [
-      {
-        path: "marketing_budget.currency",
-        message: `El presupuesto va en la moneda de la organización (${change.currency})`,
-      },
-    ]);
+    throw new AppError(
+      422,
+      "validation_error",
+      "Datos inválidos. Verifica la información ingresada.",
+      [
+        {
+          path: "marketing_budget.currency",
+          message: `El presupuesto va en la moneda de la organización (${change.currency})`,
+        },
+      ],
+    );
   }
   const budget =
     change.budget === undefined
@@ -323,7 +328,11 @@ export interface RunBudget {
 }
 
 /** A run's budget, from what this month used until now. */
-export async function runBudget(deps: Deps, organizationId: string, at: number): Promise<RunBudget> {
+export async function runBudget(
+  deps: Deps,
+  organizationId: string,
+  at: number,
+): Promise<RunBudget> {
   const { budget, pricing } = await allowanceAt(deps, organizationId, at);
   let sendsLeft = budget?.sends_left ?? Infinity;
   let costLeft: number | null =
@@ -334,7 +343,9 @@ export async function runBudget(deps: Deps, organizationId: string, at: number):
       if (run.reached) return false;
       const rate = free || costLeft === Infinity ? 0 : pricing.rate(category, customer);
       const cost =
-        rate === null ? null : convertAmount(rate, pricing.currency, budget?.currency ?? pricing.currency);
+        rate === null
+          ? null
+          : convertAmount(rate, pricing.currency, budget?.currency ?? pricing.currency);
       if (sendsLeft < 1 || cost === null || costLeft === null || cost > costLeft) {
         run.reached = true;
         return false;

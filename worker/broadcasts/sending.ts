@@ -159,7 +159,9 @@ function assertConfirmed(preview: BroadcastPreview, confirm: SendInput) {
     "confirmation_required",
     `Confirma las cifras antes de enviar: la difusión llega ahora a ${now.recipients} y cuesta ${now.cost}.`,
     [
-      ...(recipientsOk ? [] : [{ path: "confirm_recipients", message: `Ahora son ${now.recipients}` }]),
+      ...(recipientsOk
+        ? []
+        : [{ path: "confirm_recipients", message: `Ahora son ${now.recipients}` }]),
       ...(costOk ? [] : [{ path: "confirm_cost", message: `Ahora cuesta ${now.cost}` }]),
     ],
   );
@@ -697,12 +699,19 @@ async function sendToRecipient(
   const now = Date.now();
   const skip: SkipReason | null = !conversation
     ? "unreachable"
-    : (marketingRefusal(conversation, { marketingTemplate: send.marketing, followUp: false }, now) ??
+    : (marketingRefusal(
+        conversation,
+        { marketingTemplate: send.marketing, followUp: false },
+        now,
+      ) ??
       ((await overFrequency(orgDb, broadcast.organizationId, conversationId, send.frequency, now))
         ? "frequency"
         : null));
   // The budget is taken before the claim; once spent, the recipient stays pending for a resume.
-  const customer = { phone: conversation?.phoneNumber ?? null, userId: conversation?.waUserId ?? null };
+  const customer = {
+    phone: conversation?.phoneNumber ?? null,
+    userId: conversation?.waUserId ?? null,
+  };
   if (!skip && !send.budget.take(broadcast.templateCategory, customer)) return false;
   const [claimed] = await orgDb
     .update(broadcastRecipients)

@@ -4,11 +4,7 @@
  * form, one call, one toast. React Router reads the screen again after it.
  */
 import { toast } from "sonner";
-import type {
-  AudienceCriteria,
-  Broadcast,
-  SendInput,
-} from "../../../worker/broadcasts/contract";
+import type { AudienceCriteria, Broadcast, SendInput } from "../../../worker/broadcasts/contract";
 import { client, data, errorMessage } from "~/lib/api";
 import { refusalOf, type Refusal } from "~/lib/forms";
 import { live } from "~/lib/live-store";
