@@ -26,7 +26,7 @@ export const frequencyText = ({ max, days }: MarketingAllowanceView["frequency"]
 
 /**
  * Where a broadcast is prepared: the month's marketing budget left and the frequency cap
- * (decision 0084), with the way to change them for the owner.
+ * (decision 0083), with the way to change them for the owner.
  */
 export function MarketingAllowanceNote({ allowance }: { allowance: MarketingAllowanceView }) {
   const { role } = useAuth();
