@@ -190,8 +190,8 @@ async function pricingOf(deps: Deps, organizationId: string) {
 async function allowanceAt(deps: Deps, organizationId: string, at: number) {
   const limits = await readMarketingLimits(deps.orgDb, organizationId);
   const budget = limits.marketing_budget;
+  if (!budget) return { limits, budget: null };
   const pricing = await pricingOf(deps, organizationId);
-  if (!budget) return { limits, budget: null, pricing };
   const month = monthStart(at);
   const groups = await deps.orgDb.all<{
     category: BroadcastCategory;
@@ -333,19 +333,18 @@ export async function runBudget(
   organizationId: string,
   at: number,
 ): Promise<RunBudget> {
-  const { budget, pricing } = await allowanceAt(deps, organizationId, at);
-  let sendsLeft = budget?.sends_left ?? Infinity;
-  let costLeft: number | null =
-    !budget || budget.monthly_cost === null ? Infinity : budget.cost_left;
+  const allowance = await allowanceAt(deps, organizationId, at);
+  // No budget: nothing to take (and nothing priced).
+  if (!allowance.budget) return { reached: false, take: () => true };
+  const { budget, pricing } = allowance;
+  let sendsLeft = budget.sends_left ?? Infinity;
+  let costLeft: number | null = budget.monthly_cost === null ? Infinity : budget.cost_left;
   const run: RunBudget = {
     reached: sendsLeft <= 0 || costLeft === null || costLeft <= 0,
     take(category, customer, free = false) {
       if (run.reached) return false;
       const rate = free || costLeft === Infinity ? 0 : pricing.rate(category, customer);
-      const cost =
-        rate === null
-          ? null
-          : convertAmount(rate, pricing.currency, budget?.currency ?? pricing.currency);
+      const cost = rate === null ? null : convertAmount(rate, pricing.currency, budget.currency);
       if (sendsLeft < 1 || cost === null || costLeft === null || cost > costLeft) {
         run.reached = true;
         return false;
