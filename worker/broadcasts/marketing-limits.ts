@@ -243,9 +243,11 @@ export async function marketingAllowance(
   return { budget, frequency: limits.marketing_frequency };
 }
 
-const amount = (value: number, currency: string) =>
+/** An amount as the refusals say it ("18,45 EUR"). */
+export const spanishAmount = (value: number, currency: string) =>
   `${value.toLocaleString("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
-const count = (value: number) => value.toLocaleString("es-ES");
+/** A count as the refusals say it. */
+export const spanishCount = (value: number) => value.toLocaleString("es-ES");
 
 const budgetRefused = (refusals: { path: string; message: string }[]) =>
   new AppError(
@@ -271,7 +273,7 @@ export function assertWithinBudget(
   if (budget.sends_left !== null && broadcast.recipients > budget.sends_left) {
     refusals.push({
       path: "monthly_sends",
-      message: `Tiene ${count(broadcast.recipients)} destinatarios y quedan ${count(budget.sends_left)} envíos de ${count(budget.monthly_sends!)} este mes`,
+      message: `Tiene ${spanishCount(broadcast.recipients)} destinatarios y quedan ${spanishCount(budget.sends_left)} envíos de ${spanishCount(budget.monthly_sends!)} este mes`,
     });
   }
   if (budget.monthly_cost !== null) {
@@ -287,7 +289,7 @@ export function assertWithinBudget(
     } else if (cost > budget.cost_left) {
       refusals.push({
         path: "monthly_cost",
-        message: `Costaría unos ${amount(cost, budget.currency)} y quedan ${amount(budget.cost_left, budget.currency)} de ${amount(budget.monthly_cost, budget.currency)} este mes`,
+        message: `Costaría unos ${spanishAmount(cost, budget.currency)} y quedan ${spanishAmount(budget.cost_left, budget.currency)} de ${spanishAmount(budget.monthly_cost, budget.currency)} este mes`,
       });
     }
   }
@@ -301,13 +303,13 @@ export function assertBudgetLeft({ budget }: MarketingAllowanceView) {
   if (budget.sends_left === 0) {
     spent.push({
       path: "monthly_sends",
-      message: `Ya se usaron los ${count(budget.monthly_sends!)} envíos de este mes`,
+      message: `Ya se usaron los ${spanishCount(budget.monthly_sends!)} envíos de este mes`,
     });
   }
   if (budget.monthly_cost !== null && (budget.cost_left === null || budget.cost_left <= 0)) {
     spent.push({
       path: "monthly_cost",
-      message: `Ya se gastaron los ${amount(budget.monthly_cost, budget.currency)} de este mes`,
+      message: `Ya se gastaron los ${spanishAmount(budget.monthly_cost, budget.currency)} de este mes`,
     });
   }
   if (spent.length > 0) throw budgetRefused(spent);

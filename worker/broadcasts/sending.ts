@@ -40,6 +40,8 @@ import {
   overFrequency,
   readMarketingLimits,
   runBudget,
+  spanishAmount,
+  spanishCount,
   type RunBudget,
 } from "./marketing-limits";
 import { assertStoreRoom, storeFull } from "../stores/store-room";
@@ -127,16 +129,14 @@ async function transition(
   return row;
 }
 
-const figures = (preview: BroadcastPreview) => {
-  const cost = preview.estimated_cost.amount;
-  return {
-    recipients: `${preview.recipients.toLocaleString("es-ES")} destinatarios`,
-    cost:
-      cost === null
-        ? "un coste que no se puede estimar"
-        : `unos ${cost.toLocaleString("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${preview.estimated_cost.currency}`,
-  };
-};
+/** The preview's figures as the refusal says them. */
+const figures = ({ recipients, estimated_cost: cost }: BroadcastPreview) => ({
+  recipients: `${spanishCount(recipients)} destinatarios`,
+  cost:
+    cost.amount === null
+      ? "un coste que no se puede estimar"
+      : `unos ${spanishAmount(cost.amount, cost.currency)}`,
+});
 
 /**
  * A broadcast to more than 1,000 recipients goes only with the preview's figures confirmed,
