@@ -414,6 +414,34 @@ describe("the monthly budget", () => {
   });
 });
 
+describe("a marketing follow-up", () => {
+  it("is skipped as budget once the month's budget is spent", async () => {
+    const s = await setup();
+    const old = { lastInboundAt: ago(30 * 3600_000), followUpSince: ago(25 * 3600_000) };
+    const [waiting, other] = await seedCustomers(s, [old, {}]);
+    await pastBroadcast(s, [other!], ago(60_000));
+    await setLimitsOk(s.owner, { marketing_budget: { monthly_sends: 1, currency: "EUR" } });
+    const rule = await answer(
+      api(s.owner.token)["follow-ups"].$post({
+        json: { name: "Recordatorio", trigger: { no_reply_minutes: 120 }, template: MARKETING },
+      }),
+    );
+    const ruleId = (rule.body as { data: { id: string } }).data.id;
+    await orgSqlBatch(s.orgId, [
+      { sql: "UPDATE follow_ups SET active_since = ? WHERE id = ?", params: [ago(DAY_MS), ruleId] },
+    ]);
+    await s.store.scheduleJob(s.orgId, "follow_ups", Date.now());
+    await runDurableObjectAlarm(s.store);
+    expect(
+      await orgSql<Row>(
+        s.orgId,
+        "SELECT conversation_id, state, error_code FROM follow_up_sends WHERE follow_up_id = ?",
+        ruleId,
+      ),
+    ).toEqual([{ conversation_id: waiting, state: "skipped", error_code: "budget" }]);
+  });
+});
+
 describe("a broadcast to more than 1,000 recipients", () => {
   it("is sent only with the preview's figures confirmed within 5%, else 409 with the new figures", async () => {
     const s = await setup();
