@@ -103,7 +103,9 @@ export default function BroadcastRoute({ loaderData: loaded }: Route.ComponentPr
               </span>
             </p>
           </header>
-          {canManage && <BroadcastControls broadcast={broadcast} timeZone={timeZone} />}
+          {canManage && (
+            <BroadcastControls broadcast={broadcast} timeZone={timeZone} preview={loaded.preview} />
+          )}
         </div>
       </div>
       <BroadcastNotices broadcast={broadcast} timeZone={timeZone} />

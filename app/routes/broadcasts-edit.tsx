@@ -6,9 +6,11 @@ import {
   readAudienceAds,
   readBroadcast,
   readLabels,
+  readMarketingAllowance,
   readTemplates,
 } from "~/components/broadcasts/data";
 import { ManagerFormPage } from "~/components/broadcasts/form-page";
+import { MarketingAllowanceNote } from "~/components/broadcasts/marketing-allowance";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/broadcasts-edit";
 
@@ -22,14 +24,15 @@ const TITLE = "Editar difusión";
  */
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   const id = params.broadcastId;
-  const [broadcast, templates, labels, ads] = await Promise.all([
+  const [broadcast, templates, labels, ads, allowance] = await Promise.all([
     readBroadcast(id),
     readTemplates(),
     readLabels(),
     readAudienceAds(),
+    readMarketingAllowance(),
   ]);
   if (!EDITABLE_STATUSES.includes(broadcast.status)) throw redirect(`/broadcasts/${id}`);
-  return { broadcast, templates, labels, ads };
+  return { broadcast, templates, labels, ads, allowance };
 }
 
 /** Saved: back to its page, with the preview of what changed. */
@@ -44,17 +47,20 @@ export function ErrorBoundary() {
 }
 
 export default function EditBroadcast({
-  loaderData: { broadcast, templates, labels, ads },
+  loaderData: { broadcast, templates, labels, ads, allowance },
 }: Route.ComponentProps) {
   return (
     <ManagerFormPage back={`/broadcasts/${broadcast.id}`} backLabel={broadcast.name} title={TITLE}>
-      <BroadcastForm
-        key={broadcast.id}
-        broadcast={broadcast}
-        templates={templates}
-        labels={labels}
-        ads={ads}
-      />
+      <div className="max-w-3xl space-y-4">
+        {allowance && <MarketingAllowanceNote allowance={allowance} />}
+        <BroadcastForm
+          key={broadcast.id}
+          broadcast={broadcast}
+          templates={templates}
+          labels={labels}
+          ads={ads}
+        />
+      </div>
     </ManagerFormPage>
   );
 }

@@ -1,8 +1,14 @@
 import { redirect } from "react-router";
 import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
-import { readAudienceAds, readLabels, readTemplates } from "~/components/broadcasts/data";
+import {
+  readAudienceAds,
+  readLabels,
+  readMarketingAllowance,
+  readTemplates,
+} from "~/components/broadcasts/data";
 import { ManagerFormPage } from "~/components/broadcasts/form-page";
+import { MarketingAllowanceNote } from "~/components/broadcasts/marketing-allowance";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/broadcasts-new";
 
@@ -12,12 +18,13 @@ const TITLE = "Nueva difusión";
 
 /** The account's templates, the organization's labels and its ads, side by side. */
 export async function clientLoader() {
-  const [templates, labels, ads] = await Promise.all([
+  const [templates, labels, ads, allowance] = await Promise.all([
     readTemplates(),
     readLabels(),
     readAudienceAds(),
+    readMarketingAllowance(),
   ]);
-  return { templates, labels, ads };
+  return { templates, labels, ads, allowance };
 }
 
 /** Saved as a draft: its page opens, with the preview and the button that sends it. */
@@ -32,7 +39,7 @@ export function ErrorBoundary() {
 }
 
 export default function NewBroadcast({
-  loaderData: { templates, labels, ads },
+  loaderData: { templates, labels, ads, allowance },
 }: Route.ComponentProps) {
   return (
     <ManagerFormPage
@@ -41,7 +48,10 @@ export default function NewBroadcast({
       title={TITLE}
       description="Una plantilla aprobada, a quién y cuándo. Se guarda como borrador: antes de enviarla ves a cuántos clientes llega y lo que costará aproximadamente."
     >
-      <BroadcastForm broadcast={null} templates={templates} labels={labels} ads={ads} />
+      <div className="max-w-3xl space-y-4">
+        {allowance && <MarketingAllowanceNote allowance={allowance} />}
+        <BroadcastForm broadcast={null} templates={templates} labels={labels} ads={ads} />
+      </div>
     </ManagerFormPage>
   );
 }

@@ -7,7 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
-import type { Broadcast } from "../../worker/broadcasts/contract";
+import type { Broadcast, SendInput } from "../../worker/broadcasts/contract";
 import type { StoreJob } from "../../worker/stores/store-jobs";
 import { quietHoursEnd } from "../../worker/organizations/contract";
 import { api, answer } from "../support/api";
@@ -46,8 +46,14 @@ async function createBroadcast(
 }
 
 type Action = "send" | "pause" | "resume" | "cancel";
-async function act(token: string, id: string, action: Action) {
-  return answer(api(token).broadcasts[":id"][action].$post({ param: { id } }));
+/** A manager's click; a send carries the preview's figures it confirms, when given. */
+async function act(token: string, id: string, action: Action, confirm: SendInput = {}) {
+  const one = api(token).broadcasts[":id"];
+  return answer(
+    action === "send"
+      ? one.send.$post({ param: { id }, json: confirm })
+      : one[action].$post({ param: { id } }),
+  );
 }
 
 async function actOk(token: string, id: string, action: Action) {

@@ -523,7 +523,7 @@ describe("the preview", () => {
     const id = await created(owner.token);
     const result = await preview(owner.token, id);
     expect(result.recipients).toBe(5);
-    expect(result.skipped).toEqual({ opted_out: 1, limited: 1, unreachable: 4 });
+    expect(result.skipped).toEqual({ opted_out: 1, limited: 1, unreachable: 4, frequency: 0 });
     expect(
       Object.fromEntries(
         Object.entries(result.estimated_cost.by_country).map(([c, v]) => [c, v.recipients]),
@@ -534,7 +534,7 @@ describe("the preview", () => {
     const reminder = await created(owner.token, { template: utility });
     const forUtility = await preview(owner.token, reminder);
     expect(forUtility.recipients).toBe(10);
-    expect(forUtility.skipped).toEqual({ opted_out: 0, limited: 0, unreachable: 1 });
+    expect(forUtility.skipped).toEqual({ opted_out: 0, limited: 0, unreachable: 1, frequency: 0 });
   });
 
   it("prices each country at the latest rate of the organization's pricing analytics", async () => {

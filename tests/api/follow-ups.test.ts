@@ -292,7 +292,7 @@ describe("a follow-up's wait", () => {
     );
     const broadcastId = (broadcast.body as { data: { id: string } }).data.id;
     const sent = await answer(
-      api(s.owner.token).broadcasts[":id"].send.$post({ param: { id: broadcastId } }),
+      api(s.owner.token).broadcasts[":id"].send.$post({ param: { id: broadcastId }, json: {} }),
     );
     expect(sent.status).toBe(200);
     await vi.waitFor(

@@ -113,6 +113,8 @@ describe("daily retention", () => {
       tracking_sessions: 1,
       conversions: 1,
       held_statuses: 1,
+      phone_contacts: 0,
+      marketing_consents: 0,
     });
     expect(second.length).toBeGreaterThan(0);
     expect(deletedBy(second)).toEqual({
@@ -121,6 +123,8 @@ describe("daily retention", () => {
       tracking_sessions: 0,
       conversions: 0,
       held_statuses: 0,
+      phone_contacts: 0,
+      marketing_consents: 0,
     });
     expect(first.every((run) => run.complete)).toBe(true);
   });

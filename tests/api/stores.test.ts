@@ -13,6 +13,7 @@ import { describe, expect, it, vi } from "vitest";
 import { api as workerApp } from "../../worker/api";
 import {
   migrateStore,
+  STORE_MIGRATIONS,
   STORE_SCHEMA_VERSION,
   type StoreMigration,
 } from "../../durable-objects/store-migrations";
@@ -212,9 +213,8 @@ describe("a store's schema", () => {
         .exec("SELECT version, name FROM store_migrations ORDER BY version")
         .toArray(),
     );
-    expect(applied.map((m) => m.version)).toEqual(
-      Array.from({ length: STORE_SCHEMA_VERSION }, (_, i) => i + 1),
-    );
+    // Every migration of the repository, in order (a version another branch holds may be absent).
+    expect(applied.map((m) => m.version)).toEqual(STORE_MIGRATIONS.map((m) => m.version));
   });
 
   it("applies only what it lacks, and a failing migration leaves it at the version before", async () => {

@@ -276,6 +276,25 @@ describe("lists, stats and exports", () => {
     });
   });
 
+  it("keep each organization's marketing limits and what they used to itself", async () => {
+    const patch = (token: string, id: string, body: unknown) =>
+      call("PATCH", `/api/v1/organizations/${id}`, { token, body });
+    const budget = { monthly_sends: 777, currency: "EUR" };
+    const aId = a.owner.organization.id;
+    expect((await patch(a.owner.token, aId, { marketing_budget: budget })).status).toBe(200);
+    // B can neither change A's limits nor read them, in its organization or its allowance.
+    const stolen = await patch(b.owner.token, aId, { marketing_budget: null });
+    expect(stolen.status).toBe(404);
+    const seen = await Promise.all([
+      call("GET", "/api/v1/organizations/me", { token: b.owner.token }),
+      call("GET", "/api/v1/broadcasts/allowance", { token: b.owner.token }),
+    ]);
+    expect(seen[0]!.body.data.marketing_budget).toBeNull();
+    expect(seen[1]!.body.data.budget).toBeNull();
+    const own = await call("GET", "/api/v1/broadcasts/allowance", { token: a.owner.token });
+    expect(own.body.data.budget).toMatchObject({ monthly_sends: 777, sends_used: 0 });
+  });
+
   it("exports only the caller's organization", async () => {
     const exported = await call("GET", "/api/v1/profiles/me/export", { token: b.owner.token });
     expect(exported.status).toBe(200);

@@ -276,3 +276,68 @@ test("@mobile the Difusiones list and a draft's page fit a phone", async ({ page
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
 });
+
+test("the owner's marketing limits are set in Configuración, shown where a broadcast is prepared, and its sending confirms the preview's figures", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const errors = productErrors(page);
+  const owner = await ownerWithTemplates(page);
+  const label = await page.request.post("/api/v1/labels", {
+    headers: owner.headers,
+    data: { name: "Newsletter", color: "#2563eb" },
+  });
+  const labelId: string = (await label.json()).data.id;
+  const conversation = await customerWrites(page, owner, phone(), "Eva Soler", "Hola");
+  await page.request.put(`/api/v1/conversations/${conversation}/labels`, {
+    headers: owner.headers,
+    data: { label_ids: [labelId] },
+  });
+
+  // Configuración > Organización: the owner's budget and frequency cap.
+  await page.goto("/settings/organization");
+  const limits = page.getByRole("region", {
+    name: "Difusiones y seguimientos: presupuesto de marketing",
+  });
+  await limits.getByLabel("Envíos al mes").fill("100");
+  await limits.getByLabel("Gasto estimado al mes (EUR)").fill("20");
+  await limits.getByLabel("Promociones por cliente").fill("3");
+  await limits.getByLabel("Cada (días)").fill("10");
+  await limits.getByRole("button", { name: "Guardar límites" }).click();
+  await expect(page.getByText("Límites de marketing actualizados")).toBeVisible();
+  await expectAccessible(page, "límites de marketing");
+
+  // Where a broadcast is prepared: the budget left this month and the cap.
+  await page.goto("/broadcasts/new");
+  const note = page.getByLabel("Límites de marketing");
+  await expect(note).toContainText(
+    "Presupuesto de marketing de este mes: quedan 100 envíos de 100 y quedan 20,00 € de 20,00 €.",
+  );
+  await expect(note).toContainText("Cada cliente recibe como máximo 3 promociones cada 10 días");
+  const form = page.getByRole("form", { name: "Nueva difusión" });
+  await form.getByRole("textbox", { name: /^Nombre/ }).fill("Boletín");
+  await form
+    .getByRole("combobox", { name: /^Plantilla/ })
+    .selectOption({ label: "bienvenida (es) · Marketing" });
+  await form.getByRole("group", { name: "Etiquetas" }).getByLabel("Newsletter").check();
+  await form.getByRole("button", { name: "Guardar y ver vista previa" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Boletín" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Vista previa" }).getByLabel("Límites de marketing"),
+  ).toContainText("quedan 100 envíos de 100");
+
+  // The send's question says the preview's recipients and cost, and sends them confirmed.
+  await page
+    .getByRole("group", { name: "Acciones de la difusión" })
+    .getByRole("button", { name: "Enviar ahora" })
+    .click();
+  const confirm = page.getByRole("dialog", { name: "Enviar «Boletín»" });
+  await expect(confirm).toContainText(
+    /Según la vista previa llega a 1 cliente y cuesta unos 0,\d\d\s€ \(estimación\)/,
+  );
+  const sent = page.waitForRequest((request) => request.url().endsWith("/send"));
+  await confirm.getByRole("button", { name: "Enviar ahora" }).click();
+  expect((await sent).postDataJSON()).toMatchObject({ confirm_recipients: 1 });
+  await expect(page.getByText("La difusión se está enviando")).toBeVisible();
+  expect(errors).toEqual([]);
+});

@@ -21,6 +21,12 @@ import type {
   SkippedCounts,
 } from "./contract";
 import { analyticsRates, estimate } from "./pricing";
+import {
+  frequencySince,
+  marketingAllowance,
+  readMarketingLimits,
+  recentMarketing,
+} from "./marketing-limits";
 
 /** A list bound as one JSON parameter, whatever its length (D1 binds at most 100). */
 const inJson = (column: SQLiteColumn, values: string[]) =>
@@ -110,20 +116,34 @@ export function audienceCustomers(
     .from(conversations)
     .where(audienceCondition(organizationId, audience));
 }
-type AudienceCustomer = Awaited<ReturnType<typeof audienceCustomers>>[number];
 
 /**
- * Why a customer is left out: consent (opted out, Meta's 24-hour limit, a country Meta serves
- * no marketing) for a marketing template only; a number Meta reported undeliverable for both.
+ * The audience with why each customer is left out: consent (opted out, Meta's 24-hour limit, a
+ * country Meta serves no marketing) for a marketing template only; a number Meta reported
+ * undeliverable, or the owner's frequency cap reached (decision 0080), for both.
  */
-function exclusionOf(
-  customer: AudienceCustomer,
-  category: BroadcastCategory,
+async function screenedAudience(
+  db: OrganizationDb,
+  organizationId: string,
+  broadcast: { audience: AudienceCriteria; category: BroadcastCategory },
   now: number,
-): MarketingExclusion | null {
-  const kind = { marketingTemplate: category === "MARKETING", followUp: false };
-  const consent = marketingRefusal(customer, kind, now);
-  return consent ?? (customer.undeliverable ? "unreachable" : null);
+) {
+  const { marketing_frequency: frequency } = await readMarketingLimits(db, organizationId);
+  const [customers, recent] = await Promise.all([
+    audienceCustomers(db, organizationId, broadcast.audience),
+    recentMarketing(db, organizationId, frequencySince(frequency, now)),
+  ]);
+  const kind = { marketingTemplate: broadcast.category === "MARKETING", followUp: false };
+  return customers.map((customer) => {
+    const skip: MarketingExclusion | "frequency" | null =
+      marketingRefusal(customer, kind, now) ??
+      (customer.undeliverable
+        ? "unreachable"
+        : (recent.get(customer.id) ?? 0) >= frequency.max
+          ? "frequency"
+          : null);
+    return { customer, skip };
+  });
 }
 
 /** The audience as a broadcast's recipients: each conversation, and why it is left out (or null). */
@@ -133,11 +153,8 @@ export async function audienceRecipients(
   broadcast: { audience: AudienceCriteria; category: BroadcastCategory },
   now = Date.now(),
 ) {
-  const customers = await audienceCustomers(db, organizationId, broadcast.audience);
-  return customers.map((customer) => ({
-    id: customer.id,
-    skip: exclusionOf(customer, broadcast.category, now),
-  }));
+  const screened = await screenedAudience(db, organizationId, broadcast, now);
+  return screened.map(({ customer, skip }) => ({ id: customer.id, skip }));
 }
 
 /** Who would receive the broadcast now, who is left out and why, and what Meta would charge. */
@@ -147,28 +164,30 @@ export async function previewAudience(
   broadcast: { audience: AudienceCriteria; category: BroadcastCategory },
   now = Date.now(),
 ): Promise<BroadcastPreview> {
-  const [customers, known, currency] = await Promise.all([
-    audienceCustomers(deps.orgDb, organizationId, broadcast.audience),
+  const [screened, known, currency, marketing] = await Promise.all([
+    screenedAudience(deps.orgDb, organizationId, broadcast, now),
     analyticsRates(deps.orgDb, organizationId, broadcast.category),
     organizationCurrency(deps.db, organizationId),
+    marketingAllowance(deps, organizationId, now),
   ]);
-  const skipped: SkippedCounts = { opted_out: 0, limited: 0, unreachable: 0 };
+  const skipped: SkippedCounts = { opted_out: 0, limited: 0, unreachable: 0, frequency: 0 };
   const recipientsByCountry = new Map<string, number>();
-  for (const customer of customers) {
-    const exclusion = exclusionOf(customer, broadcast.category, now);
-    if (exclusion) {
-      skipped[exclusion] += 1;
+  let recipients = 0;
+  for (const { customer, skip } of screened) {
+    if (skip) {
+      skipped[skip] += 1;
       continue;
     }
+    recipients += 1;
     // "ZZ" as in the analytics: a customer whose country neither identifier tells.
     const country = billingCountry(customer.phoneNumber, customer.waUserId) ?? "ZZ";
     recipientsByCountry.set(country, (recipientsByCountry.get(country) ?? 0) + 1);
   }
-  const recipients = customers.length - skipped.opted_out - skipped.limited - skipped.unreachable;
   return {
     recipients,
     skipped,
     estimated_cost: estimate(recipientsByCountry, known, broadcast.category, currency),
+    marketing,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { templateSendField } from "../conversations/contract";
-import { CONVERSATION_STAGES, type ConversationStage } from "../sales/contract";
+import { CONVERSATION_STAGES, currencyField, type ConversationStage } from "../sales/contract";
 
 /** A broadcast's life: edited while `draft` or `scheduled`, then sent, paused or cancelled. */
 export const BROADCAST_STATUSES = [
@@ -43,8 +43,11 @@ export const RECIPIENT_STATES = [
 ] as const;
 export type RecipientState = (typeof RECIPIENT_STATES)[number];
 
-/** Why a recipient was left out when the broadcast was sent (as the preview counts them). */
-export const SKIP_REASONS = ["opted_out", "limited", "unreachable"] as const;
+/**
+ * Why a recipient was left out when the broadcast was sent (as the preview counts them);
+ * `frequency`: they already got the marketing the owner allows a customer in a few days.
+ */
+export const SKIP_REASONS = ["opted_out", "limited", "unreachable", "frequency"] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** Why a `sending` broadcast is waiting: quiet hours, or the account's daily messaging limit. */
@@ -53,10 +56,16 @@ export type WaitReason = (typeof WAIT_REASONS)[number];
 
 /**
  * Why the product paused a broadcast by itself: Meta no longer takes its template (paused,
- * deleted, its parameters changed), WhatsApp was disconnected, or the organization's store has
- * no room left (contract section 15). A manager's pause has none.
+ * deleted, its parameters changed), WhatsApp was disconnected, the organization's store has
+ * no room left (contract section 15), or the month's marketing budget is spent. A manager's
+ * pause has none.
  */
-export const PAUSE_REASONS = ["template_unusable", "not_connected", "store_full"] as const;
+export const PAUSE_REASONS = [
+  "template_unusable",
+  "not_connected",
+  "store_full",
+  "budget",
+] as const;
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** How many ids one criterion may list (a segment, not a customer list). */
@@ -266,6 +275,7 @@ export interface SkippedCounts {
   opted_out: number;
   limited: number;
   unreachable: number;
+  frequency: number;
 }
 
 /** A country's part of the estimate (`ZZ`: a customer whose country is unknown). */
@@ -280,6 +290,8 @@ export interface CountryCost {
 
 export interface BroadcastPreview {
   recipients: number;
+  /** The owner's budget and what the month has used of it, and the frequency cap. */
+  marketing: MarketingAllowanceView;
   skipped: SkippedCounts;
   estimated_cost: {
     /** Null when a country's rate could not be given in the organization's currency. */
@@ -287,4 +299,108 @@ export interface BroadcastPreview {
     currency: string;
     by_country: Record<string, CountryCost>;
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the owner allows marketing (decision 0080): set on the organization, kept in its store.
+
+/** A broadcast to more recipients than this is sent only with the preview's figures confirmed. */
+export const CONFIRM_ABOVE_RECIPIENTS = 1_000;
+/** How far the confirmed figures may be from the preview's now (5%). */
+export const CONFIRM_TOLERANCE = 0.05;
+
+/** Most sends a month an owner may set: far above any real use, below any overflow. */
+const MAX_MONTHLY_SENDS = 10_000_000;
+
+/** `marketing_budget` of `PATCH /organizations/{id}`: null removes it. */
+export const marketingBudgetField = z
+  .strictObject(
+    {
+      monthly_sends: z
+        .number({ error: "El máximo de envíos al mes debe ser un número" })
+        .int("El máximo de envíos al mes es un número entero")
+        .min(1, "El máximo de envíos al mes debe ser al menos 1")
+        .max(MAX_MONTHLY_SENDS, "Como mucho 10.000.000 de envíos al mes")
+        .nullish()
+        .transform((value) => value ?? null),
+      monthly_cost: z
+        .number({ error: "El gasto máximo al mes debe ser un número" })
+        .positive("El gasto máximo al mes debe ser mayor que 0")
+        .max(100_000_000, "El gasto máximo al mes es demasiado alto")
+        .nullish()
+        .transform((value) => (value === null || value === undefined ? null : value)),
+      currency: currencyField,
+    },
+    {
+      error:
+        "El presupuesto de marketing debe ser un objeto {monthly_sends, monthly_cost, currency}",
+    },
+  )
+  .refine((budget) => budget.monthly_sends !== null || budget.monthly_cost !== null, {
+    path: ["monthly_sends"],
+    message: "Indica un máximo de envíos o de gasto al mes (o quita el presupuesto)",
+  })
+  .nullable();
+
+/** `marketing_frequency` of `PATCH /organizations/{id}`. */
+export const marketingFrequencyField = z.strictObject(
+  {
+    max: z
+      .number({ error: "El máximo de mensajes por cliente debe ser un número" })
+      .int("El máximo de mensajes por cliente es un número entero")
+      .min(1, "Al menos 1 mensaje por cliente")
+      .max(50, "Como mucho 50 mensajes por cliente"),
+    days: z
+      .number({ error: "Los días deben ser un número" })
+      .int("Los días son un número entero")
+      .min(1, "Al menos 1 día")
+      .max(90, "Como mucho 90 días"),
+  },
+  { error: "La frecuencia debe ser un objeto {max, days}" },
+);
+
+/** `POST /broadcasts/{id}/send`: the preview's figures, for a broadcast of more than 1,000. */
+export const sendInput = z.object({
+  confirm_recipients: z
+    .number({ error: "confirm_recipients debe ser un número" })
+    .int()
+    .min(0)
+    .optional(),
+  confirm_cost: z.number({ error: "confirm_cost debe ser un número" }).min(0).nullish(),
+});
+export type SendInput = z.infer<typeof sendInput>;
+
+export interface MarketingBudget {
+  monthly_sends: number | null;
+  monthly_cost: number | null;
+  currency: string;
+}
+
+export interface MarketingFrequency {
+  max: number;
+  days: number;
+}
+
+/** As the organization answers them (`GET /organizations/me`). */
+export interface MarketingLimits {
+  marketing_budget: MarketingBudget | null;
+  marketing_frequency: MarketingFrequency;
+}
+
+/**
+ * The budget with what this calendar month (UTC) has used of it: broadcast sends and marketing
+ * follow-ups, the cost estimated as the preview estimates it, in the budget's currency
+ * (`cost_used` null: not estimable in it). `*_left` null: no cap.
+ */
+export interface MarketingAllowanceView {
+  budget:
+    | (MarketingBudget & {
+        month: string;
+        sends_used: number;
+        cost_used: number | null;
+        sends_left: number | null;
+        cost_left: number | null;
+      })
+    | null;
+  frequency: MarketingFrequency;
 }

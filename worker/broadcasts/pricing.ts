@@ -88,7 +88,7 @@ const rounded = (amount: number, decimals: number) => Number(amount.toFixed(deci
  * A message's rate in the organization's currency: its own latest figure from Meta for the
  * country, else the card's converted; null when the card cannot be given in that currency.
  */
-function rateFor(
+export function rateFor(
   country: string,
   category: BroadcastCategory,
   known: Map<string, number>,
@@ -99,6 +99,15 @@ function rateFor(
   const perUsd = PER_USD[currency];
   const card = (RATE_CARD_USD[country] ?? DEFAULT_RATE_USD)[category];
   return { rate: perUsd === undefined ? null : card * perUsd, source: "rate_card" as const };
+}
+
+/** An amount in `from` given in `to` through the dollar; null when either is not in the table. */
+export function convertAmount(amount: number, from: string, to: string) {
+  if (from === to) return amount;
+  const [fromPerUsd, toPerUsd] = [PER_USD[from], PER_USD[to]];
+  return fromPerUsd === undefined || toPerUsd === undefined
+    ? null
+    : (amount / fromPerUsd) * toPerUsd;
 }
 
 /** Each country's recipients priced at the best rate known, and the total (null if one lacks it). */

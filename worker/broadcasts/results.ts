@@ -35,6 +35,7 @@ interface Counts {
   skipped_opted_out: number;
   skipped_limited: number;
   skipped_unreachable: number;
+  skipped_frequency: number;
   cost: number;
 }
 
@@ -49,7 +50,7 @@ const emptyStats = (currency: string): BroadcastStats => ({
   failed_by_code: {},
   limited: 0,
   opted_out: 0,
-  skipped: { opted_out: 0, limited: 0, unreachable: 0 },
+  skipped: { opted_out: 0, limited: 0, unreachable: 0, frequency: 0 },
   sales: 0,
   revenue: 0,
   cost: 0,
@@ -84,6 +85,7 @@ export async function statsOf(
         ${skipped("opted_out")} AS skipped_opted_out,
         ${skipped("limited")} AS skipped_limited,
         ${skipped("unreachable")} AS skipped_unreachable,
+        ${skipped("frequency")} AS skipped_frequency,
         coalesce(sum(r.cost), 0) AS cost
       FROM broadcast_recipients AS r
         LEFT JOIN conversations AS c ON c.id = r.conversation_id
@@ -124,6 +126,7 @@ export async function statsOf(
         opted_out: row.skipped_opted_out,
         limited: row.skipped_limited,
         unreachable: row.skipped_unreachable,
+        frequency: row.skipped_frequency,
       },
       cost: Number(row.cost.toFixed(2)),
     });

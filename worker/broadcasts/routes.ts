@@ -1,16 +1,18 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
-import { jsonBody, queryParams } from "../http/validate";
+import { jsonBody, optionalJsonBody, queryParams } from "../http/validate";
 import {
   broadcastInput,
   broadcastListQuery,
   broadcastUpdateInput,
   recipientListQuery,
+  sendInput,
 } from "./contract";
 import * as broadcasts from "./service";
 import * as sending from "./sending";
 import { audienceAds } from "./audience";
+import { marketingAllowance } from "./marketing-limits";
 
 const member = [requireCaller, requireMember] as const;
 const manager = [...member, requireRole("owner", "admin")] as const;
@@ -35,6 +37,11 @@ export const broadcastRoutes = new Hono<AppContext>()
   .get("/audience/ads", ...member, async (c) => {
     const ads = await audienceAds(storeDeps(c).orgDb, c.var.member.organizationId);
     return c.json({ data: ads });
+  })
+  // The owner's marketing budget left this month and the frequency cap, where one is prepared.
+  .get("/allowance", ...member, async (c) => {
+    const allowance = await marketingAllowance(storeDeps(c), c.var.member.organizationId);
+    return c.json({ data: allowance });
   })
   .get("/:id", ...member, async (c) => {
     const broadcast = await broadcasts.getBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
@@ -66,8 +73,11 @@ export const broadcastRoutes = new Hono<AppContext>()
     });
     return c.json({ data: page });
   })
-  .post("/:id/send", ...manager, async (c) => {
-    const broadcast = await sending.sendBroadcast(storeDeps(c), c.var.member, c.req.param("id"));
+  .post("/:id/send", ...manager, ...optionalJsonBody(sendInput), async (c) => {
+    const broadcast = await sending.sendBroadcast(storeDeps(c), c.var.member, {
+      id: c.req.param("id"),
+      confirm: c.req.valid("json"),
+    });
     return c.json({ data: broadcast });
   })
   .post("/:id/pause", ...manager, async (c) => {

@@ -23,8 +23,27 @@ import { marketingRefusal } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";
 import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
-import { audienceRecipients } from "./audience";
-import type { PauseReason, SkipReason } from "./contract";
+import { audienceRecipients, previewAudience } from "./audience";
+import {
+  CONFIRM_ABOVE_RECIPIENTS,
+  CONFIRM_TOLERANCE,
+  type BroadcastPreview,
+  type PauseReason,
+  type SendInput,
+  type MarketingFrequency,
+  type SkipReason,
+} from "./contract";
+import {
+  assertBudgetLeft,
+  assertWithinBudget,
+  marketingAllowance,
+  overFrequency,
+  readMarketingLimits,
+  runBudget,
+  spanishAmount,
+  spanishCount,
+  type RunBudget,
+} from "./marketing-limits";
 import { assertStoreRoom, storeFull } from "../stores/store-room";
 import { withResults, type BroadcastRow } from "./mappers";
 import { priceRecipients } from "./pricing";
@@ -110,13 +129,57 @@ async function transition(
   return row;
 }
 
+/** The preview's figures as the refusal says them. */
+const figures = ({ recipients, estimated_cost: cost }: BroadcastPreview) => ({
+  recipients: `${spanishCount(recipients)} destinatarios`,
+  cost:
+    cost.amount === null
+      ? "un coste que no se puede estimar"
+      : `unos ${spanishAmount(cost.amount, cost.currency)}`,
+});
+
+/**
+ * A broadcast to more than 1,000 recipients goes only with the preview's figures confirmed,
+ * each within 5% of what the preview says now (contract section 17): else 409 with them.
+ */
+function assertConfirmed(preview: BroadcastPreview, confirm: SendInput) {
+  if (preview.recipients <= CONFIRM_ABOVE_RECIPIENTS) return;
+  const near = (confirmed: number | null | undefined, now: number | null) =>
+    now === null
+      ? confirmed === null || confirmed === undefined
+      : confirmed !== null &&
+        confirmed !== undefined &&
+        Math.abs(confirmed - now) <= CONFIRM_TOLERANCE * now;
+  const recipientsOk = near(confirm.confirm_recipients, preview.recipients);
+  const costOk = near(confirm.confirm_cost, preview.estimated_cost.amount);
+  if (recipientsOk && costOk) return;
+  const now = figures(preview);
+  throw new AppError(
+    409,
+    "confirmation_required",
+    `Confirma las cifras antes de enviar: la difusión llega ahora a ${now.recipients} y cuesta ${now.cost}.`,
+    [
+      ...(recipientsOk
+        ? []
+        : [{ path: "confirm_recipients", message: `Ahora son ${now.recipients}` }]),
+      ...(costOk ? [] : [{ path: "confirm_cost", message: `Ahora cuesta ${now.cost}` }]),
+    ],
+  );
+}
+
 /**
  * `POST /broadcasts/{id}/send`: a draft with a future `send_at` is scheduled; otherwise (or a
  * scheduled one sent now) it starts sending. The template is checked again (Meta may have
  * paused it or changed its category since it was chosen), WhatsApp must be connected, and the
- * organization's store must have room (507 `store_full`).
+ * organization's store must have room (507 `store_full`). Its audience as it is now must fit
+ * the owner's marketing budget (422), and above 1,000 recipients the caller must have confirmed
+ * the preview's figures (409).
  */
-export async function sendBroadcast(deps: StoreDeps, member: Member, id: string) {
+export async function sendBroadcast(
+  deps: StoreDeps,
+  member: Member,
+  { id, confirm }: { id: string; confirm: SendInput },
+) {
   const current = await findBroadcast(deps.orgDb, member, id);
   assertStoreRoom(deps);
   await requireSender(deps, member.organizationId);
@@ -124,6 +187,16 @@ export async function sendBroadcast(deps: StoreDeps, member: Member, id: string)
     name: current.templateName,
     language: current.templateLanguage,
     parameters: current.templateParameters,
+  });
+  const preview = await previewAudience(deps, member.organizationId, {
+    audience: current.audience,
+    category,
+  });
+  assertConfirmed(preview, confirm);
+  assertWithinBudget(preview.marketing, {
+    recipients: preview.recipients,
+    cost: preview.estimated_cost.amount,
+    currency: preview.estimated_cost.currency,
   });
   const now = new Date();
   const later =
@@ -155,6 +228,7 @@ export async function pauseBroadcast(deps: StoreDeps, member: Member, id: string
 
 export async function resumeBroadcast(deps: StoreDeps, member: Member, id: string) {
   assertStoreRoom(deps);
+  assertBudgetLeft(await marketingAllowance(deps, member.organizationId));
   const row = await transition(deps, member, id, {
     from: ["paused"],
     set: { status: "sending", pauseReason: null },
@@ -357,11 +431,22 @@ async function sendSome(
     return allowance.renewsAt;
   }
   await setWaiting(deps, organizationId, sending, null);
+  // The owner's monthly budget: spent, what is still sending waits in pause for a manager.
+  const budget = await runBudget(deps, organizationId, +at);
+  if (budget.reached) return pauseAll(deps, organizationId, sending, "budget");
+  const { marketing_frequency: frequency } = await readMarketingLimits(deps.orgDb, organizationId);
   const deadline = Date.now() + RUN_MS;
   let left = allowance.left;
   for (const broadcast of sending) {
-    const sent = await sendBroadcastRecipients(deps, broadcast, sender, { deadline, left });
+    const sent = await sendBroadcastRecipients(deps, broadcast, sender, {
+      deadline,
+      left,
+      budget,
+      frequency,
+    });
     left -= sent.count;
+    // Those completed meanwhile stay completed: the pause takes only what is still sending.
+    if (budget.reached) return pauseAll(deps, organizationId, sending, "budget");
     if (sent.throttled) return Date.now() + THROTTLED_PAUSE_MS;
     if (!sent.finished) return Date.now();
   }
@@ -449,7 +534,12 @@ async function sendBroadcastRecipients(
   deps: StoreDeps,
   broadcast: BroadcastRow,
   sender: Sender,
-  budget: { deadline: number; left: number },
+  budget: {
+    deadline: number;
+    left: number;
+    budget: RunBudget;
+    frequency: MarketingFrequency;
+  },
 ) {
   const { organizationId } = broadcast;
   if (!broadcast.audienceReadAt) await readAudience(deps, broadcast);
@@ -474,10 +564,12 @@ async function sendBroadcastRecipients(
       template,
       marketing,
       route: marketing ? route : undefined,
+      budget: budget.budget,
+      frequency: budget.frequency,
     });
   let count = 0;
   let throttled = false;
-  const stop = () => throttled || Date.now() >= budget.deadline;
+  const stop = () => throttled || budget.budget.reached || Date.now() >= budget.deadline;
   for (;;) {
     const size = Math.min(RECIPIENT_PAGE, budget.left - count);
     if (size <= 0 || stop()) return { count, finished: false, throttled };
@@ -580,6 +672,9 @@ interface RecipientSend {
   marketing: boolean;
   /** Through the Marketing Messages API (a marketing template), as the run has learnt. */
   route: MarketingRoute | undefined;
+  /** What the owner's monthly budget still allows this run, and the cap per customer. */
+  budget: RunBudget;
+  frequency: MarketingFrequency;
 }
 
 /**
@@ -609,7 +704,20 @@ async function sendToRecipient(
   const now = Date.now();
   const skip: SkipReason | null = !conversation
     ? "unreachable"
-    : marketingRefusal(conversation, { marketingTemplate: send.marketing, followUp: false }, now);
+    : (marketingRefusal(
+        conversation,
+        { marketingTemplate: send.marketing, followUp: false },
+        now,
+      ) ??
+      ((await overFrequency(orgDb, broadcast.organizationId, conversationId, send.frequency, now))
+        ? "frequency"
+        : null));
+  // The budget is taken before the claim; once spent, the recipient stays pending for a resume.
+  const customer = {
+    phone: conversation?.phoneNumber ?? null,
+    userId: conversation?.waUserId ?? null,
+  };
+  if (!skip && !send.budget.take(broadcast.templateCategory, customer)) return false;
   const [claimed] = await orgDb
     .update(broadcastRecipients)
     .set(

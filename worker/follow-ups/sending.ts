@@ -21,6 +21,13 @@ import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "
 import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
 import type { FollowUpSendState } from "./contract";
+import type { MarketingFrequency } from "../broadcasts/contract";
+import {
+  overFrequency,
+  readMarketingLimits,
+  runBudget,
+  type RunBudget,
+} from "../broadcasts/marketing-limits";
 
 type FollowUpRow = typeof followUps.$inferSelect;
 type Sender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
@@ -57,7 +64,13 @@ export async function runFollowUps(deps: StoreDeps, organizationId: string, at: 
   if (!sender) return null;
   await markInterrupted(deps, organizationId);
   const deadline = Date.now() + RUN_MS;
-  const send: SendContext = { sender, route: { fellBack: false }, throttled: false };
+  const send: SendContext = {
+    sender,
+    route: { fellBack: false },
+    throttled: false,
+    budget: await runBudget(deps, organizationId, +at),
+    frequency: (await readMarketingLimits(deps.orgDb, organizationId)).marketing_frequency,
+  };
   const stop = () => send.throttled || Date.now() >= deadline;
   for (const rule of rules) {
     // Checked once a run, when a wait needs it.
@@ -181,6 +194,9 @@ interface SendContext {
   sender: Sender;
   route: MarketingRoute;
   throttled: boolean;
+  /** The owner's monthly marketing budget left to the run, and the cap per customer. */
+  budget: RunBudget;
+  frequency: MarketingFrequency;
 }
 
 interface RuleSend {
@@ -253,6 +269,24 @@ async function claim(
   return claimed!.length > 0;
 }
 
+/**
+ * Why a marketing template is not sent now (decision 0080): the customer already got the
+ * marketing the owner allows in its days (`frequency`), or the month's budget is spent
+ * (`budget`; taken here, before the claim). Null for anything else.
+ */
+async function marketingCap(
+  deps: StoreDeps,
+  send: SendContext,
+  conversation: ConversationRow,
+  free: string | null,
+) {
+  const { organizationId, id } = conversation;
+  if (await overFrequency(deps.orgDb, organizationId, id, send.frequency)) return "frequency";
+  const customer = { phone: conversation.phoneNumber, userId: conversation.waUserId };
+  const isFree = free !== null && Date.parse(free) > Date.now();
+  return send.budget.take("MARKETING", customer, isFree) ? null : "budget";
+}
+
 /** One due wait: skipped with its reason, or claimed, sent and its outcome recorded. */
 async function sendFollowUp(
   deps: StoreDeps,
@@ -266,8 +300,13 @@ async function sendFollowUp(
     await claim(deps, rule, conversation, "skipped", choice.skip);
     return;
   }
-  if (!(await claim(deps, rule, conversation, "sending", null))) return;
   const free = await freeEntryPointUntil(deps.orgDb, conversation);
+  const capped = choice.marketing ? await marketingCap(deps, send, conversation, free) : null;
+  if (capped) {
+    await claim(deps, rule, conversation, "skipped", capped);
+    return;
+  }
+  if (!(await claim(deps, rule, conversation, "sending", null))) return;
   const message = await sendOutbound(deps, conversation, choice.outbound, {
     sender: send.sender,
     callbackData: `follow_up:${rule.id}`,

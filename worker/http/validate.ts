@@ -29,6 +29,17 @@ export function jsonBody<T extends ZodType>(schema: T, costly?: CostlyWrite) {
   return [requireJsonBody, validate, limitMemberWrites(costly)] as const;
 }
 
+/**
+ * A JSON body a call may go without (`{}` then): validated like `jsonBody` when it is JSON, and
+ * counted as a write either way.
+ */
+export function optionalJsonBody<T extends ZodType>(schema: T) {
+  const validate = zValidator("json", schema, (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+  return [validate, limitMemberWrites()] as const;
+}
+
 /** Validates the query string: a wrong-typed parameter is a 400 naming it. */
 export function queryParams<T extends ZodType>(schema: T) {
   return zValidator("query", schema, (result) => {

@@ -2,6 +2,11 @@
 import { z } from "zod";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
+import {
+  marketingBudgetField,
+  marketingFrequencyField,
+  type MarketingLimits,
+} from "../broadcasts/contract";
 
 const required = (label: string, max = 200) =>
   z
@@ -160,6 +165,10 @@ export const organizationUpdateInput = z.object({
     .min(0, "El presupuesto de IA no puede ser negativo")
     .max(MAX_AI_MONTHLY_TOKEN_BUDGET, "El presupuesto de IA máximo es de 1.000 millones de tokens")
     .optional(),
+  /** What marketing may send and cost a month (owner only; null removes it; decision 0080). */
+  marketing_budget: marketingBudgetField.optional(),
+  /** Marketing messages a customer may get in `days` days (owner only). */
+  marketing_frequency: marketingFrequencyField.optional(),
 });
 
 export type OrganizationCreateInput = z.input<typeof organizationCreateInput>;
@@ -194,3 +203,9 @@ export interface Organization {
   created_at: string;
   updated_at: string;
 }
+
+/**
+ * The organization as `GET /organizations/me` and its `PATCH` answer it: with what the owner
+ * allows marketing, which its store keeps (decision 0080).
+ */
+export type OrganizationSettings = Organization & MarketingLimits;

@@ -17,7 +17,7 @@ const ownOrganizationParam = createMiddleware<AppContext>(async (c, next) => {
 export const organizationRoutes = new Hono<AppContext>()
   .use(requireCaller)
   .get("/me", requireMember, async (c) => {
-    return c.json({ data: await organizations.getOrganization(c.var.deps, c.var.member) });
+    return c.json({ data: await organizations.getOrganization(storeDeps(c), c.var.member) });
   })
   .get("/members", requireMember, async (c) => {
     return c.json({ data: await members.listMembers(c.var.deps, c.var.member) });

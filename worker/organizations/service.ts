@@ -5,9 +5,15 @@ import { memberships, organizations } from "../db/global-schema";
 import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
-import type { Db } from "../db/client";
+import type { Db, OrganizationDb } from "../db/client";
 import { DEFAULT_CURRENCY } from "../sales/contract";
-import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
+import type {
+  Organization,
+  OrganizationCreateData,
+  OrganizationSettings,
+  OrganizationUpdateData,
+} from "./contract";
+import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
 import { registerStore } from "../stores/registry";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
@@ -45,12 +51,23 @@ export const organizationNotFound = () =>
     "Organización no encontrada. Completa el registro de tu organización.",
   );
 
-export async function getOrganization({ db }: Deps, member: Member): Promise<Organization> {
+/** The organization's row (D1) with what its store keeps of its settings. */
+async function withStoreSettings(
+  orgDb: OrganizationDb,
+  row: OrganizationRow,
+): Promise<OrganizationSettings> {
+  return { ...toOrganization(row), ...(await readMarketingLimits(orgDb, row.id)) };
+}
+
+export async function getOrganization(
+  { db, orgDb }: StoreDeps,
+  member: Member,
+): Promise<OrganizationSettings> {
   const row = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
   if (!row) throw organizationNotFound();
-  return toOrganization(row);
+  return withStoreSettings(orgDb, row);
 }
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
@@ -104,13 +121,25 @@ export async function createOrganization(
   return toOrganization(organization!);
 }
 
+/**
+ * `PATCH /organizations/{id}`: the organization's own fields in D1, and what the owner allows
+ * marketing in its store (the route runs there; decision 0080), the store's part first so that a
+ * refused budget changes nothing.
+ */
 export async function updateOrganization(
   { db, orgDb }: StoreDeps,
   member: Member,
   input: OrganizationUpdateData,
-): Promise<Organization> {
+): Promise<OrganizationSettings> {
   if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
+  }
+  if (input.marketing_budget !== undefined || input.marketing_frequency !== undefined) {
+    await changeMarketingLimits(orgDb, member, {
+      budget: input.marketing_budget,
+      frequency: input.marketing_frequency,
+      currency: input.currency ?? (await organizationCurrency(db, member.organizationId)),
+    });
   }
   const [row] = await db
     .update(organizations)
@@ -143,7 +172,7 @@ export async function updateOrganization(
     metadata: { fields: Object.keys(input) },
     ip: member.ip,
   });
-  return toOrganization(row);
+  return withStoreSettings(orgDb, row);
 }
 
 /**

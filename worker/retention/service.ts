@@ -10,6 +10,11 @@ import type { StoreDeps } from "../http/deps";
 import { HELD_STATUS_MS } from "../whatsapp/statuses";
 
 export const RETENTION_YEARS = 2;
+/**
+ * How long an entry of the phone's address book that names no conversation is kept: the app's
+ * history, which may bring that customer's conversation, comes right after it (decision 0082).
+ */
+const PHONE_CONTACT_ALONE_MS = 24 * 60 * 60_000;
 /** Rows deleted per statement. */
 const BATCH_SIZE = 5_000;
 /**
@@ -31,6 +36,10 @@ export interface RetentionReport {
     conversions: number;
     /** Statuses of messages the product never recorded (whatsapp/statuses.ts), after a day. */
     held_statuses: number;
+    /** The phone's address book entries that named no conversation, after a day (decision 0082). */
+    phone_contacts: number;
+    /** Consent of customers without a conversation, unchanged for as long as conversations live. */
+    marketing_consents: number;
   };
   statements: number;
   complete: boolean;
@@ -53,12 +62,15 @@ export async function runRetention({ db, orgDb }: StoreDeps, now: Date): Promise
   const started = Date.now();
   const cutoff = retentionCutoff(now);
   const heldCutoff = new Date(now.getTime() - HELD_STATUS_MS).toISOString();
+  const contactCutoff = new Date(now.getTime() - PHONE_CONTACT_ALONE_MS).toISOString();
   const deleted = {
     messages: 0,
     conversations: 0,
     tracking_sessions: 0,
     conversions: 0,
     held_statuses: 0,
+    phone_contacts: 0,
+    marketing_consents: 0,
   };
   let statements = 0;
   let slowest = 0;
@@ -99,7 +111,26 @@ export async function runRetention({ db, orgDb }: StoreDeps, now: Date): Promise
       "tracking_sessions",
       olderThan("tracking_sessions", "last_activity_at", cutoff),
     )) &&
-    (await drain("held_statuses", olderThan("held_statuses", "received_at", heldCutoff)));
+    (await drain("held_statuses", olderThan("held_statuses", "received_at", heldCutoff))) &&
+    (await drain(
+      "phone_contacts",
+      () => sql`DELETE FROM phone_contacts WHERE rowid IN (
+        SELECT book.rowid FROM phone_contacts AS book
+        WHERE book.updated_at < ${contactCutoff} AND NOT EXISTS (SELECT 1 FROM conversations AS c
+          WHERE c.organization_id = book.organization_id AND c.phone_number = book.phone_number)
+        LIMIT ${BATCH_SIZE})`,
+    )) &&
+    (await drain(
+      "marketing_consents",
+      () => sql`DELETE FROM marketing_consents WHERE rowid IN (
+        SELECT consent.rowid FROM marketing_consents AS consent
+        WHERE consent.changed_at < ${cutoff}
+          AND NOT EXISTS (SELECT 1 FROM conversations AS c
+            WHERE c.organization_id = consent.organization_id AND c.phone_number = consent.customer)
+          AND NOT EXISTS (SELECT 1 FROM conversations AS c
+            WHERE c.organization_id = consent.organization_id AND c.wa_user_id = consent.customer)
+        LIMIT ${BATCH_SIZE})`,
+    ));
 
   const report: RetentionReport = {
     cutoff,

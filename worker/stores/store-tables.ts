@@ -41,6 +41,7 @@ import {
   whatsappTemplates,
 } from "../db/store-schema";
 import { badRequest } from "../http/errors";
+import { marketingLimits } from "../db/store-schema";
 
 /** A table of an organization's data, as the export reaches any of them. */
 type OrganizationTable = SQLiteTable & { organizationId: SQLiteColumn };
@@ -83,6 +84,7 @@ export const STORE_TABLES = {
   follow_ups: storeTable(followUps, ID),
   follow_up_sends: storeTable(followUpSends, ["followUpId", "conversationId", "waitedSince"]),
   held_statuses: storeTable(heldStatuses, ["wamid", "status"]),
+  marketing_limits: storeTable(marketingLimits, ["organizationId"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -4,7 +4,7 @@
  * form, one call, one toast. React Router reads the screen again after it.
  */
 import { toast } from "sonner";
-import type { AudienceCriteria, Broadcast } from "../../../worker/broadcasts/contract";
+import type { AudienceCriteria, Broadcast, SendInput } from "../../../worker/broadcasts/contract";
 import { client, data, errorMessage } from "~/lib/api";
 import { refusalOf, type Refusal } from "~/lib/forms";
 import { live } from "~/lib/live-store";
@@ -25,7 +25,9 @@ export type BroadcastChange =
   | { intent: "create"; values: BroadcastBody }
   | { intent: "update"; id: string; values: BroadcastBody }
   | { intent: "delete"; id: string }
-  | { intent: LifeIntent; id: string };
+  | { intent: Exclude<LifeIntent, "send">; id: string }
+  /** Above 1,000 recipients the send carries the preview's figures the manager confirmed. */
+  | { intent: "send"; id: string; confirm: SendInput };
 
 export type BroadcastActionResult =
   | { ok: true; intent: BroadcastChange["intent"]; broadcast: Broadcast | null }
@@ -54,7 +56,7 @@ async function perform(change: BroadcastChange): Promise<Broadcast | null> {
       await data(one.$delete({ param }));
       return null;
     case "send":
-      return data(one.send.$post({ param }));
+      return data(one.send.$post({ param, json: change.confirm }));
     case "pause":
       return data(one.pause.$post({ param }));
     case "resume":

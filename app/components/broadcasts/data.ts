@@ -1,6 +1,10 @@
 /** What the Difusiones routes read, besides the broadcasts themselves. */
 import { data as routeData } from "react-router";
-import type { AudienceAd, Broadcast } from "../../../worker/broadcasts/contract";
+import type {
+  AudienceAd,
+  Broadcast,
+  MarketingAllowanceView,
+} from "../../../worker/broadcasts/contract";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import type { TemplatesLoaded } from "./template-field";
 
@@ -26,6 +30,13 @@ export const readLabels = () =>
  */
 export const readAudienceAds = (): Promise<AudienceAd[]> =>
   data(client.broadcasts.audience.ads.$get()).catch(() => []);
+
+/**
+ * The month's marketing budget left and the frequency cap (null when they cannot be read: the
+ * form is still usable, and the preview says them again).
+ */
+export const readMarketingAllowance = (): Promise<MarketingAllowanceView | null> =>
+  data(client.broadcasts.allowance.$get()).catch(() => null);
 
 /** What `read` answers; its 404 is the route's `missing` (a 404 its ErrorBoundary shows). */
 export const orNotFound = <T>(read: Promise<T>, missing: string): Promise<T> =>

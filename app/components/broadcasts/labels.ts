@@ -59,6 +59,7 @@ export const SKIP_REASON_LABELS: Record<SkipReason, string> = {
   opted_out: "No quieren promociones",
   limited: "Limitados por Meta (24 h)",
   unreachable: "No alcanzables",
+  frequency: "Ya recibieron suficientes promociones",
 };
 
 /** The same reasons, for one customer (a recipient's row). */
@@ -66,6 +67,7 @@ export const SKIP_REASON_ONE: Record<SkipReason, string> = {
   opted_out: "No quiere promociones",
   limited: "Limitado por Meta (24 h)",
   unreachable: "No alcanzable",
+  frequency: "Ya recibió suficientes promociones",
 };
 
 /** Why recipients failed, by Meta's code (the server's own Spanish texts), or the product's. */

@@ -18,6 +18,8 @@ const PAUSED_BECAUSE: Record<PauseReason, string> = {
     "En pausa: WhatsApp se desconectó. Vuelve a conectarlo en Configuración > Meta Business y reanúdala.",
   store_full:
     "En pausa: los datos de tu organización ocupan más de 9 GB, cerca de su límite. Reanúdala cuando la retención haya liberado espacio.",
+  budget:
+    "En pausa: se alcanzó el presupuesto mensual de marketing. Súbelo en Configuración > Organización o reanúdala el mes que viene.",
 };
 
 /**

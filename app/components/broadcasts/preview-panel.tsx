@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Spinner } from "~/components/ui/spinner";
 import { errorMessage } from "~/lib/api";
 import { count, countryName, customers, SKIP_REASON_LABELS } from "./labels";
+import { MarketingAllowanceNote } from "./marketing-allowance";
 
 /** A rate per message: up to 4 decimals ("0,0613 €"). */
 const rateOf = (value: number, currency: string) =>
@@ -114,6 +115,7 @@ function PreviewFigures({ preview }: { preview: BroadcastPreview }) {
           </dd>
         </div>
       </dl>
+      <MarketingAllowanceNote allowance={preview.marketing} />
       {countries.length > 0 && (
         <div className="overflow-x-auto">
           <table aria-label="Coste estimado por país" className="min-w-full text-left text-sm">

@@ -1,6 +1,6 @@
 /**
  * What the settings screens change in the organization's lists (quick replies, labels, the
- * team, invitations), as their routes' action does it (routes/settings.tsx and
+ * team, invitations) and its marketing limits, as their routes' action does it (routes/settings.tsx and
  * routes/settings-organization.tsx), like the agents screen (decision 0048). React Router
  * reads the screen again after each change.
  */
@@ -12,6 +12,7 @@ import type { Role } from "../../../worker/auth/contract";
 import type { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
 import type { invitationInput } from "../../../worker/organizations/members-contract";
 import type { labelInput } from "../../../worker/team-inbox/contract";
+import type { OrganizationUpdateInput } from "../../../worker/organizations/contract";
 import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
 
@@ -31,7 +32,13 @@ export type SettingsChange =
   /** `self`: the caller leaves the organization. */
   | { intent: "member.remove"; userId: string; self: boolean }
   | { intent: "invitation.create"; values: z.infer<typeof invitationInput> }
-  | { intent: "invitation.revoke"; id: string };
+  | { intent: "invitation.revoke"; id: string }
+  /** What the owner allows marketing, kept in the organization's store (decision 0080). */
+  | {
+      intent: "marketing.update";
+      organizationId: string;
+      values: Pick<OrganizationUpdateInput, "marketing_budget" | "marketing_frequency">;
+    };
 
 type Intent = SettingsChange["intent"];
 
@@ -68,6 +75,10 @@ const TOASTS: Record<Intent, { success?: string; failure: string }> = {
   "invitation.revoke": {
     success: "Invitación revocada",
     failure: "No se pudo revocar la invitación",
+  },
+  "marketing.update": {
+    success: "Límites de marketing actualizados",
+    failure: "Error al guardar los límites de marketing",
   },
 };
 
@@ -108,6 +119,14 @@ async function perform(change: SettingsChange): Promise<{ link?: string | null }
     }
     case "invitation.revoke":
       await data(client.organizations.invitations[":id"].$delete({ param: { id: change.id } }));
+      return {};
+    case "marketing.update":
+      await data(
+        client.organizations[":id"].$patch({
+          param: { id: change.organizationId },
+          json: change.values,
+        }),
+      );
       return {};
   }
 }

@@ -70,14 +70,21 @@ export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
  * keeps its own result, the screen shows them the rest (their sections are not rendered).
  */
 export async function loadOrganizationTab() {
-  const [members, invitations, quickReplies, auditLog, labels] = await Promise.all([
+  const [members, invitations, quickReplies, auditLog, labels, marketing] = await Promise.all([
     settle(data(client.organizations.members.$get())),
     settle(data(client.organizations.invitations.$get())),
     settle(data(client["quick-replies"].$get())),
     settle(readAuditLogPage()),
     settle(data(client.labels.$get()).then((answer) => answer.labels)),
+    // What the owner allows marketing: the organization's store keeps it (decision 0080).
+    settle(
+      data(client.organizations.me.$get()).then((organization) => ({
+        budget: organization.marketing_budget,
+        frequency: organization.marketing_frequency,
+      })),
+    ),
   ]);
-  return { members, invitations, quickReplies, auditLog, labels };
+  return { members, invitations, quickReplies, auditLog, labels, marketing };
 }
 
 export type OrganizationTabData = Awaited<ReturnType<typeof loadOrganizationTab>>;

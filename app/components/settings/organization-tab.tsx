@@ -2,6 +2,7 @@ import { AiBudgetSection } from "./ai-budget-section";
 import { AuditLogSection } from "./audit-log-section";
 import type { OrganizationTabData } from "./data";
 import { InvitationsSection } from "./invitations-section";
+import { MarketingLimitsSection } from "./marketing-limits-section";
 import { MembersSection, canManageTeam } from "./members-section";
 import { OrganizationSettingsForm } from "./organization-settings-form";
 import { QuickRepliesSection } from "./quick-replies-section";
@@ -16,7 +17,12 @@ export function OrganizationTab({ loaded }: { loaded: OrganizationTabData }) {
     <>
       <OrganizationSettingsForm />
       <QuietHoursSection />
-      {role === "owner" && <AiBudgetSection />}
+      {role === "owner" && (
+        <>
+          <AiBudgetSection />
+          <MarketingLimitsSection loaded={loaded.marketing} />
+        </>
+      )}
       <QuickRepliesSection loaded={loaded.quickReplies} />
       <LabelsSection loaded={loaded.labels} />
       <MembersSection loaded={loaded.members} />
