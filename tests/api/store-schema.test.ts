@@ -8,14 +8,18 @@ import { getTableColumns, getTableName, isTable } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import * as schema from "../../worker/db/schema";
+import * as bookingsSchema from "../../worker/bookings/schema";
 import { ORGANIZATION_TABLES } from "../../worker/db/places";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner } from "../support/factories";
 
 type Row = Record<string, SqlStorageValue>;
 
-/** The organization's tables as the drizzle schema declares them (the search indexes are SQL's). */
-const declared = (Object.values(schema) as unknown[])
+/**
+ * The organization's tables as the drizzle schemas declare them (the search indexes are SQL's):
+ * the shared one and each domain's own module.
+ */
+const declared = ([...Object.values(schema), ...Object.values(bookingsSchema)] as unknown[])
   .filter((value): value is SQLiteTable => isTable(value))
   .filter((table) => ORGANIZATION_TABLES.has(getTableName(table)));
 

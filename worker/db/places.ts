@@ -60,6 +60,11 @@ export const ORGANIZATION_TABLES = new Set([
   "follow_ups",
   "follow_up_sends",
   "held_statuses",
+  // Bookings (contract section 18): worker/bookings/schema.ts.
+  "booking_settings",
+  "services",
+  "bookings",
+  "away_message_sends",
 ]);
 
 /*

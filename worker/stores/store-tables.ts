@@ -40,6 +40,7 @@ import {
   trackingSessions,
   whatsappTemplates,
 } from "../db/schema";
+import { awayMessageSends, bookingSettings, bookings, services } from "../bookings/schema";
 import { badRequest } from "../http/errors";
 
 /** A table of an organization's data, as the export reaches any of them. */
@@ -83,6 +84,11 @@ export const STORE_TABLES = {
   follow_ups: storeTable(followUps, ID),
   follow_up_sends: storeTable(followUpSends, ["followUpId", "conversationId", "waitedSince"]),
   held_statuses: storeTable(heldStatuses, ["wamid", "status"]),
+  // One row: its key is the organization's.
+  booking_settings: storeTable(bookingSettings, ["organizationId"]),
+  services: storeTable(services, ID),
+  bookings: storeTable(bookings, ID),
+  away_message_sends: storeTable(awayMessageSends, ["conversationId", "stretchEndsAt"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];
