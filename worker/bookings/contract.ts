@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { currencyField } from "../sales/contract";
-import { timeZoneField } from "../organizations/contract";
+import { organizationUpdateInput, timeZoneField } from "../organizations/contract";
 
 export const WEEK_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type WeekDay = (typeof WEEK_DAYS)[number];
@@ -122,6 +122,31 @@ export const minNoticeField = z
   .int("La antelación mínima es un número entero de minutos")
   .min(0, "La antelación mínima no puede ser negativa")
   .max(60 * 24 * 30, "La antelación mínima es de 30 días como mucho");
+
+/**
+ * `business_hours` on `PATCH /organizations/{id}` (decision 0076): a text, as onboarding gave it
+ * (the AI answers from it), or the structured hours of section 18. Each is checked as itself,
+ * so that a wrong day of the week is named rather than "neither a text nor an object".
+ */
+const businessHoursField = z.unknown().transform((value, ctx) => {
+  const text = organizationUpdateInput.shape.business_hours.unwrap();
+  const parsed = (typeof value === "string" ? text : businessHoursInput).safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    }
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
+/** `PATCH /organizations/{id}`: the organization's fields and its bookings settings. */
+export const organizationSettingsInput = organizationUpdateInput.extend({
+  business_hours: businessHoursField.optional(),
+  away_message: awayMessageInput.optional(),
+  min_notice_minutes: minNoticeField.optional(),
+});
+export type OrganizationSettingsData = z.output<typeof organizationSettingsInput>;
 
 /** What the organization's answer carries of its bookings' settings (decision 0076). */
 export interface BookingHours {
@@ -251,7 +276,10 @@ const instantField = (label: string) =>
 /** A day of the organization's calendar, or an instant. */
 const dayOrInstantField = (label: string) =>
   z.union([
-    z.string().refine(isCalendarDate).transform((date) => ({ date })),
+    z
+      .string()
+      .refine(isCalendarDate)
+      .transform((date) => ({ date })),
     instantField(label).transform((instant) => ({ instant })),
   ]);
 export type DayOrInstant = { date: string } | { instant: string };

@@ -117,7 +117,9 @@ export const bookings = sqliteTable(
     uniqueIndex("bookings_idempotency_idx")
       .on(t.organizationId, t.idempotencyKey)
       .where(sql`idempotency_key IS NOT NULL`),
-    index("bookings_holds_idx").on(t.expiresAt).where(sql`status = 'pending_payment'`),
+    index("bookings_holds_idx")
+      .on(t.expiresAt)
+      .where(sql`status = 'pending_payment'`),
   ],
 );
 
@@ -139,6 +141,8 @@ export const awayMessageSends = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.stretchEndsAt] }),
-    index("away_message_sends_pending_idx").on(t.organizationId).where(sql`state = 'pending'`),
+    index("away_message_sends_pending_idx")
+      .on(t.organizationId)
+      .where(sql`state = 'pending'`),
   ],
 );

@@ -7,7 +7,9 @@ import type { Caller, Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import type { Db } from "../db/client";
 import { DEFAULT_CURRENCY } from "../sales/contract";
-import type { Organization, OrganizationCreateData, OrganizationUpdateData } from "./contract";
+import type { Organization, OrganizationCreateData } from "./contract";
+import type { BookingHours, OrganizationSettingsData } from "../bookings/contract";
+import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
 import { registerStore } from "../stores/registry";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
@@ -45,12 +47,24 @@ export const organizationNotFound = () =>
     "Organización no encontrada. Completa el registro de tu organización.",
   );
 
-export async function getOrganization({ db }: Deps, member: Member): Promise<Organization> {
+/**
+ * The organization as its settings read it: its global row (D1) and what its store keeps of its
+ * bookings (decision 0076), with whether it is open now.
+ */
+async function withBookingHours(
+  orgDb: Deps["orgDb"],
+  row: OrganizationRow,
+): Promise<Organization & BookingHours> {
+  const settings = await readBookingSettings(orgDb, row.id);
+  return { ...toOrganization(row), ...toBookingHours(settings, Date.now()) };
+}
+
+export async function getOrganization({ db, orgDb }: Deps, member: Member) {
   const row = await db.query.organizations.findFirst({
     where: eq(organizations.id, member.organizationId),
   });
   if (!row) throw organizationNotFound();
-  return toOrganization(row);
+  return withBookingHours(orgDb, row);
 }
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
@@ -104,11 +118,16 @@ export async function createOrganization(
   return toOrganization(organization!);
 }
 
+/**
+ * Changes the organization's fields (D1) and its bookings settings (its store). `business_hours`
+ * as a text is onboarding's, kept in D1 for the AI; as an object it is the structured hours,
+ * and the text stays as it was (decision 0076).
+ */
 export async function updateOrganization(
   { db, orgDb }: Deps,
   member: Member,
-  input: OrganizationUpdateData,
-): Promise<Organization> {
+  input: OrganizationSettingsData,
+) {
   if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
   }
@@ -123,7 +142,7 @@ export async function updateOrganization(
       description: input.description,
       employeeCount: input.employee_count,
       servicesOffered: input.services_offered,
-      businessHours: input.business_hours,
+      businessHours: typeof input.business_hours === "string" ? input.business_hours : undefined,
       aiUseCase: input.ai_use_case,
       currency: input.currency,
       aiMonthlyTokenBudget: input.ai_monthly_token_budget,
@@ -136,6 +155,14 @@ export async function updateOrganization(
     .where(eq(organizations.id, member.organizationId))
     .returning();
   if (!row) throw organizationNotFound();
+  const { business_hours: hours, away_message, min_notice_minutes } = input;
+  if (typeof hours === "object" || away_message || min_notice_minutes !== undefined) {
+    await saveBookingSettings(orgDb, member.organizationId, {
+      businessHours: typeof hours === "object" ? hours : undefined,
+      awayMessage: away_message,
+      minNoticeMinutes: min_notice_minutes,
+    });
+  }
   await recordAudit(orgDb, {
     action: "organization.update",
     organizationId: member.organizationId,
@@ -143,7 +170,7 @@ export async function updateOrganization(
     metadata: { fields: Object.keys(input) },
     ip: member.ip,
   });
-  return toOrganization(row);
+  return withBookingHours(orgDb, row);
 }
 
 /**

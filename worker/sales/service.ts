@@ -39,7 +39,7 @@ export const toSuggestion = (row: SuggestionRow): Suggestion => ({
 });
 
 /** Moves a conversation to a stage and tells the team; returns the updated row. */
-async function moveToStage(
+export async function moveToStage(
   deps: Deps,
   conversation: ConversationRow,
   stage: ConversationStage,
