@@ -105,7 +105,8 @@ export function freeSlots(
 ): Slot[] {
   const slots: Slot[] = [];
   const duration = service.durationMinutes * MINUTE_MS;
-  for (const open of openIntervals(hours, range.start - DAY_MS, range.end + DAY_MS)) {
+  // Whole intervals: slots start every step from the opening, wherever the range begins.
+  for (const open of openIntervals(hours, range.start, range.end)) {
     for (
       let start = open.start;
       start + duration <= open.end;

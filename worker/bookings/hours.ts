@@ -102,20 +102,23 @@ function intervalsOfDate(hours: OpeningHours, date: string): Interval[] {
     .sort((a, b) => a.start - b.start);
 }
 
-/** The opening intervals that meet [from, to), clipped to it, in order. */
+/**
+ * The whole opening intervals that meet [from, to), in order; one that ends as the next begins
+ * (a day open until 24:00 and the next from 00:00) is one interval.
+ */
 export function openIntervals(hours: OpeningHours, from: number, to: number): Interval[] {
   const intervals: Interval[] = [];
   // A local date may start before `from` in UTC: the day before is read too.
   const last = localDate(to, hours.timeZone);
   for (let date = addDays(localDate(from, hours.timeZone), -1); date <= last;) {
     for (const interval of intervalsOfDate(hours, date)) {
-      const start = Math.max(interval.start, from);
-      const end = Math.min(interval.end, to);
-      if (start < end) intervals.push({ start, end });
+      const previous = intervals.at(-1);
+      if (previous?.end === interval.start) previous.end = interval.end;
+      else intervals.push({ ...interval });
     }
     date = addDays(date, 1);
   }
-  return intervals;
+  return intervals.filter((interval) => interval.start < to && from < interval.end);
 }
 
 /** Whether the business is open at `at`. */

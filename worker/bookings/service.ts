@@ -119,7 +119,7 @@ function checkStart(service: ServiceRow, settings: BookingSettings, start: numbe
   }
   const { end } = busyOf(service, start);
   const inside = openIntervals(settings.hours, start, end).some(
-    (open) => open.start === start && open.end === end,
+    (open) => open.start <= start && end <= open.end,
   );
   if (!inside) throw fieldError("start", "Ese horario está fuera del horario de atención");
   if (start < earliestStart(settings, now)) {
