@@ -28,7 +28,7 @@ const NEAREST_AFTER_MS = 14 * DAY_MS;
 export const OWN_CALENDAR = "";
 
 /** A calendar's busy interval: a live booking, from its start to the end of its buffer. */
-export interface Busy extends Interval {
+interface Busy extends Interval {
   calendar: string;
 }
 
@@ -57,7 +57,7 @@ export const busyOf = (service: ServiceRow, start: number) => ({
 export const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
 /** The live bookings of these calendars that meet [from, to). */
-export async function busyTimes(
+async function busyTimes(
   db: OrganizationDb,
   organizationId: string,
   calendars: string[],
@@ -95,7 +95,7 @@ export const earliestStart = (settings: BookingSettings, now: number) =>
  * The free slots of a service in [from, to): one per start time, with the first of its
  * calendars free for it (the slot names the staff member when the service has staff).
  */
-export function freeSlots(
+function freeSlots(
   service: ServiceRow,
   hours: OpeningHours,
   calendars: string[],

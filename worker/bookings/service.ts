@@ -312,12 +312,32 @@ async function requestHash(input: BookingInput) {
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-const keyReused = () =>
-  new AppError(
-    422,
-    "idempotency_key_reused",
-    "Esta Idempotency-Key ya se usó para otra cita: usa una clave nueva.",
-  );
+/** The booking an `Idempotency-Key` already made, if any. */
+const madeWith = (tx: StoreDb, organizationId: string, idempotencyKey: string | null) =>
+  idempotencyKey === null
+    ? undefined
+    : tx
+        .select()
+        .from(bookings)
+        .where(
+          and(
+            eq(bookings.organizationId, organizationId),
+            eq(bookings.idempotencyKey, idempotencyKey),
+          ),
+        )
+        .get();
+
+/** A retry answers what its key made; the key with another body is refused (Stripe's rule). */
+function sameRequest(earlier: BookingRow, hash: string | null) {
+  if (earlier.requestHash !== hash) {
+    throw new AppError(
+      422,
+      "idempotency_key_reused",
+      "Esta Idempotency-Key ya se usó para otra cita: usa una clave nueva.",
+    );
+  }
+  return toBooking(earlier);
+}
 
 /**
  * `POST /bookings`: checked against the organization's own data (its conversation, service,
@@ -334,21 +354,11 @@ export async function createBooking(
   const { organizationId } = member;
   const now = Date.now();
   const hash = idempotencyKey ? await requestHash(input) : null;
-  if (idempotencyKey) {
-    const [earlier] = await deps.orgDb
-      .select()
-      .from(bookings)
-      .where(
-        and(
-          eq(bookings.organizationId, organizationId),
-          eq(bookings.idempotencyKey, idempotencyKey),
-        ),
-      );
-    if (earlier) {
-      if (earlier.requestHash !== hash) throw keyReused();
-      return toBooking(earlier);
-    }
-  }
+  // A retry is answered before anything is checked again (its slot may be too near by now).
+  const earlier = inOneTransaction(deps.orgDb, (tx) =>
+    madeWith(tx, organizationId, idempotencyKey),
+  );
+  if (earlier) return sameRequest(earlier, hash);
   const conversation = await findConversation(deps.orgDb, organizationId, input.conversation_id);
   const service = await findService(deps.orgDb, organizationId, input.service_id);
   if (!service.active) throw fieldError("service_id", "Este servicio no está activo");
@@ -364,19 +374,8 @@ export async function createBooking(
   const stamp = new Date(now).toISOString();
   const outcome = inOneTransaction(deps.orgDb, (tx) => {
     // A retry racing its first attempt: the key is checked again where it is written.
-    if (idempotencyKey) {
-      const earlier = tx
-        .select()
-        .from(bookings)
-        .where(
-          and(
-            eq(bookings.organizationId, organizationId),
-            eq(bookings.idempotencyKey, idempotencyKey),
-          ),
-        )
-        .get();
-      if (earlier) return { earlier, row: null };
-    }
+    const earlier = madeWith(tx, organizationId, idempotencyKey);
+    if (earlier) return { earlier, row: null };
     const calendar = calendarsOf(service, input.staff_user_id).find(
       (name) => !calendarTaken(tx, organizationId, name, { start, end: taking.busyUntil }, now),
     );
@@ -412,10 +411,7 @@ export async function createBooking(
       staffUserId: input.staff_user_id,
     });
   }
-  if (outcome.earlier) {
-    if (outcome.earlier.requestHash !== hash) throw keyReused();
-    return toBooking(outcome.earlier);
-  }
+  if (outcome.earlier) return sameRequest(outcome.earlier, hash);
   const { row } = outcome;
   if (row.expiresAt) {
     await scheduleStoreJob(deps.env, organizationId, "booking_holds", Date.parse(row.expiresAt));
