@@ -9,7 +9,14 @@ import type { OrganizationDb } from "../db/client";
 import type { Member } from "../http/context";
 import type { Deps } from "../http/deps";
 import { fieldError } from "../http/errors";
-import { MAX_AVAILABILITY_DAYS, SLOT_STEP_MINUTES, type DayOrInstant, type Slot } from "./contract";
+import {
+  MAX_AVAILABILITY_DAYS,
+  MAX_BUFFER_MINUTES,
+  MAX_DURATION_MINUTES,
+  SLOT_STEP_MINUTES,
+  type DayOrInstant,
+  type Slot,
+} from "./contract";
 import { daysAsInterval, openIntervals, type Interval, type OpeningHours } from "./hours";
 import { bookings } from "./schema";
 import { findService, type ServiceRow } from "./services";
@@ -24,6 +31,9 @@ const NEAREST_SLOTS = 5;
 const NEAREST_BEFORE_MS = 3 * DAY_MS;
 const NEAREST_AFTER_MS = 14 * DAY_MS;
 
+/** The longest a booking keeps its calendar busy: how far back a busy one may have started. */
+const LONGEST_BUSY_MS = (MAX_DURATION_MINUTES + MAX_BUFFER_MINUTES) * MINUTE_MS;
+
 /** The organization's own calendar, when a service names nobody to perform it. */
 export const OWN_CALENDAR = "";
 
@@ -32,11 +42,25 @@ interface Busy extends Interval {
   calendar: string;
 }
 
+const iso = (at: number) => new Date(at).toISOString();
+
 /** A booking holds its calendar while confirmed, or while its payment is awaited. */
-export const liveBooking = (now: string) =>
+const liveAt = (now: number) =>
   or(
     eq(bookings.status, "confirmed"),
-    and(eq(bookings.status, "pending_payment"), gt(bookings.expiresAt, now)),
+    and(eq(bookings.status, "pending_payment"), gt(bookings.expiresAt, iso(now))),
+  );
+
+/**
+ * The live bookings whose busy time meets `range`. Their start is bounded on both sides (none
+ * lasts longer than `LONGEST_BUSY_MS`), so the index on it is walked only that far back.
+ */
+export const busyDuring = (range: Interval, now: number) =>
+  and(
+    gt(bookings.startsAt, iso(range.start - LONGEST_BUSY_MS)),
+    lt(bookings.startsAt, iso(range.end)),
+    gt(bookings.busyUntil, iso(range.start)),
+    liveAt(now),
   );
 
 /** The calendars a service's booking may take (one named member, or any of its staff). */
@@ -54,7 +78,7 @@ export const busyOf = (service: ServiceRow, start: number) => ({
   busyUntil: start + (service.durationMinutes + service.bufferMinutes) * MINUTE_MS,
 });
 
-export const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
+const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
 
 /** The live bookings of these calendars that meet [from, to). */
 async function busyTimes(
@@ -75,9 +99,7 @@ async function busyTimes(
       and(
         eq(bookings.organizationId, organizationId),
         inArray(bookings.calendar, calendars),
-        lt(bookings.startsAt, new Date(range.end).toISOString()),
-        gt(bookings.busyUntil, new Date(range.start).toISOString()),
-        liveBooking(new Date(now).toISOString()),
+        busyDuring(range, now),
       ),
     );
   return rows.map((row) => ({

@@ -21,6 +21,9 @@ export const SLOT_STEP_MINUTES = 15;
 export const MAX_AVAILABILITY_DAYS = 31;
 /** Services an organization may have. */
 export const MAX_SERVICES = 100;
+/** The longest a service lasts, and the longest buffer after it. */
+export const MAX_DURATION_MINUTES = 480;
+export const MAX_BUFFER_MINUTES = 120;
 /** Intervals one day may have (a split shift is two). */
 const MAX_INTERVALS_A_DAY = 6;
 const MAX_CLOSED_DATES = 400;
@@ -179,12 +182,12 @@ const serviceFields = {
     .number({ error: "La duración es un número de minutos" })
     .int("La duración es un número entero de minutos")
     .min(5, "La duración mínima es de 5 minutos")
-    .max(480, "La duración máxima es de 480 minutos"),
+    .max(MAX_DURATION_MINUTES, `La duración máxima es de ${MAX_DURATION_MINUTES} minutos`),
   buffer_minutes: z
     .number({ error: "El margen es un número de minutos" })
     .int("El margen es un número entero de minutos")
     .min(0, "El margen no puede ser negativo")
-    .max(120, "El margen máximo es de 120 minutos"),
+    .max(MAX_BUFFER_MINUTES, `El margen máximo es de ${MAX_BUFFER_MINUTES} minutos`),
   price: moneyField("El precio").nullable(),
   currency: currencyField,
   payment: z.enum(SERVICE_PAYMENTS, { error: "El cobro es none, deposit o full" }),

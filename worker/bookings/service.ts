@@ -5,7 +5,7 @@
  * calendar never overlap whatever races; the loser hears `slot_taken` with the nearest slots.
  * Every change is audited, told to the consoles (`booking_update`) and written in the thread.
  */
-import { and, asc, count, eq, gte, inArray, lt, lte } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, lte, ne } from "drizzle-orm";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import { recordAudit } from "../audit/service";
 import { inD1, type OrganizationDb } from "../db/client";
@@ -33,9 +33,8 @@ import {
   busyOf,
   calendarsOf,
   earliestStart,
-  liveBooking,
+  busyDuring,
   nearestSlots,
-  overlaps,
 } from "./availability";
 import { openIntervals } from "./hours";
 import { bookings } from "./schema";
@@ -86,23 +85,20 @@ function calendarTaken(
   now: number,
   except?: string,
 ) {
-  const rows = tx
-    .select({ id: bookings.id, startsAt: bookings.startsAt, busyUntil: bookings.busyUntil })
+  const taken = tx
+    .select({ id: bookings.id })
     .from(bookings)
     .where(
       and(
         eq(bookings.organizationId, organizationId),
         eq(bookings.calendar, calendar),
-        lt(bookings.startsAt, new Date(needed.end).toISOString()),
-        liveBooking(new Date(now).toISOString()),
+        busyDuring(needed, now),
+        except ? ne(bookings.id, except) : undefined,
       ),
     )
-    .all();
-  return rows.some(
-    (row) =>
-      row.id !== except &&
-      overlaps({ start: Date.parse(row.startsAt), end: Date.parse(row.busyUntil) }, needed),
-  );
+    .limit(1)
+    .get();
+  return taken !== undefined;
 }
 
 /**
