@@ -166,6 +166,19 @@ describe("availability", () => {
     expect(autumn.at(-1)!.end).toBe("2027-10-31T03:00:00.000Z");
   });
 
+  it("reads an opening the clocks skip with the offset before the change", async () => {
+    const owner = await createOwner();
+    const skipped = Object.fromEntries(
+      Object.keys(NINE_TO_TEN).map((d) => [d, [["02:30", "05:00"]]]),
+    );
+    await setHours(owner, skipped);
+    const service = await createService(owner, { duration_minutes: 60 });
+    // 02:30 does not exist on 28 March 2027 in Madrid: 02:30 at UTC+1 is 03:30 at UTC+2.
+    const slots = await slotsOf(owner, { service_id: service.id, ...day("2027-03-28") });
+    expect(slots[0]!.start).toBe("2027-03-28T01:30:00.000Z");
+    expect(slots.at(-1)!.start).toBe("2027-03-28T02:00:00.000Z");
+  });
+
   it("has no change of clocks in Mexico City or Bogotá", async () => {
     for (const [timeZone, utcNine] of [
       ["America/Mexico_City", "15:00"],

@@ -78,9 +78,10 @@ export function localDate(at: number, timeZone: string) {
  */
 export function instantOf(date: string, minutes: number, timeZone: string) {
   const wall = Date.parse(`${date}T00:00:00Z`) + minutes * MINUTE_MS;
-  const first = wall - offsetAt(wall, timeZone);
-  const second = wall - offsetAt(first, timeZone);
-  return offsetAt(second, timeZone) === offsetAt(first, timeZone) ? second : first;
+  // The offset at the wall time read as UTC is a guess; the offset at that guess is the one
+  // in force then (in a skipped hour, the one before the change).
+  const guess = wall - offsetAt(wall, timeZone);
+  return wall - offsetAt(guess, timeZone);
 }
 
 const addDays = (date: string, days: number) =>
