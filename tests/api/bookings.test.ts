@@ -19,6 +19,10 @@ import {
 import { addMember } from "../support/factories";
 import { orgSql } from "../support/org-data";
 import { connect } from "../support/sockets";
+import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { messageFromAd, settledConversion } from "../support/ads";
+import { connectWhatsapp } from "../support/db";
+import { graphRequests } from "../support/webhooks";
 
 type Row = Record<string, any>;
 const NINE = "2031-01-07T08:00:00.000Z"; // 09:00 in Madrid, a Tuesday
@@ -106,6 +110,42 @@ describe("booking", () => {
     expect(again.status).toBe(201);
     expect(await leads()).toHaveLength(1);
     socket.socket.close();
+  });
+
+  it("sends LeadSubmitted to Meta once for a customer who came from an ad", async () => {
+    const { owner, orgId, service } = await bookingOrganization();
+    const connection = await connectWhatsapp(orgId, {
+      businessAccountId: GRAPH_FIXTURES.wabaId,
+    });
+    const { from, ctwaClid } = await messageFromAd(connection);
+    const [conversation] = await orgSql<Row>(
+      orgId,
+      "SELECT id FROM conversations WHERE phone_number = ?",
+      from,
+    );
+    for (const start of [NINE, "2031-01-08T08:00:00Z"]) {
+      const res = await book(owner, {
+        service_id: service.id,
+        conversation_id: conversation!.id,
+        start,
+      });
+      expect(res.status).toBe(201);
+    }
+    const [lead] = await orgSql<Row>(
+      orgId,
+      "SELECT id FROM conversions WHERE conversation_id = ? AND event_name = 'lead'",
+      conversation!.id,
+    );
+    const sent = await settledConversion(orgId, lead!.id);
+    expect(sent).toMatchObject({ capiStatus: "sent", ctwaClid, customData: { source: "booking" } });
+    const events = (await graphRequests("/events")).flatMap((r) =>
+      (r.body?.data ?? []).filter((e: any) => e.event_id === sent.eventId),
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      event_name: "LeadSubmitted",
+      user_data: { ctwa_clid: ctwaClid },
+    });
   });
 
   it("holds a slot paid ahead as pending_payment for 30 minutes, which makes no lead yet", async () => {
@@ -376,6 +416,10 @@ describe("a hold whose payment never comes", () => {
       new Date(Date.now() - 1000).toISOString(),
       booking.id,
     );
+    // An ended hold frees its slot at once, before the job has run.
+    expect(
+      await slotsOf(owner, { service_id: service.id, from: "2031-01-07", to: "2031-01-07" }),
+    ).toHaveLength(3);
     await store.scheduleJob(orgId, "booking_holds", Date.now());
     await runDurableObjectAlarm(store);
     const [row] = await orgSql<Row>(
