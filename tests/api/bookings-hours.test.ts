@@ -283,6 +283,21 @@ describe("availability", () => {
       end: "2027-05-03T07:30:00.000Z",
       staff_user_id: owner.user.id,
     });
+    // A range ending at 09:15 still sees the 09:30 booking its last slot would run into.
+    const second = await book(owner, {
+      service_id: staffed.id,
+      conversation_id: await newConversation(owner),
+      start: "2027-05-04T07:30:00Z",
+      staff_user_id: admin.user.id,
+    });
+    expect(second.status).toBe(201);
+    const beforeIt = await slotsOf(owner, {
+      service_id: staffed.id,
+      staff_user_id: admin.user.id,
+      from: "2027-05-04T07:00:00Z",
+      to: "2027-05-04T07:15:01Z",
+    });
+    expect(starts(beforeIt)).toEqual(["2027-05-04T07:00:00.000Z"]);
     const adminOnly = await slotsOf(owner, {
       service_id: staffed.id,
       staff_user_id: admin.user.id,

@@ -161,7 +161,9 @@ export async function slotsIn(
 ) {
   if (!settings.hours || !service.active) return [];
   const calendars = calendarsOf(service, staffUserId);
-  const busy = await busyTimes(db, organizationId, calendars, range, now);
+  // A slot near the range's end lasts past it, into bookings that start after it.
+  const reach = { start: range.start, end: range.end + LONGEST_BUSY_MS };
+  const busy = await busyTimes(db, organizationId, calendars, reach, now);
   return freeSlots(service, settings.hours, calendars, busy, range, earliestStart(settings, now));
 }
 
