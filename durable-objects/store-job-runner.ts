@@ -23,6 +23,8 @@ import {
   type StoreJobName,
 } from "../worker/stores/store-jobs";
 import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
+import { releaseExpiredHolds } from "../worker/bookings/service";
+import { sendAwayMessages } from "../worker/bookings/away-message";
 
 const DAY_MS = 24 * 60 * 60_000;
 /**
@@ -95,6 +97,10 @@ export const JOB_RUNS: JobRuns = {
     }
     return applied.more ? Date.now() : null;
   },
+  // Bookings whose payment never came are cancelled when their hold ends; then at the next end.
+  booking_holds: (deps, at, organizationId) => releaseExpiredHolds(deps, organizationId, at),
+  // The away messages the customers' messages claimed, sent; again at once while more are left.
+  away_messages: (deps, _at, organizationId) => sendAwayMessages(deps, organizationId),
 };
 
 /** Records that a job is due at `dueAt`, whenever it was due before. */

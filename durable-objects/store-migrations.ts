@@ -11,6 +11,7 @@ import { BROADCASTS_SQL } from "./store-migration-0006";
 import { BROADCAST_SENDING_SQL } from "./store-migration-0007";
 import { FOLLOW_UPS_SQL } from "./store-migration-0008";
 import { HELD_STATUSES_SQL } from "./store-migration-0009";
+import { BOOKINGS_SQL } from "./store-migration-0011";
 import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
 
 export interface StoreMigration {
@@ -92,7 +93,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     CREATE INDEX conversion_suggestions_conversion_idx ON conversion_suggestions (conversion_id);
     CREATE INDEX conversation_labels_label_fk_idx ON conversation_labels (label_id)`,
   },
-  // Version 11 is another branch's (merged separately); versions apply in order, gaps allowed.
+  {
+    version: 11,
+    name: "bookings",
+    sql: BOOKINGS_SQL,
+  },
   {
     version: 12,
     name: "marketing_limits",

@@ -6,6 +6,7 @@ import { agentRoutes } from "./agents/routes";
 import { auditRoutes } from "./audit/routes";
 import { broadcastRoutes } from "./broadcasts/routes";
 import { followUpRoutes } from "./follow-ups/routes";
+import { bookingRoutes, serviceRoutes } from "./bookings/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
@@ -60,6 +61,8 @@ export const v1 = new Hono<AppContext>()
   .route("/mentions", mentionRoutes)
   .route("/broadcasts", broadcastRoutes)
   .route("/follow-ups", followUpRoutes)
+  .route("/services", serviceRoutes)
+  .route("/bookings", bookingRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", adsRoutes)

@@ -23,6 +23,8 @@ interface Tenant {
   memberUserId: string;
   broadcastId: string;
   followUpId: string;
+  serviceId: string;
+  bookingId: string;
 }
 
 /** An organization with an agent, a WhatsApp conversation with an image, a quick reply, a
@@ -94,6 +96,32 @@ async function tenant(label: string): Promise<Tenant> {
     body: { name: `Seguimiento ${label}`, trigger: { no_reply_minutes: 60 }, text: "¿Seguimos?" },
   });
   expect(followUp.status).toBe(201);
+  const hours = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+    token: owner.token,
+    body: {
+      business_hours: {
+        time_zone: "Europe/Madrid",
+        week: { tue: [["09:00", "14:00"]] },
+        closed_dates: [],
+      },
+    },
+  });
+  expect(hours.status).toBe(200);
+  const service = await call("POST", "/api/v1/services", {
+    token: owner.token,
+    // Paid ahead: held, so that it records no lead beside the tracking's conversion.
+    body: { name: `Servicio ${label}`, duration_minutes: 30, price: "30", payment: "full" },
+  });
+  expect(service.status).toBe(201);
+  const booking = await call("POST", "/api/v1/bookings", {
+    token: owner.token,
+    body: {
+      service_id: service.body.data.id,
+      conversation_id: conversationId,
+      start: "2031-01-07T08:00:00Z",
+    },
+  });
+  expect(booking.status).toBe(201);
   return {
     owner,
     agentId: agent.id,
@@ -106,6 +134,8 @@ async function tenant(label: string): Promise<Tenant> {
     memberUserId: member.user.id,
     broadcastId: broadcast.body.data.id,
     followUpId: followUp.body.data.id,
+    serviceId: service.body.data.id,
+    bookingId: booking.body.data.id,
   };
 }
 
@@ -199,17 +229,33 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
   ["GET", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
   ["PATCH", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`, { enabled: false }],
   ["DELETE", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
+  ["GET", "service", (t) => `/api/v1/services/${t.serviceId}`],
+  ["PATCH", "service", (t) => `/api/v1/services/${t.serviceId}`, { name: "Robado" }],
+  ["DELETE", "service", (t) => `/api/v1/services/${t.serviceId}`],
+  [
+    "GET",
+    "availability",
+    (t) => `/api/v1/bookings/availability?service_id=${t.serviceId}&from=2031-01-07&to=2031-01-07`,
+  ],
+  ["POST", "booking", () => "/api/v1/bookings", undefined],
+  ["PATCH", "booking", (t) => `/api/v1/bookings/${t.bookingId}`, { status: "cancelled" }],
 ];
 
 describe("routes with an id of another organization", () => {
   it.each(ROUTES_WITH_IDS)("%s %s is 404", async (method, name, path, body) => {
-    // Two routes carry the id in the body rather than the path.
+    // Three routes carry the id in the body rather than the path.
     const payload =
       name === "send message"
         ? { conversation_id: a.conversationId, content: "Hola" }
         : name === "conversion with a session"
           ? { event_name: "lead", tracking_session_id: a.sessionId }
-          : body;
+          : method === "POST" && name === "booking"
+            ? {
+                service_id: a.serviceId,
+                conversation_id: a.conversationId,
+                start: "2031-01-07T09:00:00Z",
+              }
+            : body;
     const response = await call(method, path(a), { token: b.owner.token, body: payload });
     expect(response.status, JSON.stringify(response.body)).toBe(404);
     expect(response.body.error).toBe("not_found");
@@ -225,7 +271,8 @@ describe("routes with an id of another organization", () => {
     const messages = await call("GET", `/api/v1/conversations/${a.conversationId}/messages`, {
       token,
     });
-    expect(messages.body.data.messages).toHaveLength(1);
+    // The customer's image, and the booking's line in the thread.
+    expect(messages.body.data.messages.map((m: any) => m.type)).toEqual(["image", "note"]);
     expect(messages.body.data.messages[0].reactions).toEqual([]);
     const session = await call("GET", `/api/v1/tracking/sessions/${a.sessionId}`, { token });
     expect(session.body.data.phone_number).toBeNull();
@@ -239,6 +286,12 @@ describe("routes with an id of another organization", () => {
     expect(broadcast.body.data).toMatchObject({ name: "Difusión A", status: "draft" });
     const followUp = await call("GET", `/api/v1/follow-ups/${a.followUpId}`, { token });
     expect(followUp.body.data).toMatchObject({ name: "Seguimiento A", enabled: true });
+    const service = await call("GET", `/api/v1/services/${a.serviceId}`, { token });
+    expect(service.body.data).toMatchObject({ name: "Servicio A" });
+    const bookings = await call("GET", "/api/v1/bookings", { token });
+    expect(bookings.body.data.bookings).toMatchObject([
+      { id: a.bookingId, status: "pending_payment" },
+    ]);
   });
 });
 
@@ -255,10 +308,12 @@ describe("lists, stats and exports", () => {
       call("GET", "/api/v1/organizations/invitations", { token }),
       call("GET", "/api/v1/broadcasts", { token }),
       call("GET", "/api/v1/follow-ups", { token }),
+      call("GET", "/api/v1/services", { token }),
+      call("GET", "/api/v1/bookings", { token }),
     ]);
     const text = JSON.stringify(lists.map((r) => r.body));
     const idsOfA = [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone];
-    for (const idOfA of [...idsOfA, a.broadcastId, a.followUpId]) {
+    for (const idOfA of [...idsOfA, a.broadcastId, a.followUpId, a.serviceId, a.bookingId]) {
       expect(text).not.toContain(idOfA);
     }
     expect(text).not.toContain("Cliente A");

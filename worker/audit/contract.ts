@@ -37,6 +37,11 @@ export const AUDIT_ACTIONS = [
   "follow_up.create",
   "follow_up.update",
   "follow_up.delete",
+  "service.create",
+  "service.update",
+  "service.delete",
+  "booking.create",
+  "booking.update",
   "account.export",
   "account.delete",
 ] as const;

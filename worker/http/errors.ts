@@ -16,6 +16,8 @@ export class AppError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    /** What a refusal offers beside the envelope (the free slots of a `slot_taken`). */
+    readonly extra?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -44,6 +46,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
     { "Retry-After": String(retryAfterSeconds) },
   );
 
+const INVALID_DATA = "Datos inválidos. Verifica la información ingresada.";
+
 /** 422 naming every failing field once, with the first problem found in it. */
 export function validationError(error: core.$ZodError): AppError {
   const byPath = new Map<string, string>();
@@ -52,13 +56,12 @@ export function validationError(error: core.$ZodError): AppError {
     if (!byPath.has(path)) byPath.set(path, issue.message);
   }
   const details = [...byPath].map(([path, message]) => ({ path, message }));
-  return new AppError(
-    422,
-    "validation_error",
-    "Datos inválidos. Verifica la información ingresada.",
-    details,
-  );
+  return new AppError(422, "validation_error", INVALID_DATA, details);
 }
+
+/** 422 for one field that is well formed but wrong against the stored data. */
+export const fieldError = (path: string, message: string) =>
+  new AppError(422, "validation_error", INVALID_DATA, [{ path, message }]);
 
 /** Turns anything thrown during a request into the contract's envelope. */
 export function handleError(err: unknown, c: Context): Response {
@@ -67,6 +70,7 @@ export function handleError(err: unknown, c: Context): Response {
       error: err.code,
       message: err.message,
       ...(err.details && { details: err.details }),
+      ...err.extra,
     };
     return c.json(body, err.status, err.headers);
   }

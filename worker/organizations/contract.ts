@@ -1,5 +1,6 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod";
+import type { BookingHours } from "../bookings/contract";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
 import {
@@ -206,6 +207,6 @@ export interface Organization {
 
 /**
  * The organization as `GET /organizations/me` and its `PATCH` answer it: with what the owner
- * allows marketing, which its store keeps (decision 0080).
+ * allows marketing and its bookings' hours, which its store keeps (decisions 0080, 0076).
  */
-export type OrganizationSettings = Organization & MarketingLimits;
+export type OrganizationSettings = Organization & MarketingLimits & BookingHours;

@@ -3,7 +3,8 @@ import { createMiddleware } from "hono/factory";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { organizationCreateInput, organizationUpdateInput } from "./contract";
+import { organizationCreateInput } from "./contract";
+import { organizationSettingsInput } from "../bookings/contract";
 import { acceptInvitationInput, invitationInput, memberChangeInput } from "./members-contract";
 import * as members from "./members-service";
 import * as organizations from "./service";
@@ -71,7 +72,7 @@ export const organizationRoutes = new Hono<AppContext>()
     requireMember,
     ownOrganizationParam,
     requireRole("owner", "admin"),
-    ...jsonBody(organizationUpdateInput),
+    ...jsonBody(organizationSettingsInput),
     async (c) => {
       const organization = await organizations.updateOrganization(
         storeDeps(c),

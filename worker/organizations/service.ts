@@ -7,13 +7,10 @@ import type { Caller, Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
 import type { Db, OrganizationDb } from "../db/client";
 import { DEFAULT_CURRENCY } from "../sales/contract";
-import type {
-  Organization,
-  OrganizationCreateData,
-  OrganizationSettings,
-  OrganizationUpdateData,
-} from "./contract";
+import type { Organization, OrganizationCreateData, OrganizationSettings } from "./contract";
 import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
+import type { OrganizationSettingsData } from "../bookings/contract";
+import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
 import { registerStore } from "../stores/registry";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
@@ -51,12 +48,21 @@ export const organizationNotFound = () =>
     "Organización no encontrada. Completa el registro de tu organización.",
   );
 
-/** The organization's row (D1) with what its store keeps of its settings. */
+/**
+ * The organization as its settings read it: its global row (D1) and what its store keeps of its
+ * settings, the marketing limits (decision 0080) and the bookings' hours (decision 0076), with
+ * whether it is open now.
+ */
 async function withStoreSettings(
   orgDb: OrganizationDb,
   row: OrganizationRow,
 ): Promise<OrganizationSettings> {
-  return { ...toOrganization(row), ...(await readMarketingLimits(orgDb, row.id)) };
+  const bookings = await readBookingSettings(orgDb, row.id);
+  return {
+    ...toOrganization(row),
+    ...(await readMarketingLimits(orgDb, row.id)),
+    ...toBookingHours(bookings, Date.now()),
+  };
 }
 
 export async function getOrganization(
@@ -122,14 +128,16 @@ export async function createOrganization(
 }
 
 /**
- * `PATCH /organizations/{id}`: the organization's own fields in D1, and what the owner allows
- * marketing in its store (the route runs there; decision 0080), the store's part first so that a
- * refused budget changes nothing.
+ * `PATCH /organizations/{id}`: the organization's own fields in D1, and what its store keeps of
+ * its settings (the route runs there): what the owner allows marketing (decision 0080), first,
+ * so that a refused budget changes nothing, and the bookings' settings. `business_hours` as a
+ * text is onboarding's, kept in D1 for the AI; as an object it is the structured hours, and the
+ * text stays as it was (decision 0076).
  */
 export async function updateOrganization(
   { db, orgDb }: StoreDeps,
   member: Member,
-  input: OrganizationUpdateData,
+  input: OrganizationSettingsData,
 ): Promise<OrganizationSettings> {
   if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
@@ -152,7 +160,7 @@ export async function updateOrganization(
       description: input.description,
       employeeCount: input.employee_count,
       servicesOffered: input.services_offered,
-      businessHours: input.business_hours,
+      businessHours: typeof input.business_hours === "string" ? input.business_hours : undefined,
       aiUseCase: input.ai_use_case,
       currency: input.currency,
       aiMonthlyTokenBudget: input.ai_monthly_token_budget,
@@ -165,6 +173,14 @@ export async function updateOrganization(
     .where(eq(organizations.id, member.organizationId))
     .returning();
   if (!row) throw organizationNotFound();
+  const { business_hours: hours, away_message, min_notice_minutes } = input;
+  if (typeof hours === "object" || away_message || min_notice_minutes !== undefined) {
+    await saveBookingSettings(orgDb, member.organizationId, {
+      businessHours: typeof hours === "object" ? hours : undefined,
+      awayMessage: away_message,
+      minNoticeMinutes: min_notice_minutes,
+    });
+  }
   await recordAudit(orgDb, {
     action: "organization.update",
     organizationId: member.organizationId,

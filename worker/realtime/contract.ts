@@ -18,6 +18,8 @@ export type RealtimeEventType =
   | "whatsapp_status"
   /** A broadcast's status or results changed: `{broadcast}` (contract section 17). */
   | "broadcast_update"
+  /** A booking was made, moved, cancelled or marked: `{booking}` (contract section 18). */
+  | "booking_update"
   /**
    * The socket's session is over (`{reason}`), sent just before the 4001 close: a proxy that
    * drops the close frame (the dev server's) still carries it.

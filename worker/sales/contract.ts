@@ -77,8 +77,11 @@ export const saleInput = z.object({
 });
 export type SaleInput = z.input<typeof saleInput>;
 
-/** The `Idempotency-Key` header of a sale: what makes a retried or double-clicked sale one sale. */
-export const saleHeaders = z.object({
+/**
+ * The `Idempotency-Key` header of a sale or a booking: what makes a retried or double-clicked
+ * request one sale, one booking.
+ */
+export const idempotencyHeaders = z.object({
   "idempotency-key": z
     .string()
     .trim()

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { headerParams, jsonBody } from "../http/validate";
-import { saleHeaders, saleInput } from "./contract";
+import { idempotencyHeaders, saleInput } from "./contract";
 import * as sales from "./service";
 
 /** Mounted beside the conversation routes: middleware stays on each route, not on a prefix. */
@@ -10,14 +10,20 @@ const member = [requireCaller, requireMember] as const;
 
 /** `/conversations/{id}/...`: a conversation's sales, conversions and Meta's suggestions. */
 export const salesRoutes = new Hono<AppContext>()
-  .post("/:id/sales", ...member, ...jsonBody(saleInput), headerParams(saleHeaders), async (c) => {
-    const sale = await sales.registerSale(storeDeps(c), c.var.member, {
-      id: c.req.param("id"),
-      sale: c.req.valid("json"),
-      idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
-    });
-    return c.json({ data: { sale } }, 201);
-  })
+  .post(
+    "/:id/sales",
+    ...member,
+    ...jsonBody(saleInput),
+    headerParams(idempotencyHeaders),
+    async (c) => {
+      const sale = await sales.registerSale(storeDeps(c), c.var.member, {
+        id: c.req.param("id"),
+        sale: c.req.valid("json"),
+        idempotencyKey: c.req.valid("header")["idempotency-key"] ?? null,
+      });
+      return c.json({ data: { sale } }, 201);
+    },
+  )
   .get("/:id/conversions", ...member, async (c) => {
     const list = await sales.conversationConversions(storeDeps(c), c.var.member, {
       id: c.req.param("id"),

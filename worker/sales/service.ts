@@ -44,7 +44,7 @@ export const toSuggestion = (row: SuggestionRow): Suggestion => ({
 });
 
 /** Moves a conversation to a stage and tells the team; returns the updated row. */
-async function moveToStage(
+export async function moveToStage(
   deps: StoreDeps,
   conversation: ConversationRow,
   stage: ConversationStage,

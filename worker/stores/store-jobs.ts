@@ -2,7 +2,8 @@
  * The jobs an organization's store runs from its alarm (contract section 15, "jobs live with
  * the data"): the Conversions API retries, the daily retention, the sweep of voice notes left
  * pending, the import of the WhatsApp Business app's history (contract section 16), the sending
- * of broadcasts and follow-ups (section 17) and the statuses a send held, a bounded amount per
+ * of broadcasts and follow-ups (section 17), the statuses a send held, the release of bookings
+ * whose payment never came and the away messages owed (section 18), a bounded amount per
  * run. Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside
  * the replies and voice notes the store already schedules; the store's side of them is
  * durable-objects/store-job-runner.ts. The daily cron wakes the stores whose alarm missed their
@@ -22,6 +23,8 @@ export const STORE_JOBS = [
   "broadcasts",
   "follow_ups",
   "held_statuses",
+  "booking_holds",
+  "away_messages",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

@@ -14,34 +14,38 @@ import {
   adSpend,
   adSpendSyncs,
   agents,
-  broadcastRecipients,
-  broadcasts,
   aiCalls,
   aiUsage,
   auditEvents,
+  awayMessageSends,
+  bookings,
+  bookingSettings,
+  broadcastRecipients,
+  broadcasts,
   conversationLabels,
   conversations,
-  conversionSuggestions,
   conversions,
-  followUpSends,
+  conversionSuggestions,
   followUps,
+  followUpSends,
   heldStatuses,
   historyImports,
   historyPages,
   knowledgeEntries,
   labels,
   marketingConsents,
+  marketingLimits,
   mentions,
   messageCosts,
   messageCostSyncs,
   messages,
   phoneContacts,
   quickReplies,
+  services,
   trackingSessions,
   whatsappTemplates,
 } from "../db/store-schema";
 import { badRequest } from "../http/errors";
-import { marketingLimits } from "../db/store-schema";
 
 /** A table of an organization's data, as the export reaches any of them. */
 type OrganizationTable = SQLiteTable & { organizationId: SQLiteColumn };
@@ -85,6 +89,11 @@ export const STORE_TABLES = {
   follow_up_sends: storeTable(followUpSends, ["followUpId", "conversationId", "waitedSince"]),
   held_statuses: storeTable(heldStatuses, ["wamid", "status"]),
   marketing_limits: storeTable(marketingLimits, ["organizationId"]),
+  // One row: its key is the organization's.
+  booking_settings: storeTable(bookingSettings, ["organizationId"]),
+  services: storeTable(services, ID),
+  bookings: storeTable(bookings, ID),
+  away_message_sends: storeTable(awayMessageSends, ["conversationId", "stretchEndsAt"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -3,6 +3,7 @@
  * (worker/whatsapp/store-delivery.ts).
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
+import { claimAwayMessages } from "../bookings/away-message";
 import { and, eq } from "drizzle-orm";
 import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
 import { autoAssign } from "../team-inbox/assignment";
@@ -247,6 +248,8 @@ export interface PartOutcome {
   broadcastResultsChanged: boolean;
   /** The business wrote from the WhatsApp Business app (echoes): follow-ups' waits began. */
   followUpWaitStarted: boolean;
+  /** Customers wrote while the business is closed: away messages were claimed for them. */
+  awayMessagesOwed?: boolean;
 }
 
 /**
@@ -452,6 +455,8 @@ async function ingestMessages(
       events.push(conversationUpdate(row));
     }
     const answered = new Set<string>();
+    // Conversations no AI answers, whose customer may be owed the away message (decision 0077).
+    const unanswered = new Set<string>();
     for (const message of stored.messages) {
       const conversation = stored.conversations.get(message.conversationId)!;
       if (message.referral) {
@@ -474,7 +479,19 @@ async function ingestMessages(
       ) {
         answered.add(conversation.id);
         outcome.conversationsToAnswer.push(conversation.id);
+      } else if (
+        ANSWERABLE.has(message.type) &&
+        !consentMessages.includes(message) &&
+        !mayBeAnswered(deps, conversation) &&
+        // Meta's AI or the owner's phone answers it: they are not away.
+        !aiHeldElsewhere(conversation)
+      ) {
+        unanswered.add(conversation.id);
       }
+    }
+    for (const id of answered) unanswered.delete(id);
+    if (await claimAwayMessages(deps, organizationId, [...unanswered], Date.now())) {
+      outcome.awayMessagesOwed = true;
     }
     for (const m of stored.messages) {
       if (m.transcriptStatus === "pending") outcome.voiceNotes.push(m.id);

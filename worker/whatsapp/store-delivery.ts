@@ -50,6 +50,7 @@ export async function deliverHere(
     if (done.broadcastResultsChanged) {
       await store.queueJob(organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
     }
+    if (done.awayMessagesOwed) await store.queueJob(organizationId, "away_messages", Date.now());
     if (done.followUpWaitStarted) {
       await store.queueJob(organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
     }
