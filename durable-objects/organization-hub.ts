@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { replyAbandoned, replyToConversation } from "../worker/agents/auto-reply";
-import { buildStoreDeps } from "../worker/http/deps";
+import { buildStoreDeps, type StoreDeps } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
@@ -17,7 +17,11 @@ import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/st
 import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
-import { deliverHere, type DeliveryStore } from "../worker/whatsapp/store-delivery";
+import {
+  deliverHere,
+  type DeliveryStore,
+  type HeldEvents,
+} from "../worker/whatsapp/store-delivery";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -240,12 +244,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     if (!this.serves(callerOrganization(caller))) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }
-    return serveInStore(
-      request,
-      { caller, db: this.data, storeFull: this.isFull },
-      this.env,
-      (work) => this.ctx.waitUntil(work),
-    );
+    return serveInStore(request, caller, this.depsFor(callerOrganization(caller)));
   }
 
   /**
@@ -383,9 +382,8 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   /** What a delivery works with here: storage, data, its own jobs and sockets, no RPC to itself. */
   private deliveryStore(): DeliveryStore {
     return {
-      env: this.env,
       storage: this.ctx.storage,
-      depsFor: (organizationId) => this.depsFor(organizationId),
+      depsFor: (organizationId, held) => this.depsFor(organizationId, held),
       queueReply: (organizationId, id) => this.queueReply(organizationId, id),
       queueTranscripts: (organizationId, ids) => this.queueTranscripts(organizationId, ids),
       queueJob: (organizationId, name, dueAt) => this.queueJob(organizationId, name, dueAt),
@@ -543,13 +541,9 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
 
   /** What the store's jobs work with (durable-objects/store-job-runner.ts). */
   private jobStore(): JobStore {
-    const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
     return {
       storage: this.ctx.storage,
-      env: this.env,
-      data: this.data,
-      storeFull: this.isFull,
-      waitUntil,
+      depsFor: (organizationId) => this.depsFor(organizationId),
       reportDay: async (organizationId, at) => {
         this.own(organizationId);
         await this.reportSchema(organizationId, this.schemaVersion, at);
@@ -557,11 +551,29 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     };
   }
 
-  /** What a job, a reply or a delivery works with: the organization's data in this store. */
-  private depsFor(organizationId: string) {
+  /**
+   * What a request, a job, a reply or a delivery works with: the organization's data in this
+   * store, and its sockets and jobs, in place. With `held`, what is published waits there for
+   * the transaction under way to commit (a delivery's).
+   */
+  private depsFor(organizationId: string, held?: HeldEvents[]): StoreDeps {
     this.own(organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
-    return buildStoreDeps(this.env, waitUntil, this.data, this.isFull);
+    const send = async (events: RealtimeEvent[], userId?: string) => {
+      if (events.length === 0) return;
+      if (held) held.push({ events, ...(userId && { userId }) });
+      else await this.publish(organizationId, events, userId);
+    };
+    return buildStoreDeps(this.env, waitUntil, {
+      orgDb: this.data,
+      storeFull: this.isFull,
+      calls: {
+        publish: (...events) => send(events),
+        publishTo: (userId, ...events) => send(events, userId),
+        schedule: (job, dueAt) => this.queueJob(organizationId, job, dueAt),
+        scheduleTranscripts: (messageIds) => this.queueTranscripts(organizationId, messageIds),
+      },
+    });
   }
 
   /** A message that arrived while replying re-scheduled the key: keep that new schedule. */

@@ -2,16 +2,13 @@
  * The store's side of its jobs (worker/stores/store-jobs.ts): recording when each is due, and
  * running the due ones, from its alarm or the daily wake, with the store's own data.
  */
-import type { OrganizationDb } from "../worker/db/client";
-import type { Env } from "../worker/env";
-import { buildStoreDeps, type StoreDeps } from "../worker/http/deps";
+import type { StoreDeps } from "../worker/http/deps";
 import { resumeStuckTranscripts } from "../worker/ai/transcribe";
 import { runRetention } from "../worker/retention/service";
 import { importHistory } from "../worker/whatsapp/history-import";
 import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
 import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
-import { publish } from "../worker/realtime/publish";
 import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
 import { OrganizationGone } from "../worker/stores/registry";
 import {
@@ -37,14 +34,10 @@ const RUN_LEASE_MS = 15 * 60_000;
 /** What the jobs need of the store. */
 export interface JobStore {
   storage: DurableObjectStorage;
-  env: Env;
-  /** The store's SQLite: its organization's data. */
-  data: OrganizationDb;
-  /** Whether the store is past its room (worker/stores/store-room.ts). */
-  storeFull: () => boolean;
+  /** What a job works with: the organization's data, its sockets and jobs, in the store. */
+  depsFor: (organizationId: string) => StoreDeps;
   /** Tells the registry the store ran its day (`at`), with its size and messages. */
   reportDay: (organizationId: string, at: Date) => Promise<void>;
-  waitUntil: (work: Promise<unknown>) => void;
 }
 
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
@@ -86,7 +79,7 @@ export const JOB_RUNS: JobRuns = {
   // Statuses a send could not apply, still held: applied, then again at once while more are left.
   held_statuses: async (deps, _at, organizationId, store) => {
     const applied = await applyStrandedStatuses(deps, organizationId);
-    if (applied.events.length > 0) await publish(deps.env, organizationId, ...applied.events);
+    await deps.publish(...applied.events);
     if (applied.broadcastResultsChanged) {
       await keepEarliest(
         store.storage,
@@ -208,6 +201,6 @@ async function runOnStoreData(
   at: Date,
   runs: JobRuns,
 ) {
-  const deps = buildStoreDeps(store.env, store.waitUntil, store.data, store.storeFull);
+  const deps = store.depsFor(organizationId);
   return runs[name](deps, at, organizationId, store);
 }

@@ -4,12 +4,11 @@ import { describe, expect, it, vi } from "vitest";
 import type { OrganizationStoreCalls } from "../../worker/stores/store-calls";
 import { REPLY_FAILED, replyToConversation } from "../../worker/agents/auto-reply";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { call } from "../support/http";
-import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import {
   customerPhone,
@@ -395,13 +394,8 @@ describe("auto-reply", () => {
     const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
-    const outcome = await withOrgDb(owner.organization.id, (orgDb) => {
-      const deps = buildStoreDeps(
-        { ...env, AI_API_KEY: "" },
-        () => {},
-        orgDb,
-        () => false,
-      );
+    const outcome = await withStoreDeps(owner.organization.id, (storeDeps) => {
+      const deps = { ...storeDeps, env: { ...env, AI_API_KEY: "" } };
       return replyToConversation(deps, owner.organization.id, conversation.id);
     });
     expect(outcome).toBe("skipped");

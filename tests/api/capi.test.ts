@@ -1,9 +1,7 @@
 // Conversions API: what reaches Meta, field by field, through the local Graph fake.
-import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { conversions } from "../../worker/db/store-schema";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";
@@ -13,7 +11,7 @@ import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { call } from "../support/http";
-import { withOrgDb } from "../support/org-data";
+import { withOrgDb, withStoreDeps } from "../support/org-data";
 import { customerPhone, failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -41,18 +39,7 @@ async function sentEvent(eventId: string) {
 
 /** The Conversions API retries due `at`, run on the organization's data where it is. */
 const sendDueConversionsNow = (organizationId: string, at?: Date) =>
-  withOrgDb(organizationId, (orgDb) =>
-    sendDueConversions(
-      buildStoreDeps(
-        env,
-        () => {},
-        orgDb,
-        () => false,
-      ),
-      organizationId,
-      at,
-    ),
-  );
+  withStoreDeps(organizationId, (storeDeps) => sendDueConversions(storeDeps, organizationId, at));
 
 async function landingSession(key: string, params: Record<string, string>) {
   const response = await call("POST", "/api/v1/tracking/sessions", {

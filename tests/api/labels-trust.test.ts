@@ -7,12 +7,12 @@ import { eq } from "drizzle-orm";
 import type { OrganizationDb } from "../../worker/db/client";
 import { conversations } from "../../worker/db/store-schema";
 import type { Member } from "../../worker/http/context";
-import { buildStoreDeps, type StoreDeps } from "../../worker/http/deps";
+import type { StoreDeps } from "../../worker/http/deps";
 import { LABELS_MAX, LABELS_TOO_MANY } from "../../worker/team-inbox/contract";
 import { deleteLabel, setConversationLabels } from "../../worker/team-inbox/labels-service";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
-import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -65,8 +65,8 @@ function raceBeforeWrite<T>(
   work: (deps: StoreDeps) => Promise<T>,
 ) {
   const state = { ran: false };
-  const result = withOrgDb(owner.organization.id, (orgDb) => {
-    const racing = new Proxy(orgDb, {
+  const result = withStoreDeps(owner.organization.id, (storeDeps) => {
+    const racing = new Proxy(storeDeps.orgDb, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver);
         if (prop !== "transaction" || typeof value !== "function") return value;
@@ -79,14 +79,7 @@ function raceBeforeWrite<T>(
         };
       },
     });
-    return work(
-      buildStoreDeps(
-        env,
-        () => {},
-        racing,
-        () => false,
-      ),
-    );
+    return work({ ...storeDeps, orgDb: racing });
   });
   return { result, state };
 }

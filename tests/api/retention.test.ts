@@ -1,12 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { retentionCutoff, runRetention } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { seedMessage } from "../support/db";
-import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { conversions, heldStatuses, trackingSessions } from "../../worker/db/store-schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
@@ -54,8 +53,8 @@ describe("daily retention", () => {
     await setLastMessageAt(kept.id, justAfter);
     for (let i = 0; i < 3; i++) await seedMessage(orgId, expired.id, { at: justBefore });
     await seedMessage(orgId, kept.id, { at: justBefore }); // old message, but its conversation is active
-    await withOrgDb(orgId, async (orgDb) => {
-      await orgDb.insert(trackingSessions).values([
+    await withStoreDeps(orgId, async (storeDeps) => {
+      await storeDeps.orgDb.insert(trackingSessions).values([
         {
           organizationId: orgId,
           trackingParams: { utm_source: "old" },
@@ -63,7 +62,7 @@ describe("daily retention", () => {
         },
         { organizationId: orgId, trackingParams: { utm_source: "new" }, lastActivityAt: justAfter },
       ]);
-      await orgDb.insert(conversions).values([
+      await storeDeps.orgDb.insert(conversions).values([
         { organizationId: orgId, eventName: "lead", eventTime: justBefore },
         { organizationId: orgId, eventName: "lead", eventTime: justAfter },
       ]);
@@ -75,7 +74,9 @@ describe("daily retention", () => {
         payload: { id: wamid, status: "delivered" },
         receivedAt: new Date(NOW - hoursAgo * 3_600_000).toISOString(),
       });
-      await orgDb.insert(heldStatuses).values([held("wamid.old", 25), held("wamid.new", 23)]);
+      await storeDeps.orgDb
+        .insert(heldStatuses)
+        .values([held("wamid.old", 25), held("wamid.new", 23)]);
     });
 
     await runRetentionCron();
@@ -91,17 +92,7 @@ describe("daily retention", () => {
     expect(left!.id).toBe(kept.id);
 
     // Run again the same day (the cron leaves a store whose day has run alone): nothing more.
-    await withOrgDb(orgId, (orgDb) =>
-      runRetention(
-        buildStoreDeps(
-          env,
-          () => {},
-          orgDb,
-          () => false,
-        ),
-        new Date(NOW),
-      ),
-    );
+    await withStoreDeps(orgId, (storeDeps) => runRetention(storeDeps, new Date(NOW)));
     expect(await countOf(orgId, "messages")).toBe(1);
     expect(await countOf(orgId, "conversations")).toBe(1);
 

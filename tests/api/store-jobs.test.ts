@@ -18,7 +18,7 @@ import {
   type JobStore,
 } from "../../durable-objects/store-job-runner";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { StoreDeps } from "../../worker/http/deps";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { runCron } from "../support/cron";
 import { seedMessage } from "../support/db";
@@ -137,7 +137,7 @@ describe("Conversions API retries", () => {
 });
 
 /**
- * The store's side of its jobs as its alarm lends it (its storage and data), with the day's
+ * The store's side of its jobs as its alarm lends it (its storage and deps), with the day's
  * report a test may watch.
  */
 function jobStoreOf(
@@ -147,10 +147,8 @@ function jobStoreOf(
 ): JobStore {
   return {
     storage: state.storage,
-    env,
-    data: (instance as unknown as { data: OrganizationDb }).data,
-    storeFull: () => false,
-    waitUntil: (work) => state.waitUntil(work),
+    depsFor: (organizationId) =>
+      (instance as unknown as { depsFor(id: string): StoreDeps }).depsFor(organizationId),
     reportDay: async () => {},
     ...parts,
   };

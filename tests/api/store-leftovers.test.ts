@@ -3,16 +3,14 @@
 // something in every kind of place the product keeps (messages and their search, the phone's
 // address book, consent, labels, broadcasts, follow-ups, a pending AI reply and transcript);
 // then every table of the store and every storage key is walked for anything that names them.
-import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { contactSync, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { runRetention } from "../../worker/retention/service";
 import { api, answer } from "../support/api";
 import { call } from "../support/http";
 import { marketingOrganization, type MarketingOrganization } from "../support/marketing";
-import { orgFirst, orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, orgSqlBatch, withStoreDeps } from "../support/org-data";
 import { customerPhone, deliver } from "../support/webhooks";
 
 type Row = Record<string, SqlStorageValue>;
@@ -166,17 +164,7 @@ describe("nothing of a customer outlives", () => {
 
     // Three years later, with nothing new from them, retention runs, then the store's alarm.
     const later = new Date(Date.now() + 3 * YEAR_MS);
-    await withOrgDb(s.orgId, (orgDb) =>
-      runRetention(
-        buildStoreDeps(
-          env,
-          () => {},
-          orgDb,
-          () => false,
-        ),
-        later,
-      ),
-    );
+    await withStoreDeps(s.orgId, (storeDeps) => runRetention(storeDeps, later));
     await runDurableObjectAlarm(s.store);
     expect(await whereNamed(s.store, gone)).toEqual([]);
   });
@@ -248,16 +236,8 @@ describe("the phone's address book", () => {
     await deliver(
       delivery(contactSync({ phoneNumberId, contacts: [{ phone: alone, fullName: "Otra vez" }] })),
     );
-    await withOrgDb(s.orgId, (orgDb) =>
-      runRetention(
-        buildStoreDeps(
-          env,
-          () => {},
-          orgDb,
-          () => false,
-        ),
-        new Date(Date.now() + 25 * 3600_000),
-      ),
+    await withStoreDeps(s.orgId, (storeDeps) =>
+      runRetention(storeDeps, new Date(Date.now() + 25 * 3600_000)),
     );
     expect(await book()).toEqual([{ phone_number: known }]);
 

@@ -4,14 +4,13 @@ import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { autoAssign } from "../../worker/team-inbox/assignment";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { mentionText } from "../../worker/team-inbox/contract";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
-import { orgFirst, withOrgDb } from "../support/org-data";
+import { orgFirst, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect, tick } from "../support/sockets";
 import { customerPhone, deliver, graphRequests, modelRequests } from "../support/webhooks";
@@ -19,13 +18,7 @@ import { organizationStore } from "../../worker/stores/registry";
 
 /** The round robin's choice for each conversation, all at once, on the organization's data. */
 const roundRobin = (organizationId: string, conversationIds: string[]) =>
-  withOrgDb(organizationId, (orgDb) => {
-    const deps = buildStoreDeps(
-      env,
-      () => {},
-      orgDb,
-      () => false,
-    );
+  withStoreDeps(organizationId, (deps) => {
     return Promise.all(conversationIds.map((id) => autoAssign(deps, organizationId, id)));
   });
 

@@ -6,17 +6,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { transcribeMessage } from "../../worker/ai/transcribe";
-import { buildStoreDeps } from "../../worker/http/deps";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
 import { call } from "../support/http";
-import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
+import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
-import { scheduleStoreJob } from "../../worker/stores/store-jobs";
 
 /** Words unique to one test: the fakes are shared by every test file running in parallel. */
 const unique = (words: string) => `${words} ${crypto.randomUUID().slice(0, 8)}`;
@@ -335,7 +333,10 @@ describe("voice notes", () => {
     const { old, recent, queued, transcribed } = await stuckNotes(org);
     expect(await queued(old.id)).toBeUndefined();
     // What the alarm schedules when a transcription is abandoned.
-    await scheduleStoreJob(env, org.owner.organization.id, "transcripts", Date.now());
+    const organizationId = org.owner.organization.id;
+    await (
+      await organizationStore(env, organizationId)
+    ).scheduleJob(organizationId, "transcripts", Date.now());
     await runDurableObjectAlarm(org.hub);
     expect(await queued(recent.id)).toBeUndefined();
     await transcribed();
@@ -456,13 +457,7 @@ describe("voice notes", () => {
 
     // The hub and a reply (or a draft) reach the note at the same moment.
     const organizationId = org.owner.organization.id;
-    const both = await withOrgDb(organizationId, (orgDb) => {
-      const deps = buildStoreDeps(
-        env,
-        () => {},
-        orgDb,
-        () => false,
-      );
+    const both = await withStoreDeps(organizationId, (deps) => {
       return Promise.all([
         transcribeMessage(deps, organizationId, note!.id),
         transcribeMessage(deps, organizationId, note!.id),
@@ -558,17 +553,8 @@ describe("voice notes", () => {
     const [note] = await messagesOf(org.owner.token, conversation.id);
 
     // Another organization's background work cannot transcribe or read it.
-    const byOther = await withOrgDb(other.organization.id, (orgDb) =>
-      transcribeMessage(
-        buildStoreDeps(
-          env,
-          () => {},
-          orgDb,
-          () => false,
-        ),
-        other.organization.id,
-        note!.id,
-      ),
+    const byOther = await withStoreDeps(other.organization.id, (storeDeps) =>
+      transcribeMessage(storeDeps, other.organization.id, note!.id),
     );
     expect(byOther).toBeNull();
     expect(await modelRequestsWith(words)).toEqual([]);

@@ -8,6 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { createStoreDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
+import type { StoreDeps } from "../../worker/http/deps";
 import { organizationStore } from "../../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../../worker/stores/store-room";
 
@@ -20,6 +21,19 @@ export async function withOrgDb<T>(
 ): Promise<T> {
   return runInDurableObject(await organizationStore(env, organizationId), (_, state) =>
     work(createStoreDb(state.storage)),
+  );
+}
+
+/**
+ * Runs `work` in the organization's store with the deps the store gives its own code: its data,
+ * its sockets and its jobs, in place.
+ */
+export async function withStoreDeps<T>(
+  organizationId: string,
+  work: (deps: StoreDeps) => T | Promise<T>,
+): Promise<T> {
+  return runInDurableObject(await organizationStore(env, organizationId), (instance) =>
+    work((instance as unknown as { depsFor(id: string): StoreDeps }).depsFor(organizationId)),
   );
 }
 

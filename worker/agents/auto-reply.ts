@@ -13,7 +13,6 @@ import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";
 import { knowledgeForAgent } from "../knowledge/retrieval";
-import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { sendText } from "../whatsapp/sender";
@@ -205,7 +204,7 @@ async function handOff(
     conversationId,
     `La IA pasó la conversación al equipo: ${reason}`,
   );
-  await publish(deps.env, organizationId, {
+  await deps.publish({
     type: "conversation_update",
     data: { conversation: toConversation(updated!), handoff: { reason } },
   });
@@ -231,7 +230,7 @@ async function setAiError(
     .where(eq(conversations.id, conversationId))
     .returning();
   if (row && error) {
-    await publish(deps.env, organizationId, conversationUpdate(row));
+    await deps.publish(conversationUpdate(row));
   }
 }
 

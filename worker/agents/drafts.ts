@@ -14,7 +14,6 @@ import { agents, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
-import { publish } from "../realtime/publish";
 import { markLeadByAgent } from "../sales/service";
 import { requireAiBudget } from "../ai/budget";
 import { knowledgeForAgent } from "../knowledge/retrieval";
@@ -49,7 +48,7 @@ export async function saveDraft(
     )
     .returning({ id: conversations.id });
   if (!saved) return null;
-  await publish(deps.env, conversation.organizationId, {
+  await deps.publish({
     type: "draft_ready",
     data: { conversation_id: conversation.id, draft },
   });
@@ -146,5 +145,5 @@ export async function discardDraft(deps: StoreDeps, member: Member, { id }: { id
     .set({ aiDraft: null })
     .where(eq(conversations.id, conversation.id))
     .returning();
-  await publish(deps.env, member.organizationId, conversationUpdate(updated!));
+  await deps.publish(conversationUpdate(updated!));
 }

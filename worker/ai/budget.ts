@@ -9,7 +9,6 @@ import type { Db, OrganizationDb } from "../db/client";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { tryHit, type Limit } from "../http/rate-limit";
-import { publish } from "../realtime/publish";
 import { organizations } from "../db/global-schema";
 import { aiCalls, aiUsage } from "../db/store-schema";
 import type { Completion } from "./client";
@@ -70,7 +69,7 @@ export async function readAiUsage(
 export async function checkAiBudget(deps: StoreDeps, organizationId: string) {
   const usage = await readAiUsage(deps, organizationId);
   if (usage.tokens_used < usage.budget) return true;
-  await publish(deps.env, organizationId, { type: "ai_budget_exhausted", data: usage });
+  await deps.publish({ type: "ai_budget_exhausted", data: usage });
   return false;
 }
 

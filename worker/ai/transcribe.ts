@@ -9,7 +9,6 @@ import { messages } from "../db/store-schema";
 import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { StoreDeps } from "../http/deps";
-import { publish } from "../realtime/publish";
 import {
   aiCallLog,
   CONVERSATION_AI_LIMIT_REACHED,
@@ -18,7 +17,6 @@ import {
 } from "./budget";
 import { complete, isAiConfigured, ModelError, type Completion } from "./client";
 import { AUDIO_MAX_BYTES, MediaUnreadable, readMessageMedia } from "./media";
-import { organizationStore } from "../stores/registry";
 
 export const DEFAULT_TRANSCRIPTION_MODEL = "google/gemini-2.5-flash";
 
@@ -134,7 +132,7 @@ export async function transcribeMessage(
   messageId: string,
   { waitForOtherPath = true } = {},
 ): Promise<MessageRow | null> {
-  const { orgDb, env } = deps;
+  const { orgDb } = deps;
   const row = await orgDb.query.messages.findFirst({
     where: and(
       eq(messages.id, messageId),
@@ -174,10 +172,7 @@ export async function transcribeMessage(
     .returning();
   if (!stored)
     return (await orgDb.query.messages.findFirst({ where: eq(messages.id, row.id) })) ?? null;
-  await publish(env, organizationId, {
-    type: "message_status",
-    data: { message: toMessage(stored) },
-  });
+  await deps.publish({ type: "message_status", data: { message: toMessage(stored) } });
   return stored;
 }
 
@@ -226,18 +221,6 @@ async function attempt(
   }
 }
 
-/** Hands freshly stored voice notes to the organization's store, which transcribes them at once. */
-export async function scheduleTranscripts(env: Env, organizationId: string, messageIds: string[]) {
-  try {
-    await (
-      await organizationStore(env, organizationId)
-    ).scheduleTranscripts(organizationId, messageIds);
-  } catch (error) {
-    // The message stays "pending": a reply to the conversation transcribes it first.
-    console.error("could not schedule transcripts", messageIds, error);
-  }
-}
-
 /** How long a voice note may wait `pending` before the sweep hands it to its hub again. */
 export const STUCK_TRANSCRIPT_MS = 10 * 60_000;
 /** Older pending notes are left alone: they are not worth a model call a day later. */
@@ -249,9 +232,9 @@ const SWEEP_LIMIT = 500;
  * arrived (its transcription was abandoned) is queued again, transcribed and told to the
  * consoles, so no note stays "Transcribiendo…" for good. Answers how many.
  */
-export async function resumeStuckTranscripts({ orgDb, env }: StoreDeps, now: Date) {
+export async function resumeStuckTranscripts({ orgDb, scheduleTranscripts }: StoreDeps, now: Date) {
   const stuck = await orgDb
-    .select({ id: messages.id, organizationId: messages.organizationId })
+    .select({ id: messages.id })
     .from(messages)
     .where(
       and(
@@ -262,16 +245,6 @@ export async function resumeStuckTranscripts({ orgDb, env }: StoreDeps, now: Dat
     )
     .orderBy(messages.createdAt)
     .limit(SWEEP_LIMIT);
-  const byOrganization = new Map<string, string[]>();
-  for (const { id, organizationId } of stuck) {
-    const ids = byOrganization.get(organizationId) ?? [];
-    ids.push(id);
-    byOrganization.set(organizationId, ids);
-  }
-  await Promise.all(
-    [...byOrganization].map(([organizationId, ids]) =>
-      scheduleTranscripts(env, organizationId, ids),
-    ),
-  );
+  if (stuck.length > 0) await scheduleTranscripts(stuck.map((row) => row.id));
   return stuck.length;
 }

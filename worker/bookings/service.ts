@@ -13,9 +13,7 @@ import type { ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, fieldError, notFound } from "../http/errors";
-import { publish } from "../realtime/publish";
 import { moveToStage, recordLead } from "../sales/service";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import { systemNote } from "../team-inbox/notes-service";
 import {
   HOLD_MINUTES,
@@ -223,7 +221,7 @@ async function announce(
     booking.conversationId,
     threadLine(booking, change, timeZone),
   );
-  await publish(deps.env, organizationId, {
+  await deps.publish({
     type: "booking_update",
     data: { booking: toBooking(booking) },
   });
@@ -407,7 +405,7 @@ export async function createBooking(
   if (outcome.earlier) return sameRequest(outcome.earlier, hash);
   const { row } = outcome;
   if (row.expiresAt) {
-    await scheduleStoreJob(deps.env, organizationId, "booking_holds", Date.parse(row.expiresAt));
+    await deps.schedule("booking_holds", Date.parse(row.expiresAt));
   }
   await announce(deps, row, "created", { actor: member, timeZone: settings.hours!.timeZone });
   return toBooking(row);

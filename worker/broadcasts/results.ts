@@ -9,7 +9,6 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { broadcastRecipients, broadcasts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { organizationCurrency } from "../organizations/service";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import type { BroadcastStats, SkipReason } from "./contract";
 
 /** A reply counts for the broadcast it answers within this time of receiving it. */
@@ -161,7 +160,7 @@ export async function markResultsChanged(deps: StoreDeps, organizationId: string
 /** Marks broadcasts whose results changed and has the job tell the consoles shortly. */
 async function resultsChanged(deps: StoreDeps, organizationId: string, ids: string[]) {
   if (await markResultsChanged(deps, organizationId, ids)) {
-    await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.now() + STATS_DEBOUNCE_MS);
+    await deps.schedule("broadcasts", Date.now() + STATS_DEBOUNCE_MS);
   }
 }
 

@@ -16,8 +16,6 @@ import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import type { AuditAction } from "../audit/contract";
 import { recordAudit } from "../audit/service";
-import { publish } from "../realtime/publish";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingRefusal } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";
@@ -82,9 +80,7 @@ const INTERRUPTED =
 /** The broadcast with its results, published to the organization's consoles. */
 async function announce(deps: StoreDeps, organizationId: string, rows: BroadcastRow[]) {
   const shaped = await withResults(deps, organizationId, rows);
-  await publish(
-    deps.env,
-    organizationId,
+  await deps.publish(
     ...shaped.map((broadcast) => ({ type: "broadcast_update" as const, data: { broadcast } })),
   );
   return shaped;
@@ -210,7 +206,7 @@ export async function sendBroadcast(
     action: later ? "broadcast.schedule" : "broadcast.send",
   });
   const dueAt = later ? Date.parse(current.sendAt!) : Date.now();
-  await scheduleStoreJob(deps.env, member.organizationId, "broadcasts", dueAt);
+  await deps.schedule("broadcasts", dueAt);
   const [broadcast] = await announce(deps, member.organizationId, [row]);
   return broadcast!;
 }
@@ -235,7 +231,7 @@ export async function resumeBroadcast(deps: StoreDeps, member: Member, id: strin
     refused: "Solo se puede reanudar una difusión en pausa.",
     action: "broadcast.resume",
   });
-  await scheduleStoreJob(deps.env, member.organizationId, "broadcasts", Date.now());
+  await deps.schedule("broadcasts", Date.now());
   const [broadcast] = await announce(deps, member.organizationId, [row]);
   return broadcast!;
 }

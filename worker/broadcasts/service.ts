@@ -19,7 +19,6 @@ import { templateParameterCount } from "../whatsapp/contract";
 import { readTemplates } from "../whatsapp/templates-service";
 import { checkOwnLabels, previewAudience } from "./audience";
 import { toRecipient, withResults, type BroadcastRow } from "./mappers";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   BROADCAST_CATEGORIES,
   EDITABLE_STATUSES,
@@ -256,7 +255,7 @@ export async function updateBroadcast(
     .where(and(scoped(member, id), inArray(broadcasts.status, [...EDITABLE_STATUSES])))
     .returning();
   if (row?.status === "scheduled" && changes.send_at) {
-    await scheduleStoreJob(deps.env, organizationId, "broadcasts", Date.parse(changes.send_at));
+    await deps.schedule("broadcasts", Date.parse(changes.send_at));
   }
   if (row) return shaped(deps, member, row);
   await findBroadcast(db, member, id); // 404 when it is not the organization's

@@ -6,8 +6,6 @@ import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
 import { requireAiBudget } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured } from "../ai/client";
-import { scheduleTranscripts } from "../ai/transcribe";
-import { publish } from "../realtime/publish";
 import { connectedSender } from "../whatsapp/connection-service";
 import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
 import { GraphError, metaFailure } from "../meta/graph";
@@ -240,8 +238,8 @@ export async function retryTranscript(deps: StoreDeps, member: Member, input: Me
     .returning();
   if (!pending) throw transcriptNotFailed();
   const message = toMessage(pending);
-  await publish(deps.env, member.organizationId, { type: "message_status", data: { message } });
-  await scheduleTranscripts(deps.env, member.organizationId, [row.id]);
+  await deps.publish({ type: "message_status", data: { message } });
+  await deps.scheduleTranscripts([row.id]);
   return message;
 }
 
@@ -423,7 +421,7 @@ export async function reactToMessage(
     .where(eq(messages.id, row.id))
     .returning();
   const message = toMessage(updated!);
-  await publish(deps.env, member.organizationId, { type: "message_status", data: { message } });
+  await deps.publish({ type: "message_status", data: { message } });
   return message;
 }
 
@@ -456,7 +454,7 @@ export async function markRead(deps: StoreDeps, member: Member, { id }: { id: st
   ]);
   const result = toConversation(updated!);
   if (conversation.unreadCount > 0) {
-    await publish(deps.env, member.organizationId, {
+    await deps.publish({
       type: "conversation_update",
       data: { conversation: result },
     });

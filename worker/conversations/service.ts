@@ -10,7 +10,6 @@ import {
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
-import { publish } from "../realtime/publish";
 import { findConversation } from "./find";
 import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
 import type { z } from "zod";
@@ -264,7 +263,7 @@ export async function createConversation(
     .returning();
   if (!row) throw conflict("Ya existe una conversación con este número.");
   const conversation = toConversation(row);
-  await publish(deps.env, member.organizationId, {
+  await deps.publish({
     type: "conversation_update",
     data: { conversation },
   });
@@ -289,7 +288,7 @@ async function applyChange(
     )
     .returning();
   const conversation = toConversation(row!);
-  await publish(deps.env, member.organizationId, {
+  await deps.publish({
     type: "conversation_update",
     data: { conversation },
   });

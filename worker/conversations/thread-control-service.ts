@@ -10,7 +10,6 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { GraphError } from "../meta/graph";
-import { publish } from "../realtime/publish";
 import { requireSender } from "../whatsapp/sender";
 import type { Conversation } from "./contract";
 import { conversationUpdate, toConversation, type ConversationRow } from "./mappers";
@@ -27,7 +26,7 @@ async function changeHolder(
     .set({ ...change, updatedAt: new Date().toISOString() })
     .where(and(eq(conversations.id, row.id), eq(conversations.organizationId, row.organizationId)))
     .returning();
-  await publish(deps.env, row.organizationId, conversationUpdate(updated!));
+  await deps.publish(conversationUpdate(updated!));
   return toConversation(updated!);
 }
 

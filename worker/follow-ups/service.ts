@@ -203,7 +203,7 @@ export async function createFollowUp(deps: StoreDeps, member: Member, input: Fol
     })
     .returning();
   await audit(deps, member, "follow_up.create", row!);
-  if (row!.enabled) await followUpsChanged(deps, organizationId);
+  if (row!.enabled) await followUpsChanged(deps);
   return (await shaped(deps, organizationId, [row!]))[0]!;
 }
 
@@ -246,7 +246,7 @@ export async function updateFollowUp(
     .returning();
   if (!row) throw followUpNotFound();
   await audit(deps, member, "follow_up.update", row);
-  if (row.enabled) await followUpsChanged(deps, organizationId);
+  if (row.enabled) await followUpsChanged(deps);
   return (await shaped(deps, organizationId, [row]))[0]!;
 }
 

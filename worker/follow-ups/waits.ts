@@ -7,7 +7,6 @@ import { and, eq } from "drizzle-orm";
 import { conversations, followUps } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import type { ConversationRow } from "../conversations/mappers";
-import { scheduleStoreJob } from "../stores/store-jobs";
 
 /** After the business writes, the job looks again this much later: the shortest wait there is. */
 export const FOLLOW_UP_LOOK_MS = 60_000;
@@ -25,12 +24,12 @@ export async function followUpWaitStarted(deps: StoreDeps, organizationId: strin
     .where(and(eq(followUps.organizationId, organizationId), eq(followUps.enabled, true)))
     .limit(1);
   if (!enabled) return;
-  await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
+  await deps.schedule("follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
 }
 
 /** Rules changed: the job works out again what is due. */
-export async function followUpsChanged(deps: StoreDeps, organizationId: string) {
-  await scheduleStoreJob(deps.env, organizationId, "follow_ups", Date.now());
+export async function followUpsChanged(deps: StoreDeps) {
+  await deps.schedule("follow_ups", Date.now());
 }
 
 /** A sale ends the wait: nothing pending is sent. */

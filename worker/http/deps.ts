@@ -1,5 +1,7 @@
 import { globalDb, type Db, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
+import type { RealtimeEvent } from "../realtime/contract";
+import type { StoreJobName } from "../stores/store-jobs";
 
 /**
  * What a service needs beyond its arguments: D1 for what is global, the settings and a way to
@@ -13,11 +15,28 @@ export interface Deps {
 }
 
 /**
- * What code running in an organization's store has besides (contract section 15, decision
- * 0076): the organization's own data, and whether the store is past its room
- * (worker/stores/store-room.ts). Only the store builds it, so a function that takes it runs there.
+ * What the organization's store does for its own code, in place: never a call from the store
+ * to itself (decision 0086). Events published while a delivery's transaction runs are sent once
+ * it has committed, so a transaction rolled back announces nothing.
  */
-export interface StoreDeps extends Deps {
+export interface StoreCalls {
+  /** Sends events, in order, to every socket of the organization. */
+  publish(...events: RealtimeEvent[]): Promise<void>;
+  /** Sends events to one member's sockets only (a mention is for the person named). */
+  publishTo(userId: string, ...events: RealtimeEvent[]): Promise<void>;
+  /** Runs one of the store's jobs at `dueAt`, or sooner if it is already due sooner. */
+  schedule(job: StoreJobName, dueAt: number): Promise<void>;
+  /** Transcribes freshly stored voice notes in the store's next alarm. */
+  scheduleTranscripts(messageIds: string[]): Promise<void>;
+}
+
+/**
+ * What code running in an organization's store has besides (contract section 15, decisions
+ * 0085, 0086): the organization's own data, whether the store is past its room
+ * (worker/stores/store-room.ts), and its sockets and jobs. Only the store builds it, so a
+ * function that takes it runs there.
+ */
+export interface StoreDeps extends Deps, StoreCalls {
   orgDb: OrganizationDb;
   storeFull: () => boolean;
 }
@@ -29,10 +48,14 @@ export const depsForBackground = (env: Env, waitUntil: (p: Promise<unknown>) => 
   defer: waitUntil,
 });
 
-/** The store's deps for its jobs, replies and deliveries (durable-objects/organization-hub.ts). */
+/** The store's deps for its requests, jobs, replies and deliveries (organization-hub.ts). */
 export const buildStoreDeps = (
   env: Env,
   waitUntil: (p: Promise<unknown>) => void,
-  orgDb: OrganizationDb,
-  storeFull: () => boolean,
-): StoreDeps => ({ ...depsForBackground(env, waitUntil), orgDb, storeFull });
+  store: { orgDb: OrganizationDb; storeFull: () => boolean; calls: StoreCalls },
+): StoreDeps => ({
+  ...depsForBackground(env, waitUntil),
+  orgDb: store.orgDb,
+  storeFull: store.storeFull,
+  ...store.calls,
+});

@@ -19,7 +19,6 @@ import { conversationUpdate, toConversation, type ConversationRow } from "../con
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
-import { publish } from "../realtime/publish";
 import { systemNote } from "../team-inbox/notes-service";
 import { recordConversationConversion, toConversion } from "../tracking/service";
 import {
@@ -60,7 +59,7 @@ export async function moveToStage(
       ),
     )
     .returning();
-  await publish(deps.env, conversation.organizationId, conversationUpdate(updated!));
+  await deps.publish(conversationUpdate(updated!));
   return updated!;
 }
 
@@ -323,7 +322,7 @@ async function storeOrganizationEvents(
       .returning();
     if (!stored) continue;
     const conversation = await findConversation(orgDb, organizationId, click.conversationId);
-    await publish(deps.env, organizationId, {
+    await deps.publish({
       type: "conversation_update",
       data: { conversation: toConversation(conversation), suggestion: toSuggestion(stored) },
     });

@@ -13,7 +13,7 @@ import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { organizationStores } from "../db/global-schema";
 import type { Env } from "../env";
 import type { Deps } from "../http/deps";
-import { organizationStore, storeAt, type StoreRoute } from "./registry";
+import { storeAt, type StoreRoute } from "./registry";
 
 export const STORE_JOBS = [
   "capi",
@@ -46,20 +46,6 @@ export const storeJobKey = (name: StoreJobName) => `${STORE_JOB_PREFIX}${name}`;
 
 export const isStoreJob = (name: string): name is StoreJobName =>
   (STORE_JOBS as readonly string[]).includes(name);
-
-/**
- * Asks the organization's store to run a job at `dueAt` (sooner if it is already due sooner),
- * through the registry like every call to a store.
- */
-export async function scheduleStoreJob(
-  env: Env,
-  organizationId: string,
-  name: StoreJobName,
-  dueAt: number,
-) {
-  const store = await organizationStore(env, organizationId);
-  await store.scheduleJob(organizationId, name, dueAt);
-}
 
 /** Registry rows read per statement by the daily wake; the stores of a page are woken together. */
 const WAKE_PAGE_SIZE = 50;

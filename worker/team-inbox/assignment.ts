@@ -12,7 +12,6 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { memberNotFound } from "../organizations/errors";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
-import { publish } from "../realtime/publish";
 
 /** A member of the organization (a user of another organization is 404). */
 export async function assertMemberOf(db: Db, organizationId: string, userId: string) {
@@ -167,7 +166,7 @@ async function afterRoundRobin(deps: StoreDeps, assigned: ConversationRow, now: 
     assigned.assigneeId,
     "round_robin",
   );
-  await publish(deps.env, organizationId, conversationUpdate(assigned));
+  await deps.publish(conversationUpdate(assigned));
   return assigned;
 }
 
@@ -191,7 +190,7 @@ export interface Leaving {
  * never someone gone who still holds work.
  */
 export async function releaseOnLeaving(
-  { env, orgDb }: StoreDeps,
+  { orgDb, publish }: StoreDeps,
   organizationId: string,
   leaving: Leaving,
 ) {
@@ -224,7 +223,7 @@ export async function releaseOnLeaving(
       .delete(mentions)
       .where(and(eq(mentions.organizationId, organizationId), eq(mentions.userId, leaving.userId))),
   ]);
-  await publish(env, organizationId, ...released.map(conversationUpdate));
+  await publish(...released.map(conversationUpdate));
 }
 
 /** A member's choice of who holds the conversation ("Sin asignar": null). */

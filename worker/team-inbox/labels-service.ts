@@ -15,7 +15,6 @@ import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
 import { conversationNotFound, findConversation } from "../conversations/find";
 import { conversationUpdate, toConversation } from "../conversations/mappers";
-import { publish } from "../realtime/publish";
 import {
   LABELS_MAX,
   LABELS_TOO_MANY,
@@ -204,7 +203,7 @@ export async function setConversationLabels(
   ]);
   if (!row) throw conversationNotFound();
   const updated = toConversation(row);
-  await publish(deps.env, member.organizationId, {
+  await deps.publish({
     type: "conversation_update",
     data: { conversation: updated },
   });
@@ -262,6 +261,6 @@ async function announce(deps: StoreDeps, organizationId: string, ids: string[]) 
           inArray(conversations.id, ids.slice(i, i + CHUNK)),
         ),
       );
-    await publish(deps.env, organizationId, ...rows.map(conversationUpdate));
+    await deps.publish(...rows.map(conversationUpdate));
   }
 }

@@ -14,7 +14,6 @@ import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
 import { findConversation } from "../conversations/find";
 import { toMessage, type MessageRow } from "../conversations/mappers";
-import { publish, publishToUser } from "../realtime/publish";
 import {
   mentionHandles,
   type Mention,
@@ -103,13 +102,13 @@ export async function createNote(
       )
       .returning();
     for (const row of rows) {
-      await publishToUser(deps.env, member.organizationId, row.userId, {
+      await deps.publishTo(row.userId, {
         type: "mention",
         data: { mention: toMention(row, note.content) },
       });
     }
   }
-  await publish(deps.env, member.organizationId, {
+  await deps.publish({
     type: "note_created",
     data: { note, conversation_id: conversation.id, message },
   });
@@ -136,7 +135,7 @@ export async function systemNote(
       mentions: [],
     })
     .returning();
-  await publish(deps.env, organizationId, {
+  await deps.publish({
     type: "note_created",
     data: { note: toNote(stored!), conversation_id: conversationId, message: toMessage(stored!) },
   });

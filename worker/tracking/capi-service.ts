@@ -12,7 +12,6 @@ import { conversions, trackingSessions } from "../db/store-schema";
 import type { Deps, StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/graph";
-import { scheduleStoreJob } from "../stores/store-jobs";
 import {
   MAX_EVENT_AGE_MS,
   MAX_EVENTS_PER_REQUEST,
@@ -116,12 +115,12 @@ async function clickTimes(db: OrganizationDb, organizationId: string, rows: Conv
 }
 
 /**
- * The store's alarm retries a conversion, asked here for the retry's time. Should the store not
- * answer, its next day (its retention run, or the daily wake) finds the conversion due.
+ * The store's alarm retries a conversion, asked here for the retry's time. Should that fail, its
+ * next day (its retention run, or the daily wake) finds the conversion due.
  */
-async function retryOnStoreAlarm({ env }: Deps, organizationId: string, retryAt: Date) {
+async function retryOnStoreAlarm({ schedule }: StoreDeps, organizationId: string, retryAt: Date) {
   try {
-    await scheduleStoreJob(env, organizationId, "capi", retryAt.getTime());
+    await schedule("capi", retryAt.getTime());
   } catch (error) {
     console.error("could not schedule the Conversions API retry", organizationId, error);
   }

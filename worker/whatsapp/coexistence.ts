@@ -19,7 +19,6 @@ import { uuidv7 } from "../db/ids";
 import { whatsappConnections } from "../db/global-schema";
 import { conversations, messages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import {
   CONVERSATION_OF_MESSAGE,
@@ -141,7 +140,7 @@ export async function applyAccountUpdate(
       metadata: { by: "meta", event: update.event, reason: update.disconnection_info?.reason },
     });
   }
-  await publish(deps.env, organizationId, {
+  await deps.publish({
     type: "whatsapp_status",
     data: { status, disconnected_reason: reason },
   });

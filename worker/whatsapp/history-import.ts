@@ -15,7 +15,6 @@ import { whatsappConnections } from "../db/global-schema";
 import { historyImports, historyPages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { spanishGraphError } from "../meta/graph";
-import { publish } from "../realtime/publish";
 import type { HistoryImport } from "./contract";
 import { STORE_FULL_TEXT, storeFull } from "../stores/store-room";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
@@ -203,7 +202,7 @@ export async function holdHistory(
     if (statements.pages > 0) held = true;
     const results = await orgStatements(deps.orgDb, statements.list);
     const row = results.at(-1)?.[0];
-    if (row) await publish(deps.env, organizationId, progressEvent(fromPlainRow(row)));
+    if (row) await deps.publish(progressEvent(fromPlainRow(row)));
   }
   return held;
 }
@@ -287,7 +286,7 @@ export async function recordHistoryRequest(
     },
   ]);
   const historyImport = fromPlainRow(rows![0]!);
-  await publish(deps.env, organizationId, progressEvent(historyImport));
+  await deps.publish(progressEvent(historyImport));
   return historyImport;
 }
 
@@ -598,7 +597,7 @@ async function waitForRoom(deps: StoreDeps, organizationId: string) {
 
 async function publishProgress(deps: StoreDeps, organizationId: string) {
   const historyImport = await historyImportOf(deps.orgDb, organizationId);
-  if (historyImport) await publish(deps.env, organizationId, progressEvent(historyImport));
+  if (historyImport) await deps.publish(progressEvent(historyImport));
 }
 
 /**

@@ -19,7 +19,6 @@ import {
 } from "../conversations/mappers";
 import { fromRows, orgBatch, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { publish } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import { MARK_REPLIES, markResultsChanged } from "../broadcasts/results";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
@@ -296,7 +295,7 @@ export async function ingestDeliveryPart(
     outcome.historyHeld = await holdHistory(deps, organizationId, part.number.history);
   }
   // One call to the organization's hub for the whole delivery, however many messages.
-  await publish(deps.env, organizationId, ...events);
+  await deps.publish(...events);
   return outcome;
 }
 

@@ -13,7 +13,6 @@ import {
   type ConversationRow,
   type MessageRow,
 } from "../conversations/mappers";
-import { publish } from "../realtime/publish";
 import { connectedSender } from "./connection-service";
 import { GraphError, type SendVia } from "../meta/graph";
 import { sendTurn } from "./send-pace";
@@ -156,9 +155,7 @@ export async function sendOutbound(
   const { message, accepted, events } = await deliverStored(deps, conversation, stored!, outcome);
   const taken = await takeThread(deps, updatedConversation!, stored!, accepted);
   const payload = { message, conversation: toConversation(taken ?? updatedConversation!) };
-  await publish(
-    deps.env,
-    organizationId,
+  await deps.publish(
     { type: "message_sent", data: payload },
     ...(taken ? [conversationUpdate(taken)] : []),
     ...events,
@@ -254,9 +251,7 @@ export async function resendOutbound(
   const outcome = await attempt(deps, conversation, delivery, {});
   const { message, accepted, events } = await deliverStored(deps, conversation, claimed, outcome);
   const taken = await takeThread(deps, conversation, claimed, accepted);
-  await publish(
-    deps.env,
-    conversation.organizationId,
+  await deps.publish(
     { type: "message_status", data: { message } },
     ...(taken ? [conversationUpdate(taken)] : []),
     ...events,

@@ -12,7 +12,7 @@
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { conversations, heldStatuses, messages } from "../db/store-schema";
-import type { Deps, StoreDeps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { conversationUpdate, toMessage, type MessageRow } from "../conversations/mappers";
 import type { MessageStatus } from "../conversations/contract";
 import type { RealtimeEvent } from "../realtime/contract";
@@ -22,7 +22,6 @@ import { spanishGraphError } from "../meta/graph";
 import { isoFromSeconds } from "./inbound-content";
 import { applyMarketingFailure, marketingFailure } from "./consent";
 import type { OrganizationDb } from "../db/client";
-import { scheduleStoreJob } from "../stores/store-jobs";
 
 export interface StatusUpdate {
   id?: string;
@@ -183,14 +182,16 @@ const STRANDED_RETRY_MS = 30_000;
 
 /**
  * Asks the organization's store to apply, soon, statuses still held after applying them failed
- * (`held_statuses`). Not awaited: it may be asked from inside the store's own transaction.
+ * (`held_statuses`), after the work under way (it may be a delivery's transaction).
  */
-export function retryStrandedLater(deps: Deps, organizationId: string) {
+export function retryStrandedLater(deps: StoreDeps, organizationId: string) {
   const due = Date.now() + STRANDED_RETRY_MS;
   deps.defer(
-    scheduleStoreJob(deps.env, organizationId, "held_statuses", due).catch((failed: unknown) =>
-      console.error("held statuses job not scheduled", organizationId, failed),
-    ),
+    deps
+      .schedule("held_statuses", due)
+      .catch((failed: unknown) =>
+        console.error("held statuses job not scheduled", organizationId, failed),
+      ),
   );
 }
 

@@ -3,20 +3,24 @@
  * delivery applied by its store in one transaction (its writes, its replies and transcripts
  * queued), its events sent once that has committed.
  */
-import type { Env } from "../env";
 import type { StoreDeps } from "../http/deps";
-import { holdingEvents, type HeldEvents } from "../realtime/publish";
 import type { RealtimeEvent } from "../realtime/contract";
 import type { StoreJobName } from "../stores/store-jobs";
 import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 import { FOLLOW_UP_LOOK_MS } from "../follow-ups/waits";
 
+/** Events published while a transaction runs, and the member they are for (all: none). */
+export interface HeldEvents {
+  events: RealtimeEvent[];
+  userId?: string;
+}
+
 /** What the store lends a delivery: its storage, its data, its own jobs and sockets. */
 export interface DeliveryStore {
-  env: Env;
   storage: DurableObjectStorage;
-  depsFor(organizationId: string): StoreDeps;
+  /** Its deps, whose events wait in `held` for the transaction to commit. */
+  depsFor(organizationId: string, held: HeldEvents[]): StoreDeps;
   queueReply(organizationId: string, conversationId: string): Promise<void>;
   queueTranscripts(organizationId: string, messageIds: string[]): Promise<void>;
   /** One of its jobs due at `dueAt` (the history a delivery held: imported in the background). */
@@ -33,17 +37,17 @@ export interface StoreDelivery {
  * Applies an organization's part of a delivery in one transaction of the store: its writes, its
  * replies, transcripts and history import queued; then its events. Answers the customer
  * messages it stored. Nothing in it may call this same store: the transaction holds every
- * other call.
+ * other call (the deps' publishing and scheduling are local).
  */
 export async function deliverHere(
   store: DeliveryStore,
   organizationId: string,
   part: DeliveryPart,
 ): Promise<StoreDelivery> {
-  const deps = store.depsFor(organizationId);
-  const { env, held } = holdingEvents(deps.env, organizationId);
+  const held: HeldEvents[] = [];
+  const deps = store.depsFor(organizationId, held);
   const outcome = await store.storage.transaction(async () => {
-    const done = await ingestDeliveryPart({ ...deps, env }, organizationId, part);
+    const done = await ingestDeliveryPart(deps, organizationId, part);
     for (const id of done.conversationsToAnswer) await store.queueReply(organizationId, id);
     if (done.voiceNotes.length > 0) await store.queueTranscripts(organizationId, done.voiceNotes);
     if (done.historyHeld) await store.queueJob(organizationId, "history", Date.now());
