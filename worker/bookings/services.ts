@@ -10,7 +10,7 @@ import { memberships } from "../db/global-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, fieldError, notFound, validationError } from "../http/errors";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 import {
   MAX_SERVICES,
   serviceInput,

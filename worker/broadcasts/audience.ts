@@ -10,7 +10,7 @@ import type { OrganizationDb } from "../db/client";
 import { conversations, labels } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
 import { billingCountry } from "../whatsapp/country";
 import type {

@@ -12,7 +12,7 @@ import type { OrganizationDb } from "../db/client";
 import type { StoreDeps } from "../http/deps";
 import { AppError, forbidden } from "../http/errors";
 import type { Member } from "../http/context";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 import { billingCountry } from "../whatsapp/country";
 import type {
   BroadcastCategory,

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
 import { messageCosts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 import { billingCountry } from "../whatsapp/country";
 import type { BroadcastCategory, CountryCost } from "./contract";
 

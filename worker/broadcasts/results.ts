@@ -8,7 +8,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { broadcastRecipients, broadcasts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 import type { BroadcastStats, SkipReason } from "./contract";
 
 /** A reply counts for the broadcast it answers within this time of receiving it. */

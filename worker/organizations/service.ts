@@ -5,13 +5,13 @@ import { memberships, organizations } from "../db/global-schema";
 import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
-import type { Db, OrganizationDb } from "../db/client";
-import { DEFAULT_CURRENCY } from "../sales/contract";
+import type { OrganizationDb } from "../db/client";
 import type { Organization, OrganizationCreateData, OrganizationSettings } from "./contract";
 import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
 import type { OrganizationSettingsData } from "../bookings/contract";
 import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
 import { registerStore } from "../stores/registry";
+import { organizationCurrency } from "./currency";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
 import { timeZoneOfCountry } from "./time-zone";
@@ -211,13 +211,4 @@ export async function rotateTrackingKey({ db, orgDb }: StoreDeps, member: Member
     ip: member.ip,
   });
   return row.trackingKey;
-}
-
-/** The currency the organization sells in (its sales and ad spend are shown in it). */
-export async function organizationCurrency(db: Db, organizationId: string) {
-  const row = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { currency: true },
-  });
-  return row?.currency ?? DEFAULT_CURRENCY;
 }

@@ -30,7 +30,7 @@ import {
   type saleInput,
 } from "./contract";
 import type { Conversion } from "../tracking/contract";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 
 type SuggestionRow = typeof conversionSuggestions.$inferSelect;
 

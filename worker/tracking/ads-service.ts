@@ -23,7 +23,7 @@ import {
   refreshMessageCosts,
   type BilledMessages,
 } from "./message-costs";
-import { organizationCurrency } from "../organizations/service";
+import { organizationCurrency } from "../organizations/currency";
 
 /** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const SPEND_ROWS_PER_STATEMENT = 12;
