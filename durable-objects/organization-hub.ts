@@ -314,7 +314,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    * member's (`userId`); returns how many sockets.
    */
   async publish(organizationId: string, events: RealtimeEvent[], userId?: string): Promise<number> {
-    if (!this.serves(organizationId)) return 0;
+    if (events.length === 0 || !this.serves(organizationId)) return 0;
     const payloads = events.map((event) => JSON.stringify(event));
     let delivered = 0;
     for (const socket of this.ctx.getWebSockets(userId && userTag(userId))) {
@@ -560,7 +560,6 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     this.own(organizationId);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
     const send = async (events: RealtimeEvent[], userId?: string) => {
-      if (events.length === 0) return;
       if (held) held.push({ events, ...(userId && { userId }) });
       else await this.publish(organizationId, events, userId);
     };

@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
-import { memberships, organizations, type Role } from "../db/global-schema";
+import { organizations, type Role } from "../db/global-schema";
 import { addressKey } from "./address-key";
 import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
@@ -30,21 +30,20 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   if (c.var.storeDeps) return next();
   const token = bearerToken(c);
   if (!token) throw unauthorized();
-  const { userId, sessionId } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
+  const { userId, sessionId, membership } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
   const caller = { userId, sessionId, ip: requestInfo(c).ip };
   c.set("caller", caller);
+  c.set("membership", membership);
   await countUnlimitedWrite(c, caller);
   await next();
 });
 
 export const requireMember = createMiddleware<AppContext>(async (c, next) => {
   if (c.var.storeDeps) return next();
-  const caller = c.var.caller;
-  const membership = await c.var.db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
+  // Read with the session (`requireCaller`): no second trip to D1.
+  const { caller, membership } = c.var;
   if (!membership) throw organizationNotFound();
-  const member = { ...caller, organizationId: membership.organizationId, role: membership.role };
+  const member = { ...caller, ...membership };
   c.set("member", member);
   await countUnlimitedWrite(c, member);
   return answeredByItsStore(c, { member });

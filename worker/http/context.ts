@@ -12,11 +12,14 @@ export interface Caller {
   ip: string | null;
 }
 
-/** The caller as a member of their organization: every tenant-owned query is scoped by it. */
-export interface Member extends Caller {
+/** Which organization a person belongs to, and as what. */
+export interface Membership {
   organizationId: string;
   role: Role;
 }
+
+/** The caller as a member of their organization: every tenant-owned query is scoped by it. */
+export interface Member extends Caller, Membership {}
 
 /** The organization of a tracking call, and whether only its public key vouches for the caller. */
 export interface TrackingCaller {
@@ -30,6 +33,8 @@ export interface AppContext {
     db: Db;
     deps: Deps;
     caller: Caller;
+    /** The caller's membership, read with their session (`requireCaller`); null: none yet. */
+    membership: Membership | null;
     member: Member;
     /** Who a tracking call is from: a member, or a page holding the organization's public key. */
     tracking: TrackingCaller;

@@ -1,8 +1,6 @@
 import { Hono } from "hono";
-import { eq } from "drizzle-orm";
 import { authenticate } from "../auth/service";
 import type { Db } from "../db/client";
-import { memberships } from "../db/global-schema";
 import type { AppContext } from "../http/context";
 import { unauthorized } from "../http/errors";
 import { closeSockets } from "./close-sockets";
@@ -10,10 +8,7 @@ import { organizationStore } from "../stores/registry";
 
 /** The caller behind the token and their organization, or 401: a live session of a member. */
 async function socketCaller(db: Db, secret: string, token: string) {
-  const caller = await authenticate(db, secret, token);
-  const membership = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
+  const { membership, ...caller } = await authenticate(db, secret, token);
   if (!membership) throw unauthorized("Completa el registro de tu organización.");
   return { ...caller, organizationId: membership.organizationId };
 }
