@@ -13,8 +13,13 @@ export const readServices = () => data(client.services.$get());
 export const readMembers = () => data(client.organizations.members.$get());
 export const readOrganization = () => data(client.organizations.me.$get());
 
-/** The bookings starting in [from, to), every page up to MOST_PAGES. */
-export async function readBookings(query: { from?: string; to?: string; service_id?: string }) {
+/** The bookings starting in [from, to) (or a conversation's), every page up to MOST_PAGES. */
+export async function readBookings(query: {
+  from?: string;
+  to?: string;
+  service_id?: string;
+  conversation_id?: string;
+}) {
   const bookings: Booking[] = [];
   for (let page = 1; page <= MOST_PAGES; page++) {
     const answer = await data(
