@@ -47,7 +47,7 @@ test("an owner sets the hours, creates a service, books, moves and cancels; a ta
   const errors = productErrors(page);
   const owner = await signedInOwner(page, { connect: true });
   const lucia = await customer(page, owner, "Lucía Gómez");
-  await customer(page, owner, "Pedro Sanz");
+  const pedro = await customer(page, owner, "Pedro Sanz");
 
   // Opening hours: every day 09:00-14:00, an away message, an hour's notice.
   await page.goto("/settings/organization");
@@ -164,5 +164,23 @@ test("an owner sets the hours, creates a service, books, moves and cancels; a ta
   await booking(page, "11:00–11:30").getByRole("button", { name: "Cancelar cita" }).click();
   await expect(booking(page, "11:00–11:30")).toContainText("Cancelada");
   await expect(booking(page, "11:00–11:30").getByRole("button", { name: "Mover" })).toHaveCount(0);
+
+  // A booking made elsewhere (the API, as the AI or a colleague would) reaches the screen by
+  // its booking_update, without a reload.
+  const all = await page.request.get(`/api/v1/bookings?conversation_id=${lucia}`, {
+    headers: owner.headers,
+  });
+  const cancelled = (await all.json()).data.bookings.find(
+    (b: { status: string }) => b.status === "cancelled",
+  );
+  const noon = new Date(Date.parse(cancelled.start) + 3_600_000).toISOString();
+  const elsewhere = await page.request.post("/api/v1/bookings", {
+    headers: owner.headers,
+    data: { service_id: services[0].id, conversation_id: pedro, start: noon },
+  });
+  expect(elsewhere.status()).toBe(201);
+  await expect(
+    booking(page, "12:00–12:30").getByRole("link", { name: "Pedro Sanz" }),
+  ).toBeVisible();
   expect(errors).toEqual([]);
 });
