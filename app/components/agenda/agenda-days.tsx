@@ -23,7 +23,7 @@ export function AgendaDays({
 }) {
   const week = days.length > 1;
   return (
-    <div className={week ? "grid gap-3 lg:grid-cols-7" : ""}>
+    <div className={week ? "grid gap-3 sm:grid-cols-2 xl:grid-cols-4 2xl:grid-cols-7" : ""}>
       {days.map((day) => {
         const ofDay = bookings.filter((b) => dayOfInstant(b.start, timeZone) === day);
         const title = week ? shortDay(day) : longDay(day);

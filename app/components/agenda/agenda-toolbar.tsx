@@ -1,12 +1,10 @@
 import type { Member } from "../../../worker/organizations/members-contract";
 import type { Service } from "../../../worker/bookings/contract";
 import { Button } from "~/components/ui/button";
+import { Field, SelectField } from "~/components/ui/field";
 import { useUrlState } from "~/lib/use-url-state";
 import type { AgendaFilters } from "./data";
 import { addDays, longDay, today, type AgendaView } from "./dates";
-
-const SELECT_CLASS =
-  "rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-emerald-500 focus:outline-none focus:ring-2 focus:ring-emerald-500/30";
 
 const VIEWS: { value: AgendaView; label: string }[] = [
   { value: "day", label: "Día" },
@@ -38,7 +36,7 @@ export function AgendaToolbar({
     setParams(next, { replace: true });
   };
   const step = filters.view === "week" ? 7 : 1;
-  const stepWord = filters.view === "week" ? "semana" : "día";
+  const unit = filters.view === "week" ? "Semana" : "Día";
 
   return (
     <div
@@ -66,7 +64,7 @@ export function AgendaToolbar({
       <div className="flex items-center gap-1">
         <Button
           variant="secondary"
-          aria-label={`${stepWord === "día" ? "Día" : "Semana"} anterior`}
+          aria-label={`${unit} anterior`}
           onClick={() => set({ date: addDays(filters.date, -step) })}
         >
           ←
@@ -76,52 +74,36 @@ export function AgendaToolbar({
         </Button>
         <Button
           variant="secondary"
-          aria-label={`${stepWord === "día" ? "Día" : "Semana"} siguiente`}
+          aria-label={`${unit} siguiente`}
           onClick={() => set({ date: addDays(filters.date, step) })}
         >
           →
         </Button>
       </div>
-      <label className="text-sm text-slate-700">
-        <span className="mb-1 block font-medium">Fecha</span>
-        <input
-          type="date"
-          value={filters.date}
-          onChange={(e) => e.target.value && set({ date: e.target.value })}
-          className={SELECT_CLASS}
-          aria-description={longDay(filters.date)}
-        />
-      </label>
-      <label className="text-sm text-slate-700">
-        <span className="mb-1 block font-medium">Servicio</span>
-        <select
-          value={filters.serviceId}
-          onChange={(e) => set({ service: e.target.value })}
-          className={SELECT_CLASS}
-        >
-          <option value="">Todos los servicios</option>
-          {services.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="text-sm text-slate-700">
-        <span className="mb-1 block font-medium">Persona</span>
-        <select
-          value={filters.staffId}
-          onChange={(e) => set({ staff: e.target.value })}
-          className={SELECT_CLASS}
-        >
-          <option value="">Todo el equipo</option>
-          {members.map((m) => (
-            <option key={m.user_id} value={m.user_id}>
-              {m.full_name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <Field
+        label="Fecha"
+        type="date"
+        className="w-44"
+        value={filters.date}
+        hint={longDay(filters.date)}
+        onChange={(e) => e.target.value && set({ date: e.target.value })}
+      />
+      <SelectField
+        label="Servicio"
+        className="w-52"
+        value={filters.serviceId}
+        onChange={(e) => set({ service: e.target.value })}
+        placeholder="Todos los servicios"
+        options={services.map((s) => ({ value: s.id, label: s.name }))}
+      />
+      <SelectField
+        label="Persona"
+        className="w-52"
+        value={filters.staffId}
+        onChange={(e) => set({ staff: e.target.value })}
+        placeholder="Todo el equipo"
+        options={members.map((m) => ({ value: m.user_id, label: m.full_name }))}
+      />
     </div>
   );
 }
