@@ -24,6 +24,7 @@ export default [
     route("follow-ups", "routes/follow-ups.tsx"),
     route("follow-ups/new", "routes/follow-ups-new.tsx"),
     route("follow-ups/:followUpId/edit", "routes/follow-ups-edit.tsx"),
+    route("agenda", "routes/agenda.tsx"),
     route("tracking", "routes/tracking.tsx"),
     route("settings", "routes/settings.tsx"),
     route("settings/user", "routes/settings-user.tsx"),

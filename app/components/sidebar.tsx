@@ -26,6 +26,11 @@ export const NAV_ITEMS = [
     label: "Seguimientos",
     icon: "M12 7v5l3 2M20 12a8 8 0 11-2.3-5.7M20 3v4h-4",
   },
+  {
+    to: "/agenda",
+    label: "Agenda",
+    icon: "M4 6h16v14H4zM4 10h16M8 3v4M16 3v4",
+  },
   { to: "/agents", label: "Agentes", icon: "M12 3a4 4 0 110 8 4 4 0 010-8zM4 21a8 8 0 0116 0" },
   { to: "/tracking", label: "Analytics", icon: "M4 20V10M10 20V4M16 20v-7M22 20H2" },
   {

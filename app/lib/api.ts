@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly details: ErrorDetail[] = [],
+    /** What a refusal offers beside its envelope (the free `slots` of a 409 `slot_taken`). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -96,12 +98,22 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
     const path = apiPath(url);
     const payload: unknown = await response.json().catch(() => null);
     if (response.status === 401 && !CREDENTIAL_PATHS.includes(path)) onUnauthorized?.();
-    const envelope = payload as { error?: string; details?: ErrorDetail[] } | null;
+    const {
+      error,
+      details,
+      message: _message,
+      ...extra
+    } = (payload ?? {}) as {
+      error?: string;
+      details?: ErrorDetail[];
+      message?: unknown;
+    };
     throw new ApiError(
       catalogueMessage(response.status, path, payload),
       response.status,
-      envelope?.error ?? "http_error",
-      envelope?.details ?? [],
+      error ?? "http_error",
+      details ?? [],
+      extra,
     );
   }
   return response;

@@ -1,6 +1,6 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
- * the newest copy of each conversation, message and broadcast. The realtime client feeds it before any
+ * the newest copy of each conversation, message, broadcast and booking. The realtime client feeds it before any
  * screen hears the event, so a screen whose data was being read at that moment still gets it.
  *
  * Reads are by mark: take `live.mark()` when a fetch starts; when it answers, `since(mark)`
@@ -8,6 +8,7 @@
  * Conversations carry `updated_at`: a copy older than the one kept (an event that travelled
  * slower than a later read) never replaces it.
  */
+import type { Booking } from "../../worker/bookings/contract";
 import type { Broadcast } from "../../worker/broadcasts/contract";
 import type {
   Conversation,
@@ -72,6 +73,7 @@ export interface LiveConversation {
 const conversations = copies<LiveConversation>();
 const messages = copies<Message>();
 const broadcasts = copies<Broadcast>();
+const bookings = copies<Booking>();
 
 export const live = {
   /** The mark to take before reading: what is recorded after it is newer than the answer. */
@@ -127,6 +129,16 @@ export const live = {
   /** The broadcasts recorded after `mark`, newest copy of each. */
   broadcastsSince: (mark: number) => broadcasts.since(mark),
 
+  /** A booking's newer copy (its `booking_update`, or this console's own change). */
+  booking(booking: Booking) {
+    const kept = bookings.get(booking.id, 0);
+    const newest = kept && booking.updated_at < kept.updated_at ? kept : booking;
+    bookings.record(newest);
+    return newest;
+  },
+  /** The bookings recorded after `mark`, newest copy of each. */
+  bookingsSince: (mark: number) => bookings.since(mark),
+
   /** Every realtime event, as the realtime client receives it, before the screens do. */
   record(event: RealtimeEvent) {
     switch (event.type) {
@@ -145,6 +157,9 @@ export const live = {
         break;
       case "broadcast_update":
         live.broadcast((event.data as { broadcast: Broadcast }).broadcast);
+        break;
+      case "booking_update":
+        live.booking((event.data as { booking: Booking }).booking);
         break;
       default:
     }

@@ -120,6 +120,7 @@ const CONSOLE_SCREENS: [
     () => "/settings/organization",
     (page) => page.getByRole("heading").first(),
   ],
+  ["agenda", () => "/agenda", (page) => page.getByRole("heading", { name: "Agenda", level: 1 })],
 ];
 
 for (const [name, path, ready] of CONSOLE_SCREENS) {

@@ -191,6 +191,7 @@ export const CONSOLE_SCREENS = [
   ["/mentions", "Menciones"],
   ["/broadcasts", "Difusiones"],
   ["/follow-ups", "Seguimientos"],
+  ["/agenda", "Agenda"],
 ] as const;
 
 /**

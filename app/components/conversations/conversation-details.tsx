@@ -4,6 +4,7 @@ import { lazy, Suspense, useId } from "react";
 import type { Agent } from "../../../worker/agents/contract";
 import type { Conversation, ConversationDetail } from "../../../worker/conversations/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
+import { CustomerBookings } from "~/components/agenda/customer-bookings";
 import { AssigneeSelect, LabelChips } from "~/components/team/team";
 import { assignPerson, setLabels } from "~/components/team/team-actions";
 import { LabelledLine } from "~/components/ui/labelled-line";
@@ -157,6 +158,7 @@ export function ConversationDetails({
         </div>
         <p className="text-xs text-slate-600">{billingText(conversation.billing, now)}</p>
       </Part>
+      <CustomerBookings conversationId={id} />
       {sales}
     </div>
   );

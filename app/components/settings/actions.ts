@@ -13,6 +13,7 @@ import type { quickReplyInput } from "../../../worker/conversations/quick-replie
 import type { invitationInput } from "../../../worker/organizations/members-contract";
 import type { labelInput } from "../../../worker/team-inbox/contract";
 import type { OrganizationUpdateInput } from "../../../worker/organizations/contract";
+import type { BusinessHoursInput } from "../../../worker/bookings/contract";
 import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
 
@@ -38,6 +39,16 @@ export type SettingsChange =
       intent: "marketing.update";
       organizationId: string;
       values: Pick<OrganizationUpdateInput, "marketing_budget" | "marketing_frequency">;
+    }
+  /** The opening hours (object form, decision 0076), the away message and the notice. */
+  | {
+      intent: "hours.update";
+      organizationId: string;
+      values: {
+        business_hours: BusinessHoursInput;
+        away_message: { enabled: boolean; text: string | null };
+        min_notice_minutes: number;
+      };
     };
 
 type Intent = SettingsChange["intent"];
@@ -80,6 +91,10 @@ const TOASTS: Record<Intent, { success?: string; failure: string }> = {
     success: "Límites de marketing actualizados",
     failure: "Error al guardar los límites de marketing",
   },
+  "hours.update": {
+    success: "Horario de atención actualizado",
+    failure: "Error al guardar el horario de atención",
+  },
 };
 
 const member = client.organizations.members[":userId"];
@@ -121,6 +136,7 @@ async function perform(change: SettingsChange): Promise<{ link?: string | null }
       await data(client.organizations.invitations[":id"].$delete({ param: { id: change.id } }));
       return {};
     case "marketing.update":
+    case "hours.update":
       await data(
         client.organizations[":id"].$patch({
           param: { id: change.organizationId },

@@ -70,21 +70,32 @@ export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
  * keeps its own result, the screen shows them the rest (their sections are not rendered).
  */
 export async function loadOrganizationTab() {
-  const [members, invitations, quickReplies, auditLog, labels, marketing] = await Promise.all([
-    settle(data(client.organizations.members.$get())),
-    settle(data(client.organizations.invitations.$get())),
-    settle(data(client["quick-replies"].$get())),
-    settle(readAuditLogPage()),
-    settle(data(client.labels.$get()).then((answer) => answer.labels)),
-    // What the owner allows marketing: the organization's store keeps it (decision 0080).
-    settle(
-      data(client.organizations.me.$get()).then((organization) => ({
-        budget: organization.marketing_budget,
-        frequency: organization.marketing_frequency,
-      })),
-    ),
-  ]);
-  return { members, invitations, quickReplies, auditLog, labels, marketing };
+  const organization = data(client.organizations.me.$get());
+  const [members, invitations, quickReplies, auditLog, labels, marketing, hours] =
+    await Promise.all([
+      settle(data(client.organizations.members.$get())),
+      settle(data(client.organizations.invitations.$get())),
+      settle(data(client["quick-replies"].$get())),
+      settle(readAuditLogPage()),
+      settle(data(client.labels.$get()).then((answer) => answer.labels)),
+      // What the owner allows marketing: the organization's store keeps it (decision 0080).
+      settle(
+        organization.then((organization) => ({
+          budget: organization.marketing_budget,
+          frequency: organization.marketing_frequency,
+        })),
+      ),
+      // The opening hours, away message and notice of the bookings (decision 0076).
+      settle(
+        organization.then((organization) => ({
+          time_zone: organization.time_zone,
+          opening_hours: organization.opening_hours,
+          away_message: organization.away_message,
+          min_notice_minutes: organization.min_notice_minutes,
+        })),
+      ),
+    ]);
+  return { members, invitations, quickReplies, auditLog, labels, marketing, hours };
 }
 
 export type OrganizationTabData = Awaited<ReturnType<typeof loadOrganizationTab>>;

@@ -4,6 +4,7 @@ import type { OrganizationTabData } from "./data";
 import { InvitationsSection } from "./invitations-section";
 import { MarketingLimitsSection } from "./marketing-limits-section";
 import { MembersSection, canManageTeam } from "./members-section";
+import { OpeningHoursSection } from "./opening-hours-section";
 import { OrganizationSettingsForm } from "./organization-settings-form";
 import { QuickRepliesSection } from "./quick-replies-section";
 import { QuietHoursSection } from "./quiet-hours-section";
@@ -17,6 +18,7 @@ export function OrganizationTab({ loaded }: { loaded: OrganizationTabData }) {
     <>
       <OrganizationSettingsForm />
       <QuietHoursSection />
+      <OpeningHoursSection loaded={loaded.hours} />
       {role === "owner" && (
         <>
           <AiBudgetSection />
