@@ -51,7 +51,7 @@ test("an owner sets the hours, creates a service, books, moves and cancels; a ta
 
   // Opening hours: every day 09:00-14:00, an away message, an hour's notice.
   await page.goto("/settings/organization");
-  const hours = page.getByRole("region", { name: "Agenda: horario de atención" });
+  const hours = page.getByRole("region", { name: "Agenda: horas de apertura" });
   await expect(hours).toBeVisible();
   for (const day of ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]) {
     await hours.getByRole("button", { name: `Añadir tramo al ${day}` }).click();

@@ -68,7 +68,7 @@ function OpeningHoursForm({ saved }: { saved: Saved }) {
       className="mt-6 max-w-2xl rounded-xl border border-slate-200 bg-white p-6"
     >
       <h2 id="opening-hours-title" className="text-lg font-semibold text-slate-900">
-        Agenda: horario de atención
+        Agenda: horas de apertura
       </h2>
       <p className="mt-1 text-sm text-slate-600">
         Las citas se reservan dentro de este horario. Fuera de él, si ningún agente de IA responde,
