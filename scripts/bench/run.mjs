@@ -1,7 +1,7 @@
 // npm run bench: builds the console, serves the production build with `wrangler dev` on its
 // own state (.wrangler/bench-state), seeds realistic data, drives load from a separate
 // process on loopback and prints one table: each result, its budget, met or missed, beside
-// the bare-Worker ceiling measured in the same run. A JSON copy goes to bench/results/.
+// the bare-Worker ceiling measured in the same run. A JSON copy goes to scripts/bench/results/.
 // Benchmarks, not tests: the exit code is 0 whatever the numbers (only a broken run fails).
 //
 // Where the data is (decision 0075): an organization's data has one home, its store. The bench
@@ -23,7 +23,7 @@
 //   npm run bench -- --only broadcast  a 10,000-recipient broadcast (9) alone, its organization in
 //                                      its store, sent to the fake Graph API (about 3 minutes
 //                                      with --skip-build)
-//   npm run bench -- --profile         a CPU profile of the single-message load (bench/results/
+//   npm run bench -- --profile         a CPU profile of the single-message load (scripts/bench/results/
 //                                      <label>-single.cpuprofile), its top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
 //   npm run bench -- --broadcast-statuses  the fake sends the broadcast's statuses back, as Meta
@@ -70,7 +70,7 @@ const SECONDS = Number(option("seconds", 8));
 const LABEL = option("label", new Date().toISOString().replace(/[:.]/g, "-"));
 /** Profiling costs CPU of its own: a profiled run's figures are not comparable. */
 const PROFILE = flag("profile");
-mkdirSync("bench/results", { recursive: true });
+mkdirSync("scripts/bench/results", { recursive: true });
 /**
  * `--only ingest`: a quick loop while working on the webhook (no inbox seed, reads, bundles or
  * retention). `--only history`: the history import alone. `--only broadcast`: the
@@ -412,7 +412,7 @@ async function ingest(customerOffset) {
   log("webhook ingest, one message per delivery (5% duplicates)");
   const messagesBefore = count("1");
   const stopProfile = PROFILE
-    ? await startProfile(`bench/results/${LABEL}-single.cpuprofile`)
+    ? await startProfile(`scripts/bench/results/${LABEL}-single.cpuprofile`)
     : null;
   r.webhookSingle = await measured({
     mode: "rate",
@@ -1047,7 +1047,7 @@ console.log(
   `\n${rows.filter((r) => r.met === "met").length} met, ${rows.filter((r) => r.met === "MISSED").length} missed; machine: ${machine.cpus} cores (${machine.cpuModel}), load ${machine.load.map((l) => l.toFixed(1)).join(" ")}; ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
 
-const file = `bench/results/${LABEL}.json`;
+const file = `scripts/bench/results/${LABEL}.json`;
 writeFileSync(
   file,
   JSON.stringify(
