@@ -8,6 +8,7 @@ import { migrateStore } from "./store-migrations";
 import { serveInStore } from "./store-api";
 import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
+import { resetRoundTrips, roundTrips } from "../worker/bench/deployment";
 import { knowledgePrompt } from "../worker/knowledge/bench-route";
 import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
@@ -636,7 +637,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   }
 
   /**
-   * Bench only (scripts/bench, `BENCH_ROUTES=1`, worker/index.ts's `/__bench/store-sql`): runs
+   * Bench only (scripts/bench, `BENCH_ROUTES=1`, worker/bench/routes.ts's `/__bench/store-sql`): runs
    * the statements in one transaction on the store's SQLite, its triggers and all (how the bench
    * seeds an organization). Each statement answers its rows and the rows it wrote; null when
    * refused.
@@ -650,6 +651,31 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
         return { rows: cursor.toArray(), rowsWritten: cursor.rowsWritten };
       }),
     );
+  }
+
+  /** Bench only (`/__bench/durable-floor`): the least a store's write costs, one row committed. */
+  async benchFloor(organizationId: string) {
+    if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return false;
+    await this.ctx.storage.put("bench-floor", Date.now());
+    return true;
+  }
+
+  /** Rows the store's SQLite had changed when the bench last reset its count. */
+  private benchChangesAt = 0;
+
+  /**
+   * Bench only (`/__bench/round-trips`): the D1 and store trips this isolate counted and the rows
+   * the store's SQLite changed (SQLite's `total_changes()`, triggers included) since the reset.
+   */
+  async benchRoundTrips(organizationId: string, reset: boolean) {
+    if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return null;
+    const changes = () =>
+      this.ctx.storage.sql.exec<{ n: number }>("SELECT total_changes() AS n").one().n;
+    if (reset) {
+      resetRoundTrips();
+      this.benchChangesAt = changes();
+    }
+    return { ...roundTrips(), rowsChanged: changes() - this.benchChangesAt };
   }
 
   /** Bench only (`/__bench/knowledge-prompt`): an answer's knowledge and prompt, in the store. */

@@ -41,8 +41,12 @@ export interface Env {
   /** The operator's token for `/api/v1/operator/*` (`npm run stores`); unset, those are 404. */
   OPERATOR_TOKEN?: string;
 
-  /** "1" adds the benchmarks' references: the bare `/__bench/ok` and the one-write `/__bench/insert`. */
+  /** "1" adds the benchmarks' references (worker/bench/routes.ts) and counts D1 and store trips. */
   BENCH_ROUTES?: string;
+  /** With BENCH_ROUTES=1: each D1 round trip waits this long first (the simulated deployment). */
+  BENCH_D1_LATENCY_MS?: string;
+  /** With BENCH_ROUTES=1: each call to a store waits this long first. */
+  BENCH_STORE_LATENCY_MS?: string;
 }
 
 declare global {

@@ -32,6 +32,8 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
+import { costPerMillionMessages, PRICES } from "./cost.mjs";
+import { roundTripsBench, SIMULATED } from "./round-trips.mjs";
 import { historyBench, historyTable } from "./history.mjs";
 import { startProfile } from "./profile.mjs";
 import {
@@ -134,24 +136,29 @@ const graph = BROADCAST
       statusesTo: flag("broadcast-statuses") ? `http://127.0.0.1:${port}/webhooks/whatsapp` : null,
     })
   : null;
-writeFileSync(
-  `${BUILD_DIR}/server/.dev.vars`,
-  Object.entries({
-    JWT_SECRET: "bench-jwt-secret-0123456789abcdef0123456789",
-    ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
-    META_APP_SECRET: APP_SECRET,
-    META_WEBHOOK_VERIFY_TOKEN: "bench-verify-token",
-    // Nothing leaves the machine: Graph calls go to the fake, or fail fast on a closed port, as
-    // model calls do.
-    META_GRAPH_URL: graph?.url ?? "http://127.0.0.1:9/graph",
-    AI_BASE_URL: "http://127.0.0.1:9/ai",
-    AI_API_KEY: "",
-    REGISTRATIONS_PER_HOUR: "1000",
-    BENCH_ROUTES: "1",
-  })
-    .map(([k, v]) => `${k}="${v}"`)
-    .join("\n"),
-);
+/** The server's configuration; `extra` for the simulated deployment's second start. */
+function writeDevVars(extra = {}) {
+  writeFileSync(
+    `${BUILD_DIR}/server/.dev.vars`,
+    Object.entries({
+      JWT_SECRET: "bench-jwt-secret-0123456789abcdef0123456789",
+      ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
+      META_APP_SECRET: APP_SECRET,
+      META_WEBHOOK_VERIFY_TOKEN: "bench-verify-token",
+      // Nothing leaves the machine: Graph calls go to the fake, or fail fast on a closed port, as
+      // model calls do.
+      META_GRAPH_URL: graph?.url ?? "http://127.0.0.1:9/graph",
+      AI_BASE_URL: "http://127.0.0.1:9/ai",
+      AI_API_KEY: "",
+      REGISTRATIONS_PER_HOUR: "1000",
+      BENCH_ROUTES: "1",
+      ...extra,
+    })
+      .map(([k, v]) => `${k}="${v}"`)
+      .join("\n"),
+  );
+}
+writeDevVars();
 rmSync(STATE_DIR, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
 execFileSync(
   "wrangler",
@@ -391,6 +398,18 @@ async function bareRoute() {
   return bare;
 }
 
+/** The D1 and store trips and the store's changed rows since the last reset (worker/bench). */
+const roundTripsUrl = (/** @type {string} */ organizationId) =>
+  `${base}/__bench/round-trips?organization=${organizationId}`;
+
+/** One conversation of the live organization (its customers wrote: a reply is in the window). */
+async function liveConversation() {
+  const list = await api("/conversations?limit=1", { token: live.token });
+  const first = Array.isArray(list) ? list[0] : list?.conversations?.[0];
+  if (!first) throw new Error("the live organization has no conversation");
+  return first.id;
+}
+
 /**
  * The webhook benchmarks (1-3) on the live organization, in its store; its customers are new
  * (`customerOffset`), so the deliveries create conversations as they go.
@@ -411,6 +430,7 @@ async function ingest(customerOffset) {
 
   log("webhook ingest, one message per delivery (5% duplicates)");
   const messagesBefore = count("1");
+  await fetch(roundTripsUrl(org), { method: "DELETE" });
   const stopProfile = PROFILE
     ? await startProfile(`scripts/bench/results/${LABEL}-single.cpuprofile`)
     : null;
@@ -431,6 +451,7 @@ async function ingest(customerOffset) {
     log(`  profile (${samples} samples), self:\n${self.join("\n")}\n  total:\n${total.join("\n")}`);
   }
   await sleep(1000);
+  r.webhookSingle.trips = await (await fetch(roundTripsUrl(org))).json();
   r.webhookSingle.stored = minus(count("1"), messagesBefore);
   const distinct = orgQuery(
     org,
@@ -654,6 +675,13 @@ if (INGEST) {
     concurrency: 8,
     durationMs,
   });
+  log("the durable floor (one call to a store that commits one row)");
+  results.durableFloor = await measured({
+    mode: "rate",
+    path: `/__bench/durable-floor?organization=${live.organizationId}`,
+    concurrency: 8,
+    durationMs,
+  });
 
   if (ALL) {
     log("landing page server render");
@@ -675,6 +703,15 @@ if (INGEST) {
     results.bundles = bundleReport(`${BUILD_DIR}/client`);
     await retention();
   }
+  log("section 15's round trips, counted one request at a time");
+  results.roundTrips = await roundTripsBench({
+    base,
+    token: live.token,
+    organizationId: live.organizationId,
+    conversationId: await liveConversation(),
+    samples: 5,
+    counted: true,
+  });
 }
 // Last, on a store of its own: its import keeps the server busy for a while.
 if (historyOrg) {
@@ -706,6 +743,25 @@ if (broadcastOrg && graph && broadcastLabelId) {
 }
 await server.stop();
 graph?.stop();
+if (INGEST) {
+  log(
+    `a simulated deployment: each D1 trip +${SIMULATED.d1Ms} ms, each call to a store +${SIMULATED.storeMs} ms`,
+  );
+  writeDevVars({
+    BENCH_D1_LATENCY_MS: String(SIMULATED.d1Ms),
+    BENCH_STORE_LATENCY_MS: String(SIMULATED.storeMs),
+  });
+  server = await startServer(port, { observability: flag("observability") });
+  results.simulated = await roundTripsBench({
+    base,
+    token: live.token,
+    organizationId: live.organizationId,
+    conversationId: await liveConversation(),
+    samples: 15,
+    counted: false,
+  });
+  await server.stop();
+}
 
 /**
  * The daily cron's retention, the live organization in its store: the cron wakes each store,
@@ -841,13 +897,23 @@ function tableOfIngest() {
     null,
     `${f1(insert.cpuMsPerRequest / bare.cpuMsPerRequest)}x bare`,
   );
+  const floor = results.durableFloor;
+  row(
+    "durable floor /__bench/durable-floor",
+    `${f0(floor.rate)} req/s, ${f2(floor.cpuMsPerRequest)} ms CPU`,
+    "(one store call, one row)",
+    null,
+    `${f0((100 * floor.rate) / bare.rate)}% of bare`,
+  );
   const ws = results.webhookSingle;
+  // Against the floor of anything a store does (issue #49): the store's SQLite runs inside the
+  // measured process here, which the bare route never pays.
   row(
     "1. webhook, 1 message/delivery",
     `${f0(ws.rate)} deliveries/s`,
-    `>= 50% of bare (${f0(bare.rate / 2)})`,
-    ws.rate >= bare.rate / 2,
-    `${f0((100 * ws.rate) / bare.rate)}% of bare`,
+    `>= 60% of the floor (${f0(0.6 * floor.rate)})`,
+    ws.rate >= 0.6 * floor.rate,
+    `${f0((100 * ws.rate) / floor.rate)}% of the floor, ${f0((100 * ws.rate) / bare.rate)}% of bare`,
   );
   row(
     "   CPU per delivery",
@@ -864,6 +930,31 @@ function tableOfIngest() {
       ? null
       : ws.stored === ws.sentMessages && ws.storedDistinct === ws.storedRows && ws.failed === 0,
     `${ws.failed} failed${ws.stored === null ? "; the store's file was not read" : ""}`,
+  );
+  const deliveries = ws.deliveries ?? ws.ok;
+  const stored = ws.stored ?? ws.sentMessages;
+  row(
+    "   trips and rows per delivery",
+    `${f2(ws.trips.d1 / deliveries)} D1, ${f2(ws.trips.store_calls / deliveries)} store calls`,
+    "(measured)",
+    null,
+    `${f1(ws.trips.rows_changed / stored)} rows written per stored message`,
+  );
+  const live = results.storeSizes?.stores?.find((/** @type {any} */ st) => st.name === "live");
+  const cost = costPerMillionMessages({
+    cpuMsPerDelivery: ws.cpuMsPerRequest,
+    storeCallsPerDelivery: ws.trips.store_calls / deliveries,
+    storeMsPerDelivery: ws.cpuMsPerRequest,
+    rowsPerMessage: ws.trips.rows_changed / stored,
+    bytesPerMessage: live?.bytesPerMessage ?? null,
+  });
+  ws.cost = cost;
+  row(
+    "   a million messages cost",
+    `$${f2(cost.once)} once + $${f2(cost.storagePerMonth)}/month kept`,
+    `(prices of ${PRICES.readOn})`,
+    null,
+    `rows $${f2(cost.rowsWritten)}, store calls $${f2(cost.storeRequests)}, Worker $${f2(cost.workerRequests + cost.workerCpu)}, store time $${f2(cost.storeDuration)}`,
   );
   const wb = results.webhookBatch;
   row(
@@ -1017,6 +1108,37 @@ function tableOfPagesAndRetention() {
       ret.expiredMessagesLeft === 0,
     `${ret.expiredMessagesLeft} expired left`,
   );
+}
+
+if (results.roundTrips) tableOfRoundTrips();
+
+/** Section 15's budgets: sequential D1 trips per console request, and the simulated p50s. */
+function tableOfRoundTrips() {
+  /** @type {Record<string, number>} */
+  const d1Budget = { "console text reply": 2, "status change": 1, note: 1 };
+  /** @type {Record<string, number>} */
+  const p50Budget = { "console text reply": 120, "inbox page": 100 };
+  for (const [name, measuredTrips] of Object.entries(results.roundTrips)) {
+    const c = measuredTrips.counts;
+    const budget = d1Budget[name];
+    row(
+      `trips: ${name}`,
+      `${c.d1} D1, ${c.store_calls} store calls, ${c.rows_changed} rows`,
+      budget === undefined ? "(measured)" : `<= ${budget} D1`,
+      budget === undefined ? null : c.d1 <= budget && measuredTrips.failed === 0,
+      `local p50 ${f1(measuredTrips.p50)} ms${measuredTrips.failed ? `, ${measuredTrips.failed} refused` : ""}`,
+    );
+  }
+  for (const [name, sim] of Object.entries(results.simulated ?? {})) {
+    const budget = p50Budget[name];
+    row(
+      `simulated: ${name}`,
+      `p50 ${f1(sim.p50)} ms`,
+      budget === undefined ? "(measured)" : `p50 <= ${budget} ms`,
+      budget === undefined ? null : sim.p50 <= budget && sim.failed === 0,
+      `D1 +${SIMULATED.d1Ms} ms, store +${SIMULATED.storeMs} ms a trip`,
+    );
+  }
 }
 
 if (results.history) historyTable(results.history, { row, f0, f1, f2, ratio });

@@ -5,6 +5,7 @@ import { drizzle as drizzleStore } from "drizzle-orm/durable-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as globalSchema from "./global-schema";
 import * as storeSchema from "./store-schema";
+import { benchD1 } from "../bench/deployment";
 import type { Env } from "../env";
 
 export type Db = ReturnType<typeof buildDb>;
@@ -41,26 +42,38 @@ function boundAsDeployed(statement: D1PreparedStatement, query: string): D1Prepa
   return statement;
 }
 
-const asDeployed = new WeakMap<D1Database, D1Database>();
+/** D1 refusing, as deployed D1 does, a statement binding more than 100 parameters. */
+const boundLikeDeployed = (d1: D1Database): D1Database =>
+  new Proxy(d1, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (query: string) => boundAsDeployed(target.prepare(query), query);
+      }
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+
+const wrapped = new WeakMap<D1Database, D1Database>();
+
+type GlobalDbEnv = Pick<
+  Env,
+  "DB" | "D1_BIND_CHECK" | "BENCH_ROUTES" | "BENCH_D1_LATENCY_MS" | "BENCH_STORE_LATENCY_MS"
+>;
 
 /**
- * The global database. With `D1_BIND_CHECK=1` (the API tests) it refuses, as deployed D1 does,
- * a statement binding more than 100 parameters, which the local D1 would run.
+ * The global database; every use of D1 goes through here. With `D1_BIND_CHECK=1` (the API
+ * tests) it refuses, as deployed D1 does, a statement binding more than 100 parameters, which
+ * the local D1 would run; with `BENCH_ROUTES=1` (the bench) its trips are counted and, when
+ * asked, delayed as in a deployment (worker/bench/deployment.ts).
  */
-export function globalDb(env: Pick<Env, "DB" | "D1_BIND_CHECK">): Db {
-  if (env.D1_BIND_CHECK !== "1") return createDb(env.DB);
-  let d1 = asDeployed.get(env.DB);
+export function globalDb(env: GlobalDbEnv): Db {
+  if (env.D1_BIND_CHECK !== "1" && env.BENCH_ROUTES !== "1") return createDb(env.DB);
+  let d1 = wrapped.get(env.DB);
   if (!d1) {
-    d1 = new Proxy(env.DB, {
-      get(target, property) {
-        if (property === "prepare") {
-          return (query: string) => boundAsDeployed(target.prepare(query), query);
-        }
-        const value = Reflect.get(target, property) as unknown;
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    asDeployed.set(env.DB, d1);
+    d1 = benchD1(env, env.DB);
+    if (env.D1_BIND_CHECK === "1") d1 = boundLikeDeployed(d1);
+    wrapped.set(env.DB, d1);
   }
   return createDb(d1);
 }

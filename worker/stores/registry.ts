@@ -4,7 +4,8 @@
  * registry's `store_id` and jurisdiction, never by a name made from the organization id.
  */
 import { eq } from "drizzle-orm";
-import { createDb, type Db } from "../db/client";
+import { benchStore } from "../bench/deployment";
+import { globalDb, type Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { deletedOrganizations, organizationStores } from "../db/global-schema";
 import type { Env } from "../env";
@@ -42,7 +43,7 @@ export class StoreNotRegistered extends Error {
 export class OrganizationGone extends StoreNotRegistered {}
 
 const wasDeleted = async (env: Env, organizationId: string) =>
-  (await createDb(env.DB).query.deletedOrganizations.findFirst({
+  (await globalDb(env).query.deletedOrganizations.findFirst({
     where: eq(deletedOrganizations.organizationId, organizationId),
     columns: { organizationId: true },
   })) !== undefined;
@@ -51,7 +52,7 @@ export async function storeRoute(env: Env, organizationId: string): Promise<Stor
   const now = Date.now();
   const known = routes.get(organizationId);
   if (known && now - known.readAt < routeTtlMs(env)) return known.route;
-  const row = await createDb(env.DB).query.organizationStores.findFirst({
+  const row = await globalDb(env).query.organizationStores.findFirst({
     where: eq(organizationStores.organizationId, organizationId),
     columns: { storeId: true, jurisdiction: true, state: true },
   });
@@ -85,7 +86,7 @@ export const storeRefused = (organizationId: string, what: string) =>
 export function storeAt(env: Env, { storeId, jurisdiction }: StoreRoute) {
   const hubs = env.ORGANIZATION_HUB as DurableObjectNamespace<OrganizationStoreCalls>;
   const namespace = jurisdiction ? hubs.jurisdiction(jurisdiction) : hubs;
-  return namespace.getByName(storeId);
+  return benchStore(env, namespace.getByName(storeId));
 }
 
 /**

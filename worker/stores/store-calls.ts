@@ -54,6 +54,13 @@ export interface OrganizationStoreCalls extends Rpc.DurableObjectBranded {
     organizationId: string,
     statements: { sql: string; params: unknown[] }[],
   ): Promise<{ rows: Record<string, SqlStorageValue>[]; rowsWritten: number }[] | null>;
+  /** Bench only: the durable floor, one row committed in the store. */
+  benchFloor(organizationId: string): Promise<boolean>;
+  /** Bench only: the trips counted in the store's isolate (reset when asked), rows changed. */
+  benchRoundTrips(
+    organizationId: string,
+    reset: boolean,
+  ): Promise<{ isolate: string; d1: number; store: number; rowsChanged: number } | null>;
   /** Bench only: an answer's knowledge and prompt, computed in the store. */
   benchKnowledgePrompt(
     organizationId: string,
