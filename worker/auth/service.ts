@@ -12,7 +12,14 @@ import { AppError, conflict, unauthorized } from "../http/errors";
 import type { Caller, Membership } from "../http/context";
 import type { Deps } from "../http/deps";
 import { addressKey } from "../http/address-key";
-import { clearHits, takeHits, type Limit } from "../http/rate-limit";
+import {
+  assertWithinLimits,
+  clearHits,
+  takeHits,
+  type HitRow,
+  type Limit,
+} from "../http/rate-limit";
+import { writeHits, type CountedWrite } from "../http/write-limits";
 import { toOrganization } from "../organizations/service";
 import { closeSockets } from "../realtime/close-sockets";
 import type { AuthResult, LoginInput, Me, RegisterInput, User } from "./contract";
@@ -205,12 +212,14 @@ export async function authenticate(
   db: Db,
   secret: string,
   token: string,
+  write: CountedWrite | null = null,
 ): Promise<Omit<Caller, "ip"> & { expiresAt: string; membership: Membership | null }> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) throw unauthorized();
-  // The session and the person's membership in one read: a member's request makes one trip to
-  // D1 before its organization's store (contract section 15).
-  const [session] = await db
+  // The session, the person's membership and a write's counters in one batch: a member's
+  // request makes one trip to D1 before its organization's store (contract section 15).
+  const now = Date.now();
+  const session = db
     .select({
       expiresAt: sessions.expiresAt,
       organizationId: memberships.organizationId,
@@ -223,16 +232,24 @@ export async function authenticate(
         eq(sessions.id, claims.sessionId),
         eq(sessions.userId, claims.userId),
         isNull(sessions.revokedAt),
-        gt(sessions.expiresAt, new Date().toISOString()),
+        gt(sessions.expiresAt, new Date(now).toISOString()),
       ),
     )
     .limit(1);
-  if (!session) throw unauthorized();
-  const { organizationId, role } = session;
+  const hits = write ? writeHits(db, claims.userId, write, now) : null;
+  const [[live], ...counted] = await db.batch([session, ...(hits?.statements ?? [])]);
+  if (!live) throw unauthorized();
+  if (hits)
+    assertWithinLimits(
+      counted.map((rows) => (rows as HitRow[])[0]),
+      hits.limits,
+      now,
+    );
+  const { organizationId, role } = live;
   return {
     userId: claims.userId,
     sessionId: claims.sessionId,
-    expiresAt: session.expiresAt,
+    expiresAt: live.expiresAt,
     membership: organizationId !== null && role !== null ? { organizationId, role } : null,
   };
 }

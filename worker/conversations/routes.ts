@@ -3,7 +3,7 @@ import { createFactory } from "hono/factory";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireMember } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
-import { limitMemberWrites } from "../http/write-limits";
+import { costlyWrite } from "../http/write-limits";
 import {
   assignInput,
   conversationCreateInput,
@@ -129,7 +129,7 @@ export const conversationRoutes = new Hono<AppContext>()
     const message = await messages.retryMessage(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: message });
   })
-  .post("/:id/messages/:messageId/transcript", limitMemberWrites("model"), async (c) => {
+  .post("/:id/messages/:messageId/transcript", costlyWrite("model"), async (c) => {
     const message = await messages.retryTranscript(storeDeps(c), c.var.member, c.req.param());
     return c.json({ data: message }, 202);
   })

@@ -17,7 +17,7 @@ import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
-import { countUnlimitedWrite } from "./write-limits";
+import { countedWrite } from "./write-limits";
 import { answeredByItsStore } from "../stores/organization-data";
 
 export function bearerToken(c: Context): string | null {
@@ -30,11 +30,15 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   if (c.var.storeDeps) return next();
   const token = bearerToken(c);
   if (!token) throw unauthorized();
-  const { userId, sessionId, membership } = await authenticate(c.var.db, c.env.JWT_SECRET, token);
-  const caller = { userId, sessionId, ip: requestInfo(c).ip };
-  c.set("caller", caller);
+  // A write is counted here, with the session (write-limits.ts), before any of its work.
+  const { userId, sessionId, membership } = await authenticate(
+    c.var.db,
+    c.env.JWT_SECRET,
+    token,
+    countedWrite(c),
+  );
+  c.set("caller", { userId, sessionId, ip: requestInfo(c).ip });
   c.set("membership", membership);
-  await countUnlimitedWrite(c, caller);
   await next();
 });
 
@@ -45,7 +49,6 @@ export const requireMember = createMiddleware<AppContext>(async (c, next) => {
   if (!membership) throw organizationNotFound();
   const member = { ...caller, ...membership };
   c.set("member", member);
-  await countUnlimitedWrite(c, member);
   return answeredByItsStore(c, { member });
 });
 

@@ -18,7 +18,7 @@ export async function assertUnderLimit(db: Db, key: string, limit: Limit, now = 
 }
 
 /** The upsert that counts one hit in a window, atomically in D1 so it holds across isolates. */
-function hitStatement(db: Db, key: string, limit: Limit, now: number) {
+export function hitStatement(db: Db, key: string, limit: Limit, now: number) {
   const resetAt = now + limit.windowSeconds * 1000;
   return db
     .insert(rateLimits)
@@ -44,6 +44,27 @@ export async function countHit(db: Db, key: string, limit: Limit, now = Date.now
   await hitStatement(db, key, limit, now);
 }
 
+/** A window's count and end after a hit, as the hit's statement returns them. */
+export interface HitRow {
+  count: number;
+  resetAt: number;
+}
+
+/** 429 (with Retry-After) when any hit left its window over its limit. */
+export function assertWithinLimits(
+  rows: ReadonlyArray<HitRow | undefined>,
+  limits: readonly Limit[],
+  now: number,
+) {
+  let retryAfterMs = 0;
+  rows.forEach((row, i) => {
+    if (row && row.count > limits[i]!.max) {
+      retryAfterMs = Math.max(retryAfterMs, row.resetAt - now);
+    }
+  });
+  if (retryAfterMs > 0) throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+}
+
 /**
  * Takes one hit from each key's window before the work is done, in one D1 batch, and throws
  * 429 when any window is now over its limit. Counting first means a burst of parallel calls
@@ -57,13 +78,11 @@ export async function takeHits(
   if (hits.length === 0) return;
   const [first, ...rest] = hits.map(({ key, limit }) => hitStatement(db, key, limit, now));
   const results = await db.batch([first!, ...rest]);
-  let retryAfterMs = 0;
-  results.forEach(([row], i) => {
-    if (row && row.count > hits[i]!.limit.max) {
-      retryAfterMs = Math.max(retryAfterMs, row.resetAt - now);
-    }
-  });
-  if (retryAfterMs > 0) throw rateLimited(Math.max(1, Math.ceil(retryAfterMs / 1000)));
+  assertWithinLimits(
+    results.map(([row]) => row),
+    hits.map((hit) => hit.limit),
+    now,
+  );
 }
 
 export async function clearHits(db: Db, key: string) {

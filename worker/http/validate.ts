@@ -2,7 +2,7 @@ import { zValidator } from "@hono/zod-validator";
 import { createMiddleware } from "hono/factory";
 import { z, type ZodType } from "zod";
 import { AppError, badRequest, validationError } from "./errors";
-import { limitMemberWrites, type CostlyWrite } from "./write-limits";
+import { costlyWrite, type CostlyWrite } from "./write-limits";
 
 // Messages zod writes itself (wrong types, unknown enum values) come out in Spanish.
 z.config(z.locales.es());
@@ -18,26 +18,28 @@ const requireJsonBody = createMiddleware(async (c, next) => {
   await next();
 });
 
+/** A route's own step that does nothing: where a body names no tighter write window. */
+const noCostlyWindow = createMiddleware(async (_c, next) => {
+  await next();
+});
+
 /**
- * Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. A valid body
- * from a signed-in member then counts as one of their writes (`write-limits.ts`).
+ * Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. The write was
+ * counted with the session (`write-limits.ts`); `costly` names a tighter window it counts in.
  */
 export function jsonBody<T extends ZodType>(schema: T, costly?: CostlyWrite) {
   const validate = zValidator("json", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
-  return [requireJsonBody, validate, limitMemberWrites(costly)] as const;
+  return [requireJsonBody, validate, costly ? costlyWrite(costly) : noCostlyWindow] as const;
 }
 
-/**
- * A JSON body a call may go without (`{}` then): validated like `jsonBody` when it is JSON, and
- * counted as a write either way.
- */
+/** A JSON body a call may go without (`{}` then): validated like `jsonBody` when it is JSON. */
 export function optionalJsonBody<T extends ZodType>(schema: T) {
   const validate = zValidator("json", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
-  return [validate, limitMemberWrites()] as const;
+  return [validate] as const;
 }
 
 /** Validates the query string: a wrong-typed parameter is a 400 naming it. */
@@ -61,8 +63,8 @@ export function headerParams<T extends ZodType>(schema: T) {
 }
 
 /**
- * Validates a multipart form (file uploads): not multipart → 400, failing fields → 422; a
- * valid one counts as a member's write and upload.
+ * Validates a multipart form (file uploads): not multipart → 400, failing fields → 422; the
+ * write counts in the uploads' window too.
  */
 export function formBody<T extends ZodType>(schema: T) {
   const requireMultipart = createMiddleware(async (c, next) => {
@@ -75,5 +77,5 @@ export function formBody<T extends ZodType>(schema: T) {
   const validate = zValidator("form", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
-  return [requireMultipart, validate, limitMemberWrites("uploads")] as const;
+  return [requireMultipart, validate, costlyWrite("uploads")] as const;
 }

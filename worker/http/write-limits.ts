@@ -1,17 +1,20 @@
 /**
  * What one tenant may write per minute, so that no organization (or one of its members) can
- * exhaust the database every organization shares. Every write of a signed-in person counts,
- * with or without a body (decision 0020, 0043): a route with a body counts it once its input is
- * valid (a refused body stores nothing), through `jsonBody`/`formBody`; any other write is
- * counted as soon as its caller and organization are known (`requireCaller`, `requireMember`).
- * Public calls have limits of their own (sign-ups, logins, the tracking key).
+ * exhaust the database every organization shares. Every write of a signed-in person counts
+ * (decisions 0020, 0043, 0114), at the edge, in the same D1 batch that reads their session and
+ * membership (`authenticate`, through `requireCaller`), before the route's own work: the
+ * person's window, the organization's (found from the membership in that same statement), and
+ * a tighter window when the route names one (`costlyWrite`). Public calls have limits of their
+ * own (sign-ups, logins, the tracking key).
  */
+import { eq, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
 import type { Db } from "../db/client";
-import type { AppContext, Caller, Member } from "./context";
-import { takeHits, tryHit, type Limit } from "./rate-limit";
+import { memberships, rateLimits } from "../db/global-schema";
+import type { AppContext, Member } from "./context";
+import { hitStatement, tryHit, type Limit } from "./rate-limit";
 
 export const MEMBER_WRITES: Limit = { max: 120, windowSeconds: 60 };
 export const ORGANIZATION_WRITES: Limit = { max: 600, windowSeconds: 60 };
@@ -23,59 +26,87 @@ export const COSTLY_WRITES = {
 } satisfies Record<string, Limit>;
 export type CostlyWrite = keyof typeof COSTLY_WRITES;
 
-const personWrites = (caller: Caller) => ({
-  key: `writes:member:${caller.userId}`,
-  limit: MEMBER_WRITES,
-});
-const organizationWrites = (member: Member) => ({
-  key: `writes:org:${member.organizationId}`,
-  limit: ORGANIZATION_WRITES,
-});
+const personWritesKey = (userId: string) => `writes:member:${userId}`;
+const ORGANIZATION_WRITES_PREFIX = "writes:org:";
 
-/** The limiters routes name themselves: a request through one is counted there, not before. */
-const routeLimiters = new WeakSet<object>();
+/** The tighter window each route's marker names (`costlyWrite`). */
+const costlyMarkers = new WeakMap<object, CostlyWrite>();
 
 /**
- * Counts one write of the signed-in person (and of their organization when the route is a
- * member's), and one of `costly` when the write is one of those; 429 with Retry-After when any
- * window is over. Nothing for public calls.
+ * Names the tighter window a route's writes count in too. It counts nothing itself: the edge
+ * finds it among the request's matched handlers and counts it with the session.
  */
-export const limitMemberWrites = (costly?: CostlyWrite) => {
-  const limiter = createMiddleware<AppContext>(async (c, next) => {
-    const caller = c.get("caller") as Caller | undefined;
-    const member = c.get("member") as Member | undefined;
-    if (caller) {
-      const hits = [personWrites(caller)];
-      if (member) hits.push(organizationWrites(member));
-      if (costly) {
-        hits.push({ key: `${costly}:member:${caller.userId}`, limit: COSTLY_WRITES[costly] });
-      }
-      await takeHits(c.var.db, hits);
-    }
+export const costlyWrite = (kind: CostlyWrite) => {
+  const marker = createMiddleware<AppContext>(async (_c, next) => {
     await next();
   });
-  routeLimiters.add(limiter);
-  return limiter;
+  costlyMarkers.set(marker, kind);
+  return marker;
 };
 
 /** For the one write never refused, leaving (logout): it names itself and counts nothing. */
 export const neverLimited = createMiddleware<AppContext>(async (_c, next) => {
   await next();
 });
-routeLimiters.add(neverLimited);
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** A write this request counts: in the person's and organization's windows, and maybe one more. */
+export interface CountedWrite {
+  costly: CostlyWrite | null;
+}
+
+/** Whether the request is a counted write, and in which tighter window; null for the rest. */
+export function countedWrite(c: Context<AppContext>): CountedWrite | null {
+  if (!WRITE_METHODS.has(c.req.method)) return null;
+  const handlers = matchedRoutes(c).map((route) => route.handler);
+  if (handlers.includes(neverLimited)) return null;
+  const costly = handlers.map((handler) => costlyMarkers.get(handler)).find(Boolean) ?? null;
+  return { costly };
+}
+
 /**
- * Counts a write whose route names no limiter (a write without a body: a rotation, a refresh,
- * a confirmation, a test call): the person's window once the caller is known, the
- * organization's once the member is.
+ * The statements that count one write of `userId`, for the session's batch, with each one's
+ * limit: the person's window, the organization's (an `INSERT ... SELECT` from the person's
+ * membership, so that no read comes first; no row without one), and the costly window.
  */
-export async function countUnlimitedWrite(c: Context<AppContext>, who: Caller | Member) {
-  if (!WRITE_METHODS.has(c.req.method)) return;
-  if (matchedRoutes(c).some((route) => routeLimiters.has(route.handler))) return;
-  const hit = "organizationId" in who ? organizationWrites(who) : personWrites(who);
-  await takeHits(c.var.db, [hit]);
+export function writeHits(db: Db, userId: string, write: CountedWrite, now: number) {
+  const resetAt = now + ORGANIZATION_WRITES.windowSeconds * 1000;
+  const organization = db
+    .insert(rateLimits)
+    .select((qb) =>
+      qb
+        .select({
+          key: sql<string>`${ORGANIZATION_WRITES_PREFIX} || ${memberships.organizationId}`.as(
+            "key",
+          ),
+          count: sql<number>`1`.as("count"),
+          resetAt: sql<number>`${resetAt}`.as("reset_at"),
+        })
+        .from(memberships)
+        .where(eq(memberships.userId, userId)),
+    )
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
+      },
+    })
+    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+  const statements = [
+    hitStatement(db, personWritesKey(userId), MEMBER_WRITES, now),
+    organization,
+    ...(write.costly
+      ? [hitStatement(db, `${write.costly}:member:${userId}`, COSTLY_WRITES[write.costly], now)]
+      : []),
+  ] as const;
+  const limits = [
+    MEMBER_WRITES,
+    ORGANIZATION_WRITES,
+    ...(write.costly ? [COSTLY_WRITES[write.costly]] : []),
+  ];
+  return { statements, limits };
 }
 
 /**
@@ -84,7 +115,10 @@ export async function countUnlimitedWrite(c: Context<AppContext>, who: Caller | 
  * read then answers from what is kept instead of refusing: a 429 would hide those figures too.
  */
 export async function tryReadWrite(db: Db, member: Member, now = Date.now()) {
-  const hits = [personWrites(member), organizationWrites(member)];
+  const hits = [
+    { key: personWritesKey(member.userId), limit: MEMBER_WRITES },
+    { key: `${ORGANIZATION_WRITES_PREFIX}${member.organizationId}`, limit: ORGANIZATION_WRITES },
+  ];
   const room = await Promise.all(hits.map(({ key, limit }) => tryHit(db, key, limit, now)));
   return room.every(Boolean);
 }
