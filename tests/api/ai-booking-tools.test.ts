@@ -114,8 +114,23 @@ describe("what an agent may do", () => {
   });
 
   it("offers a drafting agent only the tools that change nothing", async () => {
-    const { orgId, write, answer: reply } = await clinic({ can_book: true, mode: "draft" });
+    const {
+      orgId,
+      service,
+      write,
+      answer: reply,
+    } = await clinic({
+      can_book: true,
+      mode: "draft",
+    });
     const tag = `¿Tenéis hueco el martes? ${crypto.randomUUID()}`;
+    // A model that books anyway names a tool it was not given: nothing runs.
+    await scriptModel([
+      {
+        when: tag,
+        tool_calls: [{ name: "book", arguments: { service_id: service.id, start: NINE } }],
+      },
+    ]);
     const { conversationId } = await write(tag);
     await reply();
     const [request] = await requestsOf(tag);

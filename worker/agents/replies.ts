@@ -224,6 +224,12 @@ export async function askAgent(
     usage = addUsage(usage, completion.usage);
     latencyMs += completion.latencyMs;
     const calls = completion.toolCalls;
+    // The lead first: handing over does not undo what the customer showed.
+    const leadCall: ToolCall | undefined =
+      agent.canMarkLeads && !lead
+        ? calls.find((c) => c.function.name === MARK_LEAD_TOOL.function.name)
+        : undefined;
+    if (leadCall) lead = { reason: reasonOf(leadCall, "El cliente mostró intención de compra.") };
     const handoffCall = calls.find((c) => c.function.name === HANDOFF_TOOL.function.name);
     if (handoffCall) {
       return answer(completion, {
@@ -235,11 +241,6 @@ export async function askAgent(
       const words = completion.content?.trim();
       return answer(completion, words ? null : { reason: TOOLS_WITHOUT_ANSWER });
     }
-    const leadCall: ToolCall | undefined =
-      agent.canMarkLeads && !lead
-        ? calls.find((c) => c.function.name === MARK_LEAD_TOOL.function.name)
-        : undefined;
-    if (leadCall) lead = { reason: reasonOf(leadCall, "El cliente mostró intención de compra.") };
     const acting = calls.some((call) => actionNamed(call));
     // Words with nothing to run are the answer (a lead noted beside its words needs no more).
     if (!acting && !(leadCall && !completion.content?.trim())) return answer(completion, null);
