@@ -225,6 +225,37 @@ describe("the AI books", () => {
     ]);
   });
 
+  it("holds a paid-ahead service as a person's booking would, and the line says so", async () => {
+    const { owner, orgId, write, answer: reply } = await clinic();
+    const whitening = await createService(owner, {
+      name: "Blanqueamiento",
+      price: "120",
+      payment: "deposit",
+      deposit: "30",
+    });
+    const tag = `Quiero el blanqueamiento a las 9 ${crypto.randomUUID()}`;
+    await scriptModel([
+      {
+        when: tag,
+        tool_calls: [{ name: "book", arguments: { service_id: whitening.id, start: NINE } }],
+      },
+      { when: tag, when_tool: "booked", content: "Te la guardo 30 minutos." },
+    ]);
+    const { conversationId } = await write(tag);
+    await reply();
+    const [request] = await requestsOf(tag);
+    expect(request.body.messages[0].content).toContain(
+      `Blanqueamiento (service_id: ${whitening.id}, 30 min, 120 EUR)`,
+    );
+    const [held] = await toolResults(tag);
+    expect(held).toMatchObject({
+      booked: { status: "pending_payment", payment_due_by: expect.any(String) },
+    });
+    expect(await notes(orgId, conversationId)).toEqual([
+      "La IA reservó Blanqueamiento el 7 de enero a las 09:00, pendiente de pago.",
+    ]);
+  });
+
   it("moves and cancels the customer's own booking, each a line in the thread", async () => {
     const { owner, orgId, service, write, answer: reply } = await clinic();
     const from = customerPhone();
