@@ -91,14 +91,34 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
     };
   }
 
-  /** An answer that calls one tool, as OpenAI-compatible models do (no content). */
-  const toolCallAnswer = (model, name, args, promptTokens) => {
-    const call = {
+  /**
+   * An answer that calls tools, as OpenAI-compatible models do (no content). `arguments` given
+   * as a string is sent as it is (a test of malformed JSON), anything else as its JSON.
+   */
+  const toolCallsAnswer = (model, calls, promptTokens) => {
+    const toolCalls = calls.map(({ name, arguments: args }) => ({
       id: `call_${randomBytes(4).toString("hex")}`,
       type: "function",
-      function: { name, arguments: JSON.stringify(args ?? {}) },
-    };
-    return completion(model, { content: null, tool_calls: [call] }, "tool_calls", promptTokens);
+      function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args ?? {}) },
+    }));
+    return completion(model, { content: null, tool_calls: toolCalls }, "tool_calls", promptTokens);
+  };
+  const toolCallAnswer = (model, name, args, promptTokens) =>
+    toolCallsAnswer(model, [{ name, arguments: args }], promptTokens);
+
+  /**
+   * Whether a scripted reply is for this request: its messages contain `when`, its `role: "tool"`
+   * results contain `when_tool`, and a reply calling tools never answers a request that forbids
+   * them (`tool_choice: "none"`), as a real model obeys it.
+   */
+  const scriptedFor = (body, sent) => (reply) => {
+    if (reply.when && !sent.includes(reply.when)) return false;
+    if (reply.when_tool) {
+      const results = body.messages.filter((m) => m.role === "tool").map((m) => m.content);
+      if (!results.some((content) => String(content).includes(reply.when_tool))) return false;
+    }
+    const callsTools = Boolean(reply.tool_call || reply.tool_calls);
+    return !(callsTools && body.tool_choice === "none");
   };
 
   const started = await startRecordingServer(
@@ -150,7 +170,7 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
       // A scripted answer with `when` is only for a request whose messages contain that text
       // (test files run in parallel against one fake).
       const sent = JSON.stringify(body.messages);
-      const index = script.findIndex((r) => !r.when || sent.includes(r.when));
+      const index = script.findIndex(scriptedFor(body, sent));
       const scripted = index === -1 ? undefined : script.splice(index, 1)[0];
       const wait = scripted?.delay_ms ?? delayMs;
       if (wait) await new Promise((r) => setTimeout(r, wait));
@@ -158,6 +178,9 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
         return sendJson(res, scripted.status, {
           error: { message: scripted.error ?? "Fallo inyectado", type: "server_error" },
         });
+      }
+      if (scripted?.tool_calls) {
+        return sendJson(res, 200, toolCallsAnswer(body.model, scripted.tool_calls, promptTokens));
       }
       if (scripted?.tool_call) {
         const { name, arguments: args } = scripted.tool_call;

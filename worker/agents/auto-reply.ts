@@ -118,7 +118,14 @@ export async function replyToConversation(
   const knowledge = await knowledgeForAgent(orgDb, agent, history.turns);
   let answer;
   try {
-    answer = await askAgent(env, agent, organization!, history.turns, knowledge);
+    // It acts only when it answers by itself: a draft's words are a person's to send.
+    answer = await askAgent(env, agent, organization!, history.turns, knowledge, {
+      deps,
+      organizationId,
+      agentId: agent.id,
+      conversationId: conversation.id,
+      mayAct: agent.mode === "auto",
+    });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await log.failed(error.message);

@@ -52,6 +52,8 @@ const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
 
 const isActive = z.boolean({ error: "is_active debe ser verdadero o falso" });
 const canMarkLeads = z.boolean({ error: "can_mark_leads debe ser verdadero o falso" });
+const canBook = z.boolean({ error: "can_book debe ser verdadero o falso" });
+const canCharge = z.boolean({ error: "can_charge debe ser verdadero o falso" });
 const mode = z.enum(AGENT_MODES, { error: "El modo debe ser auto, draft u off" });
 
 export const agentCreateInput = z.object({
@@ -61,6 +63,8 @@ export const agentCreateInput = z.object({
   temperature: temperature.default(DEFAULT_TEMPERATURE),
   is_active: isActive.default(true),
   can_mark_leads: canMarkLeads.default(true),
+  can_book: canBook.default(false),
+  can_charge: canCharge.default(false),
   mode: mode.default("auto"),
   knowledge_ids: knowledgeIdsInput.default(null),
 });
@@ -72,6 +76,8 @@ export const agentUpdateInput = z.object({
   temperature: temperature.optional(),
   is_active: isActive.optional(),
   can_mark_leads: canMarkLeads.optional(),
+  can_book: canBook.optional(),
+  can_charge: canCharge.optional(),
   mode: mode.optional(),
   knowledge_ids: knowledgeIdsInput.optional(),
 });
@@ -106,6 +112,13 @@ export interface Agent {
   is_active: boolean;
   /** Whether the model may mark the conversation as a lead (its `mark_lead` tool). */
   can_mark_leads: boolean;
+  /**
+   * Whether the model may look at, book, move and cancel this conversation's bookings (its
+   * booking tools, decision 0109). Off by default.
+   */
+  can_book: boolean;
+  /** Whether the model may send a payment link for a service's own price. Off by default. */
+  can_charge: boolean;
   /** What the agent does with a customer's message: answers, drafts for a person, or nothing. */
   mode: AgentMode;
   /**

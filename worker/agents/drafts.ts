@@ -120,7 +120,14 @@ export async function suggestDraft(deps: StoreDeps, member: Member, { id }: { id
   const knowledge = await knowledgeForAgent(orgDb, agent, history.turns);
   let answer: AgentAnswer;
   try {
-    answer = await askAgent(env, agent, organization!, history.turns, knowledge);
+    // A person sends the draft: the tools that change nothing only (decision 0109).
+    answer = await askAgent(env, agent, organization!, history.turns, knowledge, {
+      deps,
+      organizationId: member.organizationId,
+      agentId: agent.id,
+      conversationId: conversation.id,
+      mayAct: false,
+    });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     await log.failed(error.message);

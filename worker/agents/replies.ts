@@ -13,9 +13,11 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from "../ai/client";
+import { runToolCall, toolsFor, type AgentTool, type ToolContext } from "../ai/tools";
 import type { AiSource } from "../conversations/contract";
 import type { Env } from "../env";
 import type { KnowledgeForPrompt } from "../knowledge/retrieval";
+import { AGENT_TOOLS } from "./tool-registry";
 
 type AgentRow = typeof agents.$inferSelect;
 type OrganizationRow = typeof organizations.$inferSelect;
@@ -136,10 +138,27 @@ const addUsage = (a: Completion["usage"], b: Completion["usage"]) => ({
   completionTokens: (a.completionTokens ?? 0) + (b.completionTokens ?? 0) || null,
 });
 
+/** The tool calls one answer may run in all (contract section 18, decision 0110). */
+export const MAX_TOOL_CALLS = 5;
+/** What a call past the limit reads back instead of running. */
+const TOOL_LIMIT_REACHED = JSON.stringify({
+  error: "tool_limit",
+  message: `No se ejecutó: ya usaste las ${MAX_TOOL_CALLS} herramientas de esta respuesta. Responde al cliente con lo que sabes.`,
+});
+const UNKNOWN_TOOL = JSON.stringify({
+  error: "unknown_tool",
+  message: "Esa herramienta no está disponible.",
+});
+/** Why the team takes over when the model used its tools and still gave no words to send. */
+export const TOOLS_WITHOUT_ANSWER = `La IA usó sus ${MAX_TOOL_CALLS} herramientas sin llegar a una respuesta para el cliente.`;
+
 /**
  * Asks the model for the agent's answer. The model may hand over to a person, and (when the
- * agent may) mark the lead: the lead is noted, the tool's result goes back to the model and it
- * is asked once more for the words to send, without the lead tool.
+ * agent may) mark the lead and act through the tools of `AGENT_TOOLS` in the conversation of
+ * `toolbox` (none without one: the sandbox has no conversation to act in). Each call's result
+ * goes back to the model as a `tool` message and it is asked again, until it answers in words;
+ * past `MAX_TOOL_CALLS` calls it is asked once more with `tool_choice: "none"`, and when even
+ * then it has no words the conversation goes to the team (decision 0110).
  */
 export async function askAgent(
   env: Env,
@@ -147,6 +166,7 @@ export async function askAgent(
   organization: OrganizationRow,
   history: Turn[],
   knowledge: KnowledgeForPrompt[],
+  toolbox?: ToolContext,
 ): Promise<AgentAnswer> {
   const lastCustomer = [...history].reverse().find((t) => t.role === "user");
   const lastCustomerText = lastCustomer ? textOf(lastCustomer.content) : "";
@@ -160,42 +180,85 @@ export async function askAgent(
       sources: [],
     };
   }
+  const actions = toolbox ? toolsFor(AGENT_TOOLS, agent, toolbox) : [];
+  const instructions = await Promise.all(
+    actions.flatMap((tool) => (tool.instructions ? [tool.instructions(toolbox!)] : [])),
+  );
   const messages: ChatMessage[] = [
-    { role: "system", content: systemPrompt(agent, organization, knowledge) },
+    {
+      role: "system",
+      content: [systemPrompt(agent, organization, knowledge), ...instructions].join("\n\n"),
+    },
     ...history,
   ];
-  const ask = (tools: ToolDefinition[]) =>
-    complete(env, { model: agent.model, temperature: agent.temperature, messages, tools });
-  let completion = await ask(agent.canMarkLeads ? [HANDOFF_TOOL, MARK_LEAD_TOOL] : [HANDOFF_TOOL]);
-  let usage = completion.usage;
-  let latencyMs = completion.latencyMs;
-  const named = (name: string) => completion.toolCalls.find((c) => c.function.name === name);
-
-  const leadCall = agent.canMarkLeads ? named(MARK_LEAD_TOOL.function.name) : undefined;
-  const lead = leadCall
-    ? { reason: reasonOf(leadCall, "El cliente mostró intención de compra.") }
-    : null;
-  if (leadCall && !named(HANDOFF_TOOL.function.name) && !completion.content?.trim()) {
-    // The lead is noted: the model is told so and asked for the words to send.
-    messages.push(
-      { role: "assistant", content: null, tool_calls: [leadCall] },
-      { role: "tool", tool_call_id: leadCall.id, content: "Conversación marcada como interesado." },
-    );
-    completion = await ask([HANDOFF_TOOL]);
-    usage = addUsage(usage, completion.usage);
-    latencyMs += completion.latencyMs;
-  }
-
-  const handoffCall = named(HANDOFF_TOOL.function.name);
-  return {
+  const actionNamed = (call: ToolCall) =>
+    actions.find((tool) => tool.definition.function.name === call.function.name);
+  let offered: ToolDefinition[] = [
+    HANDOFF_TOOL,
+    ...(agent.canMarkLeads ? [MARK_LEAD_TOOL] : []),
+    ...actions.map((tool) => tool.definition),
+  ];
+  let toolChoice: "auto" | "none" = "auto";
+  let usage: Completion["usage"] = { promptTokens: null, completionTokens: null };
+  let latencyMs = 0;
+  let lead: AgentAnswer["lead"] = null;
+  let callsRun = 0;
+  const answer = (completion: Completion, handoff: AgentAnswer["handoff"]): AgentAnswer => ({
     reply: completion.content?.trim() || null,
-    handoff: handoffCall
-      ? { reason: reasonOf(handoffCall, "El agente de IA pidió ayuda de una persona.") }
-      : null,
+    handoff,
     lead,
     usage,
     latencyMs,
     // "Used" is "given to the model": it does not say which entries it quoted (decision 0024).
     sources: knowledge.map(({ id, title }) => ({ id, title })),
-  };
+  });
+
+  for (;;) {
+    const completion = await complete(env, {
+      model: agent.model,
+      temperature: agent.temperature,
+      messages,
+      tools: offered,
+      toolChoice,
+    });
+    usage = addUsage(usage, completion.usage);
+    latencyMs += completion.latencyMs;
+    const calls = completion.toolCalls;
+    // The lead first: handing over does not undo what the customer showed.
+    const leadCall: ToolCall | undefined =
+      agent.canMarkLeads && !lead
+        ? calls.find((c) => c.function.name === MARK_LEAD_TOOL.function.name)
+        : undefined;
+    if (leadCall) lead = { reason: reasonOf(leadCall, "El cliente mostró intención de compra.") };
+    const handoffCall = calls.find((c) => c.function.name === HANDOFF_TOOL.function.name);
+    if (handoffCall) {
+      return answer(completion, {
+        reason: reasonOf(handoffCall, "El agente de IA pidió ayuda de una persona."),
+      });
+    }
+    if (toolChoice === "none") {
+      // The tools are spent: what it says is the answer; without words, a person answers.
+      const words = completion.content?.trim();
+      return answer(completion, words ? null : { reason: TOOLS_WITHOUT_ANSWER });
+    }
+    const acting = calls.some((call) => actionNamed(call));
+    // Words with nothing to run are the answer (a lead noted beside its words needs no more).
+    if (!acting && !(leadCall && !completion.content?.trim())) return answer(completion, null);
+
+    messages.push({ role: "assistant", content: completion.content, tool_calls: calls });
+    for (const call of calls) {
+      const tool: AgentTool | undefined = actionNamed(call);
+      let result = UNKNOWN_TOOL;
+      if (call === leadCall) result = "Conversación marcada como interesado.";
+      else if (tool && callsRun >= MAX_TOOL_CALLS) result = TOOL_LIMIT_REACHED;
+      else if (tool) {
+        callsRun += 1;
+        result = await runToolCall(tool, toolbox!, call);
+      }
+      messages.push({ role: "tool", tool_call_id: call.id, content: result });
+    }
+    // The lead is marked once; once the calls are spent, the next answer must be words.
+    offered = offered.filter((definition) => definition !== MARK_LEAD_TOOL || !lead);
+    if (callsRun >= MAX_TOOL_CALLS) toolChoice = "none";
+  }
 }

@@ -99,6 +99,8 @@ export async function complete(
     temperature: number;
     messages: ChatMessage[];
     tools?: ToolDefinition[];
+    /** "none": the tools stay listed (the messages name them) but the model must answer in words. */
+    toolChoice?: "auto" | "none";
   },
 ): Promise<Completion> {
   if (!isAiConfigured(env)) throw aiNotConfigured();
@@ -123,6 +125,8 @@ async function callOnce(
     temperature: number;
     messages: ChatMessage[];
     tools?: ToolDefinition[];
+    /** "none": the tools stay listed (the messages name them) but the model must answer in words. */
+    toolChoice?: "auto" | "none";
   },
 ): Promise<Completion> {
   const started = Date.now();
@@ -139,7 +143,7 @@ async function callOnce(
         temperature: request.temperature,
         max_tokens: MAX_COMPLETION_TOKENS,
         messages: request.messages,
-        ...(request.tools && { tools: request.tools, tool_choice: "auto" }),
+        ...(request.tools && { tools: request.tools, tool_choice: request.toolChoice ?? "auto" }),
       }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });

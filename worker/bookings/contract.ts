@@ -78,7 +78,7 @@ const dayField = z
   .default([]);
 
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isCalendarDate = (date: string) =>
+export const isCalendarDate = (date: string) =>
   LOCAL_DATE.test(date) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
 
 export const businessHoursInput = z.strictObject(
@@ -287,7 +287,7 @@ const dayOrInstantField = (label: string) =>
   ]);
 export type DayOrInstant = { date: string } | { instant: string };
 
-const idField = (label: string) =>
+export const idField = (label: string) =>
   z
     .string({ error: `${label} es obligatorio` })
     .trim()

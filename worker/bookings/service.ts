@@ -46,6 +46,20 @@ const MINUTE_MS = 60_000;
 
 const bookingNotFound = () => notFound("Cita no encontrada.");
 
+/**
+ * The conversation's AI agent acting on its own conversation (decision 0109): it books only
+ * there and sees, moves and cancels only that conversation's bookings.
+ */
+export interface AgentActor {
+  organizationId: string;
+  agentId: string;
+  conversationId: string;
+}
+/** Who changes a booking: a member through the API, or the conversation's AI agent. */
+export type BookingActor = Member | AgentActor;
+const isAgent = (actor: BookingActor | null): actor is AgentActor =>
+  actor !== null && "agentId" in actor;
+
 export const toBooking = (row: BookingRow): Booking => ({
   id: row.id,
   service_id: row.serviceId,
@@ -150,7 +164,7 @@ async function slotTaken(
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "3 de diciembre a las 10:00", in the organization's time zone. */
-function spokenDate(iso: string, timeZone: string) {
+export function spokenDate(iso: string, timeZone: string) {
   let format = dateFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("es-ES", {
@@ -169,10 +183,23 @@ function spokenDate(iso: string, timeZone: string) {
 }
 
 /** The thread's line for a booking's change, as people read it. */
-function threadLine(booking: BookingRow, change: BookingChange, timeZone: string) {
+function threadLine(booking: BookingRow, change: BookingChange, timeZone: string, byAi: boolean) {
   const when = spokenDate(booking.startsAt, timeZone);
   const what = `${booking.serviceName} el ${when}`;
   const because = booking.reason ? ` (${booking.reason})` : "";
+  if (byAi) {
+    // The AI's own acts say so: the team reads what it did in the customer's name.
+    switch (change) {
+      case "created":
+        return booking.status === "pending_payment"
+          ? `La IA reservó ${what}, pendiente de pago.`
+          : `La IA reservó ${what}.`;
+      case "moved":
+        return `La IA movió la cita de ${booking.serviceName} al ${when}.`;
+      case "cancelled":
+        return `La IA canceló la cita de ${booking.serviceName} del ${when}${because}.`;
+    }
+  }
   switch (change) {
     case "created":
       return booking.status === "pending_payment"
@@ -198,13 +225,15 @@ async function announce(
   deps: StoreDeps,
   booking: BookingRow,
   change: BookingChange,
-  { actor, timeZone }: { actor: Member | null; timeZone: string },
+  { actor, timeZone }: { actor: BookingActor | null; timeZone: string },
 ) {
   const { organizationId } = booking;
+  const byAi = isAgent(actor);
+  const person = actor && !isAgent(actor) ? actor : null;
   await recordAudit(deps.orgDb, {
     action: change === "created" ? "booking.create" : "booking.update",
     organizationId,
-    userId: actor?.userId ?? null,
+    userId: person?.userId ?? null,
     target: booking.conversationId,
     metadata: {
       booking_id: booking.id,
@@ -212,14 +241,15 @@ async function announce(
       status: booking.status,
       start: booking.startsAt,
       ...(booking.reason && { reason: booking.reason }),
+      ...(byAi && { agent_id: actor.agentId }),
     },
-    ip: actor?.ip ?? null,
+    ip: person?.ip ?? null,
   });
   await systemNote(
     deps,
     organizationId,
     booking.conversationId,
-    threadLine(booking, change, timeZone),
+    threadLine(booking, change, timeZone, byAi),
   );
   await deps.publish({
     type: "booking_update",
@@ -246,6 +276,13 @@ async function becomesLead(deps: StoreDeps, conversation: ConversationRow) {
 
 const scoped = (organizationId: string, id: string) =>
   and(eq(bookings.id, id), eq(bookings.organizationId, organizationId));
+
+/** A booking the actor may change: any of the organization's, or the agent's conversation's. */
+const reachable = (actor: BookingActor, id: string) =>
+  and(
+    scoped(actor.organizationId, id),
+    isAgent(actor) ? eq(bookings.conversationId, actor.conversationId) : undefined,
+  );
 
 /** `GET /bookings`: by start, earliest first (the agenda's order), a page at a time. */
 export async function listBookings(
@@ -339,10 +376,12 @@ function sameRequest(earlier: BookingRow, hash: string | null) {
  */
 export async function createBooking(
   deps: StoreDeps,
-  member: Member,
+  actor: BookingActor,
   { booking: input, idempotencyKey }: BookingRequest,
 ): Promise<Booking> {
-  const { organizationId } = member;
+  const { organizationId } = actor;
+  // The agent books only in its own conversation, whatever it was asked.
+  if (isAgent(actor) && input.conversation_id !== actor.conversationId) throw bookingNotFound();
   const now = Date.now();
   const hash = idempotencyKey ? await requestHash(input) : null;
   // A retry is answered before anything is checked again (its slot may be too near by now).
@@ -388,7 +427,7 @@ export async function createBooking(
         note: input.note,
         idempotencyKey,
         requestHash: hash,
-        createdBy: member.userId,
+        createdBy: isAgent(actor) ? null : actor.userId,
         createdAt: stamp,
         updatedAt: stamp,
       })
@@ -407,7 +446,7 @@ export async function createBooking(
   if (row.expiresAt) {
     await deps.schedule("booking_holds", Date.parse(row.expiresAt));
   }
-  await announce(deps, row, "created", { actor: member, timeZone: settings.hours!.timeZone });
+  await announce(deps, row, "created", { actor, timeZone: settings.hours!.timeZone });
   return toBooking(row);
 }
 
@@ -427,12 +466,12 @@ const ALLOWED_FROM: Record<NonNullable<BookingUpdate["status"]>, Booking["status
  */
 export async function updateBooking(
   deps: StoreDeps,
-  member: Member,
+  actor: BookingActor,
   { id, changes }: { id: string; changes: BookingUpdate },
 ) {
-  const { organizationId } = member;
+  const { organizationId } = actor;
   const now = Date.now();
-  const [current] = await deps.orgDb.select().from(bookings).where(scoped(organizationId, id));
+  const [current] = await deps.orgDb.select().from(bookings).where(reachable(actor, id));
   if (!current) throw bookingNotFound();
   const settings = await readBookingSettings(deps.orgDb, organizationId);
   const timeZone = settings.hours?.timeZone ?? "UTC";
@@ -449,7 +488,7 @@ export async function updateBooking(
       .where(and(scoped(organizationId, id), eq(bookings.status, current.status)))
       .returning();
     if (!row) throw conflict("La cita cambió mientras tanto: vuelve a cargarla.");
-    await announce(deps, row, changes.status, { actor: member, timeZone });
+    await announce(deps, row, changes.status, { actor, timeZone });
     return toBooking(row);
   }
 
@@ -491,7 +530,7 @@ export async function updateBooking(
       staffUserId: current.staffUserId,
     });
   }
-  await announce(deps, row, "moved", { actor: member, timeZone });
+  await announce(deps, row, "moved", { actor, timeZone });
   return toBooking(row);
 }
 

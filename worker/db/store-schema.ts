@@ -80,6 +80,10 @@ export const agents = sqliteTable(
     whatsappQr: text("whatsapp_qr"),
     /** Whether the model is offered the `mark_lead` tool. */
     canMarkLeads: integer("can_mark_leads", { mode: "boolean" }).notNull().default(true),
+    /** Whether the model is offered the booking tools (decision 0109). */
+    canBook: integer("can_book", { mode: "boolean" }).notNull().default(false),
+    /** Whether the model may charge (the payment link tool, a later entry of the registry). */
+    canCharge: integer("can_charge", { mode: "boolean" }).notNull().default(false),
     /** auto answers, draft prepares an answer a person sends, off stays silent. */
     mode: text("mode", { enum: AGENT_MODES }).notNull().default("auto"),
     /** The knowledge entries the agent may use; null means all of the organization's. */
