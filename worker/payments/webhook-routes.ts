@@ -48,7 +48,8 @@ export const paymentWebhookRoutes = new Hono<AppContext>().post(
       throw new AppError(404, "not_found", "Ruta no encontrada.");
     }
     const body = await c.req.text();
-    const query = c.req.query();
+    // A plain object: Hono's has no prototype, which the store's RPC cannot carry.
+    const query = Object.fromEntries(new URL(c.req.url).searchParams);
     const organizationId = organizationOf(provider, query, body);
     if (!organizationId) throw unsigned();
     let answer;
