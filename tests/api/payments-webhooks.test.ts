@@ -260,7 +260,7 @@ describe("Mercado Pago's webhook", () => {
     expect((await paymentRow(orgId, payment)).status).toBe("refunded");
   });
 
-  it("refuses a bad or stale x-signature with 401 and changes nothing", async () => {
+  it("refuses a bad x-signature with 401 and changes nothing", async () => {
     const { orgId, payment, secret } = await linkForBooking("mercadopago");
     const paid = await playCustomer("mercadopago", "pay", payment, secret);
     const dataId = new URL(paid.path, "http://x").searchParams.get("data.id")!;
@@ -269,15 +269,6 @@ describe("Mercado Pago's webhook", () => {
       "x-signature": mercadoPagoSignature(dataId, requestId, "someone-else"),
     });
     expect(forged.status).toBe(401);
-    const stale = await postWebhook(paid, {
-      "x-signature": mercadoPagoSignature(
-        dataId,
-        requestId,
-        secret,
-        Math.floor(Date.now() / 1000) - 301,
-      ),
-    });
-    expect(stale.status).toBe(401);
     const otherRequest = await postWebhook(paid, { "x-request-id": crypto.randomUUID() });
     expect(otherRequest.status).toBe(401);
     expect((await paymentRow(orgId, payment)).status).toBe("pending");

@@ -550,12 +550,12 @@ export async function confirmPaidBooking(
 
 /**
  * A link sent for a held booking keeps it held while the link can be paid (decision 0092): its
- * hold ends no sooner than `until`. Answers whether the booking is held (pending payment).
+ * hold ends no sooner than `until`, and the consoles are told its new end.
  */
 export async function holdUntil(deps: StoreDeps, organizationId: string, id: string, until: Date) {
   const [row] = await deps.orgDb
     .update(bookings)
-    .set({ expiresAt: until.toISOString() })
+    .set({ expiresAt: until.toISOString(), updatedAt: new Date().toISOString() })
     .where(
       and(
         scoped(organizationId, id),
@@ -563,8 +563,10 @@ export async function holdUntil(deps: StoreDeps, organizationId: string, id: str
         lt(bookings.expiresAt, until.toISOString()),
       ),
     )
-    .returning({ id: bookings.id });
-  if (row) await deps.schedule("booking_holds", until.getTime());
+    .returning();
+  if (!row) return;
+  await deps.schedule("booking_holds", until.getTime());
+  await deps.publish({ type: "booking_update", data: { booking: toBooking(row) } });
 }
 
 // ---------------------------------------------------------------------------------------------
