@@ -274,6 +274,28 @@ describe("Mercado Pago's webhook", () => {
     expect((await paymentRow(orgId, payment)).status).toBe("pending");
   });
 
+  it("expires an unpaid link by the store's job (Mercado Pago says nothing), and a payment after it still counts", async () => {
+    const { orgId, store, payment, secret, conversationId } = await linkForBooking("mercadopago");
+    await orgSql(
+      orgId,
+      "UPDATE payments SET expires_at = ? WHERE id = ?",
+      new Date(Date.now() - 1000).toISOString(),
+      payment.id,
+    );
+    await store.scheduleJob(orgId, "payment_links", Date.now());
+    await runDurableObjectAlarm(store);
+    expect((await paymentRow(orgId, payment)).status).toBe("expired");
+    const [note] = await orgSql<Row>(
+      orgId,
+      "SELECT content FROM messages WHERE conversation_id = ? AND content LIKE 'Enlace de pago%'",
+      conversationId,
+    );
+    expect(note!.content).toBe("Enlace de pago caducado sin pagar: 20,00 EUR.");
+    await postWebhook(await playCustomer("mercadopago", "pay", payment, secret));
+    expect((await paymentRow(orgId, payment)).status).toBe("paid");
+    expect(await purchases(orgId, conversationId)).toHaveLength(1);
+  });
+
   it("marks a refused payment failed, and a later approval still pays it", async () => {
     const { orgId, payment, secret } = await linkForBooking("mercadopago");
     await postWebhook(await playCustomer("mercadopago", "reject", payment, secret));
