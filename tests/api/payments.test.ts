@@ -284,9 +284,8 @@ describe("sending a link", () => {
   });
 
   it("needs the customer's window open, before the provider is asked", async () => {
-    const { owner, orgId, service } = await bookingOrganization();
+    const { owner, orgId } = await bookingOrganization();
     await readyToCharge(owner, "stripe");
-    void service;
     const conversationId = await newConversation(owner);
     const res = await sendLink(owner, conversationId, {
       amount: "10",
