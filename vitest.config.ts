@@ -27,6 +27,8 @@ export default defineConfig(async () => {
             META_BUSINESS_API_URL: inject("graphUrl").replace(/\/v[\d.]+$/, "/business/whatsapp"),
             AI_BASE_URL: inject("modelUrl"),
             AI_API_KEY: TEST_AI_KEY,
+            STRIPE_API_URL: inject("stripeUrl"),
+            MERCADOPAGO_API_URL: inject("mercadoPagoUrl"),
             OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
             // Every read of the store registry sees the row as it is now (a test moves an
             // organization and calls it at once); how long a route may be kept is a setting.

@@ -21,6 +21,7 @@ import {
 } from "../worker/stores/store-jobs";
 import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
 import { releaseExpiredHolds } from "../worker/bookings/service";
+import { expireLinks } from "../worker/payments/service";
 import { sendAwayMessages } from "../worker/bookings/away-message";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -94,6 +95,8 @@ export const JOB_RUNS: JobRuns = {
   booking_holds: (deps, at, organizationId) => releaseExpiredHolds(deps, organizationId, at),
   // The away messages the customers' messages claimed, sent; again at once while more are left.
   away_messages: (deps, _at, organizationId) => sendAwayMessages(deps, organizationId),
+  // Payment links whose time ran out unpaid become expired; then at the next one's end.
+  payment_links: (deps, at, organizationId) => expireLinks(deps, organizationId, at),
 };
 
 /** Records that a job is due at `dueAt`, whenever it was due before. */

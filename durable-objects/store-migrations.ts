@@ -13,6 +13,7 @@ import { FOLLOW_UPS_SQL } from "./store-migration-0008";
 import { HELD_STATUSES_SQL } from "./store-migration-0009";
 import { BOOKINGS_SQL } from "./store-migration-0011";
 import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
+import { PAYMENTS_SQL } from "./store-migration-0013";
 import { AGENT_ACTS_SQL } from "./store-migration-0016";
 
 export interface StoreMigration {
@@ -103,6 +104,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 12,
     name: "marketing_limits",
     sql: MARKETING_LIMITS_SQL,
+  },
+  {
+    version: 13,
+    name: "payments",
+    sql: PAYMENTS_SQL,
   },
   {
     version: 16,

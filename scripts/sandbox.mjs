@@ -12,9 +12,13 @@
 //   npm run sandbox -- echo <phone> <text...>       the owner answers that customer from the WhatsApp Business app
 //   npm run sandbox -- history <phone>              a chunk of the app's history with that customer
 //   npm run sandbox -- standby <phone> <text...>    the customer writes while Meta's own AI holds the thread, and it answers
+//   npm run sandbox -- connect-payments <email> <password> [stripe|mercadopago]  connects the fake payment provider
+//   npm run sandbox -- pay <payment id>             the customer pays that payment link (Stripe :8790 or Mercado Pago :8791)
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
+import { startFakeStripe } from "../tests/fakes/stripe-server.mjs";
+import { startFakeMercadoPago } from "../tests/fakes/mercadopago-server.mjs";
 import {
   ctwaReferral,
   delivery,
@@ -28,6 +32,13 @@ import {
 const APP = process.env.APP_URL ?? "http://localhost:5173";
 const GRAPH_PORT = 8788;
 const MODEL_PORT = 8789;
+const STRIPE_PORT = 8790;
+const MERCADOPAGO_PORT = 8791;
+/** The keys `connect-payments` gives the organization, and the fakes sign their events with. */
+const SANDBOX_PAYMENTS = {
+  stripe: { secret: "sk_test_sandbox", webhook_secret: "whsec_sandbox" },
+  mercadopago: { secret: "APP_USR-sandbox", webhook_secret: "mp_sandbox_secret" },
+};
 /** The sandbox's click-to-WhatsApp ad, and what the fake ad account spent on it each day. */
 const SANDBOX_AD = { adId: "120200000000001", headline: "Oferta de verano", dailySpend: 12.5 };
 /** The sandbox number as Meta writes it in `from` of what the business sends (digits only). */
@@ -47,6 +58,8 @@ const SANDBOX_SETTINGS = {
   AI_BASE_URL: `http://127.0.0.1:${MODEL_PORT}/api/v1`,
   AI_API_KEY: "sandbox-key",
   META_SANDBOX: "true",
+  STRIPE_API_URL: `http://127.0.0.1:${STRIPE_PORT}`,
+  MERCADOPAGO_API_URL: `http://127.0.0.1:${MERCADOPAGO_PORT}`,
 };
 
 /** Points the console's .dev.vars at the fakes (keeping every other line). */
@@ -91,9 +104,22 @@ async function start() {
     })),
   });
   await startFakeModel({ port: MODEL_PORT, apiKey: SANDBOX_SETTINGS.AI_API_KEY });
+  // Their events reach the console signed with the keys `connect-payments` gives it.
+  await startFakeStripe({
+    port: STRIPE_PORT,
+    webhookUrl: `${APP}/webhooks/payments/stripe`,
+    webhookSecret: SANDBOX_PAYMENTS.stripe.webhook_secret,
+  });
+  await startFakeMercadoPago({
+    port: MERCADOPAGO_PORT,
+    webhookSecret: SANDBOX_PAYMENTS.mercadopago.webhook_secret,
+    deliver: true,
+  });
   console.log(`Sandbox en marcha:
   · Graph API de Meta (falsa): ${SANDBOX_SETTINGS.META_GRAPH_URL}
   · Modelo de IA (falso):      ${SANDBOX_SETTINGS.AI_BASE_URL}
+  · Stripe (falso):            ${SANDBOX_SETTINGS.STRIPE_API_URL}
+  · Mercado Pago (falso):      ${SANDBOX_SETTINGS.MERCADOPAGO_API_URL}
 ${changed ? "\n.dev.vars apunta ahora a la sandbox: reinicia `npm run dev` si ya estaba en marcha.\n" : ""}
 Siguientes pasos, en otra terminal:
   1. npm run dev, regístrate en ${APP}/auth y completa la organización.
@@ -109,13 +135,15 @@ Siguientes pasos, en otra terminal:
      npm run sandbox -- echo +34611222333 "Te respondo desde el móvil"   (el dueño responde desde la app)
      npm run sandbox -- history +34611222333   (un trozo del historial de la app con ese cliente)
      npm run sandbox -- standby +34611222333 "¿Abrís el sábado?"   (responde la IA de Meta)
+  4. npm run sandbox -- connect-payments <email> <contraseña> [stripe|mercadopago]   (cobros con el proveedor falso)
+     npm run sandbox -- pay <id del pago>   (el cliente paga el enlace de pago enviado)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
-/** @param {string} path @param {{ token?: string, body?: unknown }} [options] */
-async function api(path, { token, body } = {}) {
+/** @param {string} path @param {{ token?: string, body?: unknown, method?: string }} [options] */
+async function api(path, { token, body, method } = {}) {
   const response = await fetch(`${APP}/api/v1${path}`, {
-    method: body ? "POST" : "GET",
+    method: method ?? (body ? "POST" : "GET"),
     headers: {
       "Content-Type": "application/json",
       ...(token && { Authorization: `Bearer ${token}` }),
@@ -440,6 +468,52 @@ async function sendAudio(phone, words) {
   await send(phone, words, "audio", { part });
 }
 
+/**
+ * Connects the fake payment provider to the organization with the sandbox's keys, as an owner
+ * does in Configuración (the fakes sign their events with those keys' webhook secret).
+ * @param {string[]} args `<email> <password> [stripe|mercadopago]`
+ */
+async function connectPayments([email, password, provider = "stripe"]) {
+  if (!email || !password || !(provider in SANDBOX_PAYMENTS))
+    throw new Error(
+      "Uso: npm run sandbox -- connect-payments <email> <contraseña> [stripe|mercadopago]",
+    );
+  const { token } = await api("/auth/login", { body: { email, password } });
+  const keys = SANDBOX_PAYMENTS[/** @type {"stripe" | "mercadopago"} */ (provider)];
+  const connected = await api("/integrations/payments", {
+    token,
+    method: "PUT",
+    body: { provider, ...keys },
+  });
+  console.log(`Proveedor de pagos de la sandbox conectado: ${connected.provider}.`);
+}
+
+/**
+ * The customer pays a payment link: the fake of its provider (whichever knows the payment)
+ * marks it paid and posts the signed event to the console, as the provider does.
+ * @param {string | undefined} paymentId
+ */
+async function pay(paymentId) {
+  if (!paymentId) throw new Error("Uso: npm run sandbox -- pay <id del pago>");
+  for (const port of [STRIPE_PORT, MERCADOPAGO_PORT]) {
+    const answer = await fetch(`http://127.0.0.1:${port}/__fake/pay`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ id: paymentId }),
+    }).catch(() => {
+      throw new Error(
+        "No se pudo contactar con los proveedores falsos: ¿está en marcha `npm run sandbox`?",
+      );
+    });
+    if (answer.status === 404) continue;
+    const { delivered } = await answer.json();
+    if (delivered !== 200) throw new Error(`La consola respondió ${delivered} al aviso del pago.`);
+    console.log(`Pago ${paymentId} pagado: la consola recibió el aviso firmado del proveedor.`);
+    return;
+  }
+  throw new Error(`Ningún proveedor falso conoce el pago ${paymentId}.`);
+}
+
 const [command = "start", ...args] = process.argv.slice(2);
 try {
   if (command === "start") await start();
@@ -453,9 +527,11 @@ try {
   else if (command === "echo") await echo(args[0], args.slice(1));
   else if (command === "history") await history(args[0]);
   else if (command === "standby") await standby(args[0], args.slice(1));
+  else if (command === "connect-payments") await connectPayments(args);
+  else if (command === "pay") await pay(args[0]);
   else
     throw new Error(
-      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username, share-phone, echo, history o standby.`,
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username, share-phone, echo, history, standby, connect-payments o pay.`,
     );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

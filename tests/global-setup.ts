@@ -1,6 +1,8 @@
 import type { TestProject } from "vitest/node";
 import { startFakeGraph } from "./fakes/graph-server.mjs";
 import { startFakeModel } from "./fakes/model-server.mjs";
+import { startFakeStripe } from "./fakes/stripe-server.mjs";
+import { startFakeMercadoPago } from "./fakes/mercadopago-server.mjs";
 
 export const TEST_APP_SECRET = "test-app-secret";
 export const TEST_AI_KEY = "test-ai-key";
@@ -10,16 +12,22 @@ declare module "vitest" {
   export interface ProvidedContext {
     graphUrl: string;
     modelUrl: string;
+    stripeUrl: string;
+    mercadoPagoUrl: string;
   }
 }
 
-/** Starts the local Meta Graph and model fakes the workerd tests talk to over HTTP. */
+/** Starts the local Meta Graph, model, Stripe and Mercado Pago fakes the workerd tests talk to over HTTP. */
 export default async function setup(project: TestProject) {
   const graph = await startFakeGraph({ appSecret: TEST_APP_SECRET });
   const model = await startFakeModel({ apiKey: TEST_AI_KEY });
   project.provide("graphUrl", graph.url);
   project.provide("modelUrl", model.url);
+  const stripe = await startFakeStripe();
+  const mercadoPago = await startFakeMercadoPago();
+  project.provide("stripeUrl", stripe.url);
+  project.provide("mercadoPagoUrl", mercadoPago.url);
   return async () => {
-    await Promise.all([graph.close(), model.close()]);
+    await Promise.all([graph.close(), model.close(), stripe.close(), mercadoPago.close()]);
   };
 }

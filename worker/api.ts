@@ -19,6 +19,8 @@ import { organizationRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox/routes";
 import { salesRoutes } from "./sales/routes";
+import { paymentIntegrationRoutes, paymentLinkRoutes } from "./payments/routes";
+import { paymentWebhookRoutes } from "./payments/webhook-routes";
 import { operatorRoutes } from "./stores/operator-routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
 import { adsRoutes } from "./tracking/ads-routes";
@@ -53,6 +55,7 @@ export const v1 = new Hono<AppContext>()
   .route("/agents", agentRoutes)
   .route("/knowledge", knowledgeRoutes)
   .route("/conversations", salesRoutes)
+  .route("/conversations", paymentLinkRoutes)
   .route("/conversations", draftRoutes)
   .route("/conversations", teamConversationRoutes)
   .route("/conversations", conversationRoutes)
@@ -63,6 +66,7 @@ export const v1 = new Hono<AppContext>()
   .route("/follow-ups", followUpRoutes)
   .route("/services", serviceRoutes)
   .route("/bookings", bookingRoutes)
+  .route("/integrations/payments", paymentIntegrationRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", adsRoutes)
@@ -96,6 +100,7 @@ export const api = new Hono<AppContext>()
   .route("/api/v1", v1)
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)
+  .route("/webhooks/payments", paymentWebhookRoutes)
   // Answered, not thrown: Hono calls it after the last middleware, and a throw there skips
   // that middleware's work after `next()` (the security headers, on /webhooks).
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))

@@ -23,6 +23,11 @@ export interface Env {
   /** Model that transcribes voice notes (an `input_audio` part); default google/gemini-2.5-flash. */
   AI_TRANSCRIPTION_MODEL?: string;
 
+  /** Stripe's API (`https://api.stripe.com`), without a version: payment links (section 18). */
+  STRIPE_API_URL: string;
+  /** Mercado Pago's API (`https://api.mercadopago.com`): payment links (section 18). */
+  MERCADOPAGO_API_URL: string;
+
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;
 

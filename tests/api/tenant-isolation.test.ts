@@ -122,6 +122,11 @@ async function tenant(label: string): Promise<Tenant> {
     },
   });
   expect(booking.status).toBe(201);
+  const payments = await call("PUT", "/api/v1/integrations/payments", {
+    token: owner.token,
+    body: { provider: "stripe", secret: `sk_test_${label}`, webhook_secret: `whsec_${label}` },
+  });
+  expect(payments.status).toBe(200);
   return {
     owner,
     agentId: agent.id,
@@ -239,6 +244,13 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
   ],
   ["POST", "booking", () => "/api/v1/bookings", undefined],
   ["PATCH", "booking", (t) => `/api/v1/bookings/${t.bookingId}`, { status: "cancelled" }],
+  ["GET", "payments", (t) => `/api/v1/conversations/${t.conversationId}/payments`],
+  [
+    "POST",
+    "payment link",
+    (t) => `/api/v1/conversations/${t.conversationId}/payment-links`,
+    { amount: "10", currency: "EUR", description: "Robado" },
+  ],
 ];
 
 describe("routes with an id of another organization", () => {
@@ -310,6 +322,7 @@ describe("lists, stats and exports", () => {
       call("GET", "/api/v1/follow-ups", { token }),
       call("GET", "/api/v1/services", { token }),
       call("GET", "/api/v1/bookings", { token }),
+      call("GET", "/api/v1/integrations/payments", { token }),
     ]);
     const text = JSON.stringify(lists.map((r) => r.body));
     const idsOfA = [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone];
@@ -317,6 +330,8 @@ describe("lists, stats and exports", () => {
       expect(text).not.toContain(idOfA);
     }
     expect(text).not.toContain("Cliente A");
+    expect(text).not.toContain(a.owner.organization.id);
+    expect(lists.at(-1)!.body.data).toMatchObject({ provider: "stripe" });
     expect(lists[1]!.body.data.total).toBe(0);
 
     const stats = await call("GET", "/api/v1/conversations/stats", { token });

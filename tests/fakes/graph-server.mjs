@@ -152,6 +152,11 @@ function outboundProblem(body, uploaded) {
     if (body.type === "audio" && part.caption)
       return { message: "(#100) Param audio['caption'] is not allowed", code: 100 };
   }
+  // A `cta_url` button: a link and its text (at most 20 characters).
+  const cta = body.type === "interactive" && body.interactive?.type === "cta_url";
+  const link = cta ? (body.interactive.action?.parameters ?? {}) : null;
+  if (link && (!/^https?:\/\//.test(link.url ?? "") || !(link.display_text?.length <= 20)))
+    return { message: "(#131009) Parameter value is not valid", code: 131009 };
   if (body.type === "reaction" && (!body.reaction?.message_id || body.reaction.emoji === undefined))
     return { message: "(#100) reaction requires message_id and emoji", code: 100 };
   return null;

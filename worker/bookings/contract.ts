@@ -3,7 +3,8 @@
  * message, its services, their availability and its bookings. Shared with the console.
  */
 import { z } from "zod";
-import { currencyField } from "../sales/contract";
+import { currencyField, moneyField } from "../sales/contract";
+import { maxPaymentAmountField } from "../payments/contract";
 import { organizationUpdateInput, timeZoneField } from "../organizations/contract";
 
 export const WEEK_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -148,6 +149,7 @@ export const organizationSettingsInput = organizationUpdateInput.extend({
   business_hours: businessHoursField.optional(),
   away_message: awayMessageInput.optional(),
   min_notice_minutes: minNoticeField.optional(),
+  max_payment_amount: maxPaymentAmountField.optional(),
 });
 export type OrganizationSettingsData = z.output<typeof organizationSettingsInput>;
 
@@ -163,14 +165,6 @@ export interface BookingHours {
 
 // ---------------------------------------------------------------------------------------------
 // Services.
-
-/** A positive amount with at most two decimals, as a string ("35", "35.50"). */
-const moneyField = (label: string) =>
-  z
-    .string({ error: `${label} es un importe en texto, por ejemplo "35.50"` })
-    .trim()
-    .regex(/^\d{1,7}(\.\d{1,2})?$/, `${label}: un importe con hasta dos decimales, como "35.50"`)
-    .refine((amount) => Number(amount) > 0, `${label} debe ser mayor que 0`);
 
 const serviceFields = {
   name: z

@@ -215,10 +215,13 @@ function threadLine(booking: BookingRow, change: BookingChange, timeZone: string
       return `No se presentó a la cita: ${what}${because}.`;
     case "completed":
       return `Cita completada: ${what}.`;
+    case "paid":
+      return `Cita confirmada con el pago: ${what}.`;
   }
 }
 
-type BookingChange = "created" | "moved" | "expired" | "cancelled" | "no_show" | "completed";
+type BookingChange =
+  "created" | "moved" | "expired" | "cancelled" | "no_show" | "completed" | "paid";
 
 /** After a booking's change is committed: the audit trail, the thread, the consoles, the lead. */
 async function announce(
@@ -255,7 +258,7 @@ async function announce(
     type: "booking_update",
     data: { booking: toBooking(booking) },
   });
-  if (change === "created" && booking.status === "confirmed") {
+  if ((change === "created" || change === "paid") && booking.status === "confirmed") {
     const conversation = await findConversation(deps.orgDb, organizationId, booking.conversationId);
     await becomesLead(deps, conversation);
   }
@@ -532,6 +535,77 @@ export async function updateBooking(
   }
   await announce(deps, row, "moved", { actor, timeZone });
   return toBooking(row);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Paid.
+
+/**
+ * A booking's payment arrived (decision 0093): a held booking is confirmed; one whose hold
+ * ended (`payment_expired`) is confirmed again if its slot is still free and still to come.
+ * Answers what became of it: `confirmed` now, `already` (a repeated event), `lost` (its slot
+ * went to someone else, it passed, or a person cancelled it), or null when it does not exist.
+ */
+export async function confirmPaidBooking(
+  deps: StoreDeps,
+  organizationId: string,
+  id: string,
+): Promise<"confirmed" | "already" | "lost" | null> {
+  const now = Date.now();
+  const stamp = new Date(now).toISOString();
+  const outcome = inOneTransaction(deps.orgDb, (tx) => {
+    const current = tx.select().from(bookings).where(scoped(organizationId, id)).get();
+    if (!current) return null;
+    if (current.status !== "pending_payment") {
+      const expired = current.status === "cancelled" && current.reason === PAYMENT_EXPIRED;
+      if (!expired) return current.status === "cancelled" ? "lost" : "already";
+      const free =
+        Date.parse(current.startsAt) > now &&
+        !calendarTaken(
+          tx,
+          organizationId,
+          current.calendar,
+          { start: Date.parse(current.startsAt), end: Date.parse(current.busyUntil) },
+          now,
+          id,
+        );
+      if (!free) return "lost";
+    }
+    return tx
+      .update(bookings)
+      .set({ status: "confirmed", reason: null, expiresAt: null, updatedAt: stamp })
+      .where(and(scoped(organizationId, id), eq(bookings.status, current.status)))
+      .returning()
+      .get()!;
+  });
+  if (outcome === null || typeof outcome === "string") return outcome;
+  const settings = await readBookingSettings(deps.orgDb, organizationId);
+  await announce(deps, outcome, "paid", {
+    actor: null,
+    timeZone: settings.hours?.timeZone ?? "UTC",
+  });
+  return "confirmed";
+}
+
+/**
+ * A link sent for a held booking keeps it held while the link can be paid (decision 0092): its
+ * hold ends no sooner than `until`, and the consoles are told its new end.
+ */
+export async function holdUntil(deps: StoreDeps, organizationId: string, id: string, until: Date) {
+  const [row] = await deps.orgDb
+    .update(bookings)
+    .set({ expiresAt: until.toISOString(), updatedAt: new Date().toISOString() })
+    .where(
+      and(
+        scoped(organizationId, id),
+        eq(bookings.status, "pending_payment"),
+        lt(bookings.expiresAt, until.toISOString()),
+      ),
+    )
+    .returning();
+  if (!row) return;
+  await deps.schedule("booking_holds", until.getTime());
+  await deps.publish({ type: "booking_update", data: { booking: toBooking(row) } });
 }
 
 // ---------------------------------------------------------------------------------------------

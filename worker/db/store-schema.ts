@@ -56,6 +56,11 @@ import {
   type Week,
 } from "../bookings/contract";
 import type { ConversationStage } from "../sales/contract";
+import {
+  DEFAULT_MAX_PAYMENT_AMOUNT,
+  PAYMENT_PROVIDERS,
+  PAYMENT_STATUSES,
+} from "../payments/contract";
 
 import { createdAt, id, updatedAt } from "./columns";
 
@@ -1026,5 +1031,64 @@ export const awayMessageSends = sqliteTable(
     index("away_message_sends_pending_idx")
       .on(t.organizationId)
       .where(sql`state = 'pending'`),
+  ],
+);
+
+// ── Payment links (contract section 18, decisions 0091-0093) ─────────────────────────
+
+/**
+ * The organization's payment settings, one row: the provider it connected (its secret key and
+ * webhooks' secret sealed as WhatsApp's tokens are; none: not connected) and the largest link.
+ */
+export const paymentSettings = sqliteTable("payment_settings", {
+  organizationId: text("organization_id").primaryKey().notNull(),
+  provider: text("provider", { enum: PAYMENT_PROVIDERS }),
+  secretEncrypted: text("secret_encrypted"),
+  webhookSecretEncrypted: text("webhook_secret_encrypted"),
+  accountId: text("account_id"),
+  connectedBy: text("connected_by"),
+  connectedAt: text("connected_at"),
+  maxPaymentAmount: real("max_payment_amount").notNull().default(DEFAULT_MAX_PAYMENT_AMOUNT),
+  updatedAt: updatedAt(),
+});
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: id(),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    bookingId: text("booking_id").references(() => bookings.id, { onDelete: "set null" }),
+    provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
+    /** The Checkout Session or preference id. */
+    providerRef: text("provider_ref").notNull(),
+    /** What was paid at the provider (a PaymentIntent, a Mercado Pago payment): refunds name it. */
+    providerPaymentId: text("provider_payment_id"),
+    /** Decimal strings ("25.00"): money is never a float. */
+    amount: text("amount").notNull(),
+    currency: text("currency").notNull(),
+    description: text("description").notNull(),
+    status: text("status", { enum: PAYMENT_STATUSES }).notNull(),
+    url: text("url").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    paidAt: text("paid_at"),
+    idempotencyKey: text("idempotency_key"),
+    requestHash: text("request_hash"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("payments_conversation_idx").on(t.conversationId, t.createdAt),
+    index("payments_booking_idx").on(t.bookingId),
+    index("payments_provider_idx").on(t.organizationId, t.providerPaymentId),
+    uniqueIndex("payments_idempotency_idx")
+      .on(t.organizationId, t.idempotencyKey)
+      .where(sql`idempotency_key IS NOT NULL`),
+    index("payments_pending_idx")
+      .on(t.expiresAt)
+      .where(sql`status = 'pending'`),
   ],
 );

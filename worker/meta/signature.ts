@@ -25,7 +25,15 @@ export async function isValidSignature(
   if (!appSecret || !header) return false;
   const match = /^sha256=([0-9a-f]{64})$/i.exec(header.trim());
   if (!match) return false;
-  const signature = Uint8Array.from(match[1]!.match(/../g)!, (byte) => parseInt(byte, 16));
-  // subtle.verify compares in constant time.
-  return crypto.subtle.verify("HMAC", await hmacKey(appSecret), signature, rawBody);
+  return isHmacSha256(appSecret, rawBody, match[1]!);
+}
+
+/**
+ * Whether `hex` is the HMAC-SHA256 of `data` with `secret` (also the payment providers'
+ * webhook signatures, worker/payments/webhooks.ts); subtle.verify compares in constant time.
+ */
+export async function isHmacSha256(secret: string, data: BufferSource, hex: string) {
+  if (!/^[0-9a-f]{64}$/i.test(hex)) return false;
+  const signature = Uint8Array.from(hex.match(/../g)!, (byte) => parseInt(byte, 16));
+  return crypto.subtle.verify("HMAC", await hmacKey(secret), signature, data);
 }

@@ -1,6 +1,7 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod";
 import type { BookingHours } from "../bookings/contract";
+import type { PaymentLimits } from "../payments/contract";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
 import {
@@ -209,4 +210,4 @@ export interface Organization {
  * The organization as `GET /organizations/me` and its `PATCH` answer it: with what the owner
  * allows marketing and its bookings' hours, which its store keeps (decisions 0080, 0076).
  */
-export type OrganizationSettings = Organization & MarketingLimits & BookingHours;
+export type OrganizationSettings = Organization & MarketingLimits & BookingHours & PaymentLimits;

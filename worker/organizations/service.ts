@@ -11,6 +11,7 @@ import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/market
 import type { OrganizationSettingsData } from "../bookings/contract";
 import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
 import { registerStore } from "../stores/registry";
+import { readPaymentLimits, saveMaxPaymentAmount } from "../payments/settings";
 import { organizationCurrency } from "./currency";
 import { auditIn } from "../stores/organization-parts";
 import { rememberPerson } from "./people";
@@ -62,6 +63,7 @@ async function withStoreSettings(
     ...toOrganization(row),
     ...(await readMarketingLimits(orgDb, row.id)),
     ...toBookingHours(bookings, Date.now()),
+    ...(await readPaymentLimits(orgDb, row.id)),
   };
 }
 
@@ -180,6 +182,9 @@ export async function updateOrganization(
       awayMessage: away_message,
       minNoticeMinutes: min_notice_minutes,
     });
+  }
+  if (input.max_payment_amount !== undefined) {
+    await saveMaxPaymentAmount(orgDb, member.organizationId, input.max_payment_amount);
   }
   await recordAudit(orgDb, {
     action: "organization.update",

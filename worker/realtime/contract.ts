@@ -20,6 +20,8 @@ export type RealtimeEventType =
   | "broadcast_update"
   /** A booking was made, moved, cancelled or marked: `{booking}` (contract section 18). */
   | "booking_update"
+  /** A payment link was sent, paid, expired, failed or refunded: `{payment}` (contract section 18). */
+  | "payment_update"
   /**
    * The socket's session is over (`{reason}`), sent just before the 4001 close: a proxy that
    * drops the close frame (the dev server's) still carries it.

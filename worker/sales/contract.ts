@@ -67,6 +67,14 @@ export const currencyField = z
   .toUpperCase()
   .regex(/^[A-Z]{3}$/, "Moneda ISO 4217 de tres letras (por ejemplo EUR)");
 
+/** A positive amount with at most two decimals, as a string ("35", "35.50"). */
+export const moneyField = (label: string) =>
+  z
+    .string({ error: `${label} es un importe en texto, por ejemplo "35.50"` })
+    .trim()
+    .regex(/^\d{1,7}(\.\d{1,2})?$/, `${label}: un importe con hasta dos decimales, como "35.50"`)
+    .refine((amount) => Number(amount) > 0, `${label} debe ser mayor que 0`);
+
 /** `POST /conversations/{id}/sales`: the amount, and its currency (the organization's by default). */
 export const saleInput = z.object({
   value: z

@@ -19,6 +19,11 @@ import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
+import {
+  receivePaymentWebhook,
+  type PaymentWebhook,
+  type WebhookAnswer,
+} from "../payments/webhooks";
 import { organizationStore, storeRefused } from "./registry";
 
 /** What may be done in an organization's data from outside it; each part names no organization. */
@@ -37,7 +42,12 @@ export type OrganizationPart =
    * A WhatsApp number connected from Facebook's redirect, which reaches the Worker: the state
    * named the member; the connection is recorded where its history import and trail are.
    */
-  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput };
+  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput }
+  /**
+   * A payment provider's webhook (worker/payments/webhook-routes.ts): the edge found the
+   * organization; its signature is checked with the organization's secret, in its store.
+   */
+  | { kind: "payment-webhook"; hook: PaymentWebhook };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
@@ -51,6 +61,7 @@ export interface PartResults {
   "export-page": ExportRow[];
   /** The number connected, or the refusal said as the API says it (a class does not cross RPC). */
   "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
+  "payment-webhook": WebhookAnswer;
 }
 
 type Runners = {
@@ -87,6 +98,8 @@ const runners: Runners = {
       throw error;
     }
   },
+  "payment-webhook": (deps, organizationId, { hook }) =>
+    receivePaymentWebhook(deps, organizationId, hook),
 };
 
 /** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */

@@ -25,6 +25,7 @@ export const STORE_JOBS = [
   "held_statuses",
   "booking_holds",
   "away_messages",
+  "payment_links",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

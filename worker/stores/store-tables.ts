@@ -37,6 +37,7 @@ import {
   marketingLimits,
   mentions,
   messageCosts,
+  payments,
   messageCostSyncs,
   messages,
   phoneContacts,
@@ -94,6 +95,8 @@ export const STORE_TABLES = {
   services: storeTable(services, ID),
   bookings: storeTable(bookings, ID),
   away_message_sends: storeTable(awayMessageSends, ["conversationId", "stretchEndsAt"]),
+  // Payment settings stay out: their rows are sealed secrets, which no answer carries.
+  payments: storeTable(payments, ID),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];
