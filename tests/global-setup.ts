@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startFakeGraph } from "./fakes/graph-server.mjs";
 import { startFakeModel } from "./fakes/model-server.mjs";
@@ -10,6 +11,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     graphUrl: string;
     modelUrl: string;
+    /** The booking Flow's private key (FLOWS_PRIVATE_KEY), made for this run. */
+    flowsPrivateKey: string;
   }
 }
 
@@ -19,6 +22,11 @@ export default async function setup(project: TestProject) {
   const model = await startFakeModel({ apiKey: TEST_AI_KEY });
   project.provide("graphUrl", graph.url);
   project.provide("modelUrl", model.url);
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  project.provide(
+    "flowsPrivateKey",
+    privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  );
   return async () => {
     await Promise.all([graph.close(), model.close()]);
   };

@@ -38,6 +38,9 @@ import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 
 type BookingRow = typeof bookings.$inferSelect;
+
+/** Who books: a member, or the customer through the booking Flow or its list (no user, no ip). */
+export type Booker = Pick<Member, "organizationId"> & Partial<Pick<Member, "userId" | "ip">>;
 /** The store's SQLite as drizzle reaches it there: every statement answers at once. */
 /** The store's database inside one of its transactions. */
 type StoreDb = Parameters<Parameters<OrganizationDb["transaction"]>[0]>[0];
@@ -150,7 +153,7 @@ async function slotTaken(
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "3 de diciembre a las 10:00", in the organization's time zone. */
-function spokenDate(iso: string, timeZone: string) {
+export function spokenDate(iso: string, timeZone: string) {
   let format = dateFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("es-ES", {
@@ -198,7 +201,7 @@ async function announce(
   deps: StoreDeps,
   booking: BookingRow,
   change: BookingChange,
-  { actor, timeZone }: { actor: Member | null; timeZone: string },
+  { actor, timeZone }: { actor: Booker | null; timeZone: string },
 ) {
   const { organizationId } = booking;
   await recordAudit(deps.orgDb, {
@@ -339,7 +342,7 @@ function sameRequest(earlier: BookingRow, hash: string | null) {
  */
 export async function createBooking(
   deps: StoreDeps,
-  member: Member,
+  member: Booker,
   { booking: input, idempotencyKey }: BookingRequest,
 ): Promise<Booking> {
   const { organizationId } = member;
@@ -388,7 +391,7 @@ export async function createBooking(
         note: input.note,
         idempotencyKey,
         requestHash: hash,
-        createdBy: member.userId,
+        createdBy: member.userId ?? null,
         createdAt: stamp,
         updatedAt: stamp,
       })

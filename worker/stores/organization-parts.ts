@@ -17,6 +17,8 @@ import {
 import type { Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
+import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
+import { exchangeInStore } from "../flows/screens";
 import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
 import { organizationStore, storeRefused } from "./registry";
@@ -37,7 +39,9 @@ export type OrganizationPart =
    * A WhatsApp number connected from Facebook's redirect, which reaches the Worker: the state
    * named the member; the connection is recorded where its history import and trail are.
    */
-  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput };
+  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput }
+  /** A decrypted exchange of the booking Flow, whose token names this organization. */
+  | { kind: "flow-exchange"; exchange: FlowExchange };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
@@ -51,6 +55,7 @@ export interface PartResults {
   "export-page": ExportRow[];
   /** The number connected, or the refusal said as the API says it (a class does not cross RPC). */
   "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
+  "flow-exchange": ExchangeOutcome;
 }
 
 type Runners = {
@@ -87,6 +92,8 @@ const runners: Runners = {
       throw error;
     }
   },
+  "flow-exchange": (deps, organizationId, { exchange }) =>
+    exchangeInStore(deps, organizationId, exchange),
 };
 
 /** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */

@@ -18,6 +18,7 @@ import {
   aiUsage,
   auditEvents,
   awayMessageSends,
+  bookingFlows,
   bookings,
   bookingSettings,
   broadcastRecipients,
@@ -26,6 +27,7 @@ import {
   conversations,
   conversions,
   conversionSuggestions,
+  flowTokens,
   followUps,
   followUpSends,
   heldStatuses,
@@ -94,6 +96,8 @@ export const STORE_TABLES = {
   services: storeTable(services, ID),
   bookings: storeTable(bookings, ID),
   away_message_sends: storeTable(awayMessageSends, ["conversationId", "stretchEndsAt"]),
+  booking_flows: storeTable(bookingFlows, ["organizationId"]),
+  flow_tokens: storeTable(flowTokens, ["token"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];
