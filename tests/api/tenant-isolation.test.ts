@@ -239,6 +239,7 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
   ],
   ["POST", "booking", () => "/api/v1/bookings", undefined],
   ["PATCH", "booking", (t) => `/api/v1/bookings/${t.bookingId}`, { status: "cancelled" }],
+  ["POST", "booking flow", (t) => `/api/v1/conversations/${t.conversationId}/booking-flow`, {}],
 ];
 
 describe("routes with an id of another organization", () => {

@@ -12,7 +12,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, fieldError } from "../http/errors";
 import { readBookingSettings } from "../bookings/settings";
-import type { ServiceRow } from "../bookings/services";
+import { serviceNotFound, type ServiceRow } from "../bookings/services";
 import { requireSender, sendOutbound } from "../whatsapp/sender";
 import {
   FLOW_CTA,
@@ -64,7 +64,8 @@ async function servicesToOffer(deps: StoreDeps, organizationId: string, serviceI
     )
     .orderBy(asc(services.id));
   if (serviceId) {
-    if (!rows[0]) throw fieldError("service_id", "Servicio no encontrado");
+    // Another organization's service is not found, as anywhere else.
+    if (!rows[0]) throw serviceNotFound();
     if (!rows[0].active) throw fieldError("service_id", "Este servicio no está activo");
   }
   return rows.filter((row) => row.active);
