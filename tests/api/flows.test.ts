@@ -367,6 +367,10 @@ describe("two organizations", () => {
     // The second's member cannot send in the first's conversation.
     const res = await sendBookingFlow(second.owner, first.conversationId);
     expect(res.status).toBe(404);
+    const service = await sendBookingFlow(second.owner, second.conversationId, {
+      service_id: first.service.id,
+    });
+    expect(service.status).toBe(404);
     // A list row of the first, answered on the second's number, books nothing anywhere.
     const listed = await flowOrganization({}, { failFlow: true });
     await sendBookingFlow(listed.owner, listed.conversationId);
