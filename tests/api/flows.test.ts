@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { toBase64 } from "../../worker/flows/crypto";
 import { delivery, flowCompletion, listReply, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { api, answer } from "../support/api";
-import { book } from "../support/bookings";
+import { book, createService } from "../support/bookings";
 import {
   exchange,
   flowCall,
@@ -172,6 +172,19 @@ describe("the screens", () => {
     // Single use: the token books once, then is refused.
     expect((await exchange(token, "INIT")).status).toBe(427);
     expect((await exchange(token, "data_exchange", "CONFIRM", {})).status).toBe(427);
+  });
+
+  it("offers only the service a person sent it for", async () => {
+    const org = await flowOrganization();
+    const other = await createService(org.owner, { name: "Blanqueamiento" });
+    const token = await sentFlowToken(org, { service_id: org.service.id });
+    const init = await exchange(token, "INIT");
+    expect(init.answer.data.services.map((s: { id: string }) => s.id)).toEqual([org.service.id]);
+    const refused = await exchange(token, "data_exchange", "SERVICE", { service: other.id });
+    expect(refused.answer).toMatchObject({ screen: "SERVICE" });
+    expect(refused.answer.data.error_message).toBe(
+      "Ese servicio ya no está disponible. Elige otro.",
+    );
   });
 
   it("holds a paid service's slot as pending_payment", async () => {
