@@ -26,6 +26,7 @@ export default defineConfig(async () => {
             META_GRAPH_URL: inject("graphUrl"),
             META_BUSINESS_API_URL: inject("graphUrl").replace(/\/v[\d.]+$/, "/business/whatsapp"),
             AI_BASE_URL: inject("modelUrl"),
+            FLOWS_PRIVATE_KEY: inject("flowsPrivateKey"),
             AI_API_KEY: TEST_AI_KEY,
             STRIPE_API_URL: inject("stripeUrl"),
             MERCADOPAGO_API_URL: inject("mercadoPagoUrl"),

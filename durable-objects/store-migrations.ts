@@ -14,6 +14,7 @@ import { HELD_STATUSES_SQL } from "./store-migration-0009";
 import { BOOKINGS_SQL } from "./store-migration-0011";
 import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
 import { PAYMENTS_SQL } from "./store-migration-0013";
+import { BOOKING_FLOW_SQL } from "./store-migration-0014";
 import { AGENT_ACTS_SQL } from "./store-migration-0016";
 
 export interface StoreMigration {
@@ -109,6 +110,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 13,
     name: "payments",
     sql: PAYMENTS_SQL,
+  },
+  {
+    version: 14,
+    name: "booking_flow",
+    sql: BOOKING_FLOW_SQL,
   },
   {
     version: 16,

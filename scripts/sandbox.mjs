@@ -14,6 +14,7 @@
 //   npm run sandbox -- standby <phone> <text...>    the customer writes while Meta's own AI holds the thread, and it answers
 //   npm run sandbox -- connect-payments <email> <password> [stripe|mercadopago]  connects the fake payment provider
 //   npm run sandbox -- pay <payment id>             the customer pays that payment link (Stripe :8790 or Mercado Pago :8791)
+//   npm run sandbox -- book <phone>                 the customer books through the booking Flow a person sent them
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
@@ -135,6 +136,7 @@ Siguientes pasos, en otra terminal:
      npm run sandbox -- echo +34611222333 "Te respondo desde el móvil"   (el dueño responde desde la app)
      npm run sandbox -- history +34611222333   (un trozo del historial de la app con ese cliente)
      npm run sandbox -- standby +34611222333 "¿Abrís el sábado?"   (responde la IA de Meta)
+     npm run sandbox -- book +34611222333   (reserva con el formulario que le enviaste desde la conversación)
   4. npm run sandbox -- connect-payments <email> <contraseña> [stripe|mercadopago]   (cobros con el proveedor falso)
      npm run sandbox -- pay <id del pago>   (el cliente paga el enlace de pago enviado)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
@@ -448,6 +450,38 @@ async function deliverChange(change, what) {
 }
 
 /**
+ * The customer books through the booking Flow a person sent them ("Reservar cita" in the
+ * conversation): the fake Graph plays WhatsApp, calling the console's `/webhooks/flows`
+ * encrypted, choosing the first service, day and hour, then delivering the completion.
+ * @param {string | undefined} phone
+ */
+async function book(phone) {
+  const digits = customerDigits(phone, "book <teléfono>");
+  const response = await fetch(`http://127.0.0.1:${GRAPH_PORT}/__fake/flow`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phone: digits }),
+  }).catch(() => {
+    throw new Error("No se pudo contactar con la sandbox: ¿está en marcha `npm run sandbox`?");
+  });
+  const played = await response.json();
+  if (!response.ok) {
+    throw new Error(
+      `${played.error ?? `HTTP ${response.status}`} Envía antes el formulario desde la conversación de +${digits}.`,
+    );
+  }
+  for (const answer of played.screens) {
+    if (answer.data?.error_message) console.log(`  ${answer.screen}: ${answer.data.error_message}`);
+  }
+  const params = played.screens.at(-1)?.data?.extension_message_response?.params;
+  console.log(
+    params
+      ? `+${digits} reservó: ${params.summary} (confirmación entregada, HTTP ${played.webhook}).`
+      : `El formulario no terminó en una reserva (HTTP ${played.status}).`,
+  );
+}
+
+/**
  * A voice note: the fake Graph holds an "audio" whose bytes are the words, which the fake model
  * transcribes back, so the console shows them under the player.
  * @param {string | undefined} phone @param {string[]} words
@@ -529,9 +563,10 @@ try {
   else if (command === "standby") await standby(args[0], args.slice(1));
   else if (command === "connect-payments") await connectPayments(args);
   else if (command === "pay") await pay(args[0]);
+  else if (command === "book") await book(args[0]);
   else
     throw new Error(
-      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username, share-phone, echo, history, standby, connect-payments o pay.`,
+      `Orden desconocida: ${command}. Usa start, connect, send, send-ad, send-image, send-audio, send-username, share-phone, echo, history, standby, book, connect-payments o pay.`,
     );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { startFakeGraph } from "./fakes/graph-server.mjs";
 import { startFakeModel } from "./fakes/model-server.mjs";
@@ -14,6 +15,8 @@ declare module "vitest" {
     modelUrl: string;
     stripeUrl: string;
     mercadoPagoUrl: string;
+    /** The booking Flow's private key (FLOWS_PRIVATE_KEY), made for this run. */
+    flowsPrivateKey: string;
   }
 }
 
@@ -27,6 +30,11 @@ export default async function setup(project: TestProject) {
   const mercadoPago = await startFakeMercadoPago();
   project.provide("stripeUrl", stripe.url);
   project.provide("mercadoPagoUrl", mercadoPago.url);
+  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  project.provide(
+    "flowsPrivateKey",
+    privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  );
   return async () => {
     await Promise.all([graph.close(), model.close(), stripe.close(), mercadoPago.close()]);
   };

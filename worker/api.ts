@@ -6,6 +6,8 @@ import { agentRoutes } from "./agents/routes";
 import { auditRoutes } from "./audit/routes";
 import { broadcastRoutes } from "./broadcasts/routes";
 import { followUpRoutes } from "./follow-ups/routes";
+import { flowWebhookRoutes } from "./flows/webhook-routes";
+import { bookingFlowRoutes, bookingFlowSendRoutes } from "./flows/routes";
 import { bookingRoutes, serviceRoutes } from "./bookings/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
@@ -59,6 +61,7 @@ export const v1 = new Hono<AppContext>()
   .route("/conversations", draftRoutes)
   .route("/conversations", teamConversationRoutes)
   .route("/conversations", conversationRoutes)
+  .route("/conversations", bookingFlowSendRoutes)
   .route("/quick-replies", quickReplyRoutes)
   .route("/labels", labelRoutes)
   .route("/mentions", mentionRoutes)
@@ -72,6 +75,7 @@ export const v1 = new Hono<AppContext>()
   .route("/tracking", adsRoutes)
   .route("/tracking", trackingRoutes)
   .route("/whatsapp/oauth", whatsappOauthRoutes)
+  .route("/whatsapp/booking-flow", bookingFlowRoutes)
   .route("/whatsapp", legacyWhatsappRoutes);
 
 /** The API's security headers, on every answer of /api and /webhooks, errors included. */
@@ -101,6 +105,7 @@ export const api = new Hono<AppContext>()
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)
   .route("/webhooks/payments", paymentWebhookRoutes)
+  .route("/webhooks/flows", flowWebhookRoutes)
   // Answered, not thrown: Hono calls it after the last middleware, and a throw there skips
   // that middleware's work after `next()` (the security headers, on /webhooks).
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))

@@ -17,6 +17,11 @@ export interface Env {
   META_BUSINESS_API_URL: string;
   /** "true" when Meta is the local fake (`npm run sandbox`): no Facebook Login window exists. */
   META_SANDBOX?: string;
+  /**
+   * The booking Flow's RSA-2048 private key (PEM, PKCS#8): decrypts WhatsApp's calls to
+   * `/webhooks/flows`; its public half is registered on the number (worker/flows/).
+   */
+  FLOWS_PRIVATE_KEY?: string;
 
   AI_BASE_URL: string;
   AI_API_KEY?: string;

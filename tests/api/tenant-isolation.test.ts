@@ -251,6 +251,7 @@ const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
     (t) => `/api/v1/conversations/${t.conversationId}/payment-links`,
     { amount: "10", currency: "EUR", description: "Robado" },
   ],
+  ["POST", "booking flow", (t) => `/api/v1/conversations/${t.conversationId}/booking-flow`, {}],
 ];
 
 describe("routes with an id of another organization", () => {

@@ -3,9 +3,15 @@
 // /__fake/fail (`{path, contains?, status, error?}` answers Graph's error; `delay_ms` makes
 // it slow, with or without a status; `drop: true` cuts the connection), and signed status
 // webhooks (sent → delivered → read) for accepted messages.
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createPublicKey, randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
-import { contactSync, delivery, historyChunk } from "./whatsapp-payloads.mjs";
+import {
+  contactSync,
+  delivery,
+  encryptFlowRequest,
+  flowCompletion,
+  historyChunk,
+} from "./whatsapp-payloads.mjs";
 
 export const GRAPH_VERSION = "v25.0";
 
@@ -163,6 +169,43 @@ function outboundProblem(body, uploaded) {
 }
 
 /**
+ * What Meta refuses in an interactive `flow` or `list` message (lengths as Meta's reference
+ * gives them); a Flow must be published on the account. Other interactive types pass.
+ */
+function interactiveProblem(body, flows) {
+  if (body.type !== "interactive") return null;
+  const part = body.interactive ?? {};
+  const invalid = (what) => ({
+    message: `(#131009) Parameter value is not valid: ${what}`,
+    code: 131009,
+  });
+  if (!part.body?.text) return invalid("interactive.body.text is required");
+  if (part.type === "flow") {
+    const p = part.action?.parameters ?? {};
+    if (part.action?.name !== "flow") return invalid("action.name must be flow");
+    if (p.flow_message_version !== "3") return invalid("flow_message_version");
+    if (!p.flow_token || !p.flow_cta || p.flow_cta.length > 20)
+      return invalid("flow_token or flow_cta");
+    if (!["navigate", "data_exchange"].includes(p.flow_action)) return invalid("flow_action");
+    const flow = flows.get(p.flow_id);
+    if (!flow) return invalid("flow_id does not exist");
+    if (flow.status !== "PUBLISHED")
+      return { message: "(#139000) Flow is not published", code: 139000 };
+  }
+  if (part.type === "list") {
+    const rows = (part.action?.sections ?? []).flatMap((section) => section.rows ?? []);
+    if (!part.action?.button || part.action.button.length > 20) return invalid("action.button");
+    if (rows.length === 0 || rows.length > 10) return invalid("a list holds 1 to 10 rows");
+    for (const row of rows) {
+      if (!row.id || row.id.length > 200) return invalid("row id (at most 200 characters)");
+      if (!row.title || row.title.length > 24) return invalid("row title (at most 24 characters)");
+      if (row.description && row.description.length > 72) return invalid("row description");
+    }
+  }
+  return null;
+}
+
+/**
  * What Meta bills for a message it accepted (per-message pricing): a template its
  * category, anything else a service message, billable since October 2026.
  */
@@ -219,6 +262,15 @@ export async function startFakeGraph({
    * hold every one of them, as the fixture's account holds its number; the foreign one, none.
    */
   const numbersSeen = new Set();
+  /**
+   * WhatsApp Flows: each number's registered public key (PEM), the Flows created on accounts
+   * (`{id, wabaId, name, endpointUri, status, json}`), and the Flow messages accepted, newest last
+   * (`{flowToken, flowId, phoneNumberId, to, recipient}`), which `/__fake/flow` plays.
+   */
+  const flowKeys = new Map();
+  const flows = new Map();
+  const sentFlows = [];
+  let flowSequence = 0;
   /** Ids chosen for the next accepted message containing a text (/__fake/message-id). */
   let chosenIds = [];
   /** The fake ad account's spend, one row per ad and day (tests set it through /__fake/insights). */
@@ -383,6 +435,9 @@ export async function startFakeGraph({
       if (url.pathname === "/__fake/media" && req.method === "POST") {
         return sendJson(res, 200, { id: holdMedia(body ?? {}) });
       }
+      if (url.pathname === "/__fake/flow" && req.method === "POST") {
+        return playFlow(res, body ?? {});
+      }
       if (url.pathname === "/__fake/webhook" && req.method === "POST") {
         return sendJson(res, 200, { status: await sendWebhook(body?.payload ?? body) });
       }
@@ -505,8 +560,18 @@ export async function startFakeGraph({
         if (body.status === "read") return sendJson(res, 200, { success: true });
         if (body.type === "text" && !(body.text?.body?.length <= 4096))
           return graphError(res, 400, { message: "(#100) Invalid parameter", code: 100 });
-        const problem = outboundProblem(body, uploaded);
+        const problem = outboundProblem(body, uploaded) ?? interactiveProblem(body, flows);
         if (problem) return graphError(res, 400, problem);
+        if (body.type === "interactive" && body.interactive.type === "flow") {
+          const p = body.interactive.action.parameters;
+          sentFlows.push({
+            flowToken: p.flow_token,
+            flowId: p.flow_id,
+            phoneNumberId: node,
+            to: body.to,
+            recipient: body.recipient,
+          });
+        }
         messageSequence += 1;
         const raw = JSON.stringify(body);
         const chosen = chosenIds.find((c) => raw.includes(c.contains));
@@ -523,6 +588,79 @@ export async function startFakeGraph({
           ],
           messages: [{ id }],
         });
+      }
+      // WhatsApp Flows: the business's public key on a number (any number the tests connect).
+      if (edge === "whatsapp_business_encryption" && method === "POST") {
+        const pem = body?.business_public_key;
+        try {
+          if (createPublicKey(pem).asymmetricKeyDetails?.modulusLength !== 2048) throw new Error();
+        } catch {
+          return graphError(res, 400, {
+            message: "(#100) Invalid parameter: business_public_key must be an RSA-2048 public key",
+            code: 100,
+          });
+        }
+        flowKeys.set(node, pem);
+        return sendJson(res, 200, { success: true });
+      }
+      if (edge === "flows" && method === "POST") {
+        const categories = body?.categories;
+        if (!body?.name || !Array.isArray(categories) || categories.length === 0)
+          return graphError(res, 400, {
+            message: "(#100) The parameters name and categories are required.",
+            code: 100,
+          });
+        if ([...flows.values()].some((f) => f.wabaId === node && f.name === body.name))
+          return graphError(res, 400, {
+            message: "(#100) Flow name is not unique",
+            code: 100,
+            error_subcode: 4016019,
+          });
+        flowSequence += 1;
+        const id = `${Date.now()}${flowSequence}`;
+        flows.set(id, {
+          id,
+          wabaId: node,
+          name: body.name,
+          categories,
+          endpointUri: body.endpoint_uri ?? null,
+          status: "DRAFT",
+          json: null,
+        });
+        return sendJson(res, 200, { id, success: true, validation_errors: [] });
+      }
+      if (flows.has(node) && edge === "assets" && method === "POST") {
+        const flow = flows.get(node);
+        if (body?.asset_type !== "FLOW_JSON" || body?.name !== "flow.json" || !body?.file?.bytes)
+          return graphError(res, 400, {
+            message: "(#100) name flow.json, asset_type FLOW_JSON and file are required.",
+            code: 100,
+          });
+        if (flow.status !== "DRAFT")
+          return graphError(res, 400, { message: "(#139001) Flow is published", code: 139001 });
+        let json;
+        try {
+          json = JSON.parse(body.file.bytes.toString("utf8"));
+        } catch {
+          json = null;
+        }
+        const validation_errors = [];
+        if (!json || !Array.isArray(json.screens) || json.screens.length === 0)
+          validation_errors.push({ error: "INVALID_JSON", message: "screens are required" });
+        else if (json.data_api_version && !flow.endpointUri)
+          validation_errors.push({ error: "MISSING_ENDPOINT", message: "endpoint_uri needed" });
+        flow.json = validation_errors.length === 0 ? json : null;
+        return sendJson(res, 200, { success: true, validation_errors });
+      }
+      if (flows.has(node) && edge === "publish" && method === "POST") {
+        const flow = flows.get(node);
+        if (!flow.json)
+          return graphError(res, 400, {
+            message: "(#139002) Publishing failed: the Flow JSON is missing or invalid",
+            code: 139002,
+          });
+        flow.status = "PUBLISHED";
+        return sendJson(res, 200, { success: true });
       }
       // The WhatsApp Business app's contacts and history, each requested once per number.
       if (edge === "smb_app_data" && method === "POST") {
@@ -768,6 +906,78 @@ export async function startFakeGraph({
   );
 
   /**
+   * `POST /__fake/flow {flow_token?, phone?, steps?, endpoint?}` plays WhatsApp: the Flow sent
+   * with that token (or the last one sent to `phone`) is opened and walked through its endpoint,
+   * each request encrypted for the number's registered key and signed with the app secret;
+   * `steps` (`[{screen?, data}]`) choose on each screen, else the first option of each. When the
+   * endpoint closes the Flow (`SUCCESS`), the customer's `nfm_reply` is delivered as a webhook.
+   * Answers every screen seen (decrypted), the final HTTP status and the webhook's.
+   */
+  async function playFlow(res, { flow_token, phone, steps, endpoint }) {
+    const digits = phone ? String(phone).replace(/\D/g, "") : null;
+    const sent = [...sentFlows]
+      .reverse()
+      .find((f) => (flow_token ? f.flowToken === flow_token : f.to === digits));
+    if (!sent) return sendJson(res, 404, { error: "No Flow was sent with that token or phone." });
+    const flow = flows.get(sent.flowId);
+    const publicKey = flowKeys.get(sent.phoneNumberId);
+    const url = endpoint ?? flow?.endpointUri;
+    if (!publicKey || !url)
+      return sendJson(res, 409, { error: "The number has no key or the Flow no endpoint." });
+    const exchange = async (payload) => {
+      const request = await encryptFlowRequest(publicKey, payload);
+      const raw = JSON.stringify(request.body);
+      const answer = await fetch(url, {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-Hub-Signature-256": `sha256=${createHmac("sha256", appSecret).update(raw).digest("hex")}`,
+        },
+        body: raw,
+      });
+      const text = await answer.text();
+      return { status: answer.status, answer: answer.ok ? await request.open(text) : text };
+    };
+    const screens = [];
+    const base = { version: "3.0", flow_token: sent.flowToken };
+    let step = await exchange({ ...base, action: "INIT" });
+    const plan = Array.isArray(steps) ? [...steps] : [];
+    // A Flow has four screens; a few more exchanges allow for refused choices.
+    for (let turn = 0; turn < 8 && step.status === 200; turn++) {
+      screens.push(step.answer);
+      const { screen, data } = step.answer;
+      if (screen === "SUCCESS" || !screen) break;
+      const chosen = plan.shift() ?? {
+        screen,
+        data: firstChoice(screen, data),
+      };
+      step = await exchange({
+        ...base,
+        action: "data_exchange",
+        screen: chosen.screen ?? screen,
+        data: chosen.data ?? {},
+      });
+    }
+    const last = screens.at(-1);
+    let webhook = null;
+    const params = last?.screen === "SUCCESS" && last.data?.extension_message_response?.params;
+    if (params) {
+      webhook = await sendWebhook(
+        delivery(
+          flowCompletion({
+            phoneNumberId: sent.phoneNumberId,
+            wabaId: flow.wabaId,
+            from: sent.to,
+            userId: sent.recipient ?? (sent.to ? `ES.${sent.to}` : undefined),
+            response: params,
+          }),
+        ),
+      );
+    }
+    return sendJson(res, 200, { screens, status: step.status, webhook });
+  }
+
+  /**
    * `GET /{waba_id}?fields=pricing_analytics.start(…).end(…).granularity(DAILY)[.phone_numbers([…])].dimensions([…])`:
    * one data point per day, category, type and country, as Meta's pricing analytics answer;
    * `phone_numbers` (normalized: digits only) keeps the numbers named, none means every
@@ -890,6 +1100,14 @@ export async function startFakeGraph({
     sendWebhook,
     close: started.close,
   };
+}
+
+/** What a customer taps first on each screen of the booking Flow. */
+function firstChoice(screen, data = {}) {
+  if (screen === "SERVICE") return { service: data.services?.[0]?.id };
+  if (screen === "DAY") return { day: data.days?.[0]?.id };
+  if (screen === "SLOT") return { slot: data.slots?.[0]?.id };
+  return { confirm: "yes" };
 }
 
 /**

@@ -132,3 +132,18 @@ export function userPreferences(options: {
   /** Unix seconds, as Meta sends it (a number in the payload). */
   timestamp?: string;
 }): Change;
+export interface EncryptedFlowRequest {
+  body: { encrypted_flow_data: string; encrypted_aes_key: string; initial_vector: string };
+  open(text: string): Promise<unknown>;
+}
+export function encryptFlowRequest(
+  publicKeyPem: string,
+  payload: Record<string, unknown>,
+): Promise<EncryptedFlowRequest>;
+type MessageOptions = Omit<Parameters<typeof inboundMessage>[0], "type" | "part" | "text">;
+export function flowCompletion(
+  options: MessageOptions & { response: Record<string, unknown> },
+): Change;
+export function listReply(
+  options: MessageOptions & { replyId: string; title: string; description?: string },
+): Change;

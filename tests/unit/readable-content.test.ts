@@ -50,4 +50,21 @@ describe("what the console shows for each WhatsApp message", () => {
     expect(read("ephemeral", {})).toBe("Mensaje de tipo «ephemeral»");
     expect(readableContent(inbound("text", { text: { body: "hola" } })).mediaId).toBeNull();
   });
+
+  it("reads a Flow's completion by the booking Flow's summary, and any other Flow plainly", () => {
+    const completion = (response_json: string) =>
+      readableContent(
+        inbound("interactive", {
+          interactive: {
+            type: "nfm_reply",
+            nfm_reply: { name: "flow", body: "Sent", response_json },
+          },
+        }),
+      ).content;
+    expect(
+      completion(JSON.stringify({ flow_token: "t", summary: "Limpieza dental el 3 de diciembre" })),
+    ).toBe("📅 Reservó desde el formulario: Limpieza dental el 3 de diciembre");
+    expect(completion(JSON.stringify({ flow_token: "t" }))).toBe("📋 Formulario completado");
+    expect(completion("not json")).toBe("📋 Formulario completado");
+  });
 });

@@ -165,6 +165,8 @@ const NOT_EXPORTED = new Set<StoreTable>([
   "history_pages",
   "held_statuses",
   "audit_events",
+  // Single-use keys to book, not the customer's data.
+  "flow_tokens",
 ]);
 
 /** The organization's part of an owner's export: its row, its lists, its connections. */

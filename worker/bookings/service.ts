@@ -38,6 +38,9 @@ import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 
 type BookingRow = typeof bookings.$inferSelect;
+
+/** Who books: a member, or the customer through the booking Flow or its list (no user, no ip). */
+export type Booker = Pick<Member, "organizationId"> & Partial<Pick<Member, "userId" | "ip">>;
 /** The store's SQLite as drizzle reaches it there: every statement answers at once. */
 /** The store's database inside one of its transactions. */
 type StoreDb = Parameters<Parameters<OrganizationDb["transaction"]>[0]>[0];
@@ -55,8 +58,11 @@ export interface AgentActor {
   agentId: string;
   conversationId: string;
 }
-/** Who changes a booking: a member through the API, or the conversation's AI agent. */
-export type BookingActor = Member | AgentActor;
+/**
+ * Who changes a booking: a member through the API, the customer through the booking Flow or its
+ * list (a `Booker` without a user), or the conversation's AI agent.
+ */
+export type BookingActor = Booker | AgentActor;
 const isAgent = (actor: BookingActor | null): actor is AgentActor =>
   actor !== null && "agentId" in actor;
 
@@ -430,7 +436,7 @@ export async function createBooking(
         note: input.note,
         idempotencyKey,
         requestHash: hash,
-        createdBy: isAgent(actor) ? null : actor.userId,
+        createdBy: isAgent(actor) ? null : (actor.userId ?? null),
         createdAt: stamp,
         updatedAt: stamp,
       })

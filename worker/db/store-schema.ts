@@ -1092,3 +1092,48 @@ export const payments = sqliteTable(
       .where(sql`status = 'pending'`),
   ],
 );
+
+// ── The booking Flow (contract section 18, decisions 0095-0098) ─────────────────────────
+
+/**
+ * The booking Flow on the organization's WhatsApp account (contract section 18, decision
+ * 0097): the Flow Meta gave it, whether it is published, and the last registration's failure
+ * in Spanish (null once one succeeds). One row.
+ */
+export const bookingFlows = sqliteTable("booking_flows", {
+  organizationId: text("organization_id").primaryKey().notNull(),
+  phoneNumberId: text("phone_number_id"),
+  flowId: text("flow_id"),
+  published: integer("published", { mode: "boolean" }).notNull().default(false),
+  error: text("error"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A single-use token a booking Flow or a fallback list was sent with (decisions 0095, 0098):
+ * whose conversation it is, what the customer chose so far, and the booking it made. Used
+ * (`used_at`) once it booked; no longer valid 24 h after it was made.
+ */
+export const flowTokens = sqliteTable(
+  "flow_tokens",
+  {
+    token: text("token").primaryKey().notNull(),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["flow", "list"] }).notNull(),
+    serviceId: text("service_id"),
+    day: text("day"),
+    slot: text("slot"),
+    /** The list's slots (ISO starts), in the order their rows were offered. */
+    offered: text("offered", { mode: "json" }).$type<string[]>(),
+    bookingId: text("booking_id"),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    usedAt: text("used_at"),
+    /** The customer's completion (`nfm_reply`) was shown in the thread. */
+    completedAt: text("completed_at"),
+  },
+  (t) => [index("flow_tokens_conversation_idx").on(t.conversationId)],
+);

@@ -390,6 +390,45 @@ export class GraphClient {
     );
   }
 
+  /** WhatsApp Flows: the business's public key (PEM) on a number, to encrypt Flow requests. */
+  setFlowsPublicKey(phoneNumberId: string, publicKeyPem: string) {
+    return this.request<{ success: boolean }>(
+      "POST",
+      `${phoneNumberId}/whatsapp_business_encryption`,
+      { business_public_key: publicKeyPem },
+    );
+  }
+
+  /** A Flow (a draft) on the WhatsApp Business Account, served by `endpointUri`. */
+  createFlow(wabaId: string, flow: { name: string; categories: string[]; endpointUri: string }) {
+    return this.request<{ id: string }>("POST", `${wabaId}/flows`, {
+      name: flow.name,
+      categories: flow.categories,
+      endpoint_uri: flow.endpointUri,
+    });
+  }
+
+  /** A draft Flow's Flow JSON, uploaded as its `flow.json` asset. */
+  uploadFlowJson(flowId: string, flowJson: unknown) {
+    const form = new FormData();
+    form.set("name", "flow.json");
+    form.set("asset_type", "FLOW_JSON");
+    form.set(
+      "file",
+      new Blob([JSON.stringify(flowJson)], { type: "application/json" }),
+      "flow.json",
+    );
+    return this.request<{ success: boolean; validation_errors?: unknown[] }>(
+      "POST",
+      `${flowId}/assets`,
+      form,
+    );
+  }
+
+  publishFlow(flowId: string) {
+    return this.request<{ success: boolean }>("POST", `${flowId}/publish`);
+  }
+
   getBusinessProfile(phoneNumberId: string) {
     return this.request<{ data: Record<string, unknown>[] }>(
       "GET",

@@ -17,6 +17,8 @@ import {
 import type { Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
+import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
+import { exchangeInStore } from "../flows/screens";
 import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
 import {
@@ -47,7 +49,9 @@ export type OrganizationPart =
    * A payment provider's webhook (worker/payments/webhook-routes.ts): the edge found the
    * organization; its signature is checked with the organization's secret, in its store.
    */
-  | { kind: "payment-webhook"; hook: PaymentWebhook };
+  | { kind: "payment-webhook"; hook: PaymentWebhook }
+  /** A decrypted exchange of the booking Flow, whose token names this organization. */
+  | { kind: "flow-exchange"; exchange: FlowExchange };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
@@ -62,6 +66,7 @@ export interface PartResults {
   /** The number connected, or the refusal said as the API says it (a class does not cross RPC). */
   "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
   "payment-webhook": WebhookAnswer;
+  "flow-exchange": ExchangeOutcome;
 }
 
 type Runners = {
@@ -100,6 +105,8 @@ const runners: Runners = {
   },
   "payment-webhook": (deps, organizationId, { hook }) =>
     receivePaymentWebhook(deps, organizationId, hook),
+  "flow-exchange": (deps, organizationId, { exchange }) =>
+    exchangeInStore(deps, organizationId, exchange),
 };
 
 /** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */

@@ -18,6 +18,7 @@ import {
   aiUsage,
   auditEvents,
   awayMessageSends,
+  bookingFlows,
   bookings,
   bookingSettings,
   broadcastRecipients,
@@ -26,6 +27,7 @@ import {
   conversations,
   conversions,
   conversionSuggestions,
+  flowTokens,
   followUps,
   followUpSends,
   heldStatuses,
@@ -97,6 +99,8 @@ export const STORE_TABLES = {
   away_message_sends: storeTable(awayMessageSends, ["conversationId", "stretchEndsAt"]),
   // Payment settings stay out: their rows are sealed secrets, which no answer carries.
   payments: storeTable(payments, ID),
+  booking_flows: storeTable(bookingFlows, ["organizationId"]),
+  flow_tokens: storeTable(flowTokens, ["token"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -10,6 +10,7 @@ import type { HistoryImport, WhatsappConfig, WhatsappTestResult } from "./contra
 import { historyImportOf } from "./history-import";
 import type { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
 import { GraphError, metaGraph } from "../meta/graph";
+import { registerAfterConnecting } from "../flows/registration";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
 import type { z } from "zod";
 
@@ -145,6 +146,11 @@ export async function saveConfig(
     userId: member.userId,
     target: input.phone_number_id,
     ip: member.ip,
+  });
+  await registerAfterConnecting(deps, member.organizationId, {
+    phoneNumberId: input.phone_number_id,
+    wabaId: input.business_account_id,
+    graph: metaGraph(env, input.access_token),
   });
   return configOf(deps, row!);
 }

@@ -37,7 +37,8 @@ export interface InboundMessage {
     type?: string;
     button_reply?: { id?: string; title?: string };
     list_reply?: { id?: string; title?: string; description?: string };
-    nfm_reply?: { name?: string; body?: string };
+    /** A Flow completed: `response_json` carries its `flow_token` and the last screen's params. */
+    nfm_reply?: { name?: string; body?: string; response_json?: string };
   };
   button?: { text?: string; payload?: string };
   reaction?: { message_id?: string; emoji?: string };
@@ -116,7 +117,8 @@ export function readableContent(message: InboundMessage): ReadableContent {
     }
     case "interactive": {
       const i = message.interactive ?? {};
-      const title = i.button_reply?.title ?? i.list_reply?.title ?? i.nfm_reply?.body;
+      if (i.nfm_reply) return plain(flowCompletionLine(i.nfm_reply.response_json));
+      const title = i.button_reply?.title ?? i.list_reply?.title;
       const description = i.list_reply?.description ? ` — ${i.list_reply.description}` : "";
       return plain(title ? `${title}${description}` : "Respuesta interactiva");
     }
@@ -137,6 +139,22 @@ export function readableContent(message: InboundMessage): ReadableContent {
     default:
       return plain(`Mensaje de tipo «${message.type}»`);
   }
+}
+
+/**
+ * A Flow's completion as people read it: the booking Flow's summary ("Limpieza dental el 3 de
+ * diciembre a las 10:00", worker/flows/screens.ts), or a plain line for any other Flow.
+ */
+function flowCompletionLine(responseJson: string | undefined) {
+  let summary: unknown;
+  try {
+    summary = (JSON.parse(responseJson ?? "") as { summary?: unknown } | null)?.summary;
+  } catch {
+    summary = undefined;
+  }
+  return typeof summary === "string" && summary.trim()
+    ? `📅 Reservó desde el formulario: ${summary.trim().slice(0, 300)}`
+    : "📋 Formulario completado";
 }
 
 /** The thread's Spanish line for WhatsApp's notices about the customer's identity. */

@@ -3,6 +3,7 @@
  * (worker/whatsapp/store-delivery.ts).
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
+import { applyBookingReplies, isBookingReply } from "../flows/replies";
 import { claimAwayMessages } from "../bookings/away-message";
 import { and, eq } from "drizzle-orm";
 import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
@@ -352,6 +353,8 @@ async function ingestMessages(
   // stored on the conversation it moved; one that moved nothing names nobody to store it for.
   const renamed = new Map<string, string>();
   const followed = new Map<string, CustomerIdentity>();
+  // Answers to a booking list or Flow, by wamid: acted on once stored (worker/flows/replies.ts).
+  const bookingAnswers = new Map<string, InboundMessage>();
   const notices = arrived.map(({ message }) => message).filter(isIdentityNotice);
   notices.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
   for (const notice of notices) {
@@ -387,6 +390,7 @@ async function ingestMessages(
     }
     const sentAt = isoFromSeconds(message.timestamp);
     customers.add({ ...identity, id: uuidv7(), sentAt });
+    if (isBookingReply(message)) bookingAnswers.set(message.id, message);
     const { content, mediaId, mediaMimeType } = readableContent(message);
     const id = uuidv7();
     const word = consentOf(message);
@@ -489,6 +493,14 @@ async function ingestMessages(
       }
     }
     for (const id of answered) unanswered.delete(id);
+    await applyBookingReplies(
+      deps,
+      organizationId,
+      stored.messages.flatMap((m) => {
+        const message = m.wamid ? bookingAnswers.get(m.wamid) : undefined;
+        return message ? [{ conversationId: m.conversationId, message }] : [];
+      }),
+    );
     if (await claimAwayMessages(deps, organizationId, [...unanswered], Date.now())) {
       outcome.awayMessagesOwed = true;
     }

@@ -17,6 +17,7 @@ import { findConnection } from "./connection-service";
 import type { HistoryImport } from "./contract";
 import { historyImportOf, recordHistoryRequest } from "./history-import";
 import { GraphError, metaGraph } from "../meta/graph";
+import { registerAfterConnecting } from "../flows/registration";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
 
 type ConnectionRow = typeof whatsappConnections.$inferSelect;
@@ -247,6 +248,11 @@ export async function connectWithCode(
     target: number.id,
     metadata: { via: "facebook_login", waba_id: wabaId, ...(coexistence && { coexistence }) },
     ip: member.ip,
+  });
+  await registerAfterConnecting(deps, member.organizationId, {
+    phoneNumberId: number.id,
+    wabaId,
+    graph,
   });
   if (!coexistence) return { phone_number: number.display_phone_number };
   return { phone_number: number.display_phone_number, ...(await requestAppData(deps, saved!)) };

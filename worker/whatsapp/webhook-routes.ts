@@ -22,7 +22,7 @@ const FAILURES_PER_ADDRESS: Limit = { max: 20, windowSeconds: 60 };
  * Counts a refused call from this address; past the limit it is answered 429. Meta's signed
  * deliveries never reach this, so they are never slowed by it.
  */
-async function countRefusal(c: Context<AppContext>, kind: "signature" | "verify") {
+export async function countRefusal(c: Context<AppContext>, kind: "signature" | "verify") {
   const key = `webhook-${kind}:${addressKey(requestInfo(c).ip)}`;
   await countHit(c.var.db, key, FAILURES_PER_ADDRESS);
   await assertUnderLimit(c.var.db, key, FAILURES_PER_ADDRESS);
