@@ -13,6 +13,7 @@ import { FOLLOW_UPS_SQL } from "./store-migration-0008";
 import { HELD_STATUSES_SQL } from "./store-migration-0009";
 import { BOOKINGS_SQL } from "./store-migration-0011";
 import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
+import { SCHEDULED_WORK_SQL } from "./store-migration-0015";
 
 export interface StoreMigration {
   version: number;
@@ -102,6 +103,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 12,
     name: "marketing_limits",
     sql: MARKETING_LIMITS_SQL,
+  },
+  {
+    version: 15,
+    name: "scheduled_work",
+    sql: SCHEDULED_WORK_SQL,
   },
 ];
 
