@@ -12,6 +12,7 @@ import { call } from "../support/http";
 import { marketingOrganization, type MarketingOrganization } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch, withStoreDeps } from "../support/org-data";
 import { customerPhone, deliver } from "../support/webhooks";
+import { makeDue } from "../support/scheduled-work";
 
 type Row = Record<string, SqlStorageValue>;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -89,6 +90,7 @@ async function customerEverywhere(s: MarketingOrganization): Promise<Traces> {
   );
   await s.store.scheduleReply(s.orgId, conversationId);
   await s.store.scheduleTranscripts(s.orgId, [message!.id]);
+  await makeDue(s.store, "reply:");
   return { phone, userId, conversationId, name };
 }
 
