@@ -14,8 +14,22 @@ import { callerOrganization, type StoreCaller } from "../worker/stores/organizat
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
-import { STORE_JOB_PREFIX, type StoreJob, type StoreJobName } from "../worker/stores/store-jobs";
-import { keepEarliest, runDueJobs, wakeForDay, type JobStore } from "./store-job-runner";
+import type { StoreJobName } from "../worker/stores/store-jobs";
+import { runJob, scheduleTheUnscheduled, type JobHost } from "./store-job-runner";
+import {
+  askFor,
+  jobKey,
+  moveScheduleKeys,
+  nextDue,
+  replyKey,
+  runDueWork,
+  scheduledWork,
+  subjectOf,
+  transcriptKey,
+  type RunOutcome,
+  type ScheduledWork,
+  type WorkRunner,
+} from "./scheduler";
 import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
 import type { DeliveryPart } from "../worker/whatsapp/ingest";
 import {
@@ -47,12 +61,6 @@ const REGISTRY_RECHECK_MS = 5_000;
 /** The tombstone `erase` leaves: the only key of a deleted organization's store. */
 const ERASED = "erased";
 
-/** A voice note to transcribe: due at once, tried once (the model client retries itself). */
-interface PendingTranscript {
-  organizationId: string;
-  dueAt: number;
-}
-
 /** What a socket carries through hibernation: when its session ends (ms since the epoch). */
 interface SocketAttachment {
   expiresAt: number;
@@ -60,13 +68,6 @@ interface SocketAttachment {
 
 const expiryOf = (socket: WebSocket) =>
   (socket.deserializeAttachment() as SocketAttachment | null)?.expiresAt;
-
-interface PendingReply {
-  organizationId: string;
-  firstAt: number;
-  dueAt: number;
-  attempts: number;
-}
 
 /**
  * Ends a socket whose session is over: a `session_ended` event, then the 4001 close (the
@@ -84,8 +85,9 @@ function endSession(socket: WebSocket, reason: string) {
 /**
  * One instance per organization: its store (contract section 15, docs/decisions/0052), reached
  * by the registry's `store_id` (worker/stores/registry.ts). It holds that organization's
- * console sockets with the hibernation API, fans out events, and runs the AI replies from its
- * alarm: the schedule is durable storage, so a reply survives restarts and is retried. Its
+ * console sockets with the hibernation API, fans out events, and runs its scheduled work (AI
+ * replies, voice notes, jobs) from its one alarm (durable-objects/scheduler.ts), so that work
+ * survives restarts and is retried. Its
  * SQLite schema migrates itself when it wakes, and it serves one organization only.
  */
 export class OrganizationHub extends DurableObject<Env> implements OrganizationStoreCalls {
@@ -107,6 +109,8 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
       this.erased = (await ctx.storage.get(ERASED)) !== undefined;
       if (this.erased) return;
       const { from, to } = migrateStore(ctx.storage);
+      // The schedule the storage's keys held before migration 15 (decision 0099).
+      await moveScheduleKeys(ctx.storage);
       this.schemaVersion = to;
       if (to !== from) this.unreportedVersion = to;
     });
@@ -354,28 +358,29 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
   private async queueReply(organizationId: string, conversationId: string) {
     this.own(organizationId);
-    const key = `reply:${conversationId}`;
+    const key = replyKey(conversationId);
     const now = Date.now();
-    const current = await this.ctx.storage.get<PendingReply>(key);
-    const firstAt = current?.firstAt ?? now;
-    const pending: PendingReply = {
-      organizationId,
-      firstAt,
-      dueAt: Math.min(now + COALESCE_MS, firstAt + MAX_WAIT_MS),
-      attempts: current?.attempts ?? 0,
-    };
-    await this.ctx.storage.put(key, pending);
-    await this.armAlarm(pending.dueAt);
+    const firstAt = scheduledWork(this.ctx.storage.sql, key)?.payload.firstAt;
+    const burstAt = typeof firstAt === "number" ? firstAt : now;
+    const dueAt = Math.min(now + COALESCE_MS, burstAt + MAX_WAIT_MS);
+    askFor(
+      this.ctx.storage.sql,
+      { key, kind: "reply", dueAt, payload: { firstAt: burstAt } },
+      "latest",
+    );
+    await this.armAlarm(dueAt);
   }
 
+  /** Voice notes to transcribe: due at once, tried once (the model client retries itself). */
   private async queueTranscripts(organizationId: string, messageIds: string[]) {
     this.own(organizationId);
     const dueAt = Date.now();
-    const job: PendingTranscript = { organizationId, dueAt };
-    // Storage takes at most 128 keys per put.
-    for (let i = 0; i < messageIds.length; i += 128) {
-      const keys = messageIds.slice(i, i + 128).map((id) => [`transcript:${id}`, job]);
-      await this.ctx.storage.put(Object.fromEntries(keys));
+    for (const id of messageIds) {
+      askFor(
+        this.ctx.storage.sql,
+        { key: transcriptKey(id), kind: "transcript", dueAt },
+        "earliest",
+      );
     }
     await this.armAlarm(dueAt);
   }
@@ -410,7 +415,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
 
   private async queueJob(organizationId: string, name: StoreJobName, dueAt: number) {
     this.own(organizationId);
-    await keepEarliest(this.ctx.storage, organizationId, name, dueAt);
+    askFor(this.ctx.storage.sql, { key: jobKey(name), kind: "job", dueAt }, "earliest");
     await this.armAlarm(dueAt);
   }
 
@@ -420,14 +425,18 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    */
   async wake(organizationId: string, at: Date) {
     if (!this.serves(organizationId)) return;
-    await wakeForDay(this.jobStore(), organizationId, at);
+    // Every job without a schedule is due now; another wake the same day finds the retention
+    // not due.
+    scheduleTheUnscheduled(this.jobHost(), at);
+    await runDueWork(this.workRunner(), at);
     await this.armAlarm();
   }
 
   /**
-   * Closes the sockets whose session has ended, transcribes the queued voice notes, then runs
-   * every due reply, one after the other, then the due jobs. Nothing here waits on another
-   * path's voice note: a reply that must read one goes back for later and the others run.
+   * Closes the sockets whose session has ended, then runs the due scheduled work
+   * (durable-objects/scheduler.ts): the voice notes, the replies, the jobs. Nothing here waits
+   * on another path's voice note: a reply that must read one goes back for later and the others
+   * run.
    */
   override async alarm() {
     if (this.erased) return this.eraseAll();
@@ -438,8 +447,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
         await this.ctx.storage.setAlarm(Date.now() + REGISTRY_RECHECK_MS);
         return;
       }
-      await this.answerCustomers();
-      await runDueJobs(this.jobStore(), new Date());
+      await runDueWork(this.workRunner(), new Date());
     } catch (error) {
       if (!(error instanceof OrganizationGone)) throw error;
       // Its organization was deleted and its erase did not happen (it failed, or was never
@@ -472,76 +480,79 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     }
   }
 
-  /** The due transcripts, then the due replies (`alarm`). */
-  private async answerCustomers() {
-    const closedAt = Date.now();
-    const transcripts = await this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" });
-    for (const [key, job] of transcripts) {
-      if (this.erased) return;
-      if (job.dueAt > closedAt) continue;
-      try {
-        // A note another path holds is that path's to finish: waiting here would hold every
-        // reply of the organization (an abandoned claim is swept back after its lease).
-        const deps = this.depsFor(job.organizationId);
-        await transcribeMessage(deps, job.organizationId, key.slice("transcript:".length), {
-          waitForOtherPath: false,
-        });
-      } catch (error) {
-        // Left "pending": the next reply to that conversation transcribes it first, and the
-        // sweep takes it again once it is stuck (this store's job).
-        console.error("transcription abandoned", key, error);
-        await keepEarliest(
-          this.ctx.storage,
-          job.organizationId,
-          "transcripts",
-          Date.now() + STUCK_TRANSCRIPT_MS,
-        );
-      }
-      await this.ctx.storage.delete(key);
+  /** How the scheduler runs this store's due work (durable-objects/scheduler.ts). */
+  private workRunner(): WorkRunner {
+    return {
+      storage: this.ctx.storage,
+      stopped: () => this.erased,
+      run: (work, at) => this.runWork(work, at),
+    };
+  }
+
+  /** One row of the store's scheduled work, for the store's own organization. */
+  private async runWork(work: ScheduledWork, at: Date): Promise<RunOutcome> {
+    const organizationId = this.claimedOwner();
+    // A store no call has claimed holds no work of anyone's.
+    if (organizationId === null) return { next: null, attempts: 0 };
+    const subject = subjectOf(work);
+    switch (work.kind) {
+      case "transcript":
+        await this.transcribe(organizationId, subject);
+        return { next: null, attempts: 0 };
+      case "reply":
+        return this.answer(organizationId, subject, work.attempts);
+      case "job":
+        return { next: await runJob(this.jobHost(), subject, at, organizationId), attempts: 0 };
     }
-    const now = Date.now();
-    const pending = await this.ctx.storage.list<PendingReply>({ prefix: "reply:" });
-    for (const [key, reply] of pending) {
-      if (this.erased) return;
-      if (reply.dueAt > now) continue;
-      const conversationId = key.slice("reply:".length);
-      try {
-        const deps = this.depsFor(reply.organizationId);
-        const outcome = await replyToConversation(deps, reply.organizationId, conversationId);
-        if (outcome === "later") await this.postponeIfUnchanged(key, reply);
-        else await this.deleteIfUnchanged(key, reply);
-      } catch (error) {
-        // Any failure is tried again, a passing one of D1 or of this store as much as the
-        // model's (a reply already sent is never sent again: the customer no longer spoke
-        // last). The last one is shown on the conversation: the customer waits for a person.
-        const delay = RETRY_DELAYS_MS[reply.attempts];
-        if (delay !== undefined) {
-          await this.ctx.storage.put(key, {
-            ...reply,
-            attempts: reply.attempts + 1,
-            dueAt: Date.now() + delay,
-          });
-        } else {
-          console.error("AI reply abandoned", conversationId, error);
-          if (!(error instanceof ModelError)) {
-            await Promise.resolve()
-              .then(() =>
-                replyAbandoned(
-                  this.depsFor(reply.organizationId),
-                  reply.organizationId,
-                  conversationId,
-                ),
-              )
-              .catch((failed: unknown) => console.error("AI reply failure not shown", failed));
-          }
-          await this.deleteIfUnchanged(key, reply);
-        }
+  }
+
+  /** A voice note, transcribed once. */
+  private async transcribe(organizationId: string, messageId: string) {
+    try {
+      // A note another path holds is that path's to finish: waiting here would hold every
+      // reply of the organization (an abandoned claim is swept back after its lease).
+      await transcribeMessage(this.depsFor(organizationId), organizationId, messageId, {
+        waitForOtherPath: false,
+      });
+    } catch (error) {
+      // Left "pending": the next reply to that conversation transcribes it first, and the
+      // sweep takes it again once it is stuck (this store's job).
+      console.error("transcription abandoned", messageId, error);
+      await this.queueJob(organizationId, "transcripts", Date.now() + STUCK_TRANSCRIPT_MS);
+    }
+  }
+
+  /**
+   * The agent's answer to a conversation. One waiting for another path's voice note goes back
+   * for later. Any failure is tried again, a passing one of D1 or of this store as much as the
+   * model's (a reply already sent is never sent again: the customer no longer spoke last); the
+   * last one is shown on the conversation: the customer waits for a person.
+   */
+  private async answer(
+    organizationId: string,
+    conversationId: string,
+    attempts: number,
+  ): Promise<RunOutcome> {
+    try {
+      const deps = this.depsFor(organizationId);
+      const outcome = await replyToConversation(deps, organizationId, conversationId);
+      if (outcome === "later") return { next: Date.now() + HELD_NOTE_RETRY_MS, attempts };
+      return { next: null, attempts: 0 };
+    } catch (error) {
+      const delay = RETRY_DELAYS_MS[attempts];
+      if (delay !== undefined) return { next: Date.now() + delay, attempts: attempts + 1 };
+      console.error("AI reply abandoned", conversationId, error);
+      if (!(error instanceof ModelError)) {
+        await Promise.resolve()
+          .then(() => replyAbandoned(this.depsFor(organizationId), organizationId, conversationId))
+          .catch((failed: unknown) => console.error("AI reply failure not shown", failed));
       }
+      return { next: null, attempts: 0 };
     }
   }
 
   /** What the store's jobs work with (durable-objects/store-job-runner.ts). */
-  private jobStore(): JobStore {
+  private jobHost(): JobHost {
     return {
       storage: this.ctx.storage,
       depsFor: (organizationId) => this.depsFor(organizationId),
@@ -576,48 +587,24 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     });
   }
 
-  /** A message that arrived while replying re-scheduled the key: keep that new schedule. */
-  private async deleteIfUnchanged(key: string, handled: PendingReply) {
-    const now = await this.ctx.storage.get<PendingReply>(key);
-    if (now && now.dueAt === handled.dueAt && now.attempts === handled.attempts) {
-      await this.ctx.storage.delete(key);
-    }
-  }
-
-  /** A reply waiting for a voice note goes back for later, unless a message re-scheduled it. */
-  private async postponeIfUnchanged(key: string, handled: PendingReply) {
-    const now = await this.ctx.storage.get<PendingReply>(key);
-    if (now && now.dueAt === handled.dueAt && now.attempts === handled.attempts) {
-      await this.ctx.storage.put(key, { ...handled, dueAt: Date.now() + HELD_NOTE_RETRY_MS });
-    }
-  }
-
   /**
-   * Points the alarm at the earliest due job or socket expiry; after a schedule, only when it
-   * is sooner.
+   * Points the alarm at the earliest due row of the scheduled work or socket expiry; after a
+   * schedule, only when it is sooner.
    */
   private async armAlarm(dueAt?: number) {
     if (dueAt !== undefined) {
-      // Scheduling is on the webhook's path: no listing of every pending reply here.
+      // Scheduling is on the webhook's path: no reading of the schedule here.
       const current = await this.ctx.storage.getAlarm();
       if (current === null || dueAt < current) await this.ctx.storage.setAlarm(dueAt);
       return;
     }
-    const [replies, transcripts, jobs] = await Promise.all([
-      this.ctx.storage.list<PendingReply>({ prefix: "reply:" }),
-      this.ctx.storage.list<PendingTranscript>({ prefix: "transcript:" }),
-      this.ctx.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX }),
-    ]);
     // Only sessions still to end: a socket closed for its expiry may still be listed.
     const now = Date.now();
     const expiries = this.ctx
       .getWebSockets()
       .flatMap((socket) => expiryOf(socket) ?? [])
       .filter((expiresAt) => expiresAt > now);
-    const next = Math.min(
-      ...[...replies.values(), ...transcripts.values(), ...jobs.values()].map((p) => p.dueAt),
-      ...expiries,
-    );
+    const next = Math.min(nextDue(this.ctx.storage.sql) ?? Infinity, ...expiries);
     if (Number.isFinite(next)) await this.ctx.storage.setAlarm(next);
     else await this.ctx.storage.deleteAlarm();
   }

@@ -1,6 +1,6 @@
 /**
- * The store's side of its jobs (worker/stores/store-jobs.ts): recording when each is due, and
- * running the due ones, from its alarm or the daily wake, with the store's own data.
+ * The store's jobs (worker/stores/store-jobs.ts): what each one's run does, with the store's own
+ * data. When they run is the store's scheduler's (durable-objects/scheduler.ts).
  */
 import type { StoreDeps } from "../worker/http/deps";
 import { resumeStuckTranscripts } from "../worker/ai/transcribe";
@@ -10,30 +10,17 @@ import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
 import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
 import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
-import { OrganizationGone } from "../worker/stores/registry";
-import {
-  STORE_JOBS,
-  STORE_JOB_PREFIX,
-  isStoreJob,
-  storeJobKey,
-  type StoreJob,
-  type StoreJobName,
-} from "../worker/stores/store-jobs";
+import { STORE_JOBS, isStoreJob, type StoreJobName } from "../worker/stores/store-jobs";
+import { askIfAbsent, jobKey } from "./scheduler";
 import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
 import { releaseExpiredHolds } from "../worker/bookings/service";
 import { expireLinks } from "../worker/payments/service";
 import { sendAwayMessages } from "../worker/bookings/away-message";
 
 const DAY_MS = 24 * 60 * 60_000;
-/**
- * A job being run is due again this long after it started, should the run never finish (the
- * store restarted). Longer than any run (retention stops starting deletes after five minutes),
- * so that the alarm and the daily wake never start a second run beside one still going.
- */
-const RUN_LEASE_MS = 15 * 60_000;
 
 /** What the jobs need of the store. */
-export interface JobStore {
+export interface JobHost {
   storage: DurableObjectStorage;
   /** What a job works with: the organization's data, its sockets and jobs, in the store. */
   depsFor: (organizationId: string) => StoreDeps;
@@ -44,7 +31,7 @@ export interface JobStore {
 /** Each job's run, answering when it is next due (null: nothing is left to do). */
 export type JobRuns = Record<
   StoreJobName,
-  (deps: StoreDeps, at: Date, organizationId: string, store: JobStore) => Promise<number | null>
+  (deps: StoreDeps, at: Date, organizationId: string, host: JobHost) => Promise<number | null>
 >;
 
 export const JOB_RUNS: JobRuns = {
@@ -61,12 +48,12 @@ export const JOB_RUNS: JobRuns = {
   // cron leaves this store alone tomorrow. Then every job without a schedule is made due: a
   // schedule lost on its way here (the call failed after the work was committed) costs a day
   // at most, never the work.
-  retention: async (deps, at, organizationId, store) => {
+  retention: async (deps, at, organizationId, host) => {
     // A backlog goes on at once, a run at a time, so that deliveries get in between; the day's
     // other work waits for the run that completes.
     if (!(await runRetention(deps, at)).complete) return Date.now();
-    await store.reportDay(organizationId, at);
-    await scheduleTheUnscheduled(store, organizationId, at);
+    await host.reportDay(organizationId, at);
+    scheduleTheUnscheduled(host, at);
     return Date.now() + DAY_MS;
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
@@ -78,16 +65,11 @@ export const JOB_RUNS: JobRuns = {
   // What is due, a couple of seconds at a time; then when the next wait is over.
   follow_ups: (deps, at, organizationId) => runFollowUps(deps, organizationId, at),
   // Statuses a send could not apply, still held: applied, then again at once while more are left.
-  held_statuses: async (deps, _at, organizationId, store) => {
+  held_statuses: async (deps, _at, organizationId) => {
     const applied = await applyStrandedStatuses(deps, organizationId);
     await deps.publish(...applied.events);
     if (applied.broadcastResultsChanged) {
-      await keepEarliest(
-        store.storage,
-        organizationId,
-        "broadcasts",
-        Date.now() + STATS_DEBOUNCE_MS,
-      );
+      await deps.schedule("broadcasts", Date.now() + STATS_DEBOUNCE_MS);
     }
     return applied.more ? Date.now() : null;
   },
@@ -99,53 +81,20 @@ export const JOB_RUNS: JobRuns = {
   payment_links: (deps, at, organizationId) => expireLinks(deps, organizationId, at),
 };
 
-/** Records that a job is due at `dueAt`, whenever it was due before. */
-export const putJob = (
-  storage: DurableObjectStorage,
-  organizationId: string,
-  name: StoreJobName,
-  dueAt: number,
-) => storage.put(storeJobKey(name), { organizationId, dueAt } satisfies StoreJob);
-
 /**
- * Records that a job is due at `dueAt`, unless it is already due sooner. While a run holds the
- * job (its lease), the time is kept beside it (`asked`), sooner or later than the lease: the
- * run's end keeps it, and nothing starts a second run beside the first meanwhile.
+ * A job's run (a row `job:<name>` of the store's scheduled work, durable-objects/scheduler.ts):
+ * answers when it is next due. A row of a job this release does not know (another release left
+ * it) is deleted: the alarm would otherwise wake for it again and again.
  */
-export async function keepEarliest(
-  storage: DurableObjectStorage,
+export async function runJob(
+  host: JobHost,
+  name: string,
+  at: Date,
   organizationId: string,
-  name: StoreJobName,
-  dueAt: number,
-) {
-  const current = await storage.get<StoreJob>(storeJobKey(name));
-  if (current?.running) {
-    if (dueAt < (current.asked ?? Infinity)) {
-      await storage.put(storeJobKey(name), { ...current, asked: dueAt } satisfies StoreJob);
-    }
-  } else if (!current || dueAt < current.dueAt) {
-    await putJob(storage, organizationId, name, dueAt);
-  }
-}
-
-/**
- * Runs the jobs due at `at` (the alarm's time, or the daily cron's), one after the other; `runs`
- * is what each job does (a test lends its own to watch the leases).
- */
-export async function runDueJobs(store: JobStore, at: Date, runs = JOB_RUNS) {
-  const keys = await store.storage.list<StoreJob>({ prefix: STORE_JOB_PREFIX });
-  for (const key of keys.keys()) {
-    const name = key.slice(STORE_JOB_PREFIX.length);
-    // A job another release left: the alarm would otherwise wake for it again and again.
-    if (!isStoreJob(name)) {
-      await store.storage.delete(key);
-      continue;
-    }
-    // Read again: the job before may have awaited for long, and the alarm and the daily wake
-    // may run side by side; one of them has leased it since the list was read.
-    const job = await store.storage.get<StoreJob>(key);
-    if (job && job.dueAt <= at.getTime()) await runJob(store, name, job, at, runs);
-  }
+  runs = JOB_RUNS,
+): Promise<number | null> {
+  if (!isStoreJob(name)) return null;
+  return runs[name](host.depsFor(organizationId), at, organizationId, host);
 }
 
 /**
@@ -153,57 +102,6 @@ export async function runDueJobs(store: JobStore, at: Date, runs = JOB_RUNS) {
  * was cut off after it was committed (a conversion's retry, a broadcast). One that finds
  * nothing to do ends at once.
  */
-async function scheduleTheUnscheduled(store: JobStore, organizationId: string, at: Date) {
-  for (const name of STORE_JOBS) {
-    if (!(await store.storage.get(storeJobKey(name)))) {
-      await putJob(store.storage, organizationId, name, at.getTime());
-    }
-  }
-}
-
-/**
- * The daily cron's call, for a store that missed its day: every job without a schedule is due
- * now, then what is due runs. Another call the same day finds the retention not due.
- */
-export async function wakeForDay(store: JobStore, organizationId: string, at: Date) {
-  await scheduleTheUnscheduled(store, organizationId, at);
-  await runDueJobs(store, at);
-}
-
-/** Runs one job under a lease, then keeps it for its next due time. */
-async function runJob(store: JobStore, name: StoreJobName, job: StoreJob, at: Date, runs: JobRuns) {
-  const key = storeJobKey(name);
-  const lease = Date.now() + RUN_LEASE_MS;
-  const leased: StoreJob = { organizationId: job.organizationId, dueAt: lease, running: true };
-  await store.storage.put(key, leased);
-  let next: number | null = lease;
-  try {
-    next = await runOnStoreData(store, name, job.organizationId, at, runs);
-  } catch (error) {
-    // A deleted organization's store erases itself (its alarm); any other job is due again
-    // when the lease ends.
-    if (error instanceof OrganizationGone) throw error;
-    console.error("store job failed", name, job.organizationId, error);
-  }
-  const current = await store.storage.get<StoreJob>(key);
-  // Gone: the store was erased while the job ran.
-  if (!current) return;
-  // What was asked for while it ran (a send that failed again; a broadcast scheduled for
-  // tomorrow, committed after the run read) is kept: a run that then finds nothing ends.
-  const scheduledMeanwhile = current.running ? Infinity : current.dueAt;
-  const dueAt = Math.min(next ?? Infinity, scheduledMeanwhile, current.asked ?? Infinity);
-  if (Number.isFinite(dueAt)) await putJob(store.storage, job.organizationId, name, dueAt);
-  else await store.storage.delete(key);
-}
-
-/** A job runs on the store's data. */
-async function runOnStoreData(
-  store: JobStore,
-  name: StoreJobName,
-  organizationId: string,
-  at: Date,
-  runs: JobRuns,
-) {
-  const deps = store.depsFor(organizationId);
-  return runs[name](deps, at, organizationId, store);
+export function scheduleTheUnscheduled(host: JobHost, at: Date) {
+  for (const name of STORE_JOBS) askIfAbsent(host.storage.sql, jobKey(name), "job", at.getTime());
 }

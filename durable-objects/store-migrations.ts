@@ -15,6 +15,7 @@ import { BOOKINGS_SQL } from "./store-migration-0011";
 import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
 import { PAYMENTS_SQL } from "./store-migration-0013";
 import { BOOKING_FLOW_SQL } from "./store-migration-0014";
+import { SCHEDULED_WORK_SQL } from "./store-migration-0015";
 import { AGENT_ACTS_SQL } from "./store-migration-0016";
 
 export interface StoreMigration {
@@ -115,6 +116,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 14,
     name: "booking_flow",
     sql: BOOKING_FLOW_SQL,
+  },
+  {
+    version: 15,
+    name: "scheduled_work",
+    sql: SCHEDULED_WORK_SQL,
   },
   {
     version: 16,

@@ -21,6 +21,7 @@ import {
   scriptModel,
 } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+import { keysUnder } from "../support/scheduled-work";
 
 /** An organization whose number answers with an active AI agent by default. */
 async function setup(agentValues: Record<string, unknown> = {}) {
@@ -49,9 +50,7 @@ async function conversationOf(organizationId: string, phone: string) {
 
 /** The replies the organization's hub has scheduled. */
 async function scheduledReplies(hub: DurableObjectStub<OrganizationStoreCalls>) {
-  return runInDurableObject(hub, async (_instance, state) => [
-    ...(await state.storage.list({ prefix: "reply:" })).keys(),
-  ]);
+  return keysUnder(hub, "reply:");
 }
 
 describe("auto-reply", () => {

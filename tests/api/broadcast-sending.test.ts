@@ -3,12 +3,11 @@
 // and cancel, scheduling and quiet hours, the daily messaging limit, Meta's statuses by
 // `biz_opaque_callback_data`, replies, sales, cost, and `broadcast_update`.
 import { env } from "cloudflare:workers";
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
 import type { Broadcast, SendInput } from "../../worker/broadcasts/contract";
-import type { StoreJob } from "../../worker/stores/store-jobs";
 import { quietHoursEnd } from "../../worker/organizations/contract";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
@@ -26,6 +25,7 @@ import { orgFirst, orgSql, orgSqlBatch, setStoreFull } from "../support/org-data
 import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, graphRequests, secondsAgo } from "../support/webhooks";
+import { workOf } from "../support/scheduled-work";
 
 type Row = Record<string, any>;
 
@@ -303,10 +303,8 @@ describe("sending a broadcast", () => {
       await runDurableObjectAlarm(s.store);
       // Settled once no run holds the job (the alarm may run it by itself): due after a pause.
       await vi.waitFor(async () => {
-        const job = await runInDurableObject(s.store, (_, state) =>
-          state.storage.get<StoreJob>("job:broadcasts"),
-        );
-        expect(job?.running).toBeUndefined();
+        const job = await workOf(s.store, "job:broadcasts");
+        expect(job?.leaseUntil).toBeNull();
         expect(job!.dueAt).toBeGreaterThanOrEqual(before + 25_000);
       });
       expect(await states(), `refusal ${refused}`).toContainEqual([throttled, "pending"]);

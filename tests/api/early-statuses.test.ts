@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { organizationStore } from "../../worker/stores/registry";
@@ -21,6 +21,7 @@ import {
   heldRequests,
   releaseHeld,
 } from "../support/webhooks";
+import { makeDue, workOf } from "../support/scheduled-work";
 
 /**
  * Meta's answer to a send and the statuses of the message it sent race: under load a status
@@ -189,24 +190,14 @@ describe("a status that arrives before the send is answered", () => {
 
     // The send asked its store to try again; run now, the job applies it and ends.
     const store = await organizationStore(env, orgId);
-    await vi.waitFor(async () => {
-      const job = await runInDurableObject(store, (_, state) =>
-        state.storage.get<{ dueAt: number }>("job:held_statuses"),
-      );
-      expect(job).toBeDefined();
-    });
-    await runInDurableObject(store, async (_, state) => {
-      const job = await state.storage.get<{ dueAt: number }>("job:held_statuses");
-      await state.storage.put("job:held_statuses", { ...job, dueAt: Date.now() - 1 });
-    });
+    await vi.waitFor(async () => expect(await workOf(store, "job:held_statuses")).toBeDefined());
+    await makeDue(store, "job:held_statuses");
     await runDurableObjectAlarm(store);
     expect(
       await orgFirst(orgId, "SELECT status, billable FROM messages WHERE wamid = ?", id),
     ).toEqual({ status: "delivered", billable: 1 });
     expect(await heldCount(orgId, id)).toBe(0);
-    expect(
-      await runInDurableObject(store, (_, state) => state.storage.get("job:held_statuses")),
-    ).toBeUndefined();
+    expect(await workOf(store, "job:held_statuses")).toBeUndefined();
   });
 
   it("failing again never fails the delivery of the message's next status, and keeps when it first came", async () => {

@@ -1,6 +1,5 @@
 // Fault: Meta is down when the AI's reply goes out. The bot's message is kept as failed with
 // Meta's reason, the hub does not answer a second time, and "Reintentar" sends that same row.
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
@@ -16,6 +15,7 @@ import {
   modelRequests,
 } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+import { keysUnder } from "../support/scheduled-work";
 
 describe("Meta down when the AI replies", () => {
   it("keeps the bot's reply failed with Meta's reason, answers once, and Reintentar sends it", async () => {
@@ -57,9 +57,7 @@ describe("Meta down when the AI replies", () => {
     });
 
     // The hub holds no retry for it, and running the alarm again answers nothing new.
-    const pending = await runInDurableObject(hub, async (_i, state) => [
-      ...(await state.storage.list({ prefix: "reply:" })).keys(),
-    ]);
+    const pending = await keysUnder(hub, "reply:");
     expect(pending).toEqual([]);
     await runDueReplies(hub);
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);

@@ -3,7 +3,7 @@
 // a broadcast), and the store's `follow_ups` job: text inside the window and a template outside
 // it, once per wait and up to `max_per_conversation`, the longest due step of a sequence only,
 // never to old waits of a new rule, consent, quiet hours, the free entry point mark, stats.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import {
@@ -13,7 +13,6 @@ import {
   messageEcho,
 } from "../fakes/whatsapp-payloads.mjs";
 import type { FollowUp } from "../../worker/follow-ups/contract";
-import type { StoreJob } from "../../worker/stores/store-jobs";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
 import {
@@ -27,6 +26,7 @@ import {
 } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch } from "../support/org-data";
 import { customerPhone, deliver, failNext, graphRequests } from "../support/webhooks";
+import { workOf } from "../support/scheduled-work";
 
 type Row = Record<string, any>;
 type Setup = MarketingOrganization;
@@ -65,8 +65,7 @@ async function runJob(s: Setup) {
   await runDurableObjectAlarm(s.store);
 }
 
-const jobOf = (s: Setup) =>
-  runInDurableObject(s.store, (_, state) => state.storage.get<StoreJob>("job:follow_ups"));
+const jobOf = (s: Setup) => workOf(s.store, "job:follow_ups");
 
 async function ruleOf(owner: Owner, id: string) {
   const res = await answer(api(owner.token)["follow-ups"][":id"].$get({ param: { id } }));
@@ -552,7 +551,7 @@ describe("the follow-ups job", () => {
       // Settled once no run holds the job: it goes on after a pause.
       await vi.waitFor(async () => {
         const job = await jobOf(s);
-        expect(job?.running).toBeUndefined();
+        expect(job?.leaseUntil).toBeNull();
         expect(job!.dueAt).toBeGreaterThanOrEqual(before + 25_000);
       });
       // Nothing recorded of the refused send: the wait is due again.

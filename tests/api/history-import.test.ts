@@ -2,7 +2,7 @@
 // number from the app asks Meta for its address book and history once, and the history Meta
 // sends is held at once and imported by the organization's store in the background, in time
 // order, once per wamid, counting for nothing (no reply, unread, window or conversion).
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
@@ -36,6 +36,7 @@ import {
   isoOfSeconds,
   modelRequests,
 } from "../support/webhooks";
+import { keysUnder } from "../support/scheduled-work";
 
 const F = GRAPH_FIXTURES;
 type Client = ReturnType<typeof api>;
@@ -401,9 +402,7 @@ describe("the app's history", () => {
     const conversation = (await conversationOf(organizationId, phone))!;
     expect(conversation).toMatchObject({ unread_count: 0, last_inbound_at: null });
     const store = await organizationStore(env, organizationId);
-    const replies = await runInDurableObject(store, async (_, state) => [
-      ...(await state.storage.list({ prefix: "reply:" })).keys(),
-    ]);
+    const replies = await keysUnder(store, "reply:");
     expect(replies).toEqual([]);
     await runDueReplies(store);
     expect(await botMessages(organizationId, conversation.id)).toEqual([]);

@@ -1,6 +1,8 @@
 // Jobs live with the data (contract section 15): an organization's Conversions API retries are
 // run by its store's alarm and its retention by the store, woken by the daily cron once a day
-// when its alarm missed it.
+// when its alarm missed it. The store's one scheduler (durable-objects/scheduler.ts, decision
+// 0099): a due row runs once, under a lease, even with two runners at once; a time asked during
+// a run is kept; a run that throws is tried again later; the keys of before move into it.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -9,23 +11,28 @@ import { conversions } from "../../worker/db/store-schema";
 import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { organizationStore } from "../../worker/stores/registry";
-import type { StoreJob } from "../../worker/stores/store-jobs";
 import {
-  JOB_RUNS,
-  keepEarliest,
-  runDueJobs,
-  type JobRuns,
-  type JobStore,
-} from "../../durable-objects/store-job-runner";
-import type { OrganizationHub } from "../../durable-objects/organization-hub";
-import type { StoreDeps } from "../../worker/http/deps";
+  askFor,
+  jobKey,
+  LEASE_MS,
+  retryDelay,
+  runDueWork,
+  scheduledWork,
+  type RunOutcome,
+  type ScheduledWork,
+  type WorkRunner,
+} from "../../durable-objects/scheduler";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { runCron } from "../support/cron";
 import { seedMessage } from "../support/db";
-import { createConversation, createOwner, randomIp } from "../support/factories";
+import { connectWhatsapp } from "../support/db";
+import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { orgSql, withOrgDb } from "../support/org-data";
-import { failNext, graphRequests } from "../support/webhooks";
+import { botMessages } from "../support/replies";
+import { makeDue, workOf, workUnder } from "../support/scheduled-work";
+import { customerPhone, deliver, failNext, graphRequests } from "../support/webhooks";
+import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 
 const F = GRAPH_FIXTURES;
 const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
@@ -42,10 +49,7 @@ async function organization() {
 type Store = Awaited<ReturnType<typeof organization>>["store"];
 
 /** The jobs the store holds, by key. */
-const storeJobs = async (store: Store) =>
-  Object.fromEntries(
-    await runInDurableObject(store, (_, state) => state.storage.list<StoreJob>({ prefix: "job:" })),
-  );
+const storeJobs = (store: Store) => workUnder(store, "job:");
 
 /** Polls until `read` finds something: work left to the request's or the store's waitUntil. */
 async function until<T>(read: () => Promise<T | null | undefined>, what: string): Promise<T> {
@@ -98,15 +102,16 @@ const requestsWith = async (eventId: string) =>
   );
 
 /** A conversion's retry, and the store's job for it, due now. */
-const retryTimeComes = (store: Store, conversionId: string, job: StoreJob) =>
-  runInDurableObject(store, async (_, state) => {
+async function retryTimeComes(store: Store, conversionId: string) {
+  await runInDurableObject(store, (_, state) => {
     state.storage.sql.exec(
       "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
       new Date(Date.now() - 1000).toISOString(),
       conversionId,
     );
-    await state.storage.put("job:capi", { ...job, dueAt: Date.now() - 1 });
   });
+  await makeDue(store, "job:capi");
+}
 
 describe("Conversions API retries", () => {
   it("are run by the store's alarm", async () => {
@@ -116,13 +121,13 @@ describe("Conversions API retries", () => {
 
     // The store holds the retry, at its time, and its alarm is set for it.
     const job = await until(async () => (await storeJobs(store))["job:capi"], "the retry job");
-    expect(job).toEqual({ organizationId: owner.organization.id, dueAt: retryAt });
+    expect(job).toMatchObject({ kind: "job", dueAt: retryAt, leaseUntil: null, attempts: 0 });
     const alarm = await runInDurableObject(store, (_, state) => state.storage.getAlarm());
     expect(alarm).not.toBeNull();
     expect(alarm!).toBeLessThanOrEqual(retryAt);
 
     // The retry's time comes: the store's alarm sends it.
-    await retryTimeComes(store, failed.id, job!);
+    await retryTimeComes(store, failed.id);
     expect(await runDurableObjectAlarm(store)).toBe(true);
     const sent = await conversionOf(owner.organization.id, failed.id);
     expect(sent).toMatchObject({ capiStatus: "sent", capiAttempts: 2, capiNextAttemptAt: null });
@@ -136,47 +141,43 @@ describe("Conversions API retries", () => {
   });
 });
 
-/**
- * The store's side of its jobs as its alarm lends it (its storage and deps), with the day's
- * report a test may watch.
- */
-function jobStoreOf(
-  instance: OrganizationHub,
+/** A runner of the store's due rows whose runs are `run` (a run the test watches). */
+const runnerOf = (
   state: DurableObjectState,
-  parts: Partial<Pick<JobStore, "reportDay">> = {},
-): JobStore {
-  return {
-    storage: state.storage,
-    depsFor: (organizationId) =>
-      (instance as unknown as { depsFor(id: string): StoreDeps }).depsFor(organizationId),
-    reportDay: async () => {},
-    ...parts,
-  };
-}
+  run: (work: ScheduledWork) => Promise<RunOutcome>,
+): WorkRunner => ({ storage: state.storage, stopped: () => false, run });
 
-/** The jobs' runs, with the Conversions API's played by `capi` (a run the test watches). */
-const withCapi = (capi: JobRuns["capi"]): JobRuns => ({ ...JOB_RUNS, capi });
-
-/** Two runners of the due jobs, the second starting while the first's first job runs. */
-async function twoRunnersAtOnce(jobStore: JobStore, runs: JobRuns) {
-  const first = runDueJobs(jobStore, new Date(), runs);
+/** Two runners of the due rows, the second starting while the first's first run is under way. */
+async function twoRunnersAtOnce(runner: WorkRunner) {
+  const first = runDueWork(runner, new Date());
   await new Promise((resolve) => setTimeout(resolve, 100));
-  await Promise.all([first, runDueJobs(jobStore, new Date(), runs)]);
+  await Promise.all([first, runDueWork(runner, new Date())]);
 }
 
-describe("the store's jobs", () => {
-  it("recover a schedule lost on its way: the store's day makes due every job it holds none for", async () => {
+/** Restarts the store (a deploy, an eviction): the next call wakes it, through a new stub. */
+async function wake(store: Store, organizationId: string, reason: string) {
+  await runInDurableObject(store, (_, state) => state.abort(reason)).catch(
+    () => undefined, // abort() ends the call that asked for it too
+  );
+  return organizationStore(env, organizationId);
+}
+
+const dueNow = (state: DurableObjectState, key: string) =>
+  askFor(state.storage.sql, { key, kind: "job", dueAt: Date.now() - 1 }, "earliest");
+
+const done: RunOutcome = { next: null, attempts: 0 };
+
+describe("the store's scheduler", () => {
+  it("recovers a schedule lost on its way: the store's day makes due every job it holds none for", async () => {
     const { owner, store } = await organization();
     const failed = await leadMetaRefusedOnce(owner);
     await until(async () => (await storeJobs(store))["job:capi"], "the retry job");
     // The call that scheduled the retry failed after the conversion was committed; the store's
     // day comes, and the retry's time.
     await runInDurableObject(store, async (_, state) => {
-      await state.storage.delete("job:capi");
-      await state.storage.put("job:retention", {
-        organizationId: owner.organization.id,
-        dueAt: Date.now() - 1,
-      });
+      state.storage.sql.exec("DELETE FROM scheduled_work WHERE key = 'job:capi'");
+      dueNow(state, jobKey("retention"));
+      await state.storage.setAlarm(Date.now());
       state.storage.sql.exec(
         "UPDATE conversions SET capi_next_attempt_at = ? WHERE id = ?",
         new Date(Date.now() - 1000).toISOString(),
@@ -194,79 +195,193 @@ describe("the store's jobs", () => {
     });
   });
 
-  it("run once when the alarm and the daily wake overlap: each reads the job again before it runs it", async () => {
-    const { owner, store } = await organization();
-    const organizationId = owner.organization.id;
-    const retentionRuns = await runInDurableObject(
-      store,
-      async (instance: OrganizationHub, state) => {
-        let days = 0;
-        const jobStore = jobStoreOf(instance, state, {
-          reportDay: async () => {
-            days += 1;
-          },
-        });
-        // A job listed before the retention that takes a while (Meta, D1).
-        const slow = withCapi(async () => {
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          return null;
-        });
-        const due = { organizationId, dueAt: Date.now() - 1 };
-        await state.storage.put({ "job:capi": due, "job:retention": due });
-        await twoRunnersAtOnce(jobStore, slow);
-        return days;
-      },
-    );
-    expect(retentionRuns).toBe(1);
+  it("runs a due row once, and once only when two runners race (the alarm and the daily wake)", async () => {
+    const { store } = await organization();
+    const runs = await runInDurableObject(store, async (_, state) => {
+      const runs: Record<string, number> = {};
+      dueNow(state, "job:capi");
+      dueNow(state, "job:retention");
+      // The first row takes a while (Meta, D1): the second runner starts meanwhile.
+      await twoRunnersAtOnce(
+        runnerOf(state, async (work) => {
+          runs[work.key] = (runs[work.key] ?? 0) + 1;
+          if (work.key === "job:capi") await new Promise((resolve) => setTimeout(resolve, 300));
+          return done;
+        }),
+      );
+      return { ...runs, left: state.storage.sql.exec("SELECT * FROM scheduled_work").toArray() };
+    });
+    expect(runs).toEqual({ "job:capi": 1, "job:retention": 1, left: [] });
   });
 
-  it("never start a second run beside one under way, when the run itself asks for the job sooner", async () => {
-    const { owner, store } = await organization();
-    const organizationId = owner.organization.id;
-    const { runs, overlapped, job } = await runInDurableObject(
-      store,
-      async (instance: OrganizationHub, state) => {
-        let running = 0;
-        let runs = 0;
-        let overlapped = false;
-        // A run that, halfway, asks for its job now (a conversion it just failed to send).
-        const asking = withCapi(async () => {
-          runs += 1;
-          running += 1;
-          overlapped ||= running > 1;
-          await keepEarliest(state.storage, organizationId, "capi", Date.now());
-          await new Promise((resolve) => setTimeout(resolve, 300));
-          running -= 1;
-          return null;
-        });
-        await state.storage.put("job:capi", { organizationId, dueAt: Date.now() - 1 });
-        await twoRunnersAtOnce(jobStoreOf(instance, state), asking);
-        const job = await state.storage.get<StoreJob>("job:capi");
-        return { runs, overlapped, job };
-      },
-    );
+  it("never starts a second run beside one under way, when the run itself asks for its row sooner", async () => {
+    const { store } = await organization();
+    const { runs, overlapped, job } = await runInDurableObject(store, async (_, state) => {
+      let running = 0;
+      let runs = 0;
+      let overlapped = false;
+      // A run that, halfway, asks for its row now (a conversion it just failed to send).
+      const asking = runnerOf(state, async () => {
+        runs += 1;
+        running += 1;
+        overlapped ||= running > 1;
+        askFor(state.storage.sql, { key: "job:capi", kind: "job", dueAt: Date.now() }, "earliest");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        running -= 1;
+        return done;
+      });
+      dueNow(state, "job:capi");
+      await twoRunnersAtOnce(asking);
+      return { runs, overlapped, job: scheduledWork(state.storage.sql, "job:capi") };
+    });
     expect(overlapped).toBe(false);
     expect(runs).toBe(1);
     // What it asked for is kept: due now, for the next runner.
     expect(job!.dueAt).toBeLessThanOrEqual(Date.now());
-    expect(job!.running).toBeUndefined();
+    expect(job!.leaseUntil).toBeNull();
   });
 
-  it("keep a later time asked for while a run holds the job, for work the run may not have seen", async () => {
-    const { owner, store } = await organization();
-    const organizationId = owner.organization.id;
+  it("keeps a later time asked for while a run holds the row, for work the run may not have seen", async () => {
+    const { store } = await organization();
     const tomorrow = Date.now() + DAY_MS;
-    const job = await runInDurableObject(store, async (instance: OrganizationHub, state) => {
+    const job = await runInDurableObject(store, async (_, state) => {
       // The run has read that nothing is left; a schedule for tomorrow is asked meanwhile.
-      const late = withCapi(async () => {
-        await keepEarliest(state.storage, organizationId, "capi", tomorrow);
-        return null;
+      const late = runnerOf(state, async () => {
+        askFor(state.storage.sql, { key: "job:capi", kind: "job", dueAt: tomorrow }, "earliest");
+        return done;
       });
-      await state.storage.put("job:capi", { organizationId, dueAt: Date.now() - 1 });
-      await runDueJobs(jobStoreOf(instance, state), new Date(), late);
-      return state.storage.get<StoreJob>("job:capi");
+      dueNow(state, "job:capi");
+      await runDueWork(late, new Date());
+      return scheduledWork(state.storage.sql, "job:capi");
     });
-    expect(job).toEqual({ organizationId, dueAt: tomorrow });
+    expect(job).toMatchObject({ dueAt: tomorrow, leaseUntil: null, askedAt: null });
+  });
+
+  it("leaves a row whose run throws to be tried again, later each time, its attempts counted", async () => {
+    const { store } = await organization();
+    const seen = await runInDurableObject(store, async (_, state) => {
+      const seen: { attempts: number; delay: number }[] = [];
+      let failing = true;
+      const runner = runnerOf(state, async () => {
+        if (failing) throw new Error("D1 no contesta");
+        return done;
+      });
+      dueNow(state, "job:capi");
+      for (let i = 0; i < 3; i++) {
+        const before = Date.now();
+        await runDueWork(runner, new Date());
+        const row = scheduledWork(state.storage.sql, "job:capi")!;
+        seen.push({ attempts: row.attempts, delay: row.dueAt - before });
+        dueNow(state, "job:capi");
+      }
+      // It runs through at last: done, the row goes.
+      failing = false;
+      await runDueWork(runner, new Date());
+      seen.push({ attempts: -1, delay: scheduledWork(state.storage.sql, "job:capi") ? 1 : 0 });
+      return seen;
+    });
+    expect(seen.map((s) => s.attempts)).toEqual([1, 2, 3, -1]);
+    expect(seen[0]!.delay).toBeGreaterThanOrEqual(30_000);
+    expect(seen[1]!.delay).toBeGreaterThanOrEqual(60_000);
+    expect(seen[2]!.delay).toBeGreaterThanOrEqual(120_000);
+    expect(seen[2]!.delay).toBeLessThan(180_000);
+    expect(seen[3]!.delay).toBe(0);
+    // Bounded: never more than an hour apart.
+    expect(retryDelay(30)).toBe(60 * 60_000);
+  });
+
+  it("frees a row when a run that died ends its lease, keeping what was asked during it", async () => {
+    const { store } = await organization();
+    const tomorrow = Date.now() + DAY_MS;
+    const { runs, job } = await runInDurableObject(store, async (_, state) => {
+      let runs = 0;
+      const runner = runnerOf(state, async () => {
+        runs += 1;
+        return done;
+      });
+      // A run took the lease and the store was evicted under it; tomorrow was asked meanwhile.
+      const leasedAt = Date.now() + 60_000;
+      state.storage.sql.exec(
+        `INSERT INTO scheduled_work (key, kind, due_at, lease_until) VALUES ('job:capi', 'job', ?1, ?1)`,
+        leasedAt,
+      );
+      askFor(state.storage.sql, { key: "job:capi", kind: "job", dueAt: tomorrow }, "earliest");
+      // Held: no runner takes it before its lease ends.
+      await runDueWork(runner, new Date());
+      const held = runs;
+      await runDueWork(runner, new Date(leasedAt));
+      return { runs: [held, runs], job: scheduledWork(state.storage.sql, "job:capi") };
+    });
+    expect(runs).toEqual([0, 1]);
+    expect(job).toMatchObject({ dueAt: tomorrow, leaseUntil: null });
+    expect(LEASE_MS.job).toBe(15 * 60_000);
+  });
+
+  it("moves the keys a store held before into its table when it wakes, losing none, and runs them", async () => {
+    const owner = await createOwner();
+    const organizationId = owner.organization.id;
+    const agent = await createAgent(owner, { name: "Sofía" });
+    const { phoneNumberId } = await connectWhatsapp(organizationId, {
+      phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+      defaultAgentId: agent.id,
+    });
+    const from = customerPhone();
+    await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Abrís el sábado?" })));
+    const [conversation] = await orgSql<{ id: string }>(
+      organizationId,
+      "SELECT id FROM conversations WHERE phone_number = ?",
+      from,
+    );
+    const store = await organizationStore(env, organizationId);
+    const tomorrow = Date.now() + DAY_MS;
+    const past = Date.now() - 1;
+    // The store as the release before left it: its schedule in storage keys, a job under a run's
+    // lease with a time asked during it.
+    await runInDurableObject(store, async (_, state) => {
+      state.storage.sql.exec("DELETE FROM scheduled_work");
+      await state.storage.put({
+        [`reply:${conversation!.id}`]: { organizationId, firstAt: past, dueAt: past, attempts: 1 },
+        "transcript:nota-perdida": { organizationId, dueAt: past },
+        "job:retention": { organizationId, dueAt: tomorrow },
+        "job:capi": { organizationId, dueAt: tomorrow, running: true, asked: past },
+      });
+      await state.storage.setAlarm(Date.now());
+    });
+    // It wakes (a restart, a deploy), reached again by a new stub.
+    const woken = await wake(store, organizationId, "nueva versión");
+    const moved = await runInDurableObject(woken, async (_, state) => ({
+      keys: [...(await state.storage.list()).keys()],
+      rows: state.storage.sql
+        .exec("SELECT key, kind, due_at, attempts, lease_until FROM scheduled_work ORDER BY key")
+        .toArray(),
+    }));
+    expect(moved.keys).toEqual([]);
+    expect(moved.rows).toEqual([
+      { key: "job:capi", kind: "job", due_at: past, attempts: 0, lease_until: null },
+      { key: "job:retention", kind: "job", due_at: tomorrow, attempts: 0, lease_until: null },
+      {
+        key: `reply:${conversation!.id}`,
+        kind: "reply",
+        due_at: past,
+        attempts: 1,
+        lease_until: null,
+      },
+      {
+        key: "transcript:nota-perdida",
+        kind: "transcript",
+        due_at: past,
+        attempts: 0,
+        lease_until: null,
+      },
+    ]);
+    // Run by the alarm: the customer is answered, once, and what is done is gone.
+    await runDurableObjectAlarm(woken);
+    expect(await botMessages(organizationId, conversation!.id)).toHaveLength(1);
+    expect(Object.keys(await workUnder(woken, ""))).toEqual(["job:retention"]);
+    // Another wake moves nothing more, and changes nothing.
+    const again = await wake(woken, organizationId, "otra vez");
+    expect(Object.keys(await workUnder(again, ""))).toEqual(["job:retention"]);
+    expect(await workOf(again, "job:retention")).toMatchObject({ dueAt: tomorrow });
   });
 });
 
@@ -368,7 +483,9 @@ describe("retention", () => {
     expect(afterFirst!.daily_run_at).toBe(new Date(now).toISOString());
     await setLastMessage(inStore.owner, freshInStore, expiredAt);
     // A wake would find its retention never scheduled, and run it at once.
-    await runInDurableObject(inStore.store, (_, state) => state.storage.delete("job:retention"));
+    await runInDurableObject(inStore.store, (_, state) => {
+      state.storage.sql.exec("DELETE FROM scheduled_work WHERE key = 'job:retention'");
+    });
     await runCron(RETENTION_CRON, now + 3_600_000);
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
     expect(await registry()).toEqual(afterFirst);
@@ -377,9 +494,7 @@ describe("retention", () => {
     expect(await runs()).toHaveLength(before + firstRuns.length);
 
     // Its day comes: the store's alarm runs it.
-    await runInDurableObject(inStore.store, (_, state) =>
-      state.storage.put("job:retention", { ...job, dueAt: Date.now() - 1 }),
-    );
+    await runInDurableObject(inStore.store, (_, state) => dueNow(state, "job:retention"));
     expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
     expect(await conversationsOf(inStore.owner)).toEqual([]);
     expect(await runs()).toHaveLength(before + firstRuns.length + 1);
@@ -406,7 +521,7 @@ describe("retention", () => {
       (await orgSql<{ n: number }>(organizationId, "SELECT count(*) AS n FROM messages"))[0]!.n;
     const runsBefore = (await runReports()).length;
     await runInDurableObject(store, async (_, state) => {
-      await state.storage.put("job:retention", { organizationId, dueAt: Date.now() - 1 });
+      dueNow(state, "job:retention");
       await state.storage.setAlarm(Date.now());
     });
     // The first run leaves the job due at once: the store's alarm runs it again by itself.

@@ -12,6 +12,7 @@ import { call } from "../support/http";
 import { marketingOrganization, type MarketingOrganization } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch, withStoreDeps } from "../support/org-data";
 import { customerPhone, deliver } from "../support/webhooks";
+import { makeDue } from "../support/scheduled-work";
 
 type Row = Record<string, SqlStorageValue>;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
@@ -87,18 +88,9 @@ async function customerEverywhere(s: MarketingOrganization): Promise<Traces> {
     "SELECT id FROM messages WHERE conversation_id = ? LIMIT 1",
     conversationId,
   );
-  await runInDurableObject(s.store, async (_, state) => {
-    await state.storage.put(`reply:${conversationId}`, {
-      organizationId: s.orgId,
-      dueAt: Date.now(),
-      attempts: 0,
-    });
-    await state.storage.put(`transcript:${message!.id}`, {
-      organizationId: s.orgId,
-      dueAt: Date.now(),
-    });
-    await state.storage.setAlarm(Date.now());
-  });
+  await s.store.scheduleReply(s.orgId, conversationId);
+  await s.store.scheduleTranscripts(s.orgId, [message!.id]);
+  await makeDue(s.store, "reply:");
   return { phone, userId, conversationId, name };
 }
 
@@ -153,7 +145,7 @@ describe("nothing of a customer outlives", () => {
         "conversation_labels",
         "broadcast_recipients",
         "follow_up_sends",
-        `key:reply:${gone.conversationId}`,
+        "scheduled_work",
       ]),
     );
     // (and the walk does see every table: the search's own ones too)

@@ -29,6 +29,8 @@ import { connect } from "../support/sockets";
 import { botMessages, runDueReplies } from "../support/replies";
 import { customerPhone, deliver } from "../support/webhooks";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { keysUnder, makeDue } from "../support/scheduled-work";
+import { askFor } from "../../durable-objects/scheduler";
 
 const registryRow = (organizationId: string) =>
   env.DB.prepare("SELECT * FROM organization_stores WHERE organization_id = ?")
@@ -80,8 +82,7 @@ describe("the store registry", () => {
     // A's schedule.
     expect(await storeOfA.publish(b.organization.id, [event])).toBe(0);
     await storeOfA.scheduleReply(b.organization.id, "conversacion-de-b");
-    const scheduled = await runInDurableObject(storeOfA, (_, state) => state.storage.list());
-    expect([...scheduled.keys()]).not.toContain("reply:conversacion-de-b");
+    expect(await keysUnder(storeOfA, "")).not.toContain("reply:conversacion-de-b");
     expect(await storeOfA.publish(a.organization.id, [event])).toBe(1);
     socketOfA.socket.close();
   });
@@ -102,14 +103,14 @@ describe("the store registry", () => {
     ))!;
     const storeOfA = await organizationStore(env, a.organization.id);
     expect(await storeOfA.publish(a.organization.id, [])).toBe(0); // A's store is A's.
-    // A reply of B's conversation in A's store (a key a restore brought back, say).
+    // A reply of B's conversation in A's store (a row a restore brought back, say): its work is
+    // A's, on A's data.
     await runInDurableObject(storeOfA, async (_, state) => {
-      await state.storage.put(`reply:${conversation.id}`, {
-        organizationId: b.organization.id,
-        firstAt: Date.now(),
-        dueAt: Date.now(),
-        attempts: 0,
-      });
+      askFor(
+        state.storage.sql,
+        { key: `reply:${conversation.id}`, kind: "reply", dueAt: 0 },
+        "latest",
+      );
       await state.storage.setAlarm(Date.now());
     });
     await runDueReplies(storeOfA);
@@ -152,16 +153,13 @@ describe("the store registry", () => {
     const store = await organizationStore(env, orgId);
     await store.scheduleReply(orgId, conversation.id);
     const runReplyNow = async () => {
-      await runInDurableObject(store, async (_, state) => {
-        const [due] = await state.storage.list<{ dueAt: number }>({ prefix: "reply:" });
-        const [key, reply] = due!;
-        await state.storage.put(key, { ...reply, dueAt: Date.now() - 1 });
-      });
+      await makeDue(store, "reply:");
       await runDurableObjectAlarm(store);
     };
     const left = () =>
       runInDurableObject(store, async (_, state) => [
-        [...(await state.storage.list({ prefix: "reply:" })).keys()].length,
+        state.storage.sql.exec("SELECT key FROM scheduled_work WHERE kind = 'reply'").toArray()
+          .length,
         state.storage.sql.exec("SELECT id FROM conversations").toArray().length,
         (await state.storage.get("erased")) !== undefined,
       ]);

@@ -15,6 +15,7 @@ import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, modelRequests } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+import { workOf } from "../support/scheduled-work";
 
 /** Words unique to one test: the fakes are shared by every test file running in parallel. */
 const unique = (words: string) => `${words} ${crypto.randomUUID().slice(0, 8)}`;
@@ -201,10 +202,8 @@ describe("voice notes", () => {
     const words = unique("¿Tenéis hueco esta tarde?");
     await sendVoiceNote(org, from, words);
     // The transcription job is lost (as if scheduling it had failed): only the reply is due.
-    await runInDurableObject(org.hub, async (_instance, state) => {
-      for (const key of (await state.storage.list({ prefix: "transcript:" })).keys()) {
-        await state.storage.delete(key);
-      }
+    await runInDurableObject(org.hub, (_instance, state) => {
+      state.storage.sql.exec("DELETE FROM scheduled_work WHERE kind = 'transcript'");
     });
     await runDueReplies(org.hub);
 
@@ -317,8 +316,7 @@ describe("voice notes", () => {
       });
     const old = await note(oldWords, 11);
     const recent = await note(newWords, 1);
-    const queued = (id: string) =>
-      runInDurableObject(org.hub, (_, state) => state.storage.get(`transcript:${id}`));
+    const queued = (id: string) => workOf(org.hub, `transcript:${id}`);
     const transcribed = async () => {
       await runDurableObjectAlarm(org.hub);
       const [oldNow, recentNow] = await messagesOf(org.owner.token, conversation.id);
@@ -500,9 +498,7 @@ describe("voice notes", () => {
     // its reply waits in the hub.
     expect(await botMessages(organizationId, heldConversation.id)).toEqual([]);
     expect((await conversationOf(organizationId, held)).status).not.toBe("pending");
-    const waiting = await runInDurableObject(org.hub, (_instance, state) =>
-      state.storage.get(`reply:${heldConversation.id}`),
-    );
+    const waiting = await workOf(org.hub, `reply:${heldConversation.id}`);
     expect(waiting).toBeDefined();
 
     // The other path stores the words: the reply reads them.

@@ -12,6 +12,7 @@ import { orgSql } from "../support/org-data";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
+import { keysUnder } from "../support/scheduled-work";
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -92,10 +93,7 @@ describe("a delivery for organizations whose data is in their stores", () => {
     expect((await deliver(delivery(hello))).status).toBe(200);
     expect(await storedTimes(owner.organizationId, message)).toEqual({ [message]: 1 });
     const store = await organizationStore(env, owner.organizationId);
-    const scheduled = await runInDurableObject(store, (_, state) =>
-      state.storage.list({ prefix: "reply:" }),
-    );
-    expect([...scheduled.keys()]).toEqual([`reply:${conversation.id}`]);
+    expect(await keysUnder(store, "reply:")).toEqual([`reply:${conversation.id}`]);
   });
 
   it("gives a template's new status to each organization sharing the account, in its store", async () => {

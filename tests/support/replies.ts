@@ -1,15 +1,12 @@
 // The AI's replies, run from the organization's hub without waiting for its alarm.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import type { OrganizationStoreCalls } from "../../worker/stores/store-calls";
 import { orgSql } from "./org-data";
+import { makeDue } from "./scheduled-work";
 
 /** Runs the hub's due replies now, as if the coalescing delay had passed. */
 export async function runDueReplies(hub: DurableObjectStub<OrganizationStoreCalls>) {
-  await runInDurableObject(hub, async (_instance, state) => {
-    for (const [key, value] of await state.storage.list<{ dueAt: number }>({ prefix: "reply:" })) {
-      await state.storage.put(key, { ...value, dueAt: Date.now() - 1 });
-    }
-  });
+  await makeDue(hub, "reply:");
   await runDurableObjectAlarm(hub);
 }
 

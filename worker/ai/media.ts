@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
-import { GraphError } from "../meta/graph";
+import { GraphError } from "../meta/errors";
 
 /** Meta's own caps for what a customer can send: audio 16 MB, images 5 MB. */
 export const AUDIO_MAX_BYTES = 16 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { requireAiBudget } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured } from "../ai/client";
 import { connectedSender } from "../whatsapp/connection-service";
 import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
-import { GraphError, metaFailure } from "../meta/graph";
+import { metaFailure } from "../meta/errors";
 import {
   notFailed,
   requireSender,
@@ -382,8 +382,7 @@ export async function messageMedia(deps: StoreDeps, member: Member, input: Messa
       headers: mediaHeaders(mimeType, documentName(row.type, row.content) ?? "archivo"),
     };
   } catch (error) {
-    if (error instanceof GraphError) throw new AppError(502, "media_unavailable", error.message);
-    throw error;
+    throw metaFailure(error, { code: "media_unavailable" });
   }
 }
 

@@ -9,7 +9,7 @@ import { conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { GraphError } from "../meta/graph";
+import { metaFailure } from "../meta/errors";
 import { requireSender } from "../whatsapp/sender";
 import type { Conversation } from "./contract";
 import { conversationUpdate, toConversation, type ConversationRow } from "./mappers";
@@ -51,9 +51,7 @@ export async function returnToMetaAi(deps: StoreDeps, member: Member, { id }: { 
   try {
     await graph.releaseThread(deps.env.META_BUSINESS_API_URL, connection.phoneNumberId, row);
   } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    const metaFailed = error.status === 0 || error.status >= 500;
-    throw new AppError(metaFailed ? 502 : 422, "meta_error", error.message);
+    throw metaFailure(error);
   }
   return changeHolder(deps, row, { controlledBy: "meta_ai" });
 }

@@ -1137,3 +1137,26 @@ export const flowTokens = sqliteTable(
   },
   (t) => [index("flow_tokens_conversation_idx").on(t.conversationId)],
 );
+
+// ── The store's scheduler (decision 0099) ─────────────────────────────────────────────────
+
+/**
+ * The store's scheduled work (decision 0099, durable-objects/scheduler.ts): one row per job,
+ * pending AI reply (`reply:<conversation>`) or voice note to transcribe
+ * (`transcript:<message>`), run by the store's one alarm. The store's own machinery, not the
+ * organization's data: no `organization_id` (a store serves one), and not exported.
+ */
+export const scheduledWork = sqliteTable("scheduled_work", {
+  key: text("key").primaryKey(),
+  kind: text("kind", { enum: ["job", "reply", "transcript"] }).notNull(),
+  /** When it is next due (ms since the epoch); while a run holds it, when its lease ends. */
+  dueAt: integer("due_at").notNull(),
+  /** What the kind keeps beside the key (a reply: when its burst began), JSON. */
+  payload: text("payload", { mode: "json" }).$type<Record<string, unknown>>().notNull().default({}),
+  /** Set while a run holds the row: the end of its lease. */
+  leaseUntil: integer("lease_until"),
+  /** A time asked for the row while a run held it: the run's end keeps it. */
+  askedAt: integer("asked_at"),
+  /** Runs in a row that failed; back to 0 when one ends normally. */
+  attempts: integer("attempts").notNull().default(0),
+});

@@ -8,7 +8,8 @@
 import { eq } from "drizzle-orm";
 import { bookingFlows } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import { GraphError, type GraphClient } from "../meta/graph";
+import { GraphError } from "../meta/errors";
+import type { GraphClient } from "../meta/graph";
 import type { BookingFlowState } from "./contract";
 import { publicKeyPem } from "./crypto";
 import { BOOKING_FLOW_JSON } from "./flow-json";

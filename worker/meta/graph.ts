@@ -2,38 +2,9 @@
  * The one client of Meta's Graph API. Its base (with the API version) is META_GRAPH_URL;
  * tests and the sandbox point it at the local fake. Nothing else knows Graph's wire format.
  */
-import { META_ERROR_TEXT } from "./error-text";
-import { AppError } from "../http/errors";
+import { GraphError, metaErrorText } from "./errors";
 
 const TIMEOUT_MS = 15_000;
-
-/** A Graph error, with Meta's code and a Spanish message the console can show. */
-export class GraphError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: number | null,
-    readonly subcode: number | null,
-    readonly providerMessage: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * Meta's refusal in Spanish. Meta's own words (`providerMessage`) stay in the log: they may
- * name ids, tokens or internals, and are English; an unknown code is said by its number.
- */
-export function spanishGraphError(code: number | null, providerMessage: string) {
-  const known = code !== null && META_ERROR_TEXT[code];
-  if (known) return known;
-  console.warn("meta error", code, providerMessage);
-  return code === null ? "Meta rechazó la petición." : `Meta rechazó la petición (código ${code}).`;
-}
-
-/** A Meta refusal as the API's 422 `meta_error` (its Spanish message); anything else unchanged. */
-export const metaFailure = (error: unknown) =>
-  error instanceof GraphError ? new AppError(422, "meta_error", error.message) : error;
 
 type Query = Record<string, string | undefined>;
 
@@ -113,7 +84,7 @@ export class GraphClient {
       const code = error?.code ?? null;
       const providerMessage = error?.message ?? `HTTP ${response.status}`;
       throw new GraphError(
-        spanishGraphError(code, providerMessage),
+        metaErrorText(code, providerMessage),
         response.status,
         code,
         error?.error_subcode ?? null,

@@ -4,8 +4,8 @@
  * pending, the import of the WhatsApp Business app's history (contract section 16), the sending
  * of broadcasts and follow-ups (section 17), the statuses a send held, the release of bookings
  * whose payment never came and the away messages owed (section 18), a bounded amount per
- * run. Each is a key of the store's storage, `job:<name>`, holding when it is next due, beside
- * the replies and voice notes the store already schedules; the store's side of them is
+ * run. Each is a row `job:<name>` of the store's scheduled work, beside its AI replies and voice
+ * notes (durable-objects/scheduler.ts, decision 0099); what each run does is
  * durable-objects/store-job-runner.ts. The daily cron wakes the stores whose alarm missed their
  * day, so that they catch up.
  */
@@ -28,22 +28,6 @@ export const STORE_JOBS = [
   "payment_links",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
-
-/** What a store keeps of a job: whose it is, and when it is next due (ms since the epoch). */
-export interface StoreJob {
-  organizationId: string;
-  dueAt: number;
-  /** A run holds it until `dueAt` (its lease, should the run never end). */
-  running?: boolean;
-  /**
-   * A time asked for while a run held it (a send that failed again, a broadcast scheduled for
-   * tomorrow): the run's end keeps it, should the run not have seen the work.
-   */
-  asked?: number;
-}
-
-export const STORE_JOB_PREFIX = "job:";
-export const storeJobKey = (name: StoreJobName) => `${STORE_JOB_PREFIX}${name}`;
 
 export const isStoreJob = (name: string): name is StoreJobName =>
   (STORE_JOBS as readonly string[]).includes(name);

@@ -11,7 +11,7 @@ import { whatsappConnections } from "../db/global-schema";
 import { conversions, trackingSessions } from "../db/store-schema";
 import type { Deps, StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
-import { GraphError } from "../meta/graph";
+import { GraphError } from "../meta/errors";
 import {
   MAX_EVENT_AGE_MS,
   MAX_EVENTS_PER_REQUEST,

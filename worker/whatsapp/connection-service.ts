@@ -9,7 +9,8 @@ import { AppError, conflict, notFound } from "../http/errors";
 import type { HistoryImport, WhatsappConfig, WhatsappTestResult } from "./contract";
 import { historyImportOf } from "./history-import";
 import type { whatsappConfigInput, whatsappConfigUpdateInput } from "./contract";
-import { GraphError, metaGraph } from "../meta/graph";
+import { metaGraph } from "../meta/graph";
+import { GraphError, metaFailure } from "../meta/errors";
 import { registerAfterConnecting } from "../flows/registration";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
 import type { z } from "zod";
@@ -92,8 +93,7 @@ async function refusedAt<T>(path: string, call: Promise<T>) {
   try {
     return await call;
   } catch (error) {
-    if (!(error instanceof GraphError)) throw error;
-    throw new AppError(422, "meta_error", error.message, [{ path, message: error.message }]);
+    throw metaFailure(error, { path });
   }
 }
 
@@ -255,8 +255,7 @@ export async function businessInfo(deps: Deps, member: Member) {
     ]);
     return { ...number, profile: profile.data[0] ?? null };
   } catch (error) {
-    if (error instanceof GraphError) throw new AppError(502, "meta_error", error.message);
-    throw error;
+    throw metaFailure(error);
   }
 }
 

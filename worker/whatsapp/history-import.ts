@@ -14,7 +14,7 @@ import { uuidv7 } from "../db/ids";
 import { whatsappConnections } from "../db/global-schema";
 import { historyImports, historyPages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import { spanishGraphError } from "../meta/graph";
+import { metaErrorText } from "../meta/errors";
 import type { HistoryImport } from "./contract";
 import { STORE_FULL_TEXT, storeFull } from "../stores/store-room";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
@@ -120,7 +120,7 @@ function refusalOf(errors: NonNullable<HistoryPayload["errors"]>) {
     return { state: "declined" as const, error: HISTORY_DECLINED_TEXT };
   }
   const said = [error.message, error.title].find((text) => typeof text === "string");
-  const reason = spanishGraphError(
+  const reason = metaErrorText(
     typeof error.code === "number" ? error.code : null,
     said ?? "desconocido",
   );

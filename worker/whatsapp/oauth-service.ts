@@ -16,7 +16,8 @@ import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
 import type { HistoryImport } from "./contract";
 import { historyImportOf, recordHistoryRequest } from "./history-import";
-import { GraphError, metaGraph } from "../meta/graph";
+import { metaGraph } from "../meta/graph";
+import { GraphError } from "../meta/errors";
 import { registerAfterConnecting } from "../flows/registration";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
 

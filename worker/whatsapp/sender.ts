@@ -14,7 +14,8 @@ import {
   type MessageRow,
 } from "../conversations/mappers";
 import { connectedSender } from "./connection-service";
-import { GraphError, type SendVia } from "../meta/graph";
+import type { SendVia } from "../meta/graph";
+import { GraphError } from "../meta/errors";
 import { sendTurn } from "./send-pace";
 import { followUpWaitStarted } from "../follow-ups/waits";
 import { applyHeldStatuses, heldStatusesOf, retryStrandedLater } from "./statuses";

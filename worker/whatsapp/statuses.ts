@@ -18,7 +18,7 @@ import type { MessageStatus } from "../conversations/contract";
 import type { RealtimeEvent } from "../realtime/contract";
 import { pricingCategoryOf } from "./contract";
 import { broadcastOfCallback, recordRecipientStatus } from "../broadcasts/results";
-import { spanishGraphError } from "../meta/graph";
+import { metaErrorText } from "../meta/errors";
 import { isoFromSeconds } from "./inbound-content";
 import { applyMarketingFailure, marketingFailure } from "./consent";
 import type { OrganizationDb } from "../db/client";
@@ -262,7 +262,7 @@ async function applyStatus(
     next === "failed"
       ? {
           code: String(failure?.code ?? ""),
-          message: spanishGraphError(
+          message: metaErrorText(
             failure?.code ?? null,
             failure?.error_data?.details ?? failure?.message ?? failure?.title ?? "desconocido",
           ),

@@ -9,7 +9,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
-import { metaFailure } from "../meta/graph";
+import { metaFailure } from "../meta/errors";
 import {
   fillTemplate,
   templateParameterCount,
