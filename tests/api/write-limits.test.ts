@@ -1,7 +1,7 @@
 // One tenant must not exhaust what every tenant shares: a member's and an organization's
 // writes are limited per minute (counted with the session, before the work, so a parallel
-// burst gets exactly the limit), model calls from the sandbox are limited tighter, and every
-// model call carries a max_tokens.
+// burst gets exactly the limit; refused input gives its write back), model calls from the
+// sandbox are limited tighter, and every model call carries a max_tokens.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PRUNE_CRON } from "../../worker/scheduled";
@@ -59,20 +59,17 @@ describe("write limits", () => {
   );
 
   it(
-    "counts a write with the session, before its body is read: refused input stores nothing but uses a write",
+    "gives refused input its write back: invalid bodies store nothing and use no write",
     async () => {
       const owner = await createOwner();
-      // Creating the organization was the person's first write of the minute.
-      for (let i = 0; i < MEMBER_WRITES.max - 1; i++) {
+      for (let i = 0; i < MEMBER_WRITES.max + 5; i++) {
         const res = await call("POST", "/api/v1/quick-replies", {
           token: owner.token,
           body: { shortcut: "no válido!", content: "" },
         });
         expect(res.status).toBe(422);
       }
-      const late = await quickReply(owner, "valida");
-      expect(late.status).toBe(429);
-      expect(await quickReplyCount(owner.organization.id)).toBe(0);
+      expect((await quickReply(owner, "valida")).status).toBe(201);
     },
     MANY_REQUESTS_TIMEOUT_MS,
   );

@@ -17,7 +17,7 @@ import { organizationNotFound } from "../organizations/service";
 import type { AppContext } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
-import { countedWrite } from "./write-limits";
+import { countedWrite, refundWrite } from "./write-limits";
 import { answeredByItsStore } from "../stores/organization-data";
 
 export function bearerToken(c: Context): string | null {
@@ -31,16 +31,24 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   const token = bearerToken(c);
   if (!token) throw unauthorized();
   // A write is counted here, with the session (write-limits.ts), before any of its work.
+  const write = countedWrite(c);
   const { userId, sessionId, membership } = await authenticate(
     c.var.db,
     c.env.JWT_SECRET,
     token,
-    countedWrite(c),
+    write,
   );
   c.set("caller", { userId, sessionId, ip: requestInfo(c).ip });
   c.set("membership", membership);
   await next();
+  // Refused input stored nothing: it gives its write back (one more trip, only then).
+  if (write && REFUSED_INPUT.has(c.res.status)) {
+    await refundWrite(c.var.db, userId, membership?.organizationId ?? null, write);
+  }
 });
+
+/** What refused input answers: 400 (malformed), 413 (too large) and 422 (invalid). */
+const REFUSED_INPUT = new Set([400, 413, 422]);
 
 export const requireMember = createMiddleware<AppContext>(async (c, next) => {
   if (c.var.storeDeps) return next();
@@ -77,6 +85,8 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
         c.set("tracking", { organizationId: c.var.member.organizationId, publicKey: false });
         await next();
       });
+      // What `requireCaller` reads after its `next`, as Hono's chain would have set it.
+      if (answer) c.res = answer;
     });
     return answer;
   }

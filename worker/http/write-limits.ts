@@ -4,10 +4,11 @@
  * (decisions 0020, 0043, 0114), at the edge, in the same D1 batch that reads their session and
  * membership (`authenticate`, through `requireCaller`), before the route's own work: the
  * person's window, the organization's (found from the membership in that same statement), and
- * a tighter window when the route names one (`costlyWrite`). Public calls have limits of their
- * own (sign-ups, logins, the tracking key).
+ * a tighter window when the route names one (`costlyWrite`). A write whose input is refused
+ * gives its count back (`refundWrite`). Public calls have limits of their own (sign-ups, logins,
+ * the tracking key).
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
@@ -107,6 +108,27 @@ export function writeHits(db: Db, userId: string, write: CountedWrite, now: numb
     ...(write.costly ? [COSTLY_WRITES[write.costly]] : []),
   ];
   return { statements, limits };
+}
+
+/**
+ * Gives back a write whose input was refused (400, 413, 422): it stored nothing, and a person fixing
+ * a form should not run out of writes for it (decision 0114). Never below zero.
+ */
+export async function refundWrite(
+  db: Db,
+  userId: string,
+  organizationId: string | null,
+  write: CountedWrite,
+) {
+  const keys = [
+    personWritesKey(userId),
+    ...(organizationId ? [`${ORGANIZATION_WRITES_PREFIX}${organizationId}`] : []),
+    ...(write.costly ? [`${write.costly}:member:${userId}`] : []),
+  ];
+  await db
+    .update(rateLimits)
+    .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+    .where(inArray(rateLimits.key, keys));
 }
 
 /**

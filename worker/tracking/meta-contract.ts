@@ -1,5 +1,6 @@
 /** Shapes of the Meta pixel calls, shared by the API and the console. */
 import { z } from "zod";
+import { metaAccessToken } from "../meta/token-field";
 
 const pixelId = z
   .string({ error: "El identificador del pixel es obligatorio" })
@@ -8,11 +9,7 @@ const pixelId = z
 
 export const metaConfigInput = z.object({
   pixel_id: pixelId,
-  access_token: z
-    .string({ error: "El token de acceso es obligatorio" })
-    .trim()
-    .min(1, "El token de acceso es obligatorio")
-    .max(2000),
+  access_token: metaAccessToken,
 });
 
 export const metaConfigUpdateInput = metaConfigInput.partial();

@@ -1,5 +1,6 @@
 /** Shapes of the WhatsApp connection calls, shared by the API and the console. */
 import { z } from "zod";
+import { metaAccessToken } from "../meta/token-field";
 
 const required = (label: string) =>
   z
@@ -11,7 +12,7 @@ const required = (label: string) =>
 export const whatsappConfigInput = z.object({
   phone_number_id: required("El identificador del número"),
   business_account_id: required("El identificador de la cuenta de WhatsApp Business"),
-  access_token: required("El token de acceso").max(2000),
+  access_token: metaAccessToken,
   phone_number: z.string().trim().max(40).optional(),
   default_agent_id: z.string().trim().max(64).nullish(),
 });
