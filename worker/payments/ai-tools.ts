@@ -54,7 +54,10 @@ async function chargedFor(
         eq(bookings.conversationId, context.conversationId),
       ),
     );
-  if (!booking?.serviceId) throw bookingNotFound();
+  if (!booking) throw bookingNotFound();
+  if (!booking.serviceId) {
+    throw fieldError("booking_id", "El servicio de esa cita ya no indica qué cobrar");
+  }
   return {
     service: await findService(orgDb, context.organizationId, booking.serviceId),
     bookingId: booking.id,
