@@ -168,7 +168,12 @@ describe("the AI books", () => {
 
     const requests = await requestsOf(tag);
     expect(requests).toHaveLength(3);
-    expect(offeredTools(requests[0])).toEqual(["handoff_to_human", "mark_lead", ...BOOKING_TOOLS]);
+    expect(offeredTools(requests[0])).toEqual([
+      "handoff_to_human",
+      "mark_lead",
+      ...BOOKING_TOOLS,
+      "send_booking_flow",
+    ]);
     expect(requests[0].body.tool_choice).toBe("auto");
     // The model is told what it can book and in which time zone.
     expect(requests[0].body.messages[0].content).toContain(

@@ -3,7 +3,7 @@
  * runs the replies from its alarm, one at a time, so a conversation never has two answers
  * in flight, and a burst of customer messages is answered once.
  */
-import { and, eq, gt, or, sql } from "drizzle-orm";
+import { and, eq, gt, notInArray, or, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
@@ -117,6 +117,7 @@ export async function replyToConversation(
 
   const knowledge = await knowledgeForAgent(orgDb, agent, history.turns);
   let answer;
+  const sentMessageIds: string[] = [];
   try {
     // It acts only when it answers by itself: a draft's words are a person's to send.
     answer = await askAgent(env, agent, organization!, history.turns, knowledge, {
@@ -125,6 +126,7 @@ export async function replyToConversation(
       agentId: agent.id,
       conversationId: conversation.id,
       mayAct: agent.mode === "auto",
+      sentMessageIds,
     });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
@@ -136,7 +138,7 @@ export async function replyToConversation(
 
   // The lead first: a reply that fails to send does not undo what the customer showed.
   if (answer.lead) await markLeadByAgent(deps, conversation, answer.lead.reason);
-  if (await overtaken(deps, conversation.id, newest)) return "skipped";
+  if (await overtaken(deps, conversation.id, newest, sentMessageIds)) return "skipped";
   if (answer.reply && agent.mode === "draft") {
     await saveDraft(deps, conversation, agent.id, { ...answer, reply: answer.reply });
   } else if (answer.reply) {
@@ -162,9 +164,15 @@ export async function replyToConversation(
 /**
  * Someone answered while the model was thinking (the race of contract section 16): the owner
  * from the phone (the AI is paused), Meta's AI took the thread, a person took the
- * conversation, or any newer outbound message. The answer is then neither sent nor drafted.
+ * conversation, or any newer outbound message but those its own tools sent (`sentByTools`). The
+ * answer is then neither sent nor drafted.
  */
-async function overtaken(deps: StoreDeps, conversationId: string, answering: MessageRow) {
+async function overtaken(
+  deps: StoreDeps,
+  conversationId: string,
+  answering: MessageRow,
+  sentByTools: string[],
+) {
   const now = await deps.orgDb.query.conversations.findFirst({
     where: eq(conversations.id, conversationId),
   });
@@ -177,6 +185,7 @@ async function overtaken(deps: StoreDeps, conversationId: string, answering: Mes
         gt(messages.createdAt, answering.createdAt),
         and(eq(messages.createdAt, answering.createdAt), gt(messages.id, answering.id)),
       ),
+      sentByTools.length ? notInArray(messages.id, sentByTools) : undefined,
     ),
     columns: { id: true },
   });

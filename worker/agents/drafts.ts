@@ -127,6 +127,7 @@ export async function suggestDraft(deps: StoreDeps, member: Member, { id }: { id
       agentId: agent.id,
       conversationId: conversation.id,
       mayAct: false,
+      sentMessageIds: [],
     });
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;

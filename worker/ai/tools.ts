@@ -20,6 +20,11 @@ export interface ToolContext {
   conversationId: string;
   /** False when a person sends the answer (a draft): only tools that change nothing are offered. */
   mayAct: boolean;
+  /**
+   * The messages its tools sent the customer in this answer (a Flow, a "Pagar" button): the
+   * answer's own acts, not someone answering while the model was thinking.
+   */
+  sentMessageIds: string[];
 }
 
 export interface AgentTool<Arguments extends z.ZodType = z.ZodType> {

@@ -47,7 +47,7 @@ type StoreDb = Parameters<Parameters<OrganizationDb["transaction"]>[0]>[0];
 
 const MINUTE_MS = 60_000;
 
-const bookingNotFound = () => notFound("Cita no encontrada.");
+export const bookingNotFound = () => notFound("Cita no encontrada.");
 
 /**
  * The conversation's AI agent acting on its own conversation (decision 0109): it books only
@@ -63,8 +63,17 @@ export interface AgentActor {
  * list (a `Booker` without a user), or the conversation's AI agent.
  */
 export type BookingActor = Booker | AgentActor;
-const isAgent = (actor: BookingActor | null): actor is AgentActor =>
+export const isAgent = (actor: BookingActor | null): actor is AgentActor =>
   actor !== null && "agentId" in actor;
+
+/**
+ * Whose message one sent for `actor` is: a member's own (`agent`), or the AI's, as its replies
+ * are (`bot`, no user). `userId` is also the author of what the message brings (a token, a link).
+ */
+export const authorOf = (actor: Member | AgentActor) =>
+  isAgent(actor)
+    ? { senderType: "bot" as const, userId: null }
+    : { senderType: "agent" as const, userId: actor.userId };
 
 export const toBooking = (row: BookingRow): Booking => ({
   id: row.id,

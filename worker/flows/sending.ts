@@ -6,13 +6,15 @@
  * conversation, so that the customer's `list_reply` books the one chosen (worker/flows/replies.ts).
  */
 import { and, asc, eq } from "drizzle-orm";
-import { findConversation } from "../conversations/find";
+import { conversationNotFound, findConversation } from "../conversations/find";
 import { services } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, fieldError } from "../http/errors";
+import { authorOf, isAgent, type AgentActor } from "../bookings/service";
 import { readBookingSettings } from "../bookings/settings";
 import { serviceNotFound, type ServiceRow } from "../bookings/services";
+import { systemNote } from "../team-inbox/notes-service";
 import { requireSender, sendOutbound } from "../whatsapp/sender";
 import {
   FLOW_CTA,
@@ -83,20 +85,32 @@ async function nextSlots(deps: StoreDeps, organizationId: string, offered: Servi
   return { slots: all.slice(0, LIST_SLOTS), timeZone: settings.hours?.timeZone ?? "UTC" };
 }
 
+/**
+ * Sends the Flow, or the list, for a member or for the conversation's AI agent (decision 0112):
+ * the AI's goes as its replies do, in its own conversation only, with a line in the thread.
+ */
 export async function sendBookingFlow(
   deps: StoreDeps,
-  member: Member,
+  sender: Member | AgentActor,
   { conversationId, serviceId }: { conversationId: string; serviceId?: string },
 ): Promise<BookingFlowSent> {
-  const { organizationId } = member;
+  const { organizationId } = sender;
+  const byAi = isAgent(sender);
+  if (byAi && conversationId !== sender.conversationId) {
+    throw conversationNotFound();
+  }
   const conversation = await findConversation(deps.orgDb, organizationId, conversationId);
   const offered = await servicesToOffer(deps, organizationId, serviceId);
   if (offered.length === 0) {
     throw fieldError("service_id", "No hay ningún servicio activo que reservar");
   }
-  const sender = await requireSender(deps, organizationId);
-  const author = { senderType: "agent" as const, senderUserId: member.userId };
-  const flowId = await availableFlow(deps, organizationId, sender.connection.phoneNumberId);
+  const connected = await requireSender(deps, organizationId);
+  const { senderType, userId } = authorOf(sender);
+  const author = { senderType, senderUserId: userId };
+  const flowId = await availableFlow(deps, organizationId, connected.connection.phoneNumberId);
+  const told = async (line: string) => {
+    if (byAi) await systemNote(deps, organizationId, conversation.id, line);
+  };
 
   if (flowId) {
     const token = await issueToken(deps.orgDb, {
@@ -104,7 +118,7 @@ export async function sendBookingFlow(
       conversationId: conversation.id,
       kind: "flow",
       offered: serviceId ? [serviceId] : null,
-      createdBy: member.userId,
+      createdBy: userId,
     });
     const message = await sendOutbound(
       deps,
@@ -128,8 +142,9 @@ export async function sendBookingFlow(
           },
         },
       },
-      { sender },
+      { sender: connected },
     );
+    await told("La IA envió el formulario de reserva.");
     return { kind: "flow", message_id: message.id };
   }
 
@@ -140,7 +155,7 @@ export async function sendBookingFlow(
     conversationId: conversation.id,
     kind: "list",
     offered: slots.map((slot) => offeredSlot(slot.service.id, slot.start)),
-    createdBy: member.userId,
+    createdBy: userId,
   });
   const rows = slots.map((slot, index) => ({
     id: `${LIST_REPLY_PREFIX}${token}:${index}`,
@@ -164,7 +179,8 @@ export async function sendBookingFlow(
         },
       },
     },
-    { sender },
+    { sender: connected },
   );
+  await told("La IA envió la lista de los próximos horarios libres.");
   return { kind: "list", message_id: message.id };
 }

@@ -6,8 +6,14 @@
  */
 import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import { confirmPaidBooking, holdUntil } from "../bookings/service";
-import { findConversation } from "../conversations/find";
+import {
+  authorOf,
+  confirmPaidBooking,
+  holdUntil,
+  isAgent,
+  type AgentActor,
+} from "../bookings/service";
+import { conversationNotFound, findConversation } from "../conversations/find";
 import { assertWindowOpen, type ConversationRow } from "../conversations/mappers";
 import { uuidv7 } from "../db/ids";
 import { bookings, payments, services } from "../db/store-schema";
@@ -298,17 +304,28 @@ const payDelivery = (row: PaymentRow) => ({
 /**
  * `POST /conversations/{id}/payment-links`: checked, then the provider opens the checkout and
  * only then is the payment kept (`pending`), so a provider's failure keeps nothing and the same
- * `Idempotency-Key` can try again. The link goes to the customer as a "Pagar" button.
+ * `Idempotency-Key` can try again. The link goes to the customer as a "Pagar" button, from a
+ * member or from the conversation's AI agent (decision 0112): the AI's goes as its replies do,
+ * in its own conversation only, with a line in the thread.
  */
-export async function createPaymentLink(
+export const createPaymentLink = async (
   deps: StoreDeps,
-  member: Member,
+  sender: Member | AgentActor,
+  request: LinkRequest,
+): Promise<Payment> => (await sendPaymentLink(deps, sender, request)).payment;
+
+/** `createPaymentLink`, with the message that carried the link (none when it was sent before). */
+export async function sendPaymentLink(
+  deps: StoreDeps,
+  sender: Member | AgentActor,
   { id, link, idempotencyKey }: LinkRequest,
-): Promise<Payment> {
-  const { organizationId } = member;
+): Promise<{ payment: Payment; messageId: string | null }> {
+  const { organizationId } = sender;
+  if (isAgent(sender) && id !== sender.conversationId) throw conversationNotFound();
+  const { senderType, userId } = authorOf(sender);
   const hash = idempotencyKey ? await requestHash(id, link) : null;
   const earlier = await madeWith(deps, organizationId, idempotencyKey);
-  if (earlier) return sameRequest(earlier, hash);
+  if (earlier) return { payment: sameRequest(earlier, hash), messageId: null };
   const conversation = await findConversation(deps.orgDb, organizationId, id);
   const connected = await checkLink(deps, conversation, link);
   // The button is a free-form message: refused before the provider is asked for anything.
@@ -352,24 +369,35 @@ export async function createPaymentLink(
       expiresAt: expiresAt.toISOString(),
       idempotencyKey,
       requestHash: hash,
-      createdBy: member.userId,
+      createdBy: userId,
       createdAt: stamp,
       updatedAt: stamp,
     })
     .onConflictDoNothing()
     .returning();
   // A retry that raced its first attempt: the first one's payment is the answer.
-  if (!row) return sameRequest((await madeWith(deps, organizationId, idempotencyKey))!, hash);
+  if (!row) {
+    const first = (await madeWith(deps, organizationId, idempotencyKey))!;
+    return { payment: sameRequest(first, hash), messageId: null };
+  }
   if (row.bookingId) await holdUntil(deps, organizationId, row.bookingId, expiresAt);
   await deps.schedule("payment_links", expiresAt.getTime());
   await deps.publish({ type: "payment_update", data: { payment: toPayment(row) } });
-  await sendOutbound(deps, conversation, {
-    senderType: "agent",
-    senderUserId: member.userId,
+  const message = await sendOutbound(deps, conversation, {
+    senderType,
+    senderUserId: userId,
     content: `${row.description}: ${spokenAmount(row.amount, row.currency)}. ${PAY_BUTTON}: ${row.url}`,
     ...payDelivery(row),
   });
-  return toPayment(row);
+  if (isAgent(sender)) {
+    await systemNote(
+      deps,
+      organizationId,
+      conversation.id,
+      `La IA envió un enlace de pago de ${spokenAmount(row.amount, row.currency)} (${row.description}).`,
+    );
+  }
+  return { payment: toPayment(row), messageId: message.id };
 }
 
 // ---------------------------------------------------------------------------------------------
