@@ -3,7 +3,7 @@
  * kept in a tracking session whose id lives in localStorage under `tracking_session_id`.
  */
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "./outcome";
 import {
   SESSION_TRIGGER_KEYS,
   TRACKING_PARAM_KEYS,
@@ -56,6 +56,6 @@ async function initTracking() {
 export function useConsoleTracking(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
-    initTracking().catch(() => toast.error("Error inicializando tracking"));
+    initTracking().catch(() => toastFailed("Error inicializando tracking"));
   }, [enabled]);
 }

@@ -46,7 +46,7 @@ import { useAuth } from "~/lib/auth";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useLiveConversations } from "~/lib/use-live-conversations";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 import type { clientLoader as inboxLoader } from "./conversations";
 import type { Route } from "./+types/conversation";
 
@@ -156,7 +156,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     if (c.id === conversationId) show(c, suggestion);
   });
   // A note written by a colleague (or by this screen: the thread keeps one copy).
-  useRealtimeEvent<{ conversation_id: string; message: Message }>(
+  useLiveEvent<{ conversation_id: string; message: Message }>(
     "note_created",
     ({ conversation_id, message }) => {
       if (conversation_id === conversationId) upsert(message);

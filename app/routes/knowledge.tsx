@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import {
   KNOWLEDGE_MAX_ENTRIES,
   KNOWLEDGE_PAGE_SIZE,
@@ -57,9 +57,9 @@ export default function Knowledge({
     const result = remover.data;
     if (remover.state !== "idle" || !result) return;
     if (result.ok) {
-      toast.success(result.message);
+      toastDone(result.message);
       setDeleting(null);
-    } else toast.error("No se pudo eliminar la entrada", { description: result.error });
+    } else toastFailed("No se pudo eliminar la entrada", result.error);
   }, [remover.state, remover.data]);
 
   return (

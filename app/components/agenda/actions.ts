@@ -3,7 +3,7 @@
  * intent sent as JSON by a fetcher, one call, one toast. A booking the API answers is laid in
  * the live store at once; React Router reads the screen again after.
  */
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import type {
   Booking,
   BookingInput,
@@ -11,7 +11,7 @@ import type {
   ServiceInput,
   Slot,
 } from "../../../worker/bookings/contract";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { ApiError, client, data } from "~/lib/api";
 import { refusalOf, type Refusal } from "~/lib/forms";
 import { live } from "~/lib/live-store";
 
@@ -83,10 +83,10 @@ export async function agendaAction(change: AgendaChange): Promise<AgendaActionRe
   try {
     const answer = await perform(change);
     if (change.intent.startsWith("booking.")) live.booking(answer as Booking);
-    toast.success(done);
+    toastDone(done);
     return { ok: true, intent: change.intent };
   } catch (error) {
-    toast.error(failed, { description: errorMessage(error) });
+    toastFailed(failed, error);
     return { ...refusalOf(error), intent: change.intent, slots: slotsOf(error) };
   }
 }

@@ -1,6 +1,6 @@
 /** What the agents screen changes, as its route action does it (app/routes/agents.tsx). */
-import { toast } from "sonner";
-import { client, errorMessage } from "~/lib/api";
+import { toastDone, toastFailed } from "~/lib/outcome";
+import { client } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
 import type { Agent } from "../../../worker/agents/contract";
 
@@ -52,10 +52,10 @@ export async function agentAction(change: AgentChange): Promise<AgentActionResul
   const toasts = TOASTS[change.intent];
   try {
     await perform(change);
-    toast.success(toasts.success);
+    toastDone(toasts.success);
     return { ok: true, intent: change.intent };
   } catch (error) {
-    toast.error(toasts.failure, { description: errorMessage(error) });
+    toastFailed(toasts.failure, error);
     return { ok: false, intent: change.intent, fieldErrors: serverFieldErrors(error) };
   }
 }

@@ -3,9 +3,9 @@
  * broadcasts-edit and broadcast): each change is an intent sent as JSON by a fetcher or a
  * form, one call, one toast. React Router reads the screen again after it.
  */
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import type { AudienceCriteria, Broadcast, SendInput } from "../../../worker/broadcasts/contract";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { refusalOf, type Refusal } from "~/lib/forms";
 import { live } from "~/lib/live-store";
 
@@ -97,10 +97,10 @@ export async function broadcastAction(change: BroadcastChange): Promise<Broadcas
   try {
     const answered = await perform(change);
     const broadcast = answered && live.broadcast(answered);
-    toast.success(success(change, broadcast));
+    toastDone(success(change, broadcast));
     return { ok: true, intent: change.intent, broadcast };
   } catch (error) {
-    toast.error(FAILURES[change.intent], { description: errorMessage(error) });
+    toastFailed(FAILURES[change.intent], error);
     return { ...refusalOf(error), intent: change.intent };
   }
 }

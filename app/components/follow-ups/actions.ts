@@ -3,10 +3,10 @@
  * follow-ups-new, follow-ups-edit): each change is an intent sent as JSON by a fetcher, one
  * call, one toast. React Router reads the screen again after it.
  */
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import type { FollowUp } from "../../../worker/follow-ups/contract";
 import type { ConversationStage } from "../../../worker/sales/contract";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { refusalOf, type Refusal } from "~/lib/forms";
 
 /** A rule as its form sends it (a type, not an interface: it travels as JSON). */
@@ -68,10 +68,10 @@ export async function followUpAction(change: FollowUpChange): Promise<FollowUpAc
   const { done, failed } = says(change);
   try {
     const followUp = await perform(change);
-    toast.success(done);
+    toastDone(done);
     return { ok: true, intent: change.intent, followUp };
   } catch (error) {
-    toast.error(failed, { description: errorMessage(error) });
+    toastFailed(failed, error);
     return { ...refusalOf(error), intent: change.intent };
   }
 }

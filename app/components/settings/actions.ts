@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import type { z } from "zod";
 import type { Role } from "../../../worker/auth/contract";
 import type { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
@@ -14,7 +14,7 @@ import type { invitationInput } from "../../../worker/organizations/members-cont
 import type { labelInput } from "../../../worker/team-inbox/contract";
 import type { OrganizationUpdateInput } from "../../../worker/organizations/contract";
 import type { BusinessHoursInput } from "../../../worker/bookings/contract";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
 
 /** What a section submits to its route (as JSON). */
@@ -152,10 +152,10 @@ export async function settingsAction(change: SettingsChange): Promise<SettingsAc
   const toasts = TOASTS[change.intent];
   try {
     const answer = await perform(change);
-    if (toasts.success) toast.success(toasts.success);
+    if (toasts.success) toastDone(toasts.success);
     return { ok: true, change, ...answer };
   } catch (error) {
-    toast.error(toasts.failure, { description: errorMessage(error) });
+    toastFailed(toasts.failure, error);
     return { ok: false, change, fieldErrors: serverFieldErrors(error) };
   }
 }

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { organizationUpdateInput, type Organization } from "../../../worker/organizations/contract";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -33,11 +33,11 @@ export function useOrganizationSave(toasts: { success: string; failure: string }
       );
       auth.setOrganization(updated);
       setErrors({});
-      toast.success(toasts.success);
+      toastDone(toasts.success);
       return updated;
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast.error(toasts.failure, { description: errorMessage(error) });
+      toastFailed(toasts.failure, error);
       return null;
     } finally {
       setSaving(false);

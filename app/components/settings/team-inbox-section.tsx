@@ -1,12 +1,12 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { LABEL_COLORS, labelInput, type Label } from "../../../worker/team-inbox/contract";
 import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { useSettingsChange } from "~/components/settings/actions";
@@ -173,9 +173,9 @@ export function AutoAssignSection({ members }: { members: Members }) {
         }),
       );
       await auth.reload();
-      toast.success(next ? "Reparto automático activado" : "Reparto automático desactivado");
+      toastDone(next ? "Reparto automático activado" : "Reparto automático desactivado");
     } catch (error) {
-      toast.error("No se pudo cambiar el reparto", { description: errorMessage(error) });
+      toastFailed("No se pudo cambiar el reparto", error);
     }
   }
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
 import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
@@ -8,7 +8,7 @@ import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/stat
 import { useOrigin } from "~/components/settings/meta/use-origin";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 
 /** The copy-paste snippet of a business's landing pages (the script is served by the app). */
@@ -121,12 +121,12 @@ function RotateKeyButton() {
     try {
       const { tracking_key } = await data(client.tracking.key.rotate.$post());
       auth.setOrganization({ ...auth.organization!, tracking_key });
-      toast.success("Clave de tracking regenerada", {
+      toastDone("Clave de tracking regenerada", {
         description: "Pega el fragmento nuevo en todas tus páginas.",
       });
       setConfirming(false);
     } catch (error) {
-      toast.error("No se pudo regenerar la clave", { description: errorMessage(error) });
+      toastFailed("No se pudo regenerar la clave", error);
     } finally {
       setBusy(false);
     }

@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { profileUpdateInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -24,10 +24,10 @@ export function UserSettingsForm() {
       const profile = await data(client.profiles.me.$patch({ json: checked.data }));
       auth.setUser({ id: profile.id, email: profile.email, full_name: profile.full_name });
       setFullName(profile.full_name);
-      toast.success("Perfil actualizado correctamente");
+      toastDone("Perfil actualizado correctamente");
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast.error("Error al actualizar el perfil", { description: errorMessage(error) });
+      toastFailed("Error al actualizar el perfil", error);
     } finally {
       setSaving(false);
     }

@@ -1,9 +1,9 @@
 import { useId, useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { whatsappConfigInput } from "../../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
@@ -56,7 +56,7 @@ export function ManualConnectForm({
     setSaving(true);
     try {
       const config = await data(client["whatsapp-config"].$post({ json: checked.data }));
-      toast.success("WhatsApp conectado", {
+      toastDone("WhatsApp conectado", {
         description: config.phone_number ?? config.phone_number_id,
       });
       setValues(EMPTY);
@@ -64,7 +64,7 @@ export function ManualConnectForm({
       await onConnected();
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast.error("Error al conectar WhatsApp", { description: errorMessage(error) });
+      toastFailed("Error al conectar WhatsApp", error);
     } finally {
       setSaving(false);
     }

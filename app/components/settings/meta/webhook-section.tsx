@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { CopyableValue } from "./copy-button";
 import { useOrigin } from "./use-origin";
 
@@ -24,12 +24,10 @@ export function WebhookSection({ token, connected, canManage, onToken }: Webhook
     setGenerating(true);
     try {
       await data(client["whatsapp-config"]["generate-webhook-token"].$post());
-      toast.success("Token de verificación generado");
+      toastDone("Token de verificación generado");
       await onToken();
     } catch (error) {
-      toast.error("Error al generar el token de verificación", {
-        description: errorMessage(error),
-      });
+      toastFailed("Error al generar el token de verificación", error);
     } finally {
       setGenerating(false);
     }

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import type { HistoryImport } from "../../../../worker/whatsapp/contract";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { SelectField } from "~/components/ui/field";
 import type { MetaTabData } from "~/components/settings/data";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { CoexistenceSection } from "./coexistence-section";
 import { ManualConnectForm } from "./manual-connect-form";
@@ -68,16 +68,14 @@ export function WhatsappCard({
     try {
       await data(client["whatsapp-config"].$patch({ json: { default_agent_id: agentId || null } }));
       const agent = agents.find((a) => a.id === agentId);
-      toast.success("Agente por defecto actualizado", {
+      toastDone("Agente por defecto actualizado", {
         description: agent
           ? `Las conversaciones nuevas se asignarán a ${agent.name}.`
           : "Las conversaciones nuevas quedarán sin asignar.",
       });
       await onChanged();
     } catch (error) {
-      toast.error("Error al actualizar el agente por defecto", {
-        description: errorMessage(error),
-      });
+      toastFailed("Error al actualizar el agente por defecto", error);
     } finally {
       setSavingAgent(false);
     }
