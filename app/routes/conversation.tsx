@@ -17,11 +17,7 @@ import type { Suggestion } from "../../worker/sales/contract";
 import { changeStatus, replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
-import {
-  BESIDE,
-  DetailsOverlay,
-  useDetailsFitBeside,
-} from "~/components/conversations/details-overlay";
+import { BESIDE, useDetailsFitBeside } from "~/components/conversations/details-beside";
 import {
   ConversationHeader,
   DETAILS_PANEL_ID,
@@ -290,9 +286,16 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
               marketingHeld={marketingHeld(conversation, organizationTime, now)}
             />
             {details.panel && !beside && (
-              <DetailsOverlay takeFocus={openedByPerson} onClose={toggleDetails}>
+              <Sheet
+                open
+                over
+                id={DETAILS_PANEL_ID}
+                title="Detalles"
+                takeFocus={openedByPerson}
+                onClose={toggleDetails}
+              >
                 {detailsFor(false)}
-              </DetailsOverlay>
+              </Sheet>
             )}
           </div>
           <ReplyArea
