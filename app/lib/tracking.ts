@@ -1,6 +1,9 @@
 /**
  * The console's own tracking (spec, section 4): the ad parameters a visit arrived with are
  * kept in a tracking session whose id lives in localStorage under `tracking_session_id`.
+ * One of the console's three writers outside a route's action (decision 0105), with sign-in
+ * and sign-out: the visit is recorded on arrival, on whichever page it lands, before any
+ * route's action could run.
  */
 import { useEffect } from "react";
 import { toastFailed } from "./outcome";

@@ -6,7 +6,8 @@ import {
   KNOWLEDGE_PAGE_SIZE,
   type KnowledgeSummary,
 } from "../../worker/knowledge/contract";
-import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
+import { type KnowledgeActionResult } from "~/components/knowledge/actions";
+import { knowledgeAction } from "./knowledge-action";
 import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";
 import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
 import { PageHeader } from "~/components/page-header";
