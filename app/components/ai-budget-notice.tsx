@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import type { AiUsage } from "../../worker/agents/contract";
 import { useAuth } from "~/lib/auth";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 /**
  * One persistent notice for owners and admins when the organization spends its monthly AI
@@ -13,7 +13,7 @@ export function AiBudgetNotice() {
   const { role } = useAuth();
   const [usage, setUsage] = useState<AiUsage | null>(null);
   const [closedMonth, setClosedMonth] = useState<string | null>(null);
-  useRealtimeEvent<AiUsage>("ai_budget_exhausted", (event) => {
+  useLiveEvent<AiUsage>("ai_budget_exhausted", (event) => {
     if (event.month !== closedMonth) setUsage(event);
   });
   if (!usage || (role !== "owner" && role !== "admin")) return null;

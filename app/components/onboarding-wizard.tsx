@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
-import { client, errorMessage } from "~/lib/api";
+import { client } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
 
@@ -65,14 +65,14 @@ export function OnboardingWizard() {
       await client.organizations.$post({ json: values });
     } catch (error) {
       setErrors(serverFieldErrors(error));
-      toast.error("Error al crear la organización", { description: errorMessage(error) });
+      toastFailed("Error al crear la organización", error);
       setSaving(false);
       return;
     }
     // The console layout swaps this wizard for the dashboard once the session knows the
     // organization (and the owner role); the Toaster lives in the root, so the toast stays.
     // The dashboard's data first: its loader found no organization while this wizard showed.
-    toast.success("¡Organización creada exitosamente!");
+    toastDone("¡Organización creada exitosamente!");
     await revalidate();
     await auth.reload();
   }

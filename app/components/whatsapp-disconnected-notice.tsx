@@ -4,7 +4,7 @@ import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { useRealtimeConnected } from "~/lib/realtime";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 /** Where a number is connected again. */
 export const RECONNECT_LINK = "/settings?tab=meta";
@@ -38,7 +38,7 @@ export function WhatsappDisconnectedNotice() {
   }, [manages]);
   useEffect(read, [read]);
   useRealtimeConnected(read);
-  useRealtimeEvent<WhatsappStatusEvent>("whatsapp_status", ({ status, disconnected_reason }) =>
+  useLiveEvent<WhatsappStatusEvent>("whatsapp_status", ({ status, disconnected_reason }) =>
     setReason(status === "disconnected" ? disconnected_reason : null),
   );
 

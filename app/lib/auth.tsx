@@ -111,6 +111,9 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   const value = useMemo<AuthContextValue>(
     () => ({
       ...state,
+      // Sign-in and sign-out write outside a route's action (decision 0105): they make and end
+      // the session every route's data is read with, from any screen (the auth page, the
+      // sidebar, a revoked socket), and the session lives here, not in a route.
       login: (input) => authenticate(() => data(client.auth.login.$post({ json: input }))),
       register: (input) => authenticate(() => data(client.auth.register.$post({ json: input }))),
       logout: async () => {

@@ -1,7 +1,10 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
- * the newest copy of each conversation, message, broadcast and booking. The realtime client feeds it before any
- * screen hears the event, so a screen whose data was being read at that moment still gets it.
+ * the newest copy of each conversation, message, broadcast and booking, and the one channel
+ * screens hear realtime through (decision 0104). The realtime client hands it every event;
+ * it records the copy first and then tells its listeners (`subscribe`), so a screen whose data
+ * was being read at that moment still gets it. Screens read the copies (`useLiveVersion`
+ * re-renders them when one changes) rather than keeping a second copy of a list themselves.
  *
  * Reads are by mark: take `live.mark()` when a fetch starts; when it answers, `since(mark)`
  * gives what came after, newest copy per id, in arrival order, to lay over the answer.
@@ -26,6 +29,11 @@ interface Copy<T> {
 
 let sequence = 0;
 
+/** Called after each copy recorded (`useLiveVersion`: screens that read the copies). */
+const watchers = new Set<() => void>();
+/** Called with every realtime event, once its copies are recorded (`useLiveEvent`). */
+const listeners = new Set<(event: RealtimeEvent) => void>();
+
 /** One kind of record, by id, newest arrival last. */
 function copies<T extends { id: string }>() {
   const byId = new Map<string, Copy<T>>();
@@ -33,6 +41,7 @@ function copies<T extends { id: string }>() {
     record(item: T) {
       byId.delete(item.id); // A Map keeps insertion order: the latest arrival goes last.
       byId.set(item.id, { item, sequence: ++sequence });
+      for (const watcher of watchers) watcher();
     },
     /** The copy of `id` recorded after `mark`, if any. */
     get(id: string, mark: number) {
@@ -139,8 +148,25 @@ export const live = {
   /** The bookings recorded after `mark`, newest copy of each. */
   bookingsSince: (mark: number) => bookings.since(mark),
 
-  /** Every realtime event, as the realtime client receives it, before the screens do. */
+  /** Re-renders what reads the copies: `live.mark()` changes with each copy recorded. */
+  watch(watcher: () => void) {
+    watchers.add(watcher);
+    return () => void watchers.delete(watcher);
+  },
+  /** Hears every realtime event after its copies are recorded. */
+  subscribe(listener: (event: RealtimeEvent) => void) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+
+  /** Every realtime event, as the realtime client receives it: copies first, then listeners. */
   record(event: RealtimeEvent) {
+    live.keep(event);
+    for (const listener of listeners) listener(event);
+  },
+
+  /** The copies an event brings. */
+  keep(event: RealtimeEvent) {
     switch (event.type) {
       case "new_message":
       case "message_sent": {

@@ -9,7 +9,7 @@ import { toast } from "sonner";
 import type { MessageEvent } from "../../worker/conversations/contract";
 import type { Mention } from "../../worker/team-inbox/contract";
 import { client, data } from "./api";
-import { useRealtimeEvent } from "./use-realtime-event";
+import { useLiveEvent } from "./use-live";
 import { contactLabel } from "~/components/conversations/selectors";
 
 const PREVIEW_LENGTH = 50;
@@ -42,7 +42,7 @@ export function useMessageNotifications() {
     }
   }, []);
 
-  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
+  useLiveEvent<MessageEvent>("new_message", ({ message, conversation }) => {
     const who = contactLabel(conversation);
     const preview = message.content.slice(0, PREVIEW_LENGTH);
     toast.info("Nuevo mensaje de WhatsApp", {
@@ -56,7 +56,7 @@ export function useMessageNotifications() {
   });
 
   // A colleague named this member in an internal note (sent to their sockets only).
-  useRealtimeEvent<{ mention: Mention }>("mention", ({ mention }) => {
+  useLiveEvent<{ mention: Mention }>("mention", ({ mention }) => {
     void authorName(mention.author_id).then((author) => {
       const title = `${author} te mencionó en una nota`;
       const open = () => navigate(`/conversations/${mention.conversation_id}`);

@@ -1,18 +1,18 @@
 /**
- * The console's one realtime client: a WebSocket to /ws that reconnects with backoff, records
- * each server event in the live store (`live-store.ts`) and re-emits it as a window event
- * (`realtime:<type>`) the views listen to.
+ * The console's one realtime client: a WebSocket to /ws that reconnects with backoff and hands
+ * each server event to the live store (`live-store.ts`), the one channel screens hear realtime
+ * through (`useLiveEvent`, `useLiveVersion`; decision 0104).
  * Events sent while no socket was open are lost (before the first one opened, or between a
- * drop and the reconnection), so every opening is announced (`realtime:connected`) and the
- * open screens fetch what they show again. A socket the server closes because the session
+ * drop and the reconnection), so every opening is told to `useRealtimeConnected` and the open
+ * screens fetch what they show again. A socket the server closes because the session
  * was revoked (code 4001) is not reopened.
  * The person is told "Conectado en tiempo real" only when a lost connection comes back (the
  * sidebar's badge shows the state all along): never on a first load, and in a toaster of its
  * own (`REALTIME_TOASTER`) at the top of the screen, never over a conversation's thread.
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { toast } from "sonner";
-import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
+import { toastDone } from "./outcome";
+import type { RealtimeEvent } from "../../worker/realtime/contract";
 import { tokenStore } from "./api";
 import { live } from "./live-store";
 import { REALTIME_TOASTER } from "./toasters";
@@ -25,13 +25,6 @@ export const RECONNECT = { maxAttempts: 10, initialDelayMs: 1000, maxDelayMs: 30
 export function reconnectDelay(attempt: number): number {
   return Math.min(RECONNECT.initialDelayMs * 2 ** (attempt - 1), RECONNECT.maxDelayMs);
 }
-
-export function realtimeEventName(type: RealtimeEventType) {
-  return `realtime:${type}`;
-}
-
-/** Dispatched on `window` each time a socket opens: what came before may have been missed. */
-export const CONNECTED_EVENT = "realtime:connected";
 
 /** The server's close code for a revoked session (server contract, section 12). */
 export const REVOKED_CLOSE_CODE = 4001;
@@ -47,6 +40,13 @@ class RealtimeClient {
   onRevoked: (() => void) | null = null;
   private status: RealtimeStatus = "disconnected";
   private listeners = new Set<() => void>();
+  /** Told each time a socket opens: what came before may have been missed. */
+  private openings = new Set<() => void>();
+
+  onOpen = (handler: () => void) => {
+    this.openings.add(handler);
+    return () => void this.openings.delete(handler);
+  };
 
   getStatus = () => this.status;
 
@@ -89,9 +89,9 @@ class RealtimeClient {
     socket.addEventListener("open", () => {
       this.attempts = 0;
       this.setStatus("connected");
-      window.dispatchEvent(new Event(CONNECTED_EVENT));
+      for (const handler of this.openings) handler();
       if (this.wasConnected) {
-        toast.success("Conectado en tiempo real", {
+        toastDone("Conectado en tiempo real", {
           id: "realtime-reconnected",
           description: "Se recuperó la conexión",
           duration: 3000,
@@ -115,9 +115,8 @@ class RealtimeClient {
         socket.close();
         return this.revoked();
       }
-      // The store first: a screen reading its data at this moment finds the event there.
+      // The store records its copies, then tells the screens that listen.
       live.record(event);
-      window.dispatchEvent(new CustomEvent(realtimeEventName(event.type), { detail: event.data }));
     });
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
@@ -173,11 +172,7 @@ export function useRealtimeConnection(enabled: boolean, onRevoked: () => void) {
 export function useRealtimeConnected(handler: () => void) {
   const latest = useRef(handler);
   latest.current = handler;
-  useEffect(() => {
-    const listener = () => latest.current();
-    window.addEventListener(CONNECTED_EVENT, listener);
-    return () => window.removeEventListener(CONNECTED_EVENT, listener);
-  }, []);
+  useEffect(() => realtime.onOpen(() => latest.current()), []);
 }
 
 export function useRealtimeStatus(): RealtimeStatus {

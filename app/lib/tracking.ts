@@ -1,9 +1,12 @@
 /**
  * The console's own tracking (spec, section 4): the ad parameters a visit arrived with are
  * kept in a tracking session whose id lives in localStorage under `tracking_session_id`.
+ * One of the console's three writers outside a route's action (decision 0105), with sign-in
+ * and sign-out: the visit is recorded on arrival, on whichever page it lands, before any
+ * route's action could run.
  */
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "./outcome";
 import {
   SESSION_TRIGGER_KEYS,
   TRACKING_PARAM_KEYS,
@@ -56,6 +59,6 @@ async function initTracking() {
 export function useConsoleTracking(enabled: boolean) {
   useEffect(() => {
     if (!enabled) return;
-    initTracking().catch(() => toast.error("Error inicializando tracking"));
+    initTracking().catch(() => toastFailed("Error inicializando tracking"));
   }, [enabled]);
 }

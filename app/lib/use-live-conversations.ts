@@ -5,7 +5,7 @@ import type {
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
 import { live } from "./live-store";
-import { useRealtimeEvent } from "./use-realtime-event";
+import { useLiveEvent } from "./use-live";
 
 /** What came with a conversation's newer copy. */
 export interface ConversationChange {
@@ -25,9 +25,9 @@ export function useLiveConversations(
 ) {
   const withMessage = ({ conversation }: MessageEvent) =>
     handler(live.newest(conversation), { newMessage: true });
-  useRealtimeEvent<MessageEvent>("new_message", withMessage);
-  useRealtimeEvent<MessageEvent>("message_sent", withMessage);
-  useRealtimeEvent<ConversationEvent & { suggestion?: Suggestion }>(
+  useLiveEvent<MessageEvent>("new_message", withMessage);
+  useLiveEvent<MessageEvent>("message_sent", withMessage);
+  useLiveEvent<ConversationEvent & { suggestion?: Suggestion }>(
     "conversation_update",
     ({ conversation, suggestion }) =>
       handler(live.newest(conversation), { newMessage: false, suggestion }),

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { Booking } from "../../worker/bookings/contract";
-import { agendaAction, type AgendaChange } from "~/components/agenda/actions";
+import { type AgendaChange } from "~/components/agenda/actions";
+import { agendaAction } from "./agenda-action";
 import { AgendaDays } from "~/components/agenda/agenda-days";
 import { AgendaToolbar } from "~/components/agenda/agenda-toolbar";
 import { BookingDialog, type BookingDialogMode } from "~/components/agenda/booking-dialog";

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigation, useRouteError } from "react-router";
 import type { Conversation } from "../../worker/conversations/contract";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
@@ -11,7 +11,7 @@ import { ApiError, client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useLiveConversations } from "~/lib/use-live-conversations";
+import { useLiveVersion } from "~/lib/use-live";
 import type { Route } from "./+types/agent-chats";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
@@ -69,18 +69,21 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
   const navigation = useNavigation();
   const leaving = navigation.state === "loading";
   const revalidate = useCoalescedRevalidate();
-  // The list on screen: the loader's, patched by realtime events and mark-read.
-  const [contacts, setContacts] = useState(loaded.contacts);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [trying, setTrying] = useState(false);
-  const pane = useRef<HTMLElement>(null);
-
-  useEffect(() => {
+  // The list on screen: the loader's with the live store's newer copies laid over it (realtime
+  // events, mark-read), read again at each copy recorded: a conversation of this agent moves to
+  // the top; one handed elsewhere leaves.
+  const version = useLiveVersion();
+  const contacts = useMemo(() => {
     let next = loaded.contacts;
     for (const { conversation } of live.conversationsSince(loaded.asked))
       next = placeContact(next, conversation, agentId);
-    setContacts(next);
-  }, [loaded, agentId]);
+    return next;
+    // `version` is what changes when the store records a copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, agentId, version]);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [trying, setTrying] = useState(false);
+  const pane = useRef<HTMLElement>(null);
 
   // On small screens the pane sits under the list: bring it into view when a contact is chosen.
   useEffect(() => {
@@ -88,19 +91,14 @@ function AgentChatsScreen({ loaded }: { loaded: Awaited<ReturnType<typeof client
     void pane.current?.scrollIntoView({ block: "start", behavior: "smooth" });
   }, [selectedId]);
 
-  const patch = (conversation: Conversation) =>
-    setContacts((current) => placeContact(current, live.newest(conversation), agentId));
-  // Live updates (recorded for later reloads already): a conversation of this agent moves to
-  // the top; one handed elsewhere leaves.
   // A socket (re)opened: events may have been missed, the list again (the open chat catches up
   // on its own).
   useRealtimeConnected(revalidate);
-  useLiveConversations(patch);
 
   const markedRead = (conversationId: string) => {
     const read = contacts.find((c) => c.id === conversationId);
     if (!read) return;
-    patch(live.conversation({ ...read, unread_count: 0 }));
+    live.conversation({ ...read, unread_count: 0 });
   };
 
   const selected = contacts.find((c) => c.id === selectedId) ?? null;

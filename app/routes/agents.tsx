@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigation, useSearchParams } from "react-router";
 import type { Agent } from "../../worker/agents/contract";
-import { agentAction, type AgentActionResult, type AgentChange } from "~/components/agents/actions";
+import { type AgentActionResult, type AgentChange } from "~/components/agents/actions";
+import { agentAction } from "./agents-action";
 import { AgentCard } from "~/components/agents/agent-card";
 import { AgentDialog } from "~/components/agents/agent-dialog";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { loginInput, registerInput } from "../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -42,10 +42,10 @@ export default function AuthScreen() {
           client.organizations.invitations.accept.$post({ json: { token: invitation } }),
         );
         await reload();
-        toast.success(`Te has unido a ${joined.organization_name}`);
+        toastDone(`Te has unido a ${joined.organization_name}`);
       } catch (error) {
         // Used, expired or revoked, or already in an organization: the server says which.
-        toast.error("No se pudo aceptar la invitación", { description: errorMessage(error) });
+        toastFailed("No se pudo aceptar la invitación", error);
       }
       navigate("/dashboard", { replace: true });
     })();
@@ -67,10 +67,10 @@ export default function AuthScreen() {
     try {
       if (isRegister) {
         await auth.register(registerInput.parse(values));
-        toast.success("¡Cuenta creada! Redirigiendo...");
+        toastDone("¡Cuenta creada! Redirigiendo...");
       } else {
         await auth.login(loginInput.parse(values));
-        toast.success("¡Bienvenido!");
+        toastDone("¡Bienvenido!");
       }
       // With an invitation, the effect above joins the organization first.
       if (!invitation) navigate("/dashboard");
@@ -78,7 +78,7 @@ export default function AuthScreen() {
       const message = errorMessage(error);
       setErrors(serverFieldErrors(error));
       setFormError(message);
-      toast.error(message);
+      toastFailed(message);
     } finally {
       setSubmitting(false);
     }

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, redirect, useRouteError } from "react-router";
 import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
-import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
+import { type BroadcastChange } from "~/components/broadcasts/actions";
+import { broadcastAction } from "./broadcasts-action";
 import { BroadcastControls } from "~/components/broadcasts/controls";
 import { client, data } from "~/lib/api";
 import { readAudienceAds, readBroadcast, readLabels } from "~/components/broadcasts/data";

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
-import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
+import { type BroadcastChange } from "~/components/broadcasts/actions";
+import { broadcastAction } from "./broadcasts-action";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
 import {
   readAudienceAds,

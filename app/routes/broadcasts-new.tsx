@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
-import { broadcastAction, type BroadcastChange } from "~/components/broadcasts/actions";
+import { type BroadcastChange } from "~/components/broadcasts/actions";
+import { broadcastAction } from "./broadcasts-action";
 import { BroadcastForm } from "~/components/broadcasts/broadcast-form";
 import {
   readAudienceAds,

@@ -17,11 +17,7 @@ import type { Suggestion } from "../../worker/sales/contract";
 import { changeStatus, replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
-import {
-  BESIDE,
-  DetailsOverlay,
-  useDetailsFitBeside,
-} from "~/components/conversations/details-overlay";
+import { BESIDE, useDetailsFitBeside } from "~/components/conversations/details-beside";
 import {
   ConversationHeader,
   DETAILS_PANEL_ID,
@@ -46,7 +42,7 @@ import { useAuth } from "~/lib/auth";
 import { olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useLiveConversations } from "~/lib/use-live-conversations";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 import type { clientLoader as inboxLoader } from "./conversations";
 import type { Route } from "./+types/conversation";
 
@@ -156,7 +152,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     if (c.id === conversationId) show(c, suggestion);
   });
   // A note written by a colleague (or by this screen: the thread keeps one copy).
-  useRealtimeEvent<{ conversation_id: string; message: Message }>(
+  useLiveEvent<{ conversation_id: string; message: Message }>(
     "note_created",
     ({ conversation_id, message }) => {
       if (conversation_id === conversationId) upsert(message);
@@ -290,9 +286,16 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
               marketingHeld={marketingHeld(conversation, organizationTime, now)}
             />
             {details.panel && !beside && (
-              <DetailsOverlay takeFocus={openedByPerson} onClose={toggleDetails}>
+              <Sheet
+                open
+                over
+                id={DETAILS_PANEL_ID}
+                title="Detalles"
+                takeFocus={openedByPerson}
+                onClose={toggleDetails}
+              >
                 {detailsFor(false)}
-              </DetailsOverlay>
+              </Sheet>
             )}
           </div>
           <ReplyArea

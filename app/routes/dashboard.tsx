@@ -15,7 +15,7 @@ import { formatRelative } from "~/lib/format";
 import { TRACKING_SESSION_KEY } from "~/lib/tracking";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/dashboard";
 
@@ -75,8 +75,8 @@ export default function Dashboard({ loaderData: summary }: Route.ComponentProps)
   // The figures are counted by the server: a burst of events reloads them once.
   const reload = useCoalescedRevalidate();
   useRealtimeConnected(reload);
-  useRealtimeEvent("new_message", reload);
-  useRealtimeEvent("conversation_update", reload);
+  useLiveEvent("new_message", reload);
+  useLiveEvent("conversation_update", reload);
 
   // Only while onboarding hands over (the wizard reloads this page's data).
   if (!summary) return <Spinner />;

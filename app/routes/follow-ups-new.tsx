@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { ManagerFormPage } from "~/components/broadcasts/form-page";
-import { followUpAction, type FollowUpChange } from "~/components/follow-ups/actions";
+import { type FollowUpChange } from "~/components/follow-ups/actions";
+import { followUpAction } from "./follow-ups-action";
 import { readLabels, readTemplates } from "~/components/follow-ups/data";
 import { FollowUpForm } from "~/components/follow-ups/follow-up-form";
 import { RouteError } from "~/components/route-error";

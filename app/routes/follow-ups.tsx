@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { MAX_FOLLOW_UPS } from "../../worker/follow-ups/contract";
-import { followUpAction, type FollowUpChange } from "~/components/follow-ups/actions";
+import { type FollowUpChange } from "~/components/follow-ups/actions";
+import { followUpAction } from "./follow-ups-action";
 import { readFollowUps, readLabels } from "~/components/follow-ups/data";
 import { FollowUpCard } from "~/components/follow-ups/follow-up-card";
 import { HowItWorks } from "~/components/follow-ups/how-it-works";

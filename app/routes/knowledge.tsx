@@ -1,12 +1,13 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import {
   KNOWLEDGE_MAX_ENTRIES,
   KNOWLEDGE_PAGE_SIZE,
   type KnowledgeSummary,
 } from "../../worker/knowledge/contract";
-import { knowledgeAction, type KnowledgeActionResult } from "~/components/knowledge/actions";
+import { type KnowledgeActionResult } from "~/components/knowledge/actions";
+import { knowledgeAction } from "./knowledge-action";
 import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";
 import { KnowledgeImport } from "~/components/knowledge/knowledge-import";
 import { PageHeader } from "~/components/page-header";
@@ -57,9 +58,9 @@ export default function Knowledge({
     const result = remover.data;
     if (remover.state !== "idle" || !result) return;
     if (result.ok) {
-      toast.success(result.message);
+      toastDone(result.message);
       setDeleting(null);
-    } else toast.error("No se pudo eliminar la entrada", { description: result.error });
+    } else toastFailed("No se pudo eliminar la entrada", result.error);
   }, [remover.state, remover.data]);
 
   return (

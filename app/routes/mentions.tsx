@@ -7,7 +7,7 @@ import { readTeam, memberName } from "~/components/team/team";
 import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 import type { Route } from "./+types/mentions";
 
 export const meta = () => [{ title: "Menciones — Atiende" }];
@@ -47,7 +47,7 @@ function DesktopNotices() {
 export default function Mentions({ loaderData: { mentions, team } }: Route.ComponentProps) {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
-  useRealtimeEvent("mention", () => void revalidate());
+  useLiveEvent("mention", () => void revalidate());
 
   /** Opening a mention marks it read and goes to its conversation. */
   async function open(mention: Mention) {

@@ -2,7 +2,7 @@ import { useRevalidator } from "react-router";
 import { PageHeader } from "~/components/page-header";
 import { loadOrganizationTab } from "~/components/settings/data";
 import { OrganizationTab } from "~/components/settings/organization-tab";
-import { settingsAction, type SettingsChange } from "~/components/settings/actions";
+import { settingsClientAction } from "./settings-action";
 import { RouteError } from "~/components/route-error";
 import type { Route } from "./+types/settings-organization";
 
@@ -14,10 +14,8 @@ export async function clientLoader() {
 // The token lives in localStorage: the settings are loaded in the browser, even on first load.
 clientLoader.hydrate = true as const;
 
-/** The organization's lists change here (components/settings/actions.ts); the tabs are read again after. */
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  return settingsAction((await request.json()) as SettingsChange);
-}
+/** Every change of the settings is made here (settings-action.ts); the tabs are read again after. */
+export const clientAction = settingsClientAction;
 
 export function ErrorBoundary() {
   return (

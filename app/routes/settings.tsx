@@ -6,7 +6,7 @@ import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
-import { settingsAction, type SettingsChange } from "~/components/settings/actions";
+import { settingsClientAction } from "./settings-action";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
 import type { Route } from "./+types/settings";
@@ -35,10 +35,8 @@ clientLoader.hydrate = true as const;
 /** Another tab shows what is already loaded; a change (a revalidation) reads it all again. */
 export const shouldRevalidate = revalidateUnlessOnly("tab");
 
-/** The organization's lists change here (components/settings/actions.ts); the tabs are read again after. */
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  return settingsAction((await request.json()) as SettingsChange);
-}
+/** Every change of the settings is made here (settings-action.ts); the tabs are read again after. */
+export const clientAction = settingsClientAction;
 
 export function ErrorBoundary() {
   return <RouteError title="Configuración" failure="No se pudo cargar la configuración" />;

@@ -3,17 +3,8 @@
  * intent sent as JSON by a fetcher, one call, one toast. A booking the API answers is laid in
  * the live store at once; React Router reads the screen again after.
  */
-import { toast } from "sonner";
-import type {
-  Booking,
-  BookingInput,
-  Service,
-  ServiceInput,
-  Slot,
-} from "../../../worker/bookings/contract";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
-import { refusalOf, type Refusal } from "~/lib/forms";
-import { live } from "~/lib/live-store";
+import type { BookingInput, ServiceInput, Slot } from "../../../worker/bookings/contract";
+import { type Refusal } from "~/lib/forms";
 
 export type BookingMark = "cancelled" | "no_show" | "completed";
 
@@ -30,63 +21,3 @@ export type AgendaChange =
 export type AgendaActionResult =
   | { ok: true; intent: AgendaChange["intent"] }
   | (Refusal & { intent: AgendaChange["intent"]; slots: Slot[] });
-
-const MARK_WORDS: Record<BookingMark, { done: string; failed: string }> = {
-  cancelled: { done: "Cita cancelada", failed: "No se pudo cancelar la cita" },
-  no_show: { done: "Cita marcada como no asistida", failed: "No se pudo marcar la cita" },
-  completed: { done: "Cita completada", failed: "No se pudo marcar la cita" },
-};
-
-function says(change: AgendaChange): { done: string; failed: string } {
-  switch (change.intent) {
-    case "booking.create":
-      return { done: "Cita reservada", failed: "No se pudo reservar la cita" };
-    case "booking.move":
-      return { done: "Cita movida", failed: "No se pudo mover la cita" };
-    case "booking.mark":
-      return MARK_WORDS[change.status];
-    case "service.create":
-      return { done: "Servicio creado", failed: "Error al crear el servicio" };
-    case "service.update":
-      return { done: "Servicio guardado", failed: "Error al guardar el servicio" };
-  }
-}
-
-const booking = client.bookings[":id"];
-
-async function perform(change: AgendaChange): Promise<Booking | Service> {
-  switch (change.intent) {
-    case "booking.create":
-      return data(
-        client.bookings.$post({ json: change.values, header: { "idempotency-key": change.key } }),
-      );
-    case "booking.move":
-      return data(booking.$patch({ param: { id: change.id }, json: { start: change.start } }));
-    case "booking.mark":
-      return data(booking.$patch({ param: { id: change.id }, json: { status: change.status } }));
-    case "service.create":
-      return data(client.services.$post({ json: change.values }));
-    case "service.update":
-      return data(client.services[":id"].$patch({ param: { id: change.id }, json: change.values }));
-  }
-}
-
-/** The nearest free slots a 409 `slot_taken` offers. */
-const slotsOf = (error: unknown): Slot[] =>
-  error instanceof ApiError && error.code === "slot_taken" && Array.isArray(error.extra.slots)
-    ? (error.extra.slots as Slot[])
-    : [];
-
-/** Makes the change and says how it went; a refusal brings its messages and any free slots. */
-export async function agendaAction(change: AgendaChange): Promise<AgendaActionResult> {
-  const { done, failed } = says(change);
-  try {
-    const answer = await perform(change);
-    if (change.intent.startsWith("booking.")) live.booking(answer as Booking);
-    toast.success(done);
-    return { ok: true, intent: change.intent };
-  } catch (error) {
-    toast.error(failed, { description: errorMessage(error) });
-    return { ...refusalOf(error), intent: change.intent, slots: slotsOf(error) };
-  }
-}

@@ -1,10 +1,10 @@
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "react-router";
 import type { Booking } from "../../../worker/bookings/contract";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
 import { live } from "~/lib/live-store";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveVersion } from "~/lib/use-live";
 import { readBookings } from "./data";
 import { StatusBadge } from "./labels";
 import { placeBooking } from "./use-agenda-bookings";
@@ -19,31 +19,34 @@ const ALL = { range: { from: "", to: "\uffff" }, serviceId: "" };
 export function CustomerBookings({ conversationId }: { conversationId: string }) {
   const id = useId();
   const { timeZone } = useOrganizationTime();
-  const [bookings, setBookings] = useState<Booking[] | null>(null);
+  /** What was read, and the live store's mark when it was asked. */
+  const [read, setRead] = useState<{ bookings: Booking[]; asked: number } | null>(null);
   const [failed, setFailed] = useState(false);
+  const version = useLiveVersion();
   useEffect(() => {
     let current = true;
     const asked = live.mark();
-    setBookings(null);
+    setRead(null);
     readBookings({ conversation_id: conversationId }).then(
-      ({ bookings: read }) => {
-        if (!current) return;
-        let next = read;
-        for (const b of live.bookingsSince(asked).values()) {
-          if (b.conversation_id === conversationId) next = placeBooking(next, b, ALL);
-        }
-        setBookings(next);
-      },
+      ({ bookings }) => current && setRead({ bookings, asked }),
       () => current && setFailed(true),
     );
     return () => {
       current = false;
     };
   }, [conversationId]);
-  useRealtimeEvent<{ booking: Booking }>("booking_update", ({ booking }) => {
-    if (booking.conversation_id !== conversationId) return;
-    setBookings((list) => list && placeBooking(list, live.booking(booking), ALL));
-  });
+  // What was read with the store's newer copies laid over it (`booking_update`, the Agenda's
+  // own changes), read again at each copy recorded.
+  const bookings = useMemo(() => {
+    if (!read) return null;
+    let next = read.bookings;
+    for (const b of live.bookingsSince(read.asked).values()) {
+      if (b.conversation_id === conversationId) next = placeBooking(next, b, ALL);
+    }
+    return next;
+    // `version` is what changes when the store records a copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [read, conversationId, version]);
 
   return (
     <section aria-labelledby={id} className="space-y-2.5 p-4">

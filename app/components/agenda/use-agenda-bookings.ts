@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useMemo } from "react";
 import type { Booking } from "../../../worker/bookings/contract";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveVersion } from "~/lib/use-live";
 
 interface Shown {
   bookings: Booking[];
@@ -33,25 +33,22 @@ export function placeBooking(
 }
 
 /**
- * The bookings on screen: the loader's with what realtime events brought since it read them,
- * patched by each `booking_update`. A reconnection reads the screen again.
+ * The bookings on screen: the loader's with the live store's newer copies laid over them
+ * (`booking_update` events, the screen's own changes), read again at each copy recorded. A
+ * reconnection reads the screen again.
  */
 export function useAgendaBookings(shown: Shown) {
   const revalidate = useCoalescedRevalidate();
-  const [list, setList] = useState(shown.bookings);
-  const latest = useRef(shown);
-  latest.current = shown;
-  const loaded = shown.bookings;
-  useEffect(() => {
-    let next = loaded;
-    for (const b of live.bookingsSince(latest.current.asked).values()) {
-      next = placeBooking(next, b, latest.current);
-    }
-    setList(next);
-  }, [loaded]);
-  useRealtimeEvent<{ booking: Booking }>("booking_update", ({ booking }) =>
-    setList((current) => placeBooking(current, live.booking(booking), latest.current)),
-  );
+  const version = useLiveVersion();
   useRealtimeConnected(revalidate);
-  return list;
+  const { bookings, asked, range, serviceId } = shown;
+  return useMemo(() => {
+    let next = bookings;
+    for (const b of live.bookingsSince(asked).values()) {
+      next = placeBooking(next, b, { range, serviceId });
+    }
+    return next;
+    // `version` is what changes when the store records a copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [bookings, asked, range.from, range.to, serviceId, version]);
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { AiUsage } from "../../../worker/agents/contract";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 const tokens = (n: number) => n.toLocaleString("es-ES");
 
@@ -18,7 +18,7 @@ const later = (loaded: AiUsage | null, live: AiUsage | null) => {
  */
 export function AiUsageMeter({ usage: loaded }: { usage: AiUsage | null }) {
   const [live, setLive] = useState<AiUsage | null>(null);
-  useRealtimeEvent<AiUsage>("ai_budget_exhausted", setLive);
+  useLiveEvent<AiUsage>("ai_budget_exhausted", setLive);
   const usage = later(loaded, live);
 
   if (!usage) return null;

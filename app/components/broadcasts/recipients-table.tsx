@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import {
   RECIPIENT_STATES,
   SKIP_REASONS,
@@ -8,7 +8,7 @@ import {
   type RecipientState,
 } from "../../../worker/broadcasts/contract";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { metaReason, RECIPIENT_STATE_LABELS, SKIP_REASON_ONE } from "./labels";
 import { RecipientStateBadge } from "./status-badge";
 import { formatZoned } from "./zoned-time";
@@ -118,7 +118,7 @@ export function RecipientsTable({
       ]);
       setHasMore(page.has_more);
     } catch (error) {
-      toast.error("Error al cargar los destinatarios", { description: errorMessage(error) });
+      toastFailed("Error al cargar los destinatarios", error);
     } finally {
       setLoadingMore(false);
     }

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { useMemo, useState } from "react";
+import { toastFailed } from "~/lib/outcome";
 import type { Broadcast } from "../../../worker/broadcasts/contract";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { live, olderBroadcast } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveVersion } from "~/lib/use-live";
 
 /** How many broadcasts a page of the list brings. */
 export const BROADCASTS_PAGE_SIZE = 20;
@@ -37,45 +37,46 @@ export function placeBroadcast(list: Broadcast[], broadcast: Broadcast, complete
 }
 
 /**
- * The list on screen: the loader's first page with what realtime events brought since it was
- * asked (`asked`, the live store's mark), patched by each `broadcast_update`, and the pages
- * "Cargar más" adds. A reconnection reads it again (events may have been missed).
+ * The list on screen: the loader's first page and the pages "Cargar más" added, with the live
+ * store's newer copies laid over them (`broadcast_update` events since `asked`, the store's
+ * mark when the loader read it), read again at each copy recorded. A reconnection reads it
+ * again (events may have been missed).
  */
 export function useBroadcastList(loaded: { page: Page; asked: number }) {
   const revalidate = useCoalescedRevalidate();
-  const [list, setList] = useState(loaded.page.broadcasts);
-  const [hasMore, setHasMore] = useState(loaded.page.has_more);
+  const version = useLiveVersion();
+  // The pages added to this load of the list (a new load starts from its first page again).
+  const [added, setAdded] = useState({ to: loaded, broadcasts: [] as Broadcast[], hasMore: true });
+  const more = added.to === loaded ? added : { to: loaded, broadcasts: [], hasMore: true };
+  const hasMore = loaded.page.has_more && more.hasMore;
   const [loadingMore, setLoadingMore] = useState(false);
-  const state = useRef({ list, hasMore });
-  state.current = { list, hasMore };
-
-  useEffect(() => {
-    let next = loaded.page.broadcasts;
-    for (const b of live.broadcastsSince(loaded.asked).values()) {
-      next = placeBroadcast(next, b, !loaded.page.has_more);
-    }
-    setList(next);
-    setHasMore(loaded.page.has_more);
-  }, [loaded]);
-
-  useRealtimeEvent<{ broadcast: Broadcast }>("broadcast_update", ({ broadcast }) => {
-    setList((current) =>
-      placeBroadcast(current, live.newestBroadcast(broadcast), !state.current.hasMore),
-    );
-  });
   useRealtimeConnected(revalidate);
+
+  const list = useMemo(() => {
+    let next = [...loaded.page.broadcasts, ...more.broadcasts];
+    for (const b of live.broadcastsSince(loaded.asked).values()) {
+      next = placeBroadcast(next, b, !hasMore);
+    }
+    return next;
+    // `version` is what changes when the store records a copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, more.broadcasts, hasMore, version]);
 
   async function loadMore() {
     setLoadingMore(true);
     try {
-      const page = await readBroadcasts(state.current.list.at(-1)?.id);
-      setList((shown) => [
-        ...shown,
-        ...page.broadcasts.filter((b) => !shown.some((s) => s.id === b.id)),
-      ]);
-      setHasMore(page.has_more);
+      const page = await readBroadcasts(list.at(-1)?.id);
+      const shown = [...loaded.page.broadcasts, ...more.broadcasts];
+      setAdded({
+        to: loaded,
+        broadcasts: [
+          ...more.broadcasts,
+          ...page.broadcasts.filter((b) => !shown.some((s) => s.id === b.id)),
+        ],
+        hasMore: page.has_more,
+      });
     } catch (error) {
-      toast.error("Error al cargar las difusiones", { description: errorMessage(error) });
+      toastFailed("Error al cargar las difusiones", error);
     } finally {
       setLoadingMore(false);
     }

@@ -1,11 +1,11 @@
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import {
   type ConversationStatus,
   type ConversationUpdateInput,
   type Message,
 } from "../../../worker/conversations/contract";
 import type { TemplateToSend } from "./template-picker";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 
 const conversation = client.conversations[":id"];
@@ -17,10 +17,10 @@ const conversation = client.conversations[":id"];
 export async function updateConversation(id: string, changes: ConversationUpdateInput) {
   try {
     const updated = await data(conversation.$patch({ param: { id }, json: changes }));
-    toast.success("Conversación actualizada");
+    toastDone("Conversación actualizada");
     return updated;
   } catch (error) {
-    toast.error("Error actualizando conversación", { description: errorMessage(error) });
+    toastFailed("Error actualizando conversación", error);
     return null;
   }
 }
@@ -33,12 +33,10 @@ export async function changeAgent(id: string, agentId: string | null) {
     const updated = agentId
       ? await data(conversation.assign.$patch({ param: { id }, json: { agent_id: agentId } }))
       : await data(conversation.unassign.$patch({ param: { id } }));
-    toast.success(agentId ? "Agente asignado" : "Agente desasignado");
+    toastDone(agentId ? "Agente asignado" : "Agente desasignado");
     return updated;
   } catch (error) {
-    toast.error(agentId ? "Error asignando agente" : "Error desasignando agente", {
-      description: errorMessage(error),
-    });
+    toastFailed(agentId ? "Error asignando agente" : "Error desasignando agente", error);
     return null;
   }
 }
@@ -63,12 +61,11 @@ export function replyActions(conversationId: string, onStored: (message: Message
   ) {
     try {
       const message = await stored(post);
-      if (message.status === "failed")
-        toast.error(texts.failure, { description: message.error ?? undefined });
-      else toast.success(texts.success);
+      if (message.status === "failed") toastFailed(texts.failure, message.error ?? undefined);
+      else toastDone(texts.success);
       return true;
     } catch (error) {
-      toast.error(texts.failure, { description: errorMessage(error) });
+      toastFailed(texts.failure, error);
       return false;
     }
   }
@@ -135,9 +132,7 @@ export function replyActions(conversationId: string, onStored: (message: Message
           ),
         );
       } catch (error) {
-        toast.error("No se pudo reintentar la transcripción", {
-          description: errorMessage(error),
-        });
+        toastFailed("No se pudo reintentar la transcripción", error);
       }
     },
     react: async (message: Message, emoji: string) => {
@@ -151,7 +146,7 @@ export function replyActions(conversationId: string, onStored: (message: Message
           ),
         );
       } catch (error) {
-        toast.error("Error al enviar la reacción", { description: errorMessage(error) });
+        toastFailed("Error al enviar la reacción", error);
       }
     },
   };
@@ -163,10 +158,10 @@ export type ReplyActions = ReturnType<typeof replyActions>;
 export async function resumeAi(id: string) {
   try {
     const updated = await data(conversation["resume-ai"].$post({ param: { id } }));
-    toast.success("La IA vuelve a responder");
+    toastDone("La IA vuelve a responder");
     return updated;
   } catch (error) {
-    toast.error("No se pudo reanudar la IA", { description: errorMessage(error) });
+    toastFailed("No se pudo reanudar la IA", error);
     return null;
   }
 }
@@ -175,10 +170,10 @@ export async function resumeAi(id: string) {
 export async function returnToMetaAi(id: string) {
   try {
     const updated = await data(conversation["return-to-meta-ai"].$post({ param: { id } }));
-    toast.success("Conversación devuelta a la IA de Meta");
+    toastDone("Conversación devuelta a la IA de Meta");
     return updated;
   } catch (error) {
-    toast.error("No se pudo devolver a la IA de Meta", { description: errorMessage(error) });
+    toastFailed("No se pudo devolver a la IA de Meta", error);
     return null;
   }
 }

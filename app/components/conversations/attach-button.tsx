@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import {
   MEDIA_LIMITS,
   outboundMediaType,
@@ -49,7 +49,7 @@ export function AttachButton({
           if (!file) return;
           const checked = outboundMediaType(file);
           if ("error" in checked) {
-            toast.error("No se puede enviar el archivo", { description: checked.error });
+            toastFailed("No se puede enviar el archivo", checked.error);
             return;
           }
           onFile(file, checked.type);

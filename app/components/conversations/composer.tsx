@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId, useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../worker/conversations/contract";
 import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
 import { Button } from "~/components/ui/button";
@@ -88,9 +88,10 @@ export function Composer({
     // WhatsApp takes no caption on audio: the text stays in the box for a message of its own.
     const caption = type === "audio" ? "" : text.trim();
     if (caption.length > MAX_CAPTION_LENGTH) {
-      toast.error("No se puede enviar el archivo", {
-        description: `El texto que acompaña al archivo no puede superar ${MAX_CAPTION_LENGTH} caracteres.`,
-      });
+      toastFailed(
+        "No se puede enviar el archivo",
+        `El texto que acompaña al archivo no puede superar ${MAX_CAPTION_LENGTH} caracteres.`,
+      );
       return;
     }
     if (!onAttach) return;

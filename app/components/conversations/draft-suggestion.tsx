@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import type { AiDraft } from "../../../worker/conversations/contract";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 
 /**
  * The AI's suggestion and the composer's text, kept together by the reply area (which owns the
@@ -56,7 +56,7 @@ export function useSuggestionRequests(
       const { draft } = await data(client.conversations[":id"].draft.$post({ param }));
       onChange(draft);
     } catch (error) {
-      toast.error("No se pudo preparar una sugerencia", { description: errorMessage(error) });
+      toastFailed("No se pudo preparar una sugerencia", error);
     } finally {
       setBusy(null);
     }
@@ -68,7 +68,7 @@ export function useSuggestionRequests(
       await data(client.conversations[":id"].draft.$delete({ param }));
       onChange(null);
     } catch (error) {
-      toast.error("No se pudo descartar la sugerencia", { description: errorMessage(error) });
+      toastFailed("No se pudo descartar la sugerencia", error);
     } finally {
       setBusy(null);
     }

@@ -4,7 +4,7 @@ import type {
   ConversationEvent,
   MessageEvent,
 } from "../../../worker/conversations/contract";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 /**
  * A conversation's AI suggestion ("Sugerencia de IA"), for the conversation screen and the agent
@@ -24,10 +24,10 @@ export function useAiDraft(conversationId: string, loaded: AiDraft | null) {
   }) => {
     if (conversation.id === conversationId) setDraft(conversation.ai_draft);
   };
-  useRealtimeEvent<MessageEvent>("new_message", fromCopy);
-  useRealtimeEvent<MessageEvent>("message_sent", fromCopy);
-  useRealtimeEvent<ConversationEvent>("conversation_update", fromCopy);
-  useRealtimeEvent<{ conversation_id: string; draft: AiDraft }>("draft_ready", (event) => {
+  useLiveEvent<MessageEvent>("new_message", fromCopy);
+  useLiveEvent<MessageEvent>("message_sent", fromCopy);
+  useLiveEvent<ConversationEvent>("conversation_update", fromCopy);
+  useLiveEvent<{ conversation_id: string; draft: AiDraft }>("draft_ready", (event) => {
     if (event.conversation_id === conversationId) setDraft(event.draft);
   });
   return [draft, setDraft] as const;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import {
   MESSAGE_PAGE_SIZE,
   type Message,
@@ -15,10 +15,10 @@ import {
   missedMoreThanAPage,
   upsertMessage,
 } from "./thread";
-import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { ApiError, client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 /**
  * A newest page with what events brought since it was asked for: newer copies of its messages,
@@ -127,7 +127,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
         if (shown.current !== conversationId) return;
         setThread({ conversationId, messages: [], hasMore: false });
         if (!(error instanceof ApiError && error.status === 404))
-          toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
+          toastFailed("Error al cargar los mensajes", error);
       },
     );
   }, [conversationId, read, showPage]);
@@ -156,17 +156,17 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
     [place],
   );
 
-  useRealtimeEvent<MessageEvent>("new_message", ({ message, conversation }) => {
+  useLiveEvent<MessageEvent>("new_message", ({ message, conversation }) => {
     if (conversation.id !== conversationId) return;
     place(message);
     setTimeout(() => {
       if (shown.current === conversation.id) read(conversation.id);
     }, MARK_READ_DELAY_MS);
   });
-  useRealtimeEvent<MessageEvent>("message_sent", ({ message, conversation }) => {
+  useLiveEvent<MessageEvent>("message_sent", ({ message, conversation }) => {
     if (conversation.id === conversationId) place(message);
   });
-  useRealtimeEvent<MessageStatusEvent>("message_status", ({ message }) => {
+  useLiveEvent<MessageStatusEvent>("message_status", ({ message }) => {
     if (message.conversation_id === conversationId) place(message);
   });
 
@@ -200,8 +200,7 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
           : current,
       );
     } catch (error) {
-      if (shown.current === id)
-        toast.error("Error al cargar los mensajes", { description: errorMessage(error) });
+      if (shown.current === id) toastFailed("Error al cargar los mensajes", error);
     } finally {
       setLoadingOlder(false);
     }

@@ -1,12 +1,11 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo } from "react";
 import type { Conversation, ConversationList } from "../../../worker/conversations/contract";
 import { useAuth } from "~/lib/auth";
 import { patchList, type InboxFilters } from "~/lib/inbox";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
-import { useLiveConversations } from "~/lib/use-live-conversations";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent, useLiveVersion } from "~/lib/use-live";
 
 /** Taken as the inbox's list is read: what the live store records after it is laid over it. */
 export const markInboxRead = () => live.mark();
@@ -19,45 +18,37 @@ interface LoadedList {
 }
 
 /**
- * The page on screen: the loader's, patched by realtime events and by the row selects
- * (`replace`). A change that may move rows in or out of the page reloads it, coalesced.
+ * The page on screen: the loader's, with the live store's newer copies laid over it (realtime
+ * events, and the rows this screen changed: `replace`), read again at each copy recorded. A
+ * copy that may move rows in or out of the page reloads it, coalesced.
  */
 export function useInboxList(loaded: LoadedList) {
   const me = useAuth().user?.id;
   const revalidate = useCoalescedRevalidate();
-  const [list, setList] = useState(loaded.list);
-  // Read by event handlers, which may run several times before the next render.
-  const listRef = useRef(list);
-  useEffect(() => {
+  const version = useLiveVersion();
+  const { list, stale } = useMemo(() => {
     let next = loaded.list;
+    let stale = false;
     for (const { conversation, newMessage } of live.conversationsSince(loaded.asked)) {
-      if (next) next = patchList(next, loaded.filters, conversation, { newMessage, me }).list;
+      if (!next) break;
+      const patched = patchList(next, loaded.filters, conversation, { newMessage, me });
+      next = patched.list;
+      stale ||= patched.stale;
     }
-    listRef.current = next;
-    setList(next);
-  }, [loaded, me]);
-
-  /** The page on screen with the store's newest copy of `conversation` placed in it. */
-  const patch = (conversation: Conversation, newMessage: boolean) => {
-    const current = listRef.current;
-    if (!current) return revalidate();
-    const patched = patchList(current, loaded.filters, live.newest(conversation), {
-      newMessage,
-      me,
-    });
-    listRef.current = patched.list;
-    setList(patched.list);
-    if (patched.stale) revalidate();
-  };
+    return { list: next, stale: stale || (!next && version > loaded.asked) };
+    // `version` is what changes when the store records a copy.
+  }, [loaded, me, version]);
+  useEffect(() => {
+    if (stale) revalidate();
+  }, [stale, version, revalidate]);
   useRealtimeConnected(revalidate);
   // An imported history fills conversations without an event each: the page is read again
   // as the import moves on (a burst of chunks costs a read or two).
-  useRealtimeEvent("import_progress", revalidate);
-  useLiveConversations((conversation, { newMessage }) => patch(conversation, newMessage));
+  useLiveEvent("import_progress", revalidate);
 
-  /** A row this screen changed (its selects): shown now and kept for the next reload. */
+  /** A row this screen changed (its selects): recorded, so the page shows it and keeps it. */
   const replace = (updated: Conversation | null) => {
-    if (updated) patch(live.conversation(updated), false);
+    if (updated) live.conversation(updated);
   };
   return { list, replace, revalidate };
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { KNOWLEDGE_CAPS_TEXT, KNOWLEDGE_IMPORT_ACCEPT } from "../../../worker/knowledge/contract";
 import type { KnowledgeActionResult } from "./actions";
 
@@ -17,8 +17,8 @@ export function KnowledgeImport() {
   useEffect(() => {
     const result = fetcher.data;
     if (fetcher.state !== "idle" || !result) return;
-    if (result.ok) toast.success(result.message);
-    else toast.error("No se pudo importar el archivo", { description: result.error });
+    if (result.ok) toastDone(result.message);
+    else toastFailed("No se pudo importar el archivo", result.error);
   }, [fetcher.state, fetcher.data]);
 
   function upload(file: File | undefined) {

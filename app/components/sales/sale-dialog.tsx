@@ -1,10 +1,10 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastRefusal } from "~/lib/outcome";
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { SALE_CURRENCIES, parseAmount } from "./money";
 
 /**
@@ -46,10 +46,10 @@ export function SaleDialog({
           header: { "idempotency-key": idempotencyKey },
         }),
       );
-      toast.success("Venta registrada");
+      toastDone("Venta registrada");
       onSaved(sale);
     } catch (failure) {
-      toast.error(errorMessage(failure));
+      toastRefusal(failure);
       setSaving(false);
     }
   }

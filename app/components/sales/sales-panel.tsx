@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastRefusal } from "~/lib/outcome";
 import type { ConversationDetail, ConversationEvent } from "../../../worker/conversations/contract";
 import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contract";
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { readConversions } from "./read-conversions";
 import { useAuth } from "~/lib/auth";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 import { ConversionsList } from "./conversions-list";
 import { OriginCard } from "./origin-card";
 import { SaleDialog } from "./sale-dialog";
@@ -64,7 +64,7 @@ export function SalesPanel({
 
   // Any change to the conversation (a stage set by anyone, the AI's mark_lead, a sale, what
   // Meta detected) may bring a lead or a sale: look again.
-  useRealtimeEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
+  useLiveEvent<ConversationEvent>("conversation_update", ({ conversation: c }) => {
     if (c.id === conversation.id) refresh();
   });
 
@@ -78,7 +78,7 @@ export function SalesPanel({
     try {
       const param = { id: conversation.id, suggestionId: suggestion.id };
       await data(client.conversations[":id"].suggestions[":suggestionId"].confirm.$post({ param }));
-      toast.success("Conversión confirmada");
+      toastDone("Conversión confirmada");
       withoutSuggestion(suggestion.id);
       const updated = await data(
         client.conversations[":id"].$get({ param: { id: conversation.id } }),
@@ -86,7 +86,7 @@ export function SalesPanel({
       onChange((current) => ({ ...current, ...updated }));
       refresh();
     } catch (error) {
-      toast.error(errorMessage(error));
+      toastRefusal(error);
     }
   }
 
@@ -99,7 +99,7 @@ export function SalesPanel({
       );
       withoutSuggestion(suggestion.id);
     } catch (error) {
-      toast.error(errorMessage(error));
+      toastRefusal(error);
     }
   }
 

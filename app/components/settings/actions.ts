@@ -1,21 +1,22 @@
 /**
- * What the settings screens change in the organization's lists (quick replies, labels, the
- * team, invitations) and its marketing limits, as their routes' action does it (routes/settings.tsx and
- * routes/settings-organization.tsx), like the agents screen (decision 0048). React Router
- * reads the screen again after each change.
+ * What the settings screens change, as their routes' action does it (`routes/settings-action.ts`,
+ * the `clientAction` of /settings, /settings/organization and /settings/user; decisions 0048,
+ * 0105): the organization's lists (quick replies, labels, the team, invitations), the
+ * organization itself, the person's profile, the tracking key and the WhatsApp connection's
+ * settings. React Router reads the screen again after each change; a change the session keeps
+ * (the organization, the profile) comes back in the result for `useAuth` to take.
  */
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
 import type { z } from "zod";
-import type { Role } from "../../../worker/auth/contract";
+import type { ProfileUpdateInput, Role, User } from "../../../worker/auth/contract";
 import type { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
 import type { invitationInput } from "../../../worker/organizations/members-contract";
 import type { labelInput } from "../../../worker/team-inbox/contract";
-import type { OrganizationUpdateInput } from "../../../worker/organizations/contract";
+import type { Organization, OrganizationUpdateInput } from "../../../worker/organizations/contract";
 import type { BusinessHoursInput } from "../../../worker/bookings/contract";
-import { client, data, errorMessage } from "~/lib/api";
-import { serverFieldErrors, type FieldErrors } from "~/lib/forms";
+import type { whatsappConfigInput } from "../../../worker/whatsapp/contract";
+import type { FieldErrors } from "~/lib/forms";
 
 /** What a section submits to its route (as JSON). */
 export type SettingsChange =
@@ -49,131 +50,70 @@ export type SettingsChange =
         away_message: { enabled: boolean; text: string | null };
         min_notice_minutes: number;
       };
-    };
+    }
+  /** A section of the organization's own settings, with that section's toasts. */
+  | {
+      intent: "organization.update";
+      organizationId: string;
+      values: OrganizationUpdateInput;
+      says: { success: string; failure: string };
+    }
+  /** Round robin on or off (Asignación automática). */
+  | { intent: "auto-assign.update"; organizationId: string; on: boolean }
+  | { intent: "profile.update"; values: ProfileUpdateInput }
+  | { intent: "tracking-key.rotate" }
+  | { intent: "webhook-token.generate" }
+  | { intent: "whatsapp.default-agent"; agentId: string | null; agentName: string | null }
+  | { intent: "whatsapp.connect"; values: z.infer<typeof whatsappConfigInput> };
 
-type Intent = SettingsChange["intent"];
+/** What a change answers beside `ok`, for the screen or the session to take. */
+export interface SettingsAnswer {
+  /** A new invitation's single-use link. */
+  link?: string | null;
+  /** The organization as saved (the session's copy is replaced with it). */
+  organization?: Organization;
+  /** The profile as saved. */
+  user?: User;
+  /** The organization's new public tracking key. */
+  trackingKey?: string;
+}
 
 export type SettingsActionResult =
-  | {
-      ok: true;
-      change: SettingsChange;
-      /** A new invitation's single-use link. */
-      link?: string | null;
-    }
+  | ({ ok: true; change: SettingsChange } & SettingsAnswer)
   | { ok: false; change: SettingsChange; fieldErrors: FieldErrors };
 
 /** The caller left the organization: the session is read again, and the console turns to onboarding. */
 export const leftOrganization = (result: SettingsActionResult) =>
   result.ok && result.change.intent === "member.remove" && result.change.self;
 
-/** The toasts of each change; a change without a success toast shows itself on the screen. */
-const TOASTS: Record<Intent, { success?: string; failure: string }> = {
-  "quick-reply.create": {
-    success: "Respuesta rápida guardada",
-    failure: "Error al guardar la respuesta rápida",
-  },
-  "quick-reply.delete": { failure: "Error al eliminar la respuesta rápida" },
-  "label.create": { success: "Etiqueta creada", failure: "Error al crear la etiqueta" },
-  "label.update": { failure: "Error al guardar la etiqueta" },
-  "label.delete": { success: "Etiqueta eliminada", failure: "Error al eliminar la etiqueta" },
-  "member.role": { success: "Rol actualizado", failure: "No se pudo cambiar el rol" },
-  "member.availability": { failure: "No se pudo guardar" },
-  "member.remove": { success: "Miembro eliminado", failure: "No se pudo eliminar al miembro" },
-  "invitation.create": {
-    success: "Invitación creada",
-    failure: "No se pudo crear la invitación",
-  },
-  "invitation.revoke": {
-    success: "Invitación revocada",
-    failure: "No se pudo revocar la invitación",
-  },
-  "marketing.update": {
-    success: "Límites de marketing actualizados",
-    failure: "Error al guardar los límites de marketing",
-  },
-  "hours.update": {
-    success: "Horario de atención actualizado",
-    failure: "Error al guardar el horario de atención",
-  },
-};
-
-const member = client.organizations.members[":userId"];
-
-/** The call each change makes; answers what the screen needs back (an invitation's link). */
-async function perform(change: SettingsChange): Promise<{ link?: string | null }> {
-  switch (change.intent) {
-    case "quick-reply.create":
-      await data(client["quick-replies"].$post({ json: change.values }));
-      return {};
-    case "quick-reply.delete":
-      await data(client["quick-replies"][":id"].$delete({ param: { id: change.id } }));
-      return {};
-    case "label.create":
-      await data(client.labels.$post({ json: change.values }));
-      return {};
-    case "label.update":
-      await data(client.labels[":id"].$patch({ param: { id: change.id }, json: change.values }));
-      return {};
-    case "label.delete":
-      await data(client.labels[":id"].$delete({ param: { id: change.id } }));
-      return {};
-    case "member.role":
-      await data(member.$patch({ param: { userId: change.userId }, json: { role: change.role } }));
-      return {};
-    case "member.availability":
-      await data(member.$patch({ param: { userId: change.userId }, json: change.values }));
-      return {};
-    case "member.remove":
-      await data(member.$delete({ param: { userId: change.userId } }));
-      return {};
-    case "invitation.create": {
-      const invitation = await data(
-        client.organizations.invitations.$post({ json: change.values }),
-      );
-      return { link: invitation.url ?? null };
-    }
-    case "invitation.revoke":
-      await data(client.organizations.invitations[":id"].$delete({ param: { id: change.id } }));
-      return {};
-    case "marketing.update":
-    case "hours.update":
-      await data(
-        client.organizations[":id"].$patch({
-          param: { id: change.organizationId },
-          json: change.values,
-        }),
-      );
-      return {};
-  }
-}
-
-/** Makes the change and says how it went (toast); a refusal brings its per-field messages. */
-export async function settingsAction(change: SettingsChange): Promise<SettingsActionResult> {
-  const toasts = TOASTS[change.intent];
-  try {
-    const answer = await perform(change);
-    if (toasts.success) toast.success(toasts.success);
-    return { ok: true, change, ...answer };
-  } catch (error) {
-    toast.error(toasts.failure, { description: errorMessage(error) });
-    return { ok: false, change, fieldErrors: serverFieldErrors(error) };
-  }
-}
-
 /**
- * A section's way to change settings: `submit` sends a change to the route's action, `busy`
- * while it runs and the screen reloads, `onResult` hears each change's result once.
+ * A section's way to change settings: `submit` sends a change to the route's action (a
+ * fetcher), `run` does the same and resolves with its result once the action answered;
+ * `busy` while it runs and the screen reloads, `onResult` hears each change's result once.
  */
 export function useSettingsChange(onResult?: (result: SettingsActionResult) => void) {
   const fetcher = useFetcher<SettingsActionResult>();
   const heard = useRef(onResult);
   heard.current = onResult;
+  const waiting = useRef<((result: SettingsActionResult) => void) | null>(null);
   useEffect(() => {
-    if (fetcher.data) heard.current?.(fetcher.data);
+    if (!fetcher.data) return;
+    heard.current?.(fetcher.data);
+    waiting.current?.(fetcher.data);
+    waiting.current = null;
   }, [fetcher.data]);
-  return {
-    submit: (change: SettingsChange) =>
-      fetcher.submit(change, { method: "post", encType: "application/json" }),
-    busy: fetcher.state !== "idle",
-  };
+  const { submit: send } = fetcher;
+  const submit = useCallback(
+    (change: SettingsChange) => send(change, { method: "post", encType: "application/json" }),
+    [send],
+  );
+  const run = useCallback(
+    (change: SettingsChange) =>
+      new Promise<SettingsActionResult>((resolve) => {
+        waiting.current = resolve;
+        void submit(change);
+      }),
+    [submit],
+  );
+  return { submit, run, busy: fetcher.state !== "idle" };
 }

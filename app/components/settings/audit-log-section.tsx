@@ -1,7 +1,7 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import type { AuditAction, AuditLogEntry } from "../../../worker/audit/contract";
 import { ROLES, type Role } from "../../../worker/auth/contract";
 import { ROLE_LABELS } from "~/components/settings/members-section";
@@ -11,7 +11,6 @@ import {
   useLoadFailureToast,
   type OrganizationTabData,
 } from "~/components/settings/data";
-import { errorMessage } from "~/lib/api";
 
 const LOAD_ERROR = "Error al cargar el registro de actividad";
 
@@ -92,7 +91,7 @@ export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["audit
         page: { entries: [...(added?.entries ?? []), ...page.entries], has_more: page.has_more },
       });
     } catch (error) {
-      toast.error(LOAD_ERROR, { description: errorMessage(error) });
+      toastFailed(LOAD_ERROR, error);
     } finally {
       setLoadingMore(false);
     }

@@ -4,7 +4,7 @@
  * the others down with it.
  */
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import { AUDIT_LOG_PAGE_SIZE } from "../../../worker/audit/contract";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 
@@ -103,6 +103,6 @@ export type OrganizationTabData = Awaited<ReturnType<typeof loadOrganizationTab>
 /** The toast a part of the screen showed when its data could not load, once per load. */
 export function useLoadFailureToast(loaded: Loaded<unknown> | null, title: string) {
   useEffect(() => {
-    if (loaded && !loaded.ok) toast.error(title, { description: loaded.error });
+    if (loaded && !loaded.ok) toastFailed(title, loaded.error);
   }, [loaded, title]);
 }

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { HistoryImport } from "../../../worker/whatsapp/contract";
 import { useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed, toastWarning } from "~/lib/outcome";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
 import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { furthestImport } from "~/components/settings/meta/history-import";
@@ -12,7 +12,7 @@ import { Button } from "~/components/ui/button";
 import { ApiError, client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { loginForBusiness, SDK_MESSAGES, SIGNUP_MESSAGES, SignupError } from "~/lib/facebook-sdk";
-import { useRealtimeEvent } from "~/lib/use-realtime-event";
+import { useLiveEvent } from "~/lib/use-live";
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
 export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) {
@@ -26,11 +26,11 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, LOAD_ERROR);
   // Meta disconnected or reconnected the number: the card reads it again.
-  useRealtimeEvent("whatsapp_status", () => void revalidate());
+  useLiveEvent("whatsapp_status", () => void revalidate());
   // A shared number's history import, followed here rather than in its card: the import starts
   // while the connection is still being read, before the card shows it.
   const [importEvent, setImportEvent] = useState<HistoryImport | null>(null);
-  useRealtimeEvent<{ history_import: HistoryImport }>("import_progress", ({ history_import }) =>
+  useLiveEvent<{ history_import: HistoryImport }>("import_progress", ({ history_import }) =>
     setImportEvent((shown) => furthestImport(shown, history_import)),
   );
   const data = loaded.ok ? loaded.data : null;
@@ -64,12 +64,12 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
           (reason: unknown) => ({ ok: false as const, reason }),
         );
         if (pixel.ok)
-          toast.success("Conectado con Meta Business", {
+          toastDone("Conectado con Meta Business", {
             description: `Meta Pixel (${pixel.value.pixel_id})`,
           });
-        toast.warning(without.title, { description: without.text });
+        toastWarning(without.title, { description: without.text });
         if (!pixel.ok)
-          toast.warning("No se pudo conectar Meta Pixel", {
+          toastWarning("No se pudo conectar Meta Pixel", {
             description: errorMessage(pixel.reason),
           });
         await revalidate();
@@ -100,18 +100,16 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
         });
 
       if (whatsapp.status === "rejected" && pixel.status === "rejected") {
-        toast.error("No se pudo conectar ningún servicio de Meta Business", {
-          description: errorMessage(whatsapp.reason),
-        });
+        toastFailed("No se pudo conectar ningún servicio de Meta Business", whatsapp.reason);
         return;
       }
       const connected = [
         whatsapp.status === "fulfilled" && `WhatsApp (${whatsapp.value.phone_number})`,
         pixel.status === "fulfilled" && `Meta Pixel (${pixel.value.pixel_id})`,
       ].filter(Boolean);
-      toast.success("Conectado con Meta Business", { description: connected.join(" y ") });
+      toastDone("Conectado con Meta Business", { description: connected.join(" y ") });
       if (whatsapp.status === "rejected") {
-        toast.warning(
+        toastWarning(
           unverified ? SIGNUP_MESSAGES.unverifiedTitle : "No se pudo conectar WhatsApp",
           {
             description: errorMessage(whatsapp.reason),
@@ -119,20 +117,18 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
         );
       }
       if (pixel.status === "rejected") {
-        toast.warning("No se pudo conectar Meta Pixel", {
+        toastWarning("No se pudo conectar Meta Pixel", {
           description: errorMessage(pixel.reason),
         });
       }
       // Both connections are read again, without the full-screen spinner.
       await revalidate();
     } catch (error) {
-      toast.error(
+      toastFailed(
         error instanceof Error && error.message
           ? error.message
           : "Error al conectar con Meta Business",
-        error instanceof SignupError && error.description
-          ? { description: error.description }
-          : undefined,
+        error instanceof SignupError && error.description ? error.description : undefined,
       );
     } finally {
       setConnecting(null);

@@ -1,21 +1,20 @@
 import { useState } from "react";
-import { toast } from "sonner";
 import { organizationUpdateInput, type Organization } from "../../../worker/organizations/contract";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { validate, type FieldErrors } from "~/lib/forms";
+import { useSettingsChange } from "./actions";
 
 /**
  * How the Configuración > Organización sections save the organization: checked as the API
- * checks it, PATCHed, and the session's copy replaced with the answer (not a route action: the
- * whole console reads the organization from `useAuth`, decision 0048). `save` answers the
- * organization saved, or null when a check or the server refused it (its messages in `errors`,
- * the `failure` toast with the reason).
+ * checks it, sent to the route's action (`organization.update`), and the session's copy
+ * replaced with its answer (the whole console reads the organization from `useAuth`). `save`
+ * answers the organization saved, or null when a check or the server refused it (its messages
+ * in `errors`, the `failure` toast with the reason).
  */
-export function useOrganizationSave(toasts: { success: string; failure: string }) {
+export function useOrganizationSave(says: { success: string; failure: string }) {
   const auth = useAuth();
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  const change = useSettingsChange();
 
   async function save(changes: Record<string, unknown>): Promise<Organization | null> {
     const checked = validate(organizationUpdateInput, changes);
@@ -23,26 +22,20 @@ export function useOrganizationSave(toasts: { success: string; failure: string }
       setErrors(checked.errors);
       return null;
     }
-    setSaving(true);
-    try {
-      const updated = await data(
-        client.organizations[":id"].$patch({
-          param: { id: auth.organization!.id },
-          json: checked.data,
-        }),
-      );
-      auth.setOrganization(updated);
-      setErrors({});
-      toast.success(toasts.success);
-      return updated;
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error(toasts.failure, { description: errorMessage(error) });
+    const result = await change.run({
+      intent: "organization.update",
+      organizationId: auth.organization!.id,
+      values: checked.data,
+      says,
+    });
+    if (!result.ok) {
+      setErrors(result.fieldErrors);
       return null;
-    } finally {
-      setSaving(false);
     }
+    setErrors({});
+    if (result.organization) auth.setOrganization(result.organization);
+    return result.organization ?? null;
   }
 
-  return { save, saving, errors, setErrors };
+  return { save, saving: change.busy, errors, setErrors };
 }

@@ -1,11 +1,11 @@
 import { Description, Dialog, DialogPanel, DialogTitle } from "@headlessui/react";
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { accountDeletionInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { realtime } from "~/lib/realtime";
 import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
@@ -34,9 +34,9 @@ export function PrivacySection() {
     setExporting(true);
     try {
       saveJson(await data(client.profiles.me.export.$get()), EXPORT_FILE_NAME);
-      toast.success("Datos descargados");
+      toastDone("Datos descargados");
     } catch (error) {
-      toast.error("Error al descargar tus datos", { description: errorMessage(error) });
+      toastFailed("Error al descargar tus datos", error);
     } finally {
       setExporting(false);
     }
@@ -107,12 +107,12 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
       const fieldErrors = serverFieldErrors(error);
       setErrors(fieldErrors);
       if (!fieldErrors.password) {
-        toast.error("Error al eliminar la cuenta", { description: errorMessage(error) });
+        toastFailed("Error al eliminar la cuenta", error);
       }
       setBusy(false);
       return;
     }
-    toast.success("Cuenta eliminada");
+    toastDone("Cuenta eliminada");
     // Leave the console first (signing out inside it would send the user to /auth), and only
     // then end the local session: the server's sessions went with the account.
     await navigate("/", { replace: true });

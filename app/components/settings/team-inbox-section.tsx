@@ -1,12 +1,10 @@
 import { useState } from "react";
-import { toast } from "sonner";
 import { LABEL_COLORS, labelInput, type Label } from "../../../worker/team-inbox/contract";
 import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { useSettingsChange } from "~/components/settings/actions";
@@ -164,20 +162,16 @@ export function AutoAssignSection({ members }: { members: Members }) {
   const organization = auth.organization!;
   const on = organization.auto_assign === "round_robin";
 
-  async function toggle(next: boolean) {
-    try {
-      await data(
-        client.organizations[":id"].$patch({
-          param: { id: organization.id },
-          json: { auto_assign: next ? "round_robin" : "off" },
-        }),
-      );
-      await auth.reload();
-      toast.success(next ? "Reparto automático activado" : "Reparto automático desactivado");
-    } catch (error) {
-      toast.error("No se pudo cambiar el reparto", { description: errorMessage(error) });
-    }
-  }
+  // The session's copy of the organization is replaced with what was saved.
+  const switcher = useSettingsChange((result) => {
+    if (result.ok && result.organization) auth.setOrganization(result.organization);
+  });
+  const toggle = (next: boolean) =>
+    void switcher.submit({
+      intent: "auto-assign.update",
+      organizationId: organization.id,
+      on: next,
+    });
 
   // One's own availability changed here shows in the header's switch too.
   const saver = useSettingsChange((result) => {
@@ -198,11 +192,7 @@ export function AutoAssignSection({ members }: { members: Members }) {
         Asignación automática
       </h2>
       <div className="mt-3">
-        <Switch
-          checked={on}
-          onChange={(next) => void toggle(next)}
-          label="Reparto automático (round robin)"
-        />
+        <Switch checked={on} onChange={toggle} label="Reparto automático (round robin)" />
       </div>
       <p className="mt-1 text-sm text-slate-600">
         Las conversaciones nuevas sin agente de IA, y las que la IA pasa al equipo, van a la persona

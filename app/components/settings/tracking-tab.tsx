@@ -1,6 +1,5 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { toast } from "sonner";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
 import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
@@ -8,8 +7,8 @@ import { StatusBadge, toConnectionStatus } from "~/components/settings/meta/stat
 import { useOrigin } from "~/components/settings/meta/use-origin";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { useSettingsChange } from "~/components/settings/actions";
 
 /** The copy-paste snippet of a business's landing pages (the script is served by the app). */
 export function trackingSnippet(origin: string, trackingKey: string) {
@@ -114,23 +113,14 @@ export function TrackingTab({ loaded }: { loaded: ConnectionTabs["tracking"] }) 
 function RotateKeyButton() {
   const auth = useAuth();
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-
-  async function rotate() {
-    setBusy(true);
-    try {
-      const { tracking_key } = await data(client.tracking.key.rotate.$post());
-      auth.setOrganization({ ...auth.organization!, tracking_key });
-      toast.success("Clave de tracking regenerada", {
-        description: "Pega el fragmento nuevo en todas tus páginas.",
-      });
-      setConfirming(false);
-    } catch (error) {
-      toast.error("No se pudo regenerar la clave", { description: errorMessage(error) });
-    } finally {
-      setBusy(false);
-    }
-  }
+  // The session's copy of the organization takes the new key; the question closes.
+  const rotator = useSettingsChange((result) => {
+    if (!result.ok || result.trackingKey === undefined) return;
+    auth.setOrganization({ ...auth.organization!, tracking_key: result.trackingKey });
+    setConfirming(false);
+  });
+  const busy = rotator.busy;
+  const rotate = () => rotator.submit({ intent: "tracking-key.rotate" });
 
   return (
     <>

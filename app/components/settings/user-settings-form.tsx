@@ -1,35 +1,29 @@
 import { useState } from "react";
-import { toast } from "sonner";
 import { profileUpdateInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { validate, type FieldErrors } from "~/lib/forms";
+import { useSettingsChange } from "./actions";
 
 export function UserSettingsForm() {
   const auth = useAuth();
   const user = auth.user!;
   const [fullName, setFullName] = useState(user.full_name);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  const change = useSettingsChange();
+  const saving = change.busy;
 
   async function save(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(profileUpdateInput, { full_name: fullName });
     if (checked.errors) return setErrors(checked.errors);
     setErrors({});
-    setSaving(true);
-    try {
-      const profile = await data(client.profiles.me.$patch({ json: checked.data }));
-      auth.setUser({ id: profile.id, email: profile.email, full_name: profile.full_name });
-      setFullName(profile.full_name);
-      toast.success("Perfil actualizado correctamente");
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al actualizar el perfil", { description: errorMessage(error) });
-    } finally {
-      setSaving(false);
+    const result = await change.run({ intent: "profile.update", values: checked.data });
+    if (!result.ok) return setErrors(result.fieldErrors);
+    if (result.user) {
+      auth.setUser(result.user);
+      setFullName(result.user.full_name);
     }
   }
 

@@ -1,6 +1,6 @@
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import { Switch } from "~/components/ui/switch";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 
 /**
@@ -22,7 +22,7 @@ export function AvailabilitySwitch() {
       );
     } catch (error) {
       setAvailable(!next);
-      toast.error("No se pudo cambiar tu disponibilidad", { description: errorMessage(error) });
+      toastFailed("No se pudo cambiar tu disponibilidad", error);
     }
   }
 

@@ -1,6 +1,6 @@
 /** The team inbox's calls from a conversation: who holds it, its labels, an internal note. */
-import { toast } from "sonner";
-import { client, data, errorMessage } from "~/lib/api";
+import { toastDone, toastFailed } from "~/lib/outcome";
+import { client, data } from "~/lib/api";
 
 const conversation = client.conversations[":id"];
 
@@ -10,10 +10,10 @@ export async function assignPerson(id: string, assigneeId: string | null) {
     const updated = await data(
       conversation.$patch({ param: { id }, json: { assignee_id: assigneeId } }),
     );
-    toast.success(assigneeId ? "Conversación asignada" : "Conversación sin asignar");
+    toastDone(assigneeId ? "Conversación asignada" : "Conversación sin asignar");
     return updated;
   } catch (error) {
-    toast.error("Error asignando la conversación", { description: errorMessage(error) });
+    toastFailed("Error asignando la conversación", error);
     return null;
   }
 }
@@ -22,7 +22,7 @@ export async function setLabels(id: string, labelIds: string[]) {
   try {
     return await data(conversation.labels.$put({ param: { id }, json: { label_ids: labelIds } }));
   } catch (error) {
-    toast.error("Error guardando las etiquetas", { description: errorMessage(error) });
+    toastFailed("Error guardando las etiquetas", error);
     return null;
   }
 }
@@ -32,7 +32,7 @@ export async function writeNote(id: string, content: string) {
   try {
     return (await data(conversation.notes.$post({ param: { id }, json: { content } }))).message;
   } catch (error) {
-    toast.error("Error guardando la nota", { description: errorMessage(error) });
+    toastFailed("Error guardando la nota", error);
     return null;
   }
 }

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import type { AdsReport } from "../../../worker/tracking/ads-contract";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { AdsTable } from "./ads-table";
 
 /** Rows of grey bars while the report loads (it may ask Meta for the spend first). */
@@ -42,7 +42,7 @@ export function AdsPanel({ from, to }: { from: string; to: string }) {
       .catch((error: unknown) => {
         if (!current) return;
         setFailed(true);
-        toast.error("Error al cargar los anuncios", { description: errorMessage(error) });
+        toastFailed("Error al cargar los anuncios", error);
       });
     return () => {
       current = false;

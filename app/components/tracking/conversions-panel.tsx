@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
+import { toastFailed } from "~/lib/outcome";
 import type { Conversion, ConversionPage } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
-import { errorMessage } from "~/lib/api";
 import { ConversionsTable, EVENT_LABELS } from "./conversions-table";
 
 /** The spec's event filter of the conversions list. */
@@ -39,7 +38,7 @@ export function ConversionsPanel({
       setConversions((shown) => [...shown, ...page.conversions]);
       setHasMore(page.has_more);
     } catch (error) {
-      toast.error("Error al cargar las conversiones", { description: errorMessage(error) });
+      toastFailed("Error al cargar las conversiones", error);
     } finally {
       setLoadingMore(false);
     }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { Button } from "~/components/ui/button";
 
 /** Copies `value` to the clipboard; `label` names what is copied for screen readers. */
@@ -16,9 +16,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     try {
       await navigator.clipboard.writeText(value);
       setCopied(true);
-      toast.success("Copiado al portapapeles");
+      toastDone("Copiado al portapapeles");
     } catch {
-      toast.error("No se pudo copiar. Selecciona el texto y cópialo manualmente.");
+      toastFailed("No se pudo copiar. Selecciona el texto y cópialo manualmente.");
     }
   }
 

@@ -1,10 +1,9 @@
 import { useId, useState } from "react";
-import { toast } from "sonner";
 import { whatsappConfigInput } from "../../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
-import { client, data, errorMessage } from "~/lib/api";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { useSettingsChange } from "~/components/settings/actions";
+import { validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
 const EMPTY = { phone_number_id: "", business_account_id: "", access_token: "", phone_number: "" };
@@ -14,8 +13,8 @@ interface ManualConnectFormProps {
   defaultOpen?: boolean;
   /** A number is already connected: saving replaces it. */
   replacing: boolean;
-  /** Reads the connection again once saved. */
-  onConnected: () => Promise<void>;
+  /** Once saved (the router reads the connection again after the action). */
+  onConnected: () => void;
 }
 
 /**
@@ -31,7 +30,6 @@ export function ManualConnectForm({
   const [open, setOpen] = useState(defaultOpen);
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
 
   const bind = (field: keyof typeof EMPTY) => ({
     name: field,
@@ -42,7 +40,16 @@ export function ManualConnectForm({
       setValues((v) => ({ ...v, [field]: e.target.value })),
   });
 
-  async function submit(event: React.FormEvent) {
+  // The route's action connects it; the router reads the connection again.
+  const connector = useSettingsChange((result) => {
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setValues(EMPTY);
+    setOpen(false);
+    onConnected();
+  });
+  const saving = connector.busy;
+
+  function submit(event: React.FormEvent) {
     event.preventDefault();
     const input = {
       phone_number_id: values.phone_number_id,
@@ -53,21 +60,7 @@ export function ManualConnectForm({
     const checked = validate(whatsappConfigInput, input);
     if (checked.errors) return setErrors(checked.errors);
     setErrors({});
-    setSaving(true);
-    try {
-      const config = await data(client["whatsapp-config"].$post({ json: checked.data }));
-      toast.success("WhatsApp conectado", {
-        description: config.phone_number ?? config.phone_number_id,
-      });
-      setValues(EMPTY);
-      setOpen(false);
-      await onConnected();
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toast.error("Error al conectar WhatsApp", { description: errorMessage(error) });
-    } finally {
-      setSaving(false);
-    }
+    void connector.submit({ intent: "whatsapp.connect", values: checked.data });
   }
 
   return (

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { Button } from "~/components/ui/button";
 import type { MetaTabData } from "~/components/settings/data";
 import { client, data, errorMessage } from "~/lib/api";
@@ -51,15 +51,15 @@ export function PixelCard({
       if (result.success) {
         const text = `Meta recibió el evento de prueba. Búscalo en «Probar eventos» del Administrador de eventos con el código ${result.test_event_code}.`;
         actions.setOutcome({ ok: true, text });
-        toast.success("Evento de prueba enviado a Meta");
+        toastDone("Evento de prueba enviado a Meta");
       } else {
         const text = result.error || "Meta no aceptó el evento de prueba";
         actions.setOutcome({ ok: false, text });
-        toast.error("Error al enviar el evento de prueba", { description: text });
+        toastFailed("Error al enviar el evento de prueba", text);
       }
     } catch (error) {
       actions.setOutcome({ ok: false, text: errorMessage(error) });
-      toast.error("Error al enviar el evento de prueba", { description: errorMessage(error) });
+      toastFailed("Error al enviar el evento de prueba", error);
     } finally {
       setSendingTest(false);
     }

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { toast } from "sonner";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { errorMessage } from "~/lib/api";
 
 /** What a card shows under its buttons after a check. */
@@ -39,15 +39,15 @@ export function useConnectionActions<Result extends { success: boolean; error?: 
       if (result.success) {
         const { text, detail } = describeSuccess(result);
         setOutcome({ ok: true, text });
-        toast.success(`Conexión con ${service} verificada`, { description: detail });
+        toastDone(`Conexión con ${service} verificada`, { description: detail });
       } else {
         const text = result.error || `Error al probar ${service}`;
         setOutcome({ ok: false, text });
-        toast.error(`Error al probar ${service}`, { description: text });
+        toastFailed(`Error al probar ${service}`, text);
       }
     } catch (error) {
       setOutcome({ ok: false, text: errorMessage(error) });
-      toast.error(`Error al probar ${service}`, { description: errorMessage(error) });
+      toastFailed(`Error al probar ${service}`, error);
     } finally {
       setTesting(false);
     }
@@ -59,10 +59,10 @@ export function useConnectionActions<Result extends { success: boolean; error?: 
       await remove();
       setConfirming(false);
       setOutcome(null);
-      toast.success(`${service} desconectado`);
+      toastDone(`${service} desconectado`);
       await onDisconnected();
     } catch (error) {
-      toast.error(`Error al desconectar ${service}`, { description: errorMessage(error) });
+      toastFailed(`Error al desconectar ${service}`, error);
     } finally {
       setDisconnecting(false);
     }

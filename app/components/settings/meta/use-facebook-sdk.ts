@@ -1,6 +1,5 @@
 import { useEffect, useState } from "react";
-import { toast } from "sonner";
-import { errorMessage } from "~/lib/api";
+import { toastRefusal } from "~/lib/outcome";
 import { loadFacebookSdk } from "~/lib/facebook-sdk";
 
 export type SdkStatus = "idle" | "loading" | "ready" | "error";
@@ -18,7 +17,7 @@ export function useFacebookSdk(appId: string | null | undefined, version: string
       (error: unknown) => {
         if (!active) return;
         setStatus("error");
-        toast.error(errorMessage(error));
+        toastRefusal(error);
       },
     );
     return () => {

@@ -1,7 +1,5 @@
-import { useState } from "react";
-import { toast } from "sonner";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { useSettingsChange } from "~/components/settings/actions";
 import { CopyableValue } from "./copy-button";
 import { useOrigin } from "./use-origin";
 
@@ -11,29 +9,15 @@ interface WebhookSectionProps {
   /** Tokens belong to a connection: without a number there is nothing to generate. */
   connected: boolean;
   canManage: boolean;
-  /** Reads the connection (and its new token) again. */
-  onToken: () => Promise<void>;
 }
 
 /** The webhook URL and verification token a business enters in its own Meta app. */
-export function WebhookSection({ token, connected, canManage, onToken }: WebhookSectionProps) {
+export function WebhookSection({ token, connected, canManage }: WebhookSectionProps) {
   const origin = useOrigin();
-  const [generating, setGenerating] = useState(false);
-
-  async function generate() {
-    setGenerating(true);
-    try {
-      await data(client["whatsapp-config"]["generate-webhook-token"].$post());
-      toast.success("Token de verificación generado");
-      await onToken();
-    } catch (error) {
-      toast.error("Error al generar el token de verificación", {
-        description: errorMessage(error),
-      });
-    } finally {
-      setGenerating(false);
-    }
-  }
+  // The route's action makes it; the router reads the connection (and its token) again.
+  const generator = useSettingsChange();
+  const generating = generator.busy;
+  const generate = () => void generator.submit({ intent: "webhook-token.generate" });
 
   return (
     <div className="space-y-3 border-t border-slate-100 pt-5">

@@ -1,10 +1,9 @@
-import { useState } from "react";
 import type { HistoryImport } from "../../../../worker/whatsapp/contract";
-import { toast } from "sonner";
 import { SelectField } from "~/components/ui/field";
 import type { MetaTabData } from "~/components/settings/data";
-import { client, data, errorMessage } from "~/lib/api";
+import { client, data } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
+import { useSettingsChange } from "~/components/settings/actions";
 import { CoexistenceSection } from "./coexistence-section";
 import { ManualConnectForm } from "./manual-connect-form";
 import { useConnectionActions } from "./use-connection-actions";
@@ -58,30 +57,18 @@ export function WhatsappCard({
     }),
     onDisconnected: onChanged,
   });
-  const [savingAgent, setSavingAgent] = useState(false);
-
   const connected = config !== null && config.status !== "disconnected";
   const status = connecting ? "connecting" : toConnectionStatus(config?.status);
 
-  async function chooseAgent(agentId: string) {
-    setSavingAgent(true);
-    try {
-      await data(client["whatsapp-config"].$patch({ json: { default_agent_id: agentId || null } }));
-      const agent = agents.find((a) => a.id === agentId);
-      toast.success("Agente por defecto actualizado", {
-        description: agent
-          ? `Las conversaciones nuevas se asignarán a ${agent.name}.`
-          : "Las conversaciones nuevas quedarán sin asignar.",
-      });
-      await onChanged();
-    } catch (error) {
-      toast.error("Error al actualizar el agente por defecto", {
-        description: errorMessage(error),
-      });
-    } finally {
-      setSavingAgent(false);
-    }
-  }
+  // The route's action saves it; the router reads the connection again.
+  const agentSaver = useSettingsChange();
+  const savingAgent = agentSaver.busy;
+  const chooseAgent = (agentId: string) =>
+    void agentSaver.submit({
+      intent: "whatsapp.default-agent",
+      agentId: agentId || null,
+      agentName: agents.find((a) => a.id === agentId)?.name ?? null,
+    });
 
   const agentOptions = agents.map((agent) => ({
     value: agent.id,
@@ -119,7 +106,7 @@ export function WhatsappCard({
               placeholder="Ninguno"
               options={agentOptions}
               value={config.default_agent_id ?? ""}
-              onChange={(e) => void chooseAgent(e.target.value)}
+              onChange={(e) => chooseAgent(e.target.value)}
               disabled={!canManage || savingAgent}
             />
             <p className="mt-1 text-xs text-slate-500">
@@ -147,16 +134,12 @@ export function WhatsappCard({
         token={config?.webhook_token ?? null}
         connected={config !== null}
         canManage={canManage}
-        onToken={onChanged}
       />
       {canManage && (
         <ManualConnectForm
           defaultOpen={manualFirst && !connected}
           replacing={connected}
-          onConnected={() => {
-            actions.setOutcome(null);
-            return onChanged();
-          }}
+          onConnected={() => actions.setOutcome(null)}
         />
       )}
       <ConfirmDialog
