@@ -10,7 +10,11 @@ import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
 import { resetRoundTrips, roundTrips } from "../worker/bench/deployment";
 import { knowledgePrompt } from "../worker/knowledge/bench-route";
-import { callerOrganization, type StoreCaller } from "../worker/stores/organization-data";
+import {
+  callerOrganization,
+  type StoreCaller,
+  type StoreRequest,
+} from "../worker/stores/organization-data";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
@@ -245,7 +249,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    * A request for data the store serves, from a member or a page with the organization's
    * tracking key, authenticated by the Worker (worker/stores/organization-data.ts).
    */
-  async serve(request: Request, caller: StoreCaller): Promise<Response> {
+  async serve(request: StoreRequest, caller: StoreCaller): Promise<Response> {
     if (!this.serves(callerOrganization(caller))) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }

@@ -10,7 +10,7 @@ import { v1 } from "../worker/api";
 import type { AppContext } from "../worker/http/context";
 import type { StoreDeps } from "../worker/http/deps";
 import { handleError, notFound } from "../worker/http/errors";
-import type { StoreCaller } from "../worker/stores/organization-data";
+import type { StoreCaller, StoreRequest } from "../worker/stores/organization-data";
 
 /** Who calls, and what the store gives the request: its data, sockets and jobs. */
 interface StoreCall {
@@ -40,7 +40,8 @@ const storeApi = new Hono<AppContext>()
   .onError(handleError);
 
 /** Answers a request with the store's deps (their `defer` is the store's `waitUntil`). */
-export function serveInStore(request: Request, caller: StoreCaller, deps: StoreDeps) {
+export function serveInStore(sent: StoreRequest, caller: StoreCaller, deps: StoreDeps) {
+  const request = new Request(sent.url, sent);
   calls.set(request, { caller, deps });
   const ctx: ExecutionContext = {
     waitUntil: deps.defer,

@@ -1,5 +1,5 @@
 // Faults survived in the console: Meta failing a send ("Reintentar"), the realtime socket
-// dropping while a customer writes, and a session the server revokes.
+// dropping while a customer writes, a session the server revokes, and refused requests beside good ones.
 import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
 import { customerMessage, deliver, signedInOwner } from "./support";
 import { E2E_SETTINGS } from "./settings.mjs";
@@ -142,4 +142,24 @@ test("a session read the server fails to answer keeps the session and is tried a
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   expect(refused).toBe(2);
   expect(await page.evaluate(() => localStorage.getItem("auth_token"))).not.toBeNull();
+});
+
+test("refused writes, and bodies the store never reads, leave the requests after them unharmed", async ({
+  page,
+  baseURL,
+}) => {
+  const { headers } = await signedInOwner(page);
+  const json = { ...headers, "Content-Type": "application/json" };
+  // Node's fetch, one request after another over a kept-alive connection, as a console's are.
+  const status = async (path: string, init: RequestInit = {}) =>
+    (await fetch(`${baseURL}/api/v1${path}`, { headers: json, ...init })).status;
+  const answers: number[] = [];
+  for (let round = 0; round < 10; round += 1) {
+    answers.push(await status("/agents", { method: "POST", body: "{sin cerrar" }));
+    answers.push(await status("/labels", { method: "POST", body: "{}" }));
+    answers.push(await status("/conversations/sin-ruta/nada", { method: "POST", body: "{}" }));
+    answers.push(await status("/conversations"));
+  }
+  // Each answer is its own route's: none is a 500 left by a body the store was sent.
+  expect(answers).toEqual(Array.from({ length: 10 }, () => [400, 422, 404, 200]).flat());
 });

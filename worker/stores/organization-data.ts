@@ -30,9 +30,33 @@ async function servedRoute(c: Pick<Context<AppContext>, "env">, organizationId: 
   return route;
 }
 
+/**
+ * A request as the store receives it: plain data, its body read whole by the Worker (the edge's
+ * body limits bound it). A body streamed over RPC that the store never reads (a 404, a refused
+ * role) disconnects when the Worker's request ends; workerd reports that as an uncaught error
+ * and fails the request in flight beside it.
+ */
+export interface StoreRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: ArrayBuffer | null;
+}
+
+const WITHOUT_BODY = new Set(["GET", "HEAD"]);
+
+export async function storeRequest(request: Request): Promise<StoreRequest> {
+  const { method, url } = request;
+  const body = WITHOUT_BODY.has(method) ? null : await request.arrayBuffer();
+  return { method, url, headers: [...request.headers], body };
+}
+
 /** The request, answered by the organization's store, with whom the Worker authenticated. */
 export async function answeredByItsStore(c: Context<AppContext>, caller: StoreCaller) {
   const route = await servedRoute(c, callerOrganization(caller));
-  const answer = await storeAt(c.env, route).serve(c.req.raw, caller);
-  return new Response(answer.body, answer);
+  const answer = await storeAt(c.env, route).serve(await storeRequest(c.req.raw), caller);
+  // Read at once: a body streamed over RPC disconnects if the Worker awaits anything first
+  // (a refused write's refund). A file (a message's media) is streamed on as it comes.
+  const isFile = answer.headers.get("Content-Disposition") !== null;
+  return new Response(isFile ? answer.body : await answer.arrayBuffer(), answer);
 }

@@ -8,7 +8,7 @@
 import type { RealtimeEvent, SocketOwners } from "../realtime/contract";
 import type { DeliveryPart } from "../whatsapp/ingest";
 import type { StoreDelivery } from "../whatsapp/store-delivery";
-import type { StoreCaller } from "./organization-data";
+import type { StoreCaller, StoreRequest } from "./organization-data";
 import type { OrganizationPart, PartResults } from "./organization-parts";
 import type { StoreJobName } from "./store-jobs";
 import type { StoreRow, StoreTable } from "./store-tables";
@@ -17,7 +17,7 @@ export interface OrganizationStoreCalls extends Rpc.DurableObjectBranded {
   /** The organization's sockets (`/ws`, upgraded by the Worker). */
   fetch(request: Request): Promise<Response>;
   /** A member's (or a tracking page's) request, authenticated by the Worker. */
-  serve(request: Request, caller: StoreCaller): Promise<Response>;
+  serve(request: StoreRequest, caller: StoreCaller): Promise<Response>;
   /** The Worker's work in the organization's data outside a member's request. */
   runPart(
     organizationId: string,
