@@ -17,6 +17,8 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
 import { advertiser, messageFromAd, setInsights } from "../support/ads";
+import { book, createService, newConversation, NINE_TO_TEN, setHours } from "../support/bookings";
+import { orgSql } from "../support/org-data";
 import { api } from "../support/api";
 import { call } from "../support/http";
 import { failNext, graphRequests } from "../support/webhooks";
@@ -74,6 +76,67 @@ const windowCount = async (key: string) =>
   )?.count ?? 0;
 
 describe("ads report", () => {
+  it("counts each ad's kept bookings: confirmed, not cancelled, by the click that brought them", async () => {
+    const { owner, connection } = await advertiser();
+    await setHours(owner, NINE_TO_TEN);
+    const service = await createService(owner);
+    const summer = { adId: "120200000000111", headline: "Blanqueamiento" };
+    const winter = { adId: "120200000000222", headline: "Revisión" };
+    const conversationOf = async (phone: string) =>
+      (
+        await orgSql<{ id: string }>(
+          owner.organization.id,
+          "SELECT id FROM conversations WHERE phone_number = ?",
+          phone,
+        )
+      )[0]!.id;
+    const kept = await conversationOf(await customerFromAd(connection, summer));
+    const cancelled = await conversationOf(await customerFromAd(connection, summer));
+    const fromWinter = await conversationOf(await customerFromAd(connection, winter));
+    const fromNoAd = await newConversation(owner);
+    const days = ["2031-01-07", "2031-01-08", "2031-01-09", "2031-01-10"];
+    const made = [];
+    for (const [i, conversation_id] of [kept, cancelled, fromWinter, fromNoAd].entries()) {
+      const res = await book(owner, {
+        service_id: service.id,
+        conversation_id,
+        start: `${days[i]}T08:00:00.000Z`,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.push((res.body as { data: { id: string } }).data.id);
+    }
+    const cancel = await api(owner.token).bookings[":id"].$patch({
+      param: { id: made[1]! },
+      json: { status: "cancelled", reason: "No puede venir" },
+    });
+    expect(cancel.status).toBe(200);
+
+    const { body } = await view(owner, { date_from: daysAgo(1), date_to: today });
+    const bookingsOf = (adId: string) =>
+      (body as { data: { ads: { ad_id: string; bookings: number }[] } }).data.ads.find(
+        (ad) => ad.ad_id === adId,
+      )?.bookings;
+    expect(bookingsOf(summer.adId)).toBe(1);
+    expect(bookingsOf(winter.adId)).toBe(1);
+    // Another organization's booking from the same ad is not counted here.
+    const other = await advertiser();
+    await setHours(other.owner, NINE_TO_TEN);
+    const theirs = await book(other.owner, {
+      service_id: (await createService(other.owner)).id,
+      conversation_id: (
+        await orgSql<{ id: string }>(
+          other.owner.organization.id,
+          "SELECT id FROM conversations WHERE phone_number = ?",
+          await customerFromAd(other.connection, summer),
+        )
+      )[0]!.id,
+      start: "2031-01-07T08:00:00.000Z",
+    });
+    expect(theirs.status).toBe(201);
+    const again = await view(owner, { date_from: daysAgo(1), date_to: today });
+    expect(again.body).toEqual(body);
+  });
+
   it("matches hand-computed conversations, leads, sales, revenue, spend and ratios", async () => {
     const { owner, connection } = await advertiser();
     const summer = { adId: "120200000000101", headline: "Oferta de verano" };
@@ -110,6 +173,7 @@ describe("ads report", () => {
         source_url: "https://fb.me/abc",
         conversations: 3,
         leads: 2,
+        bookings: 0,
         sales: 2,
         revenue: 150,
         spend: 50.5,
@@ -125,6 +189,7 @@ describe("ads report", () => {
         source_url: "https://fb.me/abc",
         conversations: 1,
         leads: 0,
+        bookings: 0,
         sales: 0,
         revenue: 0,
         spend: 20,
@@ -140,6 +205,7 @@ describe("ads report", () => {
         source_url: null,
         conversations: 0,
         leads: 0,
+        bookings: 0,
         sales: 0,
         revenue: 0,
         spend: 5,

@@ -2,6 +2,7 @@
 // fallback, consent at send time, each recipient once whatever restarts happen, pause, resume
 // and cancel, scheduling and quiet hours, the daily messaging limit, Meta's statuses by
 // `biz_opaque_callback_data`, replies, sales, cost, and `broadcast_update`.
+import { book, createService, NINE_TO_TEN, setHours } from "../support/bookings";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
@@ -697,7 +698,7 @@ describe("results", () => {
     expect(limited!.error).toMatch(/límite de promociones/);
   });
 
-  it("counts a reply within 72 hours and a sale within 7 days of the send", async () => {
+  it("counts a reply within 72 hours, and a sale and a kept booking within 7 days of the send", async () => {
     const { s, id, phones, conversations } = await sentBroadcast();
     const reply = inboundMessage({
       phoneNumberId: s.phoneNumberId,
@@ -715,8 +716,27 @@ describe("results", () => {
       }),
     );
     expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    // A booking kept counts; a cancelled one does not.
+    await setHours(s.owner, NINE_TO_TEN);
+    const service = await createService(s.owner);
+    const made = await Promise.all(
+      conversations.slice(0, 2).map(async (conversation_id, day) => {
+        const res = await book(s.owner, {
+          service_id: service.id,
+          conversation_id,
+          start: `2031-01-0${7 + day}T08:00:00.000Z`,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        return (res.body as { data: { id: string } }).data.id;
+      }),
+    );
+    const cancelled = await api(s.owner.token).bookings[":id"].$patch({
+      param: { id: made[1]! },
+      json: { status: "cancelled" },
+    });
+    expect(cancelled.status).toBe(200);
     const done = await broadcastOf(s.owner.token, id);
-    expect(done.stats).toMatchObject({ replied: 1, sales: 1, revenue: 120 });
+    expect(done.stats).toMatchObject({ replied: 1, sales: 1, revenue: 120, bookings: 1 });
     const recipients = await recipientsOf(s.orgId, id);
     expect(recipients.map((r) => r.replied_at !== null)).toEqual([true, false]);
   });

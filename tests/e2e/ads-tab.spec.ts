@@ -104,8 +104,8 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     page.getByText("Conecta una cuenta publicitaria en Configuración > Meta Business"),
   ).toHaveCount(0);
 
-  // Most revenue first: summer. Columns: conversations, leads, sales, revenue, spend, message
-  // cost, profit, cost per conversation, cost per lead, ROAS.
+  // Most revenue first: summer. Columns: conversations, leads, bookings, sales, revenue, spend,
+  // message cost, profit, cost per conversation, cost per lead, ROAS.
   await expect(table.getByRole("columnheader", { name: "Ingresos" })).toHaveAttribute(
     "aria-sort",
     "descending",
@@ -119,6 +119,7 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
   await expect(cells(first)).toHaveText([
     "3",
     "2",
+    "0",
     "2",
     "150,00 €",
     "50,50 €",
@@ -133,6 +134,7 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
     "1",
     "0",
     "0",
+    "0",
     "0,00 €",
     "20,00 €",
     "0,00 €",
@@ -145,6 +147,7 @@ test("each ad's conversations, leads, sales, revenue, spend and ratios, sortable
   await expect(cells(table.locator("tfoot tr"))).toHaveText([
     "4",
     "2",
+    "0",
     "2",
     "150,00 €",
     "70,50 €",
@@ -229,6 +232,7 @@ test("without an ad account the spend is '—' and the tab says how to see it; a
   await expect(cells(row)).toHaveText([
     "1",
     "0",
+    "0",
     "1",
     "45,00 €",
     "—",
@@ -259,6 +263,7 @@ test("while Meta is slow the tab shows it is loading, and when Meta fails it say
   // Nothing was ever read: what is kept is no spend at all.
   await expect(cells(row)).toHaveText([
     "1",
+    "0",
     "0",
     "0",
     "0,00 €",

@@ -41,6 +41,15 @@ export const BOOKING_STATUSES = [
   "completed",
 ] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+/**
+ * A booking the customer kept (confirmed, then done or missed): what the ads report and a
+ * broadcast's results count. A hold that expired unpaid, or a cancelled one, is not (decision 0128).
+ */
+export const KEPT_BOOKING_STATUSES = [
+  "confirmed",
+  "completed",
+  "no_show",
+] as const satisfies readonly BookingStatus[];
 /** What a person may move a booking to; `confirmed` comes from a payment (a later slice). */
 export const BOOKING_STATUS_CHANGES = ["cancelled", "no_show", "completed"] as const;
 /** Why the store cancelled a booking whose payment never came. */

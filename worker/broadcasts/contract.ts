@@ -240,6 +240,8 @@ export interface BroadcastStats {
   /** Sales recorded in the recipients' conversations within 7 days of the send. */
   sales: number;
   revenue: number;
+  /** Bookings kept (confirmed, completed, no-show) made in them within 7 days of the send. */
+  bookings: number;
   /** What Meta billed for the messages (statuses' pricing) at the rate known for each country. */
   cost: number;
   /** The organization's currency, of `revenue` and `cost`. */

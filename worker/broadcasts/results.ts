@@ -8,6 +8,7 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { broadcastRecipients, broadcasts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
+import { KEPT_BOOKINGS } from "../bookings/kept-bookings";
 import { organizationCurrency } from "../organizations/currency";
 import type { BroadcastStats, SkipReason } from "./contract";
 
@@ -52,6 +53,7 @@ const emptyStats = (currency: string): BroadcastStats => ({
   skipped: { opted_out: 0, limited: 0, unreachable: 0, frequency: 0 },
   sales: 0,
   revenue: 0,
+  bookings: 0,
   cost: 0,
   currency,
 });
@@ -68,7 +70,8 @@ export async function statsOf(
   const { orgDb } = deps;
   const skipped = (reason: SkipReason) =>
     sql<number>`coalesce(sum(r.state = 'skipped' AND r.error_code = ${reason}), 0)`;
-  const [counts, failures, sales] = await Promise.all([
+  const within = sql`strftime('%Y-%m-%dT%H:%M:%fZ', r.sent_at, ${`+${SALE_WINDOW_DAYS} days`})`;
+  const [counts, failures, sales, booked] = await Promise.all([
     orgDb.all<Counts>(sql`
       SELECT r.broadcast_id,
         coalesce(sum(r.state <> 'skipped'), 0) AS recipients,
@@ -106,7 +109,16 @@ export async function statsOf(
       WHERE r.organization_id = ${organizationId} AND r.broadcast_id IN ${inJson(ids)}
         AND r.sent_at IS NOT NULL AND s.event_name = 'purchase'
         AND s.event_time >= r.sent_at
-        AND s.event_time < strftime('%Y-%m-%dT%H:%M:%fZ', r.sent_at, ${`+${SALE_WINDOW_DAYS} days`})
+        AND s.event_time < ${within}
+      GROUP BY r.broadcast_id`),
+    // A booking kept, made in a recipient's conversation within the same 7 days (decision 0128).
+    orgDb.all<{ broadcast_id: string; bookings: number }>(sql`
+      SELECT r.broadcast_id, count(*) AS bookings
+      FROM broadcast_recipients AS r
+        CROSS JOIN bookings AS b ON b.conversation_id = r.conversation_id
+      WHERE r.organization_id = ${organizationId} AND r.broadcast_id IN ${inJson(ids)}
+        AND r.sent_at IS NOT NULL AND b.status IN ${KEPT_BOOKINGS}
+        AND b.created_at >= r.sent_at AND b.created_at < ${within}
       GROUP BY r.broadcast_id`),
   ]);
   for (const row of counts) {
@@ -138,6 +150,7 @@ export async function statsOf(
     target.sales = row.sales;
     target.revenue = Number(row.revenue.toFixed(2));
   }
+  for (const row of booked) stats.get(row.broadcast_id)!.bookings = row.bookings;
   return stats;
 }
 

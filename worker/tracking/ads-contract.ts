@@ -6,6 +6,8 @@ export interface AdReportRow {
   source_url: string | null;
   conversations: number;
   leads: number;
+  /** Bookings kept (confirmed, completed, no-show) made in the range in its conversations. */
+  bookings: number;
   sales: number;
   revenue: number;
   /** Null when no ad account is connected. */

@@ -24,6 +24,7 @@ import {
   type BilledMessages,
 } from "./message-costs";
 import { organizationCurrency } from "../organizations/currency";
+import { KEPT_BOOKINGS } from "../bookings/kept-bookings";
 
 /** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const SPEND_ROWS_PER_STATEMENT = 12;
@@ -166,12 +167,26 @@ async function reportRows(
         AND r.event_time >= ${range.start} AND r.event_time < ${range.end}
       GROUP BY k.ad_id
     ),
+    -- A booking kept (confirmed, completed or a no-show) counts for the ad whose click last
+    -- brought its conversation before it was made (decision 0128).
+    booked AS (
+      SELECT (SELECT k.ad_id FROM clicks AS k WHERE k.conversation_id = b.conversation_id
+          AND k.event_time <= b.created_at ORDER BY k.event_time DESC LIMIT 1) AS ad_id,
+        count(*) AS bookings
+      FROM bookings AS b
+      WHERE b.organization_id = ${organizationId} AND b.status IN ${KEPT_BOOKINGS}
+        AND b.created_at >= ${range.start} AND b.created_at < ${range.end}
+      GROUP BY 1 HAVING ad_id IS NOT NULL
+    ),
     spent AS (
       SELECT ad_id, sum(spend) AS spend, max(ad_name) AS ad_name FROM ad_spend
       WHERE organization_id = ${organizationId} AND day BETWEEN ${range.from} AND ${range.to}
       GROUP BY ad_id
     ),
-    ads AS (SELECT ad_id FROM started UNION SELECT ad_id FROM results UNION SELECT ad_id FROM spent)
+    ads AS (
+      SELECT ad_id FROM started UNION SELECT ad_id FROM results UNION SELECT ad_id FROM booked
+      UNION SELECT ad_id FROM spent
+    )
     SELECT a.ad_id,
       coalesce(
         (SELECT headline FROM clicks AS k WHERE k.ad_id = a.ad_id AND headline IS NOT NULL
@@ -181,12 +196,14 @@ async function reportRows(
         ORDER BY event_time DESC LIMIT 1) AS source_url,
       coalesce(st.conversations, 0) AS conversations,
       coalesce(r.leads, 0) AS leads,
+      coalesce(bk.bookings, 0) AS bookings,
       coalesce(r.sales, 0) AS sales,
       coalesce(r.revenue, 0) AS revenue,
       coalesce(s.spend, 0) AS spend
     FROM ads AS a
       LEFT JOIN started AS st ON st.ad_id = a.ad_id
       LEFT JOIN results AS r ON r.ad_id = a.ad_id
+      LEFT JOIN booked AS bk ON bk.ad_id = a.ad_id
       LEFT JOIN spent AS s ON s.ad_id = a.ad_id
   `);
 }
@@ -254,6 +271,7 @@ export async function adsReport(
         source_url: row.source_url,
         conversations: Number(row.conversations),
         leads: Number(row.leads),
+        bookings: Number(row.bookings),
         sales: Number(row.sales),
         revenue,
         spend: spent,

@@ -121,6 +121,9 @@ export function Results({ broadcast, currency }: { broadcast: Broadcast; currenc
           En sus conversaciones, hasta 7 días después del envío.
         </Figure>
         <Figure label="Ingresos" value={money(stats.revenue)} />
+        <Figure label="Citas" value={count(stats.bookings)}>
+          Reservadas en sus conversaciones hasta 7 días después del envío, sin las canceladas.
+        </Figure>
         <Figure label="Coste" value={money(stats.cost)}>
           Lo que Meta cobró por los mensajes.
         </Figure>

@@ -18,6 +18,7 @@ const orDash = (value: number | null, format: (value: number) => string) =>
 const NUMERIC_COLUMNS: { key: NumericColumn; label: string; money?: true; roas?: true }[] = [
   { key: "conversations", label: "Conversaciones" },
   { key: "leads", label: "Interesados" },
+  { key: "bookings", label: "Citas" },
   { key: "sales", label: "Ventas" },
   { key: "revenue", label: "Ingresos", money: true },
   { key: "spend", label: "Gasto", money: true },
@@ -44,6 +45,7 @@ function totalsOf(ads: AdReportRow[]): Record<NumericColumn, number | null> {
   return {
     conversations,
     leads,
+    bookings: sum((ad) => ad.bookings),
     sales: sum((ad) => ad.sales),
     revenue,
     spend,
