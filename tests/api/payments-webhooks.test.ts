@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Payment } from "../../worker/payments/contract";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { book, bookingOf, bookingOrganization, newConversation } from "../support/bookings";
-import { createOwner } from "../support/factories";
+import { createOwner, randomIp } from "../support/factories";
 import { call } from "../support/http";
 import { orgSql } from "../support/org-data";
 import { connect } from "../support/sockets";
@@ -167,6 +167,25 @@ describe("Stripe's webhook", () => {
     const tampered = await postWebhook({ ...paid, body: paid.body.replace('"paid"', '"paid" ') });
     expect(tampered.status).toBe(401);
     expect(await paymentRow(orgId, payment)).toMatchObject({ status: "pending", paid_at: null });
+  });
+
+  it("answers 429 to an address that keeps failing, never to the provider's signed events", async () => {
+    const { orgId, payment, secret } = await linkForBooking("stripe");
+    const paid = await playCustomer("stripe", "pay", payment, secret);
+    const ip = { "CF-Connecting-IP": randomIp() };
+    const forged = { ...ip, "Stripe-Signature": stripeSignature(paid.body, "whsec_guess") };
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await postWebhook(paid, forged)).status);
+    expect(statuses.slice(0, 19).every((s) => s === 401)).toBe(true);
+    expect(statuses.slice(19)).toEqual([429, 429, 429]);
+    // An event for no organization is counted the same.
+    const nowhere = { ...paid, path: "/webhooks/payments/stripe?organization=nadie" };
+    expect((await postWebhook(nowhere, ip)).status).toBe(429);
+    expect(await paymentRow(orgId, payment)).toMatchObject({ status: "pending" });
+
+    // Stripe's own signed event from the same address still goes through.
+    expect((await postWebhook(paid, ip)).status).toBe(200);
+    expect(await paymentRow(orgId, payment)).toMatchObject({ status: "paid" });
   });
 
   it("expires an unpaid link; a late expiry of a paid one and a refund of an unpaid one change nothing", async () => {

@@ -10,13 +10,12 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppContext } from "../http/context";
 import { AppError } from "../http/errors";
-import { isValidSignature } from "../meta/signature";
+import { bodySignedByMeta } from "../meta/signed-body";
 import { inOrganizationData } from "../stores/organization-parts";
 import { StoreNotRegistered } from "../stores/registry";
 import { encryptedRequest, flowExchange, type FlowAnswer } from "./contract";
 import { openRequest, sealResponse, UndecryptableRequest } from "./crypto";
 import { organizationOfToken } from "./tokens";
-import { countRefusal } from "../whatsapp/webhook-routes";
 
 /** A Flow request is a few kilobytes; anything this big is not WhatsApp's. */
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -39,16 +38,7 @@ export const flowWebhookRoutes = new Hono<AppContext>().post(
   "/",
   bodyLimit({ maxSize: MAX_REQUEST_BYTES }),
   async (c) => {
-    const raw = await c.req.arrayBuffer();
-    const signed = await isValidSignature(
-      raw,
-      c.req.header("X-Hub-Signature-256"),
-      c.env.META_APP_SECRET,
-    );
-    if (!signed) {
-      await countRefusal(c, "signature");
-      throw new AppError(401, "unauthorized", "Firma ausente o no válida.");
-    }
+    const raw = await bodySignedByMeta(c);
     const privateKey = c.env.FLOWS_PRIVATE_KEY;
     if (!privateKey) throw notConfigured();
 

@@ -2,14 +2,13 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppContext } from "../http/context";
 import { AppError } from "../http/errors";
+import { refuseUnsigned } from "../http/webhook-refusals";
 import { inOrganizationData } from "../stores/organization-parts";
 import { StoreNotRegistered } from "../stores/registry";
 import { PAYMENT_PROVIDERS, type PaymentProvider } from "./contract";
 
 /** Providers' events are small; anything this big is not one. */
 const MAX_EVENT_BYTES = 256 * 1024;
-
-const unsigned = () => new AppError(401, "unauthorized", "Firma del webhook ausente o no válida.");
 
 /**
  * The organization an event is for (decision 0091): the `organization` query parameter of the
@@ -37,7 +36,8 @@ function organizationOf(provider: PaymentProvider, query: Record<string, string>
  * `POST /webhooks/payments/{stripe|mercadopago}` (contract section 18): the edge finds the
  * organization and hands the raw request to its store, which checks the signature with the
  * organization's secret and applies the event in one call; an event for no organization, or
- * signed with another secret, is 401 and changes nothing.
+ * signed with another secret, is 401 and changes nothing (counted per address: 429 past the
+ * limit, as the other webhooks).
  */
 export const paymentWebhookRoutes = new Hono<AppContext>().post(
   "/:provider",
@@ -51,7 +51,7 @@ export const paymentWebhookRoutes = new Hono<AppContext>().post(
     // A plain object: Hono's has no prototype, which the store's RPC cannot carry.
     const query = Object.fromEntries(new URL(c.req.url).searchParams);
     const organizationId = organizationOf(provider, query, body);
-    if (!organizationId) throw unsigned();
+    if (!organizationId) return refuseUnsigned(c);
     let answer;
     try {
       answer = await inOrganizationData(c.var.deps, organizationId, {
@@ -66,9 +66,10 @@ export const paymentWebhookRoutes = new Hono<AppContext>().post(
         },
       });
     } catch (error) {
-      if (error instanceof StoreNotRegistered) throw unsigned();
+      if (error instanceof StoreNotRegistered) return refuseUnsigned(c);
       throw error;
     }
+    if (answer.status === 401) return refuseUnsigned(c);
     return c.json(answer.body, answer.status);
   },
 );
