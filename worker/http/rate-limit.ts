@@ -17,20 +17,29 @@ export async function assertUnderLimit(db: Db, key: string, limit: Limit, now = 
   }
 }
 
+/**
+ * What a hit does to a window that already has a row (the upsert's conflict clause): a window
+ * that ended starts again at 1 until `resetAt`, else it counts one more.
+ */
+export const windowHit = (now: number, resetAt: number) => ({
+  target: rateLimits.key,
+  set: {
+    count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
+    resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
+  },
+});
+
+/** What a hit's statement returns: the window's count and end after it. */
+export const HIT_ROW = { count: rateLimits.count, resetAt: rateLimits.resetAt };
+
 /** The upsert that counts one hit in a window, atomically in D1 so it holds across isolates. */
 export function hitStatement(db: Db, key: string, limit: Limit, now: number) {
   const resetAt = now + limit.windowSeconds * 1000;
   return db
     .insert(rateLimits)
     .values({ key, count: 1, resetAt })
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-        resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
-      },
-    })
-    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+    .onConflictDoUpdate(windowHit(now, resetAt))
+    .returning(HIT_ROW);
 }
 
 /** Takes one hit without throwing, for background work: whether the window still had room. */

@@ -15,7 +15,7 @@ import { matchedRoutes } from "hono/route";
 import type { Db } from "../db/client";
 import { memberships, rateLimits } from "../db/global-schema";
 import type { AppContext, Member } from "./context";
-import { hitStatement, tryHit, type Limit } from "./rate-limit";
+import { HIT_ROW, hitStatement, tryHit, windowHit, type Limit } from "./rate-limit";
 
 export const MEMBER_WRITES: Limit = { max: 120, windowSeconds: 60 };
 export const ORGANIZATION_WRITES: Limit = { max: 600, windowSeconds: 60 };
@@ -87,14 +87,8 @@ export function writeHits(db: Db, userId: string, write: CountedWrite, now: numb
         .from(memberships)
         .where(eq(memberships.userId, userId)),
     )
-    .onConflictDoUpdate({
-      target: rateLimits.key,
-      set: {
-        count: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN 1 ELSE ${rateLimits.count} + 1 END`,
-        resetAt: sql`CASE WHEN ${rateLimits.resetAt} <= ${now} THEN ${resetAt} ELSE ${rateLimits.resetAt} END`,
-      },
-    })
-    .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt });
+    .onConflictDoUpdate(windowHit(now, resetAt))
+    .returning(HIT_ROW);
   const statements = [
     hitStatement(db, personWritesKey(userId), MEMBER_WRITES, now),
     organization,
