@@ -5,6 +5,7 @@
  * and closes at its own local times and lasts what it really lasts.
  */
 import { WEEK_DAYS, type Week } from "./contract";
+import { instantOfWall, wallClock } from "../zoned-time";
 
 export interface OpeningHours {
   timeZone: string;
@@ -23,52 +24,9 @@ const DAY_MS = 24 * 60 * MINUTE_MS;
 /** How far ahead the next opening is looked for (a year of closed dates at most). */
 const LOOK_AHEAD_DAYS = 400;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** One formatter per zone for the isolate's life: building one costs more than using it. */
-function formatterOf(timeZone: string) {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The local calendar date and time at `at` in `timeZone`. */
-function localParts(at: number, timeZone: string) {
-  const parts = formatterOf(timeZone).formatToParts(new Date(at));
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.find((p) => p.type === type)!.value);
-  return {
-    year: part("year"),
-    month: part("month"),
-    day: part("day"),
-    hour: part("hour"),
-    minute: part("minute"),
-    second: part("second"),
-  };
-}
-
-/** How far the zone's clock is ahead of UTC at `at`, in milliseconds. */
-function offsetAt(at: number, timeZone: string) {
-  const p = localParts(at, timeZone);
-  const wholeSecond = at - (((at % 1000) + 1000) % 1000);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - wholeSecond;
-}
-
 /** The local date (YYYY-MM-DD) at `at` in `timeZone`. */
 export function localDate(at: number, timeZone: string) {
-  const p = localParts(at, timeZone);
+  const p = wallClock(at, timeZone);
   return `${p.year}-${String(p.month).padStart(2, "0")}-${String(p.day).padStart(2, "0")}`;
 }
 
@@ -77,11 +35,7 @@ export function localDate(at: number, timeZone: string) {
  * the clocks skip (02:30 on a spring-forward night) is read with the offset before the change.
  */
 export function instantOf(date: string, minutes: number, timeZone: string) {
-  const wall = Date.parse(`${date}T00:00:00Z`) + minutes * MINUTE_MS;
-  // The offset at the wall time read as UTC is a guess; the offset at that guess is the one
-  // in force then (in a skipped hour, the one before the change).
-  const guess = wall - offsetAt(wall, timeZone);
-  return wall - offsetAt(guess, timeZone);
+  return instantOfWall(Date.parse(`${date}T00:00:00Z`) + minutes * MINUTE_MS, timeZone);
 }
 
 const addDays = (date: string, days: number) =>

@@ -36,6 +36,7 @@ import { openIntervals } from "./hours";
 import { bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
+import { zonedFormat } from "../zoned-time";
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -176,23 +177,16 @@ async function slotTaken(
 // ---------------------------------------------------------------------------------------------
 // What every change does: the trail, the consoles, the thread.
 
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** "3 de diciembre a las 10:00", in the organization's time zone. */
 export function spokenDate(iso: string, timeZone: string) {
-  let format = dateFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("es-ES", {
-      timeZone,
-      day: "numeric",
-      month: "long",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    dateFormats.set(timeZone, format);
-  }
-  const parts = format.formatToParts(new Date(iso));
+  const parts = zonedFormat("es-ES", {
+    timeZone,
+    day: "numeric",
+    month: "long",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(iso));
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)!.value;
   return `${part("day")} de ${part("month")} a las ${part("hour")}:${part("minute")}`;
 }

@@ -18,6 +18,7 @@ import { AppError } from "../http/errors";
 import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "./contract";
 import type { FlowScreen } from "./flow-json";
 import { liveToken, markUsed, rememberChoice, type FlowTokenRow } from "./tokens";
+import { zonedFormat } from "../zoned-time";
 
 /** How many days ahead the DAY screen offers. */
 export const FLOW_DAYS_AHEAD = 14;
@@ -39,28 +40,16 @@ interface Walk {
   version: string;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function format(timeZone: string, kind: "day" | "time") {
-  const key = `${kind}:${timeZone}`;
-  let found = formats.get(key);
-  if (!found) {
-    found = new Intl.DateTimeFormat(
-      "es-ES",
-      kind === "day"
-        ? { timeZone, weekday: "long", day: "numeric", month: "long" }
-        : { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
-    );
-    formats.set(key, found);
-  }
-  return found;
-}
-
 /** "jueves, 3 de diciembre" for a local date. */
 export const dayLabel = (date: string, timeZone: string) =>
-  format(timeZone, "day").format(daysAsInterval(date, date, timeZone).start);
+  zonedFormat("es-ES", { timeZone, weekday: "long", day: "numeric", month: "long" }).format(
+    daysAsInterval(date, date, timeZone).start,
+  );
 /** "10:00" in the organization's time zone. */
 export const timeLabel = (iso: string, timeZone: string) =>
-  format(timeZone, "time").format(Date.parse(iso));
+  zonedFormat("es-ES", { timeZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+    Date.parse(iso),
+  );
 
 /** The organization's active services, as a screen's options. */
 async function activeServices(deps: StoreDeps, organizationId: string, only?: string | null) {

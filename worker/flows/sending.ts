@@ -26,29 +26,25 @@ import {
 import { availableFlow } from "./registration";
 import { upcomingSlots } from "./screens";
 import { issueToken } from "./tokens";
+import { zonedFormat } from "../zoned-time";
 
 const FLOW_BODY = "Elige el servicio, el día y la hora de tu cita.";
 const LIST_BODY = "Estos son los próximos horarios libres. Elige uno y te lo reservamos.";
 const NO_SLOTS = "No hay horarios libres en los próximos 14 días para ofrecer al cliente.";
 
-const rowFormats = new Map<string, Intl.DateTimeFormat>();
 /** "jue, 3 dic, 10:00": a list row's title (WhatsApp allows 24 characters). */
-function rowTitle(iso: string, timeZone: string) {
-  let format = rowFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("es-ES", {
-      timeZone,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    rowFormats.set(timeZone, format);
-  }
-  return format.format(Date.parse(iso)).slice(0, 24);
-}
+const rowTitle = (iso: string, timeZone: string) =>
+  zonedFormat("es-ES", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  })
+    .format(Date.parse(iso))
+    .slice(0, 24);
 
 /** The list row a slot was offered as: `<service id>@<start>`, kept with the token. */
 export const offeredSlot = (serviceId: string, start: string) => `${serviceId}@${start}`;

@@ -4,6 +4,7 @@ import type { BookingHours } from "../bookings/contract";
 import type { PaymentLimits } from "../payments/contract";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
+import { wallClock } from "../zoned-time";
 import {
   marketingBudgetField,
   marketingFrequencyField,
@@ -91,14 +92,8 @@ const minutesOf = (time: string) => {
 
 /** The local time of day at `at` in `timeZone`, in minutes since midnight (seconds dropped). */
 function localMinutes(at: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return part("hour") * 60 + part("minute");
+  const { hour, minute } = wallClock(at.getTime(), timeZone);
+  return hour * 60 + minute;
 }
 
 /** Whether `minute` of the day is inside [start, end), which may cross midnight. */

@@ -2,37 +2,7 @@
  * Times in the organization's time zone (IANA), which is where its broadcasts are scheduled
  * and its quiet hours hold, whatever the browser's own zone is. Only `Intl`: no library.
  */
-
-/** The wall-clock parts of an instant in `timeZone`. */
-function wallParts(ms: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  }).formatToParts(new Date(ms));
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return {
-    year: part("year"),
-    month: part("month"),
-    day: part("day"),
-    hour: part("hour"),
-    minute: part("minute"),
-    second: part("second"),
-  };
-}
-
-/** How far `timeZone` is ahead of UTC at an instant, in milliseconds. */
-function offsetAt(ms: number, timeZone: string) {
-  const whole = Math.floor(ms / 1000) * 1000;
-  const w = wallParts(whole, timeZone);
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
-}
+import { instantOfWall, wallClock, zonedFormat } from "../../../worker/zoned-time";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -46,34 +16,30 @@ export function zonedToIso(local: string, timeZone: string): string | null {
   const [, y, mo, d, h = "0", mi = "0"] = match;
   const asUtc = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi));
   if (Number.isNaN(asUtc)) return null;
-  // Twice: the offset of the guess is the right one except across a change of hour.
-  const guess = asUtc - offsetAt(asUtc, timeZone);
-  return new Date(asUtc - offsetAt(guess, timeZone)).toISOString();
+  return new Date(instantOfWall(asUtc, timeZone)).toISOString();
 }
 
 /** An instant as a `datetime-local` value ("2026-11-27T10:00") in `timeZone`. */
 export function isoToZoned(iso: string, timeZone: string): string {
-  const w = wallParts(Date.parse(iso), timeZone);
+  const w = wallClock(Date.parse(iso), timeZone);
   return `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}`;
 }
 
 /** "27 nov 2026, 10:00" in `timeZone`. */
 export function formatZoned(iso: string, timeZone: string) {
-  return new Intl.DateTimeFormat("es-ES", {
-    timeZone,
-    dateStyle: "medium",
-    timeStyle: "short",
-  }).format(new Date(iso));
+  return zonedFormat("es-ES", { timeZone, dateStyle: "medium", timeStyle: "short" }).format(
+    new Date(iso),
+  );
 }
 
 /** "10:00" in `timeZone`. */
 export function formatZonedTime(iso: string, timeZone: string) {
-  return new Intl.DateTimeFormat("es-ES", { timeZone, timeStyle: "short" }).format(new Date(iso));
+  return zonedFormat("es-ES", { timeZone, timeStyle: "short" }).format(new Date(iso));
 }
 
 /** "27 nov 2026" in `timeZone`. */
 export function formatZonedDay(iso: string, timeZone: string) {
-  return new Intl.DateTimeFormat("es-ES", { timeZone, dateStyle: "medium" }).format(new Date(iso));
+  return zonedFormat("es-ES", { timeZone, dateStyle: "medium" }).format(new Date(iso));
 }
 
 /** Minutes since midnight of "HH:MM". */
