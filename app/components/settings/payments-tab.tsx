@@ -9,7 +9,7 @@ export function PaymentsTab({ loaded }: { loaded: ConnectionTabs["payments"] }) 
   if (!loaded.ok) return <LoadFailure message={loaded.error} />;
   const { integration, maxPaymentAmount, flow, numberConnected } = loaded.data;
   return (
-    <div className="space-y-6">
+    <div id="payments-tab" className="space-y-6">
       <PaymentsSection integration={integration} maxPaymentAmount={maxPaymentAmount} />
       <BookingFlowSection flow={flow} numberConnected={numberConnected} />
     </div>
