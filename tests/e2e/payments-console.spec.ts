@@ -47,8 +47,8 @@ test("a manager connects Stripe, sends a payment link from a conversation and se
   await form.getByLabel("Clave secreta").fill("sk_test_e2e_valid");
   await form.getByRole("button", { name: "Conectar" }).click();
   await expect(page.getByText("Proveedor de pagos conectado")).toBeVisible();
-  await expect(section(page).getByText("Conectado", { exact: true })).toBeVisible();
-  await expect(section(page).getByLabel("URL del webhook de pagos")).toHaveValue(
+  await expect(section(page).locator('[data-status="connected"]')).toHaveText(/Conectado/);
+  await expect(section(page).getByLabel("URL del webhook de pagos", { exact: true })).toHaveValue(
     /\/webhooks\/payments\/stripe\?organization=/,
   );
   // The secrets are never shown back: the fields are empty password fields.
