@@ -20,10 +20,10 @@ async function openPaymentsTab(page: Page) {
   await expect(section(page)).toBeVisible();
 }
 
-test("a manager connects Stripe, sends a payment link from a conversation and sees it listed", async ({
+test("a manager connects Stripe in Configuración and sees the booking Flow's state", async ({
   page,
 }) => {
-  const owner = await signedInOwner(page, { connect: true });
+  await signedInOwner(page, { connect: true });
   await openPaymentsTab(page);
   await expect(
     section(page).getByText("No hay ningún proveedor de pagos conectado."),
@@ -55,7 +55,25 @@ test("a manager connects Stripe, sends a payment link from a conversation and se
   await expect(form.getByLabel("Clave secreta")).toHaveAttribute("type", "password");
   await expect(form.getByLabel("Clave secreta")).toHaveValue("");
 
-  // A customer writes; from the conversation's details a person sends a link.
+  // The booking Flow's state and "Registrar y publicar": this server has no Flow key, and
+  // says so in Spanish.
+  const flow = page.getByRole("region", { name: "Formulario de reservas de WhatsApp" });
+  await flow.getByRole("button", { name: /publicar/ }).click();
+  await expect(page.getByText("El formulario de reservas no está publicado")).toBeVisible();
+  await expect(flow.getByRole("status")).toContainText("Falta FLOWS_PRIVATE_KEY");
+});
+
+test("a person sends a payment link from a conversation and sees it in its details", async ({
+  page,
+}) => {
+  // Several screens and a reload on a shared machine.
+  test.setTimeout(60_000);
+  const owner = await signedInOwner(page, { connect: true });
+  const connected = await page.request.put("/api/v1/integrations/payments", {
+    headers: owner.headers,
+    data: { provider: "stripe", secret: "sk_test_e2e_link", webhook_secret: "whsec_e2e" },
+  });
+  expect(connected.status()).toBe(200);
   const from = String(34_622_000_000 + Math.floor(Math.random() * 1e6));
   await deliver(
     page.request,
