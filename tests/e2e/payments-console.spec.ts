@@ -46,7 +46,7 @@ test("a manager connects Stripe in Configuración and sees the booking Flow's st
 
   await form.getByLabel("Clave secreta").fill("sk_test_e2e_valid");
   await form.getByRole("button", { name: "Conectar" }).click();
-  await expect(page.getByText("Proveedor de pagos conectado")).toBeVisible();
+  await expect(page.getByText("Proveedor de pagos conectado", { exact: true })).toBeVisible();
   await expect(section(page).locator('[data-status="connected"]')).toHaveText(/Conectado/);
   await expect(section(page).getByLabel("URL del webhook de pagos", { exact: true })).toHaveValue(
     /\/webhooks\/payments\/stripe\?organization=/,
@@ -59,7 +59,9 @@ test("a manager connects Stripe in Configuración and sees the booking Flow's st
   // says so in Spanish.
   const flow = page.getByRole("region", { name: "Formulario de reservas de WhatsApp" });
   await flow.getByRole("button", { name: /publicar/ }).click();
-  await expect(page.getByText("El formulario de reservas no está publicado")).toBeVisible();
+  await expect(
+    page.getByText("El formulario de reservas no está publicado", { exact: true }),
+  ).toBeVisible();
   await expect(flow.getByRole("status")).toContainText("Falta FLOWS_PRIVATE_KEY");
 });
 
@@ -92,7 +94,7 @@ test("a person sends a payment link from a conversation and sees it in its detai
   await dialog.getByLabel(/^Importe/).fill("35,5");
   await dialog.getByLabel("Concepto").fill("Señal de la limpieza");
   await dialog.getByRole("button", { name: "Enviar enlace" }).click();
-  await expect(page.getByText("Enlace de pago enviado")).toBeVisible();
+  await expect(page.getByText("Enlace de pago enviado", { exact: true })).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
   const listed = payments.getByRole("list", { name: "Pagos del cliente" }).getByRole("listitem");
