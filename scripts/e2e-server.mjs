@@ -4,6 +4,7 @@ import { execSync, spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
+import { startFakeStripe } from "../tests/fakes/stripe-server.mjs";
 import { E2E_SETTINGS } from "../tests/e2e/settings.mjs";
 
 const [port = "4317", stateDir = ".wrangler/e2e-state"] = process.argv.slice(2);
@@ -23,6 +24,8 @@ const graph = await startFakeGraph({
   playAppData: true,
 });
 const model = await startFakeModel({ port: E2E_SETTINGS.modelPort, apiKey: E2E_SETTINGS.aiKey });
+// Payment links (payments-console.spec.ts): keys are checked and sessions created here.
+const stripe = await startFakeStripe({ port: E2E_SETTINGS.stripePort });
 
 rmSync(stateDir, { recursive: true, force: true });
 execSync("node scripts/dev-setup.mjs --no-migrate", { stdio: "inherit", env });
@@ -47,6 +50,7 @@ writeFileSync(
     META_BUSINESS_API_URL: graph.businessUrl,
     AI_BASE_URL: model.url,
     AI_API_KEY: E2E_SETTINGS.aiKey,
+    STRIPE_API_URL: stripe.url,
     // Every browser test signs up from 127.0.0.1.
     REGISTRATIONS_PER_HOUR: "1000",
     OPERATOR_TOKEN: E2E_SETTINGS.operatorToken,
@@ -63,7 +67,7 @@ const server = spawn("vite", ["preview", "--port", port, "--strictPort"], {
 });
 const stop = async () => {
   server.kill("SIGTERM");
-  await Promise.all([graph.close(), model.close()]);
+  await Promise.all([graph.close(), model.close(), stripe.close()]);
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

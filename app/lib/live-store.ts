@@ -1,6 +1,6 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
- * the newest copy of each conversation, message, broadcast and booking, and the one channel
+ * the newest copy of each conversation, message, broadcast, booking and payment, and the one channel
  * screens hear realtime through (decision 0104). The realtime client hands it every event;
  * it records the copy first and then tells its listeners (`subscribe`), so a screen whose data
  * was being read at that moment still gets it. Screens read the copies (`useLiveVersion`
@@ -19,6 +19,7 @@ import type {
   MessageEvent,
   MessageStatusEvent,
 } from "../../worker/conversations/contract";
+import type { Payment } from "../../worker/payments/contract";
 import type { RealtimeEvent } from "../../worker/realtime/contract";
 
 interface Copy<T> {
@@ -83,6 +84,7 @@ const conversations = copies<LiveConversation>();
 const messages = copies<Message>();
 const broadcasts = copies<Broadcast>();
 const bookings = copies<Booking>();
+const payments = copies<Payment>();
 
 export const live = {
   /** The mark to take before reading: what is recorded after it is newer than the answer. */
@@ -148,6 +150,14 @@ export const live = {
   /** The bookings recorded after `mark`, newest copy of each. */
   bookingsSince: (mark: number) => bookings.since(mark),
 
+  /** A payment link's newer copy (its `payment_update`, or the link this console just sent). */
+  payment(payment: Payment) {
+    const kept = payments.get(payment.id, 0);
+    payments.record(kept && payment.updated_at < kept.updated_at ? kept : payment);
+  },
+  /** The payments recorded after `mark`, newest copy of each. */
+  paymentsSince: (mark: number) => payments.since(mark),
+
   /** Re-renders what reads the copies: `live.mark()` changes with each copy recorded. */
   watch(watcher: () => void) {
     watchers.add(watcher);
@@ -186,6 +196,9 @@ export const live = {
         break;
       case "booking_update":
         live.booking((event.data as { booking: Booking }).booking);
+        break;
+      case "payment_update":
+        live.payment((event.data as { payment: Payment }).payment);
         break;
       default:
     }

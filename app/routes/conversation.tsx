@@ -17,6 +17,7 @@ import type { Suggestion } from "../../worker/sales/contract";
 import { changeStatus, replyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
+import { CustomerPayments } from "~/components/conversations/customer-payments";
 import { BESIDE, useDetailsFitBeside } from "~/components/conversations/details-beside";
 import {
   ConversationHeader,
@@ -39,12 +40,13 @@ import { Sheet } from "~/components/ui/sheet";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { olderConversation } from "~/lib/live-store";
+import { live, olderConversation } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useLiveConversations } from "~/lib/use-live-conversations";
 import { useLiveEvent } from "~/lib/use-live";
 import type { clientLoader as inboxLoader } from "./conversations";
 import type { Route } from "./+types/conversation";
+import { conversationClientAction } from "./conversation-action";
 
 export const meta = () => [{ title: "Conversación — Atiende" }];
 
@@ -57,24 +59,40 @@ const SalesPanel = lazy(() => loadSalesPanel().then((m) => ({ default: m.SalesPa
 
 const readDetail = (id: string) => data(client.conversations[":id"].$get({ param: { id } }));
 
-/** The conversation, its newest messages, its conversions and the quick replies, in parallel. */
+/** Its payment links, with the live store's mark when asked; null when they could not load. */
+function readPayments(id: string) {
+  const asked = live.mark();
+  return data(client.conversations[":id"].payments.$get({ param: { id } })).then(
+    (payments) => ({ payments, asked }),
+    () => null,
+  );
+}
+
+/**
+ * The conversation, its newest messages, its conversions, its payment links and the quick
+ * replies, in parallel.
+ */
 export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   const id = params.conversationId ?? "";
   try {
-    const [conversation, thread, conversions, quickReplies] = await Promise.all([
+    const [conversation, thread, conversions, payments, quickReplies] = await Promise.all([
       readDetail(id),
       loadThread(id),
       readConversions(id),
+      readPayments(id),
       data(client["quick-replies"].$get()).catch(() => []),
       loadSalesPanel(),
     ]);
-    return { conversation, thread, conversions, quickReplies };
+    return { conversation, thread, conversions, payments, quickReplies };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404)
       throw routeData("Conversación no encontrada", { status: 404 });
     throw error;
   }
 }
+
+/** Sending the booking form or a payment link (conversation-action.ts). */
+export const clientAction = conversationClientAction;
 
 /**
  * Once open, a conversation keeps itself current from realtime events: the inbox's reloads
@@ -227,6 +245,7 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
       onChange={show}
       headerActions={onPhone ? { windowOpen, onRequestPhone: requestPhone } : undefined}
       now={now}
+      payments={<CustomerPayments conversationId={conversationId} loaded={loaded.payments} />}
       sales={
         <Suspense fallback={<Spinner label="Cargando ventas..." />}>
           {conversions === null ? (

@@ -11,7 +11,7 @@ import type {
 } from "~/components/settings/actions";
 import { client, data } from "~/lib/api";
 import { serverFieldErrors } from "~/lib/forms";
-import { toastDone, toastFailed } from "~/lib/outcome";
+import { toastDone, toastFailed, toastWarning } from "~/lib/outcome";
 
 type Intent = SettingsChange["intent"];
 
@@ -64,6 +64,16 @@ const TOASTS: Record<Intent, { success?: string; failure: string }> = {
     failure: "Error al actualizar el agente por defecto",
   },
   "whatsapp.connect": { success: "WhatsApp conectado", failure: "Error al conectar WhatsApp" },
+  "payments.connect": {
+    success: "Proveedor de pagos conectado",
+    failure: "No se pudo conectar el proveedor de pagos",
+  },
+  "payments.disconnect": {
+    success: "Proveedor de pagos desconectado",
+    failure: "No se pudo desconectar el proveedor de pagos",
+  },
+  // Published or not, the answer says it (`flowOutcome`).
+  "booking-flow.register": { failure: "No se pudo registrar el formulario de reservas" },
 };
 
 const member = client.organizations.members[":userId"];
@@ -146,7 +156,26 @@ async function perform(change: SettingsChange): Promise<SettingsAnswer> {
     case "whatsapp.connect":
       await data(client["whatsapp-config"].$post({ json: change.values }));
       return {};
+    case "payments.connect":
+      await data(client.integrations.payments.$put({ json: change.values }));
+      return {};
+    case "payments.disconnect":
+      await data(client.integrations.payments.$delete());
+      return {};
+    case "booking-flow.register":
+      return { flow: await data(client.whatsapp["booking-flow"].$post()) };
   }
+}
+
+/** A Flow registered again answers 200 even when Meta refused a step: its error says which. */
+function flowOutcome({ flow }: SettingsAnswer) {
+  if (!flow) return;
+  if (flow.published) toastDone("Formulario de reservas publicado");
+  else
+    toastWarning(
+      "El formulario de reservas no está publicado",
+      flow.error ?? "Se enviará la lista de horarios libres en su lugar.",
+    );
 }
 
 /** The sentence under a success toast, where the change has one. */
@@ -182,6 +211,7 @@ async function settingsAction(change: SettingsChange): Promise<SettingsActionRes
   try {
     const answer = await perform(change);
     if (toasts.success) toastDone(toasts.success, detailOf(change));
+    flowOutcome(answer);
     return { ok: true, change, ...answer };
   } catch (error) {
     toastFailed(toasts.failure, error);

@@ -4,6 +4,7 @@ import { PageHeader } from "~/components/page-header";
 import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
+import { PaymentsTab } from "~/components/settings/payments-tab";
 import { TrackingTab } from "~/components/settings/tracking-tab";
 import { UserTab } from "~/components/settings/user-tab";
 import { settingsClientAction } from "./settings-action";
@@ -17,6 +18,7 @@ export const meta = () => [{ title: "Configuración — Atiende" }];
 const TABS = [
   { key: "meta", label: "Meta Business" },
   { key: "tracking", label: "Tracking" },
+  { key: "cobros", label: "Agenda y cobros" },
   { key: "usuario", label: "Usuario" },
   { key: "organizacion", label: "Organización" },
 ] as const;
@@ -78,6 +80,9 @@ export default function Settings({ loaderData: loaded }: Route.ComponentProps) {
           </TabPanel>
           <TabPanel>
             <TrackingTab loaded={loaded.tracking} />
+          </TabPanel>
+          <TabPanel>
+            <PaymentsTab loaded={loaded.payments} />
           </TabPanel>
           <TabPanel>
             <UserTab />

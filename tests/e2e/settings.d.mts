@@ -2,6 +2,7 @@ export const E2E_SETTINGS: {
   appPort: number;
   graphPort: number;
   modelPort: number;
+  stripePort: number;
   appId: string;
   appSecret: string;
   aiKey: string;

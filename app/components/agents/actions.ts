@@ -11,6 +11,8 @@ export type AgentFormValues = Pick<
   | "system_prompt"
   | "is_active"
   | "can_mark_leads"
+  | "can_book"
+  | "can_charge"
   | "mode"
   | "knowledge_ids"
 >;

@@ -25,6 +25,8 @@ const EMPTY: AgentFormValues = {
   system_prompt: "",
   is_active: true,
   can_mark_leads: true,
+  can_book: false,
+  can_charge: false,
   mode: "auto",
   knowledge_ids: null,
 };
@@ -43,6 +45,8 @@ const valuesOf = (agent: Agent | null): AgentFormValues =>
         system_prompt: agent.system_prompt,
         is_active: agent.is_active,
         can_mark_leads: agent.can_mark_leads,
+        can_book: agent.can_book,
+        can_charge: agent.can_charge,
         mode: agent.mode,
         knowledge_ids: agent.knowledge_ids,
       }
@@ -164,6 +168,30 @@ export function AgentDialog({ open, agent, knowledge, onClose }: AgentDialogProp
           description="El agente marca la conversación como Interesado cuando el cliente muestra intención de compra."
           checked={values.can_mark_leads}
           onChange={(checked) => set("can_mark_leads", checked)}
+        />
+        <ToggleSwitch
+          label="Reservar citas"
+          description="La IA consulta horarios libres, reserva, mueve y cancela citas de este cliente, y le envía el formulario de reservas."
+          checked={values.can_book}
+          // Charging is part of booking: without it the AI cannot send a link either.
+          onChange={(checked) =>
+            setValues((current) => ({
+              ...current,
+              can_book: checked,
+              can_charge: checked && current.can_charge,
+            }))
+          }
+        />
+        <ToggleSwitch
+          label="Cobrar por adelantado"
+          description={
+            values.can_book
+              ? "La IA envía enlaces de pago por el precio o la señal del servicio, nunca por otro importe."
+              : "Activa antes «Reservar citas»: la IA solo cobra las citas que reserva."
+          }
+          checked={values.can_charge}
+          disabled={!values.can_book}
+          onChange={(checked) => set("can_charge", checked)}
         />
         {agent && (
           <ToggleSwitch

@@ -57,14 +57,16 @@ interface DetailsProps {
   headerActions?: { windowOpen: boolean; onRequestPhone: () => void };
   /** For what Meta bills, as the window line counts time. */
   now: number;
+  /** "Pagos": its payment links, and sending the booking form or a link. */
+  payments: React.ReactNode;
   /** "Ventas y origen", loaded on its own. */
   sales: React.ReactNode;
 }
 
 /**
  * "Detalles": who the customer is, what the team sets on the conversation (stage, priority,
- * AI agent, labels, and on a phone its person and status), what Meta bills, and "Ventas y
- * origen". A side panel on a wide screen, a sheet on a phone.
+ * AI agent, labels, and on a phone its person and status), what Meta bills, its bookings, its
+ * payments, and "Ventas y origen". A side panel on a wide screen, a sheet on a phone.
  */
 export function ConversationDetails({
   conversation,
@@ -72,6 +74,7 @@ export function ConversationDetails({
   onChange,
   headerActions,
   now,
+  payments,
   sales,
 }: DetailsProps) {
   const { id, contact } = conversation;
@@ -159,6 +162,7 @@ export function ConversationDetails({
         <p className="text-xs text-slate-600">{billingText(conversation.billing, now)}</p>
       </Part>
       <CustomerBookings conversationId={id} />
+      {payments}
       {sales}
     </div>
   );

@@ -16,6 +16,8 @@ import type { labelInput } from "../../../worker/team-inbox/contract";
 import type { Organization, OrganizationUpdateInput } from "../../../worker/organizations/contract";
 import type { BusinessHoursInput } from "../../../worker/bookings/contract";
 import type { whatsappConfigInput } from "../../../worker/whatsapp/contract";
+import type { PaymentIntegrationInput } from "../../../worker/payments/contract";
+import type { BookingFlowState } from "../../../worker/flows/contract";
 import type { FieldErrors } from "~/lib/forms";
 
 /** What a section submits to its route (as JSON). */
@@ -64,7 +66,12 @@ export type SettingsChange =
   | { intent: "tracking-key.rotate" }
   | { intent: "webhook-token.generate" }
   | { intent: "whatsapp.default-agent"; agentId: string | null; agentName: string | null }
-  | { intent: "whatsapp.connect"; values: z.infer<typeof whatsappConfigInput> };
+  | { intent: "whatsapp.connect"; values: z.infer<typeof whatsappConfigInput> }
+  /** Stripe or Mercado Pago, checked with the provider before it is kept (contract section 18). */
+  | { intent: "payments.connect"; values: PaymentIntegrationInput }
+  | { intent: "payments.disconnect" }
+  /** The booking Flow registered and published again on the connected number. */
+  | { intent: "booking-flow.register" };
 
 /** What a change answers beside `ok`, for the screen or the session to take. */
 export interface SettingsAnswer {
@@ -76,6 +83,8 @@ export interface SettingsAnswer {
   user?: User;
   /** The organization's new public tracking key. */
   trackingKey?: string;
+  /** Where the booking Flow stands after registering it again. */
+  flow?: BookingFlowState;
 }
 
 export type SettingsActionResult =

@@ -71,6 +71,26 @@ function roleSummary(details: AuditLogEntry["details"]) {
   return role ? `Rol: ${role}` : null;
 }
 
+const PAYMENT_PROVIDERS: Record<string, string> = { stripe: "Stripe", mercadopago: "Mercado Pago" };
+
+/**
+ * What the payments and the AI's acts write in the details of the server's own actions
+ * (decision 0118): a provider connected or disconnected and the links' limit are an
+ * `organization.update`, a paid link a `sale.create` with `via: "payment"`, a booking by the
+ * AI a `booking.*` with its `agent_id`.
+ */
+function paymentSummary(details: AuditLogEntry["details"]) {
+  const fields = Array.isArray(details?.fields) ? (details.fields as unknown[]) : [];
+  if (fields.includes("payments")) {
+    const provider = PAYMENT_PROVIDERS[String(details?.provider)];
+    return provider ? `Pagos: ${provider} conectado` : "Pagos: proveedor desconectado";
+  }
+  if (fields.includes("max_payment_amount")) return "Importe máximo de los enlaces de pago";
+  if (details?.via === "payment") return "Pagado con un enlace de pago";
+  if (typeof details?.agent_id === "string") return "Por la IA";
+  return null;
+}
+
 /** Who did what and when in the organization, newest first (owners and admins only). */
 export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["auditLog"] }) {
   useLoadFailureToast(loaded, LOAD_ERROR);
@@ -133,7 +153,7 @@ export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["audit
 type Page = Awaited<ReturnType<typeof readAuditLogPage>>;
 
 function AuditLogRow({ entry }: { entry: AuditLogEntry }) {
-  const summary = roleSummary(entry.details);
+  const summary = roleSummary(entry.details) ?? paymentSummary(entry.details);
   return (
     <li className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:justify-between sm:gap-4">
       <span className="min-w-0">

@@ -40,12 +40,13 @@ export const readAuditLogPage = (before?: string) =>
     }),
   );
 
-/** Meta Business and Tracking tabs: one read of the pixel serves both. */
+/** Meta Business, Tracking and Cobros tabs: one read of the pixel and the number serves them. */
 export function loadConnectionTabs() {
   const pixel = readPixelConfig();
+  const whatsapp = readWhatsappConfig();
   const meta = settle(
     Promise.all([
-      readWhatsappConfig(),
+      whatsapp,
       pixel,
       data(client.whatsapp.oauth["app-config"].$get()),
       // The agent list only feeds the default-agent select: its failure is not fatal.
@@ -58,11 +59,30 @@ export function loadConnectionTabs() {
       whatsapp,
     })),
   );
-  return Promise.all([meta, tracking]).then(([meta, tracking]) => ({ meta, tracking }));
+  // Payment links and the booking Flow (contract section 18): every member reads them.
+  const payments = settle(
+    Promise.all([
+      data(client.integrations.payments.$get()),
+      data(client.organizations.me.$get()),
+      data(client.whatsapp["booking-flow"].$get()),
+      whatsapp,
+    ]).then(([integration, organization, flow, number]) => ({
+      integration,
+      maxPaymentAmount: organization.max_payment_amount,
+      flow,
+      numberConnected: number?.status === "connected",
+    })),
+  );
+  return Promise.all([meta, tracking, payments]).then(([meta, tracking, payments]) => ({
+    meta,
+    tracking,
+    payments,
+  }));
 }
 
 export type ConnectionTabs = Awaited<ReturnType<typeof loadConnectionTabs>>;
 export type MetaTabData = Extract<ConnectionTabs["meta"], { ok: true }>["data"];
+export type PaymentsTabData = Extract<ConnectionTabs["payments"], { ok: true }>["data"];
 
 /**
  * Organization tab: its team, invitations, quick replies, labels and log, side by side. Invitations and
