@@ -121,18 +121,18 @@ describe("connecting Google Calendar", () => {
     const { code } = await fake<{ code: string }>("code", { label: orgId });
     // A forged state, and the right one in a browser without its nonce: refused, code unused.
     const forged = await callback({ code, state: `${state.slice(0, -4)}abcd` }, nonce);
-    expect(forged.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    expect(forged.headers.get("Location")).toContain("/agenda?google_error=invalid_state");
     const otherBrowser = await callback({ code, state }, "otro-navegador");
-    expect(otherBrowser.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    expect(otherBrowser.headers.get("Location")).toContain("/agenda?google_error=invalid_state");
     const denied = await callback({ error: "access_denied", state }, nonce);
-    expect(denied.headers.get("Location")).toContain("/oauth-error?error=access_denied");
+    expect(denied.headers.get("Location")).toContain("/agenda?google_error=access_denied");
 
     const done = await callback({ code, state }, nonce);
     expect(done.headers.get("Location")).toBe("/agenda?google=conectado");
     // The same state again (with a fresh code): taken already.
     const again = await fake<{ code: string }>("code", { label: orgId });
     const replay = await callback({ code: again.code, state }, nonce);
-    expect(replay.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    expect(replay.headers.get("Location")).toContain("/agenda?google_error=invalid_state");
 
     const read = await integrationOf(owner.token);
     expect(read.data).toMatchObject({
@@ -198,7 +198,7 @@ describe("connecting Google Calendar", () => {
     const { code } = await fake<{ code: string }>("code", { label: "otra" });
     const { nonce: otherNonce } = await consent(other.token);
     const crossed = await callback({ code, state }, otherNonce);
-    expect(crossed.headers.get("Location")).toContain("/oauth-error?error=invalid_state");
+    expect(crossed.headers.get("Location")).toContain("/agenda?google_error=invalid_state");
     expect(nonce).not.toBe(otherNonce);
   });
 

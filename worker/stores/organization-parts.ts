@@ -21,7 +21,7 @@ import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
 import { exchangeInStore } from "../flows/screens";
 import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
 import { connectWithCode as connectGoogle } from "../integrations/google/service";
-import type { GoogleConnectError } from "../integrations/google/service";
+import type { GoogleConnectError } from "../integrations/google/contract";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
 import {
   receivePaymentWebhook,
@@ -71,7 +71,7 @@ export interface PartResults {
   "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
   "payment-webhook": WebhookAnswer;
   "flow-exchange": ExchangeOutcome;
-  "google-connect": { connected: true } | { error: { code: GoogleConnectError; message: string } };
+  "google-connect": { connected: true } | { error: GoogleConnectError };
 }
 
 type Runners = {

@@ -37,3 +37,15 @@ export const GOOGLE_UNAVAILABLE_NOTICE =
   "No se pudo consultar Google Calendar: los huecos se calculan solo con la agenda propia.";
 export const GOOGLE_REVOKED_BANNER =
   "Google Calendar se desconectó porque Google retiró el permiso. Las citas siguen en la agenda propia; vuelve a conectarlo.";
+
+/** Why Google's redirect did not connect: the Agenda says it (`/agenda?google_error=<code>`). */
+export const GOOGLE_CONNECT_ERRORS = {
+  access_denied: "No se concedió el acceso a Google Calendar.",
+  no_code: "Google no devolvió un código de autorización. Vuelve a conectar desde la Agenda.",
+  invalid_state: "La solicitud de conexión no es válida o ha caducado.",
+  token_exchange_failed:
+    "No se pudo canjear el código de Google. Vuelve a intentarlo desde la Agenda.",
+  no_refresh_token:
+    "Google no concedió acceso sin conexión al calendario. Vuelve a conectar y acepta los permisos.",
+} as const;
+export type GoogleConnectError = keyof typeof GOOGLE_CONNECT_ERRORS;

@@ -4,7 +4,7 @@ import { storeDeps, type AppContext } from "../../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../../http/auth";
 import { jsonBody } from "../../http/validate";
 import { inOrganizationData } from "../../stores/organization-parts";
-import { googleCalendarInput } from "./contract";
+import { googleCalendarInput, type GoogleConnectError } from "./contract";
 import * as google from "./service";
 
 /** The browser's half of the consent's state (see `google.authorize`). */
@@ -19,18 +19,17 @@ const manager = requireRole("owner", "admin");
  */
 export const googleCalendarRoutes = new Hono<AppContext>()
   /** Where Google's consent comes back (a browser redirect): ends on /agenda or /oauth-error. */
+  /** Where Google's consent comes back (a browser redirect): ends on the Agenda, which says how. */
   .get("/callback", async (c) => {
-    const fail = (error: string, description = "") =>
-      c.redirect(`/oauth-error?${new URLSearchParams({ error, error_description: description })}`);
-    const googleError = c.req.query("error");
-    if (googleError) return fail(googleError === "access_denied" ? "access_denied" : googleError);
+    const fail = (error: GoogleConnectError) =>
+      c.redirect(`/agenda?${new URLSearchParams({ google_error: error })}`);
+    if (c.req.query("error")) return fail("access_denied");
     const code = c.req.query("code");
     if (!code) return fail("no_code");
     const nonce = getCookie(c, NONCE_COOKIE);
     deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
     const owner = await google.stateOwner(c.var.db, c.env, c.req.query("state") ?? "", nonce);
-    if (!owner)
-      return fail("invalid_state", "La solicitud de conexión no es válida o ha caducado.");
+    if (!owner) return fail("invalid_state");
     // No bearer token on Google's redirect: the signed state named the member, and the store
     // takes the state once and exchanges the code.
     const result = await inOrganizationData(c.var.deps, owner.member.organizationId, {
@@ -39,7 +38,7 @@ export const googleCalendarRoutes = new Hono<AppContext>()
       stateId: owner.stateId,
       code,
     });
-    if ("error" in result) return fail(result.error.code, result.error.message);
+    if ("error" in result) return fail(result.error);
     return c.redirect("/agenda?google=conectado");
   })
   .use(requireCaller, requireMember)

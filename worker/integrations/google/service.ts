@@ -27,7 +27,12 @@ import {
   type BusyInterval,
   type CalendarApi,
 } from "./client";
-import { GOOGLE_NOT_CONFIGURED, type GoogleBusyUse, type GoogleIntegration } from "./contract";
+import {
+  GOOGLE_NOT_CONFIGURED,
+  type GoogleBusyUse,
+  type GoogleConnectError,
+  type GoogleIntegration,
+} from "./contract";
 
 type CalendarRow = typeof googleCalendars.$inferSelect;
 
@@ -195,17 +200,6 @@ export async function stateOwner(db: Db, env: Env, state: string, nonce: string 
   }
 }
 
-/** Why a callback did not connect, as the /oauth-error page shows it. */
-export type GoogleConnectError = "invalid_state" | "token_exchange_failed" | "no_refresh_token";
-
-const CONNECT_MESSAGES: Record<GoogleConnectError, string> = {
-  invalid_state: "La solicitud de conexión no es válida o ha caducado.",
-  token_exchange_failed:
-    "No se pudo canjear el código de Google. Vuelve a intentarlo desde la Agenda.",
-  no_refresh_token:
-    "Google no concedió acceso sin conexión al calendario. Vuelve a conectar y acepta los permisos.",
-};
-
 /**
  * In the store, the callback's second half: the state taken (once: a second callback with it
  * finds nothing), the code exchanged once, the grant sealed, the events owed written.
@@ -214,8 +208,8 @@ export async function connectWithCode(
   deps: StoreDeps,
   member: Member,
   { stateId, code }: { stateId: string; code: string },
-): Promise<{ connected: true } | { error: { code: GoogleConnectError; message: string } }> {
-  const fail = (code: GoogleConnectError) => ({ error: { code, message: CONNECT_MESSAGES[code] } });
+): Promise<{ connected: true } | { error: GoogleConnectError }> {
+  const fail = (error: GoogleConnectError) => ({ error });
   const { orgDb, env } = deps;
   const now = new Date().toISOString();
   // Taken in one statement: two callbacks racing with one state cannot both pass.
