@@ -9,6 +9,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Booking } from "../../worker/bookings/contract";
 import { authorize } from "../../worker/integrations/google/service";
+import { findService } from "../../worker/bookings/services";
+import { readBookingSettings } from "../../worker/bookings/settings";
+import { upcomingSlots } from "../../worker/flows/screens";
 import { AppError } from "../../worker/http/errors";
 import { api, answer } from "../support/api";
 import {
@@ -311,6 +314,31 @@ describe("busy times", () => {
       "No se pudo consultar Google Calendar: los huecos se calculan solo con la agenda propia.",
     );
     expect(down.slots).toHaveLength(3);
+  });
+  it("take the booking Flow's slots too", async () => {
+    const { owner, service, orgId } = await bookingOrganization();
+    const offered = () =>
+      withStoreDeps(orgId, async (deps) =>
+        upcomingSlots(
+          deps,
+          orgId,
+          await findService(deps.orgDb, orgId, service.id),
+          await readBookingSettings(deps.orgDb, orgId),
+        ),
+      );
+    expect((await offered()).length).toBeGreaterThan(0);
+    const calendarId = await connect(owner);
+    const now = Date.now();
+    await fake("busy", {
+      calendar_id: calendarId,
+      busy: [
+        {
+          start: new Date(now).toISOString(),
+          end: new Date(now + 40 * 86_400_000).toISOString(),
+        },
+      ],
+    });
+    expect(await offered()).toEqual([]);
   });
 });
 

@@ -186,6 +186,33 @@ export async function slotsIn(
   );
 }
 
+/**
+ * The slots offered to someone booking (the API's availability, the booking Flow, the AI's
+ * `check_availability`): `slotsIn` less Google Calendar's busy times when it is connected, read
+ * with one `freeBusy` call as far as a slot near the range's end keeps the calendar busy. Google
+ * failing leaves the own calendar's slots, and `google` says so (decision 0126).
+ */
+export async function offeredSlots(
+  deps: StoreDeps,
+  organizationId: string,
+  service: ServiceRow,
+  settings: BookingSettings,
+  options: { range: Interval; staffUserId?: string | null; now: number },
+) {
+  const google =
+    settings.hours && service.active
+      ? await googleBusy(deps, organizationId, {
+          start: options.range.start,
+          end: options.range.end + LONGEST_BUSY_MS,
+        })
+      : { use: null, busy: [] };
+  const slots = await slotsIn(deps.orgDb, organizationId, service, settings, {
+    ...options,
+    external: google.busy,
+  });
+  return { slots, google: google.use };
+}
+
 /** The free slots nearest to `start` (the answer of a `slot_taken`), in time order. */
 export async function nearestSlots(
   db: OrganizationDb,
@@ -235,22 +262,14 @@ export async function availability(
   }
   // Without hours there is no slot; the range is still checked, as days of UTC.
   const range = rangeOf(query.from, query.to, settings.hours?.timeZone ?? "UTC");
-  // One `freeBusy` call, as far as a slot near the range's end keeps the calendar busy.
-  const google = settings.hours
-    ? await googleBusy(deps, member.organizationId, {
-        start: range.start,
-        end: range.end + LONGEST_BUSY_MS,
-      })
-    : { use: null, busy: [] };
-  const slots = await slotsIn(orgDb, member.organizationId, service, settings, {
+  const { slots, google } = await offeredSlots(deps, member.organizationId, service, settings, {
     range,
     staffUserId: query.staff_user_id,
     now: Date.now(),
-    external: google.busy,
   });
   return {
     slots,
-    google_calendar: google.use,
-    ...(google.use === "unavailable" && { notice: GOOGLE_UNAVAILABLE_NOTICE }),
+    google_calendar: google,
+    ...(google === "unavailable" && { notice: GOOGLE_UNAVAILABLE_NOTICE }),
   };
 }

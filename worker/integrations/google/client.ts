@@ -31,6 +31,11 @@ export class GoogleError extends Error {
 }
 
 const TIMEOUT_MS = 10_000;
+/**
+ * Busy times are read while someone waits for slots (WhatsApp gives a Flow's endpoint ten
+ * seconds for its whole answer): past this, the own calendar answers alone.
+ */
+const BUSY_TIMEOUT_MS = 3_000;
 
 export const CONSENT_URL = "https://accounts.google.com/o/oauth2/v2/auth";
 export const SCOPES = [
@@ -74,10 +79,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-async function send(url: string, init: RequestInit): Promise<unknown> {
+async function send(url: string, init: RequestInit, timeoutMs = TIMEOUT_MS): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
     throw new GoogleError("unavailable", 0, String(error));
   }
@@ -125,24 +130,29 @@ export async function revokeGrant(env: Env, token: string) {
 /** Calendar API v3 calls with one access token. */
 export function calendarApi(env: Env, accessToken: string) {
   const base = `${env.GOOGLE_API_URL}/calendar/v3`;
-  const call = (method: string, path: string, body?: unknown) =>
-    send(`${base}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${accessToken}`,
-        ...(body !== undefined && { "Content-Type": "application/json" }),
+  const call = (method: string, path: string, body?: unknown, timeoutMs?: number) =>
+    send(
+      `${base}${path}`,
+      {
+        method,
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          ...(body !== undefined && { "Content-Type": "application/json" }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
       },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+      timeoutMs,
+    );
   const events = (calendarId: string) => `/calendars/${encodeURIComponent(calendarId)}/events`;
   return {
     /** The busy intervals of one calendar in [timeMin, timeMax). */
     async freeBusy(calendarId: string, timeMin: string, timeMax: string) {
-      const answer = (await call("POST", "/freeBusy", {
-        timeMin,
-        timeMax,
-        items: [{ id: calendarId }],
-      })) as {
+      const answer = (await call(
+        "POST",
+        "/freeBusy",
+        { timeMin, timeMax, items: [{ id: calendarId }] },
+        BUSY_TIMEOUT_MS,
+      )) as {
         calendars?: Record<string, { busy?: BusyInterval[]; errors?: { reason: string }[] }>;
       };
       const calendar = answer.calendars?.[calendarId];
