@@ -315,6 +315,25 @@ describe("busy times", () => {
     );
     expect(down.slots).toHaveLength(3);
   });
+  it("are read with a refreshed access token when Google refuses the one kept", async () => {
+    const { owner, service, orgId } = await bookingOrganization();
+    await connect(owner);
+    const [before] = await orgSql<Row>(
+      orgId,
+      "SELECT access_token_encrypted FROM google_calendars",
+    );
+    await fake("expire-access", { label: orgId });
+    const read = await availability(owner, {
+      service_id: service.id,
+      from: "2031-01-10",
+      to: "2031-01-10",
+    });
+    expect(read.google_calendar).toBe("applied");
+    const [after] = await orgSql<Row>(orgId, "SELECT * FROM google_calendars");
+    expect(after!.access_token_encrypted).not.toBe(before!.access_token_encrypted);
+    expect(after!.refresh_token_encrypted).not.toBeNull();
+  });
+
   it("take the booking Flow's slots too", async () => {
     const { owner, service, orgId } = await bookingOrganization();
     const offered = () =>

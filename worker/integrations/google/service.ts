@@ -4,7 +4,7 @@
  * grant sealed in the store and refreshed, the calendar chosen, busy times for availability, and
  * `invalid_grant` disconnecting it with a banner while bookings go on in the own calendar.
  */
-import { and, eq, gt } from "drizzle-orm";
+import { and, count, eq, gt } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { recordAudit } from "../../audit/service";
 import { sha256Hex } from "../../auth/tokens";
@@ -87,7 +87,7 @@ export async function getIntegration(
   member: Member,
 ): Promise<GoogleIntegration> {
   const row = await readRow(orgDb, member.organizationId);
-  const pending = await orgDbPendingEvents(orgDb, member.organizationId);
+  const pending = await pendingEvents(orgDb, member.organizationId);
   const connected = isConnected(row);
   return {
     configured: googleClient(env) !== null,
@@ -100,9 +100,10 @@ export async function getIntegration(
   };
 }
 
-async function orgDbPendingEvents(db: OrganizationDb, organizationId: string) {
-  const owed = await db
-    .select({ bookingId: googleBookingEvents.bookingId })
+/** Bookings whose event Google still owes (retried by the store's `google_events` job). */
+async function pendingEvents(db: OrganizationDb, organizationId: string) {
+  const [owed] = await db
+    .select({ n: count() })
     .from(googleBookingEvents)
     .where(
       and(
@@ -110,7 +111,7 @@ async function orgDbPendingEvents(db: OrganizationDb, organizationId: string) {
         eq(googleBookingEvents.dirty, true),
       ),
     );
-  return owed.length;
+  return owed?.n ?? 0;
 }
 
 // ── Connecting: the consent URL, its state and the callback ─────────────────────────────
