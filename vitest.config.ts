@@ -1,6 +1,7 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { GRAPH_FIXTURES } from "./tests/fakes/graph-server.mjs";
+import { GOOGLE_CLIENT_ID, GOOGLE_CLIENT_SECRET } from "./tests/fakes/google-server.mjs";
 import { TEST_AI_KEY, TEST_APP_SECRET, TEST_OPERATOR_TOKEN } from "./tests/global-setup.ts";
 
 // API and Worker tests run inside workerd (miniflare) against a real local D1 and real
@@ -30,6 +31,10 @@ export default defineConfig(async () => {
             AI_API_KEY: TEST_AI_KEY,
             STRIPE_API_URL: inject("stripeUrl"),
             MERCADOPAGO_API_URL: inject("mercadoPagoUrl"),
+            GOOGLE_API_URL: inject("googleUrl"),
+            GOOGLE_OAUTH_URL: inject("googleUrl"),
+            GOOGLE_CLIENT_ID,
+            GOOGLE_CLIENT_SECRET,
             OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
             // Every read of the store registry sees the row as it is now (a test moves an
             // organization and calls it at once); how long a route may be kept is a setting.

@@ -4,6 +4,7 @@ import { startFakeGraph } from "./fakes/graph-server.mjs";
 import { startFakeModel } from "./fakes/model-server.mjs";
 import { startFakeStripe } from "./fakes/stripe-server.mjs";
 import { startFakeMercadoPago } from "./fakes/mercadopago-server.mjs";
+import { startFakeGoogle } from "./fakes/google-server.mjs";
 
 export const TEST_APP_SECRET = "test-app-secret";
 export const TEST_AI_KEY = "test-ai-key";
@@ -15,6 +16,8 @@ declare module "vitest" {
     modelUrl: string;
     stripeUrl: string;
     mercadoPagoUrl: string;
+    /** Google's OAuth server and Calendar API, one origin. */
+    googleUrl: string;
     /** The booking Flow's private key (FLOWS_PRIVATE_KEY), made for this run. */
     flowsPrivateKey: string;
   }
@@ -30,12 +33,20 @@ export default async function setup(project: TestProject) {
   const mercadoPago = await startFakeMercadoPago();
   project.provide("stripeUrl", stripe.url);
   project.provide("mercadoPagoUrl", mercadoPago.url);
+  const google = await startFakeGoogle();
+  project.provide("googleUrl", google.url);
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   project.provide(
     "flowsPrivateKey",
     privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
   );
   return async () => {
-    await Promise.all([graph.close(), model.close(), stripe.close(), mercadoPago.close()]);
+    await Promise.all([
+      graph.close(),
+      model.close(),
+      stripe.close(),
+      mercadoPago.close(),
+      google.close(),
+    ]);
   };
 }

@@ -23,6 +23,7 @@ import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox
 import { salesRoutes } from "./sales/routes";
 import { paymentIntegrationRoutes, paymentLinkRoutes } from "./payments/routes";
 import { paymentWebhookRoutes } from "./payments/webhook-routes";
+import { googleCalendarRoutes } from "./integrations/google/routes";
 import { operatorRoutes } from "./stores/operator-routes";
 import { metaConfigRoutes } from "./tracking/meta-routes";
 import { adsRoutes } from "./tracking/ads-routes";
@@ -70,6 +71,7 @@ export const v1 = new Hono<AppContext>()
   .route("/services", serviceRoutes)
   .route("/bookings", bookingRoutes)
   .route("/integrations/payments", paymentIntegrationRoutes)
+  .route("/integrations/google", googleCalendarRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
   .route("/meta-config", metaConfigRoutes)
   .route("/tracking", adsRoutes)

@@ -33,6 +33,14 @@ export interface Env {
   /** Mercado Pago's API (`https://api.mercadopago.com`): payment links (section 18). */
   MERCADOPAGO_API_URL: string;
 
+  /** Google Calendar's API (`https://www.googleapis.com`): busy times and booking events. */
+  GOOGLE_API_URL: string;
+  /** Google's OAuth 2.0 server (`https://oauth2.googleapis.com`): `/token` and `/revoke`. */
+  GOOGLE_OAUTH_URL: string;
+  /** The OAuth client of Google Calendar; without it the integration says it is not configured. */
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+
   /** Sign-ups allowed per client address and hour (default 10). */
   REGISTRATIONS_PER_HOUR?: string;
 

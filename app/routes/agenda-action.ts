@@ -9,6 +9,7 @@ import {
   type AgendaChange,
   type AgendaActionResult,
 } from "~/components/agenda/actions";
+import type { GoogleActionResult, GoogleChange } from "~/components/agenda/google-calendar-panel";
 
 const MARK_WORDS: Record<BookingMark, { done: string; failed: string }> = {
   cancelled: { done: "Cita cancelada", failed: "No se pudo cancelar la cita" },
@@ -67,5 +68,41 @@ export async function agendaAction(change: AgendaChange): Promise<AgendaActionRe
   } catch (error) {
     toastFailed(failed, error);
     return { ...refusalOf(error), intent: change.intent, slots: slotsOf(error) };
+  }
+}
+
+const GOOGLE_WORDS: Record<GoogleChange["intent"], { done: string; failed: string }> = {
+  "google.connect": { done: "", failed: "No se pudo conectar Google Calendar" },
+  "google.calendar": { done: "Calendario guardado", failed: "No se pudo guardar el calendario" },
+  "google.disconnect": {
+    done: "Google Calendar desconectado",
+    failed: "No se pudo desconectar Google Calendar",
+  },
+};
+
+const google = client.integrations.google;
+
+/**
+ * Google Calendar's changes (components/agenda/google-calendar-panel.tsx): connecting leaves
+ * for Google's consent, which comes back to the Agenda; the others are one call and a toast.
+ */
+export async function googleCalendarAction(change: GoogleChange): Promise<GoogleActionResult> {
+  const { done, failed } = GOOGLE_WORDS[change.intent];
+  try {
+    if (change.intent === "google.connect") {
+      const { url } = await data(google.authorize.$get());
+      window.location.assign(url);
+      return { ok: true, intent: change.intent };
+    }
+    if (change.intent === "google.calendar") {
+      await data(google.$put({ json: { calendar_id: change.calendar_id } }));
+    } else {
+      await data(google.$delete());
+    }
+    toastDone(done);
+    return { ok: true, intent: change.intent };
+  } catch (error) {
+    toastFailed(failed, error);
+    return { ...refusalOf(error), intent: change.intent };
   }
 }

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Booking } from "../../worker/bookings/contract";
 import { type AgendaChange } from "~/components/agenda/actions";
-import { agendaAction } from "./agenda-action";
+import { agendaAction, googleCalendarAction } from "./agenda-action";
 import { AgendaDays } from "~/components/agenda/agenda-days";
 import { AgendaToolbar } from "~/components/agenda/agenda-toolbar";
 import { BookingDialog, type BookingDialogMode } from "~/components/agenda/booking-dialog";
@@ -9,11 +9,18 @@ import { customerName, readCustomers } from "~/components/agenda/customers";
 import { loadAgenda } from "~/components/agenda/data";
 import { OpenNow } from "~/components/agenda/open-now";
 import { ServicesPanel } from "~/components/agenda/services-panel";
+import {
+  GoogleCalendarBanner,
+  GoogleCalendarPanel,
+  isGoogleChange,
+  type GoogleChange,
+} from "~/components/agenda/google-calendar-panel";
 import { useAgendaBookings } from "~/components/agenda/use-agenda-bookings";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { Button } from "~/components/ui/button";
 import { useAuth } from "~/lib/auth";
+import { client, data } from "~/lib/api";
 import type { Route } from "./+types/agenda";
 
 export const meta = () => [{ title: "Agenda — Atiende" }];
@@ -24,18 +31,21 @@ const DESCRIPTION =
 
 /** The days shown with their bookings, the services, the team, the hours and the latest customers. */
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const [agenda, customers] = await Promise.all([
+  const [agenda, customers, google] = await Promise.all([
     loadAgenda(new URL(request.url)),
     readCustomers(),
+    // Google Calendar is optional: the Agenda shows without it.
+    data(client.integrations.google.$get()).catch(() => null),
   ]);
-  return { ...agenda, customers };
+  return { ...agenda, customers, google };
 }
 // The token lives in localStorage: the agenda is read in the browser, even on first load.
 clientLoader.hydrate = true as const;
 
 /** Bookings made, moved and marked; services created and changed (components/agenda/actions.ts). */
 export async function clientAction({ request }: Route.ClientActionArgs) {
-  return agendaAction((await request.json()) as AgendaChange);
+  const change = (await request.json()) as AgendaChange | GoogleChange;
+  return isGoogleChange(change) ? googleCalendarAction(change) : agendaAction(change);
 }
 
 export function ErrorBoundary() {
@@ -47,6 +57,7 @@ export function ErrorBoundary() {
 export default function Agenda({ loaderData }: Route.ComponentProps) {
   const { filters, days, timeZone, services, members, customers, organization } = loaderData;
   const { role } = useAuth();
+  const canManage = role === "owner" || role === "admin";
   const [dialog, setDialog] = useState<BookingDialogMode | null>(null);
   const bookings = useAgendaBookings({
     bookings: loaderData.bookings.bookings,
@@ -72,6 +83,7 @@ export default function Agenda({ loaderData }: Route.ComponentProps) {
           </Button>
         </div>
       </div>
+      <GoogleCalendarBanner google={loaderData.google} canManage={canManage} />
       <AgendaToolbar filters={filters} services={services} members={members} timeZone={timeZone} />
       <p className="mb-3 text-xs text-slate-600">Horas en {timeZone}.</p>
       {!loaderData.bookings.complete && (
@@ -90,9 +102,10 @@ export default function Agenda({ loaderData }: Route.ComponentProps) {
       <ServicesPanel
         services={services}
         members={members}
-        canManage={role === "owner" || role === "admin"}
+        canManage={canManage}
         currency={organization.currency}
       />
+      <GoogleCalendarPanel google={loaderData.google} canManage={canManage} />
       {dialog && (
         <BookingDialog
           mode={dialog}

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { defineTool, type ToolContext } from "../ai/tools";
 import { bookings, services } from "../db/store-schema";
 import { AppError, fieldError } from "../http/errors";
-import { slotsIn } from "./availability";
+import { offeredSlots } from "./availability";
 import {
   bookingInput,
   bookingUpdateInput,
@@ -108,7 +108,7 @@ const checkAvailability = defineTool({
     const last = new Date(Date.parse(`${args.date}T00:00:00Z`) + (args.days - 1) * 86_400_000)
       .toISOString()
       .slice(0, 10);
-    const slots = await slotsIn(orgDb, context.organizationId, service, settings, {
+    const { slots } = await offeredSlots(context.deps, context.organizationId, service, settings, {
       range: daysAsInterval(args.date, last, timeZone),
       now: Date.now(),
     });

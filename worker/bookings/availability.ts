@@ -2,7 +2,8 @@
  * Availability (contract section 18, decision 0078): the slots a service can be booked in,
  * every `SLOT_STEP_MINUTES` from each opening, inside the opening hours, after the minimum
  * notice, and clear of every live booking of the calendar (with its buffer). The calendars'
- * busy times are one list: Google Calendar's busy intervals join it in a later slice.
+ * busy times are one list; Google Calendar's busy intervals, when connected, take every
+ * calendar (decision 0126).
  */
 import { and, eq, gt, inArray, lt, or } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
@@ -21,6 +22,8 @@ import { daysAsInterval, openIntervals, type Interval, type OpeningHours } from 
 import { bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
+import { googleBusy } from "../integrations/google/service";
+import { GOOGLE_UNAVAILABLE_NOTICE } from "../integrations/google/contract";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
@@ -124,6 +127,7 @@ function freeSlots(
   busy: Busy[],
   range: Interval,
   earliest: number,
+  external: Interval[] = [],
 ): Slot[] {
   const slots: Slot[] = [];
   const duration = service.durationMinutes * MINUTE_MS;
@@ -137,6 +141,8 @@ function freeSlots(
       if (start < earliest || start < range.start || start >= range.end) continue;
       const taking = busyOf(service, start);
       const needed = { start, end: taking.busyUntil };
+      // Google Calendar's busy time takes every calendar of the organization (decision 0126).
+      if (external.some((b) => overlaps(b, needed))) continue;
       const calendar = calendars.find(
         (name) => !busy.some((b) => b.calendar === name && overlaps(b, needed)),
       );
@@ -157,14 +163,54 @@ export async function slotsIn(
   organizationId: string,
   service: ServiceRow,
   settings: BookingSettings,
-  { range, staffUserId, now }: { range: Interval; staffUserId?: string | null; now: number },
+  {
+    range,
+    staffUserId,
+    now,
+    external,
+  }: { range: Interval; staffUserId?: string | null; now: number; external?: Interval[] },
 ) {
   if (!settings.hours || !service.active) return [];
   const calendars = calendarsOf(service, staffUserId);
   // A slot near the range's end lasts past it, into bookings that start after it.
   const reach = { start: range.start, end: range.end + LONGEST_BUSY_MS };
   const busy = await busyTimes(db, organizationId, calendars, reach, now);
-  return freeSlots(service, settings.hours, calendars, busy, range, earliestStart(settings, now));
+  return freeSlots(
+    service,
+    settings.hours,
+    calendars,
+    busy,
+    range,
+    earliestStart(settings, now),
+    external,
+  );
+}
+
+/**
+ * The slots offered to someone booking (the API's availability, the booking Flow, the AI's
+ * `check_availability`): `slotsIn` less Google Calendar's busy times when it is connected, read
+ * with one `freeBusy` call as far as a slot near the range's end keeps the calendar busy. Google
+ * failing leaves the own calendar's slots, and `google` says so (decision 0126).
+ */
+export async function offeredSlots(
+  deps: StoreDeps,
+  organizationId: string,
+  service: ServiceRow,
+  settings: BookingSettings,
+  options: { range: Interval; staffUserId?: string | null; now: number },
+) {
+  const google =
+    settings.hours && service.active
+      ? await googleBusy(deps, organizationId, {
+          start: options.range.start,
+          end: options.range.end + LONGEST_BUSY_MS,
+        })
+      : { use: null, busy: [] };
+  const slots = await slotsIn(deps.orgDb, organizationId, service, settings, {
+    ...options,
+    external: google.busy,
+  });
+  return { slots, google: google.use };
 }
 
 /** The free slots nearest to `start` (the answer of a `slot_taken`), in time order. */
@@ -199,12 +245,16 @@ function rangeOf(from: DayOrInstant, to: DayOrInstant, timeZone: string): Interv
   return { start, end };
 }
 
-/** `GET /bookings/availability`. */
+/**
+ * `GET /bookings/availability`. With Google Calendar connected its busy times count too; when
+ * Google fails the slots are the own calendar's, and `google_calendar: "unavailable"` says so.
+ */
 export async function availability(
-  { orgDb }: StoreDeps,
+  deps: StoreDeps,
   member: Member,
   query: { service_id: string; from: DayOrInstant; to: DayOrInstant; staff_user_id?: string },
 ) {
+  const { orgDb } = deps;
   const service = await findService(orgDb, member.organizationId, query.service_id);
   const settings = await readBookingSettings(orgDb, member.organizationId);
   if (query.staff_user_id && !service.staffUserIds.includes(query.staff_user_id)) {
@@ -212,10 +262,14 @@ export async function availability(
   }
   // Without hours there is no slot; the range is still checked, as days of UTC.
   const range = rangeOf(query.from, query.to, settings.hours?.timeZone ?? "UTC");
-  const slots = await slotsIn(orgDb, member.organizationId, service, settings, {
+  const { slots, google } = await offeredSlots(deps, member.organizationId, service, settings, {
     range,
     staffUserId: query.staff_user_id,
     now: Date.now(),
   });
-  return { slots };
+  return {
+    slots,
+    google_calendar: google,
+    ...(google === "unavailable" && { notice: GOOGLE_UNAVAILABLE_NOTICE }),
+  };
 }

@@ -7,6 +7,7 @@
  */
 import { and, asc, count, eq, gte, inArray, lt, lte, ne } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
+import { bookingChanged } from "../integrations/google/events";
 import type { OrganizationDb } from "../db/client";
 import { findConversation } from "../conversations/find";
 import type { ConversationRow } from "../conversations/mappers";
@@ -267,6 +268,8 @@ async function announce(
     type: "booking_update",
     data: { booking: toBooking(booking) },
   });
+  // Its Google Calendar event is owed, written by the store's job (decision 0127).
+  await bookingChanged(deps, booking);
   if ((change === "created" || change === "paid") && booking.status === "confirmed") {
     const conversation = await findConversation(deps.orgDb, organizationId, booking.conversationId);
     await becomesLead(deps, conversation);

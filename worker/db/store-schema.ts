@@ -1138,6 +1138,58 @@ export const flowTokens = sqliteTable(
   (t) => [index("flow_tokens_conversation_idx").on(t.conversationId)],
 );
 
+// ── Google Calendar (contract section 18, decisions 0124-0127) ───────────────────────────
+
+/**
+ * The organization's Google Calendar (store migration 18): its grant sealed with ENCRYPTION_KEY
+ * (never returned), the calendar chosen, the one OAuth state it is waiting for (single use), the
+ * grant's revocation (a banner until connected again) and the last busy times read (decision
+ * 0126).
+ */
+export const googleCalendars = sqliteTable("google_calendars", {
+  organizationId: text("organization_id").primaryKey().notNull(),
+  refreshTokenEncrypted: text("refresh_token_encrypted"),
+  accessTokenEncrypted: text("access_token_encrypted"),
+  accessExpiresAt: text("access_expires_at"),
+  calendarId: text("calendar_id").notNull().default("primary"),
+  connectedBy: text("connected_by"),
+  connectedAt: text("connected_at"),
+  /** The id of the consent URL last issued, and until when its callback is taken. */
+  stateId: text("state_id"),
+  stateExpiresAt: text("state_expires_at"),
+  /** Google refused the grant (`invalid_grant`): disconnected, said to owners and admins. */
+  revokedAt: text("revoked_at"),
+  /** The last `freeBusy` answer: its calendar and range, the busy intervals, when it was read. */
+  busyKey: text("busy_key"),
+  busyJson: text("busy_json"),
+  busyReadAt: text("busy_read_at"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A booking's event in Google Calendar (decision 0127): what is owed to Google (`dirty`) after
+ * the booking changed, run by the store's `google_events` job and retried; the event's id is the
+ * booking's, so a retry never makes a second one.
+ */
+export const googleBookingEvents = sqliteTable(
+  "google_booking_events",
+  {
+    bookingId: text("booking_id")
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    /** The calendar the event was made in (the chosen one may change afterwards). */
+    calendarId: text("calendar_id"),
+    /** Google holds the event. */
+    present: integer("present", { mode: "boolean" }).notNull().default(false),
+    dirty: integer("dirty", { mode: "boolean" }).notNull().default(true),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("google_booking_events_dirty_idx").on(t.organizationId, t.dirty)],
+);
+
 // ── The store's scheduler (decision 0099) ─────────────────────────────────────────────────
 
 /**

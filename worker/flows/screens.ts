@@ -7,7 +7,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { createBooking, spokenDate } from "../bookings/service";
-import { slotsIn } from "../bookings/availability";
+import { offeredSlots } from "../bookings/availability";
 import { daysAsInterval, localDate } from "../bookings/hours";
 import { readBookingSettings, type BookingSettings } from "../bookings/settings";
 import type { ServiceRow } from "../bookings/services";
@@ -85,16 +85,18 @@ export async function upcomingSlots(
   const today = localDate(Date.now(), timeZone);
   const last = localDate(Date.now() + (days - 1) * 86_400_000, timeZone);
   const range = daysAsInterval(today, last, timeZone);
-  return slotsIn(deps.orgDb, organizationId, service, settings, { range, now: Date.now() });
+  return (await offeredSlots(deps, organizationId, service, settings, { range, now: Date.now() }))
+    .slots;
 }
 
 /** A day's free slots. */
-function slotsOfDay(walk: Walk, service: ServiceRow, day: string) {
+async function slotsOfDay(walk: Walk, service: ServiceRow, day: string) {
   const range = daysAsInterval(day, day, walk.settings.hours!.timeZone);
-  return slotsIn(walk.deps.orgDb, walk.organizationId, service, walk.settings, {
+  const offered = await offeredSlots(walk.deps, walk.organizationId, service, walk.settings, {
     range,
     now: Date.now(),
   });
+  return offered.slots;
 }
 
 const answer = (walk: Walk, screen: FlowScreen, data: Record<string, unknown>, error?: string) => ({

@@ -20,6 +20,8 @@ import { AppError } from "../http/errors";
 import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
 import { exchangeInStore } from "../flows/screens";
 import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
+import { connectWithCode as connectGoogle } from "../integrations/google/service";
+import type { GoogleConnectError } from "../integrations/google/contract";
 import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
 import {
   receivePaymentWebhook,
@@ -51,7 +53,9 @@ export type OrganizationPart =
    */
   | { kind: "payment-webhook"; hook: PaymentWebhook }
   /** A decrypted exchange of the booking Flow, whose token names this organization. */
-  | { kind: "flow-exchange"; exchange: FlowExchange };
+  | { kind: "flow-exchange"; exchange: FlowExchange }
+  /** Google Calendar's consent came back to the Worker: the store takes its state once. */
+  | { kind: "google-connect"; member: Member; stateId: string; code: string };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
@@ -67,6 +71,7 @@ export interface PartResults {
   "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
   "payment-webhook": WebhookAnswer;
   "flow-exchange": ExchangeOutcome;
+  "google-connect": { connected: true } | { error: GoogleConnectError };
 }
 
 type Runners = {
@@ -107,6 +112,8 @@ const runners: Runners = {
     receivePaymentWebhook(deps, organizationId, hook),
   "flow-exchange": (deps, organizationId, { exchange }) =>
     exchangeInStore(deps, organizationId, exchange),
+  "google-connect": (deps, organizationId, { member, stateId, code }) =>
+    connectGoogle(deps, { ...member, organizationId }, { stateId, code }),
 };
 
 /** Runs a part with the store's `deps` (in the store, `runPart` of organization-hub.ts). */

@@ -26,6 +26,7 @@ export const STORE_JOBS = [
   "booking_holds",
   "away_messages",
   "payment_links",
+  "google_events",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

@@ -6,7 +6,7 @@ import { client, data, errorMessage } from "~/lib/api";
 
 type Slots =
   | { state: "idle" | "loading" }
-  | { state: "ready"; slots: Slot[] }
+  | { state: "ready"; slots: Slot[]; notice?: string }
   | { state: "failed"; error: string };
 
 /**
@@ -47,7 +47,8 @@ export function SlotField({
         },
       }),
     ).then(
-      (found) => current && setSlots({ state: "ready", slots: found.slots }),
+      // `notice`: Google Calendar could not be read; the slots are the own calendar's.
+      (found) => current && setSlots({ state: "ready", slots: found.slots, notice: found.notice }),
       (failure: unknown) => current && setSlots({ state: "failed", error: errorMessage(failure) }),
     );
     return () => {
@@ -67,7 +68,9 @@ export function SlotField({
           ? "No quedan huecos libres ese día."
           : !serviceId
             ? "Elige primero el servicio."
-            : undefined;
+            : slots.state === "ready"
+              ? slots.notice
+              : undefined;
 
   return (
     <SelectField

@@ -1,0 +1,69 @@
+import { Hono } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { storeDeps, type AppContext } from "../../http/context";
+import { requestInfo, requireCaller, requireMember, requireRole } from "../../http/auth";
+import { jsonBody } from "../../http/validate";
+import { inOrganizationData } from "../../stores/organization-parts";
+import { googleCalendarInput, type GoogleConnectError } from "./contract";
+import * as google from "./service";
+
+/** The browser's half of the consent's state (see `google.authorize`). */
+const NONCE_COOKIE = "google_oauth_nonce";
+const NONCE_COOKIE_PATH = "/api/v1/integrations/google";
+
+const manager = requireRole("owner", "admin");
+
+/**
+ * `/integrations/google` (contract section 18): every member sees whether Google Calendar is
+ * connected (never its tokens); owners and admins connect it, choose the calendar, disconnect.
+ */
+export const googleCalendarRoutes = new Hono<AppContext>()
+  /** Where Google's consent comes back (a browser redirect): ends on /agenda or /oauth-error. */
+  /** Where Google's consent comes back (a browser redirect): ends on the Agenda, which says how. */
+  .get("/callback", async (c) => {
+    const fail = (error: GoogleConnectError) =>
+      c.redirect(`/agenda?${new URLSearchParams({ google_error: error })}`);
+    if (c.req.query("error")) return fail("access_denied");
+    const code = c.req.query("code");
+    if (!code) return fail("no_code");
+    const nonce = getCookie(c, NONCE_COOKIE);
+    deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
+    const owner = await google.stateOwner(c.var.db, c.env, c.req.query("state") ?? "", nonce);
+    if (!owner) return fail("invalid_state");
+    // No bearer token on Google's redirect: the signed state named the member, and the store
+    // takes the state once and exchanges the code.
+    const result = await inOrganizationData(c.var.deps, owner.member.organizationId, {
+      kind: "google-connect",
+      member: { ...owner.member, ip: requestInfo(c).ip },
+      stateId: owner.stateId,
+      code,
+    });
+    if ("error" in result) return fail(result.error);
+    return c.redirect("/agenda?google=conectado");
+  })
+  .use(requireCaller, requireMember)
+  .get("/", async (c) => c.json({ data: await google.getIntegration(storeDeps(c), c.var.member) }))
+  .get("/authorize", manager, async (c) => {
+    const { url, nonce } = await google.authorize(storeDeps(c), c.var.member);
+    // Sent back only on Google's top-level redirect to the callback (SameSite=Lax).
+    setCookie(c, NONCE_COOKIE, nonce, {
+      path: NONCE_COOKIE_PATH,
+      httpOnly: true,
+      secure: new URL(c.req.url).protocol === "https:",
+      sameSite: "Lax",
+      maxAge: 10 * 60,
+    });
+    return c.json({ data: { url } });
+  })
+  .put("/", manager, ...jsonBody(googleCalendarInput), async (c) => {
+    const integration = await google.chooseCalendar(
+      storeDeps(c),
+      c.var.member,
+      c.req.valid("json"),
+    );
+    return c.json({ data: integration });
+  })
+  .delete("/", manager, async (c) => {
+    await google.disconnect(storeDeps(c), c.var.member);
+    return c.json({ data: { success: true } });
+  });
