@@ -41,7 +41,7 @@ export default defineConfig({
   webServer: {
     command: `node scripts/e2e-server.mjs ${PORT} ${STATE_DIR}`,
     url: `http://localhost:${PORT}/`,
-    timeout: 120_000,
+    timeout: 300_000,
     reuseExistingServer: false,
     stdout: "ignore",
     stderr: "pipe",

@@ -18,7 +18,6 @@ const manager = requireRole("owner", "admin");
  * connected (never its tokens); owners and admins connect it, choose the calendar, disconnect.
  */
 export const googleCalendarRoutes = new Hono<AppContext>()
-  /** Where Google's consent comes back (a browser redirect): ends on /agenda or /oauth-error. */
   /** Where Google's consent comes back (a browser redirect): ends on the Agenda, which says how. */
   .get("/callback", async (c) => {
     const fail = (error: GoogleConnectError) =>
