@@ -1,6 +1,7 @@
 // Serves the production build for the browser tests on a fresh local D1, with the local
 // Meta Graph and model fakes: node scripts/e2e-server.mjs <port> <state dir>
 import { execSync, spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
@@ -51,6 +52,11 @@ writeFileSync(
     AI_BASE_URL: model.url,
     AI_API_KEY: E2E_SETTINGS.aiKey,
     STRIPE_API_URL: stripe.url,
+    // The booking Flow's key (agenda-y-cobra.spec.ts): the Graph fake encrypts with its public half.
+    FLOWS_PRIVATE_KEY: generateKeyPairSync("rsa", { modulusLength: 2048 })
+      .privateKey.export({ type: "pkcs8", format: "pem" })
+      .toString()
+      .replaceAll("\n", "\\n"),
     // Every browser test signs up from 127.0.0.1.
     REGISTRATIONS_PER_HOUR: "1000",
     OPERATOR_TOKEN: E2E_SETTINGS.operatorToken,
