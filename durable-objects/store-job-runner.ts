@@ -16,6 +16,7 @@ import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/c
 import { releaseExpiredHolds } from "../worker/bookings/service";
 import { expireLinks } from "../worker/payments/service";
 import { sendAwayMessages } from "../worker/bookings/away-message";
+import { runReminders } from "../worker/reminders/sending";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -79,6 +80,8 @@ export const JOB_RUNS: JobRuns = {
   away_messages: (deps, _at, organizationId) => sendAwayMessages(deps, organizationId),
   // Payment links whose time ran out unpaid become expired; then at the next one's end.
   payment_links: (deps, at, organizationId) => expireLinks(deps, organizationId, at),
+  // The presses of reminders' buttons acted on, then the reminders due sent; then the next one.
+  booking_reminders: (deps, at, organizationId) => runReminders(deps, organizationId, at),
 };
 
 /**

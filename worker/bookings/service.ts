@@ -36,6 +36,7 @@ import { openIntervals } from "./hours";
 import { bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
+import { planReminder } from "../reminders/planning";
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -273,6 +274,7 @@ async function announce(
     type: "booking_update",
     data: { booking: toBooking(booking) },
   });
+  await planReminder(deps, booking);
   if ((change === "created" || change === "paid") && booking.status === "confirmed") {
     const conversation = await findConversation(deps.orgDb, organizationId, booking.conversationId);
     await becomesLead(deps, conversation);

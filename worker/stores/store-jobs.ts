@@ -26,6 +26,7 @@ export const STORE_JOBS = [
   "booking_holds",
   "away_messages",
   "payment_links",
+  "booking_reminders",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

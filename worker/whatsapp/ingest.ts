@@ -4,6 +4,8 @@
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
 import { applyBookingReplies, isBookingReply } from "../flows/replies";
+import { reminderPress } from "../reminders/payloads";
+import { recordReminderPresses } from "../reminders/presses";
 import { claimAwayMessages } from "../bookings/away-message";
 import { and, eq } from "drizzle-orm";
 import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
@@ -355,6 +357,8 @@ async function ingestMessages(
   const followed = new Map<string, CustomerIdentity>();
   // Answers to a booking list or Flow, by wamid: acted on once stored (worker/flows/replies.ts).
   const bookingAnswers = new Map<string, InboundMessage>();
+  // Presses of a booking reminder's buttons, by wamid: kept once stored (worker/reminders/).
+  const reminderPresses = new Map<string, NonNullable<ReturnType<typeof reminderPress>>>();
   const notices = arrived.map(({ message }) => message).filter(isIdentityNotice);
   notices.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
   for (const notice of notices) {
@@ -391,6 +395,8 @@ async function ingestMessages(
     const sentAt = isoFromSeconds(message.timestamp);
     customers.add({ ...identity, id: uuidv7(), sentAt });
     if (isBookingReply(message)) bookingAnswers.set(message.id, message);
+    const press = reminderPress(message);
+    if (press) reminderPresses.set(message.id, press);
     const { content, mediaId, mediaMimeType } = readableContent(message);
     const id = uuidv7();
     const word = consentOf(message);
@@ -499,6 +505,14 @@ async function ingestMessages(
       stored.messages.flatMap((m) => {
         const message = m.wamid ? bookingAnswers.get(m.wamid) : undefined;
         return message ? [{ conversationId: m.conversationId, message }] : [];
+      }),
+    );
+    await recordReminderPresses(
+      deps,
+      organizationId,
+      stored.messages.flatMap((m) => {
+        const press = m.wamid ? reminderPresses.get(m.wamid) : undefined;
+        return press ? [{ messageId: m.id, conversationId: m.conversationId, ...press }] : [];
       }),
     );
     if (await claimAwayMessages(deps, organizationId, [...unanswered], Date.now())) {
