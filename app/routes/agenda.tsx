@@ -9,6 +9,7 @@ import { customerName, readCustomers } from "~/components/agenda/customers";
 import { loadAgenda } from "~/components/agenda/data";
 import { OpenNow } from "~/components/agenda/open-now";
 import { ServicesPanel } from "~/components/agenda/services-panel";
+import { readReminders, RemindersPanel } from "~/components/agenda/reminders-panel";
 import { useAgendaBookings } from "~/components/agenda/use-agenda-bookings";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -24,11 +25,12 @@ const DESCRIPTION =
 
 /** The days shown with their bookings, the services, the team, the hours and the latest customers. */
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const [agenda, customers] = await Promise.all([
+  const [agenda, customers, reminders] = await Promise.all([
     loadAgenda(new URL(request.url)),
     readCustomers(),
+    readReminders(),
   ]);
-  return { ...agenda, customers };
+  return { ...agenda, customers, reminders };
 }
 // The token lives in localStorage: the agenda is read in the browser, even on first load.
 clientLoader.hydrate = true as const;
@@ -92,6 +94,10 @@ export default function Agenda({ loaderData }: Route.ComponentProps) {
         members={members}
         canManage={role === "owner" || role === "admin"}
         currency={organization.currency}
+      />
+      <RemindersPanel
+        loaded={loaderData.reminders}
+        canManage={role === "owner" || role === "admin"}
       />
       {dialog && (
         <BookingDialog

@@ -38,10 +38,13 @@ const REMINDER = { name: "recordatorio_cita", language: "es" };
 const startIn = (days: number, hours = 0) =>
   new Date(Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + days * DAY_MS + hours * HOUR_MS);
 
-const putTemplate = (owner: Owner, template: { name: string; language: string } | null) =>
+/** A member as the API client needs one: their session's token. */
+type Caller = Pick<Owner, "token">;
+
+const putTemplate = (owner: Caller, template: { name: string; language: string } | null) =>
   answer(api(owner.token)["booking-reminders"].$put({ json: { template } }));
 
-async function settingsOf(owner: Owner) {
+async function settingsOf(owner: Caller) {
   const res = await answer(api(owner.token)["booking-reminders"].$get());
   expect(res.status).toBe(200);
   return (res.body as { data: ReminderSettings }).data;
