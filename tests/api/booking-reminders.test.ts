@@ -4,7 +4,7 @@
 // cancelled or moved booking; sent once however often the job runs, a failure sent again as the
 // same message; each button acts on that booking only from its own conversation, and "Cancelar
 // cita" never opts anyone out; a second organization never sees or acts on the first one's.
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../../worker/bookings/contract";
 import type { ReminderSettings } from "../../worker/reminders/contract";
@@ -21,10 +21,10 @@ import {
   type Owner,
 } from "../support/bookings";
 import { connectWhatsapp } from "../support/db";
-import { addMember } from "../support/factories";
+import { addMember, createAgent } from "../support/factories";
 import { setQuietHours } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch } from "../support/org-data";
-import { workOf } from "../support/scheduled-work";
+import { keysUnder, workOf } from "../support/scheduled-work";
 import { customerPhone, deliver, failNext, graphRequests } from "../support/webhooks";
 
 type Row = Record<string, any>;
@@ -101,12 +101,14 @@ async function keepTemplates(orgId: string) {
  * An organization open at every hour (UTC), without quiet hours, with a connected number, its
  * templates, a service, the reminder's template chosen, and a customer who wrote.
  */
-async function reminderOrganization({ chosen = true } = {}) {
+async function reminderOrganization({ chosen = true, withAgent = false } = {}) {
   const { owner, orgId, service, store } = await bookingOrganization();
   await setHours(owner, ALWAYS, { timeZone: "UTC", minNotice: 5 });
   await setQuietHours(owner, "00:00", "00:00", "UTC");
+  const agent = withAgent ? await createAgent(owner, { name: "Sofía" }) : null;
   const { phoneNumberId } = await connectWhatsapp(orgId, {
     phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
+    ...(agent && { defaultAgentId: agent.id }),
   });
   await keepTemplates(orgId);
   if (chosen) expect((await putTemplate(owner, REMINDER)).status).toBe(200);
@@ -441,6 +443,27 @@ describe("the buttons", () => {
     expect(conversation!.marketing_opted_out_at).toBeNull();
     const consents = await orgSql<Row>(org.orgId, "SELECT * FROM marketing_consents");
     expect(consents.filter((c) => c.opted_out_at !== null)).toEqual([]);
+  });
+
+  it("are not questions for the AI: a press schedules no answer, a message does", async () => {
+    const org = await reminderOrganization({ withAgent: true });
+    const booking = await remindedBooking(org);
+    const replyKey = `reply:${org.customer.conversationId}`;
+    await runInDurableObject(org.store, (_, state) => {
+      state.storage.sql.exec("DELETE FROM scheduled_work WHERE key = ?", replyKey);
+    });
+    await press(org, org.customer.phone, "Confirmar", `booking:${booking.id}:confirm`);
+    expect(await keysUnder(org.store, replyKey)).toEqual([]);
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId: org.phoneNumberId,
+          from: org.customer.phone,
+          text: "Gracias",
+        }),
+      ),
+    );
+    expect(await keysUnder(org.store, replyKey)).toEqual([replyKey]);
   });
 
   it("Cambiar sends the customer the free slots to pick a new one", async () => {

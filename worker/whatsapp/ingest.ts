@@ -463,6 +463,8 @@ async function ingestMessages(
       stored.conversations.set(row.id, row);
       events.push(conversationUpdate(row));
     }
+    const pressedReminder = (m: { wamid: string | null }) =>
+      m.wamid !== null && reminderPresses.has(m.wamid);
     const answered = new Set<string>();
     // Conversations no AI answers, whose customer may be owed the away message (decision 0077).
     const unanswered = new Set<string>();
@@ -483,6 +485,8 @@ async function ingestMessages(
         ANSWERABLE.has(message.type) &&
         // An opt-out word is not a question: the AI does not answer it (decision 0058).
         !consentMessages.includes(message) &&
+        // Nor a reminder's button: the store's job acts on it (decision 0122).
+        !pressedReminder(message) &&
         !answered.has(conversation.id) &&
         mayBeAnswered(deps, conversation)
       ) {
@@ -491,6 +495,7 @@ async function ingestMessages(
       } else if (
         ANSWERABLE.has(message.type) &&
         !consentMessages.includes(message) &&
+        !pressedReminder(message) &&
         !mayBeAnswered(deps, conversation) &&
         // Meta's AI or the owner's phone answers it: they are not away.
         !aiHeldElsewhere(conversation)
