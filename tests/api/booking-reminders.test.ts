@@ -390,6 +390,30 @@ describe("sending", () => {
     );
     expect(templates).toEqual([{ id: failed!.message_id, status: "sent" }]);
   });
+
+  it("is not sent a second time when a person sent the failed one again meanwhile", async () => {
+    const org = await reminderOrganization();
+    const booking = await bookAt(org, startIn(3));
+    await failNext("graph", {
+      path: `/${GRAPH_VERSION}/${org.phoneNumberId}/messages`,
+      contains: REMINDER.name,
+      status: 500,
+      error: { message: "(#1) An unknown error occurred", code: 1 },
+    });
+    await runJob(org);
+    const failed = await reminderOf(org, booking.id);
+    expect(failed).toMatchObject({ state: "pending", attempts: 1 });
+    const retried = await answer(
+      api(org.owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+        param: { id: org.customer.conversationId, messageId: failed!.message_id },
+      }),
+    );
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    const before = (await remindersTo(org.customer.phone)).length;
+    await runJob(org);
+    expect(await reminderOf(org, booking.id)).toMatchObject({ state: "sent" });
+    expect(await remindersTo(org.customer.phone)).toHaveLength(before);
+  });
 });
 
 describe("the buttons", () => {

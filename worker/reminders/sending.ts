@@ -207,11 +207,15 @@ async function sendReminder(deps: StoreDeps, reminder: ReminderRow, run: RunCont
     reminder.conversationId,
   );
   const outbound = reminderOutbound(run.template, booking, run.timeZone);
-  const failed = reminder.messageId
-    ? await deps.orgDb.query.messages.findFirst({
-        where: and(eq(messages.id, reminder.messageId), eq(messages.status, "failed")),
-      })
+  const earlier = reminder.messageId
+    ? await deps.orgDb.query.messages.findFirst({ where: eq(messages.id, reminder.messageId) })
     : undefined;
+  // A person sent it again meanwhile ("Reintentar"): it is not sent a second time.
+  if (earlier && earlier.status !== "failed") {
+    await settle(deps, [reminder], { state: "sent", sentAt: earlier.createdAt, errorCode: null });
+    return;
+  }
+  const failed = earlier;
   const message = failed
     ? await resendOutbound(deps, conversation, failed, outbound)
     : await sendOutbound(deps, conversation, outbound, {
