@@ -3,11 +3,13 @@
  * organization's chosen UTILITY template (name and language) sits beside its other bookings
  * settings; each confirmed booking has at most one reminder, keyed by the booking (so a run that
  * repeats sends nothing twice), due a day before its start; the customer's answers to a
- * reminder's buttons wait in `booking_reminder_answers` for the store's job to act on them.
+ * reminder's buttons wait in `booking_reminder_answers` for the store's job to act on them; a
+ * Flow or list sent for "Cambiar" names the booking the customer's new one replaces.
  */
 export const BOOKING_REMINDERS_SQL = `
 ALTER TABLE booking_settings ADD reminder_template_name text;
 ALTER TABLE booking_settings ADD reminder_template_language text;
+ALTER TABLE flow_tokens ADD replaces_booking_id text;
 
 CREATE TABLE booking_reminders (
 	booking_id text PRIMARY KEY NOT NULL REFERENCES bookings(id) ON DELETE CASCADE,

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../../worker/bookings/contract";
 import type { ReminderSettings } from "../../worker/reminders/contract";
 import { GRAPH_VERSION, UNLISTED_TEMPLATES } from "../fakes/graph-server.mjs";
-import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { delivery, inboundMessage, listReply } from "../fakes/whatsapp-payloads.mjs";
 import { api, answer } from "../support/api";
 import {
   ALWAYS,
@@ -502,6 +502,33 @@ describe("the buttons", () => {
     expect(offers[0]!.body.interactive.type).toBe("list");
     expect((await notesOf(org)).at(-1)).toMatch(/^El cliente pidió cambiar la cita de /);
     expect((await bookingNow(org.owner, booking.id))!.status).toBe("confirmed");
+
+    // The customer picks a slot: the new booking is made, and the one it replaces cancelled.
+    const row = offers[0]!.body.interactive.action.sections[0].rows[0];
+    await deliver(
+      delivery(
+        listReply({
+          phoneNumberId: org.phoneNumberId,
+          from: org.customer.phone,
+          replyId: row.id,
+          title: row.title,
+        }),
+      ),
+    );
+    await vi.waitFor(async () => {
+      expect(await bookingNow(org.owner, booking.id)).toMatchObject({
+        status: "cancelled",
+        reason: "El cliente la cambió por otra desde el recordatorio",
+      });
+    });
+    const res = await answer(
+      api(org.owner.token).bookings.$get({
+        query: { conversation_id: org.customer.conversationId, status: "confirmed" },
+      }),
+    );
+    const live = (res.body as { data: { bookings: Booking[] } }).data.bookings;
+    expect(live).toHaveLength(1);
+    expect(live[0]!.id).not.toBe(booking.id);
   });
 
   it("do nothing for another conversation's booking, another organization's, or one already cancelled", async () => {

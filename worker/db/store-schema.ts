@@ -1138,6 +1138,8 @@ export const flowTokens = sqliteTable(
     usedAt: text("used_at"),
     /** The customer's completion (`nfm_reply`) was shown in the thread. */
     completedAt: text("completed_at"),
+    /** Sent for a reminder's "Cambiar": the booking the new one replaces (decision 0122). */
+    replacesBookingId: text("replaces_booking_id"),
   },
   (t) => [index("flow_tokens_conversation_idx").on(t.conversationId)],
 );

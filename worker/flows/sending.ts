@@ -119,6 +119,7 @@ export async function sendBookingFlow(
   }
   const connected = await requireSender(deps, organizationId);
   const { senderType, userId } = flowAuthor(sender);
+  const replaces = "reminderOf" in sender ? sender.reminderOf : null;
   const author = { senderType, senderUserId: userId };
   const flowId = await availableFlow(deps, organizationId, connected.connection.phoneNumberId);
   const told = async (line: string) => {
@@ -132,6 +133,7 @@ export async function sendBookingFlow(
       kind: "flow",
       offered: serviceId ? [serviceId] : null,
       createdBy: userId,
+      replacesBookingId: replaces,
     });
     const message = await sendOutbound(
       deps,
@@ -169,6 +171,7 @@ export async function sendBookingFlow(
     kind: "list",
     offered: slots.map((slot) => offeredSlot(slot.service.id, slot.start)),
     createdBy: userId,
+    replacesBookingId: replaces,
   });
   const rows = slots.map((slot, index) => ({
     id: `${LIST_REPLY_PREFIX}${token}:${index}`,
