@@ -356,6 +356,19 @@ describe("sending", () => {
     ]);
   });
 
+  it("waits out quiet hours at the moment it is due", async () => {
+    const org = await reminderOrganization();
+    const booking = await bookAt(org, startIn(3));
+    const hour = (h: number) => `${String((h + 24) % 24).padStart(2, "0")}:00`;
+    const now = new Date().getUTCHours();
+    await setQuietHours(org.owner, hour(now - 1), hour(now + 2), "UTC");
+    await runJob(org);
+    expect(await remindersTo(org.customer.phone)).toEqual([]);
+    expect((await reminderOf(org, booking.id))!.state).toBe("pending");
+    const quietEnd = Math.floor(Date.now() / HOUR_MS) * HOUR_MS + 2 * HOUR_MS;
+    expect((await workOf(org.store, "job:booking_reminders"))!.dueAt).toBe(quietEnd);
+  });
+
   it("sends a failed reminder again later as the same message of the thread", async () => {
     const org = await reminderOrganization();
     const booking = await bookAt(org, startIn(3));
@@ -427,11 +440,24 @@ describe("the buttons", () => {
   it("Confirmar marks the booking confirmed by the customer, once", async () => {
     const org = await reminderOrganization();
     const booking = await remindedBooking(org);
-    await press(org, org.customer.phone, "Confirmar", `booking:${booking.id}:confirm`);
-    await runJob(org, { makeDue: false });
-    await press(org, org.customer.phone, "Confirmar", `booking:${booking.id}:confirm`);
+    // As an interactive button reply first, then as the template's quick reply.
+    await deliver(
+      delivery(
+        inboundMessage({
+          phoneNumberId: org.phoneNumberId,
+          from: org.customer.phone,
+          type: "interactive",
+          part: {
+            type: "button_reply",
+            button_reply: { id: `booking:${booking.id}:confirm`, title: "Confirmar" },
+          },
+        }),
+      ),
+    );
     await runJob(org, { makeDue: false });
     expect((await reminderOf(org, booking.id))!.confirmed_at).not.toBeNull();
+    await press(org, org.customer.phone, "Confirmar", `booking:${booking.id}:confirm`);
+    await runJob(org, { makeDue: false });
     const confirmations = (await notesOf(org)).filter((n) => n.startsWith("El cliente confirmó"));
     expect(confirmations).toEqual([
       expect.stringMatching(/^El cliente confirmó la cita: Limpieza dental el /),
