@@ -17,6 +17,7 @@ import { releaseExpiredHolds } from "../worker/bookings/service";
 import { expireLinks } from "../worker/payments/service";
 import { sendAwayMessages } from "../worker/bookings/away-message";
 import { runGoogleEvents } from "../worker/integrations/google/events";
+import { runReminders } from "../worker/reminders/sending";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -82,6 +83,8 @@ export const JOB_RUNS: JobRuns = {
   payment_links: (deps, at, organizationId) => expireLinks(deps, organizationId, at),
   // Bookings' events owed to Google Calendar, written; a failure is tried again later.
   google_events: (deps, _at, organizationId) => runGoogleEvents(deps, organizationId),
+  // The presses of reminders' buttons acted on, then the reminders due sent; then the next one.
+  booking_reminders: (deps, at, organizationId) => runReminders(deps, organizationId, at),
 };
 
 /**

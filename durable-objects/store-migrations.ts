@@ -18,6 +18,7 @@ import { BOOKING_FLOW_SQL } from "./store-migration-0014";
 import { SCHEDULED_WORK_SQL } from "./store-migration-0015";
 import { AGENT_ACTS_SQL } from "./store-migration-0016";
 import { GOOGLE_CALENDAR_SQL } from "./store-migration-0018";
+import { BOOKING_REMINDERS_SQL } from "./store-migration-0017";
 
 export interface StoreMigration {
   version: number;
@@ -127,6 +128,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 16,
     name: "agent_acts",
     sql: AGENT_ACTS_SQL,
+  },
+  {
+    version: 17,
+    name: "booking_reminders",
+    sql: BOOKING_REMINDERS_SQL,
   },
   {
     version: 18,

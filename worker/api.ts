@@ -9,6 +9,7 @@ import { followUpRoutes } from "./follow-ups/routes";
 import { flowWebhookRoutes } from "./flows/webhook-routes";
 import { bookingFlowRoutes, bookingFlowSendRoutes } from "./flows/routes";
 import { bookingRoutes, serviceRoutes } from "./bookings/routes";
+import { bookingReminderRoutes } from "./reminders/routes";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { quickReplyRoutes } from "./conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
@@ -70,6 +71,7 @@ export const v1 = new Hono<AppContext>()
   .route("/follow-ups", followUpRoutes)
   .route("/services", serviceRoutes)
   .route("/bookings", bookingRoutes)
+  .route("/booking-reminders", bookingReminderRoutes)
   .route("/integrations/payments", paymentIntegrationRoutes)
   .route("/integrations/google", googleCalendarRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)

@@ -1,6 +1,7 @@
 /** The agenda screen's writes, made by its route's `clientAction` (decision 0105). */
 import { toastDone, toastFailed } from "~/lib/outcome";
 import type { Booking, Service, Slot } from "../../worker/bookings/contract";
+import type { ReminderSettings } from "../../worker/reminders/contract";
 import { ApiError, client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
 import { live } from "~/lib/live-store";
@@ -29,12 +30,17 @@ function says(change: AgendaChange): { done: string; failed: string } {
       return { done: "Servicio creado", failed: "Error al crear el servicio" };
     case "service.update":
       return { done: "Servicio guardado", failed: "Error al guardar el servicio" };
+    case "reminders.update":
+      return {
+        done: "Recordatorios guardados",
+        failed: "No se pudieron guardar los recordatorios",
+      };
   }
 }
 
 const booking = client.bookings[":id"];
 
-async function perform(change: AgendaChange): Promise<Booking | Service> {
+async function perform(change: AgendaChange): Promise<Booking | Service | ReminderSettings> {
   switch (change.intent) {
     case "booking.create":
       return data(
@@ -48,6 +54,8 @@ async function perform(change: AgendaChange): Promise<Booking | Service> {
       return data(client.services.$post({ json: change.values }));
     case "service.update":
       return data(client.services[":id"].$patch({ param: { id: change.id }, json: change.values }));
+    case "reminders.update":
+      return data(client["booking-reminders"].$put({ json: { template: change.template } }));
   }
 }
 

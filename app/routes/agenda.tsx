@@ -15,6 +15,7 @@ import {
   isGoogleChange,
   type GoogleChange,
 } from "~/components/agenda/google-calendar-panel";
+import { readReminders, RemindersPanel } from "~/components/agenda/reminders-panel";
 import { useAgendaBookings } from "~/components/agenda/use-agenda-bookings";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -31,13 +32,14 @@ const DESCRIPTION =
 
 /** The days shown with their bookings, the services, the team, the hours and the latest customers. */
 export async function clientLoader({ request }: Route.ClientLoaderArgs) {
-  const [agenda, customers, google] = await Promise.all([
+  const [agenda, customers, google, reminders] = await Promise.all([
     loadAgenda(new URL(request.url)),
     readCustomers(),
     // Google Calendar is optional: the Agenda shows without it.
     data(client.integrations.google.$get()).catch(() => null),
+    readReminders(),
   ]);
-  return { ...agenda, customers, google };
+  return { ...agenda, customers, google, reminders };
 }
 // The token lives in localStorage: the agenda is read in the browser, even on first load.
 clientLoader.hydrate = true as const;
@@ -106,6 +108,7 @@ export default function Agenda({ loaderData }: Route.ComponentProps) {
         currency={organization.currency}
       />
       <GoogleCalendarPanel google={loaderData.google} canManage={canManage} />
+      <RemindersPanel loaded={loaderData.reminders} canManage={canManage} />
       {dialog && (
         <BookingDialog
           mode={dialog}

@@ -1,4 +1,13 @@
 export const GRAPH_VERSION: string;
+/** Approved templates the fake sends but does not list (a booking reminder's). */
+export const UNLISTED_TEMPLATES: {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  id: string;
+  components: { type: string; text?: string; buttons?: { type: string; text: string }[] }[];
+}[];
 export const GRAPH_FIXTURES: {
   appId: string;
   wabaId: string;

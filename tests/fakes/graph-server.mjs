@@ -127,6 +127,53 @@ const TEMPLATES = [
   },
 ];
 
+/**
+ * Approved templates Meta sends but the list call leaves out: the tests that use them put them in
+ * an account's kept list themselves, so every other test's list stays as it was. A booking
+ * reminder's (contract section 18): a utility template with three quick-reply buttons.
+ */
+export const UNLISTED_TEMPLATES = [
+  {
+    name: "recordatorio_cita",
+    language: "es",
+    status: "APPROVED",
+    category: "UTILITY",
+    id: "1101",
+    components: [
+      { type: "BODY", text: "Te recordamos tu cita de {{1}} el {{2}}." },
+      {
+        type: "BUTTONS",
+        buttons: [
+          { type: "QUICK_REPLY", text: "Confirmar" },
+          { type: "QUICK_REPLY", text: "Cambiar" },
+          { type: "QUICK_REPLY", text: "Cancelar cita" },
+        ],
+      },
+    ],
+  },
+];
+
+/** A template Meta sends by its name (listed or not). */
+const sendableTemplate = (name) =>
+  TEMPLATES.find((t) => t.name === name) ?? UNLISTED_TEMPLATES.find((t) => t.name === name);
+
+/**
+ * What Meta refuses in a template's `button` components: each names a quick-reply button of the
+ * template by its index and carries a payload.
+ */
+function buttonProblem(template, given) {
+  const buttons = template.components.find((c) => c.type === "BUTTONS")?.buttons ?? [];
+  for (const part of given.filter((c) => c.type === "button")) {
+    const button = buttons[Number(part.index)];
+    const payload = part.parameters?.[0];
+    if (part.sub_type !== "quick_reply" || button?.type !== "QUICK_REPLY")
+      return { message: "(#131008) Button at index is not a quick reply", code: 131008 };
+    if (payload?.type !== "payload" || !payload.payload || payload.payload.length > 128)
+      return { message: "(#131009) Parameter value is not valid: payload", code: 131009 };
+  }
+  return null;
+}
+
 /** What Meta refuses in a template, media or reaction message, as its error. */
 function outboundProblem(body, uploaded) {
   // Exactly one of `to` (a phone) and `recipient` (a BSUID) names the customer.
@@ -136,7 +183,7 @@ function outboundProblem(body, uploaded) {
     return { message: "(#100) Invalid parameter recipient", code: 100 };
   if (body.type === "template") {
     const t = body.template ?? {};
-    const known = TEMPLATES.find(
+    const known = [...TEMPLATES, ...UNLISTED_TEMPLATES].find(
       (x) => x.name === t.name && x.language === t.language?.code && x.status === "APPROVED",
     );
     if (!known)
@@ -150,6 +197,8 @@ function outboundProblem(body, uploaded) {
     const given = (t.components ?? []).find((c) => c.type === "body")?.parameters?.length ?? 0;
     if (expected !== given)
       return { message: "(#132000) Number of parameters does not match", code: 132000 };
+    const buttons = buttonProblem(known, t.components ?? []);
+    if (buttons) return buttons;
   }
   if (["image", "audio", "video", "document", "sticker"].includes(body.type)) {
     const part = body[body.type] ?? {};
@@ -210,8 +259,7 @@ function interactiveProblem(body, flows) {
  * category, anything else a service message, billable since October 2026.
  */
 export function pricingOf(body, edge = "messages") {
-  const template =
-    body.type === "template" && TEMPLATES.find((t) => t.name === body.template?.name);
+  const template = body.type === "template" && sendableTemplate(body.template?.name);
   // Meta bills what the Marketing Messages API sends as `marketing_lite`.
   const category = template ? template.category.toLowerCase() : "service";
   return {
@@ -551,7 +599,7 @@ export async function startFakeGraph({
           });
         if (
           edge === "marketing_messages" &&
-          TEMPLATES.find((t) => t.name === body.template?.name)?.category !== "MARKETING"
+          sendableTemplate(body.template?.name)?.category !== "MARKETING"
         )
           return graphError(res, 400, {
             message: "(#134100) Only marketing templates are supported by this endpoint",

@@ -167,6 +167,8 @@ const NOT_EXPORTED = new Set<StoreTable>([
   "audit_events",
   // Single-use keys to book, not the customer's data.
   "flow_tokens",
+  // Button presses waiting for the store's job: work under way (decision 0123).
+  "booking_reminder_answers",
 ]);
 
 /** The organization's part of an owner's export: its row, its lists, its connections. */

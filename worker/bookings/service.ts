@@ -38,6 +38,7 @@ import { bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 import { zonedFormat } from "../zoned-time";
+import { planReminder } from "../reminders/planning";
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -270,6 +271,7 @@ async function announce(
   });
   // Its Google Calendar event is owed, written by the store's job (decision 0127).
   await bookingChanged(deps, booking);
+  await planReminder(deps, booking);
   if ((change === "created" || change === "paid") && booking.status === "confirmed") {
     const conversation = await findConversation(deps.orgDb, organizationId, booking.conversationId);
     await becomesLead(deps, conversation);

@@ -26,6 +26,8 @@ export const SENDER_TYPES = [
   "broadcast",
   /** A follow-up rule's message (contract section 17). */
   "follow_up",
+  /** A booking's reminder, and what its buttons send (contract section 18, decision 0122). */
+  "reminder",
 ] as const;
 /** Who answers on the number for a customer (Meta's handover): this app or Meta's own AI. */
 export const THREAD_CONTROLLERS = ["app", "meta_ai"] as const;

@@ -48,6 +48,7 @@ import {
   type AudienceCriteria,
 } from "../broadcasts/contract";
 import { FOLLOW_UP_SEND_STATES } from "../follow-ups/contract";
+import { REMINDER_ACTIONS, REMINDER_STATES } from "../reminders/contract";
 import {
   AWAY_MESSAGE_STATES,
   BOOKING_STATUSES,
@@ -938,6 +939,9 @@ export const bookingSettings = sqliteTable("booking_settings", {
   awayText: text("away_text"),
   minNoticeMinutes: integer("min_notice_minutes").notNull().default(DEFAULT_MIN_NOTICE_MINUTES),
   updatedAt: updatedAt(),
+  /** The UTILITY template of the bookings' reminders (decision 0120); null: no reminders. */
+  reminderTemplateName: text("reminder_template_name"),
+  reminderTemplateLanguage: text("reminder_template_language"),
 });
 
 export const services = sqliteTable(
@@ -1134,6 +1138,8 @@ export const flowTokens = sqliteTable(
     usedAt: text("used_at"),
     /** The customer's completion (`nfm_reply`) was shown in the thread. */
     completedAt: text("completed_at"),
+    /** Sent for a reminder's "Cambiar": the booking the new one replaces (decision 0122). */
+    replacesBookingId: text("replaces_booking_id"),
   },
   (t) => [index("flow_tokens_conversation_idx").on(t.conversationId)],
 );
@@ -1188,6 +1194,57 @@ export const googleBookingEvents = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [index("google_booking_events_dirty_idx").on(t.organizationId, t.dirty)],
+);
+
+// ── Booking reminders (decisions 0120-0123) ───────────────────────────────────────────────
+
+/**
+ * A booking's one reminder, keyed by the booking: due a day before `starts_at` (earlier for
+ * quiet hours), claimed `sending` before Meta is asked so that nothing is sent twice, then
+ * `sent` or, after its retries, `failed`; `cancelled` when the booking stops being confirmed.
+ */
+export const bookingReminders = sqliteTable(
+  "booking_reminders",
+  {
+    bookingId: text("booking_id")
+      .primaryKey()
+      .notNull()
+      .references(() => bookings.id, { onDelete: "cascade" }),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id").notNull(),
+    /** The start it reminds of: a booking moved elsewhere gets a new reminder. */
+    startsAt: text("starts_at").notNull(),
+    /** When it is due (ms since the epoch). */
+    dueAt: integer("due_at").notNull(),
+    state: text("state", { enum: REMINDER_STATES }).notNull(),
+    /** The thread's message of the template (a retry sends the same one again). */
+    messageId: text("message_id"),
+    errorCode: text("error_code"),
+    attempts: integer("attempts").notNull().default(0),
+    sentAt: text("sent_at"),
+    /** The customer pressed "Confirmar". */
+    confirmedAt: text("confirmed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("booking_reminders_due_idx").on(t.organizationId, t.state, t.dueAt)],
+);
+
+/** A customer's press of a reminder's button, stored with its message, for the job to act on. */
+export const bookingReminderAnswers = sqliteTable(
+  "booking_reminder_answers",
+  {
+    /** The stored inbound message's id: one act per press, however often Meta delivers it. */
+    messageId: text("message_id").primaryKey().notNull(),
+    organizationId: organizationId(),
+    conversationId: text("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    bookingId: text("booking_id").notNull(),
+    action: text("action", { enum: REMINDER_ACTIONS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("booking_reminder_answers_conversation_idx").on(t.conversationId)],
 );
 
 // ── The store's scheduler (decision 0099) ─────────────────────────────────────────────────

@@ -16,6 +16,7 @@ import { systemNote } from "../team-inbox/notes-service";
 import type { InboundMessage } from "../whatsapp/inbound-content";
 import { LIST_REPLY_PREFIX } from "./contract";
 import { liveToken, markUsed } from "./tokens";
+import { replaceRescheduled } from "../reminders/rescheduled";
 
 /** A customer's answer to a booking list or Flow, stored in a conversation. */
 export interface BookingReply {
@@ -68,6 +69,7 @@ async function bookFromList(deps: StoreDeps, organizationId: string, reply: Book
       },
     );
     await markUsed(deps.orgDb, row.token, booking.id);
+    await replaceRescheduled(deps, organizationId, row, booking.id);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
     await systemNote(

@@ -19,6 +19,7 @@ import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "./contract";
 import type { FlowScreen } from "./flow-json";
 import { liveToken, markUsed, rememberChoice, type FlowTokenRow } from "./tokens";
 import { zonedFormat } from "../zoned-time";
+import { replaceRescheduled } from "../reminders/rescheduled";
 
 /** How many days ahead the DAY screen offers. */
 export const FLOW_DAYS_AHEAD = 14;
@@ -238,6 +239,7 @@ async function book(walk: Walk, service: ServiceRow, day: string, slot: string) 
     return slotScreen(walk, service, day, REFUSED.slot);
   }
   await markUsed(deps.orgDb, row.token, booking.id);
+  await replaceRescheduled(deps, organizationId, row, booking.id);
   const summary = `${booking.service_name} el ${spokenDate(booking.start, walk.settings.hours!.timeZone)}`;
   return {
     answer: {

@@ -82,12 +82,25 @@ async function nextSlots(deps: StoreDeps, organizationId: string, offered: Servi
 }
 
 /**
+ * The customer's own ask, by a booking reminder's "Cambiar" (decision 0122): sent as the
+ * reminder was, by nobody of the team.
+ */
+export interface ReminderAsk {
+  organizationId: string;
+  reminderOf: string;
+}
+
+/** Who a Flow or list sent for `sender` is from. */
+const flowAuthor = (sender: Member | AgentActor | ReminderAsk) =>
+  "reminderOf" in sender ? { senderType: "reminder" as const, userId: null } : authorOf(sender);
+
+/**
  * Sends the Flow, or the list, for a member or for the conversation's AI agent (decision 0112):
  * the AI's goes as its replies do, in its own conversation only, with a line in the thread.
  */
 export async function sendBookingFlow(
   deps: StoreDeps,
-  sender: Member | AgentActor,
+  sender: Member | AgentActor | ReminderAsk,
   { conversationId, serviceId }: { conversationId: string; serviceId?: string },
 ): Promise<BookingFlowSent> {
   const { organizationId } = sender;
@@ -101,7 +114,8 @@ export async function sendBookingFlow(
     throw fieldError("service_id", "No hay ningún servicio activo que reservar");
   }
   const connected = await requireSender(deps, organizationId);
-  const { senderType, userId } = authorOf(sender);
+  const { senderType, userId } = flowAuthor(sender);
+  const replaces = "reminderOf" in sender ? sender.reminderOf : null;
   const author = { senderType, senderUserId: userId };
   const flowId = await availableFlow(deps, organizationId, connected.connection.phoneNumberId);
   const told = async (line: string) => {
@@ -115,6 +129,7 @@ export async function sendBookingFlow(
       kind: "flow",
       offered: serviceId ? [serviceId] : null,
       createdBy: userId,
+      replacesBookingId: replaces,
     });
     const message = await sendOutbound(
       deps,
@@ -152,6 +167,7 @@ export async function sendBookingFlow(
     kind: "list",
     offered: slots.map((slot) => offeredSlot(slot.service.id, slot.start)),
     createdBy: userId,
+    replacesBookingId: replaces,
   });
   const rows = slots.map((slot, index) => ({
     id: `${LIST_REPLY_PREFIX}${token}:${index}`,

@@ -25,7 +25,7 @@ function newToken(organizationId: string) {
 export async function issueToken(
   db: OrganizationDb,
   values: Pick<FlowTokenRow, "organizationId" | "conversationId" | "kind"> &
-    Partial<Pick<FlowTokenRow, "serviceId" | "offered" | "createdBy">>,
+    Partial<Pick<FlowTokenRow, "serviceId" | "offered" | "createdBy" | "replacesBookingId">>,
 ) {
   const token = newToken(values.organizationId);
   await db.insert(flowTokens).values({ ...values, token, createdAt: new Date().toISOString() });

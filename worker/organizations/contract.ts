@@ -118,6 +118,23 @@ export function quietHoursEnd(at: Date, quiet: QuietHours): Date | null {
   return new Date(until);
 }
 
+/**
+ * When the quiet hours `at` falls in began (the first instant the local clock read their start),
+ * or null when `at` is outside them: what must happen before them goes just before this.
+ */
+export function quietHoursStart(at: Date, quiet: QuietHours): Date | null {
+  const start = minutesOf(quiet.start);
+  const end = minutesOf(quiet.end);
+  const now = localMinutes(at, quiet.timeZone);
+  if (start === end || !inside(now, start, end)) return null;
+  const wholeMinute = at.getTime() - (at.getTime() % MINUTE_MS);
+  let since = wholeMinute - ((now - start + DAY_MINUTES) % DAY_MINUTES) * MINUTE_MS;
+  // A change of the clocks in between moves the local start by its offset.
+  const drift = (start - localMinutes(new Date(since), quiet.timeZone) + DAY_MINUTES) % DAY_MINUTES;
+  if (drift !== 0) since += (drift > DAY_MINUTES / 2 ? drift - DAY_MINUTES : drift) * MINUTE_MS;
+  return new Date(since);
+}
+
 export const organizationCreateInput = z.object({
   name: required("El nombre", 120),
   industry: required("El sector", 120),

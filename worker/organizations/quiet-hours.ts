@@ -6,18 +6,27 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { organizations } from "../db/global-schema";
-import { quietHoursEnd } from "./contract";
+import { quietHoursEnd, type QuietHours } from "./contract";
 
-/** When the organization's quiet hours that `at` falls in end, or null outside them. */
-export async function organizationQuietHoursEnd(db: Db, organizationId: string, at: Date) {
+/** The organization's quiet hours, or null when it is gone. */
+export async function organizationQuietHours(
+  db: Db,
+  organizationId: string,
+): Promise<QuietHours | null> {
   const organization = await db.query.organizations.findFirst({
     where: eq(organizations.id, organizationId),
     columns: { timeZone: true, quietHoursStart: true, quietHoursEnd: true },
   });
   if (!organization) return null;
-  return quietHoursEnd(at, {
+  return {
     timeZone: organization.timeZone,
     start: organization.quietHoursStart,
     end: organization.quietHoursEnd,
-  });
+  };
+}
+
+/** When the organization's quiet hours that `at` falls in end, or null outside them. */
+export async function organizationQuietHoursEnd(db: Db, organizationId: string, at: Date) {
+  const quiet = await organizationQuietHours(db, organizationId);
+  return quiet && quietHoursEnd(at, quiet);
 }

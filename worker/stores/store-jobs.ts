@@ -27,6 +27,7 @@ export const STORE_JOBS = [
   "away_messages",
   "payment_links",
   "google_events",
+  "booking_reminders",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

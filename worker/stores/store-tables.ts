@@ -19,6 +19,8 @@ import {
   auditEvents,
   awayMessageSends,
   bookingFlows,
+  bookingReminderAnswers,
+  bookingReminders,
   bookings,
   bookingSettings,
   broadcastRecipients,
@@ -101,6 +103,8 @@ export const STORE_TABLES = {
   payments: storeTable(payments, ID),
   booking_flows: storeTable(bookingFlows, ["organizationId"]),
   flow_tokens: storeTable(flowTokens, ["token"]),
+  booking_reminders: storeTable(bookingReminders, ["bookingId"]),
+  booking_reminder_answers: storeTable(bookingReminderAnswers, ["messageId"]),
 };
 export type StoreTable = keyof typeof STORE_TABLES;
 export const STORE_TABLE_NAMES = Object.keys(STORE_TABLES) as StoreTable[];

@@ -16,6 +16,7 @@ import type { RealtimeEvent } from "../realtime/contract";
 import { isoFromSeconds, type InboundMessage } from "./inbound-content";
 import { validBsuid, validWaId } from "./customer-identity";
 import { billingCountry } from "./country";
+import { reminderPress } from "../reminders/payloads";
 
 /** One item of a `user_preferences` change, as Meta sends it. */
 export interface UserPreferencePayload {
@@ -83,6 +84,8 @@ export function consentWord(text: string): "out" | "in" | null {
  * or a list row's title or id). The first of them that is a consent word counts.
  */
 export function consentOf(message: InboundMessage): "out" | "in" | null {
+  // A booking reminder's buttons act on the booking and never opt anyone out (decision 0122).
+  if (reminderPress(message)) return null;
   const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
   const said: Record<string, (string | undefined)[]> = {
     text: [message.text?.body],

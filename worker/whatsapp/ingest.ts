@@ -4,6 +4,8 @@
  * Every effect is idempotent: Meta retries for days and may deliver twice or out of order.
  */
 import { applyBookingReplies, isBookingReply } from "../flows/replies";
+import { reminderPress } from "../reminders/payloads";
+import { recordReminderPresses } from "../reminders/presses";
 import { claimAwayMessages } from "../bookings/away-message";
 import { and, eq } from "drizzle-orm";
 import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
@@ -355,6 +357,8 @@ async function ingestMessages(
   const followed = new Map<string, CustomerIdentity>();
   // Answers to a booking list or Flow, by wamid: acted on once stored (worker/flows/replies.ts).
   const bookingAnswers = new Map<string, InboundMessage>();
+  // Presses of a booking reminder's buttons, by wamid: kept once stored (worker/reminders/).
+  const reminderPresses = new Map<string, NonNullable<ReturnType<typeof reminderPress>>>();
   const notices = arrived.map(({ message }) => message).filter(isIdentityNotice);
   notices.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
   for (const notice of notices) {
@@ -391,6 +395,8 @@ async function ingestMessages(
     const sentAt = isoFromSeconds(message.timestamp);
     customers.add({ ...identity, id: uuidv7(), sentAt });
     if (isBookingReply(message)) bookingAnswers.set(message.id, message);
+    const press = reminderPress(message);
+    if (press) reminderPresses.set(message.id, press);
     const { content, mediaId, mediaMimeType } = readableContent(message);
     const id = uuidv7();
     const word = consentOf(message);
@@ -457,6 +463,8 @@ async function ingestMessages(
       stored.conversations.set(row.id, row);
       events.push(conversationUpdate(row));
     }
+    const pressedReminder = (m: { wamid: string | null }) =>
+      m.wamid !== null && reminderPresses.has(m.wamid);
     const answered = new Set<string>();
     // Conversations no AI answers, whose customer may be owed the away message (decision 0077).
     const unanswered = new Set<string>();
@@ -477,6 +485,8 @@ async function ingestMessages(
         ANSWERABLE.has(message.type) &&
         // An opt-out word is not a question: the AI does not answer it (decision 0058).
         !consentMessages.includes(message) &&
+        // Nor a reminder's button: the store's job acts on it (decision 0122).
+        !pressedReminder(message) &&
         !answered.has(conversation.id) &&
         mayBeAnswered(deps, conversation)
       ) {
@@ -485,6 +495,7 @@ async function ingestMessages(
       } else if (
         ANSWERABLE.has(message.type) &&
         !consentMessages.includes(message) &&
+        !pressedReminder(message) &&
         !mayBeAnswered(deps, conversation) &&
         // Meta's AI or the owner's phone answers it: they are not away.
         !aiHeldElsewhere(conversation)
@@ -499,6 +510,14 @@ async function ingestMessages(
       stored.messages.flatMap((m) => {
         const message = m.wamid ? bookingAnswers.get(m.wamid) : undefined;
         return message ? [{ conversationId: m.conversationId, message }] : [];
+      }),
+    );
+    await recordReminderPresses(
+      deps,
+      organizationId,
+      stored.messages.flatMap((m) => {
+        const press = m.wamid ? reminderPresses.get(m.wamid) : undefined;
+        return press ? [{ messageId: m.id, conversationId: m.conversationId, ...press }] : [];
       }),
     );
     if (await claimAwayMessages(deps, organizationId, [...unanswered], Date.now())) {

@@ -64,7 +64,7 @@ type ConnectedSender = NonNullable<Awaited<ReturnType<typeof connectedSender>>>;
 export interface Outbound extends Delivery {
   /** What the team sees in the conversation (the caption or a placeholder for media). */
   content: string;
-  senderType: "agent" | "bot" | "broadcast" | "follow_up";
+  senderType: "agent" | "bot" | "broadcast" | "follow_up" | "reminder";
   senderUserId?: string | null;
   mediaMimeType?: string | null;
   /** A person sent the AI's suggestion ("Sugerido por IA"). */

@@ -16,7 +16,8 @@ export type AgendaChange =
   | { intent: "booking.move"; id: string; start: string }
   | { intent: "booking.mark"; id: string; status: BookingMark }
   | { intent: "service.create"; values: ServiceBody }
-  | { intent: "service.update"; id: string; values: Partial<ServiceBody> };
+  | { intent: "service.update"; id: string; values: Partial<ServiceBody> }
+  | { intent: "reminders.update"; template: { name: string; language: string } | null };
 
 export type AgendaActionResult =
   | { ok: true; intent: AgendaChange["intent"] }

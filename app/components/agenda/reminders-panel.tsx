@@ -1,0 +1,112 @@
+import { useState } from "react";
+import type { ReminderSettings } from "../../../worker/reminders/contract";
+import type { WhatsappTemplate } from "../../../worker/whatsapp/contract";
+import { readTemplates } from "~/components/broadcasts/data";
+import type { TemplatesLoaded } from "~/components/broadcasts/template-field";
+import { Button } from "~/components/ui/button";
+import { SelectField } from "~/components/ui/field";
+import { client, data } from "~/lib/api";
+import { useAgendaChange } from "./use-agenda-change";
+
+/** What the panel shows: the chosen template, and the account's templates to choose from. */
+export interface RemindersLoaded {
+  settings: ReminderSettings | null;
+  templates: TemplatesLoaded;
+}
+
+/** The reminders' template and the account's templates (the panel says when either failed). */
+export async function readReminders(): Promise<RemindersLoaded> {
+  const [settings, templates] = await Promise.all([
+    data(client["booking-reminders"].$get()).catch(() => null),
+    readTemplates(),
+  ]);
+  return { settings, templates };
+}
+
+const keyOf = (t: { name: string; language: string }) => `${t.name}|${t.language}`;
+
+/** What a reminder can be sent with: approved UTILITY templates (the API checks the buttons). */
+const utilityTemplates = (templates: WhatsappTemplate[]) =>
+  templates.filter(
+    (t) => t.status.toUpperCase() === "APPROVED" && t.category.toUpperCase() === "UTILITY",
+  );
+
+/**
+ * Agenda > Recordatorios (contract section 18, decision 0120): the UTILITY template sent a day
+ * before each confirmed booking, with its three buttons. Owners and admins choose it (the
+ * route's action writes it); without one, no reminders are sent, and the panel says so.
+ */
+export function RemindersPanel({
+  loaded,
+  canManage,
+}: {
+  loaded: RemindersLoaded;
+  canManage: boolean;
+}) {
+  const { settings, templates } = loaded;
+  const current = settings?.template ?? null;
+  const [choice, setChoice] = useState(current ? keyOf(current) : "");
+  const change = useAgendaChange();
+  const options = templates.ok
+    ? utilityTemplates(templates.data).map((t) => ({
+        value: keyOf(t),
+        label: `${t.name} (${t.language})`,
+      }))
+    : [];
+  const buttons = (settings?.buttons ?? ["Confirmar", "Cambiar", "Cancelar cita"])
+    .map((b) => `«${b}»`)
+    .join(", ");
+  const save = () => {
+    const [name, language] = choice.split("|");
+    void change.submit({
+      intent: "reminders.update",
+      template: name && language ? { name, language } : null,
+    });
+  };
+  return (
+    <section aria-labelledby="reminders-title" className="mt-8 max-w-4xl">
+      <h2 id="reminders-title" className="mb-3 text-lg font-semibold text-slate-900">
+        Recordatorios
+      </h2>
+      <div className="rounded-xl border border-slate-200 bg-white p-4 text-sm">
+        <p className="text-slate-600">
+          Un día antes de cada cita confirmada (antes, si cae en el horario de descanso) el cliente
+          recibe la plantilla elegida con los botones {buttons}. Las citas reservadas con menos de
+          un día de antelación no tienen recordatorio.
+        </p>
+        {settings === null ? (
+          <p className="mt-3 text-amber-800">No se pudo leer la plantilla de los recordatorios.</p>
+        ) : current ? (
+          <p className="mt-3 text-slate-900">
+            Plantilla:{" "}
+            <span className="font-medium">{`${current.name} (${current.language})`}</span>
+          </p>
+        ) : (
+          <p className="mt-3 font-medium text-amber-800">
+            Sin plantilla elegida no se envían recordatorios.
+          </p>
+        )}
+        {canManage && settings !== null && (
+          <div className="mt-4 flex flex-wrap items-end gap-3">
+            <SelectField
+              label="Plantilla del recordatorio"
+              hint="Una plantilla de utilidad aprobada, con los botones de respuesta rápida «Confirmar», «Cambiar» y «Cancelar cita»; {{1}} es el servicio y {{2}} la fecha y la hora."
+              className="min-w-72 flex-1"
+              value={choice}
+              placeholder="Sin recordatorios"
+              options={options}
+              error={templates.ok ? undefined : templates.error}
+              onChange={(event) => setChoice(event.target.value)}
+            />
+            <Button
+              disabled={change.busy || choice === (current ? keyOf(current) : "")}
+              onClick={save}
+            >
+              Guardar
+            </Button>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
