@@ -4,7 +4,6 @@
  * per organization and both use the resulting token (table `oauth_exchanges`).
  */
 import { and, eq } from "drizzle-orm";
-import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client";
 import { oauthExchanges, whatsappConnections } from "../db/global-schema";
 import type { Env } from "../env";
@@ -12,6 +11,7 @@ import type { Member } from "../http/context";
 import { recordAudit } from "../audit/service";
 import type { Deps, StoreDeps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
+import { oauthStateOwner, signOAuthState } from "../auth/oauth-state";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
 import type { HistoryImport } from "./contract";
@@ -314,11 +314,8 @@ async function requestAppData(deps: StoreDeps, connection: ConnectionRow) {
 
 // ── Redirect flow ─────────────────────────────────────────────────────────
 
-const STATE_LIFETIME = "10m";
-
-function stateKey(env: Env) {
-  return new TextEncoder().encode(`oauth-state:${env.JWT_SECRET}`);
-}
+/** How long Facebook Login's state is taken back. */
+const STATE_MS = 10 * 60_000;
 
 /** The Graph API version, read from META_GRAPH_URL so it is set in one place. */
 export function graphVersion(env: Env) {
@@ -330,25 +327,14 @@ export function callbackUrl(env: Env) {
 }
 
 /**
- * The Facebook Login dialog URL, with a signed state bound to the organization, the member,
- * their session and the browser that asked for it: the state carries the hash of a random
- * nonce that only that browser holds (in a cookie the route sets), so a leaked state cannot be
- * finished with someone else's authorization code from another browser, and it dies with the
- * session (logout, revocation, expiry).
+ * The Facebook Login dialog URL, with a state bound to the member, their session and the
+ * browser that asked for it (worker/auth/oauth-state.ts).
  */
 export async function authUrl({ env }: Deps, member: Member) {
   const { appId } = metaApp(env);
-  const nonce = crypto.randomUUID();
-  const state = await new SignJWT({
-    org: member.organizationId,
-    sid: member.sessionId,
-    nonce: await sha256Hex(nonce),
-  })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(member.userId)
-    .setIssuedAt()
-    .setExpirationTime(STATE_LIFETIME)
-    .sign(stateKey(env));
+  const { state, nonce } = await signOAuthState(env, "oauth-state", member, {
+    lifetimeMs: STATE_MS,
+  });
   const url = new URL(`https://www.facebook.com/${graphVersion(env)}/dialog/oauth`);
   url.searchParams.set("client_id", appId);
   url.searchParams.set("redirect_uri", callbackUrl(env));
@@ -361,45 +347,14 @@ export async function authUrl({ env }: Deps, member: Member) {
   return { url: url.toString(), state, nonce };
 }
 
-/**
- * The member a redirect's state was issued to, or null when it is forged, expired, comes back
- * to a browser that does not hold its nonce, or its session has ended since.
- */
+/** The member a redirect's state was issued to (worker/auth/oauth-state.ts), or null. */
 export async function memberFromState(
   db: Db,
   env: Env,
   state: string,
   nonce: string | undefined,
 ): Promise<Omit<Member, "ip"> | null> {
-  try {
-    const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
-    const { sub, org, sid } = payload;
-    if (typeof sub !== "string" || typeof org !== "string" || typeof sid !== "string") return null;
-    if (!nonce || payload.nonce !== (await sha256Hex(nonce))) return null;
-    const session = await db.query.sessions.findFirst({
-      where: (t, { and: all, eq: is, gt, isNull }) =>
-        all(
-          is(t.id, sid),
-          is(t.userId, sub),
-          isNull(t.revokedAt),
-          gt(t.expiresAt, new Date().toISOString()),
-        ),
-      columns: { id: true },
-    });
-    if (!session) return null;
-    const membership = await db.query.memberships.findFirst({
-      where: (m, { and: all, eq: is }) => all(is(m.userId, sub), is(m.organizationId, org)),
-    });
-    if (!membership || (membership.role !== "owner" && membership.role !== "admin")) return null;
-    return {
-      userId: membership.userId,
-      organizationId: membership.organizationId,
-      role: membership.role,
-      sessionId: session.id,
-    };
-  } catch {
-    return null;
-  }
+  return (await oauthStateOwner(db, env, "oauth-state", state, nonce))?.member ?? null;
 }
 
 export async function oauthStatus({ db }: Deps, member: Member) {

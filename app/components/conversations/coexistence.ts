@@ -5,7 +5,7 @@ import type { Conversation, Message } from "../../../worker/conversations/contra
 /**
  * Who sent an outbound message, when it was not a person of the team: the product's AI, the
  * owner from the WhatsApp Business app, Meta's own AI (contract section 16), a broadcast or a
- * follow-up (section 17). A person of the team needs no mark: theirs is the usual outbound
+ * follow-up (section 17), a booking's reminder (section 18). A person of the team needs no mark: theirs is the usual outbound
  * bubble.
  */
 const SENDER_LABELS: Partial<Record<Message["sender_type"], string>> = {
@@ -14,6 +14,7 @@ const SENDER_LABELS: Partial<Record<Message["sender_type"], string>> = {
   meta_ai: "IA de Meta",
   broadcast: "Difusión",
   follow_up: "Seguimiento",
+  reminder: "Recordatorio",
 };
 
 export const senderLabel = (message: Pick<Message, "direction" | "sender_type">) =>

@@ -5,9 +5,8 @@
  * `invalid_grant` disconnecting it with a banner while bookings go on in the own calendar.
  */
 import { and, count, eq, gt } from "drizzle-orm";
-import { jwtVerify, SignJWT } from "jose";
 import { recordAudit } from "../../audit/service";
-import { sha256Hex } from "../../auth/tokens";
+import { oauthStateOwner, signOAuthState } from "../../auth/oauth-state";
 import type { Db, OrganizationDb } from "../../db/client";
 import { googleBookingEvents, googleCalendars } from "../../db/store-schema";
 import type { Env } from "../../env";
@@ -116,8 +115,6 @@ async function pendingEvents(db: OrganizationDb, organizationId: string) {
 
 // ── Connecting: the consent URL, its state and the callback ─────────────────────────────
 
-const stateKey = (env: Env) => new TextEncoder().encode(`google-oauth-state:${env.JWT_SECRET}`);
-
 export const callbackUrl = (env: Env) =>
   `${(env.PUBLIC_APP_URL ?? "").replace(/\/$/, "")}/api/v1/integrations/google/callback`;
 
@@ -130,19 +127,11 @@ export const callbackUrl = (env: Env) =>
 export async function authorize({ env, orgDb }: StoreDeps, member: Member) {
   const client = googleClient(env);
   if (!client) throw notConfigured();
-  const nonce = crypto.randomUUID();
   const stateId = crypto.randomUUID();
-  const state = await new SignJWT({
-    org: member.organizationId,
-    sid: member.sessionId,
-    nonce: await sha256Hex(nonce),
-  })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(member.userId)
-    .setJti(stateId)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor((Date.now() + STATE_MS) / 1000))
-    .sign(stateKey(env));
+  const { state, nonce } = await signOAuthState(env, "google-oauth-state", member, {
+    id: stateId,
+    lifetimeMs: STATE_MS,
+  });
   await writeRow(orgDb, member.organizationId, {
     stateId,
     stateExpiresAt: new Date(Date.now() + STATE_MS).toISOString(),
@@ -160,46 +149,9 @@ export async function authorize({ env, orgDb }: StoreDeps, member: Member) {
   return { url: url.toString(), nonce };
 }
 
-/**
- * In the Worker, on Google's redirect: the member and state id a state was issued to, or null
- * when it is forged, expired, comes back to another browser, or its session or the member's
- * right to manage ended since.
- */
-export async function stateOwner(db: Db, env: Env, state: string, nonce: string | undefined) {
-  try {
-    const { payload } = await jwtVerify(state, stateKey(env), { algorithms: ["HS256"] });
-    const { sub, org, sid, jti } = payload;
-    if (typeof sub !== "string" || typeof org !== "string" || typeof sid !== "string") return null;
-    if (typeof jti !== "string") return null;
-    if (!nonce || payload.nonce !== (await sha256Hex(nonce))) return null;
-    const session = await db.query.sessions.findFirst({
-      where: (t, { and, eq: is, gt, isNull }) =>
-        and(
-          is(t.id, sid),
-          is(t.userId, sub),
-          isNull(t.revokedAt),
-          gt(t.expiresAt, new Date().toISOString()),
-        ),
-      columns: { id: true },
-    });
-    if (!session) return null;
-    const membership = await db.query.memberships.findFirst({
-      where: (m, { and, eq: is }) => and(is(m.userId, sub), is(m.organizationId, org)),
-    });
-    if (!membership || (membership.role !== "owner" && membership.role !== "admin")) return null;
-    return {
-      member: {
-        userId: sub,
-        organizationId: org,
-        role: membership.role,
-        sessionId: sid,
-      },
-      stateId: jti,
-    };
-  } catch {
-    return null;
-  }
-}
+/** In the Worker, on Google's redirect: the member and state id it was issued to, or null. */
+export const stateOwner = (db: Db, env: Env, state: string, nonce: string | undefined) =>
+  oauthStateOwner(db, env, "google-oauth-state", state, nonce);
 
 /**
  * In the store, the callback's second half: the state taken (once: a second callback with it
