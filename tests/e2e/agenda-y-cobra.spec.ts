@@ -1,8 +1,8 @@
 // "Agenda y cobra" end to end (contract section 18): a person sends the booking Flow from the
 // conversation, the customer books through it (the Graph fake plays WhatsApp calling the
 // encrypted endpoint), the slot is held until the deposit is paid, the link is paid (the Stripe
-// fake signs the event), and the conversation's details and the Agenda show the booking
-// confirmed and the payment paid, live.
+// fake signs the event) after a person sent it for that booking, and the conversation's details
+// and the Agenda show the booking confirmed and the payment paid, live.
 import { expect, test } from "@playwright/test";
 import { customerMessage, deliver, signedInOwner } from "./support";
 import { E2E_SETTINGS } from "./settings.mjs";
@@ -90,22 +90,24 @@ test("a customer books through the Flow a person sent, pays the deposit, and the
   await expect(bookings).toContainText("Limpieza dental");
   await expect(bookings).toContainText("Pendiente de pago");
 
-  // The deposit's link for that booking (as the AI or a person sends it) is paid.
-  const booking = (
+  // The person sends the deposit's link for that booking: its amount is the service's deposit.
+  await payments.getByRole("button", { name: "Enviar enlace de pago" }).click();
+  const linkDialog = page.getByRole("dialog", { name: "Enviar enlace de pago" });
+  const forBooking = linkDialog.getByLabel("Para la cita");
+  await expect(forBooking.locator("option")).toHaveCount(2);
+  await forBooking.selectOption({ index: 1 });
+  await expect(linkDialog.getByLabel(/^Importe/)).toHaveValue("20,00");
+  await expect(linkDialog.getByLabel("Concepto")).toHaveValue("Señal: Limpieza dental");
+  await linkDialog.getByRole("button", { name: "Enviar enlace" }).click();
+  await expect(page.getByText("Enlace de pago enviado", { exact: true })).toBeVisible();
+  const [payment] = (
     await (
-      await page.request.get(`/api/v1/bookings?conversation_id=${conversationId}`, {
+      await page.request.get(`/api/v1/conversations/${conversationId}/payments`, {
         headers: owner.headers,
       })
     ).json()
-  ).data.bookings[0];
-  const link = await api(
-    "post",
-    `/conversations/${conversationId}/payment-links`,
-    { amount: "20.00", currency: "EUR", description: "Señal", booking_id: booking.id },
-    { "Idempotency-Key": crypto.randomUUID() },
-  );
-  expect(link.status()).toBe(201);
-  const payment = (await link.json()).data;
+  ).data;
+  expect(payment).toMatchObject({ amount: "20.00", status: "pending" });
   const paidList = payments.getByRole("list", { name: "Pagos del cliente" });
   await expect(paidList).toContainText("Pendiente");
   const event = await (
@@ -123,6 +125,14 @@ test("a customer books through the Flow a person sent, pays the deposit, and the
   await expect(paidList).toContainText("Pagado");
   await expect(bookings).toContainText("Confirmada");
   // The Agenda shows it on its day, confirmed.
+  const [booking] = (
+    await (
+      await page.request.get(`/api/v1/bookings?conversation_id=${conversationId}`, {
+        headers: owner.headers,
+      })
+    ).json()
+  ).data.bookings;
+  expect(booking.status).toBe("confirmed");
   await page.goto(`/agenda?date=${booking.start.slice(0, 10)}`);
   const onTheAgenda = page.getByRole("listitem", { name: /Limpieza dental$/ });
   await expect(onTheAgenda).toHaveCount(1);
