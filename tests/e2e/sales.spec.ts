@@ -150,6 +150,7 @@ test("a customer from an ad becomes a lead through the AI, a sale is registered,
   await expect(adRow.locator("td")).toHaveText([
     "1",
     "1",
+    "0",
     "1",
     "120,00 €",
     "40,00 €",
