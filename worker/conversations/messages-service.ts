@@ -21,6 +21,7 @@ import {
 import { prepareTemplate } from "../whatsapp/templates-service";
 import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
 import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
+import { handReminderToJob } from "../reminders/retry";
 import type { z } from "zod";
 import {
   DOCUMENT_PLACEHOLDER_PREFIX,
@@ -167,13 +168,15 @@ async function findMessage(db: OrganizationDb, member: Member, { id, messageId }
  * conversation never shows it twice. Free text and files still need the window; a file is
  * re-sent from the media id Meta already has, else it must be attached again. A marketing
  * message (a broadcast's, a follow-up's, a marketing template) goes only as a new send of its
- * kind would: outside quiet hours, with the customer's consent (decision 0071).
+ * kind would: outside quiet hours, with the customer's consent (decision 0071). A booking's
+ * reminder goes back to the reminders job, which sends it with its buttons (decision 0129).
  */
 export async function retryMessage(deps: StoreDeps, member: Member, input: MessageRef) {
   const { conversation, row } = await findMessage(deps.orgDb, member, input);
   if (row.direction !== "outbound" || row.status !== "failed") throw notFailed();
   const refusal = row.errorCode && NEVER_RETRIED[row.errorCode];
   if (refusal) throw new AppError(409, "not_retriable", refusal);
+  if (row.senderType === "reminder") return handReminderToJob(deps, row);
   const { delivery, category } = await deliveryOf(deps, row);
   const kind = {
     marketingTemplate: category === "MARKETING",

@@ -11,6 +11,7 @@ import { bookings, bookingSettings } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { quietHoursStart, type QuietHours } from "../organizations/contract";
 import { organizationQuietHours } from "../organizations/quiet-hours";
+import { releaseHandedMessages } from "./retry";
 
 type BookingRow = typeof bookings.$inferSelect;
 
@@ -61,15 +62,23 @@ const UPSERT_REMINDER = `
   WHERE booking_reminders.starts_at != excluded.starts_at
     OR booking_reminders.state = 'cancelled'`;
 
-/** A pending reminder of the booking (or every one of the organization's) is not sent. */
-function cancelPending(db: OrganizationDb, organizationId: string, bookingId?: string) {
-  orgStatements(db, [
+/**
+ * A pending reminder of the booking (or every one of the organization's) is not sent; one a
+ * person had handed back to the job shows its message failed again.
+ */
+async function cancelPending(deps: StoreDeps, organizationId: string, bookingId?: string) {
+  const [cancelled] = orgStatements(deps.orgDb, [
     {
       sql: `UPDATE booking_reminders SET state = 'cancelled', updated_at = ?3
-        WHERE organization_id = ?1 AND state = 'pending' AND (?2 IS NULL OR booking_id = ?2)`,
+        WHERE organization_id = ?1 AND state = 'pending' AND (?2 IS NULL OR booking_id = ?2)
+        RETURNING message_id`,
       params: [organizationId, bookingId ?? null, new Date().toISOString()],
     },
   ]);
+  await releaseHandedMessages(
+    deps,
+    cancelled!.map((row) => row.message_id as string | null),
+  );
 }
 
 /** The booking's reminder as its change leaves it: planned, moved, or no longer sent. */
@@ -77,7 +86,7 @@ export async function planReminder(deps: StoreDeps, booking: BookingRow) {
   const now = Date.now();
   const start = Date.parse(booking.startsAt);
   if (booking.status !== "confirmed" || start - now < REMINDER_LEAD_MS) {
-    cancelPending(deps.orgDb, booking.organizationId, booking.id);
+    await cancelPending(deps, booking.organizationId, booking.id);
     return;
   }
   if (!(await readReminderTemplate(deps.orgDb, booking.organizationId))) return;
@@ -106,7 +115,7 @@ async function plan(deps: StoreDeps, rows: BookingRow[], quiet: QuietHours | nul
  */
 export async function replanReminders(deps: StoreDeps, organizationId: string, enabled: boolean) {
   if (!enabled) {
-    cancelPending(deps.orgDb, organizationId);
+    await cancelPending(deps, organizationId);
     return;
   }
   const now = Date.now();

@@ -25,6 +25,7 @@ import { resendOutbound, sendOutbound, type Outbound } from "../whatsapp/sender"
 import { REMINDER_ACTIONS, type ReminderAction } from "./contract";
 import { reminderPayload } from "./payloads";
 import { jobTimeFor, readReminderTemplate } from "./planning";
+import { releaseHandedMessages } from "./retry";
 import { usableReminderTemplate } from "./service";
 
 type ReminderRow = typeof bookingReminders.$inferSelect;
@@ -124,11 +125,16 @@ async function reminderTemplate(deps: StoreDeps, organizationId: string) {
   }
 }
 
+/** Reminders the job will not send (now or ever): a person's handed message is failed again. */
 async function settle(
   deps: StoreDeps,
   rows: ReminderRow[],
   change: Partial<typeof bookingReminders.$inferInsert>,
 ) {
+  await releaseHandedMessages(
+    deps,
+    rows.map((row) => row.messageId),
+  );
   await deps.orgDb
     .update(bookingReminders)
     .set({ ...change, updatedAt: new Date().toISOString() })
@@ -210,14 +216,16 @@ async function sendReminder(deps: StoreDeps, reminder: ReminderRow, run: RunCont
   const earlier = reminder.messageId
     ? await deps.orgDb.query.messages.findFirst({ where: eq(messages.id, reminder.messageId) })
     : undefined;
-  // A person sent it again meanwhile ("Reintentar"): it is not sent a second time.
-  if (earlier && earlier.status !== "failed") {
-    await settle(deps, [reminder], { state: "sent", sentAt: earlier.createdAt, errorCode: null });
-    return;
-  }
-  const failed = earlier;
-  const message = failed
-    ? await resendOutbound(deps, conversation, failed, outbound)
+  // Sent again as the same message: failed by the job's last attempt, or pending when a person
+  // handed it back with "Reintentar" (./retry.ts).
+  const message = earlier
+    ? await resendOutbound(
+        deps,
+        conversation,
+        earlier,
+        outbound,
+        earlier.status === "pending" ? "pending" : "failed",
+      )
     : await sendOutbound(deps, conversation, outbound, {
         sender: run.sender,
         callbackData: `booking_reminder:${booking.id}`,

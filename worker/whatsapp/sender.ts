@@ -228,13 +228,15 @@ async function takeThread(
 
 /**
  * Sends a failed message again: the same stored row, claimed from `failed` to `pending` in
- * one statement so that two clicks (or two members) send it once; the second gets 409.
+ * one statement so that two clicks (or two members) send it once; the second gets 409. The
+ * reminders job claims from `pending` a reminder a person handed it (worker/reminders/retry.ts).
  */
 export async function resendOutbound(
   deps: StoreDeps,
   conversation: ConversationRow,
   failed: MessageRow,
   delivery: Delivery,
+  from: "failed" | "pending" = "failed",
 ) {
   assertWindow(conversation, delivery);
   const [claimed] = await deps.orgDb
@@ -244,7 +246,7 @@ export async function resendOutbound(
       and(
         eq(messages.id, failed.id),
         eq(messages.organizationId, conversation.organizationId),
-        eq(messages.status, "failed"),
+        eq(messages.status, from),
       ),
     )
     .returning();
