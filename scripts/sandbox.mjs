@@ -13,7 +13,7 @@
 //   npm run sandbox -- history <phone>              a chunk of the app's history with that customer
 //   npm run sandbox -- standby <phone> <text...>    the customer writes while Meta's own AI holds the thread, and it answers
 //   npm run sandbox -- connect-payments <email> <password> [stripe|mercadopago]  connects the fake payment provider
-//   npm run sandbox -- pay <payment id>             the customer pays that payment link (Stripe :8790 or Mercado Pago :8791)
+//   npm run sandbox -- pay [<payment id>]           the customer pays that payment link, else the last one sent (Stripe :8790 or Mercado Pago :8791)
 //   npm run sandbox -- book <phone>                 the customer books through the booking Flow a person sent them
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
@@ -138,7 +138,7 @@ Siguientes pasos, en otra terminal:
      npm run sandbox -- standby +34611222333 "¿Abrís el sábado?"   (responde la IA de Meta)
      npm run sandbox -- book +34611222333   (reserva con el formulario que le enviaste desde la conversación)
   4. npm run sandbox -- connect-payments <email> <contraseña> [stripe|mercadopago]   (cobros con el proveedor falso)
-     npm run sandbox -- pay <id del pago>   (el cliente paga el enlace de pago enviado)
+     npm run sandbox -- pay   (el cliente paga el último enlace de pago enviado; o pay <id del pago>)
 Crea un agente de IA y elígelo como agente por defecto para ver sus respuestas. Ctrl+C para parar.`);
 }
 
@@ -528,12 +528,12 @@ async function connectPayments([email, password, provider = "stripe"]) {
  * @param {string | undefined} paymentId
  */
 async function pay(paymentId) {
-  if (!paymentId) throw new Error("Uso: npm run sandbox -- pay <id del pago>");
+  const id = paymentId ?? (await latestLink());
   for (const port of [STRIPE_PORT, MERCADOPAGO_PORT]) {
     const answer = await fetch(`http://127.0.0.1:${port}/__fake/pay`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ id: paymentId }),
+      body: JSON.stringify({ id }),
     }).catch(() => {
       throw new Error(
         "No se pudo contactar con los proveedores falsos: ¿está en marcha `npm run sandbox`?",
@@ -542,10 +542,48 @@ async function pay(paymentId) {
     if (answer.status === 404) continue;
     const { delivered } = await answer.json();
     if (delivered !== 200) throw new Error(`La consola respondió ${delivered} al aviso del pago.`);
-    console.log(`Pago ${paymentId} pagado: la consola recibió el aviso firmado del proveedor.`);
+    console.log(`Pago ${id} pagado: la consola recibió el aviso firmado del proveedor.`);
     return;
   }
-  throw new Error(`Ningún proveedor falso conoce el pago ${paymentId}.`);
+  throw new Error(`Ningún proveedor falso conoce el pago ${id}.`);
+}
+
+/**
+ * The product's id of the last payment link the console asked either fake provider for: the
+ * `metadata[payment_id]` of Stripe's Checkout Session, the `external_reference` of Mercado
+ * Pago's preference.
+ * @returns {Promise<string>}
+ */
+async function latestLink() {
+  /** @type {{ at: string, id: string }[]} */
+  const links = [];
+  for (const [port, path] of [
+    [STRIPE_PORT, "/v1/checkout/sessions"],
+    [MERCADOPAGO_PORT, "/checkout/preferences"],
+  ]) {
+    const requests = await fetch(`http://127.0.0.1:${port}/__fake/requests`)
+      .then((response) => response.json())
+      .catch(() => {
+        throw new Error(
+          "No se pudo contactar con los proveedores falsos: ¿está en marcha `npm run sandbox`?",
+        );
+      });
+    for (const request of requests) {
+      if (request.method !== "POST" || request.path !== path) continue;
+      const id =
+        typeof request.body === "string"
+          ? new URLSearchParams(request.body).get("metadata[payment_id]")
+          : request.body?.external_reference;
+      if (id) links.push({ at: request.at, id });
+    }
+  }
+  const latest = links.sort((a, b) => a.at.localeCompare(b.at)).at(-1);
+  if (!latest) {
+    throw new Error(
+      "Aún no se envió ningún enlace de pago: envíalo desde la conversación («Enviar enlace de pago»).",
+    );
+  }
+  return latest.id;
 }
 
 const [command = "start", ...args] = process.argv.slice(2);

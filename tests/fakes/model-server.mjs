@@ -1,6 +1,7 @@
 // A local OpenAI-compatible chat-completions endpoint for the tests and the sandbox.
 // Deterministic answers, the `handoff_to_human` tool when the customer asks for a person,
-// `mark_lead` when they want to buy (and the agent may mark leads),
+// `mark_lead` when they want to buy (and the agent may mark leads), `send_booking_flow` when
+// they ask for an appointment (and the agent may book),
 // scripted answers, failures and delays through /__fake.
 import { randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
@@ -8,6 +9,8 @@ import { sendJson, startRecordingServer } from "./http-kit.mjs";
 const ASKS_FOR_PERSON = /humano|persona|agente real/i;
 /** A customer who wants to buy: the fake marks the lead when the agent may (`mark_lead`). */
 const BUYING_INTENT = /\b(precio|comprar|presupuesto)\b/i;
+/** A customer who asks for an appointment: the fake sends the booking Flow, once an answer. */
+const BOOKING_INTENT = /\b(reservar|reserva|cita)\b/i;
 
 /** The `input_audio` part of a request's last user message, if it carries one. */
 function audioPart(messages) {
@@ -200,6 +203,15 @@ export async function startFakeModel({ port = 0, apiKey } = {}) {
       if (offers("mark_lead") && BUYING_INTENT.test(lastUser)) {
         const args = { reason: "El cliente quiere comprar" };
         return sendJson(res, 200, toolCallAnswer(body.model, "mark_lead", args, promptTokens));
+      }
+      const lastUserAt = body.messages.findLastIndex((m) => m.role === "user");
+      const actedSince = body.messages.slice(lastUserAt).some((m) => m.role === "tool");
+      if (offers("send_booking_flow") && BOOKING_INTENT.test(lastUser) && !actedSince) {
+        return sendJson(
+          res,
+          200,
+          toolCallAnswer(body.model, "send_booking_flow", {}, promptTokens),
+        );
       }
       if (offers("handoff_to_human") && ASKS_FOR_PERSON.test(lastUser)) {
         const args = { reason: "El cliente quiere hablar con una persona" };
