@@ -15,6 +15,7 @@
 //   npm run sandbox -- connect-payments <email> <password> [stripe|mercadopago]  connects the fake payment provider
 //   npm run sandbox -- pay [<payment id>]           the customer pays that payment link, else the last one sent (Stripe :8790 or Mercado Pago :8791)
 //   npm run sandbox -- book <phone>                 the customer books through the booking Flow a person sent them
+import { URLSearchParams } from "node:url";
 import { existsSync, readFileSync, writeFileSync, copyFileSync } from "node:fs";
 import { GRAPH_FIXTURES, holdFakeMedia, startFakeGraph } from "../tests/fakes/graph-server.mjs";
 import { startFakeModel } from "../tests/fakes/model-server.mjs";
