@@ -90,6 +90,8 @@ async function start() {
     autoStatuses: true,
     playAppData: true,
     statusDelayMs: 800,
+    // The sandbox's account lists the booking reminder's template too (Agenda > Recordatorios).
+    fullLists: [GRAPH_FIXTURES.wabaId],
     adInsights: Array.from({ length: 30 }, (_, daysAgo) => ({
       ad_id: SANDBOX_AD.adId,
       ad_name: SANDBOX_AD.headline,

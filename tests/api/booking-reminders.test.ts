@@ -542,6 +542,29 @@ describe("the buttons", () => {
     expect((await bookingNow(org.owner, booking.id))!.status).toBe("confirmed");
   });
 
+  it("show on the booking: planned for its time, sent, then confirmed by the customer", async () => {
+    const org = await reminderOrganization();
+    const start = startIn(3);
+    const booking = await bookAt(org, start);
+    expect(booking.reminder).toEqual({
+      state: "pending",
+      due_at: new Date(+start - DAY_MS).toISOString(),
+      sent_at: null,
+      confirmed_at: null,
+    });
+    expect((await bookAt(org, startIn(0, 20))).reminder).toBeNull();
+
+    await runJob(org);
+    const sent = (await bookingNow(org.owner, booking.id))!.reminder;
+    expect(sent).toMatchObject({ state: "sent", sent_at: expect.any(String), confirmed_at: null });
+    await press(org, org.customer.phone, "Confirmar", `booking:${booking.id}:confirm`);
+    await runJob(org, { makeDue: false });
+    expect((await bookingNow(org.owner, booking.id))!.reminder).toMatchObject({
+      state: "sent",
+      confirmed_at: expect.any(String),
+    });
+  });
+
   it("Cancelar cita cancels the booking as a person would, frees the slot, and opts nobody out", async () => {
     const org = await reminderOrganization();
     const start = startIn(3);

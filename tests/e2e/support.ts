@@ -17,7 +17,10 @@ export const uniqueEmail = (prefix = "e2e") =>
 export { ORGANIZATION };
 
 /** A signed-in owner (token in localStorage) with an organization and, optionally, a connected number. */
-export async function signedInOwner(page: Page, options: { connect?: boolean } = {}) {
+export async function signedInOwner(
+  page: Page,
+  options: { connect?: boolean; businessAccountId?: string } = {},
+) {
   const request = page.request;
   const register = await request.post("/api/v1/auth/register", {
     data: { email: uniqueEmail(), password: "secreto123", full_name: "Marta Ruiz" },
@@ -33,7 +36,7 @@ export async function signedInOwner(page: Page, options: { connect?: boolean } =
       headers,
       data: {
         phone_number_id: phoneNumberId,
-        business_account_id: "waba-e2e",
+        business_account_id: options.businessAccountId ?? "waba-e2e",
         access_token: "sandbox-access-token",
       },
     });

@@ -41,6 +41,8 @@ export function startFakeGraph(options?: {
    */
   playAppData?: boolean;
   statusDelayMs?: number;
+  /** Accounts whose template list includes the reminder's (`UNLISTED_TEMPLATES`). */
+  fullLists?: string[];
   /** The ad account's spend the fake starts with: one row per ad and day. */
   adInsights?: { ad_id: string; ad_name: string; date: string; spend: number }[];
   /**

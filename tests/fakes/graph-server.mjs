@@ -128,9 +128,10 @@ const TEMPLATES = [
 ];
 
 /**
- * Approved templates Meta sends but the list call leaves out: the tests that use them put them in
- * an account's kept list themselves, so every other test's list stays as it was. A booking
- * reminder's (contract section 18): a utility template with three quick-reply buttons.
+ * Approved templates Meta sends but the list call leaves out, unless the account is one of the
+ * fake's `fullLists` (the sandbox's) or was named to `POST /__fake/templates
+ * {business_account_id}`: so every other test's list stays as it was. A booking reminder's
+ * (contract section 18): a utility template with three quick-reply buttons.
  */
 export const UNLISTED_TEMPLATES = [
   {
@@ -284,7 +285,7 @@ function graphError(res, status, { message, code = 100, error_subcode, type = "O
 }
 
 /**
- * @param {{ port?: number, appSecret?: string, webhookUrl?: string, autoStatuses?: boolean, statusDelayMs?: number, adInsights?: any[] }} options
+ * @param {{ port?: number, appSecret?: string, webhookUrl?: string, autoStatuses?: boolean, statusDelayMs?: number, adInsights?: any[], fullLists?: string[] }} options
  */
 export async function startFakeGraph({
   port = 0,
@@ -295,8 +296,11 @@ export async function startFakeGraph({
   adInsights: initialInsights = [],
   pricing: initialPricing = [],
   playAppData = false,
+  fullLists = [],
 } = {}) {
   const F = GRAPH_FIXTURES;
+  /** The accounts whose template list includes `UNLISTED_TEMPLATES`. */
+  const fullyListed = new Set(fullLists);
   const usedCodes = new Set();
   /** `<phone number id>:<sync type>` already requested: Meta allows each sync once. */
   const appSyncs = new Set();
@@ -462,6 +466,10 @@ export async function startFakeGraph({
   const started = await startRecordingServer(
     port,
     async (req, res, body, url) => {
+      if (url.pathname === "/__fake/templates" && req.method === "POST") {
+        fullyListed.add(String(body?.business_account_id));
+        return sendJson(res, 200, { ok: true });
+      }
       if (url.pathname === "/__fake/insights" && req.method === "POST") {
         adInsights = [...(body?.rows ?? [])];
         return sendJson(res, 200, { ok: true });
@@ -863,7 +871,7 @@ export async function startFakeGraph({
       // Every account the tests connect lists the fake's templates.
       if (edge === "message_templates" && method === "GET") {
         return sendJson(res, 200, {
-          data: TEMPLATES,
+          data: fullyListed.has(node) ? [...TEMPLATES, ...UNLISTED_TEMPLATES] : TEMPLATES,
           paging: { cursors: { before: "MAZDZD", after: "MjQZD" } },
         });
       }

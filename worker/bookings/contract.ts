@@ -6,6 +6,7 @@ import { z } from "zod";
 import { currencyField, moneyField } from "../sales/contract";
 import { maxPaymentAmountField } from "../payments/contract";
 import { organizationUpdateInput, timeZoneField } from "../organizations/contract";
+import type { ReminderState } from "../reminders/contract";
 
 export const WEEK_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type WeekDay = (typeof WEEK_DAYS)[number];
@@ -378,4 +379,16 @@ export interface Booking {
   created_by: string | null;
   created_at: string;
   updated_at: string;
+  /** Its reminder for this start (decisions 0121-0123, 0130); null: none planned. */
+  reminder: BookingReminder | null;
+}
+
+/** Where a booking's reminder stands, as the console shows it. */
+export interface BookingReminder {
+  state: Exclude<ReminderState, "cancelled">;
+  /** When it is (or was) due. */
+  due_at: string;
+  sent_at: string | null;
+  /** The customer pressed "Confirmar". */
+  confirmed_at: string | null;
 }

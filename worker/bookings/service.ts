@@ -34,7 +34,7 @@ import {
   nearestSlots,
 } from "./availability";
 import { openIntervals } from "./hours";
-import { bookings } from "../db/store-schema";
+import { bookingReminders, bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 import { zonedFormat } from "../zoned-time";
@@ -78,7 +78,10 @@ export const authorOf = (actor: Member | AgentActor) =>
     ? { senderType: "bot" as const, userId: null }
     : { senderType: "agent" as const, userId: actor.userId };
 
-export const toBooking = (row: BookingRow): Booking => ({
+type ReminderRow = typeof bookingReminders.$inferSelect;
+
+/** A booking as the API shows it, with its reminder when it has one for its start. */
+export const toBooking = (row: BookingRow, reminder: ReminderRow | null = null): Booking => ({
   id: row.id,
   service_id: row.serviceId,
   service_name: row.serviceName,
@@ -93,7 +96,46 @@ export const toBooking = (row: BookingRow): Booking => ({
   created_by: row.createdBy,
   created_at: row.createdAt,
   updated_at: row.updatedAt,
+  reminder:
+    reminder && reminder.startsAt === row.startsAt && reminder.state !== "cancelled"
+      ? {
+          state: reminder.state,
+          due_at: new Date(reminder.dueAt).toISOString(),
+          sent_at: reminder.sentAt,
+          confirmed_at: reminder.confirmedAt,
+        }
+      : null,
 });
+
+/** Bookings with their reminders, read in one query. */
+export async function withReminders(db: OrganizationDb, rows: BookingRow[]) {
+  const reminders =
+    rows.length === 0
+      ? []
+      : await db
+          .select()
+          .from(bookingReminders)
+          .where(
+            inArray(
+              bookingReminders.bookingId,
+              rows.map((row) => row.id),
+            ),
+          );
+  const byBooking = new Map(reminders.map((reminder) => [reminder.bookingId, reminder]));
+  return rows.map((row) => toBooking(row, byBooking.get(row.id)));
+}
+
+/** One booking with its reminder. */
+export const bookingOut = async (db: OrganizationDb, row: BookingRow) =>
+  (await withReminders(db, [row]))[0]!;
+
+/** Tells the consoles how a booking is now (its reminder included). */
+export async function publishBooking(deps: StoreDeps, row: BookingRow) {
+  await deps.publish({
+    type: "booking_update",
+    data: { booking: await bookingOut(deps.orgDb, row) },
+  });
+}
 
 /**
  * Runs `work` as one transaction of the organization's store. Its SQLite answers synchronously,
@@ -265,13 +307,10 @@ async function announce(
     booking.conversationId,
     threadLine(booking, change, timeZone, byAi),
   );
-  await deps.publish({
-    type: "booking_update",
-    data: { booking: toBooking(booking) },
-  });
   // Its Google Calendar event is owed, written by the store's job (decision 0127).
   await bookingChanged(deps, booking);
   await planReminder(deps, booking);
+  await publishBooking(deps, booking);
   if ((change === "created" || change === "paid") && booking.status === "confirmed") {
     const conversation = await findConversation(deps.orgDb, organizationId, booking.conversationId);
     await becomesLead(deps, conversation);
@@ -326,7 +365,7 @@ export async function listBookings(
     orgDb.select({ n: count() }).from(bookings).where(where),
   ]);
   return {
-    bookings: rows.map(toBooking),
+    bookings: await withReminders(orgDb, rows),
     total: total?.n ?? 0,
     page: query.page,
     limit: query.limit,
@@ -373,7 +412,7 @@ const madeWith = (tx: StoreDb, organizationId: string, idempotencyKey: string | 
         .get();
 
 /** A retry answers what its key made; the key with another body is refused (Stripe's rule). */
-function sameRequest(earlier: BookingRow, hash: string | null) {
+function sameRequest(db: OrganizationDb, earlier: BookingRow, hash: string | null) {
   if (earlier.requestHash !== hash) {
     throw new AppError(
       422,
@@ -381,7 +420,7 @@ function sameRequest(earlier: BookingRow, hash: string | null) {
       "Esta Idempotency-Key ya se usó para otra cita: usa una clave nueva.",
     );
   }
-  return toBooking(earlier);
+  return bookingOut(db, earlier);
 }
 
 /**
@@ -405,7 +444,7 @@ export async function createBooking(
   const earlier = inOneTransaction(deps.orgDb, (tx) =>
     madeWith(tx, organizationId, idempotencyKey),
   );
-  if (earlier) return sameRequest(earlier, hash);
+  if (earlier) return sameRequest(deps.orgDb, earlier, hash);
   const conversation = await findConversation(deps.orgDb, organizationId, input.conversation_id);
   const service = await findService(deps.orgDb, organizationId, input.service_id);
   if (!service.active) throw fieldError("service_id", "Este servicio no está activo");
@@ -458,13 +497,13 @@ export async function createBooking(
       staffUserId: input.staff_user_id,
     });
   }
-  if (outcome.earlier) return sameRequest(outcome.earlier, hash);
+  if (outcome.earlier) return sameRequest(deps.orgDb, outcome.earlier, hash);
   const { row } = outcome;
   if (row.expiresAt) {
     await deps.schedule("booking_holds", Date.parse(row.expiresAt));
   }
   await announce(deps, row, "created", { actor, timeZone: settings.hours!.timeZone });
-  return toBooking(row);
+  return bookingOut(deps.orgDb, row);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -506,7 +545,7 @@ export async function updateBooking(
       .returning();
     if (!row) throw conflict("La cita cambió mientras tanto: vuelve a cargarla.");
     await announce(deps, row, changes.status, { actor, timeZone });
-    return toBooking(row);
+    return bookingOut(deps.orgDb, row);
   }
 
   if (!live) throw conflict("Solo se puede mover una cita pendiente o confirmada.");
@@ -548,7 +587,7 @@ export async function updateBooking(
     });
   }
   await announce(deps, row, "moved", { actor, timeZone });
-  return toBooking(row);
+  return bookingOut(deps.orgDb, row);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -619,7 +658,7 @@ export async function holdUntil(deps: StoreDeps, organizationId: string, id: str
     .returning();
   if (!row) return;
   await deps.schedule("booking_holds", until.getTime());
-  await deps.publish({ type: "booking_update", data: { booking: toBooking(row) } });
+  await publishBooking(deps, row);
 }
 
 // ---------------------------------------------------------------------------------------------

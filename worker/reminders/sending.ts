@@ -16,7 +16,7 @@ import { AppError } from "../http/errors";
 import { quietHoursEnd } from "../organizations/contract";
 import { organizationQuietHours } from "../organizations/quiet-hours";
 import { readBookingSettings } from "../bookings/settings";
-import { spokenDate, updateBooking } from "../bookings/service";
+import { publishBooking, spokenDate, updateBooking } from "../bookings/service";
 import { sendBookingFlow } from "../flows/sending";
 import { systemNote } from "../team-inbox/notes-service";
 import { connectedSender } from "../whatsapp/connection-service";
@@ -252,7 +252,8 @@ async function sendReminder(deps: StoreDeps, reminder: ReminderRow, run: RunCont
         eq(bookingReminders.bookingId, reminder.bookingId),
         eq(bookingReminders.state, "sending"),
       ),
-    );
+    ); // The Agenda shows where the booking's reminder stands.
+  await publishBooking(deps, booking);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,6 +354,7 @@ async function confirmByCustomer(deps: StoreDeps, booking: BookingRow, what: str
     booking.conversationId,
     `El cliente confirmó la cita: ${what}.`,
   );
+  await publishBooking(deps, booking);
 }
 
 /**

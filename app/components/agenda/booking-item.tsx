@@ -3,7 +3,7 @@ import type { Booking } from "../../../worker/bookings/contract";
 import { formatZonedTime } from "~/components/broadcasts/zoned-time";
 import { Button } from "~/components/ui/button";
 import type { BookingMark } from "./actions";
-import { isLive, StatusBadge } from "./labels";
+import { isLive, ReminderLine, StatusBadge } from "./labels";
 import { useAgendaChange } from "./use-agenda-change";
 
 export interface BookingItemProps {
@@ -47,6 +47,7 @@ export function BookingItem({ booking, timeZone, customer, person, onMove }: Boo
         {person && <span className="text-slate-600"> · con {person}</span>}
       </p>
       {booking.note && <p className="mt-1 text-slate-600">{booking.note}</p>}
+      <ReminderLine booking={booking} timeZone={timeZone} />
       {isLive(booking.status) && (
         <div className="mt-2 flex flex-wrap gap-2">
           <Button

@@ -6,7 +6,7 @@ import { formatZoned } from "~/components/broadcasts/zoned-time";
 import { live } from "~/lib/live-store";
 import { useLiveVersion } from "~/lib/use-live";
 import { readBookings } from "./data";
-import { StatusBadge } from "./labels";
+import { ReminderLine, StatusBadge } from "./labels";
 import { placeBooking } from "./use-agenda-bookings";
 
 /** Every booking of the conversation is in view, whenever it starts. */
@@ -62,11 +62,14 @@ export function CustomerBookings({ conversationId }: { conversationId: string })
       ) : (
         <ul aria-label="Citas del cliente" className="space-y-1.5 text-sm">
           {bookings.map((b) => (
-            <li key={b.id} className="flex flex-wrap items-center justify-between gap-2">
-              <span className="text-slate-900">
-                {formatZoned(b.start, timeZone)} · {b.service_name}
-              </span>
-              <StatusBadge status={b.status} />
+            <li key={b.id}>
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="text-slate-900">
+                  {formatZoned(b.start, timeZone)} · {b.service_name}
+                </span>
+                <StatusBadge status={b.status} />
+              </div>
+              <ReminderLine booking={b} timeZone={timeZone} />
             </li>
           ))}
         </ul>

@@ -1,5 +1,11 @@
 /** The Agenda's words for what the API names in English. */
-import type { BookingStatus, ServicePayment } from "../../../worker/bookings/contract";
+import type {
+  Booking,
+  BookingReminder,
+  BookingStatus,
+  ServicePayment,
+} from "../../../worker/bookings/contract";
+import { formatZoned } from "~/components/broadcasts/zoned-time";
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   pending_payment: "Pendiente de pago",
@@ -34,5 +40,32 @@ export function StatusBadge({ status }: { status: BookingStatus }) {
     >
       {BOOKING_STATUS_LABELS[status]}
     </span>
+  );
+}
+
+/** What a booking's reminder has done so far, in words (decision 0130). */
+export function reminderText(reminder: BookingReminder, timeZone: string) {
+  switch (reminder.state) {
+    case "pending":
+    case "sending":
+      return `Recordatorio programado: ${formatZoned(reminder.due_at, timeZone)}`;
+    case "sent":
+      return reminder.confirmed_at
+        ? "El cliente confirmó la cita desde el recordatorio"
+        : "Recordatorio enviado";
+    case "failed":
+    case "skipped":
+      return "Recordatorio no enviado";
+  }
+}
+
+/** The reminder's line under a booking that still holds its slot; nothing without one. */
+export function ReminderLine({ booking, timeZone }: { booking: Booking; timeZone: string }) {
+  if (!booking.reminder || !isLive(booking.status)) return null;
+  const failed = booking.reminder.state === "failed" || booking.reminder.state === "skipped";
+  return (
+    <p className={`text-xs ${failed ? "text-amber-800" : "text-slate-600"}`}>
+      {reminderText(booking.reminder, timeZone)}
+    </p>
   );
 }
