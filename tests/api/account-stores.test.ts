@@ -5,8 +5,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createConversation, createOwner, randomIp, registerUser } from "../support/factories";
-import { answer, api } from "../support/api";
-import { call } from "../support/http";
+import { answer, api, personalExport } from "../support/api";
 import { orgFirst, orgSql } from "../support/org-data";
 import { connect } from "../support/sockets";
 
@@ -14,10 +13,9 @@ type Owner = Awaited<ReturnType<typeof createOwner>>;
 type User = Awaited<ReturnType<typeof registerUser>>;
 
 const login = (email: string, password: string, ip: string) =>
-  call("POST", "/api/v1/auth/login", {
-    body: { email, password },
-    headers: { "CF-Connecting-IP": ip },
-  });
+  answer(
+    api().auth.login.$post({ json: { email, password } }, { headers: { "CF-Connecting-IP": ip } }),
+  );
 
 const invite = (owner: Owner, email: string, role: "admin" | "agent") =>
   answer(api(owner.token).organizations.invitations.$post({ json: { email, role } }));
@@ -145,7 +143,7 @@ async function personInTwoOrganizations() {
 describe("an account's export, for a member of an organization", () => {
   it("has the person's entries, notes and mentions from its store", async () => {
     const { owner, person, ip, hers } = await personInTwoOrganizations();
-    const exported = await call("GET", "/api/v1/profiles/me/export", { token: person.token });
+    const exported = await personalExport(person.token);
     expect(exported.status).toBe(200);
     const doc = exported.body.data;
 
@@ -183,7 +181,7 @@ describe("an owner's export, for an organization in its store", () => {
         json: { content: "Nota del equipo" },
       }),
     );
-    const doc = (await call("GET", "/api/v1/profiles/me/export", { token: owner.token })).body.data;
+    const doc = (await personalExport(owner.token)).body.data;
     expect(doc.organization.conversations.map((c: { id: string }) => c.id)).toEqual([
       conversation.id,
     ]);
@@ -222,10 +220,9 @@ describe("an account's deletion", () => {
       new Date().toISOString(),
     );
 
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: person.token,
-      body: { password: person.password },
-    });
+    const res = await answer(
+      api(person.token).profiles.me.$delete({ json: { password: person.password } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ organization_deleted: false });
 
@@ -329,10 +326,9 @@ describe("an owner's deletion, for an organization in its store", () => {
       )
     )[0] as { store_id: string };
 
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: owner.token,
-      body: { password: owner.password },
-    });
+    const res = await answer(
+      api(owner.token).profiles.me.$delete({ json: { password: owner.password } }),
+    );
     expect(res.body.data).toEqual({ organization_deleted: true });
     // Nothing of its data is left (a store woken again migrates to empty tables).
     const left = await runInDurableObject(env.ORGANIZATION_HUB.getByName(storeId), (_, state) => {

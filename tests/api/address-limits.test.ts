@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import { registerUser, uniqueEmail } from "../support/factories";
 import { answer, api } from "../support/api";
-import { call } from "../support/http";
 
 const hex = () => Math.floor(Math.random() * 0xffff).toString(16);
 /** A fresh /64, and a new address in it on each call. */
@@ -18,10 +17,12 @@ describe("per-address limits key an IPv6 address by its /64", () => {
   it("sign-ups: ten an hour for the whole /64, whichever of its addresses asks", async () => {
     const address = subnet();
     const register = (ip: string) =>
-      call("POST", "/api/v1/auth/register", {
-        headers: from(ip),
-        body: { email: uniqueEmail("v6"), password: "secreto123", full_name: "Bot" },
-      });
+      answer(
+        api().auth.register.$post(
+          { json: { email: uniqueEmail("v6"), password: "secreto123", full_name: "Bot" } },
+          { headers: from(ip) },
+        ),
+      );
     for (let i = 0; i < 10; i++) expect((await register(address())).status).toBe(201);
     const blocked = await register(address());
     expect(blocked.status).toBe(429);
@@ -33,10 +34,12 @@ describe("per-address limits key an IPv6 address by its /64", () => {
   it("sign-ins: twenty guesses for the whole /64", async () => {
     const address = subnet();
     const guess = (ip: string) =>
-      call("POST", "/api/v1/auth/login", {
-        headers: from(ip),
-        body: { email: uniqueEmail("spray"), password: "mala" },
-      });
+      answer(
+        api().auth.login.$post(
+          { json: { email: uniqueEmail("spray"), password: "mala" } },
+          { headers: from(ip) },
+        ),
+      );
     const guesses = await Promise.all(Array.from({ length: 21 }, () => guess(address())));
     expect(guesses.filter((res) => res.status === 401)).toHaveLength(20);
     expect(guesses.filter((res) => res.status === 429)).toHaveLength(1);
@@ -61,10 +64,19 @@ describe("per-address limits key an IPv6 address by its /64", () => {
   it("made-up tracking keys: one counter for the /64, and an IPv4-mapped address is its IPv4", async () => {
     const address = subnet();
     const guess = (ip: string) =>
-      call("POST", "/api/v1/tracking/sessions", {
-        headers: { ...from(ip), "X-Tracking-Key": crypto.randomUUID().replaceAll("-", "") },
-        body: { tracking_params: {}, user_agent: "Mozilla/5.0", referrer: "", landing_page: "" },
-      });
+      answer(
+        api().tracking.sessions.$post(
+          {
+            json: {
+              tracking_params: {},
+              user_agent: "Mozilla/5.0",
+              referrer: "",
+              landing_page: "",
+            },
+          },
+          { headers: { ...from(ip), "X-Tracking-Key": crypto.randomUUID().replaceAll("-", "") } },
+        ),
+      );
     const statuses: number[] = [];
     for (let i = 0; i < 31; i++) statuses.push((await guess(address())).status);
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);

@@ -19,8 +19,7 @@ import { createOwner } from "../support/factories";
 import { advertiser, messageFromAd, setInsights } from "../support/ads";
 import { book, createService, newConversation, NINE_TO_TEN, setHours } from "../support/bookings";
 import { orgSql } from "../support/org-data";
-import { api } from "../support/api";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
@@ -33,18 +32,24 @@ const customerFromAd = (
   ad: { adId: string; headline: string },
 ) => messageFromAd(connection, ad).then(({ from }) => from);
 
-const record = (owner: Owner, event_name: string, phone_number: string, value?: number) =>
-  call("POST", "/api/v1/tracking/conversions", {
-    token: owner.token,
-    body: {
-      event_name,
-      phone_number,
-      ...(value !== undefined && { conversion_value: value, currency: "EUR" }),
-    },
-  });
+const record = (
+  owner: Owner,
+  event_name: "lead" | "purchase",
+  phone_number: string,
+  value?: number,
+) =>
+  answer(
+    api(owner.token).tracking.conversions.$post({
+      json: {
+        event_name,
+        phone_number,
+        ...(value !== undefined && { conversion_value: value, currency: "EUR" }),
+      },
+    }),
+  );
 
-const report = (owner: Owner, query = "") =>
-  call("GET", `/api/v1/tracking/ads${query}`, { token: owner.token });
+const report = (owner: Owner, query: { date_from?: string; date_to?: string } = {}) =>
+  answer(api(owner.token).tracking.ads.$get({ query }));
 
 /** The Anuncios tab's report through the typed client. */
 async function view(owner: Owner, query: { date_from: string; date_to: string }) {
@@ -162,7 +167,7 @@ describe("ads report", () => {
       { ad_id: summer.adId, ad_name: "Verano", date: daysAgo(40), spend: 1000 },
     ]);
 
-    const res = await report(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    const res = await report(owner, { date_from: daysAgo(6), date_to: today });
     expect(res.status).toBe(200);
     expect(res.body.data.currency).toBe("EUR");
     expect(res.body.data.spend_error).toBeUndefined();
@@ -219,7 +224,7 @@ describe("ads report", () => {
 
     // The spend is kept per day: a second view in the same hour does not ask Meta again.
     const asked = (await graphRequests("/insights")).length;
-    await report(owner, `?date_from=${daysAgo(6)}&date_to=${today}`);
+    await report(owner, { date_from: daysAgo(6), date_to: today });
     expect((await graphRequests("/insights")).length).toBe(asked);
 
     // Another organization sees none of these ads.
@@ -245,7 +250,7 @@ describe("ads report", () => {
       }
     }
     await setInsights(rows);
-    const res = await report(owner, `?date_from=${daysAgo(29)}&date_to=${today}`);
+    const res = await report(owner, { date_from: daysAgo(29), date_to: today });
     expect(res.body.data.ads).toHaveLength(20);
     const row = res.body.data.ads.find((a: { ad_id: string }) => a.ad_id === ad.adId);
     expect(row).toMatchObject({ conversations: 1, spend: 30, cost_per_conversation: 30 });
@@ -256,10 +261,10 @@ describe("ads report", () => {
       status: 500,
       error: { message: "boom", code: 2 },
     });
-    const longer = await report(owner, `?date_from=${daysAgo(35)}&date_to=${today}`);
+    const longer = await report(owner, { date_from: daysAgo(35), date_to: today });
     expect(longer.status).toBe(200);
     expect(longer.body.data.spend_error).toEqual(expect.any(String));
-    expect(longer.body.data.ads.find((a: { ad_id: string }) => a.ad_id === ad.adId).spend).toBe(30);
+    expect(longer.body.data.ads.find((a) => a.ad_id === ad.adId)!.spend).toBe(30);
 
     // The failure is remembered a while: the next views of the period do not ask Meta again.
     const asked = await insightsFrom(daysAgo(35));
@@ -286,15 +291,15 @@ describe("ads report", () => {
         roas: null,
       }),
     ]);
-    expect((await report(owner, "?date_from=ayer")).status).toBe(400);
+    expect((await report(owner, { date_from: "ayer" })).status).toBe(400);
   });
 
   it("refuses a period longer than Meta's 90 days, and stops reading past its pages", async () => {
     const { owner, connection } = await advertiser();
-    const tooLong = await report(owner, `?date_from=${daysAgo(90)}&date_to=${today}`);
+    const tooLong = await report(owner, { date_from: daysAgo(90), date_to: today });
     expect(tooLong.status).toBe(400);
     expect(JSON.stringify(tooLong.body)).toContain("El periodo no puede superar 90 días.");
-    expect((await report(owner, `?date_from=${daysAgo(89)}&date_to=${today}`)).status).toBe(200);
+    expect((await report(owner, { date_from: daysAgo(89), date_to: today })).status).toBe(200);
 
     // 21 pages of 500 rows on one day: the view reads its pages, says so, and keeps nothing
     // partial; with the message costs' one call, it asks Meta at most five times.
@@ -308,7 +313,7 @@ describe("ads report", () => {
       spend: 1,
     }));
     await setInsights(rows);
-    const res = await report(owner, `?date_from=${day}&date_to=${day}`);
+    const res = await report(owner, { date_from: day, date_to: day });
     expect(res.status).toBe(200);
     expect(res.body.data.spend_error).toBe(
       "Meta devolvió demasiados anuncios para este periodo: elige un periodo más corto.",

@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: bodies invalid on purpose the typed client refuses.
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";

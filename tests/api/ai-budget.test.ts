@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: a body invalid on purpose.
 // The organization's monthly AI budget: the owner sets it, every model call counts against it,
 // and past it nothing reaches the model (docs/decisions/0029).
 import { env } from "cloudflare:workers";
@@ -7,6 +8,7 @@ import { usageMonth } from "../../worker/ai/budget";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { orgSql } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
@@ -28,13 +30,15 @@ async function spend(organizationId: string, tokens: number, month = usageMonth(
 }
 
 const usage = async (owner: Owner) =>
-  (await call("GET", "/api/v1/agents/usage", { token: owner.token })).body.data;
+  (await answer(api(owner.token).agents.usage.$get())).body.data;
 
-const setBudget = (owner: Owner, token: string, budget: unknown) =>
-  call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-    token,
-    body: { ai_monthly_token_budget: budget },
-  });
+const setBudget = (owner: Owner, token: string, budget: number) =>
+  answer(
+    api(token).organizations[":id"].$patch({
+      param: { id: owner.organization.id },
+      json: { ai_monthly_token_budget: budget },
+    }),
+  );
 
 /** Model requests whose messages carry `marker`. */
 const modelRequestsWith = async (marker: string) =>
@@ -51,12 +55,14 @@ describe("AI budget", () => {
     });
     expect(owner.organization.ai_monthly_token_budget).toBe(DEFAULT_AI_MONTHLY_TOKEN_BUDGET);
 
-    await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: "Hola" }] },
-    });
+    await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: "Hola" }] },
+      }),
+    );
     const member = await addMember(owner.organization.id, "agent");
-    const seen = await call("GET", "/api/v1/agents/usage", { token: member.token });
+    const seen = await answer(api(member.token).agents.usage.$get());
     expect(seen.status).toBe(200);
     expect(seen.body.data.tokens_used).toBeGreaterThan(0);
   });
@@ -69,15 +75,23 @@ describe("AI budget", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.message).toMatch(/propietaria/);
     // The admin still edits the rest of the organization.
-    const renamed = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: admin.token,
-      body: { name: "Clínica Nueva" },
-    });
+    const renamed = await answer(
+      api(admin.token).organizations[":id"].$patch({
+        param: { id: owner.organization.id },
+        json: { name: "Clínica Nueva" },
+      }),
+    );
     expect(renamed.status).toBe(200);
 
-    for (const wrong of [-1, 1.5, 2_000_000_000, "mucho"]) {
+    for (const wrong of [-1, 1.5, 2_000_000_000]) {
       expect((await setBudget(owner, owner.token, wrong)).status).toBe(422);
     }
+    // On `call`: a word for the number, which the typed client would refuse.
+    const word = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
+      token: owner.token,
+      body: { ai_monthly_token_budget: "mucho" },
+    });
+    expect(word.status).toBe(422);
     const set = await setBudget(owner, owner.token, 1000);
     expect(set.status).toBe(200);
     expect(set.body.data.ai_monthly_token_budget).toBe(1000);
@@ -110,8 +124,8 @@ describe("AI budget", () => {
     await deliver(delivery(inboundMessage({ phoneNumberId, from: "34611223344", text: again })));
     await runDueReplies(await organizationStore(env, owner.organization.id));
     expect(await modelRequestsWith(again)).toHaveLength(1);
-    const conversation = (await call("GET", "/api/v1/conversations", { token: owner.token })).body
-      .data.conversations[0];
+    const conversation = (await answer(api(owner.token).conversations.$get({ query: {} }))).body
+      .data.conversations[0]!;
     expect((await botMessages(owner.organization.id, conversation.id)).length).toBe(1);
   });
 
@@ -123,13 +137,15 @@ describe("AI budget", () => {
     await seedMessage(owner.organization.id, conversation.id, { content: marker });
     await setBudget(owner, owner.token, 0);
 
-    const sandbox = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: marker }] },
-    });
-    const draft = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
-      token: owner.token,
-    });
+    const sandbox = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: marker }] },
+      }),
+    );
+    const draft = await answer(
+      api(owner.token).conversations[":id"].draft.$post({ param: { id: conversation.id } }),
+    );
     for (const res of [sandbox, draft]) {
       expect(res.status).toBe(402);
       expect(res.body).toMatchObject({
@@ -149,10 +165,12 @@ describe("AI budget", () => {
     expect(await usage(owner)).toMatchObject({ month: usageMonth(), tokens_used: 0 });
 
     const marker = `mes-nuevo-${crypto.randomUUID()}`;
-    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: marker }] },
-    });
+    const res = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: marker }] },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(await modelRequestsWith(marker)).toHaveLength(1);
   });

@@ -7,7 +7,7 @@ import {
   randomIp,
   registerUser,
 } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 
 type Audited = { action: string; ip: string | null; created_at: string; id: string };
@@ -37,21 +37,30 @@ describe("the audit trail records where a request came from (decision 0034)", ()
   it("stores the caller's address on what a member and a signed-in person do", async () => {
     const owner = await createOwner();
     const ip = randomIp();
-    const as = (method: string, path: string, body?: unknown) =>
-      call(method, path, { token: owner.token, body, headers: { "CF-Connecting-IP": ip } });
+    const client = api(owner.token);
+    const from = { headers: { "CF-Connecting-IP": ip } };
 
     const agent = await createAgent(owner);
-    const entry = await as("POST", "/api/v1/knowledge", { title: "Horario", content: "9 a 19" });
+    const entry = await answer(
+      client.knowledge.$post({ json: { title: "Horario", content: "9 a 19" } }, from),
+    );
     expect(entry.status).toBe(201);
+    const id = entry.body.data.id;
     const steps = [
-      await as("PATCH", `/api/v1/knowledge/${entry.body.data.id}`, { title: "Horario nuevo" }),
-      await as("DELETE", `/api/v1/knowledge/${entry.body.data.id}`),
-      await as("DELETE", `/api/v1/agents/${agent.id}`),
-      await as("PATCH", `/api/v1/organizations/${owner.organization.id}`, { city: "Sevilla" }),
-      await as("POST", "/api/v1/organizations/invitations", { email: "nuevo@example.com" }),
-      await as("POST", "/api/v1/tracking/key/rotate"),
-      await as("PATCH", "/api/v1/profiles/me", { full_name: "Ana María Pérez" }),
-      await as("POST", "/api/v1/auth/logout"),
+      await client.knowledge[":id"].$patch(
+        { param: { id }, json: { title: "Horario nuevo" } },
+        from,
+      ),
+      await client.knowledge[":id"].$delete({ param: { id } }, from),
+      await client.agents[":id"].$delete({ param: { id: agent.id } }, from),
+      await client.organizations[":id"].$patch(
+        { param: { id: owner.organization.id }, json: { city: "Sevilla" } },
+        from,
+      ),
+      await client.organizations.invitations.$post({ json: { email: "nuevo@example.com" } }, from),
+      await client.tracking.key.rotate.$post({}, from),
+      await client.profiles.me.$patch({ json: { full_name: "Ana María Pérez" } }, from),
+      await client.auth.logout.$post({}, from),
     ];
     expect(steps.map((res) => res.status)).toEqual([200, 200, 200, 200, 201, 200, 200, 200]);
 
@@ -72,24 +81,25 @@ describe("the audit trail records where a request came from (decision 0034)", ()
     const owner = await createOwner();
     const person = await registerUser();
     const ip = randomIp();
-    const invitation = await call("POST", "/api/v1/organizations/invitations", {
-      token: owner.token,
-      body: { email: person.email },
-    });
-    const token = new URL(invitation.body.data.url).searchParams.get("invitation");
-    const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
-      token: person.token,
-      body: { token },
-      headers: { "CF-Connecting-IP": ip },
-    });
+    const invitation = await answer(
+      api(owner.token).organizations.invitations.$post({ json: { email: person.email } }),
+    );
+    const token = new URL(invitation.body.data.url!).searchParams.get("invitation")!;
+    const joined = await answer(
+      api(person.token).organizations.invitations.accept.$post(
+        { json: { token } },
+        { headers: { "CF-Connecting-IP": ip } },
+      ),
+    );
     expect(joined.status).toBe(200);
 
     const founder = await registerUser();
-    const created = await call("POST", "/api/v1/organizations", {
-      token: founder.token,
-      body: { ...organizationFields, name: "Taller Norte" },
-      headers: { "CF-Connecting-IP": ip },
-    });
+    const created = await answer(
+      api(founder.token).organizations.$post(
+        { json: { ...organizationFields, name: "Taller Norte" } },
+        { headers: { "CF-Connecting-IP": ip } },
+      ),
+    );
     expect(created.status).toBe(201);
 
     expect(await auditedAddresses(person.user.id, owner.organization.id)).toMatchObject({

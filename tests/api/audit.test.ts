@@ -1,33 +1,29 @@
 import { describe, expect, it } from "vitest";
-import type { AuditLogEntry } from "../../worker/audit/contract";
 import { createAgent, createOwner, registerUser } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
-async function inviteAndJoin(owner: Owner, role: string) {
+async function inviteAndJoin(owner: Owner, role: "admin" | "agent") {
   const user = await registerUser({ full_name: "Luis Gómez" });
-  const invitation = await call("POST", "/api/v1/organizations/invitations", {
-    token: owner.token,
-    body: { email: user.email, role },
-    headers: { "CF-Connecting-IP": "203.0.113.7" },
-  });
-  const token = new URL(invitation.body.data.url).searchParams.get("invitation");
-  const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
-    token: user.token,
-    body: { token },
-  });
+  const invitation = await answer(
+    api(owner.token).organizations.invitations.$post(
+      { json: { email: user.email, role } },
+      { headers: { "CF-Connecting-IP": "203.0.113.7" } },
+    ),
+  );
+  const token = new URL(invitation.body.data.url!).searchParams.get("invitation")!;
+  const joined = await answer(
+    api(user.token).organizations.invitations.accept.$post({ json: { token } }),
+  );
   expect(joined.status).toBe(200);
   return user;
 }
 
-const auditLog = (token: string, query = "") =>
-  call<{ data: { entries: AuditLogEntry[]; has_more: boolean } }>(
-    "GET",
-    `/api/v1/organizations/audit-log${query}`,
-    { token },
-  );
+type AuditLogQuery = { limit?: string; before?: string };
+const auditLog = (token: string, query: AuditLogQuery = {}) =>
+  answer(api(token).organizations["audit-log"].$get({ query }));
 
 /** Stores `n` profile updates for the organization, one second apart, the newest last. */
 async function seedEntries(organizationId: string, n: number) {
@@ -49,14 +45,15 @@ describe("GET /organizations/audit-log", () => {
     const owner = await createOwner({ name: "Auditada" });
     const other = await createOwner({ name: "Ajena" });
     const member = await inviteAndJoin(owner, "agent");
-    await call("PATCH", `/api/v1/organizations/members/${member.user.id}`, {
-      token: owner.token,
-      body: { role: "admin" },
-    });
-    await call("POST", "/api/v1/organizations/invitations", {
-      token: other.token,
-      body: { email: "de-otra@example.com" },
-    });
+    await answer(
+      api(owner.token).organizations.members[":userId"].$patch({
+        param: { userId: member.user.id },
+        json: { role: "admin" },
+      }),
+    );
+    await answer(
+      api(other.token).organizations.invitations.$post({ json: { email: "de-otra@example.com" } }),
+    );
 
     const res = await auditLog(owner.token);
     expect(res.status).toBe(200);
@@ -93,9 +90,9 @@ describe("GET /organizations/audit-log", () => {
     const b = await createOwner({ name: "Curiosa" });
     // B names an agent after A's owner's user id, then deletes it: the entry's target is that name.
     const agent = await createAgent(b, { name: a.user.id });
-    expect((await call("DELETE", `/api/v1/agents/${agent.id}`, { token: b.token })).status).toBe(
-      200,
-    );
+    expect(
+      (await answer(api(b.token).agents[":id"].$delete({ param: { id: agent.id } }))).status,
+    ).toBe(200);
     const { entries } = (await auditLog(b.token)).body.data;
     const deletion = entries.find((e) => e.action === "agent.delete")!;
     expect(deletion.target).toBe(a.user.id);
@@ -121,14 +118,14 @@ describe("GET /organizations/audit-log", () => {
     await seedEntries(owner.organization.id, 5);
     // organization.create is the newest: it was stored now, the seeds in 2025.
     const seen: string[] = [];
-    let query = "?limit=2";
+    let query: AuditLogQuery = { limit: "2" };
     for (;;) {
       const res = await auditLog(owner.token, query);
       expect(res.status).toBe(200);
       const { entries, has_more } = res.body.data;
       seen.push(...entries.map((e) => e.target ?? e.action));
       if (!has_more) break;
-      query = `?limit=2&before=${entries.at(-1)!.id}`;
+      query = { limit: "2", before: entries.at(-1)!.id };
     }
     expect(seen).toEqual(["organization.create", "seed-4", "seed-3", "seed-2", "seed-1", "seed-0"]);
 
@@ -139,17 +136,23 @@ describe("GET /organizations/audit-log", () => {
   it("answers a bad query with the error envelope and never pages from another organization", async () => {
     const owner = await createOwner();
     const other = await createOwner();
-    for (const query of ["?limit=abc", "?limit=0", "?limit=51", "?limit=2.5", "?before=xyz"]) {
+    for (const query of [
+      { limit: "abc" },
+      { limit: "0" },
+      { limit: "51" },
+      { limit: "2.5" },
+      { before: "xyz" },
+    ]) {
       const res = await auditLog(owner.token, query);
-      expect(res.status, query).toBe(400);
-      expect(res.body, query).toMatchObject({
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body, JSON.stringify(query)).toMatchObject({
         error: "bad_request",
         message: expect.any(String),
         details: [expect.objectContaining({ path: expect.any(String) })],
       });
     }
     const foreign = (await auditLog(other.token)).body.data.entries[0]!.id;
-    const res = await auditLog(owner.token, `?before=${foreign}`);
+    const res = await auditLog(owner.token, { before: foreign });
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ error: "not_found", message: expect.any(String) });
   });

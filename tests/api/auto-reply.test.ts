@@ -7,7 +7,7 @@ import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, spendConversationAiCalls } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import {
@@ -65,10 +65,12 @@ describe("auto-reply", () => {
     // With an agent assigned, the next message is scheduled once, however many arrive.
     const agent = await createAgent(owner);
     const conversation = await conversationOf(owner.organization.id, from);
-    await call("PATCH", `/api/v1/conversations/${conversation.id}/assign`, {
-      token: owner.token,
-      body: { agent_id: agent.id },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].assign.$patch({
+        param: { id: conversation.id },
+        json: { agent_id: agent.id },
+      }),
+    );
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Seguís ahí?" })));
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola?" })));
     expect(await scheduledReplies(hub)).toEqual([`reply:${conversation.id}`]);
@@ -130,10 +132,9 @@ describe("auto-reply", () => {
     await vi.waitFor(async () => expect(await heldRequests("model", tag)).toBe(1), {
       timeout: 10_000,
     });
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: owner.token,
-      body: { password: owner.password },
-    });
+    const res = await answer(
+      api(owner.token).profiles.me.$delete({ json: { password: owner.password } }),
+    );
     expect(res.body.data).toEqual({ organization_deleted: true });
     await releaseHeld("model", tag);
     await running;
@@ -185,10 +186,12 @@ describe("auto-reply", () => {
     expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
 
     // A person gives it back: the AI answers again.
-    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-      body: { status: "assigned" },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].$patch({
+        param: { id: conversation.id },
+        json: { status: "assigned" },
+      }),
+    );
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "¿Seguís ahí?" })));
     await runDueReplies(hub);
     conversation = await conversationOf(owner.organization.id, from);
@@ -259,21 +262,27 @@ describe("auto-reply", () => {
     const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "uno" })));
     const conversation = await conversationOf(owner.organization.id, from);
-    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-      body: { status: "closed" },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].$patch({
+        param: { id: conversation.id },
+        json: { status: "closed" },
+      }),
+    );
     await runDueReplies(hub);
     expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
 
-    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-      body: { status: "assigned" },
-    });
-    await call("PATCH", `/api/v1/agents/${agent.id}`, {
-      token: owner.token,
-      body: { is_active: false },
-    });
+    await answer(
+      api(owner.token).conversations[":id"].$patch({
+        param: { id: conversation.id },
+        json: { status: "assigned" },
+      }),
+    );
+    await answer(
+      api(owner.token).agents[":id"].$patch({
+        param: { id: agent.id },
+        json: { is_active: false },
+      }),
+    );
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "dos" })));
     await runDueReplies(hub);
     expect(await botMessages(owner.organization.id, conversation.id)).toEqual([]);
@@ -301,10 +310,10 @@ describe("auto-reply", () => {
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     expect(conversation.ai_error).toBeNull();
 
-    const agents = await call("GET", "/api/v1/agents", { token: owner.token });
-    const usage = agents.body.data.find((a: { id: string }) => a.id === agent.id).usage;
+    const agents = await answer(api(owner.token).agents.$get());
+    const usage = agents.body.data.find((a) => a.id === agent.id)!.usage;
     expect(usage).toMatchObject({ calls: 2, failures: 1 });
-    expect(usage.prompt_tokens).toBeGreaterThan(0);
+    expect(usage!.prompt_tokens).toBeGreaterThan(0);
   });
 
   it("tries again after a failure that is not the model's, and says so on the conversation after the last try", async () => {
@@ -350,10 +359,12 @@ describe("auto-reply", () => {
 
   it("answers in the agent sandbox without WhatsApp", async () => {
     const { owner, agent } = await setup();
-    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: "Hola, ¿cuánto cuesta?" }] },
-    });
+    const res = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: "Hola, ¿cuánto cuesta?" }] },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       reply: "Respuesta de prueba (google/gemini-2.5-flash): Hola, ¿cuánto cuesta?",
@@ -361,10 +372,12 @@ describe("auto-reply", () => {
       lead: null,
       sources: [],
     });
-    const handoff = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: "Pásame con un humano" }] },
-    });
+    const handoff = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: "Pásame con un humano" }] },
+      }),
+    );
     expect(handoff.body.data.handoff).toEqual({ reason: expect.any(String) });
   });
 
@@ -377,10 +390,12 @@ describe("auto-reply", () => {
       status: 401,
       error: { message: "bad key" },
     });
-    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: question }] },
-    });
+    const res = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: question }] },
+      }),
+    );
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({
       error: "ai_error",

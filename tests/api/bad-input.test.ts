@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: malformed JSON, wrong types and oversized bodies.
 // Every route that reads input, fed what a careless or hostile client sends: malformed JSON,
 // wrong types, oversized strings and bodies, unknown enum values, bad paging and unicode edge
 // cases. Each is answered 400/413/422 with the error envelope (never 500), and nothing is stored.

@@ -10,7 +10,6 @@ import type { AudienceCriteria, broadcastInput } from "../../worker/broadcasts/c
 import { api, answer } from "../support/api";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { connectWhatsapp } from "../support/db";
-import { call } from "../support/http";
 import { orgSql, orgSqlBatch, withOrgDb } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
@@ -290,10 +289,11 @@ describe("creating, reading, editing and deleting", () => {
       [{ send_at: "mañana" }, "send_at"],
     ];
     for (const [body, path] of cases) {
-      const res = await call("POST", "/api/v1/broadcasts", {
-        token: owner.token,
-        body: { name: "Promo", template: marketing, ...body },
-      });
+      const res = await answer(
+        api(owner.token).broadcasts.$post({
+          json: { name: "Promo", template: marketing, ...body },
+        }),
+      );
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error).toBe("validation_error");
       expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
@@ -301,10 +301,9 @@ describe("creating, reading, editing and deleting", () => {
     const past = await create(owner.token, { send_at: ago(60_000) });
     expect(past.status).toBe(422);
     expect(past.body.message).toBe("La fecha de envío debe ser futura.");
-    const emptyPatch = await call("PATCH", `/api/v1/broadcasts/${crypto.randomUUID()}`, {
-      token: owner.token,
-      body: {},
-    });
+    const emptyPatch = await answer(
+      api(owner.token).broadcasts[":id"].$patch({ param: { id: crypto.randomUUID() }, json: {} }),
+    );
     expect(emptyPatch.status).toBe(422);
     expect(await orgSql(orgId, "SELECT id FROM broadcasts")).toEqual([]);
   });
@@ -403,14 +402,16 @@ describe("the audience", () => {
       api(owner.token).labels.$post({ json: { name: "Frío", color: "#2563eb" } }),
     );
     for (const [id, labelIds] of [
-      [lead, [labelId]],
-      [oldLead, [other.body.data.id]],
-      [bsuidOnly, [labelId, other.body.data.id]],
+      [lead!, [labelId]],
+      [oldLead!, [other.body.data.id]],
+      [bsuidOnly!, [labelId, other.body.data.id]],
     ] as const) {
-      const put = await call("PUT", `/api/v1/conversations/${id}/labels`, {
-        token: owner.token,
-        body: { label_ids: labelIds },
-      });
+      const put = await answer(
+        api(owner.token).conversations[":id"].labels.$put({
+          param: { id },
+          json: { label_ids: [...labelIds] },
+        }),
+      );
       expect(put.status).toBe(200);
     }
     const tenDaysAgo = ago(10 * 24 * HOUR_MS);

@@ -1,28 +1,46 @@
+// Hand-built requests here are the subject: bodies invalid on purpose.
 // Conversions API: what reaches Meta, field by field, through the local Graph fake.
 import { eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { conversions } from "../../worker/db/store-schema";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";
-import { PUBLIC_KEY_EVENTS } from "../../worker/tracking/contract";
+import {
+  PUBLIC_KEY_EVENTS,
+  type Conversion,
+  type RecordedConversion,
+} from "../../worker/tracking/contract";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";
 import { messageFromAd, settledConversion } from "../support/ads";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { withOrgDb, withStoreDeps } from "../support/org-data";
 import { customerPhone, failNext, graphRequests } from "../support/webhooks";
 
 const F = GRAPH_FIXTURES;
+
+/**
+ * A member's recorded conversion. The route's type names only what the page's public key is
+ * answered (id and event): the member's whole conversion is a subtype of it, so the union of
+ * the two answers reduces to the smaller one.
+ */
+const asMember = (data: RecordedConversion) => data as Conversion;
+type ConversionInput = InferRequestType<
+  ReturnType<typeof api>["tracking"]["conversions"]["$post"]
+>["json"];
 const BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1";
 
 async function ownerWithPixel() {
   const owner = await createOwner();
-  const pixel = await call("POST", "/api/v1/meta-config", {
-    token: owner.token,
-    body: { pixel_id: F.pixelId, access_token: "test-access-token" },
-  });
+  const pixel = await answer(
+    api(owner.token)["meta-config"].$post({
+      json: { pixel_id: F.pixelId, access_token: "test-access-token" },
+    }),
+  );
   expect(pixel.status).toBe(201);
   return owner;
 }
@@ -42,18 +60,24 @@ const sendDueConversionsNow = (organizationId: string, at?: Date) =>
   withStoreDeps(organizationId, (storeDeps) => sendDueConversions(storeDeps, organizationId, at));
 
 async function landingSession(key: string, params: Record<string, string>) {
-  const response = await call("POST", "/api/v1/tracking/sessions", {
-    headers: {
-      "X-Tracking-Key": key,
-      "User-Agent": BROWSER,
-      "CF-Connecting-IP": "203.0.113.7",
-    },
-    body: {
-      tracking_params: params,
-      user_agent: BROWSER,
-      landing_page: "https://clinica.example/ortodoncia?fbclid=IwAR1",
-    },
-  });
+  const response = await answer(
+    api().tracking.sessions.$post(
+      {
+        json: {
+          tracking_params: params,
+          user_agent: BROWSER,
+          landing_page: "https://clinica.example/ortodoncia?fbclid=IwAR1",
+        },
+      },
+      {
+        headers: {
+          "X-Tracking-Key": key,
+          "User-Agent": BROWSER,
+          "CF-Connecting-IP": "203.0.113.7",
+        },
+      },
+    ),
+  );
   expect(response.status).toBe(201);
   return response.body.data;
 }
@@ -62,18 +86,21 @@ describe("Conversions API, web events", () => {
   it("sends a lead to the pixel with hashed phone, fbc, browser, page, value and dedup id", async () => {
     const owner = await ownerWithPixel();
     const session = await landingSession(owner.organization.tracking_key, { fbclid: "IwAR1xyz" });
-    const recorded = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      headers: { "User-Agent": BROWSER },
-      body: {
-        event_name: "lead",
-        phone_number: "+34 600 111 222",
-        tracking_session_id: session.id,
-        conversion_value: 30,
-      },
-    });
+    const recorded = await answer(
+      api(owner.token).tracking.conversions.$post(
+        {
+          json: {
+            event_name: "lead",
+            phone_number: "+34 600 111 222",
+            tracking_session_id: session.id,
+            conversion_value: 30,
+          },
+        },
+        { headers: { "User-Agent": BROWSER } },
+      ),
+    );
     expect(recorded.status).toBe(201);
-    expect(recorded.body.data.capi_status).toBe("pending");
+    expect(asMember(recorded.body.data).capi_status).toBe("pending");
 
     const row = await settledConversion(owner.organization.id, recorded.body.data.id);
     expect(row.capiStatus).toBe("sent");
@@ -88,7 +115,7 @@ describe("Conversions API, web events", () => {
       event_name: "Lead",
       event_time: Math.floor(Date.parse(row.eventTime) / 1000),
       event_id: row.eventId,
-      action_source: "website",
+      action_source: "website" as const,
       event_source_url: "https://clinica.example/ortodoncia?fbclid=IwAR1",
       user_data: {
         client_user_agent: BROWSER,
@@ -100,7 +127,7 @@ describe("Conversions API, web events", () => {
       custom_data: { value: 30, currency: "EUR" },
     });
     // The console reads the result on the conversion.
-    const list = await call("GET", "/api/v1/tracking/conversions", { token: owner.token });
+    const list = await answer(api(owner.token).tracking.conversions.$get({ query: {} }));
     expect(list.body.data.conversions[0]).toMatchObject({
       capi_status: "sent",
       event_id: row.eventId,
@@ -118,21 +145,18 @@ describe("Conversions API, web events", () => {
 
   it("maps purchase and contact, carries the test event code and the currency given", async () => {
     const owner = await ownerWithPixel();
-    const code = await call("POST", "/api/v1/meta-config/generate-test-code", {
-      token: owner.token,
-    });
+    const code = await answer(api(owner.token)["meta-config"]["generate-test-code"].$post());
     const testEventCode = code.body.data.test_event_code;
     const headers = { "User-Agent": BROWSER, Referer: "https://clinica.example/gracias" };
-    const purchase = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      headers,
-      body: { event_name: "purchase", conversion_value: 120.5, currency: "USD" },
-    });
-    const contact = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      headers,
-      body: { event_name: "contact" },
-    });
+    const purchase = await answer(
+      api(owner.token).tracking.conversions.$post(
+        { json: { event_name: "purchase", conversion_value: 120.5, currency: "USD" } },
+        { headers },
+      ),
+    );
+    const contact = await answer(
+      api(owner.token).tracking.conversions.$post({ json: { event_name: "contact" } }, { headers }),
+    );
     const [p, c] = [
       await settledConversion(owner.organization.id, purchase.body.data.id),
       await settledConversion(owner.organization.id, contact.body.data.id),
@@ -152,28 +176,27 @@ describe("Conversions API, web events", () => {
 
   it("keeps the analytics-only events and organizations without a pixel away from Meta", async () => {
     const withPixel = await ownerWithPixel();
-    const click = await call("POST", "/api/v1/tracking/conversions", {
-      token: withPixel.token,
-      body: { event_name: "whatsapp_click" },
-    });
-    expect(click.body.data.capi_status).toBe("not_sent");
+    const click = await answer(
+      api(withPixel.token).tracking.conversions.$post({ json: { event_name: "whatsapp_click" } }),
+    );
+    expect(asMember(click.body.data).capi_status).toBe("not_sent");
 
     const withoutPixel = await createOwner();
-    const lead = await call("POST", "/api/v1/tracking/conversions", {
-      token: withoutPixel.token,
-      body: { event_name: "lead" },
-    });
-    expect(lead.body.data.capi_status).toBe("not_sent");
-    expect(await sentEvent(lead.body.data.event_id)).toBeNull();
+    const lead = await answer(
+      api(withoutPixel.token).tracking.conversions.$post({ json: { event_name: "lead" } }),
+    );
+    expect(asMember(lead.body.data).capi_status).toBe("not_sent");
+    expect(await sentEvent(asMember(lead.body.data).event_id)).toBeNull();
   });
 
   it("sets aside an event Meta would refuse instead of failing the batch", async () => {
     const owner = await ownerWithPixel();
-    const purchase = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      headers: { Referer: "https://a.example/" },
-      body: { event_name: "purchase" },
-    });
+    const purchase = await answer(
+      api(owner.token).tracking.conversions.$post(
+        { json: { event_name: "purchase" } },
+        { headers: { Referer: "https://a.example/" } },
+      ),
+    );
     const row = await settledConversion(owner.organization.id, purchase.body.data.id);
     expect(row.capiStatus).toBe("failed");
     expect(row.capiNextAttemptAt).toBeNull();
@@ -188,15 +211,18 @@ describe("Conversions API, web events", () => {
       status: 500,
       error: { message: "An unknown error occurred", code: 1, type: "OAuthException" },
     });
-    const lead = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      headers: {
-        "User-Agent": BROWSER,
-        Referer: "https://clinica.example/",
-        "CF-Connecting-IP": randomIp(),
-      },
-      body: { event_name: "lead" },
-    });
+    const lead = await answer(
+      api(owner.token).tracking.conversions.$post(
+        { json: { event_name: "lead" } },
+        {
+          headers: {
+            "User-Agent": BROWSER,
+            Referer: "https://clinica.example/",
+            "CF-Connecting-IP": randomIp(),
+          },
+        },
+      ),
+    );
     const failed = await settledConversion(owner.organization.id, lead.body.data.id);
     expect(failed.capiStatus).toBe("failed");
     expect(failed.capiAttempts).toBe(1);
@@ -244,10 +270,11 @@ describe("Conversions API, click-to-WhatsApp", () => {
     const owner = await createOwner();
     const { connection, from } = await adCustomer(owner, "ARAkCTWA42");
     const record = () =>
-      call("POST", "/api/v1/tracking/conversions", {
-        token: owner.token,
-        body: { event_name: "lead", phone_number: from, conversion_value: 10 },
-      });
+      answer(
+        api(owner.token).tracking.conversions.$post({
+          json: { event_name: "lead", phone_number: from, conversion_value: 10 },
+        }),
+      );
     const first = await settledConversion(owner.organization.id, (await record()).body.data.id);
     expect(first.capiStatus).toBe("sent");
     const sent = await sentEvent(first.eventId);
@@ -268,7 +295,7 @@ describe("Conversions API, click-to-WhatsApp", () => {
     expect(stored?.datasetId).toBe(F.datasetId);
 
     // The same lead for the same click again: stored for analytics, not sent twice.
-    const second = (await record()).body.data;
+    const second = asMember((await record()).body.data);
     expect(second.capi_status).toBe("not_sent");
     expect(second.capi_result).toEqual({
       error: "Este evento ya se envió a Meta para este clic del anuncio.",
@@ -279,19 +306,21 @@ describe("Conversions API, click-to-WhatsApp", () => {
   it("keeps a contact from an ad click for analytics and never sends it to the dataset", async () => {
     const owner = await createOwner();
     const { from } = await adCustomer(owner, "ARAkCTWA51");
-    const contact = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "contact", phone_number: from },
-    });
+    const contact = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "contact", phone_number: from },
+      }),
+    );
     expect(contact.status).toBe(201);
-    expect(contact.body.data.capi_status).toBe("not_sent");
-    expect(await sentEvent(contact.body.data.event_id)).toBeNull();
+    expect(asMember(contact.body.data).capi_status).toBe("not_sent");
+    expect(await sentEvent(asMember(contact.body.data).event_id)).toBeNull();
 
     // A lead of the same click, sent alone, is received: no other name sank the request.
-    const lead = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "lead", phone_number: from },
-    });
+    const lead = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "lead", phone_number: from },
+      }),
+    );
     const sent = await settledConversion(owner.organization.id, lead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event.event_name).toBe("LeadSubmitted");
@@ -300,10 +329,11 @@ describe("Conversions API, click-to-WhatsApp", () => {
   it("sets aside a legacy contact queued for the dataset instead of sinking the batch", async () => {
     const owner = await createOwner();
     const { from } = await adCustomer(owner, "ARAkCTWA52");
-    const lead = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "lead", phone_number: from },
-    });
+    const lead = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "lead", phone_number: from },
+      }),
+    );
     await settledConversion(owner.organization.id, lead.body.data.id);
     // A contact queued for the click by the code before Meta's rule was known.
     const [legacy] = await withOrgDb(owner.organization.id, (orgDb) =>
@@ -320,10 +350,11 @@ describe("Conversions API, click-to-WhatsApp", () => {
         })
         .returning(),
     );
-    const purchase = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "purchase", phone_number: from, conversion_value: 80 },
-    });
+    const purchase = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "purchase", phone_number: from, conversion_value: 80 },
+      }),
+    );
     const bought = await settledConversion(owner.organization.id, purchase.body.data.id);
     expect(bought.capiStatus).toBe("sent");
     const setAside = await settledConversion(owner.organization.id, legacy!.id);
@@ -336,11 +367,13 @@ describe("Conversions API, click-to-WhatsApp", () => {
 });
 
 describe("the public tracking key and a customer's phone", () => {
-  const byKey = (key: string, body: Record<string, unknown>) =>
-    call("POST", "/api/v1/tracking/conversions", {
-      headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() },
-      body,
-    });
+  const byKey = (key: string, body: ConversionInput) =>
+    answer(
+      api().tracking.conversions.$post(
+        { json: body },
+        { headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() } },
+      ),
+    );
 
   it("cannot use up an ad click's one send: a member's lead still reaches the dataset", async () => {
     const owner = await createOwner();
@@ -368,10 +401,11 @@ describe("the public tracking key and a customer's phone", () => {
       });
     }
 
-    const memberLead = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "lead", phone_number: from, conversion_value: 25 },
-    });
+    const memberLead = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: { event_name: "lead", phone_number: from, conversion_value: 25 },
+      }),
+    );
     const sent = await settledConversion(owner.organization.id, memberLead.body.data.id);
     expect(sent.capiStatus).toBe("sent");
     expect((await sentEvent(sent.eventId))?.event).toMatchObject({
@@ -387,7 +421,7 @@ describe("the public tracking key and a customer's phone", () => {
     const key = owner.organization.tracking_key;
 
     /** Everything the page can see of the answer, with the new row's id as a placeholder. */
-    const seen = async (event_name: string, phone_number: string) => {
+    const seen = async (event_name: ConversionInput["event_name"], phone_number: string) => {
       const response = await byKey(key, { event_name, phone_number });
       return {
         status: response.status,
@@ -414,7 +448,7 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
     event_name: "Lead",
     event_time: Math.floor(Date.now() / 1000),
     event_id: crypto.randomUUID(),
-    action_source: "website",
+    action_source: "website" as const,
     event_source_url: "https://clinica.example/",
     user_data: { client_user_agent: BROWSER },
   });
@@ -422,10 +456,11 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
   it("forwards the caller's events and answers events_received", async () => {
     const owner = await createOwner();
     const events = [event(), event()];
-    const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
-      token: owner.token,
-      body: { pixel_id: F.pixelId, access_token: "test-access-token", events },
-    });
+    const response = await answer(
+      api(owner.token).tracking["facebook-conversions"].$post({
+        json: { pixel_id: F.pixelId, access_token: "test-access-token", events },
+      }),
+    );
     expect(response.status).toBe(200);
     expect(response.body.data.events_received).toBe(2);
     expect((await sentEvent(events[1]!.event_id))?.event).toEqual(events[1]);
@@ -445,6 +480,7 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
       events: [event()],
       ...change,
     };
+    // Invalid on purpose: a body the typed client would not let through.
     const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
       token: owner.token,
       body,
@@ -455,25 +491,28 @@ describe("POST /tracking/facebook-conversions and /meta-config/test-conversions"
 
   it("answers Meta's refusal as a Spanish error", async () => {
     const owner = await createOwner();
-    const response = await call("POST", "/api/v1/tracking/facebook-conversions", {
-      token: owner.token,
-      body: { pixel_id: F.pixelId, access_token: "token-caducado", events: [event()] },
-    });
+    const response = await answer(
+      api(owner.token).tracking["facebook-conversions"].$post({
+        json: { pixel_id: F.pixelId, access_token: "token-caducado", events: [event()] },
+      }),
+    );
     expect(response.status).toBe(422);
     expect(response.body.message).toMatch(/token de acceso de Meta/);
   });
 
   it("sends a test Lead with a generated test event code", async () => {
     const owner = await ownerWithPixel();
-    const response = await call("POST", "/api/v1/meta-config/test-conversions", {
-      token: owner.token,
-      headers: { "User-Agent": BROWSER },
-    });
+    const response = await answer(
+      api(owner.token)["meta-config"]["test-conversions"].$post(
+        {},
+        { headers: { "User-Agent": BROWSER } },
+      ),
+    );
     expect(response.status).toBe(200);
     const result = response.body.data;
     expect(result).toMatchObject({ success: true, events_received: 1 });
     expect(result.test_event_code).toMatch(/^TEST\d+$/);
-    const config = await call("GET", "/api/v1/meta-config", { token: owner.token });
+    const config = await answer(api(owner.token)["meta-config"].$get());
     expect(config.body.data.test_event_code).toBe(result.test_event_code);
     const requests = await graphRequests(`/${F.pixelId}/events`);
     expect(requests.some((r) => r.body.test_event_code === result.test_event_code)).toBe(true);
@@ -505,10 +544,11 @@ const conversionsDueForRetry = (organizationId: string, ids: string[]) =>
 describe("a retry of many conversions at once", () => {
   it("sends and settles 120 due in one claim", async () => {
     const owner = await createOwner();
-    const pixel = await call("POST", "/api/v1/meta-config", {
-      token: owner.token,
-      body: { pixel_id: F.pixelId, access_token: "test-access-token" },
-    });
+    const pixel = await answer(
+      api(owner.token)["meta-config"].$post({
+        json: { pixel_id: F.pixelId, access_token: "test-access-token" },
+      }),
+    );
     expect(pixel.status).toBe(201);
     const organizationId = owner.organization.id;
     const ids = Array.from({ length: 120 }, () => crypto.randomUUID());

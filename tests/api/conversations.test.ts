@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: raw bad queries and bodies invalid on purpose.
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { createAgent, createConversation, createOwner, registerUser } from "../support/factories";

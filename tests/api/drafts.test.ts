@@ -6,7 +6,7 @@ import { COSTLY_WRITES } from "../../worker/http/write-limits";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
@@ -48,7 +48,7 @@ async function customerWrites(
 }
 
 const getConversation = async (token: string, id: string) =>
-  (await call("GET", `/api/v1/conversations/${id}`, { token })).body.data;
+  (await answer(api(token).conversations[":id"].$get({ param: { id } }))).body.data;
 
 describe("draft mode", () => {
   it("prepares the answer, publishes it, and sends nothing to WhatsApp (not even typing)", async () => {
@@ -87,14 +87,15 @@ describe("draft mode", () => {
     await runDueReplies(org.hub);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).not.toBeNull();
 
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: org.owner.token,
-      body: {
-        conversation_id: conversationId,
-        content: "Son 40 €. ¿Te va el lunes?",
-        from_draft: true,
-      },
-    });
+    const sent = await answer(
+      api(org.owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: conversationId,
+          content: "Son 40 €. ¿Te va el lunes?",
+          from_draft: true,
+        },
+      }),
+    );
     expect(sent.status).toBe(201);
     expect(sent.body.data).toMatchObject({
       content: "Son 40 €. ¿Te va el lunes?",
@@ -110,10 +111,11 @@ describe("draft mode", () => {
     expect(texts.map((r) => r.body.text.body)).toEqual(["Son 40 €. ¿Te va el lunes?"]);
 
     // A person's own words are not noted as suggested.
-    const own = await call("POST", "/api/v1/conversations/messages", {
-      token: org.owner.token,
-      body: { conversation_id: conversationId, content: "Te esperamos." },
-    });
+    const own = await answer(
+      api(org.owner.token).conversations.messages.$post({
+        json: { conversation_id: conversationId, content: "Te esperamos." },
+      }),
+    );
     expect(own.body.data.suggested_by_ai).toBe(false);
   });
 
@@ -121,10 +123,11 @@ describe("draft mode", () => {
     const org = await setup("draft");
     const conversationId = await customerWrites(org, customerPhone(), "¿Tenéis cita mañana?");
     await runDueReplies(org.hub);
-    await call("POST", "/api/v1/conversations/messages", {
-      token: org.owner.token,
-      body: { conversation_id: conversationId, content: "Sí, a las 10." },
-    });
+    await answer(
+      api(org.owner.token).conversations.messages.$post({
+        json: { conversation_id: conversationId, content: "Sí, a las 10." },
+      }),
+    );
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
   });
 
@@ -133,7 +136,7 @@ describe("draft mode", () => {
     const from = customerPhone();
     const conversationId = await customerWrites(org, from, "Primera pregunta");
     await runDueReplies(org.hub);
-    expect((await getConversation(org.owner.token, conversationId)).ai_draft.content).toBe(
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft!.content).toBe(
       fakeAnswer("Primera pregunta"),
     );
 
@@ -145,7 +148,7 @@ describe("draft mode", () => {
     expect(arrived.data.conversation.ai_draft).toBeNull();
 
     await runDueReplies(org.hub);
-    expect((await getConversation(org.owner.token, conversationId)).ai_draft.content).toBe(
+    expect((await getConversation(org.owner.token, conversationId)).ai_draft!.content).toBe(
       fakeAnswer("Segunda pregunta"),
     );
   });
@@ -193,14 +196,15 @@ describe("draft mode", () => {
   it("refuses from_draft with a template", async () => {
     const org = await setup("draft");
     const conversationId = await customerWrites(org, customerPhone(), "Hola");
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: org.owner.token,
-      body: {
-        conversation_id: conversationId,
-        template: { name: "hello_world", language: "es" },
-        from_draft: true,
-      },
-    });
+    const res = await answer(
+      api(org.owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: conversationId,
+          template: { name: "hello_world", language: "es" },
+          from_draft: true,
+        },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.details).toEqual([{ path: "from_draft", message: expect.any(String) }]);
   });
@@ -218,9 +222,9 @@ describe("Sugerir respuesta", () => {
     await openWindow(org.owner.organization.id, conversation.id);
     const socket = await connect(org.owner.token);
 
-    const res = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
-      token: org.owner.token,
-    });
+    const res = await answer(
+      api(org.owner.token).conversations[":id"].draft.$post({ param: { id: conversation.id } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.draft).toMatchObject({
       content: fakeAnswer("¿Hacéis ortodoncia?"),
@@ -237,10 +241,11 @@ describe("Sugerir respuesta", () => {
 
   it("reads the business's knowledge like an answer on WhatsApp, and names its sources", async () => {
     const org = await setup("draft");
-    const entry = await call("POST", "/api/v1/knowledge", {
-      token: org.owner.token,
-      body: { title: "Ortodoncia invisible", content: "La ortodoncia invisible cuesta 2.400 €." },
-    });
+    const entry = await answer(
+      api(org.owner.token).knowledge.$post({
+        json: { title: "Ortodoncia invisible", content: "La ortodoncia invisible cuesta 2.400 €." },
+      }),
+    );
     expect(entry.status).toBe(201);
     const conversationId = await customerWrites(
       org,
@@ -248,12 +253,12 @@ describe("Sugerir respuesta", () => {
       "¿Hacéis ortodoncia invisible?",
     );
     await runDueReplies(org.hub);
-    const automatic = (await getConversation(org.owner.token, conversationId)).ai_draft;
+    const automatic = (await getConversation(org.owner.token, conversationId)).ai_draft!;
     expect(automatic.sources).toEqual([{ id: entry.body.data.id, title: "Ortodoncia invisible" }]);
 
-    const onDemand = await call("POST", `/api/v1/conversations/${conversationId}/draft`, {
-      token: org.owner.token,
-    });
+    const onDemand = await answer(
+      api(org.owner.token).conversations[":id"].draft.$post({ param: { id: conversationId } }),
+    );
     expect(onDemand.status).toBe(200);
     expect(onDemand.body.data.draft.sources).toEqual(automatic.sources);
     const prompts = (await modelRequests()).filter((r) =>
@@ -270,26 +275,26 @@ describe("Sugerir respuesta", () => {
     const other = await createAgent(org.owner, { name: "Lucía", mode: "off" });
     const conversation = await createConversation(org.owner, { agent_id: other.id });
     await seedMessage(org.owner.organization.id, conversation.id, { content: "Hola" });
-    const res = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
-      token: org.owner.token,
-    });
+    const res = await answer(
+      api(org.owner.token).conversations[":id"].draft.$post({ param: { id: conversation.id } }),
+    );
     expect(res.body.data.draft.agent_id).toBe(other.id);
   });
 
   it("says plainly when no agent can draft, or the customer has not written", async () => {
     const owner = await createOwner();
     const conversation = await createConversation(owner);
-    const noAgent = await call("POST", `/api/v1/conversations/${conversation.id}/draft`, {
-      token: owner.token,
-    });
+    const noAgent = await answer(
+      api(owner.token).conversations[":id"].draft.$post({ param: { id: conversation.id } }),
+    );
     expect(noAgent.status).toBe(422);
     expect(noAgent.body.error).toBe("no_agent");
 
     const agent = await createAgent(owner);
     const silent = await createConversation(owner, { agent_id: agent.id });
-    const nothing = await call("POST", `/api/v1/conversations/${silent.id}/draft`, {
-      token: owner.token,
-    });
+    const nothing = await answer(
+      api(owner.token).conversations[":id"].draft.$post({ param: { id: silent.id } }),
+    );
     expect(nothing.status).toBe(422);
     expect(nothing.body.error).toBe("nothing_to_answer");
   });
@@ -300,9 +305,9 @@ describe("Sugerir respuesta", () => {
     await runDueReplies(org.hub);
     const socket = await connect(org.owner.token);
 
-    const res = await call("DELETE", `/api/v1/conversations/${conversationId}/draft`, {
-      token: org.owner.token,
-    });
+    const res = await answer(
+      api(org.owner.token).conversations[":id"].draft.$delete({ param: { id: conversationId } }),
+    );
     expect(res.status).toBe(200);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).toBeNull();
     const event = await socket.receive((e) => e.type === "conversation_update");
@@ -314,16 +319,18 @@ describe("Sugerir respuesta", () => {
     const conversationId = await customerWrites(org, customerPhone(), "Hola");
     await runDueReplies(org.hub);
     const stranger = await createOwner();
-    for (const method of ["POST", "DELETE"] as const) {
-      const res = await call(method, `/api/v1/conversations/${conversationId}/draft`, {
-        token: stranger.token,
-      });
-      expect(res.status).toBe(404);
+    const draft = api(stranger.token).conversations[":id"].draft;
+    for (const [method, res] of [
+      ["POST", await draft.$post({ param: { id: conversationId } })],
+      ["DELETE", await draft.$delete({ param: { id: conversationId } })],
+    ] as const) {
+      expect(res.status, method).toBe(404);
     }
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: stranger.token,
-      body: { conversation_id: conversationId, content: "Hola", from_draft: true },
-    });
+    const sent = await answer(
+      api(stranger.token).conversations.messages.$post({
+        json: { conversation_id: conversationId, content: "Hola", from_draft: true },
+      }),
+    );
     expect(sent.status).toBe(404);
     expect((await getConversation(org.owner.token, conversationId)).ai_draft).not.toBeNull();
   });
@@ -331,7 +338,9 @@ describe("Sugerir respuesta", () => {
   it("is limited per member like the sandbox (429 with Retry-After)", async () => {
     const owner = await createOwner();
     const ask = () =>
-      call("POST", `/api/v1/conversations/${crypto.randomUUID()}/draft`, { token: owner.token });
+      answer(
+        api(owner.token).conversations[":id"].draft.$post({ param: { id: crypto.randomUUID() } }),
+      );
     for (let i = 0; i < COSTLY_WRITES.model.max; i++) expect((await ask()).status).toBe(404);
     const refused = await ask();
     expect(refused.status).toBe(429);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { inboundMessage, delivery } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner, organizationFields, registerUser } from "../support/factories";
-import { call, type ApiResponse } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
@@ -45,7 +45,7 @@ afterEach(async () => {
   refusingIn = null;
 });
 
-function expectGenericFailure(res: ApiResponse) {
+function expectGenericFailure(res: { status: number; body: unknown }) {
   expect(res.status).toBe(500);
   expect(res.body).toEqual({
     error: "internal_error",
@@ -58,30 +58,27 @@ describe("a write the database refuses", () => {
   it("is a generic 500 on a route that creates (an agent)", async () => {
     const owner = await createOwner();
     await refuseWrites("agents", "INSERT", owner.organization.id);
-    const res = await call("POST", "/api/v1/agents", {
-      token: owner.token,
-      body: { name: "Sofía", system_prompt: "Eres la asistente." },
-    });
+    const res = await answer(
+      api(owner.token).agents.$post({
+        json: { name: "Sofía", system_prompt: "Eres la asistente." },
+      }),
+    );
     expectGenericFailure(res);
   });
 
   it("is a generic 500 on a route that changes (the profile)", async () => {
     const user = await registerUser();
     await refuseWrites("users", "UPDATE");
-    const res = await call("PATCH", "/api/v1/profiles/me", {
-      token: user.token,
-      body: { full_name: "Otro Nombre" },
-    });
+    const res = await answer(
+      api(user.token).profiles.me.$patch({ json: { full_name: "Otro Nombre" } }),
+    );
     expectGenericFailure(res);
   });
 
   it("is a generic 500 on a route that writes in one batch (an organization)", async () => {
     const user = await registerUser();
     await refuseWrites("organizations", "INSERT");
-    const res = await call("POST", "/api/v1/organizations", {
-      token: user.token,
-      body: organizationFields,
-    });
+    const res = await answer(api(user.token).organizations.$post({ json: organizationFields }));
     expectGenericFailure(res);
   });
 

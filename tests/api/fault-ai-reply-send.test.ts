@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { botMessages, runDueReplies } from "../support/replies";
 import {
   customerPhone,
@@ -38,8 +38,8 @@ describe("Meta down when the AI replies", () => {
     await runDueReplies(hub);
 
     const conversation = (
-      await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token })
-    ).body.data.conversations[0];
+      await answer(api(owner.token).conversations.$get({ query: { search: from } }))
+    ).body.data.conversations[0]!;
     const [failed] = await botMessages(owner.organization.id, conversation.id);
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     expect(failed).toMatchObject({
@@ -47,9 +47,12 @@ describe("Meta down when the AI replies", () => {
       error: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
     });
     // The conversation shows it, with the rest of the messages.
-    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
+    const page = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
     expect(page.body.data.messages.at(-1)).toMatchObject({
       id: failed!.id,
       sender_type: "bot",
@@ -64,10 +67,10 @@ describe("Meta down when the AI replies", () => {
     const asked = (await modelRequests()).filter((r) => JSON.stringify(r.body).includes(question));
     expect(asked).toHaveLength(1);
 
-    const retried = await call(
-      "POST",
-      `/api/v1/conversations/${conversation.id}/messages/${failed!.id}/retry`,
-      { token: owner.token },
+    const retried = await answer(
+      api(owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+        param: { id: conversation.id, messageId: failed!.id },
+      }),
     );
     expect(retried.status).toBe(200);
     expect(retried.body.data).toMatchObject({ id: failed!.id, sender_type: "bot", status: "sent" });

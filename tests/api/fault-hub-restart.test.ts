@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { connect, tick } from "../support/sockets";
 import { customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
@@ -41,11 +41,14 @@ describe("the organization's hub restarts", () => {
     );
 
     // What the console fetches after reconnecting: every message once, in order.
-    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
-    const conversation = list.body.data.conversations[0];
-    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
+    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+    const conversation = list.body.data.conversations[0]!;
+    const page = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
     expect(page.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
       "Antes del reinicio",
       "Durante el corte",

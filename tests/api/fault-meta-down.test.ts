@@ -7,7 +7,7 @@ import { GraphError } from "../../worker/meta/errors";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
 import { failNext, graphRequests } from "../support/webhooks";
@@ -36,15 +36,18 @@ const metaDown = (s: Setup, text: string) =>
   });
 
 const send = (s: Setup, content: string) =>
-  call("POST", "/api/v1/conversations/messages", {
-    token: s.owner.token,
-    body: { conversation_id: s.conversation.id, content },
-  });
+  answer(
+    api(s.owner.token).conversations.messages.$post({
+      json: { conversation_id: s.conversation.id, content },
+    }),
+  );
 
 const retry = (s: Setup, messageId: string, token = s.owner.token) =>
-  call("POST", `/api/v1/conversations/${s.conversation.id}/messages/${messageId}/retry`, {
-    token,
-  });
+  answer(
+    api(token).conversations[":id"].messages[":messageId"].retry.$post({
+      param: { id: s.conversation.id, messageId },
+    }),
+  );
 
 /** The messages stored in the setup's conversation. */
 function storedMessages(s: Setup) {
@@ -167,16 +170,17 @@ describe("Meta down when a person sends", () => {
     const owner = await createOwner();
     const conversation = await createConversation(owner);
     await openWindow(owner.organization.id, conversation.id);
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "Te llamo mañana" },
-    });
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Te llamo mañana" },
+      }),
+    );
     expect(sent.body.data.error).toMatch(/WhatsApp no está conectado/);
     await connectWhatsapp(owner.organization.id);
-    const retried = await call(
-      "POST",
-      `/api/v1/conversations/${conversation.id}/messages/${sent.body.data.id}/retry`,
-      { token: owner.token },
+    const retried = await answer(
+      api(owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+        param: { id: conversation.id, messageId: sent.body.data.id },
+      }),
     );
     expect(retried.body.data).toMatchObject({ id: sent.body.data.id, status: "sent" });
   });
@@ -227,9 +231,11 @@ describe("what Reintentar refuses", () => {
     expect((await retry(s, failed.body.data.id, stranger.token)).status).toBe(404);
     expect(
       (
-        await call("POST", `/api/v1/conversations/${s.conversation.id}/messages/nada/retry`, {
-          token: s.owner.token,
-        })
+        await answer(
+          api(s.owner.token).conversations[":id"].messages[":messageId"].retry.$post({
+            param: { id: s.conversation.id, messageId: "nada" },
+          }),
+        )
       ).status,
     ).toBe(404);
 
@@ -247,13 +253,14 @@ describe("what Reintentar refuses", () => {
     const failedText = await send(s, text);
     const name = `Ana ${crypto.randomUUID().slice(0, 8)}`;
     await metaDown(s, name);
-    const failedTemplate = await call("POST", "/api/v1/conversations/messages", {
-      token: s.owner.token,
-      body: {
-        conversation_id: s.conversation.id,
-        template: { name: "seguimiento_cita", language: "es", parameters: [name] },
-      },
-    });
+    const failedTemplate = await answer(
+      api(s.owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: s.conversation.id,
+          template: { name: "seguimiento_cita", language: "es", parameters: [name] },
+        },
+      }),
+    );
     expect(failedTemplate.body.data).toMatchObject({ type: "template", status: "failed" });
     await openWindow(
       s.owner.organization.id,

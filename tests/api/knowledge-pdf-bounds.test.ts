@@ -4,7 +4,7 @@ import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PDF_LIMITS, pdfText } from "../../worker/knowledge/extract";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { latin1Bytes, pdfFile } from "../fixtures/pdf";
 
 const latin1Text = (bytes: Uint8Array) => {
@@ -113,7 +113,7 @@ const TOO_BIG = /^El PDF ocupa más de 32 MB una vez descomprimido/;
 const UNREADABLE = /No se pudo leer el PDF/;
 
 async function expectNothingStored(token: string) {
-  const list = await call("GET", "/api/v1/knowledge", { token });
+  const list = await answer(api(token).knowledge.$get({ query: {} }));
   expect(list.body.data.entries).toEqual([]);
 }
 

@@ -9,8 +9,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
 import { advertiser, messageFromAd, setInsights } from "../support/ads";
 import { createOwner } from "../support/factories";
-import { api } from "../support/api";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst } from "../support/org-data";
 import { deliver, failNext, graphRequests } from "../support/webhooks";
 
@@ -90,7 +89,7 @@ const organizationWrites = async (owner: Owner) =>
   )?.count ?? 0;
 
 async function conversationOf(owner: Owner, phone: string) {
-  const res = await call("GET", `/api/v1/conversations?search=${phone}`, { token: owner.token });
+  const res = await answer(api(owner.token).conversations.$get({ query: { search: phone } }));
   return res.body.data.conversations[0] as { id: string };
 }
 
@@ -102,10 +101,11 @@ async function pricedReply(
   pricing: { billable: boolean; category: string; type: string },
 ) {
   const conversation = await conversationOf(owner, phone);
-  const sent = await call("POST", "/api/v1/conversations/messages", {
-    token: owner.token,
-    body: { conversation_id: conversation.id, content: `Hola ${crypto.randomUUID()}` },
-  });
+  const sent = await answer(
+    api(owner.token).conversations.messages.$post({
+      json: { conversation_id: conversation.id, content: `Hola ${crypto.randomUUID()}` },
+    }),
+  );
   expect(sent.status).toBe(201);
   const { wamid } = (await orgFirst<{ wamid: string }>(
     owner.organization.id,
@@ -153,10 +153,16 @@ describe("message costs", () => {
       category: "service",
       type: "free_customer_service",
     });
-    const purchase = await call("POST", "/api/v1/tracking/conversions", {
-      token: owner.token,
-      body: { event_name: "purchase", phone_number: spain, conversion_value: 100, currency: "EUR" },
-    });
+    const purchase = await answer(
+      api(owner.token).tracking.conversions.$post({
+        json: {
+          event_name: "purchase",
+          phone_number: spain,
+          conversion_value: 100,
+          currency: "EUR",
+        },
+      }),
+    );
     expect(purchase.status).toBe(201);
     await setInsights([
       { ad_id: summer.adId, ad_name: "Verano", date: today, spend: 10 },

@@ -4,15 +4,16 @@
 import { describe, expect, it } from "vitest";
 import { META_ERROR_TEXT } from "../../worker/meta/error-text";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { failNext } from "../support/webhooks";
 
 /** Connects a pixel of its own (the failure injected is this request's alone). */
 async function connectPixel(token: string, pixelId: string) {
-  return call("POST", "/api/v1/meta-config", {
-    token,
-    body: { pixel_id: pixelId, access_token: "test-access-token" },
-  });
+  return answer(
+    api(token)["meta-config"].$post({
+      json: { pixel_id: pixelId, access_token: "test-access-token" },
+    }),
+  );
 }
 
 describe("Meta's errors", () => {
@@ -41,7 +42,7 @@ describe("Meta's errors", () => {
     expect(JSON.stringify([refused.body, failed.body])).not.toContain("SECRETO-META");
 
     for (const token of [owner.token, other.token]) {
-      expect((await call("GET", "/api/v1/meta-config", { token })).status).toBe(404);
+      expect((await answer(api(token)["meta-config"].$get())).status).toBe(404);
     }
   });
 });

@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: bodies invalid on purpose the typed client refuses.
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
@@ -96,7 +97,12 @@ describe("PATCH /organizations/{id}", () => {
     patchOrganization(owner.token, owner.organization.id, json);
   /** A body the typed client would refuse (an unknown field, a wrong type or value), sent raw. */
   const patchMalformed = (owner: Owner, body: object) =>
-    call("PATCH", `/api/v1/organizations/${owner.organization.id}`, { token: owner.token, body });
+    answer(
+      api(owner.token).organizations[":id"].$patch({
+        param: { id: owner.organization.id },
+        json: body,
+      }),
+    );
 
   it("updates the listed fields only", async () => {
     const owner = await createOwner();
@@ -177,10 +183,12 @@ describe("PATCH /organizations/{id}", () => {
   it("rejects a blank name with 422 and changes nothing", async () => {
     const owner = await createOwner({ name: "Original" });
     // On `call`: the refusal's `details` is read.
-    const res = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-      token: owner.token,
-      body: { name: " ", city: "Cádiz" },
-    });
+    const res = await answer(
+      api(owner.token).organizations[":id"].$patch({
+        param: { id: owner.organization.id },
+        json: { name: " ", city: "Cádiz" },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.details).toEqual([{ path: "name", message: expect.any(String) }]);
     const now = await myOrganization(owner.token);

@@ -13,9 +13,8 @@ import {
   registerUser,
   uniqueEmail,
 } from "../support/factories";
-import { answer, api } from "../support/api";
+import { answer, api, personalExport } from "../support/api";
 import { seedMessage } from "../support/db";
-import { call } from "../support/http";
 import { orgSql } from "../support/org-data";
 
 const countIn = async (table: string, column: string, value: string) =>
@@ -65,11 +64,8 @@ describe("GET /profiles/me/export", () => {
     const conversation = await createConversation(owner, { contact_name: "Cliente" });
     await seedMessage(owner.organization.id, conversation.id, { content: "Hola desde WhatsApp" });
     await createAgent(owner, { name: "Bot" });
-    await call("POST", "/api/v1/labels", {
-      token: owner.token,
-      body: { name: "VIP", color: "#7c3aed" },
-    });
-    const res = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    await answer(api(owner.token).labels.$post({ json: { name: "VIP", color: "#7c3aed" } }));
+    const res = await personalExport(owner.token);
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Disposition")).toContain("attachment");
     const doc = res.body.data;
@@ -108,7 +104,7 @@ describe("GET /profiles/me/export", () => {
       orgId,
       new Date().toISOString(),
     );
-    const res = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    const res = await personalExport(owner.token);
     expect(res.status).toBe(200);
     const days = res.body.data.organization.ad_spend.map((row: { day: string }) => row.day);
     expect(days).toHaveLength(501);
@@ -117,7 +113,7 @@ describe("GET /profiles/me/export", () => {
 
   it("gives a member who is not an owner only their own data", async () => {
     const user = await registerUser();
-    const res = await call("GET", "/api/v1/profiles/me/export", { token: user.token });
+    const res = await personalExport(user.token);
     expect(res.body.data.organization).toBeUndefined();
     expect(res.body.data.user.id).toBe(user.user.id);
   });
@@ -143,7 +139,7 @@ describe("GET /profiles/me/export, for a member of the team inbox", () => {
     await note(pablo.token, "Vale, @Marta López");
     expect(hers.status).toBe(201);
 
-    const exported = await answer(api(marta.token).profiles.me.export.$get());
+    const exported = await personalExport(marta.token);
     expect(exported.status).toBe(200);
     const doc = (exported.body as { data: PersonalExport }).data;
     expect(doc.notes).toEqual([
@@ -238,18 +234,15 @@ describe("GET /profiles/me/export, whatever the organization stored", () => {
 describe("DELETE /profiles/me", () => {
   it("needs the right password and changes nothing otherwise", async () => {
     const owner = await createOwner();
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: owner.token,
-      body: { password: "mala" },
-    });
+    const res = await answer(api(owner.token).profiles.me.$delete({ json: { password: "mala" } }));
     expect(res.status).toBe(422);
-    expect((await call("GET", "/api/v1/auth/me", { token: owner.token })).status).toBe(200);
+    expect((await answer(api(owner.token).auth.me.$get())).status).toBe(200);
   });
 
   it("limits password confirmations to 5 per 15 minutes", async () => {
     const user = await registerUser();
     const attempt = (password: string) =>
-      call("DELETE", "/api/v1/profiles/me", { token: user.token, body: { password } });
+      answer(api(user.token).profiles.me.$delete({ json: { password } }));
     for (let i = 0; i < 5; i++) expect((await attempt("mala")).status).toBe(422);
     const blocked = await attempt(user.password);
     expect(blocked.status).toBe(429);
@@ -259,20 +252,19 @@ describe("DELETE /profiles/me", () => {
 
   it("deletes the sole owner's account and organization, revoking every token", async () => {
     const owner = await createOwner();
-    const second = await call("POST", "/api/v1/auth/login", {
-      body: { email: owner.email, password: owner.password },
-    });
+    const second = await answer(
+      api().auth.login.$post({ json: { email: owner.email, password: owner.password } }),
+    );
     const conversation = await createConversation(owner);
     await seedMessage(owner.organization.id, conversation.id);
     const store = await organizationStore(env, owner.organization.id);
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: owner.token,
-      body: { password: owner.password },
-    });
+    const res = await answer(
+      api(owner.token).profiles.me.$delete({ json: { password: owner.password } }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.organization_deleted).toBe(true);
     for (const token of [owner.token, second.body.data.token]) {
-      expect((await call("GET", "/api/v1/auth/me", { token })).status).toBe(401);
+      expect((await answer(api(token).auth.me.$get())).status).toBe(401);
     }
     expect(await countIn("users", "id", owner.user.id)).toBe(0);
     expect(await countIn("sessions", "user_id", owner.user.id)).toBe(0);
@@ -281,9 +273,9 @@ describe("DELETE /profiles/me", () => {
     for (const table of ["messages", "conversations", "conversation_counts"]) {
       expect(await leftInStore(store, table, owner.organization.id), table).toBe(0);
     }
-    const login = await call("POST", "/api/v1/auth/login", {
-      body: { email: owner.email, password: owner.password },
-    });
+    const login = await answer(
+      api().auth.login.$post({ json: { email: owner.email, password: owner.password } }),
+    );
     expect(login.status).toBe(401);
   });
 });
@@ -294,22 +286,26 @@ describe("what a deleted account leaves behind", () => {
     const b = await createOwner();
     const person = await registerUser();
     const personIp = randomIp();
-    const invite = (owner: typeof a, email: string, role = "agent") =>
-      call("POST", "/api/v1/organizations/invitations", {
-        token: owner.token,
-        body: { email, role },
-        headers: { "CF-Connecting-IP": "203.0.113.7" },
-      });
+    const invite = (owner: typeof a, email: string, role: "admin" | "agent" = "agent") =>
+      answer(
+        api(owner.token).organizations.invitations.$post(
+          { json: { email, role } },
+          { headers: { "CF-Connecting-IP": "203.0.113.7" } },
+        ),
+      );
     const invitation = await invite(a, person.email, "admin");
-    await call("POST", "/api/v1/organizations/invitations/accept", {
-      token: person.token,
-      body: { token: new URL(invitation.body.data.url).searchParams.get("invitation") },
-    });
+    await answer(
+      api(person.token).organizations.invitations.accept.$post({
+        json: { token: new URL(invitation.body.data.url!).searchParams.get("invitation")! },
+      }),
+    );
     const signIn = (email: string, password: string, ip: string) =>
-      call("POST", "/api/v1/auth/login", {
-        body: { email, password },
-        headers: { "CF-Connecting-IP": ip },
-      });
+      answer(
+        api().auth.login.$post(
+          { json: { email, password } },
+          { headers: { "CF-Connecting-IP": ip } },
+        ),
+      );
     const session = await signIn(person.email, person.password, personIp);
     const token = session.body.data.token as string;
     await signIn(person.email, "mala", randomIp());
@@ -317,13 +313,14 @@ describe("what a deleted account leaves behind", () => {
     const lookalike = `x${person.email}`;
     await signIn(lookalike, "mala", randomIp());
     const colleague = uniqueEmail("colega");
-    await call("POST", "/api/v1/organizations/invitations", {
-      token,
-      body: { email: colleague, role: "agent" },
-      headers: { "CF-Connecting-IP": personIp },
-    });
+    await answer(
+      api(token).organizations.invitations.$post(
+        { json: { email: colleague, role: "agent" } },
+        { headers: { "CF-Connecting-IP": personIp } },
+      ),
+    );
     await invite(b, person.email);
-    await call("DELETE", "/api/v1/profiles/me", { token, body: { password: "mala" } });
+    await answer(api(token).profiles.me.$delete({ json: { password: "mala" } }));
 
     // The account's own entries are in D1, each organization's in its data.
     const places = [a.organization.id, b.organization.id];
@@ -336,10 +333,9 @@ describe("what a deleted account leaves behind", () => {
     );
     expect(about.length).toBeGreaterThan(4);
 
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token,
-      body: { password: person.password },
-    });
+    const res = await answer(
+      api(token).profiles.me.$delete({ json: { password: person.password } }),
+    );
     expect(res.status).toBe(200);
 
     const entries = await everywhere<{

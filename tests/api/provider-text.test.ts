@@ -3,7 +3,7 @@
 // words go to the log. Each refusal below carries a distinctive text that must not come back.
 import { describe, expect, it } from "vitest";
 import { createAgent, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { failNext } from "../support/webhooks";
 
 describe("a provider's own error text", () => {
@@ -15,14 +15,15 @@ describe("a provider's own error text", () => {
       status: 400,
       error: { message: "SECRETO-META token EAAB1234 internal shard 7", code: 9999 },
     });
-    const res = await call("POST", "/api/v1/whatsapp-config", {
-      token: owner.token,
-      body: {
-        phone_number_id: phoneNumberId,
-        business_account_id: "waba-1",
-        access_token: "sandbox-access-token",
-      },
-    });
+    const res = await answer(
+      api(owner.token)["whatsapp-config"].$post({
+        json: {
+          phone_number_id: phoneNumberId,
+          business_account_id: "waba-1",
+          access_token: "sandbox-access-token",
+        },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(res.body.message).toBe("Meta rechazó la petición (código 9999).");
     expect(JSON.stringify(res.body)).not.toContain("SECRETO-META");
@@ -38,10 +39,12 @@ describe("a provider's own error text", () => {
       status: 400,
       error: { message: "SECRETO-MODELO system prompt: Eres un asistente" },
     });
-    const res = await call("POST", `/api/v1/agents/${agent.id}/test`, {
-      token: owner.token,
-      body: { messages: [{ role: "user", content: question }] },
-    });
+    const res = await answer(
+      api(owner.token).agents[":id"].test.$post({
+        param: { id: agent.id },
+        json: { messages: [{ role: "user", content: question }] },
+      }),
+    );
     expect(res.status).toBe(502);
     expect(res.body.message).toBe("El proveedor de IA rechazó la petición (HTTP 400).");
     expect(JSON.stringify(res.body)).not.toContain("SECRETO-MODELO");

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RealtimeEvent } from "../../worker/realtime/contract";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner, registerUser } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { exports } from "cloudflare:workers";
 import { connect, tick } from "../support/sockets";
 
@@ -25,7 +25,7 @@ describe("GET /ws", () => {
 
   it("refuses a revoked token", async () => {
     const owner = await createOwner();
-    await call("POST", "/api/v1/auth/logout", { token: owner.token });
+    await answer(api(owner.token).auth.logout.$post());
     const res = await exports.default.fetch(`http://localhost/ws?token=${owner.token}`, {
       headers: { Upgrade: "websocket" },
     });

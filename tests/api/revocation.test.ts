@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner, registerUser } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { connect, upgrade, type ReceivedEvent } from "../support/sockets";
 import { deliver } from "../support/webhooks";
 
@@ -18,14 +18,16 @@ async function team() {
   const owner = await createOwner();
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
   const member = await registerUser();
-  const invitation = await call("POST", "/api/v1/organizations/invitations", {
-    token: owner.token,
-    body: { email: member.email, role: "agent" },
-  });
-  const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
-    token: member.token,
-    body: { token: new URL(invitation.body.data.url).searchParams.get("invitation") },
-  });
+  const invitation = await answer(
+    api(owner.token).organizations.invitations.$post({
+      json: { email: member.email, role: "agent" },
+    }),
+  );
+  const joined = await answer(
+    api(member.token).organizations.invitations.accept.$post({
+      json: { token: new URL(invitation.body.data.url!).searchParams.get("invitation")! },
+    }),
+  );
   expect(joined.status).toBe(200);
   return {
     owner,
@@ -77,13 +79,11 @@ describe("revocation reaches open sockets", () => {
   it("logout closes that session's sockets, and only that session's", async () => {
     let otherSession: { token: string; socket: Socket } | undefined;
     await expectRevocationReachesSockets(async (t) => {
-      const login = await call("POST", "/api/v1/auth/login", {
-        body: { email: t.member.email, password: t.member.password },
-      });
-      otherSession = { token: login.body.data.token, socket: await connect(login.body.data.token) };
-      expect((await call("POST", "/api/v1/auth/logout", { token: t.member.token })).status).toBe(
-        200,
+      const login = await answer(
+        api().auth.login.$post({ json: { email: t.member.email, password: t.member.password } }),
       );
+      otherSession = { token: login.body.data.token, socket: await connect(login.body.data.token) };
+      expect((await answer(api(t.member.token).auth.logout.$post())).status).toBe(200);
     });
     // The same person signed in elsewhere keeps that session and its socket.
     await otherSession!.socket.receive(isNewMessage("después"));
@@ -94,7 +94,7 @@ describe("revocation reaches open sockets", () => {
   it("refresh closes the old session's sockets; the new token opens one", async () => {
     let fresh = "";
     await expectRevocationReachesSockets(async (t) => {
-      const res = await call("POST", "/api/v1/auth/refresh", { token: t.member.token });
+      const res = await answer(api(t.member.token).auth.refresh.$post());
       expect(res.status).toBe(200);
       fresh = res.body.data.token;
     });
@@ -104,30 +104,33 @@ describe("revocation reaches open sockets", () => {
 
   it("removal from the organization closes the person's sockets there", async () => {
     await expectRevocationReachesSockets(async (t) => {
-      const res = await call("DELETE", `/api/v1/organizations/members/${t.member.user.id}`, {
-        token: t.owner.token,
-      });
+      const res = await answer(
+        api(t.owner.token).organizations.members[":userId"].$delete({
+          param: { userId: t.member.user.id },
+        }),
+      );
       expect(res.status).toBe(200);
     });
   });
 
   it("a role change closes the person's sockets and signs them out", async () => {
     const t = await expectRevocationReachesSockets(async (t) => {
-      const res = await call("PATCH", `/api/v1/organizations/members/${t.member.user.id}`, {
-        token: t.owner.token,
-        body: { role: "admin" },
-      });
+      const res = await answer(
+        api(t.owner.token).organizations.members[":userId"].$patch({
+          param: { userId: t.member.user.id },
+          json: { role: "admin" },
+        }),
+      );
       expect(res.status).toBe(200);
     });
-    expect((await call("GET", "/api/v1/auth/me", { token: t.member.token })).status).toBe(401);
+    expect((await answer(api(t.member.token).auth.me.$get())).status).toBe(401);
   });
 
   it("account deletion closes every socket of the account", async () => {
     await expectRevocationReachesSockets(async (t) => {
-      const res = await call("DELETE", "/api/v1/profiles/me", {
-        token: t.member.token,
-        body: { password: t.member.password },
-      });
+      const res = await answer(
+        api(t.member.token).profiles.me.$delete({ json: { password: t.member.password } }),
+      );
       expect(res.status).toBe(200);
     });
   });
@@ -149,7 +152,7 @@ describe("a socket opened while its session is being revoked", () => {
           if (property !== "fetch") return Reflect.get(target, property);
           return async (request: Request) => {
             vi.restoreAllMocks();
-            await call("POST", "/api/v1/auth/logout", { token: t.member.token });
+            await answer(api(t.member.token).auth.logout.$post());
             return target.fetch(request);
           };
         },

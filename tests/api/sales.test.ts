@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: bodies and queries invalid on purpose.
 // From the ad to the sale: a conversation's stage and sales become conversions tied to it,
 // sent to Meta exactly once (the WABA's dataset for an ad click, the pixel for a landing-page
 // visit); what Meta detects in the chat is a suggestion a person confirms once.

@@ -7,14 +7,14 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { connect } from "../support/sockets";
 import { deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 
 /** A second session of the owner whose server-side expiry is `ms` away. */
 async function shortSession(email: string, password: string, ms: number) {
-  const login = await call("POST", "/api/v1/auth/login", { body: { email, password } });
+  const login = await answer(api().auth.login.$post({ json: { email, password } }));
   const token: string = login.body.data.token;
   const { sid } = JSON.parse(atob(token.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/")));
   await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")

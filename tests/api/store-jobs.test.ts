@@ -27,7 +27,7 @@ import { runCron } from "../support/cron";
 import { seedMessage } from "../support/db";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql, withOrgDb } from "../support/org-data";
 import { botMessages } from "../support/replies";
 import { makeDue, workOf, workUnder } from "../support/scheduled-work";
@@ -68,10 +68,11 @@ const conversionOf = (organizationId: string, id: string) =>
 
 /** A lead sent to the pixel whose first send Meta refuses; the conversion once that is done. */
 async function leadMetaRefusedOnce(owner: Owner) {
-  const pixel = await call("POST", "/api/v1/meta-config", {
-    token: owner.token,
-    body: { pixel_id: F.pixelId, access_token: "test-access-token" },
-  });
+  const pixel = await answer(
+    api(owner.token)["meta-config"].$post({
+      json: { pixel_id: F.pixelId, access_token: "test-access-token" },
+    }),
+  );
   expect(pixel.status).toBe(201);
   // A page of its own: the failure is this request's, whatever other files send at once.
   const page = `https://store-jobs.example/${crypto.randomUUID()}`;
@@ -81,11 +82,12 @@ async function leadMetaRefusedOnce(owner: Owner) {
     status: 500,
     error: { message: "An unknown error occurred", code: 1, type: "OAuthException" },
   });
-  const lead = await call("POST", "/api/v1/tracking/conversions", {
-    token: owner.token,
-    headers: { "User-Agent": BROWSER, Referer: page, "CF-Connecting-IP": randomIp() },
-    body: { event_name: "lead" },
-  });
+  const lead = await answer(
+    api(owner.token).tracking.conversions.$post(
+      { json: { event_name: "lead" } },
+      { headers: { "User-Agent": BROWSER, Referer: page, "CF-Connecting-IP": randomIp() } },
+    ),
+  );
   expect(lead.status).toBe(201);
   const failed = await until(async () => {
     const row = await conversionOf(owner.organization.id, lead.body.data.id);

@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { contactSync, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { runRetention } from "../../worker/retention/service";
 import { api, answer } from "../support/api";
-import { call } from "../support/http";
 import { marketingOrganization, type MarketingOrganization } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch, withStoreDeps } from "../support/org-data";
 import { customerPhone, deliver } from "../support/webhooks";
@@ -164,10 +163,9 @@ describe("nothing of a customer outlives", () => {
   it("erasure, in any table or key of the store but its tombstone", async () => {
     const s = await marketingOrganization();
     const gone = await customerEverywhere(s);
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: s.owner.token,
-      body: { password: s.owner.password },
-    });
+    const res = await answer(
+      api(s.owner.token).profiles.me.$delete({ json: { password: s.owner.password } }),
+    );
     expect(res.body.data).toEqual({ organization_deleted: true });
     expect(await whereNamed(s.store, gone)).toEqual([]);
     const left = await runInDurableObject(s.store, async (_, state) => ({

@@ -24,7 +24,7 @@ import { orgFirst } from "../support/org-data";
 import { listedStore } from "../support/operator";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { connect } from "../support/sockets";
 import { botMessages, runDueReplies } from "../support/replies";
 import { customerPhone, deliver } from "../support/webhooks";
@@ -127,10 +127,9 @@ describe("the store registry", () => {
     const store = await organizationStore(env, owner.organization.id);
     await store.scheduleReply(owner.organization.id, "una-conversacion");
 
-    const res = await call("DELETE", "/api/v1/profiles/me", {
-      token: owner.token,
-      body: { password: owner.password },
-    });
+    const res = await answer(
+      api(owner.token).profiles.me.$delete({ json: { password: owner.password } }),
+    );
     expect(res.body.data).toEqual({ organization_deleted: true });
     expect((await socket.closed).code).toBe(4001);
     expect(await registryRow(owner.organization.id)).toBeNull();
@@ -394,7 +393,7 @@ describe("an organization the upgrade stop left in D1", () => {
     const { phoneNumberId } = await connectWhatsapp(organizationId);
     await leftInD1(organizationId);
 
-    const res = await call("GET", "/api/v1/conversations", { token: owner.token });
+    const res = await answer(api(owner.token).conversations.$get({ query: {} }));
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({
       error: "store_required",
@@ -444,8 +443,6 @@ describe("POST /api/v1/operator/stores/:id/restore", () => {
       expect(local.status).toBe(501);
       expect(await local.json()).toMatchObject({ error: "restore_unsupported" });
     }
-    expect((await call("GET", "/api/v1/organizations/me", { token: owner.token })).status).toBe(
-      200,
-    );
+    expect((await answer(api(owner.token).organizations.me.$get())).status).toBe(200);
   });
 });

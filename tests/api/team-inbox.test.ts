@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: a body invalid on purpose.
 // The team inbox for people (contract section 14): assignment to people and round robin,
 // internal notes with mentions, labels. Every rule across two organizations.
 import { env } from "cloudflare:workers";
@@ -8,7 +9,7 @@ import { mentionText } from "../../worker/team-inbox/contract";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { addMember, createAgent, createConversation, createOwner } from "../support/factories";
-import { answer, api } from "../support/api";
+import { answer, api, personalExport } from "../support/api";
 import { call } from "../support/http";
 import { orgFirst, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
@@ -365,8 +366,8 @@ describe("internal notes and mentions", () => {
     const after = await answer(api(marta.token).mentions.$get({ query: { unread: "true" } }));
     expect(after.body.data.mentions).toEqual([]);
 
-    // The owner's export carries it (on `call`: a streamed file, which the route leaves untyped).
-    const exported = await call("GET", "/api/v1/profiles/me/export", { token: owner.token });
+    // The owner's export carries it.
+    const exported = await personalExport(owner.token);
     expect(JSON.stringify(exported.body.data)).toContain(text);
   });
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, registerUser } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api, personalExport } from "../support/api";
 import { orgFirst, orgSql } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
@@ -46,36 +46,41 @@ async function tenant(label: string): Promise<Tenant> {
       }),
     ),
   );
-  const list = await call("GET", "/api/v1/conversations", { token: owner.token });
-  const conversationId = list.body.data.conversations[0].id;
-  const page = await call("GET", `/api/v1/conversations/${conversationId}/messages`, {
-    token: owner.token,
+  const client = api(owner.token);
+  const list = await answer(client.conversations.$get({ query: {} }));
+  const conversationId = list.body.data.conversations[0]!.id;
+  const page = await answer(
+    client.conversations[":id"].messages.$get({ param: { id: conversationId }, query: {} }),
+  );
+  const reply = await answer(
+    client["quick-replies"].$post({
+      json: { shortcut: `hola-${label.toLowerCase()}`, content: `Hola de ${label}` },
+    }),
+  );
+  const session = await answer(
+    client.tracking.sessions.$post({
+      json: {
+        tracking_params: { utm_source: `fuente-${label}`, utm_campaign: `campana-${label}` },
+      },
+    }),
+  );
+  await client.tracking.conversions.$post({
+    json: { event_name: "lead", tracking_session_id: session.body.data.id, conversion_value: 10 },
   });
-  const reply = await call("POST", "/api/v1/quick-replies", {
-    token: owner.token,
-    body: { shortcut: `hola-${label.toLowerCase()}`, content: `Hola de ${label}` },
-  });
-  const session = await call("POST", "/api/v1/tracking/sessions", {
-    token: owner.token,
-    body: { tracking_params: { utm_source: `fuente-${label}`, utm_campaign: `campana-${label}` } },
-  });
-  await call("POST", "/api/v1/tracking/conversions", {
-    token: owner.token,
-    body: { event_name: "lead", tracking_session_id: session.body.data.id, conversion_value: 10 },
-  });
-  const invitation = await call("POST", "/api/v1/organizations/invitations", {
-    token: owner.token,
-    body: { email: `invitado-${label.toLowerCase()}-${Date.now()}@example.com`, role: "agent" },
-  });
+  const invitation = await answer(
+    client.organizations.invitations.$post({
+      json: { email: `invitado-${label.toLowerCase()}-${Date.now()}@example.com`, role: "agent" },
+    }),
+  );
   const member = await registerUser();
-  const second = await call("POST", "/api/v1/organizations/invitations", {
-    token: owner.token,
-    body: { email: member.email, role: "agent" },
-  });
-  const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
-    token: member.token,
-    body: { token: new URL(second.body.data.url).searchParams.get("invitation") },
-  });
+  const second = await answer(
+    client.organizations.invitations.$post({ json: { email: member.email, role: "agent" } }),
+  );
+  const joined = await answer(
+    api(member.token).organizations.invitations.accept.$post({
+      json: { token: new URL(second.body.data.url!).searchParams.get("invitation")! },
+    }),
+  );
   expect(joined.status).toBe(200);
   await orgSql(
     owner.organization.id,
@@ -86,52 +91,60 @@ async function tenant(label: string): Promise<Tenant> {
     owner.organization.id,
     new Date().toISOString(),
   );
-  const broadcast = await call("POST", "/api/v1/broadcasts", {
-    token: owner.token,
-    body: { name: `Difusión ${label}`, template: { name: "promo", language: "es" } },
-  });
+  const broadcast = await answer(
+    client.broadcasts.$post({
+      json: { name: `Difusión ${label}`, template: { name: "promo", language: "es" } },
+    }),
+  );
   expect(broadcast.status).toBe(201);
-  const followUp = await call("POST", "/api/v1/follow-ups", {
-    token: owner.token,
-    body: { name: `Seguimiento ${label}`, trigger: { no_reply_minutes: 60 }, text: "¿Seguimos?" },
-  });
+  const followUp = await answer(
+    client["follow-ups"].$post({
+      json: { name: `Seguimiento ${label}`, trigger: { no_reply_minutes: 60 }, text: "¿Seguimos?" },
+    }),
+  );
   expect(followUp.status).toBe(201);
-  const hours = await call("PATCH", `/api/v1/organizations/${owner.organization.id}`, {
-    token: owner.token,
-    body: {
-      business_hours: {
-        time_zone: "Europe/Madrid",
-        week: { tue: [["09:00", "14:00"]] },
-        closed_dates: [],
+  const hours = await answer(
+    client.organizations[":id"].$patch({
+      param: { id: owner.organization.id },
+      json: {
+        business_hours: {
+          time_zone: "Europe/Madrid",
+          week: { tue: [["09:00", "14:00"]] },
+          closed_dates: [],
+        },
       },
-    },
-  });
+    }),
+  );
   expect(hours.status).toBe(200);
-  const service = await call("POST", "/api/v1/services", {
-    token: owner.token,
-    // Paid ahead: held, so that it records no lead beside the tracking's conversion.
-    body: { name: `Servicio ${label}`, duration_minutes: 30, price: "30", payment: "full" },
-  });
+  const service = await answer(
+    client.services.$post({
+      // Paid ahead: held, so that it records no lead beside the tracking's conversion.
+      json: { name: `Servicio ${label}`, duration_minutes: 30, price: "30", payment: "full" },
+    }),
+  );
   expect(service.status).toBe(201);
-  const booking = await call("POST", "/api/v1/bookings", {
-    token: owner.token,
-    body: {
-      service_id: service.body.data.id,
-      conversation_id: conversationId,
-      start: "2031-01-07T08:00:00Z",
-    },
-  });
+  const booking = await answer(
+    client.bookings.$post({
+      header: {},
+      json: {
+        service_id: service.body.data.id,
+        conversation_id: conversationId,
+        start: "2031-01-07T08:00:00Z",
+      },
+    }),
+  );
   expect(booking.status).toBe(201);
-  const payments = await call("PUT", "/api/v1/integrations/payments", {
-    token: owner.token,
-    body: { provider: "stripe", secret: `sk_test_${label}`, webhook_secret: `whsec_${label}` },
-  });
+  const payments = await answer(
+    client.integrations.payments.$put({
+      json: { provider: "stripe", secret: `sk_test_${label}`, webhook_secret: `whsec_${label}` },
+    }),
+  );
   expect(payments.status).toBe(200);
   return {
     owner,
     agentId: agent.id,
     conversationId,
-    messageId: page.body.data.messages[0].id,
+    messageId: page.body.data.messages[0]!.id,
     phone,
     quickReplyId: reply.body.data.id,
     sessionId: session.body.data.id,
@@ -151,157 +164,315 @@ beforeAll(async () => {
   [a, b] = await Promise.all([tenant("A"), tenant("B")]);
 });
 
-/** Every route with an id of A's, as B would call it. */
-const ROUTES_WITH_IDS: [string, string, (t: Tenant) => string, unknown?][] = [
-  ["GET", "agent", (t) => `/api/v1/agents/${t.agentId}`],
-  ["PATCH", "agent", (t) => `/api/v1/agents/${t.agentId}`, { name: "Robado" }],
-  ["PATCH", "agent whatsapp", (t) => `/api/v1/agents/${t.agentId}/whatsapp`, { status: "error" }],
+type Client = ReturnType<typeof api>;
+type Sent = Promise<{ status: number; headers: Headers; json(): Promise<unknown> }>;
+
+/** Every route with an id of A's, as B would call it (some carry the id in the body). */
+const ROUTES_WITH_IDS: [string, string, (c: Client, t: Tenant) => Sent][] = [
+  ["GET", "agent", (c, t) => c.agents[":id"].$get({ param: { id: t.agentId } })],
+  [
+    "PATCH",
+    "agent",
+    (c, t) => c.agents[":id"].$patch({ param: { id: t.agentId }, json: { name: "Robado" } }),
+  ],
+  [
+    "PATCH",
+    "agent whatsapp",
+    (c, t) =>
+      c.agents[":id"].whatsapp.$patch({ param: { id: t.agentId }, json: { status: "error" } }),
+  ],
   [
     "POST",
     "agent test",
-    (t) => `/api/v1/agents/${t.agentId}/test`,
-    {
-      messages: [{ role: "user", content: "Hola" }],
-    },
+    (c, t) =>
+      c.agents[":id"].test.$post({
+        param: { id: t.agentId },
+        json: { messages: [{ role: "user", content: "Hola" }] },
+      }),
   ],
-  ["GET", "agent conversations", (t) => `/api/v1/agents/${t.agentId}/conversations`],
-  ["DELETE", "agent", (t) => `/api/v1/agents/${t.agentId}`],
-  ["GET", "conversation", (t) => `/api/v1/conversations/${t.conversationId}`],
-  ["GET", "legacy conversation", (t) => `/api/v1/whatsapp/conversations/${t.conversationId}`],
+  [
+    "GET",
+    "agent conversations",
+    (c, t) => c.agents[":id"].conversations.$get({ param: { id: t.agentId } }),
+  ],
+  ["DELETE", "agent", (c, t) => c.agents[":id"].$delete({ param: { id: t.agentId } })],
+  [
+    "GET",
+    "conversation",
+    (c, t) => c.conversations[":id"].$get({ param: { id: t.conversationId } }),
+  ],
+  [
+    "GET",
+    "legacy conversation",
+    (c, t) => c.whatsapp.conversations[":id"].$get({ param: { id: t.conversationId } }),
+  ],
   [
     "PATCH",
     "conversation",
-    (t) => `/api/v1/conversations/${t.conversationId}`,
-    {
-      status: "closed",
-    },
+    (c, t) =>
+      c.conversations[":id"].$patch({
+        param: { id: t.conversationId },
+        json: { status: "closed" },
+      }),
   ],
   [
     "PATCH",
     "assign",
-    (t) => `/api/v1/conversations/${t.conversationId}/assign`,
-    {
-      agent_id: "x",
-    },
+    (c, t) =>
+      c.conversations[":id"].assign.$patch({
+        param: { id: t.conversationId },
+        json: { agent_id: "x" },
+      }),
   ],
-  ["PATCH", "unassign", (t) => `/api/v1/conversations/${t.conversationId}/unassign`],
-  ["PATCH", "read", (t) => `/api/v1/conversations/${t.conversationId}/read`],
-  ["GET", "messages", (t) => `/api/v1/conversations/${t.conversationId}/messages`],
-  ["GET", "legacy messages", (t) => `/api/v1/whatsapp/messages/${t.conversationId}`],
+  [
+    "PATCH",
+    "unassign",
+    (c, t) => c.conversations[":id"].unassign.$patch({ param: { id: t.conversationId } }),
+  ],
+  [
+    "PATCH",
+    "read",
+    (c, t) => c.conversations[":id"].read.$patch({ param: { id: t.conversationId } }),
+  ],
+  [
+    "GET",
+    "messages",
+    (c, t) => c.conversations[":id"].messages.$get({ param: { id: t.conversationId }, query: {} }),
+  ],
+  [
+    "GET",
+    "legacy messages",
+    (c, t) =>
+      c.whatsapp.messages[":conversationId"].$get({
+        param: { conversationId: t.conversationId },
+        query: {},
+      }),
+  ],
   [
     "GET",
     "media",
-    (t) => `/api/v1/conversations/${t.conversationId}/messages/${t.messageId}/media`,
+    (c, t) =>
+      c.conversations[":id"].messages[":messageId"].media.$get({
+        param: { id: t.conversationId, messageId: t.messageId },
+      }),
   ],
   [
     "POST",
     "reaction",
-    (t) => `/api/v1/conversations/${t.conversationId}/messages/${t.messageId}/reaction`,
-    { emoji: "👍" },
+    (c, t) =>
+      c.conversations[":id"].messages[":messageId"].reaction.$post({
+        param: { id: t.conversationId, messageId: t.messageId },
+        json: { emoji: "👍" },
+      }),
   ],
-  ["POST", "send message", () => "/api/v1/conversations/messages", undefined],
-  ["PATCH", "quick reply", (t) => `/api/v1/quick-replies/${t.quickReplyId}`, { content: "x" }],
-  ["DELETE", "quick reply", (t) => `/api/v1/quick-replies/${t.quickReplyId}`],
-  ["GET", "tracking session", (t) => `/api/v1/tracking/sessions/${t.sessionId}`],
+  [
+    "POST",
+    "send message",
+    (c, t) =>
+      c.conversations.messages.$post({
+        json: { conversation_id: t.conversationId, content: "Hola" },
+      }),
+  ],
+  [
+    "PATCH",
+    "quick reply",
+    (c, t) =>
+      c["quick-replies"][":id"].$patch({ param: { id: t.quickReplyId }, json: { content: "x" } }),
+  ],
+  [
+    "DELETE",
+    "quick reply",
+    (c, t) => c["quick-replies"][":id"].$delete({ param: { id: t.quickReplyId } }),
+  ],
+  [
+    "GET",
+    "tracking session",
+    (c, t) => c.tracking.sessions[":id"].$get({ param: { id: t.sessionId } }),
+  ],
   [
     "PATCH",
     "tracking session",
-    (t) => `/api/v1/tracking/sessions/${t.sessionId}`,
-    {
-      phone_number: "34600999999",
-    },
+    (c, t) =>
+      c.tracking.sessions[":id"].$patch({
+        param: { id: t.sessionId },
+        json: { phone_number: "34600999999" },
+      }),
   ],
-  ["POST", "conversion with a session", () => "/api/v1/tracking/conversions", undefined],
-  ["DELETE", "invitation", (t) => `/api/v1/organizations/invitations/${t.invitationId}`],
+  [
+    "POST",
+    "conversion with a session",
+    (c, t) =>
+      c.tracking.conversions.$post({
+        json: { event_name: "lead", tracking_session_id: t.sessionId },
+      }),
+  ],
+  [
+    "DELETE",
+    "invitation",
+    (c, t) => c.organizations.invitations[":id"].$delete({ param: { id: t.invitationId } }),
+  ],
   [
     "PATCH",
     "member role",
-    (t) => `/api/v1/organizations/members/${t.memberUserId}`,
-    {
-      role: "admin",
-    },
+    (c, t) =>
+      c.organizations.members[":userId"].$patch({
+        param: { userId: t.memberUserId },
+        json: { role: "admin" },
+      }),
   ],
-  ["DELETE", "member", (t) => `/api/v1/organizations/members/${t.memberUserId}`],
-  ["GET", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
-  ["PATCH", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`, { name: "Robada" }],
-  ["POST", "broadcast preview", (t) => `/api/v1/broadcasts/${t.broadcastId}/preview`],
-  ["GET", "broadcast recipients", (t) => `/api/v1/broadcasts/${t.broadcastId}/recipients`],
-  ["POST", "broadcast send", (t) => `/api/v1/broadcasts/${t.broadcastId}/send`],
-  ["POST", "broadcast pause", (t) => `/api/v1/broadcasts/${t.broadcastId}/pause`],
-  ["POST", "broadcast resume", (t) => `/api/v1/broadcasts/${t.broadcastId}/resume`],
-  ["POST", "broadcast cancel", (t) => `/api/v1/broadcasts/${t.broadcastId}/cancel`],
-  ["DELETE", "broadcast", (t) => `/api/v1/broadcasts/${t.broadcastId}`],
-  ["GET", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
-  ["PATCH", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`, { enabled: false }],
-  ["DELETE", "follow-up", (t) => `/api/v1/follow-ups/${t.followUpId}`],
-  ["GET", "service", (t) => `/api/v1/services/${t.serviceId}`],
-  ["PATCH", "service", (t) => `/api/v1/services/${t.serviceId}`, { name: "Robado" }],
-  ["DELETE", "service", (t) => `/api/v1/services/${t.serviceId}`],
+  [
+    "DELETE",
+    "member",
+    (c, t) => c.organizations.members[":userId"].$delete({ param: { userId: t.memberUserId } }),
+  ],
+  ["GET", "broadcast", (c, t) => c.broadcasts[":id"].$get({ param: { id: t.broadcastId } })],
+  [
+    "PATCH",
+    "broadcast",
+    (c, t) =>
+      c.broadcasts[":id"].$patch({ param: { id: t.broadcastId }, json: { name: "Robada" } }),
+  ],
+  [
+    "POST",
+    "broadcast preview",
+    (c, t) => c.broadcasts[":id"].preview.$post({ param: { id: t.broadcastId } }),
+  ],
+  [
+    "GET",
+    "broadcast recipients",
+    (c, t) => c.broadcasts[":id"].recipients.$get({ param: { id: t.broadcastId }, query: {} }),
+  ],
+  [
+    "POST",
+    "broadcast send",
+    (c, t) => c.broadcasts[":id"].send.$post({ param: { id: t.broadcastId }, json: {} }),
+  ],
+  [
+    "POST",
+    "broadcast pause",
+    (c, t) => c.broadcasts[":id"].pause.$post({ param: { id: t.broadcastId } }),
+  ],
+  [
+    "POST",
+    "broadcast resume",
+    (c, t) => c.broadcasts[":id"].resume.$post({ param: { id: t.broadcastId } }),
+  ],
+  [
+    "POST",
+    "broadcast cancel",
+    (c, t) => c.broadcasts[":id"].cancel.$post({ param: { id: t.broadcastId } }),
+  ],
+  ["DELETE", "broadcast", (c, t) => c.broadcasts[":id"].$delete({ param: { id: t.broadcastId } })],
+  ["GET", "follow-up", (c, t) => c["follow-ups"][":id"].$get({ param: { id: t.followUpId } })],
+  [
+    "PATCH",
+    "follow-up",
+    (c, t) =>
+      c["follow-ups"][":id"].$patch({ param: { id: t.followUpId }, json: { enabled: false } }),
+  ],
+  [
+    "DELETE",
+    "follow-up",
+    (c, t) => c["follow-ups"][":id"].$delete({ param: { id: t.followUpId } }),
+  ],
+  ["GET", "service", (c, t) => c.services[":id"].$get({ param: { id: t.serviceId } })],
+  [
+    "PATCH",
+    "service",
+    (c, t) => c.services[":id"].$patch({ param: { id: t.serviceId }, json: { name: "Robado" } }),
+  ],
+  ["DELETE", "service", (c, t) => c.services[":id"].$delete({ param: { id: t.serviceId } })],
   [
     "GET",
     "availability",
-    (t) => `/api/v1/bookings/availability?service_id=${t.serviceId}&from=2031-01-07&to=2031-01-07`,
+    (c, t) =>
+      c.bookings.availability.$get({
+        query: { service_id: t.serviceId, from: "2031-01-07", to: "2031-01-07" },
+      }),
   ],
-  ["POST", "booking", () => "/api/v1/bookings", undefined],
-  ["PATCH", "booking", (t) => `/api/v1/bookings/${t.bookingId}`, { status: "cancelled" }],
-  ["GET", "payments", (t) => `/api/v1/conversations/${t.conversationId}/payments`],
+  [
+    "POST",
+    "booking",
+    (c, t) =>
+      c.bookings.$post({
+        header: {},
+        json: {
+          service_id: t.serviceId,
+          conversation_id: t.conversationId,
+          start: "2031-01-07T09:00:00Z",
+        },
+      }),
+  ],
+  [
+    "PATCH",
+    "booking",
+    (c, t) =>
+      c.bookings[":id"].$patch({ param: { id: t.bookingId }, json: { status: "cancelled" } }),
+  ],
+  [
+    "GET",
+    "payments",
+    (c, t) => c.conversations[":id"].payments.$get({ param: { id: t.conversationId } }),
+  ],
   [
     "POST",
     "payment link",
-    (t) => `/api/v1/conversations/${t.conversationId}/payment-links`,
-    { amount: "10", currency: "EUR", description: "Robado" },
+    (c, t) =>
+      c.conversations[":id"]["payment-links"].$post({
+        param: { id: t.conversationId },
+        header: {},
+        json: { amount: "10", currency: "EUR", description: "Robado" },
+      }),
   ],
-  ["POST", "booking flow", (t) => `/api/v1/conversations/${t.conversationId}/booking-flow`, {}],
+  [
+    "POST",
+    "booking flow",
+    (c, t) =>
+      c.conversations[":id"]["booking-flow"].$post({ param: { id: t.conversationId }, json: {} }),
+  ],
 ];
 
 describe("routes with an id of another organization", () => {
-  it.each(ROUTES_WITH_IDS)("%s %s is 404", async (method, name, path, body) => {
-    // Three routes carry the id in the body rather than the path.
-    const payload =
-      name === "send message"
-        ? { conversation_id: a.conversationId, content: "Hola" }
-        : name === "conversion with a session"
-          ? { event_name: "lead", tracking_session_id: a.sessionId }
-          : method === "POST" && name === "booking"
-            ? {
-                service_id: a.serviceId,
-                conversation_id: a.conversationId,
-                start: "2031-01-07T09:00:00Z",
-              }
-            : body;
-    const response = await call(method, path(a), { token: b.owner.token, body: payload });
+  it.each(ROUTES_WITH_IDS)("%s %s is 404", async (_method, _name, send) => {
+    const response = await answer(send(api(b.owner.token), a));
     expect(response.status, JSON.stringify(response.body)).toBe(404);
     expect(response.body.error).toBe("not_found");
   });
 
   it("left A's data as it was", async () => {
-    const token = a.owner.token;
-    const agent = await call("GET", `/api/v1/agents/${a.agentId}`, { token });
+    const client = api(a.owner.token);
+    const agent = await answer(client.agents[":id"].$get({ param: { id: a.agentId } }));
     expect(agent.body.data).toMatchObject({ name: "Agente A", whatsapp_status: "disconnected" });
-    const conversation = await call("GET", `/api/v1/conversations/${a.conversationId}`, { token });
+    const conversation = await answer(
+      client.conversations[":id"].$get({ param: { id: a.conversationId } }),
+    );
     expect(conversation.body.data.status).not.toBe("closed");
     expect(conversation.body.data.unread_count).toBe(1);
-    const messages = await call("GET", `/api/v1/conversations/${a.conversationId}/messages`, {
-      token,
-    });
+    const messages = await answer(
+      client.conversations[":id"].messages.$get({ param: { id: a.conversationId }, query: {} }),
+    );
     // The customer's image, and the booking's line in the thread.
-    expect(messages.body.data.messages.map((m: any) => m.type)).toEqual(["image", "note"]);
-    expect(messages.body.data.messages[0].reactions).toEqual([]);
-    const session = await call("GET", `/api/v1/tracking/sessions/${a.sessionId}`, { token });
-    expect(session.body.data.phone_number).toBeNull();
-    const members = await call("GET", "/api/v1/organizations/members", { token });
-    expect(members.body.data.map((m: any) => m.user_id)).toContain(a.memberUserId);
-    const invitations = await call("GET", "/api/v1/organizations/invitations", { token });
-    expect(invitations.body.data.map((i: any) => i.id)).toContain(a.invitationId);
-    const replies = await call("GET", "/api/v1/quick-replies", { token });
-    expect(replies.body.data.map((r: any) => r.id)).toContain(a.quickReplyId);
-    const broadcast = await call("GET", `/api/v1/broadcasts/${a.broadcastId}`, { token });
+    expect(messages.body.data.messages.map((m) => m.type)).toEqual(["image", "note"]);
+    expect(messages.body.data.messages[0]!.reactions).toEqual([]);
+    const session = await answer(
+      client.tracking.sessions[":id"].$get({ param: { id: a.sessionId } }),
+    );
+    expect(session.body.data).toMatchObject({ phone_number: null });
+    const members = await answer(client.organizations.members.$get());
+    expect(members.body.data.map((m) => m.user_id)).toContain(a.memberUserId);
+    const invitations = await answer(client.organizations.invitations.$get());
+    expect(invitations.body.data.map((i) => i.id)).toContain(a.invitationId);
+    const replies = await answer(client["quick-replies"].$get());
+    expect(replies.body.data.map((r) => r.id)).toContain(a.quickReplyId);
+    const broadcast = await answer(client.broadcasts[":id"].$get({ param: { id: a.broadcastId } }));
     expect(broadcast.body.data).toMatchObject({ name: "Difusión A", status: "draft" });
-    const followUp = await call("GET", `/api/v1/follow-ups/${a.followUpId}`, { token });
+    const followUp = await answer(
+      client["follow-ups"][":id"].$get({ param: { id: a.followUpId } }),
+    );
     expect(followUp.body.data).toMatchObject({ name: "Seguimiento A", enabled: true });
-    const service = await call("GET", `/api/v1/services/${a.serviceId}`, { token });
+    const service = await answer(client.services[":id"].$get({ param: { id: a.serviceId } }));
     expect(service.body.data).toMatchObject({ name: "Servicio A" });
-    const bookings = await call("GET", "/api/v1/bookings", { token });
+    const bookings = await answer(client.bookings.$get({ query: {} }));
     expect(bookings.body.data.bookings).toMatchObject([
       { id: a.bookingId, status: "pending_payment" },
     ]);
@@ -310,20 +481,20 @@ describe("routes with an id of another organization", () => {
 
 describe("lists, stats and exports", () => {
   it("show each organization only its own rows", async () => {
-    const token = b.owner.token;
+    const client = api(b.owner.token);
     const lists = await Promise.all([
-      call("GET", "/api/v1/conversations", { token }),
-      call("GET", `/api/v1/conversations/search?q=${a.phone}`, { token }),
-      call("GET", "/api/v1/agents", { token }),
-      call("GET", "/api/v1/quick-replies", { token }),
-      call("GET", "/api/v1/tracking/conversions", { token }),
-      call("GET", "/api/v1/organizations/members", { token }),
-      call("GET", "/api/v1/organizations/invitations", { token }),
-      call("GET", "/api/v1/broadcasts", { token }),
-      call("GET", "/api/v1/follow-ups", { token }),
-      call("GET", "/api/v1/services", { token }),
-      call("GET", "/api/v1/bookings", { token }),
-      call("GET", "/api/v1/integrations/payments", { token }),
+      answer(client.conversations.$get({ query: {} })),
+      answer(client.conversations.search.$get({ query: { q: a.phone } })),
+      answer(client.agents.$get()),
+      answer(client["quick-replies"].$get()),
+      answer(client.tracking.conversions.$get({ query: {} })),
+      answer(client.organizations.members.$get()),
+      answer(client.organizations.invitations.$get()),
+      answer(client.broadcasts.$get({ query: {} })),
+      answer(client["follow-ups"].$get()),
+      answer(client.services.$get()),
+      answer(client.bookings.$get({ query: {} })),
+      answer(client.integrations.payments.$get()),
     ]);
     const text = JSON.stringify(lists.map((r) => r.body));
     const idsOfA = [a.conversationId, a.agentId, a.quickReplyId, a.sessionId, a.phone];
@@ -332,12 +503,13 @@ describe("lists, stats and exports", () => {
     }
     expect(text).not.toContain("Cliente A");
     expect(text).not.toContain(a.owner.organization.id);
+    const [, found] = lists;
     expect(lists.at(-1)!.body.data).toMatchObject({ provider: "stripe" });
-    expect(lists[1]!.body.data.total).toBe(0);
+    expect(found.body.data.total).toBe(0);
 
-    const stats = await call("GET", "/api/v1/conversations/stats", { token });
+    const stats = await answer(client.conversations.stats.$get({ query: {} }));
     expect(stats.body.data).toMatchObject({ total: 1, unread: 1 });
-    const tracking = await call("GET", "/api/v1/tracking/stats", { token });
+    const tracking = await answer(client.tracking.stats.$get({ query: {} }));
     expect(tracking.body.data).toMatchObject({
       total_sessions: 1,
       total_conversions: 1,
@@ -348,26 +520,27 @@ describe("lists, stats and exports", () => {
   });
 
   it("keep each organization's marketing limits and what they used to itself", async () => {
-    const patch = (token: string, id: string, body: unknown) =>
-      call("PATCH", `/api/v1/organizations/${id}`, { token, body });
+    type Limits = { monthly_sends: number; currency: string } | null;
+    const patch = (token: string, id: string, marketing_budget: Limits) =>
+      answer(api(token).organizations[":id"].$patch({ param: { id }, json: { marketing_budget } }));
     const budget = { monthly_sends: 777, currency: "EUR" };
     const aId = a.owner.organization.id;
-    expect((await patch(a.owner.token, aId, { marketing_budget: budget })).status).toBe(200);
+    expect((await patch(a.owner.token, aId, budget)).status).toBe(200);
     // B can neither change A's limits nor read them, in its organization or its allowance.
-    const stolen = await patch(b.owner.token, aId, { marketing_budget: null });
+    const stolen = await patch(b.owner.token, aId, null);
     expect(stolen.status).toBe(404);
-    const seen = await Promise.all([
-      call("GET", "/api/v1/organizations/me", { token: b.owner.token }),
-      call("GET", "/api/v1/broadcasts/allowance", { token: b.owner.token }),
+    const [organization, allowance] = await Promise.all([
+      answer(api(b.owner.token).organizations.me.$get()),
+      answer(api(b.owner.token).broadcasts.allowance.$get()),
     ]);
-    expect(seen[0]!.body.data.marketing_budget).toBeNull();
-    expect(seen[1]!.body.data.budget).toBeNull();
-    const own = await call("GET", "/api/v1/broadcasts/allowance", { token: a.owner.token });
+    expect(organization.body.data.marketing_budget).toBeNull();
+    expect(allowance.body.data.budget).toBeNull();
+    const own = await answer(api(a.owner.token).broadcasts.allowance.$get());
     expect(own.body.data.budget).toMatchObject({ monthly_sends: 777, sends_used: 0 });
   });
 
   it("exports only the caller's organization", async () => {
-    const exported = await call("GET", "/api/v1/profiles/me/export", { token: b.owner.token });
+    const exported = await personalExport(b.owner.token);
     expect(exported.status).toBe(200);
     const text = JSON.stringify(exported.body);
     expect(text).toContain("Cliente B");

@@ -2,35 +2,35 @@
 // owner or admin, and the old key refused at once.
 import { describe, expect, it } from "vitest";
 import { createOwner, randomIp, registerUser } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
 async function joinAs(owner: Owner, role: "admin" | "agent") {
   const user = await registerUser();
-  const invitation = await call("POST", "/api/v1/organizations/invitations", {
-    token: owner.token,
-    body: { email: user.email, role },
-  });
-  const token = new URL(invitation.body.data.url).searchParams.get("invitation");
-  const joined = await call("POST", "/api/v1/organizations/invitations/accept", {
-    token: user.token,
-    body: { token },
-  });
+  const invitation = await answer(
+    api(owner.token).organizations.invitations.$post({ json: { email: user.email, role } }),
+  );
+  const token = new URL(invitation.body.data.url!).searchParams.get("invitation")!;
+  const joined = await answer(
+    api(user.token).organizations.invitations.accept.$post({ json: { token } }),
+  );
   expect(joined.status).toBe(200);
   return user;
 }
 
 const rotate = (token: string, headers: Record<string, string> = {}) =>
-  call("POST", "/api/v1/tracking/key/rotate", { token, headers });
+  answer(api(token).tracking.key.rotate.$post({}, { headers }));
 
 /** A landing page's visit with `key`, the call the snippet makes first. */
 const visitWith = (key: string) =>
-  call("POST", "/api/v1/tracking/sessions", {
-    headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() },
-    body: { tracking_params: { utm_source: "facebook" } },
-  });
+  answer(
+    api().tracking.sessions.$post(
+      { json: { tracking_params: { utm_source: "facebook" } } },
+      { headers: { "X-Tracking-Key": key, "CF-Connecting-IP": randomIp() } },
+    ),
+  );
 
 describe("POST /tracking/key/rotate", () => {
   it("gives a new key; the old one stops working at once", async () => {
@@ -49,7 +49,7 @@ describe("POST /tracking/key/rotate", () => {
     expect(refused.body.error).toBe("unauthorized");
     expect((await visitWith(newKey)).status).toBe(201);
 
-    const organization = await call("GET", "/api/v1/organizations/me", { token: owner.token });
+    const organization = await answer(api(owner.token).organizations.me.$get());
     expect(organization.body.data.tracking_key).toBe(newKey);
 
     const audit = await orgSql(
@@ -78,11 +78,11 @@ describe("POST /tracking/key/rotate", () => {
   it("needs a signed-in member: the public key, no token or no organization is refused", async () => {
     const owner = await createOwner();
     const key: string = owner.organization.tracking_key;
-    const withKey = await call("POST", "/api/v1/tracking/key/rotate", {
-      headers: { "X-Tracking-Key": key },
-    });
+    const withKey = await answer(
+      api().tracking.key.rotate.$post({}, { headers: { "X-Tracking-Key": key } }),
+    );
     expect(withKey.status).toBe(401);
-    expect((await call("POST", "/api/v1/tracking/key/rotate")).status).toBe(401);
+    expect((await answer(api().tracking.key.rotate.$post())).status).toBe(401);
     const loner = await registerUser();
     expect((await rotate(loner.token)).status).toBe(404);
     expect((await visitWith(key)).status).toBe(201);

@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: a CORS preflight, raw queries and invalid bodies.
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";

@@ -9,7 +9,7 @@ import { transcribeMessage } from "../../worker/ai/transcribe";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
@@ -84,7 +84,9 @@ async function conversationOf(organizationId: string, phone: string) {
 }
 
 async function messagesOf(token: string, conversationId: string) {
-  const res = await call("GET", `/api/v1/conversations/${conversationId}/messages`, { token });
+  const res = await answer(
+    api(token).conversations[":id"].messages.$get({ param: { id: conversationId }, query: {} }),
+  );
   expect(res.status).toBe(200);
   return res.body.data.messages as Record<string, any>[];
 }
@@ -172,10 +174,8 @@ describe("voice notes", () => {
     expect(usage!.tokens_used).toBeGreaterThan(0);
 
     // The inbox search finds what the customer said.
-    const search = await call(
-      "GET",
-      `/api/v1/conversations?search=${encodeURIComponent(words.slice(-20))}`,
-      { token: owner.token },
+    const search = await answer(
+      api(owner.token).conversations.$get({ query: { search: words.slice(-20) } }),
     );
     expect(search.body.data.conversations.map((c: { id: string }) => c.id)).toEqual([
       conversation.id,
@@ -260,14 +260,19 @@ describe("voice notes", () => {
     const words = unique("Quiero cambiar la cita del martes");
     const { conversation, note } = await failedVoiceNote(org, from, words);
     expect(note).toMatchObject({ transcript_status: "failed" });
-    const path = `/api/v1/conversations/${conversation.id}/messages/${note.id}/transcript`;
+    const transcribe = (token: string) =>
+      answer(
+        api(token).conversations[":id"].messages[":messageId"].transcript.$post({
+          param: { id: conversation.id, messageId: note.id },
+        }),
+      );
 
     // Another organization's member cannot reach it, and it stays failed.
     const stranger = await createOwner({ name: "Otra Tienda" });
-    expect((await call("POST", path, { token: stranger.token })).status).toBe(404);
+    expect((await transcribe(stranger.token)).status).toBe(404);
 
     const socket = await connect(org.owner.token);
-    const retried = await call("POST", path, { token: org.owner.token });
+    const retried = await transcribe(org.owner.token);
     expect(retried.status).toBe(202);
     expect(retried.body.data).toMatchObject({
       id: note.id,
@@ -279,7 +284,7 @@ describe("voice notes", () => {
     );
     expect(pending.data.message.transcript_status).toBe("pending");
     // A second press while it is on its way changes nothing.
-    const again = await call("POST", path, { token: org.owner.token });
+    const again = await transcribe(org.owner.token);
     expect(again.status).toBe(409);
     expect(again.body.error).toBe("transcript_not_failed");
 
@@ -294,7 +299,7 @@ describe("voice notes", () => {
     );
     expect(done.data.message).toMatchObject({ id: note.id, transcript: words });
     // A transcribed note is not transcribed again.
-    expect((await call("POST", path, { token: org.owner.token })).status).toBe(409);
+    expect((await transcribe(org.owner.token)).status).toBe(409);
     expect((await modelRequestsWith(words)).filter(isTranscription)).toHaveLength(4);
     socket.socket.close();
   });
@@ -353,15 +358,18 @@ describe("voice notes", () => {
 
     // A person answers and gives the conversation back to the agent; the customer writes.
     const token = org.owner.token;
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token,
-      body: { conversation_id: conversation.id, content: "Perdona, no pudimos oír el audio" },
-    });
+    const sent = await answer(
+      api(token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Perdona, no pudimos oír el audio" },
+      }),
+    );
     expect(sent.status).toBe(201);
-    await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
-      token,
-      body: { status: "assigned" },
-    });
+    await answer(
+      api(token).conversations[":id"].$patch({
+        param: { id: conversation.id },
+        json: { status: "assigned" },
+      }),
+    );
     const question = unique("¿Me lo escribes entonces?");
     // Meta's timestamps have whole seconds: this one is clearly after the person's answer.
     const timestamp = String(Math.floor(Date.now() / 1000) + 2);
@@ -556,15 +564,18 @@ describe("voice notes", () => {
     expect(await modelRequestsWith(words)).toEqual([]);
 
     await runDurableObjectAlarm(org.hub);
-    const search = await call(
-      "GET",
-      `/api/v1/conversations?search=${encodeURIComponent(words.slice(-20))}`,
-      { token: other.token },
+    const search = await answer(
+      api(other.token).conversations.$get({
+        query: { search: words.slice(-20) },
+      }),
     );
     expect(search.body.data.conversations).toEqual([]);
-    const foreign = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: other.token,
-    });
+    const foreign = await answer(
+      api(other.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
     expect(foreign.status).toBe(404);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst } from "../support/org-data";
 import { deliver } from "../support/webhooks";
 
@@ -40,7 +40,7 @@ const webhook = (phoneNumberId: string, value: Record<string, unknown>) => ({
 });
 
 async function conversations(token: string) {
-  const res = await call("GET", "/api/v1/conversations?limit=100", { token });
+  const res = await answer(api(token).conversations.$get({ query: { limit: "100" } }));
   return res.body.data.conversations as any[];
 }
 
@@ -66,9 +66,12 @@ describe("Meta's 2026 webhook payloads, replayed as documented", () => {
     );
     expect(text.status).toBe(200);
     let [conversation] = await conversations(owner.token);
-    const thread = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
+    const thread = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
     expect(thread.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
       "Does it come in another color?",
     ]);
@@ -171,10 +174,11 @@ describe("Meta's 2026 webhook payloads, replayed as documented", () => {
       }),
     );
     const [conversation] = await conversations(owner.token);
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "Son 30 €" },
-    });
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Son 30 €" },
+      }),
+    );
     expect(sent.status).toBe(201);
     const { wamid } = (await orgFirst<{ wamid: string }>(
       owner.organization.id,
@@ -200,9 +204,9 @@ describe("Meta's 2026 webhook payloads, replayed as documented", () => {
       }),
     );
     expect(status.status).toBe(200);
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation.id } }),
+    );
     expect(detail.body.data.billing).toMatchObject({
       billable_messages: 1,
       by_category: { service: 1 },

@@ -86,7 +86,7 @@ describe("a delivery for organizations whose data is in their stores", () => {
     const message = wamid();
     const hello = inboundMessage({
       phoneNumberId: owner.phoneNumberId,
-      from: conversation.phone_number,
+      from: conversation.phone_number!,
       text: "¿Abrís mañana?",
       id: message,
     });

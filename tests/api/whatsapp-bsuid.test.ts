@@ -13,7 +13,7 @@ import {
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst, orgSql } from "../support/org-data";
 import { customerBsuid, deliver, graphRequests } from "../support/webhooks";
 import { settledConversion } from "../support/ads";
@@ -30,14 +30,19 @@ async function connectedOwner() {
 
 /** The organization's conversations as the API lists them. */
 async function inbox(token: string, search = "") {
-  const res = await call("GET", `/api/v1/conversations?limit=100&search=${search}`, { token });
+  const res = await answer(
+    api(token).conversations.$get({ query: { limit: "100", search: search } }),
+  );
   return res.body.data.conversations as any[];
 }
 
 async function contents(token: string, conversationId: string) {
-  const res = await call("GET", `/api/v1/conversations/${conversationId}/messages?limit=100`, {
-    token,
-  });
+  const res = await answer(
+    api(token).conversations[":id"].messages.$get({
+      param: { id: conversationId },
+      query: { limit: "100" },
+    }),
+  );
   return (res.body.data.messages as any[]).map((m) => m.content);
 }
 
@@ -78,9 +83,7 @@ describe("customers known by a BSUID", () => {
     expect(await contents(owner.token, conversation.id)).toEqual(["Hola"]);
     // Found by the username, with or without its @.
     for (const term of ["rosa.flo", "@rosa.flores"]) {
-      expect((await inbox(owner.token, encodeURIComponent(term))).map((c) => c.id)).toEqual([
-        conversation.id,
-      ]);
+      expect((await inbox(owner.token, term)).map((c) => c.id)).toEqual([conversation.id]);
     }
   });
 
@@ -254,10 +257,11 @@ describe("answering a customer without a phone", () => {
   it("replies by BSUID in `recipient`, routes its statuses and stores the pricing once", async () => {
     const { owner, phoneNumberId, userId, conversation } = await usernameCustomer();
     const text = `Hola Leo ${crypto.randomUUID()}`;
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: text },
-    });
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: text },
+      }),
+    );
     expect(sent.status).toBe(201);
     expect(sent.body.data.status).toBe("sent");
     const [request] = (await graphRequests("/messages")).filter((r) =>
@@ -296,18 +300,21 @@ describe("answering a customer without a phone", () => {
       category: "utility",
       type: "free_customer_service",
     });
-    const detail = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const detail = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation.id } }),
+    );
     expect(detail.body.data.billing).toEqual({
       billable_messages: 1,
       by_category: { service: 1 },
       free_entry_point_until: null,
     });
-    const messages = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
-    expect(messages.body.data.messages.at(-1).status).toBe("delivered");
+    const messages = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
+    expect(messages.body.data.messages.at(-1)!.status).toBe("delivered");
   });
 
   it("records Meta's refusal of an authentication template to a BSUID in Spanish", async () => {
@@ -321,13 +328,14 @@ describe("answering a customer without a phone", () => {
       JSON.stringify([{ type: "BODY", text: "Tu código es {{1}}" }]),
       new Date().toISOString(),
     );
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: {
-        conversation_id: conversation.id,
-        template: { name: "codigo_acceso", language: "es", parameters: ["123456"] },
-      },
-    });
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: conversation.id,
+          template: { name: "codigo_acceso", language: "es", parameters: ["123456"] },
+        },
+      }),
+    );
     expect(sent.status).toBe(201);
     expect(sent.body.data).toMatchObject({
       status: "failed",
@@ -338,9 +346,11 @@ describe("answering a customer without a phone", () => {
 
   it("asks for the phone and takes the one the customer shares", async () => {
     const { owner, phoneNumberId, userId, conversation } = await usernameCustomer();
-    const asked = await call("POST", `/api/v1/conversations/${conversation.id}/request-phone`, {
-      token: owner.token,
-    });
+    const asked = await answer(
+      api(owner.token).conversations[":id"]["request-phone"].$post({
+        param: { id: conversation.id },
+      }),
+    );
     expect(asked.status).toBe(201);
     expect(asked.body.data).toMatchObject({ type: "interactive", status: "sent" });
     const [request] = (await graphRequests("/messages")).filter(
@@ -376,15 +386,19 @@ describe("answering a customer without a phone", () => {
       `📱 El cliente compartió su teléfono: +${number}`,
     );
     // With the phone known there is nothing to ask.
-    const again = await call("POST", `/api/v1/conversations/${conversation.id}/request-phone`, {
-      token: owner.token,
-    });
+    const again = await answer(
+      api(owner.token).conversations[":id"]["request-phone"].$post({
+        param: { id: conversation.id },
+      }),
+    );
     expect(again.status).toBe(409);
     // Another organization's member cannot ask on this conversation.
     const stranger = await createOwner();
-    const foreign = await call("POST", `/api/v1/conversations/${conversation.id}/request-phone`, {
-      token: stranger.token,
-    });
+    const foreign = await answer(
+      api(stranger.token).conversations[":id"]["request-phone"].$post({
+        param: { id: conversation.id },
+      }),
+    );
     expect(foreign.status).toBe(404);
   });
 
@@ -402,10 +416,12 @@ describe("answering a customer without a phone", () => {
       ),
     );
     const [conversation] = await inbox(owner.token);
-    const patched = await call("PATCH", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-      body: { stage: "lead" },
-    });
+    const patched = await answer(
+      api(owner.token).conversations[":id"].$patch({
+        param: { id: conversation.id },
+        json: { stage: "lead" },
+      }),
+    );
     expect(patched.status).toBe(200);
     const { id } = (await orgFirst<{ id: string }>(
       owner.organization.id,
@@ -436,17 +452,18 @@ describe("answering a customer without a phone", () => {
       ),
     );
     const [conversation] = await inbox(owner.token);
-    const before = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const before = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation.id } }),
+    );
     expect(before.body.data.billing.free_entry_point_until).toBeNull();
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "¡Hola! ¿En qué te ayudo?" },
-    });
-    const after = await call("GET", `/api/v1/conversations/${conversation.id}`, {
-      token: owner.token,
-    });
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "¡Hola! ¿En qué te ayudo?" },
+      }),
+    );
+    const after = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation.id } }),
+    );
     expect(after.body.data.billing.free_entry_point_until).toBe(
       new Date(Date.parse(sent.body.data.created_at) + 72 * 3600_000).toISOString(),
     );

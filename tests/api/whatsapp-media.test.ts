@@ -1,3 +1,4 @@
+// Hand-built uploads here are the subject: multipart forms as a browser sends them, some broken.
 // Beyond text (server-contract §7b): templates, media both ways and the business's reactions,
 // against the local Graph fake.
 import { exports } from "cloudflare:workers";
@@ -6,7 +7,7 @@ import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgSql } from "../support/org-data";
 import { customerPhone, deliver, graphRequests } from "../support/webhooks";
 
@@ -41,9 +42,7 @@ function upload(token: string, conversationId: string, file: File | null, captio
 describe("templates", () => {
   it("lists the account's templates as Meta has them", async () => {
     const owner = await connectedOwner();
-    const response = await call("GET", "/api/v1/whatsapp-config/templates", {
-      token: owner.token,
-    });
+    const response = await answer(api(owner.token)["whatsapp-config"].templates.$get());
     expect(response.status).toBe(200);
     const templates = response.body.data.templates;
     expect(templates.map((t: any) => `${t.name}:${t.status}`)).toEqual([
@@ -65,20 +64,22 @@ describe("templates", () => {
     const owner = await connectedOwner();
     // Created by the team: the customer never wrote, so the window is closed.
     const conversation = await createConversation(owner);
-    const text = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "Hola" },
-    });
+    const text = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Hola" },
+      }),
+    );
     expect(text.status).toBe(422);
     expect(text.body.error).toBe("window_closed");
 
-    const response = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: {
-        conversation_id: conversation.id,
-        template: { name: "seguimiento_cita", language: "es", parameters: ["Ana"] },
-      },
-    });
+    const response = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: conversation.id,
+          template: { name: "seguimiento_cita", language: "es", parameters: ["Ana"] },
+        },
+      }),
+    );
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({
       type: "template",
@@ -111,10 +112,11 @@ describe("templates", () => {
   ])("refuses %s before calling Meta, storing nothing", async (_, template, code) => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
-    const response = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, template },
-    });
+    const response = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, template },
+      }),
+    );
     expect(response.status).toBe(422);
     expect(response.body.error).toBe(code);
     expect(await messageRows(owner.organization.id, conversation.id)).toEqual([]);
@@ -132,10 +134,7 @@ describe("templates", () => {
       },
       { conversation_id: conversation.id },
     ]) {
-      const response = await call("POST", "/api/v1/conversations/messages", {
-        token: owner.token,
-        body,
-      });
+      const response = await answer(api(owner.token).conversations.messages.$post({ json: body }));
       expect(response.status).toBe(422);
     }
   });
@@ -143,7 +142,7 @@ describe("templates", () => {
   it("follows the status webhook: a template Meta pauses can no longer be sent", async () => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
-    await call("GET", "/api/v1/whatsapp-config/templates", { token: owner.token });
+    await answer(api(owner.token)["whatsapp-config"].templates.$get());
     const update = await deliver({
       object: "whatsapp_business_account",
       entry: [
@@ -166,13 +165,14 @@ describe("templates", () => {
       ],
     });
     expect(update.status).toBe(200);
-    const response = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: {
-        conversation_id: conversation.id,
-        template: { name: "bienvenida", language: "es" },
-      },
-    });
+    const response = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: {
+          conversation_id: conversation.id,
+          template: { name: "bienvenida", language: "es" },
+        },
+      }),
+    );
     expect(response.status).toBe(422);
     expect(response.body.error).toBe("template_not_approved");
   });
@@ -191,12 +191,15 @@ describe("media", () => {
         }),
       ),
     );
-    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
-    const conversation = list.body.data.conversations[0];
-    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
-    return { conversation, message: page.body.data.messages[0] };
+    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+    const conversation = list.body.data.conversations[0]!;
+    const page = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
+    return { conversation, message: page.body.data.messages[0]! };
   }
 
   it("streams a customer's image to the organization, and to nobody else", async () => {
@@ -207,10 +210,11 @@ describe("media", () => {
       content: "Mi sonrisa",
       media: { id: "4455667788", mime_type: "image/png" },
     });
-    const path = `/api/v1/conversations/${conversation.id}/messages/${message.id}/media`;
-    const file = await exports.default.fetch(`http://localhost${path}`, {
-      headers: { Authorization: `Bearer ${owner.token}` },
-    });
+    const media = (token?: string) =>
+      api(token).conversations[":id"].messages[":messageId"].media.$get({
+        param: { id: conversation.id, messageId: message.id },
+      });
+    const file = await media(owner.token);
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Type")).toBe("image/png");
     expect(file.headers.get("Content-Disposition")).toBe("inline");
@@ -221,9 +225,9 @@ describe("media", () => {
     expect(download.headers.authorization).toBe("Bearer test-access-token");
 
     const stranger = await connectedOwner();
-    const other = await call("GET", path, { token: stranger.token });
+    const other = await media(stranger.token);
     expect(other.status).toBe(404);
-    const anonymous = await call("GET", path);
+    const anonymous = await media();
     expect(anonymous.status).toBe(401);
   });
 
@@ -243,17 +247,17 @@ describe("media", () => {
           }),
         ),
       );
-      const list = await call("GET", `/api/v1/conversations?search=${from}`, {
-        token: owner.token,
-      });
-      const conversation = list.body.data.conversations[0];
-      const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-        token: owner.token,
-      });
-      const message = page.body.data.messages[0];
-      const path = `/api/v1/conversations/${conversation.id}/messages/${message.id}/media`;
-      const file = await exports.default.fetch(`http://localhost${path}`, {
-        headers: { Authorization: `Bearer ${owner.token}` },
+      const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+      const conversation = list.body.data.conversations[0]!;
+      const page = await answer(
+        api(owner.token).conversations[":id"].messages.$get({
+          param: { id: conversation.id },
+          query: {},
+        }),
+      );
+      const message = page.body.data.messages[0]!;
+      const file = await api(owner.token).conversations[":id"].messages[":messageId"].media.$get({
+        param: { id: conversation.id, messageId: message.id },
       });
       expect(file.status).toBe(200);
       await file.arrayBuffer();
@@ -305,14 +309,15 @@ describe("media", () => {
     const owner = await connectedOwner();
     const conversation = await createConversation(owner);
     await openWindow(owner.organization.id, conversation.id);
-    const sent = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "Hola" },
-    });
-    const response = await call(
-      "GET",
-      `/api/v1/conversations/${conversation.id}/messages/${sent.body.data.id}/media`,
-      { token: owner.token },
+    const sent = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Hola" },
+      }),
+    );
+    const response = await answer(
+      api(owner.token).conversations[":id"].messages[":messageId"].media.$get({
+        param: { id: conversation.id, messageId: sent.body.data.id },
+      }),
     );
     expect(response.status).toBe(404);
   });
@@ -399,15 +404,24 @@ describe("reactions from the business", () => {
     await deliver(
       delivery(inboundMessage({ phoneNumberId: owner.connection.phoneNumberId, from, id })),
     );
-    const list = await call("GET", `/api/v1/conversations?search=${from}`, { token: owner.token });
-    const conversation = list.body.data.conversations[0];
-    const page = await call("GET", `/api/v1/conversations/${conversation.id}/messages`, {
-      token: owner.token,
-    });
-    const message = page.body.data.messages[0];
-    const path = `/api/v1/conversations/${conversation.id}/messages/${message.id}/reaction`;
+    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
+    const conversation = list.body.data.conversations[0]!;
+    const page = await answer(
+      api(owner.token).conversations[":id"].messages.$get({
+        param: { id: conversation.id },
+        query: {},
+      }),
+    );
+    const message = page.body.data.messages[0]!;
+    const react = (token: string, emoji: string) =>
+      answer(
+        api(token).conversations[":id"].messages[":messageId"].reaction.$post({
+          param: { id: conversation.id, messageId: message.id },
+          json: { emoji },
+        }),
+      );
 
-    const reacted = await call("POST", path, { token: owner.token, body: { emoji: "👍" } });
+    const reacted = await react(owner.token, "👍");
     expect(reacted.status).toBe(200);
     expect(reacted.body.data.reactions).toEqual([
       { emoji: "👍", from: "business", at: expect.any(String) },
@@ -419,14 +433,12 @@ describe("reactions from the business", () => {
       reaction: { message_id: id, emoji: "👍" },
     });
 
-    const removed = await call("POST", path, { token: owner.token, body: { emoji: "" } });
+    const removed = await react(owner.token, "");
     expect(removed.body.data.reactions).toEqual([]);
 
-    const twoEmojis = await call("POST", path, { token: owner.token, body: { emoji: "👍👍" } });
+    const twoEmojis = await react(owner.token, "👍👍");
     expect(twoEmojis.status).toBe(422);
     const stranger = await connectedOwner();
-    expect(
-      (await call("POST", path, { token: stranger.token, body: { emoji: "👍" } })).status,
-    ).toBe(404);
+    expect((await react(stranger.token, "👍")).status).toBe(404);
   });
 });

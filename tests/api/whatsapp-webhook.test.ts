@@ -1,3 +1,4 @@
+// Hand-built requests here are the subject: Meta's signed deliveries and its verification GETs.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +11,7 @@ import {
 } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createAgent, createConversation, createOwner, randomIp } from "../support/factories";
+import { answer, api } from "../support/api";
 import { call } from "../support/http";
 import { orgFirst, orgSql } from "../support/org-data";
 import { connect, tick } from "../support/sockets";
@@ -59,9 +61,9 @@ describe("GET /webhooks/whatsapp (verification)", () => {
     expect(ok.body).toBe(12345);
 
     const { owner } = await connectedOwner();
-    const generated = await call("POST", "/api/v1/whatsapp-config/generate-webhook-token", {
-      token: owner.token,
-    });
+    const generated = await answer(
+      api(owner.token)["whatsapp-config"]["generate-webhook-token"].$post(),
+    );
     const token = generated.body.data.webhook_token;
     const org = await call(
       "GET",
@@ -227,10 +229,12 @@ describe("inbound messages", () => {
       type: "text",
     });
 
-    const api = await call("GET", `/api/v1/conversations/${conversation!.id}`, {
-      token: owner.token,
-    });
-    expect(Date.parse(api.body.data.window_expires_at)).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    const detail = await answer(
+      api(owner.token).conversations[":id"].$get({ param: { id: conversation!.id } }),
+    );
+    expect(Date.parse(detail.body.data.window_expires_at!)).toBeGreaterThan(
+      Date.now() + 23 * 3600_000,
+    );
   });
 
   it("stores every type Meta sends with a readable content", async () => {
@@ -382,7 +386,7 @@ describe("inbound messages", () => {
     const convB = await conversationFor(owner.organization.id, b);
     expect(convA).toMatchObject({ unread_count: 30, last_message_preview: "a1" });
     expect(convB).toMatchObject({ unread_count: 30, last_message_preview: "b58" });
-    const stats = await call("GET", "/api/v1/conversations/stats", { token: owner.token });
+    const stats = await answer(api(owner.token).conversations.stats.$get({ query: {} }));
     expect(stats.body.data).toMatchObject({ total: 2, unread: 2, by_status: { open: 2 } });
     expect((await messagesOf(owner.organization.id, convB!.id)).map((m) => m.content)).toEqual(
       sent.filter((m) => m.from === b).map((m) => m.text),
@@ -479,13 +483,17 @@ describe("inbound messages", () => {
 
   it("matches a message carrying a tracked visit's reference back to the session", async () => {
     const { owner, phoneNumberId } = await connectedOwner();
-    const session = await call("POST", "/api/v1/tracking/sessions", {
-      headers: { "X-Tracking-Key": owner.organization.tracking_key },
-      body: {
-        tracking_params: { fbclid: "IwAR9", utm_campaign: "otoño" },
-        landing_page: "https://x.example",
-      },
-    });
+    const session = await answer(
+      api().tracking.sessions.$post(
+        {
+          json: {
+            tracking_params: { fbclid: "IwAR9", utm_campaign: "otoño" },
+            landing_page: "https://x.example",
+          },
+        },
+        { headers: { "X-Tracking-Key": owner.organization.tracking_key } },
+      ),
+    );
     const ref = session.body.data.ref_code;
     const from = customerPhone();
     await deliver(
@@ -496,10 +504,10 @@ describe("inbound messages", () => {
       tracking_session_id: session.body.data.id,
       fbclid: "IwAR9",
     });
-    const linked = await call("GET", `/api/v1/tracking/sessions/${session.body.data.id}`, {
-      token: owner.token,
-    });
-    expect(linked.body.data.phone_number).toBe(from);
+    const linked = await answer(
+      api(owner.token).tracking.sessions[":id"].$get({ param: { id: session.body.data.id } }),
+    );
+    expect(linked.body.data).toMatchObject({ phone_number: from });
     const results = await orgSql(
       owner.organization.id,
       "SELECT event_name FROM conversions WHERE organization_id = ? ORDER BY event_name",
@@ -515,10 +523,11 @@ describe("outbound messages and statuses", () => {
     const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from })));
     const conversation = await conversationFor(owner.organization.id, from);
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation!.id, content: "¡Hola! ¿En qué te ayudo?" },
-    });
+    const res = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation!.id, content: "¡Hola! ¿En qué te ayudo?" },
+      }),
+    );
     return { owner, phoneNumberId, from, conversation: conversation!, res };
   }
 
@@ -550,10 +559,11 @@ describe("outbound messages and statuses", () => {
       status: 400,
       error: { message: "Re-engagement message", code: 131047 },
     });
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation!.id, content: "Hola" },
-    });
+    const res = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation!.id, content: "Hola" },
+      }),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.status).toBe("failed");
     expect(res.body.data.error).toContain("24 horas");
@@ -635,10 +645,11 @@ describe("outbound messages and statuses", () => {
       conversation.id,
       new Date(Date.now() - 30 * 3600_000).toISOString(),
     );
-    const res = await call("POST", "/api/v1/conversations/messages", {
-      token: owner.token,
-      body: { conversation_id: conversation.id, content: "Hola" },
-    });
+    const res = await answer(
+      api(owner.token).conversations.messages.$post({
+        json: { conversation_id: conversation.id, content: "Hola" },
+      }),
+    );
     expect(res.status).toBe(422);
     expect(await graphRequests(`/${phoneNumberId}/messages`)).toEqual([]);
   });

@@ -9,17 +9,18 @@ import { runCron } from "../support/cron";
 import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
 import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { createAgent, createOwner } from "../support/factories";
-import { call } from "../support/http";
+import { answer, api } from "../support/api";
 import { orgFirst } from "../support/org-data";
 import { modelRequests } from "../support/webhooks";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;
 
 const quickReply = (owner: Owner, shortcut: string) =>
-  call("POST", "/api/v1/quick-replies", {
-    token: owner.token,
-    body: { shortcut, content: "Gracias por escribirnos." },
-  });
+  answer(
+    api(owner.token)["quick-replies"].$post({
+      json: { shortcut, content: "Gracias por escribirnos." },
+    }),
+  );
 
 const quickReplyCount = async (organizationId: string) =>
   (await orgFirst<{ n: number }>(
@@ -51,7 +52,7 @@ describe("write limits", () => {
       expect(await quickReplyCount(owner.organization.id)).toBe(MEMBER_WRITES.max - 1);
 
       // Reads still work, and another organization is not touched by this one's limit.
-      expect((await call("GET", "/api/v1/quick-replies", { token: owner.token })).status).toBe(200);
+      expect((await answer(api(owner.token)["quick-replies"].$get())).status).toBe(200);
       const other = await createOwner();
       expect((await quickReply(other, "hola")).status).toBe(201);
     },
@@ -63,10 +64,11 @@ describe("write limits", () => {
     async () => {
       const owner = await createOwner();
       for (let i = 0; i < MEMBER_WRITES.max + 5; i++) {
-        const res = await call("POST", "/api/v1/quick-replies", {
-          token: owner.token,
-          body: { shortcut: "no válido!", content: "" },
-        });
+        const res = await answer(
+          api(owner.token)["quick-replies"].$post({
+            json: { shortcut: "no válido!", content: "" },
+          }),
+        );
         expect(res.status).toBe(422);
       }
       expect((await quickReply(owner, "valida")).status).toBe(201);
@@ -99,7 +101,7 @@ describe("write limits", () => {
       )?.count ?? 0;
     const person = `writes:member:${owner.user.id}`;
     const organization = `writes:org:${owner.organization.id}`;
-    const rotate = () => call("POST", "/api/v1/tracking/key/rotate", { token: owner.token });
+    const rotate = () => answer(api(owner.token).tracking.key.rotate.$post());
 
     // One write each, counted once, with or without a body (creating the organization was
     // the person's first).
@@ -113,22 +115,33 @@ describe("write limits", () => {
     await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?")
       .bind(MEMBER_WRITES.max, person)
       .run();
-    const bodyless: [string, string][] = [
-      ["POST", "/api/v1/tracking/key/rotate"],
-      ["POST", "/api/v1/auth/refresh"],
-      ["POST", "/api/v1/conversations/c1/suggestions/s1/confirm"],
-      ["DELETE", "/api/v1/conversations/c1/suggestions/s1"],
-      ["POST", "/api/v1/whatsapp-config/test"],
-      ["POST", "/api/v1/meta-config/test"],
-      ["DELETE", "/api/v1/quick-replies/q1"],
+    const client = api(owner.token);
+    const suggestion = { param: { id: "c1", suggestionId: "s1" } };
+    const bodyless: [string, () => Promise<{ status: number; headers: Headers }>][] = [
+      ["POST /tracking/key/rotate", () => client.tracking.key.rotate.$post()],
+      ["POST /auth/refresh", () => client.auth.refresh.$post()],
+      [
+        "POST /conversations/c1/suggestions/s1/confirm",
+        () => client.conversations[":id"].suggestions[":suggestionId"].confirm.$post(suggestion),
+      ],
+      [
+        "DELETE /conversations/c1/suggestions/s1",
+        () => client.conversations[":id"].suggestions[":suggestionId"].$delete(suggestion),
+      ],
+      ["POST /whatsapp-config/test", () => client["whatsapp-config"].test.$post()],
+      ["POST /meta-config/test", () => client["meta-config"].test.$post()],
+      [
+        "DELETE /quick-replies/q1",
+        () => client["quick-replies"][":id"].$delete({ param: { id: "q1" } }),
+      ],
     ];
-    for (const [method, path] of bodyless) {
-      const res = await call(method, path, { token: owner.token });
-      expect(res.status, `${method} ${path}`).toBe(429);
+    for (const [route, send] of bodyless) {
+      const res = await send();
+      expect(res.status, route).toBe(429);
       expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
     }
     // The refresh did not rotate the session: the old token still reads.
-    expect((await call("GET", "/api/v1/auth/me", { token: owner.token })).status).toBe(200);
+    expect((await answer(api(owner.token).auth.me.$get())).status).toBe(200);
 
     // The organization's window full: a member's body-less write is refused too.
     await env.DB.prepare("DELETE FROM rate_limits WHERE key = ?").bind(person).run();
@@ -141,17 +154,19 @@ describe("write limits", () => {
     await env.DB.prepare("UPDATE rate_limits SET count = ? WHERE key = ?")
       .bind(MEMBER_WRITES.max, person)
       .run();
-    expect((await call("POST", "/api/v1/auth/logout", { token: owner.token })).status).toBe(200);
+    expect((await answer(api(owner.token).auth.logout.$post())).status).toBe(200);
   });
 
   it("limits the agent sandbox per member, and every model call carries max_tokens", async () => {
     const owner = await createOwner();
     const agent = await createAgent(owner);
     const ask = (text: string) =>
-      call("POST", `/api/v1/agents/${agent.id}/test`, {
-        token: owner.token,
-        body: { messages: [{ role: "user", content: text }] },
-      });
+      answer(
+        api(owner.token).agents[":id"].test.$post({
+          param: { id: agent.id },
+          json: { messages: [{ role: "user", content: text }] },
+        }),
+      );
     const allowed = COSTLY_WRITES.model.max;
     const answers = await Promise.all(
       Array.from({ length: allowed + 3 }, (_, i) => ask(`pregunta límite ${i}`)),

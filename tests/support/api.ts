@@ -15,10 +15,26 @@ export const api = (token?: string) =>
 
 /**
  * A typed call's status and body. A refusal's body is the error envelope, which the routes'
- * types do not list, so its `error` and `message` are there to read too.
+ * types do not list, so its `error`, `message` and `details` are there to read too.
  */
-export async function answer<T>(call: Promise<{ status: number; json(): Promise<T> }>) {
+export async function answer<T>(
+  call: Promise<{ status: number; headers: Headers; json(): Promise<T> }>,
+) {
   const response = await call;
-  const body = (await response.json()) as T & { error?: string; message?: string };
-  return { status: response.status, body };
+  const body = (await response.json()) as T & {
+    error?: string;
+    message?: string;
+    details: { path: string; message: string }[];
+  };
+  return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * The person's export as the console downloads it: the route streams a file, so its type
+ * names no body; the body is read as JSON.
+ */
+export async function personalExport(token: string) {
+  const response = await api(token).profiles.me.export.$get();
+  const body = (await response.json()) as { data: any; error?: string };
+  return { status: response.status, headers: response.headers, body };
 }

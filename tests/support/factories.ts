@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
-import { call } from "./http";
+import type { InferRequestType } from "hono/client";
+import { answer, api } from "./api";
 
 let sequence = 0;
 
@@ -32,21 +33,19 @@ export async function registerUser(overrides: Partial<Record<string, string>> = 
     ...overrides,
   };
   // Each test user comes from its own address, as real sign-ups do (registrations are limited per IP).
-  const response = await call("POST", "/api/v1/auth/register", {
-    body: input,
-    headers: { "CF-Connecting-IP": randomIp() },
-  });
+  const response = await answer(
+    api().auth.register.$post({ json: input }, { headers: { "CF-Connecting-IP": randomIp() } }),
+  );
   if (response.status !== 201) throw new Error(`register failed: ${JSON.stringify(response.body)}`);
-  return { ...input, token: response.body.data.token as string, user: response.body.data.user };
+  return { ...input, token: response.body.data.token, user: response.body.data.user };
 }
 
 /** A registered user who owns a fresh organization. */
 export async function createOwner(organization: Partial<typeof organizationFields> = {}) {
   const owner = await registerUser();
-  const response = await call("POST", "/api/v1/organizations", {
-    token: owner.token,
-    body: { ...organizationFields, ...organization },
-  });
+  const response = await answer(
+    api(owner.token).organizations.$post({ json: { ...organizationFields, ...organization } }),
+  );
   if (response.status !== 201) throw new Error(`org failed: ${JSON.stringify(response.body)}`);
   return { ...owner, organization: response.body.data };
 }
@@ -64,23 +63,33 @@ export async function addMember(organizationId: string, role: "admin" | "agent")
   return user;
 }
 
-export async function createAgent(owner: Owner, overrides: Record<string, unknown> = {}) {
-  const response = await call("POST", "/api/v1/agents", {
-    token: owner.token,
-    body: { name: "Sofía", system_prompt: "Eres la asistente de la clínica.", ...overrides },
-  });
+type AgentFields = InferRequestType<ReturnType<typeof api>["agents"]["$post"]>["json"];
+type ConversationFields = InferRequestType<
+  ReturnType<typeof api>["conversations"]["$post"]
+>["json"];
+
+export async function createAgent(owner: Owner, overrides: Partial<AgentFields> = {}) {
+  const response = await answer(
+    api(owner.token).agents.$post({
+      json: { name: "Sofía", system_prompt: "Eres la asistente de la clínica.", ...overrides },
+    }),
+  );
   if (response.status !== 201) throw new Error(`agent failed: ${JSON.stringify(response.body)}`);
   return response.body.data;
 }
 
-export async function createConversation(owner: Owner, overrides: Record<string, unknown> = {}) {
-  const response = await call("POST", "/api/v1/conversations", {
-    token: owner.token,
-    body: {
-      phone_number: `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
-      ...overrides,
-    },
-  });
+export async function createConversation(
+  owner: Owner,
+  overrides: Partial<ConversationFields> = {},
+) {
+  const response = await answer(
+    api(owner.token).conversations.$post({
+      json: {
+        phone_number: `346${Math.floor(10_000_000 + Math.random() * 89_999_999)}`,
+        ...overrides,
+      },
+    }),
+  );
   if (response.status !== 201)
     throw new Error(`conversation failed: ${JSON.stringify(response.body)}`);
   return response.body.data;

@@ -1,3 +1,4 @@
+// Hand-built on purpose: a payment provider's webhook is signed over its raw body and headers.
 // What the payment-link tests share (contract section 18): an organization with a connected
 // number, a provider and a customer whose window is open; the fakes' controls that play the
 // customer paying; and the provider's signed request posted to the webhook.

@@ -1,3 +1,4 @@
+// Hand-built on purpose: Meta's webhook deliveries are signed over their raw body.
 import { env } from "cloudflare:workers";
 import { signPayload } from "../fakes/whatsapp-payloads.mjs";
 import { call } from "./http";
