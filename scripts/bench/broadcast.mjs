@@ -71,11 +71,11 @@ function machineCpu() {
  * bench's own process reads SQLite files synchronously, which would hold up the fake's answers
  * and bunch the sends it times. With `statusesTo` (the bench server's webhook URL) it sends each
  * accepted message's sent, delivered and read statuses there, signed, 50, 100 and 150 ms after
- * the send; without it, none.
- * @param {{ appSecret: string, statusesTo?: string | null }} options
+ * the send; without it, none. `port`: its own (default: a free one).
+ * @param {{ appSecret: string, statusesTo?: string | null, port?: number | null }} options
  */
-export async function startGraphFake({ appSecret, statusesTo = null }) {
-  const port = await freePort();
+export async function startGraphFake({ appSecret, statusesTo = null, port: asked = null }) {
+  const port = asked ?? (await freePort());
   const child = spawn(
     process.execPath,
     [

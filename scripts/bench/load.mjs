@@ -3,10 +3,17 @@
 // Modes: "rate" (closed loop at a concurrency, bounded in time), "latency" (one request at a
 // time over a list of paths), "realtime" (sockets listening while deliveries arrive at a fixed
 // pace), "paced" (single deliveries at a fixed pace, each timed, until told to stop).
+// Kinds of request in "rate": a path's GET (`path`, `headers`), a signed webhook delivery
+// ("webhook"), a booking of the next free slot ("booking") and an encrypted call to the booking
+// Flow's endpoint ("flow").
 import { createHmac } from "node:crypto";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { delivery, inboundMessage } from "../../tests/fakes/whatsapp-payloads.mjs";
+import {
+  delivery,
+  encryptFlowRequest,
+  inboundMessage,
+} from "../../tests/fakes/whatsapp-payloads.mjs";
 
 /* global WebSocket -- Node 22 has one */
 /** @type {any} */
@@ -98,7 +105,47 @@ function webhookBody({ customers, customerOffset = 0, perDelivery, text }) {
 /** @param {string} body */
 const sign = (body) => `sha256=${createHmac("sha256", spec.appSecret).update(body).digest("hex")}`;
 
-function makeRequest() {
+// ── Bookings, each of its own slot ──────────────────────────────────────────
+let slotsTaken = 0;
+/**
+ * `POST /api/v1/bookings` of the next of `slots` slots, `slotMs` apart from `firstSlot` (epoch
+ * ms): each one free, so that none is refused as taken unless the product refuses it. Null once
+ * every slot was asked for.
+ */
+function bookingRequest() {
+  if (slotsTaken >= spec.slots) return null;
+  const start = new Date(spec.firstSlot + slotsTaken++ * spec.slotMs).toISOString();
+  return {
+    method: "POST",
+    path: "/api/v1/bookings",
+    headers: { "content-type": "application/json", authorization: `Bearer ${spec.token}` },
+    body: JSON.stringify({
+      service_id: spec.serviceId,
+      conversation_id: spec.conversationId,
+      start,
+    }),
+  };
+}
+
+/**
+ * WhatsApp's call to the booking Flow's endpoint: `payload` encrypted for the registered key as
+ * Meta does (a fresh AES-GCM key and IV each call, the key wrapped with RSA-OAEP) and signed.
+ */
+async function flowRequest() {
+  const { body } = await encryptFlowRequest(spec.publicKey, spec.payload);
+  const raw = JSON.stringify(body);
+  return {
+    method: "POST",
+    path: "/webhooks/flows",
+    headers: { "content-type": "application/json", "x-hub-signature-256": sign(raw) },
+    body: raw,
+  };
+}
+
+/** @returns {Promise<any>} the next request, or null when there is none left to make */
+async function makeRequest() {
+  if (spec.kind === "booking") return bookingRequest();
+  if (spec.kind === "flow") return flowRequest();
   if (spec.kind === "webhook") {
     const { body, wamids } = webhookBody(spec);
     return {
@@ -133,7 +180,8 @@ async function rate() {
         req = sentBodies[Math.floor(Math.random() * sentBodies.length)];
         duplicatesSent += req.wamids.length;
       } else {
-        req = makeRequest();
+        req = await makeRequest();
+        if (req === null) break;
         if (req.wamids) {
           sentMessages += req.wamids.length;
           if (spec.duplicateRate && sentBodies.length < 1000) sentBodies.push(req);

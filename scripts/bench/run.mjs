@@ -23,13 +23,19 @@
 //   npm run bench -- --only broadcast  a 10,000-recipient broadcast (9) alone, its organization in
 //                                      its store, sent to the fake Graph API (about 3 minutes
 //                                      with --skip-build)
+//   npm run bench -- --only agenda     issue #47's agenda (10) alone: availability, bookings and the
+//                                      booking Flow's endpoint beside the bare route, and a
+//                                      100-booking reminder run sent to the fake Graph API
+//   npm run bench -- --port N          the server on port N, the fake Graph API on N + 1
 //   npm run bench -- --profile         a CPU profile of the single-message load (scripts/bench/results/
 //                                      <label>-single.cpuprofile), its top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
 //   npm run bench -- --broadcast-statuses  the fake sends the broadcast's statuses back, as Meta
 import { execFileSync, execSync, spawn } from "node:child_process";
+import { createPublicKey, generateKeyPairSync } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { agendaBench, agendaTable } from "./agenda.mjs";
 import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
 import { costPerMillionMessages, PRICES } from "./cost.mjs";
@@ -76,11 +82,11 @@ mkdirSync("scripts/bench/results", { recursive: true });
 /**
  * `--only ingest`: a quick loop while working on the webhook (no inbox seed, reads, bundles or
  * retention). `--only history`: the history import alone. `--only broadcast`: the
- * 10,000-recipient broadcast alone.
+ * 10,000-recipient broadcast alone. `--only agenda`: issue #47's agenda and reminder run alone.
  */
 const ONLY = option("only", "all");
-if (!["all", "ingest", "history", "broadcast"].includes(ONLY))
-  throw new Error(`--only ${ONLY}: ingest, history or broadcast`);
+if (!["all", "ingest", "history", "broadcast", "agenda"].includes(ONLY))
+  throw new Error(`--only ${ONLY}: ingest, history, broadcast or agenda`);
 const ALL = ONLY === "all";
 /** The bare route and the webhook benchmarks. */
 const INGEST = ALL || ONLY === "ingest";
@@ -88,6 +94,8 @@ const INGEST = ALL || ONLY === "ingest";
 const HISTORY = ALL || ONLY === "history";
 /** A 10,000-recipient broadcast (decision 0061), sent to the fake Graph API. */
 const BROADCAST = ALL || ONLY === "broadcast";
+/** Issue #47's agenda: availability, bookings, the booking Flow and a reminder run (decision 0132). */
+const AGENDA = ALL || ONLY === "agenda";
 const APP_SECRET = "bench-app-secret";
 const PHONE_NUMBER_ID = "900000000000001";
 /** The history benchmark's number, marked `coexistence` (shared with the WhatsApp Business app). */
@@ -124,18 +132,29 @@ if (SOURCE && !flag("skip-build")) {
 const wranglerJson = JSON.parse(readFileSync(`${BUILD_DIR}/server/wrangler.json`, "utf8"));
 wranglerJson.observability = { enabled: flag("observability") };
 writeFileSync(`${BUILD_DIR}/server/wrangler.json`, JSON.stringify(wranglerJson));
-// The broadcast benchmark sends through the fake Graph API (tests/fakes/graph-server.mjs, its own
-// process). Nothing else in the bench reaches Meta: its other numbers' tokens are not encrypted
+// The broadcast and agenda benchmarks send through the fake Graph API (tests/fakes/graph-server.mjs,
+// its own process). Nothing else in the bench reaches Meta: its other numbers' tokens are not encrypted
 // with the bench's key, so their Graph calls fail before any request (the benchmark counts what
 // the fake received before it).
 // `--broadcast-statuses`: the fake sends each send's statuses back to the bench server, as Meta.
-const port = await freePort();
-const graph = BROADCAST
-  ? await startGraphFake({
-      appSecret: APP_SECRET,
-      statusesTo: flag("broadcast-statuses") ? `http://127.0.0.1:${port}/webhooks/whatsapp` : null,
-    })
-  : null;
+// `--port N`: the server on N and the fake Graph API on N + 1 (a session given its ports).
+const port = Number(option("port", 0)) || (await freePort());
+const graph =
+  BROADCAST || AGENDA
+    ? await startGraphFake({
+        appSecret: APP_SECRET,
+        port: option("port", null) ? port + 1 : null,
+        statusesTo: flag("broadcast-statuses")
+          ? `http://127.0.0.1:${port}/webhooks/whatsapp`
+          : null,
+      })
+    : null;
+/**
+ * The booking Flow's key (FLOWS_PRIVATE_KEY, as scripts/e2e-server.mjs makes one): the agenda
+ * benchmark encrypts WhatsApp's calls to the Flow's endpoint with its public half.
+ */
+const flowsKey = generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+const flowsPublicKey = createPublicKey(flowsKey).export({ type: "spki", format: "pem" }).toString();
 /** The server's configuration; `extra` for the simulated deployment's second start. */
 function writeDevVars(extra = {}) {
   writeFileSync(
@@ -151,6 +170,12 @@ function writeDevVars(extra = {}) {
       AI_BASE_URL: "http://127.0.0.1:9/ai",
       AI_API_KEY: "",
       REGISTRATIONS_PER_HOUR: "1000",
+      // The booking Flow's endpoint, registered on a number the agenda benchmark connects.
+      PUBLIC_APP_URL: `http://127.0.0.1:${port}`,
+      FLOWS_PRIVATE_KEY: flowsKey
+        .export({ type: "pkcs8", format: "pem" })
+        .toString()
+        .replaceAll("\n", "\\n"),
       BENCH_ROUTES: "1",
       ...extra,
     })
@@ -218,6 +243,10 @@ const small = ALL ? await organization("small") : live;
 const historyOrg = HISTORY ? await organization("history") : null;
 /** The broadcast benchmark's organization, its customers seeded in its store. */
 const broadcastOrg = BROADCAST ? await organization("broadcast") : null;
+/** The agenda benchmark's organizations: its bookings and Flow, and its reminder run. */
+const agendaOrgs = AGENDA
+  ? { agenda: await organization("agenda"), reminders: await organization("reminders") }
+  : null;
 /**
  * The organizations of the webhook and inbox benchmarks, each once (`--only ingest` has the
  * live one alone; `--only history` and `--only broadcast` none: "live" is registered but not
@@ -713,6 +742,22 @@ if (INGEST) {
     counted: true,
   });
 }
+if (agendaOrgs && graph) {
+  log("the agenda (issue #47), its organizations in their stores");
+  results.agenda = await agendaBench({
+    base,
+    api,
+    appSecret: APP_SECRET,
+    graph,
+    publicKey: flowsPublicKey,
+    owner: agendaOrgs.agenda,
+    remindersOwner: agendaOrgs.reminders,
+    measured,
+    cpu: () => treeCpu(server.pid).workerd,
+    durationMs,
+    log,
+  });
+}
 // Last, on a store of its own: its import keeps the server busy for a while.
 if (historyOrg) {
   log("the history import, its organization in its store");
@@ -1143,6 +1188,7 @@ function tableOfRoundTrips() {
 
 if (results.history) historyTable(results.history, { row, f0, f1, f2, ratio });
 if (results.broadcast) broadcastTable(results.broadcast, { row, f0, f1, f2, ratio });
+if (results.agenda) agendaTable(results.agenda, { row, f0, f1 });
 
 const widths = ["name", "result", "budget", "met", "ceiling"].map((k) =>
   Math.max(k.length, ...rows.map((r) => String(r[k]).length)),

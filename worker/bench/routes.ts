@@ -8,11 +8,14 @@
  * - `round-trips`: the D1 and store trips counted since the last `DELETE`, in the Worker and in
  *   the organization's store, and the rows its SQLite changed (worker/bench/deployment.ts);
  * - `knowledge-prompt`: an answer's knowledge search and prompt, no model;
- * - `store-sql`: the seed's way into an organization's store, its statements in one transaction.
+ * - `store-sql`: the seed's way into an organization's store, its statements in one transaction;
+ * - `store-job`: asks an organization's store to run one of its jobs now (`?job=`), as its own
+ *   writes would ask; the store's alarm runs it (the agenda benchmark's reminder run).
  */
 import type { Env } from "../env";
 import { knowledgePromptBench } from "../knowledge/bench-route";
 import { organizationStore } from "../stores/registry";
+import { isStoreJob } from "../stores/store-jobs";
 import { globalDb } from "../db/client";
 import { resetRoundTrips, roundTrips } from "./deployment";
 
@@ -71,6 +74,14 @@ export async function benchRoute(request: Request, env: Env) {
         statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })),
       );
       return results ? Response.json(results) : new Response("refused", { status: 403 });
+    }
+    case "/__bench/store-job": {
+      const job = url.searchParams.get("job") ?? "";
+      if (request.method !== "POST" || !isStoreJob(job)) break;
+      const organizationId = organizationOf(url);
+      const store = await organizationStore(env, organizationId);
+      await store.scheduleJob(organizationId, job, Date.now());
+      return new Response(null, { status: 204 });
     }
   }
   return new Response(null, { status: 404 });
