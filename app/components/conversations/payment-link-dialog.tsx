@@ -4,7 +4,7 @@ import { LINK_MINUTES, paymentLinkInput } from "../../../worker/payments/contrac
 import { readBookings, readServices } from "~/components/agenda/data";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import { useAuth } from "~/lib/auth";
@@ -150,14 +150,12 @@ export function PaymentLinkDialog({
             {refusal}
           </p>
         )}
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose} disabled={change.busy}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={change.busy}>
-            {change.busy ? "Enviando..." : "Enviar enlace"}
-          </Button>
-        </div>
+        <DialogActions
+          submitLabel="Enviar enlace"
+          busyLabel="Enviando..."
+          busy={change.busy}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -6,7 +6,7 @@ import {
   knowledgeCreateInput,
   type KnowledgeSummary,
 } from "../../../worker/knowledge/contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, TextAreaField } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
@@ -124,14 +124,12 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
             {result.error}
           </p>
         )}
-        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={saving || text !== "ready"}>
-            {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
-          </Button>
-        </div>
+        <DialogActions
+          submitLabel={entry ? "Guardar cambios" : "Crear entrada"}
+          busy={saving}
+          disabled={text !== "ready"}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -1,0 +1,34 @@
+import { Button } from "~/components/ui/button";
+
+interface DialogActionsProps {
+  /** The submit button's label, and what it says while the form is sent. */
+  submitLabel: string;
+  busyLabel?: string;
+  busy: boolean;
+  /** The submit button waits for more than `busy` (a required field still empty). */
+  disabled?: boolean;
+  /** A step that destroys something is submitted in the danger tone. */
+  danger?: boolean;
+  onCancel: () => void;
+}
+
+/** A dialog form's footer: "Cancelar" and its submit button, both still while it is sent. */
+export function DialogActions({
+  submitLabel,
+  busyLabel = "Guardando...",
+  busy,
+  disabled = false,
+  danger = false,
+  onCancel,
+}: DialogActionsProps) {
+  return (
+    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+      <Button variant="secondary" onClick={onCancel} disabled={busy}>
+        Cancelar
+      </Button>
+      <Button type="submit" variant={danger ? "danger" : "primary"} disabled={busy || disabled}>
+        {busy ? busyLabel : submitLabel}
+      </Button>
+    </div>
+  );
+}
