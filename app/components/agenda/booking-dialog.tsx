@@ -165,12 +165,12 @@ export function BookingDialog({ mode, services, members, customers, timeZone, on
             onPick={pick}
           />
         )}
-        {refusal && refusal.code !== "slot_taken" && Object.keys(errors).length === 0 && (
-          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            {refusal.message}
-          </p>
-        )}
         <DialogActions
+          refusal={
+            refusal && refusal.code !== "slot_taken" && Object.keys(errors).length === 0
+              ? refusal.message
+              : null
+          }
           submitLabel={moving ? "Mover cita" : "Reservar"}
           busy={change.busy}
           disabled={!values.start || (!moving && !values.conversationId)}

@@ -145,12 +145,8 @@ export function PaymentLinkDialog({
         <p className="text-xs text-slate-500">
           El cliente recibe un botón «Pagar». El enlace caduca a los {LINK_MINUTES} minutos.
         </p>
-        {refusal && (
-          <p role="alert" className="text-sm text-red-700">
-            {refusal}
-          </p>
-        )}
         <DialogActions
+          refusal={refusal}
           submitLabel="Enviar enlace"
           busyLabel="Enviando..."
           busy={change.busy}

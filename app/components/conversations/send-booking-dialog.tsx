@@ -54,12 +54,8 @@ export function SendBookingDialog({
           disabled={services === null || change.busy}
           onChange={(e) => setServiceId(e.target.value)}
         />
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
         <DialogActions
+          refusal={error}
           submitLabel="Enviar"
           busyLabel="Enviando..."
           busy={change.busy}

@@ -119,12 +119,10 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
           }
           onChange={(e) => setContent(e.target.value)}
         />
-        {result && !result.ok && !Object.keys(result.fieldErrors).length && (
-          <p role="alert" className="text-sm text-red-700">
-            {result.error}
-          </p>
-        )}
         <DialogActions
+          refusal={
+            result && !result.ok && !Object.keys(result.fieldErrors).length ? result.error : null
+          }
           submitLabel={entry ? "Guardar cambios" : "Crear entrada"}
           busy={saving}
           disabled={text !== "ready"}

@@ -10,9 +10,14 @@ interface DialogActionsProps {
   /** A step that destroys something is submitted in the danger tone. */
   danger?: boolean;
   onCancel: () => void;
+  /** Why the last try was refused, when no field says it: announced above the buttons. */
+  refusal?: string | null;
 }
 
-/** A dialog form's footer: "Cancelar" and its submit button, both still while it is sent. */
+/**
+ * A dialog form's footer: the refusal not tied to a field, then "Cancelar" and the submit
+ * button, both still while the form is sent.
+ */
 export function DialogActions({
   submitLabel,
   busyLabel = "Guardando...",
@@ -20,15 +25,23 @@ export function DialogActions({
   disabled = false,
   danger = false,
   onCancel,
+  refusal,
 }: DialogActionsProps) {
   return (
-    <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-      <Button variant="secondary" onClick={onCancel} disabled={busy}>
-        Cancelar
-      </Button>
-      <Button type="submit" variant={danger ? "danger" : "primary"} disabled={busy || disabled}>
-        {busy ? busyLabel : submitLabel}
-      </Button>
-    </div>
+    <>
+      {refusal && (
+        <p role="alert" className="text-sm text-red-700">
+          {refusal}
+        </p>
+      )}
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <Button variant="secondary" onClick={onCancel} disabled={busy}>
+          Cancelar
+        </Button>
+        <Button type="submit" variant={danger ? "danger" : "primary"} disabled={busy || disabled}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+      </div>
+    </>
   );
 }
