@@ -4,9 +4,8 @@
 // the model is asked again until it answers in words, five calls an answer at most. Each act is
 // a line in the thread. A customer's words never reach another conversation or organization.
 import { describe, expect, it } from "vitest";
-import type { Agent } from "../../worker/agents/contract";
 import { TOOLS_WITHOUT_ANSWER } from "../../worker/agents/replies";
-import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { agentClinic, notes, offeredTools, requestsOf, toolResults } from "../support/agent-tools";
 import { api, answer } from "../support/api";
 import {
   book,
@@ -15,11 +14,10 @@ import {
   createService,
   newConversation,
 } from "../support/bookings";
-import { connectWhatsapp } from "../support/db";
-import { addMember, createAgent } from "../support/factories";
+import { addMember } from "../support/factories";
 import { orgFirst, orgSql } from "../support/org-data";
-import { botMessages, runDueReplies } from "../support/replies";
-import { customerPhone, deliver, modelRequests, scriptModel } from "../support/webhooks";
+import { botMessages } from "../support/replies";
+import { customerPhone, scriptModel } from "../support/webhooks";
 
 type Row = Record<string, any>;
 const DAY = "2031-01-07"; // a Tuesday; the organization opens 09:00-10:00 in Madrid
@@ -29,52 +27,8 @@ const NINE_THIRTY = "2031-01-07T08:30:00.000Z";
 const BOOKING_TOOLS = ["check_availability", "my_bookings", "book", "reschedule", "cancel"];
 
 /** An organization opening 09:00-10:00 with "Limpieza dental", its number answered by an agent. */
-async function clinic(agentValues: Record<string, unknown> = { can_book: true }) {
-  const org = await bookingOrganization();
-  const agent = (await createAgent(org.owner, agentValues)) as Agent;
-  const { phoneNumberId } = await connectWhatsapp(org.orgId, {
-    phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
-    defaultAgentId: agent.id,
-  });
-  /**
-   * A customer writes `text` (a new customer unless `from` is given, at Meta's `timestamp`);
-   * answers their conversation.
-   */
-  const write = async (text: string, from = customerPhone(), timestamp?: string) => {
-    await deliver(delivery(inboundMessage({ phoneNumberId, from, text, timestamp })));
-    const conversation = await orgFirst<Row>(
-      org.orgId,
-      "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
-      org.orgId,
-      from,
-    );
-    return { from, conversationId: conversation!.id as string };
-  };
-  return { ...org, agent, phoneNumberId, write, answer: () => runDueReplies(org.store) };
-}
-
-/** The model's requests of one exchange (their messages contain `tag`), in the order sent. */
-async function requestsOf(tag: string) {
-  return (await modelRequests()).filter((r) => JSON.stringify(r.body.messages).includes(tag));
-}
-
-/** The tool results the model read in its last request of the exchange, parsed. */
-async function toolResults(tag: string): Promise<Row[]> {
-  const last = (await requestsOf(tag)).at(-1)!;
-  return last.body.messages
-    .filter((m: { role: string }) => m.role === "tool")
-    .map((m: { content: string }) => JSON.parse(m.content) as Row);
-}
-
-const offeredTools = (request: { body: { tools?: { function: { name: string } }[] } }) =>
-  (request.body.tools ?? []).map((t) => t.function.name);
-
-const notes = (orgId: string, conversationId: string) =>
-  orgSql<Row>(
-    orgId,
-    "SELECT content FROM messages WHERE conversation_id = ? AND type = 'note' ORDER BY created_at, id",
-    conversationId,
-  ).then((rows) => rows.map((r) => r.content as string));
+const clinic = (agentValues: Record<string, unknown> = { can_book: true }) =>
+  agentClinic(agentValues);
 
 const bookingsOf = (orgId: string) =>
   orgSql<Row>(

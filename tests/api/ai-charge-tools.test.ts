@@ -4,8 +4,7 @@
 // organization's data says (the service's deposit or price), never an amount the model names,
 // and only for this conversation's bookings and this organization's services.
 import { describe, expect, it } from "vitest";
-import type { Agent } from "../../worker/agents/contract";
-import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { agentClinic, notes, offeredTools, requestsOf, toolResults } from "../support/agent-tools";
 import {
   book,
   bookingOf,
@@ -13,19 +12,11 @@ import {
   createService,
   newConversation,
 } from "../support/bookings";
-import { connectWhatsapp } from "../support/db";
-import { createAgent } from "../support/factories";
 import { lastInteractive } from "../support/flows";
-import { orgFirst, orgSql } from "../support/org-data";
+import { orgSql } from "../support/org-data";
 import { connectProvider, providerRequests } from "../support/payments";
-import { botMessages, runDueReplies } from "../support/replies";
-import {
-  customerPhone,
-  deliver,
-  graphRequests,
-  modelRequests,
-  scriptModel,
-} from "../support/webhooks";
+import { botMessages } from "../support/replies";
+import { graphRequests, scriptModel } from "../support/webhooks";
 
 type Row = Record<string, any>;
 const NINE = "2031-01-07T08:00:00.000Z"; // a Tuesday; the organization opens 09:00-10:00 in Madrid
@@ -35,55 +26,17 @@ const NINE = "2031-01-07T08:00:00.000Z"; // a Tuesday; the organization opens 09
  * 30 EUR deposit), Stripe connected, its number answered by an agent.
  */
 async function clinic(agentValues: Record<string, unknown> = { can_book: true, can_charge: true }) {
-  const org = await bookingOrganization();
+  const org = await agentClinic(agentValues);
   const whitening = await createService(org.owner, {
     name: "Blanqueamiento",
     price: "120",
     payment: "deposit",
     deposit: "30",
   });
-  const agent = (await createAgent(org.owner, agentValues)) as Agent;
-  const { phoneNumberId } = await connectWhatsapp(org.orgId, {
-    phoneNumberId: `pn-${crypto.randomUUID().slice(0, 8)}`,
-    defaultAgentId: agent.id,
-  });
   const connected = await connectProvider(org.owner, "stripe");
   expect(connected.status, JSON.stringify(connected.body)).toBe(200);
-  /** A customer writes `text` (a new customer unless `from` is given); answers their conversation. */
-  const write = async (text: string, from = customerPhone()) => {
-    await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
-    const conversation = await orgFirst<Row>(
-      org.orgId,
-      "SELECT id FROM conversations WHERE organization_id = ? AND phone_number = ?",
-      org.orgId,
-      from,
-    );
-    return { from, conversationId: conversation!.id as string };
-  };
-  return { ...org, whitening, agent, write, answer: () => runDueReplies(org.store) };
+  return { ...org, whitening };
 }
-
-async function requestsOf(tag: string) {
-  return (await modelRequests()).filter((r) => JSON.stringify(r.body.messages).includes(tag));
-}
-
-/** The tool results the model read in its last request of the exchange, parsed. */
-async function toolResults(tag: string): Promise<Row[]> {
-  const last = (await requestsOf(tag)).at(-1)!;
-  return last.body.messages
-    .filter((m: { role: string }) => m.role === "tool")
-    .map((m: { content: string }) => JSON.parse(m.content) as Row);
-}
-
-const offeredTools = (request: { body: { tools?: { function: { name: string } }[] } }) =>
-  (request.body.tools ?? []).map((t) => t.function.name);
-
-const notes = (orgId: string, conversationId: string) =>
-  orgSql<Row>(
-    orgId,
-    "SELECT content FROM messages WHERE conversation_id = ? AND type = 'note' ORDER BY created_at, id",
-    conversationId,
-  ).then((rows) => rows.map((r) => r.content as string));
 
 const paymentsOf = (orgId: string) =>
   orgSql<Row>(

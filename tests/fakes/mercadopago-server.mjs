@@ -7,6 +7,7 @@
 // `id:{data.id};request-id:{x-request-id};ts:{ts};`; also POSTed there when `deliver` is set.
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
+import { customerControls, deliverEvent } from "./payment-controls.mjs";
 
 /** An access token the fake refuses as Mercado Pago refuses an unknown one. */
 export const REFUSED_MERCADOPAGO_TOKEN = "APP_USR-refused";
@@ -69,11 +70,7 @@ export async function startFakeMercadoPago({
       "x-request-id": requestId,
       "x-signature": mercadoPagoSignature(dataId, requestId, secret),
     };
-    let delivered = null;
-    if (deliver) {
-      const answer = await fetch(url, { method: "POST", headers, body }).catch(() => null);
-      delivered = answer?.status ?? 0;
-    }
+    const delivered = deliver ? await deliverEvent(url, headers, body) : null;
     return {
       url: url.toString(),
       path: `${url.pathname}${url.search}`,
@@ -84,40 +81,46 @@ export async function startFakeMercadoPago({
     };
   }
 
+  /** The customer pays, or is refused, once: a new payment, notified as created. */
+  function settle(preference, body, secret, approved) {
+    const item = preference.items[0];
+    paymentSequence += 1;
+    const payment = {
+      id: paymentSequence,
+      status: approved ? "approved" : "rejected",
+      status_detail: approved ? "accredited" : "cc_rejected_other_reason",
+      external_reference: preference.external_reference,
+      transaction_amount: Number(body?.amount ?? item.unit_price),
+      currency_id: item.currency_id,
+      date_approved: approved ? new Date().toISOString() : null,
+      collector_id: preference.collector_id,
+    };
+    paymentsById.set(String(payment.id), payment);
+    preference.payment_id = String(payment.id);
+    return notify(preference, payment, "payment.created", secret);
+  }
+
+  const control = customerControls({
+    find,
+    unknown: "unknown preference",
+    webhookSecret,
+    actions: {
+      pay: (preference, body, secret) => settle(preference, body, secret, true),
+      reject: (preference, body, secret) => settle(preference, body, secret, false),
+      refund(preference, _body, secret) {
+        const payment = paymentsById.get(preference.payment_id ?? "");
+        if (payment?.status !== "approved") return null;
+        payment.status = "refunded";
+        return notify(preference, payment, "payment.updated", secret);
+      },
+    },
+  });
+
   const started = await startRecordingServer(
     port,
     async (req, res, body, url) => {
       const path = url.pathname;
-      if (path.startsWith("/__fake/")) {
-        const action = path.slice("/__fake/".length);
-        const preference = find(String(body?.id ?? ""));
-        if (!preference) return sendJson(res, 404, { error: "unknown preference" });
-        const secret = body?.webhook_secret ?? webhookSecret;
-        const item = preference.items[0];
-        if (action === "pay" || action === "reject") {
-          paymentSequence += 1;
-          const payment = {
-            id: paymentSequence,
-            status: action === "pay" ? "approved" : "rejected",
-            status_detail: action === "pay" ? "accredited" : "cc_rejected_other_reason",
-            external_reference: preference.external_reference,
-            transaction_amount: Number(body?.amount ?? item.unit_price),
-            currency_id: item.currency_id,
-            date_approved: action === "pay" ? new Date().toISOString() : null,
-            collector_id: preference.collector_id,
-          };
-          paymentsById.set(String(payment.id), payment);
-          preference.payment_id = String(payment.id);
-          return sendJson(res, 200, await notify(preference, payment, "payment.created", secret));
-        }
-        if (action === "refund") {
-          const payment = paymentsById.get(preference.payment_id ?? "");
-          if (payment?.status !== "approved") return sendJson(res, 409, { error: "not paid" });
-          payment.status = "refunded";
-          return sendJson(res, 200, await notify(preference, payment, "payment.updated", secret));
-        }
-        return sendJson(res, 404, { error: "unknown control" });
-      }
+      if (path.startsWith("/__fake/")) return control(path.slice("/__fake/".length), body, res);
 
       const token = tokenOf(req);
       if (!token || token === REFUSED_MERCADOPAGO_TOKEN)

@@ -6,6 +6,7 @@
 // also POSTed to the webhook URL when one is configured. See tests/fakes/README.md.
 import { createHmac, randomBytes } from "node:crypto";
 import { sendJson, startRecordingServer } from "./http-kit.mjs";
+import { customerControls, deliverEvent } from "./payment-controls.mjs";
 import { URLSearchParams } from "node:url";
 
 /** A secret key the fake refuses as Stripe refuses an unknown one. */
@@ -73,11 +74,7 @@ export async function startFakeStripe({
       "Content-Type": "application/json",
       "Stripe-Signature": stripeSignature(body, secret),
     };
-    let delivered = null;
-    if (webhookUrl) {
-      const answer = await fetch(webhookUrl, { method: "POST", headers, body }).catch(() => null);
-      delivered = answer?.status ?? 0;
-    }
+    const delivered = webhookUrl ? await deliverEvent(webhookUrl, headers, body) : null;
     return { path: "/webhooks/payments/stripe", headers, body, delivered };
   }
 
@@ -93,32 +90,32 @@ export async function startFakeStripe({
     status: "succeeded",
   });
 
+  const control = customerControls({
+    find,
+    unknown: "unknown session",
+    webhookSecret,
+    actions: {
+      pay(session, _body, secret) {
+        session.status = "complete";
+        session.payment_status = "paid";
+        session.payment_intent ??= id("pi");
+        session.charge_id ??= id("ch");
+        return emit("checkout.session.completed", session, secret);
+      },
+      expire(session, _body, secret) {
+        session.status = "expired";
+        return emit("checkout.session.expired", session, secret);
+      },
+      refund: (session, _body, secret) =>
+        session.payment_status === "paid" ? emit("charge.refunded", charge(session), secret) : null,
+    },
+  });
+
   const started = await startRecordingServer(
     port,
     async (req, res, body, url) => {
       const path = url.pathname;
-      if (path.startsWith("/__fake/")) {
-        const action = path.slice("/__fake/".length);
-        const session = find(String(body?.id ?? ""));
-        if (!session) return sendJson(res, 404, { error: "unknown session" });
-        const secret = body?.webhook_secret ?? webhookSecret;
-        if (action === "pay") {
-          session.status = "complete";
-          session.payment_status = "paid";
-          session.payment_intent ??= id("pi");
-          session.charge_id ??= id("ch");
-          return sendJson(res, 200, await emit("checkout.session.completed", session, secret));
-        }
-        if (action === "expire") {
-          session.status = "expired";
-          return sendJson(res, 200, await emit("checkout.session.expired", session, secret));
-        }
-        if (action === "refund") {
-          if (session.payment_status !== "paid") return sendJson(res, 409, { error: "not paid" });
-          return sendJson(res, 200, await emit("charge.refunded", charge(session), secret));
-        }
-        return sendJson(res, 404, { error: "unknown control" });
-      }
+      if (path.startsWith("/__fake/")) return control(path.slice("/__fake/".length), body, res);
 
       const key = keyOf(req);
       if (!key.startsWith("sk_") || key === REFUSED_STRIPE_KEY)

@@ -1,10 +1,12 @@
 /**
  * The state of an OAuth redirect (Facebook Login, Google's consent): a signed, short-lived
  * token naming the member, their session and organization, and the hash of a nonce that only
- * the browser which asked holds (in a cookie its route sets). A leaked state cannot be finished
+ * the browser which asked holds (in a cookie set and taken here). A leaked state cannot be finished
  * with someone else's code from another browser, and it dies with the session (logout,
  * revocation, expiry) or with the member's right to manage.
  */
+import type { Context } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
@@ -16,6 +18,33 @@ export type OAuthPurpose = "oauth-state" | "google-oauth-state";
 
 const stateKey = (env: Env, purpose: OAuthPurpose) =>
   new TextEncoder().encode(`${purpose}:${env.JWT_SECRET}`);
+
+/** The browser's half of each redirect's state: a cookie sent only to its own callback. */
+const NONCE_COOKIES: Record<OAuthPurpose, { name: string; path: string }> = {
+  "oauth-state": { name: "wa_oauth_nonce", path: "/api/v1/whatsapp/oauth" },
+  "google-oauth-state": { name: "google_oauth_nonce", path: "/api/v1/integrations/google" },
+};
+
+/** Hands the asking browser the nonce of the state it is about to be redirected with. */
+export function setStateNonce(c: Context, purpose: OAuthPurpose, nonce: string) {
+  const { name, path } = NONCE_COOKIES[purpose];
+  // Sent back only on the provider's top-level redirect to the callback (SameSite=Lax).
+  setCookie(c, name, nonce, {
+    path,
+    httpOnly: true,
+    secure: new URL(c.req.url).protocol === "https:",
+    sameSite: "Lax",
+    maxAge: 10 * 60,
+  });
+}
+
+/** On the callback: the browser's nonce, if it holds one, deleted so it serves once. */
+export function takeStateNonce(c: Context, purpose: OAuthPurpose): string | undefined {
+  const { name, path } = NONCE_COOKIES[purpose];
+  const nonce = getCookie(c, name);
+  deleteCookie(c, name, { path });
+  return nonce;
+}
 
 /** A state for `member`, valid `lifetimeMs`, with its id (`jti`); and the browser's nonce. */
 export async function signOAuthState(

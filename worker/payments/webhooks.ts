@@ -27,19 +27,19 @@ export interface PaymentWebhook {
   requestId: string | null;
 }
 
-/** What the edge answers the provider (a class does not cross the store's RPC). */
-export interface WebhookAnswer {
-  status: 200 | 401 | 502;
-  body: { received: true; changed: boolean } | { error: string; message: string };
-}
+/**
+ * What the edge answers the provider (a class does not cross the store's RPC); a refusal is a
+ * bare 401, which the edge answers as every webhook's (`refuseUnsigned`).
+ */
+export type WebhookAnswer =
+  | { status: 401 }
+  | { status: 200; body: { received: true; changed: boolean } }
+  | { status: 502; body: { error: string; message: string } };
 
 /** How far a signature's timestamp may be from now (Stripe's own default tolerance). */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
-const refused: WebhookAnswer = {
-  status: 401,
-  body: { error: "unauthorized", message: "Firma del webhook ausente o no válida." },
-};
+const refused: WebhookAnswer = { status: 401 };
 const received = (changed: boolean): WebhookAnswer => ({
   status: 200,
   body: { received: true, changed },

@@ -1,15 +1,11 @@
 import { Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { storeDeps, type AppContext } from "../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { oauthExchangeInput } from "./contract";
 import { inOrganizationData } from "../stores/organization-parts";
 import * as oauth from "./oauth-service";
-
-/** The browser's half of the redirect flow's state (see `oauth.authUrl`). */
-const NONCE_COOKIE = "wa_oauth_nonce";
-const NONCE_COOKIE_PATH = "/api/v1/whatsapp/oauth";
+import { oauthStateOwner, setStateNonce, takeStateNonce } from "../auth/oauth-state";
 
 /** `/whatsapp/oauth/*`: connecting a number with Facebook Login. */
 export const whatsappOauthRoutes = new Hono<AppContext>()
@@ -24,15 +20,15 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
     }
     const code = c.req.query("code");
     if (!code) return fail("no_code");
-    const nonce = getCookie(c, NONCE_COOKIE);
-    deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
-    const member = await oauth.memberFromState(c.var.db, c.env, c.req.query("state") ?? "", nonce);
-    if (!member) return fail("invalid_state");
+    const state = c.req.query("state") ?? "";
+    const nonce = takeStateNonce(c, "oauth-state");
+    const owner = await oauthStateOwner(c.var.db, c.env, "oauth-state", state, nonce);
+    if (!owner) return fail("invalid_state");
     // No bearer token on Facebook's redirect: the signed state names the member, and the number
     // is connected in the organization's store.
-    const result = await inOrganizationData(c.var.deps, member.organizationId, {
+    const result = await inOrganizationData(c.var.deps, owner.member.organizationId, {
       kind: "whatsapp-connect",
-      member: { ...member, ip: requestInfo(c).ip },
+      member: { ...owner.member, ip: requestInfo(c).ip },
       input: { code, redirect_uri: oauth.callbackUrl(c.env) },
     });
     if ("error" in result) return fail(result.error.code, result.error.message);
@@ -53,14 +49,7 @@ export const whatsappOauthRoutes = new Hono<AppContext>()
   .get("/status", async (c) => c.json({ data: await oauth.oauthStatus(c.var.deps, c.var.member) }))
   .get("/auth-url", requireRole("owner", "admin"), async (c) => {
     const { url, state, nonce } = await oauth.authUrl(c.var.deps, c.var.member);
-    // Sent back only on Facebook's top-level redirect to the callback (SameSite=Lax).
-    setCookie(c, NONCE_COOKIE, nonce, {
-      path: NONCE_COOKIE_PATH,
-      httpOnly: true,
-      secure: new URL(c.req.url).protocol === "https:",
-      sameSite: "Lax",
-      maxAge: 10 * 60,
-    });
+    setStateNonce(c, "oauth-state", nonce);
     return c.json({ data: { url, state } });
   })
   .post("/exchange", requireRole("owner", "admin"), ...jsonBody(oauthExchangeInput), async (c) => {

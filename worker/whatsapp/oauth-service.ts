@@ -4,14 +4,13 @@
  * per organization and both use the resulting token (table `oauth_exchanges`).
  */
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
 import { oauthExchanges, whatsappConnections } from "../db/global-schema";
 import type { Env } from "../env";
 import type { Member } from "../http/context";
 import { recordAudit } from "../audit/service";
 import type { Deps, StoreDeps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
-import { oauthStateOwner, signOAuthState } from "../auth/oauth-state";
+import { signOAuthState } from "../auth/oauth-state";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
 import type { HistoryImport } from "./contract";
@@ -345,16 +344,6 @@ export async function authUrl({ env }: Deps, member: Member) {
     url.searchParams.set("override_default_response_type", "true");
   }
   return { url: url.toString(), state, nonce };
-}
-
-/** The member a redirect's state was issued to (worker/auth/oauth-state.ts), or null. */
-export async function memberFromState(
-  db: Db,
-  env: Env,
-  state: string,
-  nonce: string | undefined,
-): Promise<Omit<Member, "ip"> | null> {
-  return (await oauthStateOwner(db, env, "oauth-state", state, nonce))?.member ?? null;
 }
 
 export async function oauthStatus({ db }: Deps, member: Member) {

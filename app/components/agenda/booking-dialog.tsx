@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Booking, Service, Slot } from "../../../worker/bookings/contract";
 import type { Member } from "../../../worker/organizations/members-contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import type { AgendaActionResult } from "./actions";
@@ -165,22 +165,17 @@ export function BookingDialog({ mode, services, members, customers, timeZone, on
             onPick={pick}
           />
         )}
-        {refusal && refusal.code !== "slot_taken" && Object.keys(errors).length === 0 && (
-          <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            {refusal.message}
-          </p>
-        )}
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose} disabled={change.busy}>
-            Cancelar
-          </Button>
-          <Button
-            type="submit"
-            disabled={change.busy || !values.start || (!moving && !values.conversationId)}
-          >
-            {change.busy ? "Guardando..." : moving ? "Mover cita" : "Reservar"}
-          </Button>
-        </div>
+        <DialogActions
+          refusal={
+            refusal && refusal.code !== "slot_taken" && Object.keys(errors).length === 0
+              ? refusal.message
+              : null
+          }
+          submitLabel={moving ? "Mover cita" : "Reservar"}
+          busy={change.busy}
+          disabled={!values.start || (!moving && !values.conversationId)}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { serviceInput, SERVICE_PAYMENTS, type Service } from "../../../worker/bookings/contract";
 import type { Member } from "../../../worker/organizations/members-contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import { validate, type FieldErrors } from "~/lib/forms";
@@ -158,14 +158,7 @@ export function ServiceDialog({
           />
           Se puede reservar
         </label>
-        <div className="flex justify-end gap-2">
-          <Button variant="secondary" onClick={onClose} disabled={change.busy}>
-            Cerrar
-          </Button>
-          <Button type="submit" disabled={change.busy}>
-            {change.busy ? "Guardando..." : "Guardar servicio"}
-          </Button>
-        </div>
+        <DialogActions submitLabel="Guardar servicio" busy={change.busy} onCancel={onClose} />
       </form>
     </Modal>
   );

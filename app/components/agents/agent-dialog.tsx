@@ -8,7 +8,7 @@ import {
   type Agent,
   type AgentModel,
 } from "../../../worker/agents/contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { validate, type FieldErrors } from "~/lib/forms";
@@ -201,14 +201,11 @@ export function AgentDialog({ open, agent, knowledge, onClose }: AgentDialogProp
             onChange={(checked) => set("is_active", checked)}
           />
         )}
-        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Guardando..." : agent ? "Guardar Cambios" : "Crear agente"}
-          </Button>
-        </div>
+        <DialogActions
+          submitLabel={agent ? "Guardar Cambios" : "Crear agente"}
+          busy={saving}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

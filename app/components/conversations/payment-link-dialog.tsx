@@ -4,7 +4,7 @@ import { LINK_MINUTES, paymentLinkInput } from "../../../worker/payments/contrac
 import { readBookings, readServices } from "~/components/agenda/data";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import { useAuth } from "~/lib/auth";
@@ -145,19 +145,13 @@ export function PaymentLinkDialog({
         <p className="text-xs text-slate-500">
           El cliente recibe un botón «Pagar». El enlace caduca a los {LINK_MINUTES} minutos.
         </p>
-        {refusal && (
-          <p role="alert" className="text-sm text-red-700">
-            {refusal}
-          </p>
-        )}
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose} disabled={change.busy}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={change.busy}>
-            {change.busy ? "Enviando..." : "Enviar enlace"}
-          </Button>
-        </div>
+        <DialogActions
+          refusal={refusal}
+          submitLabel="Enviar enlace"
+          busyLabel="Enviando..."
+          busy={change.busy}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

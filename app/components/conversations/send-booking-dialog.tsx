@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import type { Service } from "../../../worker/bookings/contract";
 import { readServices } from "~/components/agenda/data";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { SelectField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";
 import { useCustomerChange } from "./use-customer-change";
@@ -54,19 +54,13 @@ export function SendBookingDialog({
           disabled={services === null || change.busy}
           onChange={(e) => setServiceId(e.target.value)}
         />
-        {error && (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={onClose} disabled={change.busy}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={change.busy}>
-            {change.busy ? "Enviando..." : "Enviar"}
-          </Button>
-        </div>
+        <DialogActions
+          refusal={error}
+          submitLabel="Enviar"
+          busyLabel="Enviando..."
+          busy={change.busy}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

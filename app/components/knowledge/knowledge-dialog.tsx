@@ -6,7 +6,7 @@ import {
   knowledgeCreateInput,
   type KnowledgeSummary,
 } from "../../../worker/knowledge/contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, TextAreaField } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";
@@ -119,19 +119,15 @@ export function KnowledgeDialog({ open, entry, onClose }: KnowledgeDialogProps) 
           }
           onChange={(e) => setContent(e.target.value)}
         />
-        {result && !result.ok && !Object.keys(result.fieldErrors).length && (
-          <p role="alert" className="text-sm text-red-700">
-            {result.error}
-          </p>
-        )}
-        <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={saving || text !== "ready"}>
-            {saving ? "Guardando..." : entry ? "Guardar cambios" : "Crear entrada"}
-          </Button>
-        </div>
+        <DialogActions
+          refusal={
+            result && !result.ok && !Object.keys(result.fieldErrors).length ? result.error : null
+          }
+          submitLabel={entry ? "Guardar cambios" : "Crear entrada"}
+          busy={saving}
+          disabled={text !== "ready"}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

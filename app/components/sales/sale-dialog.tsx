@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { toastDone, toastRefusal } from "~/lib/outcome";
 import type { Conversion } from "../../../worker/tracking/contract";
-import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField } from "~/components/ui/field";
 import { client, data } from "~/lib/api";
@@ -74,14 +74,7 @@ export function SaleDialog({
           options={currencies.map((c) => ({ value: c, label: c }))}
           onChange={(e) => setCurrency(e.target.value)}
         />
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose} disabled={saving}>
-            Cancelar
-          </Button>
-          <Button type="submit" disabled={saving}>
-            {saving ? "Guardando..." : "Guardar"}
-          </Button>
-        </div>
+        <DialogActions submitLabel="Guardar" busy={saving} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -2,7 +2,7 @@ import type { BookingFlowState } from "../../../worker/flows/contract";
 import { Button } from "~/components/ui/button";
 import { useAuth } from "~/lib/auth";
 import { useSettingsChange } from "./actions";
-import { StatusBadge } from "./meta/status-badge";
+import { StatusSection } from "./status-section";
 
 interface BookingFlowSectionProps {
   flow: BookingFlowState;
@@ -28,22 +28,12 @@ export function BookingFlowSection({ flow, numberConnected }: BookingFlowSection
   const canManage = role === "owner" || role === "admin";
   const change = useSettingsChange();
   return (
-    <section
-      aria-labelledby="booking-flow-title"
-      className="max-w-3xl space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    <StatusSection
+      title="Formulario de reservas de WhatsApp"
+      status={flow.published ? "active" : flow.error ? "error" : "inactive"}
+      description={stateText(flow, numberConnected)}
+      className="max-w-3xl space-y-4"
     >
-      <header>
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 id="booking-flow-title" className="font-semibold text-slate-900">
-            Formulario de reservas de WhatsApp
-          </h2>
-          <StatusBadge
-            status={flow.published ? "active" : flow.error ? "error" : "inactive"}
-            label="Estado"
-          />
-        </div>
-        <p className="mt-1 text-sm text-slate-600">{stateText(flow, numberConnected)}</p>
-      </header>
       {flow.error && (
         <p role="status" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800">
           <span className="font-medium">Último intento: </span>
@@ -63,6 +53,6 @@ export function BookingFlowSection({ flow, numberConnected }: BookingFlowSection
               : "Registrar y publicar"}
         </Button>
       )}
-    </section>
+    </StatusSection>
   );
 }

@@ -14,9 +14,9 @@ import { useAuth } from "~/lib/auth";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { useSettingsChange } from "./actions";
 import { CopyableValue } from "./meta/copy-button";
-import { StatusBadge } from "./meta/status-badge";
+import { StatusSection } from "./status-section";
 import { useOrigin } from "./meta/use-origin";
-import { MaxPaymentAmountForm } from "./max-payment-amount-form";
+import { OrganizationNumberForm } from "./organization-number-form";
 
 export const PROVIDER_NAMES: Record<PaymentProvider, string> = {
   stripe: "Stripe",
@@ -56,23 +56,12 @@ export function PaymentsSection({ integration, maxPaymentAmount }: PaymentsSecti
   const origin = useOrigin();
   if (!organization) return null;
   return (
-    <section
-      aria-labelledby="payments-title"
-      className="max-w-3xl space-y-5 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
+    <StatusSection
+      title="Enlaces de pago"
+      status={integration ? "connected" : "disconnected"}
+      description="Cobra en el chat: el cliente recibe un botón «Pagar» que abre el pago de Stripe o de Mercado Pago. Al pagar, su cita queda confirmada y la venta se registra en la conversación."
+      className="max-w-3xl space-y-5"
     >
-      <header>
-        <div className="flex flex-wrap items-center gap-2">
-          <h2 id="payments-title" className="font-semibold text-slate-900">
-            Enlaces de pago
-          </h2>
-          <StatusBadge status={integration ? "connected" : "disconnected"} label="Estado" />
-        </div>
-        <p className="mt-1 text-sm text-slate-600">
-          Cobra en el chat: el cliente recibe un botón «Pagar» que abre el pago de Stripe o de
-          Mercado Pago. Al pagar, su cita queda confirmada y la venta se registra en la
-          conversación.
-        </p>
-      </header>
       {integration ? (
         <ConnectedProvider
           integration={integration}
@@ -93,12 +82,24 @@ export function PaymentsSection({ integration, maxPaymentAmount }: PaymentsSecti
           pagos.
         </p>
       )}
-      <MaxPaymentAmountForm
+      {/* The largest payment link a person (or the AI) may send (1,000 unless changed). */}
+      <OrganizationNumberForm
+        setting="max_payment_amount"
         saved={maxPaymentAmount}
-        currency={organization.currency}
+        label={`Importe máximo de un enlace (${organization.currency})`}
+        hint="Ningún enlace de pago puede pedir más."
+        submitLabel="Guardar importe"
+        says={{
+          success: "Importe máximo actualizado",
+          failure: "Error al guardar el importe máximo",
+        }}
+        money
         canEdit={canManage}
+        aria-label="Importe máximo de un enlace de pago"
+        className="flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:items-end"
+        fieldClassName="sm:w-72"
       />
-    </section>
+    </StatusSection>
   );
 }
 

@@ -4,6 +4,7 @@ import { useNavigate } from "react-router";
 import { toastDone, toastFailed } from "~/lib/outcome";
 import { accountDeletionInput } from "../../../worker/auth/contract";
 import { Button } from "~/components/ui/button";
+import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field } from "~/components/ui/field";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
@@ -141,14 +142,13 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
               onChange={(e) => setPassword(e.target.value)}
               autoFocus
             />
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-              <Button variant="secondary" onClick={close} disabled={busy}>
-                Cancelar
-              </Button>
-              <Button type="submit" variant="danger" disabled={busy}>
-                {busy ? "Eliminando..." : "Eliminar mi cuenta"}
-              </Button>
-            </div>
+            <DialogActions
+              submitLabel="Eliminar mi cuenta"
+              busyLabel="Eliminando..."
+              busy={busy}
+              danger
+              onCancel={close}
+            />
           </SecretForm>
         </DialogPanel>
       </div>

@@ -1,15 +1,11 @@
 import { Hono } from "hono";
-import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { storeDeps, type AppContext } from "../../http/context";
 import { requestInfo, requireCaller, requireMember, requireRole } from "../../http/auth";
 import { jsonBody } from "../../http/validate";
+import { oauthStateOwner, setStateNonce, takeStateNonce } from "../../auth/oauth-state";
 import { inOrganizationData } from "../../stores/organization-parts";
 import { googleCalendarInput, type GoogleConnectError } from "./contract";
 import * as google from "./service";
-
-/** The browser's half of the consent's state (see `google.authorize`). */
-const NONCE_COOKIE = "google_oauth_nonce";
-const NONCE_COOKIE_PATH = "/api/v1/integrations/google";
 
 const manager = requireRole("owner", "admin");
 
@@ -25,9 +21,9 @@ export const googleCalendarRoutes = new Hono<AppContext>()
     if (c.req.query("error")) return fail("access_denied");
     const code = c.req.query("code");
     if (!code) return fail("no_code");
-    const nonce = getCookie(c, NONCE_COOKIE);
-    deleteCookie(c, NONCE_COOKIE, { path: NONCE_COOKIE_PATH });
-    const owner = await google.stateOwner(c.var.db, c.env, c.req.query("state") ?? "", nonce);
+    const state = c.req.query("state") ?? "";
+    const nonce = takeStateNonce(c, "google-oauth-state");
+    const owner = await oauthStateOwner(c.var.db, c.env, "google-oauth-state", state, nonce);
     if (!owner) return fail("invalid_state");
     // No bearer token on Google's redirect: the signed state named the member, and the store
     // takes the state once and exchanges the code.
@@ -44,14 +40,7 @@ export const googleCalendarRoutes = new Hono<AppContext>()
   .get("/", async (c) => c.json({ data: await google.getIntegration(storeDeps(c), c.var.member) }))
   .get("/authorize", manager, async (c) => {
     const { url, nonce } = await google.authorize(storeDeps(c), c.var.member);
-    // Sent back only on Google's top-level redirect to the callback (SameSite=Lax).
-    setCookie(c, NONCE_COOKIE, nonce, {
-      path: NONCE_COOKIE_PATH,
-      httpOnly: true,
-      secure: new URL(c.req.url).protocol === "https:",
-      sameSite: "Lax",
-      maxAge: 10 * 60,
-    });
+    setStateNonce(c, "google-oauth-state", nonce);
     return c.json({ data: { url } });
   })
   .put("/", manager, ...jsonBody(googleCalendarInput), async (c) => {

@@ -6,8 +6,8 @@
  */
 import { and, count, eq, gt } from "drizzle-orm";
 import { recordAudit } from "../../audit/service";
-import { oauthStateOwner, signOAuthState } from "../../auth/oauth-state";
-import type { Db, OrganizationDb } from "../../db/client";
+import { signOAuthState } from "../../auth/oauth-state";
+import type { OrganizationDb } from "../../db/client";
 import { googleBookingEvents, googleCalendars } from "../../db/store-schema";
 import type { Env } from "../../env";
 import type { Member } from "../../http/context";
@@ -148,10 +148,6 @@ export async function authorize({ env, orgDb }: StoreDeps, member: Member) {
   url.searchParams.set("state", state);
   return { url: url.toString(), nonce };
 }
-
-/** In the Worker, on Google's redirect: the member and state id it was issued to, or null. */
-export const stateOwner = (db: Db, env: Env, state: string, nonce: string | undefined) =>
-  oauthStateOwner(db, env, "google-oauth-state", state, nonce);
 
 /**
  * In the store, the callback's second half: the state taken (once: a second callback with it

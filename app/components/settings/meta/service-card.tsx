@@ -1,7 +1,7 @@
 import type { useConnectionActions } from "./use-connection-actions";
 import { Button } from "~/components/ui/button";
-import { useId } from "react";
-import { StatusBadge, type ConnectionStatus } from "./status-badge";
+import type { ConnectionStatus } from "./status-badge";
+import { StatusSection } from "../status-section";
 import { Icon } from "~/components/ui/icon";
 
 interface ServiceCardProps {
@@ -12,33 +12,12 @@ interface ServiceCardProps {
   children: React.ReactNode;
 }
 
-/** A connected service (WhatsApp Business, Meta Pixel): a labelled region with its status. */
-export function ServiceCard({ title, description, status, icon, children }: ServiceCardProps) {
-  const id = useId();
+/** A connected service (WhatsApp Business, Meta Pixel), its body filling the card's height. */
+export function ServiceCard({ children, ...heading }: ServiceCardProps) {
   return (
-    <section
-      aria-labelledby={`${id}-title`}
-      className="flex min-w-0 flex-col rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
-    >
-      <header className="flex items-start gap-3">
-        <span
-          aria-hidden
-          className="flex h-10 w-10 shrink-0 items-center justify-center rounded-lg bg-slate-100 text-slate-700"
-        >
-          {icon}
-        </span>
-        <div className="min-w-0 flex-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <h2 id={`${id}-title`} className="font-semibold text-slate-900">
-              {title}
-            </h2>
-            <StatusBadge status={status} label="Estado" />
-          </div>
-          <p className="mt-1 text-sm text-slate-600">{description}</p>
-        </div>
-      </header>
+    <StatusSection {...heading} className="flex flex-col">
       <div className="mt-5 flex flex-1 flex-col gap-5">{children}</div>
-    </section>
+    </StatusSection>
   );
 }
 
