@@ -1,11 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createConversation, createOwner, type Owner } from "../support/factories";
+import { createConversation, createOwner } from "../support/factories";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { answer, api } from "../support/api";
 import { graphRequests } from "../support/webhooks";
 import { encryptSecret } from "../../worker/meta/secrets";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+
+type Owner = Awaited<ReturnType<typeof createOwner>>;
 
 /**
  * The store keeps its organization's global facts (decision 0136): every send must still use the
