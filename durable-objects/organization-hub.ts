@@ -5,6 +5,7 @@ import { ModelError } from "../worker/ai/client";
 import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
 import { migrateStore } from "./store-migrations";
+import { FactsKeeper } from "./facts-keeper";
 import { serveInStore } from "./store-api";
 import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
@@ -105,10 +106,13 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   private readonly data: OrganizationDb;
   /** Its organization was deleted and its storage erased (`ERASED`): it serves nothing again. */
   private erased = false;
+  /** Its organization's global facts, kept (decision 0136). */
+  private readonly keeper: FactsKeeper;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.data = createStoreDb(ctx.storage);
+    this.keeper = new FactsKeeper(ctx.storage);
     void ctx.blockConcurrencyWhile(async () => {
       this.erased = (await ctx.storage.get(ERASED)) !== undefined;
       if (this.erased) return;
@@ -249,11 +253,19 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    * A request for data the store serves, from a member or a page with the organization's
    * tracking key, authenticated by the Worker (worker/stores/organization-data.ts).
    */
-  async serve(request: StoreRequest, caller: StoreCaller): Promise<Response> {
+  async serve(
+    request: StoreRequest,
+    caller: StoreCaller,
+    factsVersion?: number,
+  ): Promise<Response> {
     if (!this.serves(callerOrganization(caller))) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }
-    return serveInStore(request, caller, this.depsFor(callerOrganization(caller)));
+    return serveInStore(
+      request,
+      caller,
+      this.depsFor(callerOrganization(caller), { factsVersion }),
+    );
   }
 
   /**
@@ -356,7 +368,11 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    */
   async deliver(organizationId: string, part: DeliveryPart) {
     if (!this.serves(organizationId)) return null;
-    return deliverHere(this.deliveryStore(), organizationId, part);
+    return deliverHere(
+      this.deliveryStore(part.number?.connection.factsVersion),
+      organizationId,
+      part,
+    );
   }
 
   /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
@@ -390,10 +406,10 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   }
 
   /** What a delivery works with here: storage, data, its own jobs and sockets, no RPC to itself. */
-  private deliveryStore(): DeliveryStore {
+  private deliveryStore(factsVersion: number | undefined): DeliveryStore {
     return {
       storage: this.ctx.storage,
-      depsFor: (organizationId, held) => this.depsFor(organizationId, held),
+      depsFor: (organizationId, held) => this.depsFor(organizationId, { held, factsVersion }),
       queueReply: (organizationId, id) => this.queueReply(organizationId, id),
       queueTranscripts: (organizationId, ids) => this.queueTranscripts(organizationId, ids),
       queueJob: (organizationId, name, dueAt) => this.queueJob(organizationId, name, dueAt),
@@ -570,16 +586,21 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   /**
    * What a request, a job, a reply or a delivery works with: the organization's data in this
    * store, and its sockets and jobs, in place. With `held`, what is published waits there for
-   * the transaction under way to commit (a delivery's).
+   * the transaction under way to commit (a delivery's); with `factsVersion`, the version of its
+   * organization's facts the edge read for this request.
    */
-  private depsFor(organizationId: string, held?: HeldEvents[]): StoreDeps {
+  private depsFor(
+    organizationId: string,
+    { held, factsVersion }: { held?: HeldEvents[]; factsVersion?: number } = {},
+  ): StoreDeps {
     this.own(organizationId);
+    if (factsVersion !== undefined) this.keeper.handed(factsVersion);
     const waitUntil = (work: Promise<unknown>) => this.ctx.waitUntil(work);
     const send = async (events: RealtimeEvent[], userId?: string) => {
       if (held) held.push({ events, ...(userId && { userId }) });
       else await this.publish(organizationId, events, userId);
     };
-    return buildStoreDeps(this.env, waitUntil, {
+    const deps = buildStoreDeps(this.env, waitUntil, {
       orgDb: this.data,
       storeFull: this.isFull,
       calls: {
@@ -587,8 +608,11 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
         publishTo: (userId, ...events) => send(events, userId),
         schedule: (job, dueAt) => this.queueJob(organizationId, job, dueAt),
         scheduleTranscripts: (messageIds) => this.queueTranscripts(organizationId, messageIds),
+        facts: () => this.keeper.facts(deps.db, organizationId, factsVersion),
+        factsChanged: () => this.keeper.forget(),
       },
     });
+    return deps;
   }
 
   /**

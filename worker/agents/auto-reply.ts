@@ -7,9 +7,8 @@ import { and, eq, gt, notInArray, or, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import { organizations } from "../db/global-schema";
 import { agents, conversations, messages } from "../db/store-schema";
-import type { Deps, StoreDeps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";
 import { knowledgeForAgent } from "../knowledge/retrieval";
@@ -93,9 +92,7 @@ export async function replyToConversation(
 
   if (await transcribingElsewhere(deps, organizationId, recent)) return "later";
 
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-  });
+  const { organization } = await deps.facts();
   const history = await buildHistory(deps, organizationId, recent);
   if ("handoff" in history) {
     await handOff(deps, organizationId, conversation.id, history.handoff);
@@ -251,7 +248,7 @@ async function setAiError(
 }
 
 /** WhatsApp's typing indicator while the agent prepares its answer (best effort). */
-async function showTyping(deps: Deps, organizationId: string, wamid: string | null) {
+async function showTyping(deps: StoreDeps, organizationId: string, wamid: string | null) {
   if (!wamid) return;
   try {
     const sender = await connectedSender(deps, organizationId);

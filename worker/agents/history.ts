@@ -10,7 +10,7 @@ import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
 import type { OrganizationDb } from "../db/client";
 import { messages } from "../db/store-schema";
-import type { Deps, StoreDeps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import type { Turn } from "./replies";
 
 /** Only the customer's latest photos go to the model as images: they weigh on every prompt. */
@@ -76,7 +76,7 @@ function customerText(message: MessageRow) {
 }
 
 /** The customer's last photos as parts (a note instead when one cannot be read), by message. */
-async function latestImages(deps: Deps, organizationId: string, chronological: MessageRow[]) {
+async function latestImages(deps: StoreDeps, organizationId: string, chronological: MessageRow[]) {
   const photos = chronological
     .filter((m) => m.direction === "inbound" && m.type === "image" && m.mediaId)
     .slice(-IMAGES_IN_PROMPT);

@@ -217,7 +217,7 @@ export async function updateAgentWhatsapp(
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
 export async function deleteAgent(
-  { db, orgDb }: StoreDeps,
+  { db, orgDb, factsChanged }: StoreDeps,
   member: Member,
   { id }: { id: string },
 ) {
@@ -234,6 +234,7 @@ export async function deleteAgent(
         eq(whatsappConnections.defaultAgentId, id),
       ),
     );
+  await factsChanged();
   await orgBatch(orgDb, [
     orgDb
       .update(conversations)

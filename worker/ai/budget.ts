@@ -9,7 +9,6 @@ import type { Db, OrganizationDb } from "../db/client";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { tryHit, type Limit } from "../http/rate-limit";
-import { organizations } from "../db/global-schema";
 import { aiCalls, aiUsage } from "../db/store-schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
@@ -41,16 +40,13 @@ export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);
 
 /** The month's tokens (the organization's data) against its budget (its global settings). */
 export async function readAiUsage(
-  { db, orgDb }: StoreDeps,
+  { facts, orgDb }: StoreDeps,
   organizationId: string,
   now = new Date(),
 ) {
   const month = usageMonth(now);
-  const [organization, usage] = await Promise.all([
-    db.query.organizations.findFirst({
-      columns: { aiMonthlyTokenBudget: true },
-      where: eq(organizations.id, organizationId),
-    }),
+  const [{ organization }, usage] = await Promise.all([
+    facts(),
     orgDb.query.aiUsage.findFirst({
       where: and(eq(aiUsage.organizationId, organizationId), eq(aiUsage.month, month)),
     }),

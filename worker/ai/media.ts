@@ -2,7 +2,7 @@
  * A customer's file read whole for the model (a voice note to transcribe, a photo to look at),
  * through the organization's own Graph client: the media URL, then the bytes with its token.
  */
-import type { Deps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/errors";
 
@@ -25,7 +25,7 @@ const tooLarge = (maxBytes: number) =>
 
 /** Downloads a message's file, refused past `maxBytes` (by Meta's stated size, then while reading). */
 export async function readMessageMedia(
-  deps: Deps,
+  deps: StoreDeps,
   organizationId: string,
   media: { id: string; mimeType: string | null },
   maxBytes: number,

@@ -213,7 +213,14 @@ export async function authenticate(
   secret: string,
   token: string,
   write: CountedWrite | null = null,
-): Promise<Omit<Caller, "ip"> & { expiresAt: string; membership: Membership | null }> {
+): Promise<
+  Omit<Caller, "ip"> & {
+    expiresAt: string;
+    membership: Membership | null;
+    /** The version of the member's organization's global facts (decision 0136). */
+    factsVersion: number | null;
+  }
+> {
   const claims = await verifyAccessToken(token, secret);
   if (!claims) throw unauthorized();
   // The session, the person's membership and a write's counters in one batch: a member's
@@ -224,9 +231,11 @@ export async function authenticate(
       expiresAt: sessions.expiresAt,
       organizationId: memberships.organizationId,
       role: memberships.role,
+      factsVersion: organizations.factsVersion,
     })
     .from(sessions)
     .leftJoin(memberships, eq(memberships.userId, sessions.userId))
+    .leftJoin(organizations, eq(organizations.id, memberships.organizationId))
     .where(
       and(
         eq(sessions.id, claims.sessionId),
@@ -251,6 +260,7 @@ export async function authenticate(
     sessionId: claims.sessionId,
     expiresAt: live.expiresAt,
     membership: organizationId !== null && role !== null ? { organizationId, role } : null,
+    factsVersion: live.factsVersion,
   };
 }
 

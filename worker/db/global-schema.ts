@@ -98,6 +98,12 @@ export const organizations = sqliteTable(
     /** No broadcast is sent from start to end (HH:MM local, crossing midnight when start > end). */
     quietHoursStart: text("quiet_hours_start").notNull().default(DEFAULT_QUIET_HOURS.start),
     quietHoursEnd: text("quiet_hours_end").notNull().default(DEFAULT_QUIET_HOURS.end),
+    /**
+     * Moved by D1's triggers (migration 0029) whenever this row or its WhatsApp connection
+     * changes: the edge reads it with the session and hands it to the store, which keeps its
+     * organization's facts while it stays the same (decision 0136).
+     */
+    factsVersion: integer("facts_version").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -32,7 +32,7 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   if (!token) throw unauthorized();
   // A write is counted here, with the session (write-limits.ts), before any of its work.
   const write = countedWrite(c);
-  const { userId, sessionId, membership } = await authenticate(
+  const { userId, sessionId, membership, factsVersion } = await authenticate(
     c.var.db,
     c.env.JWT_SECRET,
     token,
@@ -40,6 +40,7 @@ export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
   );
   c.set("caller", { userId, sessionId, ip: requestInfo(c).ip });
   c.set("membership", membership);
+  if (factsVersion !== null) c.set("factsVersion", factsVersion);
   await next();
   // Refused input stored nothing: it gives its write back (one more trip, only then).
   if (write && REFUSED_INPUT.has(c.res.status)) {
@@ -95,7 +96,7 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   const ip = addressKey(requestInfo(c).ip);
   const organization = await c.var.db.query.organizations.findFirst({
     where: eq(organizations.trackingKey, key),
-    columns: { id: true },
+    columns: { id: true, factsVersion: true },
   });
   if (!organization) {
     await takeHits(c.var.db, [{ key: `tracking:bad:${ip}`, limit: UNKNOWN_TRACKING_KEY_LIMIT }]);
@@ -106,6 +107,7 @@ export const requireTrackingAccess = createMiddleware<AppContext>(async (c, next
   ]);
   const tracking = { organizationId: organization.id, publicKey: true };
   c.set("tracking", tracking);
+  c.set("factsVersion", organization.factsVersion);
   return answeredByItsStore(c, { tracking });
 });
 

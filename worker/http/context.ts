@@ -35,6 +35,11 @@ export interface AppContext {
     caller: Caller;
     /** The caller's membership, read with their session (`requireCaller`); null: none yet. */
     membership: Membership | null;
+    /**
+     * The version of the organization's global facts, read with the session or the tracking
+     * key and handed to its store (decision 0136).
+     */
+    factsVersion?: number;
     member: Member;
     /** Who a tracking call is from: a member, or a page holding the organization's public key. */
     tracking: TrackingCaller;

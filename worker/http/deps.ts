@@ -2,6 +2,7 @@ import { globalDb, type Db, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { RealtimeEvent } from "../realtime/contract";
 import type { StoreJobName } from "../stores/store-jobs";
+import type { OrganizationFacts } from "../stores/organization-facts";
 
 /**
  * What a service needs beyond its arguments: D1 for what is global, the settings and a way to
@@ -28,6 +29,13 @@ export interface StoreCalls {
   schedule(job: StoreJobName, dueAt: number): Promise<void>;
   /** Transcribes freshly stored voice notes in the store's next alarm. */
   scheduleTranscripts(messageIds: string[]): Promise<void>;
+  /**
+   * The organization's global facts (its row, its number and sealed token), as the store keeps
+   * them (decision 0136): read from D1 only when they may have changed.
+   */
+  facts(): Promise<OrganizationFacts>;
+  /** Called by the store's own code right after it changed those facts in D1. */
+  factsChanged(): Promise<void>;
 }
 
 /**

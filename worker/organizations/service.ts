@@ -137,7 +137,7 @@ export async function createOrganization(
  * text stays as it was (decision 0076).
  */
 export async function updateOrganization(
-  { db, orgDb }: StoreDeps,
+  { db, orgDb, factsChanged }: StoreDeps,
   member: Member,
   input: OrganizationSettingsData,
 ): Promise<OrganizationSettings> {
@@ -174,6 +174,7 @@ export async function updateOrganization(
     })
     .where(eq(organizations.id, member.organizationId))
     .returning();
+  await factsChanged();
   if (!row) throw organizationNotFound();
   const { business_hours: hours, away_message, min_notice_minutes } = input;
   if (typeof hours === "object" || away_message || min_notice_minutes !== undefined) {
@@ -200,7 +201,7 @@ export async function updateOrganization(
  * Gives the organization a new public tracking key. The old one stops working at once: every
  * public call looks its key up, nothing keeps it.
  */
-export async function rotateTrackingKey({ db, orgDb }: StoreDeps, member: Member) {
+export async function rotateTrackingKey({ db, orgDb, factsChanged }: StoreDeps, member: Member) {
   // The same form as the key every organization is created with (worker/db/global-schema.ts).
   const trackingKey = crypto.randomUUID().replaceAll("-", "");
   const [row] = await db
@@ -208,6 +209,7 @@ export async function rotateTrackingKey({ db, orgDb }: StoreDeps, member: Member
     .set({ trackingKey, updatedAt: new Date().toISOString() })
     .where(eq(organizations.id, member.organizationId))
     .returning({ trackingKey: organizations.trackingKey });
+  await factsChanged();
   if (!row) throw organizationNotFound();
   await recordAudit(orgDb, {
     action: "tracking_key.rotate",

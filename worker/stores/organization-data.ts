@@ -54,7 +54,11 @@ export async function storeRequest(request: Request): Promise<StoreRequest> {
 /** The request, answered by the organization's store, with whom the Worker authenticated. */
 export async function answeredByItsStore(c: Context<AppContext>, caller: StoreCaller) {
   const route = await servedRoute(c, callerOrganization(caller));
-  const answer = await storeAt(c.env, route).serve(await storeRequest(c.req.raw), caller);
+  const answer = await storeAt(c.env, route).serve(
+    await storeRequest(c.req.raw),
+    caller,
+    c.var.factsVersion,
+  );
   // Read at once: a body streamed over RPC disconnects if the Worker awaits anything first
   // (a refused write's refund). A file (a message's media) is streamed on as it comes.
   const isFile = answer.headers.get("Content-Disposition") !== null;

@@ -16,8 +16,11 @@ import type { StoreRow, StoreTable } from "./store-tables";
 export interface OrganizationStoreCalls extends Rpc.DurableObjectBranded {
   /** The organization's sockets (`/ws`, upgraded by the Worker). */
   fetch(request: Request): Promise<Response>;
-  /** A member's (or a tracking page's) request, authenticated by the Worker. */
-  serve(request: StoreRequest, caller: StoreCaller): Promise<Response>;
+  /**
+   * A member's (or a tracking page's) request, authenticated by the Worker, with the version of
+   * the organization's global facts it read in that trip (decision 0136).
+   */
+  serve(request: StoreRequest, caller: StoreCaller, factsVersion?: number): Promise<Response>;
   /** The Worker's work in the organization's data outside a member's request. */
   runPart(
     organizationId: string,

@@ -6,7 +6,7 @@
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { auditEachRow, recordAudit } from "../audit/service";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { memberships, organizations } from "../db/global-schema";
+import { memberships } from "../db/global-schema";
 import { conversations, mentions } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
@@ -109,10 +109,7 @@ export async function autoAssign(
   organizationId: string,
   conversationId: string,
 ): Promise<ConversationRow | null> {
-  const organization = await deps.db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { autoAssign: true },
-  });
+  const { organization } = await deps.facts();
   if (organization?.autoAssign !== "round_robin") return null;
   const thisOne = and(
     eq(conversations.id, conversationId),

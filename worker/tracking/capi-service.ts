@@ -5,11 +5,11 @@
  */
 import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { orgBatch, type Db, type OrganizationDb } from "../db/client";
+import { orgBatch, type OrganizationDb } from "../db/client";
 import { chunks } from "./daily-figures";
 import { whatsappConnections } from "../db/global-schema";
 import { conversions, trackingSessions } from "../db/store-schema";
-import type { Deps, StoreDeps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/errors";
 import {
@@ -68,7 +68,7 @@ async function finish(
 }
 
 /** Where an organization's events go, with the token that may send them. */
-async function destinations(deps: Deps, organizationId: string) {
+async function destinations(deps: StoreDeps, organizationId: string) {
   const [pixel, whatsapp] = await Promise.all([
     pixelSender(deps, organizationId),
     connectedSender(deps, organizationId),
@@ -82,7 +82,7 @@ async function destinations(deps: Deps, organizationId: string) {
 
 /** The WhatsApp Business Account's dataset id, asked of Meta once and kept. */
 async function datasetId(
-  db: Db,
+  { db, factsChanged }: StoreDeps,
   whatsapp: NonNullable<Awaited<ReturnType<typeof destinations>>["whatsapp"]>,
 ) {
   if (whatsapp.row.datasetId) return whatsapp.row.datasetId;
@@ -91,6 +91,7 @@ async function datasetId(
     .update(whatsappConnections)
     .set({ datasetId: id })
     .where(eq(whatsappConnections.id, whatsapp.row.id));
+  await factsChanged();
   return id;
 }
 
@@ -239,7 +240,7 @@ export async function sendDueConversions(
       organizationId,
       async () =>
         whatsapp.graph.sendEvents(
-          await datasetId(deps.db, whatsapp),
+          await datasetId(deps, whatsapp),
           messaging.map((m) => m.event),
           testCode,
         ),

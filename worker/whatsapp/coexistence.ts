@@ -131,6 +131,7 @@ export async function applyAccountUpdate(
     .set({ status, disconnectedReason: reason, updatedAt: new Date().toISOString() })
     .where(eq(whatsappConnections.organizationId, organizationId))
     .returning({ phoneNumberId: whatsappConnections.phoneNumberId });
+  await deps.factsChanged();
   if (!row) return;
   if (before.status !== status) {
     await recordAudit(deps.orgDb, {

@@ -49,10 +49,13 @@ export function findConnection(db: Db, organizationId: string) {
   });
 }
 
-/** The Graph client acting for an organization's number, or null when none is connected. */
-export async function connectedSender(deps: Deps, organizationId: string) {
-  const row = await findConnection(deps.db, organizationId);
-  if (!row || row.status === "disconnected") return null;
+/**
+ * The Graph client acting for an organization's number, or null when none is connected: from
+ * the facts its store keeps (decision 0136), so a send reads D1 only after they changed.
+ */
+export async function connectedSender(deps: StoreDeps, organizationId: string) {
+  const row = (await deps.facts()).connection;
+  if (!row || row.organizationId !== organizationId || row.status === "disconnected") return null;
   const token = await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY);
   return { connection: row, graph: metaGraph(deps.env, token) };
 }
@@ -140,6 +143,7 @@ export async function saveConfig(
     .values(values)
     .onConflictDoUpdate({ target: whatsappConnections.organizationId, set: values })
     .returning();
+  await deps.factsChanged();
   await recordAudit(orgDb, {
     action: "whatsapp.connect",
     organizationId: member.organizationId,
@@ -188,14 +192,16 @@ export async function updateConfig(
     })
     .where(eq(whatsappConnections.id, current.id))
     .returning();
+  await deps.factsChanged();
   return configOf(deps, row!);
 }
 
-export async function deleteConfig({ db, orgDb }: StoreDeps, member: Member) {
+export async function deleteConfig({ db, orgDb, factsChanged }: StoreDeps, member: Member) {
   const deleted = await db
     .delete(whatsappConnections)
     .where(eq(whatsappConnections.organizationId, member.organizationId))
     .returning({ id: whatsappConnections.id, phoneNumberId: whatsappConnections.phoneNumberId });
+  await factsChanged();
   if (deleted.length === 0) throw notConnected();
   await recordAudit(orgDb, {
     action: "whatsapp.disconnect",
@@ -206,7 +212,7 @@ export async function deleteConfig({ db, orgDb }: StoreDeps, member: Member) {
   });
 }
 
-export async function testConfig(deps: Deps, member: Member): Promise<WhatsappTestResult> {
+export async function testConfig(deps: StoreDeps, member: Member): Promise<WhatsappTestResult> {
   const sender = await connectedSender(deps, member.organizationId);
   if (!sender) return { success: false, error: "WhatsApp no está conectado." };
   try {
@@ -241,10 +247,11 @@ export async function reconnect(
     .set({ status, phoneNumber: display, updatedAt: new Date().toISOString() })
     .where(eq(whatsappConnections.id, current.id))
     .returning();
+  await deps.factsChanged();
   return configOf(deps, row!);
 }
 
-export async function businessInfo(deps: Deps, member: Member) {
+export async function businessInfo(deps: StoreDeps, member: Member) {
   const sender = await connectedSender(deps, member.organizationId);
   if (!sender) throw notConnected();
   const id = sender.connection.phoneNumberId;
@@ -274,7 +281,7 @@ export async function isWebhookVerifyToken({ db, env }: Deps, token: string | un
 }
 
 /** A per-organization token Meta can use in the webhook verification request. */
-export async function generateWebhookToken({ db }: Deps, member: Member) {
+export async function generateWebhookToken({ db, factsChanged }: StoreDeps, member: Member) {
   const current = await findConnection(db, member.organizationId);
   if (!current) throw notConnected();
   const token = crypto.randomUUID().replaceAll("-", "");
@@ -282,5 +289,6 @@ export async function generateWebhookToken({ db }: Deps, member: Member) {
     .update(whatsappConnections)
     .set({ webhookToken: token, updatedAt: new Date().toISOString() })
     .where(eq(whatsappConnections.id, current.id));
+  await factsChanged();
   return { webhook_token: token };
 }

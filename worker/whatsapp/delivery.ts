@@ -173,6 +173,7 @@ const findConnection = async (db: Db, phoneNumberId: string): Promise<Connection
       organizationId: whatsappConnections.organizationId,
       defaultAgentId: whatsappConnections.defaultAgentId,
       autoAssign: organizations.autoAssign,
+      factsVersion: organizations.factsVersion,
     })
     .from(whatsappConnections)
     .innerJoin(organizations, eq(organizations.id, whatsappConnections.organizationId))

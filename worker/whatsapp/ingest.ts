@@ -67,6 +67,8 @@ export interface Connection {
   defaultAgentId: string | null;
   /** The organization's automatic assignment (round robin for new conversations). */
   autoAssign: AutoAssignMode;
+  /** The version of the organization's global facts, handed to its store (decision 0136). */
+  factsVersion: number;
 }
 
 export interface WebhookPayload {

@@ -240,6 +240,8 @@ export async function connectWithCode(
     // The database's own words stay in the log: the console gets the spec's message.
     console.error("saving the WhatsApp connection failed", error);
     throw connectionError("save_failed");
+  } finally {
+    await deps.factsChanged();
   }
   await recordAudit(deps.orgDb, {
     organizationId: member.organizationId,
@@ -291,6 +293,7 @@ async function requestAppData(deps: StoreDeps, connection: ConnectionRow) {
         .update(whatsappConnections)
         .set({ [column]: request_id ?? "requested", updatedAt: new Date().toISOString() })
         .where(eq(whatsappConnections.id, connection.id));
+      await deps.factsChanged();
       if (syncType === "history") historyRequested = true;
     } catch (error) {
       if (!(error instanceof GraphError)) throw error;

@@ -25,7 +25,7 @@ export const whatsappConfigRoutes = new Hono<AppContext>()
     return c.json({ data: { success: true } });
   })
   .post("/test", async (c) => {
-    return c.json({ data: await connections.testConfig(c.var.deps, c.var.member) });
+    return c.json({ data: await connections.testConfig(storeDeps(c), c.var.member) });
   })
   .post("/connect", manage, ...jsonBody(whatsappConnectInput), async (c) => {
     const config = await connections.reconnect(storeDeps(c), c.var.member, {
@@ -34,11 +34,11 @@ export const whatsappConfigRoutes = new Hono<AppContext>()
     return c.json({ data: config });
   })
   .post("/generate-webhook-token", manage, async (c) => {
-    return c.json({ data: await connections.generateWebhookToken(c.var.deps, c.var.member) });
+    return c.json({ data: await connections.generateWebhookToken(storeDeps(c), c.var.member) });
   })
   .get("/templates", async (c) => {
     return c.json({ data: await listTemplates(storeDeps(c), c.var.member) });
   })
   .get("/business-info", async (c) => {
-    return c.json({ data: await connections.businessInfo(c.var.deps, c.var.member) });
+    return c.json({ data: await connections.businessInfo(storeDeps(c), c.var.member) });
   });

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { AiSource } from "../conversations/contract";
 import { orgBatch } from "../db/client";
 import { conversations, messages } from "../db/store-schema";
-import type { Deps, StoreDeps } from "../http/deps";
+import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import {
   assertWindowOpen,
@@ -311,7 +311,7 @@ async function deliverStored(
  * retry does not upload it again.
  */
 async function attempt(
-  deps: Deps,
+  deps: StoreDeps,
   conversation: ConversationRow,
   delivery: Delivery,
   options: SendOptions,
@@ -414,7 +414,7 @@ export function sendText(
 }
 
 /** Meta's connected sender of the organization, for calls that are not messages. */
-export async function requireSender(deps: Deps, organizationId: string) {
+export async function requireSender(deps: StoreDeps, organizationId: string) {
   const sender = await connectedSender(deps, organizationId);
   if (!sender) throw new AppError(422, "not_connected", NOT_CONNECTED);
   return sender;
