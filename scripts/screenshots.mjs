@@ -2,8 +2,10 @@
 //   npm run screenshots
 // Builds the app and serves it with the browser tests' local fakes (scripts/e2e-server.mjs, on
 // a port and a database of its own), fills an organization with a dozen customers as the
-// sandbox would, and writes docs/screenshots/{inbox,conversation,conversation-details}-{1440,390}.png:
-// the list and a conversation at a laptop's size (1440×900) and a phone's (390×844).
+// sandbox would, books three of them for tomorrow, and writes
+// docs/screenshots/{inbox,conversation,conversation-details,conversation-bookings,agenda}-{1440,390}.png:
+// the list, a conversation, its details and its bookings, and the Agenda's day, at a laptop's
+// size (1440×900) and a phone's (390×844).
 // The functions given to the browser (page.evaluate, init scripts) run in the page:
 /* global document, localStorage */
 import { spawn } from "node:child_process";
@@ -160,7 +162,47 @@ async function seed() {
     conversation_id: open.id,
     content: "¡Hola Ana! Claro, ¿te va bien el martes a las 17:30?",
   });
-  return { token, conversationId: open.id };
+  const day = await book(token, {
+    Ana: open.id,
+    Lucía: named("Lucía Pérez").id,
+    Irene: named("Irene Sanz").id,
+  });
+  return { token, conversationId: open.id, day };
+}
+
+/**
+ * The clinic's hours and two services, and tomorrow's bookings: Ana's review at 17:30, Lucía's
+ * cleaning at 10:00 and Irene's at 12:00 (Madrid, in winter; an hour later in summer).
+ * @param {string} token @param {{ Ana: string, Lucía: string, Irene: string }} customers
+ * @returns {Promise<string>} tomorrow, as the Agenda's `date`
+ */
+async function book(token, customers) {
+  const { organization } = await api("GET", "/auth/me", token);
+  const week = Object.fromEntries(
+    ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, [["08:00", "20:00"]]]),
+  );
+  await api("PATCH", `/organizations/${organization.id}`, token, {
+    business_hours: { time_zone: "Europe/Madrid", week, closed_dates: [] },
+  });
+  const cleaning = await api("POST", "/services", token, {
+    name: "Limpieza dental",
+    duration_minutes: 45,
+    price: "50.00",
+  });
+  const review = await api("POST", "/services", token, { name: "Revisión", duration_minutes: 30 });
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  for (const [conversation, service, hour] of [
+    [customers.Lucía, cleaning, "09:00"],
+    [customers.Irene, cleaning, "11:00"],
+    [customers.Ana, review, "16:30"],
+  ]) {
+    await api("POST", "/bookings", token, {
+      service_id: service.id,
+      conversation_id: conversation,
+      start: `${tomorrow}T${hour}:00.000Z`,
+    });
+  }
+  return tomorrow;
 }
 
 /**
@@ -176,9 +218,9 @@ async function settle(page) {
 
 /**
  * @param {import("@playwright/test").Browser} browser @param {string} token
- * @param {string} conversationId
+ * @param {string} conversationId @param {string} day the Agenda's day
  */
-async function capture(browser, token, conversationId) {
+async function capture(browser, token, conversationId, day) {
   mkdirSync(OUT, { recursive: true });
   /** @type {string[]} */
   const written = [];
@@ -223,6 +265,15 @@ async function capture(browser, token, conversationId) {
     await page.getByRole("button", { name: "Detalles" }).click();
     await page.getByRole("heading", { name: "Ventas y origen" }).waitFor();
     await shot("conversation-details");
+
+    const bookings = page.getByRole("list", { name: "Citas del cliente" });
+    await bookings.getByText("Revisión").waitFor();
+    await bookings.scrollIntoViewIfNeeded();
+    await shot("conversation-bookings");
+
+    await page.goto(`${APP}/agenda?date=${day}`);
+    await page.getByRole("listitem").filter({ hasText: "Revisión" }).first().waitFor();
+    await shot("agenda");
     await context.close();
   }
   return written;
@@ -231,13 +282,13 @@ async function capture(browser, token, conversationId) {
 const server = run("node", ["scripts/e2e-server.mjs", String(PORT), ".wrangler/screenshots-state"]);
 try {
   await waitForApp(server);
-  const { token, conversationId } = await seed();
+  const { token, conversationId, day } = await seed();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--disable-gpu", "--no-first-run"],
   });
   try {
-    const written = await capture(browser, token, conversationId);
+    const written = await capture(browser, token, conversationId, day);
     console.log(`Capturas escritas:\n${written.map((p) => `  · ${p}`).join("\n")}`);
   } finally {
     await browser.close();

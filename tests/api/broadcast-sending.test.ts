@@ -419,11 +419,8 @@ describe("pause, resume, cancel and roles", () => {
     await setTemplate("APPROVED");
     const resumed = await actOk(s.owner.token, id, "resume");
     expect(resumed).toMatchObject({ status: "sending", pause_reason: null });
-    await env.DB.prepare(
-      "UPDATE whatsapp_connections SET status = 'disconnected' WHERE organization_id = ?",
-    )
-      .bind(s.orgId)
-      .run();
+    // The owner disconnects the number (in the store, which then drops its copy: decision 0136).
+    expect((await api(s.owner.token)["whatsapp-config"].$delete()).status).toBe(200);
     expect((await runUntil(s, id, "paused")).pause_reason).toBe("not_connected");
   });
 });
