@@ -3,9 +3,9 @@
 // Builds the app and serves it with the browser tests' local fakes (scripts/e2e-server.mjs, on
 // a port and a database of its own), fills an organization with a dozen customers as the
 // sandbox would, books three of them for tomorrow, and writes
-// docs/screenshots/{inbox,conversation,conversation-details,conversation-bookings,agenda}-{1440,390}.png:
-// the list, a conversation, its details and its bookings, and the Agenda's day, at a laptop's
-// size (1440×900) and a phone's (390×844).
+// docs/screenshots/{inbox,conversation,conversation-details,agenda}-{1440,390}.png: the list, a
+// conversation, its details with its booking, and the Agenda's day, at a laptop's size
+// (1440×900) and a phone's (390×844).
 // The functions given to the browser (page.evaluate, init scripts) run in the page:
 /* global document, localStorage */
 import { spawn } from "node:child_process";
@@ -264,12 +264,9 @@ async function capture(browser, token, conversationId, day) {
 
     await page.getByRole("button", { name: "Detalles" }).click();
     await page.getByRole("heading", { name: "Ventas y origen" }).waitFor();
+    // Its bookings ("Citas") show near the top of the details.
+    await page.getByRole("list", { name: "Citas del cliente" }).getByText("Revisión").waitFor();
     await shot("conversation-details");
-
-    const bookings = page.getByRole("list", { name: "Citas del cliente" });
-    await bookings.getByText("Revisión").waitFor();
-    await bookings.scrollIntoViewIfNeeded();
-    await shot("conversation-bookings");
 
     await page.goto(`${APP}/agenda?date=${day}`);
     await page.getByRole("listitem").filter({ hasText: "Revisión" }).first().waitFor();
