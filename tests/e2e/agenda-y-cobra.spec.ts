@@ -1,58 +1,73 @@
-// "Agenda y cobra" end to end (contract section 18): a person sends the booking Flow from the
-// conversation, the customer books through it (the Graph fake plays WhatsApp calling the
-// encrypted endpoint), the slot is held until the deposit is paid, the link is paid (the Stripe
-// fake signs the event) after a person sent it for that booking, and the conversation's details
-// and the Agenda show the booking confirmed and the payment paid, live.
+// "Agenda y cobra" end to end (contract section 18): a person sets the hours, a service with a
+// deposit and the payment provider in the console; a customer from an ad writes; the person
+// sends the booking Flow from the conversation, the customer books through it (the Graph fake
+// plays WhatsApp calling the encrypted endpoint), the slot is held until the deposit is paid,
+// the link is paid (the Stripe fake signs the event) after a person sent it for that booking;
+// the conversation's details and the Agenda show the booking confirmed and the payment paid,
+// live, and the ads report counts the booking and the deposit under the ad.
 import { expect, test } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { ctwaReferral, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
+import { deliver, expectAccessible, productErrors, signedInOwner } from "./support";
 import { E2E_SETTINGS } from "./settings.mjs";
 
 const STRIPE_WEBHOOK_SECRET = "whsec_e2e_agenda";
-/** Open all day every day in Madrid: whatever the hour the test runs, tomorrow has slots. */
-const ALL_DAY = Object.fromEntries(
-  ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((day) => [day, [["09:00", "20:00"]]]),
-);
-
-test("a customer books through the Flow a person sent, pays the deposit, and the booking is confirmed", async ({
+test("a person sets up hours, a service and payments; a customer from an ad books through the Flow, pays the deposit, and the ad is credited", async ({
   page,
 }) => {
   // Several screens, two fakes and the store's jobs on a shared machine.
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
+  const errors = productErrors(page);
   const owner = await signedInOwner(page, { connect: true });
   const api = (method: "patch" | "post" | "put", path: string, data: unknown, headers = {}) =>
     page.request[method](`/api/v1${path}`, {
       headers: { ...owner.headers, ...headers },
       data,
     });
-  const organizationId = (
-    await (await page.request.get("/api/v1/auth/me", { headers: owner.headers })).json()
-  ).data.organization.id as string;
-  // What a manager set up in Configuración and the Agenda (their screens have tests of their own).
-  const setUp = [
-    await api("patch", `/organizations/${organizationId}`, {
-      business_hours: { time_zone: "Europe/Madrid", week: ALL_DAY, closed_dates: [] },
-      min_notice_minutes: 60,
-    }),
-    await api("post", "/services", {
-      name: "Limpieza dental",
-      duration_minutes: 30,
-      price: "50.00",
-      payment: "deposit",
-      deposit: "20.00",
-    }),
-    await api("put", "/integrations/payments", {
-      provider: "stripe",
-      secret: "sk_test_e2e_agenda",
-      webhook_secret: STRIPE_WEBHOOK_SECRET,
-    }),
-    await api("post", "/whatsapp/booking-flow", {}),
-  ];
-  expect(setUp.map((answer) => answer.status())).toEqual([200, 201, 200, 200]);
+  // A manager sets the opening hours (every day 09:00-14:00, the form's first stretch)...
+  await page.goto("/settings/organization");
+  const hours = page.getByRole("region", { name: "Agenda: horas de apertura" });
+  for (const day of ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]) {
+    await hours.getByRole("button", { name: `Añadir tramo al ${day}` }).click();
+  }
+  await hours.getByRole("button", { name: "Guardar horario de atención" }).click();
+  await expect(page.getByText("Horario de atención actualizado")).toBeVisible();
 
+  // ...a service that takes a 20 € deposit in the Agenda...
+  await page.goto("/agenda");
+  await page.getByRole("button", { name: "Nuevo servicio" }).click();
+  const serviceDialog = page.getByRole("dialog", { name: "Nuevo servicio" });
+  await serviceDialog.getByLabel("Nombre").fill("Limpieza dental");
+  await serviceDialog.getByLabel("Duración (minutos)").fill("30");
+  await serviceDialog.getByLabel("Precio").fill("50.00");
+  await serviceDialog.getByLabel("Cobro por adelantado").selectOption({ label: "Señal" });
+  await serviceDialog.getByLabel("Señal", { exact: true }).fill("20.00");
+  await serviceDialog.getByRole("button", { name: "Guardar servicio" }).click();
+  await expect(serviceDialog).toBeHidden();
+  await expectAccessible(page, "Agenda", "main");
+
+  // ...and connects the sandbox's Stripe in Configuración > Agenda y cobros.
+  await page.goto("/settings?tab=cobros");
+  const connect = page.getByRole("form", { name: "Conectar proveedor de pagos" });
+  await connect.getByLabel("Clave secreta").fill("sk_test_e2e_agenda");
+  await connect.getByLabel("Clave de los webhooks").fill(STRIPE_WEBHOOK_SECRET);
+  await connect.getByRole("button", { name: "Conectar" }).click();
+  await expect(page.getByText("Proveedor de pagos conectado", { exact: true })).toBeVisible();
+  // The booking Flow was registered and published when the number connected (decision 0097).
+  expect((await api("post", "/whatsapp/booking-flow", {})).status()).toBe(200);
+
+  // A customer writes from a click-to-WhatsApp ad.
   const from = String(34_633_000_000 + Math.floor(Math.random() * 1e6));
+  const ad = { adId: `1205${Date.now()}`.slice(0, 15), headline: "Limpieza con señal" };
   await deliver(
     page.request,
-    customerMessage(owner.phoneNumberId, from, "Quiero pedir cita", "Nuria Vidal"),
+    inboundMessage({
+      phoneNumberId: owner.phoneNumberId,
+      wabaId: "waba-e2e",
+      from,
+      name: "Nuria Vidal",
+      text: "Quiero pedir cita",
+      referral: ctwaReferral({ ...ad, ctwaClid: `ARAk${Date.now()}` }),
+    }),
   );
   await page.goto("/conversations");
   await page.getByRole("list", { name: "Conversaciones" }).getByText("Nuria Vidal").click();
@@ -137,4 +152,17 @@ test("a customer books through the Flow a person sent, pays the deposit, and the
   const onTheAgenda = page.getByRole("listitem", { name: /Limpieza dental$/ });
   await expect(onTheAgenda).toHaveCount(1);
   await expect(onTheAgenda).toContainText("Confirmada");
+
+  // The ads report counts the booking and the deposit under the ad that brought the customer:
+  // conversations, leads, bookings, sales, revenue.
+  await page.goto("/tracking?tab=anuncios");
+  const row = page
+    .getByRole("table", { name: "Anuncios" })
+    .locator("tbody tr")
+    .filter({ hasText: ad.headline });
+  const cells = row.locator("td");
+  for (const [column, value] of ["1", "1", "1", "1", "20,00 €"].entries()) {
+    await expect(cells.nth(column)).toHaveText(value);
+  }
+  expect(errors).toEqual([]);
 });
