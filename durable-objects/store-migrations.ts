@@ -19,6 +19,7 @@ import { SCHEDULED_WORK_SQL } from "./store-migration-0015";
 import { AGENT_ACTS_SQL } from "./store-migration-0016";
 import { GOOGLE_CALENDAR_SQL } from "./store-migration-0018";
 import { BOOKING_REMINDERS_SQL } from "./store-migration-0017";
+import { CONVERSATION_AI_CALLS_SQL } from "./store-migration-0019";
 
 export interface StoreMigration {
   version: number;
@@ -138,6 +139,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 18,
     name: "google_calendar",
     sql: GOOGLE_CALENDAR_SQL,
+  },
+  {
+    version: 19,
+    name: "conversation_ai_calls",
+    sql: CONVERSATION_AI_CALLS_SQL,
   },
 ];
 

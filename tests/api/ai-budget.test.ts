@@ -4,13 +4,17 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../worker/agents/contract";
-import { usageMonth } from "../../worker/ai/budget";
+import {
+  AI_CALLS_PER_CONVERSATION_HOUR,
+  takeConversationAiCall,
+  usageMonth,
+} from "../../worker/ai/budget";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner, addMember } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";
-import { orgSql } from "../support/org-data";
+import { orgSql, withStoreDeps } from "../support/org-data";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import { deliver, graphRequests, modelRequests } from "../support/webhooks";
@@ -173,5 +177,52 @@ describe("AI budget", () => {
     );
     expect(res.status).toBe(200);
     expect(await modelRequestsWith(marker)).toHaveLength(1);
+  });
+});
+
+describe("a conversation's model calls for the hour (decision 0137)", () => {
+  it("are counted per conversation in its organization's store, and start again after the hour", async () => {
+    const owner = await createOwner();
+    const other = await createOwner();
+    const spent = await createConversation(owner);
+    const fresh = await createConversation(owner);
+    const elsewhere = await createConversation(other);
+    const now = Date.now();
+    const takes = (organizationId: string, calls: { conversationId: string; at?: number }[]) =>
+      withStoreDeps(organizationId, async ({ orgDb }) => {
+        const taken: boolean[] = [];
+        for (const { conversationId, at = now } of calls) {
+          taken.push(await takeConversationAiCall(orgDb, organizationId, conversationId, at));
+        }
+        return taken;
+      });
+
+    const hour = Array.from({ length: AI_CALLS_PER_CONVERSATION_HOUR }, () => ({
+      conversationId: spent.id,
+    }));
+    expect(await takes(owner.organization.id, hour)).toEqual(hour.map(() => true));
+    expect(
+      await takes(owner.organization.id, [
+        { conversationId: spent.id },
+        { conversationId: spent.id, at: now + 3_599_999 },
+        // Another customer of the organization is not held by the first one's hour.
+        { conversationId: fresh.id },
+        // The hour over, the window starts again.
+        { conversationId: spent.id, at: now + 3_600_000 },
+      ]),
+    ).toEqual([false, false, true, true]);
+    // Nor is another organization's customer, whose count is in its own store.
+    expect(await takes(other.organization.id, [{ conversationId: elsewhere.id }])).toEqual([true]);
+    expect(
+      await orgSql(
+        other.organization.id,
+        "SELECT conversation_id, count FROM conversation_ai_calls",
+      ),
+    ).toEqual([{ conversation_id: elsewhere.id, count: 1 }]);
+    // D1 counts none of it.
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE key LIKE ?")
+      .bind(`%${spent.id}%`)
+      .first<{ n: number }>();
+    expect(inD1?.n).toBe(0);
   });
 });

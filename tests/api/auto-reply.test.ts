@@ -502,7 +502,7 @@ describe("a customer cannot spend the organization's AI month", () => {
     const from = customerPhone();
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: "Hola" })));
     const conversation = await conversationOf(owner.organization.id, from);
-    await spendConversationAiCalls(conversation.id);
+    await spendConversationAiCalls(owner.organization.id, conversation.id);
     const text = `¿Me contáis otra vez los precios? ${crypto.randomUUID().slice(0, 8)}`;
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text })));
     await runDueReplies(hub);

@@ -530,7 +530,7 @@ describe("voice notes", () => {
       delivery(inboundMessage({ phoneNumberId: org.phoneNumberId, from, text: "Hola" })),
     );
     const conversation = await conversationOf(org.owner.organization.id, from);
-    await spendConversationAiCalls(conversation.id);
+    await spendConversationAiCalls(org.owner.organization.id, conversation.id);
     const words = unique("Una nota más de las que caben");
     await sendVoiceNote(org, from, words);
     await runDurableObjectAlarm(org.hub);

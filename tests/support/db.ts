@@ -68,12 +68,13 @@ export async function connectWhatsapp(
 }
 
 /** The conversation's model calls for this hour, all spent (`AI_CALLS_PER_CONVERSATION_HOUR`). */
-export async function spendConversationAiCalls(conversationId: string) {
-  await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, count, reset_at) VALUES (?, ?, ?)")
-    .bind(
-      `ai:conversation:${conversationId}`,
-      AI_CALLS_PER_CONVERSATION_HOUR,
-      Date.now() + 3_600_000,
-    )
-    .run();
+export async function spendConversationAiCalls(organizationId: string, conversationId: string) {
+  await orgSql(
+    organizationId,
+    "INSERT OR REPLACE INTO conversation_ai_calls (conversation_id, organization_id, count, reset_at) VALUES (?, ?, ?, ?)",
+    conversationId,
+    organizationId,
+    AI_CALLS_PER_CONVERSATION_HOUR,
+    Date.now() + 3_600_000,
+  );
 }

@@ -67,7 +67,7 @@ export async function replyToConversation(
   organizationId: string,
   conversationId: string,
 ): Promise<ReplyOutcome> {
-  const { db, orgDb, env } = deps;
+  const { orgDb, env } = deps;
   const conversation = await orgDb.query.conversations.findFirst({
     where: and(
       eq(conversations.id, conversationId),
@@ -99,7 +99,7 @@ export async function replyToConversation(
     return "handoff";
   }
 
-  if (!(await takeConversationAiCall(db, conversation.id))) {
+  if (!(await takeConversationAiCall(orgDb, organizationId, conversation.id))) {
     await handOff(deps, organizationId, conversation.id, CONVERSATION_AI_LIMIT_REACHED);
     return "handoff";
   }

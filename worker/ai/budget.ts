@@ -5,11 +5,10 @@
  * team (never the customer) is told (docs/decisions/0029).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Db, OrganizationDb } from "../db/client";
+import type { OrganizationDb } from "../db/client";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { tryHit, type Limit } from "../http/rate-limit";
-import { aiCalls, aiUsage } from "../db/store-schema";
+import { aiCalls, aiUsage, conversationAiCalls } from "../db/store-schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../agents/contract";
 
@@ -20,20 +19,37 @@ import type { AiUsage } from "../agents/contract";
  * (docs/decisions/0041).
  */
 export const AI_CALLS_PER_CONVERSATION_HOUR = 40;
-const CONVERSATION_AI_LIMIT: Limit = {
-  max: AI_CALLS_PER_CONVERSATION_HOUR,
-  windowSeconds: 3600,
-};
+const CONVERSATION_AI_WINDOW_MS = 3_600_000;
 
 /** Why the AI stopped in a conversation for the hour: the team reads it in the thread. */
 export const CONVERSATION_AI_LIMIT_REACHED = `Este cliente ha llegado al máximo de ${AI_CALLS_PER_CONVERSATION_HOUR} respuestas y transcripciones de la IA por hora.`;
 
 /**
  * Takes one of the conversation's model calls for this hour; false when none is left. The
- * window is a global rate limit (D1's `rate_limits`).
+ * window is the organization's data, counted in its store in one upsert (decision 0137): a
+ * window that ended starts again at 1, else it counts one more.
  */
-export const takeConversationAiCall = (db: Db, conversationId: string) =>
-  tryHit(db, `ai:conversation:${conversationId}`, CONVERSATION_AI_LIMIT);
+export async function takeConversationAiCall(
+  orgDb: OrganizationDb,
+  organizationId: string,
+  conversationId: string,
+  now = Date.now(),
+) {
+  const resetAt = now + CONVERSATION_AI_WINDOW_MS;
+  const { count: calls, resetAt: windowEnd } = conversationAiCalls;
+  const [row] = await orgDb
+    .insert(conversationAiCalls)
+    .values({ conversationId, organizationId, count: 1, resetAt })
+    .onConflictDoUpdate({
+      target: conversationAiCalls.conversationId,
+      set: {
+        count: sql`CASE WHEN ${windowEnd} <= ${now} THEN 1 ELSE ${calls} + 1 END`,
+        resetAt: sql`CASE WHEN ${windowEnd} <= ${now} THEN ${resetAt} ELSE ${windowEnd} END`,
+      },
+    })
+    .returning({ count: calls });
+  return !row || row.count <= AI_CALLS_PER_CONVERSATION_HOUR;
+}
 
 /** Calendar month in UTC, "YYYY-MM": the budget starts again on the 1st. */
 export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7);

@@ -180,7 +180,7 @@ async function attempt(
   deps: StoreDeps,
   row: MessageRow,
 ): Promise<{ text: string } | { error: string }> {
-  const { db, orgDb, env } = deps;
+  const { orgDb, env } = deps;
   if (!isAiConfigured(env)) {
     return { error: "La IA no está configurada (falta AI_API_KEY): no se pudo transcribir." };
   }
@@ -188,7 +188,7 @@ async function attempt(
   if (!(await hasAiBudget(deps, row.organizationId))) {
     return { error: "La organización agotó su presupuesto mensual de IA." };
   }
-  if (!(await takeConversationAiCall(db, row.conversationId))) {
+  if (!(await takeConversationAiCall(orgDb, row.organizationId, row.conversationId))) {
     return { error: CONVERSATION_AI_LIMIT_REACHED };
   }
   let audio;

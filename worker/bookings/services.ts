@@ -84,7 +84,7 @@ async function serviceColumns(deps: StoreDeps, organizationId: string, service: 
     durationMinutes: service.duration_minutes,
     bufferMinutes: service.buffer_minutes,
     price: service.price,
-    currency: service.currency ?? (await organizationCurrency(deps.db, organizationId)),
+    currency: service.currency ?? (await organizationCurrency(deps)),
     payment: service.payment,
     deposit: service.payment === "deposit" ? service.deposit : null,
     staffUserIds: await checkStaff(deps.db, organizationId, service.staff_user_ids),

@@ -167,7 +167,7 @@ export async function previewAudience(
   const [screened, known, currency, marketing] = await Promise.all([
     screenedAudience(deps.orgDb, organizationId, broadcast, now),
     analyticsRates(deps.orgDb, organizationId, broadcast.category),
-    organizationCurrency(deps.db, organizationId),
+    organizationCurrency(deps),
     marketingAllowance(deps, organizationId, now),
   ]);
   const skipped: SkippedCounts = { opted_out: 0, limited: 0, unreachable: 0, frequency: 0 };

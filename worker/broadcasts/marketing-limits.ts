@@ -167,7 +167,7 @@ const monthStart = (at: number) => {
 /** The rates a send is priced at (as the preview estimates), in the organization's currency. */
 async function pricingOf(deps: StoreDeps, organizationId: string) {
   const [currency, marketing, utility] = await Promise.all([
-    organizationCurrency(deps.db, organizationId),
+    organizationCurrency(deps),
     analyticsRates(deps.orgDb, organizationId, "MARKETING"),
     analyticsRates(deps.orgDb, organizationId, "UTILITY"),
   ]);

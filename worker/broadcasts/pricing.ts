@@ -164,7 +164,7 @@ export async function priceRecipients(
       AND r.wamid IS NOT NULL AND r.cost IS NULL AND m.billable = 1
     LIMIT ${PRICING_PAGE}`);
   if (unpriced.length === 0) return;
-  const currency = await organizationCurrency(deps.db, organizationId);
+  const currency = await organizationCurrency(deps);
   const rates = new Map<BroadcastCategory, Map<string, number>>();
   const priced = [];
   for (const row of unpriced) {

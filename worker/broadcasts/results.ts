@@ -64,7 +64,7 @@ export async function statsOf(
   organizationId: string,
   ids: string[],
 ): Promise<Map<string, BroadcastStats>> {
-  const currency = await organizationCurrency(deps.db, organizationId);
+  const currency = await organizationCurrency(deps);
   const stats = new Map(ids.map((id) => [id, emptyStats(currency)]));
   if (ids.length === 0) return stats;
   const { orgDb } = deps;

@@ -407,7 +407,7 @@ async function sendSome(
   sending: BroadcastRow[],
   at: Date,
 ) {
-  const quietEnd = await organizationQuietHoursEnd(deps.db, organizationId, at);
+  const quietEnd = await organizationQuietHoursEnd(deps, at);
   if (quietEnd) {
     await setWaiting(deps, organizationId, sending, { reason: "quiet_hours", until: +quietEnd });
     return +quietEnd;

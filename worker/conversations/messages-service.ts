@@ -184,7 +184,7 @@ export async function retryMessage(deps: StoreDeps, member: Member, input: Messa
   };
   if (kind.marketingTemplate || kind.followUp || row.senderType === "broadcast") {
     const now = new Date();
-    if (await organizationQuietHoursEnd(deps.db, member.organizationId, now)) {
+    if (await organizationQuietHoursEnd(deps, now)) {
       throw new AppError(409, "quiet_hours", QUIET_HOURS);
     }
     const refused = marketingRefusal(conversation, kind, +now);

@@ -206,6 +206,22 @@ export const conversationCounts = sqliteTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.tally] })],
 );
 
+/**
+ * Each conversation's model calls in its current hour (`takeConversationAiCall`, decision
+ * 0137): a fixed window that starts again at its first call after `reset_at`. Bookkeeping, not
+ * exported; gone with its conversation.
+ */
+export const conversationAiCalls = sqliteTable("conversation_ai_calls", {
+  conversationId: text("conversation_id")
+    .primaryKey()
+    .notNull()
+    .references(() => conversations.id, { onDelete: "cascade" }),
+  organizationId: organizationId(),
+  count: integer("count").notNull(),
+  /** When the window ends (ms since the epoch). */
+  resetAt: integer("reset_at").notNull(),
+});
+
 export const messages = sqliteTable(
   "messages",
   {

@@ -57,7 +57,7 @@ export async function runFollowUps(deps: StoreDeps, organizationId: string, at: 
     .where(and(eq(followUps.organizationId, organizationId), eq(followUps.enabled, true)))
     .orderBy(desc(followUps.noReplyMinutes), desc(followUps.id));
   if (rules.length === 0) return null;
-  const quietEnd = await organizationQuietHoursEnd(deps.db, organizationId, at);
+  const quietEnd = await organizationQuietHoursEnd(deps, at);
   if (quietEnd) return +quietEnd;
   // Not connected: nothing can go; the next message the business sends looks again.
   const sender = await connectedSender(deps, organizationId);

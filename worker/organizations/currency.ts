@@ -1,16 +1,11 @@
-import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { organizations } from "../db/global-schema";
+import type { StoreDeps } from "../http/deps";
 import { DEFAULT_CURRENCY } from "../sales/contract";
 
 /**
  * The currency the organization sells in (its sales and ad spend are shown in it): read by the
- * domains that count money, apart from the organization's service, which uses some of them.
+ * domains that count money, from the facts its store keeps (decision 0136).
  */
-export async function organizationCurrency(db: Db, organizationId: string) {
-  const row = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { currency: true },
-  });
-  return row?.currency ?? DEFAULT_CURRENCY;
+export async function organizationCurrency({ facts }: Pick<StoreDeps, "facts">) {
+  const { organization } = await facts();
+  return organization?.currency ?? DEFAULT_CURRENCY;
 }

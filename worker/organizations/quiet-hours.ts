@@ -1,22 +1,17 @@
 /**
  * Quiet hours (contract section 17): no broadcast or follow-up is sent between the
  * organization's `quiet_hours_start` and `quiet_hours_end` in its time zone (21:00-09:00 unless
- * it set others); a send that falls inside them waits for their end.
+ * it set others); a send that falls inside them waits for their end. Read from the facts the
+ * organization's store keeps (decision 0136).
  */
-import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { organizations } from "../db/global-schema";
+import type { StoreDeps } from "../http/deps";
 import { quietHoursEnd, type QuietHours } from "./contract";
 
 /** The organization's quiet hours, or null when it is gone. */
-export async function organizationQuietHours(
-  db: Db,
-  organizationId: string,
-): Promise<QuietHours | null> {
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, organizationId),
-    columns: { timeZone: true, quietHoursStart: true, quietHoursEnd: true },
-  });
+export async function organizationQuietHours({
+  facts,
+}: Pick<StoreDeps, "facts">): Promise<QuietHours | null> {
+  const { organization } = await facts();
   if (!organization) return null;
   return {
     timeZone: organization.timeZone,
@@ -26,7 +21,7 @@ export async function organizationQuietHours(
 }
 
 /** When the organization's quiet hours that `at` falls in end, or null outside them. */
-export async function organizationQuietHoursEnd(db: Db, organizationId: string, at: Date) {
-  const quiet = await organizationQuietHours(db, organizationId);
+export async function organizationQuietHoursEnd(deps: Pick<StoreDeps, "facts">, at: Date) {
+  const quiet = await organizationQuietHours(deps);
   return quiet && quietHoursEnd(at, quiet);
 }

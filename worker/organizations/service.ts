@@ -137,10 +137,11 @@ export async function createOrganization(
  * text stays as it was (decision 0076).
  */
 export async function updateOrganization(
-  { db, orgDb, factsChanged }: StoreDeps,
+  deps: StoreDeps,
   member: Member,
   input: OrganizationSettingsData,
 ): Promise<OrganizationSettings> {
+  const { db, orgDb, factsChanged } = deps;
   if (input.ai_monthly_token_budget !== undefined && member.role !== "owner") {
     throw forbidden("Solo la persona propietaria puede cambiar el presupuesto de IA.");
   }
@@ -148,7 +149,7 @@ export async function updateOrganization(
     await changeMarketingLimits(orgDb, member, {
       budget: input.marketing_budget,
       frequency: input.marketing_frequency,
-      currency: input.currency ?? (await organizationCurrency(db, member.organizationId)),
+      currency: input.currency ?? (await organizationCurrency(deps)),
     });
   }
   const [row] = await db

@@ -259,7 +259,7 @@ async function checkBooking(
  */
 async function checkLink(deps: StoreDeps, conversation: ConversationRow, link: PaymentLinkInput) {
   const { organizationId } = conversation;
-  const currency = await organizationCurrency(deps.db, organizationId);
+  const currency = await organizationCurrency(deps);
   if (link.currency !== currency) {
     throw fieldError("currency", `Los cobros de tu organización son en ${currency}`);
   }

@@ -90,7 +90,7 @@ export async function planReminder(deps: StoreDeps, booking: BookingRow) {
     return;
   }
   if (!(await readReminderTemplate(deps.orgDb, booking.organizationId))) return;
-  const quiet = await organizationQuietHours(deps.db, booking.organizationId);
+  const quiet = await organizationQuietHours(deps);
   await plan(deps, [booking], quiet, now);
 }
 
@@ -129,6 +129,6 @@ export async function replanReminders(deps: StoreDeps, organizationId: string, e
         gt(bookings.startsAt, new Date(now + REMINDER_LEAD_MS).toISOString()),
       ),
     );
-  const quiet = await organizationQuietHours(deps.db, organizationId);
+  const quiet = await organizationQuietHours(deps);
   await plan(deps, ahead, quiet, now);
 }

@@ -41,7 +41,7 @@ export async function handReminderToJob(deps: StoreDeps, failed: MessageRow) {
     booking.startsAt === reminder.startsAt &&
     Date.parse(booking.startsAt) > Date.now();
   if (!current) throw bookingChanged();
-  if (await organizationQuietHoursEnd(deps.db, organizationId, new Date())) {
+  if (await organizationQuietHoursEnd(deps, new Date())) {
     throw new AppError(409, "quiet_hours", REMINDER_QUIET_HOURS);
   }
   const now = Date.now();

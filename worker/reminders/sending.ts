@@ -43,7 +43,7 @@ export const CANCELLED_BY_CUSTOMER = "El cliente la canceló desde el recordator
 export async function runReminders(deps: StoreDeps, organizationId: string, at: Date) {
   const pressesLeft = await actOnPresses(deps, organizationId);
   await markInterrupted(deps, organizationId);
-  const quiet = await organizationQuietHours(deps.db, organizationId);
+  const quiet = await organizationQuietHours(deps);
   const quietEnd = quiet && quietHoursEnd(at, quiet);
   const sent = quietEnd ? 0 : await sendDue(deps, organizationId, at);
   if (pressesLeft || sent === A_RUN) return Date.now();

@@ -143,7 +143,7 @@ export async function registerSale(
   { id, sale: input, idempotencyKey }: SaleRequest,
 ) {
   const conversation = await findConversation(deps.orgDb, member.organizationId, id);
-  const currency = input.currency ?? (await organizationCurrency(deps.db, member.organizationId));
+  const currency = input.currency ?? (await organizationCurrency(deps));
   const { conversion: sale, created } = await recordConversationConversion(deps, conversation, {
     eventName: "purchase",
     dedupeKey: `sale:${conversation.id}:${idempotencyKey ?? crypto.randomUUID()}`,
@@ -402,7 +402,7 @@ export async function confirmSuggestion(deps: StoreDeps, member: Member, input: 
       eventName: "purchase",
       dedupeKey: `suggestion:${suggestion.id}`,
       value: suggestion.value!,
-      currency: suggestion.currency ?? (await organizationCurrency(deps.db, member.organizationId)),
+      currency: suggestion.currency ?? (await organizationCurrency(deps)),
     });
     conversion = sale.conversion;
     if (sale.created) await auditSale(deps, member, conversation.id, conversion, "suggestion");

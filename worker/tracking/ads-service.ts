@@ -248,7 +248,7 @@ export async function adsReport(
   now = Date.now(),
 ): Promise<AdsReport> {
   const { start, end, from, to } = reportPeriod(query, now);
-  const currency = await organizationCurrency(deps.db, member.organizationId);
+  const currency = await organizationCurrency(deps);
   const [spend, costs] = await Promise.all([
     refreshSpend(deps, member, from, to, now),
     refreshMessageCosts(deps, member, from, to, now),
@@ -306,7 +306,7 @@ export async function messageCostReport(
   const { from, to } = reportPeriod(query, now);
   const [summary, currency] = await Promise.all([
     messageCostSummary(deps, member, { from, to }, now),
-    organizationCurrency(deps.db, member.organizationId),
+    organizationCurrency(deps),
   ]);
   return { ...summary, currency };
 }
