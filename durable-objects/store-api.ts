@@ -1,16 +1,75 @@
 /**
- * The API an organization's store serves itself (contract section 15, decisions 0075, 0085):
- * the same route modules as the Worker's, over the store's own SQLite. The Worker has already
- * checked the token or the tracking key, found the member and counted the write
- * (worker/stores/organization-data.ts); who calls comes with the call, never from the request's
- * headers.
+ * The API an organization's store serves (contract section 15, decisions 0075, 0085, 0143):
+ * every organization route is mounted here and nowhere else, over the store's own SQLite. The
+ * edge has already checked the token or the tracking key, found the member and counted the
+ * write (worker/stores/forward-to-store.ts); who calls comes with the call, never from the
+ * request's headers.
  */
 import { Hono, type ExecutionContext } from "hono";
-import { v1 } from "../worker/api";
+import { draftRoutes } from "../worker/agents/draft-routes";
+import { agentRoutes } from "../worker/agents/routes";
+import { auditRoutes } from "../worker/audit/routes";
+import { bookingRoutes, serviceRoutes } from "../worker/bookings/routes";
+import { broadcastRoutes } from "../worker/broadcasts/routes";
+import { quickReplyRoutes } from "../worker/conversations/quick-replies-routes";
+import { conversationRoutes, legacyWhatsappRoutes } from "../worker/conversations/routes";
+import { bookingFlowRoutes, bookingFlowSendRoutes } from "../worker/flows/routes";
+import { followUpRoutes } from "../worker/follow-ups/routes";
 import type { AppContext } from "../worker/http/context";
 import type { StoreDeps } from "../worker/http/deps";
 import { handleError, notFound } from "../worker/http/errors";
-import type { StoreCaller, StoreRequest } from "../worker/stores/organization-data";
+import { googleCalendarRoutes } from "../worker/integrations/google/routes";
+import { knowledgeRoutes } from "../worker/knowledge/routes";
+import { organizationRoutes } from "../worker/organizations/routes";
+import { paymentIntegrationRoutes, paymentLinkRoutes } from "../worker/payments/routes";
+import { bookingReminderRoutes } from "../worker/reminders/routes";
+import { salesRoutes } from "../worker/sales/routes";
+import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
+import { labelRoutes, mentionRoutes, teamConversationRoutes } from "../worker/team-inbox/routes";
+import { adsRoutes } from "../worker/tracking/ads-routes";
+import { metaConfigRoutes } from "../worker/tracking/meta-routes";
+import { trackingRoutes } from "../worker/tracking/routes";
+import { whatsappOauthRoutes } from "../worker/whatsapp/oauth-routes";
+import { whatsappConfigRoutes } from "../worker/whatsapp/routes";
+
+/**
+ * A conversation and what other domains keep of it (its sales, payment links, AI draft, labels
+ * and notes, booking Flow): one mount for `/conversations`, their paths disjoint.
+ */
+const conversationApi = new Hono<AppContext>()
+  .route("/", conversationRoutes)
+  .route("/", salesRoutes)
+  .route("/", paymentLinkRoutes)
+  .route("/", draftRoutes)
+  .route("/", teamConversationRoutes)
+  .route("/", bookingFlowSendRoutes);
+
+/** What the console reads of its pages' visits, conversions and ads: one mount for `/tracking`. */
+const trackingApi = new Hono<AppContext>().route("/", trackingRoutes).route("/", adsRoutes);
+
+/** Every organization route of /api/v1, each path mounted once. */
+export const organizationApi = new Hono<AppContext>()
+  .route("/organizations/audit-log", auditRoutes)
+  .route("/organizations", organizationRoutes)
+  .route("/agents", agentRoutes)
+  .route("/knowledge", knowledgeRoutes)
+  .route("/conversations", conversationApi)
+  .route("/quick-replies", quickReplyRoutes)
+  .route("/labels", labelRoutes)
+  .route("/mentions", mentionRoutes)
+  .route("/broadcasts", broadcastRoutes)
+  .route("/follow-ups", followUpRoutes)
+  .route("/services", serviceRoutes)
+  .route("/bookings", bookingRoutes)
+  .route("/booking-reminders", bookingReminderRoutes)
+  .route("/integrations/payments", paymentIntegrationRoutes)
+  .route("/integrations/google", googleCalendarRoutes)
+  .route("/whatsapp-config", whatsappConfigRoutes)
+  .route("/meta-config", metaConfigRoutes)
+  .route("/tracking", trackingApi)
+  .route("/whatsapp/oauth", whatsappOauthRoutes)
+  .route("/whatsapp/booking-flow", bookingFlowRoutes)
+  .route("/whatsapp", legacyWhatsappRoutes);
 
 /** Who calls, and what the store gives the request: its data, sockets and jobs. */
 interface StoreCall {
@@ -35,7 +94,7 @@ const storeApi = new Hono<AppContext>()
     c.set("storeDeps", call.deps);
     await next();
   })
-  .route("/api/v1", v1)
+  .route("/api/v1", organizationApi)
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))
   .onError(handleError);
 

@@ -1,36 +1,22 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
-import { draftRoutes } from "./agents/draft-routes";
-import { agentRoutes } from "./agents/routes";
-import { auditRoutes } from "./audit/routes";
-import { broadcastRoutes } from "./broadcasts/routes";
-import { followUpRoutes } from "./follow-ups/routes";
-import { flowWebhookRoutes } from "./flows/webhook-routes";
-import { bookingFlowRoutes, bookingFlowSendRoutes } from "./flows/routes";
-import { bookingRoutes, serviceRoutes } from "./bookings/routes";
-import { bookingReminderRoutes } from "./reminders/routes";
+import type { ExtractSchema } from "hono/types";
+import type { organizationApi } from "../durable-objects/store-api";
 import { authRoutes, profileRoutes } from "./auth/routes";
-import { quickReplyRoutes } from "./conversations/quick-replies-routes";
-import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
 import { globalDb } from "./db/client";
-import { knowledgeRoutes } from "./knowledge/routes";
 import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { AppError, handleError, notFound } from "./http/errors";
-import { organizationRoutes } from "./organizations/routes";
+import { organizationGlobalRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
-import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox/routes";
-import { salesRoutes } from "./sales/routes";
-import { paymentIntegrationRoutes, paymentLinkRoutes } from "./payments/routes";
+import { flowWebhookRoutes } from "./flows/webhook-routes";
 import { paymentWebhookRoutes } from "./payments/webhook-routes";
-import { googleCalendarRoutes } from "./integrations/google/routes";
+import { googleCalendarCallbackRoutes } from "./integrations/google/routes";
 import { operatorRoutes } from "./stores/operator-routes";
-import { metaConfigRoutes } from "./tracking/meta-routes";
-import { adsRoutes } from "./tracking/ads-routes";
-import { trackingRoutes } from "./tracking/routes";
-import { whatsappOauthRoutes } from "./whatsapp/oauth-routes";
-import { whatsappConfigRoutes } from "./whatsapp/routes";
+import { API_BASE, forwardToStore } from "./stores/forward-to-store";
+import { publicTrackingCors } from "./tracking/routes";
+import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 
 /** Largest JSON body the API reads; anything bigger is a 413 before parsing. */
@@ -50,37 +36,17 @@ const uploadBodyLimit = bodyLimit({
 const isUpload = (method: string, path: string) =>
   method === "POST" && /^\/api\/v1\/(conversations\/[^/]+\/media|knowledge\/import)$/.test(path);
 
-/** The API of /api/v1: the Worker serves it, and so does an organization's store (durable-objects/store-api.ts). */
-export const v1 = new Hono<AppContext>()
+/**
+ * What the edge serves of /api/v1 itself: what is global (the account, a new organization, an
+ * invitation accepted) and the redirects that come back without a token. Every other path is an
+ * organization's, served by its store (durable-objects/store-api.ts).
+ */
+const globalApi = new Hono<AppContext>()
   .route("/auth", authRoutes)
   .route("/profiles", profileRoutes)
-  .route("/organizations/audit-log", auditRoutes)
-  .route("/organizations", organizationRoutes)
-  .route("/agents", agentRoutes)
-  .route("/knowledge", knowledgeRoutes)
-  .route("/conversations", salesRoutes)
-  .route("/conversations", paymentLinkRoutes)
-  .route("/conversations", draftRoutes)
-  .route("/conversations", teamConversationRoutes)
-  .route("/conversations", conversationRoutes)
-  .route("/conversations", bookingFlowSendRoutes)
-  .route("/quick-replies", quickReplyRoutes)
-  .route("/labels", labelRoutes)
-  .route("/mentions", mentionRoutes)
-  .route("/broadcasts", broadcastRoutes)
-  .route("/follow-ups", followUpRoutes)
-  .route("/services", serviceRoutes)
-  .route("/bookings", bookingRoutes)
-  .route("/booking-reminders", bookingReminderRoutes)
-  .route("/integrations/payments", paymentIntegrationRoutes)
-  .route("/integrations/google", googleCalendarRoutes)
-  .route("/whatsapp-config", whatsappConfigRoutes)
-  .route("/meta-config", metaConfigRoutes)
-  .route("/tracking", adsRoutes)
-  .route("/tracking", trackingRoutes)
-  .route("/whatsapp/oauth", whatsappOauthRoutes)
-  .route("/whatsapp/booking-flow", bookingFlowRoutes)
-  .route("/whatsapp", legacyWhatsappRoutes);
+  .route("/organizations", organizationGlobalRoutes)
+  .route("/whatsapp/oauth", whatsappOauthCallbackRoutes)
+  .route("/integrations/google", googleCalendarCallbackRoutes);
 
 /** The API's security headers, on every answer of /api and /webhooks, errors included. */
 const apiSecurityHeaders = secureHeaders();
@@ -105,7 +71,9 @@ export const api = new Hono<AppContext>()
   )
   // The operator's calls stay out of `ApiRoutes`: the console never makes them.
   .route("/api/v1/operator", operatorRoutes)
-  .route("/api/v1", v1)
+  .route(API_BASE, globalApi)
+  .route(`${API_BASE}/tracking`, publicTrackingCors)
+  .all(`${API_BASE}/*`, forwardToStore)
   .route("/ws", realtimeRoutes)
   .route("/webhooks/whatsapp", whatsappWebhookRoutes)
   .route("/webhooks/payments", paymentWebhookRoutes)
@@ -115,5 +83,11 @@ export const api = new Hono<AppContext>()
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))
   .onError(handleError);
 
-/** The routes' types, for the console's typed client (`app/lib/api.ts`). */
-export type ApiRoutes = typeof v1;
+/**
+ * The routes' types, for the console's typed client (`app/lib/api.ts`): the edge's and the
+ * store's, as one API.
+ */
+export type ApiRoutes = Hono<
+  AppContext,
+  ExtractSchema<typeof globalApi> & ExtractSchema<typeof organizationApi>
+>;

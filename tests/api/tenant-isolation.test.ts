@@ -1,7 +1,11 @@
 // Two organizations, each with one of everything. For every route that takes an id, the
 // other organization reaches only its own: 404, and the owner's data unchanged. Lists,
 // stats and exports never show the other's rows.
+import { hc } from "hono/client";
+import { TrieRouter } from "hono/router/trie-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import { organizationApi } from "../../durable-objects/store-api";
+import type { ApiRoutes } from "../../worker/api";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, registerUser } from "../support/factories";
@@ -25,6 +29,9 @@ interface Tenant {
   followUpId: string;
   serviceId: string;
   bookingId: string;
+  knowledgeId: string;
+  labelId: string;
+  mentionId: string;
 }
 
 /** An organization with an agent, a WhatsApp conversation with an image, a quick reply, a
@@ -72,7 +79,7 @@ async function tenant(label: string): Promise<Tenant> {
       json: { email: `invitado-${label.toLowerCase()}-${Date.now()}@example.com`, role: "agent" },
     }),
   );
-  const member = await registerUser();
+  const member = await registerUser({ full_name: `Marta Equipo${label}` });
   const second = await answer(
     client.organizations.invitations.$post({ json: { email: member.email, role: "agent" } }),
   );
@@ -140,6 +147,20 @@ async function tenant(label: string): Promise<Tenant> {
     }),
   );
   expect(payments.status).toBe(200);
+  const knowledge = await answer(
+    client.knowledge.$post({ json: { title: `Horario ${label}`, content: "De 9 a 14." } }),
+  );
+  const label_ = await answer(
+    client.labels.$post({ json: { name: `Etiqueta ${label}`, color: "#2563eb" } }),
+  );
+  const note = await answer(
+    client.conversations[":id"].notes.$post({
+      param: { id: conversationId },
+      json: { content: `Mira esto, @marta equipo${label.toLowerCase()}` },
+    }),
+  );
+  expect(note.body.data.note.mentions).toEqual([member.user.id]);
+  const mentions = await answer(api(member.token).mentions.$get({ query: {} }));
   return {
     owner,
     agentId: agent.id,
@@ -154,6 +175,9 @@ async function tenant(label: string): Promise<Tenant> {
     followUpId: followUp.body.data.id,
     serviceId: service.body.data.id,
     bookingId: booking.body.data.id,
+    knowledgeId: knowledge.body.data.id,
+    labelId: label_.body.data.id,
+    mentionId: mentions.body.data.mentions[0]!.id,
   };
 }
 
@@ -165,6 +189,14 @@ beforeAll(async () => {
 });
 
 type Client = ReturnType<typeof api>;
+
+/** A 1x1 PNG, for the upload route. */
+const PNG = Uint8Array.from(
+  atob(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+  ),
+  (ch) => ch.charCodeAt(0),
+);
 type Sent = Promise<{ status: number; headers: Headers; json(): Promise<unknown> }>;
 
 /** Every route with an id of A's, as B would call it (some carry the id in the body). */
@@ -430,13 +462,171 @@ const ROUTES_WITH_IDS: [string, string, (c: Client, t: Tenant) => Sent][] = [
     (c, t) =>
       c.conversations[":id"]["booking-flow"].$post({ param: { id: t.conversationId }, json: {} }),
   ],
+  [
+    "PATCH",
+    "organization",
+    (c, t) =>
+      c.organizations[":id"].$patch({
+        param: { id: t.owner.organization.id },
+        json: { min_notice_minutes: 600 },
+      }),
+  ],
+  ["GET", "knowledge", (c, t) => c.knowledge[":id"].$get({ param: { id: t.knowledgeId } })],
+  [
+    "PATCH",
+    "knowledge",
+    (c, t) =>
+      c.knowledge[":id"].$patch({ param: { id: t.knowledgeId }, json: { title: "Robado" } }),
+  ],
+  ["DELETE", "knowledge", (c, t) => c.knowledge[":id"].$delete({ param: { id: t.knowledgeId } })],
+  [
+    "POST",
+    "media",
+    (c, t) =>
+      c.conversations[":id"].media.$post({
+        param: { id: t.conversationId },
+        form: { file: new File([PNG], "foto.png", { type: "image/png" }), caption: "" },
+      }),
+  ],
+  [
+    "POST",
+    "resume AI",
+    (c, t) => c.conversations[":id"]["resume-ai"].$post({ param: { id: t.conversationId } }),
+  ],
+  [
+    "POST",
+    "return to Meta AI",
+    (c, t) =>
+      c.conversations[":id"]["return-to-meta-ai"].$post({ param: { id: t.conversationId } }),
+  ],
+  [
+    "POST",
+    "request phone",
+    (c, t) => c.conversations[":id"]["request-phone"].$post({ param: { id: t.conversationId } }),
+  ],
+  [
+    "POST",
+    "message retry",
+    (c, t) =>
+      c.conversations[":id"].messages[":messageId"].retry.$post({
+        param: { id: t.conversationId, messageId: t.messageId },
+      }),
+  ],
+  [
+    "POST",
+    "message transcript",
+    (c, t) =>
+      c.conversations[":id"].messages[":messageId"].transcript.$post({
+        param: { id: t.conversationId, messageId: t.messageId },
+      }),
+  ],
+  [
+    "POST",
+    "sale",
+    (c, t) =>
+      c.conversations[":id"].sales.$post({
+        param: { id: t.conversationId },
+        header: {},
+        json: { value: 10 },
+      }),
+  ],
+  [
+    "GET",
+    "conversions",
+    (c, t) => c.conversations[":id"].conversions.$get({ param: { id: t.conversationId } }),
+  ],
+  [
+    "POST",
+    "suggestion confirm",
+    (c, t) =>
+      c.conversations[":id"].suggestions[":suggestionId"].confirm.$post({
+        param: { id: t.conversationId, suggestionId: crypto.randomUUID() },
+      }),
+  ],
+  [
+    "DELETE",
+    "suggestion",
+    (c, t) =>
+      c.conversations[":id"].suggestions[":suggestionId"].$delete({
+        param: { id: t.conversationId, suggestionId: crypto.randomUUID() },
+      }),
+  ],
+  [
+    "POST",
+    "draft",
+    (c, t) => c.conversations[":id"].draft.$post({ param: { id: t.conversationId } }),
+  ],
+  [
+    "DELETE",
+    "draft",
+    (c, t) => c.conversations[":id"].draft.$delete({ param: { id: t.conversationId } }),
+  ],
+  [
+    "PUT",
+    "conversation labels",
+    (c, t) =>
+      c.conversations[":id"].labels.$put({
+        param: { id: t.conversationId },
+        json: { label_ids: [] },
+      }),
+  ],
+  [
+    "POST",
+    "note",
+    (c, t) =>
+      c.conversations[":id"].notes.$post({
+        param: { id: t.conversationId },
+        json: { content: "Robado" },
+      }),
+  ],
+  [
+    "PATCH",
+    "label",
+    (c, t) => c.labels[":id"].$patch({ param: { id: t.labelId }, json: { name: "Robado" } }),
+  ],
+  ["DELETE", "label", (c, t) => c.labels[":id"].$delete({ param: { id: t.labelId } })],
+  [
+    "PATCH",
+    "mention read",
+    (c, t) => c.mentions[":id"].read.$patch({ param: { id: t.mentionId } }),
+  ],
 ];
 
+/** Each organization route whose path names a row (`/:id`), as the store's table mounts it. */
+const routesNamingARow = new TrieRouter<string>();
+const ROUTES_NAMING_A_ROW = new Set<string>();
+for (const { method, path } of organizationApi.routes) {
+  if (method === "ALL" || !path.includes("/:")) continue;
+  routesNamingARow.add(method, path, `${method} ${path}`);
+  ROUTES_NAMING_A_ROW.add(`${method} ${path}`);
+}
+
+/** The organization routes the walk's requests reach, read from the URLs it builds. */
+async function walkedRoutes() {
+  const walked = new Set<string>();
+  const recording = hc<ApiRoutes>("http://localhost/api/v1", {
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+      const path = new URL(input instanceof Request ? input.url : input).pathname;
+      const [matches] = routesNamingARow.match(init?.method ?? "GET", path.slice("/api/v1".length));
+      for (const [route] of matches) walked.add(route);
+      return Promise.resolve(Response.json({}));
+    },
+  });
+  for (const [, , send] of ROUTES_WITH_IDS) await send(recording, a);
+  return walked;
+}
+
 describe("routes with an id of another organization", () => {
+  it("are every organization route whose path names a row", async () => {
+    const walked = await walkedRoutes();
+    expect([...ROUTES_NAMING_A_ROW].filter((route) => !walked.has(route))).toEqual([]);
+  });
+
   it.each(ROUTES_WITH_IDS)("%s %s is 404", async (_method, _name, send) => {
     const response = await answer(send(api(b.owner.token), a));
     expect(response.status, JSON.stringify(response.body)).toBe(404);
-    expect(response.body.error).toBe("not_found");
+    // Another organization's id in the path is that organization, not found as one.
+    expect(["not_found", "organization_not_found"]).toContain(response.body.error);
   });
 
   it("left A's data as it was", async () => {
@@ -451,8 +641,8 @@ describe("routes with an id of another organization", () => {
     const messages = await answer(
       client.conversations[":id"].messages.$get({ param: { id: a.conversationId }, query: {} }),
     );
-    // The customer's image, and the booking's line in the thread.
-    expect(messages.body.data.messages.map((m) => m.type)).toEqual(["image", "note"]);
+    // The customer's image, the note mentioning Marta and the booking's line in the thread.
+    expect(messages.body.data.messages.map((m) => m.type)).toEqual(["image", "note", "note"]);
     expect(messages.body.data.messages[0]!.reactions).toEqual([]);
     const session = await answer(
       client.tracking.sessions[":id"].$get({ param: { id: a.sessionId } }),
@@ -472,6 +662,12 @@ describe("routes with an id of another organization", () => {
     expect(followUp.body.data).toMatchObject({ name: "Seguimiento A", enabled: true });
     const service = await answer(client.services[":id"].$get({ param: { id: a.serviceId } }));
     expect(service.body.data).toMatchObject({ name: "Servicio A" });
+    const entry = await answer(client.knowledge[":id"].$get({ param: { id: a.knowledgeId } }));
+    expect(entry.body.data).toMatchObject({ title: "Horario A" });
+    const labels = await answer(client.labels.$get());
+    expect(labels.body.data.labels).toMatchObject([{ id: a.labelId, name: "Etiqueta A" }]);
+    const settings = await answer(client.organizations.me.$get());
+    expect(settings.body.data.min_notice_minutes).not.toBe(600);
     const bookings = await answer(client.bookings.$get({ query: {} }));
     expect(bookings.body.data.bookings).toMatchObject([
       { id: a.bookingId, status: "pending_payment" },

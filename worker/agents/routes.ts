@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { conversationsOfAgent } from "../conversations/service";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { agentCreateInput, agentTestInput, agentUpdateInput, agentWhatsappInput } from "./contract";
 import * as agents from "./service";
@@ -9,7 +9,6 @@ import * as agents from "./service";
 const manage = requireRole("owner", "admin");
 
 export const agentRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
   .get("/", async (c) => c.json({ data: await agents.listAgents(storeDeps(c), c.var.member) }))
   .post("/", manage, ...jsonBody(agentCreateInput), async (c) => {
     const agent = await agents.createAgent(storeDeps(c), c.var.member, c.req.valid("json"));

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { queryParams } from "../http/validate";
 import { auditLogQuery } from "./contract";
 import { listAuditLog } from "./service";
 
 /** `GET /organizations/audit-log`: the organization's audit trail, for owners and admins. */
 export const auditRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember, requireRole("owner", "admin"))
+  .use(requireRole("owner", "admin"))
   .get("/", queryParams(auditLogQuery), async (c) => {
     return c.json({ data: await listAuditLog(storeDeps(c), c.var.member, c.req.valid("query")) });
   });

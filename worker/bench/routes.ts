@@ -15,7 +15,7 @@
 import type { Env } from "../env";
 import { knowledgePromptBench } from "../knowledge/bench-route";
 import { organizationStore } from "../stores/registry";
-import { isStoreJob } from "../stores/store-jobs";
+import { isStoreJob } from "../stores/contract";
 import { globalDb } from "../db/client";
 import { resetRoundTrips, roundTrips } from "./deployment";
 

@@ -1,13 +1,11 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { quickReplyInput, quickReplyUpdateInput } from "./quick-replies-contract";
 import * as quickReplies from "./quick-replies-service";
 
 /** Every member uses and manages the team's quick replies. */
 export const quickReplyRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
   .get("/", async (c) =>
     c.json({ data: await quickReplies.listQuickReplies(storeDeps(c).orgDb, c.var.member) }),
   )

@@ -1,38 +1,37 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { followUpInput, followUpUpdateInput } from "./contract";
 import * as followUps from "./service";
 
-const member = [requireCaller, requireMember] as const;
-const manager = [...member, requireRole("owner", "admin")] as const;
+const manager = requireRole("owner", "admin");
 
 /**
  * `/follow-ups` ("Seguimientos"): every member reads the rules and what they did; owners and
  * admins write them. Served by the organization's store like the rest of its data.
  */
 export const followUpRoutes = new Hono<AppContext>()
-  .get("/", ...member, async (c) => {
+  .get("/", async (c) => {
     const rules = await followUps.listFollowUps(storeDeps(c), c.var.member);
     return c.json({ data: rules });
   })
-  .post("/", ...manager, ...jsonBody(followUpInput), async (c) => {
+  .post("/", manager, ...jsonBody(followUpInput), async (c) => {
     const rule = await followUps.createFollowUp(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: rule }, 201);
   })
-  .get("/:id", ...member, async (c) => {
+  .get("/:id", async (c) => {
     const rule = await followUps.getFollowUp(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: rule });
   })
-  .patch("/:id", ...manager, ...jsonBody(followUpUpdateInput), async (c) => {
+  .patch("/:id", manager, ...jsonBody(followUpUpdateInput), async (c) => {
     const rule = await followUps.updateFollowUp(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
       changes: c.req.valid("json"),
     });
     return c.json({ data: rule });
   })
-  .delete("/:id", ...manager, async (c) => {
+  .delete("/:id", manager, async (c) => {
     await followUps.deleteFollowUp(storeDeps(c), c.var.member, c.req.param("id"));
     return c.json({ data: { success: true } });
   });

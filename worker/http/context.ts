@@ -33,7 +33,7 @@ export interface AppContext {
     db: Db;
     deps: Deps;
     caller: Caller;
-    /** The caller's membership, read with their session (`requireCaller`); null: none yet. */
+    /** The caller's membership, read with their session (`withCaller`); null: none yet. */
     membership: Membership | null;
     /**
      * The version of the organization's global facts, read with the session or the tracking

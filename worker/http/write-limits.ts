@@ -2,16 +2,14 @@
  * What one tenant may write per minute, so that no organization (or one of its members) can
  * exhaust the database every organization shares. Every write of a signed-in person counts
  * (decisions 0020, 0043, 0114), at the edge, in the same D1 batch that reads their session and
- * membership (`authenticate`, through `requireCaller`), before the route's own work: the
+ * membership (`authenticate`, through `withCaller`), before the route's own work: the
  * person's window, the organization's (found from the membership in that same statement), and
  * a tighter window when the route names one (`costlyWrite`). A write whose input is refused
  * gives its count back (`refundWrite`). Public calls have limits of their own (sign-ups, logins,
  * the tracking key).
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { matchedRoutes } from "hono/route";
 import type { Db } from "../db/client";
 import { memberships, rateLimits } from "../db/global-schema";
 import type { AppContext, Member } from "./context";
@@ -57,12 +55,15 @@ export interface CountedWrite {
   costly: CostlyWrite | null;
 }
 
-/** Whether the request is a counted write, and in which tighter window; null for the rest. */
-export function countedWrite(c: Context<AppContext>): CountedWrite | null {
-  if (!WRITE_METHODS.has(c.req.method)) return null;
-  const handlers = matchedRoutes(c).map((route) => route.handler);
+/**
+ * Whether a request is a counted write, and in which tighter window, from its method and the
+ * handlers of its route; null for the rest.
+ */
+export function countedWrite(method: string, handlers: unknown[]): CountedWrite | null {
+  if (!WRITE_METHODS.has(method)) return null;
   if (handlers.includes(neverLimited)) return null;
-  const costly = handlers.map((handler) => costlyMarkers.get(handler)).find(Boolean) ?? null;
+  const costly =
+    handlers.map((handler) => costlyMarkers.get(handler as object)).find(Boolean) ?? null;
   return { costly };
 }
 

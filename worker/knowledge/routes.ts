@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { formBody, jsonBody, queryParams } from "../http/validate";
 import {
   KNOWLEDGE_FILE_MAX_BYTES,
@@ -24,7 +24,6 @@ const importBodyLimit = bodyLimit({
 });
 
 export const knowledgeRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
   .get("/", queryParams(knowledgeListQuery), async (c) =>
     c.json({
       data: await knowledge.listKnowledge(storeDeps(c), c.var.member, c.req.valid("query")),

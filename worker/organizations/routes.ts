@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireCaller, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { organizationCreateInput } from "./contract";
 import { organizationSettingsInput } from "../bookings/contract";
@@ -15,61 +15,60 @@ const ownOrganizationParam = createMiddleware<AppContext>(async (c, next) => {
   await next();
 });
 
-export const organizationRoutes = new Hono<AppContext>()
-  .use(requireCaller)
-  .get("/me", requireMember, async (c) => {
-    return c.json({ data: await organizations.getOrganization(storeDeps(c), c.var.member) });
-  })
-  .get("/members", requireMember, async (c) => {
-    return c.json({ data: await members.listMembers(c.var.deps, c.var.member) });
-  })
-  // Roles are the managers'; availability is also each member's own (checked in the service).
-  .patch("/members/:userId", requireMember, ...jsonBody(memberChangeInput), async (c) => {
-    const member = await members.changeMember(storeDeps(c), c.var.member, {
-      userId: c.req.param("userId"),
-      ...c.req.valid("json"),
-    });
-    return c.json({ data: member });
-  })
-  .delete("/members/:userId", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.removeMember(storeDeps(c), c.var.member, { userId: c.req.param("userId") });
-    return c.json({ data: { success: true } });
-  })
-  .get("/invitations", requireMember, requireRole("owner", "admin"), async (c) => {
-    return c.json({ data: await members.pendingInvitations(c.var.deps, c.var.member) });
-  })
-  .post(
-    "/invitations",
-    requireMember,
-    requireRole("owner", "admin"),
-    ...jsonBody(invitationInput),
-    async (c) => {
-      const invitation = await members.invite(storeDeps(c), c.var.member, {
-        invitation: c.req.valid("json"),
-        appUrl: c.env.PUBLIC_APP_URL || new URL(c.req.url).origin,
-      });
-      return c.json({ data: invitation }, 201);
-    },
-  )
-  .delete("/invitations/:id", requireMember, requireRole("owner", "admin"), async (c) => {
-    await members.revokeInvitation(c.var.deps, c.var.member, { id: c.req.param("id") });
-    return c.json({ data: { success: true } });
-  })
-  .post("/invitations/accept", ...jsonBody(acceptInvitationInput), async (c) => {
+/**
+ * What a signed-in person does before they belong to an organization: create one, or accept an
+ * invitation. Served by the edge (what is global).
+ */
+export const organizationGlobalRoutes = new Hono<AppContext>()
+  .post("/invitations/accept", requireCaller, ...jsonBody(acceptInvitationInput), async (c) => {
     const joined = await members.acceptInvitation(c.var.deps, c.var.caller, c.req.valid("json"));
     return c.json({ data: joined });
   })
-  .post("/", ...jsonBody(organizationCreateInput), async (c) => {
+  .post("/", requireCaller, ...jsonBody(organizationCreateInput), async (c) => {
     const organization = await organizations.createOrganization(
       c.var.deps,
       c.var.caller,
       c.req.valid("json"),
     );
     return c.json({ data: organization }, 201);
+  });
+
+/** The organization's own routes, served by its store. */
+export const organizationRoutes = new Hono<AppContext>()
+  .get("/me", async (c) => {
+    return c.json({ data: await organizations.getOrganization(storeDeps(c)) });
+  })
+  .get("/members", async (c) => {
+    return c.json({ data: await members.listMembers(c.var.deps, c.var.member) });
+  })
+  // Roles are the managers'; availability is also each member's own (checked in the service).
+  .patch("/members/:userId", ...jsonBody(memberChangeInput), async (c) => {
+    const member = await members.changeMember(storeDeps(c), c.var.member, {
+      userId: c.req.param("userId"),
+      ...c.req.valid("json"),
+    });
+    return c.json({ data: member });
+  })
+  .delete("/members/:userId", requireRole("owner", "admin"), async (c) => {
+    await members.removeMember(storeDeps(c), c.var.member, { userId: c.req.param("userId") });
+    return c.json({ data: { success: true } });
+  })
+  .get("/invitations", requireRole("owner", "admin"), async (c) => {
+    return c.json({ data: await members.pendingInvitations(c.var.deps, c.var.member) });
+  })
+  .post("/invitations", requireRole("owner", "admin"), ...jsonBody(invitationInput), async (c) => {
+    const invitation = await members.invite(storeDeps(c), c.var.member, {
+      invitation: c.req.valid("json"),
+      appUrl: c.env.PUBLIC_APP_URL || new URL(c.req.url).origin,
+    });
+    return c.json({ data: invitation }, 201);
+  })
+  .delete("/invitations/:id", requireRole("owner", "admin"), async (c) => {
+    await members.revokeInvitation(c.var.deps, c.var.member, { id: c.req.param("id") });
+    return c.json({ data: { success: true } });
   })
   .patch(
     "/:id",
-    requireMember,
     ownOrganizationParam,
     requireRole("owner", "admin"),
     ...jsonBody(organizationSettingsInput),

@@ -1,23 +1,22 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { headerParams, jsonBody } from "../http/validate";
 import { idempotencyHeaders } from "../sales/contract";
 import { paymentIntegrationInput, paymentLinkInput } from "./contract";
 import * as payments from "./service";
 
-const member = [requireCaller, requireMember] as const;
-const manager = [...member, requireRole("owner", "admin")] as const;
+const manager = requireRole("owner", "admin");
 
 /**
  * `/integrations/payments` (contract section 18): every member sees whether a provider is
  * connected (never its secrets); owners and admins connect and disconnect it.
  */
 export const paymentIntegrationRoutes = new Hono<AppContext>()
-  .get("/", ...member, async (c) => {
+  .get("/", async (c) => {
     return c.json({ data: await payments.getIntegration(storeDeps(c), c.var.member) });
   })
-  .put("/", ...manager, ...jsonBody(paymentIntegrationInput), async (c) => {
+  .put("/", manager, ...jsonBody(paymentIntegrationInput), async (c) => {
     const integration = await payments.connectIntegration(
       storeDeps(c),
       c.var.member,
@@ -25,7 +24,7 @@ export const paymentIntegrationRoutes = new Hono<AppContext>()
     );
     return c.json({ data: integration });
   })
-  .delete("/", ...manager, async (c) => {
+  .delete("/", manager, async (c) => {
     await payments.disconnectIntegration(storeDeps(c), c.var.member);
     return c.json({ data: { success: true } });
   });
@@ -34,7 +33,6 @@ export const paymentIntegrationRoutes = new Hono<AppContext>()
 export const paymentLinkRoutes = new Hono<AppContext>()
   .post(
     "/:id/payment-links",
-    ...member,
     ...jsonBody(paymentLinkInput),
     headerParams(idempotencyHeaders),
     async (c) => {
@@ -46,7 +44,7 @@ export const paymentLinkRoutes = new Hono<AppContext>()
       return c.json({ data: payment }, 201);
     },
   )
-  .get("/:id/payments", ...member, async (c) => {
+  .get("/:id/payments", async (c) => {
     const list = await payments.listPayments(storeDeps(c), c.var.member, {
       id: c.req.param("id"),
     });

@@ -1,22 +1,21 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { reminderSettingsInput } from "./contract";
 import { getReminderSettings, saveReminderSettings } from "./service";
 
-const member = [requireCaller, requireMember] as const;
-const manager = [...member, requireRole("owner", "admin")] as const;
+const manager = requireRole("owner", "admin");
 
 /**
  * `/booking-reminders` (contract section 18, decision 0120): the template of the bookings'
  * reminders; every member reads it, owners and admins choose it.
  */
 export const bookingReminderRoutes = new Hono<AppContext>()
-  .get("/", ...member, async (c) => {
+  .get("/", async (c) => {
     return c.json({ data: await getReminderSettings(storeDeps(c), c.var.member) });
   })
-  .put("/", ...manager, ...jsonBody(reminderSettingsInput), async (c) => {
+  .put("/", manager, ...jsonBody(reminderSettingsInput), async (c) => {
     const settings = await saveReminderSettings(storeDeps(c), c.var.member, c.req.valid("json"));
     return c.json({ data: settings });
   });

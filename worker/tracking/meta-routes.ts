@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requestInfo, requireCaller, requireMember, requireRole } from "../http/auth";
+import { requestInfo, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { metaConfigInput, metaConfigUpdateInput, metaConnectInput } from "./meta-contract";
 import * as meta from "./meta-service";
@@ -9,7 +9,6 @@ const manage = requireRole("owner", "admin");
 
 /** `/meta-config`: the organization's Meta pixel. */
 export const metaConfigRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
   .get("/", async (c) => c.json({ data: await meta.getMetaConfig(c.var.deps, c.var.member) }))
   .post("/", manage, ...jsonBody(metaConfigInput), async (c) => {
     const config = await meta.saveMetaConfig(storeDeps(c), c.var.member, c.req.valid("json"));

@@ -1,13 +1,7 @@
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { storeDeps, type AppContext } from "../http/context";
-import {
-  requestInfo,
-  requireCaller,
-  requireMember,
-  requireRole,
-  requireTrackingAccess,
-} from "../http/auth";
+import { requestInfo, requireRole, openToTrackingKey } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
 import { rotateTrackingKey } from "../organizations/service";
 import {
@@ -22,7 +16,10 @@ import { facebookConversionsInput } from "./meta-contract";
 import { forwardConversions } from "./meta-service";
 import * as tracking from "./service";
 
-/** Only the calls a business's own pages make are open to other origins. */
+/**
+ * Only the calls a business's own pages make are open to other origins. The edge answers their
+ * preflight and adds the headers to what the store answers (worker/api.ts).
+ */
 const publicCors = cors({
   origin: "*",
   allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
@@ -40,36 +37,33 @@ function visitOf(c: Context<AppContext>): tracking.Visit {
   return { ip, userAgent, pageUrl: c.req.header("Referer")?.slice(0, 2000) ?? null };
 }
 
-export const trackingRoutes = new Hono<AppContext>()
+export const publicTrackingCors = new Hono<AppContext>()
   .use("/sessions", publicCors)
   .use("/sessions/*", publicCors)
-  .use("/conversions", async (c, next) => (c.req.method === "GET" ? next() : publicCors(c, next)))
-  .post("/sessions", requireTrackingAccess, ...jsonBody(trackingSessionInput), async (c) => {
+  .use("/conversions", async (c, next) => (c.req.method === "GET" ? next() : publicCors(c, next)));
+
+export const trackingRoutes = new Hono<AppContext>()
+  .post("/sessions", openToTrackingKey, ...jsonBody(trackingSessionInput), async (c) => {
     const session = await tracking.createSession(storeDeps(c), c.var.tracking, {
       session: c.req.valid("json"),
       clientIp: requestInfo(c).ip,
     });
     return c.json({ data: sessionFor(c, session) }, 201);
   })
-  .get("/sessions/:id", requireTrackingAccess, async (c) => {
+  .get("/sessions/:id", openToTrackingKey, async (c) => {
     const session = await tracking.getSession(storeDeps(c), c.var.tracking, {
       id: c.req.param("id"),
     });
     return c.json({ data: sessionFor(c, session) });
   })
-  .patch(
-    "/sessions/:id",
-    requireTrackingAccess,
-    ...jsonBody(trackingSessionUpdateInput),
-    async (c) => {
-      const session = await tracking.associatePhone(storeDeps(c), c.var.tracking, {
-        id: c.req.param("id"),
-        phoneNumber: c.req.valid("json").phone_number,
-      });
-      return c.json({ data: sessionFor(c, session) });
-    },
-  )
-  .post("/conversions", requireTrackingAccess, ...jsonBody(conversionInput), async (c) => {
+  .patch("/sessions/:id", openToTrackingKey, ...jsonBody(trackingSessionUpdateInput), async (c) => {
+    const session = await tracking.associatePhone(storeDeps(c), c.var.tracking, {
+      id: c.req.param("id"),
+      phoneNumber: c.req.valid("json").phone_number,
+    });
+    return c.json({ data: sessionFor(c, session) });
+  })
+  .post("/conversions", openToTrackingKey, ...jsonBody(conversionInput), async (c) => {
     const record = c.var.tracking.publicKey
       ? tracking.recordPageConversion
       : tracking.recordConversion;
@@ -79,18 +73,16 @@ export const trackingRoutes = new Hono<AppContext>()
     });
     return c.json({ data: conversion }, 201);
   })
-  .get("/conversions", requireCaller, requireMember, queryParams(conversionsQuery), async (c) => {
+  .get("/conversions", queryParams(conversionsQuery), async (c) => {
     const page = await tracking.listConversions(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: page });
   })
-  .post("/key/rotate", requireCaller, requireMember, requireRole("owner", "admin"), async (c) => {
+  .post("/key/rotate", requireRole("owner", "admin"), async (c) => {
     const trackingKey = await rotateTrackingKey(storeDeps(c), c.var.member);
     return c.json({ data: { tracking_key: trackingKey } });
   })
   .post(
     "/facebook-conversions",
-    requireCaller,
-    requireMember,
     requireRole("owner", "admin"),
     ...jsonBody(facebookConversionsInput),
     async (c) => {
@@ -98,7 +90,7 @@ export const trackingRoutes = new Hono<AppContext>()
       return c.json({ data: answer });
     },
   )
-  .get("/stats", requireCaller, requireMember, queryParams(dateRangeQuery), async (c) => {
+  .get("/stats", queryParams(dateRangeQuery), async (c) => {
     const stats = await tracking.trackingStats(storeDeps(c), c.var.member, c.req.valid("query"));
     return c.json({ data: stats });
   });

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireMember, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
 import { listTemplates } from "./templates-service";
@@ -10,7 +10,6 @@ const manage = requireRole("owner", "admin");
 
 /** `/whatsapp-config`: the organization's number. Reading is for every member; changes for owners/admins. */
 export const whatsappConfigRoutes = new Hono<AppContext>()
-  .use(requireCaller, requireMember)
   .get("/", async (c) => c.json({ data: await connections.getConfig(storeDeps(c), c.var.member) }))
   .post("/", manage, ...jsonBody(whatsappConfigInput), async (c) => {
     const config = await connections.saveConfig(storeDeps(c), c.var.member, c.req.valid("json"));

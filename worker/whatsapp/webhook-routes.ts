@@ -7,7 +7,7 @@ import { countRefusal } from "../http/webhook-refusals";
 import { isWebhookVerifyToken } from "./connection-service";
 import { webhookVerifyQuery } from "./contract";
 import { ingestDelivery } from "./delivery";
-import type { WebhookPayload } from "./ingest";
+import type { WebhookPayload } from "./webhook-payloads";
 import { bodySignedByMeta } from "../meta/signed-body";
 
 /** Meta's deliveries are small; anything this big is not from Meta. */
