@@ -11,15 +11,12 @@ import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
 import { resetRoundTrips, roundTrips } from "../worker/bench/deployment";
 import { knowledgePrompt } from "../worker/knowledge/bench-route";
-import {
-  callerOrganization,
-  type StoreCaller,
-  type StoreRequest,
-} from "../worker/stores/organization-data";
+import { callerOrganization } from "../worker/stores/organization-data";
+import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
-import type { StoreJobName } from "../worker/stores/store-jobs";
+import type { StoreJobName } from "../worker/stores/contract";
 import { runJob, scheduleTheUnscheduled, type JobHost } from "./store-job-runner";
 import {
   askFor,
@@ -35,8 +32,9 @@ import {
   type ScheduledWork,
   type WorkRunner,
 } from "./scheduler";
-import { runPart, type OrganizationPart } from "../worker/stores/organization-parts";
-import type { DeliveryPart } from "../worker/whatsapp/ingest";
+import { runPart } from "../worker/stores/organization-parts";
+import type { OrganizationPart } from "../worker/stores/part-contract";
+import type { DeliveryPart } from "../worker/whatsapp/webhook-payloads";
 import {
   deliverHere,
   type DeliveryStore,

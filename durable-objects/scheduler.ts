@@ -8,7 +8,7 @@
  * synchronous: between reading a row and leasing it nothing else of the store runs.
  */
 import { OrganizationGone } from "../worker/stores/registry";
-import type { StoreJobName } from "../worker/stores/store-jobs";
+import type { StoreJobName } from "../worker/stores/contract";
 
 export type WorkKind = "job" | "reply" | "transcript";
 

@@ -10,7 +10,7 @@ import { runBroadcasts } from "../worker/broadcasts/sending";
 import { runFollowUps } from "../worker/follow-ups/sending";
 import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
 import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
-import { STORE_JOBS, isStoreJob, type StoreJobName } from "../worker/stores/store-jobs";
+import { STORE_JOBS, isStoreJob, type StoreJobName } from "../worker/stores/contract";
 import { askIfAbsent, jobKey } from "./scheduler";
 import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
 import { releaseExpiredHolds } from "../worker/bookings/service";

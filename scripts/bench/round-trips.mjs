@@ -39,6 +39,16 @@ const requests = (conversationId) => [
     body: () => ({ content: "Nota del bench" }),
   },
   { name: "inbox page", path: "/conversations?limit=20", method: "GET", body: () => undefined },
+  {
+    // "Sugerir respuesta": the store reads the history and knowledge, checks the budget, asks
+    // the model (the bench's fake) and keeps the draft, as an AI answer does. Counted only:
+    // model calls have a tighter write window (10 a minute) than the simulated run's samples.
+    name: "AI answer (draft)",
+    path: `/conversations/${conversationId}/draft`,
+    method: "POST",
+    body: () => undefined,
+    countedOnly: true,
+  },
 ];
 
 /**
@@ -57,6 +67,7 @@ export async function roundTripsBench({
   /** @type {Record<string, any>} */
   const out = {};
   for (const request of requests(conversationId)) {
+    if (request.countedOnly && !counted) continue;
     /** @type {number[]} */
     const times = [];
     let counts = null;

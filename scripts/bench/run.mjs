@@ -42,6 +42,7 @@ import { costPerMillionMessages, PRICES } from "./cost.mjs";
 import { roundTripsBench, SIMULATED } from "./round-trips.mjs";
 import { historyBench, historyTable } from "./history.mjs";
 import { startProfile } from "./profile.mjs";
+import { startFakeModel } from "../../tests/fakes/model-server.mjs";
 import {
   broadcastBench,
   broadcastTable,
@@ -149,6 +150,9 @@ const graph =
           : null,
       })
     : null;
+/** The fake model (tests/fakes/model-server.mjs): the round trips' AI answer asks it. */
+const BENCH_AI_KEY = "bench-model-key";
+const model = await startFakeModel({ apiKey: BENCH_AI_KEY });
 /**
  * The booking Flow's key (FLOWS_PRIVATE_KEY, as scripts/e2e-server.mjs makes one): the agenda
  * benchmark encrypts WhatsApp's calls to the Flow's endpoint with its public half.
@@ -164,11 +168,11 @@ function writeDevVars(extra = {}) {
       ENCRYPTION_KEY: "YmVuY2gtZW5jcnlwdGlvbi1rZXktMzItYnl0ZXMhISE=",
       META_APP_SECRET: APP_SECRET,
       META_WEBHOOK_VERIFY_TOKEN: "bench-verify-token",
-      // Nothing leaves the machine: Graph calls go to the fake, or fail fast on a closed port, as
-      // model calls do.
+      // Nothing leaves the machine: Graph calls go to the fake, or fail fast on a closed port;
+      // model calls go to the fake model (only the round trips' AI answer makes one).
       META_GRAPH_URL: graph?.url ?? "http://127.0.0.1:9/graph",
-      AI_BASE_URL: "http://127.0.0.1:9/ai",
-      AI_API_KEY: "",
+      AI_BASE_URL: model.url,
+      AI_API_KEY: BENCH_AI_KEY,
       REGISTRATIONS_PER_HOUR: "1000",
       // The booking Flow's endpoint, registered on a number the agenda benchmark connects.
       PUBLIC_APP_URL: `http://127.0.0.1:${port}`,
@@ -733,11 +737,22 @@ if (INGEST) {
     await retention();
   }
   log("section 15's round trips, counted one request at a time");
+  const conversationId = await liveConversation();
+  // The AI answer needs an agent: one for the conversation, which drafts when asked.
+  const agent = await api("/agents", {
+    token: live.token,
+    body: { name: "Agente del bench", system_prompt: "Responde breve y amable.", mode: "draft" },
+  });
+  await api(`/conversations/${conversationId}/assign`, {
+    token: live.token,
+    method: "PATCH",
+    body: { agent_id: agent.id },
+  });
   results.roundTrips = await roundTripsBench({
     base,
     token: live.token,
     organizationId: live.organizationId,
-    conversationId: await liveConversation(),
+    conversationId,
     samples: 5,
     counted: true,
   });
@@ -788,6 +803,7 @@ if (broadcastOrg && graph && broadcastLabelId) {
 }
 await server.stop();
 graph?.stop();
+await model.close();
 if (INGEST) {
   log(
     `a simulated deployment: each D1 trip +${SIMULATED.d1Ms} ms, each call to a store +${SIMULATED.storeMs} ms`,
@@ -1160,7 +1176,8 @@ if (results.roundTrips) tableOfRoundTrips();
 /** Section 15's budgets: sequential D1 trips per console request, and the simulated p50s. */
 function tableOfRoundTrips() {
   /** @type {Record<string, number>} */
-  const d1Budget = { "console text reply": 2, "status change": 1, note: 1 };
+  // An AI answer: the edge's one trip, and at most one from the store (its facts, when stale).
+  const d1Budget = { "console text reply": 2, "status change": 1, note: 1, "AI answer (draft)": 2 };
   /** @type {Record<string, number>} */
   const p50Budget = { "console text reply": 120, "inbox page": 100 };
   for (const [name, measuredTrips] of Object.entries(results.roundTrips)) {

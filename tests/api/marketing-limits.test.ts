@@ -15,10 +15,8 @@ import type {
   MarketingAllowanceView,
   SendInput,
 } from "../../worker/broadcasts/contract";
-import type {
-  OrganizationSettings,
-  OrganizationUpdateInput,
-} from "../../worker/organizations/contract";
+import type { OrganizationSettings } from "../../worker/bookings/contract";
+import type { OrganizationUpdateInput } from "../../worker/organizations/contract";
 import { api, answer } from "../support/api";
 import { addMember } from "../support/factories";
 import {

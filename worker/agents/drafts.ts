@@ -9,7 +9,6 @@ import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../conversations/contract";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/find";
-import { organizations, whatsappConnections } from "../db/global-schema";
 import { agents, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
@@ -60,12 +59,8 @@ export async function saveDraft(
  * organization's number. Asked by a person, it drafts whatever its mode or switch: those say
  * what the agent does on its own.
  */
-async function draftingAgent({ db, orgDb }: StoreDeps, conversation: ConversationRow) {
-  const [number] = await db
-    .select({ defaultAgentId: whatsappConnections.defaultAgentId })
-    .from(whatsappConnections)
-    .where(eq(whatsappConnections.organizationId, conversation.organizationId));
-  const agentId = conversation.agentId ?? number?.defaultAgentId;
+async function draftingAgent({ orgDb, facts }: StoreDeps, conversation: ConversationRow) {
+  const agentId = conversation.agentId ?? (await facts()).connection?.defaultAgentId;
   const agent = agentId
     ? await orgDb.query.agents.findFirst({
         where: and(eq(agents.id, agentId), eq(agents.organizationId, conversation.organizationId)),
@@ -91,7 +86,7 @@ const noSuggestion = (reason?: string) =>
 
 /** "Sugerir respuesta": the agent drafts an answer now; it is stored and published as well. */
 export async function suggestDraft(deps: StoreDeps, member: Member, { id }: { id: string }) {
-  const { db, orgDb, env } = deps;
+  const { orgDb, env } = deps;
   const conversation = await findConversation(orgDb, member.organizationId, id);
   const agent = await draftingAgent(deps, conversation);
   if (!isAiConfigured(env)) throw aiNotConfigured();
@@ -106,9 +101,8 @@ export async function suggestDraft(deps: StoreDeps, member: Member, { id }: { id
   await requireAiBudget(deps, member.organizationId);
   const history = await buildHistory(deps, member.organizationId, recent);
   if ("handoff" in history) throw noSuggestion(history.handoff);
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, member.organizationId),
-  });
+  // The store's copy of the organization's row (decision 0136): no trip to D1.
+  const { organization } = await deps.facts();
   const log = aiCallLog(orgDb, {
     organizationId: member.organizationId,
     agentId: agent.id,

@@ -16,7 +16,7 @@ import {
 import { runToolCall, toolsFor, type AgentTool, type ToolContext } from "../ai/tools";
 import type { AiSource } from "../conversations/contract";
 import type { Env } from "../env";
-import type { KnowledgeForPrompt } from "../knowledge/retrieval";
+import type { KnowledgeForPrompt } from "../knowledge/contract";
 import { AGENT_TOOLS } from "./tool-registry";
 
 type AgentRow = typeof agents.$inferSelect;

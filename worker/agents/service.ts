@@ -2,8 +2,8 @@ import { and, count, desc, eq, sql, sum } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
-import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { organizations, whatsappConnections } from "../db/global-schema";
+import { orgBatch, type OrganizationDb } from "../db/client";
+import { whatsappConnections } from "../db/global-schema";
 import { agents, aiCalls, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
@@ -34,14 +34,9 @@ export interface AgentUsage {
 /** The organization's WhatsApp number (at most one): its status and the agent that answers it. */
 type WhatsappNumber = Pick<typeof whatsappConnections.$inferSelect, "status" | "defaultAgentId">;
 
-const whatsappNumberOf = (db: Db, organizationId: string) =>
-  db
-    .select({
-      status: whatsappConnections.status,
-      defaultAgentId: whatsappConnections.defaultAgentId,
-    })
-    .from(whatsappConnections)
-    .where(eq(whatsappConnections.organizationId, organizationId));
+/** The number, from the store's copy of its organization's facts (decision 0136): no trip to D1. */
+const whatsappNumberOf = async ({ facts }: StoreDeps): Promise<WhatsappNumber | undefined> =>
+  (await facts()).connection ?? undefined;
 
 /**
  * An agent is on WhatsApp when it answers the organization's number, i.e. it is the number's
@@ -85,9 +80,8 @@ export async function findAgent(db: OrganizationDb, organizationId: string, id: 
 }
 
 /** An agent as the API shows it, with its WhatsApp status read now. */
-async function agentView(db: Db, organizationId: string, row: AgentRow) {
-  const [number] = await whatsappNumberOf(db, organizationId);
-  return toAgent(row, number);
+async function agentView(deps: StoreDeps, row: AgentRow) {
+  return toAgent(row, await whatsappNumberOf(deps));
 }
 
 /** The organization's agents and their model calls' totals per agent, read together. */
@@ -116,10 +110,10 @@ function orgAgentsWithUsage(orgDb: OrganizationDb, organizationId: string) {
  * The organization's agents, newest first, each with its model usage totals (its data), and
  * the number they may answer (global).
  */
-export async function listAgents({ db, orgDb }: StoreDeps, member: Member) {
-  const [[rows, usage], [number]] = await Promise.all([
-    orgAgentsWithUsage(orgDb, member.organizationId),
-    whatsappNumberOf(db, member.organizationId),
+export async function listAgents(deps: StoreDeps, member: Member) {
+  const [[rows, usage], number] = await Promise.all([
+    orgAgentsWithUsage(deps.orgDb, member.organizationId),
+    whatsappNumberOf(deps),
   ]);
   const byAgent = new Map(usage.map((u) => [u.agentId, u]));
   return rows.map((row) => {
@@ -133,8 +127,8 @@ export async function listAgents({ db, orgDb }: StoreDeps, member: Member) {
   });
 }
 
-export async function getAgent({ db, orgDb }: StoreDeps, member: Member, { id }: { id: string }) {
-  return agentView(db, member.organizationId, await findAgent(orgDb, member.organizationId, id));
+export async function getAgent(deps: StoreDeps, member: Member, { id }: { id: string }) {
+  return agentView(deps, await findAgent(deps.orgDb, member.organizationId, id));
 }
 
 /** `GET /agents/usage`: the organization's model use this month, against its budget. */
@@ -142,10 +136,11 @@ export const aiUsage = (deps: StoreDeps, member: Member) =>
   readAiUsage(deps, member.organizationId);
 
 export async function createAgent(
-  { db, orgDb }: StoreDeps,
+  deps: StoreDeps,
   member: Member,
   input: z.output<typeof agentCreateInput>,
 ) {
+  const { orgDb } = deps;
   const knowledgeIds = await checkedKnowledgeIds(orgDb, member.organizationId, input.knowledge_ids);
   const [row] = await orgDb
     .insert(agents)
@@ -163,14 +158,15 @@ export async function createAgent(
       knowledgeIds,
     })
     .returning();
-  return agentView(db, member.organizationId, row!);
+  return agentView(deps, row!);
 }
 
 export async function updateAgent(
-  { db, orgDb }: StoreDeps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentUpdateInput> },
 ) {
+  const { orgDb } = deps;
   await findAgent(orgDb, member.organizationId, id);
   const knowledgeIds = await checkedKnowledgeIds(
     orgDb,
@@ -194,14 +190,15 @@ export async function updateAgent(
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
     .returning();
-  return agentView(db, member.organizationId, row!);
+  return agentView(deps, row!);
 }
 
 export async function updateAgentWhatsapp(
-  { db, orgDb }: StoreDeps,
+  deps: StoreDeps,
   member: Member,
   { id, changes }: { id: string; changes: z.output<typeof agentWhatsappInput> },
 ) {
+  const { orgDb } = deps;
   await findAgent(orgDb, member.organizationId, id);
   const [row] = await orgDb
     .update(agents)
@@ -212,7 +209,7 @@ export async function updateAgentWhatsapp(
     })
     .where(and(eq(agents.id, id), eq(agents.organizationId, member.organizationId)))
     .returning();
-  return agentView(db, member.organizationId, row!);
+  return agentView(deps, row!);
 }
 
 /** Deletes the agent; the conversations it had become unassigned and open again. */
@@ -265,13 +262,11 @@ export async function testAgent(
   member: Member,
   { id, transcript }: { id: string; transcript: z.output<typeof agentTestInput> },
 ): Promise<AgentTestReply> {
-  const { db, orgDb, env } = deps;
+  const { orgDb, env } = deps;
   const agent = await findAgent(orgDb, member.organizationId, id);
   if (!isAiConfigured(env)) throw aiNotConfigured();
   await requireAiBudget(deps, member.organizationId);
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, member.organizationId),
-  });
+  const { organization } = await deps.facts();
   // The same knowledge WhatsApp answers would get.
   const knowledge = await knowledgeForAgent(orgDb, agent, transcript.messages);
   const log = aiCallLog(orgDb, {

@@ -5,7 +5,13 @@
 import { z } from "zod";
 import { currencyField, moneyField } from "../sales/contract";
 import { maxPaymentAmountField } from "../payments/contract";
-import { organizationUpdateInput, timeZoneField } from "../organizations/contract";
+import type { MarketingLimits } from "../broadcasts/contract";
+import {
+  organizationUpdateInput,
+  timeZoneField,
+  type Organization,
+} from "../organizations/contract";
+import type { PaymentLimits } from "../payments/contract";
 import type { ReminderState } from "../reminders/contract";
 
 export const WEEK_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -172,6 +178,12 @@ export interface BookingHours {
   /** Whether the business is open now by those hours (null: no hours set). */
   open_now: boolean | null;
 }
+
+/**
+ * The organization as `GET /organizations/me` and its `PATCH` answer it: with what the owner
+ * allows marketing and its bookings' hours, which its store keeps (decisions 0080, 0076).
+ */
+export type OrganizationSettings = Organization & MarketingLimits & BookingHours & PaymentLimits;
 
 // ---------------------------------------------------------------------------------------------
 // Services.

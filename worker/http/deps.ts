@@ -1,7 +1,7 @@
 import { globalDb, type Db, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { RealtimeEvent } from "../realtime/contract";
-import type { StoreJobName } from "../stores/store-jobs";
+import type { StoreJobName } from "../stores/contract";
 import type { OrganizationFacts } from "../stores/organization-facts";
 
 /**

@@ -116,3 +116,10 @@ export interface KnowledgeList {
   limit: number;
   usage: KnowledgeUsage;
 }
+
+/** A knowledge entry as the model reads it in its prompt. */
+export interface KnowledgeForPrompt {
+  id: string;
+  title: string;
+  content: string;
+}

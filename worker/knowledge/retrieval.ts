@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Turn } from "../agents/replies";
+import type { KnowledgeForPrompt } from "./contract";
 import { textOf } from "../ai/client";
 import type { OrganizationDb } from "../db/client";
 
@@ -27,12 +28,6 @@ const STOP_WORDS = new Set(
     "entre hasta desde sin mis tus ya asi the and you"
   ).split(" "),
 );
-
-export interface KnowledgeForPrompt {
-  id: string;
-  title: string;
-  content: string;
-}
 
 /** Lower-cased, accents folded: as the index's tokenizer (unicode61 remove_diacritics 2) sees words. */
 const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");

@@ -1,15 +1,9 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod";
-import type { BookingHours } from "../bookings/contract";
-import type { PaymentLimits } from "../payments/contract";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
 import { wallClock } from "../zoned-time";
-import {
-  marketingBudgetField,
-  marketingFrequencyField,
-  type MarketingLimits,
-} from "../broadcasts/contract";
+import { marketingBudgetField, marketingFrequencyField } from "../broadcasts/contract";
 
 const required = (label: string, max = 200) =>
   z
@@ -217,9 +211,3 @@ export interface Organization {
   created_at: string;
   updated_at: string;
 }
-
-/**
- * The organization as `GET /organizations/me` and its `PATCH` answer it: with what the owner
- * allows marketing and its bookings' hours, which its store keeps (decisions 0080, 0076).
- */
-export type OrganizationSettings = Organization & MarketingLimits & BookingHours & PaymentLimits;

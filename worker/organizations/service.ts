@@ -6,7 +6,8 @@ import { AppError, conflict, forbidden } from "../http/errors";
 import type { Caller, Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
 import type { OrganizationDb } from "../db/client";
-import type { Organization, OrganizationCreateData, OrganizationSettings } from "./contract";
+import type { OrganizationSettings } from "../bookings/contract";
+import type { Organization, OrganizationCreateData } from "./contract";
 import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
 import type { OrganizationSettingsData } from "../bookings/contract";
 import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
@@ -67,15 +68,12 @@ async function withStoreSettings(
   };
 }
 
-export async function getOrganization(
-  { db, orgDb }: StoreDeps,
-  member: Member,
-): Promise<OrganizationSettings> {
-  const row = await db.query.organizations.findFirst({
-    where: eq(organizations.id, member.organizationId),
-  });
-  if (!row) throw organizationNotFound();
-  return withStoreSettings(orgDb, row);
+/** `GET /organizations/me`: the store's organization, with its settings. */
+export async function getOrganization({ facts, orgDb }: StoreDeps): Promise<OrganizationSettings> {
+  // The store's copy of the organization's row (decision 0136): no trip to D1.
+  const { organization } = await facts();
+  if (!organization) throw organizationNotFound();
+  return withStoreSettings(orgDb, organization);
 }
 
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */

@@ -25,3 +25,27 @@ export interface StoreListing {
   bytes: number;
   messages: number;
 }
+
+/**
+ * The jobs an organization's store runs from its alarm (worker/stores/store-jobs.ts says what
+ * each is). Here, apart from the jobs' code, so that what only names a job (`StoreDeps`, the
+ * store's calls) does not depend on it.
+ */
+export const STORE_JOBS = [
+  "capi",
+  "retention",
+  "transcripts",
+  "history",
+  "broadcasts",
+  "follow_ups",
+  "held_statuses",
+  "booking_holds",
+  "away_messages",
+  "payment_links",
+  "google_events",
+  "booking_reminders",
+] as const;
+export type StoreJobName = (typeof STORE_JOBS)[number];
+
+export const isStoreJob = (name: string): name is StoreJobName =>
+  (STORE_JOBS as readonly string[]).includes(name);

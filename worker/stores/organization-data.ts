@@ -5,12 +5,10 @@
  * upgrade stop left unmoved is not served (`store_required`).
  */
 import type { Context } from "hono";
-import type { AppContext, Member, TrackingCaller } from "../http/context";
+import type { AppContext } from "../http/context";
+import type { StoreCaller, StoreRequest } from "./store-calls";
 import { AppError } from "../http/errors";
 import { servedByItsStore, storeAt, storeRoute, type StoreRoute } from "./registry";
-
-/** Who a request the store serves comes from: a member, or a page with the tracking key. */
-export type StoreCaller = { member: Member } | { tracking: TrackingCaller };
 
 export const callerOrganization = (caller: StoreCaller) =>
   "member" in caller ? caller.member.organizationId : caller.tracking.organizationId;
@@ -28,19 +26,6 @@ async function servedRoute(c: Pick<Context<AppContext>, "env">, organizationId: 
   const route: StoreRoute = await storeRoute(c.env, organizationId);
   if (!servedByItsStore(route)) throw storeRequired();
   return route;
-}
-
-/**
- * A request as the store receives it: plain data, its body read whole by the Worker (the edge's
- * body limits bound it). A body streamed over RPC that the store never reads (a 404, a refused
- * role) disconnects when the Worker's request ends; workerd reports that as an uncaught error
- * and fails the request in flight beside it.
- */
-export interface StoreRequest {
-  method: string;
-  url: string;
-  headers: [string, string][];
-  body: ArrayBuffer | null;
 }
 
 const WITHOUT_BODY = new Set(["GET", "HEAD"]);

@@ -6,73 +6,19 @@
  * (worker/stores/organization-data.ts).
  */
 import { recordAccountAudit, recordAudit, type AuditEntry } from "../audit/service";
-import {
-  exportPage,
-  forgetPersonIn,
-  usualAddressesIn,
-  type ExportList,
-  type ExportRow,
-  type Person,
-} from "../auth/account-in-organization";
-import type { Member } from "../http/context";
+import { exportPage, forgetPersonIn, usualAddressesIn } from "../auth/account-in-organization";
 import type { Deps, StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
 import { exchangeInStore } from "../flows/screens";
-import { connectWithCode, type ExchangeInput } from "../whatsapp/oauth-service";
+import { connectWithCode } from "../whatsapp/oauth-service";
 import { connectWithCode as connectGoogle } from "../integrations/google/service";
-import type { GoogleConnectError } from "../integrations/google/contract";
-import { releaseOnLeaving, type Leaving } from "../team-inbox/assignment";
-import {
-  receivePaymentWebhook,
-  type PaymentWebhook,
-  type WebhookAnswer,
-} from "../payments/webhooks";
+import { releaseOnLeaving } from "../team-inbox/assignment";
+import { receivePaymentWebhook } from "../payments/webhooks";
+import type { OrganizationPart, PartResults } from "./part-contract";
 import { organizationStore, storeRefused } from "./registry";
-
-/** What may be done in an organization's data from outside it; each part names no organization. */
-export type OrganizationPart =
-  /** An entry in its trail. */
-  | { kind: "audit"; entry: Omit<AuditEntry, "organizationId"> }
-  /** The addresses a member signed in from since `since`. */
-  | { kind: "usual-addresses"; userId: string; since: string }
-  /** A person leaving holds nothing any more (worker/team-inbox/assignment.ts). */
-  | { kind: "release"; leaving: Leaving }
-  /** A deleted account's person gone from its data. */
-  | { kind: "forget"; person: Person }
-  /** A page of a list an account's export holds. */
-  | { kind: "export-page"; list: ExportList; after: string }
-  /**
-   * A WhatsApp number connected from Facebook's redirect, which reaches the Worker: the state
-   * named the member; the connection is recorded where its history import and trail are.
-   */
-  | { kind: "whatsapp-connect"; member: Member; input: ExchangeInput }
-  /**
-   * A payment provider's webhook (worker/payments/webhook-routes.ts): the edge found the
-   * organization; its signature is checked with the organization's secret, in its store.
-   */
-  | { kind: "payment-webhook"; hook: PaymentWebhook }
-  /** A decrypted exchange of the booking Flow, whose token names this organization. */
-  | { kind: "flow-exchange"; exchange: FlowExchange }
-  /** Google Calendar's consent came back to the Worker: the store takes its state once. */
-  | { kind: "google-connect"; member: Member; stateId: string; code: string };
 
 type PartKind = OrganizationPart["kind"];
 type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
-
-/** What each part answers (`true`: done). */
-export interface PartResults {
-  audit: true;
-  "usual-addresses": string[];
-  release: true;
-  forget: true;
-  "export-page": ExportRow[];
-  /** The number connected, or the refusal said as the API says it (a class does not cross RPC). */
-  "whatsapp-connect": { phone_number: string } | { error: { code: string; message: string } };
-  "payment-webhook": WebhookAnswer;
-  "flow-exchange": ExchangeOutcome;
-  "google-connect": { connected: true } | { error: GoogleConnectError };
-}
 
 type Runners = {
   [K in PartKind]: (

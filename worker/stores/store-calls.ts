@@ -6,12 +6,28 @@
  * store refuses any other than its own: null, or nothing done.
  */
 import type { RealtimeEvent, SocketOwners } from "../realtime/contract";
-import type { DeliveryPart } from "../whatsapp/ingest";
+import type { DeliveryPart } from "../whatsapp/webhook-payloads";
 import type { StoreDelivery } from "../whatsapp/store-delivery";
-import type { StoreCaller, StoreRequest } from "./organization-data";
-import type { OrganizationPart, PartResults } from "./organization-parts";
-import type { StoreJobName } from "./store-jobs";
+import type { Member, TrackingCaller } from "../http/context";
+import type { OrganizationPart, PartResults } from "./part-contract";
+import type { StoreJobName } from "./contract";
 import type { StoreRow, StoreTable } from "./store-tables";
+
+/** Who a request the store serves comes from: a member, or a page with the tracking key. */
+export type StoreCaller = { member: Member } | { tracking: TrackingCaller };
+
+/**
+ * A request as the store receives it: plain data, its body read whole by the Worker (the edge's
+ * body limits bound it). A body streamed over RPC that the store never reads (a 404, a refused
+ * role) disconnects when the Worker's request ends; workerd reports that as an uncaught error
+ * and fails the request in flight beside it.
+ */
+export interface StoreRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: ArrayBuffer | null;
+}
 
 export interface OrganizationStoreCalls extends Rpc.DurableObjectBranded {
   /** The organization's sockets (`/ws`, upgraded by the Worker). */

@@ -15,25 +15,6 @@ import type { Env } from "../env";
 import type { Deps } from "../http/deps";
 import { storeAt, type StoreRoute } from "./registry";
 
-export const STORE_JOBS = [
-  "capi",
-  "retention",
-  "transcripts",
-  "history",
-  "broadcasts",
-  "follow_ups",
-  "held_statuses",
-  "booking_holds",
-  "away_messages",
-  "payment_links",
-  "google_events",
-  "booking_reminders",
-] as const;
-export type StoreJobName = (typeof STORE_JOBS)[number];
-
-export const isStoreJob = (name: string): name is StoreJobName =>
-  (STORE_JOBS as readonly string[]).includes(name);
-
 /** Registry rows read per statement by the daily wake; the stores of a page are woken together. */
 const WAKE_PAGE_SIZE = 50;
 

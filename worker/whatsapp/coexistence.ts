@@ -34,7 +34,7 @@ import type {
   Connection,
   HandoverPayload,
   StateSyncPayload,
-} from "./ingest";
+} from "./webhook-payloads";
 
 /** How long a reply from the phone keeps the AI silent in its conversation. */
 export const PHONE_PAUSE_MS = 24 * 60 * 60 * 1000;

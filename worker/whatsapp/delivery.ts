@@ -9,14 +9,14 @@ import { organizations, whatsappConnections } from "../db/global-schema";
 import type { Deps } from "../http/deps";
 import { readDetectedEvents } from "../sales/service";
 import { servedByItsStore, storeAt, storeRefused, storeRoute } from "../stores/registry";
-import {
-  type ChangeValue,
-  type Connection,
-  type DeliveryPart,
-  type NumberChanges,
-  type WebhookPayload,
-} from "./ingest";
-import type { TemplateStatusUpdate } from "./templates-service";
+import type {
+  ChangeValue,
+  Connection,
+  DeliveryPart,
+  NumberChanges,
+  WebhookPayload,
+} from "./webhook-payloads";
+import type { TemplateStatusUpdate } from "./webhook-payloads";
 
 /** Answers how many customer messages the delivery stored. */
 export async function ingestDelivery(deps: Deps, payload: WebhookPayload): Promise<number> {

@@ -11,7 +11,6 @@ import type { MessageStatus } from "../conversations/contract";
 import { preview } from "../conversations/mappers";
 import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { whatsappConnections } from "../db/global-schema";
 import { historyImports, historyPages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { metaErrorText } from "../meta/errors";
@@ -19,7 +18,7 @@ import type { HistoryImport } from "./contract";
 import { STORE_FULL_TEXT, storeFull } from "../stores/store-room";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
-import type { EchoPayload, HistoryPayload } from "./ingest";
+import type { EchoPayload, HistoryPayload } from "./webhook-payloads";
 
 /** Meta's error on `history` when the owner chose not to share the app's chats. */
 export const HISTORY_DECLINED_CODE = 2593109;
@@ -490,11 +489,7 @@ export async function importHistory(
     { sql: RESUME_AFTER_ROOM, params: [organizationId, STORE_FULL_TEXT] },
   ]);
 
-  const connection = await deps.db.query.whatsappConnections.findFirst({
-    where: eq(whatsappConnections.organizationId, organizationId),
-    columns: { defaultAgentId: true },
-  });
-  const defaultAgentId = connection?.defaultAgentId ?? null;
+  const defaultAgentId = (await deps.facts()).connection?.defaultAgentId ?? null;
   const held = pages.map((page) => ({ ...page, messages: page.messages.filter(isHistoryMessage) }));
   const customers = held.map(customerOf);
   const conversations = await conversationsOfCustomers(

@@ -5,8 +5,9 @@
  */
 import type { StoreDeps } from "../http/deps";
 import type { RealtimeEvent } from "../realtime/contract";
-import type { StoreJobName } from "../stores/store-jobs";
-import { ingestDeliveryPart, type DeliveryPart } from "./ingest";
+import type { StoreJobName } from "../stores/contract";
+import { ingestDeliveryPart } from "./ingest";
+import type { DeliveryPart } from "./webhook-payloads";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 import { FOLLOW_UP_LOOK_MS } from "../follow-ups/waits";
 

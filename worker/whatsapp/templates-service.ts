@@ -10,6 +10,7 @@ import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { connectedSender } from "./connection-service";
 import { metaFailure } from "../meta/errors";
+import type { TemplateStatusUpdate } from "./webhook-payloads";
 import {
   fillTemplate,
   templateParameterCount,
@@ -159,13 +160,6 @@ export async function prepareTemplate(
             ],
     },
   };
-}
-
-export interface TemplateStatusUpdate {
-  event?: string;
-  message_template_id?: number | string;
-  message_template_name?: string;
-  message_template_language?: string;
 }
 
 /**
