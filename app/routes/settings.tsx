@@ -1,7 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { useRevalidator, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { PageHeader } from "~/components/page-header";
-import { accountDeleted } from "~/components/settings/actions";
+import { nothingToReadAgain } from "~/components/settings/actions";
 import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
@@ -37,10 +37,10 @@ clientLoader.hydrate = true as const;
 
 /**
  * Another tab shows what is already loaded; a change (a revalidation) reads it all again, but
- * for the account's deletion (Usuario tab): there is no session left to read with.
+ * for a Meta card's check and the account's deletion (`nothingToReadAgain`).
  */
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  accountDeleted(args.actionResult) ? false : revalidateUnlessOnly("tab")(args);
+  nothingToReadAgain(args.actionResult) ? false : revalidateUnlessOnly("tab")(args);
 
 /** Every change of the settings is made here (settings-action.ts); the tabs are read again after. */
 export const clientAction = settingsClientAction;

@@ -127,9 +127,15 @@ export type SettingsActionResult =
 export const leftOrganization = (result: SettingsActionResult) =>
   result.ok && result.change.intent === "member.remove" && result.change.self;
 
-/** The account is gone: nothing of it is read again, the console is left (privacy section). */
-export const accountDeleted = (result: unknown) =>
-  isResult(result) && result.ok && result.change.intent === "account.delete";
+/**
+ * Nothing is read again after this change (the route's `shouldRevalidate`): a check changes
+ * nothing the screen shows (its answer is kept on its card), and after the account's deletion
+ * there is no session left to read with (the console is left).
+ */
+export const nothingToReadAgain = (result: unknown) =>
+  isResult(result) &&
+  result.ok &&
+  (result.check !== undefined || result.change.intent === "account.delete");
 
 const isResult = (value: unknown): value is SettingsActionResult =>
   typeof value === "object" && value !== null && "change" in value;

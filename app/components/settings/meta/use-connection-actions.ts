@@ -4,7 +4,8 @@ import { useSettingsChange, type ConnectionCheck } from "~/components/settings/a
 /**
  * The check and disconnection of a Meta Business card (WhatsApp, Meta Pixel), made by the
  * route's action with their toasts (settings-action.ts); the router reads the connection again
- * after each. The card keeps the last check's outcome and the disconnection's confirmation.
+ * after a disconnection (a check changes nothing). The card keeps the last check's outcome and
+ * the disconnection's confirmation.
  */
 export function useConnectionActions(service: "whatsapp" | "pixel") {
   const [outcome, setOutcome] = useState<ConnectionCheck | null>(null);
