@@ -44,7 +44,7 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   // The route's action exchanges the login's code and says how each connection went; the
   // router reads both connections again after it (without the full-screen spinner).
   const exchange = useSettingsChange((result) => {
-    if (result.ok && result.change.intent === "meta.connect") setPending(result.pending ?? null);
+    if (result.ok) setPending(result.pending ?? null);
   });
 
   /** `appOnboarding`: "Ya uso este número en la app WhatsApp Business" (contract section 16). */
