@@ -1,12 +1,11 @@
-import { useState } from "react";
-import { useRevalidator } from "react-router";
-import { toastDone, toastFailed } from "~/lib/outcome";
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
 import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../worker/organizations/contract";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
-import { client } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { asJson } from "~/components/broadcasts/actions";
+import { validate, type FieldErrors, type Refusal } from "~/lib/forms";
 
 const STEPS = [
   { title: "Información básica", fields: ["name", "industry", "description"] },
@@ -14,9 +13,13 @@ const STEPS = [
   { title: "Operación", fields: ["services_offered", "business_hours", "ai_use_case"] },
 ] as const;
 
-type Values = Record<(typeof STEPS)[number]["fields"][number], string>;
+/** What the wizard sends to the dashboard's action: its fields as typed. */
+export type OnboardingValues = Record<(typeof STEPS)[number]["fields"][number], string>;
 
-const EMPTY: Values = {
+/** How the organization's creation went, as the dashboard's action answers it. */
+export type OrganizationCreation = { ok: true } | Refusal;
+
+const EMPTY: OnboardingValues = {
   name: "",
   industry: "",
   description: "",
@@ -32,20 +35,37 @@ const EMPTY: Values = {
 /** Each step checks only its own fields, with the API's own rules. */
 const stepSchemas = STEPS.map((step) =>
   organizationCreateInput.pick(
-    Object.fromEntries(step.fields.map((f) => [f, true])) as Record<keyof Values, true>,
+    Object.fromEntries(step.fields.map((f) => [f, true])) as Record<keyof OnboardingValues, true>,
   ),
 );
 
+/**
+ * Onboarding, shown on /dashboard by the console layout: the organization is created by the
+ * dashboard's action (routes/dashboard.tsx), which the router follows by reading the dashboard's
+ * data again; the session then learns the organization (and the owner role) and the layout
+ * swaps this wizard for the dashboard. The Toaster lives in the root, so the toast stays.
+ */
 export function OnboardingWizard() {
-  const auth = useAuth();
-  const { revalidate } = useRevalidator();
+  const { reload } = useAuth();
+  const creator = useFetcher<OrganizationCreation>();
   const [step, setStep] = useState(0);
-  const [values, setValues] = useState<Values>(EMPTY);
+  const [values, setValues] = useState<OnboardingValues>(EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
+  const answer = creator.data;
+  const created = answer?.ok === true;
+  // Once created, the wizard stays busy until the dashboard takes its place.
+  const saving = creator.state !== "idle" || created;
   const last = step === STEPS.length - 1;
 
-  const bind = (field: keyof Values) => ({
+  useEffect(() => {
+    if (answer && !answer.ok) setErrors(answer.fieldErrors);
+  }, [answer]);
+  // The dashboard's data first (its loader found no organization while this wizard showed).
+  useEffect(() => {
+    if (created && creator.state === "idle") void reload();
+  }, [created, creator.state, reload]);
+
+  const bind = (field: keyof OnboardingValues) => ({
     name: field,
     value: values[field],
     error: errors[field],
@@ -53,28 +73,13 @@ export function OnboardingWizard() {
       setValues((v) => ({ ...v, [field]: e.target.value })),
   });
 
-  async function next(event: React.FormEvent) {
+  function next(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(stepSchemas[step]!, values);
     if (checked.errors) return setErrors(checked.errors);
     setErrors({});
     if (!last) return setStep(step + 1);
-
-    setSaving(true);
-    try {
-      await client.organizations.$post({ json: values });
-    } catch (error) {
-      setErrors(serverFieldErrors(error));
-      toastFailed("Error al crear la organización", error);
-      setSaving(false);
-      return;
-    }
-    // The console layout swaps this wizard for the dashboard once the session knows the
-    // organization (and the owner role); the Toaster lives in the root, so the toast stays.
-    // The dashboard's data first: its loader found no organization while this wizard showed.
-    toastDone("¡Organización creada exitosamente!");
-    await revalidate();
-    await auth.reload();
+    void creator.submit(values, { ...asJson, action: "/dashboard" });
   }
 
   return (

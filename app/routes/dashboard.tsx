@@ -7,10 +7,13 @@ import {
   StatCard,
   TrackingSessionCard,
 } from "~/components/dashboard/cards";
+import type { OnboardingValues, OrganizationCreation } from "~/components/onboarding-wizard";
 import { PageHeader } from "~/components/page-header";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { refusalOf } from "~/lib/forms";
+import { toastDone, toastFailed } from "~/lib/outcome";
 import { formatRelative } from "~/lib/format";
 import { TRACKING_SESSION_KEY } from "~/lib/tracking";
 import { useRealtimeConnected } from "~/lib/realtime";
@@ -64,6 +67,25 @@ export async function clientLoader() {
     if (error instanceof ApiError && error.code === "organization_not_found") return null;
     throw error;
   }
+}
+
+/**
+ * Onboarding's one write (decision 0105): the console layout shows the wizard on this screen
+ * to a user without an organization, and it creates the organization here; the router then
+ * reads this screen's data again, now the organization's.
+ */
+export async function clientAction({
+  request,
+}: Route.ClientActionArgs): Promise<OrganizationCreation> {
+  const values = (await request.json()) as OnboardingValues;
+  try {
+    await client.organizations.$post({ json: values });
+  } catch (error) {
+    toastFailed("Error al crear la organización", error);
+    return refusalOf(error);
+  }
+  toastDone("¡Organización creada exitosamente!");
+  return { ok: true };
 }
 
 export function ErrorBoundary() {

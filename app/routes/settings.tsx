@@ -1,6 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
-import { useRevalidator, useSearchParams } from "react-router";
+import { useRevalidator, useSearchParams, type ShouldRevalidateFunction } from "react-router";
 import { PageHeader } from "~/components/page-header";
+import { nothingToReadAgain } from "~/components/settings/actions";
 import { loadConnectionTabs, loadOrganizationTab } from "~/components/settings/data";
 import { MetaBusinessTab } from "~/components/settings/meta-business-tab";
 import { OrganizationTab } from "~/components/settings/organization-tab";
@@ -34,8 +35,12 @@ export async function clientLoader() {
 // The token lives in localStorage: the settings are loaded in the browser, even on first load.
 clientLoader.hydrate = true as const;
 
-/** Another tab shows what is already loaded; a change (a revalidation) reads it all again. */
-export const shouldRevalidate = revalidateUnlessOnly("tab");
+/**
+ * Another tab shows what is already loaded; a change (a revalidation) reads it all again, but
+ * for a Meta card's check and the account's deletion (`nothingToReadAgain`).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  nothingToReadAgain(args.actionResult) ? false : revalidateUnlessOnly("tab")(args);
 
 /** Every change of the settings is made here (settings-action.ts); the tabs are read again after. */
 export const clientAction = settingsClientAction;

@@ -2,14 +2,19 @@
  * What the settings screens change, as their routes' action does it (`routes/settings-action.ts`,
  * the `clientAction` of /settings, /settings/organization and /settings/user; decisions 0048,
  * 0105): the organization's lists (quick replies, labels, the team, invitations), the
- * organization itself, the person's profile, the tracking key and the WhatsApp connection's
- * settings. React Router reads the screen again after each change; a change the session keeps
+ * organization itself, the person's profile and account, the tracking key and the Meta Business
+ * connection (its settings, checks, disconnection and Facebook Login's exchange). React Router reads the screen again after each change; a change the session keeps
  * (the organization, the profile) comes back in the result for `useAuth` to take.
  */
 import { useCallback, useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import type { z } from "zod";
-import type { ProfileUpdateInput, Role, User } from "../../../worker/auth/contract";
+import type {
+  accountDeletionInput,
+  ProfileUpdateInput,
+  Role,
+  User,
+} from "../../../worker/auth/contract";
 import type { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
 import type { invitationInput } from "../../../worker/organizations/members-contract";
 import type { labelInput } from "../../../worker/team-inbox/contract";
@@ -18,6 +23,7 @@ import type { BusinessHoursInput } from "../../../worker/bookings/contract";
 import type { whatsappConfigInput } from "../../../worker/whatsapp/contract";
 import type { PaymentIntegrationInput } from "../../../worker/payments/contract";
 import type { BookingFlowState } from "../../../worker/flows/contract";
+import type { BusinessLoginResult } from "~/lib/facebook-sdk";
 import type { FieldErrors } from "~/lib/forms";
 
 /** What a section submits to its route (as JSON). */
@@ -71,7 +77,29 @@ export type SettingsChange =
   | { intent: "payments.connect"; values: PaymentIntegrationInput }
   | { intent: "payments.disconnect" }
   /** The booking Flow registered and published again on the connected number. */
-  | { intent: "booking-flow.register" };
+  | { intent: "booking-flow.register" }
+  /** The Meta Business cards: checked with Meta, or disconnected. */
+  | { intent: "whatsapp.test" }
+  | { intent: "whatsapp.disconnect" }
+  | { intent: "pixel.test" }
+  | { intent: "pixel.disconnect" }
+  /** A test Lead, visible in Events Manager's Test Events tab under the organization's code. */
+  | { intent: "pixel.test-event" }
+  /**
+   * What Facebook Login answered (its popup opened from the click), exchanged for the
+   * connections; picked into a plain object type, which is what JSON can carry.
+   */
+  | { intent: "meta.connect"; login: Pick<BusinessLoginResult, keyof BusinessLoginResult> }
+  /** The person's own account erased, after their password (the privacy policy's erasure). */
+  | { intent: "account.delete"; values: z.infer<typeof accountDeletionInput> };
+
+/** How a check of a Meta Business card went, kept on the card (the toast goes away). */
+export interface ConnectionCheck {
+  ok: boolean;
+  text: string;
+  /** What its success toast says under the title (the number, the pixel's name). */
+  detail?: string;
+}
 
 /** What a change answers beside `ok`, for the screen or the session to take. */
 export interface SettingsAnswer {
@@ -85,6 +113,10 @@ export interface SettingsAnswer {
   trackingKey?: string;
   /** Where the booking Flow stands after registering it again. */
   flow?: BookingFlowState;
+  /** How a card's check went (Meta answers a failed check too). */
+  check?: ConnectionCheck;
+  /** What is left to do after Facebook Login connected no number, shown on the tab. */
+  pending?: { title: string; text: string } | null;
 }
 
 export type SettingsActionResult =
@@ -94,6 +126,19 @@ export type SettingsActionResult =
 /** The caller left the organization: the session is read again, and the console turns to onboarding. */
 export const leftOrganization = (result: SettingsActionResult) =>
   result.ok && result.change.intent === "member.remove" && result.change.self;
+
+/**
+ * Nothing is read again after this change (the route's `shouldRevalidate`): a check changes
+ * nothing the screen shows (its answer is kept on its card), and after the account's deletion
+ * there is no session left to read with (the console is left).
+ */
+export const nothingToReadAgain = (result: unknown) =>
+  isResult(result) &&
+  result.ok &&
+  (result.check !== undefined || result.change.intent === "account.delete");
+
+const isResult = (value: unknown): value is SettingsActionResult =>
+  typeof value === "object" && value !== null && "change" in value;
 
 /**
  * A section's way to change settings: `submit` sends a change to the route's action (a

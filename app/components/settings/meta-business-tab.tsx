@@ -1,7 +1,8 @@
 import { useState } from "react";
 import type { HistoryImport } from "../../../worker/whatsapp/contract";
 import { useRevalidator } from "react-router";
-import { toastDone, toastFailed, toastWarning } from "~/lib/outcome";
+import { toastFailed } from "~/lib/outcome";
+import { useSettingsChange } from "~/components/settings/actions";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
 import { LOAD_ERROR, LoadFailure } from "~/components/settings/load-failure";
 import { furthestImport } from "~/components/settings/meta/history-import";
@@ -9,9 +10,8 @@ import { PixelCard } from "~/components/settings/meta/pixel-card";
 import { useFacebookSdk } from "~/components/settings/meta/use-facebook-sdk";
 import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
 import { Button } from "~/components/ui/button";
-import { ApiError, client, data as answer, errorMessage } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { loginForBusiness, SDK_MESSAGES, SIGNUP_MESSAGES, SignupError } from "~/lib/facebook-sdk";
+import { loginForBusiness, SDK_MESSAGES, SignupError } from "~/lib/facebook-sdk";
 import { useLiveEvent } from "~/lib/use-live";
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
@@ -41,6 +41,12 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   const sandbox = data?.appConfig.sandbox ?? false;
   const sdk = useFacebookSdk(canManage && !sandbox ? appId : null, data?.appConfig.graph_version);
 
+  // The route's action exchanges the login's code and says how each connection went; the
+  // router reads both connections again after it (without the full-screen spinner).
+  const exchange = useSettingsChange((result) => {
+    if (result.ok) setPending(result.pending ?? null);
+  });
+
   /** `appOnboarding`: "Ya uso este número en la app WhatsApp Business" (contract section 16). */
   async function connect(appOnboarding: boolean) {
     if (!data || connecting) return;
@@ -50,79 +56,8 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
     try {
       // Called before any await: the browser only opens the popup from the click itself.
       const login = await loginForBusiness(data.appConfig.config_id, { appOnboarding });
-      if (login.withoutNumber) {
-        // No number to connect yet: the code still connects the pixel.
-        const without = {
-          title: SIGNUP_MESSAGES.withoutNumberTitle,
-          text: SIGNUP_MESSAGES.withoutNumber,
-        };
-        setPending(without);
-        const pixel = await answer(
-          client["meta-config"].connect.$post({ json: { code: login.code } }),
-        ).then(
-          (value) => ({ ok: true as const, value }),
-          (reason: unknown) => ({ ok: false as const, reason }),
-        );
-        if (pixel.ok)
-          toastDone("Conectado con Meta Business", {
-            description: `Meta Pixel (${pixel.value.pixel_id})`,
-          });
-        toastWarning(without.title, { description: without.text });
-        if (!pixel.ok)
-          toastWarning("No se pudo conectar Meta Pixel", {
-            description: errorMessage(pixel.reason),
-          });
-        await revalidate();
-        return;
-      }
-      const [whatsapp, pixel] = await Promise.allSettled([
-        answer(
-          client.whatsapp.oauth.exchange.$post({
-            json: {
-              code: login.code,
-              ...(login.wabaId ? { waba_id: login.wabaId } : {}),
-              ...(login.phoneNumberId ? { phone_number_id: login.phoneNumberId } : {}),
-              ...(login.appOnboarding ? { coexistence: true } : {}),
-            },
-          }),
-        ),
-        answer(client["meta-config"].connect.$post({ json: { code: login.code } })),
-      ]);
-      // The number Meta returned is not verified yet: what to do stays on the tab.
-      const unverified =
-        whatsapp.status === "rejected" &&
-        whatsapp.reason instanceof ApiError &&
-        whatsapp.reason.code === "number_not_verified";
-      if (unverified)
-        setPending({
-          title: SIGNUP_MESSAGES.unverifiedTitle,
-          text: errorMessage(whatsapp.reason),
-        });
-
-      if (whatsapp.status === "rejected" && pixel.status === "rejected") {
-        toastFailed("No se pudo conectar ningún servicio de Meta Business", whatsapp.reason);
-        return;
-      }
-      const connected = [
-        whatsapp.status === "fulfilled" && `WhatsApp (${whatsapp.value.phone_number})`,
-        pixel.status === "fulfilled" && `Meta Pixel (${pixel.value.pixel_id})`,
-      ].filter(Boolean);
-      toastDone("Conectado con Meta Business", { description: connected.join(" y ") });
-      if (whatsapp.status === "rejected") {
-        toastWarning(
-          unverified ? SIGNUP_MESSAGES.unverifiedTitle : "No se pudo conectar WhatsApp",
-          {
-            description: errorMessage(whatsapp.reason),
-          },
-        );
-      }
-      if (pixel.status === "rejected") {
-        toastWarning("No se pudo conectar Meta Pixel", {
-          description: errorMessage(pixel.reason),
-        });
-      }
-      // Both connections are read again, without the full-screen spinner.
-      await revalidate();
+      // Resolves once the action answered and the connections were read again.
+      await exchange.submit({ intent: "meta.connect", login });
     } catch (error) {
       toastFailed(
         error instanceof Error && error.message
@@ -279,14 +214,12 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
           canManage={canManage}
           connecting={connecting !== null}
           manualFirst={!loginAvailable}
-          onChanged={revalidate}
         />
         <PixelCard
           config={pixel}
           canManage={canManage}
           connecting={connecting !== null}
           loginAvailable={loginAvailable}
-          onChanged={revalidate}
         />
       </div>
     </div>

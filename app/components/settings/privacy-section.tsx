@@ -3,13 +3,13 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { toastDone, toastFailed } from "~/lib/outcome";
 import { accountDeletionInput } from "../../../worker/auth/contract";
+import { useSettingsChange } from "~/components/settings/actions";
 import { Button } from "~/components/ui/button";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field } from "~/components/ui/field";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
-import { realtime } from "~/lib/realtime";
-import { serverFieldErrors, validate, type FieldErrors } from "~/lib/forms";
+import { validate, type FieldErrors } from "~/lib/forms";
 import { SecretForm } from "~/components/ui/secret-form";
 
 const EXPORT_FILE_NAME = "mis-datos-atiende.json";
@@ -78,13 +78,32 @@ export function PrivacySection() {
   );
 }
 
-/** Asks the password again before erasing the account, then signs out. */
+/**
+ * Asks the password again before the route's action erases the account (settings-action.ts,
+ * with its toast; nothing is read again after it), then signs out.
+ */
 function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const auth = useAuth();
+  const { logout } = useAuth();
   const navigate = useNavigate();
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  /**
+   * Leaves the console first (signing out inside it would send the user to /auth), and only
+   * then ends the local session: the server's sessions went with the account.
+   */
+  async function leave() {
+    await navigate("/", { replace: true });
+    await logout();
+  }
+
+  const deleter = useSettingsChange((result) => {
+    if (!result.ok) return setErrors(result.fieldErrors);
+    setLeaving(true);
+    void leave();
+  });
+  const busy = deleter.busy || leaving;
 
   function close() {
     if (busy) return;
@@ -93,31 +112,11 @@ function DeleteAccountDialog({ open, onClose }: { open: boolean; onClose: () => 
     onClose();
   }
 
-  async function confirm(event: React.FormEvent) {
+  function confirm(event: React.FormEvent) {
     event.preventDefault();
     const checked = validate(accountDeletionInput, { password });
     if (checked.errors) return setErrors(checked.errors);
-    setBusy(true);
-    // Leaving on purpose: the server ending this session's socket is not news to announce
-    // ("Tu sesión se ha cerrado" would race the way out below).
-    realtime.stop();
-    try {
-      await data(client.profiles.me.$delete({ json: checked.data }));
-    } catch (error) {
-      realtime.start();
-      const fieldErrors = serverFieldErrors(error);
-      setErrors(fieldErrors);
-      if (!fieldErrors.password) {
-        toastFailed("Error al eliminar la cuenta", error);
-      }
-      setBusy(false);
-      return;
-    }
-    toastDone("Cuenta eliminada");
-    // Leave the console first (signing out inside it would send the user to /auth), and only
-    // then end the local session: the server's sessions went with the account.
-    await navigate("/", { replace: true });
-    await auth.logout();
+    void deleter.submit({ intent: "account.delete", values: checked.data });
   }
 
   return (

@@ -1,8 +1,6 @@
-import { useState } from "react";
-import { toastDone, toastFailed } from "~/lib/outcome";
 import { Button } from "~/components/ui/button";
+import { useSettingsChange } from "~/components/settings/actions";
 import type { MetaTabData } from "~/components/settings/data";
-import { client, data, errorMessage } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { ConnectionButtons, Details, PIXEL_ICON, ServiceCard, TestOutcome } from "./service-card";
 import { toConnectionStatus } from "./status-badge";
@@ -15,55 +13,18 @@ interface PixelCardProps {
   connecting: boolean;
   /** Facebook Login is available on this server. */
   loginAvailable: boolean;
-  /** Reads the pixel again after a change. */
-  onChanged: () => Promise<void>;
 }
 
-export function PixelCard({
-  config,
-  canManage,
-  connecting,
-  loginAvailable,
-  onChanged,
-}: PixelCardProps) {
-  const actions = useConnectionActions({
-    service: "Meta Pixel",
-    check: () => data(client["meta-config"].test.$post()),
-    remove: () => data(client["meta-config"].$delete()),
-    describeSuccess: (result) => ({
-      text: result.pixel_name
-        ? `El pixel «${result.pixel_name}» responde correctamente.`
-        : "El pixel responde correctamente.",
-      detail: result.pixel_name,
-    }),
-    onDisconnected: onChanged,
+export function PixelCard({ config, canManage, connecting, loginAvailable }: PixelCardProps) {
+  const actions = useConnectionActions("pixel");
+  // A test Lead, sent by the route's action; how it went is kept on the card like a check.
+  const testEvent = useSettingsChange((result) => {
+    if (result.ok && result.check) actions.setOutcome(result.check);
   });
-  const [sendingTest, setSendingTest] = useState(false);
+  const sendingTest = testEvent.busy;
 
   const connected = config !== null && config.status !== "disconnected";
   const status = connecting ? "connecting" : toConnectionStatus(config?.status);
-
-  /** A test Lead, visible in Events Manager's Test Events tab under the organization's code. */
-  async function sendTestEvent() {
-    setSendingTest(true);
-    try {
-      const result = await data(client["meta-config"]["test-conversions"].$post());
-      if (result.success) {
-        const text = `Meta recibió el evento de prueba. Búscalo en «Probar eventos» del Administrador de eventos con el código ${result.test_event_code}.`;
-        actions.setOutcome({ ok: true, text });
-        toastDone("Evento de prueba enviado a Meta");
-      } else {
-        const text = result.error || "Meta no aceptó el evento de prueba";
-        actions.setOutcome({ ok: false, text });
-        toastFailed("Error al enviar el evento de prueba", text);
-      }
-    } catch (error) {
-      actions.setOutcome({ ok: false, text: errorMessage(error) });
-      toastFailed("Error al enviar el evento de prueba", error);
-    } finally {
-      setSendingTest(false);
-    }
-  }
 
   return (
     <ServiceCard
@@ -87,7 +48,7 @@ export function PixelCard({
             {canManage && (
               <Button
                 variant="secondary"
-                onClick={sendTestEvent}
+                onClick={() => void testEvent.submit({ intent: "pixel.test-event" })}
                 disabled={sendingTest || connecting}
               >
                 {sendingTest ? "Enviando..." : "Enviar evento de prueba"}

@@ -1,81 +1,32 @@
 import { useState } from "react";
-import { toastDone, toastFailed } from "~/lib/outcome";
-import { errorMessage } from "~/lib/api";
+import { useSettingsChange, type ConnectionCheck } from "~/components/settings/actions";
 
-/** What a card shows under its buttons after a check. */
-export interface Outcome {
-  ok: boolean;
-  text: string;
-}
-
-interface ConnectionActionsOptions<Result> {
-  /** The service as the texts name it: "WhatsApp", "Meta Pixel". */
-  service: string;
-  /** Its API calls: the check, and the disconnection. */
-  check: () => Promise<Result>;
-  remove: () => Promise<unknown>;
-  /** The sentence shown when the check passed, and the detail of its toast. */
-  describeSuccess: (result: Result) => { text: string; detail?: string };
-  onDisconnected: () => Promise<void>;
-}
-
-/** The check and disconnection shared by the Meta Business cards, with their toasts. */
-export function useConnectionActions<Result extends { success: boolean; error?: string }>({
-  service,
-  check,
-  remove,
-  describeSuccess,
-  onDisconnected,
-}: ConnectionActionsOptions<Result>) {
-  const [testing, setTesting] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+/**
+ * The check and disconnection of a Meta Business card (WhatsApp, Meta Pixel), made by the
+ * route's action with their toasts (settings-action.ts); the router reads the connection again
+ * after a disconnection (a check changes nothing). The card keeps the last check's outcome and
+ * the disconnection's confirmation.
+ */
+export function useConnectionActions(service: "whatsapp" | "pixel") {
+  const [outcome, setOutcome] = useState<ConnectionCheck | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [disconnecting, setDisconnecting] = useState(false);
-
-  async function test() {
-    setTesting(true);
-    try {
-      const result = await check();
-      if (result.success) {
-        const { text, detail } = describeSuccess(result);
-        setOutcome({ ok: true, text });
-        toastDone(`Conexión con ${service} verificada`, { description: detail });
-      } else {
-        const text = result.error || `Error al probar ${service}`;
-        setOutcome({ ok: false, text });
-        toastFailed(`Error al probar ${service}`, text);
-      }
-    } catch (error) {
-      setOutcome({ ok: false, text: errorMessage(error) });
-      toastFailed(`Error al probar ${service}`, error);
-    } finally {
-      setTesting(false);
-    }
-  }
-
-  async function disconnect() {
-    setDisconnecting(true);
-    try {
-      await remove();
-      setConfirming(false);
-      setOutcome(null);
-      toastDone(`${service} desconectado`);
-      await onDisconnected();
-    } catch (error) {
-      toastFailed(`Error al desconectar ${service}`, error);
-    } finally {
-      setDisconnecting(false);
-    }
-  }
+  const tester = useSettingsChange((result) => {
+    if (result.ok && result.check) setOutcome(result.check);
+  });
+  const disconnector = useSettingsChange((result) => {
+    if (!result.ok) return;
+    setConfirming(false);
+    setOutcome(null);
+  });
 
   return {
-    testing,
-    test,
+    testing: tester.busy,
+    test: () => void tester.submit({ intent: `${service}.test` }),
     outcome,
     setOutcome,
     confirming,
     setConfirming,
-    disconnecting,
-    disconnect,
+    disconnecting: disconnector.busy,
+    disconnect: () => void disconnector.submit({ intent: `${service}.disconnect` }),
   };
 }

@@ -1,7 +1,6 @@
 import type { HistoryImport } from "../../../../worker/whatsapp/contract";
 import { SelectField } from "~/components/ui/field";
 import type { MetaTabData } from "~/components/settings/data";
-import { client, data } from "~/lib/api";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { useSettingsChange } from "~/components/settings/actions";
 import { CoexistenceSection } from "./coexistence-section";
@@ -27,8 +26,6 @@ interface WhatsappCardProps {
   connecting: boolean;
   /** Facebook Login is not available: the manual form opens by itself. */
   manualFirst: boolean;
-  /** Reads the connection again after a change. */
-  onChanged: () => Promise<void>;
 }
 
 type Agent = Extract<MetaTabData["agents"], { ok: true }>["data"][number];
@@ -43,20 +40,8 @@ export function WhatsappCard({
   canManage,
   connecting,
   manualFirst,
-  onChanged,
 }: WhatsappCardProps) {
-  const actions = useConnectionActions({
-    service: "WhatsApp",
-    check: () => data(client["whatsapp-config"].test.$post()),
-    remove: () => data(client["whatsapp-config"].$delete()),
-    describeSuccess: (result) => ({
-      text: result.phone_number
-        ? `WhatsApp responde con el número ${result.phone_number}.`
-        : "WhatsApp responde correctamente.",
-      detail: result.phone_number,
-    }),
-    onDisconnected: onChanged,
-  });
+  const actions = useConnectionActions("whatsapp");
   const connected = config !== null && config.status !== "disconnected";
   const status = connecting ? "connecting" : toConnectionStatus(config?.status);
 
