@@ -1,14 +1,30 @@
+// Hand-built requests here are the subject: bodies invalid on purpose, malformed JSON, an
+// oversized body and forged tokens.
 import { env } from "cloudflare:workers";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
+import { answer, api } from "../support/api";
 import { createOwner, randomIp, registerUser, uniqueEmail } from "../support/factories";
 import { call } from "../support/http";
+
+type Client = ReturnType<typeof api>;
+type Registration = InferRequestType<Client["auth"]["register"]["$post"]>["json"];
+type Credentials = InferRequestType<Client["auth"]["login"]["$post"]>["json"];
+
+/** A sign-up or sign-in, from the client address `ip` when one is given. */
+const from = (ip?: string): { headers: Record<string, string> } => ({
+  headers: ip ? { "CF-Connecting-IP": ip } : {},
+});
+const register = (json: Registration, ip?: string) =>
+  answer(api().auth.register.$post({ json }, from(ip)));
+const login = (json: Credentials, ip?: string) =>
+  answer(api().auth.login.$post({ json }, from(ip)));
+const me = (token: string) => answer(api(token).auth.me.$get());
 
 describe("POST /auth/register", () => {
   it("creates the account and answers 201 with a token and the user", async () => {
     const email = uniqueEmail();
-    const res = await call("POST", "/api/v1/auth/register", {
-      body: { email, password: "secreto123", full_name: "Ana Pérez" },
-    });
+    const res = await register({ email, password: "secreto123", full_name: "Ana Pérez" });
     expect(res.status).toBe(201);
     expect(res.body.data.token).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(res.body.data.user).toEqual({ id: expect.any(String), email, full_name: "Ana Pérez" });
@@ -16,14 +32,18 @@ describe("POST /auth/register", () => {
 
   it("trims and lower-cases the e-mail, and a taken e-mail in any case is 409", async () => {
     const email = uniqueEmail("Mixed");
-    const first = await call("POST", "/api/v1/auth/register", {
-      body: { email: `  ${email.toUpperCase()} `, password: "secreto123", full_name: "Ana" },
+    const first = await register({
+      email: `  ${email.toUpperCase()} `,
+      password: "secreto123",
+      full_name: "Ana",
     });
     expect(first.status).toBe(201);
     expect(first.body.data.user.email).toBe(email.toLowerCase());
 
-    const again = await call("POST", "/api/v1/auth/register", {
-      body: { email: email.toLowerCase(), password: "otraclave", full_name: "Otra" },
+    const again = await register({
+      email: email.toLowerCase(),
+      password: "otraclave",
+      full_name: "Otra",
     });
     expect(again.status).toBe(409);
     expect(again.body.error).toBe("conflict");
@@ -46,6 +66,7 @@ describe("POST /auth/register", () => {
     [{ email: 42, password: ["x"], full_name: null }, ["email", "password", "full_name"]],
   ])("rejects %j with 422 naming %j, storing nothing", async (body, fields) => {
     const before = await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>();
+    // On `call`: bodies invalid on purpose, some of which the typed client would refuse.
     const res = await call("POST", "/api/v1/auth/register", { body });
     expect(res.status).toBe(422);
     expect(res.body.error).toBe("validation_error");
@@ -58,12 +79,11 @@ describe("POST /auth/register", () => {
   });
 
   it("limits sign-ups per client address to 10 an hour", async () => {
-    const headers = { "CF-Connecting-IP": "198.51.100.77" };
     const attempt = () =>
-      call("POST", "/api/v1/auth/register", {
-        headers,
-        body: { email: uniqueEmail("burst"), password: "secreto123", full_name: "Bot" },
-      });
+      register(
+        { email: uniqueEmail("burst"), password: "secreto123", full_name: "Bot" },
+        "198.51.100.77",
+      );
     for (let i = 0; i < 10; i++) expect((await attempt()).status).toBe(201);
     const blocked = await attempt();
     expect(blocked.status).toBe(429);
@@ -96,23 +116,16 @@ describe("POST /auth/register", () => {
 describe("POST /auth/login", () => {
   it("signs in with the e-mail in any case", async () => {
     const user = await registerUser();
-    const res = await call("POST", "/api/v1/auth/login", {
-      body: { email: user.email.toUpperCase(), password: user.password },
-    });
+    const res = await login({ email: user.email.toUpperCase(), password: user.password });
     expect(res.status).toBe(200);
     expect(res.body.data.user.id).toBe(user.user.id);
-    const me = await call("GET", "/api/v1/auth/me", { token: res.body.data.token });
-    expect(me.status).toBe(200);
+    expect((await me(res.body.data.token)).status).toBe(200);
   });
 
   it("gives the same 401 for a wrong password and an unknown e-mail", async () => {
     const user = await registerUser();
-    const wrong = await call("POST", "/api/v1/auth/login", {
-      body: { email: user.email, password: "incorrecta" },
-    });
-    const unknown = await call("POST", "/api/v1/auth/login", {
-      body: { email: uniqueEmail("nadie"), password: "incorrecta" },
-    });
+    const wrong = await login({ email: user.email, password: "incorrecta" });
+    const unknown = await login({ email: uniqueEmail("nadie"), password: "incorrecta" });
     for (const res of [wrong, unknown]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual({
@@ -124,42 +137,35 @@ describe("POST /auth/login", () => {
 
   it("answers 429 with Retry-After after repeated failures for one e-mail", async () => {
     const user = await registerUser();
-    const attempt = () =>
-      call("POST", "/api/v1/auth/login", { body: { email: user.email, password: "mala" } });
+    const attempt = () => login({ email: user.email, password: "mala" });
     for (let i = 0; i < 5; i++) expect((await attempt()).status).toBe(401);
     const blocked = await attempt();
     expect(blocked.status).toBe(429);
     expect(blocked.body.error).toBe("rate_limited");
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
     // Even the right password waits out the window.
-    const right = await call("POST", "/api/v1/auth/login", {
-      body: { email: user.email, password: user.password },
-    });
+    const right = await login({ email: user.email, password: user.password });
     expect(right.status).toBe(429);
   });
 
-  const login = (email: string, password: string, ip: string) =>
-    call("POST", "/api/v1/auth/login", {
-      body: { email, password },
-      headers: { "CF-Connecting-IP": ip },
-    });
-
   it("counts each attempt before the password check: a parallel burst gets the same 5", async () => {
     const user = await registerUser();
+    const wrong = { email: user.email, password: "mala" };
+    const right = { email: user.email, password: user.password };
     const attacker = randomIp();
-    const burst = await Promise.all(
-      Array.from({ length: 10 }, () => login(user.email, "mala", attacker)),
-    );
+    const burst = await Promise.all(Array.from({ length: 10 }, () => login(wrong, attacker)));
     const statuses = burst.map((res) => res.status).sort();
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
     // Inside the window even the right password, from an address the owner never used, waits.
-    expect((await login(user.email, user.password, randomIp())).status).toBe(429);
+    expect((await login(right, randomIp())).status).toBe(429);
   });
 
   it("limits one address guessing many e-mails", async () => {
     const attacker = randomIp();
     const guesses = await Promise.all(
-      Array.from({ length: 21 }, () => login(uniqueEmail("spray"), "mala", attacker)),
+      Array.from({ length: 21 }, () =>
+        login({ email: uniqueEmail("spray"), password: "mala" }, attacker),
+      ),
     );
     expect(guesses.filter((res) => res.status === 401)).toHaveLength(20);
     expect(guesses.filter((res) => res.status === 429)).toHaveLength(1);
@@ -167,47 +173,48 @@ describe("POST /auth/login", () => {
 
   it("does not lock the owner out from an address they signed in from", async () => {
     const user = await registerUser();
+    const wrong = { email: user.email, password: "mala" };
+    const right = { email: user.email, password: user.password };
     const home = randomIp();
-    expect((await login(user.email, user.password, home)).status).toBe(200);
+    expect((await login(right, home)).status).toBe(200);
 
     const attacker = randomIp();
-    for (let i = 0; i < 5; i++)
-      expect((await login(user.email, "mala", attacker)).status).toBe(401);
-    expect((await login(user.email, "mala", attacker)).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await login(wrong, attacker)).status).toBe(401);
+    expect((await login(wrong, attacker)).status).toBe(429);
     // Locked for everyone else, but not from home.
-    expect((await login(user.email, user.password, randomIp())).status).toBe(429);
-    expect((await login(user.email, user.password, home)).status).toBe(200);
+    expect((await login(right, randomIp())).status).toBe(429);
+    expect((await login(right, home)).status).toBe(200);
     // Guesses from the owner's own address are limited too, in a window of their own.
-    for (let i = 0; i < 5; i++) expect((await login(user.email, "mala", home)).status).toBe(401);
-    expect((await login(user.email, user.password, home)).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await login(wrong, home)).status).toBe(401);
+    expect((await login(right, home)).status).toBe(429);
   });
 
   it("never keeps an e-mail locked past its window, however long the guessing goes on", async () => {
     const user = await registerUser();
+    const wrong = { email: user.email, password: "mala" };
+    const right = { email: user.email, password: user.password };
     const attacker = randomIp();
-    for (let i = 0; i < 5; i++) await login(user.email, "mala", attacker);
-    const locked = await login(user.email, "mala", attacker);
+    for (let i = 0; i < 5; i++) await login(wrong, attacker);
+    const locked = await login(wrong, attacker);
     expect(locked.status).toBe(429);
     const retryAfter = Number(locked.headers.get("Retry-After"));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-    for (let i = 0; i < 5; i++) await login(user.email, "mala", attacker);
-    const later = await login(user.email, "mala", attacker);
+    for (let i = 0; i < 5; i++) await login(wrong, attacker);
+    const later = await login(wrong, attacker);
     expect(Number(later.headers.get("Retry-After"))).toBeLessThanOrEqual(retryAfter);
 
     // The window ends when it said it would: the owner gets in from anywhere.
     await env.DB.prepare("UPDATE rate_limits SET reset_at = ? WHERE key = ?")
       .bind(Date.now() - 1, `login:email:${user.email}`)
       .run();
-    expect((await login(user.email, user.password, randomIp())).status).toBe(200);
+    expect((await login(right, randomIp())).status).toBe(200);
   });
 
   it("records sign-ins and failures in the audit log", async () => {
     const user = await registerUser();
-    await call("POST", "/api/v1/auth/login", { body: { email: user.email, password: "mala" } });
-    await call("POST", "/api/v1/auth/login", {
-      body: { email: user.email, password: user.password },
-    });
+    await login({ email: user.email, password: "mala" });
+    await login({ email: user.email, password: user.password });
     const { results } = await env.DB.prepare(
       "SELECT action FROM audit_events WHERE user_id = ? ORDER BY created_at",
     )
@@ -224,7 +231,7 @@ describe("POST /auth/login", () => {
 describe("tokens and sessions", () => {
   it("GET /auth/me returns the user, organization, role and the member's availability", async () => {
     const user = await registerUser();
-    const before = await call("GET", "/api/v1/auth/me", { token: user.token });
+    const before = await me(user.token);
     expect(before.body.data).toEqual({
       user: user.user,
       organization: null,
@@ -233,16 +240,16 @@ describe("tokens and sessions", () => {
     });
 
     const owner = await createOwner({ name: "Mi Empresa" });
-    const after = await call("GET", "/api/v1/auth/me", { token: owner.token });
-    expect(after.body.data.organization.name).toBe("Mi Empresa");
+    const after = await me(owner.token);
+    expect(after.body.data.organization!.name).toBe("Mi Empresa");
     expect(after.body.data.role).toBe("owner");
     expect(after.body.data.available).toBe(true);
     // The header's switch reads it here: what the member sets is what the session says.
-    await call("PATCH", `/api/v1/organizations/members/${owner.user.id}`, {
-      token: owner.token,
-      body: { available: false },
+    await api(owner.token).organizations.members[":userId"].$patch({
+      param: { userId: owner.user.id },
+      json: { available: false },
     });
-    const away = await call("GET", "/api/v1/auth/me", { token: owner.token });
+    const away = await me(owner.token);
     expect(away.body.data.available).toBe(false);
   });
 
@@ -251,6 +258,7 @@ describe("tokens and sessions", () => {
     const [header, payload] = user.token.split(".");
     const unsigned = `${btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "")}.${payload}.`;
     for (const token of [undefined, "basura", `${header}.${payload}.firma-falsa`, unsigned]) {
+      // On `call`: the token is the subject.
       const res = await call("GET", "/api/v1/auth/me", { token });
       expect(res.status).toBe(401);
       expect(res.body.error).toBe("unauthorized");
@@ -259,20 +267,21 @@ describe("tokens and sessions", () => {
 
   it("logout revokes the presented token everywhere", async () => {
     const user = await registerUser();
-    expect((await call("POST", "/api/v1/auth/logout", { token: user.token })).status).toBe(200);
-    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
-    expect((await call("GET", "/api/v1/profiles/me", { token: user.token })).status).toBe(401);
-    expect((await call("POST", "/api/v1/auth/refresh", { token: user.token })).status).toBe(401);
+    const as = api(user.token);
+    expect((await answer(as.auth.logout.$post())).status).toBe(200);
+    expect((await me(user.token)).status).toBe(401);
+    expect((await answer(as.profiles.me.$get())).status).toBe(401);
+    expect((await answer(as.auth.refresh.$post())).status).toBe(401);
   });
 
   it("refresh issues a new working token and retires the old one", async () => {
     const user = await registerUser();
-    const res = await call("POST", "/api/v1/auth/refresh", { token: user.token });
+    const res = await answer(api(user.token).auth.refresh.$post());
     expect(res.status).toBe(200);
     expect(res.body.data.user).toEqual(user.user);
     expect(res.body.data.token).not.toBe(user.token);
-    expect((await call("GET", "/api/v1/auth/me", { token: res.body.data.token })).status).toBe(200);
-    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
+    expect((await me(res.body.data.token)).status).toBe(200);
+    expect((await me(user.token)).status).toBe(401);
   });
 
   it("an expired session is refused even with a valid signature", async () => {
@@ -280,6 +289,6 @@ describe("tokens and sessions", () => {
     await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
       .bind(new Date(Date.now() - 1000).toISOString(), user.user.id)
       .run();
-    expect((await call("GET", "/api/v1/auth/me", { token: user.token })).status).toBe(401);
+    expect((await me(user.token)).status).toBe(401);
   });
 });

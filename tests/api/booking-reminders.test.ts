@@ -190,6 +190,24 @@ async function failedReminder(org: Org) {
   return { booking, messageId: reminder!.message_id as string };
 }
 
+/**
+ * The failed reminder's second attempt went out as its first message: the reminder sent on that
+ * attempt, and the thread holding that one message, sent.
+ */
+async function expectSentAsTheSameMessage(org: Org, bookingId: string, messageId: string) {
+  expect(await reminderOf(org, bookingId)).toMatchObject({
+    state: "sent",
+    attempts: 2,
+    message_id: messageId,
+  });
+  const templates = await orgSql<Row>(
+    org.orgId,
+    "SELECT id, status FROM messages WHERE conversation_id = ? AND type = 'template'",
+    org.customer.conversationId,
+  );
+  expect(templates).toEqual([{ id: messageId, status: "sent" }]);
+}
+
 /** The customer presses a reminder's button (a template's quick reply, as Meta delivers it). */
 async function press(org: Org, phone: string, text: string, payload: string) {
   await deliver(
@@ -396,17 +414,7 @@ describe("sending", () => {
     expect(message!.status).toBe("failed");
 
     await runJob(org);
-    expect(await reminderOf(org, booking.id)).toMatchObject({
-      state: "sent",
-      attempts: 2,
-      message_id: messageId,
-    });
-    const templates = await orgSql<Row>(
-      org.orgId,
-      "SELECT id, status FROM messages WHERE conversation_id = ? AND type = 'template'",
-      org.customer.conversationId,
-    );
-    expect(templates).toEqual([{ id: messageId, status: "sent" }]);
+    await expectSentAsTheSameMessage(org, booking.id, messageId);
   });
 });
 
@@ -442,17 +450,7 @@ describe("Reintentar on a failed reminder", () => {
         parameters: [{ type: "payload", payload: `booking:${booking.id}:${action}` }],
       })),
     );
-    expect(await reminderOf(org, booking.id)).toMatchObject({
-      state: "sent",
-      attempts: 2,
-      message_id: messageId,
-    });
-    const templates = await orgSql<Row>(
-      org.orgId,
-      "SELECT id, status FROM messages WHERE conversation_id = ? AND type = 'template'",
-      org.customer.conversationId,
-    );
-    expect(templates).toEqual([{ id: messageId, status: "sent" }]);
+    await expectSentAsTheSameMessage(org, booking.id, messageId);
   });
 
   it("is refused in quiet hours and for a booking that changed, and the message stays failed", async () => {

@@ -6,6 +6,7 @@ import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
+import { customerThread } from "../support/conversations";
 import { botMessages, runDueReplies } from "../support/replies";
 import {
   customerPhone,
@@ -37,9 +38,7 @@ describe("Meta down when the AI replies", () => {
     await deliver(delivery(inboundMessage({ phoneNumberId, from, text: question })));
     await runDueReplies(hub);
 
-    const conversation = (
-      await answer(api(owner.token).conversations.$get({ query: { search: from } }))
-    ).body.data.conversations[0]!;
+    const { conversation, messages } = await customerThread(owner.token, from);
     const [failed] = await botMessages(owner.organization.id, conversation.id);
     expect(await botMessages(owner.organization.id, conversation.id)).toHaveLength(1);
     expect(failed).toMatchObject({
@@ -47,13 +46,7 @@ describe("Meta down when the AI replies", () => {
       error: "WhatsApp no pudo enviar el mensaje por un error desconocido.",
     });
     // The conversation shows it, with the rest of the messages.
-    const page = await answer(
-      api(owner.token).conversations[":id"].messages.$get({
-        param: { id: conversation.id },
-        query: {},
-      }),
-    );
-    expect(page.body.data.messages.at(-1)).toMatchObject({
+    expect(messages.at(-1)).toMatchObject({
       id: failed!.id,
       sender_type: "bot",
       status: "failed",

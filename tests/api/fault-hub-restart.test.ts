@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { answer, api } from "../support/api";
+import { customerThread } from "../support/conversations";
 import { connect, tick } from "../support/sockets";
 import { customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
@@ -41,15 +41,8 @@ describe("the organization's hub restarts", () => {
     );
 
     // What the console fetches after reconnecting: every message once, in order.
-    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
-    const conversation = list.body.data.conversations[0]!;
-    const page = await answer(
-      api(owner.token).conversations[":id"].messages.$get({
-        param: { id: conversation.id },
-        query: {},
-      }),
-    );
-    expect(page.body.data.messages.map((m: { content: string }) => m.content)).toEqual([
+    const { messages } = await customerThread(owner.token, from);
+    expect(messages.map((m: { content: string }) => m.content)).toEqual([
       "Antes del reinicio",
       "Durante el corte",
       "Después del corte",

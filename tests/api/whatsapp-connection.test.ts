@@ -1,3 +1,5 @@
+// Hand-built requests here are the subject: Facebook's redirects to the callback, a browser's
+// GET whose nonce cookie and signed state are what is tested.
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
@@ -186,11 +188,7 @@ describe("POST /whatsapp/oauth/exchange", () => {
       access_token: "sandbox-access-token",
     });
     const second = await createOwner();
-    // On `call`: the refusal's `details` is read.
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
-      token: second.token,
-      body: { code: newCode() },
-    });
+    const res = await exchange(second.token, { code: newCode() });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("save_failed");
     expect(res.body.details).toEqual([
@@ -303,13 +301,10 @@ describe("POST /whatsapp/oauth/exchange", () => {
 describe("POST /whatsapp/oauth/exchange after an unfinished v4 signup", () => {
   it("refuses a number Meta lists as not verified: nothing registered, nothing stored, the next step said", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
-      token: owner.token,
-      body: {
-        code: newCode(),
-        waba_id: GRAPH_FIXTURES.pendingWabaId,
-        phone_number_id: GRAPH_FIXTURES.pendingPhoneNumberId,
-      },
+    const res = await exchange(owner.token, {
+      code: newCode(),
+      waba_id: GRAPH_FIXTURES.pendingWabaId,
+      phone_number_id: GRAPH_FIXTURES.pendingPhoneNumberId,
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("number_not_verified");
@@ -331,9 +326,9 @@ describe("POST /whatsapp/oauth/exchange after an unfinished v4 signup", () => {
 
   it("answers an account without any number (FINISH_ONLY_WABA) with no_phone_number and what to do", async () => {
     const owner = await createOwner();
-    const res = await call("POST", "/api/v1/whatsapp/oauth/exchange", {
-      token: owner.token,
-      body: { code: newCode(), waba_id: GRAPH_FIXTURES.emptyWabaId },
+    const res = await exchange(owner.token, {
+      code: newCode(),
+      waba_id: GRAPH_FIXTURES.emptyWabaId,
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toBe("no_phone_number");

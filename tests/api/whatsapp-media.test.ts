@@ -8,6 +8,7 @@ import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs"
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
+import { customerThread } from "../support/conversations";
 import { orgSql } from "../support/org-data";
 import { customerPhone, deliver, graphRequests } from "../support/webhooks";
 
@@ -191,15 +192,8 @@ describe("media", () => {
         }),
       ),
     );
-    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
-    const conversation = list.body.data.conversations[0]!;
-    const page = await answer(
-      api(owner.token).conversations[":id"].messages.$get({
-        param: { id: conversation.id },
-        query: {},
-      }),
-    );
-    return { conversation, message: page.body.data.messages[0]! };
+    const { conversation, messages } = await customerThread(owner.token, from);
+    return { conversation, message: messages[0]! };
   }
 
   it("streams a customer's image to the organization, and to nobody else", async () => {
@@ -247,15 +241,8 @@ describe("media", () => {
           }),
         ),
       );
-      const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
-      const conversation = list.body.data.conversations[0]!;
-      const page = await answer(
-        api(owner.token).conversations[":id"].messages.$get({
-          param: { id: conversation.id },
-          query: {},
-        }),
-      );
-      const message = page.body.data.messages[0]!;
+      const { conversation, messages } = await customerThread(owner.token, from);
+      const message = messages[0]!;
       const file = await api(owner.token).conversations[":id"].messages[":messageId"].media.$get({
         param: { id: conversation.id, messageId: message.id },
       });
@@ -404,15 +391,8 @@ describe("reactions from the business", () => {
     await deliver(
       delivery(inboundMessage({ phoneNumberId: owner.connection.phoneNumberId, from, id })),
     );
-    const list = await answer(api(owner.token).conversations.$get({ query: { search: from } }));
-    const conversation = list.body.data.conversations[0]!;
-    const page = await answer(
-      api(owner.token).conversations[":id"].messages.$get({
-        param: { id: conversation.id },
-        query: {},
-      }),
-    );
-    const message = page.body.data.messages[0]!;
+    const { conversation, messages } = await customerThread(owner.token, from);
+    const message = messages[0]!;
     const react = (token: string, emoji: string) =>
       answer(
         api(token).conversations[":id"].messages[":messageId"].reaction.$post({

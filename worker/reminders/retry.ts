@@ -11,9 +11,9 @@ import { orgBatch } from "../db/client";
 import { bookingReminders, bookings, messages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { toMessage, type MessageRow } from "../conversations/mappers";
+import { toMessage, type ConversationRow, type MessageRow } from "../conversations/mappers";
 import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
-import { notFailed } from "../whatsapp/sender";
+import { notFailed, resendOutbound, type Outbound } from "../whatsapp/sender";
 
 /** The booking moved (its reminder is a new one), was cancelled, or has begun. */
 const bookingChanged = () =>
@@ -74,6 +74,21 @@ export async function handReminderToJob(deps: StoreDeps, failed: MessageRow) {
   const message = toMessage(handed);
   await deps.publish({ type: "message_status", data: { message } });
   return message;
+}
+
+/**
+ * The job's next attempt at a reminder it sent before, as the same message: `failed` by the
+ * job's last attempt, or `pending` when a person handed it back (`handReminderToJob`), the only
+ * way a reminder's message waits pending.
+ */
+export function resendHanded(
+  deps: StoreDeps,
+  conversation: ConversationRow,
+  earlier: MessageRow,
+  outbound: Outbound,
+) {
+  const from = earlier.status === "pending" ? "pending" : "failed";
+  return resendOutbound(deps, conversation, earlier, outbound, from);
 }
 
 /**

@@ -21,11 +21,11 @@ import { sendBookingFlow } from "../flows/sending";
 import { systemNote } from "../team-inbox/notes-service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { fillTemplate } from "../whatsapp/contract";
-import { resendOutbound, sendOutbound, type Outbound } from "../whatsapp/sender";
+import { sendOutbound, type Outbound } from "../whatsapp/sender";
 import { REMINDER_ACTIONS, type ReminderAction } from "./contract";
 import { reminderPayload } from "./payloads";
 import { jobTimeFor, readReminderTemplate } from "./planning";
-import { releaseHandedMessages } from "./retry";
+import { releaseHandedMessages, resendHanded } from "./retry";
 import { usableReminderTemplate } from "./service";
 
 type ReminderRow = typeof bookingReminders.$inferSelect;
@@ -216,16 +216,9 @@ async function sendReminder(deps: StoreDeps, reminder: ReminderRow, run: RunCont
   const earlier = reminder.messageId
     ? await deps.orgDb.query.messages.findFirst({ where: eq(messages.id, reminder.messageId) })
     : undefined;
-  // Sent again as the same message: failed by the job's last attempt, or pending when a person
-  // handed it back with "Reintentar" (./retry.ts).
+  // Sent again as the same message, after the job's failed attempt or a person's "Reintentar".
   const message = earlier
-    ? await resendOutbound(
-        deps,
-        conversation,
-        earlier,
-        outbound,
-        earlier.status === "pending" ? "pending" : "failed",
-      )
+    ? await resendHanded(deps, conversation, earlier, outbound)
     : await sendOutbound(deps, conversation, outbound, {
         sender: run.sender,
         callbackData: `booking_reminder:${booking.id}`,
