@@ -14,7 +14,6 @@ import type {
   CustomerActionResult,
   CustomerChange,
 } from "~/components/conversations/customer-actions";
-import type { AvailabilityChange, AvailabilityResult } from "~/components/team/availability-switch";
 import type { Conversation, Message } from "../../worker/conversations/contract";
 import { client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
@@ -366,26 +365,6 @@ export async function conversationClientAction({ request }: { request: Request }
   return conversationChangeAction(
     await submittedChange<ConversationChange | CustomerChange>(request),
   );
-}
-
-/**
- * The member's own "Disponible" / "Ausente" (the sidebar's switch, on any screen): made by the
- * inbox route's action, whose round robin it feeds.
- */
-export async function availabilityAction({
-  intent,
-  userId,
-  available,
-}: AvailabilityChange): Promise<AvailabilityResult> {
-  try {
-    await data(
-      client.organizations.members[":userId"].$patch({ param: { userId }, json: { available } }),
-    );
-    return { ok: true, intent, available };
-  } catch (error) {
-    toastFailed("No se pudo cambiar tu disponibilidad", error);
-    return { ok: false, intent, available };
-  }
 }
 
 /**

@@ -28,15 +28,7 @@ import {
 } from "~/lib/inbox";
 import { useUrlState } from "~/lib/use-url-state";
 import type { Route } from "./+types/conversations";
-import type { ConversationChange } from "~/components/conversations/actions";
-import type { CustomerChange } from "~/components/conversations/customer-actions";
-import type { AvailabilityChange } from "~/components/team/availability-switch";
-import {
-  availabilityAction,
-  conversationChangeAction,
-  notAfterMarkingRead,
-  submittedChange,
-} from "./conversation-action";
+import { conversationClientAction, notAfterMarkingRead } from "./conversation-action";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -80,18 +72,8 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
   }
 }
 
-/**
- * A row's options (status, person, stage, agent), as the open conversation makes them, and the
- * member's own availability (the sidebar's switch, from any screen).
- */
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  const change = await submittedChange<ConversationChange | CustomerChange | AvailabilityChange>(
-    request,
-  );
-  return change.intent === "availability.set"
-    ? availabilityAction(change)
-    : conversationChangeAction(change);
-}
+/** A row's options (status, person, stage, agent), as the open conversation makes them. */
+export const clientAction = conversationClientAction;
 
 export const shouldRevalidate = notAfterMarkingRead;
 
