@@ -16,7 +16,11 @@ import type { Route } from "./+types/agent-chats";
 import type { AgentTest } from "~/components/agents/actions";
 import type { ConversationChange } from "~/components/conversations/actions";
 import { agentTestAction } from "./agents-action";
-import { conversationAction, notAfterMarkingRead, submittedChange } from "./conversation-action";
+import {
+  conversationAction,
+  notAfterConversationChange,
+  submittedChange,
+} from "./conversation-action";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
 
@@ -50,7 +54,7 @@ export async function clientAction({ request }: Route.ClientActionArgs) {
   return change.intent === "test" ? agentTestAction(change) : conversationAction(change);
 }
 
-export const shouldRevalidate = notAfterMarkingRead;
+export const shouldRevalidate = notAfterConversationChange;
 
 export function ErrorBoundary() {
   const error = useRouteError();

@@ -9,6 +9,7 @@
 import type {
   ConversationActionResult,
   ConversationChange,
+  ConversationIntent,
 } from "~/components/conversations/actions";
 import type {
   CustomerActionResult,
@@ -367,18 +368,46 @@ export async function conversationClientAction({ request }: { request: Request }
   );
 }
 
+/** Every change of a conversation (a record: a new change must be listed here). */
+const CONVERSATION_INTENTS: Record<ConversationIntent, true> = {
+  "conversation.update": true,
+  "assignee.set": true,
+  "agent.set": true,
+  "labels.set": true,
+  "ai.resume": true,
+  "meta-ai.return": true,
+  "read.mark": true,
+  "note.write": true,
+  "draft.suggest": true,
+  "draft.discard": true,
+  "message.send": true,
+  "template.send": true,
+  "file.send": true,
+  "phone.request": true,
+  "message.retry": true,
+  "transcript.retry": true,
+  "reaction.send": true,
+  "sale.create": true,
+  "suggestion.confirm": true,
+  "suggestion.dismiss": true,
+};
+
 /**
- * Marking read changes nothing a loader shows (the unread count comes with the conversation's
- * event): a route whose action it is skips reloading after it, and reloads after the rest.
+ * The `shouldRevalidate` of the lists of conversations (the inbox, the agent chats): each is
+ * its loader's answer with the live store's copies laid over it (decision 0104), which these
+ * changes record their answers in (or realtime brings), and each reloads by itself when a copy
+ * leaves its page stale. So a change of a conversation does not reload them (marking read
+ * alone comes at every opening and after every message received); anything else does.
  */
-export function notAfterMarkingRead({
+export function notAfterConversationChange({
   json,
   defaultShouldRevalidate,
 }: {
   json?: unknown;
   defaultShouldRevalidate: boolean;
 }) {
-  return (json as { intent?: string } | undefined)?.intent === "read.mark"
+  const intent = (json as { intent?: string } | undefined)?.intent;
+  return intent !== undefined && Object.hasOwn(CONVERSATION_INTENTS, intent)
     ? false
     : defaultShouldRevalidate;
 }

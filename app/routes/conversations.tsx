@@ -28,7 +28,7 @@ import {
 } from "~/lib/inbox";
 import { useUrlState } from "~/lib/use-url-state";
 import type { Route } from "./+types/conversations";
-import { conversationClientAction, notAfterMarkingRead } from "./conversation-action";
+import { conversationClientAction, notAfterConversationChange } from "./conversation-action";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -75,7 +75,7 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
 /** A row's options (status, person, stage, agent), as the open conversation makes them. */
 export const clientAction = conversationClientAction;
 
-export const shouldRevalidate = notAfterMarkingRead;
+export const shouldRevalidate = notAfterConversationChange;
 
 export function ErrorBoundary() {
   return <RouteError title="Conversaciones" failure="No se pudieron cargar las conversaciones" />;
