@@ -1,10 +1,10 @@
 /**
  * The conversation screen's writes (the conversation, its messages, notes, suggestions, sales,
  * bookings and payments), made by its route's `clientAction` (decision 0105). The inbox and the
- * agent chats export the same action, for the changes their rows and panes submit. Each
- * change's answer is recorded in the live store (the lists show it from there) and handed
- * back to the component that asked; a link sent is read by the details' "Pagos", and its later
- * changes come as `payment_update` (decision 0119).
+ * agent chats export the same action, for the changes their rows and panes submit. A
+ * conversation or message a change answers is recorded in the live store (the lists show it
+ * from there); every answer goes back to the component that asked. A link sent is read by the
+ * details' "Pagos", and its later changes come as `payment_update` (decision 0119).
  */
 import type {
   ConversationActionResult,
