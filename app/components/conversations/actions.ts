@@ -13,6 +13,7 @@ import type {
   ConversationUpdateInput,
   Message,
 } from "../../../worker/conversations/contract";
+import { live } from "~/lib/live-store";
 import type { TemplateToSend } from "./template-picker";
 
 /** Every change names its conversation. */
@@ -142,8 +143,8 @@ export function useConversationWrites() {
 
 /**
  * What the team sends in a conversation (text, template, file, reaction), through the route's
- * action, which says how it went. Each message stored goes to `onStored` (the realtime event
- * may bring it too: lists keep messages by id). Each kind has its own fetcher, so a reaction
+ * action, which says how it went. Each message stored goes to `onStored`, or the newer copy an
+ * event brought meanwhile (the realtime event may bring it too: lists keep messages by id). Each kind has its own fetcher, so a reaction
  * never replaces a message on its way; `sending` is the text message on its way (the composer
  * holds it until it is stored).
  */
@@ -162,8 +163,11 @@ export function useReplyActions(conversationId: string, onStored: (message: Mess
     change: ReturnType<typeof useConversationChange>,
     sent: ConversationChange,
   ) => {
+    const asked = live.mark();
     const result = await change.run(sent);
-    if (result.ok && result.message) stored.current(result.message);
+    // A status an event brought between the action's answer and now (delivered, read) wins.
+    if (result.ok && result.message)
+      stored.current(live.messageSince(result.message.id, asked) ?? result.message);
     return result.ok;
   };
 
