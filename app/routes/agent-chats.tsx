@@ -13,6 +13,14 @@ import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useLiveVersion } from "~/lib/use-live";
 import type { Route } from "./+types/agent-chats";
+import type { AgentTest } from "~/components/agents/actions";
+import type { ConversationChange } from "~/components/conversations/actions";
+import { agentTestAction } from "./agents-action";
+import {
+  conversationAction,
+  notAfterConversationChange,
+  submittedChange,
+} from "./conversation-action";
 
 export const meta = () => [{ title: "Chats del agente — Atiende" }];
 
@@ -39,6 +47,14 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   ]);
   return { agent: found, contacts, asked };
 }
+
+/** What the open chat sends and changes (conversation-action.ts), and "Probar agente". */
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const change = await submittedChange<ConversationChange | AgentTest>(request);
+  return change.intent === "test" ? agentTestAction(change) : conversationAction(change);
+}
+
+export const shouldRevalidate = notAfterConversationChange;
 
 export function ErrorBoundary() {
   const error = useRouteError();

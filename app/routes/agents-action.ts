@@ -1,8 +1,16 @@
-/** The agents screen's writes, made by its route's `clientAction` (decision 0105). */
+/**
+ * The agents screen's writes and the sandbox's test ("Probar agente", also on the agent chats),
+ * made by the routes' `clientAction` (decision 0105).
+ */
 import { toastDone, toastFailed } from "~/lib/outcome";
-import { client } from "~/lib/api";
+import { client, data, errorMessage } from "~/lib/api";
 import { serverFieldErrors } from "~/lib/forms";
-import { type AgentChange, type AgentActionResult } from "~/components/agents/actions";
+import {
+  type AgentChange,
+  type AgentActionResult,
+  type AgentTest,
+  type AgentTestResult,
+} from "~/components/agents/actions";
 
 /** The spec's toasts, per change. */
 const TOASTS = {
@@ -35,4 +43,20 @@ export async function agentAction(change: AgentChange): Promise<AgentActionResul
     toastFailed(toasts.failure, error);
     return { ok: false, intent: change.intent, fieldErrors: serverFieldErrors(error) };
   }
+}
+
+/** "Probar agente": the agent answers the transcript; a refusal is said in the sandbox. */
+export async function agentTestAction({ id, messages }: AgentTest): Promise<AgentTestResult> {
+  try {
+    const answer = await data(agent.test.$post({ param: { id }, json: { messages } }));
+    return { ok: true, intent: "test", answer };
+  } catch (error) {
+    return { ok: false, intent: "test", message: errorMessage(error) };
+  }
+}
+
+/** The agents route's action: a change of an agent, or a test of one. */
+export async function agentsClientAction({ request }: { request: Request }) {
+  const change = (await request.json()) as AgentChange | AgentTest;
+  return change.intent === "test" ? agentTestAction(change) : agentAction(change);
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigation, useSearchParams } from "react-router";
 import type { Agent } from "../../worker/agents/contract";
 import { type AgentActionResult, type AgentChange } from "~/components/agents/actions";
-import { agentAction } from "./agents-action";
+import { agentsClientAction } from "./agents-action";
 import { AgentCard } from "~/components/agents/agent-card";
 import { AgentDialog } from "~/components/agents/agent-dialog";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
@@ -44,9 +44,8 @@ export async function clientLoader() {
 /** Dropping `?new=1` from the URL (below) changes nothing the page shows. */
 export const shouldRevalidate = revalidateUnlessOnly("new");
 
-export async function clientAction({ request }: Route.ClientActionArgs) {
-  return agentAction((await request.json()) as AgentChange);
-}
+/** An agent created, changed or deleted, or tried in the sandbox (agents-action.ts). */
+export const clientAction = agentsClientAction;
 
 export function ErrorBoundary() {
   return <RouteError title="Gestión de Agentes" failure="Error al cargar los agentes" />;

@@ -14,7 +14,7 @@ import type {
   Message,
 } from "../../worker/conversations/contract";
 import type { Suggestion } from "../../worker/sales/contract";
-import { changeStatus, replyActions } from "~/components/conversations/actions";
+import { useConversationWrites, useReplyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";
 import { CustomerPayments } from "~/components/conversations/customer-payments";
@@ -35,7 +35,6 @@ import { useToastsBelow } from "~/components/conversations/use-toasts-below";
 import { useWindowClock } from "~/components/conversations/window-banner";
 import { announce, useShortcuts } from "~/components/inbox/shortcuts";
 import { readConversions } from "~/components/sales/read-conversions";
-import { assignPerson } from "~/components/team/team-actions";
 import { Sheet } from "~/components/ui/sheet";
 import { Spinner } from "~/components/ui/spinner";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
@@ -91,7 +90,7 @@ export async function clientLoader({ params }: Route.ClientLoaderArgs) {
   }
 }
 
-/** Sending the booking form or a payment link (conversation-action.ts). */
+/** Every change the screen makes: its messages, details, suggestions, sales (conversation-action.ts). */
 export const clientAction = conversationClientAction;
 
 /**
@@ -191,7 +190,8 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     }
   });
 
-  const actions = replyActions(conversationId, upsert);
+  const actions = useReplyActions(conversationId, upsert);
+  const writes = useConversationWrites();
   const requestPhone = () => void actions.requestPhone();
 
   const details = useDetails(conversationId, loaded.conversions);
@@ -226,13 +226,13 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
     a: async () => {
       if (!me) return;
       if (conversation.assignee_id === me) return announce("Ya llevas esta conversación");
-      const updated = await assignPerson(conversationId, me);
+      const updated = await writes.assignPerson(conversationId, me);
       show(updated);
       announce(updated ? "Conversación asignada a ti" : "No se pudo asignar la conversación");
     },
     e: async () => {
       if (conversation.status === "closed") return announce("La conversación ya está cerrada");
-      const updated = await changeStatus(conversationId, "closed");
+      const updated = await writes.changeStatus(conversationId, "closed");
       show(updated);
       announce(updated ? "Conversación cerrada" : "No se pudo cerrar la conversación");
     },

@@ -28,6 +28,7 @@ import {
 } from "~/lib/inbox";
 import { useUrlState } from "~/lib/use-url-state";
 import type { Route } from "./+types/conversations";
+import { conversationClientAction, notAfterConversationChange } from "./conversation-action";
 
 export const meta = () => [{ title: "Conversaciones — Atiende" }];
 
@@ -70,6 +71,11 @@ export async function clientLoader({ request }: Route.ClientLoaderArgs) {
     throw error;
   }
 }
+
+/** A row's options (status, person, stage, agent), as the open conversation makes them. */
+export const clientAction = conversationClientAction;
+
+export const shouldRevalidate = notAfterConversationChange;
 
 export function ErrorBoundary() {
   return <RouteError title="Conversaciones" failure="No se pudieron cargar las conversaciones" />;

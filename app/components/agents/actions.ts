@@ -1,6 +1,9 @@
-/** What the agents screen changes, as its route action does it (app/routes/agents.tsx). */
+/**
+ * What the agents screen changes, and what the sandbox asks, as the route action does it
+ * (app/routes/agents-action.ts; the agent chats try an agent too).
+ */
 import { type FieldErrors } from "~/lib/forms";
-import type { Agent } from "../../../worker/agents/contract";
+import type { Agent, AgentTestInput, AgentTestReply } from "../../../worker/agents/contract";
 
 /** An agent as its dialog edits it, and as the create and update calls send it. */
 export type AgentFormValues = Pick<
@@ -26,3 +29,11 @@ export type AgentChange =
 export type AgentActionResult =
   | { ok: true; intent: AgentChange["intent"] }
   | { ok: false; intent: AgentChange["intent"]; fieldErrors: FieldErrors };
+
+/** "Probar agente": the transcript so far, for the agent to answer (nothing goes to WhatsApp). */
+export type AgentTest = { intent: "test"; id: string; messages: AgentTestInput["messages"] };
+
+/** The agent's answer, or the refusal's message (the sandbox shows it under the transcript). */
+export type AgentTestResult =
+  | { ok: true; intent: "test"; answer: AgentTestReply }
+  | { ok: false; intent: "test"; message: string };

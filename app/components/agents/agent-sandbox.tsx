@@ -1,10 +1,11 @@
 import { Dialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
 import { useEffect, useId, useRef, useState } from "react";
+import { useFetcher } from "react-router";
 import type { Agent } from "../../../worker/agents/contract";
 import { MAX_MESSAGE_LENGTH, type AiSource } from "../../../worker/conversations/contract";
 import { AiSources } from "~/components/conversations/ai-sources";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import type { AgentTest, AgentTestResult } from "./actions";
 
 /** What the sandbox shows: the two voices, and the handoff notices (never sent to the model). */
 type Entry =
@@ -28,9 +29,18 @@ interface AgentSandboxProps {
   onClose: () => void;
 }
 
+/** A message on its way: the transcript asked about, and what to put back if it is refused. */
+interface Asking {
+  generation: number;
+  asked: Entry[];
+  before: Entry[];
+  content: string;
+}
+
 /**
  * 'Probar agente': the team writes as a customer would; every message sends the whole
- * transcript to `POST /agents/{id}/test` and the answer appears as the agent's bubble.
+ * transcript to the route's action (`POST /agents/{id}/test`, agents-action.ts) and the answer
+ * appears as the agent's bubble.
  */
 export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
   const [entries, setEntries] = useState<Entry[]>([]);
@@ -40,6 +50,8 @@ export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
   // Answers to a transcript that was since cleared (Reiniciar, another agent) are dropped.
   const generation = useRef(0);
   const log = useRef<HTMLOListElement>(null);
+  const tester = useFetcher<AgentTestResult>();
+  const asking = useRef<Asking | null>(null);
 
   function reset() {
     generation.current += 1;
@@ -59,39 +71,42 @@ export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
     if (list) list.scrollTop = list.scrollHeight;
   }, [entries, thinking]);
 
-  async function send() {
+  // The agent answered (or the test was refused): shown, unless the transcript was cleared since.
+  useEffect(() => {
+    const result = tester.data;
+    const ask = asking.current;
+    if (!result || !ask) return;
+    asking.current = null;
+    if (generation.current !== ask.generation) return;
+    setThinking(false);
+    if (!result.ok) {
+      // Nothing was answered: the message goes back to the box to try again.
+      setEntries(ask.before);
+      setDraft((typed) => typed || ask.content);
+      setError(result.message);
+      return;
+    }
+    const { answer } = result;
+    const answered: Entry[] = [...ask.asked];
+    if (answer.reply) {
+      answered.push({ kind: "assistant", content: answer.reply, sources: answer.sources });
+    }
+    if (answer.handoff) answered.push({ kind: "handoff", reason: answer.handoff.reason });
+    setEntries(answered);
+  }, [tester.data]);
+
+  function send() {
     const content = draft.trim();
     if (!agent || !content || thinking) return;
     const before = entries;
     const asked: Entry[] = [...before, { kind: "user", content }];
-    const current = generation.current;
+    asking.current = { generation: generation.current, asked, before, content };
     setEntries(asked);
     setDraft("");
     setError(null);
     setThinking(true);
-    try {
-      const answer = await data(
-        client.agents[":id"].test.$post({
-          param: { id: agent.id },
-          json: { messages: transcriptOf(asked) },
-        }),
-      );
-      if (generation.current !== current) return;
-      const answered: Entry[] = [...asked];
-      if (answer.reply) {
-        answered.push({ kind: "assistant", content: answer.reply, sources: answer.sources });
-      }
-      if (answer.handoff) answered.push({ kind: "handoff", reason: answer.handoff.reason });
-      setEntries(answered);
-    } catch (failure) {
-      if (generation.current !== current) return;
-      // Nothing was answered: the message goes back to the box to try again.
-      setEntries(before);
-      setDraft((typed) => typed || content);
-      setError(errorMessage(failure));
-    } finally {
-      if (generation.current === current) setThinking(false);
-    }
+    const test: AgentTest = { intent: "test", id: agent.id, messages: transcriptOf(asked) };
+    void tester.submit(test, { method: "post", encType: "application/json" });
   }
 
   return (
@@ -152,12 +167,7 @@ export function AgentSandbox({ agent, onClose }: AgentSandboxProps) {
               {error}
             </p>
           )}
-          <SandboxComposer
-            value={draft}
-            busy={thinking}
-            onChange={setDraft}
-            onSend={() => void send()}
-          />
+          <SandboxComposer value={draft} busy={thinking} onChange={setDraft} onSend={send} />
         </DialogPanel>
       </div>
     </Dialog>

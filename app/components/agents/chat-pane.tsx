@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { Conversation } from "../../../worker/conversations/contract";
-import { replyActions } from "~/components/conversations/actions";
+import { useReplyActions } from "~/components/conversations/actions";
 import { wroteInHistory } from "~/components/conversations/coexistence";
 import { ReplyArea } from "~/components/conversations/reply-area";
 import { contactHandle, contactLabel } from "~/components/conversations/selectors";
@@ -24,7 +24,7 @@ export function ChatPane({ conversation, onRead, ref }: ChatPaneProps) {
   const thread = useMessageThread(id, { onRead });
 
   const [aiDraft, setAiDraft] = useAiDraft(id, conversation.ai_draft);
-  const actions = replyActions(id, thread.upsert);
+  const actions = useReplyActions(id, thread.upsert);
 
   return (
     <section

@@ -1,179 +1,204 @@
-import { toastDone, toastFailed } from "~/lib/outcome";
-import {
-  type ConversationStatus,
-  type ConversationUpdateInput,
-  type Message,
+/**
+ * What a person changes in a conversation, as the route's action does it
+ * (`routes/conversation-action.ts`, decision 0105): the changes' types and the fetcher hooks
+ * the screens submit them with. The conversation, the inbox and the agent chats share the one
+ * action (each route exports it), so a component submits to the route it is drawn in.
+ */
+import { useCallback, useEffect, useRef } from "react";
+import { useFetcher, type SubmitTarget } from "react-router";
+import type {
+  AiDraft,
+  Conversation,
+  ConversationStatus,
+  ConversationUpdateInput,
+  Message,
 } from "../../../worker/conversations/contract";
-import type { TemplateToSend } from "./template-picker";
-import { client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
+import type { TemplateToSend } from "./template-picker";
 
-const conversation = client.conversations[":id"];
+/** Every change names its conversation. */
+type On<T> = T & { conversationId: string };
 
-/**
- * Status, stage, priority and contact name changes, with the spec's toasts; resolve to the
- * updated conversation (null when the change failed).
- */
-export async function updateConversation(id: string, changes: ConversationUpdateInput) {
-  try {
-    const updated = await data(conversation.$patch({ param: { id }, json: changes }));
-    toastDone("Conversación actualizada");
-    return updated;
-  } catch (error) {
-    toastFailed("Error actualizando conversación", error);
-    return null;
-  }
-}
+export type ConversationChange = On<
+  /** Status, stage, priority, contact name. */
+  | { intent: "conversation.update"; changes: ConversationUpdateInput }
+  /** Who of the team holds it (null: nobody). */
+  | { intent: "assignee.set"; assigneeId: string | null }
+  | { intent: "agent.set"; agentId: string | null }
+  | { intent: "labels.set"; labelIds: string[] }
+  /** "Reanudar IA": the AI answers again in a conversation someone answered from the phone. */
+  | { intent: "ai.resume" }
+  /** "Devolver a la IA de Meta": Meta's own AI answers this customer again. */
+  | { intent: "meta-ai.return" }
+  /** Marking read is silent: a failure says nothing (the spec's rule). */
+  | { intent: "read.mark" }
+  /** "Nota interna": a note for the team, never sent to WhatsApp. */
+  | { intent: "note.write"; content: string }
+  /** "Sugerir respuesta" and "Descartar" on the AI's suggestion. */
+  | { intent: "draft.suggest" }
+  | { intent: "draft.discard" }
+  /** `fromDraft`: the text is the AI's suggestion, maybe edited ("Sugerido por IA"). */
+  | { intent: "message.send"; content: string; fromDraft: boolean }
+  | { intent: "template.send"; template: TemplateToSend }
+  /** A file, with the text as its caption (sent as a form: the only change that is not JSON). */
+  | { intent: "file.send"; file: File; caption: string }
+  /** "Pedir teléfono": WhatsApp's button for a customer known only by their username. */
+  | { intent: "phone.request" }
+  /** "Reintentar" on a failed message: the server sends the same message again. */
+  | { intent: "message.retry"; messageId: string }
+  /** "Reintentar transcripción": the voice note shows "Transcribiendo…" until the words come. */
+  | { intent: "transcript.retry"; messageId: string }
+  | { intent: "reaction.send"; messageId: string; emoji: string }
+  /** "Registrar venta"; `key`: the Idempotency-Key, drawn once per dialog opened. */
+  | { intent: "sale.create"; value: number; currency: string; key: string }
+  /** A purchase Meta detected, confirmed (the answer brings the conversation again) or dismissed. */
+  | { intent: "suggestion.confirm"; suggestionId: string }
+  | { intent: "suggestion.dismiss"; suggestionId: string }
+>;
 
-export const changeStatus = (id: string, status: ConversationStatus) =>
-  updateConversation(id, { status });
+export type ConversationIntent = ConversationChange["intent"];
 
-export async function changeAgent(id: string, agentId: string | null) {
-  try {
-    const updated = agentId
-      ? await data(conversation.assign.$patch({ param: { id }, json: { agent_id: agentId } }))
-      : await data(conversation.unassign.$patch({ param: { id } }));
-    toastDone(agentId ? "Agente asignado" : "Agente desasignado");
-    return updated;
-  } catch (error) {
-    toastFailed(agentId ? "Error asignando agente" : "Error desasignando agente", error);
-    return null;
-  }
-}
-
-/**
- * What the team sends in a conversation (text, template, file, reaction), with the spec's
- * toasts. Each stored message goes to `onStored` (the realtime event may bring it too: lists
- * keep messages by id), or the newer copy an event brought while the call travelled.
- */
-export function replyActions(conversationId: string, onStored: (message: Message) => void) {
-  async function stored(call: () => Promise<Message>) {
-    const asked = live.mark();
-    const answer = await call();
-    const message = live.messageSince(answer.id, asked) ?? answer;
-    onStored(message);
-    return message;
-  }
-
-  async function deliver(
-    post: () => Promise<Message>,
-    texts: { success: string; failure: string },
-  ) {
-    try {
-      const message = await stored(post);
-      if (message.status === "failed") toastFailed(texts.failure, message.error ?? undefined);
-      else toastDone(texts.success);
-      return true;
-    } catch (error) {
-      toastFailed(texts.failure, error);
-      return false;
+/** What a change answers: the conversation, the message or the suggestion it left. */
+export type ConversationActionResult =
+  | {
+      ok: true;
+      intent: ConversationIntent;
+      conversation?: Conversation;
+      message?: Message;
+      draft?: AiDraft | null;
     }
-  }
+  | { ok: false; intent: ConversationIntent };
 
-  return {
-    /** `fromDraft`: the text is the AI's suggestion, maybe edited ("Sugerido por IA"). */
-    send: (content: string, fromDraft = false) =>
-      deliver(
-        () =>
-          data(
-            client.conversations.messages.$post({
-              json: {
-                conversation_id: conversationId,
-                content,
-                ...(fromDraft && { from_draft: true }),
-              },
-            }),
-          ),
-        { success: "Mensaje enviado", failure: "Error al enviar el mensaje" },
-      ),
-    sendTemplate: (template: TemplateToSend) =>
-      deliver(
-        () =>
-          data(
-            client.conversations.messages.$post({
-              json: { conversation_id: conversationId, template },
-            }),
-          ),
-        { success: "Plantilla enviada", failure: "Error al enviar la plantilla" },
-      ),
-    sendFile: (file: File, caption: string) => {
-      const form = { file, ...(caption && { caption }) };
-      const upload = () => data(conversation.media.$post({ param: { id: conversationId }, form }));
-      return deliver(upload, {
-        success: "Archivo enviado",
-        failure: "Error al enviar el archivo",
-      });
-    },
-    /** "Pedir teléfono": WhatsApp's button for a customer known only by their username. */
-    requestPhone: () =>
-      deliver(() => data(conversation["request-phone"].$post({ param: { id: conversationId } })), {
-        success: "Teléfono solicitado al cliente",
-        failure: "No se pudo pedir el teléfono",
+/** The file goes as a form (a `File` does not travel in JSON); every other change as JSON. */
+function submission(change: ConversationChange) {
+  if (change.intent !== "file.send") {
+    // A plain object (its types are interfaces, which TypeScript does not read as JSON).
+    const body = change as unknown as SubmitTarget;
+    return { body, options: { method: "post", encType: "application/json" } } as const;
+  }
+  const form = new FormData();
+  form.set("intent", change.intent);
+  form.set("conversationId", change.conversationId);
+  form.set("caption", change.caption);
+  form.set("file", change.file);
+  return { body: form, options: { method: "post", encType: "multipart/form-data" } } as const;
+}
+
+/**
+ * A component's way to the route's action: `run` submits a change (a fetcher) and resolves
+ * with its result once the action answered; `busy` while the action runs, `pending` the
+ * change on its way (what a screen draws meanwhile). One fetcher: a second change submitted before the first
+ * answered replaces it, and both callers hear the later answer.
+ */
+export function useConversationChange() {
+  const fetcher = useFetcher<ConversationActionResult>();
+  const waiting = useRef<((result: ConversationActionResult) => void)[]>([]);
+  useEffect(() => {
+    if (!fetcher.data) return;
+    const result = fetcher.data;
+    for (const resolve of waiting.current.splice(0)) resolve(result);
+  }, [fetcher.data]);
+  const { submit } = fetcher;
+  const run = useCallback(
+    (change: ConversationChange) =>
+      new Promise<ConversationActionResult>((resolve) => {
+        waiting.current.push(resolve);
+        const { body, options } = submission(change);
+        void submit(body, options);
       }),
-    /** "Reintentar" on a failed message: the server sends the same message again. */
-    retry: (message: Message) =>
-      deliver(
-        () =>
-          data(
-            conversation.messages[":messageId"].retry.$post({
-              param: { id: conversationId, messageId: message.id },
-            }),
-          ),
-        { success: "Mensaje enviado", failure: "No se pudo reenviar el mensaje" },
-      ),
-    /** "Reintentar transcripción": the voice note shows "Transcribiendo…" until the words come. */
-    retryTranscript: async (message: Message) => {
-      try {
-        await stored(() =>
-          data(
-            conversation.messages[":messageId"].transcript.$post({
-              param: { id: conversationId, messageId: message.id },
-            }),
-          ),
-        );
-      } catch (error) {
-        toastFailed("No se pudo reintentar la transcripción", error);
-      }
-    },
-    react: async (message: Message, emoji: string) => {
-      try {
-        await stored(() =>
-          data(
-            conversation.messages[":messageId"].reaction.$post({
-              param: { id: conversationId, messageId: message.id },
-              json: { emoji },
-            }),
-          ),
-        );
-      } catch (error) {
-        toastFailed("Error al enviar la reacción", error);
-      }
-    },
+    [submit],
+  );
+  // A file goes as a form: only the JSON changes are drawn while on their way.
+  // While the action runs; the screen's reload after it does not hold the component back.
+  const busy = fetcher.state === "submitting";
+  const pending = busy ? ((fetcher.json as ConversationChange | undefined) ?? null) : null;
+  return { run, busy, pending };
+}
+
+const conversationOf = (result: ConversationActionResult) =>
+  result.ok ? (result.conversation ?? null) : null;
+
+/**
+ * The conversation's own changes (header, details, inbox row, shortcuts), each resolving to
+ * the updated conversation, or null when it failed (the action said why).
+ */
+export function useConversationWrites() {
+  const { run } = useConversationChange();
+  const to = (change: ConversationChange) => run(change).then(conversationOf);
+  return {
+    update: (conversationId: string, changes: ConversationUpdateInput) =>
+      to({ intent: "conversation.update", conversationId, changes }),
+    changeStatus: (conversationId: string, status: ConversationStatus) =>
+      to({ intent: "conversation.update", conversationId, changes: { status } }),
+    assignPerson: (conversationId: string, assigneeId: string | null) =>
+      to({ intent: "assignee.set", conversationId, assigneeId }),
+    changeAgent: (conversationId: string, agentId: string | null) =>
+      to({ intent: "agent.set", conversationId, agentId }),
+    setLabels: (conversationId: string, labelIds: string[]) =>
+      to({ intent: "labels.set", conversationId, labelIds }),
+    resumeAi: (conversationId: string) => to({ intent: "ai.resume", conversationId }),
+    returnToMetaAi: (conversationId: string) => to({ intent: "meta-ai.return", conversationId }),
   };
 }
 
-export type ReplyActions = ReturnType<typeof replyActions>;
+/**
+ * What the team sends in a conversation (text, template, file, reaction), through the route's
+ * action, which says how it went. Each message stored goes to `onStored`, or the newer copy an
+ * event brought meanwhile (the realtime event may bring it too: lists keep messages by id). Each kind has its own fetcher, so a reaction
+ * never replaces a message on its way; `sending` is the text message on its way (the composer
+ * holds it until it is stored).
+ */
+export function useReplyActions(conversationId: string, onStored: (message: Message) => void) {
+  const text = useConversationChange();
+  const template = useConversationChange();
+  const file = useConversationChange();
+  const phone = useConversationChange();
+  const retry = useConversationChange();
+  const transcript = useConversationChange();
+  const reaction = useConversationChange();
+  const stored = useRef(onStored);
+  stored.current = onStored;
 
-/** "Reanudar IA": the AI answers again in a conversation someone answered from the phone. */
-export async function resumeAi(id: string) {
-  try {
-    const updated = await data(conversation["resume-ai"].$post({ param: { id } }));
-    toastDone("La IA vuelve a responder");
-    return updated;
-  } catch (error) {
-    toastFailed("No se pudo reanudar la IA", error);
-    return null;
-  }
+  const deliver = async (
+    change: ReturnType<typeof useConversationChange>,
+    sent: ConversationChange,
+  ) => {
+    const asked = live.mark();
+    const result = await change.run(sent);
+    // A status an event brought between the action's answer and now (delivered, read) wins.
+    if (result.ok && result.message)
+      stored.current(live.messageSince(result.message.id, asked) ?? result.message);
+    return result.ok;
+  };
+
+  return {
+    send: (content: string, fromDraft = false) =>
+      deliver(text, { intent: "message.send", conversationId, content, fromDraft }),
+    sendTemplate: (chosen: TemplateToSend) =>
+      deliver(template, { intent: "template.send", conversationId, template: chosen }),
+    sendFile: (chosen: File, caption: string) =>
+      deliver(file, { intent: "file.send", conversationId, file: chosen, caption }),
+    requestPhone: () => deliver(phone, { intent: "phone.request", conversationId }),
+    retry: (message: Message) =>
+      deliver(retry, { intent: "message.retry", conversationId, messageId: message.id }),
+    retryTranscript: async (message: Message) => {
+      await deliver(transcript, {
+        intent: "transcript.retry",
+        conversationId,
+        messageId: message.id,
+      });
+    },
+    react: async (message: Message, emoji: string) => {
+      await deliver(reaction, {
+        intent: "reaction.send",
+        conversationId,
+        messageId: message.id,
+        emoji,
+      });
+    },
+    /** The text on its way, from the fetcher's pending submission. */
+    sending: text.pending?.intent === "message.send" ? text.pending.content : null,
+  };
 }
 
-/** "Devolver a la IA de Meta": Meta's own AI answers this customer again (thread control). */
-export async function returnToMetaAi(id: string) {
-  try {
-    const updated = await data(conversation["return-to-meta-ai"].$post({ param: { id } }));
-    toastDone("Conversación devuelta a la IA de Meta");
-    return updated;
-  } catch (error) {
-    toastFailed("No se pudo devolver a la IA de Meta", error);
-    return null;
-  }
-}
+export type ReplyActions = ReturnType<typeof useReplyActions>;

@@ -25,6 +25,8 @@ interface ComposerProps {
   text: string;
   onTextChange: (text: string) => void;
   onSend: (text: string) => Promise<boolean>;
+  /** A text message is on its way (the route action's pending submission): the box holds it. */
+  sending: boolean;
   /** Saved answers offered when the text starts with "/". */
   quickReplies?: QuickReply[];
   /** When given: a paperclip uploads and sends a file, with the text as its caption. */
@@ -60,11 +62,11 @@ export function Composer({
   text,
   onTextChange: setText,
   onSend,
+  sending,
   quickReplies = [],
   onAttach,
   onSendTemplate,
 }: ComposerProps) {
-  const [sending, setSending] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
   const [templatesOpen, setTemplatesOpen] = useState(false);
   const disabled = uploading !== null;
@@ -79,9 +81,7 @@ export function Composer({
   async function send() {
     const content = text.trim();
     if (!content || sending) return;
-    setSending(true);
     if (await onSend(content)) setText("");
-    setSending(false);
   }
 
   async function attach(file: File, type: OutboundMediaType) {

@@ -6,9 +6,8 @@ import type { Conversation, ConversationDetail } from "../../../worker/conversat
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
 import { CustomerBookings } from "~/components/agenda/customer-bookings";
 import { AssigneeSelect, LabelChips } from "~/components/team/team";
-import { assignPerson, setLabels } from "~/components/team/team-actions";
 import { LabelledLine } from "~/components/ui/labelled-line";
-import { changeAgent, changeStatus, updateConversation } from "./actions";
+import { useConversationWrites } from "./actions";
 import { RequestPhoneButton } from "./conversation-header";
 import { AgentSelect, ChoiceSelect, PrioritySelect, StatusSelect } from "./selectors";
 import { billingText } from "./window-banner";
@@ -78,6 +77,13 @@ export function ConversationDetails({
   sales,
 }: DetailsProps) {
   const { id, contact } = conversation;
+  const {
+    changeAgent,
+    changeStatus,
+    update: updateConversation,
+    assignPerson,
+    setLabels,
+  } = useConversationWrites();
   return (
     <div className="divide-y divide-slate-200 [&>aside]:max-h-none [&>aside]:w-auto [&>aside]:border-0">
       <Part title="Cliente">

@@ -1,9 +1,8 @@
 import { Link } from "react-router";
 import type { Conversation, MarketingOptOutSource } from "../../../worker/conversations/contract";
 import { AssigneeSelect } from "~/components/team/team";
-import { assignPerson } from "~/components/team/team-actions";
 import { Button } from "~/components/ui/button";
-import { changeStatus, updateConversation } from "./actions";
+import { useConversationWrites } from "./actions";
 import { ContactNameEditor } from "./contact-name";
 import { contactHandle, contactLabel, StatusBadge, StatusSelect } from "./selectors";
 import { Icon } from "~/components/ui/icon";
@@ -58,6 +57,7 @@ export function ConversationHeader({
   details: { shown: boolean; toggle: () => void };
 }) {
   const { id } = conversation;
+  const { changeStatus, update: updateConversation, assignPerson } = useConversationWrites();
   const handle = contactHandle(conversation);
   return (
     <header className="flex items-center gap-2 border-b border-slate-200 bg-white px-2 py-2 sm:gap-3 sm:px-4">

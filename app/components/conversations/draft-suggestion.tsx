@@ -1,8 +1,7 @@
 import { useState } from "react";
-import { toastFailed } from "~/lib/outcome";
 import type { AiDraft } from "../../../worker/conversations/contract";
 import { Button } from "~/components/ui/button";
-import { client, data } from "~/lib/api";
+import { useConversationChange } from "./actions";
 
 /**
  * The AI's suggestion and the composer's text, kept together by the reply area (which owns the
@@ -40,41 +39,31 @@ export function useDraftInComposer(
 }
 
 /**
- * The calls behind "Sugerir respuesta" (asks the conversation's agent for a suggestion now)
- * and "Descartar", with what is on its way.
+ * "Sugerir respuesta" (asks the conversation's agent for a suggestion now) and "Descartar",
+ * through the route's action, with what is on its way (its pending submission).
  */
 export function useSuggestionRequests(
   conversationId: string | undefined,
   onChange: (draft: AiDraft | null) => void,
 ) {
-  const [busy, setBusy] = useState<"suggest" | "discard" | null>(null);
-  const param = { id: conversationId ?? "" };
+  const { run, pending } = useConversationChange();
+  const busy =
+    pending?.intent === "draft.suggest"
+      ? "suggest"
+      : pending?.intent === "draft.discard"
+        ? "discard"
+        : null;
 
-  async function suggest() {
-    setBusy("suggest");
-    try {
-      const { draft } = await data(client.conversations[":id"].draft.$post({ param }));
-      onChange(draft);
-    } catch (error) {
-      toastFailed("No se pudo preparar una sugerencia", error);
-    } finally {
-      setBusy(null);
-    }
+  async function request(intent: "draft.suggest" | "draft.discard") {
+    const result = await run({ intent, conversationId: conversationId ?? "" });
+    if (result.ok) onChange(result.draft ?? null);
   }
 
-  async function discard() {
-    setBusy("discard");
-    try {
-      await data(client.conversations[":id"].draft.$delete({ param }));
-      onChange(null);
-    } catch (error) {
-      toastFailed("No se pudo descartar la sugerencia", error);
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  return { busy, suggest, discard };
+  return {
+    busy,
+    suggest: () => request("draft.suggest"),
+    discard: () => request("draft.discard"),
+  };
 }
 
 export type SuggestionRequests = ReturnType<typeof useSuggestionRequests>;

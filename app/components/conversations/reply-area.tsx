@@ -105,6 +105,7 @@ export function ReplyArea({ actions, window, quickReplies, suggestion, notes }: 
               text={draft}
               onTextChange={setDraft}
               onSend={(text) => actions.send(text, ai.fromDraft)}
+              sending={actions.sending !== null}
               onSendTemplate={actions.sendTemplate}
               onAttach={actions.sendFile}
               quickReplies={quickReplies}

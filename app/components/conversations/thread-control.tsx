@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { Conversation } from "../../../worker/conversations/contract";
 import { Button } from "~/components/ui/button";
-import { resumeAi, returnToMetaAi } from "./actions";
+import { useConversationWrites } from "./actions";
 import { pausedText, type ThreadControl } from "./coexistence";
 
 /** The composer's text box (`Composer`), focused by "Tomar la conversación". */
@@ -26,6 +26,7 @@ export function ThreadControlBanner({
 }) {
   const [busy, setBusy] = useState(false);
   const [taking, setTaking] = useState(false);
+  const { resumeAi, returnToMetaAi } = useConversationWrites();
   if (!control) return null;
 
   const run = async (call: (id: string) => Promise<Conversation | null>) => {

@@ -1,6 +1,6 @@
 /**
- * A thread's reads and merges, for `useMessageThread`: the newest page, marking read, and how
- * a page read from the server is laid over what is on screen.
+ * A thread's reads and merges, for `useMessageThread`: the newest page, and how a page read
+ * from the server is laid over what is on screen. Marking read is the route's action.
  */
 import { MESSAGE_PAGE_SIZE, type Message } from "../../../worker/conversations/contract";
 import { client, data } from "~/lib/api";
@@ -9,13 +9,6 @@ const conversation = client.conversations[":id"];
 
 /** The spec's delay before marking read after a realtime message. */
 export const MARK_READ_DELAY_MS = 500;
-
-/** Marks the conversation read; a failure is silent (the spec's rule). Resolves whether it worked. */
-export const markRead = (id: string) =>
-  conversation.read.$patch({ param: { id } }).then(
-    () => true,
-    () => false,
-  );
 
 /** The newest page of a conversation's messages, as the screens first load it. */
 export const fetchNewestPage = (conversationId: string) =>

@@ -10,11 +10,11 @@ import {
 import {
   MARK_READ_DELAY_MS,
   fetchNewestPage,
-  markRead,
   mergeMessages,
   missedMoreThanAPage,
   upsertMessage,
 } from "./thread";
+import { useConversationChange } from "./actions";
 import { ApiError, client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
@@ -85,8 +85,14 @@ export function useMessageThread(conversationId: string, { loaded, onRead }: Thr
   const messages = thread.conversationId === conversationId ? thread.messages : null;
   const hasMore = thread.conversationId === conversationId && thread.hasMore;
 
+  // Marked read by the route's action (silent when it fails: the spec's rule).
+  const { run } = useConversationChange();
+  const runRef = useRef(run);
+  runRef.current = run;
   const read = useCallback((id: string) => {
-    void markRead(id).then((ok) => ok && onReadRef.current?.(id));
+    void runRef
+      .current({ intent: "read.mark", conversationId: id })
+      .then((result) => result.ok && onReadRef.current?.(id));
   }, []);
 
   /** Lays a newest page over what is shown, if it is still this conversation's. */

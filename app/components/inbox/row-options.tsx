@@ -1,10 +1,9 @@
 import type { Agent } from "../../../worker/agents/contract";
 import type { Conversation } from "../../../worker/conversations/contract";
 import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
-import { changeAgent, changeStatus, updateConversation } from "~/components/conversations/actions";
+import { useConversationWrites } from "~/components/conversations/actions";
 import { AgentSelect, ChoiceSelect, StatusSelect } from "~/components/conversations/selectors";
 import { AssigneeSelect } from "~/components/team/team";
-import { assignPerson } from "~/components/team/team-actions";
 import { LabelledLine } from "~/components/ui/labelled-line";
 
 /** "⋮" at the end of an inbox row: shows or hides the row's options under it. */
@@ -64,6 +63,12 @@ export function RowOptions({
   onClose: () => void;
 }) {
   const { id } = conversation;
+  const {
+    changeAgent,
+    changeStatus,
+    update: updateConversation,
+    assignPerson,
+  } = useConversationWrites();
   const done = (updated: Conversation | null) => {
     onChange(updated);
     onClose();

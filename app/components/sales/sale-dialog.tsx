@@ -1,10 +1,8 @@
 import { useState } from "react";
-import { toastDone, toastRefusal } from "~/lib/outcome";
-import type { Conversion } from "../../../worker/tracking/contract";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField } from "~/components/ui/field";
-import { client, data } from "~/lib/api";
+import { useConversationChange } from "~/components/conversations/actions";
 import { SALE_CURRENCIES, parseAmount } from "./money";
 
 /**
@@ -21,12 +19,14 @@ export function SaleDialog({
   conversationId: string;
   defaultCurrency: string;
   onClose: () => void;
-  onSaved: (sale: Conversion) => void;
+  onSaved: () => void;
 }) {
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const [amount, setAmount] = useState("");
   const [currency, setCurrency] = useState(defaultCurrency);
   const [error, setError] = useState<string | undefined>();
+  const sale = useConversationChange();
+  // From the click until the dialog closes (or the refusal is said): the route's action runs.
   const [saving, setSaving] = useState(false);
   const currencies = SALE_CURRENCIES.includes(defaultCurrency as (typeof SALE_CURRENCIES)[number])
     ? SALE_CURRENCIES
@@ -38,20 +38,15 @@ export function SaleDialog({
     if (value === null) return setError("Introduce un importe mayor que 0");
     setError(undefined);
     setSaving(true);
-    try {
-      const { sale } = await data(
-        client.conversations[":id"].sales.$post({
-          param: { id: conversationId },
-          json: { value, currency },
-          header: { "idempotency-key": idempotencyKey },
-        }),
-      );
-      toastDone("Venta registrada");
-      onSaved(sale);
-    } catch (failure) {
-      toastRefusal(failure);
-      setSaving(false);
-    }
+    const result = await sale.run({
+      intent: "sale.create",
+      conversationId,
+      value,
+      currency,
+      key: idempotencyKey,
+    });
+    if (result.ok) onSaved();
+    else setSaving(false);
   }
 
   return (

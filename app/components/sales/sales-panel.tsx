@@ -1,10 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { toastDone, toastRefusal } from "~/lib/outcome";
 import type { ConversationDetail, ConversationEvent } from "../../../worker/conversations/contract";
 import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contract";
 import type { Conversion } from "../../../worker/tracking/contract";
 import { Button } from "~/components/ui/button";
-import { client, data } from "~/lib/api";
+import { useConversationChange } from "~/components/conversations/actions";
 import { readConversions } from "./read-conversions";
 import { useAuth } from "~/lib/auth";
 import { useLiveEvent } from "~/lib/use-live";
@@ -61,6 +60,7 @@ export function SalesPanel({
   const { organization } = useAuth();
   const { conversions, refresh } = useConversions(conversation.id, loaded);
   const [selling, setSelling] = useState(false);
+  const { run } = useConversationChange();
 
   // Any change to the conversation (a stage set by anyone, the AI's mark_lead, a sale, what
   // Meta detected) may bring a lead or a sale: look again.
@@ -75,32 +75,25 @@ export function SalesPanel({
     }));
 
   async function confirm(suggestion: Suggestion) {
-    try {
-      const param = { id: conversation.id, suggestionId: suggestion.id };
-      await data(client.conversations[":id"].suggestions[":suggestionId"].confirm.$post({ param }));
-      toastDone("Conversión confirmada");
-      withoutSuggestion(suggestion.id);
-      const updated = await data(
-        client.conversations[":id"].$get({ param: { id: conversation.id } }),
-      );
-      onChange((current) => ({ ...current, ...updated }));
-      refresh();
-    } catch (error) {
-      toastRefusal(error);
-    }
+    const result = await run({
+      intent: "suggestion.confirm",
+      conversationId: conversation.id,
+      suggestionId: suggestion.id,
+    });
+    if (!result.ok) return;
+    withoutSuggestion(suggestion.id);
+    const updated = result.conversation;
+    if (updated) onChange((current) => ({ ...current, ...updated }));
+    refresh();
   }
 
   async function dismiss(suggestion: Suggestion) {
-    try {
-      await data(
-        client.conversations[":id"].suggestions[":suggestionId"].$delete({
-          param: { id: conversation.id, suggestionId: suggestion.id },
-        }),
-      );
-      withoutSuggestion(suggestion.id);
-    } catch (error) {
-      toastRefusal(error);
-    }
+    const result = await run({
+      intent: "suggestion.dismiss",
+      conversationId: conversation.id,
+      suggestionId: suggestion.id,
+    });
+    if (result.ok) withoutSuggestion(suggestion.id);
   }
 
   return (

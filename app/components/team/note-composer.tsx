@@ -5,7 +5,7 @@ import { foldText } from "../../../worker/text";
 import { useAutoGrow } from "~/components/conversations/use-auto-grow";
 import { Button } from "~/components/ui/button";
 import { useTeam } from "./team";
-import { writeNote } from "./team-actions";
+import { useConversationChange } from "~/components/conversations/actions";
 
 /** The word being written when it starts with "@": what the member list is filtered by. */
 const mentionAt = (text: string, caret: number) => /(?:^|\s)@([^\s@]*)$/.exec(text.slice(0, caret));
@@ -26,7 +26,8 @@ export function NoteComposer({
   const [text, setText] = useState("");
   const [caret, setCaret] = useState(0);
   const [active, setActive] = useState(0);
-  const [saving, setSaving] = useState(false);
+  const note = useConversationChange();
+  const saving = note.busy;
   const box = useAutoGrow(text);
 
   const typing = mentionAt(text, caret);
@@ -46,12 +47,10 @@ export function NoteComposer({
   async function save() {
     const content = text.trim();
     if (!content || saving) return;
-    setSaving(true);
-    const note = await writeNote(conversationId, content);
-    setSaving(false);
-    if (!note) return;
+    const result = await note.run({ intent: "note.write", conversationId, content });
+    if (!result.ok || !result.message) return;
     setText("");
-    onWritten(note);
+    onWritten(result.message);
   }
 
   return (
