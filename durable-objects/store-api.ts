@@ -27,7 +27,7 @@ import { salesRoutes } from "../worker/sales/routes";
 import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
 import { labelRoutes, mentionRoutes, teamConversationRoutes } from "../worker/team-inbox/routes";
 import { adsRoutes } from "../worker/tracking/ads-routes";
-import { metaConfigRoutes } from "../worker/tracking/meta-routes";
+import { pixelConfigRoutes } from "../worker/tracking/pixel-routes";
 import { trackingRoutes } from "../worker/tracking/routes";
 import { whatsappOauthRoutes } from "../worker/whatsapp/oauth-routes";
 import { whatsappConfigRoutes } from "../worker/whatsapp/routes";
@@ -65,7 +65,7 @@ export const organizationApi = new Hono<AppContext>()
   .route("/integrations/payments", paymentIntegrationRoutes)
   .route("/integrations/google", googleCalendarRoutes)
   .route("/whatsapp-config", whatsappConfigRoutes)
-  .route("/meta-config", metaConfigRoutes)
+  .route("/meta-config", pixelConfigRoutes)
   .route("/tracking", trackingApi)
   .route("/whatsapp/oauth", whatsappOauthRoutes)
   .route("/whatsapp/booking-flow", bookingFlowRoutes)

@@ -11,7 +11,7 @@ import {
   META_READS,
   READS_SPENT,
   WRITES_SPENT,
-} from "../../worker/tracking/meta-service";
+} from "../../worker/tracking/daily-figures";
 import { ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";

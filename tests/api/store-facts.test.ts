@@ -127,4 +127,50 @@ describe("the store's copy of its organization's facts", () => {
       ]);
     }
   });
+
+  it("reads the pixel with its newest token, changed in the console or straight in D1", async () => {
+    const owner = await createOwner();
+    const other = await createOwner();
+    const connected = await answer(
+      api(owner.token)["meta-config"].$post({
+        json: { pixel_id: GRAPH_FIXTURES.pixelId, access_token: "sandbox-access-token" },
+      }),
+    );
+    expect(connected.status).toBe(201);
+
+    /** The token Meta received for the pixel's details, asked for through the console. */
+    async function pixelInfoToken(who: Owner) {
+      const before = (await graphRequests(`/${GRAPH_FIXTURES.pixelId}`)).length;
+      const info = await answer(api(who.token)["meta-config"]["pixel-info"].$get());
+      const asked = (await graphRequests(`/${GRAPH_FIXTURES.pixelId}`)).slice(before);
+      return { status: info.status, tokens: asked.map(bearerOf) };
+    }
+    expect(await pixelInfoToken(owner)).toEqual({ status: 200, tokens: ["sandbox-access-token"] });
+    // The other organization has no pixel: its store's facts say so, and Meta is not asked.
+    expect(await pixelInfoToken(other)).toEqual({ status: 404, tokens: [] });
+
+    // A new token through the console: the store changes it and forgets its copy.
+    const patched = await answer(
+      api(owner.token)["meta-config"].$patch({ json: { access_token: "test-access-token" } }),
+    );
+    expect(patched.status).toBe(200);
+    expect((await pixelInfoToken(owner)).tokens).toEqual(["test-access-token"]);
+
+    // Changed behind the store's back: the version D1's triggers move is handed at the next call.
+    await env.DB.prepare(
+      "UPDATE meta_connections SET access_token_encrypted = ? WHERE organization_id = ?",
+    )
+      .bind(
+        await encryptSecret(GRAPH_FIXTURES.businessToken, env.ENCRYPTION_KEY),
+        owner.organization.id,
+      )
+      .run();
+    expect((await pixelInfoToken(owner)).tokens).toEqual([GRAPH_FIXTURES.businessToken]);
+
+    // Deleted in D1: the console says the pixel is not connected.
+    await env.DB.prepare("DELETE FROM meta_connections WHERE organization_id = ?")
+      .bind(owner.organization.id)
+      .run();
+    expect((await answer(api(owner.token)["meta-config"].$get())).status).toBe(404);
+  });
 });

@@ -14,7 +14,8 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import type { AdReportRow, AdsReport, MessageCostSummary } from "./ads-contract";
 import type { reportRangeQuery } from "./contract";
-import { FiguresRefused, pixelSender, refreshFigures } from "./meta-service";
+import { FiguresRefused, refreshFigures } from "./daily-figures";
+import { pixelSender } from "./pixel-service";
 import { dayRange } from "./service";
 import { chunks, DAY_MS, staleSpan } from "./daily-figures";
 import {
@@ -62,7 +63,7 @@ async function refreshSpend(
   now: number,
 ): Promise<{ connected: boolean; error?: string }> {
   const { organizationId } = member;
-  const pixel = await pixelSender(deps, organizationId);
+  const pixel = await pixelSender(deps);
   const adAccountId = pixel?.row.adAccountId;
   if (!pixel || !adAccountId) return { connected: false };
 

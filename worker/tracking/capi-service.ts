@@ -20,7 +20,7 @@ import {
   websiteEvent,
   type BuiltEvent,
 } from "./capi-events";
-import { pixelSender } from "./meta-service";
+import { pixelSender } from "./pixel-service";
 
 type ConversionRow = typeof conversions.$inferSelect;
 
@@ -70,7 +70,7 @@ async function finish(
 /** Where an organization's events go, with the token that may send them. */
 async function destinations(deps: StoreDeps, organizationId: string) {
   const [pixel, whatsapp] = await Promise.all([
-    pixelSender(deps, organizationId),
+    pixelSender(deps),
     connectedSender(deps, organizationId),
   ]);
   return {

@@ -14,7 +14,7 @@ import { connectedSender } from "../whatsapp/connection-service";
 import { pricingCategoryOf } from "../whatsapp/contract";
 import { billingCountry } from "../whatsapp/country";
 import { chunks, DAY_MS, staleSpan } from "./daily-figures";
-import { refreshFigures } from "./meta-service";
+import { refreshFigures } from "./daily-figures";
 
 /** Rows per insert (D1 takes at most 100 bound parameters per statement). */
 const COST_ROWS_PER_STATEMENT = 14;

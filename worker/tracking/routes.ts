@@ -12,8 +12,8 @@ import {
   trackingSessionUpdateInput,
   type TrackingSession,
 } from "./contract";
-import { facebookConversionsInput } from "./meta-contract";
-import { forwardConversions } from "./meta-service";
+import { facebookConversionsInput } from "./pixel-contract";
+import { forwardConversions } from "./pixel-service";
 import * as tracking from "./service";
 
 /**

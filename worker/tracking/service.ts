@@ -14,7 +14,6 @@ import {
   type SQL,
 } from "drizzle-orm";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { metaConnections, whatsappConnections } from "../db/global-schema";
 import { conversations, conversions, trackingSessions } from "../db/store-schema";
 import type { Member, TrackingCaller } from "../http/context";
 import type { StoreDeps } from "../http/deps";
@@ -203,15 +202,13 @@ interface TrackedConversion {
   visit: Visit;
 }
 
-/** Whether Meta can be told: a mapped event and somewhere to send it. */
-async function metaDestinationExists(db: Db, organizationId: string, clickToWhatsapp: boolean) {
-  const table = clickToWhatsapp ? whatsappConnections : metaConnections;
-  const [row] = await db
-    .select({ id: table.id })
-    .from(table)
-    .where(eq(table.organizationId, organizationId))
-    .limit(1);
-  return row !== undefined;
+/**
+ * Whether Meta has somewhere to receive the event: the number for a click-to-WhatsApp event, the
+ * pixel for the others (from the facts the store keeps, decision 0136).
+ */
+async function metaDestinationExists(deps: StoreDeps, clickToWhatsapp: boolean) {
+  const { connection, pixel } = await deps.facts();
+  return (clickToWhatsapp ? connection : pixel) !== null;
 }
 
 /** A conversion's row before any attribution to an ad: the visit's session, parameters and phone. */
@@ -306,7 +303,7 @@ type ConversionValues = typeof conversions.$inferInsert & { eventTime: string };
  * only.
  */
 async function storeConversion(deps: StoreDeps, values: ConversionValues) {
-  const { db, orgDb } = deps;
+  const { orgDb } = deps;
   const byDedupeKey = () =>
     orgDb.query.conversions.findFirst({
       where: and(
@@ -321,7 +318,7 @@ async function storeConversion(deps: StoreDeps, values: ConversionValues) {
   const channel = values.ctwaClid ? "business_messaging" : "website";
   const sendToMeta =
     isSentToMeta(values.eventName, channel) &&
-    (await metaDestinationExists(db, values.organizationId, values.ctwaClid != null));
+    (await metaDestinationExists(deps, values.ctwaClid != null));
   const queued = {
     ...values,
     capiStatus: sendToMeta ? ("pending" as const) : ("not_sent" as const),

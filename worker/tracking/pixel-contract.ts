@@ -7,20 +7,20 @@ const pixelId = z
   .trim()
   .regex(/^\d{5,20}$/, "El identificador del pixel son solo dígitos");
 
-export const metaConfigInput = z.object({
+export const pixelConfigInput = z.object({
   pixel_id: pixelId,
   access_token: metaAccessToken,
 });
 
-export const metaConfigUpdateInput = metaConfigInput.partial();
+export const pixelConfigUpdateInput = pixelConfigInput.partial();
 
 /** Connect by pixel id (with the token of the organization's Facebook Login) or by a login code. */
-export const metaConnectInput = z.union([
+export const pixelConnectInput = z.union([
   z.object({ code: z.string().trim().min(1).max(2000) }),
   z.object({ pixel_id: pixelId }),
 ]);
 
-export interface MetaConfig {
+export interface PixelConfig {
   id: string;
   pixel_id: string;
   ad_account_id: string | null;
@@ -29,7 +29,7 @@ export interface MetaConfig {
   created_at: string;
 }
 
-export interface MetaTestResult {
+export interface PixelTestResult {
   success: boolean;
   pixel_name?: string;
   error?: string;
@@ -70,7 +70,7 @@ const metaEvent = z.looseObject({
 /** `POST /tracking/facebook-conversions`: events sent as given to a pixel. */
 export const facebookConversionsInput = z.object({
   pixel_id: pixelId,
-  access_token: metaConfigInput.shape.access_token,
+  access_token: pixelConfigInput.shape.access_token,
   events: z
     .array(metaEvent, { error: "events debe ser una lista" })
     .min(1, "Envía al menos un evento")
