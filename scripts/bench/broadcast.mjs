@@ -378,7 +378,12 @@ export async function broadcastBench({
   });
   await sleep(300); // the load process started and pacing
   const sentAt = Date.now();
-  const sending = await api(`/broadcasts/${created.id}/send`, { token, body: {} });
+  // Above 1,000 recipients a send confirms the preview's figures, as the console does.
+  const confirm = {
+    confirm_recipients: preview.recipients,
+    confirm_cost: preview.estimated_cost.amount,
+  };
+  const sending = await api(`/broadcasts/${created.id}/send`, { token, body: confirm });
   /** @type {any} */
   let state = sending;
   let lastLog = performance.now();
