@@ -859,6 +859,13 @@ async function retention() {
     const reportsBefore = new Set(
       d1Query(`SELECT id FROM audit_events WHERE action = 'retention.run'`).map((r) => r.id),
     );
+    // A store reports its day to the registry after its run that completes (the last may
+    // delete nothing, so the runs' reports alone cannot tell it).
+    const dailyRunAt = () =>
+      d1Query(
+        `SELECT daily_run_at AS at FROM organization_stores WHERE organization_id = '${liveId}'`,
+      )[0]?.at ?? null;
+    const dayBefore = dailyRunAt();
     const cron = await fetch(
       `${base}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("17 3 * * *")}`,
     );
@@ -871,8 +878,10 @@ async function retention() {
     const deletedAny = (r) => Object.values(r.deleted ?? {}).some((n) => Number(n) > 0);
     // A store deletes a few batches a run and runs again at once while a backlog is left
     // (decision 0069): its runs until the one that completes.
-    while (!storeRuns.at(-1)?.complete && Date.now() - cronStarted < 180_000) {
+    let completed = false;
+    while (!completed && Date.now() - cronStarted < 180_000) {
       await sleep(1000);
+      completed = dailyRunAt() !== dayBefore;
       reports = d1Query(
         `SELECT id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at`,
       )
@@ -885,7 +894,7 @@ async function retention() {
     const report = storeRuns.length
       ? {
           runs: storeRuns.length,
-          complete: storeRuns.at(-1).complete,
+          complete: completed,
           deleted: Object.fromEntries(
             Object.keys(storeRuns[0].deleted).map((key) => [key, total((r) => r.deleted[key])]),
           ),
