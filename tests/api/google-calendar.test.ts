@@ -1,3 +1,5 @@
+// Hand-built requests here are the subject: the cookie the consent sets, and Google's redirect
+// back to the callback (a browser's GET with that cookie and no token).
 // Google Calendar (contract section 18, decisions 0124-0127): connecting it through Google's
 // consent (a state bound to the session and organization, taken once; the code exchanged once;
 // the grant sealed and never returned), busy times taking slots (across a daylight-saving day),

@@ -1,3 +1,5 @@
+// Hand-built requests here are the subject: the providers' signed deliveries, raw bodies and
+// their signature headers.
 // The providers' webhooks (contract section 18, decisions 0091 and 0093): Stripe's
 // `Stripe-Signature` and Mercado Pago's `x-signature` checked with the organization's own
 // secret within five minutes (a bad or stale one is 401 and changes nothing); a repeated or
