@@ -12,8 +12,8 @@ import { askFor, jobKey, scheduledWork } from "../../durable-objects/scheduler";
 
 /**
  * Rows the organization's store has changed since it woke: SQLite's `total_changes()`, its
- * triggers and its full-text indexes' own tables included, which is what the bench counts and
- * what Cloudflare bills as rows written.
+ * triggers and its full-text indexes' own tables included: what the bench counts (the cursors'
+ * `rowsWritten`, which Cloudflare bills, read more).
  */
 async function rowsChanged(organizationId: string) {
   return runInDurableObject(
@@ -34,7 +34,8 @@ async function connected() {
  * - the message: 1;
  * - its search index (messages_fts, a trigram FTS5 table, store migration 3): 6, the
  *   virtual table's row, its document size, the index's new segment (a leaf and its entry),
- *   its totals and its structure, written at each commit that adds a document. The segments
+ *   its totals and its structure, written at the statement after the one that added the
+ *   document (FTS5 writes its segment at each statement, so once a delivery). The segments
  *   are merged every so often (about 3 rows a message on average in a busy store); none is
  *   merged in this store's first few messages, so the count is exact here;
  * - the conversation counting it (unread, last message, service window): 1;
