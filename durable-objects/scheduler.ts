@@ -91,6 +91,16 @@ export function scheduledWork(sql: SqlStorage, key: string): ScheduledWork | nul
 }
 
 /**
+ * What `askFor` makes of a row already there (`?5`: keep the earliest). A row it would leave as
+ * it is is not written at all (a job asked for again before its time: decision 0148).
+ */
+const ASKED_DUE_AT = `(CASE WHEN lease_until IS NOT NULL THEN due_at
+  WHEN ?5 THEN min(due_at, excluded.due_at) ELSE excluded.due_at END)`;
+const ASKED_AT = `(CASE WHEN lease_until IS NULL THEN NULL
+  WHEN ?5 THEN min(coalesce(asked_at, excluded.due_at), excluded.due_at)
+  ELSE excluded.due_at END)`;
+
+/**
  * Asks for `key` at `dueAt`. `earliest` keeps a sooner time the row already has (a job: run at
  * the earliest time anyone asked); `latest` replaces it (a reply put off to a burst's end). While
  * a run holds the row, the time goes to `asked_at` instead (sooner or later than the lease), for
@@ -103,13 +113,10 @@ export function askFor(
 ) {
   sql.exec(
     `INSERT INTO scheduled_work (key, kind, due_at, payload) VALUES (?1, ?2, ?3, ?4)
-     ON CONFLICT (key) DO UPDATE SET
-       due_at = CASE WHEN lease_until IS NOT NULL THEN due_at
-         WHEN ?5 THEN min(due_at, excluded.due_at) ELSE excluded.due_at END,
-       asked_at = CASE WHEN lease_until IS NULL THEN NULL
-         WHEN ?5 THEN min(coalesce(asked_at, excluded.due_at), excluded.due_at)
-         ELSE excluded.due_at END,
-       payload = excluded.payload`,
+     ON CONFLICT (key) DO UPDATE SET due_at = ${ASKED_DUE_AT}, asked_at = ${ASKED_AT},
+       payload = excluded.payload
+     WHERE due_at IS NOT ${ASKED_DUE_AT} OR asked_at IS NOT ${ASKED_AT}
+       OR payload IS NOT excluded.payload`,
     work.key,
     work.kind,
     work.dueAt,

@@ -182,33 +182,61 @@ export const RELEASE_RECYCLED_PHONES = `
     AND coalesce(conversations.last_inbound_at, conversations.created_at) < c.sent_at
   RETURNING *`;
 
+/** What a conversation found by BSUID takes of the delivery (`MATCH_BY_USER_ID`). */
+const TAKEN_BY_USER_ID = {
+  phone_number: `coalesce(conversations.phone_number, CASE WHEN NOT EXISTS (
+      SELECT 1 FROM conversations AS other
+      WHERE other.organization_id = ?1 AND other.phone_number = c.phone
+    ) THEN c.phone END)`,
+  username: "coalesce(c.username, conversations.username)",
+  contact_name: `coalesce(${phoneBookName("coalesce(conversations.phone_number, c.phone)")},
+      c.name, conversations.contact_name)`,
+};
+
+/** What a conversation found by phone takes of the delivery (`MATCH_BY_PHONE`). */
+const TAKEN_BY_PHONE = {
+  wa_user_id: "coalesce(c.user_id, conversations.wa_user_id)",
+  username: "coalesce(c.username, conversations.username)",
+  contact_name: `coalesce(${phoneBookName("conversations.phone_number")}, c.name,
+      conversations.contact_name)`,
+};
+
+/**
+ * A conversation's columns set to what they take, and the condition that one of them changes:
+ * a conversation that already holds everything a delivery brings (most of a customer's messages)
+ * is not written at all, which is a row written less per message (decision 0148).
+ */
+const takes = (columns: Record<string, string>) => ({
+  set: Object.entries(columns)
+    .map(([column, value]) => `${column} = ${value}`)
+    .join(",\n    "),
+  changes: Object.entries(columns)
+    .map(([column, value]) => `conversations.${column} IS NOT ${value}`)
+    .join("\n      OR "),
+});
+
+const byUserId = takes(TAKEN_BY_USER_ID);
 export const MATCH_BY_USER_ID = `
   WITH ${DELIVERY_CUSTOMERS}
   UPDATE conversations SET
-    phone_number = coalesce(conversations.phone_number, CASE WHEN NOT EXISTS (
-      SELECT 1 FROM conversations AS other
-      WHERE other.organization_id = ?1 AND other.phone_number = c.phone
-    ) THEN c.phone END),
-    username = coalesce(c.username, conversations.username),
-    contact_name = coalesce(${phoneBookName("coalesce(conversations.phone_number, c.phone)")},
-      c.name, conversations.contact_name)
+    ${byUserId.set}
   FROM c
   WHERE conversations.organization_id = ?1 AND conversations.wa_user_id = c.user_id
-    AND conversations.wa_user_id IN (SELECT user_id FROM c)`;
+    AND conversations.wa_user_id IN (SELECT user_id FROM c)
+    AND (${byUserId.changes})`;
 
+const byPhone = takes(TAKEN_BY_PHONE);
 export const MATCH_BY_PHONE = `
   WITH ${DELIVERY_CUSTOMERS}
   UPDATE conversations SET
-    wa_user_id = coalesce(c.user_id, conversations.wa_user_id),
-    username = coalesce(c.username, conversations.username),
-    contact_name = coalesce(${phoneBookName("conversations.phone_number")}, c.name,
-      conversations.contact_name)
+    ${byPhone.set}
   FROM c
   WHERE conversations.organization_id = ?1 AND conversations.phone_number = c.phone
     AND conversations.phone_number IN (SELECT phone FROM c)
     AND (c.user_id IS NULL OR conversations.wa_user_id IS NULL AND NOT EXISTS (
       SELECT 1 FROM conversations AS other
-      WHERE other.organization_id = ?1 AND other.wa_user_id = c.user_id))`;
+      WHERE other.organization_id = ?1 AND other.wa_user_id = c.user_id))
+    AND (${byPhone.changes})`;
 
 /** `?3` the default agent, `?4` the new conversation's status, `?5` now. */
 export const CREATE_NEW_CUSTOMERS = `
