@@ -8,15 +8,13 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { TrieRouter } from "hono/router/trie-router";
 import { organizationApi } from "../../durable-objects/store-api";
+import { API_BASE } from "../http/api-base";
 import { bearerToken, openToTrackingKey, trackingKeyCaller, withCaller } from "../http/auth";
 import type { AppContext } from "../http/context";
 import { notFound } from "../http/errors";
 import { countedWrite } from "../http/write-limits";
 import { organizationNotFound } from "../organizations/service";
 import { answeredByItsStore } from "./organization-data";
-
-/** Where the organization routes are mounted, at the edge as in the store. */
-export const API_BASE = "/api/v1";
 
 /** The handlers of each organization route, by method and path (middleware of all methods aside). */
 const organizationRouteTable = new TrieRouter<unknown>();
