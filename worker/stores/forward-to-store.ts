@@ -12,6 +12,7 @@ import { API_BASE } from "../http/api-base";
 import { bearerToken, openToTrackingKey, trackingKeyCaller, withCaller } from "../http/auth";
 import type { AppContext } from "../http/context";
 import { notFound } from "../http/errors";
+import { marksOf } from "../http/route-marks";
 import { countedWrite } from "../http/write-limits";
 import { organizationNotFound } from "../organizations/service";
 import { answeredByItsStore } from "./organization-data";
@@ -32,10 +33,11 @@ function organizationRouteHandlers(method: string, path: string) {
 export const forwardToStore = createMiddleware<AppContext>(async (c: Context<AppContext>) => {
   const handlers = organizationRouteHandlers(c.req.method, c.req.path.slice(API_BASE.length));
   if (!handlers) throw notFound("Ruta no encontrada.");
-  if (!bearerToken(c) && handlers.includes(openToTrackingKey)) {
+  const marks = marksOf(handlers);
+  if (!bearerToken(c) && marks.has(openToTrackingKey.markName)) {
     return answeredByItsStore(c, { tracking: await trackingKeyCaller(c) });
   }
-  return withCaller(c, countedWrite(c.req.method, handlers), async () => {
+  return withCaller(c, countedWrite(c.req.method, marks), async () => {
     const { caller, membership } = c.var;
     if (!membership) throw organizationNotFound();
     return answeredByItsStore(c, { member: { ...caller, ...membership } });
