@@ -15,6 +15,7 @@ import { quickReplyRoutes } from "../worker/conversations/quick-replies-routes";
 import { conversationRoutes, legacyWhatsappRoutes } from "../worker/conversations/routes";
 import { bookingFlowRoutes, bookingFlowSendRoutes } from "../worker/flows/routes";
 import { followUpRoutes } from "../worker/follow-ups/routes";
+import { API_BASE } from "../worker/http/api-base";
 import type { AppContext } from "../worker/http/context";
 import type { StoreDeps } from "../worker/http/deps";
 import { handleError, notFound } from "../worker/http/errors";
@@ -94,7 +95,7 @@ const storeApi = new Hono<AppContext>()
     c.set("storeDeps", call.deps);
     await next();
   })
-  .route("/api/v1", organizationApi)
+  .route(API_BASE, organizationApi)
   .notFound((c) => handleError(notFound("Ruta no encontrada."), c))
   .onError(handleError);
 

@@ -7,6 +7,7 @@ import { authRoutes, profileRoutes } from "./auth/routes";
 import { globalDb } from "./db/client";
 import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
+import { API_BASE } from "./http/api-base";
 import { AppError, handleError, notFound } from "./http/errors";
 import { organizationGlobalRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
@@ -14,7 +15,7 @@ import { flowWebhookRoutes } from "./flows/webhook-routes";
 import { paymentWebhookRoutes } from "./payments/webhook-routes";
 import { googleCalendarCallbackRoutes } from "./integrations/google/routes";
 import { operatorRoutes } from "./stores/operator-routes";
-import { API_BASE, forwardToStore } from "./stores/forward-to-store";
+import { forwardToStore } from "./stores/forward-to-store";
 import { publicTrackingCors } from "./tracking/routes";
 import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
@@ -70,7 +71,7 @@ export const api = new Hono<AppContext>()
     (isUpload(c.req.method, c.req.path) ? uploadBodyLimit : jsonBodyLimit)(c, next),
   )
   // The operator's calls stay out of `ApiRoutes`: the console never makes them.
-  .route("/api/v1/operator", operatorRoutes)
+  .route(`${API_BASE}/operator`, operatorRoutes)
   .route(API_BASE, globalApi)
   .route(`${API_BASE}/tracking`, publicTrackingCors)
   .all(`${API_BASE}/*`, forwardToStore)

@@ -2,10 +2,14 @@
 // other organization reaches only its own: 404, and the owner's data unchanged. Lists,
 // stats and exports never show the other's rows.
 import { hc } from "hono/client";
-import { TrieRouter } from "hono/router/trie-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import { organizationApi } from "../../durable-objects/store-api";
 import type { ApiRoutes } from "../../worker/api";
+import { API_BASE } from "../../worker/http/api-base";
+import {
+  organizationRouteHandlers,
+  organizationRouteMatch,
+  type OrganizationRouteHandler,
+} from "../../worker/stores/organization-route-table";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner, registerUser } from "../support/factories";
@@ -592,23 +596,19 @@ const ROUTES_WITH_IDS: [string, string, (c: Client, t: Tenant) => Sent][] = [
   ],
 ];
 
-/** Each organization route whose path names a row (`/:id`), as the store's table mounts it. */
-const routesNamingARow = new TrieRouter<string>();
-const ROUTES_NAMING_A_ROW = new Set<string>();
-for (const { method, path } of organizationApi.routes) {
-  if (method === "ALL" || !path.includes("/:")) continue;
-  routesNamingARow.add(method, path, `${method} ${path}`);
-  ROUTES_NAMING_A_ROW.add(`${method} ${path}`);
-}
+/** An organization route whose path names a row (`/:id`), as the store's table mounts it. */
+const namesARow = (route: OrganizationRouteHandler) => route.path.includes("/:");
+const routeName = ({ method, path }: OrganizationRouteHandler) => `${method} ${path}`;
+const ROUTES_NAMING_A_ROW = new Set(organizationRouteHandlers.filter(namesARow).map(routeName));
 
 /** The organization routes the walk's requests reach, read from the URLs it builds. */
 async function walkedRoutes() {
   const walked = new Set<string>();
-  const recording = hc<ApiRoutes>("http://localhost/api/v1", {
+  const recording = hc<ApiRoutes>(`http://localhost${API_BASE}`, {
     fetch: (input: RequestInfo | URL, init?: RequestInit) => {
       const path = new URL(input instanceof Request ? input.url : input).pathname;
-      const [matches] = routesNamingARow.match(init?.method ?? "GET", path.slice("/api/v1".length));
-      for (const [route] of matches) walked.add(route);
+      const matched = organizationRouteMatch(init?.method ?? "GET", path.slice(API_BASE.length));
+      for (const route of matched.filter(namesARow)) walked.add(routeName(route));
       return Promise.resolve(Response.json({}));
     },
   });

@@ -10,6 +10,7 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client";
 import type { Env } from "../env";
+import { API_BASE } from "../http/api-base";
 import type { Member } from "../http/context";
 import { sha256Hex } from "./tokens";
 
@@ -21,8 +22,8 @@ const stateKey = (env: Env, purpose: OAuthPurpose) =>
 
 /** The browser's half of each redirect's state: a cookie sent only to its own callback. */
 const NONCE_COOKIES: Record<OAuthPurpose, { name: string; path: string }> = {
-  "oauth-state": { name: "wa_oauth_nonce", path: "/api/v1/whatsapp/oauth" },
-  "google-oauth-state": { name: "google_oauth_nonce", path: "/api/v1/integrations/google" },
+  "oauth-state": { name: "wa_oauth_nonce", path: `${API_BASE}/whatsapp/oauth` },
+  "google-oauth-state": { name: "google_oauth_nonce", path: `${API_BASE}/integrations/google` },
 };
 
 /** Hands the asking browser the nonce of the state it is about to be redirected with. */

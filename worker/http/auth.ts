@@ -17,6 +17,7 @@ import { addressKey } from "./address-key";
 import type { AppContext, TrackingCaller } from "./context";
 import { forbidden, unauthorized } from "./errors";
 import { takeHits, type Limit } from "./rate-limit";
+import { marksOf, routeMark } from "./route-marks";
 import { countedWrite, refundWrite, type CountedWrite } from "./write-limits";
 
 export function bearerToken(c: Context): string | null {
@@ -57,10 +58,7 @@ export async function withCaller(
 }
 
 export const requireCaller = createMiddleware<AppContext>(async (c, next) => {
-  const write = countedWrite(
-    c.req.method,
-    matchedRoutes(c).map((route) => route.handler),
-  );
+  const write = countedWrite(c.req.method, marksOf(matchedRoutes(c).map((route) => route.handler)));
   await withCaller(c, write, async () => {
     await next();
     return c.res;
@@ -75,12 +73,9 @@ export const requireRole = (...roles: Role[]) =>
 
 /**
  * Marks an organization's route a business's own pages may call with the organization's public
- * key (`X-Tracking-Key`) instead of a token. It does nothing itself: the edge finds it among the
- * route's handlers.
+ * key (`X-Tracking-Key`) instead of a token: the edge finds it among the route's handlers.
  */
-export const openToTrackingKey = createMiddleware<AppContext>(async (_c, next) => {
-  await next();
-});
+export const openToTrackingKey = routeMark("openToTrackingKey");
 
 /** Public tracking calls from a business's own pages, per organization and client address. */
 const PUBLIC_TRACKING_LIMIT: Limit = { max: 120, windowSeconds: 60 };

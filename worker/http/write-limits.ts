@@ -4,16 +4,16 @@
  * (decisions 0020, 0043, 0114), at the edge, in the same D1 batch that reads their session and
  * membership (`authenticate`, through `withCaller`), before the route's own work: the
  * person's window, the organization's (found from the membership in that same statement), and
- * a tighter window when the route names one (`costlyWrite`). A write whose input is refused
+ * a tighter window when the route is marked with one (`costlyWrite`). A write whose input is refused
  * gives its count back (`refundWrite`). Public calls have limits of their own (sign-ups, logins,
  * the tracking key).
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import { createMiddleware } from "hono/factory";
 import type { Db } from "../db/client";
 import { memberships, rateLimits } from "../db/global-schema";
-import type { AppContext, Member } from "./context";
+import type { Member } from "./context";
 import { HIT_ROW, hitStatement, tryHit, windowHit, type Limit } from "./rate-limit";
+import { routeMark, type RouteMark } from "./route-marks";
 
 export const MEMBER_WRITES: Limit = { max: 120, windowSeconds: 60 };
 export const ORGANIZATION_WRITES: Limit = { max: 600, windowSeconds: 60 };
@@ -28,25 +28,22 @@ export type CostlyWrite = keyof typeof COSTLY_WRITES;
 const personWritesKey = (userId: string) => `writes:member:${userId}`;
 const ORGANIZATION_WRITES_PREFIX = "writes:org:";
 
-/** The tighter window each route's marker names (`costlyWrite`). */
-const costlyMarkers = new WeakMap<object, CostlyWrite>();
-
 /**
- * Names the tighter window a route's writes count in too. It counts nothing itself: the edge
- * finds it among the request's matched handlers and counts it with the session.
+ * Each tighter window's mark: a route that lists one counts its writes in that window too. It
+ * counts nothing itself: the edge finds it among the route's handlers and counts it with the
+ * session.
  */
-export const costlyWrite = (kind: CostlyWrite) => {
-  const marker = createMiddleware<AppContext>(async (_c, next) => {
-    await next();
-  });
-  costlyMarkers.set(marker, kind);
-  return marker;
-};
+const costlyMarks = {
+  uploads: routeMark("costlyWrite:uploads"),
+  model: routeMark("costlyWrite:model"),
+} satisfies Record<CostlyWrite, RouteMark>;
+const COSTLY_KINDS = Object.keys(costlyMarks) as CostlyWrite[];
 
-/** For the one write never refused, leaving (logout): it names itself and counts nothing. */
-export const neverLimited = createMiddleware<AppContext>(async (_c, next) => {
-  await next();
-});
+/** Names the tighter window a route's writes count in too. */
+export const costlyWrite = (kind: CostlyWrite) => costlyMarks[kind];
+
+/** For the one write never refused, leaving (logout): it counts nothing. */
+export const neverLimited = routeMark("neverLimited");
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -57,13 +54,12 @@ export interface CountedWrite {
 
 /**
  * Whether a request is a counted write, and in which tighter window, from its method and the
- * handlers of its route; null for the rest.
+ * marks of its route (`marksOf`); null for the rest.
  */
-export function countedWrite(method: string, handlers: unknown[]): CountedWrite | null {
+export function countedWrite(method: string, marks: ReadonlySet<string>): CountedWrite | null {
   if (!WRITE_METHODS.has(method)) return null;
-  if (handlers.includes(neverLimited)) return null;
-  const costly =
-    handlers.map((handler) => costlyMarkers.get(handler as object)).find(Boolean) ?? null;
+  if (marks.has(neverLimited.markName)) return null;
+  const costly = COSTLY_KINDS.find((kind) => marks.has(costlyMarks[kind].markName)) ?? null;
   return { costly };
 }
 

@@ -1,40 +1,38 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { setStateNonce } from "../auth/oauth-state";
+import { requireRole } from "../http/auth";
 import { storeDeps, type AppContext } from "../http/context";
-import { requestInfo, requireRole } from "../http/auth";
+import { oauthCallback } from "../http/oauth-callback";
 import { jsonBody } from "../http/validate";
 import { oauthExchangeInput } from "./contract";
 import { inOrganizationData } from "../stores/organization-parts";
 import * as oauth from "./oauth-service";
-import { oauthStateOwner, setStateNonce, takeStateNonce } from "../auth/oauth-state";
+
+/** Where Facebook's redirect flow ends when it does not connect: /oauth-error says why. */
+const toOauthError = (c: Context, error: string, description = "") =>
+  c.redirect(`/oauth-error?${new URLSearchParams({ error, error_description: description })}`);
 
 /**
  * Where Facebook's redirect flow comes back (no bearer token): served by the edge, it ends on
  * /oauth-success or /oauth-error.
  */
-export const whatsappOauthCallbackRoutes = new Hono<AppContext>().get("/callback", async (c) => {
-  const fail = (error: string, description = "") =>
-    c.redirect(`/oauth-error?${new URLSearchParams({ error, error_description: description })}`);
-  const metaError = c.req.query("error");
-  if (metaError) {
-    const denied = metaError === "access_denied";
-    return fail(denied ? "access_denied" : metaError, c.req.query("error_description") ?? "");
-  }
-  const code = c.req.query("code");
-  if (!code) return fail("no_code");
-  const state = c.req.query("state") ?? "";
-  const nonce = takeStateNonce(c, "oauth-state");
-  const owner = await oauthStateOwner(c.var.db, c.env, "oauth-state", state, nonce);
-  if (!owner) return fail("invalid_state");
-  // No bearer token on Facebook's redirect: the signed state names the member, and the number
-  // is connected in the organization's store.
-  const result = await inOrganizationData(c.var.deps, owner.member.organizationId, {
-    kind: "whatsapp-connect",
-    member: { ...owner.member, ip: requestInfo(c).ip },
-    input: { code, redirect_uri: oauth.callbackUrl(c.env) },
-  });
-  if ("error" in result) return fail(result.error.code, result.error.message);
-  return c.redirect(`/oauth-success?${new URLSearchParams({ phone: result.phone_number })}`);
-});
+export const whatsappOauthCallbackRoutes = new Hono<AppContext>().get(
+  "/callback",
+  oauthCallback("oauth-state", {
+    refused: toOauthError,
+    failed: toOauthError,
+    connect: async (c, { code, member }) => {
+      // The number is connected in the organization's store.
+      const result = await inOrganizationData(c.var.deps, member.organizationId, {
+        kind: "whatsapp-connect",
+        member,
+        input: { code, redirect_uri: oauth.callbackUrl(c.env) },
+      });
+      if ("error" in result) return toOauthError(c, result.error.code, result.error.message);
+      return c.redirect(`/oauth-success?${new URLSearchParams({ phone: result.phone_number })}`);
+    },
+  }),
+);
 
 /** `/whatsapp/oauth/*`: connecting a number with Facebook Login. */
 export const whatsappOauthRoutes = new Hono<AppContext>()

@@ -1,0 +1,27 @@
+/**
+ * The store's route table as the edge reads it (decision 0143): which organization routes
+ * exist and each one's handlers, so that their marks can be read without running them. The
+ * tenant-isolation walk reads the same table.
+ */
+import { TrieRouter } from "hono/router/trie-router";
+import { organizationApi } from "../../durable-objects/store-api";
+
+/** One handler of an organization route: its method, its path under `API_BASE`, the handler. */
+export type OrganizationRouteHandler = (typeof organizationApi.routes)[number];
+
+/** Every handler of every organization route (the middleware of all methods aside). */
+export const organizationRouteHandlers = organizationApi.routes.filter(
+  (route) => route.method !== "ALL",
+);
+
+const table = new TrieRouter<OrganizationRouteHandler>();
+for (const route of organizationRouteHandlers) table.add(route.method, route.path, route);
+
+/**
+ * The handlers of the organization routes a request names, by its method (HEAD as GET) and its
+ * path under `API_BASE`; none when there is no such route.
+ */
+export function organizationRouteMatch(method: string, path: string): OrganizationRouteHandler[] {
+  const [matches] = table.match(method === "HEAD" ? "GET" : method, path);
+  return matches.map(([route]) => route);
+}
