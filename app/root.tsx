@@ -14,6 +14,7 @@ import "./app.css";
 import { Spinner } from "./components/ui/spinner";
 import { AuthProvider } from "./lib/auth";
 import { REALTIME_TOASTER } from "./lib/toasters";
+import { availabilityClientAction } from "./routes/availability-action";
 
 export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
@@ -76,6 +77,12 @@ function pageNonce(): string | undefined {
 export function HydrateFallback() {
   return <Spinner />;
 }
+
+/**
+ * The sidebar's "Disponible" / "Ausente" (decision 0145): the console's layout draws it on every
+ * screen, and only the root's action is reached from all of them without loading another module.
+ */
+export const clientAction = availabilityClientAction;
 
 export default function App() {
   return (

@@ -1,7 +1,8 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
- * the newest copy of each conversation, message, broadcast, booking and payment, and the one channel
- * screens hear realtime through (decision 0104). The realtime client hands it every event;
+ * the newest copy of each conversation, message, broadcast, booking, payment and mention, and the
+ * WhatsApp number's status (decision 0145); and the one channel screens hear realtime through
+ * (decision 0104). The realtime client hands it every event;
  * it records the copy first and then tells its listeners (`subscribe`), so a screen whose data
  * was being read at that moment still gets it. Screens read the copies (`useLiveVersion`
  * re-renders them when one changes) rather than keeping a second copy of a list themselves.
@@ -21,6 +22,8 @@ import type {
 } from "../../worker/conversations/contract";
 import type { Payment } from "../../worker/payments/contract";
 import type { RealtimeEvent } from "../../worker/realtime/contract";
+import type { Mention } from "../../worker/team-inbox/contract";
+import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
 
 interface Copy<T> {
   item: T;
@@ -85,6 +88,10 @@ const messages = copies<Message>();
 const broadcasts = copies<Broadcast>();
 const bookings = copies<Booking>();
 const payments = copies<Payment>();
+const mentions = copies<Mention>();
+/** The organization has one number: its status is one copy, the latest Meta announced. */
+const NUMBER = "number";
+const numberStatus = copies<{ id: typeof NUMBER; status: WhatsappStatusEvent }>();
 
 export const live = {
   /** The mark to take before reading: what is recorded after it is newer than the answer. */
@@ -158,6 +165,16 @@ export const live = {
   /** The payments recorded after `mark`, newest copy of each. */
   paymentsSince: (mark: number) => payments.since(mark),
 
+  /** A mention of the person signed in (its `mention` event). */
+  mention(mention: Mention) {
+    mentions.record(mention);
+  },
+  /** The mentions recorded after `mark`, in the order they came. */
+  mentionsSince: (mark: number) => mentions.since(mark),
+
+  /** The number's status as Meta left it (`whatsapp_status`), if it changed after `mark`. */
+  whatsappStatusSince: (mark: number) => numberStatus.get(NUMBER, mark)?.status,
+
   /** Re-renders what reads the copies: `live.mark()` changes with each copy recorded. */
   watch(watcher: () => void) {
     watchers.add(watcher);
@@ -199,6 +216,12 @@ export const live = {
         break;
       case "payment_update":
         live.payment((event.data as { payment: Payment }).payment);
+        break;
+      case "mention":
+        live.mention((event.data as { mention: Mention }).mention);
+        break;
+      case "whatsapp_status":
+        numberStatus.record({ id: NUMBER, status: event.data as WhatsappStatusEvent });
         break;
       default:
     }

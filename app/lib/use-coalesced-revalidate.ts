@@ -6,11 +6,16 @@ import { useRevalidator } from "react-router";
  * at once; calls that follow within `quietMs` of each other wait and reload once, when they
  * stop for `quietMs` (or at most `maxWaitMs` after the first of them, so a steady stream still
  * shows). Fifty realtime events in a second cost two requests, not fifty.
+ *
+ * The one way realtime reads a page again (decision 0145): only where the page's data moved in a
+ * way the client cannot compute from the live store's copies (a copy moving rows in or out of a
+ * page, a broadcast's recipients, figures the server counts, a socket that reopened after
+ * missing events). The other is a person's "Reintentar" (`RetryReadButton`).
  */
 export function useCoalescedRevalidate({ quietMs = 400, maxWaitMs = 3000 } = {}) {
-  const { revalidate } = useRevalidator();
-  const latest = useRef(revalidate);
-  latest.current = revalidate;
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
   const burst = useRef({
     timer: null as ReturnType<typeof setTimeout> | null,
     firstWaitingAt: null as number | null,
@@ -25,12 +30,13 @@ export function useCoalescedRevalidate({ quietMs = 400, maxWaitMs = 3000 } = {})
   );
 
   return useCallback(() => {
+    const readAgain = () => void latest.current.revalidate();
     const b = burst.current;
     const now = Date.now();
     const quiet = now >= b.busyUntil && b.timer === null;
     b.busyUntil = now + quietMs;
     if (quiet) {
-      void latest.current();
+      readAgain();
       return;
     }
     b.firstWaitingAt ??= now;
@@ -40,7 +46,7 @@ export function useCoalescedRevalidate({ quietMs = 400, maxWaitMs = 3000 } = {})
       b.timer = null;
       b.firstWaitingAt = null;
       b.busyUntil = Date.now() + quietMs;
-      void latest.current();
+      readAgain();
     }, reloadAt - now);
   }, [quietMs, maxWaitMs]);
 }

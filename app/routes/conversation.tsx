@@ -183,7 +183,9 @@ function ConversationScreen({ loaded }: { loaded: Awaited<ReturnType<typeof clie
   useRealtimeConnected(async () => {
     try {
       const detail = await readDetail(conversationId);
-      setConversation(detail);
+      // An event that came while this read was on its way is newer: the read never puts back
+      // what it replaced (a customer's opt-out arriving just after a reconnection).
+      setConversation((current) => (olderConversation(detail, current) ? current : detail));
       setAiDraft(detail.ai_draft);
     } catch {
       // The next event or reconnection brings the conversation up to date.

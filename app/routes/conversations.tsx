@@ -83,7 +83,7 @@ export function ErrorBoundary() {
 
 export default function Conversations({ loaderData: loaded }: Route.ComponentProps) {
   const { agents, team } = loaded;
-  const { list, replace, revalidate } = useInboxList(loaded);
+  const { list, replace } = useInboxList(loaded);
   // The controls show what was asked for, even while its list loads; the list on screen is
   // patched against the filters it was loaded with.
   const [params, setParams] = useUrlState();
@@ -181,12 +181,7 @@ export default function Conversations({ loaderData: loaded }: Route.ComponentPro
       </div>
       <InboxFilters filters={filters} agents={agents} onChange={show} />
       {empty ? (
-        <EmptyInbox
-          onRetry={() => {
-            setPlaceholder(false);
-            revalidate();
-          }}
-        />
+        <EmptyInbox onRetry={() => setPlaceholder(false)} />
       ) : (
         <>
           <ul

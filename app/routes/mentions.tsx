@@ -1,5 +1,5 @@
-import { useEffect, useState } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useEffect, useMemo, useState } from "react";
+import { Link, redirect, useSubmit } from "react-router";
 import type { Mention } from "../../worker/team-inbox/contract";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
@@ -7,18 +7,44 @@ import { readTeam, memberName } from "~/components/team/team";
 import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
-import { useLiveEvent } from "~/lib/use-live";
+import { live } from "~/lib/live-store";
+import { useLiveVersion } from "~/lib/use-live";
 import type { Route } from "./+types/mentions";
 
 export const meta = () => [{ title: "Menciones — Atiende" }];
 
-/** The member's unread mentions, newest first, and who wrote each note. */
+/**
+ * The member's unread mentions, newest first, who wrote each note, and the live store's mark:
+ * mentions that come after it are laid over the list (decision 0145).
+ */
 export async function clientLoader() {
+  const asked = live.mark();
   const [answer, team] = await Promise.all([
     data(client.mentions.$get({ query: { unread: "true" } })),
     readTeam(),
   ]);
-  return { mentions: answer.mentions, team };
+  return { mentions: answer.mentions, team, asked };
+}
+
+/** Opening a mention marks it read (`{id, conversation_id}`), then goes to its conversation. */
+export async function clientAction({ request }: Route.ClientActionArgs) {
+  const mention = (await request.json()) as Pick<Mention, "id" | "conversation_id">;
+  // The conversation opens even when the mark is refused: the mention then stays listed.
+  await data(client.mentions[":id"].read.$patch({ param: { id: mention.id } })).catch(
+    () => undefined,
+  );
+  return redirect(`/conversations/${mention.conversation_id}`);
+}
+
+/** Newest first; a mention is listed once, its latest copy. */
+function newestFirst(loaded: Mention[], arrived: Map<string, Mention>) {
+  const byId = new Map(loaded.map((mention) => [mention.id, mention]));
+  for (const [id, mention] of arrived) byId.set(id, mention);
+  return [...byId.values()].sort((a, b) =>
+    a.created_at === b.created_at
+      ? b.id.localeCompare(a.id)
+      : b.created_at.localeCompare(a.created_at),
+  );
 }
 
 export function ErrorBoundary() {
@@ -44,18 +70,22 @@ function DesktopNotices() {
   );
 }
 
-export default function Mentions({ loaderData: { mentions, team } }: Route.ComponentProps) {
-  const navigate = useNavigate();
-  const { revalidate } = useRevalidator();
-  useLiveEvent("mention", () => void revalidate());
-
-  /** Opening a mention marks it read and goes to its conversation. */
-  async function open(mention: Mention) {
-    await data(client.mentions[":id"].read.$patch({ param: { id: mention.id } })).catch(
-      () => undefined,
+export default function Mentions({ loaderData: loaded }: Route.ComponentProps) {
+  const { team } = loaded;
+  // A mention that comes while the list is open joins it from the live store, with no new read.
+  const version = useLiveVersion();
+  const mentions = useMemo(
+    () => newestFirst(loaded.mentions, live.mentionsSince(loaded.asked)),
+    // `version` is what changes when the store records a copy.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [loaded, version],
+  );
+  const submit = useSubmit();
+  const open = (mention: Mention) =>
+    void submit(
+      { id: mention.id, conversation_id: mention.conversation_id },
+      { method: "post", encType: "application/json" },
     );
-    navigate(`/conversations/${mention.conversation_id}`);
-  }
 
   return (
     <>
@@ -80,7 +110,7 @@ export default function Mentions({ loaderData: { mentions, team } }: Route.Compo
             <li key={mention.id}>
               <button
                 type="button"
-                onClick={() => void open(mention)}
+                onClick={() => open(mention)}
                 className="block w-full p-4 text-left hover:bg-amber-50"
               >
                 <span className="block text-sm font-medium text-slate-900">

@@ -1,6 +1,8 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
+import { accountUpdate } from "../fakes/whatsapp-payloads.mjs";
+import { countRequests, deliver, signedInOwner } from "./support";
 
 // ── Fixtures of the fake Graph API the e2e server runs with (tests/fakes/graph-server.mjs) ──
 /**
@@ -292,4 +294,26 @@ test("in the local sandbox the tab says how to connect instead of failing to loa
   await expect(page.getByRole("alert")).toHaveCount(0);
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: "SDK" })).toHaveCount(0);
   expect(sdkAsked).toBe(false);
+});
+
+test("Meta disconnecting the number shows on the open card, with no new read of the tab", async ({
+  page,
+}) => {
+  const wabaId = `waba-live-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await signedInOwner(page, { connect: true, businessAccountId: wabaId });
+  // Only the tab's loader reads the app's configuration: it says whether the tab was read again.
+  const tabReads = countRequests(page, "/api/v1/whatsapp/oauth/app-config");
+  await page.goto("/settings");
+  const card = page.getByRole("region", { name: "WhatsApp Business" });
+  await expect(card.getByRole("button", { name: "Desconectar" })).toBeVisible();
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  await expect.poll(() => tabReads.inFlight).toBe(0);
+  const readsBefore = tabReads.sent;
+
+  // Meta removed the account from the partner (naming no number): the whole account goes.
+  await deliver(page.request, accountUpdate({ wabaId, phoneNumber: null }));
+  await expect(card.getByText(/^Meta lo desconectó: Meta desconectó el número/)).toBeVisible();
+  await expect(card.getByText("El número está desconectado.", { exact: false })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Desconectar" })).toHaveCount(0);
+  expect(tabReads.sent).toBe(readsBefore);
 });

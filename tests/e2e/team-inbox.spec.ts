@@ -103,6 +103,39 @@ test("a note's @mention tells the colleague live, and lists it under Menciones",
   await pedro.context.close();
 });
 
+test("a mention that comes while Menciones is open joins the list, with no new read", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  const pedro = await signedInAgent(page, browser, owner.headers);
+  await customerWrites(page, owner.phoneNumberId, "Clara Ríos");
+  const mentionReads = countRequests(pedro.page, "/api/v1/mentions");
+  await pedro.page.goto("/mentions");
+  await expect(pedro.page.getByText("No tienes menciones sin leer.")).toBeVisible();
+  await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();
+  await expect.poll(() => mentionReads.inFlight).toBe(0);
+  const readsBefore = mentionReads.sent;
+
+  const conversations = await page.request.get("/api/v1/conversations", {
+    headers: owner.headers,
+  });
+  const conversationId: string = (await conversations.json()).data.conversations[0].id;
+  const note = await page.request.post(`/api/v1/conversations/${conversationId}/notes`, {
+    headers: owner.headers,
+    data: { content: "@Pedro Sanz ¿la llamas tú esta tarde?" },
+  });
+  expect(note.status()).toBe(201);
+
+  const listed = pedro.page.getByRole("list", { name: "Menciones sin leer" });
+  await expect(listed.getByText("Marta Ruiz te mencionó")).toBeVisible();
+  await expect(listed.getByText("¿la llamas tú esta tarde?", { exact: false })).toBeVisible();
+  await expect(listed.getByRole("listitem")).toHaveCount(1);
+  // Laid over the list from the live store: the mentions were not read again.
+  expect(mentionReads.sent).toBe(readsBefore);
+  await pedro.context.close();
+});
+
 test("a label made in Configuración goes on a conversation and filters the inbox", async ({
   page,
 }) => {
@@ -157,5 +190,30 @@ test("the header's Disponible / Ausente comes with the session and stays across 
   await expect(own).toHaveValue("no");
   // Changed from the team's list, the header follows.
   await own.selectOption({ label: "Disponible" });
+  await expect(page.getByRole("switch", { name: "Disponible" })).toBeChecked();
+});
+
+test("a refused change of Disponible / Ausente is said, and the switch goes back", async ({
+  page,
+}) => {
+  await signedInOwner(page);
+  await page.goto("/dashboard");
+  await expect(page.getByRole("switch", { name: "Disponible" })).toBeChecked();
+  await page.route("**/api/v1/organizations/members/*", (route) =>
+    route.request().method() === "PATCH"
+      ? route.fulfill({
+          status: 503,
+          json: { error: { code: "unavailable", message: "Servicio no disponible" } },
+        })
+      : route.fallback(),
+  );
+
+  await page.getByRole("switch", { name: "Disponible" }).click();
+  await expect(
+    page.locator("[data-sonner-toast]").filter({ hasText: "No se pudo cambiar tu disponibilidad" }),
+  ).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Disponible" })).toBeChecked();
+  await page.unroute("**/api/v1/organizations/members/*");
+  await page.reload();
   await expect(page.getByRole("switch", { name: "Disponible" })).toBeChecked();
 });

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useFetcher, useRevalidator } from "react-router";
+import { useFetcher } from "react-router";
 import {
   broadcastInput,
   type AudienceAd,
@@ -103,7 +103,6 @@ export function BroadcastForm({
   const clock = useOrganizationTime();
   const { timeZone } = clock;
   const fetcher = useFetcher<BroadcastActionResult>();
-  const { revalidate } = useRevalidator();
   const [values, setValues] = useState(() => valuesOf(broadcast, timeZone));
   const form = useRef<HTMLFormElement>(null);
   const saving = fetcher.state !== "idle";
@@ -180,7 +179,6 @@ export function BroadcastForm({
             setValues((current) => ({ ...current, template, parameters }));
             clear("template");
           }}
-          onRetry={() => void revalidate()}
         />
       </section>
       <section aria-labelledby="broadcast-audience" className={section}>

@@ -1,8 +1,8 @@
 import { Suspense } from "react";
-import { Await, useAsyncError, useRevalidator } from "react-router";
+import { Await, useAsyncError } from "react-router";
 import { SKIP_REASONS, type BroadcastPreview } from "../../../worker/broadcasts/contract";
 import { formatMoney } from "~/components/sales/money";
-import { Button } from "~/components/ui/button";
+import { RetryReadButton } from "~/components/ui/retry-read-button";
 import { Spinner } from "~/components/ui/spinner";
 import { errorMessage } from "~/lib/api";
 import { count, countryName, customers, SKIP_REASON_LABELS } from "./labels";
@@ -30,7 +30,6 @@ const CELL = "whitespace-nowrap px-3 py-2";
  * loader's read, still on its way when the page shows.
  */
 export function PreviewPanel({ preview }: { preview: Promise<BroadcastPreview> }) {
-  const revalidator = useRevalidator();
   return (
     <section
       aria-labelledby="preview-title"
@@ -40,13 +39,7 @@ export function PreviewPanel({ preview }: { preview: Promise<BroadcastPreview> }
         <h2 id="preview-title" className="text-base font-semibold text-slate-900">
           Vista previa
         </h2>
-        <Button
-          variant="secondary"
-          disabled={revalidator.state !== "idle"}
-          onClick={() => void revalidator.revalidate()}
-        >
-          {revalidator.state !== "idle" ? "Calculando..." : "Actualizar"}
-        </Button>
+        <RetryReadButton label="Actualizar" busyLabel="Calculando..." />
       </div>
       <p className="mt-1 text-sm text-slate-600">
         Calculada ahora: la audiencia se vuelve a calcular en el momento del envío.

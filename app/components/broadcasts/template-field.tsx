@@ -4,7 +4,7 @@ import {
   templateParameterCount,
   type WhatsappTemplate,
 } from "../../../worker/whatsapp/contract";
-import { Button } from "~/components/ui/button";
+import { RetryReadButton } from "~/components/ui/retry-read-button";
 import { Field, SelectField } from "~/components/ui/field";
 import type { FieldErrors } from "~/lib/forms";
 import { CATEGORY_LABELS } from "./labels";
@@ -54,7 +54,6 @@ export function TemplateField({
   errors,
   disabled,
   onChange,
-  onRetry,
   required = true,
   placeholder = "Elige una plantilla",
   parameterHint = "El mismo texto para todos los clientes de la difusión.",
@@ -67,7 +66,6 @@ export function TemplateField({
   errors: FieldErrors;
   disabled: boolean;
   onChange: (key: string, parameters: string[]) => void;
-  onRetry: () => void;
   required?: boolean;
   placeholder?: string;
   /** Said under the first parameter. */
@@ -78,9 +76,7 @@ export function TemplateField({
       <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm">
         <p className="font-medium text-red-800">No se pudieron cargar las plantillas</p>
         <p className="mt-1 text-red-700">{loaded.error}</p>
-        <Button variant="secondary" className="mt-2" onClick={onRetry}>
-          Reintentar
-        </Button>
+        <RetryReadButton className="mt-2" />
       </div>
     );
   }

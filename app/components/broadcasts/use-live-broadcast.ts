@@ -10,12 +10,12 @@ import { useLiveEvent, useLiveVersion } from "~/lib/use-live";
  * reads the page again, coalesced (its recipients moved on); so does a reconnection.
  */
 export function useLiveBroadcast(loaded: Broadcast, asked: number) {
-  const revalidate = useCoalescedRevalidate();
+  const readAgain = useCoalescedRevalidate();
   useLiveVersion();
   useLiveEvent<{ broadcast: Broadcast }>("broadcast_update", ({ broadcast }) => {
-    if (broadcast.id === loaded.id) revalidate();
+    if (broadcast.id === loaded.id) readAgain();
   });
-  useRealtimeConnected(revalidate);
+  useRealtimeConnected(readAgain);
   const copy = live.broadcastsSince(asked).get(loaded.id);
   return copy && !olderBroadcast(copy, loaded) ? copy : loaded;
 }

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useFetcher, useRevalidator } from "react-router";
+import { useFetcher } from "react-router";
 import {
   followUpInput,
   MAX_PER_CONVERSATION,
@@ -117,7 +117,6 @@ export function FollowUpForm({
   labels: Label[];
 }) {
   const fetcher = useFetcher<FollowUpActionResult>();
-  const { revalidate } = useRevalidator();
   const [values, setValues] = useState(() => valuesOf(rule));
   const form = useRef<HTMLFormElement>(null);
   const saving = fetcher.state !== "idle";
@@ -245,7 +244,6 @@ export function FollowUpForm({
           onChange={(template, parameters) =>
             change({ template, parameters }, "template", "text", WAIT)
           }
-          onRetry={() => void revalidate()}
         />
         {textNeverSent && (
           <p className="rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">

@@ -1,4 +1,4 @@
-import { Button } from "~/components/ui/button";
+import { RetryReadButton } from "~/components/ui/retry-read-button";
 
 /** No conversation at all yet: where they come from, and a way to look again. */
 export function EmptyInbox({ onRetry }: { onRetry: () => void }) {
@@ -9,9 +9,7 @@ export function EmptyInbox({ onRetry }: { onRetry: () => void }) {
         Esta función está en desarrollo para tu cuenta: las conversaciones aparecerán aquí en cuanto
         conectes tu número de WhatsApp Business en Configuración y tus clientes escriban.
       </p>
-      <Button className="mt-4" variant="secondary" onClick={onRetry}>
-        Reintentar
-      </Button>
+      <RetryReadButton className="mt-4" onRetry={onRetry} />
     </section>
   );
 }

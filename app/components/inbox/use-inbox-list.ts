@@ -24,7 +24,7 @@ interface LoadedList {
  */
 export function useInboxList(loaded: LoadedList) {
   const me = useAuth().user?.id;
-  const revalidate = useCoalescedRevalidate();
+  const readAgain = useCoalescedRevalidate();
   const version = useLiveVersion();
   const { list, stale } = useMemo(() => {
     let next = loaded.list;
@@ -39,16 +39,16 @@ export function useInboxList(loaded: LoadedList) {
     // `version` is what changes when the store records a copy.
   }, [loaded, me, version]);
   useEffect(() => {
-    if (stale) revalidate();
-  }, [stale, version, revalidate]);
-  useRealtimeConnected(revalidate);
+    if (stale) readAgain();
+  }, [stale, version, readAgain]);
+  useRealtimeConnected(readAgain);
   // An imported history fills conversations without an event each: the page is read again
   // as the import moves on (a burst of chunks costs a read or two).
-  useLiveEvent("import_progress", revalidate);
+  useLiveEvent("import_progress", readAgain);
 
   /** A row this screen changed (its selects): recorded, so the page shows it and keeps it. */
   const replace = (updated: Conversation | null) => {
     if (updated) live.conversation(updated);
   };
-  return { list, replace, revalidate };
+  return { list, replace };
 }

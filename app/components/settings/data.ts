@@ -7,6 +7,7 @@ import { useEffect } from "react";
 import { toastFailed } from "~/lib/outcome";
 import { AUDIT_LOG_PAGE_SIZE } from "../../../worker/audit/contract";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
+import { live } from "~/lib/live-store";
 
 /** A part of the screen that loaded, or the message of why it did not. */
 export type Loaded<T> = { ok: true; data: T } | { ok: false; error: string };
@@ -40,8 +41,13 @@ export const readAuditLogPage = (before?: string) =>
     }),
   );
 
-/** Meta Business, Tracking and Cobros tabs: one read of the pixel and the number serves them. */
+/**
+ * Meta Business, Tracking and Cobros tabs: one read of the pixel and the number serves them.
+ * The Meta tab keeps the live store's mark taken before: the number's status Meta announces
+ * after it is laid over the card (decision 0145).
+ */
 export function loadConnectionTabs() {
+  const asked = live.mark();
   const pixel = readPixelConfig();
   const whatsapp = readWhatsappConfig();
   const meta = settle(
@@ -51,7 +57,13 @@ export function loadConnectionTabs() {
       data(client.whatsapp.oauth["app-config"].$get()),
       // The agent list only feeds the default-agent select: its failure is not fatal.
       settle(data(client.agents.$get())),
-    ]).then(([whatsapp, pixel, appConfig, agents]) => ({ whatsapp, pixel, appConfig, agents })),
+    ]).then(([whatsapp, pixel, appConfig, agents]) => ({
+      whatsapp,
+      pixel,
+      appConfig,
+      agents,
+      asked,
+    })),
   );
   const tracking = settle(
     Promise.all([pixel, data(client.whatsapp.oauth.status.$get())]).then(([pixel, whatsapp]) => ({

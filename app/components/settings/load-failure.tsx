@@ -1,11 +1,9 @@
-import { useRevalidator } from "react-router";
-import { Button } from "~/components/ui/button";
+import { RetryReadButton } from "~/components/ui/retry-read-button";
 
 export const LOAD_ERROR = "Error al cargar las configuraciones";
 
 /** A tab's data could not load: its reason and a retry (the other tabs stay usable). */
 export function LoadFailure({ message }: { message: string }) {
-  const revalidator = useRevalidator();
   return (
     <div
       role="alert"
@@ -13,14 +11,7 @@ export function LoadFailure({ message }: { message: string }) {
     >
       <p className="font-semibold">{LOAD_ERROR}</p>
       <p className="mt-1">{message}</p>
-      <Button
-        variant="secondary"
-        className="mt-4"
-        disabled={revalidator.state !== "idle"}
-        onClick={() => void revalidator.revalidate()}
-      >
-        Reintentar
-      </Button>
+      <RetryReadButton className="mt-4" />
     </div>
   );
 }

@@ -1,6 +1,5 @@
 import { useState } from "react";
 import type { HistoryImport } from "../../../worker/whatsapp/contract";
-import { useRevalidator } from "react-router";
 import { toastFailed } from "~/lib/outcome";
 import { useSettingsChange } from "~/components/settings/actions";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";
@@ -12,7 +11,8 @@ import { WhatsappCard } from "~/components/settings/meta/whatsapp-card";
 import { Button } from "~/components/ui/button";
 import { useAuth } from "~/lib/auth";
 import { loginForBusiness, SDK_MESSAGES, SignupError } from "~/lib/facebook-sdk";
-import { useLiveEvent } from "~/lib/use-live";
+import { live } from "~/lib/live-store";
+import { useLiveEvent, useLiveVersion } from "~/lib/use-live";
 
 /** Settings → Meta Business: WhatsApp Business and Meta Pixel through one Facebook Login. */
 export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) {
@@ -23,10 +23,10 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
   // What is left to do when the signup finished without a usable number (decision 0074): shown
   // until the next attempt, as a toast alone would go before it is read.
   const [pending, setPending] = useState<{ title: string; text: string } | null>(null);
-  const { revalidate } = useRevalidator();
   useLoadFailureToast(loaded, LOAD_ERROR);
-  // Meta disconnected or reconnected the number: the card reads it again.
-  useLiveEvent("whatsapp_status", () => void revalidate());
+  // Meta disconnected or reconnected the number (`whatsapp_status`): the card shows the status
+  // and reason the live store recorded after the tab's read, over the connection it read.
+  useLiveVersion();
   // A shared number's history import, followed here rather than in its card: the import starts
   // while the connection is still being read, before the card shows it.
   const [importEvent, setImportEvent] = useState<HistoryImport | null>(null);
@@ -72,7 +72,12 @@ export function MetaBusinessTab({ loaded }: { loaded: ConnectionTabs["meta"] }) 
 
   if (!loaded.ok) return <LoadFailure message={loaded.error} />;
 
-  const { whatsapp, pixel, appConfig } = loaded.data;
+  const { pixel, appConfig } = loaded.data;
+  const announced = live.whatsappStatusSince(loaded.data.asked);
+  const whatsapp =
+    loaded.data.whatsapp && announced
+      ? { ...loaded.data.whatsapp, ...announced }
+      : loaded.data.whatsapp;
   const agents = loaded.data.agents.ok ? loaded.data.agents.data : [];
   const loginAvailable = appConfig.app_id !== null && !appConfig.sandbox;
   // The app's number goes through Embedded Signup only: the plain login cannot keep it there.
