@@ -9,6 +9,8 @@ import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { API_BASE } from "./http/api-base";
 import { AppError, handleError, notFound } from "./http/errors";
+import { marksOf } from "./http/route-marks";
+import { costlyWrite } from "./http/write-limits";
 import { organizationGlobalRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { flowWebhookRoutes } from "./flows/webhook-routes";
@@ -16,6 +18,7 @@ import { paymentWebhookRoutes } from "./payments/webhook-routes";
 import { googleCalendarCallbackRoutes } from "./integrations/google/routes";
 import { operatorRoutes } from "./stores/operator-routes";
 import { forwardToStore } from "./stores/forward-to-store";
+import { organizationRouteMatch } from "./stores/organization-route-table";
 import { publicTrackingCors } from "./tracking/routes";
 import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
@@ -25,8 +28,9 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 const jsonBodyLimit = bodyLimit({ maxSize: MAX_BODY_BYTES });
 /**
- * File uploads (`POST /conversations/{id}/media`, `POST /knowledge/import`) may be larger: a
- * file plus its form fields (the knowledge import has a tighter limit of its own).
+ * File uploads (the routes that take a form, `formBody`: `POST /conversations/{id}/media`,
+ * `POST /knowledge/import`) may be larger: a file plus its form fields (the knowledge import has
+ * a tighter limit of its own).
  */
 const uploadBodyLimit = bodyLimit({
   maxSize: MAX_UPLOAD_BYTES + 64 * 1024,
@@ -34,8 +38,12 @@ const uploadBodyLimit = bodyLimit({
     throw new AppError(413, "invalid_media", MEDIA_TOO_LARGE);
   },
 });
+/** Whether the request names an upload: a route marked with the uploads' write window. */
 const isUpload = (method: string, path: string) =>
-  method === "POST" && /^\/api\/v1\/(conversations\/[^/]+\/media|knowledge\/import)$/.test(path);
+  path.startsWith(API_BASE) &&
+  marksOf(
+    organizationRouteMatch(method, path.slice(API_BASE.length)).map((route) => route.handler),
+  ).has(costlyWrite("uploads").markName);
 
 /**
  * What the edge serves of /api/v1 itself: what is global (the account, a new organization, an

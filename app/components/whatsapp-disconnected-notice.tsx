@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
+import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
-import { useLiveEvent } from "~/lib/use-live";
+import { useLiveVersion } from "~/lib/use-live";
 
 /** Where a number is connected again. */
 export const RECONNECT_LINK = "/settings?tab=meta";
@@ -23,24 +23,33 @@ async function readDisconnection(): Promise<string | null> {
 /**
  * One persistent notice for owners and admins while Meta has disconnected the organization's
  * number (`account_update`: the owner unlinked it in the app, the phone was not opened in
- * 14 days...): why, and where to connect it again. It appears and goes away live
- * (`whatsapp_status`), and is read again when the socket (re)opens. A number the team
+ * 14 days...): why, and where to connect it again. It appears and goes away live: the live
+ * store's copy of the number's status (`whatsapp_status`) recorded after the read wins over it,
+ * as on the Meta tab (decision 0145). Read again when the socket (re)opens. A number the team
  * disconnected itself has no reason, and no notice.
  */
 export function WhatsappDisconnectedNotice() {
   const { role } = useAuth();
   const manages = role === "owner" || role === "admin";
-  const [reason, setReason] = useState<string | null>(null);
+  const [read, setRead] = useState<{ reason: string | null; mark: number }>({
+    reason: null,
+    mark: 0,
+  });
 
-  const read = useCallback(() => {
+  const load = useCallback(() => {
     if (!manages) return;
-    void readDisconnection().then(setReason);
+    const mark = live.mark();
+    void readDisconnection().then((reason) => setRead({ reason, mark }));
   }, [manages]);
-  useEffect(read, [read]);
-  useRealtimeConnected(read);
-  useLiveEvent<WhatsappStatusEvent>("whatsapp_status", ({ status, disconnected_reason }) =>
-    setReason(status === "disconnected" ? disconnected_reason : null),
-  );
+  useEffect(load, [load]);
+  useRealtimeConnected(load);
+  useLiveVersion();
+  const newer = live.whatsappStatusSince(read.mark);
+  const reason = newer
+    ? newer.status === "disconnected"
+      ? newer.disconnected_reason
+      : null
+    : read.reason;
 
   if (!manages || !reason) return null;
   return (

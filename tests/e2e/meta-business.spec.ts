@@ -316,4 +316,14 @@ test("Meta disconnecting the number shows on the open card, with no new read of 
   await expect(card.getByText("El número está desconectado.", { exact: false })).toBeVisible();
   await expect(card.getByRole("button", { name: "Desconectar" })).toHaveCount(0);
   expect(tabReads.sent).toBe(readsBefore);
+
+  // The console's notice says it too, heard live, and read again on another screen's load.
+  const notice = page.getByRole("alert").filter({ hasText: "WhatsApp está desconectado:" });
+  await expect(notice).toContainText("Meta desconectó el número");
+  await expect(notice.getByRole("link", { name: "Volver a conectar" })).toHaveAttribute(
+    "href",
+    "/settings?tab=meta",
+  );
+  await page.goto("/conversations");
+  await expect(notice).toContainText("Meta desconectó el número");
 });
