@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
+import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { live } from "~/lib/live-store";
@@ -9,11 +10,11 @@ import { useLiveVersion } from "~/lib/use-live";
 /** Where a number is connected again. */
 export const RECONNECT_LINK = "/settings?tab=meta";
 
-/** Why Meta disconnected the number, or null while it is connected (or there is none). */
-async function readDisconnection(): Promise<string | null> {
+/** The number's status and why Meta disconnected it, or null when there is no number. */
+async function readStatus(): Promise<WhatsappStatusEvent | null> {
   try {
-    const config = await data(client["whatsapp-config"].$get());
-    return config.status === "disconnected" ? config.disconnected_reason : null;
+    const { status, disconnected_reason } = await data(client["whatsapp-config"].$get());
+    return { status, disconnected_reason };
   } catch {
     // No number (404) or no answer: nothing to warn about; the next event says otherwise.
     return null;
@@ -31,25 +32,21 @@ async function readDisconnection(): Promise<string | null> {
 export function WhatsappDisconnectedNotice() {
   const { role } = useAuth();
   const manages = role === "owner" || role === "admin";
-  const [read, setRead] = useState<{ reason: string | null; mark: number }>({
-    reason: null,
+  const [read, setRead] = useState<{ status: WhatsappStatusEvent | null; mark: number }>({
+    status: null,
     mark: 0,
   });
 
   const load = useCallback(() => {
     if (!manages) return;
     const mark = live.mark();
-    void readDisconnection().then((reason) => setRead({ reason, mark }));
+    void readStatus().then((status) => setRead({ status, mark }));
   }, [manages]);
   useEffect(load, [load]);
   useRealtimeConnected(load);
   useLiveVersion();
-  const newer = live.whatsappStatusSince(read.mark);
-  const reason = newer
-    ? newer.status === "disconnected"
-      ? newer.disconnected_reason
-      : null
-    : read.reason;
+  const number = live.whatsappStatusSince(read.mark) ?? read.status;
+  const reason = number?.status === "disconnected" ? number.disconnected_reason : null;
 
   if (!manages || !reason) return null;
   return (

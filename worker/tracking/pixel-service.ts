@@ -33,6 +33,13 @@ const pixelNotConnected = () =>
 /** The organization's pixel, from the facts its store keeps (decision 0136): no D1 trip. */
 const findPixel = async (deps: StoreDeps) => (await deps.facts()).pixel;
 
+/** The organization's pixel, or the Spanish 404 when none is connected. */
+async function connectedPixel(deps: StoreDeps) {
+  const row = await findPixel(deps);
+  if (!row) throw pixelNotConnected();
+  return row;
+}
+
 /** The Graph client acting for the organization's pixel, or null when none is connected. */
 export async function pixelSender(deps: StoreDeps) {
   const row = await findPixel(deps);
@@ -80,9 +87,7 @@ async function store(
 }
 
 export async function getPixelConfig(deps: StoreDeps) {
-  const row = await findPixel(deps);
-  if (!row) throw pixelNotConnected();
-  return toConfig(row);
+  return toConfig(await connectedPixel(deps));
 }
 
 /** Connects a pixel by hand: the token must reach it. */
@@ -104,7 +109,7 @@ export async function updatePixelConfig(
   member: Member,
   input: { pixel_id?: string; access_token?: string },
 ) {
-  const { row } = await pixelGraph(deps);
+  const row = await connectedPixel(deps);
   const token =
     input.access_token ?? (await decryptSecret(row.accessTokenEncrypted, deps.env.ENCRYPTION_KEY));
   return savePixelConfig(deps, member, {
@@ -227,8 +232,7 @@ export async function adAccounts(deps: StoreDeps) {
 
 /** A code for Meta's Test Events tab: conversions carry it until it is cleared. */
 export async function generateTestCode(deps: StoreDeps) {
-  const row = await findPixel(deps);
-  if (!row) throw pixelNotConnected();
+  const row = await connectedPixel(deps);
   const code = `TEST${crypto.getRandomValues(new Uint32Array(1))[0]! % 100_000}`;
   await deps.db
     .update(metaConnections)
