@@ -33,6 +33,7 @@ import {
   type WorkRunner,
 } from "./scheduler";
 import { runPart } from "../worker/stores/organization-parts";
+import { searchIndexDue } from "../worker/conversations/search";
 import type { OrganizationPart } from "../worker/stores/part-contract";
 import type { DeliveryPart } from "../worker/whatsapp/webhook-payloads";
 import {
@@ -475,6 +476,15 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     }
     // Erased while it ran: what the run wrote since goes too.
     if (this.erased) return this.eraseAll();
+    // What the run stored (a history's pages, a broadcast's sends, replies) is indexed in batches.
+    const searchDue = searchIndexDue(this.data);
+    if (searchDue !== null) {
+      askFor(
+        this.ctx.storage.sql,
+        { key: jobKey("search"), kind: "job", dueAt: searchDue },
+        "earliest",
+      );
+    }
     await this.armAlarm();
   }
 

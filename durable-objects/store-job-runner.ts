@@ -18,6 +18,7 @@ import { expireLinks } from "../worker/payments/service";
 import { sendAwayMessages } from "../worker/bookings/away-message";
 import { runGoogleEvents } from "../worker/integrations/google/events";
 import { runReminders } from "../worker/reminders/sending";
+import { indexSearchBacklog } from "../worker/conversations/search";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -85,6 +86,9 @@ export const JOB_RUNS: JobRuns = {
   google_events: (deps, _at, organizationId) => runGoogleEvents(deps, organizationId),
   // The presses of reminders' buttons acted on, then the reminders due sent; then the next one.
   booking_reminders: (deps, at, organizationId) => runReminders(deps, organizationId, at),
+  // The rows stored since the last run, written to the search indexes together; again at once
+  // while more are waiting (decision 0149).
+  search: async (deps) => (indexSearchBacklog(deps.orgDb) ? Date.now() : null),
 };
 
 /**

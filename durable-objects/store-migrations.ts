@@ -20,6 +20,7 @@ import { AGENT_ACTS_SQL } from "./store-migration-0016";
 import { GOOGLE_CALENDAR_SQL } from "./store-migration-0018";
 import { BOOKING_REMINDERS_SQL } from "./store-migration-0017";
 import { CONVERSATION_AI_CALLS_SQL } from "./store-migration-0019";
+import { SEARCH_PROGRESS_SQL } from "./store-migration-0020";
 
 export interface StoreMigration {
   version: number;
@@ -144,6 +145,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 19,
     name: "conversation_ai_calls",
     sql: CONVERSATION_AI_CALLS_SQL,
+  },
+  {
+    version: 20,
+    name: "search_progress",
+    sql: SEARCH_PROGRESS_SQL,
   },
 ];
 

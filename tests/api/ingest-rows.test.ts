@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { delivery, inboundMessage, wamid } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";
 import { createOwner } from "../support/factories";
-import { orgFirst, orgSql } from "../support/org-data";
+import { orgFirst } from "../support/org-data";
+import { answer, api } from "../support/api";
 import { customerBsuid, customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
 import { askFor, jobKey, scheduledWork } from "../../durable-objects/scheduler";
@@ -26,27 +27,24 @@ async function rowsChanged(organizationId: string) {
 async function connected() {
   const owner = await createOwner();
   const { phoneNumberId } = await connectWhatsapp(owner.organization.id);
-  return { organizationId: owner.organization.id, phoneNumberId };
+  return { owner, organizationId: owner.organization.id, phoneNumberId };
 }
 
 /**
  * What a customer's text message into their existing conversation writes, and nothing more:
  * - the message: 1;
- * - its search index (messages_fts, a trigram FTS5 table, store migration 3): 6, the
- *   virtual table's row, its document size, the index's new segment (a leaf and its entry),
- *   its totals and its structure, written at the statement after the one that added the
- *   document (FTS5 writes its segment at each statement, so once a delivery). The segments
- *   are merged every so often (about 3 rows a message on average in a busy store); none is
- *   merged in this store's first few messages, so the count is exact here;
  * - the conversation counting it (unread, last message, service window): 1;
  * - the inbox tally of unread conversations: none, this conversation was unread already.
- * Not written: the conversation's identifiers and name when the delivery brings the ones it has.
+ * Not written: the conversation's identifiers and name when the delivery brings the ones it has;
+ * the search index, which the store's `search` job writes in batches (decision 0149: six rows a
+ * message written one at a time, about two in a batch); the job's row, already asked for by the
+ * first message.
  */
-const ROWS_OF_A_MESSAGE_INTO_ITS_CONVERSATION = 8;
+const ROWS_OF_A_MESSAGE_INTO_ITS_CONVERSATION = 2;
 
 describe("rows written by a single-message delivery", () => {
   it("a message into an existing conversation writes its rows and no more", async () => {
-    const { organizationId, phoneNumberId } = await connected();
+    const { owner, organizationId, phoneNumberId } = await connected();
     const customer = { from: customerPhone(), userId: customerBsuid(), name: "Lucía" };
     const send = (text: string, id = wamid()) =>
       deliver(delivery(inboundMessage({ phoneNumberId, ...customer, id, text })));
@@ -73,7 +71,7 @@ describe("rows written by a single-message delivery", () => {
     const written = (await rowsChanged(organizationId)) - before;
     expect(written).toBeLessThanOrEqual(ROWS_OF_A_MESSAGE_INTO_ITS_CONVERSATION);
 
-    // Everything a message does is still done: stored, counted, searchable.
+    // Everything a message does is still done: stored, counted, found by search.
     const conversation = await orgFirst<Record<string, any>>(
       organizationId,
       "SELECT * FROM conversations WHERE wa_user_id = ?",
@@ -85,12 +83,10 @@ describe("rows written by a single-message delivery", () => {
       phone_number: customer.from,
       contact_name: "Lucía",
     });
-    const found = await orgSql(
-      organizationId,
-      "SELECT m.wamid FROM messages AS m WHERE m.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?)",
-      '"por la tarde"',
+    const found = await answer(
+      api(owner.token).conversations.$get({ query: { search: "por la tarde" } }),
     );
-    expect(found).toEqual([{ wamid: id }]);
+    expect(found.body.data.conversations.map((c) => c.id)).toEqual([conversation!.id]);
 
     // Meta's redelivery of it stores nothing and writes nothing.
     const beforeAgain = await rowsChanged(organizationId);
@@ -99,7 +95,7 @@ describe("rows written by a single-message delivery", () => {
   });
 
   it("a customer's new name still reaches their conversation", async () => {
-    const { organizationId, phoneNumberId } = await connected();
+    const { owner, organizationId, phoneNumberId } = await connected();
     const customer = { from: customerPhone(), userId: customerBsuid() };
     await deliver(delivery(inboundMessage({ phoneNumberId, ...customer, name: "Lu" })));
     await deliver(delivery(inboundMessage({ phoneNumberId, ...customer, name: "Lucía Pérez" })));
@@ -109,12 +105,8 @@ describe("rows written by a single-message delivery", () => {
       customer.userId,
     );
     expect(row).toEqual({ contact_name: "Lucía Pérez" });
-    const named = await orgSql(
-      organizationId,
-      "SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH ?",
-      '"Pérez"',
-    );
-    expect(named).toHaveLength(1);
+    const named = await answer(api(owner.token).conversations.$get({ query: { search: "Pérez" } }));
+    expect(named.body.data.conversations).toHaveLength(1);
   });
 });
 

@@ -1,12 +1,6 @@
-import { and, count, desc, eq, isNull, like, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, isNull, like, sql, type SQL } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import {
-  agents,
-  conversationCounts,
-  conversationLabels,
-  conversations,
-  messages,
-} from "../db/store-schema";
+import { agents, conversationCounts, conversationLabels, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
@@ -25,6 +19,7 @@ import {
   type conversationUpdateInput,
 } from "./contract";
 import { toConversation, type ConversationRow } from "./mappers";
+import { searchFilter } from "./search";
 import { conversationBilling } from "./billing";
 import { auditAssignment, checkAssignee } from "../team-inbox/assignment";
 
@@ -34,56 +29,6 @@ async function assertAgent(db: OrganizationDb, organizationId: string, agentId: 
     columns: { id: true },
   });
   if (!agent) throw notFound("Agente no encontrado.");
-}
-
-function escapeLike(text: string) {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
-/** An FTS5 phrase: the trigram tokenizer matches it as a substring, case-insensitively. */
-const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
-
-/** The trigram index needs three characters; shorter terms keep the LIKE scan. */
-const indexable = (text: string) => [...text].length >= 3;
-
-/**
- * Conversations whose contact name, phone or WhatsApp username (with or without its `@`),
- * or any of whose messages, contains the term.
- * With three characters or more it reads the FTS5 trigram indexes (migrations 0003, 0008)
- * and starts from their hits, so its cost follows the matches, not the size of the inbox;
- * the organization is checked on every hit (`+` keeps SQLite from scanning the whole
- * organization's index instead). Shorter terms scan with LIKE, as before.
- */
-function searchFilter(organizationId: string, search: string): SQL[] {
-  const phone = search.replace(/[\s+()-]/g, "");
-  const handle = search.replace(/^@/, "");
-  if (indexable(search) && indexable(handle) && (phone === "" || indexable(phone))) {
-    const names = [
-      `contact_name : ${phrase(search)}`,
-      `username : ${phrase(handle)}`,
-      ...(phone ? [`phone_number : ${phrase(phone)}`] : []),
-    ].join(" OR ");
-    return [
-      sql`+${conversations.organizationId} = ${organizationId}`,
-      sql`${conversations}.rowid IN (
-        SELECT rowid FROM conversations_fts WHERE conversations_fts MATCH ${names}
-        UNION
-        SELECT c2.rowid FROM ${conversations} c2 WHERE c2.id IN (
-          SELECT ${messages.conversationId} FROM ${messages}
-          WHERE ${messages}.rowid IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ${phrase(search)})
-            AND +${messages.organizationId} = ${organizationId}))`,
-    ];
-  }
-  const pattern = `%${escapeLike(search)}%`;
-  return [
-    eq(conversations.organizationId, organizationId),
-    or(
-      sql`${conversations.contactName} LIKE ${pattern} ESCAPE '\\'`,
-      like(conversations.phoneNumber, `%${escapeLike(phone)}%`),
-      sql`${conversations.username} LIKE ${`%${escapeLike(handle)}%`} ESCAPE '\\'`,
-      sql`EXISTS (SELECT 1 FROM ${messages} WHERE ${messages.conversationId} = ${conversations.id} AND (${messages.content} LIKE ${pattern} ESCAPE '\\' OR ${messages.transcript} LIKE ${pattern} ESCAPE '\\'))`,
-    )!,
-  ];
 }
 
 /**

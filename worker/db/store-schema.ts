@@ -1285,3 +1285,15 @@ export const scheduledWork = sqliteTable("scheduled_work", {
   /** Runs in a row that failed; back to 0 when one ends normally. */
   attempts: integer("attempts").notNull().default(0),
 });
+
+// ── The search indexes' progress (decision 0149) ──────────────────────────────────────────
+
+/**
+ * The last rowid each search index (`messages_fts`, `conversations_fts`) holds: the rows above
+ * it wait for the store's `search` job, and search reads them directly
+ * (worker/conversations/search.ts). The store's own machinery: not exported.
+ */
+export const searchProgress = sqliteTable("search_progress", {
+  name: text("name", { enum: ["messages", "conversations"] }).primaryKey(),
+  indexedThrough: integer("indexed_through").notNull(),
+});

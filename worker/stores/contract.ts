@@ -44,6 +44,7 @@ export const STORE_JOBS = [
   "payment_links",
   "google_events",
   "booking_reminders",
+  "search",
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 

@@ -3,8 +3,8 @@
  * the data"): the Conversions API retries, the daily retention, the sweep of voice notes left
  * pending, the import of the WhatsApp Business app's history (contract section 16), the sending
  * of broadcasts and follow-ups (section 17), the statuses a send held, the release of bookings
- * whose payment never came and the away messages owed (section 18), a bounded amount per
- * run. Each is a row `job:<name>` of the store's scheduled work, beside its AI replies and voice
+ * whose payment never came and the away messages owed (section 18), the search indexes'
+ * batches (decision 0149), a bounded amount per run. Each is a row `job:<name>` of the store's scheduled work, beside its AI replies and voice
  * notes (durable-objects/scheduler.ts, decision 0099); what each run does is
  * durable-objects/store-job-runner.ts. The daily cron wakes the stores whose alarm missed their
  * day, so that they catch up.

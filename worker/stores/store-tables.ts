@@ -3,8 +3,8 @@
  * (contract section 15), each with the columns that order its rows (its primary key without
  * `organization_id`): the cursor of its pages.
  *
- * What the store's own triggers derive from these rows is not here: the search indexes
- * (`conversations_fts`, `messages_fts`, `knowledge_fts`) and the inbox tallies
+ * What the store derives from these rows is not here: the search indexes (`conversations_fts`,
+ * `messages_fts`, `knowledge_fts`, with `search_progress`) and the inbox tallies
  * (`conversation_counts`).
  */
 import { and, asc, getTableColumns, sql } from "drizzle-orm";
