@@ -16,11 +16,10 @@ import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
 import { STORE_FULL_BYTES } from "../worker/stores/store-room";
-import type { StoreJobName } from "../worker/stores/contract";
+import { jobKey, type StoreJobName } from "../worker/stores/contract";
 import { runJob, scheduleTheUnscheduled, type JobHost } from "./store-job-runner";
 import {
   askFor,
-  jobKey,
   moveScheduleKeys,
   nextDue,
   replyKey,

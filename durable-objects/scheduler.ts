@@ -8,7 +8,6 @@
  * synchronous: between reading a row and leasing it nothing else of the store runs.
  */
 import { OrganizationGone } from "../worker/stores/registry";
-import type { StoreJobName } from "../worker/stores/contract";
 
 export type WorkKind = "job" | "reply" | "transcript";
 
@@ -57,7 +56,6 @@ const MAX_RETRY_MS = 60 * 60_000;
 export const retryDelay = (attempts: number) =>
   Math.min(FIRST_RETRY_MS * 2 ** Math.max(attempts - 1, 0), MAX_RETRY_MS);
 
-export const jobKey = (name: StoreJobName) => `job:${name}`;
 export const replyKey = (conversationId: string) => `reply:${conversationId}`;
 export const transcriptKey = (messageId: string) => `transcript:${messageId}`;
 /** What a row's key names beyond its kind: the job, conversation or message. */

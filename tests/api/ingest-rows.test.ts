@@ -9,7 +9,8 @@ import { orgFirst } from "../support/org-data";
 import { answer, api } from "../support/api";
 import { customerBsuid, customerPhone, deliver } from "../support/webhooks";
 import { organizationStore } from "../../worker/stores/registry";
-import { askFor, jobKey, scheduledWork } from "../../durable-objects/scheduler";
+import { askFor, scheduledWork } from "../../durable-objects/scheduler";
+import { jobKey } from "../../worker/stores/contract";
 
 /**
  * Rows the organization's store has changed since it woke: SQLite's `total_changes()`, its

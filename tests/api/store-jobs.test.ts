@@ -11,9 +11,9 @@ import { conversions } from "../../worker/db/store-schema";
 import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { organizationStore } from "../../worker/stores/registry";
+import { jobKey } from "../../worker/stores/contract";
 import {
   askFor,
-  jobKey,
   LEASE_MS,
   retryDelay,
   runDueWork,

@@ -10,6 +10,7 @@
 import { eq, like, or, sql, type SQL } from "drizzle-orm";
 import { orgStatements, type OrganizationDb, type PlainStatement } from "../db/client";
 import { conversations, messages } from "../db/store-schema";
+import { jobKey } from "../stores/contract";
 
 /**
  * Rows waiting for the indexes that make the `search` job due now (a delivery, or the alarm's
@@ -33,26 +34,32 @@ const INDEXED_COLUMNS: Record<IndexedTable, string> = {
 const indexedThrough = (table: IndexedTable) =>
   `(SELECT indexed_through FROM search_progress WHERE name = '${table}')`;
 
-/** How many rows at most are above an index's mark (rowids freed by deletions count too). */
-const BACKLOG = `SELECT
-  coalesce((SELECT max(rowid) FROM messages), 0) - ${indexedThrough("messages")}
-  + coalesce((SELECT max(rowid) FROM conversations), 0) - ${indexedThrough("conversations")}
-  AS behind`;
+/** How many rows at most are above the indexes' marks (rowids freed by deletions count too). */
+const BACKLOG = `coalesce((SELECT max(rowid) FROM messages), 0) - ${indexedThrough("messages")}
+  + coalesce((SELECT max(rowid) FROM conversations), 0) - ${indexedThrough("conversations")}`;
 
-/** Rows waiting for the search indexes, an upper bound read from two rowids and two marks. */
-function searchBacklog(db: OrganizationDb): number {
-  const [rows] = orgStatements(db, [{ sql: BACKLOG, params: [] }]);
-  return Number(rows?.[0]?.behind ?? 0);
+/** The rows waiting, and when the `search` job is next due (a run's lease: when it ends). */
+const SEARCH_STATE = `SELECT ${BACKLOG} AS behind,
+  (SELECT due_at FROM scheduled_work WHERE key = ?1) AS due_at`;
+
+interface SearchState extends Record<string, unknown> {
+  behind: number;
+  due_at: number | null;
 }
 
+const searchState = (db: OrganizationDb) =>
+  orgStatements(db, [{ sql: SEARCH_STATE, params: [jobKey("search")] }])[0]![0] as SearchState;
+
 /**
- * When the `search` job should next run for the rows waiting (null: none is): now when many are,
- * else after SEARCH_INDEX_WAIT_MS. Asked with "earliest", so a later ask changes nothing.
+ * When the `search` job should be asked for, for the rows waiting: now when many are, else after
+ * SEARCH_INDEX_WAIT_MS; null when none waits or the job is already due by then (one statement,
+ * so that a delivery asks for nothing most of the time).
  */
 export function searchIndexDue(db: OrganizationDb, now = Date.now()): number | null {
-  const behind = searchBacklog(db);
-  if (behind <= 0) return null;
-  return behind >= SEARCH_BACKLOG_ASK ? now : now + SEARCH_INDEX_WAIT_MS;
+  const state = searchState(db);
+  if (state.behind <= 0) return null;
+  const due = state.behind >= SEARCH_BACKLOG_ASK ? now : now + SEARCH_INDEX_WAIT_MS;
+  return state.due_at !== null && state.due_at <= due ? null : due;
 }
 
 /** One index's run: the next rows above its mark, then the mark moved past them. */
@@ -83,7 +90,7 @@ const INDEX_RUN = [...indexRun("messages"), ...indexRun("conversations")];
  */
 export function indexSearchBacklog(db: OrganizationDb): boolean {
   orgStatements(db, INDEX_RUN);
-  return searchBacklog(db) > 0;
+  return searchState(db).behind > 0;
 }
 
 function escapeLike(text: string) {

@@ -48,5 +48,8 @@ export const STORE_JOBS = [
 ] as const;
 export type StoreJobName = (typeof STORE_JOBS)[number];
 
+/** A job's row in the store's scheduled work (durable-objects/scheduler.ts). */
+export const jobKey = (name: StoreJobName) => `job:${name}`;
+
 export const isStoreJob = (name: string): name is StoreJobName =>
   (STORE_JOBS as readonly string[]).includes(name);
