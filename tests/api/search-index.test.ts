@@ -7,7 +7,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { indexSearchBacklog } from "../../worker/conversations/search";
+import { INDEX_RUN_ROWS, indexSearchBacklog } from "../../worker/conversations/search";
 import { organizationStore } from "../../worker/stores/registry";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { answer, api } from "../support/api";
@@ -130,19 +130,21 @@ describe("search indexes written in batches", () => {
     const conversation = await createConversation(owner, { contact_name: "Archivo" });
     await orgSql(
       organizationId,
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2100)
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?3)
        INSERT INTO messages (id, organization_id, conversation_id, content, direction, sender_type,
          status, created_at)
        SELECT 'archived-' || i, ?1, ?2, 'Nota archivada ' || i, 'inbound', 'customer', 'delivered',
          '2026-11-29T10:00:00.000Z' FROM n`,
       organizationId,
       conversation.id,
+      INDEX_RUN_ROWS + 100,
     );
     const before = await marks(organizationId);
     expect(await indexNow(organizationId)).toBe(true);
-    expect((await marks(organizationId)).messages).toBe(before.messages! + 2000);
+    expect((await marks(organizationId)).messages).toBe(before.messages! + INDEX_RUN_ROWS);
     expect(await indexNow(organizationId)).toBe(false);
-    expect(await indexed(organizationId, "Nota archivada 2100")).toEqual(["Nota archivada 2100"]);
+    const last = `Nota archivada ${INDEX_RUN_ROWS + 100}`;
+    expect(await indexed(organizationId, last)).toEqual([last]);
     await checkIndexes(organizationId);
   });
 
