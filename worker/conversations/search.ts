@@ -67,7 +67,7 @@ export function searchIndexDue(db: OrganizationDb, now = Date.now()): number | n
 
 /** One index's run: the next rows above its mark, then the mark moved past them. */
 function indexRun(table: IndexedTable): PlainStatement[] {
-  // The run's last rowid, fixed before anything is written.
+  // The run's last rowid: the same in both statements, as the mark moves only in the second.
   const end = `(SELECT max(rowid) FROM (SELECT rowid FROM ${table}
     WHERE rowid > ${indexedThrough(table)} ORDER BY rowid LIMIT ${INDEX_RUN_ROWS}))`;
   return [
