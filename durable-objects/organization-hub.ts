@@ -256,14 +256,21 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     caller: StoreCaller,
     factsVersion?: number,
   ): Promise<Response> {
-    if (!this.serves(callerOrganization(caller))) {
+    const organizationId = callerOrganization(caller);
+    if (!this.serves(organizationId)) {
       return Response.json({ error: "not_found", message: "No encontrado." }, { status: 404 });
     }
-    return serveInStore(
+    const response = await serveInStore(
       request,
       caller,
-      this.depsFor(callerOrganization(caller), { factsVersion }),
+      this.depsFor(organizationId, { factsVersion }),
     );
+    // What a write stored (a console message, a contact) goes to the search indexes' next batch.
+    if (request.method !== "GET") {
+      const searchDue = searchIndexDue(this.data);
+      if (searchDue !== null) await this.queueJob(organizationId, "search", searchDue);
+    }
+    return response;
   }
 
   /**

@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { delimiter, resolve } from "node:path";
 import { chromium } from "@playwright/test";
+import { CHROMIUM, ensureChromium } from "./chromium.mjs";
 
 const PORT = Number(process.env.SCREENSHOTS_PORT ?? 4417);
 // The fakes' ports follow the app's (tests/e2e/settings.mjs reads E2E_PORT).
@@ -276,12 +277,13 @@ async function capture(browser, token, conversationId, day) {
   return written;
 }
 
+if (!ensureChromium()) process.exit(1);
 const server = run("node", ["scripts/e2e-server.mjs", String(PORT), ".wrangler/screenshots-state"]);
 try {
   await waitForApp(server);
   const { token, conversationId, day } = await seed();
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--disable-gpu", "--no-first-run"],
   });
   try {

@@ -1,32 +1,13 @@
 // `npm test`: the workerd API tests (vitest), the browser tests (Playwright in Debian's
 // Chromium) and the first-run test, ending with one line of totals: "N passed, N failed".
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { mkdirSync, readFileSync } from "node:fs";
+import { CHROMIUM, ensureChromium } from "./chromium.mjs";
 
 /** @param {string} command @param {string[]} args @param {Record<string, string>} env */
 function run(command, args, env = {}) {
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env } });
   return result.status ?? 1;
-}
-
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return true;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  if (isRoot && existsSync("/usr/bin/apt-get")) {
-    console.log("Installing Debian's Chromium for the browser tests (apt-get install chromium)...");
-    const env = { DEBIAN_FRONTEND: "noninteractive" };
-    if (run("apt-get", ["update", "-qq"], env) === 0) {
-      run("apt-get", ["install", "-y", "-qq", "chromium"], env);
-    }
-    if (existsSync(CHROMIUM)) return true;
-  }
-  console.error(
-    `Chromium was not found at ${CHROMIUM} and could not be installed here.\n` +
-      "Install it with `sudo apt-get install chromium` (Debian/Ubuntu) or point CHROMIUM_PATH at a Chromium binary.",
-  );
-  return false;
 }
 
 /** @param {string} path @returns {any} */

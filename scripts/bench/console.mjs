@@ -6,6 +6,7 @@
 /* global document, performance, localStorage, PerformanceObserver -- run in the page by Playwright */
 import { createHmac } from "node:crypto";
 import { chromium } from "@playwright/test";
+import { CHROMIUM } from "../chromium.mjs";
 import { delivery, inboundMessage } from "../../tests/fakes/whatsapp-payloads.mjs";
 
 const RUNS = 5;
@@ -151,7 +152,7 @@ async function realtimeBurst(browser, { base, token, appSecret, phoneNumberId })
  */
 export async function consoleBench({ base, inboxToken, live }) {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     args: ["--disable-gpu", "--disable-background-networking", "--no-first-run"],
   });
   try {

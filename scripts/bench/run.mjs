@@ -38,6 +38,7 @@ import os from "node:os";
 import { agendaBench, agendaTable } from "./agenda.mjs";
 import { bundleReport } from "./bundles.mjs";
 import { consoleBench } from "./console.mjs";
+import { ensureChromium } from "../chromium.mjs";
 import { costPerMillionMessages, PRICES } from "./cost.mjs";
 import { roundTripsBench, SIMULATED } from "./round-trips.mjs";
 import { historyBench, historyTable } from "./history.mjs";
@@ -104,6 +105,8 @@ const HISTORY_PHONE_NUMBER_ID = "900000000000002";
 /** @param {unknown[]} m */
 const log = (...m) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...m);
 const started = Date.now();
+// The full run ends with the console in Chromium: found (or installed) first, not ten minutes in.
+if (ALL && !ensureChromium()) process.exit(1);
 
 // ── Build and state ─────────────────────────────────────────────────────────
 // --source DIR: measure another checkout (e.g. `git archive` of an older commit, with the

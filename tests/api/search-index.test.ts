@@ -107,6 +107,15 @@ describe("search indexes written in batches", () => {
     await checkIndexes(organizationId);
   });
 
+  it("are asked for by a console write that stored something", async () => {
+    const { owner, organizationId } = await connected();
+    const store = await organizationStore(env, organizationId);
+    expect(await workOf(store, "job:search")).toBeUndefined();
+    const conversation = await createConversation(owner, { contact_name: "Desde la consola" });
+    expect((await workOf(store, "job:search"))!.dueAt).toBeGreaterThan(Date.now());
+    expect(await search(owner, "desde la consola")).toEqual([conversation.id]);
+  });
+
   it("make the job due at once when many rows wait, in runs of a bounded size", async () => {
     const { owner, organizationId, phoneNumberId } = await connected();
     const store = await organizationStore(env, organizationId);

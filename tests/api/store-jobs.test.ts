@@ -468,6 +468,8 @@ describe("retention", () => {
     // lost on its way); each ends finding nothing. Then its next run is on its own alarm, a day
     // later.
     await vi.waitFor(async () => {
+      // What the console wrote is indexed now rather than with a later batch (decision 0149).
+      await makeDue(inStore.store, "job:search");
       await runDurableObjectAlarm(inStore.store);
       const { "job:retention": _retention, ...others } = await storeJobs(inStore.store);
       expect(others).toEqual({});
