@@ -265,11 +265,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
       caller,
       this.depsFor(organizationId, { factsVersion }),
     );
-    // What a write stored (a console message, a contact) goes to the search indexes' next batch.
-    if (request.method !== "GET") {
-      const searchDue = searchIndexDue(this.data);
-      if (searchDue !== null) await this.queueJob(organizationId, "search", searchDue);
-    }
+    if (request.method !== "GET") await this.askForSearchIndex(organizationId);
     return response;
   }
 
@@ -373,11 +369,22 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
    */
   async deliver(organizationId: string, part: DeliveryPart) {
     if (!this.serves(organizationId)) return null;
-    return deliverHere(
+    const delivered = await deliverHere(
       this.deliveryStore(part.number?.connection.factsVersion),
       organizationId,
       part,
     );
+    if (delivered.stored > 0) await this.askForSearchIndex(organizationId);
+    return delivered;
+  }
+
+  /**
+   * What a delivery, a console write or an alarm's run stored goes to the search indexes' next
+   * batch (decision 0149): their job is asked for when rows wait and it is not due by then.
+   */
+  private async askForSearchIndex(organizationId: string) {
+    const dueAt = searchIndexDue(this.data);
+    if (dueAt !== null) await this.queueJob(organizationId, "search", dueAt);
   }
 
   /** Puts the agent's answer off to a burst's end, within MAX_WAIT_MS of its first message. */
@@ -482,15 +489,9 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
     }
     // Erased while it ran: what the run wrote since goes too.
     if (this.erased) return this.eraseAll();
-    // What the run stored (a history's pages, a broadcast's sends, replies) is indexed in batches.
-    const searchDue = searchIndexDue(this.data);
-    if (searchDue !== null) {
-      askFor(
-        this.ctx.storage.sql,
-        { key: jobKey("search"), kind: "job", dueAt: searchDue },
-        "earliest",
-      );
-    }
+    // What the run stored (a history's pages, a broadcast's sends, replies).
+    const owner = this.claimedOwner();
+    if (owner !== null) await this.askForSearchIndex(owner);
     await this.armAlarm();
   }
 

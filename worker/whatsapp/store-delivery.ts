@@ -10,7 +10,6 @@ import { ingestDeliveryPart } from "./ingest";
 import type { DeliveryPart } from "./webhook-payloads";
 import { STATS_DEBOUNCE_MS } from "../broadcasts/results";
 import { FOLLOW_UP_LOOK_MS } from "../follow-ups/waits";
-import { searchIndexDue } from "../conversations/search";
 
 /** Events published while a transaction runs, and the member they are for (all: none). */
 export interface HeldEvents {
@@ -60,9 +59,6 @@ export async function deliverHere(
     if (done.followUpWaitStarted) {
       await store.queueJob(organizationId, "follow_ups", Date.now() + FOLLOW_UP_LOOK_MS);
     }
-    // The messages stored are written to the search indexes in batches (decision 0149).
-    const searchDue = done.storedMessages > 0 ? searchIndexDue(deps.orgDb) : null;
-    if (searchDue !== null) await store.queueJob(organizationId, "search", searchDue);
     return done;
   });
   await sendHeld(store, organizationId, held);
