@@ -161,29 +161,22 @@ describe("search indexes written in batches", () => {
     const { owner, organizationId } = await connected();
     const conversation = await createConversation(owner, { contact_name: "Marta Ruiz" });
     const seed = (content: string) => seedMessage(organizationId, conversation.id, { content });
+    const edit = (id: string, content: string) =>
+      orgSql(organizationId, "UPDATE messages SET content = ? WHERE id = ?", content, id);
+    const remove = (id: string) => orgSql(organizationId, "DELETE FROM messages WHERE id = ?", id);
     await seed("Primer mensaje indexado");
     const edited = await seed("Texto antes de editar");
     const goneIndexed = await seed("Borrado ya indexado");
     expect(await indexNow(organizationId)).toBe(false);
 
     // Below the mark: an edit and a deletion change the index.
-    await orgSql(
-      organizationId,
-      "UPDATE messages SET content = ? WHERE id = ?",
-      "Texto editado",
-      edited.id,
-    );
-    await orgSql(organizationId, "DELETE FROM messages WHERE id = ?", goneIndexed.id);
+    await edit(edited.id, "Texto editado");
+    await remove(goneIndexed.id);
     // Above it: the same, before the job has seen them.
     const editedWaiting = await seed("Espera sin editar");
     const goneWaiting = await seed("Espera y se borra");
-    await orgSql(
-      organizationId,
-      "UPDATE messages SET content = ? WHERE id = ?",
-      "Espera ya editado",
-      editedWaiting.id,
-    );
-    await orgSql(organizationId, "DELETE FROM messages WHERE id = ?", goneWaiting.id);
+    await edit(editedWaiting.id, "Espera ya editado");
+    await remove(goneWaiting.id);
     await orgSql(
       organizationId,
       "UPDATE conversations SET contact_name = ? WHERE id = ?",
