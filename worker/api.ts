@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import type { ExtractSchema } from "hono/types";
@@ -9,7 +9,6 @@ import type { AppContext } from "./http/context";
 import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
 import { API_BASE } from "./http/api-base";
 import { AppError, handleError, notFound } from "./http/errors";
-import { marksOf } from "./http/route-marks";
 import { costlyWrite } from "./http/write-limits";
 import { organizationGlobalRoutes } from "./organizations/routes";
 import { realtimeRoutes } from "./realtime/routes";
@@ -18,7 +17,7 @@ import { paymentWebhookRoutes } from "./payments/webhook-routes";
 import { googleCalendarCallbackRoutes } from "./integrations/google/routes";
 import { operatorRoutes } from "./stores/operator-routes";
 import { forwardToStore } from "./stores/forward-to-store";
-import { organizationRouteMatch } from "./stores/organization-route-table";
+import { organizationRouteMarks } from "./stores/organization-route-table";
 import { publicTrackingCors } from "./tracking/routes";
 import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
@@ -39,11 +38,8 @@ const uploadBodyLimit = bodyLimit({
   },
 });
 /** Whether the request names an upload: a route marked with the uploads' write window. */
-const isUpload = (method: string, path: string) =>
-  path.startsWith(API_BASE) &&
-  marksOf(
-    organizationRouteMatch(method, path.slice(API_BASE.length)).map((route) => route.handler),
-  ).has(costlyWrite("uploads").markName);
+const isUpload = (c: Context<AppContext>) =>
+  organizationRouteMarks(c)?.has(costlyWrite("uploads").markName) ?? false;
 
 /**
  * What the edge serves of /api/v1 itself: what is global (the account, a new organization, an
@@ -75,9 +71,7 @@ export const api = new Hono<AppContext>()
   // Not on /ws: a 101 answer's headers are immutable.
   .use("/api/*", apiSecurityHeaders)
   .use("/webhooks/*", apiSecurityHeaders)
-  .use("/api/*", (c, next) =>
-    (isUpload(c.req.method, c.req.path) ? uploadBodyLimit : jsonBodyLimit)(c, next),
-  )
+  .use("/api/*", (c, next) => (isUpload(c) ? uploadBodyLimit : jsonBodyLimit)(c, next))
   // The operator's calls stay out of `ApiRoutes`: the console never makes them.
   .route(`${API_BASE}/operator`, operatorRoutes)
   .route(API_BASE, globalApi)

@@ -27,6 +27,9 @@ export interface TrackingCaller {
   publicKey: boolean;
 }
 
+/** The names of the marks on an organization route's handlers (worker/http/route-marks.ts). */
+export type OrganizationRouteMarks = ReadonlySet<string>;
+
 export interface AppContext {
   Bindings: Env;
   Variables: {
@@ -49,6 +52,11 @@ export interface AppContext {
      * `storeDeps(c)`.
      */
     storeDeps?: StoreDeps;
+    /**
+     * The marks of the organization route the request names (null: none), once the edge has
+     * matched it (`organizationRouteMarks`).
+     */
+    organizationRoute?: OrganizationRouteMarks | null;
   };
 }
 

@@ -6,21 +6,18 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { API_BASE } from "../http/api-base";
 import { bearerToken, openToTrackingKey, trackingKeyCaller, withCaller } from "../http/auth";
 import type { AppContext } from "../http/context";
 import { notFound } from "../http/errors";
-import { marksOf } from "../http/route-marks";
 import { countedWrite } from "../http/write-limits";
 import { organizationNotFound } from "../organizations/service";
 import { answeredByItsStore } from "./organization-data";
-import { organizationRouteMatch } from "./organization-route-table";
+import { organizationRouteMarks } from "./organization-route-table";
 
 /** Every organization route: authenticated here, answered by the organization's store. */
 export const forwardToStore = createMiddleware<AppContext>(async (c: Context<AppContext>) => {
-  const matched = organizationRouteMatch(c.req.method, c.req.path.slice(API_BASE.length));
-  if (!matched.length) throw notFound("Ruta no encontrada.");
-  const marks = marksOf(matched.map((route) => route.handler));
+  const marks = organizationRouteMarks(c);
+  if (!marks) throw notFound("Ruta no encontrada.");
   if (!bearerToken(c) && marks.has(openToTrackingKey.markName)) {
     return answeredByItsStore(c, { tracking: await trackingKeyCaller(c) });
   }

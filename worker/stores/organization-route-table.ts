@@ -3,8 +3,12 @@
  * exist and each one's handlers, so that their marks can be read without running them. The
  * tenant-isolation walk reads the same table.
  */
+import type { Context } from "hono";
 import { TrieRouter } from "hono/router/trie-router";
 import { organizationApi } from "../../durable-objects/store-api";
+import { API_BASE } from "../http/api-base";
+import type { AppContext, OrganizationRouteMarks } from "../http/context";
+import { marksOf } from "../http/route-marks";
 
 /** One handler of an organization route: its method, its path under `API_BASE`, the handler. */
 export type OrganizationRouteHandler = (typeof organizationApi.routes)[number];
@@ -24,4 +28,20 @@ for (const route of organizationRouteHandlers) table.add(route.method, route.pat
 export function organizationRouteMatch(method: string, path: string): OrganizationRouteHandler[] {
   const [matches] = table.match(method === "HEAD" ? "GET" : method, path);
   return matches.map(([route]) => route);
+}
+
+/**
+ * The marks of the organization route a request names, or null when it names none; matched
+ * once per request (the body limit and the one door both ask).
+ */
+export function organizationRouteMarks(c: Context<AppContext>): OrganizationRouteMarks | null {
+  const known = c.get("organizationRoute");
+  if (known !== undefined) return known;
+  const { method, path } = c.req;
+  const matched = path.startsWith(API_BASE)
+    ? organizationRouteMatch(method, path.slice(API_BASE.length))
+    : [];
+  const found = matched.length > 0 ? marksOf(matched.map((route) => route.handler)) : null;
+  c.set("organizationRoute", found);
+  return found;
 }
