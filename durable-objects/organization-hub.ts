@@ -32,7 +32,7 @@ import {
   type WorkRunner,
 } from "./scheduler";
 import { runPart } from "../worker/stores/organization-parts";
-import { searchIndexDue } from "../worker/conversations/search";
+import { indexSearchBacklog, searchIndexDue } from "../worker/conversations/search";
 import type { OrganizationPart } from "../worker/stores/part-contract";
 import type { DeliveryPart } from "../worker/whatsapp/webhook-payloads";
 import {
@@ -681,6 +681,17 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
         return { rows: cursor.toArray(), rowsWritten: cursor.rowsWritten };
       }),
     );
+  }
+
+  /**
+   * Bench only (`/__bench/search-index`): the `search` job's runs, one after another until no
+   * row waits, as the store's alarm would make them after a seed. Answers the runs made.
+   */
+  async benchIndexSearch(organizationId: string) {
+    if (this.env.BENCH_ROUTES !== "1" || !this.serves(organizationId)) return null;
+    let runs = 1;
+    while (indexSearchBacklog(this.data)) runs += 1;
+    return runs;
   }
 
   /** Bench only (`/__bench/durable-floor`): the least a store's write costs, one row committed. */

@@ -187,26 +187,13 @@ function d1QueryOnce(sql) {
 }
 
 /**
- * What the store's `search` job does (worker/conversations/search.ts, decision 0149), all at
- * once: every row above an index's mark written to it, and the mark moved to the last.
- */
-const INDEX_SEARCH = [
-  ["messages", "content, transcript"],
-  ["conversations", "contact_name, phone_number, username"],
-].flatMap(([table, columns]) => [
-  `INSERT INTO ${table}_fts (rowid, ${columns}) SELECT rowid, ${columns} FROM ${table}
-   WHERE rowid > (SELECT indexed_through FROM search_progress WHERE name = '${table}')`,
-  `UPDATE search_progress SET indexed_through = coalesce((SELECT max(rowid) FROM ${table}), 0)
-   WHERE name = '${table}'`,
-]);
-
-/**
  * Seed statements run in an organization's store through the running server's bench-only
  * `POST /__bench/store-sql` (BENCH_ROUTES=1): `perCall` statements a call (the seed's are of
  * at most 200 rows: a few thousand rows a call), each call one transaction in the store, its
- * triggers (conversation counts) writing as the app's own writes do, then the search indexes
- * written as the store's job would (INDEX_SEARCH). Returns the rows written (triggers' and
- * indexes' included).
+ * triggers (conversation counts) writing as the app's own writes do; then the store's own
+ * `search` job runs until the seed's rows are in the search indexes, as its alarm would have by
+ * then (`POST /__bench/search-index`). Returns the rows the statements wrote (triggers' included;
+ * the indexes' are the job's).
  * @param {string} base @param {string} organizationId @param {string[]} statements
  * @param {number} [perCall]
  */
@@ -214,8 +201,6 @@ export async function storeSql(base, organizationId, statements, perCall = 20) {
   let written = 0;
   const calls = [];
   for (let i = 0; i < statements.length; i += perCall) calls.push(statements.slice(i, i + perCall));
-  // Last, the seed's rows written to the search indexes, as the store's job would have by then.
-  calls.push(INDEX_SEARCH);
   for (const call of calls) {
     const res = await fetch(`${base}/__bench/store-sql`, {
       method: "POST",
@@ -231,6 +216,14 @@ export async function storeSql(base, organizationId, statements, perCall = 20) {
     /** @type {{ rowsWritten: number }[]} */
     const results = await res.json();
     for (const r of results) written += r.rowsWritten;
+  }
+  const indexed = await fetch(`${base}/__bench/search-index?organization=${organizationId}`, {
+    method: "POST",
+  });
+  if (!indexed.ok) {
+    throw new Error(
+      `search-index for ${organizationId}: ${indexed.status} ${await indexed.text()}`,
+    );
   }
   return written;
 }

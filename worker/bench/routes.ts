@@ -9,6 +9,7 @@
  *   the organization's store, and the rows its SQLite changed (worker/bench/deployment.ts);
  * - `knowledge-prompt`: an answer's knowledge search and prompt, no model;
  * - `store-sql`: the seed's way into an organization's store, its statements in one transaction;
+ * - `search-index`: the store's `search` job run until no row waits (after a seed);
  * - `store-job`: asks an organization's store to run one of its jobs now (`?job=`), as its own
  *   writes would ask; the store's alarm runs it (the agenda benchmark's reminder run).
  */
@@ -74,6 +75,13 @@ export async function benchRoute(request: Request, env: Env) {
         statements.map((s) => ({ sql: s.sql, params: s.params ?? [] })),
       );
       return results ? Response.json(results) : new Response("refused", { status: 403 });
+    }
+    case "/__bench/search-index": {
+      if (request.method !== "POST") break;
+      const organizationId = organizationOf(url);
+      const store = await organizationStore(env, organizationId);
+      const runs = await store.benchIndexSearch(organizationId);
+      return runs === null ? new Response("refused", { status: 403 }) : Response.json({ runs });
     }
     case "/__bench/store-job": {
       const job = url.searchParams.get("job") ?? "";

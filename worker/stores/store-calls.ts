@@ -73,6 +73,8 @@ export interface OrganizationStoreCalls extends Rpc.DurableObjectBranded {
     organizationId: string,
     statements: { sql: string; params: unknown[] }[],
   ): Promise<{ rows: Record<string, SqlStorageValue>[]; rowsWritten: number }[] | null>;
+  /** Bench only: the `search` job run until no row waits; answers its runs. */
+  benchIndexSearch(organizationId: string): Promise<number | null>;
   /** Bench only: the durable floor, one row committed in the store. */
   benchFloor(organizationId: string): Promise<boolean>;
   /** Bench only: the trips counted in the store's isolate (reset when asked), rows changed. */
