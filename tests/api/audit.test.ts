@@ -85,6 +85,48 @@ describe("GET /organizations/audit-log", () => {
     ]);
   });
 
+  it("records who revoked an invitation, and a revoked link no longer lets anyone join", async () => {
+    const owner = await createOwner();
+    const other = await createOwner();
+    const created = await answer(
+      api(owner.token).organizations.invitations.$post({
+        json: { email: "arrepentida@example.com", role: "admin" },
+      }),
+    );
+    const { id, url } = created.body.data;
+    // Another organization cannot revoke it: not found, and nothing recorded there or here.
+    const foreign = await answer(
+      api(other.token).organizations.invitations[":id"].$delete({ param: { id } }),
+    );
+    expect(foreign.status).toBe(404);
+    const revoked = await answer(
+      api(owner.token).organizations.invitations[":id"].$delete({ param: { id } }),
+    );
+    expect(revoked.status).toBe(200);
+
+    const { entries } = (await auditLog(owner.token)).body.data;
+    expect(entries.map((e) => e.action)).toEqual([
+      "member.invite_revoke",
+      "member.invite",
+      "organization.create",
+    ]);
+    expect(entries[0]).toMatchObject({
+      actor: { email: owner.email },
+      target: "arrepentida@example.com",
+      details: { role: "admin" },
+    });
+    expect((await auditLog(other.token)).body.data.entries.map((e) => e.action)).toEqual([
+      "organization.create",
+    ]);
+
+    const user = await registerUser();
+    const token = new URL(url!).searchParams.get("invitation")!;
+    const joined = await answer(
+      api(user.token).organizations.invitations.accept.$post({ json: { token } }),
+    );
+    expect(joined.status).toBe(404);
+  });
+
   it("names only its own members: a free-text target is never looked up as a user", async () => {
     const a = await createOwner({ name: "Vecina" });
     const b = await createOwner({ name: "Curiosa" });

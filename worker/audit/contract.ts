@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   "tracking_key.rotate",
   "retention.run",
   "member.invite",
+  "member.invite_revoke",
   "member.join",
   "member.role_change",
   "member.remove",

@@ -231,12 +231,25 @@ export async function pendingInvitations({ db }: Deps, scope: Scope) {
   return rows.map(toInvitation);
 }
 
-export async function revokeInvitation({ db }: Deps, scope: Scope, { id }: { id: string }) {
-  const deleted = await db
+/** An invitation withdrawn: its link stops working, and the audit trail says who withdrew it. */
+export async function revokeInvitation(
+  { db, orgDb }: StoreDeps,
+  scope: Scope,
+  { id }: { id: string },
+) {
+  const [revoked] = await db
     .delete(invitations)
     .where(and(eq(invitations.id, id), eq(invitations.organizationId, scope.organizationId)))
-    .returning({ id: invitations.id });
-  if (deleted.length === 0) throw notFound("Invitación no encontrada.");
+    .returning({ email: invitations.email, role: invitations.role });
+  if (!revoked) throw notFound("Invitación no encontrada.");
+  await recordAudit(orgDb, {
+    action: "member.invite_revoke",
+    organizationId: scope.organizationId,
+    userId: scope.userId,
+    target: revoked.email,
+    metadata: { role: revoked.role },
+    ip: scope.ip,
+  });
 }
 
 /** Joins the invitation's organization (once; the link then stops working). */

@@ -64,7 +64,7 @@ export const organizationRoutes = new Hono<AppContext>()
     return c.json({ data: invitation }, 201);
   })
   .delete("/invitations/:id", requireRole("owner", "admin"), async (c) => {
-    await members.revokeInvitation(c.var.deps, c.var.member, { id: c.req.param("id") });
+    await members.revokeInvitation(storeDeps(c), c.var.member, { id: c.req.param("id") });
     return c.json({ data: { success: true } });
   })
   .patch(

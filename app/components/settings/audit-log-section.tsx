@@ -33,6 +33,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "tracking_key.rotate": "Clave de tracking regenerada",
   "retention.run": "Limpieza de datos antiguos",
   "member.invite": "Invitación creada",
+  "member.invite_revoke": "Invitación revocada",
   "member.join": "Nuevo miembro",
   "member.role_change": "Rol cambiado",
   "member.availability": "Disponibilidad o capacidad cambiada",
