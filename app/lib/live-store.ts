@@ -165,7 +165,7 @@ export const live = {
   /** The payments recorded after `mark`, newest copy of each. */
   paymentsSince: (mark: number) => payments.since(mark),
 
-  /** A mention of the person signed in (its `mention` event). */
+  /** A mention of the person signed in (its `mention` event, or its read copy once opened). */
   mention(mention: Mention) {
     mentions.record(mention);
   },

@@ -1,7 +1,8 @@
 /**
  * What a new customer message does anywhere in the console (spec, realtime socket): an info
  * toast for 5 s, a desktop notification that opens the conversation, and a short sound. A
- * mention in a colleague's note is told the same way, without the sound.
+ * mention in a colleague's note is told the same way, without the sound; its "Ver" (and its
+ * desktop notification) opens it as Menciones does, marking it read (decision 0151).
  */
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
@@ -11,6 +12,7 @@ import type { Mention } from "../../worker/team-inbox/contract";
 import { client, data } from "./api";
 import { useLiveEvent } from "./use-live";
 import { contactLabel } from "~/components/conversations/selectors";
+import { useOpenMention } from "~/components/team/actions";
 
 const PREVIEW_LENGTH = 50;
 const TOAST_MS = 5000;
@@ -35,6 +37,7 @@ function beep() {
 
 export function useMessageNotifications() {
   const navigate = useNavigate();
+  const openMention = useOpenMention();
 
   useEffect(() => {
     if ("Notification" in window && Notification.permission === "default") {
@@ -59,7 +62,7 @@ export function useMessageNotifications() {
   useLiveEvent<{ mention: Mention }>("mention", ({ mention }) => {
     void authorName(mention.author_id).then((author) => {
       const title = `${author} te mencionó en una nota`;
-      const open = () => navigate(`/conversations/${mention.conversation_id}`);
+      const open = () => openMention(mention);
       toast.info(title, {
         description: mention.excerpt,
         duration: TOAST_MS,

@@ -1,13 +1,16 @@
 import { useEffect, useMemo, useState } from "react";
-import { Link, redirect, useSubmit } from "react-router";
+import { Link, redirect } from "react-router";
 import type { Mention } from "../../worker/team-inbox/contract";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
+import { useOpenMention, type MentionOpened } from "~/components/team/actions";
 import { readTeam, memberName } from "~/components/team/team";
 import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { formatRelative } from "~/lib/format";
 import { live } from "~/lib/live-store";
+import { useRealtimeConnected } from "~/lib/realtime";
+import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";
 import { useLiveVersion } from "~/lib/use-live";
 import type { Route } from "./+types/mentions";
 
@@ -15,7 +18,8 @@ export const meta = () => [{ title: "Menciones — Atiende" }];
 
 /**
  * The member's unread mentions, newest first, who wrote each note, and the live store's mark:
- * mentions that come after it are laid over the list (decision 0145).
+ * mentions that come after it are laid over the list (decision 0145). Read again when the
+ * realtime socket (re)opens: a mention sent while it was down never reaches the store (0151).
  */
 export async function clientLoader() {
   const asked = live.mark();
@@ -26,25 +30,32 @@ export async function clientLoader() {
   return { mentions: answer.mentions, team, asked };
 }
 
-/** Opening a mention marks it read (`{id, conversation_id}`), then goes to its conversation. */
+/**
+ * Opening a mention marks it read (`{id, conversation_id}`), then goes to its conversation: from
+ * this list, its toast or its desktop notice (`useOpenMention`, decision 0151).
+ */
 export async function clientAction({ request }: Route.ClientActionArgs) {
-  const mention = (await request.json()) as Pick<Mention, "id" | "conversation_id">;
+  const mention = (await request.json()) as MentionOpened;
   // The conversation opens even when the mark is refused: the mention then stays listed.
-  await data(client.mentions[":id"].read.$patch({ param: { id: mention.id } })).catch(
-    () => undefined,
+  const read = await data(client.mentions[":id"].read.$patch({ param: { id: mention.id } })).catch(
+    () => null,
   );
+  // The read copy goes to the live store, as a change's answer does: no list shows it unread.
+  if (read) live.mention(read);
   return redirect(`/conversations/${mention.conversation_id}`);
 }
 
-/** Newest first; a mention is listed once, its latest copy. */
+/** The unread ones, newest first; a mention is listed once, its latest copy. */
 function newestFirst(loaded: Mention[], arrived: Map<string, Mention>) {
   const byId = new Map(loaded.map((mention) => [mention.id, mention]));
   for (const [id, mention] of arrived) byId.set(id, mention);
-  return [...byId.values()].sort((a, b) =>
-    a.created_at === b.created_at
-      ? b.id.localeCompare(a.id)
-      : b.created_at.localeCompare(a.created_at),
-  );
+  return [...byId.values()]
+    .filter((mention) => mention.read_at === null)
+    .sort((a, b) =>
+      a.created_at === b.created_at
+        ? b.id.localeCompare(a.id)
+        : b.created_at.localeCompare(a.created_at),
+    );
 }
 
 export function ErrorBoundary() {
@@ -80,12 +91,10 @@ export default function Mentions({ loaderData: loaded }: Route.ComponentProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [loaded, version],
   );
-  const submit = useSubmit();
-  const open = (mention: Mention) =>
-    void submit(
-      { id: mention.id, conversation_id: mention.conversation_id },
-      { method: "post", encType: "application/json" },
-    );
+  // A mention sent while the socket was down is not in the store: read the list again.
+  const readAgain = useCoalescedRevalidate();
+  useRealtimeConnected(readAgain);
+  const open = useOpenMention();
 
   return (
     <>

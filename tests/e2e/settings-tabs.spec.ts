@@ -1,7 +1,9 @@
 // Configuración keeps its tab in the URL (reload and Back return to it), reads every tab's data
-// at once (a tab switch asks the API for nothing), and a tab that cannot load leaves the others.
+// at once (a tab switch asks the API for nothing), a tab that cannot load leaves the others, and
+// the tabs that show the WhatsApp number follow its status live.
 import { expect, test, type Page } from "@playwright/test";
-import { signedInOwner } from "./support";
+import { accountUpdate } from "../fakes/whatsapp-payloads.mjs";
+import { countRequests, deliver, signedInOwner } from "./support";
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name });
 
@@ -77,4 +79,42 @@ test("a tab whose data fails shows why with Reintentar, and the other tabs still
   await alert.getByRole("button", { name: "Reintentar" }).click();
   await expect(page.getByRole("heading", { name: "Conexión con Meta Business" })).toBeVisible();
   await expect(alert).toHaveCount(0);
+});
+
+test("Tracking and Agenda y cobros follow the number Meta disconnects and reconnects, with no new read", async ({
+  page,
+}) => {
+  const wabaId = `waba-tabs-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  await signedInOwner(page, { connect: true, businessAccountId: wabaId });
+  // Only the tabs' loader reads this (for Tracking): it says whether the tabs were read again.
+  const tabReads = countRequests(page, "/api/v1/whatsapp/oauth/status");
+  await page.goto("/settings?tab=tracking");
+  const number = page
+    .getByRole("region", { name: "Estado de Meta" })
+    .getByRole("listitem")
+    .filter({ hasText: "Número de WhatsApp" })
+    .locator("[data-status]");
+  await expect(number).toHaveAttribute("data-status", "connected");
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  await expect.poll(() => tabReads.inFlight).toBe(0);
+  const readsBefore = tabReads.sent;
+
+  // Meta removed the account from the partner: the open Tracking tab shows it at once...
+  await deliver(page.request, accountUpdate({ wabaId, phoneNumber: null }));
+  await expect(number).toHaveAttribute("data-status", "disconnected");
+  // ...and so does Agenda y cobros: no Flow to publish without a connected number.
+  await tab(page, "Agenda y cobros").click();
+  const flow = page.getByRole("region", { name: "Formulario de reservas de WhatsApp" });
+  await expect(
+    flow.getByText("Conecta un número de WhatsApp para publicar el formulario."),
+  ).toBeVisible();
+  await expect(flow.getByRole("button", { name: /publicar/ })).toHaveCount(0);
+
+  // Meta gives the number back: the open tab offers the Flow again, and Tracking says so.
+  await deliver(page.request, accountUpdate({ wabaId, event: "ACCOUNT_RECONNECTED" }));
+  await expect(flow.getByRole("button", { name: /publicar/ })).toBeVisible();
+  await expect(flow.getByText("Conecta un número de WhatsApp", { exact: false })).toHaveCount(0);
+  await tab(page, "Tracking").click();
+  await expect(number).toHaveAttribute("data-status", "connected");
+  expect(tabReads.sent).toBe(readsBefore);
 });

@@ -200,18 +200,25 @@ export const CONSOLE_SCREENS = [
 /**
  * Routes the console's realtime socket through the test (call before the page loads): `drop`
  * closes the open one on both sides, as a restarting hub does, and the console then opens a
- * new one. `opened` counts the sockets the console opened.
+ * new one. `opened` counts the sockets the console opened. While `open` is false each new one
+ * is refused (closed at once, never opened, counted in `refused`), as a hub still restarting.
  */
 export async function droppableSocket(page: Page) {
   let current: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
   const control = {
     opened: 0,
+    open: true,
+    refused: 0,
     async drop() {
       await current!.server.close();
       await current!.page.close({ code: 1011, reason: "Hub reiniciado" });
     },
   };
   await page.routeWebSocket(/\/ws/, (socket) => {
+    if (!control.open) {
+      control.refused += 1;
+      return socket.close({ code: 1011, reason: "Hub reiniciándose" });
+    }
     control.opened += 1;
     current = { page: socket, server: socket.connectToServer() };
   });

@@ -1,8 +1,16 @@
 // The team inbox for people (contract section 14): a conversation assigned to a colleague is
-// in their "Mis conversaciones", a note's @mention tells the colleague live, and labels sort
+// in their "Mis conversaciones", a note's @mention tells the colleague live (its toast's "Ver"
+// marks it read) and an open Menciones catches up after the socket was down, and labels sort
 // the inbox (the filter in the URL).
 import { expect, test, type Page } from "@playwright/test";
-import { countRequests, customerMessage, deliver, signedInAgent, signedInOwner } from "./support";
+import {
+  countRequests,
+  customerMessage,
+  deliver,
+  droppableSocket,
+  signedInAgent,
+  signedInOwner,
+} from "./support";
 
 /** The owner's number receives a customer's message; answers the customer's phone. */
 async function customerWrites(page: Page, phoneNumberId: string, name: string) {
@@ -13,6 +21,20 @@ async function customerWrites(page: Page, phoneNumberId: string, name: string) {
 
 const rows = (page: Page) =>
   page.getByRole("list", { name: "Conversaciones" }).getByRole("listitem");
+
+/** The owner writes an internal note on the organization's (one) conversation; its id. */
+async function ownerWritesNote(page: Page, headers: Record<string, string>, content: string) {
+  const conversations = await page.request.get("/api/v1/conversations", { headers });
+  const conversationId: string = (await conversations.json()).data.conversations[0].id;
+  const note = await page.request.post(`/api/v1/conversations/${conversationId}/notes`, {
+    headers,
+    data: { content },
+  });
+  expect(note.status()).toBe(201);
+  return conversationId;
+}
+
+const noMentions = (page: Page) => page.getByText("No tienes menciones sin leer.");
 
 test("assigned to a colleague, the conversation is in their Mis conversaciones", async ({
   page,
@@ -112,20 +134,14 @@ test("a mention that comes while Menciones is open joins the list, with no new r
   await customerWrites(page, owner.phoneNumberId, "Clara Ríos");
   const mentionReads = countRequests(pedro.page, "/api/v1/mentions");
   await pedro.page.goto("/mentions");
-  await expect(pedro.page.getByText("No tienes menciones sin leer.")).toBeVisible();
+  await expect(noMentions(pedro.page)).toBeVisible();
   await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();
+  // The load's read, and the one when the socket first opened (what came before it is lost).
+  await expect.poll(() => mentionReads.sent).toBe(2);
   await expect.poll(() => mentionReads.inFlight).toBe(0);
   const readsBefore = mentionReads.sent;
 
-  const conversations = await page.request.get("/api/v1/conversations", {
-    headers: owner.headers,
-  });
-  const conversationId: string = (await conversations.json()).data.conversations[0].id;
-  const note = await page.request.post(`/api/v1/conversations/${conversationId}/notes`, {
-    headers: owner.headers,
-    data: { content: "@Pedro Sanz ¿la llamas tú esta tarde?" },
-  });
-  expect(note.status()).toBe(201);
+  await ownerWritesNote(page, owner.headers, "@Pedro Sanz ¿la llamas tú esta tarde?");
 
   const listed = pedro.page.getByRole("list", { name: "Menciones sin leer" });
   await expect(listed.getByText("Marta Ruiz te mencionó")).toBeVisible();
@@ -133,6 +149,66 @@ test("a mention that comes while Menciones is open joins the list, with no new r
   await expect(listed.getByRole("listitem")).toHaveCount(1);
   // Laid over the list from the live store: the mentions were not read again.
   expect(mentionReads.sent).toBe(readsBefore);
+  await pedro.context.close();
+});
+
+test("Ver on a mention's toast opens its conversation and marks the mention read", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  const pedro = await signedInAgent(page, browser, owner.headers);
+  await customerWrites(page, owner.phoneNumberId, "Rosa Prieto");
+  await pedro.page.goto("/dashboard");
+  await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();
+
+  const text = "@Pedro Sanz ¿confirmas tú la cita de Rosa?";
+  const conversationId = await ownerWritesNote(page, owner.headers, text);
+  const told = pedro.page
+    .locator("[data-sonner-toast]")
+    .filter({ hasText: "Marta Ruiz te mencionó en una nota" });
+  await told.getByRole("button", { name: "Ver" }).click();
+  await expect(pedro.page).toHaveURL(new RegExp(`/conversations/${conversationId}$`));
+  await expect(pedro.page.getByRole("list", { name: "Mensajes" }).getByText(text)).toBeVisible();
+
+  // Opened is read: Menciones no longer lists it.
+  await pedro.page
+    .getByRole("navigation", { name: "Principal" })
+    .getByRole("link", { name: "Menciones" })
+    .click();
+  await expect(pedro.page).toHaveURL(/\/mentions$/);
+  await expect(noMentions(pedro.page)).toBeVisible();
+  await pedro.context.close();
+});
+
+test("a mention sent while the socket was down joins an open Menciones once it is back", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signedInOwner(page, { connect: true });
+  const pedro = await signedInAgent(page, browser, owner.headers);
+  await customerWrites(page, owner.phoneNumberId, "Jorge Lara");
+  const socket = await droppableSocket(pedro.page);
+  await pedro.page.goto("/mentions");
+  await expect(noMentions(pedro.page)).toBeVisible();
+  await expect(pedro.page.getByText("Tiempo Real").first()).toBeVisible();
+
+  // The hub restarts: the socket drops and, for a while, cannot be opened again.
+  socket.open = false;
+  await socket.drop();
+  await expect(pedro.page.getByText("Desconectado", { exact: true }).first()).toBeVisible();
+  await ownerWritesNote(page, owner.headers, "@Pedro Sanz ¿le mandas el presupuesto a Jorge?");
+  // The console tried to come back meanwhile and could not: the mention reached no socket.
+  await expect.poll(() => socket.refused).toBeGreaterThan(0);
+  await expect(noMentions(pedro.page)).toBeVisible();
+
+  socket.open = true;
+  const listed = pedro.page.getByRole("list", { name: "Menciones sin leer" });
+  await expect(
+    listed.getByText("¿le mandas el presupuesto a Jorge?", { exact: false }),
+  ).toBeVisible();
+  await expect(listed.getByRole("listitem")).toHaveCount(1);
+  expect(socket.opened).toBe(2);
   await pedro.context.close();
 });
 

@@ -43,8 +43,8 @@ export const readAuditLogPage = (before?: string) =>
 
 /**
  * Meta Business, Tracking and Cobros tabs: one read of the pixel and the number serves them.
- * The Meta tab keeps the live store's mark taken before: the number's status Meta announces
- * after it is laid over the card (decision 0145).
+ * Each keeps the live store's mark taken before: the number's status Meta announces after it
+ * (`whatsapp_status`) is laid over what the tab read (decisions 0145 and 0151).
  */
 export function loadConnectionTabs() {
   const asked = live.mark();
@@ -69,6 +69,7 @@ export function loadConnectionTabs() {
     Promise.all([pixel, data(client.whatsapp.oauth.status.$get())]).then(([pixel, whatsapp]) => ({
       pixel,
       whatsapp,
+      asked,
     })),
   );
   // Payment links and the booking Flow (contract section 18): every member reads them.
@@ -83,6 +84,7 @@ export function loadConnectionTabs() {
       maxPaymentAmount: organization.max_payment_amount,
       flow,
       numberConnected: number?.status === "connected",
+      asked,
     })),
   );
   return Promise.all([meta, tracking, payments]).then(([meta, tracking, payments]) => ({

@@ -8,6 +8,8 @@ import { useOrigin } from "~/components/settings/meta/use-origin";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { useAuth } from "~/lib/auth";
+import { live } from "~/lib/live-store";
+import { useLiveVersion } from "~/lib/use-live";
 import { useSettingsChange } from "~/components/settings/actions";
 
 /** The copy-paste snippet of a business's landing pages (the script is served by the app). */
@@ -21,11 +23,16 @@ export function TrackingTab({ loaded }: { loaded: ConnectionTabs["tracking"] }) 
   const organization = auth.organization!;
   const origin = useOrigin();
   useLoadFailureToast(loaded, LOAD_ERROR);
+  // Meta disconnected or reconnected the number (`whatsapp_status`): the badge shows the status
+  // the live store recorded after the tab's read, over the one it read, as the Meta tab does.
+  useLiveVersion();
   if (!loaded.ok) return <LoadFailure message={loaded.error} />;
 
-  const { pixel, whatsapp } = loaded.data;
+  const { pixel, whatsapp, asked } = loaded.data;
   const pixelStatus = toConnectionStatus(pixel?.status);
-  const whatsappStatus = toConnectionStatus(whatsapp.status);
+  const whatsappStatus = toConnectionStatus(
+    live.whatsappStatusSince(asked)?.status ?? whatsapp.status,
+  );
   const metaConnected = pixelStatus === "connected" || whatsappStatus === "connected";
 
   return (
