@@ -21,6 +21,7 @@ import { GOOGLE_CALENDAR_SQL } from "./store-migration-0018";
 import { BOOKING_REMINDERS_SQL } from "./store-migration-0017";
 import { CONVERSATION_AI_CALLS_SQL } from "./store-migration-0019";
 import { SEARCH_PROGRESS_SQL } from "./store-migration-0020";
+import { HISTORY_PAGE_COUNTS_SQL } from "./store-migration-0021";
 
 export interface StoreMigration {
   version: number;
@@ -150,6 +151,11 @@ export const STORE_MIGRATIONS: readonly StoreMigration[] = [
     version: 20,
     name: "search_progress",
     sql: SEARCH_PROGRESS_SQL,
+  },
+  {
+    version: 21,
+    name: "history_page_counts",
+    sql: HISTORY_PAGE_COUNTS_SQL,
   },
 ];
 

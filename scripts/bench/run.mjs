@@ -27,8 +27,9 @@
 //                                      booking Flow's endpoint beside the bare route, and a
 //                                      100-booking reminder run sent to the fake Graph API
 //   npm run bench -- --port N          the server on port N, the fake Graph API on N + 1
-//   npm run bench -- --profile         a CPU profile of the single-message load (scripts/bench/results/
-//                                      <label>-single.cpuprofile), its top functions logged
+//   npm run bench -- --profile         a CPU profile of the single-message load and of the history
+//                                      import (scripts/bench/results/<label>-single.cpuprofile,
+//                                      <label>-history.cpuprofile), their top functions logged
 //   npm run bench -- --meta-latency-ms N   the fake answers each broadcast send N ms late
 //   npm run bench -- --broadcast-statuses  the fake sends the broadcast's statuses back, as Meta
 import { execFileSync, execSync, spawn } from "node:child_process";
@@ -779,6 +780,9 @@ if (agendaOrgs && graph) {
 // Last, on a store of its own: its import keeps the server busy for a while.
 if (historyOrg) {
   log("the history import, its organization in its store");
+  const stopProfile = PROFILE
+    ? await startProfile(`scripts/bench/results/${LABEL}-history.cpuprofile`)
+    : null;
   results.history = await historyBench({
     base,
     appSecret: APP_SECRET,
@@ -788,6 +792,10 @@ if (historyOrg) {
     cpu: () => treeCpu(server.pid).workerd,
     log,
   });
+  if (stopProfile) {
+    const { samples, self, total } = await stopProfile();
+    log(`  profile (${samples} samples), self:\n${self.join("\n")}\n  total:\n${total.join("\n")}`);
+  }
 }
 if (broadcastOrg && graph && broadcastLabelId) {
   log("a 10,000-recipient broadcast, its organization in its store");

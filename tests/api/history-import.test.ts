@@ -2,15 +2,18 @@
 // number from the app asks Meta for its address book and history once, and the history Meta
 // sends is held at once and imported by the organization's store in the background, in time
 // order, once per wamid, counting for nothing (no reply, unread, window or conversion).
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
 import {
+  DROP_STALE_PAGES,
   IMPORTED_MEDIA_TEXT,
   IMPORT_RUN_MESSAGES,
   HISTORY_DECLINED_TEXT,
+  RUN_PAGE_SIZES,
 } from "../../worker/whatsapp/history-import";
+import { migrateStore } from "../../durable-objects/store-migrations";
 import { organizationStore } from "../../worker/stores/registry";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import {
@@ -569,7 +572,7 @@ describe("the app's history", () => {
     await orgSql(
       organizationId,
       `INSERT INTO history_pages (id, organization_id, phase, chunk_order, progress, thread_id,
-        messages, received_at) VALUES (?, ?, 0, 1, 50, ?, ?, ?)`,
+        messages, received_at, message_count) VALUES (?, ?, 0, 1, 50, ?, ?, ?, 1)`,
       crypto.randomUUID(),
       organizationId,
       phone,
@@ -640,5 +643,55 @@ describe("the app's history", () => {
       "¿Seguís abiertos?",
     ]);
     expect((await importOf(organizationId))!.error).toBeNull();
+  });
+});
+
+describe("what a run reads of the pages waiting", () => {
+  it("sizes the run and finds stale pages from indexes alone, never parsing a page's messages", async () => {
+    const { owner } = await sharedNumberOwner();
+    const organizationId = owner.organization.id;
+    const plan = async (sql: string, ...params: unknown[]) =>
+      (
+        await orgSql<{ detail: string }>(organizationId, `EXPLAIN QUERY PLAN ${sql}`, ...params)
+      ).map((row) => row.detail);
+    expect(await plan(RUN_PAGE_SIZES, organizationId, 500)).toEqual([
+      expect.stringMatching(/^SEARCH history_pages USING COVERING INDEX history_pages_order_idx/),
+    ]);
+    expect(await plan(DROP_STALE_PAGES, organizationId, new Date().toISOString())).toEqual([
+      expect.stringMatching(/^SEARCH history_pages USING (COVERING )?INDEX history_pages_received_idx/),
+    ]);
+  });
+
+  it("counts the pages a store held before migration 21 when it migrates", async () => {
+    const store = env.ORGANIZATION_HUB.getByName(crypto.randomUUID());
+    await runInDurableObject(store, (_, state) => {
+      const { sql } = state.storage;
+      // The store as version 20 left it: no count, the order index without it.
+      sql.exec(`DROP INDEX history_pages_order_idx; DROP INDEX history_pages_received_idx;
+        ALTER TABLE history_pages DROP COLUMN message_count;
+        CREATE INDEX history_pages_order_idx
+          ON history_pages (organization_id, phase, chunk_order, id);
+        DELETE FROM store_migrations WHERE version = 21`);
+      for (const [thread, size] of [
+        ["34611000001", 3],
+        ["34611000002", 1],
+      ] as const) {
+        sql.exec(
+          `INSERT INTO history_pages (id, organization_id, phase, chunk_order, progress,
+            thread_id, messages, received_at) VALUES (?, 'org', 0, 1, 10, ?, ?, ?)`,
+          crypto.randomUUID(),
+          thread,
+          JSON.stringify(Array.from({ length: size }, (_, i) => ({ id: `w${i}`, type: "text" }))),
+          new Date().toISOString(),
+        );
+      }
+      expect(migrateStore(state.storage)).toEqual({ from: 20, to: 21 });
+      expect(
+        sql.exec("SELECT thread_id, message_count FROM history_pages ORDER BY thread_id").toArray(),
+      ).toEqual([
+        { thread_id: "34611000001", message_count: 3 },
+        { thread_id: "34611000002", message_count: 1 },
+      ]);
+    });
   });
 });

@@ -703,8 +703,20 @@ export const historyPages = sqliteTable(
     /** Meta's `messages[]` of that thread, as delivered (JSON). */
     messages: text("messages", { mode: "json" }).$type<unknown[]>().notNull(),
     receivedAt: text("received_at").notNull(),
+    /** How many messages the page holds: a run is sized by it without reading `messages`. */
+    messageCount: integer("message_count").notNull(),
   },
-  (t) => [index("history_pages_order_idx").on(t.organizationId, t.phase, t.chunkOrder, t.id)],
+  (t) => [
+    // A run's pages in order with their sizes, from the index alone.
+    index("history_pages_order_idx").on(
+      t.organizationId,
+      t.phase,
+      t.chunkOrder,
+      t.id,
+      t.messageCount,
+    ),
+    index("history_pages_received_idx").on(t.organizationId, t.receivedAt),
+  ],
 );
 
 // ── Marketing consent (contract section 17) ───────────────────────────────────
