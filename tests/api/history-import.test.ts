@@ -658,7 +658,9 @@ describe("what a run reads of the pages waiting", () => {
       expect.stringMatching(/^SEARCH history_pages USING COVERING INDEX history_pages_order_idx/),
     ]);
     expect(await plan(DROP_STALE_PAGES, organizationId, new Date().toISOString())).toEqual([
-      expect.stringMatching(/^SEARCH history_pages USING (COVERING )?INDEX history_pages_received_idx/),
+      expect.stringMatching(
+        /^SEARCH history_pages USING (COVERING )?INDEX history_pages_received_idx/,
+      ),
     ]);
   });
 
