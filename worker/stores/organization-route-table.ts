@@ -22,12 +22,15 @@ const table = new TrieRouter<OrganizationRouteHandler>();
 for (const route of organizationRouteHandlers) table.add(route.method, route.path, route);
 
 /**
- * The handlers of the organization routes a request names, by its method (HEAD as GET) and its
- * path under `API_BASE`; none when there is no such route.
+ * The handlers of the organization route that serves a request, by its method (HEAD as GET) and
+ * its path under `API_BASE`; none when there is no such route. Of several routes whose paths
+ * match (`/conversations/stats` and `/conversations/:id`), the store serves the first one
+ * registered, so only its handlers, and only its marks, count.
  */
 export function organizationRouteMatch(method: string, path: string): OrganizationRouteHandler[] {
   const [matches] = table.match(method === "HEAD" ? "GET" : method, path);
-  return matches.map(([route]) => route);
+  const serving = matches[0]?.[0].path;
+  return matches.map(([route]) => route).filter((route) => route.path === serving);
 }
 
 /**
