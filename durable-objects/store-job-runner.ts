@@ -54,7 +54,7 @@ export const JOB_RUNS: JobRuns = {
   retention: async (deps, at, organizationId, host) => {
     // A backlog goes on at once, a run at a time, so that deliveries get in between; the day's
     // other work waits for the run that completes.
-    if (!(await runRetention(deps, at)).complete) return Date.now();
+    if (!(await runRetention(deps, organizationId, at)).complete) return Date.now();
     await host.reportDay(organizationId, at);
     scheduleTheUnscheduled(host, at);
     return Date.now() + DAY_MS;

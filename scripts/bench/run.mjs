@@ -867,9 +867,13 @@ async function retention() {
       liveId,
       `SELECT count(*) AS n FROM conversations WHERE phone_number LIKE '348%'`,
     );
-    const reportsBefore = new Set(
-      d1Query(`SELECT id FROM audit_events WHERE action = 'retention.run'`).map((r) => r.id),
-    );
+    /** The store's retention runs in its audit trail (a run that deleted nothing is not). */
+    const runReports = () =>
+      storeQuery(
+        liveId,
+        `SELECT id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at`,
+      );
+    const reportsBefore = new Set(runReports().map((r) => r.id));
     // A store reports its day to the registry after its run that completes (the last may
     // delete nothing, so the runs' reports alone cannot tell it).
     const dailyRunAt = () =>
@@ -893,9 +897,7 @@ async function retention() {
     while (!completed && Date.now() - cronStarted < 180_000) {
       await sleep(1000);
       completed = dailyRunAt() !== dayBefore;
-      reports = d1Query(
-        `SELECT id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at`,
-      )
+      reports = runReports()
         .filter((r) => !reportsBefore.has(r.id))
         .map((r) => JSON.parse(r.metadata));
       storeRuns = reports.filter(deletedAny);

@@ -420,37 +420,26 @@ describe("retention", () => {
     await setLastMessage(owner, fresh.id, freshAt);
     return fresh.id as string;
   }
-  const runReports = async () =>
+  /** The retention runs in the organization's audit trail, oldest first, with their reports. */
+  const runReports = async (owner: Owner) =>
     (
-      await env.DB.prepare(
+      await orgSql<{ metadata: string }>(
+        owner.organization.id,
         "SELECT metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
-      ).all<{ metadata: string }>()
-    ).results.map((run) => JSON.parse(run.metadata) as RetentionReport);
-  const runs = async () =>
-    (
-      await env.DB.prepare(
-        "SELECT organization_id, metadata FROM audit_events WHERE action = 'retention.run' ORDER BY created_at",
-      ).all<{ organization_id: string | null; metadata: string }>()
-    ).results.map((run) => ({
-      organization_id: run.organization_id,
-      conversations: JSON.parse(run.metadata).deleted.conversations,
-    }));
+      )
+    ).map((run) => JSON.parse(run.metadata) as RetentionReport);
 
   it("runs in each store woken by the daily cron, once a day", async () => {
     const inStore = await organization();
     const freshInStore = await twoConversations(inStore.owner);
     await seedMessage(inStore.owner.organization.id, freshInStore, { at: freshAt });
 
-    const before = (await runs()).length;
     await runCron(RETENTION_CRON, now);
     expect(await conversationsOf(inStore.owner)).toEqual([freshInStore]);
-    // The store's run (others' stores ran too, deleting nothing), in D1's trail with no
-    // organization.
-    const firstRuns = (await runs()).slice(before);
-    expect(firstRuns.every((run) => run.organization_id === null)).toBe(true);
-    expect(firstRuns.filter((run) => run.conversations > 0)).toEqual([
-      { organization_id: null, conversations: 1 },
-    ]);
+    // The store's run, in its organization's audit trail with what it deleted.
+    const runs = async () =>
+      (await runReports(inStore.owner)).map((run) => run.deleted.conversations);
+    expect(await runs()).toEqual([1]);
     // The store told the registry its size and messages, as they are after the run.
     const [held] = await orgSql(
       inStore.owner.organization.id,
@@ -499,13 +488,13 @@ describe("retention", () => {
     expect(await registry()).toEqual(afterFirst);
     expect((await storeJobs(inStore.store))["job:retention"]).toBeUndefined();
     // No run at all.
-    expect(await runs()).toHaveLength(before + firstRuns.length);
+    expect(await runs()).toEqual([1]);
 
     // Its day comes: the store's alarm runs it.
     await runInDurableObject(inStore.store, (_, state) => dueNow(state, "job:retention"));
     expect(await runDurableObjectAlarm(inStore.store)).toBe(true);
     expect(await conversationsOf(inStore.owner)).toEqual([]);
-    expect(await runs()).toHaveLength(before + firstRuns.length + 1);
+    expect(await runs()).toEqual([1, 1]);
   });
 
   it("clears a backlog in a store a few batches a run, going on at once until it is done", async () => {
@@ -527,7 +516,7 @@ describe("retention", () => {
     await setLastMessage(owner, conversation.id, expiredAt);
     const messagesLeft = async () =>
       (await orgSql<{ n: number }>(organizationId, "SELECT count(*) AS n FROM messages"))[0]!.n;
-    const runsBefore = (await runReports()).length;
+    const runsBefore = (await runReports(owner)).length;
     await runInDurableObject(store, async (_, state) => {
       dueNow(state, "job:retention");
       await state.storage.setAlarm(Date.now());
@@ -536,7 +525,7 @@ describe("retention", () => {
     await runDurableObjectAlarm(store);
     await vi.waitFor(async () => expect(await messagesLeft()).toBe(0), { timeout: 10_000 });
     expect(await conversationsOf(owner)).toEqual([]);
-    const reports = (await runReports()).slice(runsBefore);
+    const reports = (await runReports(owner)).slice(runsBefore);
     expect(reports.map((r) => [r.deleted.messages, r.statements, r.complete])).toEqual([
       [50_000, 10, false],
       [1, expect.any(Number), true],

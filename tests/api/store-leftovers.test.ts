@@ -155,7 +155,7 @@ describe("nothing of a customer outlives", () => {
 
     // Three years later, with nothing new from them, retention runs, then the store's alarm.
     const later = new Date(Date.now() + 3 * YEAR_MS);
-    await withStoreDeps(s.orgId, (storeDeps) => runRetention(storeDeps, later));
+    await withStoreDeps(s.orgId, (storeDeps) => runRetention(storeDeps, s.orgId, later));
     await runDurableObjectAlarm(s.store);
     expect(await whereNamed(s.store, gone)).toEqual([]);
   });
@@ -227,7 +227,7 @@ describe("the phone's address book", () => {
       delivery(contactSync({ phoneNumberId, contacts: [{ phone: alone, fullName: "Otra vez" }] })),
     );
     await withStoreDeps(s.orgId, (storeDeps) =>
-      runRetention(storeDeps, new Date(Date.now() + 25 * 3600_000)),
+      runRetention(storeDeps, s.orgId, new Date(Date.now() + 25 * 3600_000)),
     );
     expect(await book()).toEqual([{ phone_number: known }]);
 

@@ -5,7 +5,7 @@
  * deletes nothing more.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { recordAccountAudit } from "../audit/service";
+import { recordAudit } from "../audit/service";
 import type { StoreDeps } from "../http/deps";
 import { HELD_STATUS_MS } from "../whatsapp/statuses";
 
@@ -55,10 +55,15 @@ export function retentionCutoff(now: Date) {
 }
 
 /**
- * Deletes what expired in the store's data (`orgDb`). The run is recorded in D1's own trail
- * (`db`), no organization's.
+ * Deletes what expired in the organization's data. A run that deleted something, or left some
+ * for the next run, is recorded in the organization's audit trail with what it deleted; a run
+ * that found nothing is not (the registry's `daily_run_at` says the day ran).
  */
-export async function runRetention({ db, orgDb }: StoreDeps, now: Date): Promise<RetentionReport> {
+export async function runRetention(
+  { orgDb }: StoreDeps,
+  organizationId: string,
+  now: Date,
+): Promise<RetentionReport> {
   const started = Date.now();
   const cutoff = retentionCutoff(now);
   const heldCutoff = new Date(now.getTime() - HELD_STATUS_MS).toISOString();
@@ -140,6 +145,8 @@ export async function runRetention({ db, orgDb }: StoreDeps, now: Date): Promise
     duration_ms: Date.now() - started,
     slowest_statement_ms: slowest,
   };
-  await recordAccountAudit(db, { action: "retention.run", metadata: { ...report } });
+  if (!complete || Object.values(deleted).some((rows) => rows > 0)) {
+    await recordAudit(orgDb, { action: "retention.run", organizationId, metadata: { ...report } });
+  }
   return report;
 }
