@@ -3,8 +3,7 @@ import { es } from "date-fns/locale";
 import { useState } from "react";
 import { toastFailed } from "~/lib/outcome";
 import type { AuditAction, AuditLogEntry } from "../../../worker/audit/contract";
-import { ROLES, type Role } from "../../../worker/auth/contract";
-import { ROLE_LABELS } from "~/components/settings/members-section";
+import { entrySummary } from "~/components/settings/audit-summary";
 import { Button } from "~/components/ui/button";
 import {
   readAuditLogPage,
@@ -59,38 +58,6 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "account.export": "Datos descargados",
   "account.delete": "Cuenta eliminada",
 };
-
-const roleLabel = (value: unknown) =>
-  ROLES.includes(value as Role) ? ROLE_LABELS[value as Role] : null;
-
-/** The part of an entry's details worth reading: the roles involved. */
-function roleSummary(details: AuditLogEntry["details"]) {
-  const from = roleLabel(details?.from);
-  const to = roleLabel(details?.to);
-  if (from && to) return `${from} → ${to}`;
-  const role = roleLabel(details?.role);
-  return role ? `Rol: ${role}` : null;
-}
-
-const PAYMENT_PROVIDERS: Record<string, string> = { stripe: "Stripe", mercadopago: "Mercado Pago" };
-
-/**
- * What the payments and the AI's acts write in the details of the server's own actions
- * (decision 0118): a provider connected or disconnected and the links' limit are an
- * `organization.update`, a paid link a `sale.create` with `via: "payment"`, a booking by the
- * AI a `booking.*` with its `agent_id`.
- */
-function paymentSummary(details: AuditLogEntry["details"]) {
-  const fields = Array.isArray(details?.fields) ? (details.fields as unknown[]) : [];
-  if (fields.includes("payments")) {
-    const provider = PAYMENT_PROVIDERS[String(details?.provider)];
-    return provider ? `Pagos: ${provider} conectado` : "Pagos: proveedor desconectado";
-  }
-  if (fields.includes("max_payment_amount")) return "Importe máximo de los enlaces de pago";
-  if (details?.via === "payment") return "Pagado con un enlace de pago";
-  if (typeof details?.agent_id === "string") return "Por la IA";
-  return null;
-}
 
 /** Who did what and when in the organization, newest first (owners and admins only). */
 export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["auditLog"] }) {
@@ -154,7 +121,7 @@ export function AuditLogSection({ loaded }: { loaded: OrganizationTabData["audit
 type Page = Awaited<ReturnType<typeof readAuditLogPage>>;
 
 function AuditLogRow({ entry }: { entry: AuditLogEntry }) {
-  const summary = roleSummary(entry.details) ?? paymentSummary(entry.details);
+  const summary = entrySummary(entry.details);
   return (
     <li className="flex flex-col gap-1 p-4 text-sm sm:flex-row sm:justify-between sm:gap-4">
       <span className="min-w-0">
