@@ -1,8 +1,8 @@
 // One tenant must not exhaust what every tenant shares: a member's and an organization's
 // writes are limited per minute (counted with the session, before the work, so a parallel
-// burst gets exactly the limit; refused input gives its write back), model calls from the
-// sandbox are limited tighter, and every model call carries a max_tokens.
-import { env } from "cloudflare:workers";
+// burst gets exactly the limit; refused input gives its write back), file uploads and model calls
+// from the sandbox are limited tighter, and every model call carries a max_tokens.
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PRUNE_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
@@ -179,6 +179,33 @@ describe("write limits", () => {
     );
     expect(asked).toHaveLength(allowed);
     for (const request of asked) expect(request.body.max_tokens).toBe(MAX_COMPLETION_TOKENS);
+  });
+
+  it("limits file uploads per member tighter, and leaves the member's other writes alone", async () => {
+    const owner = await createOwner();
+    const upload = (i: number) => {
+      const form = new FormData();
+      form.append("file", new File([`Horario ${i}: de 9 a 14 h.`], `horario-${i}.txt`));
+      return exports.default.fetch("http://localhost/api/v1/knowledge/import", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${owner.token}` },
+        body: form,
+      });
+    };
+    const allowed = COSTLY_WRITES.uploads.max;
+    const answers = await Promise.all(Array.from({ length: allowed + 3 }, (_, i) => upload(i)));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(allowed);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(3);
+    expect(Number(refused[0]!.headers.get("Retry-After"))).toBeGreaterThan(0);
+    const stored = await orgFirst<{ n: number }>(
+      owner.organization.id,
+      "SELECT count(*) AS n FROM knowledge_entries WHERE organization_id = ?",
+      owner.organization.id,
+    );
+    expect(stored!.n).toBe(allowed);
+    // The uploads' window is spent, not the member's: a write that is not a file still goes.
+    expect((await quickReply(owner, "tras-subidas")).status).toBe(201);
   });
 
   it("keeps the rate-limit table small: the five-minute cron drops the windows that ended", async () => {

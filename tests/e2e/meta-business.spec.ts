@@ -111,6 +111,8 @@ test("connect WhatsApp and the pixel with Meta Business, test, choose an agent, 
   page,
   baseURL,
 }) => {
+  // The whole connection's life in one test: about 20 s on a quiet machine, 42 s seen under load.
+  test.slow();
   const { token, trackingKey } = await seed(page);
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {
     origin: baseURL!,

@@ -255,10 +255,16 @@ test("the header's Disponible / Ausente comes with the session and stays across 
   // Read with /auth/me: the dashboard asks for no list of members to show it.
   expect(members.sent).toBe(0);
 
+  // The change is saved (its PATCH answered) before the reload reads it back.
+  const saved = page.waitForResponse(
+    (response) =>
+      response.request().method() === "PATCH" &&
+      new URL(response.url()).pathname.startsWith("/api/v1/organizations/members/"),
+  );
   await availability.click();
   const away = page.getByRole("switch", { name: "Ausente" });
   await expect(away).not.toBeChecked();
-  await expect.poll(() => members.inFlight).toBe(0);
+  expect((await saved).status()).toBe(200);
   await page.reload();
   await expect(page.getByRole("switch", { name: "Ausente" })).not.toBeChecked();
   await page.goto("/settings/organization");
