@@ -8,7 +8,7 @@
 // disconnecting with bookings going on, roles, and a second organization seeing nothing.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../../worker/bookings/contract";
 import { authorize } from "../../worker/integrations/google/service";
 import { findService } from "../../worker/bookings/services";
@@ -460,6 +460,88 @@ describe("a booking's event", () => {
       [first, second].map((b: Booking) => `bk${b.id.replaceAll("-", "")}`).sort(),
     );
     expect((await integrationOf(owner.token)).data.pending_events).toBe(0);
+  });
+
+  it("is not sent again while Google refuses it as it is, says so, and is sent once the booking changes", async () => {
+    const { owner, service, store, orgId } = await bookingOrganization();
+    const calendarId = await connect(owner);
+    const conversationId = await newConversation(owner);
+    const refusedNote = `rechazada-${crypto.randomUUID()}`;
+    const limitedNote = `limitada-${crypto.randomUUID()}`;
+    const events = { path: "/calendar/v3/calendars/.*/events", match: "regex" };
+    // Google refuses one event as it is (400), and asks to slow down on another (a 403 rate limit).
+    await fake("fail", {
+      ...events,
+      contains: refusedNote,
+      status: 400,
+      error: { message: "Invalid start time." },
+    });
+    await fake("fail", {
+      ...events,
+      contains: limitedNote,
+      status: 403,
+      error: { message: "Rate Limit Exceeded", reason: "rateLimitExceeded" },
+    });
+    const refused = bookingOf(
+      await book(owner, {
+        service_id: service.id,
+        start: NINE,
+        conversation_id: conversationId,
+        note: refusedNote,
+      }),
+    );
+    const limited = bookingOf(
+      await book(owner, {
+        service_id: service.id,
+        start: "2031-01-07T08:30:00Z",
+        conversation_id: conversationId,
+        note: limitedNote,
+      }),
+    );
+    const eventOf = (booking: Booking) => `bk${booking.id.replaceAll("-", "")}`;
+    // The first run meets both failures; the rate limit's makes the job wait, made due here.
+    await vi.waitFor(
+      async () => {
+        await runDurableObjectAlarm(store);
+        const tried = await orgSql<Row>(
+          orgId,
+          "SELECT count(*) AS n FROM google_booking_events WHERE attempts > 0",
+        );
+        expect(tried[0]!.n).toBe(2);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    await makeDue(store, "job:google_events");
+    await settle(store, orgId);
+    // The limited one was tried again and written; the refused one is owed no more.
+    expect((await eventsIn(calendarId)).map((e) => e.id)).toEqual([eventOf(limited)]);
+    const [row] = await orgSql<Row>(
+      orgId,
+      "SELECT dirty, present, last_error FROM google_booking_events WHERE booking_id = ?",
+      refused.id,
+    );
+    expect(row).toMatchObject({ dirty: 0, present: 0, last_error: expect.stringContaining("400") });
+    expect((await integrationOf(owner.token)).data).toMatchObject({
+      pending_events: 0,
+      refused_events: 1,
+    });
+
+    // The booking moves: its event is owed again, and Google takes it.
+    const moved = await answer(
+      api(owner.token).bookings[":id"].$patch({
+        param: { id: refused.id },
+        json: { start: "2031-01-08T08:00:00Z" },
+      }),
+    );
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await settle(store, orgId);
+    expect((await eventsIn(calendarId)).map((e) => e.id).sort()).toEqual(
+      [eventOf(refused), eventOf(limited)].sort(),
+    );
+    expect((await integrationOf(owner.token)).data).toMatchObject({
+      pending_events: 0,
+      refused_events: 0,
+    });
   });
 
   it("invalid_grant disconnects with a banner, and bookings go on in the own calendar", async () => {

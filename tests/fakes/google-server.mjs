@@ -240,7 +240,12 @@ export async function startFakeGoogle({
     (res, failure) =>
       failure.error?.error === "invalid_grant"
         ? sendJson(res, failure.status, failure.error)
-        : apiError(res, failure.status, failure.error?.message ?? "Backend Error"),
+        : apiError(
+            res,
+            failure.status,
+            failure.error?.message ?? "Backend Error",
+            failure.error?.reason,
+          ),
     () => {
       codes.clear();
       grants.clear();

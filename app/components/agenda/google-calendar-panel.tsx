@@ -153,6 +153,13 @@ export function GoogleCalendarPanel({
                   : `${google.pending_events} citas aún no están en Google Calendar: se reintenta sola.`}
               </p>
             )}
+            {google.refused_events > 0 && (
+              <p className="rounded-lg bg-red-50 px-3 py-2 text-red-800">
+                {google.refused_events === 1
+                  ? "Google Calendar rechazó 1 cita: se volverá a enviar cuando la cita cambie."
+                  : `Google Calendar rechazó ${google.refused_events} citas: se volverán a enviar cuando cambien.`}
+              </p>
+            )}
             {canManage && (
               <form
                 className="flex flex-wrap items-end gap-3"

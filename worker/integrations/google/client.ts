@@ -17,7 +17,12 @@ export type GoogleFailure =
   | "not_found"
   /** An event with that id exists already (an earlier insert whose answer was lost). */
   | "conflict"
-  /** Anything else: Google down, slow, or refusing; tried again later. */
+  /**
+   * Google refused the request as it is (400, 422, a 403 that is not a rate limit): sent again
+   * unchanged it would be refused again.
+   */
+  | "refused"
+  /** Anything else: Google down, slow, or limiting the rate; tried again later. */
   | "unavailable";
 
 export class GoogleError extends Error {
@@ -62,12 +67,21 @@ export interface CalendarEvent {
   end: { dateTime: string };
 }
 
+/** Google's reasons for a 403 that only asks to slow down (Calendar API v3's usage limits). */
+const RATE_LIMIT_REASONS = new Set(["rateLimitExceeded", "userRateLimitExceeded", "quotaExceeded"]);
+
 function failureOf(status: number, body: unknown): GoogleFailure {
-  const oauthError = (body as { error?: unknown } | null)?.error;
-  if (oauthError === "invalid_grant") return "invalid_grant";
+  const error = (body as { error?: unknown } | null)?.error;
+  if (error === "invalid_grant") return "invalid_grant";
   if (status === 401) return "unauthorized";
   if (status === 404 || status === 410) return "not_found";
   if (status === 409) return "conflict";
+  if (status === 400 || status === 422) return "refused";
+  if (status === 403) {
+    const reasons = (error as { errors?: { reason?: unknown }[] } | null)?.errors ?? [];
+    const limited = reasons.some((e) => RATE_LIMIT_REASONS.has(String(e?.reason)));
+    return limited ? "unavailable" : "refused";
+  }
   return "unavailable";
 }
 

@@ -26,6 +26,8 @@ export interface GoogleIntegration {
   revoked_at: string | null;
   /** Events owed to Google and not yet written (retried by the store). */
   pending_events: number;
+  /** Events Google refused as they were: written again when their booking changes. */
+  refused_events: number;
 }
 
 /** How availability used Google Calendar: its busy times, or not (and why, in Spanish). */

@@ -3,7 +3,8 @@
  * committed, what Google owes is written down (`google_booking_events.dirty`) and the store's
  * `google_events` job writes it: inserted with the booking's own event id (a retry whose first
  * answer was lost finds it there, 409, and patches it), patched when moved, deleted when
- * cancelled. A Google failure leaves it owed and the job is tried again later; the booking never
+ * cancelled. A Google failure leaves it owed and the job is tried again later; an event Google
+ * refuses as it is (decision 0154) is not owed until the booking changes again. The booking never
  * waits for Google nor fails because of it.
  */
 import { and, eq, inArray } from "drizzle-orm";
@@ -162,14 +163,23 @@ export async function runGoogleEvents(deps: StoreDeps, organizationId: string) {
         );
     } catch (error) {
       if (error instanceof GoogleError && error.reason === "invalid_grant") return null;
+      // Refused as it is: not owed any more (counted as refused) until the booking changes.
+      const refused = error instanceof GoogleError && error.reason === "refused";
+      if (refused) console.warn("google event refused", row.bookingId, error.providerMessage);
       await deps.orgDb
         .update(googleBookingEvents)
         .set({
           attempts: row.attempts + 1,
           lastError: error instanceof GoogleError ? error.message : String(error),
+          ...(refused && { dirty: false }),
         })
-        .where(eq(googleBookingEvents.bookingId, row.bookingId));
-      failed = error;
+        .where(
+          and(
+            eq(googleBookingEvents.bookingId, row.bookingId),
+            eq(googleBookingEvents.updatedAt, updatedAt),
+          ),
+        );
+      if (!refused) failed = error;
     }
   }
   if (failed) throw failed;

@@ -4,7 +4,7 @@
  * grant sealed in the store and refreshed, the calendar chosen, busy times for availability, and
  * `invalid_grant` disconnecting it with a banner while bookings go on in the own calendar.
  */
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import { recordAudit } from "../../audit/service";
 import { signOAuthState } from "../../auth/oauth-state";
 import type { OrganizationDb } from "../../db/client";
@@ -86,7 +86,7 @@ export async function getIntegration(
   member: Member,
 ): Promise<GoogleIntegration> {
   const row = await readRow(orgDb, member.organizationId);
-  const pending = await pendingEvents(orgDb, member.organizationId);
+  const { pending, refused } = await eventsOwed(orgDb, member.organizationId);
   const connected = isConnected(row);
   return {
     configured: googleClient(env) !== null,
@@ -96,21 +96,24 @@ export async function getIntegration(
     connected_by: connected ? row.connectedBy : null,
     revoked_at: connected ? null : (row?.revokedAt ?? null),
     pending_events: pending,
+    refused_events: refused,
   };
 }
 
-/** Bookings whose event Google still owes (retried by the store's `google_events` job). */
-async function pendingEvents(db: OrganizationDb, organizationId: string) {
-  const [owed] = await db
-    .select({ n: count() })
+/**
+ * Bookings whose event Google still owes (retried by the store's `google_events` job), and those
+ * whose last write Google refused as it was (decision 0154).
+ */
+async function eventsOwed(db: OrganizationDb, organizationId: string) {
+  const [counted] = await db
+    .select({
+      pending: sql<number>`count(*) FILTER (WHERE ${googleBookingEvents.dirty})`,
+      refused: sql<number>`count(*) FILTER (WHERE NOT ${googleBookingEvents.dirty}
+        AND ${googleBookingEvents.lastError} IS NOT NULL)`,
+    })
     .from(googleBookingEvents)
-    .where(
-      and(
-        eq(googleBookingEvents.organizationId, organizationId),
-        eq(googleBookingEvents.dirty, true),
-      ),
-    );
-  return owed?.n ?? 0;
+    .where(eq(googleBookingEvents.organizationId, organizationId));
+  return { pending: Number(counted?.pending ?? 0), refused: Number(counted?.refused ?? 0) };
 }
 
 // ── Connecting: the consent URL, its state and the callback ─────────────────────────────
