@@ -437,9 +437,6 @@ const FINISH_IMPORT = `
   WHERE organization_id = ?1 AND state = 'importing' AND progress >= 100
     AND NOT EXISTS (SELECT 1 FROM history_pages WHERE organization_id = ?1)`;
 
-/** Pages considered for one run: many small threads still make a run of a useful size. */
-const RUN_PAGES = 500;
-
 /**
  * The next pages' ids and sizes, in import order (phase, chunk, then arrival: ids are
  * time-ordered), from `history_pages_order_idx` alone. `?1` organization, `?2` how many.
@@ -452,8 +449,9 @@ export const RUN_PAGE_SIZES = `SELECT id, message_count AS size FROM history_pag
  * are read first, then only those pages.
  */
 async function pagesOfRun(orgDb: OrganizationDb, organizationId: string) {
+  // Every page holds a message at least: no more than IMPORT_RUN_MESSAGES pages fit a run.
   const [sizes] = await orgStatements(orgDb, [
-    { sql: RUN_PAGE_SIZES, params: [organizationId, RUN_PAGES] },
+    { sql: RUN_PAGE_SIZES, params: [organizationId, IMPORT_RUN_MESSAGES] },
   ]);
   const chosen: string[] = [];
   let messages = 0;
