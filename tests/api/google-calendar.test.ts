@@ -10,6 +10,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../../worker/bookings/contract";
+import { eventIdOf } from "../../worker/integrations/google/events";
 import { authorize } from "../../worker/integrations/google/service";
 import { findService } from "../../worker/bookings/services";
 import { readBookingSettings } from "../../worker/bookings/settings";
@@ -80,6 +81,21 @@ const integrationOf = async (token: string) =>
   (await answer(api(token).integrations.google.$get())).body as { data: any };
 
 const eventsIn = (calendarId: string) => fake<Row[]>("events", { calendar_id: calendarId });
+
+/** Google's events of any calendar, as the fake is told to fail them. */
+const EVENTS_PATH = { path: "/calendar/v3/calendars/.*/events", match: "regex" };
+
+/** A booking of the service at `start`, its note what the fake's failures match on. */
+async function bookNoted(
+  owner: Owner,
+  { serviceId, conversationId }: { serviceId: string; conversationId: string },
+  start: string,
+  note: string,
+): Promise<Booking> {
+  return bookingOf(
+    await book(owner, { service_id: serviceId, start, conversation_id: conversationId, note }),
+  );
+}
 
 /** Runs the store's alarm until no event is owed to Google (or the tries run out). */
 async function settle(store: DurableObjectStub, orgId: string) {
@@ -422,28 +438,10 @@ describe("a booking's event", () => {
     const down = `google-caido-${crypto.randomUUID()}`;
     // The first insert is stored by Google but its answer lost; the second fails outright.
     await fake("lose-answer", { contains: lost });
-    await fake("fail", {
-      path: "/calendar/v3/calendars/.*/events",
-      match: "regex",
-      contains: down,
-      status: 500,
-    });
-    const first = bookingOf(
-      await book(owner, {
-        service_id: service.id,
-        start: NINE,
-        conversation_id: conversationId,
-        note: lost,
-      }),
-    );
-    const second = bookingOf(
-      await book(owner, {
-        service_id: service.id,
-        start: "2031-01-07T08:30:00Z",
-        conversation_id: conversationId,
-        note: down,
-      }),
-    );
+    await fake("fail", { ...EVENTS_PATH, contains: down, status: 500 });
+    const booked = { serviceId: service.id, conversationId };
+    const first = await bookNoted(owner, booked, NINE, lost);
+    const second = await bookNoted(owner, booked, "2031-01-07T08:30:00Z", down);
     expect([first.status, second.status]).toEqual(["confirmed", "confirmed"]);
     await runDurableObjectAlarm(store);
     const owed = await orgSql<Row>(
@@ -468,37 +466,22 @@ describe("a booking's event", () => {
     const conversationId = await newConversation(owner);
     const refusedNote = `rechazada-${crypto.randomUUID()}`;
     const limitedNote = `limitada-${crypto.randomUUID()}`;
-    const events = { path: "/calendar/v3/calendars/.*/events", match: "regex" };
     // Google refuses one event as it is (400), and asks to slow down on another (a 403 rate limit).
     await fake("fail", {
-      ...events,
+      ...EVENTS_PATH,
       contains: refusedNote,
       status: 400,
       error: { message: "Invalid start time." },
     });
     await fake("fail", {
-      ...events,
+      ...EVENTS_PATH,
       contains: limitedNote,
       status: 403,
       error: { message: "Rate Limit Exceeded", reason: "rateLimitExceeded" },
     });
-    const refused = bookingOf(
-      await book(owner, {
-        service_id: service.id,
-        start: NINE,
-        conversation_id: conversationId,
-        note: refusedNote,
-      }),
-    );
-    const limited = bookingOf(
-      await book(owner, {
-        service_id: service.id,
-        start: "2031-01-07T08:30:00Z",
-        conversation_id: conversationId,
-        note: limitedNote,
-      }),
-    );
-    const eventOf = (booking: Booking) => `bk${booking.id.replaceAll("-", "")}`;
+    const booked = { serviceId: service.id, conversationId };
+    const refused = await bookNoted(owner, booked, NINE, refusedNote);
+    const limited = await bookNoted(owner, booked, "2031-01-07T08:30:00Z", limitedNote);
     // The first run meets both failures; the rate limit's makes the job wait, made due here.
     await vi.waitFor(
       async () => {
@@ -514,7 +497,7 @@ describe("a booking's event", () => {
     await makeDue(store, "job:google_events");
     await settle(store, orgId);
     // The limited one was tried again and written; the refused one is owed no more.
-    expect((await eventsIn(calendarId)).map((e) => e.id)).toEqual([eventOf(limited)]);
+    expect((await eventsIn(calendarId)).map((e) => e.id)).toEqual([eventIdOf(limited.id)]);
     const [row] = await orgSql<Row>(
       orgId,
       "SELECT dirty, present, last_error FROM google_booking_events WHERE booking_id = ?",
@@ -536,7 +519,7 @@ describe("a booking's event", () => {
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     await settle(store, orgId);
     expect((await eventsIn(calendarId)).map((e) => e.id).sort()).toEqual(
-      [eventOf(refused), eventOf(limited)].sort(),
+      [eventIdOf(refused.id), eventIdOf(limited.id)].sort(),
     );
     expect((await integrationOf(owner.token)).data).toMatchObject({
       pending_events: 0,
