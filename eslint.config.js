@@ -32,6 +32,17 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/consistent-type-imports": "error",
+      // Schemas are written with zod/mini, which the console's bundles shed what they do not
+      // use of (decision 0155); classic zod's methods bring all of it to every form.
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            { name: "zod", message: 'Import { z } from "zod/mini" (decision 0155).' },
+            { name: "zod/v4", message: 'Import { z } from "zod/mini" (decision 0155).' },
+          ],
+        },
+      ],
     },
   },
   {

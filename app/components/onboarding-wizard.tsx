@@ -1,3 +1,4 @@
+import { z } from "zod/mini";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../worker/organizations/contract";
@@ -34,7 +35,8 @@ const EMPTY: OnboardingValues = {
 
 /** Each step checks only its own fields, with the API's own rules. */
 const stepSchemas = STEPS.map((step) =>
-  organizationCreateInput.pick(
+  z.pick(
+    organizationCreateInput,
     Object.fromEntries(step.fields.map((f) => [f, true])) as Record<keyof OnboardingValues, true>,
   ),
 );

@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useState, type RefObject } from "react";
-import type { ZodType } from "zod";
+import type { ZodMiniType } from "zod/mini";
 import { ApiError, errorMessage } from "./api";
 
 export type FieldErrors = Record<string, string>;
 
 /** Validates form values with the same schema the API uses; returns the first error per field. */
 export function validate<T>(
-  schema: ZodType<T>,
+  schema: ZodMiniType<T>,
   values: unknown,
 ): { data: T; errors: null } | { data: null; errors: FieldErrors } {
   const result = schema.safeParse(values);

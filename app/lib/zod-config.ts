@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 // Zod probes `new Function` once to compile faster parsers; under the page's
 // Content-Security-Policy (no 'unsafe-eval') the probe fails and the browser reports a

@@ -1,5 +1,5 @@
 /** Shapes of the AI agent calls, shared by the API and the console. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { AiSource } from "../conversations/contract";
 import { knowledgeIdsInput } from "../knowledge/contract";
 
@@ -31,22 +31,29 @@ export const WHATSAPP_STATUSES = ["connected", "connecting", "disconnected", "er
 
 const name = z
   .string({ error: "El nombre es obligatorio" })
-  .trim()
-  .min(1, "El nombre es obligatorio")
-  .max(100, "El nombre es demasiado largo");
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre es obligatorio"),
+    z.maxLength(100, "El nombre es demasiado largo"),
+  );
 
 const systemPrompt = z
   .string({ error: "El prompt del sistema es obligatorio" })
-  .trim()
-  .min(1, "El prompt del sistema es obligatorio")
-  .max(10_000, "El prompt del sistema es demasiado largo");
+  .check(
+    z.trim(),
+    z.minLength(1, "El prompt del sistema es obligatorio"),
+    z.maxLength(10_000, "El prompt del sistema es demasiado largo"),
+  );
 
 /** 0 to 1 in steps of 0.1, as the slider offers. */
-const temperature = z
-  .number({ error: "La temperatura debe ser un número" })
-  .min(0, "La temperatura mínima es 0")
-  .max(1, "La temperatura máxima es 1")
-  .refine((t) => Math.abs(t * 10 - Math.round(t * 10)) < 1e-9, "La temperatura va en pasos de 0.1");
+const temperature = z.number({ error: "La temperatura debe ser un número" }).check(
+  z.gte(0, "La temperatura mínima es 0"),
+  z.lte(1, "La temperatura máxima es 1"),
+  z.refine(
+    (t) => Math.abs(t * 10 - Math.round(t * 10)) < 1e-9,
+    "La temperatura va en pasos de 0.1",
+  ),
+);
 
 const model = z.enum(AGENT_MODELS, { error: "Modelo no disponible" });
 
@@ -59,32 +66,32 @@ const mode = z.enum(AGENT_MODES, { error: "El modo debe ser auto, draft u off" }
 export const agentCreateInput = z.object({
   name,
   system_prompt: systemPrompt,
-  model: model.default(DEFAULT_MODEL),
-  temperature: temperature.default(DEFAULT_TEMPERATURE),
-  is_active: isActive.default(true),
-  can_mark_leads: canMarkLeads.default(true),
-  can_book: canBook.default(false),
-  can_charge: canCharge.default(false),
-  mode: mode.default("auto"),
-  knowledge_ids: knowledgeIdsInput.default(null),
+  model: z._default(model, DEFAULT_MODEL),
+  temperature: z._default(temperature, DEFAULT_TEMPERATURE),
+  is_active: z._default(isActive, true),
+  can_mark_leads: z._default(canMarkLeads, true),
+  can_book: z._default(canBook, false),
+  can_charge: z._default(canCharge, false),
+  mode: z._default(mode, "auto"),
+  knowledge_ids: z._default(knowledgeIdsInput, null),
 });
 
 export const agentUpdateInput = z.object({
-  name: name.optional(),
-  system_prompt: systemPrompt.optional(),
-  model: model.optional(),
-  temperature: temperature.optional(),
-  is_active: isActive.optional(),
-  can_mark_leads: canMarkLeads.optional(),
-  can_book: canBook.optional(),
-  can_charge: canCharge.optional(),
-  mode: mode.optional(),
-  knowledge_ids: knowledgeIdsInput.optional(),
+  name: z.optional(name),
+  system_prompt: z.optional(systemPrompt),
+  model: z.optional(model),
+  temperature: z.optional(temperature),
+  is_active: z.optional(isActive),
+  can_mark_leads: z.optional(canMarkLeads),
+  can_book: z.optional(canBook),
+  can_charge: z.optional(canCharge),
+  mode: z.optional(mode),
+  knowledge_ids: z.optional(knowledgeIdsInput),
 });
 
 export const agentWhatsappInput = z.object({
   status: z.enum(WHATSAPP_STATUSES),
-  qr: z.string().max(10_000).nullish(),
+  qr: z.nullish(z.string().check(z.maxLength(10_000))),
 });
 
 export const agentTestInput = z.object({
@@ -92,11 +99,13 @@ export const agentTestInput = z.object({
     .array(
       z.object({
         role: z.enum(["user", "assistant"]),
-        content: z.string().trim().min(1).max(4096),
+        content: z.string().check(z.trim(), z.minLength(1), z.maxLength(4096)),
       }),
     )
-    .min(1, "Escribe al menos un mensaje")
-    .max(50, "La conversación de prueba es demasiado larga"),
+    .check(
+      z.minLength(1, "Escribe al menos un mensaje"),
+      z.maxLength(50, "La conversación de prueba es demasiado larga"),
+    ),
 });
 
 export type AgentCreateInput = z.input<typeof agentCreateInput>;

@@ -8,7 +8,7 @@ import { agents, aiCalls, conversations } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type {
   Agent,
   AgentTestReply,

@@ -4,7 +4,7 @@
  * acts only for the conversation it was given: its arguments never name the conversation, the
  * customer or the organization, so nothing the customer writes can point it elsewhere.
  */
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { agents } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError, validationError } from "../http/errors";
@@ -27,7 +27,7 @@ export interface ToolContext {
   sentMessageIds: string[];
 }
 
-export interface AgentTool<Arguments extends z.ZodType = z.ZodType> {
+export interface AgentTool<Arguments extends z.ZodMiniType = z.ZodMiniType> {
   definition: ToolDefinition;
   /** Whether it changes something (a booking made, moved or cancelled). */
   acts: boolean;
@@ -42,7 +42,7 @@ export interface AgentTool<Arguments extends z.ZodType = z.ZodType> {
 }
 
 /** A tool as the registry holds it, its arguments' type checked where it is defined. */
-export const defineTool = <Arguments extends z.ZodType>(tool: AgentTool<Arguments>) =>
+export const defineTool = <Arguments extends z.ZodMiniType>(tool: AgentTool<Arguments>) =>
   tool as unknown as AgentTool;
 
 /** The tools of `registry` this agent is offered in this context. */

@@ -1,5 +1,5 @@
 /** The audit trail: what is recorded, and the owners' and admins' view of it. */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 export const AUDIT_ACTIONS = [
   "auth.register",
@@ -55,8 +55,8 @@ export const AUDIT_LOG_PAGE_SIZE = 20;
 export const auditLogQuery = z.object({
   // At most 50: a page's actors and targets (two ids an entry) are found in one query, within
   // D1's 100 bound parameters.
-  limit: z.coerce.number().int().min(1).max(50).default(AUDIT_LOG_PAGE_SIZE),
-  before: z.uuid().optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), AUDIT_LOG_PAGE_SIZE),
+  before: z.optional(z.uuid()),
 });
 
 export interface AuditLogEntry {

@@ -7,7 +7,7 @@ import { auditEvents } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { AuditAction, AuditLogPage, auditLogQuery } from "./contract";
 
 export interface AuditEntry {

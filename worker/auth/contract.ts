@@ -1,36 +1,46 @@
 /** Shapes of the auth and profile calls, shared by the API and the console's forms. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Organization } from "../organizations/contract";
 
 export const MIN_PASSWORD_LENGTH = 6;
 
-export const emailField = z
-  .string({ error: "El email es obligatorio" })
-  .trim()
-  .toLowerCase()
-  .min(1, "El email es obligatorio")
-  .max(254, "El email es demasiado largo")
-  .pipe(z.email("Introduce un email válido"));
+export const emailField = z.pipe(
+  z
+    .string({ error: "El email es obligatorio" })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, "El email es obligatorio"),
+      z.maxLength(254, "El email es demasiado largo"),
+    ),
+  z.email("Introduce un email válido"),
+);
 
 export const passwordField = z
   .string({ error: "La contraseña es obligatoria" })
-  .min(1, "La contraseña es obligatoria")
-  .min(MIN_PASSWORD_LENGTH, `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres`)
-  .max(256, "La contraseña es demasiado larga");
+  .check(
+    z.minLength(1, "La contraseña es obligatoria"),
+    z.minLength(
+      MIN_PASSWORD_LENGTH,
+      `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres`,
+    ),
+    z.maxLength(256, "La contraseña es demasiado larga"),
+  );
 
 export const fullNameField = z
   .string({ error: "El nombre completo es obligatorio" })
-  .trim()
-  .min(1, "El nombre completo es obligatorio")
-  .max(120, "El nombre es demasiado largo");
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre completo es obligatorio"),
+    z.maxLength(120, "El nombre es demasiado largo"),
+  );
 
 export const loginInput = z.object({
   email: emailField,
   // Login checks only presence: a password shorter than today's minimum may predate it.
   password: z
     .string({ error: "La contraseña es obligatoria" })
-    .min(1, "La contraseña es obligatoria")
-    .max(256),
+    .check(z.minLength(1, "La contraseña es obligatoria"), z.maxLength(256)),
 });
 
 export const registerInput = z.object({
@@ -74,5 +84,7 @@ export interface Profile {
 }
 
 export const accountDeletionInput = z.object({
-  password: z.string({ error: "Confirma tu contraseña" }).min(1, "Confirma tu contraseña").max(256),
+  password: z
+    .string({ error: "Confirma tu contraseña" })
+    .check(z.minLength(1, "Confirma tu contraseña"), z.maxLength(256)),
 });

@@ -6,7 +6,7 @@
  * calendar in one transaction: `slot_taken` comes back with the nearest free slots).
  */
 import { and, asc, eq, gte } from "drizzle-orm";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { defineTool, type ToolContext } from "../ai/tools";
 import { bookings, services } from "../db/store-schema";
 import { AppError, fieldError } from "../http/errors";
@@ -92,13 +92,17 @@ const checkAvailability = defineTool({
     service_id: serviceId,
     date: z
       .string({ error: "El día es obligatorio (AAAA-MM-DD)" })
-      .refine(isCalendarDate, "Día AAAA-MM-DD (por ejemplo 2026-12-03)"),
-    days: z
-      .number({ error: "Los días son un número" })
-      .int("Los días son un número entero")
-      .min(1, "Al menos 1 día")
-      .max(MAX_LOOK_DAYS, `Como mucho ${MAX_LOOK_DAYS} días`)
-      .default(1),
+      .check(z.refine(isCalendarDate, "Día AAAA-MM-DD (por ejemplo 2026-12-03)")),
+    days: z._default(
+      z
+        .number({ error: "Los días son un número" })
+        .check(
+          z.int("Los días son un número entero"),
+          z.gte(1, "Al menos 1 día"),
+          z.lte(MAX_LOOK_DAYS, `Como mucho ${MAX_LOOK_DAYS} días`),
+        ),
+      1,
+    ),
   }),
   async run(context, args) {
     const { orgDb } = context.deps;

@@ -2,11 +2,12 @@
  * Bookings (contract section 18, "Agenda y cobra"): the organization's opening hours and away
  * message, its services, their availability and its bookings. Shared with the console.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { currencyField, moneyField } from "../sales/contract";
 import { maxPaymentAmountField } from "../payments/contract";
 import type { MarketingLimits } from "../broadcasts/contract";
 import {
+  businessHoursText,
   organizationUpdateInput,
   timeZoneField,
   type Organization,
@@ -73,26 +74,30 @@ const minutesOfDay = (time: string) => Number(time.slice(0, 2)) * 60 + Number(ti
 const intervalField = z
   .tuple(
     [
-      z.string().regex(TIME_OF_DAY, "Hora HH:MM (por ejemplo 09:00)"),
-      z.string().regex(TIME_OF_DAY, "Hora HH:MM (por ejemplo 14:00)"),
+      z.string().check(z.regex(TIME_OF_DAY, "Hora HH:MM (por ejemplo 09:00)")),
+      z.string().check(z.regex(TIME_OF_DAY, "Hora HH:MM (por ejemplo 14:00)")),
     ],
     { error: 'Cada tramo es ["HH:MM", "HH:MM"]' },
   )
-  .refine(([open, close]) => minutesOfDay(open) < minutesOfDay(close), {
-    message: "Cada tramo debe cerrar después de abrir, el mismo día",
-  });
+  .check(
+    z.refine(([open, close]) => minutesOfDay(open) < minutesOfDay(close), {
+      message: "Cada tramo debe cerrar después de abrir, el mismo día",
+    }),
+  );
 
-const dayField = z
-  .array(intervalField, { error: "Cada día es una lista de tramos" })
-  .max(MAX_INTERVALS_A_DAY, `Como mucho ${MAX_INTERVALS_A_DAY} tramos al día`)
-  .refine(
-    (intervals) =>
-      [...intervals]
-        .sort((a, b) => minutesOfDay(a[0]) - minutesOfDay(b[0]))
-        .every((interval, i, sorted) => i === 0 || interval[0] >= sorted[i - 1]![1]),
-    { message: "Los tramos de un día no pueden solaparse" },
-  )
-  .default([]);
+const dayField = z._default(
+  z.array(intervalField, { error: "Cada día es una lista de tramos" }).check(
+    z.maxLength(MAX_INTERVALS_A_DAY, `Como mucho ${MAX_INTERVALS_A_DAY} tramos al día`),
+    z.refine(
+      (intervals) =>
+        [...intervals]
+          .sort((a, b) => minutesOfDay(a[0]) - minutesOfDay(b[0]))
+          .every((interval, i, sorted) => i === 0 || interval[0] >= sorted[i - 1]![1]),
+      { message: "Los tramos de un día no pueden solaparse" },
+    ),
+  ),
+  [],
+);
 
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 export const isCalendarDate = (date: string) =>
@@ -108,12 +113,17 @@ export const businessHoursInput = z.strictObject(
       >,
       { error: "La semana es un objeto con mon..sun" },
     ),
-    closed_dates: z
-      .array(z.string().refine(isCalendarDate, "Fecha AAAA-MM-DD (por ejemplo 2026-12-25)"), {
-        error: "Los días cerrados son una lista de fechas",
-      })
-      .max(MAX_CLOSED_DATES, `Como mucho ${MAX_CLOSED_DATES} días cerrados`)
-      .default([]),
+    closed_dates: z._default(
+      z
+        .array(
+          z.string().check(z.refine(isCalendarDate, "Fecha AAAA-MM-DD (por ejemplo 2026-12-25)")),
+          {
+            error: "Los días cerrados son una lista de fechas",
+          },
+        )
+        .check(z.maxLength(MAX_CLOSED_DATES, `Como mucho ${MAX_CLOSED_DATES} días cerrados`)),
+      [],
+    ),
   },
   { error: "El horario es un texto o un objeto con time_zone, week y closed_dates" },
 );
@@ -123,49 +133,65 @@ export const awayMessageInput = z
   .strictObject(
     {
       enabled: z.boolean({ error: "enabled debe ser verdadero o falso" }),
-      text: z
-        .string({ error: "El mensaje de ausencia debe ser un texto" })
-        .trim()
-        .max(MAX_AWAY_TEXT, `El mensaje de ausencia no puede superar ${MAX_AWAY_TEXT} caracteres`)
-        .nullish()
-        .transform((text) => text || null),
+      text: z.pipe(
+        z.nullish(
+          z
+            .string({ error: "El mensaje de ausencia debe ser un texto" })
+            .check(
+              z.trim(),
+              z.maxLength(
+                MAX_AWAY_TEXT,
+                `El mensaje de ausencia no puede superar ${MAX_AWAY_TEXT} caracteres`,
+              ),
+            ),
+        ),
+        z.transform((text) => text || null),
+      ),
     },
     { error: "El mensaje de ausencia es un objeto con enabled y text" },
   )
-  .refine((away) => !away.enabled || away.text, {
-    path: ["text"],
-    message: "Escribe el mensaje de ausencia para activarlo",
-  });
+  .check(
+    z.refine((away) => !away.enabled || away.text, {
+      path: ["text"],
+      message: "Escribe el mensaje de ausencia para activarlo",
+    }),
+  );
 
 export const minNoticeField = z
   .number({ error: "La antelación mínima es un número de minutos" })
-  .int("La antelación mínima es un número entero de minutos")
-  .min(0, "La antelación mínima no puede ser negativa")
-  .max(60 * 24 * 30, "La antelación mínima es de 30 días como mucho");
+  .check(
+    z.int("La antelación mínima es un número entero de minutos"),
+    z.gte(0, "La antelación mínima no puede ser negativa"),
+    z.lte(60 * 24 * 30, "La antelación mínima es de 30 días como mucho"),
+  );
 
 /**
  * `business_hours` on `PATCH /organizations/{id}` (decision 0076): a text, as onboarding gave it
  * (the AI answers from it), or the structured hours of section 18. Each is checked as itself,
  * so that a wrong day of the week is named rather than "neither a text nor an object".
  */
-const businessHoursField = z.unknown().transform((value, ctx) => {
-  const text = organizationUpdateInput.shape.business_hours.unwrap();
-  const parsed = (typeof value === "string" ? text : businessHoursInput).safeParse(value);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+const businessHoursField = z.pipe(
+  z.unknown(),
+  z.transform((value, ctx) => {
+    const parsed = (typeof value === "string" ? businessHoursText : businessHoursInput).safeParse(
+      value,
+    );
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.issues.push({ code: "custom", message: issue.message, path: issue.path, input: value });
+      }
+      return z.NEVER;
     }
-    return z.NEVER;
-  }
-  return parsed.data;
-});
+    return parsed.data;
+  }),
+);
 
 /** `PATCH /organizations/{id}`: the organization's fields and its bookings settings. */
-export const organizationSettingsInput = organizationUpdateInput.extend({
-  business_hours: businessHoursField.optional(),
-  away_message: awayMessageInput.optional(),
-  min_notice_minutes: minNoticeField.optional(),
-  max_payment_amount: maxPaymentAmountField.optional(),
+export const organizationSettingsInput = z.extend(organizationUpdateInput, {
+  business_hours: z.optional(businessHoursField),
+  away_message: z.optional(awayMessageInput),
+  min_notice_minutes: z.optional(minNoticeField),
+  max_payment_amount: z.optional(maxPaymentAmountField),
 });
 export type OrganizationSettingsData = z.output<typeof organizationSettingsInput>;
 
@@ -191,28 +217,39 @@ export type OrganizationSettings = Organization & MarketingLimits & BookingHours
 const serviceFields = {
   name: z
     .string({ error: "El nombre es obligatorio" })
-    .trim()
-    .min(1, "El nombre es obligatorio")
-    .max(120, "El nombre no puede superar 120 caracteres"),
+    .check(
+      z.trim(),
+      z.minLength(1, "El nombre es obligatorio"),
+      z.maxLength(120, "El nombre no puede superar 120 caracteres"),
+    ),
   duration_minutes: z
     .number({ error: "La duración es un número de minutos" })
-    .int("La duración es un número entero de minutos")
-    .min(5, "La duración mínima es de 5 minutos")
-    .max(MAX_DURATION_MINUTES, `La duración máxima es de ${MAX_DURATION_MINUTES} minutos`),
+    .check(
+      z.int("La duración es un número entero de minutos"),
+      z.gte(5, "La duración mínima es de 5 minutos"),
+      z.lte(MAX_DURATION_MINUTES, `La duración máxima es de ${MAX_DURATION_MINUTES} minutos`),
+    ),
   buffer_minutes: z
     .number({ error: "El margen es un número de minutos" })
-    .int("El margen es un número entero de minutos")
-    .min(0, "El margen no puede ser negativo")
-    .max(MAX_BUFFER_MINUTES, `El margen máximo es de ${MAX_BUFFER_MINUTES} minutos`),
-  price: moneyField("El precio").nullable(),
+    .check(
+      z.int("El margen es un número entero de minutos"),
+      z.gte(0, "El margen no puede ser negativo"),
+      z.lte(MAX_BUFFER_MINUTES, `El margen máximo es de ${MAX_BUFFER_MINUTES} minutos`),
+    ),
+  price: z.nullable(moneyField("El precio")),
   currency: currencyField,
   payment: z.enum(SERVICE_PAYMENTS, { error: "El cobro es none, deposit o full" }),
-  deposit: moneyField("La señal").nullable(),
+  deposit: z.nullable(moneyField("La señal")),
   staff_user_ids: z
-    .array(z.string().trim().min(1, "Identificador de persona vacío").max(100), {
-      error: "Las personas son una lista de identificadores",
-    })
-    .max(50, "Como mucho 50 personas por servicio"),
+    .array(
+      z
+        .string()
+        .check(z.trim(), z.minLength(1, "Identificador de persona vacío"), z.maxLength(100)),
+      {
+        error: "Las personas son una lista de identificadores",
+      },
+    )
+    .check(z.maxLength(50, "Como mucho 50 personas por servicio")),
   active: z.boolean({ error: "active debe ser verdadero o falso" }),
 };
 
@@ -225,48 +262,52 @@ export const serviceInput = z
   .object({
     name: serviceFields.name,
     duration_minutes: serviceFields.duration_minutes,
-    buffer_minutes: serviceFields.buffer_minutes.default(0),
-    price: serviceFields.price.default(null),
-    currency: serviceFields.currency.optional(),
-    payment: serviceFields.payment.default("none"),
-    deposit: serviceFields.deposit.default(null),
-    staff_user_ids: serviceFields.staff_user_ids.default([]),
-    active: serviceFields.active.default(true),
+    buffer_minutes: z._default(serviceFields.buffer_minutes, 0),
+    price: z._default(serviceFields.price, null),
+    currency: z.optional(serviceFields.currency),
+    payment: z._default(serviceFields.payment, "none"),
+    deposit: z._default(serviceFields.deposit, null),
+    staff_user_ids: z._default(serviceFields.staff_user_ids, []),
+    active: z._default(serviceFields.active, true),
   })
-  .refine((service) => service.payment === "none" || service.price !== null, {
-    path: ["price"],
-    message: PRICE_NEEDED,
-  })
-  .refine((service) => service.payment !== "deposit" || service.deposit !== null, {
-    path: ["deposit"],
-    message: DEPOSIT_NEEDED,
-  })
-  .refine(
-    (service) =>
-      service.deposit === null ||
-      service.price === null ||
-      Number(service.deposit) <= Number(service.price),
-    { path: ["deposit"], message: DEPOSIT_TOO_HIGH },
+  .check(
+    z.refine((service) => service.payment === "none" || service.price !== null, {
+      path: ["price"],
+      message: PRICE_NEEDED,
+    }),
+    z.refine((service) => service.payment !== "deposit" || service.deposit !== null, {
+      path: ["deposit"],
+      message: DEPOSIT_NEEDED,
+    }),
+    z.refine(
+      (service) =>
+        service.deposit === null ||
+        service.price === null ||
+        Number(service.deposit) <= Number(service.price),
+      { path: ["deposit"], message: DEPOSIT_TOO_HIGH },
+    ),
   );
 export type ServiceInput = z.output<typeof serviceInput>;
 
 /** A change: what is given replaces what was; the service it makes is checked whole. */
 export const serviceUpdateInput = z
   .object({
-    name: serviceFields.name.optional(),
-    duration_minutes: serviceFields.duration_minutes.optional(),
-    buffer_minutes: serviceFields.buffer_minutes.optional(),
-    price: serviceFields.price.optional(),
-    currency: serviceFields.currency.optional(),
-    payment: serviceFields.payment.optional(),
-    deposit: serviceFields.deposit.optional(),
-    staff_user_ids: serviceFields.staff_user_ids.optional(),
-    active: serviceFields.active.optional(),
+    name: z.optional(serviceFields.name),
+    duration_minutes: z.optional(serviceFields.duration_minutes),
+    buffer_minutes: z.optional(serviceFields.buffer_minutes),
+    price: z.optional(serviceFields.price),
+    currency: z.optional(serviceFields.currency),
+    payment: z.optional(serviceFields.payment),
+    deposit: z.optional(serviceFields.deposit),
+    staff_user_ids: z.optional(serviceFields.staff_user_ids),
+    active: z.optional(serviceFields.active),
   })
-  .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    path: ["(body)"],
-    message: "Indica qué quieres cambiar",
-  });
+  .check(
+    z.refine((input) => Object.values(input).some((value) => value !== undefined), {
+      path: ["(body)"],
+      message: "Indica qué quieres cambiar",
+    }),
+  );
 export type ServiceUpdate = z.output<typeof serviceUpdateInput>;
 
 export interface Service {
@@ -288,27 +329,32 @@ export interface Service {
 // Availability and bookings.
 
 const instantField = (label: string) =>
-  z.iso
-    .datetime({ offset: true, error: `${label}: fecha y hora ISO 8601 (2026-12-03T10:00:00Z)` })
-    .transform((text) => new Date(text).toISOString());
+  z.pipe(
+    z.iso.datetime({
+      offset: true,
+      error: `${label}: fecha y hora ISO 8601 (2026-12-03T10:00:00Z)`,
+    }),
+    z.transform((text) => new Date(text).toISOString()),
+  );
 
 /** A day of the organization's calendar, or an instant. */
 const dayOrInstantField = (label: string) =>
   z.union([
-    z
-      .string()
-      .refine(isCalendarDate)
-      .transform((date) => ({ date })),
-    instantField(label).transform((instant) => ({ instant })),
+    z.pipe(
+      z.string().check(z.refine(isCalendarDate)),
+      z.transform((date) => ({ date })),
+    ),
+    z.pipe(
+      instantField(label),
+      z.transform((instant) => ({ instant })),
+    ),
   ]);
 export type DayOrInstant = { date: string } | { instant: string };
 
 export const idField = (label: string) =>
   z
     .string({ error: `${label} es obligatorio` })
-    .trim()
-    .min(1, `${label} es obligatorio`)
-    .max(100);
+    .check(z.trim(), z.minLength(1, `${label} es obligatorio`), z.maxLength(100));
 
 /**
  * `GET /bookings/availability`: `from` and `to` are days of the organization's calendar
@@ -318,7 +364,7 @@ export const availabilityQuery = z.object({
   service_id: idField("El servicio"),
   from: dayOrInstantField("from"),
   to: dayOrInstantField("to"),
-  staff_user_id: z.string().trim().min(1).max(100).optional(),
+  staff_user_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
 });
 
 export interface Slot {
@@ -331,48 +377,52 @@ export const bookingInput = z.object({
   service_id: idField("El servicio"),
   start: instantField("El inicio"),
   conversation_id: idField("La conversación"),
-  staff_user_id: z.string().trim().min(1).max(100).nullish(),
-  note: z
-    .string({ error: "La nota debe ser un texto" })
-    .trim()
-    .max(1000, "La nota no puede superar 1000 caracteres")
-    .nullish()
-    .transform((note) => note || null),
+  staff_user_id: z.nullish(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  note: z.pipe(
+    z.nullish(
+      z
+        .string({ error: "La nota debe ser un texto" })
+        .check(z.trim(), z.maxLength(1000, "La nota no puede superar 1000 caracteres")),
+    ),
+    z.transform((note) => note || null),
+  ),
 });
 export type BookingInput = z.output<typeof bookingInput>;
 
 export const bookingUpdateInput = z
   .object({
-    start: instantField("El inicio").optional(),
-    status: z
-      .enum(BOOKING_STATUS_CHANGES, { error: "El estado es cancelled, no_show o completed" })
-      .optional(),
-    reason: z
-      .string({ error: "El motivo debe ser un texto" })
-      .trim()
-      .max(500, "El motivo no puede superar 500 caracteres")
-      .optional(),
+    start: z.optional(instantField("El inicio")),
+    status: z.optional(
+      z.enum(BOOKING_STATUS_CHANGES, { error: "El estado es cancelled, no_show o completed" }),
+    ),
+    reason: z.optional(
+      z
+        .string({ error: "El motivo debe ser un texto" })
+        .check(z.trim(), z.maxLength(500, "El motivo no puede superar 500 caracteres")),
+    ),
   })
-  .refine((input) => input.start !== undefined || input.status !== undefined, {
-    path: ["(body)"],
-    message: "Indica un nuevo inicio o un estado",
-  })
-  .refine((input) => input.start === undefined || input.status === undefined, {
-    path: ["status"],
-    message: "Cambia el inicio o el estado, no ambos a la vez",
-  });
+  .check(
+    z.refine((input) => input.start !== undefined || input.status !== undefined, {
+      path: ["(body)"],
+      message: "Indica un nuevo inicio o un estado",
+    }),
+    z.refine((input) => input.start === undefined || input.status === undefined, {
+      path: ["status"],
+      message: "Cambia el inicio o el estado, no ambos a la vez",
+    }),
+  );
 export type BookingUpdate = z.output<typeof bookingUpdateInput>;
 
 export const BOOKINGS_PAGE_SIZE = 20;
 
 export const bookingListQuery = z.object({
-  from: instantField("from").optional(),
-  to: instantField("to").optional(),
-  status: z.enum(BOOKING_STATUSES).optional(),
-  service_id: z.string().trim().min(1).max(100).optional(),
-  conversation_id: z.string().trim().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(BOOKINGS_PAGE_SIZE),
-  page: z.coerce.number().int().min(1).default(1),
+  from: z.optional(instantField("from")),
+  to: z.optional(instantField("to")),
+  status: z.optional(z.enum(BOOKING_STATUSES)),
+  service_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  conversation_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), BOOKINGS_PAGE_SIZE),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1),
 });
 
 export interface Booking {

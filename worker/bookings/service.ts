@@ -24,7 +24,7 @@ import {
   type BookingUpdate,
   type bookingListQuery,
 } from "./contract";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   OWN_CALENDAR,
   busyOf,

@@ -2,7 +2,7 @@
  * Broadcasts ("Difusiones", contract section 17): one approved template sent to a segment of
  * the organization's customers, paced within Meta's limits, with its results.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { templateSendField } from "../conversations/contract";
 import { CONVERSATION_STAGES, currencyField, type ConversationStage } from "../sales/contract";
 
@@ -73,24 +73,33 @@ const MAX_CRITERION_IDS = 50;
 
 const idList = (what: string) =>
   z
-    .array(z.string().trim().min(1, `Identificador de ${what} vacío`).max(200), {
-      error: `Los ${what} deben ser una lista de identificadores`,
-    })
-    .min(1, `Indica al menos un ${what} o quita el criterio`)
-    .max(MAX_CRITERION_IDS, `Como mucho ${MAX_CRITERION_IDS} ${what}`);
+    .array(
+      z
+        .string()
+        .check(z.trim(), z.minLength(1, `Identificador de ${what} vacío`), z.maxLength(200)),
+      {
+        error: `Los ${what} deben ser una lista de identificadores`,
+      },
+    )
+    .check(
+      z.minLength(1, `Indica al menos un ${what} o quita el criterio`),
+      z.maxLength(MAX_CRITERION_IDS, `Como mucho ${MAX_CRITERION_IDS} ${what}`),
+    );
 
 /** A day (`2026-11-20`) or an instant (`2026-11-20T10:00:00Z`, with its offset), as ISO UTC. */
 const isoInstant = (message: string) =>
-  z
-    .string({ error: message })
-    .trim()
-    .refine(
-      (text) =>
-        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) &&
-        !Number.isNaN(Date.parse(text)),
-      message,
-    )
-    .transform((text) => new Date(Date.parse(text)).toISOString());
+  z.pipe(
+    z.string({ error: message }).check(
+      z.trim(),
+      z.refine(
+        (text) =>
+          /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(text) &&
+          !Number.isNaN(Date.parse(text)),
+        message,
+      ),
+    ),
+    z.transform((text) => new Date(Date.parse(text)).toISOString()),
+  );
 
 /**
  * Who a broadcast goes to: every criterion given must hold (AND), each list is any of its
@@ -99,78 +108,87 @@ const isoInstant = (message: string) =>
 export const audienceField = z
   .strictObject(
     {
-      label_ids: idList("etiquetas").optional(),
-      stages: z
-        .array(z.enum(CONVERSATION_STAGES, { error: "Etapa desconocida" }), {
-          error: "Las etapas deben ser una lista",
-        })
-        .min(1, "Indica al menos una etapa o quita el criterio")
-        .max(CONVERSATION_STAGES.length)
-        .optional(),
-      ad_ids: idList("anuncios").optional(),
-      last_inbound_before: isoInstant(
-        "last_inbound_before debe ser una fecha ISO (por ejemplo 2026-11-20)",
-      ).optional(),
-      last_inbound_after: isoInstant(
-        "last_inbound_after debe ser una fecha ISO (por ejemplo 2026-11-20)",
-      ).optional(),
-      has_phone: z.boolean({ error: "has_phone debe ser verdadero o falso" }).optional(),
+      label_ids: z.optional(idList("etiquetas")),
+      stages: z.optional(
+        z
+          .array(z.enum(CONVERSATION_STAGES, { error: "Etapa desconocida" }), {
+            error: "Las etapas deben ser una lista",
+          })
+          .check(
+            z.minLength(1, "Indica al menos una etapa o quita el criterio"),
+            z.maxLength(CONVERSATION_STAGES.length),
+          ),
+      ),
+      ad_ids: z.optional(idList("anuncios")),
+      last_inbound_before: z.optional(
+        isoInstant("last_inbound_before debe ser una fecha ISO (por ejemplo 2026-11-20)"),
+      ),
+      last_inbound_after: z.optional(
+        isoInstant("last_inbound_after debe ser una fecha ISO (por ejemplo 2026-11-20)"),
+      ),
+      has_phone: z.optional(z.boolean({ error: "has_phone debe ser verdadero o falso" })),
     },
     { error: "La audiencia debe ser un objeto con criterios conocidos" },
   )
-  .refine(
-    (a) =>
-      !a.last_inbound_before ||
-      !a.last_inbound_after ||
-      a.last_inbound_after < a.last_inbound_before,
-    {
-      path: ["last_inbound_after"],
-      message: "last_inbound_after debe ser anterior a last_inbound_before",
-    },
+  .check(
+    z.refine(
+      (a) =>
+        !a.last_inbound_before ||
+        !a.last_inbound_after ||
+        a.last_inbound_after < a.last_inbound_before,
+      {
+        path: ["last_inbound_after"],
+        message: "last_inbound_after debe ser anterior a last_inbound_before",
+      },
+    ),
   );
 export type Audience = z.infer<typeof audienceField>;
 
 const nameField = z
   .string({ error: "El nombre es obligatorio" })
-  .trim()
-  .min(1, "El nombre es obligatorio")
-  .max(120, "El nombre no puede superar 120 caracteres");
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre es obligatorio"),
+    z.maxLength(120, "El nombre no puede superar 120 caracteres"),
+  );
 
 /** When to send it (UTC ISO); checked to be in the future by the service. */
-const sendAtField = isoInstant("send_at debe ser una fecha y hora ISO").nullable();
+const sendAtField = z.nullable(isoInstant("send_at debe ser una fecha y hora ISO"));
 
 export const broadcastInput = z.object({
   name: nameField,
   template: templateSendField,
-  audience: audienceField.default({}),
-  send_at: sendAtField.optional(),
+  audience: z._default(audienceField, {}),
+  send_at: z.optional(sendAtField),
 });
 export type BroadcastInput = z.infer<typeof broadcastInput>;
 
 export const broadcastUpdateInput = z
   .object({
-    name: nameField.optional(),
-    template: templateSendField.optional(),
-    audience: audienceField.optional(),
-    send_at: sendAtField.optional(),
+    name: z.optional(nameField),
+    template: z.optional(templateSendField),
+    audience: z.optional(audienceField),
+    send_at: z.optional(sendAtField),
   })
-  .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    path: ["(body)"],
-    message: "Indica qué quieres cambiar",
-  });
+  .check(
+    z.refine((input) => Object.values(input).some((value) => value !== undefined), {
+      path: ["(body)"],
+      message: "Indica qué quieres cambiar",
+    }),
+  );
 export type BroadcastUpdate = z.infer<typeof broadcastUpdateInput>;
 
 /** `GET /broadcasts`: newest first, `before` being the id of the last one already shown. */
 export const broadcastListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  before: z.uuid({ error: "before debe ser el id de una difusión" }).optional(),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  before: z.optional(z.uuid({ error: "before debe ser el id de una difusión" })),
 });
 
 /** `GET /broadcasts/{id}/recipients`: by state, a page at a time (`after`: the last conversation). */
 export const recipientListQuery = z.object({
-  state: z.enum(RECIPIENT_STATES, { error: "Estado de destinatario desconocido" }).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  after: z.string().trim().min(1).max(200).optional(),
+  state: z.optional(z.enum(RECIPIENT_STATES, { error: "Estado de destinatario desconocido" })),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 50),
+  after: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
 });
 
 /** The audience as the API answers it (the criteria given, nothing else). */
@@ -315,60 +333,75 @@ export const CONFIRM_TOLERANCE = 0.05;
 const MAX_MONTHLY_SENDS = 10_000_000;
 
 /** `marketing_budget` of `PATCH /organizations/{id}`: null removes it. */
-export const marketingBudgetField = z
-  .strictObject(
-    {
-      monthly_sends: z
-        .number({ error: "El máximo de envíos al mes debe ser un número" })
-        .int("El máximo de envíos al mes es un número entero")
-        .min(1, "El máximo de envíos al mes debe ser al menos 1")
-        .max(MAX_MONTHLY_SENDS, "Como mucho 10.000.000 de envíos al mes")
-        .nullish()
-        .transform((value) => value ?? null),
-      monthly_cost: z
-        .number({ error: "El gasto máximo al mes debe ser un número" })
-        .positive("El gasto máximo al mes debe ser mayor que 0")
-        .max(100_000_000, "El gasto máximo al mes es demasiado alto")
-        .nullish()
-        .transform((value) => (value === null || value === undefined ? null : value)),
-      currency: currencyField,
-    },
-    {
-      error:
-        "El presupuesto de marketing debe ser un objeto {monthly_sends, monthly_cost, currency}",
-    },
-  )
-  .refine((budget) => budget.monthly_sends !== null || budget.monthly_cost !== null, {
-    path: ["monthly_sends"],
-    message: "Indica un máximo de envíos o de gasto al mes (o quita el presupuesto)",
-  })
-  .nullable();
+export const marketingBudgetField = z.nullable(
+  z
+    .strictObject(
+      {
+        monthly_sends: z.pipe(
+          z.nullish(
+            z
+              .number({ error: "El máximo de envíos al mes debe ser un número" })
+              .check(
+                z.int("El máximo de envíos al mes es un número entero"),
+                z.gte(1, "El máximo de envíos al mes debe ser al menos 1"),
+                z.lte(MAX_MONTHLY_SENDS, "Como mucho 10.000.000 de envíos al mes"),
+              ),
+          ),
+          z.transform((value) => value ?? null),
+        ),
+        monthly_cost: z.pipe(
+          z.nullish(
+            z
+              .number({ error: "El gasto máximo al mes debe ser un número" })
+              .check(
+                z.positive("El gasto máximo al mes debe ser mayor que 0"),
+                z.lte(100_000_000, "El gasto máximo al mes es demasiado alto"),
+              ),
+          ),
+          z.transform((value) => (value === null || value === undefined ? null : value)),
+        ),
+        currency: currencyField,
+      },
+      {
+        error:
+          "El presupuesto de marketing debe ser un objeto {monthly_sends, monthly_cost, currency}",
+      },
+    )
+    .check(
+      z.refine((budget) => budget.monthly_sends !== null || budget.monthly_cost !== null, {
+        path: ["monthly_sends"],
+        message: "Indica un máximo de envíos o de gasto al mes (o quita el presupuesto)",
+      }),
+    ),
+);
 
 /** `marketing_frequency` of `PATCH /organizations/{id}`. */
 export const marketingFrequencyField = z.strictObject(
   {
     max: z
       .number({ error: "El máximo de mensajes por cliente debe ser un número" })
-      .int("El máximo de mensajes por cliente es un número entero")
-      .min(1, "Al menos 1 mensaje por cliente")
-      .max(50, "Como mucho 50 mensajes por cliente"),
+      .check(
+        z.int("El máximo de mensajes por cliente es un número entero"),
+        z.gte(1, "Al menos 1 mensaje por cliente"),
+        z.lte(50, "Como mucho 50 mensajes por cliente"),
+      ),
     days: z
       .number({ error: "Los días deben ser un número" })
-      .int("Los días son un número entero")
-      .min(1, "Al menos 1 día")
-      .max(90, "Como mucho 90 días"),
+      .check(
+        z.int("Los días son un número entero"),
+        z.gte(1, "Al menos 1 día"),
+        z.lte(90, "Como mucho 90 días"),
+      ),
   },
   { error: "La frecuencia debe ser un objeto {max, days}" },
 );
 
 /** `POST /broadcasts/{id}/send`: the preview's figures, for a broadcast of more than 1,000. */
 export const sendInput = z.object({
-  confirm_recipients: z
-    .number({ error: "confirm_recipients debe ser un número" })
-    .int()
-    .min(0)
-    .optional(),
-  confirm_cost: z.number({ error: "confirm_cost debe ser un número" }).min(0).nullish(),
+  confirm_recipients: z.optional(
+    z.number({ error: "confirm_recipients debe ser un número" }).check(z.int(), z.gte(0)),
+  ),
+  confirm_cost: z.nullish(z.number({ error: "confirm_cost debe ser un número" }).check(z.gte(0))),
 });
 export type SendInput = z.infer<typeof sendInput>;
 

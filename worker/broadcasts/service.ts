@@ -28,7 +28,7 @@ import {
   type broadcastListQuery,
   type recipientListQuery,
 } from "./contract";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 
 const broadcastNotFound = () => notFound("Difusión no encontrada.");
 const notEditable = () =>

@@ -1,5 +1,5 @@
 /** Shapes of the conversation and message calls, shared by the API and the console. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { LabelRef } from "../team-inbox/contract";
 import {
   CONVERSATION_STAGES,
@@ -51,93 +51,109 @@ export const MESSAGE_PAGE_SIZE = 20;
 export const MAX_MESSAGE_LENGTH = 4096;
 export const MAX_CAPTION_LENGTH = 1024;
 
-const id = z.string().trim().min(1).max(64);
+const id = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 
 /** `agent_id=unassigned` (or `unassigned=true`) selects conversations without an agent. */
 export const conversationListQuery = z.object({
-  search: z.string().trim().max(200).optional(),
-  q: z.string().trim().max(200).optional(),
-  status: z.enum(CONVERSATION_STATUSES).optional(),
-  priority: z.enum(PRIORITIES).optional(),
-  stage: z.enum(CONVERSATION_STAGES).optional(),
-  agent_id: id.optional(),
-  unassigned: z.enum(["true", "false"]).optional(),
+  search: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  q: z.optional(z.string().check(z.trim(), z.maxLength(200))),
+  status: z.optional(z.enum(CONVERSATION_STATUSES)),
+  priority: z.optional(z.enum(PRIORITIES)),
+  stage: z.optional(z.enum(CONVERSATION_STAGES)),
+  agent_id: z.optional(id),
+  unassigned: z.optional(z.enum(["true", "false"])),
   /** The person holding it: `me`, `none` or a member's user id. */
-  assignee_id: z.union([z.enum(["me", "none"]), id]).optional(),
-  label_id: id.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(CONVERSATION_PAGE_SIZE),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  assignee_id: z.optional(z.union([z.enum(["me", "none"]), id])),
+  label_id: z.optional(id),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), CONVERSATION_PAGE_SIZE),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1),
 });
 export type ConversationListQuery = z.input<typeof conversationListQuery>;
 
 /** Digits with country code, as WhatsApp ids are: "+34 600 00 00 00" → "34600000000". */
-export const phoneNumberField = z
-  .string({ error: "El teléfono es obligatorio" })
-  .transform((value) => value.replace(/[\s().+-]/g, ""))
-  .pipe(z.string().regex(/^[1-9]\d{6,14}$/, "Introduce un teléfono con prefijo de país"));
+export const phoneNumberField = z.pipe(
+  z.pipe(
+    z.string({ error: "El teléfono es obligatorio" }),
+    z.transform((value) => value.replace(/[\s().+-]/g, "")),
+  ),
+  z.string().check(z.regex(/^[1-9]\d{6,14}$/, "Introduce un teléfono con prefijo de país")),
+);
 
-const contactName = z.string().trim().max(120, "El nombre es demasiado largo");
+const contactName = z.string().check(z.trim(), z.maxLength(120, "El nombre es demasiado largo"));
 
 export const conversationCreateInput = z.object({
   phone_number: phoneNumberField,
-  contact_name: contactName.optional(),
-  agent_id: id.nullish(),
-  priority: z.enum(PRIORITIES).optional(),
+  contact_name: z.optional(contactName),
+  agent_id: z.nullish(id),
+  priority: z.optional(z.enum(PRIORITIES)),
 });
 
 export const conversationUpdateInput = z.object({
-  status: z.enum(CONVERSATION_STATUSES).optional(),
-  priority: z.enum(PRIORITIES).optional(),
-  stage: z.enum(CONVERSATION_STAGES).optional(),
-  agent_id: id.nullish(),
+  status: z.optional(z.enum(CONVERSATION_STATUSES)),
+  priority: z.optional(z.enum(PRIORITIES)),
+  stage: z.optional(z.enum(CONVERSATION_STAGES)),
+  agent_id: z.nullish(id),
   /** The team member who holds it ("Sin asignar": null). */
-  assignee_id: id.nullable().optional(),
-  contact_name: contactName.optional(),
+  assignee_id: z.optional(z.nullable(id)),
+  contact_name: z.optional(contactName),
 });
 
 export const assignInput = z.object({ agent_id: id });
 
 export const messagesQuery = z.object({
-  before: id.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(MESSAGE_PAGE_SIZE),
-  page: z.coerce.number().int().min(1).optional(),
+  before: z.optional(id),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), MESSAGE_PAGE_SIZE),
+  page: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
 });
 
 const textContent = z
   .string({ error: "El mensaje es obligatorio" })
-  .trim()
-  .min(1, "El mensaje no puede estar vacío")
-  .max(MAX_MESSAGE_LENGTH, `El mensaje no puede superar ${MAX_MESSAGE_LENGTH} caracteres`);
+  .check(
+    z.trim(),
+    z.minLength(1, "El mensaje no puede estar vacío"),
+    z.maxLength(MAX_MESSAGE_LENGTH, `El mensaje no puede superar ${MAX_MESSAGE_LENGTH} caracteres`),
+  );
 
 /** A template to send (the only kind of message WhatsApp accepts outside the 24-hour window). */
 export const templateSendField = z.object({
-  name: z.string().trim().min(1, "Elige una plantilla").max(512),
-  language: z.string().trim().min(2, "Falta el idioma de la plantilla").max(15),
-  parameters: z
-    .array(z.string().trim().min(1, "Rellena todos los parámetros").max(1024), {
-      error: "Los parámetros deben ser una lista de textos",
-    })
-    .max(20)
-    .default([]),
+  name: z.string().check(z.trim(), z.minLength(1, "Elige una plantilla"), z.maxLength(512)),
+  language: z
+    .string()
+    .check(z.trim(), z.minLength(2, "Falta el idioma de la plantilla"), z.maxLength(15)),
+  parameters: z._default(
+    z
+      .array(
+        z
+          .string()
+          .check(z.trim(), z.minLength(1, "Rellena todos los parámetros"), z.maxLength(1024)),
+        {
+          error: "Los parámetros deben ser una lista de textos",
+        },
+      )
+      .check(z.maxLength(20)),
+    [],
+  ),
 });
 
 /** Free text (`content`) or a template (`template`), never both. */
 export const sendMessageInput = z
   .object({
     conversation_id: id,
-    content: textContent.optional(),
-    template: templateSendField.optional(),
+    content: z.optional(textContent),
+    template: z.optional(templateSendField),
     /** The text is the AI's suggestion ("Sugerencia de IA"), maybe edited by the person. */
-    from_draft: z.boolean({ error: "from_draft debe ser verdadero o falso" }).default(false),
+    from_draft: z._default(z.boolean({ error: "from_draft debe ser verdadero o falso" }), false),
   })
-  .refine((input) => (input.content === undefined) !== (input.template === undefined), {
-    path: ["content"],
-    message: "Envía un texto (content) o una plantilla (template)",
-  })
-  .refine((input) => !input.from_draft || input.content !== undefined, {
-    path: ["from_draft"],
-    message: "Una sugerencia de IA se envía como texto (content)",
-  });
+  .check(
+    z.refine((input) => (input.content === undefined) !== (input.template === undefined), {
+      path: ["content"],
+      message: "Envía un texto (content) o una plantilla (template)",
+    }),
+    z.refine((input) => !input.from_draft || input.content !== undefined, {
+      path: ["from_draft"],
+      message: "Una sugerencia de IA se envía como texto (content)",
+    }),
+  );
 
 /** What a message with a file reads as when it came without a caption. */
 export const MEDIA_PLACEHOLDERS = {
@@ -152,21 +168,28 @@ export const DOCUMENT_PLACEHOLDER_PREFIX = "📄 ";
 /** `POST /conversations/{id}/media`: a multipart form with the file and an optional caption. */
 export const mediaUploadForm = z.object({
   file: z.instanceof(File, { error: "Adjunta un archivo (campo file)." }),
-  caption: z
-    .string()
-    .trim()
-    .max(MAX_CAPTION_LENGTH, `El texto no puede superar ${MAX_CAPTION_LENGTH} caracteres`)
-    .default(""),
+  caption: z._default(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(
+          MAX_CAPTION_LENGTH,
+          `El texto no puede superar ${MAX_CAPTION_LENGTH} caracteres`,
+        ),
+      ),
+    "",
+  ),
 });
 
 export const reactionInput = z.object({
-  emoji: z
-    .string({ error: "Falta el emoji" })
-    .max(16, "Una reacción es un solo emoji")
-    .refine(
+  emoji: z.string({ error: "Falta el emoji" }).check(
+    z.maxLength(16, "Una reacción es un solo emoji"),
+    z.refine(
       (value) => [...new Intl.Segmenter().segment(value)].length <= 1,
       "Una reacción es un solo emoji",
     ),
+  ),
 });
 
 /**

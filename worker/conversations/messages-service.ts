@@ -22,7 +22,7 @@ import { prepareTemplate } from "../whatsapp/templates-service";
 import { marketingRefusal, type MarketingExclusion } from "../whatsapp/consent";
 import { organizationQuietHoursEnd } from "../organizations/quiet-hours";
 import { handReminderToJob } from "../reminders/retry";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   DOCUMENT_PLACEHOLDER_PREFIX,
   MEDIA_LIMITS,

@@ -6,7 +6,7 @@ import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";
 import { findConversation } from "./find";
 import { afterStageChange, conversationOrigin, pendingSuggestions } from "../sales/service";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   CONVERSATION_STATUSES,
   PRIORITIES,

@@ -2,22 +2,22 @@
  * The booking Flow (contract section 18): what WhatsApp posts to `/webhooks/flows`, what the
  * store answers it, and what the console sends a conversation.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** What WhatsApp posts: three base64 strings. Anything else cannot be decrypted (421). */
 export const encryptedRequest = z.object({
-  encrypted_flow_data: z.string().min(1),
-  encrypted_aes_key: z.string().min(1),
-  initial_vector: z.string().min(1),
+  encrypted_flow_data: z.string().check(z.minLength(1)),
+  encrypted_aes_key: z.string().check(z.minLength(1)),
+  initial_vector: z.string().check(z.minLength(1)),
 });
 
 /** A decrypted request (data API 3.0). Unknown fields are ignored. */
 export const flowExchange = z.object({
-  version: z.string().default("3.0"),
+  version: z._default(z.string(), "3.0"),
   action: z.enum(["ping", "INIT", "data_exchange", "BACK"]),
-  screen: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-  flow_token: z.string().max(200).optional(),
+  screen: z.optional(z.string()),
+  data: z.optional(z.record(z.string(), z.unknown())),
+  flow_token: z.optional(z.string().check(z.maxLength(200))),
 });
 export type FlowExchange = z.output<typeof flowExchange>;
 
@@ -46,7 +46,7 @@ export const LIST_REPLY_PREFIX = "cita:";
 
 /** `POST /conversations/{id}/booking-flow`. */
 export const bookingFlowSendInput = z.object({
-  service_id: z.string().trim().min(1).max(100).optional(),
+  service_id: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(100))),
 });
 
 /** What the send answers: the message sent, and which of the two it was. */

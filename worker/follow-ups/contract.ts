@@ -3,7 +3,7 @@
  * spoke last and the customer has not answered for a while. Free text while the 24-hour window
  * is open, an approved template otherwise; once per wait, up to `max_per_conversation`.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { BroadcastCategory } from "../broadcasts/contract";
 import { templateSendField } from "../conversations/contract";
 import { CONVERSATION_STAGES, type ConversationStage } from "../sales/contract";
@@ -29,44 +29,59 @@ const MAX_TEXT = 4096;
 
 const nameField = z
   .string({ error: "El nombre es obligatorio" })
-  .trim()
-  .min(1, "El nombre es obligatorio")
-  .max(120, "El nombre no puede superar 120 caracteres");
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre es obligatorio"),
+    z.maxLength(120, "El nombre no puede superar 120 caracteres"),
+  );
 
 const textField = z
   .string({ error: "El texto debe ser un texto" })
-  .trim()
-  .min(1, "Escribe el texto del seguimiento o quítalo")
-  .max(MAX_TEXT, `El texto no puede superar ${MAX_TEXT} caracteres`);
+  .check(
+    z.trim(),
+    z.minLength(1, "Escribe el texto del seguimiento o quítalo"),
+    z.maxLength(MAX_TEXT, `El texto no puede superar ${MAX_TEXT} caracteres`),
+  );
 
 const triggerField = z.strictObject(
   {
     no_reply_minutes: z
       .number({ error: "Indica tras cuántos minutos sin respuesta se envía" })
-      .int("Los minutos deben ser un número entero")
-      .min(1, "Como mínimo 1 minuto sin respuesta")
-      .max(MAX_NO_REPLY_MINUTES, "Como mucho 30 días (43200 minutos) sin respuesta"),
-    label_ids: z
-      .array(z.string().trim().min(1, "Identificador de etiqueta vacío").max(200), {
-        error: "Las etiquetas deben ser una lista de identificadores",
-      })
-      .max(50, "Como mucho 50 etiquetas")
-      .optional(),
-    stages: z
-      .array(z.enum(CONVERSATION_STAGES, { error: "Etapa desconocida" }), {
-        error: "Las etapas deben ser una lista",
-      })
-      .max(CONVERSATION_STAGES.length)
-      .optional(),
+      .check(
+        z.int("Los minutos deben ser un número entero"),
+        z.gte(1, "Como mínimo 1 minuto sin respuesta"),
+        z.lte(MAX_NO_REPLY_MINUTES, "Como mucho 30 días (43200 minutos) sin respuesta"),
+      ),
+    label_ids: z.optional(
+      z
+        .array(
+          z
+            .string()
+            .check(z.trim(), z.minLength(1, "Identificador de etiqueta vacío"), z.maxLength(200)),
+          {
+            error: "Las etiquetas deben ser una lista de identificadores",
+          },
+        )
+        .check(z.maxLength(50, "Como mucho 50 etiquetas")),
+    ),
+    stages: z.optional(
+      z
+        .array(z.enum(CONVERSATION_STAGES, { error: "Etapa desconocida" }), {
+          error: "Las etapas deben ser una lista",
+        })
+        .check(z.maxLength(CONVERSATION_STAGES.length)),
+    ),
   },
   { error: "El disparador debe ser un objeto con no_reply_minutes" },
 );
 
 const maxPerConversationField = z
   .number({ error: "Indica cuántas veces como mucho por conversación" })
-  .int("Las veces deben ser un número entero")
-  .min(1, "Como mínimo una vez por conversación")
-  .max(MAX_PER_CONVERSATION, `Como mucho ${MAX_PER_CONVERSATION} veces por conversación`);
+  .check(
+    z.int("Las veces deben ser un número entero"),
+    z.gte(1, "Como mínimo una vez por conversación"),
+    z.lte(MAX_PER_CONVERSATION, `Como mucho ${MAX_PER_CONVERSATION} veces por conversación`),
+  );
 
 const enabledField = z.boolean({ error: "enabled debe ser verdadero o falso" });
 
@@ -78,20 +93,22 @@ const TEXT_ONLY_TOO_LATE =
 export const followUpInput = z
   .object({
     name: nameField,
-    enabled: enabledField.default(true),
+    enabled: z._default(enabledField, true),
     trigger: triggerField,
-    template: templateSendField.nullable().optional(),
-    text: textField.nullable().optional(),
-    max_per_conversation: maxPerConversationField.default(1),
+    template: z.optional(z.nullable(templateSendField)),
+    text: z.optional(z.nullable(textField)),
+    max_per_conversation: z._default(maxPerConversationField, 1),
   })
-  .refine((input) => Boolean(input.template || input.text), {
-    path: ["text"],
-    message: MESSAGE_REQUIRED,
-  })
-  .refine((input) => input.template || input.trigger.no_reply_minutes < WINDOW_MINUTES, {
-    path: ["trigger", "no_reply_minutes"],
-    message: TEXT_ONLY_TOO_LATE,
-  });
+  .check(
+    z.refine((input) => Boolean(input.template || input.text), {
+      path: ["text"],
+      message: MESSAGE_REQUIRED,
+    }),
+    z.refine((input) => input.template || input.trigger.no_reply_minutes < WINDOW_MINUTES, {
+      path: ["trigger", "no_reply_minutes"],
+      message: TEXT_ONLY_TOO_LATE,
+    }),
+  );
 export type FollowUpInput = z.infer<typeof followUpInput>;
 
 /**
@@ -100,17 +117,19 @@ export type FollowUpInput = z.infer<typeof followUpInput>;
  */
 export const followUpUpdateInput = z
   .object({
-    name: nameField.optional(),
-    enabled: enabledField.optional(),
-    trigger: triggerField.optional(),
-    template: templateSendField.nullable().optional(),
-    text: textField.nullable().optional(),
-    max_per_conversation: maxPerConversationField.optional(),
+    name: z.optional(nameField),
+    enabled: z.optional(enabledField),
+    trigger: z.optional(triggerField),
+    template: z.optional(z.nullable(templateSendField)),
+    text: z.optional(z.nullable(textField)),
+    max_per_conversation: z.optional(maxPerConversationField),
   })
-  .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    path: ["(body)"],
-    message: "Indica qué quieres cambiar",
-  });
+  .check(
+    z.refine((input) => Object.values(input).some((value) => value !== undefined), {
+      path: ["(body)"],
+      message: "Indica qué quieres cambiar",
+    }),
+  );
 export type FollowUpUpdate = z.infer<typeof followUpUpdateInput>;
 
 export interface FollowUp {

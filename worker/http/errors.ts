@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { core } from "zod";
+import type { core } from "zod/mini";
 
 export interface ErrorDetail {
   path: string;

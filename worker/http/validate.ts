@@ -1,6 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import { createMiddleware } from "hono/factory";
-import { z, type ZodType } from "zod";
+import { z } from "zod/mini";
 import { AppError, badRequest, validationError } from "./errors";
 import { costlyWrite, type CostlyWrite } from "./write-limits";
 
@@ -27,7 +27,7 @@ const noCostlyWindow = createMiddleware(async (_c, next) => {
  * Validates a JSON body: not JSON → 400, failing fields → 422 naming each one. The write was
  * counted with the session (`write-limits.ts`); `costly` names a tighter window it counts in.
  */
-export function jsonBody<T extends ZodType>(schema: T, costly?: CostlyWrite) {
+export function jsonBody<T extends z.ZodMiniType>(schema: T, costly?: CostlyWrite) {
   const validate = zValidator("json", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
@@ -35,7 +35,7 @@ export function jsonBody<T extends ZodType>(schema: T, costly?: CostlyWrite) {
 }
 
 /** A JSON body a call may go without (`{}` then): validated like `jsonBody` when it is JSON. */
-export function optionalJsonBody<T extends ZodType>(schema: T) {
+export function optionalJsonBody<T extends z.ZodMiniType>(schema: T) {
   const validate = zValidator("json", schema, (result) => {
     if (!result.success) throw validationError(result.error);
   });
@@ -43,7 +43,7 @@ export function optionalJsonBody<T extends ZodType>(schema: T) {
 }
 
 /** Validates the query string: a wrong-typed parameter is a 400 naming it. */
-export function queryParams<T extends ZodType>(schema: T) {
+export function queryParams<T extends z.ZodMiniType>(schema: T) {
   return zValidator("query", schema, (result) => {
     if (!result.success) {
       const { details } = validationError(result.error);
@@ -56,7 +56,7 @@ export function queryParams<T extends ZodType>(schema: T) {
  * Validates request headers (names in lower case, as Hono reads them): a malformed one is a
  * 400 with zod's Spanish message.
  */
-export function headerParams<T extends ZodType>(schema: T) {
+export function headerParams<T extends z.ZodMiniType>(schema: T) {
   return zValidator("header", schema, (result) => {
     if (!result.success) throw badRequest(result.error.issues[0]!.message);
   });
@@ -66,7 +66,7 @@ export function headerParams<T extends ZodType>(schema: T) {
  * Validates a multipart form (file uploads): not multipart → 400, failing fields → 422; the
  * write counts in the uploads' window too.
  */
-export function formBody<T extends ZodType>(schema: T) {
+export function formBody<T extends z.ZodMiniType>(schema: T) {
   const requireMultipart = createMiddleware(async (c, next) => {
     const mediaType = (c.req.header("Content-Type") ?? "").split(";")[0]!.trim();
     if (mediaType !== "multipart/form-data") {

@@ -1,5 +1,5 @@
 /** What the business knows (FAQ, prices, policies, hours): shapes shared by the API and the console. */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 export const KNOWLEDGE_TITLE_MAX = 200;
 export const KNOWLEDGE_CONTENT_MAX = 100_000;
@@ -22,23 +22,32 @@ export const KNOWLEDGE_FILE_EMPTY = "El archivo está vacío.";
 
 const title = z
   .string({ error: "El título es obligatorio" })
-  .trim()
-  .min(1, "El título es obligatorio")
-  .max(KNOWLEDGE_TITLE_MAX, `El título no puede superar ${KNOWLEDGE_TITLE_MAX} caracteres`);
+  .check(
+    z.trim(),
+    z.minLength(1, "El título es obligatorio"),
+    z.maxLength(
+      KNOWLEDGE_TITLE_MAX,
+      `El título no puede superar ${KNOWLEDGE_TITLE_MAX} caracteres`,
+    ),
+  );
 
 const content = z
   .string({ error: "El contenido es obligatorio" })
-  .trim()
-  .min(1, "El contenido es obligatorio")
-  .max(KNOWLEDGE_CONTENT_MAX, "El contenido no puede superar 100.000 caracteres");
+  .check(
+    z.trim(),
+    z.minLength(1, "El contenido es obligatorio"),
+    z.maxLength(KNOWLEDGE_CONTENT_MAX, "El contenido no puede superar 100.000 caracteres"),
+  );
 
 export const knowledgeCreateInput = z.object({ title, content });
 
 export const knowledgeUpdateInput = z
-  .object({ title: title.optional(), content: content.optional() })
-  .refine(
-    (v) => v.title !== undefined || v.content !== undefined,
-    "Indica el título o el contenido",
+  .object({ title: z.optional(title), content: z.optional(content) })
+  .check(
+    z.refine(
+      (v) => v.title !== undefined || v.content !== undefined,
+      "Indica el título o el contenido",
+    ),
   );
 
 export const knowledgeImportForm = z.object({
@@ -49,12 +58,13 @@ export const knowledgeImportForm = z.object({
  * The entries an agent may use: their ids, or null for all of the organization's. Each id must
  * be one of the organization's entries (checked by the agents service).
  */
-export const knowledgeIdsInput = z
-  .array(z.string({ error: "Cada entrada es un id" }).trim().min(1), {
-    error: "knowledge_ids es una lista de entradas o null",
-  })
-  .max(500, "Demasiadas entradas: elige «Todo» o menos de 500")
-  .nullable();
+export const knowledgeIdsInput = z.nullable(
+  z
+    .array(z.string({ error: "Cada entrada es un id" }).check(z.trim(), z.minLength(1)), {
+      error: "knowledge_ids es una lista de entradas o null",
+    })
+    .check(z.maxLength(500, "Demasiadas entradas: elige «Todo» o menos de 500")),
+);
 
 export type KnowledgeCreateInput = z.input<typeof knowledgeCreateInput>;
 export type KnowledgeUpdateInput = z.input<typeof knowledgeUpdateInput>;
@@ -97,8 +107,11 @@ export const KNOWLEDGE_PAGE_SIZE = 50;
 
 /** `GET /knowledge?page&limit`: a page of 50 by default; the whole list fits in one at most. */
 export const knowledgeListQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000).default(1),
-  limit: z.coerce.number().int().min(1).max(KNOWLEDGE_MAX_ENTRIES).default(KNOWLEDGE_PAGE_SIZE),
+  page: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000)), 1),
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(KNOWLEDGE_MAX_ENTRIES)),
+    KNOWLEDGE_PAGE_SIZE,
+  ),
 });
 
 /** What the organization stores, against its caps. */

@@ -3,7 +3,7 @@
  * (routes.ts). Every query is scoped to the member's organization.
  */
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";

@@ -1,5 +1,5 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
 import { currencyField } from "../sales/contract";
 import { wallClock } from "../zoned-time";
@@ -8,18 +8,18 @@ import { marketingBudgetField, marketingFrequencyField } from "../broadcasts/con
 const required = (label: string, max = 200) =>
   z
     .string({ error: `${label} es obligatorio` })
-    .trim()
-    .min(1, `${label} es obligatorio`)
-    .max(max, `${label} es demasiado largo`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} es obligatorio`),
+      z.maxLength(max, `${label} es demasiado largo`),
+    );
 
 /** Optional free text: blank is stored as nothing. */
 const optional = (label: string, max = 500) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} es demasiado largo`)
-    .nullish()
-    .transform((value) => value || null);
+  z.pipe(
+    z.nullish(z.string().check(z.trim(), z.maxLength(max, `${label} es demasiado largo`))),
+    z.transform((value) => value || null),
+  );
 
 /** The most tokens a month an owner may allow: far above any real use, below any overflow. */
 export const MAX_AI_MONTHLY_TOKEN_BUDGET = 1_000_000_000;
@@ -30,16 +30,19 @@ export const EMPLOYEE_COUNTS = ["1-10", "11-50", "51-200", "200+"] as const;
 export const COMMON_CURRENCIES = ["EUR", "USD", "MXN", "COP", "ARS", "CLP", "PEN", "GBP"] as const;
 
 const servicesOffered = required("Los servicios", 2000);
-const businessHours = required("El horario", 500);
+/** The opening hours as a text, as onboarding gives them (the AI answers from it). */
+export const businessHoursText = required("El horario", 500);
 const aiUseCase = required("El uso de la IA", 2000);
 
 /** A time zone the runtime knows (IANA: Europe/Madrid, America/Mexico_City...). */
 export const timeZoneField = z
   .string({ error: "La zona horaria es obligatoria" })
-  .trim()
-  .min(1, "La zona horaria es obligatoria")
-  .max(64)
-  .refine(isTimeZone, "Zona horaria desconocida: usa el nombre IANA, por ejemplo Europe/Madrid");
+  .check(
+    z.trim(),
+    z.minLength(1, "La zona horaria es obligatoria"),
+    z.maxLength(64),
+    z.refine(isTimeZone, "Zona horaria desconocida: usa el nombre IANA, por ejemplo Europe/Madrid"),
+  );
 
 export function isTimeZone(name: string) {
   try {
@@ -53,8 +56,10 @@ export function isTimeZone(name: string) {
 const timeOfDayField = (label: string) =>
   z
     .string({ error: `${label} es obligatorio` })
-    .trim()
-    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} debe ser una hora HH:MM (por ejemplo 21:00)`);
+    .check(
+      z.trim(),
+      z.regex(/^([01]\d|2[0-3]):[0-5]\d$/, `${label} debe ser una hora HH:MM (por ejemplo 21:00)`),
+    );
 
 /**
  * The time zone of an organization whose country says none the product knows: the product's
@@ -134,7 +139,7 @@ export const organizationCreateInput = z.object({
   industry: required("El sector", 120),
   employee_count: required("El número de empleados", 40),
   services_offered: servicesOffered,
-  business_hours: businessHours,
+  business_hours: businessHoursText,
   city: required("La ciudad", 120),
   country: required("El país", 120),
   ai_use_case: aiUseCase,
@@ -143,40 +148,46 @@ export const organizationCreateInput = z.object({
 });
 
 export const organizationUpdateInput = z.object({
-  name: required("El nombre", 120).optional(),
-  industry: required("El sector", 120).optional(),
-  city: required("La ciudad", 120).optional(),
-  country: required("El país", 120).optional(),
-  address: optional("La dirección").optional(),
-  description: optional("La descripción", 2000).optional(),
+  name: z.optional(required("El nombre", 120)),
+  industry: z.optional(required("El sector", 120)),
+  city: z.optional(required("La ciudad", 120)),
+  country: z.optional(required("El país", 120)),
+  address: z.optional(optional("La dirección")),
+  description: z.optional(optional("La descripción", 2000)),
   // The business facts the AI answers from stay editable after onboarding.
-  employee_count: z
-    .enum(EMPLOYEE_COUNTS, { error: "Elige un número de empleados de la lista" })
-    .optional(),
-  services_offered: servicesOffered.optional(),
-  business_hours: businessHours.optional(),
-  ai_use_case: aiUseCase.optional(),
+  employee_count: z.optional(
+    z.enum(EMPLOYEE_COUNTS, { error: "Elige un número de empleados de la lista" }),
+  ),
+  services_offered: z.optional(servicesOffered),
+  business_hours: z.optional(businessHoursText),
+  ai_use_case: z.optional(aiUseCase),
   /** Default currency of the sales recorded in the console and of the ads report. */
-  currency: currencyField.optional(),
-  auto_assign: z
-    .enum(AUTO_ASSIGN_MODES, { error: "Elige la asignación automática: off o round_robin" })
-    .optional(),
+  currency: z.optional(currencyField),
+  auto_assign: z.optional(
+    z.enum(AUTO_ASSIGN_MODES, { error: "Elige la asignación automática: off o round_robin" }),
+  ),
   /** Model tokens a calendar month (UTC): the owner's alone to set (docs/decisions/0029). */
   /** IANA time zone (Europe/Madrid): the quiet hours are in it. */
-  time_zone: timeZoneField.optional(),
+  time_zone: z.optional(timeZoneField),
   /** No broadcast is sent between these two times of day (HH:MM, may cross midnight). */
-  quiet_hours_start: timeOfDayField("El inicio del horario de descanso").optional(),
-  quiet_hours_end: timeOfDayField("El final del horario de descanso").optional(),
-  ai_monthly_token_budget: z
-    .number({ error: "El presupuesto de IA debe ser un número de tokens" })
-    .int("El presupuesto de IA es un número entero de tokens")
-    .min(0, "El presupuesto de IA no puede ser negativo")
-    .max(MAX_AI_MONTHLY_TOKEN_BUDGET, "El presupuesto de IA máximo es de 1.000 millones de tokens")
-    .optional(),
+  quiet_hours_start: z.optional(timeOfDayField("El inicio del horario de descanso")),
+  quiet_hours_end: z.optional(timeOfDayField("El final del horario de descanso")),
+  ai_monthly_token_budget: z.optional(
+    z
+      .number({ error: "El presupuesto de IA debe ser un número de tokens" })
+      .check(
+        z.int("El presupuesto de IA es un número entero de tokens"),
+        z.gte(0, "El presupuesto de IA no puede ser negativo"),
+        z.lte(
+          MAX_AI_MONTHLY_TOKEN_BUDGET,
+          "El presupuesto de IA máximo es de 1.000 millones de tokens",
+        ),
+      ),
+  ),
   /** What marketing may send and cost a month (owner only; null removes it; decision 0080). */
-  marketing_budget: marketingBudgetField.optional(),
+  marketing_budget: z.optional(marketingBudgetField),
   /** Marketing messages a customer may get in `days` days (owner only). */
-  marketing_frequency: marketingFrequencyField.optional(),
+  marketing_frequency: z.optional(marketingFrequencyField),
 });
 
 export type OrganizationCreateInput = z.input<typeof organizationCreateInput>;

@@ -1,12 +1,12 @@
 /** Team members and invitations, shared by the API and the console. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { emailField, ROLES, type Role } from "../auth/contract";
 
 export const INVITATION_LIFETIME_DAYS = 7;
 
 export const invitationInput = z.object({
   email: emailField,
-  role: z.enum(ROLES, { error: "Rol no válido" }).default("agent"),
+  role: z._default(z.enum(ROLES, { error: "Rol no válido" }), "agent"),
 });
 
 export const roleChangeInput = z.object({ role: z.enum(ROLES, { error: "Rol no válido" }) });
@@ -18,23 +18,31 @@ export const roleChangeInput = z.object({ role: z.enum(ROLES, { error: "Rol no v
  */
 export const memberChangeInput = z
   .object({
-    role: z.enum(ROLES, { error: "Rol no válido" }).optional(),
-    available: z.boolean({ error: "available debe ser verdadero o falso" }).optional(),
-    max_open: z
-      .number({ error: "La capacidad debe ser un número" })
-      .int("La capacidad debe ser un número entero")
-      .min(1, "La capacidad mínima es 1 conversación")
-      .max(1000, "La capacidad máxima es 1000 conversaciones")
-      .nullable()
-      .optional(),
+    role: z.optional(z.enum(ROLES, { error: "Rol no válido" })),
+    available: z.optional(z.boolean({ error: "available debe ser verdadero o falso" })),
+    max_open: z.optional(
+      z.nullable(
+        z
+          .number({ error: "La capacidad debe ser un número" })
+          .check(
+            z.int("La capacidad debe ser un número entero"),
+            z.gte(1, "La capacidad mínima es 1 conversación"),
+            z.lte(1000, "La capacidad máxima es 1000 conversaciones"),
+          ),
+      ),
+    ),
   })
-  .refine(
-    (v) => v.role !== undefined || v.available !== undefined || v.max_open !== undefined,
-    "Indica el rol, la disponibilidad o la capacidad",
+  .check(
+    z.refine(
+      (v) => v.role !== undefined || v.available !== undefined || v.max_open !== undefined,
+      "Indica el rol, la disponibilidad o la capacidad",
+    ),
   );
 
 export const acceptInvitationInput = z.object({
-  token: z.string({ error: "Falta el token de la invitación" }).trim().min(20).max(200),
+  token: z
+    .string({ error: "Falta el token de la invitación" })
+    .check(z.trim(), z.minLength(20), z.maxLength(200)),
 });
 
 export interface Member {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { auditStatement, recordAudit } from "../audit/service";
 import { orgBatch, type Db } from "../db/client";
 import { invitations, memberships, organizations, users } from "../db/global-schema";

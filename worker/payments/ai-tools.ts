@@ -6,7 +6,7 @@
  * that booking, so the same checks as a person's link hold (`createPaymentLink`).
  */
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { defineTool, type ToolContext } from "../ai/tools";
 import { bookingNotFound } from "../bookings/service";
 import { findService, type ServiceRow } from "../bookings/services";
@@ -85,13 +85,19 @@ export const createPaymentLinkTool = defineTool({
   // The amount, currency and description are never the model's: other fields are dropped.
   arguments: z
     .object({
-      booking_id: z.string().trim().min(1, "La cita es obligatoria").max(100).optional(),
-      service_id: z.string().trim().min(1, "El servicio es obligatorio").max(100).optional(),
+      booking_id: z.optional(
+        z.string().check(z.trim(), z.minLength(1, "La cita es obligatoria"), z.maxLength(100)),
+      ),
+      service_id: z.optional(
+        z.string().check(z.trim(), z.minLength(1, "El servicio es obligatorio"), z.maxLength(100)),
+      ),
     })
-    .refine((args) => args.booking_id || args.service_id, {
-      message: "Indica la cita (booking_id) o el servicio (service_id)",
-      path: ["booking_id"],
-    }),
+    .check(
+      z.refine((args) => args.booking_id || args.service_id, {
+        message: "Indica la cita (booking_id) o el servicio (service_id)",
+        path: ["booking_id"],
+      }),
+    ),
   async run(context, args) {
     const { service, bookingId } = await chargedFor(context, args);
     const { payment, messageId } = await sendPaymentLink(

@@ -3,7 +3,7 @@
  * connects (Stripe or Mercado Pago), the links sent in a conversation and what their webhooks
  * make of them. Shared with the console.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { currencyField, moneyField } from "../sales/contract";
 
 export const PAYMENT_PROVIDERS = ["stripe", "mercadopago"] as const;
@@ -27,10 +27,12 @@ export const PAY_BUTTON = "Pagar";
 const secretField = (label: string) =>
   z
     .string({ error: `${label} es obligatoria` })
-    .trim()
-    .min(1, `${label} es obligatoria`)
-    .max(500, `${label} no puede superar 500 caracteres`)
-    .regex(/^[\x21-\x7e]+$/, `${label} solo admite caracteres ASCII visibles`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} es obligatoria`),
+      z.maxLength(500, `${label} no puede superar 500 caracteres`),
+      z.regex(/^[\x21-\x7e]+$/, `${label} solo admite caracteres ASCII visibles`),
+    );
 
 /** `PUT /integrations/payments`: the provider, its secret key and its webhooks' secret. */
 export const paymentIntegrationInput = z.object({
@@ -54,8 +56,10 @@ export interface PaymentIntegration {
 /** `max_payment_amount` on `PATCH /organizations/{id}`, in the organization's currency. */
 export const maxPaymentAmountField = z
   .number({ error: "El importe máximo debe ser un número" })
-  .positive("El importe máximo debe ser mayor que 0")
-  .max(1_000_000, "El importe máximo no puede superar 1.000.000");
+  .check(
+    z.positive("El importe máximo debe ser mayor que 0"),
+    z.lte(1_000_000, "El importe máximo no puede superar 1.000.000"),
+  );
 
 /** What the organization's answer carries of its payment settings. */
 export interface PaymentLimits {
@@ -68,10 +72,14 @@ export const paymentLinkInput = z.object({
   currency: currencyField,
   description: z
     .string({ error: "La descripción es obligatoria" })
-    .trim()
-    .min(1, "La descripción es obligatoria")
-    .max(200, "La descripción no puede superar 200 caracteres"),
-  booking_id: z.string().trim().min(1, "Identificador de cita vacío").max(100).optional(),
+    .check(
+      z.trim(),
+      z.minLength(1, "La descripción es obligatoria"),
+      z.maxLength(200, "La descripción no puede superar 200 caracteres"),
+    ),
+  booking_id: z.optional(
+    z.string().check(z.trim(), z.minLength(1, "Identificador de cita vacío"), z.maxLength(100)),
+  ),
 });
 export type PaymentLinkInput = z.output<typeof paymentLinkInput>;
 

@@ -6,7 +6,7 @@
  * `x-signature: ts=…,v1=…` over `id:{data.id};request-id:{x-request-id};ts:{ts};`, then the
  * payment's status asked of Mercado Pago. Stripe's within five minutes of its timestamp.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { StoreDeps } from "../http/deps";
 import { isHmacSha256 } from "../meta/signature";
 import type { PaymentProvider } from "./contract";
@@ -139,11 +139,11 @@ const stripeEvent = z.object({
   type: z.string(),
   data: z.object({
     object: z.looseObject({
-      id: z.string().optional(),
-      metadata: z.record(z.string(), z.string()).nullish(),
-      payment_status: z.string().nullish(),
-      payment_intent: z.string().nullish(),
-      refunded: z.boolean().optional(),
+      id: z.optional(z.string()),
+      metadata: z.nullish(z.record(z.string(), z.string())),
+      payment_status: z.nullish(z.string()),
+      payment_intent: z.nullish(z.string()),
+      refunded: z.optional(z.boolean()),
     }),
   }),
 });

@@ -3,7 +3,7 @@
  * the organization's chosen UTILITY template goes to the customer with three quick-reply buttons
  * ("Confirmar", "Cambiar", "Cancelar cita") whose payloads name the booking and what to do.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** Where a booking's reminder stands. */
 export const REMINDER_STATES = [
@@ -32,18 +32,22 @@ export const REMINDER_PARAMETERS = ["el servicio", "la fecha y la hora"] as cons
 
 const templateName = z
   .string({ error: "El nombre de la plantilla es obligatorio" })
-  .trim()
-  .min(1, "El nombre de la plantilla es obligatorio")
-  .max(512, "El nombre de la plantilla admite como máximo 512 caracteres");
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre de la plantilla es obligatorio"),
+    z.maxLength(512, "El nombre de la plantilla admite como máximo 512 caracteres"),
+  );
 const templateLanguage = z
   .string({ error: "El idioma de la plantilla es obligatorio" })
-  .trim()
-  .min(2, "El idioma de la plantilla es obligatorio")
-  .max(15, "El idioma de la plantilla admite como máximo 15 caracteres");
+  .check(
+    z.trim(),
+    z.minLength(2, "El idioma de la plantilla es obligatorio"),
+    z.maxLength(15, "El idioma de la plantilla admite como máximo 15 caracteres"),
+  );
 
 /** `PUT /booking-reminders`: the template to send, or null for no reminders. */
 export const reminderSettingsInput = z.strictObject({
-  template: z.strictObject({ name: templateName, language: templateLanguage }).nullable(),
+  template: z.nullable(z.strictObject({ name: templateName, language: templateLanguage })),
 });
 export type ReminderSettingsInput = z.infer<typeof reminderSettingsInput>;
 

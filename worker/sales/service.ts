@@ -5,7 +5,7 @@
  * `recordConversationConversion`), exactly once however often it is asked for.
  */
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { recordAudit } from "../audit/service";
 import type { OrganizationDb } from "../db/client";
 import {

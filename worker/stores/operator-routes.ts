@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { organizations, organizationStores } from "../db/global-schema";
 import type { AppContext } from "../http/context";
 import { notFound, unauthorized } from "../http/errors";
@@ -12,25 +12,34 @@ import { RESTORE_WINDOW_MS, restoreStore, type RestoreTarget } from "./restore";
 import { jsonBody } from "../http/validate";
 
 /** A moment of the last 30 days, or a bookmark (an earlier restore's undo): one of the two. */
-const restoreInput = z
-  .object({
-    at: z.iso
-      .datetime({ offset: true, error: "Escribe el momento en ISO 8601, con su zona." })
-      .transform((at) => new Date(at))
-      .refine(
-        (at) => at.getTime() <= Date.now() && Date.now() - at.getTime() <= RESTORE_WINDOW_MS,
-        "El momento debe estar dentro de los últimos 30 días.",
-      )
-      .optional(),
-    bookmark: z.string().min(1).max(200).optional(),
-  })
-  .refine((input) => (input.at === undefined) !== (input.bookmark === undefined), {
-    message: "Indica un momento o un marcador, uno de los dos.",
-    path: ["at"],
-  })
-  .transform((input): RestoreTarget =>
+const restoreInput = z.pipe(
+  z
+    .object({
+      at: z.optional(
+        z
+          .pipe(
+            z.iso.datetime({ offset: true, error: "Escribe el momento en ISO 8601, con su zona." }),
+            z.transform((at) => new Date(at)),
+          )
+          .check(
+            z.refine(
+              (at) => at.getTime() <= Date.now() && Date.now() - at.getTime() <= RESTORE_WINDOW_MS,
+              "El momento debe estar dentro de los últimos 30 días.",
+            ),
+          ),
+      ),
+      bookmark: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    })
+    .check(
+      z.refine((input) => (input.at === undefined) !== (input.bookmark === undefined), {
+        message: "Indica un momento o un marcador, uno de los dos.",
+        path: ["at"],
+      }),
+    ),
+  z.transform((input): RestoreTarget =>
     input.at ? { at: input.at } : { bookmark: input.bookmark! },
-  );
+  ),
+);
 /** Equal secrets, compared in constant time (their digests: the lengths may differ). */
 async function sameSecret(given: string, expected: string) {
   const digest = (text: string) => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

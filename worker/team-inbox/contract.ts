@@ -2,7 +2,7 @@
  * The team inbox for people (contract section 14): who holds a conversation, how new work is
  * shared out, internal notes with mentions, and labels. Shapes shared with the console.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { foldText } from "../text";
 
 export const AUTO_ASSIGN_MODES = ["off", "round_robin"] as const;
@@ -34,13 +34,17 @@ export const LABEL_COLORS = [
 
 const labelName = z
   .string({ error: "El nombre de la etiqueta es obligatorio" })
-  .trim()
-  .min(1, "El nombre de la etiqueta es obligatorio")
-  .max(40, "El nombre de la etiqueta admite 40 caracteres como máximo");
-const labelColor = z
-  .string({ error: "Elige un color" })
-  .regex(/^#[0-9a-fA-F]{6}$/, "El color debe ser hexadecimal, como #2563eb")
-  .transform((c) => c.toLowerCase());
+  .check(
+    z.trim(),
+    z.minLength(1, "El nombre de la etiqueta es obligatorio"),
+    z.maxLength(40, "El nombre de la etiqueta admite 40 caracteres como máximo"),
+  );
+const labelColor = z.pipe(
+  z
+    .string({ error: "Elige un color" })
+    .check(z.regex(/^#[0-9a-fA-F]{6}$/, "El color debe ser hexadecimal, como #2563eb")),
+  z.transform((c) => c.toLowerCase()),
+);
 
 /**
  * Each organization's labels, in all: a busy inbox uses a few dozen (products, campaigns,
@@ -52,22 +56,28 @@ export const LABELS_TOO_MANY = `Tu organización ya tiene ${LABELS_MAX} etiqueta
 
 export const labelInput = z.object({ name: labelName, color: labelColor });
 export const labelUpdateInput = z
-  .object({ name: labelName.optional(), color: labelColor.optional() })
-  .refine((v) => v.name !== undefined || v.color !== undefined, "Indica un nombre o un color");
+  .object({ name: z.optional(labelName), color: z.optional(labelColor) })
+  .check(
+    z.refine((v) => v.name !== undefined || v.color !== undefined, "Indica un nombre o un color"),
+  );
 
 export const conversationLabelsInput = z.object({
   label_ids: z
-    .array(z.string().min(1).max(64), { error: "label_ids debe ser una lista" })
-    .max(20, "Una conversación admite 20 etiquetas como máximo"),
+    .array(z.string().check(z.minLength(1), z.maxLength(64)), {
+      error: "label_ids debe ser una lista",
+    })
+    .check(z.maxLength(20, "Una conversación admite 20 etiquetas como máximo")),
 });
 
 export const NOTE_MAX_LENGTH = 4000;
 export const noteInput = z.object({
   content: z
     .string({ error: "La nota no puede estar vacía" })
-    .trim()
-    .min(1, "La nota no puede estar vacía")
-    .max(NOTE_MAX_LENGTH, `La nota admite ${NOTE_MAX_LENGTH} caracteres como máximo`),
+    .check(
+      z.trim(),
+      z.minLength(1, "La nota no puede estar vacía"),
+      z.maxLength(NOTE_MAX_LENGTH, `La nota admite ${NOTE_MAX_LENGTH} caracteres como máximo`),
+    ),
 });
 
 /** A member as mentions see them (the server's row, the console's member). */
@@ -145,5 +155,5 @@ export interface Mention {
 }
 
 export const mentionsQuery = z.object({
-  unread: z.enum(["true", "false"]).optional(),
+  unread: z.optional(z.enum(["true", "false"])),
 });

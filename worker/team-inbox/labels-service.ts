@@ -5,7 +5,7 @@
  * console receives, whatever event brought it, carries them.
  */
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";

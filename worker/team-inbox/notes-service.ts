@@ -5,7 +5,7 @@
  * `@name` mentions tell the named members at once and wait under "Menciones" until read.
  */
 import { and, desc, eq, isNull } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { Db } from "../db/client";
 import { memberships, users } from "../db/global-schema";
 import { mentions, messages } from "../db/store-schema";

@@ -7,7 +7,7 @@
  * conversations cost in WhatsApp messages comes from Meta's pricing analytics (message-costs.ts).
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type { OrganizationDb } from "../db/client";
 import { adSpend, adSpendSyncs } from "../db/store-schema";
 import type { Member } from "../http/context";

@@ -1,5 +1,5 @@
 /** Shapes of the tracking calls, shared by the API, the console and the embeddable script. */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 export const TRACKING_PARAM_KEYS = [
   "fbclid",
@@ -51,37 +51,43 @@ export const VALUE_KEYS = ["value", "currency", "predicted_ltv"] as const;
 
 // tracking_params keeps only the keys above (zod drops the others), each at most 500
 // characters: at most 11 × 500 characters in all.
-const param = z.string().trim().max(500, "Parámetro demasiado largo");
+const param = z.string().check(z.trim(), z.maxLength(500, "Parámetro demasiado largo"));
 
 type TrackingParamsShape = Partial<Record<(typeof TRACKING_PARAM_KEYS)[number], string>>;
 
-export const trackingParamsField = z
-  .object(
-    Object.fromEntries(TRACKING_PARAM_KEYS.map((k) => [k, param.optional()])) as Record<
+export const trackingParamsField = z.pipe(
+  z.object(
+    Object.fromEntries(TRACKING_PARAM_KEYS.map((k) => [k, z.optional(param)])) as Record<
       (typeof TRACKING_PARAM_KEYS)[number],
-      z.ZodOptional<typeof param>
+      z.ZodMiniOptional<typeof param>
     >,
-  )
-  .transform((params) =>
+  ),
+  z.transform((params) =>
     Object.fromEntries(Object.entries(params).filter(([, v]) => typeof v === "string" && v !== "")),
-  ) as z.ZodType<TrackingParamsShape, TrackingParamsShape>;
+  ),
+) as z.ZodMiniType<TrackingParamsShape, TrackingParamsShape>;
 
 export const trackingSessionInput = z
   .object({
     tracking_params: trackingParamsField,
-    user_agent: z.string().max(1000).optional(),
-    referrer: z.string().max(2000).optional(),
-    landing_page: z.string().max(2000).optional(),
+    user_agent: z.optional(z.string().check(z.maxLength(1000))),
+    referrer: z.optional(z.string().check(z.maxLength(2000))),
+    landing_page: z.optional(z.string().check(z.maxLength(2000))),
   })
-  .refine((s) => SESSION_TRIGGER_KEYS.some((k) => s.tracking_params[k]), {
-    path: ["tracking_params"],
-    message: `Se necesita al menos uno de: ${SESSION_TRIGGER_KEYS.join(", ")}`,
-  });
+  .check(
+    z.refine((s) => SESSION_TRIGGER_KEYS.some((k) => s.tracking_params[k]), {
+      path: ["tracking_params"],
+      message: `Se necesita al menos uno de: ${SESSION_TRIGGER_KEYS.join(", ")}`,
+    }),
+  );
 
-const phone = z
-  .string()
-  .transform((v) => v.replace(/[\s().+-]/g, ""))
-  .pipe(z.string().regex(/^[1-9]\d{6,14}$/, "Introduce un teléfono con prefijo de país"));
+const phone = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((v) => v.replace(/[\s().+-]/g, "")),
+  ),
+  z.string().check(z.regex(/^[1-9]\d{6,14}$/, "Introduce un teléfono con prefijo de país")),
+);
 
 export const trackingSessionUpdateInput = z.object({ phone_number: phone });
 
@@ -115,43 +121,42 @@ export function customDataProblem(data: Record<string, unknown>): string | null 
   return null;
 }
 
-const customDataField = z.record(z.string(), z.unknown()).superRefine((data, ctx) => {
-  const problem = customDataProblem(data);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
+const customDataField = z.record(z.string(), z.unknown()).check(
+  z.superRefine((data, ctx) => {
+    const problem = customDataProblem(data);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+);
 
 export const conversionInput = z.object({
   event_name: z.enum(CONVERSION_EVENTS, { error: "Evento no válido" }),
-  phone_number: phone.optional(),
-  tracking_params: trackingParamsField.optional(),
-  tracking_session_id: z.string().max(64).optional(),
-  conversion_value: z.number().min(0).max(1e9).optional(),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, "Moneda ISO 4217 de tres letras")
-    .optional(),
-  custom_data: customDataField.optional(),
+  phone_number: z.optional(phone),
+  tracking_params: z.optional(trackingParamsField),
+  tracking_session_id: z.optional(z.string().check(z.maxLength(64))),
+  conversion_value: z.optional(z.number().check(z.gte(0), z.lte(1e9))),
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "Moneda ISO 4217 de tres letras"))),
+  custom_data: z.optional(customDataField),
 });
 
-const day = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "Fecha con formato AAAA-MM-DD")
-  .refine((v) => {
+const day = z.string().check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, "Fecha con formato AAAA-MM-DD"),
+  z.refine((v) => {
     const time = Date.parse(`${v}T00:00:00.000Z`);
     return Number.isFinite(time) && new Date(time).toISOString().startsWith(v);
-  }, "La fecha no existe");
+  }, "La fecha no existe"),
+);
 
 const dateRangeFields = z.object({
-  date_from: day.optional(),
-  date_to: day.optional(),
-  event_name: z.enum(CONVERSION_EVENTS).optional(),
+  date_from: z.optional(day),
+  date_to: z.optional(day),
+  event_name: z.optional(z.enum(CONVERSION_EVENTS)),
 });
 
 const isOrdered = (q: { date_from?: string; date_to?: string }) =>
   !q.date_from || !q.date_to || q.date_from <= q.date_to;
 const unordered = { path: ["date_from"], message: "La fecha inicial debe ser anterior a la final" };
 
-export const dateRangeQuery = dateRangeFields.refine(isOrdered, unordered);
+export const dateRangeQuery = dateRangeFields.check(z.refine(isOrdered, unordered));
 
 /** The longest period read from Meta at once (its pricing analytics look back 90 days). */
 export const MAX_REPORT_DAYS = 90;
@@ -162,20 +167,25 @@ const withinCap = (q: { date_from?: string; date_to?: string }) => {
 };
 
 /** A period of Meta's figures (ads, message costs): ordered and at most 90 days. */
-export const reportRangeQuery = dateRangeQuery.refine(withinCap, {
-  path: ["date_from"],
-  message: `El periodo no puede superar ${MAX_REPORT_DAYS} días.`,
-});
+export const reportRangeQuery = dateRangeQuery.check(
+  z.refine(withinCap, {
+    path: ["date_from"],
+    message: `El periodo no puede superar ${MAX_REPORT_DAYS} días.`,
+  }),
+);
 
 export const CONVERSIONS_PAGE_SIZE = 50;
 
 /** `before` is the id of the last conversion already shown; the next page is older than it. */
-export const conversionsQuery = dateRangeFields
-  .extend({
-    limit: z.coerce.number().int().min(1).max(200).default(CONVERSIONS_PAGE_SIZE),
-    before: z.uuid().optional(),
+export const conversionsQuery = z
+  .extend(dateRangeFields, {
+    limit: z._default(
+      z.coerce.number().check(z.int(), z.gte(1), z.lte(200)),
+      CONVERSIONS_PAGE_SIZE,
+    ),
+    before: z.optional(z.uuid()),
   })
-  .refine(isOrdered, unordered);
+  .check(z.refine(isOrdered, unordered));
 
 export type TrackingParams = Partial<Record<(typeof TRACKING_PARAM_KEYS)[number], string>>;
 

@@ -8,7 +8,7 @@ import { metaGraph } from "../meta/graph";
 import { GraphError, metaFailure } from "../meta/errors";
 import { tokenForCode } from "../whatsapp/oauth-service";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type {
   PixelConfig,
   PixelTestResult,

@@ -21,7 +21,7 @@ import { AppError, forbidden, notFound } from "../http/errors";
 import { takeHits } from "../http/rate-limit";
 import { isSentToMeta } from "./capi-events";
 import { sendDueConversions } from "./capi-service";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   CUSTOM_DATA_LIMITS,
   PUBLIC_KEY_EVENTS,

@@ -13,7 +13,7 @@ import { metaGraph } from "../meta/graph";
 import { GraphError, metaFailure } from "../meta/errors";
 import { registerAfterConnecting } from "../flows/registration";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 
 type ConnectionRow = typeof whatsappConnections.$inferSelect;
 

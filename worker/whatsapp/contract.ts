@@ -1,26 +1,28 @@
 /** Shapes of the WhatsApp connection calls, shared by the API and the console. */
-import { z } from "zod";
+import { z } from "zod/mini";
 import { metaAccessToken } from "../meta/token-field";
 
 const required = (label: string) =>
   z
     .string({ error: `${label} es obligatorio` })
-    .trim()
-    .min(1, `${label} es obligatorio`)
-    .max(200, `${label} es demasiado largo`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} es obligatorio`),
+      z.maxLength(200, `${label} es demasiado largo`),
+    );
 
 export const whatsappConfigInput = z.object({
   phone_number_id: required("El identificador del número"),
   business_account_id: required("El identificador de la cuenta de WhatsApp Business"),
   access_token: metaAccessToken,
-  phone_number: z.string().trim().max(40).optional(),
-  default_agent_id: z.string().trim().max(64).nullish(),
+  phone_number: z.optional(z.string().check(z.trim(), z.maxLength(40))),
+  default_agent_id: z.nullish(z.string().check(z.trim(), z.maxLength(64))),
 });
 
-export const whatsappConfigUpdateInput = whatsappConfigInput.partial();
+export const whatsappConfigUpdateInput = z.partial(whatsappConfigInput);
 
 export const whatsappConnectInput = z.object({
-  phone_number: z.string().trim().max(40).optional(),
+  phone_number: z.optional(z.string().check(z.trim(), z.maxLength(40))),
 });
 
 export interface WhatsappConfig {
@@ -79,25 +81,26 @@ export interface WhatsappTestResult {
  * one is short and plain, so what is echoed can never be markup or a header.
  */
 export const webhookVerifyQuery = z.object({
-  "hub.mode": z.string().max(50).optional(),
-  "hub.verify_token": z.string().max(200).optional(),
-  "hub.challenge": z
-    .string()
-    .regex(/^[A-Za-z0-9._~-]{1,256}$/, "hub.challenge solo admite letras, cifras y . _ ~ -")
-    .optional(),
+  "hub.mode": z.optional(z.string().check(z.maxLength(50))),
+  "hub.verify_token": z.optional(z.string().check(z.maxLength(200))),
+  "hub.challenge": z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^[A-Za-z0-9._~-]{1,256}$/, "hub.challenge solo admite letras, cifras y . _ ~ -"),
+      ),
+  ),
 });
 
 export const oauthExchangeInput = z.object({
   code: z
     .string({ error: "Falta el código de autorización" })
-    .trim()
-    .min(1, "Falta el código de autorización")
-    .max(2000),
-  waba_id: z.string().trim().max(64).optional(),
-  phone_number_id: z.string().trim().max(64).optional(),
-  redirect_uri: z.url().max(500).optional(),
+    .check(z.trim(), z.minLength(1, "Falta el código de autorización"), z.maxLength(2000)),
+  waba_id: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+  phone_number_id: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+  redirect_uri: z.optional(z.url().check(z.maxLength(500))),
   /** The number stays in the WhatsApp Business app (Embedded Signup's app onboarding). */
-  coexistence: z.boolean().optional(),
+  coexistence: z.optional(z.boolean()),
 });
 
 export interface OauthStatus {

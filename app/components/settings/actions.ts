@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import type {
   accountDeletionInput,
   ProfileUpdateInput,

@@ -2,16 +2,18 @@
  * Google Calendar (contract section 18, decisions 0124-0127): what the console reads of the
  * organization's connection and what it may change. Shared with the console.
  */
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** `PUT /integrations/google`: the calendar whose busy times count and where events go. */
 export const googleCalendarInput = z.object({
   calendar_id: z
     .string({ error: "El calendario es obligatorio" })
-    .trim()
-    .min(1, "El calendario es obligatorio")
-    .max(300, "El calendario no puede superar 300 caracteres")
-    .regex(/^[\x21-\x7e]+$/, "El calendario solo admite caracteres ASCII visibles"),
+    .check(
+      z.trim(),
+      z.minLength(1, "El calendario es obligatorio"),
+      z.maxLength(300, "El calendario no puede superar 300 caracteres"),
+      z.regex(/^[\x21-\x7e]+$/, "El calendario solo admite caracteres ASCII visibles"),
+    ),
 });
 
 /** `GET /integrations/google`: never a token. */
