@@ -1,7 +1,7 @@
 // Faults survived in the console: Meta failing a send ("Reintentar"), the realtime socket
 // dropping while a customer writes, a session the server revokes, and refused requests beside good ones.
-import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
-import { customerMessage, deliver, signedInOwner } from "./support";
+import { expect, test, type Page } from "@playwright/test";
+import { customerMessage, deliver, droppableSocket, signedInOwner } from "./support";
 import { E2E_SETTINGS } from "./settings.mjs";
 
 const messages = (page: Page) => page.getByRole("list", { name: "Mensajes" });
@@ -13,32 +13,6 @@ async function openConversation(page: Page, from: string) {
   const list = await page.request.get("/api/v1/conversations", { headers: owner.headers });
   const [conversation] = (await list.json()).data.conversations;
   return { ...owner, conversationId: conversation.id as string };
-}
-
-/**
- * Routes the console's socket through the test: each one is passed to the server while
- * `open` is true, and refused (closed at once, counted) while it is false. `drop` closes
- * the current one on both sides, as a restarting hub does.
- */
-async function controlSocket(page: Page) {
-  let current: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
-  const control = {
-    open: true,
-    refused: 0,
-    current: () => current?.page ?? null,
-    async drop(code: number, reason: string) {
-      await current!.server.close();
-      await current!.page.close({ code, reason });
-    },
-  };
-  await page.routeWebSocket(/\/ws/, (socket) => {
-    if (!control.open) {
-      control.refused += 1;
-      return socket.close({ code: 1011, reason: "Hub reiniciándose" });
-    }
-    current = { page: socket, server: socket.connectToServer() };
-  });
-  return control;
 }
 
 test("a send Meta refuses shows its reason and Reintentar, and goes once when retried", async ({
@@ -78,7 +52,7 @@ test("a send Meta refuses shows its reason and Reintentar, and goes once when re
 test("after the socket drops, what arrived meanwhile shows once the console is back", async ({
   page,
 }) => {
-  const socket = await controlSocket(page);
+  const socket = await droppableSocket(page);
   const { conversationId, phoneNumberId } = await openConversation(page, "34677000002");
   await page.goto(`/conversations/${conversationId}`);
   await expect(messages(page).getByText("Hola", { exact: true })).toBeVisible();
@@ -86,7 +60,7 @@ test("after the socket drops, what arrived meanwhile shows once the console is b
 
   // The hub restarts: the socket drops and, for a while, cannot be opened again.
   socket.open = false;
-  await socket.drop(1011, "Hub reiniciado");
+  await socket.drop();
   await expect(page.getByText("Desconectado")).toBeVisible();
   const offline = "¿Me oís? Escribí sin conexión";
   await deliver(page.request, customerMessage(phoneNumberId, "34677000002", offline));
@@ -107,18 +81,18 @@ test("after the socket drops, what arrived meanwhile shows once the console is b
 test("a session the server revokes (close code 4001) is signed out, not reconnected", async ({
   page,
 }) => {
-  const socket = await controlSocket(page);
+  const socket = await droppableSocket(page);
   const { conversationId } = await openConversation(page, "34677000003");
   await page.goto(`/conversations/${conversationId}`);
   await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
-  const opened = socket.current();
+  const opened = socket.opened;
 
   await socket.drop(4001, "Sesión revocada");
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByText("Tu sesión se ha cerrado")).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("auth_token"))).toBeNull();
   // No new socket was opened with the revoked session.
-  expect(socket.current()).toBe(opened);
+  expect(socket.opened).toBe(opened);
   expect(socket.refused).toBe(0);
 });
 

@@ -199,9 +199,10 @@ export const CONSOLE_SCREENS = [
 
 /**
  * Routes the console's realtime socket through the test (call before the page loads): `drop`
- * closes the open one on both sides, as a restarting hub does, and the console then opens a
- * new one. `opened` counts the sockets the console opened. While `open` is false each new one
- * is refused (closed at once, never opened, counted in `refused`), as a hub still restarting.
+ * closes the open one on both sides, as a restarting hub does (1011), or with the server's own
+ * code (4001, a revoked session), and the console then opens a new one if it should. `opened`
+ * counts the sockets the console opened. While `open` is false each new one is refused (closed
+ * at once, never opened, counted in `refused`), as a hub still restarting.
  */
 export async function droppableSocket(page: Page) {
   let current: { page: WebSocketRoute; server: WebSocketRoute } | null = null;
@@ -209,9 +210,9 @@ export async function droppableSocket(page: Page) {
     opened: 0,
     open: true,
     refused: 0,
-    async drop() {
+    async drop(code = 1011, reason = "Hub reiniciado") {
       await current!.server.close();
-      await current!.page.close({ code: 1011, reason: "Hub reiniciado" });
+      await current!.page.close({ code, reason });
     },
   };
   await page.routeWebSocket(/\/ws/, (socket) => {
