@@ -26,8 +26,9 @@ async function readStatus(): Promise<WhatsappStatusEvent | null> {
  * number (`account_update`: the owner unlinked it in the app, the phone was not opened in
  * 14 days...): why, and where to connect it again. It appears and goes away live: the live
  * store's copy of the number's status (`whatsapp_status`) recorded after the read wins over it,
- * as on the Meta tab (decision 0145). Read again when the socket (re)opens. A number the team
- * disconnected itself has no reason, and no notice.
+ * as on the Meta tab (decision 0145). Read again when the socket (re)opens, and what it read is
+ * kept in the live store for the settings tabs (decision 0156). A number the team disconnected
+ * itself has no reason, and no notice.
  */
 export function WhatsappDisconnectedNotice() {
   const { role } = useAuth();
@@ -37,11 +38,15 @@ export function WhatsappDisconnectedNotice() {
     mark: 0,
   });
 
+  // Read for every member: the settings tabs show the number to agents too.
   const load = useCallback(() => {
-    if (!manages) return;
     const mark = live.mark();
-    void readStatus().then((status) => setRead({ status, mark }));
-  }, [manages]);
+    void readStatus().then((status) => {
+      setRead({ status, mark });
+      // Kept for the settings tabs that show the number: a change while the socket was down.
+      if (status) live.whatsappStatusRead(status, mark);
+    });
+  }, []);
   useEffect(load, [load]);
   useRealtimeConnected(load);
   useLiveVersion();

@@ -1,8 +1,9 @@
 /**
  * The console's one record of what realtime events (and this console's own writes) brought:
  * the newest copy of each conversation, message, broadcast, booking, payment and mention, and the
- * WhatsApp number's status (decision 0145); and the one channel screens hear realtime through
- * (decision 0104). The realtime client hands it every event;
+ * WhatsApp number's status (decision 0145, and as read again when the socket reopens, 0156); and
+ * the one channel screens hear realtime through (decision 0104). The realtime client hands it
+ * every event;
  * it records the copy first and then tells its listeners (`subscribe`), so a screen whose data
  * was being read at that moment still gets it. Screens read the copies (`useLiveVersion`
  * re-renders them when one changes) rather than keeping a second copy of a list themselves.
@@ -172,6 +173,13 @@ export const live = {
   /** The mentions recorded after `mark`, in the order they came. */
   mentionsSince: (mark: number) => mentions.since(mark),
 
+  /**
+   * The number's status read again when the socket reopened (the console's notice reads it):
+   * kept unless an event recorded after `mark`, when the read began, already said newer.
+   */
+  whatsappStatusRead(status: WhatsappStatusEvent, mark: number) {
+    if (!numberStatus.get(NUMBER, mark)) numberStatus.record({ id: NUMBER, status });
+  },
   /** The number's status as Meta left it (`whatsapp_status`), if it changed after `mark`. */
   whatsappStatusSince: (mark: number) => numberStatus.get(NUMBER, mark)?.status,
 

@@ -1,9 +1,10 @@
 // Configuración keeps its tab in the URL (reload and Back return to it), reads every tab's data
 // at once (a tab switch asks the API for nothing), a tab that cannot load leaves the others, and
-// the tabs that show the WhatsApp number follow its status live.
+// the tabs that show the WhatsApp number follow its status live, and catch up on a change made
+// while the socket was down.
 import { expect, test, type Page } from "@playwright/test";
 import { accountUpdate } from "../fakes/whatsapp-payloads.mjs";
-import { countRequests, deliver, signedInOwner } from "./support";
+import { countRequests, deliver, droppableSocket, signedInOwner } from "./support";
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name });
 
@@ -117,4 +118,33 @@ test("Tracking and Agenda y cobros follow the number Meta disconnects and reconn
   await tab(page, "Tracking").click();
   await expect(number).toHaveAttribute("data-status", "connected");
   expect(tabReads.sent).toBe(readsBefore);
+});
+
+test("a number Meta disconnects while the socket is down shows on the open tab once the console is back", async ({
+  page,
+}) => {
+  const wabaId = `waba-tabs-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const socket = await droppableSocket(page);
+  await signedInOwner(page, { connect: true, businessAccountId: wabaId });
+  await page.goto("/settings?tab=tracking");
+  const number = page
+    .getByRole("region", { name: "Estado de Meta" })
+    .getByRole("listitem")
+    .filter({ hasText: "Número de WhatsApp" })
+    .locator("[data-status]");
+  await expect(number).toHaveAttribute("data-status", "connected");
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+
+  // The hub restarts, and Meta removes the account while the console cannot hear it.
+  socket.open = false;
+  await socket.drop();
+  await expect(page.getByText("Desconectado", { exact: true })).toBeVisible();
+  await deliver(page.request, accountUpdate({ wabaId, phoneNumber: null }));
+  await expect.poll(() => socket.refused).toBeGreaterThan(0);
+  await expect(number).toHaveAttribute("data-status", "connected");
+
+  // Back: the tab says what happened meanwhile, without a reload.
+  socket.open = true;
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  await expect(number).toHaveAttribute("data-status", "disconnected");
 });
