@@ -38,15 +38,15 @@ export function WhatsappDisconnectedNotice() {
     mark: 0,
   });
 
-  // Read for every member: the settings tabs show the number to agents too.
   const load = useCallback(() => {
+    if (!manages) return;
     const mark = live.mark();
     void readStatus().then((status) => {
       setRead({ status, mark });
       // Kept for the settings tabs that show the number: a change while the socket was down.
       if (status) live.whatsappStatusRead(status, mark);
     });
-  }, []);
+  }, [manages]);
   useEffect(load, [load]);
   useRealtimeConnected(load);
   useLiveVersion();
