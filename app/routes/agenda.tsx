@@ -108,7 +108,7 @@ export default function Agenda({ loaderData }: Route.ComponentProps) {
         currency={organization.currency}
       />
       <GoogleCalendarPanel google={loaderData.google} canManage={canManage} />
-      <RemindersPanel loaded={loaderData.reminders} canManage={canManage} />
+      <RemindersPanel settings={loaderData.reminders} canManage={canManage} />
       {dialog && (
         <BookingDialog
           mode={dialog}

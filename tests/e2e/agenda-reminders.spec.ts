@@ -1,10 +1,12 @@
 // Agenda > Recordatorios (contract section 18, decision 0120): an owner sees that without a
 // template no reminders are sent, is offered the account's approved UTILITY templates, and a
 // template without the reminder's three buttons is refused with the API's words; a booking says
-// when its reminder goes (decision 0130).
+// when its reminder goes (decision 0130). The account's templates are read once, not each time the
+// Agenda reads its days again (decision 0157).
 import { expect, test } from "@playwright/test";
 import { E2E_SETTINGS } from "./settings.mjs";
 import {
+  countRequests,
   customerMessage,
   deliver,
   expectAccessible,
@@ -17,6 +19,8 @@ test("an owner picks the reminders' template; one without the three buttons is r
 }) => {
   const errors = productErrors(page);
   await signedInOwner(page, { connect: true });
+  const templateReads = countRequests(page, "/api/v1/whatsapp-config/templates");
+  const dayReads = countRequests(page, "/api/v1/bookings");
   await page.goto("/agenda");
   const panel = page.getByRole("region", { name: "Recordatorios" });
   await expect(panel).toBeVisible();
@@ -24,6 +28,13 @@ test("an owner picks the reminders' template; one without the three buttons is r
   const picker = panel.getByLabel("Plantilla del recordatorio");
   // Only approved utility templates: the marketing one is not offered.
   await expect(picker.locator("option")).toHaveText(["Sin recordatorios", "seguimiento_cita (es)"]);
+  // The next day is read; the account's templates, which only Meta changes, are not.
+  await expect.poll(() => dayReads.inFlight).toBe(0);
+  const daysRead = dayReads.sent;
+  await page.getByRole("button", { name: "Día siguiente" }).click();
+  await expect.poll(() => dayReads.sent).toBeGreaterThan(daysRead);
+  await expect.poll(() => dayReads.inFlight).toBe(0);
+  expect(templateReads.sent).toBe(1);
   await expectAccessible(page, "agenda", 'section[aria-labelledby="reminders-title"]');
   await picker.selectOption({ label: "seguimiento_cita (es)" });
   await panel.getByRole("button", { name: "Guardar" }).click();

@@ -1,27 +1,15 @@
 import { useState } from "react";
 import type { ReminderSettings } from "../../../worker/reminders/contract";
 import type { WhatsappTemplate } from "../../../worker/whatsapp/contract";
-import { readTemplates } from "~/components/broadcasts/data";
-import type { TemplatesLoaded } from "~/components/broadcasts/template-field";
 import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { client, data } from "~/lib/api";
+import { useTemplates } from "~/lib/use-templates";
 import { useAgendaChange } from "./use-agenda-change";
 
-/** What the panel shows: the chosen template, and the account's templates to choose from. */
-export interface RemindersLoaded {
-  settings: ReminderSettings | null;
-  templates: TemplatesLoaded;
-}
-
-/** The reminders' template and the account's templates (the panel says when either failed). */
-export async function readReminders(): Promise<RemindersLoaded> {
-  const [settings, templates] = await Promise.all([
-    data(client["booking-reminders"].$get()).catch(() => null),
-    readTemplates(),
-  ]);
-  return { settings, templates };
-}
+/** The reminders' template, or null when it could not be read (the panel says so). */
+export const readReminders = (): Promise<ReminderSettings | null> =>
+  data(client["booking-reminders"].$get()).catch(() => null);
 
 const keyOf = (t: { name: string; language: string }) => `${t.name}|${t.language}`;
 
@@ -37,32 +25,16 @@ const utilityTemplates = (templates: WhatsappTemplate[]) =>
  * route's action writes it); without one, no reminders are sent, and the panel says so.
  */
 export function RemindersPanel({
-  loaded,
+  settings,
   canManage,
 }: {
-  loaded: RemindersLoaded;
+  settings: ReminderSettings | null;
   canManage: boolean;
 }) {
-  const { settings, templates } = loaded;
   const current = settings?.template ?? null;
-  const [choice, setChoice] = useState(current ? keyOf(current) : "");
-  const change = useAgendaChange();
-  const options = templates.ok
-    ? utilityTemplates(templates.data).map((t) => ({
-        value: keyOf(t),
-        label: `${t.name} (${t.language})`,
-      }))
-    : [];
   const buttons = (settings?.buttons ?? ["Confirmar", "Cambiar", "Cancelar cita"])
     .map((b) => `«${b}»`)
     .join(", ");
-  const save = () => {
-    const [name, language] = choice.split("|");
-    void change.submit({
-      intent: "reminders.update",
-      template: name && language ? { name, language } : null,
-    });
-  };
   return (
     <section aria-labelledby="reminders-title" className="mt-8 max-w-4xl">
       <h2 id="reminders-title" className="mb-3 text-lg font-semibold text-slate-900">
@@ -86,27 +58,50 @@ export function RemindersPanel({
             Sin plantilla elegida no se envían recordatorios.
           </p>
         )}
-        {canManage && settings !== null && (
-          <div className="mt-4 flex flex-wrap items-end gap-3">
-            <SelectField
-              label="Plantilla del recordatorio"
-              hint="Una plantilla de utilidad aprobada, con los botones de respuesta rápida «Confirmar», «Cambiar» y «Cancelar cita»; {{1}} es el servicio y {{2}} la fecha y la hora."
-              className="min-w-72 flex-1"
-              value={choice}
-              placeholder="Sin recordatorios"
-              options={options}
-              error={templates.ok ? undefined : templates.error}
-              onChange={(event) => setChoice(event.target.value)}
-            />
-            <Button
-              disabled={change.busy || choice === (current ? keyOf(current) : "")}
-              onClick={save}
-            >
-              Guardar
-            </Button>
-          </div>
-        )}
+        {canManage && settings !== null && <TemplateChoice current={current} />}
       </div>
     </section>
+  );
+}
+
+/**
+ * The account's templates to choose from, read once when the panel appears (decision 0157), not
+ * each time the Agenda reads its days again.
+ */
+function TemplateChoice({ current }: { current: ReminderSettings["template"] }) {
+  const { read } = useTemplates();
+  const [choice, setChoice] = useState(current ? keyOf(current) : "");
+  const change = useAgendaChange();
+  const options =
+    read.state === "ready"
+      ? utilityTemplates(read.templates).map((t) => ({
+          value: keyOf(t),
+          label: `${t.name} (${t.language})`,
+        }))
+      : [];
+  const save = () => {
+    const [name, language] = choice.split("|");
+    void change.submit({
+      intent: "reminders.update",
+      template: name && language ? { name, language } : null,
+    });
+  };
+  return (
+    <div className="mt-4 flex flex-wrap items-end gap-3">
+      <SelectField
+        label="Plantilla del recordatorio"
+        hint="Una plantilla de utilidad aprobada, con los botones de respuesta rápida «Confirmar», «Cambiar» y «Cancelar cita»; {{1}} es el servicio y {{2}} la fecha y la hora."
+        className="min-w-72 flex-1"
+        value={choice}
+        placeholder="Sin recordatorios"
+        options={options}
+        disabled={read.state === "loading"}
+        error={read.state === "error" ? read.message : undefined}
+        onChange={(event) => setChoice(event.target.value)}
+      />
+      <Button disabled={change.busy || choice === (current ? keyOf(current) : "")} onClick={save}>
+        Guardar
+      </Button>
+    </div>
   );
 }

@@ -1,39 +1,16 @@
-import { useCallback, useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import {
   fillTemplate,
   templateParameterCount,
   type WhatsappTemplate,
 } from "../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
-import { client, data, errorMessage } from "~/lib/api";
+import { useTemplates } from "~/lib/use-templates";
 
 export interface TemplateToSend {
   name: string;
   language: string;
   parameters: string[];
-}
-
-type Loaded =
-  | { state: "loading" }
-  | { state: "error"; message: string }
-  | { state: "ready"; templates: WhatsappTemplate[] };
-
-/** The account's templates that Meta approved (only those can be sent). */
-function useApprovedTemplates() {
-  const [loaded, setLoaded] = useState<Loaded>({ state: "loading" });
-  const load = useCallback(() => {
-    setLoaded({ state: "loading" });
-    data(client["whatsapp-config"].templates.$get()).then(
-      ({ templates }) =>
-        setLoaded({
-          state: "ready",
-          templates: templates.filter((t) => t.status.toUpperCase() === "APPROVED"),
-        }),
-      (error) => setLoaded({ state: "error", message: errorMessage(error) }),
-    );
-  }, []);
-  useEffect(load, [load]);
-  return { loaded, reload: load };
 }
 
 const keyOf = (t: Pick<WhatsappTemplate, "name" | "language">) => `${t.name}|${t.language}`;
@@ -46,26 +23,27 @@ export function TemplatePicker({
   onSend: (template: TemplateToSend) => Promise<boolean>;
   onCancel?: () => void;
 }) {
-  const { loaded, reload } = useApprovedTemplates();
+  const { read, reload } = useTemplates();
   const [selectedKey, setSelectedKey] = useState("");
   const [parameters, setParameters] = useState<string[]>([]);
   const [sending, setSending] = useState(false);
   const selectId = useId();
 
-  if (loaded.state === "loading") {
+  if (read.state === "loading") {
     return <p className="text-sm text-slate-500">Cargando plantillas…</p>;
   }
-  if (loaded.state === "error") {
+  if (read.state === "error") {
     return (
       <div role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700">
-        <span>No se pudieron cargar las plantillas: {loaded.message}</span>
+        <span>No se pudieron cargar las plantillas: {read.message}</span>
         <Button variant="secondary" onClick={reload}>
           Reintentar
         </Button>
       </div>
     );
   }
-  const { templates } = loaded;
+  // Only templates Meta approved can be sent.
+  const templates = read.templates.filter((t) => t.status.toUpperCase() === "APPROVED");
   if (templates.length === 0) {
     return (
       <p className="text-sm text-slate-600">
