@@ -8,6 +8,21 @@ import { countRequests, deliver, droppableSocket, signedInOwner } from "./suppor
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name });
 
+/** A business account of the test's own, so that its webhooks reach only its organization. */
+const uniqueWabaId = () => `waba-tabs-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+
+/** The Tracking tab's WhatsApp status, once it shows "connected" and realtime is on. */
+async function liveNumberStatus(page: Page) {
+  const number = page
+    .getByRole("region", { name: "Estado de Meta" })
+    .getByRole("listitem")
+    .filter({ hasText: "Número de WhatsApp" })
+    .locator("[data-status]");
+  await expect(number).toHaveAttribute("data-status", "connected");
+  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  return number;
+}
+
 /** Every API request the page makes from now on. */
 function apiRequests(page: Page) {
   const seen: string[] = [];
@@ -85,18 +100,12 @@ test("a tab whose data fails shows why with Reintentar, and the other tabs still
 test("Tracking and Agenda y cobros follow the number Meta disconnects and reconnects, with no new read", async ({
   page,
 }) => {
-  const wabaId = `waba-tabs-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const wabaId = uniqueWabaId();
   await signedInOwner(page, { connect: true, businessAccountId: wabaId });
   // Only the tabs' loader reads this (for Tracking): it says whether the tabs were read again.
   const tabReads = countRequests(page, "/api/v1/whatsapp/oauth/status");
   await page.goto("/settings?tab=tracking");
-  const number = page
-    .getByRole("region", { name: "Estado de Meta" })
-    .getByRole("listitem")
-    .filter({ hasText: "Número de WhatsApp" })
-    .locator("[data-status]");
-  await expect(number).toHaveAttribute("data-status", "connected");
-  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  const number = await liveNumberStatus(page);
   await expect.poll(() => tabReads.inFlight).toBe(0);
   const readsBefore = tabReads.sent;
 
@@ -123,17 +132,11 @@ test("Tracking and Agenda y cobros follow the number Meta disconnects and reconn
 test("a number Meta disconnects while the socket is down shows on the open tab once the console is back", async ({
   page,
 }) => {
-  const wabaId = `waba-tabs-${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
+  const wabaId = uniqueWabaId();
   const socket = await droppableSocket(page);
   await signedInOwner(page, { connect: true, businessAccountId: wabaId });
   await page.goto("/settings?tab=tracking");
-  const number = page
-    .getByRole("region", { name: "Estado de Meta" })
-    .getByRole("listitem")
-    .filter({ hasText: "Número de WhatsApp" })
-    .locator("[data-status]");
-  await expect(number).toHaveAttribute("data-status", "connected");
-  await expect(page.getByText("Tiempo Real", { exact: true })).toBeVisible();
+  const number = await liveNumberStatus(page);
 
   // The hub restarts, and Meta removes the account while the console cannot hear it.
   socket.open = false;
