@@ -33,24 +33,22 @@ async function readStatus(): Promise<WhatsappStatusEvent | null> {
 export function WhatsappDisconnectedNotice() {
   const { role } = useAuth();
   const manages = role === "owner" || role === "admin";
-  const [read, setRead] = useState<{ status: WhatsappStatusEvent | null; mark: number }>({
-    status: null,
-    mark: 0,
-  });
+  // The mark the latest read began at: what it read is the live store's copy after it (kept
+  // there for the settings tabs too), unless an event since said newer; no number, no copy.
+  const [asked, setAsked] = useState(0);
 
   const load = useCallback(() => {
     if (!manages) return;
     const mark = live.mark();
     void readStatus().then((status) => {
-      setRead({ status, mark });
-      // Kept for the settings tabs that show the number: a change while the socket was down.
       if (status) live.whatsappStatusRead(status, mark);
+      setAsked(mark);
     });
   }, [manages]);
   useEffect(load, [load]);
   useRealtimeConnected(load);
   useLiveVersion();
-  const number = live.whatsappStatusSince(read.mark) ?? read.status;
+  const number = live.whatsappStatusSince(asked);
   const reason = number?.status === "disconnected" ? number.disconnected_reason : null;
 
   if (!manages || !reason) return null;
