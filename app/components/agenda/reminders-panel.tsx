@@ -4,20 +4,16 @@ import type { WhatsappTemplate } from "../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { client, data } from "~/lib/api";
-import { useTemplates } from "~/lib/use-templates";
+import { isApprovedTemplate, templateKey, useTemplates } from "~/lib/templates";
 import { useAgendaChange } from "./use-agenda-change";
 
 /** The reminders' template, or null when it could not be read (the panel says so). */
 export const readReminders = (): Promise<ReminderSettings | null> =>
   data(client["booking-reminders"].$get()).catch(() => null);
 
-const keyOf = (t: { name: string; language: string }) => `${t.name}|${t.language}`;
-
 /** What a reminder can be sent with: approved UTILITY templates (the API checks the buttons). */
 const utilityTemplates = (templates: WhatsappTemplate[]) =>
-  templates.filter(
-    (t) => t.status.toUpperCase() === "APPROVED" && t.category.toUpperCase() === "UTILITY",
-  );
+  templates.filter((t) => isApprovedTemplate(t) && t.category.toUpperCase() === "UTILITY");
 
 /**
  * Agenda > Recordatorios (contract section 18, decision 0120): the UTILITY template sent a day
@@ -70,12 +66,12 @@ export function RemindersPanel({
  */
 function TemplateChoice({ current }: { current: ReminderSettings["template"] }) {
   const { read } = useTemplates();
-  const [choice, setChoice] = useState(current ? keyOf(current) : "");
+  const [choice, setChoice] = useState(current ? templateKey(current) : "");
   const change = useAgendaChange();
   const options =
     read.state === "ready"
       ? utilityTemplates(read.templates).map((t) => ({
-          value: keyOf(t),
+          value: templateKey(t),
           label: `${t.name} (${t.language})`,
         }))
       : [];
@@ -99,7 +95,10 @@ function TemplateChoice({ current }: { current: ReminderSettings["template"] }) 
         error={read.state === "error" ? read.message : undefined}
         onChange={(event) => setChoice(event.target.value)}
       />
-      <Button disabled={change.busy || choice === (current ? keyOf(current) : "")} onClick={save}>
+      <Button
+        disabled={change.busy || choice === (current ? templateKey(current) : "")}
+        onClick={save}
+      >
         Guardar
       </Button>
     </div>

@@ -7,6 +7,7 @@ import {
   type Broadcast,
 } from "../../../worker/broadcasts/contract";
 import type { Label } from "../../../worker/team-inbox/contract";
+import { templateKey } from "~/lib/templates";
 import { useFormErrors, validate, type FieldErrors } from "~/lib/forms";
 import type { BroadcastActionResult, BroadcastBody, BroadcastChange } from "./actions";
 import { asJson } from "./actions";
@@ -14,12 +15,7 @@ import { AudienceFields, EMPTY_AUDIENCE, type AudienceValues } from "./audience-
 import { FormFooter, NameField } from "./form-page";
 import { useOrganizationTime } from "./organization-time";
 import { ScheduleField, type ScheduleValues } from "./schedule-field";
-import {
-  TEMPLATE_FIELD_OF_CODE,
-  TemplateField,
-  templateKey,
-  type TemplatesLoaded,
-} from "./template-field";
+import { TEMPLATE_FIELD_OF_CODE, TemplateField, type TemplatesLoaded } from "./template-field";
 import { isoToZoned, zonedToIso } from "./zoned-time";
 
 interface FormValues {

@@ -7,13 +7,11 @@ import {
 import { RetryReadButton } from "~/components/ui/retry-read-button";
 import { Field, SelectField } from "~/components/ui/field";
 import type { FieldErrors } from "~/lib/forms";
+import { isApprovedTemplate, templateKey } from "~/lib/templates";
 import { CATEGORY_LABELS } from "./labels";
 
 /** The account's templates as the broadcast routes read them, or why they could not. */
 export type TemplatesLoaded = { ok: true; data: WhatsappTemplate[] } | { ok: false; error: string };
-
-export const templateKey = (t: Pick<WhatsappTemplate, "name" | "language">) =>
-  `${t.name}|${t.language}`;
 
 /** Where the API's refusals of a template belong, when they name no field. */
 export const TEMPLATE_FIELD_OF_CODE: Record<string, string> = {
@@ -31,7 +29,7 @@ const categoryOf = (t: WhatsappTemplate) => {
 
 /** What a broadcast may send: approved MARKETING and UTILITY templates. */
 export const usableTemplates = (templates: WhatsappTemplate[]) =>
-  templates.filter((t) => t.status.toUpperCase() === "APPROVED" && categoryOf(t) !== undefined);
+  templates.filter((t) => isApprovedTemplate(t) && categoryOf(t) !== undefined);
 
 const CATEGORY_HINTS: Record<BroadcastCategory, string> = {
   MARKETING:

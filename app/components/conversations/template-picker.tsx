@@ -1,19 +1,13 @@
 import { useId, useState } from "react";
-import {
-  fillTemplate,
-  templateParameterCount,
-  type WhatsappTemplate,
-} from "../../../worker/whatsapp/contract";
+import { fillTemplate, templateParameterCount } from "../../../worker/whatsapp/contract";
 import { Button } from "~/components/ui/button";
-import { useTemplates } from "~/lib/use-templates";
+import { isApprovedTemplate, templateKey, useTemplates } from "~/lib/templates";
 
 export interface TemplateToSend {
   name: string;
   language: string;
   parameters: string[];
 }
-
-const keyOf = (t: Pick<WhatsappTemplate, "name" | "language">) => `${t.name}|${t.language}`;
 
 /** Choose an approved template, fill its {{n}} parameters, see the result and send it. */
 export function TemplatePicker({
@@ -42,8 +36,7 @@ export function TemplatePicker({
       </div>
     );
   }
-  // Only templates Meta approved can be sent.
-  const templates = read.templates.filter((t) => t.status.toUpperCase() === "APPROVED");
+  const templates = read.templates.filter(isApprovedTemplate);
   if (templates.length === 0) {
     return (
       <p className="text-sm text-slate-600">
@@ -53,7 +46,7 @@ export function TemplatePicker({
     );
   }
 
-  const template = templates.find((t) => keyOf(t) === selectedKey) ?? templates[0]!;
+  const template = templates.find((t) => templateKey(t) === selectedKey) ?? templates[0]!;
   const count = templateParameterCount(template);
   const values = Array.from({ length: count }, (_, i) => parameters[i] ?? "");
   const complete = values.every((v) => v.trim() !== "");
@@ -86,14 +79,14 @@ export function TemplatePicker({
         <select
           id={selectId}
           className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-2 py-1 text-sm"
-          value={keyOf(template)}
+          value={templateKey(template)}
           onChange={(e) => {
             setSelectedKey(e.target.value);
             setParameters([]);
           }}
         >
           {templates.map((t) => (
-            <option key={keyOf(t)} value={keyOf(t)}>
+            <option key={templateKey(t)} value={templateKey(t)}>
               {t.name} ({t.language})
             </option>
           ))}

@@ -14,11 +14,11 @@ import { FormFooter, NameField } from "~/components/broadcasts/form-page";
 import {
   TEMPLATE_FIELD_OF_CODE,
   TemplateField,
-  templateKey,
   type TemplatesLoaded,
 } from "~/components/broadcasts/template-field";
 import { Field, TextAreaField } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
+import { templateKey } from "~/lib/templates";
 import { useFormErrors, validate } from "~/lib/forms";
 import type { FollowUpActionResult, FollowUpBody, FollowUpChange } from "./actions";
 import { WaitField } from "./wait-field";

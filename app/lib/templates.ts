@@ -2,6 +2,13 @@ import { useCallback, useEffect, useState } from "react";
 import type { WhatsappTemplate } from "../../worker/whatsapp/contract";
 import { client, data, errorMessage } from "./api";
 
+/** A template's value in a select: its name and language, which name it at Meta. */
+export const templateKey = (t: Pick<WhatsappTemplate, "name" | "language">) =>
+  `${t.name}|${t.language}`;
+
+/** Only templates Meta approved can be sent. */
+export const isApprovedTemplate = (t: WhatsappTemplate) => t.status.toUpperCase() === "APPROVED";
+
 export type TemplatesRead =
   | { state: "loading" }
   | { state: "error"; message: string }
