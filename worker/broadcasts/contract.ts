@@ -358,7 +358,7 @@ export const marketingBudgetField = z.nullable(
                 z.lte(100_000_000, "El gasto máximo al mes es demasiado alto"),
               ),
           ),
-          z.transform((value) => (value === null || value === undefined ? null : value)),
+          z.transform((value) => value ?? null),
         ),
         currency: currencyField,
       },
