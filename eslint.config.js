@@ -48,7 +48,7 @@ export default tseslint.config(
   {
     // No import circle in the code that runs (decision 0086): type-only imports run nothing and
     // are not counted.
-    files: ["worker/**/*.ts", "durable-objects/**/*.ts", "app/**/*.{ts,tsx}"],
+    files: ["worker/**/*.ts", "durable-objects/**/*.ts", "contracts/**/*.ts", "app/**/*.{ts,tsx}"],
     plugins: { "import-x": importX },
     settings: {
       // The files an import leads to are read with TypeScript's parser too.

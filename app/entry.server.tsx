@@ -8,7 +8,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
-import { cspNonceContext } from "../worker/http/csp-contract";
+import { cspNonceContext } from "../contracts/csp-nonce";
 
 export const streamTimeout = 5_000;
 

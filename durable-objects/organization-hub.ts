@@ -46,7 +46,7 @@ import {
   SESSION_EXPIRED_REASON,
   SESSION_REVOKED_CLOSE_CODE,
   SESSION_REVOKED_REASON,
-} from "../worker/realtime/contract";
+} from "../contracts/realtime";
 
 const sessionTag = (sessionId: string) => `session:${sessionId}`;
 const userTag = (userId: string) => `user:${userId}`;

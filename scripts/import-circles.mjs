@@ -1,12 +1,12 @@
 // Fails when the code's imports close a circle, type imports included (issue #49). ESLint's
 // `import-x/no-cycle` sees only imports of values; a circle of types still ties every file in it
-// to every other, so this walks all of them: worker/, durable-objects/ and app/.
+// to every other, so this walks all of them: worker/, durable-objects/, contracts/ and app/.
 // Run by `npm run lint`.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 
-const ROOTS = ["worker", "durable-objects", "app"];
+const ROOTS = ["worker", "durable-objects", "contracts", "app"];
 const SOURCE = /\.tsx?$/;
 
 /** @param {string} dir @returns {string[]} */

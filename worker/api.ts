@@ -6,7 +6,7 @@ import type { organizationApi } from "../durable-objects/store-api";
 import { authRoutes, profileRoutes } from "./auth/routes";
 import { globalDb } from "./db/client";
 import type { AppContext } from "./http/context";
-import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "./conversations/contract";
+import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "../contracts/conversations";
 import { API_BASE } from "./http/api-base";
 import { AppError, handleError, notFound } from "./http/errors";
 import { costlyWrite } from "./http/write-limits";

@@ -2,7 +2,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { api } from "./api";
 import { benchRoute } from "./bench/routes";
 import type { Env } from "./env";
-import { cspNonceContext } from "./http/csp-contract";
+import { cspNonceContext } from "../contracts/csp-nonce";
 import { newCspNonce, withSecurityHeaders } from "./http/security-headers";
 import { readUnreadBody } from "./http/unread-body";
 import { scheduled } from "./scheduled";

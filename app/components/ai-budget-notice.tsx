@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import type { AiUsage } from "../../worker/agents/contract";
+import type { AiUsage } from "../../contracts/agents";
 import { useAuth } from "~/lib/auth";
 import { useLiveEvent } from "~/lib/use-live";
 

@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../worker/organizations/contract";
+import { EMPLOYEE_COUNTS, organizationCreateInput } from "../../contracts/organizations";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { useAuth } from "~/lib/auth";

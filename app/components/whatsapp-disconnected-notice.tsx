@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router";
-import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
+import type { WhatsappStatusEvent } from "../../contracts/whatsapp";
 import { client, data } from "~/lib/api";
 import { useAuth } from "~/lib/auth";
 import { live } from "~/lib/live-store";

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
-import type { LoginInput, Me, RegisterInput, Role, User } from "../../worker/auth/contract";
-import type { Organization } from "../../worker/organizations/contract";
+import type { LoginInput, Me, RegisterInput, Role, User } from "../../contracts/auth";
+import type { Organization } from "../../contracts/organizations";
 import { ApiError, client, data, setUnauthorizedHandler, tokenStore } from "./api";
 import { realtime } from "./realtime";
 

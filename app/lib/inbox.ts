@@ -10,8 +10,8 @@ import {
   type ConversationList,
   type ConversationStatus,
   type Priority,
-} from "../../worker/conversations/contract";
-import { CONVERSATION_STAGES, type ConversationStage } from "../../worker/sales/contract";
+} from "../../contracts/conversations";
+import { CONVERSATION_STAGES, type ConversationStage } from "../../contracts/sales";
 import { olderConversation } from "./live-store";
 
 export interface InboxFilters {

@@ -13,18 +13,18 @@
  * Conversations carry `updated_at`: a copy older than the one kept (an event that travelled
  * slower than a later read) never replaces it.
  */
-import type { Booking } from "../../worker/bookings/contract";
-import type { Broadcast } from "../../worker/broadcasts/contract";
+import type { Booking } from "../../contracts/bookings";
+import type { Broadcast } from "../../contracts/broadcasts";
 import type {
   Conversation,
   Message,
   MessageEvent,
   MessageStatusEvent,
-} from "../../worker/conversations/contract";
-import type { Payment } from "../../worker/payments/contract";
-import type { RealtimeEvent } from "../../worker/realtime/contract";
-import type { Mention } from "../../worker/team-inbox/contract";
-import type { WhatsappStatusEvent } from "../../worker/whatsapp/contract";
+} from "../../contracts/conversations";
+import type { Payment } from "../../contracts/payments";
+import type { RealtimeEvent } from "../../contracts/realtime";
+import type { Mention } from "../../contracts/team-inbox";
+import type { WhatsappStatusEvent } from "../../contracts/whatsapp";
 
 interface Copy<T> {
   item: T;

@@ -7,8 +7,8 @@
 import { useEffect } from "react";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
-import type { MessageEvent } from "../../worker/conversations/contract";
-import type { Mention } from "../../worker/team-inbox/contract";
+import type { MessageEvent } from "../../contracts/conversations";
+import type { Mention } from "../../contracts/team-inbox";
 import { client, data } from "./api";
 import { useLiveEvent } from "./use-live";
 import { contactLabel } from "~/components/conversations/selectors";

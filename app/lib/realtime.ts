@@ -12,7 +12,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { toastDone } from "./outcome";
-import type { RealtimeEvent } from "../../worker/realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import { tokenStore } from "./api";
 import { live } from "./live-store";
 import { REALTIME_TOASTER } from "./toasters";

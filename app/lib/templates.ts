@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { WhatsappTemplate } from "../../worker/whatsapp/contract";
+import type { WhatsappTemplate } from "../../contracts/whatsapp";
 import { client, data, errorMessage } from "./api";
 
 /** A template's value in a select: its name and language, which name it at Meta. */

@@ -11,7 +11,7 @@ import {
   SESSION_TRIGGER_KEYS,
   TRACKING_PARAM_KEYS,
   type TrackingParams,
-} from "../../worker/tracking/contract";
+} from "../../contracts/tracking";
 import { client, data } from "./api";
 
 export const TRACKING_SESSION_KEY = "tracking_session_id";

@@ -1,9 +1,5 @@
-import type {
-  Conversation,
-  ConversationEvent,
-  MessageEvent,
-} from "../../worker/conversations/contract";
-import type { Suggestion } from "../../worker/sales/contract";
+import type { Conversation, ConversationEvent, MessageEvent } from "../../contracts/conversations";
+import type { Suggestion } from "../../contracts/sales";
 import { live } from "./live-store";
 import { useLiveEvent } from "./use-live";
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import type { RealtimeEvent, RealtimeEventType } from "../../worker/realtime/contract";
+import type { RealtimeEvent, RealtimeEventType } from "../../contracts/realtime";
 import { live } from "./live-store";
 
 /**

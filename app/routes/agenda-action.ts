@@ -1,7 +1,7 @@
 /** The agenda screen's writes, made by its route's `clientAction` (decision 0105). */
 import { toastDone, toastFailed } from "~/lib/outcome";
-import type { Booking, Service, Slot } from "../../worker/bookings/contract";
-import type { ReminderSettings } from "../../worker/reminders/contract";
+import type { Booking, Service, Slot } from "../../contracts/bookings";
+import type { ReminderSettings } from "../../contracts/reminders";
 import { ApiError, client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
 import { live } from "~/lib/live-store";

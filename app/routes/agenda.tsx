@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Booking } from "../../worker/bookings/contract";
+import type { Booking } from "../../contracts/bookings";
 import { type AgendaChange } from "~/components/agenda/actions";
 import { agendaAction, googleCalendarAction } from "./agenda-action";
 import { AgendaDays } from "~/components/agenda/agenda-days";

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useNavigation, useRouteError } from "react-router";
-import type { Conversation } from "../../worker/conversations/contract";
+import type { Conversation } from "../../contracts/conversations";
 import { AgentSandbox } from "~/components/agents/agent-sandbox";
 import { ChatPane } from "~/components/agents/chat-pane";
 import { ContactList } from "~/components/agents/contact-list";

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher, useNavigation, useSearchParams } from "react-router";
-import type { Agent } from "../../worker/agents/contract";
+import type { Agent } from "../../contracts/agents";
 import { type AgentActionResult, type AgentChange } from "~/components/agents/actions";
 import { agentsClientAction } from "./agents-action";
 import { AgentCard } from "~/components/agents/agent-card";
@@ -16,7 +16,7 @@ import { useAuth } from "~/lib/auth";
 import type { Route } from "./+types/agents";
 import { RouteError } from "~/components/route-error";
 import { revalidateUnlessOnly } from "~/lib/revalidate";
-import { KNOWLEDGE_MAX_ENTRIES } from "../../worker/knowledge/contract";
+import { KNOWLEDGE_MAX_ENTRIES } from "../../contracts/knowledge";
 
 export const meta = () => [{ title: "Agentes — Atiende" }];
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { toastDone, toastFailed } from "~/lib/outcome";
-import { loginInput, registerInput } from "../../worker/auth/contract";
+import { loginInput, registerInput } from "../../contracts/auth";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link, redirect, useRouteError } from "react-router";
-import { EDITABLE_STATUSES } from "../../worker/broadcasts/contract";
+import { EDITABLE_STATUSES } from "../../contracts/broadcasts";
 import { type BroadcastChange } from "~/components/broadcasts/actions";
 import { broadcastAction } from "./broadcasts-action";
 import { BroadcastControls } from "~/components/broadcasts/controls";

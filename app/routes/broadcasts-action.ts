@@ -1,6 +1,6 @@
 /** The broadcasts screen's writes, made by its route's `clientAction` (decision 0105). */
 import { toastDone, toastFailed } from "~/lib/outcome";
-import type { Broadcast } from "../../worker/broadcasts/contract";
+import type { Broadcast } from "../../contracts/broadcasts";
 import { client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
 import { live } from "~/lib/live-store";

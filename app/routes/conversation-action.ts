@@ -15,7 +15,7 @@ import type {
   CustomerActionResult,
   CustomerChange,
 } from "~/components/conversations/customer-actions";
-import type { Conversation, Message } from "../../worker/conversations/contract";
+import type { Conversation, Message } from "../../contracts/conversations";
 import { client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
 import { live } from "~/lib/live-store";

@@ -8,12 +8,8 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import type {
-  Conversation,
-  ConversationDetail,
-  Message,
-} from "../../worker/conversations/contract";
-import type { Suggestion } from "../../worker/sales/contract";
+import type { Conversation, ConversationDetail, Message } from "../../contracts/conversations";
+import type { Suggestion } from "../../contracts/sales";
 import { useConversationWrites, useReplyActions } from "~/components/conversations/actions";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { ConversationDetails } from "~/components/conversations/conversation-details";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Outlet, useLocation, useNavigate, useNavigation, useParams } from "react-router";
-import { CONVERSATION_PAGE_SIZE } from "../../worker/conversations/contract";
+import { CONVERSATION_PAGE_SIZE } from "../../contracts/conversations";
 import { ConversationRow } from "~/components/inbox/conversation-row";
 import { EmptyInbox } from "~/components/inbox/empty-inbox";
 import { contactLabel } from "~/components/conversations/selectors";

@@ -1,6 +1,6 @@
 /** The follow-ups screen's writes, made by its route's `clientAction` (decision 0105). */
 import { toastDone, toastFailed } from "~/lib/outcome";
-import type { FollowUp } from "../../worker/follow-ups/contract";
+import type { FollowUp } from "../../contracts/follow-ups";
 import { client, data } from "~/lib/api";
 import { refusalOf } from "~/lib/forms";
 import { type FollowUpChange, type FollowUpActionResult } from "~/components/follow-ups/actions";

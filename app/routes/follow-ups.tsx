@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { MAX_FOLLOW_UPS } from "../../worker/follow-ups/contract";
+import { MAX_FOLLOW_UPS } from "../../contracts/follow-ups";
 import { type FollowUpChange } from "~/components/follow-ups/actions";
 import { followUpAction } from "./follow-ups-action";
 import { readFollowUps, readLabels } from "~/components/follow-ups/data";

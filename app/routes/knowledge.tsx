@@ -5,7 +5,7 @@ import {
   KNOWLEDGE_MAX_ENTRIES,
   KNOWLEDGE_PAGE_SIZE,
   type KnowledgeSummary,
-} from "../../worker/knowledge/contract";
+} from "../../contracts/knowledge";
 import { type KnowledgeActionResult } from "~/components/knowledge/actions";
 import { knowledgeAction } from "./knowledge-action";
 import { KnowledgeDialog } from "~/components/knowledge/knowledge-dialog";

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "react";
 import { Link, redirect } from "react-router";
-import type { Mention } from "../../worker/team-inbox/contract";
+import type { Mention } from "../../contracts/team-inbox";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { useOpenMention, type MentionOpened } from "~/components/team/actions";

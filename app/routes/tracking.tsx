@@ -1,7 +1,7 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from "@headlessui/react";
 import { format, subDays } from "date-fns";
 import { useNavigation } from "react-router";
-import { CONVERSIONS_PAGE_SIZE } from "../../worker/tracking/contract";
+import { CONVERSIONS_PAGE_SIZE } from "../../contracts/tracking";
 import { PageHeader } from "~/components/page-header";
 import { RouteError } from "~/components/route-error";
 import { AdsPanel } from "~/components/tracking/ads-panel";

@@ -3,7 +3,7 @@
 // and past it nothing reaches the model (docs/decisions/0029).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../worker/agents/contract";
+import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../contracts/agents";
 import {
   AI_CALLS_PER_CONVERSATION_HOUR,
   takeConversationAiCall,

@@ -6,8 +6,8 @@
 // cita" never opts anyone out; a second organization never sees or acts on the first one's.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { Booking } from "../../worker/bookings/contract";
-import type { ReminderSettings } from "../../worker/reminders/contract";
+import type { Booking } from "../../contracts/bookings";
+import type { ReminderSettings } from "../../contracts/reminders";
 import { GRAPH_VERSION, UNLISTED_TEMPLATES } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, listReply } from "../fakes/whatsapp-payloads.mjs";
 import { api, answer } from "../support/api";

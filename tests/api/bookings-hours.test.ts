@@ -3,8 +3,8 @@
 // daylight-saving changes (Madrid's) and where there are none (Mexico City's, Bogotá's), on
 // closed dates, after the notice, and around live bookings with their buffer.
 import { describe, expect, it } from "vitest";
-import type { BookingHours } from "../../worker/bookings/contract";
-import type { Organization } from "../../worker/organizations/contract";
+import type { BookingHours } from "../../contracts/bookings";
+import type { Organization } from "../../contracts/organizations";
 import { api, answer } from "../support/api";
 import {
   ALWAYS,

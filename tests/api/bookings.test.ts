@@ -5,7 +5,7 @@
 // a confirmed booking makes the conversation a lead; two organizations never meet.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Booking } from "../../worker/bookings/contract";
+import type { Booking } from "../../contracts/bookings";
 import { api, answer } from "../support/api";
 import {
   book,

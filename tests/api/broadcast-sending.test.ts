@@ -8,8 +8,8 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { GRAPH_VERSION } from "../fakes/graph-server.mjs";
 import { delivery, inboundMessage, statusUpdate } from "../fakes/whatsapp-payloads.mjs";
-import type { Broadcast, SendInput } from "../../worker/broadcasts/contract";
-import { quietHoursEnd } from "../../worker/organizations/contract";
+import type { Broadcast, SendInput } from "../../contracts/broadcasts";
+import { quietHoursEnd } from "../../contracts/organizations";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
 import {

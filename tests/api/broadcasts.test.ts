@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { audienceCustomers } from "../../worker/broadcasts/audience";
 import type { z } from "zod/mini";
-import type { AudienceCriteria, broadcastInput } from "../../worker/broadcasts/contract";
+import type { AudienceCriteria, broadcastInput } from "../../contracts/broadcasts";
 import { api, answer } from "../support/api";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { connectWhatsapp } from "../support/db";

@@ -11,7 +11,7 @@ import {
   PUBLIC_KEY_EVENTS,
   type Conversion,
   type RecordedConversion,
-} from "../../worker/tracking/contract";
+} from "../../contracts/tracking";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, db } from "../support/db";
 import { createOwner, randomIp } from "../support/factories";

@@ -12,7 +12,7 @@ import {
   inboundMessage,
   messageEcho,
 } from "../fakes/whatsapp-payloads.mjs";
-import type { FollowUp } from "../../worker/follow-ups/contract";
+import type { FollowUp } from "../../contracts/follow-ups";
 import { api, answer } from "../support/api";
 import { addMember, createOwner } from "../support/factories";
 import {

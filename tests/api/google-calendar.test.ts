@@ -9,7 +9,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { Booking } from "../../worker/bookings/contract";
+import type { Booking } from "../../contracts/bookings";
 import { eventIdOf } from "../../worker/integrations/google/events";
 import { authorize } from "../../worker/integrations/google/service";
 import { findService } from "../../worker/bookings/services";

@@ -8,7 +8,7 @@ import {
   KNOWLEDGE_MAX_ENTRIES,
   KNOWLEDGE_TOO_MANY_CHARACTERS,
   KNOWLEDGE_TOO_MANY_ENTRIES,
-} from "../../worker/knowledge/contract";
+} from "../../contracts/knowledge";
 import { textPdf } from "../fixtures/pdf";
 import { createOwner } from "../support/factories";
 import { answer, api } from "../support/api";

@@ -8,7 +8,7 @@ import type { OrganizationDb } from "../../worker/db/client";
 import { conversations } from "../../worker/db/store-schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
-import { LABELS_MAX, LABELS_TOO_MANY } from "../../worker/team-inbox/contract";
+import { LABELS_MAX, LABELS_TOO_MANY } from "../../contracts/team-inbox";
 import { deleteLabel, setConversationLabels } from "../../worker/team-inbox/labels-service";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";

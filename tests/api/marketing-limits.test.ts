@@ -14,9 +14,9 @@ import type {
   BroadcastPreview,
   MarketingAllowanceView,
   SendInput,
-} from "../../worker/broadcasts/contract";
-import type { OrganizationSettings } from "../../worker/bookings/contract";
-import type { OrganizationUpdateInput } from "../../worker/organizations/contract";
+} from "../../contracts/broadcasts";
+import type { OrganizationSettings } from "../../contracts/bookings";
+import type { OrganizationUpdateInput } from "../../contracts/organizations";
 import { api, answer } from "../support/api";
 import { addMember } from "../support/factories";
 import {

@@ -2,7 +2,7 @@
 // refusing is the request's (422, in Spanish), Meta failing is Meta's (502); either way the
 // call stores nothing, and Meta's own words never reach the answer.
 import { describe, expect, it } from "vitest";
-import { META_ERROR_TEXT } from "../../worker/meta/error-text";
+import { META_ERROR_TEXT } from "../../contracts/meta-error-text";
 import { createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { failNext } from "../support/webhooks";

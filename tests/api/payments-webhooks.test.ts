@@ -7,7 +7,7 @@
 // `Purchase` to Meta and makes the conversation a lead once; two organizations never meet.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Payment } from "../../worker/payments/contract";
+import type { Payment } from "../../contracts/payments";
 import { messageFromAd, settledConversion } from "../support/ads";
 import { book, bookingOf, bookingOrganization, newConversation } from "../support/bookings";
 import { createOwner, randomIp } from "../support/factories";

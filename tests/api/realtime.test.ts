@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { RealtimeEvent } from "../../worker/realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner, registerUser } from "../support/factories";
 import { answer, api } from "../support/api";

@@ -2,7 +2,7 @@
 // durations, buffers and money checked with Spanish messages; who performs one must be a member;
 // a service with bookings to come is not deleted.
 import { describe, expect, it } from "vitest";
-import type { Service } from "../../worker/bookings/contract";
+import type { Service } from "../../contracts/bookings";
 import { api, answer } from "../support/api";
 import {
   book,

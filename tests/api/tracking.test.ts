@@ -6,7 +6,7 @@ import {
   CONVERSIONS_PAGE_SIZE,
   CUSTOM_DATA_LIMITS,
   PUBLIC_KEY_EVENTS,
-} from "../../worker/tracking/contract";
+} from "../../contracts/tracking";
 import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../worker/tracking/service";
 import { createOwner, randomIp } from "../support/factories";
 import { answer, api } from "../support/api";

@@ -1,6 +1,6 @@
 // What the tests of the AI agent's tools (booking, charging) share: an organization whose
 // number an agent answers, a customer writing to it, and what the model was offered and read.
-import type { Agent } from "../../worker/agents/contract";
+import type { Agent } from "../../contracts/agents";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { bookingOrganization } from "./bookings";
 import { connectWhatsapp } from "./db";

@@ -2,7 +2,7 @@
 // a service and a conversation to book for, through the API as the console calls it.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { Booking, Service } from "../../worker/bookings/contract";
+import type { Booking, Service } from "../../contracts/bookings";
 import { organizationStore } from "../../worker/stores/registry";
 import { api, answer } from "./api";
 import { createConversation, createOwner } from "./factories";

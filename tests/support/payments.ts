@@ -4,7 +4,7 @@
 // customer paying; and the provider's signed request posted to the webhook.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { Payment } from "../../worker/payments/contract";
+import type { Payment } from "../../contracts/payments";
 import { api, answer } from "./api";
 import { connectWhatsapp, openWindow } from "./db";
 import { call } from "./http";

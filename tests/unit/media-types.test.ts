@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MEDIA_LIMITS, outboundMediaType } from "../../worker/conversations/contract";
+import { MEDIA_LIMITS, outboundMediaType } from "../../contracts/conversations";
 import { documentName, mediaHeaders } from "../../worker/conversations/media-headers";
 
 describe("what WhatsApp accepts as an attachment", () => {

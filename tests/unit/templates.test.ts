@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fillTemplate, templateParameterCount } from "../../worker/whatsapp/contract";
+import { fillTemplate, templateParameterCount } from "../../contracts/whatsapp";
 
 const template = (text: string) => ({
   components: [

@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import { aiCallLog } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
-import type { AiDraft } from "../conversations/contract";
+import type { AiDraft } from "../../contracts/conversations";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/find";
 import { agents, conversations } from "../db/store-schema";

@@ -14,9 +14,9 @@ import {
   type ToolDefinition,
 } from "../ai/client";
 import { runToolCall, toolsFor, type AgentTool, type ToolContext } from "../ai/tools";
-import type { AiSource } from "../conversations/contract";
+import type { AiSource } from "../../contracts/conversations";
 import type { Env } from "../env";
-import type { KnowledgeForPrompt } from "../knowledge/contract";
+import type { KnowledgeForPrompt } from "../../contracts/knowledge";
 import { AGENT_TOOLS } from "./tool-registry";
 
 type AgentRow = typeof agents.$inferSelect;

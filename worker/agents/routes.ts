@@ -3,7 +3,12 @@ import { conversationsOfAgent } from "../conversations/service";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { agentCreateInput, agentTestInput, agentUpdateInput, agentWhatsappInput } from "./contract";
+import {
+  agentCreateInput,
+  agentTestInput,
+  agentUpdateInput,
+  agentWhatsappInput,
+} from "../../contracts/agents";
 import * as agents from "./service";
 
 const manage = requireRole("owner", "admin");

@@ -16,7 +16,7 @@ import type {
   agentTestInput,
   agentUpdateInput,
   agentWhatsappInput,
-} from "./contract";
+} from "../../contracts/agents";
 import { requireAiBudget } from "../ai/budget";
 import { checkedKnowledgeIds } from "../knowledge/service";
 import { knowledgeForAgent } from "../knowledge/retrieval";

@@ -10,7 +10,7 @@ import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { aiCalls, aiUsage, conversationAiCalls } from "../db/store-schema";
 import type { Completion } from "./client";
-import type { AiUsage } from "../agents/contract";
+import type { AiUsage } from "../../contracts/agents";
 
 /**
  * Model calls one customer's conversation may cause in an hour (replies, an agent's drafts,

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { queryParams } from "../http/validate";
-import { auditLogQuery } from "./contract";
+import { auditLogQuery } from "../../contracts/audit";
 import { listAuditLog } from "./service";
 
 /** `GET /organizations/audit-log`: the organization's audit trail, for owners and admins. */

@@ -8,7 +8,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";
 import type { z } from "zod/mini";
-import type { AuditAction, AuditLogPage, auditLogQuery } from "./contract";
+import type { AuditAction, AuditLogPage, auditLogQuery } from "../../contracts/audit";
 
 export interface AuditEntry {
   action: AuditAction;

@@ -4,7 +4,7 @@ import { users } from "../db/global-schema";
 import { unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";
 import type { Deps } from "../http/deps";
-import type { Profile, ProfileUpdateInput } from "./contract";
+import type { Profile, ProfileUpdateInput } from "../../contracts/auth";
 
 type UserRow = typeof users.$inferSelect;
 

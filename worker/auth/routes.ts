@@ -3,7 +3,12 @@ import type { AppContext } from "../http/context";
 import { requestInfo, requireCaller } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import { neverLimited } from "../http/write-limits";
-import { accountDeletionInput, loginInput, profileUpdateInput, registerInput } from "./contract";
+import {
+  accountDeletionInput,
+  loginInput,
+  profileUpdateInput,
+  registerInput,
+} from "../../contracts/auth";
 import * as privacy from "./privacy-service";
 import * as auth from "./service";
 import * as profiles from "./profile-service";

@@ -22,7 +22,7 @@ import {
 import { writeHits, type CountedWrite } from "../http/write-limits";
 import { toOrganization } from "../organizations/service";
 import { closeSockets } from "../realtime/close-sockets";
-import type { AuthResult, LoginInput, Me, RegisterInput, User } from "./contract";
+import type { AuthResult, LoginInput, Me, RegisterInput, User } from "../../contracts/auth";
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from "./passwords";
 import { signAccessToken, TOKEN_LIFETIME_SECONDS, verifyAccessToken } from "./tokens";
 import { usualAddressesAmong } from "./account-in-organization";

@@ -17,7 +17,7 @@ import {
   idField,
   isCalendarDate,
   type Booking,
-} from "./contract";
+} from "../../contracts/bookings";
 import { daysAsInterval } from "./hours";
 import { createBooking, spokenDate, toBooking, updateBooking, type AgentActor } from "./service";
 import { findService } from "./services";

@@ -17,13 +17,13 @@ import {
   SLOT_STEP_MINUTES,
   type DayOrInstant,
   type Slot,
-} from "./contract";
+} from "../../contracts/bookings";
 import { daysAsInterval, openIntervals, type Interval, type OpeningHours } from "./hours";
 import { bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 import { googleBusy } from "../integrations/google/service";
-import { GOOGLE_UNAVAILABLE_NOTICE } from "../integrations/google/contract";
+import { GOOGLE_UNAVAILABLE_NOTICE } from "../../contracts/google-calendar";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;

@@ -4,8 +4,8 @@
  * converted with the offset the zone has at that moment, so a day when the clocks change opens
  * and closes at its own local times and lasts what it really lasts.
  */
-import { WEEK_DAYS, type Week } from "./contract";
-import { instantOfWall, wallClock } from "../zoned-time";
+import { WEEK_DAYS, type Week } from "../../contracts/bookings";
+import { instantOfWall, wallClock } from "../../contracts/zoned-time";
 
 export interface OpeningHours {
   timeZone: string;

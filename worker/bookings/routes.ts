@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { headerParams, jsonBody, queryParams } from "../http/validate";
-import { idempotencyHeaders } from "../sales/contract";
+import { idempotencyHeaders } from "../../contracts/sales";
 import { availability } from "./availability";
 import {
   availabilityQuery,
@@ -11,7 +11,7 @@ import {
   bookingUpdateInput,
   serviceInput,
   serviceUpdateInput,
-} from "./contract";
+} from "../../contracts/bookings";
 import * as bookings from "./service";
 import * as services from "./services";
 

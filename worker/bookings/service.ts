@@ -23,7 +23,7 @@ import {
   type BookingInput,
   type BookingUpdate,
   type bookingListQuery,
-} from "./contract";
+} from "../../contracts/bookings";
 import type { z } from "zod/mini";
 import {
   OWN_CALENDAR,
@@ -37,7 +37,7 @@ import { openIntervals } from "./hours";
 import { bookingReminders, bookings } from "../db/store-schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
-import { zonedFormat } from "../zoned-time";
+import { zonedFormat } from "../../contracts/zoned-time";
 import { planReminder } from "../reminders/planning";
 
 type BookingRow = typeof bookings.$inferSelect;

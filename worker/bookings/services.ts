@@ -4,7 +4,7 @@
  */
 import { and, asc, count, eq, gt, inArray, or } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import type { AuditAction } from "../audit/contract";
+import type { AuditAction } from "../../contracts/audit";
 import type { Db, OrganizationDb } from "../db/client";
 import { memberships } from "../db/global-schema";
 import type { Member } from "../http/context";
@@ -17,7 +17,7 @@ import {
   type Service,
   type ServiceInput,
   type ServiceUpdate,
-} from "./contract";
+} from "../../contracts/bookings";
 import { bookings, services } from "../db/store-schema";
 
 export type ServiceRow = typeof services.$inferSelect;

@@ -5,7 +5,11 @@
  */
 import { eq } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { DEFAULT_MIN_NOTICE_MINUTES, type BookingHours, type BusinessHoursInput } from "./contract";
+import {
+  DEFAULT_MIN_NOTICE_MINUTES,
+  type BookingHours,
+  type BusinessHoursInput,
+} from "../../contracts/bookings";
 import { isOpenAt, type OpeningHours } from "./hours";
 import { bookingSettings } from "../db/store-schema";
 

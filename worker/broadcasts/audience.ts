@@ -19,7 +19,7 @@ import type {
   BroadcastCategory,
   BroadcastPreview,
   SkippedCounts,
-} from "./contract";
+} from "../../contracts/broadcasts";
 import { analyticsRates, estimate } from "./pricing";
 import {
   frequencySince,

@@ -1,7 +1,7 @@
 /** A broadcast and its recipients as the API answers them. */
 import type { broadcastRecipients, broadcasts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import type { Broadcast, BroadcastRecipient, BroadcastStats } from "./contract";
+import type { Broadcast, BroadcastRecipient, BroadcastStats } from "../../contracts/broadcasts";
 import { statsOf } from "./results";
 
 export type BroadcastRow = typeof broadcasts.$inferSelect;

@@ -20,7 +20,7 @@ import type {
   MarketingBudget,
   MarketingFrequency,
   MarketingLimits,
-} from "./contract";
+} from "../../contracts/broadcasts";
 import { DEFAULT_MARKETING_FREQUENCY, marketingLimits } from "../db/store-schema";
 import { analyticsRates, convertAmount, rateFor } from "./pricing";
 

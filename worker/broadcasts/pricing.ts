@@ -10,7 +10,7 @@ import { messageCosts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { organizationCurrency } from "../organizations/currency";
 import { billingCountry } from "../whatsapp/country";
-import type { BroadcastCategory, CountryCost } from "./contract";
+import type { BroadcastCategory, CountryCost } from "../../contracts/broadcasts";
 
 /**
  * Meta's published per-message rates in USD, for when the organization's own figures do not

@@ -10,7 +10,7 @@ import { broadcastRecipients, broadcasts } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { KEPT_BOOKINGS } from "../bookings/kept-bookings";
 import { organizationCurrency } from "../organizations/currency";
-import type { BroadcastStats, SkipReason } from "./contract";
+import type { BroadcastStats, SkipReason } from "../../contracts/broadcasts";
 
 /** A reply counts for the broadcast it answers within this time of receiving it. */
 export const REPLY_WINDOW_HOURS = 72;

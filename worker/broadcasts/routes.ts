@@ -8,7 +8,7 @@ import {
   broadcastUpdateInput,
   recipientListQuery,
   sendInput,
-} from "./contract";
+} from "../../contracts/broadcasts";
 import * as broadcasts from "./service";
 import * as sending from "./sending";
 import { audienceAds } from "./audience";

@@ -14,7 +14,7 @@ import { broadcastRecipients, broadcasts, conversations, messages } from "../db/
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
-import type { AuditAction } from "../audit/contract";
+import type { AuditAction } from "../../contracts/audit";
 import { recordAudit } from "../audit/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingRefusal } from "../whatsapp/consent";
@@ -30,7 +30,7 @@ import {
   type SendInput,
   type MarketingFrequency,
   type SkipReason,
-} from "./contract";
+} from "../../contracts/broadcasts";
 import {
   assertBudgetLeft,
   assertWithinBudget,

@@ -15,7 +15,7 @@ import {
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
-import { templateParameterCount } from "../whatsapp/contract";
+import { templateParameterCount } from "../../contracts/whatsapp";
 import { readTemplates } from "../whatsapp/templates-service";
 import { checkOwnLabels, previewAudience } from "./audience";
 import { toRecipient, withResults, type BroadcastRow } from "./mappers";
@@ -27,7 +27,7 @@ import {
   type BroadcastUpdate,
   type broadcastListQuery,
   type recipientListQuery,
-} from "./contract";
+} from "../../contracts/broadcasts";
 import type { z } from "zod/mini";
 
 const broadcastNotFound = () => notFound("Difusión no encontrada.");

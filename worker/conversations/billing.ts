@@ -7,7 +7,7 @@
 import { and, asc, desc, eq, gte, isNotNull, ne, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
 import { messages } from "../db/store-schema";
-import type { ConversationBilling } from "./contract";
+import type { ConversationBilling } from "../../contracts/conversations";
 import type { ConversationRow } from "./mappers";
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { conversations, messages } from "../db/store-schema";
 import { AppError } from "../http/errors";
-import type { Conversation, Message } from "./contract";
+import type { Conversation, Message } from "../../contracts/conversations";
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;

@@ -4,7 +4,7 @@
  * without running anything; everything else is a download of a known type or
  * application/octet-stream, never sniffed, sandboxed if opened anyway.
  */
-import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_LIMITS } from "./contract";
+import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_LIMITS } from "../../contracts/conversations";
 
 /** Shown in the page: images, audio and video WhatsApp carries (never SVG, which can script). */
 const INLINE_TYPES = new Set<string>([

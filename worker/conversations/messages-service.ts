@@ -7,7 +7,11 @@ import { AppError, notFound } from "../http/errors";
 import { requireAiBudget } from "../ai/budget";
 import { aiNotConfigured, isAiConfigured } from "../ai/client";
 import { connectedSender } from "../whatsapp/connection-service";
-import { fillTemplate, templateParameterCount, type WhatsappTemplate } from "../whatsapp/contract";
+import {
+  fillTemplate,
+  templateParameterCount,
+  type WhatsappTemplate,
+} from "../../contracts/whatsapp";
 import { metaFailure } from "../meta/errors";
 import {
   notFailed,
@@ -32,7 +36,7 @@ import {
   type OutboundMediaType,
   type messagesQuery,
   type sendMessageInput,
-} from "./contract";
+} from "../../contracts/conversations";
 import { documentName, mediaHeaders } from "./media-headers";
 import { assertWindowOpen, toConversation, toMessage, type MessageRow } from "./mappers";
 import { findConversation } from "./find";

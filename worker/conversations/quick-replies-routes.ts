@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { jsonBody } from "../http/validate";
-import { quickReplyInput, quickReplyUpdateInput } from "./quick-replies-contract";
+import { quickReplyInput, quickReplyUpdateInput } from "../../contracts/quick-replies";
 import * as quickReplies from "./quick-replies-service";
 
 /** Every member uses and manages the team's quick replies. */

@@ -3,7 +3,7 @@ import type { OrganizationDb } from "../db/client";
 import { quickReplies } from "../db/store-schema";
 import type { Member } from "../http/context";
 import { conflict, notFound } from "../http/errors";
-import type { QuickReply } from "./quick-replies-contract";
+import type { QuickReply } from "../../contracts/quick-replies";
 
 type Row = typeof quickReplies.$inferSelect;
 

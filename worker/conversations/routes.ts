@@ -12,7 +12,7 @@ import {
   messagesQuery,
   reactionInput,
   sendMessageInput,
-} from "./contract";
+} from "../../contracts/conversations";
 import * as messages from "./messages-service";
 import * as conversations from "./service";
 import * as threadControl from "./thread-control-service";

@@ -17,7 +17,7 @@ import {
   type conversationCreateInput,
   type conversationListQuery,
   type conversationUpdateInput,
-} from "./contract";
+} from "../../contracts/conversations";
 import { toConversation, type ConversationRow } from "./mappers";
 import { searchFilter } from "./search";
 import { conversationBilling } from "./billing";

@@ -11,7 +11,7 @@ import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { metaFailure } from "../meta/errors";
 import { requireSender } from "../whatsapp/sender";
-import type { Conversation } from "./contract";
+import type { Conversation } from "../../contracts/conversations";
 import { conversationUpdate, toConversation, type ConversationRow } from "./mappers";
 import { findConversation } from "./find";
 

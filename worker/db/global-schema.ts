@@ -14,12 +14,12 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
-import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../agents/contract";
-import { ROLES } from "../auth/contract";
-import { DEFAULT_CURRENCY } from "../sales/contract";
-import { AUTO_ASSIGN_MODES } from "../team-inbox/contract";
+import { DEFAULT_AI_MONTHLY_TOKEN_BUDGET } from "../../contracts/agents";
+import { ROLES } from "../../contracts/auth";
+import { DEFAULT_CURRENCY } from "../../contracts/sales";
+import { AUTO_ASSIGN_MODES } from "../../contracts/team-inbox";
 import { STORE_JURISDICTIONS, STORE_STATES } from "../stores/contract";
-import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../organizations/contract";
+import { DEFAULT_QUIET_HOURS, DEFAULT_TIME_ZONE } from "../../contracts/organizations";
 
 import { createdAt, id, updatedAt } from "./columns";
 
@@ -28,7 +28,7 @@ const organizationId = () =>
     .notNull()
     .references(() => organizations.id, { onDelete: "cascade" });
 
-export type { Role } from "../auth/contract";
+export type { Role } from "../../contracts/auth";
 
 // ── Accounts ────────────────────────────────────────────────────────────────
 

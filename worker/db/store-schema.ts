@@ -21,11 +21,11 @@ import {
   DEFAULT_MODEL,
   DEFAULT_TEMPERATURE,
   WHATSAPP_STATUSES,
-} from "../agents/contract";
-import { CONVERSION_EVENTS } from "../tracking/contract";
-import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../sales/contract";
-import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../whatsapp/contract";
-import { type LabelRef } from "../team-inbox/contract";
+} from "../../contracts/agents";
+import { CONVERSION_EVENTS } from "../../contracts/tracking";
+import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../../contracts/sales";
+import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../../contracts/whatsapp";
+import { type LabelRef } from "../../contracts/team-inbox";
 import {
   type AiDraft,
   type AiSource,
@@ -38,7 +38,7 @@ import {
   SENDER_TYPES,
   THREAD_CONTROLLERS,
   MARKETING_OPT_OUT_SOURCES,
-} from "../conversations/contract";
+} from "../../contracts/conversations";
 import {
   BROADCAST_CATEGORIES,
   BROADCAST_STATUSES,
@@ -46,22 +46,22 @@ import {
   WAIT_REASONS,
   PAUSE_REASONS,
   type AudienceCriteria,
-} from "../broadcasts/contract";
-import { FOLLOW_UP_SEND_STATES } from "../follow-ups/contract";
-import { REMINDER_ACTIONS, REMINDER_STATES } from "../reminders/contract";
+} from "../../contracts/broadcasts";
+import { FOLLOW_UP_SEND_STATES } from "../../contracts/follow-ups";
+import { REMINDER_ACTIONS, REMINDER_STATES } from "../../contracts/reminders";
 import {
   AWAY_MESSAGE_STATES,
   BOOKING_STATUSES,
   DEFAULT_MIN_NOTICE_MINUTES,
   SERVICE_PAYMENTS,
   type Week,
-} from "../bookings/contract";
-import type { ConversationStage } from "../sales/contract";
+} from "../../contracts/bookings";
+import type { ConversationStage } from "../../contracts/sales";
 import {
   DEFAULT_MAX_PAYMENT_AMOUNT,
   PAYMENT_PROVIDERS,
   PAYMENT_STATUSES,
-} from "../payments/contract";
+} from "../../contracts/payments";
 
 import { createdAt, id, updatedAt } from "./columns";
 

@@ -4,7 +4,7 @@
  * list of the next free slots where the Flow is not available, as a person's send would.
  */
 import { defineTool } from "../ai/tools";
-import { bookingFlowSendInput } from "./contract";
+import { bookingFlowSendInput } from "../../contracts/flows";
 import { sendBookingFlow } from "./sending";
 
 export const sendBookingFlowTool = defineTool({

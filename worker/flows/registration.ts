@@ -10,7 +10,7 @@ import { bookingFlows } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { GraphError } from "../meta/errors";
 import type { GraphClient } from "../meta/graph";
-import type { BookingFlowState } from "./contract";
+import type { BookingFlowState } from "../../contracts/flows";
 import { publicKeyPem } from "./crypto";
 import { BOOKING_FLOW_JSON } from "./flow-json";
 

@@ -14,7 +14,7 @@ import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { systemNote } from "../team-inbox/notes-service";
 import type { InboundMessage } from "../whatsapp/inbound-content";
-import { LIST_REPLY_PREFIX } from "./contract";
+import { LIST_REPLY_PREFIX } from "../../contracts/flows";
 import { liveToken, markUsed } from "./tokens";
 import { replaceRescheduled } from "../reminders/rescheduled";
 

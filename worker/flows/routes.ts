@@ -3,7 +3,7 @@ import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { optionalJsonBody } from "../http/validate";
 import { requireSender } from "../whatsapp/sender";
-import { bookingFlowSendInput } from "./contract";
+import { bookingFlowSendInput } from "../../contracts/flows";
 import { readBookingFlow, registerBookingFlow, toFlowState } from "./registration";
 import { sendBookingFlow } from "./sending";
 

@@ -11,14 +11,14 @@ import { offeredSlots } from "../bookings/availability";
 import { daysAsInterval, localDate } from "../bookings/hours";
 import { readBookingSettings, type BookingSettings } from "../bookings/settings";
 import type { ServiceRow } from "../bookings/services";
-import type { Slot } from "../bookings/contract";
+import type { Slot } from "../../contracts/bookings";
 import { services } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "./contract";
+import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "../../contracts/flows";
 import type { FlowScreen } from "./flow-json";
 import { liveToken, markUsed, rememberChoice, type FlowTokenRow } from "./tokens";
-import { zonedFormat } from "../zoned-time";
+import { zonedFormat } from "../../contracts/zoned-time";
 import { replaceRescheduled } from "../reminders/rescheduled";
 
 /** How many days ahead the DAY screen offers. */

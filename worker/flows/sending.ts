@@ -22,11 +22,11 @@ import {
   LIST_REPLY_PREFIX,
   LIST_SLOTS,
   type BookingFlowSent,
-} from "./contract";
+} from "../../contracts/flows";
 import { availableFlow } from "./registration";
 import { upcomingSlots } from "./screens";
 import { issueToken } from "./tokens";
-import { zonedFormat } from "../zoned-time";
+import { zonedFormat } from "../../contracts/zoned-time";
 
 const FLOW_BODY = "Elige el servicio, el día y la hora de tu cita.";
 const LIST_BODY = "Estos son los próximos horarios libres. Elige uno y te lo reservamos.";

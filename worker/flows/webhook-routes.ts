@@ -13,7 +13,7 @@ import { AppError } from "../http/errors";
 import { bodySignedByMeta } from "../meta/signed-body";
 import { inOrganizationData } from "../stores/organization-parts";
 import { StoreNotRegistered } from "../stores/registry";
-import { encryptedRequest, flowExchange, type FlowAnswer } from "./contract";
+import { encryptedRequest, flowExchange, type FlowAnswer } from "../../contracts/flows";
 import { openRequest, sealResponse, UndecryptableRequest } from "./crypto";
 import { organizationOfToken } from "./tokens";
 

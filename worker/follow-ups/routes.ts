@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { followUpInput, followUpUpdateInput } from "./contract";
+import { followUpInput, followUpUpdateInput } from "../../contracts/follow-ups";
 import * as followUps from "./service";
 
 const manager = requireRole("owner", "admin");

@@ -20,8 +20,8 @@ import { marketingRefusal } from "../whatsapp/consent";
 import { sendOutbound, textDelivery, type MarketingRoute, type Outbound } from "../whatsapp/sender";
 import { inPool, SENDS_IN_FLIGHT, THROTTLED_PAUSE_MS } from "../whatsapp/send-pace";
 import { prepareTemplate } from "../whatsapp/templates-service";
-import type { FollowUpSendState } from "./contract";
-import type { MarketingFrequency } from "../broadcasts/contract";
+import type { FollowUpSendState } from "../../contracts/follow-ups";
+import type { MarketingFrequency } from "../../contracts/broadcasts";
 import {
   overFrequency,
   readMarketingLimits,

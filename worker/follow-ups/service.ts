@@ -10,7 +10,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound, validationError } from "../http/errors";
 import { recordAudit } from "../audit/service";
-import type { AuditAction } from "../audit/contract";
+import type { AuditAction } from "../../contracts/audit";
 import { checkOwnLabels } from "../broadcasts/audience";
 import { usableTemplate } from "../broadcasts/service";
 import { followUpsChanged } from "./waits";
@@ -21,7 +21,7 @@ import {
   type FollowUpInput,
   type FollowUpStats,
   type FollowUpUpdate,
-} from "./contract";
+} from "../../contracts/follow-ups";
 
 export type FollowUpRow = typeof followUps.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { globalDb, type Db, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
-import type { RealtimeEvent } from "../realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import type { StoreJobName } from "../stores/contract";
 import type { OrganizationFacts } from "../stores/organization-facts";
 

@@ -15,7 +15,7 @@ import {
   KNOWLEDGE_PDF_WITHOUT_TEXT,
   KNOWLEDGE_TEXT_TOO_LONG,
   KNOWLEDGE_UNSUPPORTED_FILE,
-} from "./contract";
+} from "../../contracts/knowledge";
 
 /** More pages than this is not a knowledge entry. */
 const MAX_PDF_PAGES = 300;

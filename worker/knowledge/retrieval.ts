@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Turn } from "../agents/replies";
-import type { KnowledgeForPrompt } from "./contract";
+import type { KnowledgeForPrompt } from "../../contracts/knowledge";
 import { textOf } from "../ai/client";
 import type { OrganizationDb } from "../db/client";
 

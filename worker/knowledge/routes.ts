@@ -9,7 +9,7 @@ import {
   knowledgeImportForm,
   knowledgeListQuery,
   knowledgeUpdateInput,
-} from "./contract";
+} from "../../contracts/knowledge";
 import { fileTooLarge } from "./extract";
 import * as knowledge from "./service";
 

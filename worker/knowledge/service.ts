@@ -22,7 +22,7 @@ import {
   type knowledgeCreateInput,
   type knowledgeListQuery,
   type knowledgeUpdateInput,
-} from "./contract";
+} from "../../contracts/knowledge";
 import { readKnowledgeFile } from "./extract";
 
 type Row = typeof knowledgeEntries.$inferSelect;

@@ -5,7 +5,7 @@
  * go to the log only: they may name ids, tokens or internals, and are English.
  */
 import { AppError } from "../http/errors";
-import { META_ERROR_TEXT } from "./error-text";
+import { META_ERROR_TEXT } from "../../contracts/meta-error-text";
 
 /** A Graph error, with Meta's code and a Spanish message the console can show. */
 export class GraphError extends Error {

@@ -1,5 +1,5 @@
 import type { StoreDeps } from "../http/deps";
-import { DEFAULT_CURRENCY } from "../sales/contract";
+import { DEFAULT_CURRENCY } from "../../contracts/sales";
 
 /**
  * The currency the organization sells in (its sales and ad spend are shown in it): read by the

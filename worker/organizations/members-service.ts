@@ -5,7 +5,7 @@ import { orgBatch, type Db } from "../db/client";
 import { invitations, memberships, organizations, users } from "../db/global-schema";
 import type { Caller, Member as Scope } from "../http/context";
 import { AppError, conflict, forbidden, notFound } from "../http/errors";
-import type { Role } from "../auth/contract";
+import type { Role } from "../../contracts/auth";
 import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
 import type { Deps, StoreDeps } from "../http/deps";
@@ -19,7 +19,7 @@ import {
   type Invitation,
   type Member,
   type memberChangeInput,
-} from "./members-contract";
+} from "../../contracts/members";
 
 /** Owners and admins manage the organization; agents work conversations. */
 export const isManager = (scope: Pick<Scope, "role">) =>

@@ -5,7 +5,7 @@
  * organization's store keeps (decision 0136).
  */
 import type { StoreDeps } from "../http/deps";
-import { quietHoursEnd, type QuietHours } from "./contract";
+import { quietHoursEnd, type QuietHours } from "../../contracts/organizations";
 
 /** The organization's quiet hours, or null when it is gone. */
 export async function organizationQuietHours({

@@ -3,9 +3,9 @@ import { createMiddleware } from "hono/factory";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireCaller, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { organizationCreateInput } from "./contract";
-import { organizationSettingsInput } from "../bookings/contract";
-import { acceptInvitationInput, invitationInput, memberChangeInput } from "./members-contract";
+import { organizationCreateInput } from "../../contracts/organizations";
+import { organizationSettingsInput } from "../../contracts/bookings";
+import { acceptInvitationInput, invitationInput, memberChangeInput } from "../../contracts/members";
 import * as members from "./members-service";
 import * as organizations from "./service";
 

@@ -2,7 +2,7 @@
  * An organization's time zone, guessed from the country it gave when it was created (a free
  * text) and editable in its settings: its broadcasts' quiet hours are in it.
  */
-import { DEFAULT_TIME_ZONE } from "./contract";
+import { DEFAULT_TIME_ZONE } from "../../contracts/organizations";
 
 /** Countries as people write them (lower case, no accents), and their main time zone. */
 const TIME_ZONE_OF_COUNTRY: Record<string, string> = {

@@ -12,7 +12,7 @@ import { bookingNotFound } from "../bookings/service";
 import { findService, type ServiceRow } from "../bookings/services";
 import { bookings } from "../db/store-schema";
 import { AppError, fieldError } from "../http/errors";
-import { paymentLinkInput } from "./contract";
+import { paymentLinkInput } from "../../contracts/payments";
 import { sendPaymentLink } from "./service";
 
 /** What the service is paid ahead with, or a refusal the model reads. */

@@ -3,7 +3,7 @@
  * is kept, and to open a hosted checkout for one link. Stripe (stripe.ts) and Mercado Pago
  * (mercadopago.ts) are one small HTTP client each, their base URLs from configuration.
  */
-import type { PaymentProvider } from "./contract";
+import type { PaymentProvider } from "../../contracts/payments";
 
 /** One link's checkout, as the provider is asked to open it. */
 export interface CheckoutRequest {

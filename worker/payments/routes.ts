@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { headerParams, jsonBody } from "../http/validate";
-import { idempotencyHeaders } from "../sales/contract";
-import { paymentIntegrationInput, paymentLinkInput } from "./contract";
+import { idempotencyHeaders } from "../../contracts/sales";
+import { paymentIntegrationInput, paymentLinkInput } from "../../contracts/payments";
 import * as payments from "./service";
 
 const manager = requireRole("owner", "admin");

@@ -32,7 +32,7 @@ import {
   type PaymentIntegrationInput,
   type PaymentLinkInput,
   type PaymentStatus,
-} from "./contract";
+} from "../../contracts/payments";
 import { createPreference, mercadoPagoUser } from "./mercadopago";
 import { fitsCurrency, sameAmount, spokenAmount } from "./money";
 import { PROVIDER_NAMES, ProviderError, type CheckoutRequest } from "./provider";

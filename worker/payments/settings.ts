@@ -13,7 +13,7 @@ import {
   type PaymentIntegration,
   type PaymentLimits,
   type PaymentProvider,
-} from "./contract";
+} from "../../contracts/payments";
 
 type SettingsRow = typeof paymentSettings.$inferSelect;
 

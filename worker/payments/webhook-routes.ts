@@ -5,7 +5,7 @@ import { AppError } from "../http/errors";
 import { refuseUnsigned } from "../http/webhook-refusals";
 import { inOrganizationData } from "../stores/organization-parts";
 import { StoreNotRegistered } from "../stores/registry";
-import { PAYMENT_PROVIDERS, type PaymentProvider } from "./contract";
+import { PAYMENT_PROVIDERS, type PaymentProvider } from "../../contracts/payments";
 
 /** Providers' events are small; anything this big is not one. */
 const MAX_EVENT_BYTES = 256 * 1024;

@@ -9,7 +9,7 @@
 import { z } from "zod/mini";
 import type { StoreDeps } from "../http/deps";
 import { isHmacSha256 } from "../meta/signature";
-import type { PaymentProvider } from "./contract";
+import type { PaymentProvider } from "../../contracts/payments";
 import { mercadoPagoPayment } from "./mercadopago";
 import { sameAmount } from "./money";
 import { ProviderError } from "./provider";

@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import type { SocketOwners } from "./contract";
+import type { SocketOwners } from "../../contracts/realtime";
 import { organizationStore } from "../stores/registry";
 
 /**

@@ -4,7 +4,7 @@
  * job acts on only when it is a booking of the conversation the press came from.
  */
 import type { InboundMessage } from "../whatsapp/inbound-content";
-import { REMINDER_ACTIONS, type ReminderAction } from "./contract";
+import { REMINDER_ACTIONS, type ReminderAction } from "../../contracts/reminders";
 
 const PREFIX = "booking:";
 const PAYLOAD = new RegExp(`^${PREFIX}([0-9A-Za-z-]{1,64}):(${REMINDER_ACTIONS.join("|")})$`);

@@ -5,7 +5,7 @@
  */
 import { bookingReminderAnswers } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import type { ReminderAction } from "./contract";
+import type { ReminderAction } from "../../contracts/reminders";
 
 export interface ReminderPressStored {
   /** The stored inbound message's id. */

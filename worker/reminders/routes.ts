@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { reminderSettingsInput } from "./contract";
+import { reminderSettingsInput } from "../../contracts/reminders";
 import { getReminderSettings, saveReminderSettings } from "./service";
 
 const manager = requireRole("owner", "admin");

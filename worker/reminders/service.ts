@@ -12,7 +12,7 @@ import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { readTemplates } from "../whatsapp/templates-service";
-import { templateParameterCount } from "../whatsapp/contract";
+import { templateParameterCount } from "../../contracts/whatsapp";
 import {
   REMINDER_ACTIONS,
   REMINDER_BUTTONS,
@@ -20,7 +20,7 @@ import {
   type ReminderAction,
   type ReminderSettings,
   type ReminderSettingsInput,
-} from "./contract";
+} from "../../contracts/reminders";
 import { readReminderTemplate, replanReminders } from "./planning";
 
 type TemplateRow = typeof whatsappTemplates.$inferSelect;

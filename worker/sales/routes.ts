@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { headerParams, jsonBody } from "../http/validate";
-import { idempotencyHeaders, saleInput } from "./contract";
+import { idempotencyHeaders, saleInput } from "../../contracts/sales";
 import * as sales from "./service";
 
 /** `/conversations/{id}/...`: a conversation's sales, conversions and Meta's suggestions. */

@@ -28,8 +28,8 @@ import {
   detectedEventPayload,
   type Suggestion,
   type saleInput,
-} from "./contract";
-import type { Conversion } from "../tracking/contract";
+} from "../../contracts/sales";
+import type { Conversion } from "../../contracts/tracking";
 import { organizationCurrency } from "../organizations/currency";
 
 type SuggestionRow = typeof conversionSuggestions.$inferSelect;

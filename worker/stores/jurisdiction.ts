@@ -3,7 +3,7 @@
  * their store in Cloudflare's `eu` jurisdiction. The onboarding asks the country as free text,
  * in Spanish: its name (with or without accents) or its ISO code are recognised.
  */
-import { foldText } from "../text";
+import { foldText } from "../../contracts/text";
 
 const EEA = new Map<string, string[]>([
   ["AT", ["austria"]],

@@ -5,9 +5,9 @@
  */
 import type { AuditEntry } from "../audit/service";
 import type { ExportList, ExportRow, Person } from "../auth/account-in-organization";
-import type { ExchangeOutcome, FlowExchange } from "../flows/contract";
+import type { ExchangeOutcome, FlowExchange } from "../../contracts/flows";
 import type { Member } from "../http/context";
-import type { GoogleConnectError } from "../integrations/google/contract";
+import type { GoogleConnectError } from "../../contracts/google-calendar";
 import type { PaymentWebhook, WebhookAnswer } from "../payments/webhooks";
 import type { Leaving } from "../team-inbox/assignment";
 import type { ExchangeInput } from "../whatsapp/oauth-service";

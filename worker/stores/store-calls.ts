@@ -5,7 +5,7 @@
  * does not depend on the store's code (decision 0086). Each call names the organization, and a
  * store refuses any other than its own: null, or nothing done.
  */
-import type { RealtimeEvent, SocketOwners } from "../realtime/contract";
+import type { RealtimeEvent, SocketOwners } from "../../contracts/realtime";
 import type { DeliveryPart } from "../whatsapp/webhook-payloads";
 import type { StoreDelivery } from "../whatsapp/store-delivery";
 import type { Member, TrackingCaller } from "../http/context";

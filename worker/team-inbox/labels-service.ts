@@ -22,7 +22,7 @@ import {
   type conversationLabelsInput,
   type labelInput,
   type labelUpdateInput,
-} from "./contract";
+} from "../../contracts/team-inbox";
 
 const labelNotFound = () => notFound("Etiqueta no encontrada.");
 const nameTaken = () => conflict("Ya existe una etiqueta con ese nombre.");

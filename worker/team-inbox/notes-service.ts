@@ -20,8 +20,8 @@ import {
   type Note,
   type mentionsQuery,
   type noteInput,
-} from "./contract";
-import { foldText } from "../text";
+} from "../../contracts/team-inbox";
+import { foldText } from "../../contracts/text";
 
 const toNote = (row: MessageRow): Note => ({
   id: row.id,

@@ -8,7 +8,7 @@ import {
   labelUpdateInput,
   mentionsQuery,
   noteInput,
-} from "./contract";
+} from "../../contracts/team-inbox";
 import * as labels from "./labels-service";
 import * as notes from "./notes-service";
 

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { queryParams } from "../http/validate";
 import { adsReport, messageCostReport } from "./ads-service";
-import { reportRangeQuery } from "./contract";
+import { reportRangeQuery } from "../../contracts/tracking";
 
 /** What ads and messages cost and brought: the Anuncios tab and the dashboard's cost. */
 // Mounted beside the public tracking calls: each route asks for a member itself.

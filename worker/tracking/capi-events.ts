@@ -4,8 +4,8 @@
  */
 import { sha256Hex } from "../auth/tokens";
 import type { conversions } from "../db/store-schema";
-import type { ConversionEvent } from "./contract";
-import { DEFAULT_CURRENCY } from "../sales/contract";
+import type { ConversionEvent } from "../../contracts/tracking";
+import { DEFAULT_CURRENCY } from "../../contracts/sales";
 
 type ConversionRow = typeof conversions.$inferSelect;
 

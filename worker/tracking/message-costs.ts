@@ -11,7 +11,7 @@ import { messageCosts, messageCostSyncs } from "../db/store-schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
-import { pricingCategoryOf } from "../whatsapp/contract";
+import { pricingCategoryOf } from "../../contracts/whatsapp";
 import { billingCountry } from "../whatsapp/country";
 import { chunks, DAY_MS, staleSpan } from "./daily-figures";
 import { refreshFigures } from "./daily-figures";

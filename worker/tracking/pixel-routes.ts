@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { storeDeps, type AppContext } from "../http/context";
 import { requestInfo, requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { pixelConfigInput, pixelConfigUpdateInput, pixelConnectInput } from "./pixel-contract";
+import { pixelConfigInput, pixelConfigUpdateInput, pixelConnectInput } from "../../contracts/pixel";
 import * as pixel from "./pixel-service";
 
 const manage = requireRole("owner", "admin");

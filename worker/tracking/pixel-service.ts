@@ -14,7 +14,7 @@ import type {
   PixelTestResult,
   TestConversionResult,
   facebookConversionsInput,
-} from "./pixel-contract";
+} from "../../contracts/pixel";
 
 type PixelRow = typeof metaConnections.$inferSelect;
 

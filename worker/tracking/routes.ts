@@ -11,8 +11,8 @@ import {
   trackingSessionInput,
   trackingSessionUpdateInput,
   type TrackingSession,
-} from "./contract";
-import { facebookConversionsInput } from "./pixel-contract";
+} from "../../contracts/tracking";
+import { facebookConversionsInput } from "../../contracts/pixel";
 import { forwardConversions } from "./pixel-service";
 import * as tracking from "./service";
 

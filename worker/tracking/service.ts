@@ -37,7 +37,7 @@ import {
   type conversionsQuery,
   type dateRangeQuery,
   type trackingSessionInput,
-} from "./contract";
+} from "../../contracts/tracking";
 
 type SessionRow = typeof trackingSessions.$inferSelect;
 type ConversionRow = typeof conversions.$inferSelect;

@@ -19,7 +19,7 @@ import { uuidv7 } from "../db/ids";
 import { whatsappConnections } from "../db/global-schema";
 import { conversations, messages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import type { RealtimeEvent } from "../realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import {
   CONVERSATION_OF_MESSAGE,
   conversationsOfCustomers,

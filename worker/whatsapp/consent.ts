@@ -7,12 +7,12 @@
  */
 import { and, isNull, lte, or, type SQL } from "drizzle-orm";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
-import type { MarketingOptOutSource } from "../conversations/contract";
+import type { MarketingOptOutSource } from "../../contracts/conversations";
 import { fromRows, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { conversations } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
-import type { RealtimeEvent } from "../realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import { isoFromSeconds, type InboundMessage } from "./inbound-content";
 import { validBsuid, validWaId } from "./customer-identity";
 import { billingCountry } from "./country";

@@ -7,14 +7,14 @@
  * conversion or tracked visit; they only fill the threads, in Meta's time order.
  */
 import { eq } from "drizzle-orm";
-import type { MessageStatus } from "../conversations/contract";
+import type { MessageStatus } from "../../contracts/conversations";
 import { preview } from "../conversations/mappers";
 import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { historyImports, historyPages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";
 import { metaErrorText } from "../meta/errors";
-import type { HistoryImport } from "./contract";
+import type { HistoryImport } from "../../contracts/whatsapp";
 import { STORE_FULL_TEXT, storeFull } from "../stores/store-room";
 import { conversationsOfCustomers, validBsuid, validWaId } from "./customer-identity";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";

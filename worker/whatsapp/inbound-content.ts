@@ -2,7 +2,7 @@
  * What the console shows for each kind of WhatsApp message: the text, a caption or title,
  * or a Spanish placeholder. Media keep Meta's id and MIME type for the media route.
  */
-import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_PLACEHOLDERS } from "../conversations/contract";
+import { DOCUMENT_PLACEHOLDER_PREFIX, MEDIA_PLACEHOLDERS } from "../../contracts/conversations";
 
 /**
  * Meta's time (unix seconds, a string or a number) as ISO; `fallback` (now by default) when it

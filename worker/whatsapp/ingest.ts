@@ -21,7 +21,7 @@ import {
 } from "../conversations/mappers";
 import { fromRows, orgBatch, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import type { RealtimeEvent } from "../realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import { MARK_REPLIES, markResultsChanged } from "../broadcasts/results";
 import { isoFromSeconds, readableContent, type InboundMessage } from "./inbound-content";
 import { applyTemplateStatus } from "./templates-service";

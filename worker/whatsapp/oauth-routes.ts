@@ -4,7 +4,7 @@ import { requireRole } from "../http/auth";
 import { storeDeps, type AppContext } from "../http/context";
 import { oauthCallback } from "../http/oauth-callback";
 import { jsonBody } from "../http/validate";
-import { oauthExchangeInput } from "./contract";
+import { oauthExchangeInput } from "../../contracts/whatsapp";
 import { inOrganizationData } from "../stores/organization-parts";
 import * as oauth from "./oauth-service";
 

@@ -13,7 +13,7 @@ import { sha256Hex } from "../auth/tokens";
 import { signOAuthState } from "../auth/oauth-state";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
-import type { HistoryImport } from "./contract";
+import type { HistoryImport } from "../../contracts/whatsapp";
 import { historyImportOf, recordHistoryRequest } from "./history-import";
 import { metaGraph } from "../meta/graph";
 import { GraphError } from "../meta/errors";

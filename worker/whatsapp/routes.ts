@@ -4,7 +4,11 @@ import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
 import * as connections from "./connection-service";
 import { listTemplates } from "./templates-service";
-import { whatsappConfigInput, whatsappConfigUpdateInput, whatsappConnectInput } from "./contract";
+import {
+  whatsappConfigInput,
+  whatsappConfigUpdateInput,
+  whatsappConnectInput,
+} from "../../contracts/whatsapp";
 
 const manage = requireRole("owner", "admin");
 

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { AiSource } from "../conversations/contract";
+import type { AiSource } from "../../contracts/conversations";
 import { orgBatch } from "../db/client";
 import { conversations, messages } from "../db/store-schema";
 import type { StoreDeps } from "../http/deps";

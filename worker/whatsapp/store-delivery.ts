@@ -4,7 +4,7 @@
  * queued), its events sent once that has committed.
  */
 import type { StoreDeps } from "../http/deps";
-import type { RealtimeEvent } from "../realtime/contract";
+import type { RealtimeEvent } from "../../contracts/realtime";
 import type { StoreJobName } from "../stores/contract";
 import { ingestDeliveryPart } from "./ingest";
 import type { DeliveryPart } from "./webhook-payloads";

@@ -16,7 +16,7 @@ import {
   templateParameterCount,
   type TemplateComponent,
   type WhatsappTemplate,
-} from "./contract";
+} from "../../contracts/whatsapp";
 
 const notConnected = () =>
   new AppError(422, "not_connected", "Conecta WhatsApp para usar las plantillas de mensaje.");

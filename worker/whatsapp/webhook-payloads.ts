@@ -4,8 +4,8 @@
  * Types only, apart from the code that reads them, so that what only names a payload does not
  * depend on the ingest.
  */
-import type { DetectedEventPayload } from "../sales/contract";
-import type { AutoAssignMode } from "../team-inbox/contract";
+import type { DetectedEventPayload } from "../../contracts/sales";
+import type { AutoAssignMode } from "../../contracts/team-inbox";
 import type { UserPreferencePayload } from "./consent";
 import type { ContactPayload } from "./customer-identity";
 import type { InboundMessage } from "./inbound-content";

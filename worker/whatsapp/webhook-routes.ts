@@ -5,7 +5,7 @@ import { badRequest } from "../http/errors";
 import { queryParams } from "../http/validate";
 import { countRefusal } from "../http/webhook-refusals";
 import { isWebhookVerifyToken } from "./connection-service";
-import { webhookVerifyQuery } from "./contract";
+import { webhookVerifyQuery } from "../../contracts/whatsapp";
 import { ingestDelivery } from "./delivery";
 import type { WebhookPayload } from "./webhook-payloads";
 import { bodySignedByMeta } from "../meta/signed-body";

@@ -3,7 +3,7 @@
  * intent sent as JSON by a fetcher, one call, one toast. A booking the API answers is laid in
  * the live store at once; React Router reads the screen again after.
  */
-import type { BookingInput, ServiceInput, Slot } from "../../../worker/bookings/contract";
+import type { BookingInput, ServiceInput, Slot } from "../../../contracts/bookings";
 import { type Refusal } from "~/lib/forms";
 
 export type BookingMark = "cancelled" | "no_show" | "completed";

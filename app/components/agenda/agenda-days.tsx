@@ -1,4 +1,4 @@
-import type { Booking } from "../../../worker/bookings/contract";
+import type { Booking } from "../../../contracts/bookings";
 import { BookingItem, type BookingItemProps } from "./booking-item";
 import { dayOfInstant, longDay, shortDay } from "./dates";
 

@@ -1,5 +1,5 @@
-import type { Member } from "../../../worker/organizations/members-contract";
-import type { Service } from "../../../worker/bookings/contract";
+import type { Member } from "../../../contracts/members";
+import type { Service } from "../../../contracts/bookings";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { useUrlState } from "~/lib/use-url-state";

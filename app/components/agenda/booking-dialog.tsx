@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { Booking, Service, Slot } from "../../../worker/bookings/contract";
-import type { Member } from "../../../worker/organizations/members-contract";
+import type { Booking, Service, Slot } from "../../../contracts/bookings";
+import type { Member } from "../../../contracts/members";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Booking } from "../../../worker/bookings/contract";
+import type { Booking } from "../../../contracts/bookings";
 import { formatZonedTime } from "~/components/broadcasts/zoned-time";
 import { Button } from "~/components/ui/button";
 import type { BookingMark } from "./actions";

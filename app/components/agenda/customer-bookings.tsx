@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "react-router";
-import type { Booking } from "../../../worker/bookings/contract";
+import type { Booking } from "../../../contracts/bookings";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
 import { live } from "~/lib/live-store";

@@ -1,5 +1,5 @@
 /** The customers a booking can be for: the organization's latest conversations, by name or number. */
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation } from "../../../contracts/conversations";
 import { client, data } from "~/lib/api";
 
 /** How many of the latest conversations the new booking's "Conversación" offers. */

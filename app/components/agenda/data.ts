@@ -1,5 +1,5 @@
 /** What the Agenda reads: its bookings for the days shown, services, team and opening hours. */
-import type { Booking } from "../../../worker/bookings/contract";
+import type { Booking } from "../../../contracts/bookings";
 import { client, data } from "~/lib/api";
 import { live } from "~/lib/live-store";
 import { dayOf, daysShown, rangeOf, type AgendaView } from "./dates";

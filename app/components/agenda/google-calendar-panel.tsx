@@ -12,7 +12,7 @@ import {
   GOOGLE_REVOKED_BANNER,
   type GoogleConnectError,
   type GoogleIntegration,
-} from "../../../worker/integrations/google/contract";
+} from "../../../contracts/google-calendar";
 import { asJson } from "~/components/broadcasts/actions";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

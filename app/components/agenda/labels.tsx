@@ -4,7 +4,7 @@ import type {
   BookingReminder,
   BookingStatus,
   ServicePayment,
-} from "../../../worker/bookings/contract";
+} from "../../../contracts/bookings";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {

@@ -1,4 +1,4 @@
-import type { Slot } from "../../../worker/bookings/contract";
+import type { Slot } from "../../../contracts/bookings";
 import { formatZoned } from "~/components/broadcasts/zoned-time";
 import { Button } from "~/components/ui/button";
 

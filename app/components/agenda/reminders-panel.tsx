@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { ReminderSettings } from "../../../worker/reminders/contract";
-import type { WhatsappTemplate } from "../../../worker/whatsapp/contract";
+import type { ReminderSettings } from "../../../contracts/reminders";
+import type { WhatsappTemplate } from "../../../contracts/whatsapp";
 import { Button } from "~/components/ui/button";
 import { SelectField } from "~/components/ui/field";
 import { client, data } from "~/lib/api";

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { serviceInput, SERVICE_PAYMENTS, type Service } from "../../../worker/bookings/contract";
-import type { Member } from "../../../worker/organizations/members-contract";
+import { serviceInput, SERVICE_PAYMENTS, type Service } from "../../../contracts/bookings";
+import type { Member } from "../../../contracts/members";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Field, SelectField } from "~/components/ui/field";
 import { Modal } from "~/components/ui/modal";

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { Service } from "../../../worker/bookings/contract";
-import type { Member } from "../../../worker/organizations/members-contract";
+import type { Service } from "../../../contracts/bookings";
+import type { Member } from "../../../contracts/members";
 import { Button } from "~/components/ui/button";
 import { PAYMENT_LABELS } from "./labels";
 import { ServiceDialog } from "./service-dialog";

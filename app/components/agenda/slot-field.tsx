@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Slot } from "../../../worker/bookings/contract";
+import type { Slot } from "../../../contracts/bookings";
 import { formatZonedTime } from "~/components/broadcasts/zoned-time";
 import { SelectField } from "~/components/ui/field";
 import { client, data, errorMessage } from "~/lib/api";

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import type { Booking } from "../../../worker/bookings/contract";
+import type { Booking } from "../../../contracts/bookings";
 import { live } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";

@@ -3,7 +3,7 @@
  * (app/routes/agents-action.ts; the agent chats try an agent too).
  */
 import { type FieldErrors } from "~/lib/forms";
-import type { Agent, AgentTestInput, AgentTestReply } from "../../../worker/agents/contract";
+import type { Agent, AgentTestInput, AgentTestReply } from "../../../contracts/agents";
 
 /** An agent as its dialog edits it, and as the create and update calls send it. */
 export type AgentFormValues = Pick<

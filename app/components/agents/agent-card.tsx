@@ -1,6 +1,6 @@
 import type { InferResponseType } from "hono/client";
 import { Link } from "react-router";
-import type { Agent } from "../../../worker/agents/contract";
+import type { Agent } from "../../../contracts/agents";
 import { Button } from "~/components/ui/button";
 import type { client } from "~/lib/api";
 import { ModeBadge } from "./mode-select";

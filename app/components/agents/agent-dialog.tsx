@@ -7,7 +7,7 @@ import {
   agentCreateInput,
   type Agent,
   type AgentModel,
-} from "../../../worker/agents/contract";
+} from "../../../contracts/agents";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";

@@ -1,8 +1,8 @@
 import { Dialog, DialogPanel, DialogTitle, Description } from "@headlessui/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import type { Agent } from "../../../worker/agents/contract";
-import { MAX_MESSAGE_LENGTH, type AiSource } from "../../../worker/conversations/contract";
+import type { Agent } from "../../../contracts/agents";
+import { MAX_MESSAGE_LENGTH, type AiSource } from "../../../contracts/conversations";
 import { AiSources } from "~/components/conversations/ai-sources";
 import { Button } from "~/components/ui/button";
 import type { AgentTest, AgentTestResult } from "./actions";

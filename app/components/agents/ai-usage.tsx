@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AiUsage } from "../../../worker/agents/contract";
+import type { AiUsage } from "../../../contracts/agents";
 import { useLiveEvent } from "~/lib/use-live";
 
 const tokens = (n: number) => n.toLocaleString("es-ES");

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation } from "../../../contracts/conversations";
 import { useReplyActions } from "~/components/conversations/actions";
 import { wroteInHistory } from "~/components/conversations/coexistence";
 import { ReplyArea } from "~/components/conversations/reply-area";

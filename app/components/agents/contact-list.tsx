@@ -1,4 +1,4 @@
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation } from "../../../contracts/conversations";
 import { contactLabel } from "~/components/conversations/selectors";
 import { formatMessageTime } from "~/lib/format";
 

@@ -1,6 +1,6 @@
 import { Suspense, useId } from "react";
 import { Await, Link, useAsyncError } from "react-router";
-import type { KnowledgeEntry } from "../../../worker/knowledge/contract";
+import type { KnowledgeEntry } from "../../../contracts/knowledge";
 import { errorMessage } from "~/lib/api";
 
 /** The entries, as the agents route's loader starts reading them (it does not wait for them). */

@@ -1,4 +1,4 @@
-import { AGENT_MODES, type AgentMode } from "../../../worker/agents/contract";
+import { AGENT_MODES, type AgentMode } from "../../../contracts/agents";
 
 /** How each mode reads in the console, with what it does in one line. */
 export const MODE_LABELS: Record<AgentMode, { label: string; help: string }> = {

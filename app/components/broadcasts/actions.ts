@@ -3,7 +3,7 @@
  * broadcasts-edit and broadcast): each change is an intent sent as JSON by a fetcher or a
  * form, one call, one toast. React Router reads the screen again after it.
  */
-import type { AudienceCriteria, Broadcast, SendInput } from "../../../worker/broadcasts/contract";
+import type { AudienceCriteria, Broadcast, SendInput } from "../../../contracts/broadcasts";
 import { type Refusal } from "~/lib/forms";
 
 /** A broadcast as its form sends it (a type, not an interface: it travels as JSON). */

@@ -1,11 +1,11 @@
 import { useId, useState } from "react";
-import type { AudienceAd } from "../../../worker/broadcasts/contract";
+import type { AudienceAd } from "../../../contracts/broadcasts";
 import {
   CONVERSATION_STAGES,
   STAGE_LABELS,
   type ConversationStage,
-} from "../../../worker/sales/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+} from "../../../contracts/sales";
+import type { Label } from "../../../contracts/team-inbox";
 import { Field } from "~/components/ui/field";
 import type { FieldErrors } from "~/lib/forms";
 

@@ -5,8 +5,8 @@ import {
   type AudienceAd,
   type AudienceCriteria,
   type Broadcast,
-} from "../../../worker/broadcasts/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+} from "../../../contracts/broadcasts";
+import type { Label } from "../../../contracts/team-inbox";
 import { templateKey } from "~/lib/templates";
 import { useFormErrors, validate, type FieldErrors } from "~/lib/forms";
 import type { BroadcastActionResult, BroadcastBody, BroadcastChange } from "./actions";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { Broadcast } from "../../../contracts/broadcasts";
 import { formatMoney } from "~/components/sales/money";
 import { count } from "./labels";
 import { StatusBadge } from "./status-badge";

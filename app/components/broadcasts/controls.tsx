@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import type { Broadcast, BroadcastPreview } from "../../../worker/broadcasts/contract";
+import type { Broadcast, BroadcastPreview } from "../../../contracts/broadcasts";
 import { formatMoney } from "~/components/sales/money";
 import { Button } from "~/components/ui/button";
 import { asJson, type BroadcastActionResult, type BroadcastChange } from "./actions";

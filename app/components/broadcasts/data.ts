@@ -1,10 +1,6 @@
 /** What the Difusiones routes read, besides the broadcasts themselves. */
 import { data as routeData } from "react-router";
-import type {
-  AudienceAd,
-  Broadcast,
-  MarketingAllowanceView,
-} from "../../../worker/broadcasts/contract";
+import type { AudienceAd, Broadcast, MarketingAllowanceView } from "../../../contracts/broadcasts";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import type { TemplatesLoaded } from "./template-field";
 

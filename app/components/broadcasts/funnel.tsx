@@ -1,5 +1,5 @@
-import type { Broadcast, BroadcastStats } from "../../../worker/broadcasts/contract";
-import { SKIP_REASONS } from "../../../worker/broadcasts/contract";
+import type { Broadcast, BroadcastStats } from "../../../contracts/broadcasts";
+import { SKIP_REASONS } from "../../../contracts/broadcasts";
 import { formatMoney } from "~/components/sales/money";
 import { count, customers, metaReason, percent, SKIP_REASON_LABELS } from "./labels";
 

@@ -1,11 +1,11 @@
 /** The Difusiones screens' words: statuses, recipient states, reasons, in Spanish. */
-import { META_ERROR_TEXT } from "../../../worker/meta/error-text";
+import { META_ERROR_TEXT } from "../../../contracts/meta-error-text";
 import type {
   BroadcastCategory,
   BroadcastStatus,
   RecipientState,
   SkipReason,
-} from "../../../worker/broadcasts/contract";
+} from "../../../contracts/broadcasts";
 
 export const STATUS_LABELS: Record<BroadcastStatus, string> = {
   draft: "Borrador",

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { MarketingAllowanceView } from "../../../worker/broadcasts/contract";
+import type { MarketingAllowanceView } from "../../../contracts/broadcasts";
 import { formatMoney } from "~/components/sales/money";
 import { useAuth } from "~/lib/auth";
 import { count } from "./labels";

@@ -1,4 +1,4 @@
-import type { Broadcast, PauseReason } from "../../../worker/broadcasts/contract";
+import type { Broadcast, PauseReason } from "../../../contracts/broadcasts";
 import { formatZoned, formatZonedTime } from "./zoned-time";
 
 const NOTICE = "rounded-lg px-4 py-3 text-sm";

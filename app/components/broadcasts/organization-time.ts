@@ -2,7 +2,7 @@ import {
   DEFAULT_QUIET_HOURS,
   DEFAULT_TIME_ZONE,
   isTimeZone,
-} from "../../../worker/organizations/contract";
+} from "../../../contracts/organizations";
 import { useAuth } from "~/lib/auth";
 
 /** The organization's time zone, quiet hours and currency, as its broadcasts and follow-ups use them. */

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { Await, useAsyncError } from "react-router";
-import { SKIP_REASONS, type BroadcastPreview } from "../../../worker/broadcasts/contract";
+import { SKIP_REASONS, type BroadcastPreview } from "../../../contracts/broadcasts";
 import { formatMoney } from "~/components/sales/money";
 import { RetryReadButton } from "~/components/ui/retry-read-button";
 import { Spinner } from "~/components/ui/spinner";

@@ -6,7 +6,7 @@ import {
   SKIP_REASONS,
   type BroadcastRecipient,
   type RecipientState,
-} from "../../../worker/broadcasts/contract";
+} from "../../../contracts/broadcasts";
 import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { metaReason, RECIPIENT_STATE_LABELS, SKIP_REASON_ONE } from "./labels";

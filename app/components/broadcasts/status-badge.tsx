@@ -1,4 +1,4 @@
-import type { BroadcastStatus, RecipientState } from "../../../worker/broadcasts/contract";
+import type { BroadcastStatus, RecipientState } from "../../../contracts/broadcasts";
 import {
   RECIPIENT_STATE_LABELS,
   RECIPIENT_STATE_STYLES,

@@ -1,6 +1,6 @@
-import type { AudienceAd, Broadcast } from "../../../worker/broadcasts/contract";
-import { STAGE_LABELS } from "../../../worker/sales/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+import type { AudienceAd, Broadcast } from "../../../contracts/broadcasts";
+import { STAGE_LABELS } from "../../../contracts/sales";
+import type { Label } from "../../../contracts/team-inbox";
 import { CATEGORY_LABELS } from "./labels";
 import { formatZonedDay } from "./zoned-time";
 import { whenOf } from "./when";

@@ -1,9 +1,9 @@
-import { BROADCAST_CATEGORIES, type BroadcastCategory } from "../../../worker/broadcasts/contract";
+import { BROADCAST_CATEGORIES, type BroadcastCategory } from "../../../contracts/broadcasts";
 import {
   fillTemplate,
   templateParameterCount,
   type WhatsappTemplate,
-} from "../../../worker/whatsapp/contract";
+} from "../../../contracts/whatsapp";
 import { RetryReadButton } from "~/components/ui/retry-read-button";
 import { Field, SelectField } from "~/components/ui/field";
 import type { FieldErrors } from "~/lib/forms";

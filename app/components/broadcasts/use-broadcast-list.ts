@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import { toastFailed } from "~/lib/outcome";
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { Broadcast } from "../../../contracts/broadcasts";
 import { client, data } from "~/lib/api";
 import { live, olderBroadcast } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";

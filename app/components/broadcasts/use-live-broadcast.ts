@@ -1,4 +1,4 @@
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { Broadcast } from "../../../contracts/broadcasts";
 import { live, olderBroadcast } from "~/lib/live-store";
 import { useRealtimeConnected } from "~/lib/realtime";
 import { useCoalescedRevalidate } from "~/lib/use-coalesced-revalidate";

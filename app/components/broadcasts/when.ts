@@ -1,4 +1,4 @@
-import type { Broadcast } from "../../../worker/broadcasts/contract";
+import type { Broadcast } from "../../../contracts/broadcasts";
 import { formatZoned } from "./zoned-time";
 
 /** Whether the broadcast has started sending (its results mean something). */

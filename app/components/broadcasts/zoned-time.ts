@@ -2,7 +2,7 @@
  * Times in the organization's time zone (IANA), which is where its broadcasts are scheduled
  * and its quiet hours hold, whatever the browser's own zone is. Only `Intl`: no library.
  */
-import { instantOfWall, wallClock, zonedFormat } from "../../../worker/zoned-time";
+import { instantOfWall, wallClock, zonedFormat } from "../../../contracts/zoned-time";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -12,7 +12,7 @@ import type {
   ConversationStatus,
   ConversationUpdateInput,
   Message,
-} from "../../../worker/conversations/contract";
+} from "../../../contracts/conversations";
 import { live } from "~/lib/live-store";
 import type { TemplateToSend } from "./template-picker";
 

@@ -1,4 +1,4 @@
-import type { AiSource } from "../../../worker/conversations/contract";
+import type { AiSource } from "../../../contracts/conversations";
 
 /**
  * 'Fuentes' under an AI answer: the knowledge entries the agent was given for it (in the

@@ -4,7 +4,7 @@ import {
   MEDIA_LIMITS,
   outboundMediaType,
   type OutboundMediaType,
-} from "../../../worker/conversations/contract";
+} from "../../../contracts/conversations";
 import { Icon } from "~/components/ui/icon";
 
 /** Every MIME type WhatsApp accepts as an attachment, for the file input. */

@@ -1,6 +1,6 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
-import type { Conversation, Message } from "../../../worker/conversations/contract";
+import type { Conversation, Message } from "../../../contracts/conversations";
 
 /**
  * Who sent an outbound message, when it was not a person of the team: the product's AI, the

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useId, useState } from "react";
 import { toastFailed } from "~/lib/outcome";
-import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../worker/conversations/contract";
-import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
+import { MAX_CAPTION_LENGTH, type OutboundMediaType } from "../../../contracts/conversations";
+import type { QuickReply } from "../../../contracts/quick-replies";
 import { Button } from "~/components/ui/button";
 import { AttachButton } from "./attach-button";
 import { useAutoGrow } from "./use-auto-grow";

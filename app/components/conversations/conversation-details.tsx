@@ -1,9 +1,9 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { lazy, Suspense, useId } from "react";
-import type { Agent } from "../../../worker/agents/contract";
-import type { Conversation, ConversationDetail } from "../../../worker/conversations/contract";
-import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
+import type { Agent } from "../../../contracts/agents";
+import type { Conversation, ConversationDetail } from "../../../contracts/conversations";
+import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../contracts/sales";
 import { CustomerBookings } from "~/components/agenda/customer-bookings";
 import { AssigneeSelect, LabelChips } from "~/components/team/team";
 import { LabelledLine } from "~/components/ui/labelled-line";

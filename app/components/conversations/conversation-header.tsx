@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { Conversation, MarketingOptOutSource } from "../../../worker/conversations/contract";
+import type { Conversation, MarketingOptOutSource } from "../../../contracts/conversations";
 import { AssigneeSelect } from "~/components/team/team";
 import { Button } from "~/components/ui/button";
 import { useConversationWrites } from "./actions";

@@ -3,7 +3,7 @@
  * route's action does it (`routes/conversation-action.ts`, decision 0105): send the booking
  * form, send a payment link (contract section 18).
  */
-import type { PaymentLinkInput } from "../../../worker/payments/contract";
+import type { PaymentLinkInput } from "../../../contracts/payments";
 import type { Refusal } from "~/lib/forms";
 
 export type CustomerChange =

@@ -1,7 +1,7 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { useId, useMemo, useState } from "react";
-import type { Payment, PaymentStatus } from "../../../worker/payments/contract";
+import type { Payment, PaymentStatus } from "../../../contracts/payments";
 import { formatMoney } from "~/components/sales/money";
 import { Button } from "~/components/ui/button";
 import { live } from "~/lib/live-store";

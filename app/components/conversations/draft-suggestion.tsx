@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AiDraft } from "../../../worker/conversations/contract";
+import type { AiDraft } from "../../../contracts/conversations";
 import { Button } from "~/components/ui/button";
 import { useConversationChange } from "./actions";
 

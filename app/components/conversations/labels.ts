@@ -1,8 +1,4 @@
-import type {
-  ConversationStatus,
-  MessageStatus,
-  Priority,
-} from "../../../worker/conversations/contract";
+import type { ConversationStatus, MessageStatus, Priority } from "../../../contracts/conversations";
 
 export const STATUS_LABELS: Record<ConversationStatus, string> = {
   open: "Abierta",

@@ -1,5 +1,5 @@
-import type { Conversation, Message } from "../../../worker/conversations/contract";
-import { quietHoursEnd } from "../../../worker/organizations/contract";
+import type { Conversation, Message } from "../../../contracts/conversations";
+import { quietHoursEnd } from "../../../contracts/organizations";
 import type { OrganizationTime } from "~/components/broadcasts/organization-time";
 
 /**

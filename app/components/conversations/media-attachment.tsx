@@ -3,7 +3,7 @@ import {
   DOCUMENT_PLACEHOLDER_PREFIX,
   MEDIA_PLACEHOLDERS,
   type Message,
-} from "../../../worker/conversations/contract";
+} from "../../../contracts/conversations";
 import { blob, client, errorMessage } from "~/lib/api";
 
 /** Message types that carry a file the console can show or download. */

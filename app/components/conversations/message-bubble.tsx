@@ -1,4 +1,4 @@
-import type { Message } from "../../../worker/conversations/contract";
+import type { Message } from "../../../contracts/conversations";
 import { NoteBubble } from "~/components/team/note-bubble";
 import { formatMessageTime } from "~/lib/format";
 import { AiSources } from "./ai-sources";

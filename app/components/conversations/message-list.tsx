@@ -1,4 +1,4 @@
-import type { Message } from "../../../worker/conversations/contract";
+import type { Message } from "../../../contracts/conversations";
 import type { ReplyActions } from "./actions";
 import { MessageBubble } from "./message-bubble";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import type { Booking, Service } from "../../../worker/bookings/contract";
-import { LINK_MINUTES, paymentLinkInput } from "../../../worker/payments/contract";
+import type { Booking, Service } from "../../../contracts/bookings";
+import { LINK_MINUTES, paymentLinkInput } from "../../../contracts/payments";
 import { readBookings, readServices } from "~/components/agenda/data";
 import { useOrganizationTime } from "~/components/broadcasts/organization-time";
 import { formatZoned } from "~/components/broadcasts/zoned-time";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Reaction } from "../../../worker/conversations/contract";
+import type { Reaction } from "../../../contracts/conversations";
 
 /** The emojis the team can react with. */
 export const REACTION_EMOJIS = ["👍", "❤️", "😂", "😮", "😢", "🙏"] as const;

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { AiDraft, Message } from "../../../worker/conversations/contract";
-import type { QuickReply } from "../../../worker/conversations/quick-replies-contract";
+import type { AiDraft, Message } from "../../../contracts/conversations";
+import type { QuickReply } from "../../../contracts/quick-replies";
 import type { ReplyActions } from "./actions";
 import { Composer, TemplateOnlyComposer } from "./composer";
 import {

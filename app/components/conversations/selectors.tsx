@@ -1,11 +1,11 @@
-import type { Agent } from "../../../worker/agents/contract";
+import type { Agent } from "../../../contracts/agents";
 import {
   CONVERSATION_STATUSES,
   PRIORITIES,
   type Conversation,
   type ConversationStatus,
   type Priority,
-} from "../../../worker/conversations/contract";
+} from "../../../contracts/conversations";
 import { PRIORITY_LABELS, STATUS_LABELS, STATUS_STYLES } from "./labels";
 
 const selectClass =

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Service } from "../../../worker/bookings/contract";
+import type { Service } from "../../../contracts/bookings";
 import { readServices } from "~/components/agenda/data";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { SelectField } from "~/components/ui/field";

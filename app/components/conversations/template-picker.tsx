@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { fillTemplate, templateParameterCount } from "../../../worker/whatsapp/contract";
+import { fillTemplate, templateParameterCount } from "../../../contracts/whatsapp";
 import { Button } from "~/components/ui/button";
 import { isApprovedTemplate, templateKey, useTemplates } from "~/lib/templates";
 

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation } from "../../../contracts/conversations";
 import { Button } from "~/components/ui/button";
 import { useConversationWrites } from "./actions";
 import { pausedText, type ThreadControl } from "./coexistence";

@@ -2,7 +2,7 @@
  * A thread's reads and merges, for `useMessageThread`: the newest page, and how a page read
  * from the server is laid over what is on screen. Marking read is the route's action.
  */
-import { MESSAGE_PAGE_SIZE, type Message } from "../../../worker/conversations/contract";
+import { MESSAGE_PAGE_SIZE, type Message } from "../../../contracts/conversations";
 import { client, data } from "~/lib/api";
 
 const conversation = client.conversations[":id"];

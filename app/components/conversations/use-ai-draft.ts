@@ -1,9 +1,5 @@
 import { useState } from "react";
-import type {
-  AiDraft,
-  ConversationEvent,
-  MessageEvent,
-} from "../../../worker/conversations/contract";
+import type { AiDraft, ConversationEvent, MessageEvent } from "../../../contracts/conversations";
 import { useLiveEvent } from "~/lib/use-live";
 
 /**

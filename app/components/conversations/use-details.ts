@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import type { Conversion } from "../../../worker/tracking/contract";
+import type { Conversion } from "../../../contracts/tracking";
 import { readConversions } from "~/components/sales/read-conversions";
 import { useMediaQuery, WIDE_SCREEN } from "~/components/ui/use-media-query";
 import { useRemembered } from "~/lib/use-remembered";

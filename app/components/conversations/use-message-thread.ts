@@ -6,7 +6,7 @@ import {
   type MessageEvent,
   type MessagePage,
   type MessageStatusEvent,
-} from "../../../worker/conversations/contract";
+} from "../../../contracts/conversations";
 import {
   MARK_READ_DELAY_MS,
   fetchNewestPage,

@@ -1,6 +1,6 @@
 import { format, formatDistance } from "date-fns";
 import { es } from "date-fns/locale";
-import type { ConversationBilling } from "../../../worker/conversations/contract";
+import type { ConversationBilling } from "../../../contracts/conversations";
 import { useEffect, useState } from "react";
 
 const TICK_MS = 60_000;

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { TrackingSession } from "../../../worker/tracking/contract";
+import type { TrackingSession } from "../../../contracts/tracking";
 import { formatRelative } from "~/lib/format";
 
 export function TrackingSessionCard({

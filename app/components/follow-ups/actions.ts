@@ -3,8 +3,8 @@
  * follow-ups-new, follow-ups-edit): each change is an intent sent as JSON by a fetcher, one
  * call, one toast. React Router reads the screen again after it.
  */
-import type { FollowUp } from "../../../worker/follow-ups/contract";
-import type { ConversationStage } from "../../../worker/sales/contract";
+import type { FollowUp } from "../../../contracts/follow-ups";
+import type { ConversationStage } from "../../../contracts/sales";
 import { type Refusal } from "~/lib/forms";
 
 /** A rule as its form sends it (a type, not an interface: it travels as JSON). */

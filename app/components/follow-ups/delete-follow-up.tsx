@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
-import type { FollowUp } from "../../../worker/follow-ups/contract";
+import type { FollowUp } from "../../../contracts/follow-ups";
 import { asJson } from "~/components/broadcasts/actions";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -1,6 +1,6 @@
 import { Link, useFetcher } from "react-router";
-import type { FollowUp } from "../../../worker/follow-ups/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+import type { FollowUp } from "../../../contracts/follow-ups";
+import type { Label } from "../../../contracts/team-inbox";
 import { asJson } from "~/components/broadcasts/actions";
 import { count, percent } from "~/components/broadcasts/labels";
 import { Switch } from "~/components/ui/switch";

@@ -5,9 +5,9 @@ import {
   MAX_PER_CONVERSATION,
   WINDOW_MINUTES,
   type FollowUp,
-} from "../../../worker/follow-ups/contract";
-import type { ConversationStage } from "../../../worker/sales/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+} from "../../../contracts/follow-ups";
+import type { ConversationStage } from "../../../contracts/sales";
+import type { Label } from "../../../contracts/team-inbox";
 import { asJson } from "~/components/broadcasts/actions";
 import { LabelChoices, StageChoices } from "~/components/broadcasts/audience-fields";
 import { FormFooter, NameField } from "~/components/broadcasts/form-page";

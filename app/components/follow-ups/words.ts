@@ -1,7 +1,7 @@
 /** The Seguimientos screens' words: a rule's wait, trigger and message said in Spanish. */
-import type { FollowUp } from "../../../worker/follow-ups/contract";
-import { STAGE_LABELS } from "../../../worker/sales/contract";
-import type { Label } from "../../../worker/team-inbox/contract";
+import type { FollowUp } from "../../../contracts/follow-ups";
+import { STAGE_LABELS } from "../../../contracts/sales";
+import type { Label } from "../../../contracts/team-inbox";
 
 /** The units a wait is written in; the API takes minutes. */
 export const WAIT_UNITS = [

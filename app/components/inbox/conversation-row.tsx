@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { Link } from "react-router";
-import type { Agent } from "../../../worker/agents/contract";
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Agent } from "../../../contracts/agents";
+import type { Conversation } from "../../../contracts/conversations";
 import { PRIORITY_LABELS } from "~/components/conversations/labels";
 import { contactLabel } from "~/components/conversations/selectors";
 import { StageBadge } from "~/components/sales/stage";

@@ -3,7 +3,7 @@
  * each with what removing it changes. Pure: the names of agents, members and labels are
  * looked up by the caller's functions.
  */
-import { STAGE_LABELS } from "../../../worker/sales/contract";
+import { STAGE_LABELS } from "../../../contracts/sales";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
 import type { InboxFilters } from "~/lib/inbox";
 

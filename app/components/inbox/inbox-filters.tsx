@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { CONVERSATION_STATUSES, PRIORITIES } from "../../../worker/conversations/contract";
-import type { Agent } from "../../../worker/agents/contract";
-import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
+import { CONVERSATION_STATUSES, PRIORITIES } from "../../../contracts/conversations";
+import type { Agent } from "../../../contracts/agents";
+import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../contracts/sales";
 import { FilterSelect } from "~/components/conversations/filter-select";
 import { PRIORITY_LABELS, STATUS_LABELS } from "~/components/conversations/labels";
 import { TeamFilters } from "~/components/team/team-filters";

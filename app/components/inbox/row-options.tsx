@@ -1,6 +1,6 @@
-import type { Agent } from "../../../worker/agents/contract";
-import type { Conversation } from "../../../worker/conversations/contract";
-import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../worker/sales/contract";
+import type { Agent } from "../../../contracts/agents";
+import type { Conversation } from "../../../contracts/conversations";
+import { CONVERSATION_STAGES, STAGE_LABELS } from "../../../contracts/sales";
 import { useConversationWrites } from "~/components/conversations/actions";
 import { AgentSelect, ChoiceSelect, StatusSelect } from "~/components/conversations/selectors";
 import { AssigneeSelect } from "~/components/team/team";

@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from "react";
-import type { Conversation, ConversationList } from "../../../worker/conversations/contract";
+import type { Conversation, ConversationList } from "../../../contracts/conversations";
 import { useAuth } from "~/lib/auth";
 import { patchList, type InboxFilters } from "~/lib/inbox";
 import { live } from "~/lib/live-store";

@@ -5,7 +5,7 @@ import {
   KNOWLEDGE_TITLE_MAX,
   knowledgeCreateInput,
   type KnowledgeSummary,
-} from "../../../worker/knowledge/contract";
+} from "../../../contracts/knowledge";
 import { DialogActions } from "~/components/ui/dialog-actions";
 import { Modal } from "~/components/ui/modal";
 import { Field, TextAreaField } from "~/components/ui/field";

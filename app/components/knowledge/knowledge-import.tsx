@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
 import { toastDone, toastFailed } from "~/lib/outcome";
-import { KNOWLEDGE_CAPS_TEXT, KNOWLEDGE_IMPORT_ACCEPT } from "../../../worker/knowledge/contract";
+import { KNOWLEDGE_CAPS_TEXT, KNOWLEDGE_IMPORT_ACCEPT } from "../../../contracts/knowledge";
 import type { KnowledgeActionResult } from "./actions";
 
 /**

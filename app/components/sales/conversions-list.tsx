@@ -1,5 +1,5 @@
-import type { Conversion } from "../../../worker/tracking/contract";
-import { DEFAULT_CURRENCY, STAGE_LABELS } from "../../../worker/sales/contract";
+import type { Conversion } from "../../../contracts/tracking";
+import { DEFAULT_CURRENCY, STAGE_LABELS } from "../../../contracts/sales";
 import { formatMessageTime } from "~/lib/format";
 import { formatMoney } from "./money";
 

@@ -1,4 +1,4 @@
-import type { ConversationOrigin } from "../../../worker/sales/contract";
+import type { ConversationOrigin } from "../../../contracts/sales";
 import { formatRelative } from "~/lib/format";
 
 /** Only web links open from the console: a `javascript:` or `data:` URL is never a link. */

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ConversationDetail, ConversationEvent } from "../../../worker/conversations/contract";
-import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contract";
-import type { Conversion } from "../../../worker/tracking/contract";
+import type { ConversationDetail, ConversationEvent } from "../../../contracts/conversations";
+import { DEFAULT_CURRENCY, type Suggestion } from "../../../contracts/sales";
+import type { Conversion } from "../../../contracts/tracking";
 import { Button } from "~/components/ui/button";
 import { useConversationChange } from "~/components/conversations/actions";
 import { readConversions } from "./read-conversions";

@@ -2,7 +2,7 @@ import {
   CONVERSATION_STAGES,
   STAGE_LABELS,
   type ConversationStage,
-} from "../../../worker/sales/contract";
+} from "../../../contracts/sales";
 import { ChoiceSelect } from "~/components/conversations/selectors";
 
 /** Each stage's badge colours; the badge always carries the stage's name too. */

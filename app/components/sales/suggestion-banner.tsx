@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { DEFAULT_CURRENCY, type Suggestion } from "../../../worker/sales/contract";
+import { DEFAULT_CURRENCY, type Suggestion } from "../../../contracts/sales";
 import { Button } from "~/components/ui/button";
 import { formatAmount } from "./money";
 

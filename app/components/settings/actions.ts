@@ -9,20 +9,15 @@
 import { useCallback, useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import type { z } from "zod/mini";
-import type {
-  accountDeletionInput,
-  ProfileUpdateInput,
-  Role,
-  User,
-} from "../../../worker/auth/contract";
-import type { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
-import type { invitationInput } from "../../../worker/organizations/members-contract";
-import type { labelInput } from "../../../worker/team-inbox/contract";
-import type { Organization, OrganizationUpdateInput } from "../../../worker/organizations/contract";
-import type { BusinessHoursInput } from "../../../worker/bookings/contract";
-import type { whatsappConfigInput } from "../../../worker/whatsapp/contract";
-import type { PaymentIntegrationInput } from "../../../worker/payments/contract";
-import type { BookingFlowState } from "../../../worker/flows/contract";
+import type { accountDeletionInput, ProfileUpdateInput, Role, User } from "../../../contracts/auth";
+import type { quickReplyInput } from "../../../contracts/quick-replies";
+import type { invitationInput } from "../../../contracts/members";
+import type { labelInput } from "../../../contracts/team-inbox";
+import type { Organization, OrganizationUpdateInput } from "../../../contracts/organizations";
+import type { BusinessHoursInput } from "../../../contracts/bookings";
+import type { whatsappConfigInput } from "../../../contracts/whatsapp";
+import type { PaymentIntegrationInput } from "../../../contracts/payments";
+import type { BookingFlowState } from "../../../contracts/flows";
 import type { BusinessLoginResult } from "~/lib/facebook-sdk";
 import type { FieldErrors } from "~/lib/forms";
 

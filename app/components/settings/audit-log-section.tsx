@@ -2,7 +2,7 @@ import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { useState } from "react";
 import { toastFailed } from "~/lib/outcome";
-import type { AuditAction, AuditLogEntry } from "../../../worker/audit/contract";
+import type { AuditAction, AuditLogEntry } from "../../../contracts/audit";
 import { entrySummary } from "~/components/settings/audit-summary";
 import { Button } from "~/components/ui/button";
 import {

@@ -1,6 +1,6 @@
 /** The part of an audit entry's details worth reading, after its action's label. */
-import type { AuditLogEntry } from "../../../worker/audit/contract";
-import { ROLES, type Role } from "../../../worker/auth/contract";
+import type { AuditLogEntry } from "../../../contracts/audit";
+import { ROLES, type Role } from "../../../contracts/auth";
 import { ROLE_LABELS } from "~/components/settings/members-section";
 
 type Details = AuditLogEntry["details"];

@@ -1,4 +1,4 @@
-import type { BookingFlowState } from "../../../worker/flows/contract";
+import type { BookingFlowState } from "../../../contracts/flows";
 import { Button } from "~/components/ui/button";
 import { useAuth } from "~/lib/auth";
 import { useSettingsChange } from "./actions";

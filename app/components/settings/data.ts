@@ -5,7 +5,7 @@
  */
 import { useEffect } from "react";
 import { toastFailed } from "~/lib/outcome";
-import { AUDIT_LOG_PAGE_SIZE } from "../../../worker/audit/contract";
+import { AUDIT_LOG_PAGE_SIZE } from "../../../contracts/audit";
 import { ApiError, client, data, errorMessage } from "~/lib/api";
 import { live } from "~/lib/live-store";
 

@@ -1,11 +1,8 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
 import { useState } from "react";
-import type { Role } from "../../../worker/auth/contract";
-import {
-  INVITATION_LIFETIME_DAYS,
-  invitationInput,
-} from "../../../worker/organizations/members-contract";
+import type { Role } from "../../../contracts/auth";
+import { INVITATION_LIFETIME_DAYS, invitationInput } from "../../../contracts/members";
 import { useLoadFailureToast, type OrganizationTabData } from "~/components/settings/data";
 import { CopyableValue } from "~/components/settings/meta/copy-button";
 import { ROLE_LABELS, assignableRoles } from "~/components/settings/members-section";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { organizationUpdateInput } from "../../../worker/organizations/contract";
+import { organizationUpdateInput } from "../../../contracts/organizations";
 import { frequencyText } from "~/components/broadcasts/marketing-allowance";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";

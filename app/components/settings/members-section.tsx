@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { ROLES, type Role } from "../../../worker/auth/contract";
+import { ROLES, type Role } from "../../../contracts/auth";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { leftOrganization, useSettingsChange } from "~/components/settings/actions";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { HistoryImport } from "../../../worker/whatsapp/contract";
+import type { HistoryImport } from "../../../contracts/whatsapp";
 import { toastFailed } from "~/lib/outcome";
 import { useSettingsChange } from "~/components/settings/actions";
 import { useLoadFailureToast, type ConnectionTabs } from "~/components/settings/data";

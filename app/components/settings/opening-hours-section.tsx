@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { WEEK_DAYS, type Week } from "../../../worker/bookings/contract";
+import { WEEK_DAYS, type Week } from "../../../contracts/bookings";
 import { timeZones } from "~/components/broadcasts/zoned-time";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { organizationUpdateInput, type Organization } from "../../../worker/organizations/contract";
+import { organizationUpdateInput, type Organization } from "../../../contracts/organizations";
 import { useAuth } from "~/lib/auth";
 import { validate, type FieldErrors } from "~/lib/forms";
 import { useSettingsChange } from "./actions";

@@ -3,7 +3,7 @@ import {
   COMMON_CURRENCIES,
   EMPLOYEE_COUNTS,
   type Organization,
-} from "../../../worker/organizations/contract";
+} from "../../../contracts/organizations";
 import { Button } from "~/components/ui/button";
 import { Field, SelectField, TextAreaField } from "~/components/ui/field";
 import { useAuth } from "~/lib/auth";

@@ -5,7 +5,7 @@ import {
   paymentIntegrationInput,
   type PaymentIntegration,
   type PaymentProvider,
-} from "../../../worker/payments/contract";
+} from "../../../contracts/payments";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";
 import { Field, SelectField } from "~/components/ui/field";

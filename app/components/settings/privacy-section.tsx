@@ -2,7 +2,7 @@ import { Description, Dialog, DialogPanel, DialogTitle } from "@headlessui/react
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { toastDone, toastFailed } from "~/lib/outcome";
-import { accountDeletionInput } from "../../../worker/auth/contract";
+import { accountDeletionInput } from "../../../contracts/auth";
 import { useSettingsChange } from "~/components/settings/actions";
 import { Button } from "~/components/ui/button";
 import { DialogActions } from "~/components/ui/dialog-actions";

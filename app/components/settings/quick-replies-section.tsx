@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { quickReplyInput } from "../../../worker/conversations/quick-replies-contract";
+import { quickReplyInput } from "../../../contracts/quick-replies";
 import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { Field, TextAreaField } from "~/components/ui/field";

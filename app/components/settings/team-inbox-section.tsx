@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { LABEL_COLORS, labelInput, type Label } from "../../../worker/team-inbox/contract";
+import { LABEL_COLORS, labelInput, type Label } from "../../../contracts/team-inbox";
 import type { OrganizationTabData } from "~/components/settings/data";
 import { Button } from "~/components/ui/button";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { profileUpdateInput } from "../../../worker/auth/contract";
+import { profileUpdateInput } from "../../../contracts/auth";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { useAuth } from "~/lib/auth";

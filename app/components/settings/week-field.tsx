@@ -1,4 +1,4 @@
-import { WEEK_DAYS, type Week, type WeekDay } from "../../../worker/bookings/contract";
+import { WEEK_DAYS, type Week, type WeekDay } from "../../../contracts/bookings";
 import { Button } from "~/components/ui/button";
 
 export const DAY_NAMES: Record<WeekDay, string> = {

@@ -1,6 +1,6 @@
 import { useCallback } from "react";
 import { useSubmit } from "react-router";
-import type { Mention } from "../../../worker/team-inbox/contract";
+import type { Mention } from "../../../contracts/team-inbox";
 
 /**
  * The member's own availability ("Disponible" / "Ausente"), as the sidebar's switch sends it to

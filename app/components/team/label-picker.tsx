@@ -1,5 +1,5 @@
 import { Listbox, ListboxButton, ListboxOption, ListboxOptions } from "@headlessui/react";
-import type { LabelRef } from "../../../worker/team-inbox/contract";
+import type { LabelRef } from "../../../contracts/team-inbox";
 import { useTeam } from "./team";
 
 /** Puts the organization's labels on a conversation (several at once). */

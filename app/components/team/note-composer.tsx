@@ -1,7 +1,7 @@
 import { useState } from "react";
-import type { Message } from "../../../worker/conversations/contract";
-import { mentionText } from "../../../worker/team-inbox/contract";
-import { foldText } from "../../../worker/text";
+import type { Message } from "../../../contracts/conversations";
+import { mentionText } from "../../../contracts/team-inbox";
+import { foldText } from "../../../contracts/text";
 import { useAutoGrow } from "~/components/conversations/use-auto-grow";
 import { Button } from "~/components/ui/button";
 import { useTeam } from "./team";

@@ -3,8 +3,8 @@
  * read once with the inbox, given to its rows, the open conversation and its notes.
  */
 import { createContext, useContext } from "react";
-import type { Member } from "../../../worker/organizations/members-contract";
-import type { Label, LabelRef } from "../../../worker/team-inbox/contract";
+import type { Member } from "../../../contracts/members";
+import type { Label, LabelRef } from "../../../contracts/team-inbox";
 import { NullableSelect } from "~/components/conversations/selectors";
 import { client, data } from "~/lib/api";
 

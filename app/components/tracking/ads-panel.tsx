@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { toastFailed } from "~/lib/outcome";
-import type { AdsReport } from "../../../worker/tracking/ads-contract";
+import type { AdsReport } from "../../../contracts/ads";
 import { Button } from "~/components/ui/button";
 import { client, data } from "~/lib/api";
 import { AdsTable } from "./ads-table";

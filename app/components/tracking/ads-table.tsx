@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { AdReportRow } from "../../../worker/tracking/ads-contract";
+import type { AdReportRow } from "../../../contracts/ads";
 
 type NumericColumn = Exclude<keyof AdReportRow, "ad_id" | "headline" | "source_url">;
 type SortKey = "headline" | NumericColumn;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { toastFailed } from "~/lib/outcome";
-import type { Conversion, ConversionPage } from "../../../worker/tracking/contract";
+import type { Conversion, ConversionPage } from "../../../contracts/tracking";
 import { Button } from "~/components/ui/button";
 import { ConversionsTable, EVENT_LABELS } from "./conversions-table";
 

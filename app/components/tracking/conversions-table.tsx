@@ -1,6 +1,6 @@
 import { format } from "date-fns";
 import { es } from "date-fns/locale";
-import type { Conversion, ConversionEvent } from "../../../worker/tracking/contract";
+import type { Conversion, ConversionEvent } from "../../../contracts/tracking";
 
 export const EVENT_LABELS: Record<ConversionEvent, string> = {
   whatsapp_click: "Clic en WhatsApp",

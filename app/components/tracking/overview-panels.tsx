@@ -1,6 +1,6 @@
 import { eachDayOfInterval, format } from "date-fns";
 import { lazy, Suspense } from "react";
-import type { TrackingStats } from "../../../worker/tracking/contract";
+import type { TrackingStats } from "../../../contracts/tracking";
 import { Spinner } from "~/components/ui/spinner";
 
 // chart.js is the heaviest thing in the console: it loads just after the page, and only here.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { HistoryImport } from "../../../worker/whatsapp/contract";
+import type { HistoryImport } from "../../../contracts/whatsapp";
 import { furthestImport } from "../../../app/components/settings/meta/history-import";
 
 const at = (state: HistoryImport["state"], progress: number, messages: number): HistoryImport => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Conversation, ConversationList } from "../../../worker/conversations/contract";
+import type { Conversation, ConversationList } from "../../../contracts/conversations";
 import {
   filtersFromUrl,
   filtersToUrl,

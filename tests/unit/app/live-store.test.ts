@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Conversation } from "../../../worker/conversations/contract";
+import type { Conversation } from "../../../contracts/conversations";
 import { live } from "../../../app/lib/live-store";
 
 const conversation = (id: string, updatedAt: string, changes: Partial<Conversation> = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../../worker/conversations/contract";
+import type { Message } from "../../../contracts/conversations";
 import { mergeMessages } from "../../../app/components/conversations/thread";
 import { live } from "../../../app/lib/live-store";
 

@@ -5,7 +5,7 @@ import { storeDeps, type AppContext } from "../../http/context";
 import { oauthCallback } from "../../http/oauth-callback";
 import { jsonBody } from "../../http/validate";
 import { inOrganizationData } from "../../stores/organization-parts";
-import { googleCalendarInput, type GoogleConnectError } from "./contract";
+import { googleCalendarInput, type GoogleConnectError } from "../../../contracts/google-calendar";
 import * as google from "./service";
 
 const manager = requireRole("owner", "admin");

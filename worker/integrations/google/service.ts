@@ -31,7 +31,7 @@ import {
   type GoogleBusyUse,
   type GoogleConnectError,
   type GoogleIntegration,
-} from "./contract";
+} from "../../../contracts/google-calendar";
 
 type CalendarRow = typeof googleCalendars.$inferSelect;
 

@@ -1,4 +1,4 @@
-import type { HistoryImport } from "../../../../worker/whatsapp/contract";
+import type { HistoryImport } from "../../../../contracts/whatsapp";
 
 /** Where the import of the app's chat history stands, in the console's words. */
 export const HISTORY_IMPORT_LABELS: Record<HistoryImport["state"], string> = {

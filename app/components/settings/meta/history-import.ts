@@ -1,4 +1,4 @@
-import type { HistoryImport } from "../../../../worker/whatsapp/contract";
+import type { HistoryImport } from "../../../../contracts/whatsapp";
 
 /** How far each state is: an import only moves forward (`requested` → `importing` → the end). */
 const STAGE: Record<HistoryImport["state"], number> = {

@@ -1,5 +1,5 @@
 import { useId, useState } from "react";
-import { whatsappConfigInput } from "../../../../worker/whatsapp/contract";
+import { whatsappConfigInput } from "../../../../contracts/whatsapp";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { useSettingsChange } from "~/components/settings/actions";

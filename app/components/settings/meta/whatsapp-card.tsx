@@ -1,4 +1,4 @@
-import type { HistoryImport } from "../../../../worker/whatsapp/contract";
+import type { HistoryImport } from "../../../../contracts/whatsapp";
 import { SelectField } from "~/components/ui/field";
 import type { MetaTabData } from "~/components/settings/data";
 import { ConfirmDialog } from "~/components/ui/confirm-dialog";

@@ -1,6 +1,6 @@
 /** Shapes of the Meta pixel calls, shared by the API and the console. */
 import { z } from "zod/mini";
-import { metaAccessToken } from "../meta/token-field";
+import { metaAccessToken } from "./meta-token";
 
 const pixelId = z
   .string({ error: "El identificador del pixel es obligatorio" })

@@ -1,7 +1,7 @@
 /** Shapes of the AI agent calls, shared by the API and the console. */
 import { z } from "zod/mini";
-import type { AiSource } from "../conversations/contract";
-import { knowledgeIdsInput } from "../knowledge/contract";
+import type { AiSource } from "./conversations";
+import { knowledgeIdsInput } from "./knowledge";
 
 export const AGENT_MODELS = [
   "google/gemini-2.5-flash",

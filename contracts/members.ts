@@ -1,6 +1,6 @@
 /** Team members and invitations, shared by the API and the console. */
 import { z } from "zod/mini";
-import { emailField, ROLES, type Role } from "../auth/contract";
+import { emailField, ROLES, type Role } from "./auth";
 
 export const INVITATION_LIFETIME_DAYS = 7;
 

@@ -1,6 +1,6 @@
 /** Shapes of the auth and profile calls, shared by the API and the console's forms. */
 import { z } from "zod/mini";
-import type { Organization } from "../organizations/contract";
+import type { Organization } from "./organizations";
 
 export const MIN_PASSWORD_LENGTH = 6;
 

@@ -3,8 +3,8 @@
  * the organization's customers, paced within Meta's limits, with its results.
  */
 import { z } from "zod/mini";
-import { templateSendField } from "../conversations/contract";
-import { CONVERSATION_STAGES, currencyField, type ConversationStage } from "../sales/contract";
+import { templateSendField } from "./conversations";
+import { CONVERSATION_STAGES, currencyField, type ConversationStage } from "./sales";
 
 /** A broadcast's life: edited while `draft` or `scheduled`, then sent, paused or cancelled. */
 export const BROADCAST_STATUSES = [

@@ -3,7 +3,7 @@
  * shared out, internal notes with mentions, and labels. Shapes shared with the console.
  */
 import { z } from "zod/mini";
-import { foldText } from "../text";
+import { foldText } from "./text";
 
 export const AUTO_ASSIGN_MODES = ["off", "round_robin"] as const;
 export type AutoAssignMode = (typeof AUTO_ASSIGN_MODES)[number];

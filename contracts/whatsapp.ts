@@ -1,6 +1,6 @@
 /** Shapes of the WhatsApp connection calls, shared by the API and the console. */
 import { z } from "zod/mini";
-import { metaAccessToken } from "../meta/token-field";
+import { metaAccessToken } from "./meta-token";
 
 const required = (label: string) =>
   z

@@ -3,17 +3,17 @@
  * message, its services, their availability and its bookings. Shared with the console.
  */
 import { z } from "zod/mini";
-import { currencyField, moneyField } from "../sales/contract";
-import { maxPaymentAmountField } from "../payments/contract";
-import type { MarketingLimits } from "../broadcasts/contract";
+import { currencyField, moneyField } from "./sales";
+import { maxPaymentAmountField } from "./payments";
+import type { MarketingLimits } from "./broadcasts";
 import {
   businessHoursText,
   organizationUpdateInput,
   timeZoneField,
   type Organization,
-} from "../organizations/contract";
-import type { PaymentLimits } from "../payments/contract";
-import type { ReminderState } from "../reminders/contract";
+} from "./organizations";
+import type { PaymentLimits } from "./payments";
+import type { ReminderState } from "./reminders";
 
 export const WEEK_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export type WeekDay = (typeof WEEK_DAYS)[number];

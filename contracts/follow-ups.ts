@@ -4,9 +4,9 @@
  * is open, an approved template otherwise; once per wait, up to `max_per_conversation`.
  */
 import { z } from "zod/mini";
-import type { BroadcastCategory } from "../broadcasts/contract";
-import { templateSendField } from "../conversations/contract";
-import { CONVERSATION_STAGES, type ConversationStage } from "../sales/contract";
+import type { BroadcastCategory } from "./broadcasts";
+import { templateSendField } from "./conversations";
+import { CONVERSATION_STAGES, type ConversationStage } from "./sales";
 
 /**
  * One follow-up's send for one wait: `sending` while Meta is asked (claimed first, so a wait is

@@ -1,9 +1,9 @@
 /** Shapes of the organization calls, shared by the API and the console's forms. */
 import { z } from "zod/mini";
-import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "../team-inbox/contract";
-import { currencyField } from "../sales/contract";
-import { wallClock } from "../zoned-time";
-import { marketingBudgetField, marketingFrequencyField } from "../broadcasts/contract";
+import { AUTO_ASSIGN_MODES, type AutoAssignMode } from "./team-inbox";
+import { currencyField } from "./sales";
+import { wallClock } from "./zoned-time";
+import { marketingBudgetField, marketingFrequencyField } from "./broadcasts";
 
 const required = (label: string, max = 200) =>
   z

@@ -4,7 +4,7 @@
  * make of them. Shared with the console.
  */
 import { z } from "zod/mini";
-import { currencyField, moneyField } from "../sales/contract";
+import { currencyField, moneyField } from "./sales";
 
 export const PAYMENT_PROVIDERS = ["stripe", "mercadopago"] as const;
 export type PaymentProvider = (typeof PAYMENT_PROVIDERS)[number];

@@ -1,12 +1,12 @@
 /** Shapes of the conversation and message calls, shared by the API and the console. */
 import { z } from "zod/mini";
-import type { LabelRef } from "../team-inbox/contract";
+import type { LabelRef } from "./team-inbox";
 import {
   CONVERSATION_STAGES,
   type ConversationOrigin,
   type ConversationStage,
   type Suggestion,
-} from "../sales/contract";
+} from "./sales";
 
 export const CONVERSATION_STATUSES = ["open", "pending", "assigned", "closed"] as const;
 export const PRIORITIES = ["urgent", "high", "medium", "low"] as const;
