@@ -4,13 +4,13 @@ import { buildStoreDeps, type StoreDeps } from "../worker/http/deps";
 import { ModelError } from "../worker/ai/client";
 import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
 import type { Env } from "../worker/env";
-import { migrateStore } from "./store-migrations";
+import { migrateStore } from "./migrations/store-migrations";
 import { FactsKeeper } from "./facts-keeper";
 import { serveInStore } from "./store-api";
 import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
 import { resetRoundTrips, roundTrips } from "../worker/bench/deployment";
-import { knowledgePrompt } from "../worker/knowledge/bench-route";
+import { knowledgePrompt } from "../worker/knowledge/bench-prompt";
 import { callerOrganization } from "../worker/stores/organization-data";
 import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
@@ -31,7 +31,7 @@ import {
   type ScheduledWork,
   type WorkRunner,
 } from "./scheduler";
-import { runPart } from "../worker/stores/organization-parts";
+import { runPart } from "./parts";
 import { indexSearchBacklog, searchIndexDue } from "../worker/conversations/search";
 import type { OrganizationPart } from "../worker/stores/part-contract";
 import type { DeliveryPart } from "../worker/whatsapp/webhook-payloads";

@@ -10,16 +10,16 @@ import { MAX_UPLOAD_BYTES, MEDIA_TOO_LARGE } from "../contracts/conversations";
 import { API_BASE } from "./http/api-base";
 import { AppError, handleError, notFound } from "./http/errors";
 import { costlyWrite } from "./http/write-limits";
-import { organizationGlobalRoutes } from "./organizations/routes";
+import { organizationGlobalRoutes } from "./organizations/global-routes";
 import { realtimeRoutes } from "./realtime/routes";
 import { flowWebhookRoutes } from "./flows/webhook-routes";
 import { paymentWebhookRoutes } from "./payments/webhook-routes";
-import { googleCalendarCallbackRoutes } from "./integrations/google/routes";
+import { googleCalendarCallbackRoutes } from "./integrations/google/callback-routes";
 import { operatorRoutes } from "./stores/operator-routes";
 import { forwardToStore } from "./stores/forward-to-store";
 import { organizationRouteMarks } from "./stores/organization-route-table";
-import { publicTrackingCors } from "./tracking/routes";
-import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-routes";
+import { publicTrackingCors } from "./tracking/public-cors";
+import { whatsappOauthCallbackRoutes } from "./whatsapp/oauth-callback-routes";
 import { whatsappWebhookRoutes } from "./whatsapp/webhook-routes";
 
 /** Largest JSON body the API reads; anything bigger is a 413 before parsing. */

@@ -1,6 +1,6 @@
 // Realistic data for the benchmarks, as SQL statements (much faster than going through the API):
 // an organization's data runs in its store (server.mjs's `storeSql`, in the store's schema,
-// durable-objects/store-migration-*.ts), its WhatsApp number in D1 (`connectionSql`, a file
+// durable-objects/migrations/), its WhatsApp number in D1 (`connectionSql`, a file
 // applied with `wrangler d1 execute --file`). Deterministic: the same seed gives the same rows.
 
 /** The message columns both seeds write (inbox and retention). */

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
-import { conversions } from "../../worker/db/store-schema";
+import { conversions } from "../../durable-objects/schema";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
 import { sendDueConversions } from "../../worker/tracking/capi-service";

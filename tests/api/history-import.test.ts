@@ -13,7 +13,7 @@ import {
   HISTORY_DECLINED_TEXT,
   RUN_PAGE_SIZES,
 } from "../../worker/whatsapp/history-import";
-import { migrateStore } from "../../durable-objects/store-migrations";
+import { migrateStore } from "../../durable-objects/migrations/store-migrations";
 import { organizationStore } from "../../worker/stores/registry";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import {

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { OrganizationDb } from "../../worker/db/client";
-import { conversations } from "../../worker/db/store-schema";
+import { conversations } from "../../durable-objects/schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
 import { LABELS_MAX, LABELS_TOO_MANY } from "../../contracts/team-inbox";

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { orgBatch, orgStatements } from "../../worker/db/client";
-import { quickReplies } from "../../worker/db/store-schema";
+import { quickReplies } from "../../durable-objects/schema";
 import { createOwner } from "../support/factories";
 import { withOrgDb } from "../support/org-data";
 

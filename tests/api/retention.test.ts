@@ -6,7 +6,7 @@ import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";
 import { seedMessage } from "../support/db";
 import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";
-import { conversions, heldStatuses, trackingSessions } from "../../worker/db/store-schema";
+import { conversions, heldStatuses, trackingSessions } from "../../durable-objects/schema";
 
 const NOW = Date.parse("2026-11-22T03:17:00.000Z");
 const cutoff = retentionCutoff(new Date(NOW));

@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it, vi } from "vitest";
-import { conversions } from "../../worker/db/store-schema";
+import { conversions } from "../../durable-objects/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";
 import { withOrgDb } from "../support/org-data";

@@ -7,7 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { conversions } from "../../worker/db/store-schema";
+import { conversions } from "../../durable-objects/schema";
 import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { organizationStore } from "../../worker/stores/registry";

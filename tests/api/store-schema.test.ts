@@ -8,7 +8,7 @@ import { getTableColumns, getTableName, isTable } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import * as globalSchema from "../../worker/db/global-schema";
-import * as storeSchema from "../../worker/db/store-schema";
+import * as storeSchema from "../../durable-objects/schema";
 import { organizationStore } from "../../worker/stores/registry";
 import { createOwner } from "../support/factories";
 

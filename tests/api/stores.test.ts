@@ -16,7 +16,7 @@ import {
   STORE_MIGRATIONS,
   STORE_SCHEMA_VERSION,
   type StoreMigration,
-} from "../../durable-objects/store-migrations";
+} from "../../durable-objects/migrations/store-migrations";
 import { organizationStore, storeAt } from "../../worker/stores/registry";
 import { EXAMPLE_OPERATOR_TOKEN } from "../../worker/stores/operator-routes";
 import { isEeaCountry } from "../../worker/stores/jurisdiction";

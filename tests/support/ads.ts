@@ -1,7 +1,7 @@
 // Customers who come from click-to-WhatsApp ads, and the conversions their sales become.
 import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { conversions } from "../../worker/db/store-schema";
+import { conversions } from "../../durable-objects/schema";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { ctwaReferral, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "./db";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { createDb } from "../../worker/db/client";
 import { whatsappConnections } from "../../worker/db/global-schema";
-import { messages } from "../../worker/db/store-schema";
+import { messages } from "../../durable-objects/schema";
 import { encryptSecret } from "../../worker/meta/secrets";
 import { AI_CALLS_PER_CONVERSATION_HOUR } from "../../worker/ai/budget";
 import { orgSql, withOrgDb } from "./org-data";

@@ -7,7 +7,7 @@ import { and, eq, gt, notInArray, or, sql } from "drizzle-orm";
 import { isAiConfigured, ModelError } from "../ai/client";
 import { awaitingTranscript, transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import { agents, conversations, messages } from "../db/store-schema";
+import { agents, conversations, messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { conversationUpdate, isWindowOpen, toConversation } from "../conversations/mappers";

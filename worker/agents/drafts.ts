@@ -9,7 +9,7 @@ import { aiNotConfigured, isAiConfigured, ModelError } from "../ai/client";
 import type { AiDraft } from "../../contracts/conversations";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import { findConversation } from "../conversations/find";
-import { agents, conversations } from "../db/store-schema";
+import { agents, conversations } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";

@@ -9,7 +9,7 @@ import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media"
 import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
 import type { OrganizationDb } from "../db/client";
-import { messages } from "../db/store-schema";
+import { messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { Turn } from "./replies";
 

@@ -3,7 +3,7 @@
  * conversation go to the model, which may hand the conversation to a human instead.
  */
 import type { organizations } from "../db/global-schema";
-import type { agents } from "../db/store-schema";
+import type { agents } from "../../durable-objects/schema";
 import {
   complete,
   textOf,

@@ -4,7 +4,7 @@ import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { whatsappConnections } from "../db/global-schema";
-import { agents, aiCalls, conversations } from "../db/store-schema";
+import { agents, aiCalls, conversations } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";

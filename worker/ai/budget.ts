@@ -8,7 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
-import { aiCalls, aiUsage, conversationAiCalls } from "../db/store-schema";
+import { aiCalls, aiUsage, conversationAiCalls } from "../../durable-objects/schema";
 import type { Completion } from "./client";
 import type { AiUsage } from "../../contracts/agents";
 

@@ -5,7 +5,7 @@
  * customer or the organization, so nothing the customer writes can point it elsewhere.
  */
 import type { z } from "zod/mini";
-import type { agents } from "../db/store-schema";
+import type { agents } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError, validationError } from "../http/errors";
 import type { ToolCall, ToolDefinition } from "./client";

@@ -5,7 +5,7 @@
  */
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
-import { messages } from "../db/store-schema";
+import { messages } from "../../durable-objects/schema";
 import type { OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { StoreDeps } from "../http/deps";

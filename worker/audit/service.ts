@@ -3,7 +3,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, OrganizationDb } from "../db/client";
 import { uuidv7Sql } from "../db/ids";
 import { accountAuditEvents, users } from "../db/global-schema";
-import { auditEvents } from "../db/store-schema";
+import { auditEvents } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";

@@ -27,7 +27,7 @@ import {
   knowledgeEntries,
   mentions,
   messages,
-} from "../db/store-schema";
+} from "../../durable-objects/schema";
 
 /** Rows read per query while exporting: one page is all of a list the export holds at once. */
 export const EXPORT_PAGE_SIZE = 500;

@@ -20,7 +20,7 @@ import {
   type Limit,
 } from "../http/rate-limit";
 import { writeHits, type CountedWrite } from "../http/write-limits";
-import { toOrganization } from "../organizations/service";
+import { toOrganization } from "../organizations/mappers";
 import { closeSockets } from "../realtime/close-sockets";
 import type { AuthResult, LoginInput, Me, RegisterInput, User } from "../../contracts/auth";
 import { hashPassword, UNMATCHABLE_HASH, verifyPassword } from "./passwords";

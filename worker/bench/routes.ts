@@ -14,7 +14,6 @@
  *   writes would ask; the store's alarm runs it (the agenda benchmark's reminder run).
  */
 import type { Env } from "../env";
-import { knowledgePromptBench } from "../knowledge/bench-route";
 import { organizationStore } from "../stores/registry";
 import { isStoreJob } from "../stores/contract";
 import { globalDb } from "../db/client";
@@ -93,4 +92,21 @@ export async function benchRoute(request: Request, env: Env) {
     }
   }
   return new Response(null, { status: 404 });
+}
+
+/**
+ * `GET /__bench/knowledge-prompt?organization=<id>&agent=<id>&q=<customer text>`: the knowledge
+ * search and the prompt an answer would make, in the organization's store
+ * (worker/knowledge/bench-prompt.ts).
+ */
+async function knowledgePromptBench(request: Request, env: Env) {
+  const url = new URL(request.url);
+  const organizationId = url.searchParams.get("organization") ?? "";
+  const store = await organizationStore(env, organizationId);
+  const prompt = await store.benchKnowledgePrompt(
+    organizationId,
+    url.searchParams.get("agent") ?? "",
+    url.searchParams.get("q") ?? "",
+  );
+  return prompt ? Response.json(prompt) : new Response("agent not found", { status: 404 });
 }

@@ -8,7 +8,7 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import { z } from "zod/mini";
 import { defineTool, type ToolContext } from "../ai/tools";
-import { bookings, services } from "../db/store-schema";
+import { bookings, services } from "../../durable-objects/schema";
 import { AppError, fieldError } from "../http/errors";
 import { offeredSlots } from "./availability";
 import {

@@ -19,7 +19,7 @@ import {
   type Slot,
 } from "../../contracts/bookings";
 import { daysAsInterval, openIntervals, type Interval, type OpeningHours } from "./hours";
-import { bookings } from "../db/store-schema";
+import { bookings } from "../../durable-objects/schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 import { googleBusy } from "../integrations/google/service";

@@ -12,7 +12,7 @@ import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { sendText } from "../whatsapp/sender";
 import { isOpenAt, nextOpening } from "./hours";
-import { awayMessageSends } from "../db/store-schema";
+import { awayMessageSends } from "../../durable-objects/schema";
 import { readBookingSettings } from "./settings";
 
 /** The stretch of a business that never opens again (no hours within a year). */

@@ -34,7 +34,7 @@ import {
   nearestSlots,
 } from "./availability";
 import { openIntervals } from "./hours";
-import { bookingReminders, bookings } from "../db/store-schema";
+import { bookingReminders, bookings } from "../../durable-objects/schema";
 import { findService, type ServiceRow } from "./services";
 import { readBookingSettings, type BookingSettings } from "./settings";
 import { zonedFormat } from "../../contracts/zoned-time";

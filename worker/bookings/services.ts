@@ -18,7 +18,7 @@ import {
   type ServiceInput,
   type ServiceUpdate,
 } from "../../contracts/bookings";
-import { bookings, services } from "../db/store-schema";
+import { bookings, services } from "../../durable-objects/schema";
 
 export type ServiceRow = typeof services.$inferSelect;
 

@@ -11,7 +11,7 @@ import {
   type BusinessHoursInput,
 } from "../../contracts/bookings";
 import { isOpenAt, type OpeningHours } from "./hours";
-import { bookingSettings } from "../db/store-schema";
+import { bookingSettings } from "../../durable-objects/schema";
 
 type SettingsRow = typeof bookingSettings.$inferSelect;
 

@@ -7,7 +7,7 @@
 import { and, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { OrganizationDb } from "../db/client";
-import { conversations, labels } from "../db/store-schema";
+import { conversations, labels } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { organizationCurrency } from "../organizations/currency";

@@ -1,5 +1,5 @@
 /** A broadcast and its recipients as the API answers them. */
-import type { broadcastRecipients, broadcasts } from "../db/store-schema";
+import type { broadcastRecipients, broadcasts } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { Broadcast, BroadcastRecipient, BroadcastStats } from "../../contracts/broadcasts";
 import { statsOf } from "./results";

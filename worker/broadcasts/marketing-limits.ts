@@ -21,7 +21,7 @@ import type {
   MarketingFrequency,
   MarketingLimits,
 } from "../../contracts/broadcasts";
-import { DEFAULT_MARKETING_FREQUENCY, marketingLimits } from "../db/store-schema";
+import { DEFAULT_MARKETING_FREQUENCY, marketingLimits } from "../../durable-objects/schema";
 import { analyticsRates, convertAmount, rateFor } from "./pricing";
 
 const DAY_MS = 24 * 60 * 60_000;

@@ -6,7 +6,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { messageCosts } from "../db/store-schema";
+import { messageCosts } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { organizationCurrency } from "../organizations/currency";
 import { billingCountry } from "../whatsapp/country";

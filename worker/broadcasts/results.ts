@@ -6,7 +6,7 @@
  * `broadcast_update`, at most every couple of seconds (the `broadcasts` store job).
  */
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { broadcastRecipients, broadcasts } from "../db/store-schema";
+import { broadcastRecipients, broadcasts } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { KEPT_BOOKINGS } from "../bookings/kept-bookings";
 import { organizationCurrency } from "../organizations/currency";

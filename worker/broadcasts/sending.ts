@@ -10,7 +10,12 @@
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { orgStatements } from "../db/client";
-import { broadcastRecipients, broadcasts, conversations, messages } from "../db/store-schema";
+import {
+  broadcastRecipients,
+  broadcasts,
+  conversations,
+  messages,
+} from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";

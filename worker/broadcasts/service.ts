@@ -11,7 +11,7 @@ import {
   broadcasts,
   conversations,
   whatsappTemplates,
-} from "../db/store-schema";
+} from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";

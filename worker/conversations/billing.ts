@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, gte, isNotNull, ne, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { messages } from "../db/store-schema";
+import { messages } from "../../durable-objects/schema";
 import type { ConversationBilling } from "../../contracts/conversations";
 import type { ConversationRow } from "./mappers";
 

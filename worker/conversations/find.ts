@@ -5,7 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { conversations } from "../db/store-schema";
+import { conversations } from "../../durable-objects/schema";
 import { notFound } from "../http/errors";
 
 export const conversationNotFound = () => notFound("Conversación no encontrada.");

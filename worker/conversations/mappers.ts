@@ -1,4 +1,4 @@
-import type { conversations, messages } from "../db/store-schema";
+import type { conversations, messages } from "../../durable-objects/schema";
 import { AppError } from "../http/errors";
 import type { Conversation, Message } from "../../contracts/conversations";
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, lt, or } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { conversations, messages, whatsappTemplates } from "../db/store-schema";
+import { conversations, messages, whatsappTemplates } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";

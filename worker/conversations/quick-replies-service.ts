@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { quickReplies } from "../db/store-schema";
+import { quickReplies } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import { conflict, notFound } from "../http/errors";
 import type { QuickReply } from "../../contracts/quick-replies";

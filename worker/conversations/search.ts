@@ -9,7 +9,7 @@
  */
 import { eq, like, or, sql, type SQL } from "drizzle-orm";
 import { orgStatements, type OrganizationDb, type PlainStatement } from "../db/client";
-import { conversations, messages } from "../db/store-schema";
+import { conversations, messages } from "../../durable-objects/schema";
 import { jobKey } from "../stores/contract";
 
 /**

@@ -1,6 +1,11 @@
 import { and, count, desc, eq, isNull, like, sql, type SQL } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { agents, conversationCounts, conversationLabels, conversations } from "../db/store-schema";
+import {
+  agents,
+  conversationCounts,
+  conversationLabels,
+  conversations,
+} from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { conflict, notFound } from "../http/errors";

@@ -5,7 +5,7 @@
  * (worker/whatsapp/sender.ts).
  */
 import { and, eq } from "drizzle-orm";
-import { conversations } from "../db/store-schema";
+import { conversations } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";

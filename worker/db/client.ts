@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { drizzle as drizzleStore } from "drizzle-orm/durable-sqlite";
 import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
 import * as globalSchema from "./global-schema";
-import * as storeSchema from "./store-schema";
+import * as storeSchema from "../../durable-objects/schema";
 import { benchD1 } from "../bench/deployment";
 import type { Env } from "../env";
 

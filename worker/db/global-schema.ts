@@ -1,7 +1,7 @@
 /**
  * What is global, in D1 (contract section 15): accounts, sessions, limits, organizations and
  * their members, the connections that route Meta's webhooks, and the store registry. An
- * organization's own data is in its store (store-schema.ts). drizzle-kit turns this module, and
+ * organization's own data is in its store (durable-objects/schema.ts). drizzle-kit turns this module, and
  * only it, into SQL under migrations/. Timestamps are ISO-8601 UTC strings (they sort as text
  * and are what the API returns).
  */
@@ -296,7 +296,7 @@ export const oauthExchanges = sqliteTable(
 
 /**
  * An account's own audit entries (a sign-up, a failed sign-in, an account's export or deletion):
- * an organization's entries are its data, in its store (store-schema.ts), in a table of the same
+ * an organization's entries are its data, in its store (durable-objects/schema.ts), in a table of the same
  * name and columns.
  */
 export const accountAuditEvents = sqliteTable(

@@ -6,7 +6,7 @@
  * Spanish (and never fails the connection), and what succeeded is kept for the next run.
  */
 import { eq } from "drizzle-orm";
-import { bookingFlows } from "../db/store-schema";
+import { bookingFlows } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { GraphError } from "../meta/errors";
 import type { GraphClient } from "../meta/graph";

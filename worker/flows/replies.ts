@@ -9,7 +9,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { createBooking } from "../bookings/service";
-import { flowTokens } from "../db/store-schema";
+import { flowTokens } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { systemNote } from "../team-inbox/notes-service";

@@ -12,7 +12,7 @@ import { daysAsInterval, localDate } from "../bookings/hours";
 import { readBookingSettings, type BookingSettings } from "../bookings/settings";
 import type { ServiceRow } from "../bookings/services";
 import type { Slot } from "../../contracts/bookings";
-import { services } from "../db/store-schema";
+import { services } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "../../contracts/flows";

@@ -7,7 +7,7 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { conversationNotFound, findConversation } from "../conversations/find";
-import { services } from "../db/store-schema";
+import { services } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, fieldError } from "../http/errors";

@@ -6,7 +6,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { flowTokens } from "../db/store-schema";
+import { flowTokens } from "../../durable-objects/schema";
 import { FLOW_TOKEN_TTL_MS } from "../../contracts/flows";
 
 export type FlowTokenRow = typeof flowTokens.$inferSelect;

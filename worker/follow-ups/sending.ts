@@ -9,7 +9,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { orgStatements } from "../db/client";
-import { conversations, followUpSends, followUps } from "../db/store-schema";
+import { conversations, followUpSends, followUps } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { freeEntryPointUntil } from "../conversations/billing";

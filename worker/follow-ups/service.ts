@@ -5,7 +5,7 @@
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { followUpSends, followUps } from "../db/store-schema";
+import { followUpSends, followUps } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound, validationError } from "../http/errors";

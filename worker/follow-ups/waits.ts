@@ -4,7 +4,7 @@
  * (sending.ts), since sending a message is what starts a wait.
  */
 import { and, eq } from "drizzle-orm";
-import { conversations, followUps } from "../db/store-schema";
+import { conversations, followUps } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { ConversationRow } from "../conversations/mappers";
 

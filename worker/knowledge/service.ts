@@ -7,7 +7,7 @@ import type { z } from "zod/mini";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { agents, knowledgeEntries } from "../db/store-schema";
+import { agents, knowledgeEntries } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, notFound } from "../http/errors";

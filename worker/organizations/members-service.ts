@@ -2,16 +2,15 @@ import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod/mini";
 import { auditStatement, recordAudit } from "../audit/service";
 import { orgBatch, type Db } from "../db/client";
-import { invitations, memberships, organizations, users } from "../db/global-schema";
-import type { Caller, Member as Scope } from "../http/context";
-import { AppError, conflict, forbidden, notFound } from "../http/errors";
+import { invitations, memberships, users } from "../db/global-schema";
+import type { Member as Scope } from "../http/context";
+import { AppError, forbidden, notFound } from "../http/errors";
 import type { Role } from "../../contracts/auth";
 import { revokeSessionsOf } from "../auth/service";
 import { sha256Hex } from "../auth/tokens";
 import type { Deps, StoreDeps } from "../http/deps";
 import { closeSockets } from "../realtime/close-sockets";
 import { releaseOnLeaving } from "../team-inbox/assignment";
-import { auditIn } from "../stores/organization-parts";
 import { memberNotFound } from "./errors";
 import { rememberPerson } from "./people";
 import {
@@ -250,49 +249,4 @@ export async function revokeInvitation(
     metadata: { role: revoked.role },
     ip: scope.ip,
   });
-}
-
-/** Joins the invitation's organization (once; the link then stops working). */
-export async function acceptInvitation(deps: Deps, caller: Caller, { token }: { token: string }) {
-  const { db } = deps;
-  const invitation = await db.query.invitations.findFirst({
-    where: eq(invitations.tokenHash, await sha256Hex(token)),
-  });
-  const invalid = () => notFound("La invitación no existe, ya se usó o ha caducado.");
-  if (!invitation || invitation.acceptedAt || invitation.expiresAt <= new Date().toISOString()) {
-    throw invalid();
-  }
-  const existing = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
-  if (existing) throw conflict("Ya perteneces a una organización.");
-  // Claim first: of two simultaneous uses of one link, only one updates the row.
-  const [claimed] = await db
-    .update(invitations)
-    .set({ acceptedAt: new Date().toISOString() })
-    .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
-    .returning();
-  if (!claimed) throw invalid();
-  await db.batch([
-    db.insert(memberships).values({
-      organizationId: invitation.organizationId,
-      userId: caller.userId,
-      role: invitation.role,
-    }),
-    rememberPerson(db, invitation.organizationId, { userId: caller.userId }),
-  ]);
-  await auditIn(deps, invitation.organizationId, {
-    action: "member.join",
-    userId: caller.userId,
-    metadata: { role: invitation.role, invitation: invitation.id },
-    ip: caller.ip,
-  });
-  const organization = await db.query.organizations.findFirst({
-    where: eq(organizations.id, invitation.organizationId),
-  });
-  return {
-    organization_id: invitation.organizationId,
-    organization_name: organization?.name ?? "",
-    role: invitation.role,
-  };
 }

@@ -1,37 +1,19 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { storeDeps, type AppContext } from "../http/context";
-import { requireCaller, requireRole } from "../http/auth";
+import { requireRole } from "../http/auth";
 import { jsonBody } from "../http/validate";
-import { organizationCreateInput } from "../../contracts/organizations";
 import { organizationSettingsInput } from "../../contracts/bookings";
-import { acceptInvitationInput, invitationInput, memberChangeInput } from "../../contracts/members";
+import { invitationInput, memberChangeInput } from "../../contracts/members";
 import * as members from "./members-service";
+import { organizationNotFound } from "./errors";
 import * as organizations from "./service";
 
 /** Another organization's id is simply not found (before any role check: no existence leak). */
 const ownOrganizationParam = createMiddleware<AppContext>(async (c, next) => {
-  if (c.req.param("id") !== c.var.member.organizationId) throw organizations.organizationNotFound();
+  if (c.req.param("id") !== c.var.member.organizationId) throw organizationNotFound();
   await next();
 });
-
-/**
- * What a signed-in person does before they belong to an organization: create one, or accept an
- * invitation. Served by the edge (what is global).
- */
-export const organizationGlobalRoutes = new Hono<AppContext>()
-  .post("/invitations/accept", requireCaller, ...jsonBody(acceptInvitationInput), async (c) => {
-    const joined = await members.acceptInvitation(c.var.deps, c.var.caller, c.req.valid("json"));
-    return c.json({ data: joined });
-  })
-  .post("/", requireCaller, ...jsonBody(organizationCreateInput), async (c) => {
-    const organization = await organizations.createOrganization(
-      c.var.deps,
-      c.var.caller,
-      c.req.valid("json"),
-    );
-    return c.json({ data: organization }, 201);
-  });
 
 /** The organization's own routes, served by its store. */
 export const organizationRoutes = new Hono<AppContext>()

@@ -1,54 +1,18 @@
 import { eq } from "drizzle-orm";
+import { organizationNotFound } from "./errors";
+import { toOrganization, type OrganizationRow } from "./mappers";
 import { recordAudit } from "../audit/service";
-import { uuidv7 } from "../db/ids";
-import { memberships, organizations } from "../db/global-schema";
-import { AppError, conflict, forbidden } from "../http/errors";
-import type { Caller, Member } from "../http/context";
-import type { Deps, StoreDeps } from "../http/deps";
+import { organizations } from "../db/global-schema";
+import { forbidden } from "../http/errors";
+import type { Member } from "../http/context";
+import type { StoreDeps } from "../http/deps";
 import type { OrganizationDb } from "../db/client";
 import type { OrganizationSettings } from "../../contracts/bookings";
-import type { Organization, OrganizationCreateData } from "../../contracts/organizations";
 import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
 import type { OrganizationSettingsData } from "../../contracts/bookings";
 import { readBookingSettings, saveBookingSettings, toBookingHours } from "../bookings/settings";
-import { registerStore } from "../stores/registry";
 import { readPaymentLimits, saveMaxPaymentAmount } from "../payments/settings";
 import { organizationCurrency } from "./currency";
-import { auditIn } from "../stores/organization-parts";
-import { rememberPerson } from "./people";
-import { timeZoneOfCountry } from "./time-zone";
-
-type OrganizationRow = typeof organizations.$inferSelect;
-
-export const toOrganization = (row: OrganizationRow): Organization => ({
-  id: row.id,
-  name: row.name,
-  industry: row.industry,
-  description: row.description,
-  address: row.address,
-  employee_count: row.employeeCount,
-  services_offered: row.servicesOffered,
-  business_hours: row.businessHours,
-  city: row.city,
-  country: row.country,
-  ai_use_case: row.aiUseCase,
-  currency: row.currency,
-  ai_monthly_token_budget: row.aiMonthlyTokenBudget,
-  auto_assign: row.autoAssign,
-  time_zone: row.timeZone,
-  quiet_hours_start: row.quietHoursStart,
-  quiet_hours_end: row.quietHoursEnd,
-  tracking_key: row.trackingKey,
-  created_at: row.createdAt,
-  updated_at: row.updatedAt,
-});
-
-export const organizationNotFound = () =>
-  new AppError(
-    404,
-    "organization_not_found",
-    "Organización no encontrada. Completa el registro de tu organización.",
-  );
 
 /**
  * The organization as its settings read it: its global row (D1) and what its store keeps of its
@@ -74,57 +38,6 @@ export async function getOrganization({ facts, orgDb }: StoreDeps): Promise<Orga
   const { organization } = await facts();
   if (!organization) throw organizationNotFound();
   return withStoreSettings(orgDb, organization);
-}
-
-/** Creates the caller's organization and makes them its owner (onboarding's last step). */
-export async function createOrganization(
-  deps: Deps,
-  caller: Caller,
-  input: OrganizationCreateData,
-): Promise<Organization> {
-  const { db, env } = deps;
-  const existing = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
-  if (existing) throw conflict("Ya perteneces a una organización.");
-
-  const organizationId = uuidv7();
-  // One batch is one transaction in D1 (the organization, its owner, who it has had and its
-  // store's entry in the registry); the unique membership per user settles a race.
-  const [[organization]] = await db
-    .batch([
-      db
-        .insert(organizations)
-        .values({
-          id: organizationId,
-          name: input.name,
-          industry: input.industry,
-          employeeCount: input.employee_count,
-          servicesOffered: input.services_offered,
-          businessHours: input.business_hours,
-          city: input.city,
-          country: input.country,
-          aiUseCase: input.ai_use_case,
-          address: input.address,
-          description: input.description,
-          timeZone: timeZoneOfCountry(input.country),
-        })
-        .returning(),
-      db.insert(memberships).values({ organizationId, userId: caller.userId, role: "owner" }),
-      rememberPerson(db, organizationId, { userId: caller.userId }),
-      registerStore(db, env, { id: organizationId, country: input.country }),
-    ])
-    .catch((error: unknown) => {
-      if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");
-      throw error;
-    });
-  // Its first entry, where its data starts (its store, for an organization made now).
-  await auditIn(deps, organizationId, {
-    action: "organization.create",
-    userId: caller.userId,
-    ip: caller.ip,
-  });
-  return toOrganization(organization!);
 }
 
 /**

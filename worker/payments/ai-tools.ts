@@ -10,7 +10,7 @@ import { z } from "zod/mini";
 import { defineTool, type ToolContext } from "../ai/tools";
 import { bookingNotFound } from "../bookings/service";
 import { findService, type ServiceRow } from "../bookings/services";
-import { bookings } from "../db/store-schema";
+import { bookings } from "../../durable-objects/schema";
 import { AppError, fieldError } from "../http/errors";
 import { paymentLinkInput } from "../../contracts/payments";
 import { sendPaymentLink } from "./service";

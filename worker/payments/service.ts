@@ -16,7 +16,7 @@ import {
 import { conversationNotFound, findConversation } from "../conversations/find";
 import { assertWindowOpen, type ConversationRow } from "../conversations/mappers";
 import { uuidv7 } from "../db/ids";
-import { bookings, payments, services } from "../db/store-schema";
+import { bookings, payments, services } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, fieldError, notFound } from "../http/errors";

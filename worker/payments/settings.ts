@@ -5,7 +5,7 @@
  */
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { paymentSettings } from "../db/store-schema";
+import { paymentSettings } from "../../durable-objects/schema";
 import type { Env } from "../env";
 import { decryptSecret, encryptSecret } from "../meta/secrets";
 import {

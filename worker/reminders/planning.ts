@@ -7,7 +7,7 @@
  */
 import { and, eq, gt } from "drizzle-orm";
 import { orgStatements, type OrganizationDb } from "../db/client";
-import { bookings, bookingSettings } from "../db/store-schema";
+import { bookings, bookingSettings } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { quietHoursStart, type QuietHours } from "../../contracts/organizations";
 import { organizationQuietHours } from "../organizations/quiet-hours";

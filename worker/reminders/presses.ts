@@ -3,7 +3,7 @@
  * just now (a redelivery stores none, so presses nothing again) for the store's
  * `booking_reminders` job to act on, at once, outside the delivery's transaction.
  */
-import { bookingReminderAnswers } from "../db/store-schema";
+import { bookingReminderAnswers } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { ReminderAction } from "../../contracts/reminders";
 

@@ -8,7 +8,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import { orgBatch } from "../db/client";
-import { bookingReminders, bookings, messages } from "../db/store-schema";
+import { bookingReminders, bookings, messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { toMessage, type ConversationRow, type MessageRow } from "../conversations/mappers";

@@ -10,7 +10,12 @@ import { retryDelay } from "../../durable-objects/scheduler";
 import { recordAudit } from "../audit/service";
 import { findConversation } from "../conversations/find";
 import { orgStatements } from "../db/client";
-import { bookingReminderAnswers, bookingReminders, bookings, messages } from "../db/store-schema";
+import {
+  bookingReminderAnswers,
+  bookingReminders,
+  bookings,
+  messages,
+} from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";
 import { quietHoursEnd } from "../../contracts/organizations";

@@ -7,7 +7,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
-import { bookingSettings, whatsappTemplates } from "../db/store-schema";
+import { bookingSettings, whatsappTemplates } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";

@@ -13,7 +13,7 @@ import {
   conversations,
   conversions,
   trackingSessions,
-} from "../db/store-schema";
+} from "../../durable-objects/schema";
 import { findConversation } from "../conversations/find";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";
 import type { Member } from "../http/context";
@@ -25,7 +25,6 @@ import {
   type ConversationOrigin,
   type ConversationStage,
   type DetectedEventPayload,
-  detectedEventPayload,
   type Suggestion,
   type saleInput,
 } from "../../contracts/sales";
@@ -251,26 +250,6 @@ export async function conversationOrigin(
     landing_page: visit.landingPage,
     visited_at: visit.createdAt,
   };
-}
-
-/**
- * The events of one `automatic_events` change that are what Meta documents; each odd one (a
- * wrong type, an unknown event name) is logged and skipped, never failing the delivery.
- */
-export function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
-  if (!Array.isArray(events)) {
-    if (events !== undefined) console.warn("automatic_events skipped: not a list", wabaId);
-    return [];
-  }
-  return events.flatMap((event: unknown, index) => {
-    const parsed = detectedEventPayload.safeParse(event);
-    if (parsed.success) return [parsed.data];
-    const problems = parsed.error.issues.map(
-      (i) => `${i.path.join(".") || "(event)"}: ${i.message}`,
-    );
-    console.warn("automatic_events: event skipped", wabaId, index, problems.join("; "));
-    return [];
-  });
 }
 
 /**

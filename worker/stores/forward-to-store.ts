@@ -10,7 +10,7 @@ import { bearerToken, openToTrackingKey, trackingKeyCaller, withCaller } from ".
 import type { AppContext } from "../http/context";
 import { notFound } from "../http/errors";
 import { countedWrite } from "../http/write-limits";
-import { organizationNotFound } from "../organizations/service";
+import { organizationNotFound } from "../organizations/errors";
 import { answeredByItsStore } from "./organization-data";
 import { organizationRouteMarks } from "./organization-route-table";
 

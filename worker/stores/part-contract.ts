@@ -40,6 +40,9 @@ export type OrganizationPart =
   | { kind: "google-connect"; member: Member; stateId: string; code: string };
 
 /** What each part answers (`true`: done). */
+export type PartKind = OrganizationPart["kind"];
+export type PartOf<K extends PartKind> = Extract<OrganizationPart, { kind: K }>;
+
 export interface PartResults {
   audit: true;
   "usual-addresses": string[];

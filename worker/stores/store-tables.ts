@@ -49,7 +49,7 @@ import {
   services,
   trackingSessions,
   whatsappTemplates,
-} from "../db/store-schema";
+} from "../../durable-objects/schema";
 import { badRequest } from "../http/errors";
 
 /** A table of an organization's data, as the export reaches any of them. */

@@ -7,7 +7,7 @@ import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { auditEachRow, recordAudit } from "../audit/service";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
 import { memberships } from "../db/global-schema";
-import { conversations, mentions } from "../db/store-schema";
+import { conversations, mentions } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { memberNotFound } from "../organizations/errors";

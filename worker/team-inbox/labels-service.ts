@@ -9,7 +9,7 @@ import type { z } from "zod/mini";
 import { recordAudit } from "../audit/service";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversationLabels, conversations, labels } from "../db/store-schema";
+import { conversationLabels, conversations, labels } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";

@@ -8,7 +8,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod/mini";
 import type { Db } from "../db/client";
 import { memberships, users } from "../db/global-schema";
-import { mentions, messages } from "../db/store-schema";
+import { mentions, messages } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { notFound } from "../http/errors";

@@ -9,7 +9,7 @@
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod/mini";
 import type { OrganizationDb } from "../db/client";
-import { adSpend, adSpendSyncs } from "../db/store-schema";
+import { adSpend, adSpendSyncs } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import type { AdReportRow, AdsReport, MessageCostSummary } from "../../contracts/ads";

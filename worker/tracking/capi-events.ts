@@ -3,7 +3,7 @@
  * Pure functions: what is sent, and whether Meta would accept it, decided before any call.
  */
 import { sha256Hex } from "../auth/tokens";
-import type { conversions } from "../db/store-schema";
+import type { conversions } from "../../durable-objects/schema";
 import type { ConversionEvent } from "../../contracts/tracking";
 import { DEFAULT_CURRENCY } from "../../contracts/sales";
 

@@ -8,7 +8,7 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { orgBatch, type OrganizationDb } from "../db/client";
 import { chunks } from "./daily-figures";
 import { whatsappConnections } from "../db/global-schema";
-import { conversions, trackingSessions } from "../db/store-schema";
+import { conversions, trackingSessions } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";
 import { GraphError } from "../meta/errors";

@@ -7,7 +7,7 @@
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import { orgBatch, type OrganizationDb } from "../db/client";
-import { messageCosts, messageCostSyncs } from "../db/store-schema";
+import { messageCosts, messageCostSyncs } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { connectedSender } from "../whatsapp/connection-service";

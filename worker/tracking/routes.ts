@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { cors } from "hono/cors";
 import { storeDeps, type AppContext } from "../http/context";
 import { requestInfo, requireRole, openToTrackingKey } from "../http/auth";
 import { jsonBody, queryParams } from "../http/validate";
@@ -16,17 +15,6 @@ import { facebookConversionsInput } from "../../contracts/pixel";
 import { forwardConversions } from "./pixel-service";
 import * as tracking from "./service";
 
-/**
- * Only the calls a business's own pages make are open to other origins. The edge answers their
- * preflight and adds the headers to what the store answers (worker/api.ts).
- */
-const publicCors = cors({
-  origin: "*",
-  allowMethods: ["GET", "POST", "PATCH", "OPTIONS"],
-  allowHeaders: ["Content-Type", "X-Tracking-Key"],
-  maxAge: 86_400,
-});
-
 /** A page holding only the public key sees its session without the customer's phone. */
 const sessionFor = (c: Context<AppContext>, session: TrackingSession) =>
   c.var.tracking.publicKey ? tracking.toPublicSession(session) : session;
@@ -36,11 +24,6 @@ function visitOf(c: Context<AppContext>): tracking.Visit {
   const { ip, userAgent } = requestInfo(c);
   return { ip, userAgent, pageUrl: c.req.header("Referer")?.slice(0, 2000) ?? null };
 }
-
-export const publicTrackingCors = new Hono<AppContext>()
-  .use("/sessions", publicCors)
-  .use("/sessions/*", publicCors)
-  .use("/conversions", async (c, next) => (c.req.method === "GET" ? next() : publicCors(c, next)));
 
 export const trackingRoutes = new Hono<AppContext>()
   .post("/sessions", openToTrackingKey, ...jsonBody(trackingSessionInput), async (c) => {

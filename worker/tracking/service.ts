@@ -14,7 +14,7 @@ import {
   type SQL,
 } from "drizzle-orm";
 import { orgBatch, type Db, type OrganizationDb } from "../db/client";
-import { conversations, conversions, trackingSessions } from "../db/store-schema";
+import { conversations, conversions, trackingSessions } from "../../durable-objects/schema";
 import type { Member, TrackingCaller } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError, forbidden, notFound } from "../http/errors";

@@ -17,7 +17,7 @@ import {
 import { fromRows, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { whatsappConnections } from "../db/global-schema";
-import { conversations, messages } from "../db/store-schema";
+import { conversations, messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import {

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../audit/service";
 import type { Db, OrganizationDb } from "../db/client";
 import { whatsappConnections } from "../db/global-schema";
-import { agents } from "../db/store-schema";
+import { agents } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { Deps, StoreDeps } from "../http/deps";
 import { AppError, conflict, notFound } from "../http/errors";
@@ -264,20 +264,6 @@ export async function businessInfo(deps: StoreDeps, member: Member) {
   } catch (error) {
     throw metaFailure(error);
   }
-}
-
-/**
- * Meta's subscription check (`GET /webhooks/whatsapp`): the app-wide verify token, or one an
- * organization generated below. A public flow: no member, only the token Meta echoes.
- */
-export async function isWebhookVerifyToken({ db, env }: Deps, token: string | undefined) {
-  if (!token) return false;
-  if (token === env.META_WEBHOOK_VERIFY_TOKEN) return true;
-  const connection = await db.query.whatsappConnections.findFirst({
-    where: eq(whatsappConnections.webhookToken, token),
-    columns: { id: true },
-  });
-  return Boolean(connection);
 }
 
 /** A per-organization token Meta can use in the webhook verification request. */

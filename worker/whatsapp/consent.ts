@@ -10,7 +10,7 @@ import { conversationUpdate, type ConversationRow } from "../conversations/mappe
 import type { MarketingOptOutSource } from "../../contracts/conversations";
 import { fromRows, orgStatements } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversations } from "../db/store-schema";
+import { conversations } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import { isoFromSeconds, type InboundMessage } from "./inbound-content";

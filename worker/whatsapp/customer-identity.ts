@@ -9,7 +9,7 @@
 import type { ConversationRow } from "../conversations/mappers";
 import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { conversations } from "../db/store-schema";
+import { conversations } from "../../durable-objects/schema";
 import type { InboundMessage } from "./inbound-content";
 
 /** An ISO country code, a dot, up to 128 letters and digits: `ES.13491208655302741918`. */

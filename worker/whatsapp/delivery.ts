@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { organizations, whatsappConnections } from "../db/global-schema";
 import type { Deps } from "../http/deps";
-import { readDetectedEvents } from "../sales/service";
+import { detectedEventPayload, type DetectedEventPayload } from "../../contracts/sales";
 import { servedByItsStore, storeAt, storeRefused, storeRoute } from "../stores/registry";
 import type {
   ChangeValue,
@@ -188,3 +188,23 @@ const organizationsOfAccount = async (db: Db, wabaId: string) =>
       .from(whatsappConnections)
       .where(eq(whatsappConnections.businessAccountId, wabaId))
   ).map((row) => row.organizationId);
+
+/**
+ * The events of one `automatic_events` change that are what Meta documents; each odd one (a
+ * wrong type, an unknown event name) is logged and skipped, never failing the delivery.
+ */
+function readDetectedEvents(wabaId: string, events: unknown): DetectedEventPayload[] {
+  if (!Array.isArray(events)) {
+    if (events !== undefined) console.warn("automatic_events skipped: not a list", wabaId);
+    return [];
+  }
+  return events.flatMap((event: unknown, index) => {
+    const parsed = detectedEventPayload.safeParse(event);
+    if (parsed.success) return [parsed.data];
+    const problems = parsed.error.issues.map(
+      (i) => `${i.path.join(".") || "(event)"}: ${i.message}`,
+    );
+    console.warn("automatic_events: event skipped", wabaId, index, problems.join("; "));
+    return [];
+  });
+}

@@ -11,7 +11,7 @@ import type { MessageStatus } from "../../contracts/conversations";
 import { preview } from "../conversations/mappers";
 import { fromRows, orgStatements, type OrganizationDb } from "../db/client";
 import { uuidv7 } from "../db/ids";
-import { historyImports, historyPages } from "../db/store-schema";
+import { historyImports, historyPages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { metaErrorText } from "../meta/errors";
 import type { HistoryImport } from "../../contracts/whatsapp";

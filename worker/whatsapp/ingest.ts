@@ -8,7 +8,12 @@ import { reminderPress } from "../reminders/payloads";
 import { recordReminderPresses } from "../reminders/presses";
 import { claimAwayMessages } from "../bookings/away-message";
 import { and, eq } from "drizzle-orm";
-import { conversations, conversions, messages, trackingSessions } from "../db/store-schema";
+import {
+  conversations,
+  conversions,
+  messages,
+  trackingSessions,
+} from "../../durable-objects/schema";
 import { autoAssign } from "../team-inbox/assignment";
 import { isAiConfigured } from "../ai/client";
 import type { Deps, StoreDeps } from "../http/deps";

@@ -11,6 +11,7 @@ import { recordAudit } from "../audit/service";
 import type { Deps, StoreDeps } from "../http/deps";
 import { sha256Hex } from "../auth/tokens";
 import { signOAuthState } from "../auth/oauth-state";
+import { whatsappCallbackUrl } from "../http/callback-urls";
 import { AppError } from "../http/errors";
 import { findConnection } from "./connection-service";
 import type { HistoryImport } from "../../contracts/whatsapp";
@@ -324,10 +325,6 @@ export function graphVersion(env: Env) {
   return /\/(v\d+\.\d+)\/?$/.exec(env.META_GRAPH_URL)?.[1] ?? "v25.0";
 }
 
-export function callbackUrl(env: Env) {
-  return `${(env.PUBLIC_APP_URL ?? "").replace(/\/$/, "")}/api/v1/whatsapp/oauth/callback`;
-}
-
 /**
  * The Facebook Login dialog URL, with a state bound to the member, their session and the
  * browser that asked for it (worker/auth/oauth-state.ts).
@@ -339,7 +336,7 @@ export async function authUrl({ env }: Deps, member: Member) {
   });
   const url = new URL(`https://www.facebook.com/${graphVersion(env)}/dialog/oauth`);
   url.searchParams.set("client_id", appId);
-  url.searchParams.set("redirect_uri", callbackUrl(env));
+  url.searchParams.set("redirect_uri", whatsappCallbackUrl(env));
   url.searchParams.set("state", state);
   url.searchParams.set("response_type", "code");
   if (env.META_CONFIG_ID) {

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { AiSource } from "../../contracts/conversations";
 import { orgBatch } from "../db/client";
-import { conversations, messages } from "../db/store-schema";
+import { conversations, messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { AppError, conflict } from "../http/errors";
 import {

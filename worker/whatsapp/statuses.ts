@@ -11,7 +11,7 @@
  * so the rare race where both apply it changes nothing twice.
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { conversations, heldStatuses, messages } from "../db/store-schema";
+import { conversations, heldStatuses, messages } from "../../durable-objects/schema";
 import type { StoreDeps } from "../http/deps";
 import { conversationUpdate, toMessage, type MessageRow } from "../conversations/mappers";
 import type { MessageStatus } from "../../contracts/conversations";

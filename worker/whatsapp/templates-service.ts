@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { OrganizationDb } from "../db/client";
-import { whatsappTemplates } from "../db/store-schema";
+import { whatsappTemplates } from "../../durable-objects/schema";
 import type { Member } from "../http/context";
 import type { StoreDeps } from "../http/deps";
 import { AppError } from "../http/errors";

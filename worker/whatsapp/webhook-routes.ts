@@ -4,7 +4,9 @@ import type { AppContext } from "../http/context";
 import { badRequest } from "../http/errors";
 import { queryParams } from "../http/validate";
 import { countRefusal } from "../http/webhook-refusals";
-import { isWebhookVerifyToken } from "./connection-service";
+import { eq } from "drizzle-orm";
+import { whatsappConnections } from "../db/global-schema";
+import type { Deps } from "../http/deps";
 import { webhookVerifyQuery } from "../../contracts/whatsapp";
 import { ingestDelivery } from "./delivery";
 import type { WebhookPayload } from "./webhook-payloads";
@@ -12,6 +14,20 @@ import { bodySignedByMeta } from "../meta/signed-body";
 
 /** Meta's deliveries are small; anything this big is not from Meta. */
 const MAX_DELIVERY_BYTES = 3 * 1024 * 1024;
+
+/**
+ * Meta's subscription check (`GET /webhooks/whatsapp`): the app-wide verify token, or one an
+ * organization generated below. A public flow: no member, only the token Meta echoes.
+ */
+async function isWebhookVerifyToken({ db, env }: Deps, token: string | undefined) {
+  if (!token) return false;
+  if (token === env.META_WEBHOOK_VERIFY_TOKEN) return true;
+  const connection = await db.query.whatsappConnections.findFirst({
+    where: eq(whatsappConnections.webhookToken, token),
+    columns: { id: true },
+  });
+  return Boolean(connection);
+}
 
 export const whatsappWebhookRoutes = new Hono<AppContext>()
   /** Meta's subscription check: echo the challenge, as inert text, when the token is ours. */

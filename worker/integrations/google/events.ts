@@ -9,7 +9,7 @@
  */
 import { and, eq, inArray } from "drizzle-orm";
 import type { OrganizationDb } from "../../db/client";
-import { bookings, googleBookingEvents, googleCalendars } from "../../db/store-schema";
+import { bookings, googleBookingEvents, googleCalendars } from "../../../durable-objects/schema";
 import type { StoreDeps } from "../../http/deps";
 import { GoogleError, type CalendarApi, type CalendarEvent } from "./client";
 import { withCalendar } from "./service";

@@ -4,12 +4,12 @@
  * grant sealed in the store and refreshed, the calendar chosen, busy times for availability, and
  * `invalid_grant` disconnecting it with a banner while bookings go on in the own calendar.
  */
+import { googleCallbackUrl } from "../../http/callback-urls";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { recordAudit } from "../../audit/service";
 import { signOAuthState } from "../../auth/oauth-state";
 import type { OrganizationDb } from "../../db/client";
-import { googleBookingEvents, googleCalendars } from "../../db/store-schema";
-import type { Env } from "../../env";
+import { googleBookingEvents, googleCalendars } from "../../../durable-objects/schema";
 import type { Member } from "../../http/context";
 import type { StoreDeps } from "../../http/deps";
 import { AppError, notFound } from "../../http/errors";
@@ -118,9 +118,6 @@ async function eventsOwed(db: OrganizationDb, organizationId: string) {
 
 // ── Connecting: the consent URL, its state and the callback ─────────────────────────────
 
-export const callbackUrl = (env: Env) =>
-  `${(env.PUBLIC_APP_URL ?? "").replace(/\/$/, "")}/api/v1/integrations/google/callback`;
-
 /**
  * `GET /integrations/google/authorize`: Google's consent URL. Its state is signed, names the
  * member, their session and organization and the hash of a nonce only this browser holds (a
@@ -141,7 +138,7 @@ export async function authorize({ env, orgDb }: StoreDeps, member: Member) {
   });
   const url = new URL(CONSENT_URL);
   url.searchParams.set("client_id", client.clientId);
-  url.searchParams.set("redirect_uri", callbackUrl(env));
+  url.searchParams.set("redirect_uri", googleCallbackUrl(env));
   url.searchParams.set("response_type", "code");
   url.searchParams.set("scope", SCOPES.join(" "));
   // A refresh token, and again on a second consent (Google gives it on the first otherwise).
@@ -179,7 +176,7 @@ export async function connectWithCode(
   if (taken.length === 0) return fail("invalid_state");
   let tokens;
   try {
-    tokens = await exchangeCode(env, code, callbackUrl(env));
+    tokens = await exchangeCode(env, code, googleCallbackUrl(env));
   } catch (error) {
     console.warn(
       "google code exchange",

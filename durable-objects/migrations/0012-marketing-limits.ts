@@ -1,6 +1,6 @@
 /**
  * Store migration 12 (decisions 0080 and 0082): what the owner allows marketing, one row
- * (worker/db/store-schema.ts); and the phone's address book kept only for customers
+ * (durable-objects/schema.ts); and the phone's address book kept only for customers
  * who have a conversation. Entries without one are dropped now; from now on an entry goes with
  * the last conversation of its phone (retention, erasure, a conversation deleted or moved to
  * another number for any reason), and one that never named a conversation goes when the app's

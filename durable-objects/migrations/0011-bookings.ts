@@ -1,7 +1,7 @@
 /**
  * Store migration 11: bookings (contract section 18, decisions 0076-0078), the organization's
  * alone (no D1 migration): its opening hours, away message and notice, its services, its
- * bookings, and the away messages it owes (worker/db/store-schema.ts).
+ * bookings, and the away messages it owes (durable-objects/schema.ts).
  */
 export const BOOKINGS_SQL = `
 CREATE TABLE booking_settings (

@@ -1,7 +1,7 @@
 /**
  * Store migration 13: payment links (contract section 18, decisions 0091-0093), the
  * organization's alone (no D1 migration): its payment settings (the provider it connected,
- * sealed, and the largest link) and its payments (worker/db/store-schema.ts).
+ * sealed, and the largest link) and its payments (durable-objects/schema.ts).
  */
 export const PAYMENTS_SQL = `
 CREATE TABLE payment_settings (

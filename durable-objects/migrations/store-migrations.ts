@@ -4,24 +4,24 @@
  * has to touch every store at once. A migration, once shipped, is never edited: a change is a
  * new one with the next version.
  */
-import { ORGANIZATION_DATA_SQL } from "./store-migration-0003";
-import { COEXISTENCE_SQL } from "./store-migration-0004";
-import { CONSENT_SQL } from "./store-migration-0005";
-import { BROADCASTS_SQL } from "./store-migration-0006";
-import { BROADCAST_SENDING_SQL } from "./store-migration-0007";
-import { FOLLOW_UPS_SQL } from "./store-migration-0008";
-import { HELD_STATUSES_SQL } from "./store-migration-0009";
-import { BOOKINGS_SQL } from "./store-migration-0011";
-import { MARKETING_LIMITS_SQL } from "./store-migration-0012";
-import { PAYMENTS_SQL } from "./store-migration-0013";
-import { BOOKING_FLOW_SQL } from "./store-migration-0014";
-import { SCHEDULED_WORK_SQL } from "./store-migration-0015";
-import { AGENT_ACTS_SQL } from "./store-migration-0016";
-import { GOOGLE_CALENDAR_SQL } from "./store-migration-0018";
-import { BOOKING_REMINDERS_SQL } from "./store-migration-0017";
-import { CONVERSATION_AI_CALLS_SQL } from "./store-migration-0019";
-import { SEARCH_PROGRESS_SQL } from "./store-migration-0020";
-import { HISTORY_PAGE_COUNTS_SQL } from "./store-migration-0021";
+import { ORGANIZATION_DATA_SQL } from "./0003-organization-data";
+import { COEXISTENCE_SQL } from "./0004-coexistence";
+import { CONSENT_SQL } from "./0005-consent";
+import { BROADCASTS_SQL } from "./0006-broadcasts";
+import { BROADCAST_SENDING_SQL } from "./0007-broadcast-sending";
+import { FOLLOW_UPS_SQL } from "./0008-follow-ups";
+import { HELD_STATUSES_SQL } from "./0009-held-statuses";
+import { BOOKINGS_SQL } from "./0011-bookings";
+import { MARKETING_LIMITS_SQL } from "./0012-marketing-limits";
+import { PAYMENTS_SQL } from "./0013-payments";
+import { BOOKING_FLOW_SQL } from "./0014-booking-flow";
+import { SCHEDULED_WORK_SQL } from "./0015-scheduled-work";
+import { AGENT_ACTS_SQL } from "./0016-agent-acts";
+import { GOOGLE_CALENDAR_SQL } from "./0018-google-calendar";
+import { BOOKING_REMINDERS_SQL } from "./0017-booking-reminders";
+import { CONVERSATION_AI_CALLS_SQL } from "./0019-conversation-ai-calls";
+import { SEARCH_PROGRESS_SQL } from "./0020-search-progress";
+import { HISTORY_PAGE_COUNTS_SQL } from "./0021-history-page-counts";
 
 export interface StoreMigration {
   version: number;

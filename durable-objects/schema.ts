@@ -1,6 +1,6 @@
 /**
  * An organization's own data, in its store's SQLite (contract section 15, decision 0075): the
- * store migrates itself with durable-objects/store-migrations.ts, which must create what this
+ * store migrates itself with durable-objects/migrations/store-migrations.ts, which must create what this
  * declares (tests/api/store-schema.test.ts checks every column). Nothing here is in D1, and
  * nothing of D1 is here: a user is named by id, without a foreign key the store cannot hold.
  * Every row carries `organization_id`, the store's own organization.
@@ -21,11 +21,11 @@ import {
   DEFAULT_MODEL,
   DEFAULT_TEMPERATURE,
   WHATSAPP_STATUSES,
-} from "../../contracts/agents";
-import { CONVERSION_EVENTS } from "../../contracts/tracking";
-import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../../contracts/sales";
-import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../../contracts/whatsapp";
-import { type LabelRef } from "../../contracts/team-inbox";
+} from "../contracts/agents";
+import { CONVERSION_EVENTS } from "../contracts/tracking";
+import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../contracts/sales";
+import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../contracts/whatsapp";
+import { type LabelRef } from "../contracts/team-inbox";
 import {
   type AiDraft,
   type AiSource,
@@ -38,7 +38,7 @@ import {
   SENDER_TYPES,
   THREAD_CONTROLLERS,
   MARKETING_OPT_OUT_SOURCES,
-} from "../../contracts/conversations";
+} from "../contracts/conversations";
 import {
   BROADCAST_CATEGORIES,
   BROADCAST_STATUSES,
@@ -46,24 +46,24 @@ import {
   WAIT_REASONS,
   PAUSE_REASONS,
   type AudienceCriteria,
-} from "../../contracts/broadcasts";
-import { FOLLOW_UP_SEND_STATES } from "../../contracts/follow-ups";
-import { REMINDER_ACTIONS, REMINDER_STATES } from "../../contracts/reminders";
+} from "../contracts/broadcasts";
+import { FOLLOW_UP_SEND_STATES } from "../contracts/follow-ups";
+import { REMINDER_ACTIONS, REMINDER_STATES } from "../contracts/reminders";
 import {
   AWAY_MESSAGE_STATES,
   BOOKING_STATUSES,
   DEFAULT_MIN_NOTICE_MINUTES,
   SERVICE_PAYMENTS,
   type Week,
-} from "../../contracts/bookings";
-import type { ConversationStage } from "../../contracts/sales";
+} from "../contracts/bookings";
+import type { ConversationStage } from "../contracts/sales";
 import {
   DEFAULT_MAX_PAYMENT_AMOUNT,
   PAYMENT_PROVIDERS,
   PAYMENT_STATUSES,
-} from "../../contracts/payments";
+} from "../contracts/payments";
 
-import { createdAt, id, updatedAt } from "./columns";
+import { createdAt, id, updatedAt } from "../worker/db/columns";
 
 /** The store's own organization (store_owner); kept on every row, as every query filters on it. */
 const organizationId = () => text("organization_id").notNull();

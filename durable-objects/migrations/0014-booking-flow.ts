@@ -1,7 +1,7 @@
 /**
  * Store migration 14: the booking Flow (contract section 18, decisions 0095-0098): the Flow on
  * the organization's account, and the single-use tokens a Flow or a fallback list was sent
- * with (worker/db/store-schema.ts).
+ * with (durable-objects/schema.ts).
  */
 export const BOOKING_FLOW_SQL = `
 CREATE TABLE booking_flows (
