@@ -9,7 +9,7 @@
  *   so the same request or run never sends with what it just replaced.
  */
 import type { Db } from "../worker/db/client";
-import { readOrganizationFacts, type OrganizationFacts } from "../worker/stores/organization-facts";
+import { readOrganizationFacts, type OrganizationFacts } from "./organization-facts";
 
 const FACTS_KEY = "organization-facts";
 

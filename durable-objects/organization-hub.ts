@@ -1,8 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
-import { replyAbandoned, replyToConversation } from "../worker/agents/auto-reply";
+import { replyAbandoned, replyToConversation } from "./agents/auto-reply";
 import { buildStoreDeps, type StoreDeps } from "../worker/http/deps";
-import { ModelError } from "../worker/ai/client";
-import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "../worker/ai/transcribe";
+import { ModelError } from "./ai/client";
+import { STUCK_TRANSCRIPT_MS, transcribeMessage } from "./ai/transcribe";
 import type { Env } from "../worker/env";
 import { migrateStore } from "./migrations/store-migrations";
 import { FactsKeeper } from "./facts-keeper";
@@ -10,12 +10,12 @@ import { serveInStore } from "./store-api";
 import type { OrganizationStoreCalls } from "../worker/stores/store-calls";
 import { createStoreDb, globalDb, type OrganizationDb } from "../worker/db/client";
 import { resetRoundTrips, roundTrips } from "../worker/bench/deployment";
-import { knowledgePrompt } from "../worker/knowledge/bench-prompt";
+import { knowledgePrompt } from "./knowledge/bench-prompt";
 import { callerOrganization } from "../worker/stores/organization-data";
 import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
 import { pageOf, type StoreTable } from "../worker/stores/store-tables";
 import { OrganizationGone, storeRefused, storeRoute } from "../worker/stores/registry";
-import { STORE_FULL_BYTES } from "../worker/stores/store-room";
+import { STORE_FULL_BYTES } from "./store-room";
 import { jobKey, type StoreJobName } from "../worker/stores/contract";
 import { runJob, scheduleTheUnscheduled, type JobHost } from "./store-job-runner";
 import {
@@ -32,14 +32,10 @@ import {
   type WorkRunner,
 } from "./scheduler";
 import { runPart } from "./parts";
-import { indexSearchBacklog, searchIndexDue } from "../worker/conversations/search";
+import { indexSearchBacklog, searchIndexDue } from "./conversations/search";
 import type { OrganizationPart } from "../worker/stores/part-contract";
 import type { DeliveryPart } from "../worker/whatsapp/webhook-payloads";
-import {
-  deliverHere,
-  type DeliveryStore,
-  type HeldEvents,
-} from "../worker/whatsapp/store-delivery";
+import { deliverHere, type DeliveryStore, type HeldEvents } from "./whatsapp/store-delivery";
 import {
   type RealtimeEvent,
   type SocketOwners,
@@ -365,7 +361,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
 
   /**
    * One organization's part of a WhatsApp delivery, applied in one transaction, its replies
-   * queued and its events sent (worker/whatsapp/store-delivery.ts).
+   * queued and its events sent (durable-objects/whatsapp/store-delivery.ts).
    */
   async deliver(organizationId: string, part: DeliveryPart) {
     if (!this.serves(organizationId)) return null;
@@ -430,7 +426,7 @@ export class OrganizationHub extends DurableObject<Env> implements OrganizationS
   }
 
   /**
-   * Past this size the store refuses what grows it by a lot (worker/stores/store-room.ts). A
+   * Past this size the store refuses what grows it by a lot (durable-objects/store-room.ts). A
    * field, not the constant, so that a test can make a store full without writing 9 GB.
    */
   fullAtBytes = STORE_FULL_BYTES;

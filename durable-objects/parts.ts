@@ -12,11 +12,11 @@ import {
 } from "../worker/auth/account-in-organization";
 import type { StoreDeps } from "../worker/http/deps";
 import { AppError } from "../worker/http/errors";
-import { exchangeInStore } from "../worker/flows/screens";
-import { connectWithCode } from "../worker/whatsapp/oauth-service";
-import { connectWithCode as connectGoogle } from "../worker/integrations/google/service";
-import { releaseOnLeaving } from "../worker/team-inbox/assignment";
-import { receivePaymentWebhook } from "../worker/payments/webhooks";
+import { exchangeInStore } from "./flows/screens";
+import { connectWithCode } from "./whatsapp/oauth-service";
+import { connectWithCode as connectGoogle } from "./integrations/google/service";
+import { releaseOnLeaving } from "./team-inbox/assignment";
+import { receivePaymentWebhook } from "./payments/webhooks";
 import type { PartKind, PartOf, PartResults } from "../worker/stores/part-contract";
 
 type Runners = {

@@ -255,7 +255,7 @@ export const messages = sqliteTable(
     transcriptError: text("transcript_error"),
     /**
      * When a path (the hub, a reply, a draft) took the note to transcribe it (epoch ms): one
-     * model call per note, and a claim older than its lease is taken over (worker/ai/transcribe.ts).
+     * model call per note, and a claim older than its lease is taken over (durable-objects/ai/transcribe.ts).
      */
     transcriptClaimedAt: integer("transcript_claimed_at"),
     /** The knowledge entries an AI answer used: [{id, title}]. */
@@ -279,7 +279,7 @@ export const messages = sqliteTable(
   (t) => [
     uniqueIndex("messages_wamid_idx").on(t.organizationId, t.wamid),
     index("messages_conversation_idx").on(t.conversationId, t.createdAt, t.id),
-    // The cron's sweep of voice notes whose hub was never reached (worker/ai/transcribe.ts).
+    // The cron's sweep of voice notes whose hub was never reached (durable-objects/ai/transcribe.ts).
     index("messages_pending_transcript_idx")
       .on(t.createdAt)
       .where(sql`transcript_status = 'pending'`),
@@ -932,7 +932,7 @@ export const heldStatuses = sqliteTable(
 /**
  * A monthly budget of marketing sends and of their estimated cost, and how many marketing
  * messages one customer may get in a number of days: one row, read by the store's sending and
- * written by the organization's PATCH (worker/broadcasts/marketing-limits.ts).
+ * written by the organization's PATCH (durable-objects/broadcasts/marketing-limits.ts).
  */
 /** Two marketing messages in seven days when the owner has set nothing. */
 export const DEFAULT_MARKETING_FREQUENCY = { max: 2, days: 7 } as const;
@@ -1303,7 +1303,7 @@ export const scheduledWork = sqliteTable("scheduled_work", {
 /**
  * The last rowid each search index (`messages_fts`, `conversations_fts`) holds: the rows above
  * it wait for the store's `search` job, and search reads them directly
- * (worker/conversations/search.ts). The store's own machinery: not exported.
+ * (durable-objects/conversations/search.ts). The store's own machinery: not exported.
  */
 export const searchProgress = sqliteTable("search_progress", {
   name: text("name", { enum: ["messages", "conversations"] }).primaryKey(),

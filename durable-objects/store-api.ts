@@ -6,32 +6,32 @@
  * request's headers.
  */
 import { Hono, type ExecutionContext } from "hono";
-import { draftRoutes } from "../worker/agents/draft-routes";
-import { agentRoutes } from "../worker/agents/routes";
-import { auditRoutes } from "../worker/audit/routes";
-import { bookingRoutes, serviceRoutes } from "../worker/bookings/routes";
-import { broadcastRoutes } from "../worker/broadcasts/routes";
-import { quickReplyRoutes } from "../worker/conversations/quick-replies-routes";
-import { conversationRoutes, legacyWhatsappRoutes } from "../worker/conversations/routes";
-import { bookingFlowRoutes, bookingFlowSendRoutes } from "../worker/flows/routes";
-import { followUpRoutes } from "../worker/follow-ups/routes";
+import { draftRoutes } from "./agents/draft-routes";
+import { agentRoutes } from "./agents/routes";
+import { auditRoutes } from "./audit/routes";
+import { bookingRoutes, serviceRoutes } from "./bookings/routes";
+import { broadcastRoutes } from "./broadcasts/routes";
+import { quickReplyRoutes } from "./conversations/quick-replies-routes";
+import { conversationRoutes, legacyWhatsappRoutes } from "./conversations/routes";
+import { bookingFlowRoutes, bookingFlowSendRoutes } from "./flows/routes";
+import { followUpRoutes } from "./follow-ups/routes";
 import { API_BASE } from "../worker/http/api-base";
 import type { AppContext } from "../worker/http/context";
 import type { StoreDeps } from "../worker/http/deps";
 import { handleError, notFound } from "../worker/http/errors";
-import { googleCalendarRoutes } from "../worker/integrations/google/routes";
-import { knowledgeRoutes } from "../worker/knowledge/routes";
-import { organizationRoutes } from "../worker/organizations/routes";
-import { paymentIntegrationRoutes, paymentLinkRoutes } from "../worker/payments/routes";
-import { bookingReminderRoutes } from "../worker/reminders/routes";
-import { salesRoutes } from "../worker/sales/routes";
+import { googleCalendarRoutes } from "./integrations/google/routes";
+import { knowledgeRoutes } from "./knowledge/routes";
+import { organizationRoutes } from "./organizations/routes";
+import { paymentIntegrationRoutes, paymentLinkRoutes } from "./payments/routes";
+import { bookingReminderRoutes } from "./reminders/routes";
+import { salesRoutes } from "./sales/routes";
 import type { StoreCaller, StoreRequest } from "../worker/stores/store-calls";
-import { labelRoutes, mentionRoutes, teamConversationRoutes } from "../worker/team-inbox/routes";
-import { adsRoutes } from "../worker/tracking/ads-routes";
-import { pixelConfigRoutes } from "../worker/tracking/pixel-routes";
-import { trackingRoutes } from "../worker/tracking/routes";
-import { whatsappOauthRoutes } from "../worker/whatsapp/oauth-routes";
-import { whatsappConfigRoutes } from "../worker/whatsapp/routes";
+import { labelRoutes, mentionRoutes, teamConversationRoutes } from "./team-inbox/routes";
+import { adsRoutes } from "./tracking/ads-routes";
+import { pixelConfigRoutes } from "./tracking/pixel-routes";
+import { trackingRoutes } from "./tracking/routes";
+import { whatsappOauthRoutes } from "./whatsapp/oauth-routes";
+import { whatsappConfigRoutes } from "./whatsapp/routes";
 
 /**
  * A conversation and what other domains keep of it (its sales, payment links, AI draft, labels

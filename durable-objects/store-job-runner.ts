@@ -3,22 +3,22 @@
  * data. When they run is the store's scheduler's (durable-objects/scheduler.ts).
  */
 import type { StoreDeps } from "../worker/http/deps";
-import { resumeStuckTranscripts } from "../worker/ai/transcribe";
-import { runRetention } from "../worker/retention/service";
-import { importHistory } from "../worker/whatsapp/history-import";
-import { runBroadcasts } from "../worker/broadcasts/sending";
-import { runFollowUps } from "../worker/follow-ups/sending";
-import { STATS_DEBOUNCE_MS } from "../worker/broadcasts/results";
-import { applyStrandedStatuses } from "../worker/whatsapp/statuses";
+import { resumeStuckTranscripts } from "./ai/transcribe";
+import { runRetention } from "./retention/service";
+import { importHistory } from "./whatsapp/history-import";
+import { runBroadcasts } from "./broadcasts/sending";
+import { runFollowUps } from "./follow-ups/sending";
+import { STATS_DEBOUNCE_MS } from "./broadcasts/results";
+import { applyStrandedStatuses } from "./whatsapp/statuses";
 import { STORE_JOBS, isStoreJob, jobKey, type StoreJobName } from "../worker/stores/contract";
 import { askIfAbsent } from "./scheduler";
-import { nextConversionAttempt, retryDueConversions } from "../worker/tracking/capi-service";
-import { releaseExpiredHolds } from "../worker/bookings/service";
-import { expireLinks } from "../worker/payments/service";
-import { sendAwayMessages } from "../worker/bookings/away-message";
-import { runGoogleEvents } from "../worker/integrations/google/events";
-import { runReminders } from "../worker/reminders/sending";
-import { indexSearchBacklog } from "../worker/conversations/search";
+import { nextConversionAttempt, retryDueConversions } from "./tracking/capi-service";
+import { releaseExpiredHolds } from "./bookings/service";
+import { expireLinks } from "./payments/service";
+import { sendAwayMessages } from "./bookings/away-message";
+import { runGoogleEvents } from "./integrations/google/events";
+import { runReminders } from "./reminders/sending";
+import { indexSearchBacklog } from "./conversations/search";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -60,7 +60,7 @@ export const JOB_RUNS: JobRuns = {
     return Date.now() + DAY_MS;
   },
   // A bounded part of the app's history, then again at once while pages are left: a live
-  // delivery waits for one run at most (worker/whatsapp/history-import.ts).
+  // delivery waits for one run at most (durable-objects/whatsapp/history-import.ts).
   history: (deps, at, organizationId) => importHistory(deps, organizationId, at),
   // A couple of seconds of sending, then again at once while recipients are left; when quiet
   // hours or the daily limit end; when a scheduled one is due.

@@ -5,7 +5,7 @@
  * the last conversation of its phone (retention, erasure, a conversation deleted or moved to
  * another number for any reason), and one that never named a conversation goes when the app's
  * history has landed (the import ends) or, at the latest, on the store's retention run a day
- * after it came (worker/retention/service.ts).
+ * after it came (durable-objects/retention/service.ts).
  */
 export const MARKETING_LIMITS_SQL = `
 CREATE TABLE marketing_limits (

@@ -4,7 +4,7 @@
  * is stored. FTS5 writes a segment, its totals and its structure at every statement, so a
  * delivery's one message cost six index rows; a hundred messages indexed together cost about two
  * each. `search_progress` keeps, per table, the last rowid its index holds: every row above it
- * is still to be indexed (and search reads those rows directly, worker/conversations/search.ts).
+ * is still to be indexed (and search reads those rows directly, durable-objects/conversations/search.ts).
  *
  * The insert triggers go. A delete or an edit changes the index only for a row it holds. A
  * delete that takes the table's highest rowid lowers the mark to the highest left, so that

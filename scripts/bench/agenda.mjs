@@ -73,7 +73,7 @@ export const AGENDA_BUDGETS = {
 };
 /**
  * What the product sends a second from a number (`NUMBER_PER_SECOND` times `HEADROOM`,
- * worker/whatsapp/send-pace.ts): the reminder run can take no less than its sends at this pace.
+ * durable-objects/whatsapp/send-pace.ts): the reminder run can take no less than its sends at this pace.
  */
 const PACE_PER_SECOND = 80 * 0.95;
 

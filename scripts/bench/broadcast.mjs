@@ -16,7 +16,7 @@ import { liveAlone, pacedLive, pooledBaseline, sentBetween } from "./live-load.m
 
 /** The customers the broadcast goes to: every one of them carries its label. */
 const RECIPIENTS = 10_000;
-/** Messages a second Meta takes from a number (`NUMBER_PER_SECOND`, worker/whatsapp/send-pace.ts). */
+/** Messages a second Meta takes from a number (`NUMBER_PER_SECOND`, durable-objects/whatsapp/send-pace.ts). */
 const PACE_PER_SECOND = 80;
 /** The number the broadcast goes out from (not shared with the app: 80 a second). */
 const PHONE_NUMBER_ID = "900000000000003";
@@ -32,7 +32,7 @@ const LIVE_PER_SECOND = 20;
 const LIVE_P95_RATIO = 2;
 /**
  * Completion, at most this much over what Meta's limit allows (10,000 at 80/s: 125 s). The
- * product spaces its turns at 95 % of that rate (`HEADROOM`, worker/whatsapp/send-pace.ts:
+ * product spaces its turns at 95 % of that rate (`HEADROOM`, durable-objects/whatsapp/send-pace.ts:
  * 131.6 s), and each run of the store's job (2 s of sending, then due again at once: about 65)
  * leaves the pace unused while it ends and the next one starts (the organization and the
  * connection read, the day's sends counted, the template checked) and the first run reads the

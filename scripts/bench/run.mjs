@@ -636,7 +636,7 @@ async function reads() {
  * What an AI answer costs before the model is asked: the knowledge search (FTS5, bm25) and
  * the system prompt's assembly, through the BENCH_ROUTES route, at 1,000 entries (beside
  * another organization's 10, each in its own store), one request at a time. The route reads
- * the organization's store through its bench-only `benchSql` (worker/knowledge/bench-prompt.ts).
+ * the organization's store through its bench-only `benchSql` (durable-objects/knowledge/bench-prompt.ts).
  */
 async function knowledgePrompt() {
   log("knowledge prompt at 1,000 and 10 entries (concurrency 1)");

@@ -5,13 +5,13 @@
 // bounded and counted, and a span Meta failed on is not asked for again for a while.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_INSIGHT_PAGES } from "../../worker/tracking/ads-service";
+import { MAX_INSIGHT_PAGES } from "../../durable-objects/tracking/ads-service";
 import {
   FAILED_LATELY,
   META_READS,
   READS_SPENT,
   WRITES_SPENT,
-} from "../../worker/tracking/daily-figures";
+} from "../../durable-objects/tracking/daily-figures";
 import { ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp } from "../support/db";

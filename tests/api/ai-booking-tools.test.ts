@@ -4,7 +4,7 @@
 // the model is asked again until it answers in words, five calls an answer at most. Each act is
 // a line in the thread. A customer's words never reach another conversation or organization.
 import { describe, expect, it } from "vitest";
-import { TOOLS_WITHOUT_ANSWER } from "../../worker/agents/replies";
+import { TOOLS_WITHOUT_ANSWER } from "../../durable-objects/agents/replies";
 import { agentClinic, notes, offeredTools, requestsOf, toolResults } from "../support/agent-tools";
 import { api, answer } from "../support/api";
 import {

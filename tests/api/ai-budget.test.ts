@@ -8,7 +8,7 @@ import {
   AI_CALLS_PER_CONVERSATION_HOUR,
   takeConversationAiCall,
   usageMonth,
-} from "../../worker/ai/budget";
+} from "../../durable-objects/ai/budget";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage } from "../support/db";
 import { createAgent, createConversation, createOwner, addMember } from "../support/factories";

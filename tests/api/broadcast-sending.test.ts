@@ -23,7 +23,7 @@ import {
   type Owner,
 } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch, setStoreFull } from "../support/org-data";
-import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
+import { STORE_FULL_TEXT } from "../../durable-objects/store-room";
 import { connect } from "../support/sockets";
 import { customerPhone, deliver, failNext, graphRequests, secondsAgo } from "../support/webhooks";
 import { workOf } from "../support/scheduled-work";

@@ -4,7 +4,7 @@
 // (decision 0060).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { audienceCustomers } from "../../worker/broadcasts/audience";
+import { audienceCustomers } from "../../durable-objects/broadcasts/audience";
 import type { z } from "zod/mini";
 import type { AudienceCriteria, broadcastInput } from "../../contracts/broadcasts";
 import { api, answer } from "../support/api";

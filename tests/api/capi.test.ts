@@ -5,8 +5,8 @@ import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { conversions } from "../../durable-objects/schema";
 import { sha256Hex } from "../../worker/auth/tokens";
-import { fbcOf, normalizePhone } from "../../worker/tracking/capi-events";
-import { sendDueConversions } from "../../worker/tracking/capi-service";
+import { fbcOf, normalizePhone } from "../../durable-objects/tracking/capi-events";
+import { sendDueConversions } from "../../durable-objects/tracking/capi-service";
 import {
   PUBLIC_KEY_EVENTS,
   type Conversion,

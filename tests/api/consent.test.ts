@@ -37,7 +37,7 @@ import {
   isUsNumber,
   marketingAllowed,
   marketingExclusion,
-} from "../../worker/whatsapp/consent";
+} from "../../durable-objects/whatsapp/consent";
 
 type Row = Record<string, any>;
 

@@ -26,7 +26,7 @@ import { makeDue, workOf } from "../support/scheduled-work";
 /**
  * Meta's answer to a send and the statuses of the message it sent race: under load a status
  * reaches the webhook before the send has recorded the message's wamid. Such a status is held
- * and applied when the wamid is recorded (worker/whatsapp/statuses.ts).
+ * and applied when the wamid is recorded (durable-objects/whatsapp/statuses.ts).
  */
 async function conversationWithCustomer() {
   const owner = await createOwner();

@@ -2,8 +2,8 @@
 // failed with the reason, and "Reintentar" (POST .../retry) sends the same row once.
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { GraphClient } from "../../worker/meta/graph";
-import { GraphError } from "../../worker/meta/errors";
+import { GraphClient } from "../../durable-objects/meta/graph";
+import { GraphError } from "../../durable-objects/meta/errors";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { createConversation, createOwner } from "../support/factories";

@@ -10,11 +10,11 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import type { Booking } from "../../contracts/bookings";
-import { eventIdOf } from "../../worker/integrations/google/events";
-import { authorize } from "../../worker/integrations/google/service";
-import { findService } from "../../worker/bookings/services";
-import { readBookingSettings } from "../../worker/bookings/settings";
-import { upcomingSlots } from "../../worker/flows/screens";
+import { eventIdOf } from "../../durable-objects/integrations/google/events";
+import { authorize } from "../../durable-objects/integrations/google/service";
+import { findService } from "../../durable-objects/bookings/services";
+import { readBookingSettings } from "../../durable-objects/bookings/settings";
+import { upcomingSlots } from "../../durable-objects/flows/screens";
 import { AppError } from "../../worker/http/errors";
 import { api, answer } from "../support/api";
 import {

@@ -12,7 +12,7 @@ import {
   IMPORT_RUN_MESSAGES,
   HISTORY_DECLINED_TEXT,
   RUN_PAGE_SIZES,
-} from "../../worker/whatsapp/history-import";
+} from "../../durable-objects/whatsapp/history-import";
 import { migrateStore } from "../../durable-objects/migrations/store-migrations";
 import { organizationStore } from "../../worker/stores/registry";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
@@ -28,7 +28,7 @@ import { answer, api } from "../support/api";
 import { connectWhatsapp } from "../support/db";
 import { createAgent, createOwner } from "../support/factories";
 import { orgFirst, orgSql, setStoreFull } from "../support/org-data";
-import { STORE_FULL_TEXT } from "../../worker/stores/store-room";
+import { STORE_FULL_TEXT } from "../../durable-objects/store-room";
 import { botMessages, runDueReplies } from "../support/replies";
 import { connect } from "../support/sockets";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INGEST_BATCH } from "../../worker/whatsapp/ingest";
+import { INGEST_BATCH } from "../../durable-objects/whatsapp/ingest";
 import { createOwner } from "../support/factories";
 import { orgSql } from "../support/org-data";
 

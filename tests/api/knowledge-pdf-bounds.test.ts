@@ -2,7 +2,7 @@
 // (server contract §12, 2026-11-25), and its reading time is bounded inside a page too.
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { PDF_LIMITS, pdfText } from "../../worker/knowledge/extract";
+import { PDF_LIMITS, pdfText } from "../../durable-objects/knowledge/extract";
 import { createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { latin1Bytes, pdfFile } from "../fixtures/pdf";

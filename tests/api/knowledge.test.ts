@@ -12,8 +12,8 @@ import { call, type ApiResponse } from "../support/http";
 import { orgFirst, orgSql, withOrgDb } from "../support/org-data";
 import { runDueReplies } from "../support/replies";
 import { deliver, modelRequests } from "../support/webhooks";
-import { relevantKnowledge } from "../../worker/knowledge/retrieval";
-import { systemPrompt } from "../../worker/agents/replies";
+import { relevantKnowledge } from "../../durable-objects/knowledge/retrieval";
+import { systemPrompt } from "../../durable-objects/agents/replies";
 import { organizationStore } from "../../worker/stores/registry";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;

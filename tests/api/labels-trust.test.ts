@@ -9,7 +9,10 @@ import { conversations } from "../../durable-objects/schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
 import { LABELS_MAX, LABELS_TOO_MANY } from "../../contracts/team-inbox";
-import { deleteLabel, setConversationLabels } from "../../worker/team-inbox/labels-service";
+import {
+  deleteLabel,
+  setConversationLabels,
+} from "../../durable-objects/team-inbox/labels-service";
 import { addMember, createConversation, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";
 import { orgFirst, orgSql, withStoreDeps } from "../support/org-data";

@@ -1,4 +1,4 @@
-// One mapping of Meta's errors to the API's answers (worker/meta/errors.ts, decision 0101): Meta
+// One mapping of Meta's errors to the API's answers (durable-objects/meta/errors.ts, decision 0101): Meta
 // refusing is the request's (422, in Spanish), Meta failing is Meta's (502); either way the
 // call stores nothing, and Meta's own words never reach the answer.
 import { describe, expect, it } from "vitest";

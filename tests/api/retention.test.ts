@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { retentionCutoff, runRetention } from "../../worker/retention/service";
+import { retentionCutoff, runRetention } from "../../durable-objects/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
 import { createOwner, createConversation } from "../support/factories";

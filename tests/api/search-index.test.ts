@@ -7,7 +7,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { INDEX_RUN_ROWS, indexSearchBacklog } from "../../worker/conversations/search";
+import { INDEX_RUN_ROWS, indexSearchBacklog } from "../../durable-objects/conversations/search";
 import { organizationStore } from "../../worker/stores/registry";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { answer, api } from "../support/api";

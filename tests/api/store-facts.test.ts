@@ -4,7 +4,7 @@ import { createConversation, createOwner } from "../support/factories";
 import { connectWhatsapp, openWindow } from "../support/db";
 import { answer, api } from "../support/api";
 import { graphRequests } from "../support/webhooks";
-import { encryptSecret } from "../../worker/meta/secrets";
+import { encryptSecret } from "../../durable-objects/meta/secrets";
 import { GRAPH_FIXTURES } from "../fakes/graph-server.mjs";
 
 type Owner = Awaited<ReturnType<typeof createOwner>>;

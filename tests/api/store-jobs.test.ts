@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { conversions } from "../../durable-objects/schema";
-import { retentionCutoff, type RetentionReport } from "../../worker/retention/service";
+import { retentionCutoff, type RetentionReport } from "../../durable-objects/retention/service";
 import { RETENTION_CRON } from "../../worker/scheduled";
 import { organizationStore } from "../../worker/stores/registry";
 import { jobKey } from "../../worker/stores/contract";

@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { contactSync, delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
-import { runRetention } from "../../worker/retention/service";
+import { runRetention } from "../../durable-objects/retention/service";
 import { api, answer } from "../support/api";
 import { marketingOrganization, type MarketingOrganization } from "../support/marketing";
 import { orgFirst, orgSql, orgSqlBatch, withStoreDeps } from "../support/org-data";

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
-import { autoAssign } from "../../worker/team-inbox/assignment";
+import { autoAssign } from "../../durable-objects/team-inbox/assignment";
 import { mentionText } from "../../contracts/team-inbox";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp } from "../support/db";

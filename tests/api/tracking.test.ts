@@ -7,7 +7,7 @@ import {
   CUSTOM_DATA_LIMITS,
   PUBLIC_KEY_EVENTS,
 } from "../../contracts/tracking";
-import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../worker/tracking/service";
+import { PUBLIC_DAILY_QUOTA, publicQuotaKey } from "../../durable-objects/tracking/service";
 import { createOwner, randomIp } from "../support/factories";
 import { answer, api } from "../support/api";
 import { call } from "../support/http";

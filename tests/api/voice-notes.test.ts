@@ -4,8 +4,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { CONVERSATION_AI_LIMIT_REACHED } from "../../worker/ai/budget";
-import { transcribeMessage } from "../../worker/ai/transcribe";
+import { CONVERSATION_AI_LIMIT_REACHED } from "../../durable-objects/ai/budget";
+import { transcribeMessage } from "../../durable-objects/ai/transcribe";
 import { delivery, inboundMessage } from "../fakes/whatsapp-payloads.mjs";
 import { connectWhatsapp, seedMessage, spendConversationAiCalls } from "../support/db";
 import { createAgent, createConversation, createOwner } from "../support/factories";

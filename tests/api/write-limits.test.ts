@@ -6,7 +6,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { PRUNE_CRON } from "../../worker/scheduled";
 import { runCron } from "../support/cron";
-import { MAX_COMPLETION_TOKENS } from "../../worker/ai/client";
+import { MAX_COMPLETION_TOKENS } from "../../durable-objects/ai/client";
 import { COSTLY_WRITES, MEMBER_WRITES, ORGANIZATION_WRITES } from "../../worker/http/write-limits";
 import { createAgent, createOwner } from "../support/factories";
 import { answer, api } from "../support/api";

@@ -37,7 +37,7 @@ function contentText(content) {
     .join(" ");
 }
 
-/** How the product's prompt lists a knowledge entry (worker/agents/replies.ts). */
+/** How the product's prompt lists a knowledge entry (durable-objects/agents/replies.ts). */
 const KNOWLEDGE_ENTRY = /^\[Entrada: (.+)\]$/m;
 
 /**

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { createDb } from "../../worker/db/client";
 import { whatsappConnections } from "../../worker/db/global-schema";
 import { messages } from "../../durable-objects/schema";
-import { encryptSecret } from "../../worker/meta/secrets";
-import { AI_CALLS_PER_CONVERSATION_HOUR } from "../../worker/ai/budget";
+import { encryptSecret } from "../../durable-objects/meta/secrets";
+import { AI_CALLS_PER_CONVERSATION_HOUR } from "../../durable-objects/ai/budget";
 import { orgSql, withOrgDb } from "./org-data";
 
 /** D1, for the global tables (an organization's data: ./org-data). */

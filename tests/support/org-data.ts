@@ -10,7 +10,7 @@ import { createStoreDb, orgStatements, type OrganizationDb } from "../../worker/
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import type { StoreDeps } from "../../worker/http/deps";
 import { organizationStore } from "../../worker/stores/registry";
-import { STORE_FULL_BYTES } from "../../worker/stores/store-room";
+import { STORE_FULL_BYTES } from "../../durable-objects/store-room";
 
 type Row = Record<string, unknown>;
 

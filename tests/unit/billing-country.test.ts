@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { billingCountry } from "../../worker/whatsapp/country";
+import { billingCountry } from "../../durable-objects/whatsapp/country";
 
 describe("a customer's billing country (what Meta prices a message by)", () => {
   it("reads the BSUID's country first, even without a phone", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MEDIA_LIMITS, outboundMediaType } from "../../contracts/conversations";
-import { documentName, mediaHeaders } from "../../worker/conversations/media-headers";
+import { documentName, mediaHeaders } from "../../durable-objects/conversations/media-headers";
 
 describe("what WhatsApp accepts as an attachment", () => {
   it("picks the message type from the MIME type, parameters and case aside", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readableContent } from "../../worker/whatsapp/inbound-content";
+import { readableContent } from "../../durable-objects/whatsapp/inbound-content";
 
 const inbound = (type: string, part: Record<string, unknown> = {}) => ({
   id: "wamid.1",

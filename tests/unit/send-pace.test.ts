@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SendPace, type Clock } from "../../worker/whatsapp/send-pace";
+import { SendPace, type Clock } from "../../durable-objects/whatsapp/send-pace";
 
 /** A clock that moves only when someone sleeps on it. */
 function fakeClock(): Clock & { at: number } {

@@ -4,7 +4,7 @@ import {
   isWindowOpen,
   SERVICE_WINDOW_MS,
   windowExpiresAt,
-} from "../../worker/conversations/mappers";
+} from "../../durable-objects/conversations/mappers";
 
 describe("the 24-hour customer-service window", () => {
   const lastInboundAt = "2026-11-23T10:00:00.000Z";

@@ -97,7 +97,7 @@ export async function benchRoute(request: Request, env: Env) {
 /**
  * `GET /__bench/knowledge-prompt?organization=<id>&agent=<id>&q=<customer text>`: the knowledge
  * search and the prompt an answer would make, in the organization's store
- * (worker/knowledge/bench-prompt.ts).
+ * (durable-objects/knowledge/bench-prompt.ts).
  */
 async function knowledgePromptBench(request: Request, env: Env) {
   const url = new URL(request.url);

@@ -2,7 +2,7 @@ import { globalDb, type Db, type OrganizationDb } from "../db/client";
 import type { Env } from "../env";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import type { StoreJobName } from "../stores/contract";
-import type { OrganizationFacts } from "../stores/organization-facts";
+import type { OrganizationFacts } from "../../durable-objects/organization-facts";
 
 /**
  * What a service needs beyond its arguments: D1 for what is global, the settings and a way to
@@ -41,7 +41,7 @@ export interface StoreCalls {
 /**
  * What code running in an organization's store has besides (contract section 15, decisions
  * 0085, 0086): the organization's own data, whether the store is past its room
- * (worker/stores/store-room.ts), and its sockets and jobs. Only the store builds it, so a
+ * (durable-objects/store-room.ts), and its sockets and jobs. Only the store builds it, so a
  * function that takes it runs there.
  */
 export interface StoreDeps extends Deps, StoreCalls {

@@ -30,7 +30,7 @@ export async function isValidSignature(
 
 /**
  * Whether `hex` is the HMAC-SHA256 of `data` with `secret` (also the payment providers'
- * webhook signatures, worker/payments/webhooks.ts); subtle.verify compares in constant time.
+ * webhook signatures, durable-objects/payments/webhooks.ts); subtle.verify compares in constant time.
  */
 export async function isHmacSha256(secret: string, data: BufferSource, hex: string) {
   if (!/^[0-9a-f]{64}$/i.test(hex)) return false;

@@ -8,9 +8,9 @@ import type { ExportList, ExportRow, Person } from "../auth/account-in-organizat
 import type { ExchangeOutcome, FlowExchange } from "../../contracts/flows";
 import type { Member } from "../http/context";
 import type { GoogleConnectError } from "../../contracts/google-calendar";
-import type { PaymentWebhook, WebhookAnswer } from "../payments/webhooks";
-import type { Leaving } from "../team-inbox/assignment";
-import type { ExchangeInput } from "../whatsapp/oauth-service";
+import type { PaymentWebhook, WebhookAnswer } from "../../durable-objects/payments/webhooks";
+import type { Leaving } from "../../durable-objects/team-inbox/assignment";
+import type { ExchangeInput } from "../../durable-objects/whatsapp/oauth-service";
 
 /** What may be done in an organization's data from outside it; each part names no organization. */
 export type OrganizationPart =
@@ -18,7 +18,7 @@ export type OrganizationPart =
   | { kind: "audit"; entry: Omit<AuditEntry, "organizationId"> }
   /** The addresses a member signed in from since `since`. */
   | { kind: "usual-addresses"; userId: string; since: string }
-  /** A person leaving holds nothing any more (worker/team-inbox/assignment.ts). */
+  /** A person leaving holds nothing any more (durable-objects/team-inbox/assignment.ts). */
   | { kind: "release"; leaving: Leaving }
   /** A deleted account's person gone from its data. */
   | { kind: "forget"; person: Person }

@@ -7,7 +7,7 @@
  */
 import type { RealtimeEvent, SocketOwners } from "../../contracts/realtime";
 import type { DeliveryPart } from "../whatsapp/webhook-payloads";
-import type { StoreDelivery } from "../whatsapp/store-delivery";
+import type { StoreDelivery } from "../../durable-objects/whatsapp/store-delivery";
 import type { Member, TrackingCaller } from "../http/context";
 import type { OrganizationPart, PartResults } from "./part-contract";
 import type { StoreJobName } from "./contract";

@@ -1,15 +1,15 @@
 /**
  * WhatsApp's webhook as Meta sends it, and the parts of a delivery the edge hands each
- * organization's store (worker/whatsapp/delivery.ts splits, worker/whatsapp/ingest.ts applies).
+ * organization's store (worker/whatsapp/delivery.ts splits, durable-objects/whatsapp/ingest.ts applies).
  * Types only, apart from the code that reads them, so that what only names a payload does not
  * depend on the ingest.
  */
 import type { DetectedEventPayload } from "../../contracts/sales";
 import type { AutoAssignMode } from "../../contracts/team-inbox";
-import type { UserPreferencePayload } from "./consent";
-import type { ContactPayload } from "./customer-identity";
-import type { InboundMessage } from "./inbound-content";
-import type { StatusUpdate } from "./statuses";
+import type { UserPreferencePayload } from "../../durable-objects/whatsapp/consent";
+import type { ContactPayload } from "../../durable-objects/whatsapp/customer-identity";
+import type { InboundMessage } from "../../durable-objects/whatsapp/inbound-content";
+import type { StatusUpdate } from "../../durable-objects/whatsapp/statuses";
 
 /** What the ingest needs of the connection a change arrived on. */
 export interface Connection {

@@ -33,7 +33,7 @@ const WEBHOOK_STEPS: Record<PaymentProvider, string> = {
 
 /**
  * Where a provider posts the organization's events, as the server builds it
- * (worker/payments/settings.ts); the console's origin when the server has no public URL.
+ * (durable-objects/payments/settings.ts); the console's origin when the server has no public URL.
  */
 function webhookUrl(origin: string, provider: PaymentProvider, organizationId: string) {
   return `${origin}/webhooks/payments/${provider}?organization=${organizationId}`;
