@@ -3,6 +3,13 @@ import { createNodeResolver, importX } from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
+// Schemas are written with zod/mini, which the console's bundles shed what they do not use of
+// (decision 0155); classic zod's methods bring all of it to every form.
+const CLASSIC_ZOD = [
+  { name: "zod", message: 'Import { z } from "zod/mini" (decision 0155).' },
+  { name: "zod/v4", message: 'Import { z } from "zod/mini" (decision 0155).' },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -32,14 +39,51 @@ export default tseslint.config(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
       ],
       "@typescript-eslint/consistent-type-imports": "error",
-      // Schemas are written with zod/mini, which the console's bundles shed what they do not
-      // use of (decision 0155); classic zod's methods bring all of it to every form.
+      "no-restricted-imports": ["error", { paths: CLASSIC_ZOD }],
+    },
+  },
+  {
+    // The folders say where code runs (decision 0158): the edge reaches the store's code only
+    // through the interface of its calls, so worker/ imports nothing of durable-objects/ but
+    // types. Three files are the seams: the Worker's entry exports the store's class, the edge
+    // reads the organization routes' marks from the store's route table, and an account's
+    // export names the store's tables.
+    files: ["worker/**/*.ts"],
+    ignores: [
+      "worker/index.ts",
+      "worker/stores/organization-route-table.ts",
+      "worker/stores/store-tables.ts",
+    ],
+    rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            { name: "zod", message: 'Import { z } from "zod/mini" (decision 0155).' },
-            { name: "zod/v4", message: 'Import { z } from "zod/mini" (decision 0155).' },
+          paths: CLASSIC_ZOD,
+          patterns: [
+            {
+              group: ["**/durable-objects/**"],
+              allowTypeImports: true,
+              message:
+                "The edge runs none of the store's code: reach it through its calls (decision 0158).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // What the console, the edge and the store share depends on none of them.
+    files: ["contracts/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: CLASSIC_ZOD,
+          patterns: [
+            {
+              group: ["**/worker/**", "**/durable-objects/**", "**/app/**", "~/*"],
+              message: "contracts/ imports only contracts/ and packages (decision 0158).",
+            },
           ],
         },
       ],

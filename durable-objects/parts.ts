@@ -4,12 +4,8 @@
  * come back without a member), run here with the store's deps: the store's side of `runPart`
  * (worker/stores/organization-parts.ts is the edge's).
  */
-import { recordAudit } from "../worker/audit/service";
-import {
-  exportPage,
-  forgetPersonIn,
-  usualAddressesIn,
-} from "../worker/auth/account-in-organization";
+import { recordAudit } from "./audit/service";
+import { exportPage, forgetPersonIn, usualAddressesIn } from "./auth/account-data";
 import type { StoreDeps } from "../worker/http/deps";
 import { AppError } from "../worker/http/errors";
 import { exchangeInStore } from "./flows/screens";

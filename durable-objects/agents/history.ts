@@ -8,7 +8,7 @@ import type { ContentPart } from "../ai/client";
 import { IMAGE_MAX_BYTES, MediaUnreadable, readMessageMedia } from "../ai/media";
 import { transcribeMessage } from "../ai/transcribe";
 import type { MessageRow } from "../conversations/mappers";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { messages } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import type { Turn } from "./replies";

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, sql, sum } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { aiCallLog, readAiUsage } from "../ai/budget";
 import { isAiConfigured, aiNotConfigured, ModelError } from "../ai/client";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { whatsappConnections } from "../../worker/db/global-schema";
 import { agents, aiCalls, conversations } from "../schema";
 import type { Member } from "../../worker/http/context";

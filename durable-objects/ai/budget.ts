@@ -5,7 +5,7 @@
  * team (never the customer) is told (docs/decisions/0029).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";
 import { aiCalls, aiUsage, conversationAiCalls } from "../schema";

@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { toMessage, type MessageRow } from "../conversations/mappers";
 import { messages } from "../schema";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import type { Env } from "../../worker/env";
 import type { StoreDeps } from "../../worker/http/deps";
 import {

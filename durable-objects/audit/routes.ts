@@ -3,7 +3,7 @@ import { storeDeps, type AppContext } from "../../worker/http/context";
 import { requireRole } from "../../worker/http/auth";
 import { queryParams } from "../../worker/http/validate";
 import { auditLogQuery } from "../../contracts/audit";
-import { listAuditLog } from "../../worker/audit/service";
+import { listAuditLog } from "./service";
 
 /** `GET /organizations/audit-log`: the organization's audit trail, for owners and admins. */
 export const auditRoutes = new Hono<AppContext>()

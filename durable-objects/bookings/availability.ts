@@ -6,7 +6,7 @@
  * calendar (decision 0126).
  */
 import { and, eq, gt, inArray, lt, or } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
 import { fieldError } from "../../worker/http/errors";

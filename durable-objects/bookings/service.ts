@@ -6,9 +6,9 @@
  * Every change is audited, told to the consoles (`booking_update`) and written in the thread.
  */
 import { and, asc, count, eq, gte, inArray, lt, lte, ne } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { bookingChanged } from "../integrations/google/events";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { findConversation } from "../conversations/find";
 import type { ConversationRow } from "../conversations/mappers";
 import type { Member } from "../../worker/http/context";

@@ -3,9 +3,10 @@
  * by whom. Every member reads them; owners and admins write them; at most `MAX_SERVICES`.
  */
 import { and, asc, count, eq, gt, inArray, or } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import type { AuditAction } from "../../contracts/audit";
-import type { Db, OrganizationDb } from "../../worker/db/client";
+import type { Db } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { memberships } from "../../worker/db/global-schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -4,7 +4,7 @@
  * beside the organization's global fields and read by availability and the inbound path.
  */
 import { eq } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import {
   DEFAULT_MIN_NOTICE_MINUTES,
   type BookingHours,

@@ -6,7 +6,7 @@
  */
 import { and, eq, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { conversations, labels } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";

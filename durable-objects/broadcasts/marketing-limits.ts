@@ -8,7 +8,7 @@
  * restart or a throttled send that goes back to pending is never counted twice nor missed.
  */
 import { eq, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError, forbidden } from "../../worker/http/errors";
 import type { Member } from "../../worker/http/context";

@@ -5,7 +5,7 @@
  * recipient's cost once Meta says the message is billable.
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { messageCosts } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { organizationCurrency } from "../organizations/currency";

@@ -9,13 +9,13 @@
  * limit; marketing templates through the Marketing Messages API, with its fallback.
  */
 import { and, asc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { orgStatements } from "../../worker/db/client";
+import { orgStatements } from "../db";
 import { broadcastRecipients, broadcasts, conversations, messages } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError, conflict } from "../../worker/http/errors";
 import type { AuditAction } from "../../contracts/audit";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { connectedSender } from "../whatsapp/connection-service";
 import { marketingRefusal } from "../whatsapp/consent";
 import { requireSender, sendOutbound, type MarketingRoute } from "../whatsapp/sender";

@@ -5,7 +5,7 @@
  * as criteria, evaluated when asked (./audience.ts).
  */
 import { and, asc, desc, eq, gt, inArray, lt, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { broadcastRecipients, broadcasts, conversations, whatsappTemplates } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -5,7 +5,7 @@
  * 24 hours of the ad click (messages in it are not billed).
  */
 import { and, asc, desc, eq, gte, isNotNull, ne, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { messages } from "../schema";
 import type { ConversationBilling } from "../../contracts/conversations";
 import type { ConversationRow } from "./mappers";

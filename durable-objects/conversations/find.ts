@@ -4,7 +4,7 @@
  * (which itself uses sales and the team inbox).
  */
 import { and, eq } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { conversations } from "../schema";
 import { notFound } from "../../worker/http/errors";
 

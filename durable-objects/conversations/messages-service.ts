@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, lt, or } from "drizzle-orm";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { conversations, messages, whatsappTemplates } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

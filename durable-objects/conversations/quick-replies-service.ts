@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { quickReplies } from "../schema";
 import type { Member } from "../../worker/http/context";
 import { conflict, notFound } from "../../worker/http/errors";

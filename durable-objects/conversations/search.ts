@@ -8,7 +8,7 @@
  * directly, so a message is found the moment it is stored.
  */
 import { eq, like, or, sql, type SQL } from "drizzle-orm";
-import { orgStatements, type OrganizationDb, type PlainStatement } from "../../worker/db/client";
+import { orgStatements, type OrganizationDb, type PlainStatement } from "../db";
 import { conversations, messages } from "../schema";
 import { jobKey } from "../../worker/stores/contract";
 

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, like, sql, type SQL } from "drizzle-orm";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { agents, conversationCounts, conversationLabels, conversations } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

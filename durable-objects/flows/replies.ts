@@ -15,7 +15,7 @@ import { AppError } from "../../worker/http/errors";
 import { systemNote } from "../team-inbox/notes-service";
 import type { InboundMessage } from "../whatsapp/inbound-content";
 import { LIST_REPLY_PREFIX } from "../../contracts/flows";
-import { liveToken, markUsed } from "../../worker/flows/tokens";
+import { liveToken, markUsed } from "./tokens";
 import { replaceRescheduled } from "../reminders/rescheduled";
 
 /** A customer's answer to a booking list or Flow, stored in a conversation. */

@@ -17,7 +17,7 @@ import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";
 import type { ExchangeOutcome, FlowAnswer, FlowExchange } from "../../contracts/flows";
 import type { FlowScreen } from "./flow-json";
-import { liveToken, markUsed, rememberChoice, type FlowTokenRow } from "../../worker/flows/tokens";
+import { liveToken, markUsed, rememberChoice, type FlowTokenRow } from "./tokens";
 import { zonedFormat } from "../../contracts/zoned-time";
 import { replaceRescheduled } from "../reminders/rescheduled";
 

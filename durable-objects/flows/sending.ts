@@ -25,7 +25,7 @@ import {
 } from "../../contracts/flows";
 import { availableFlow } from "./registration";
 import { upcomingSlots } from "./screens";
-import { issueToken } from "../../worker/flows/tokens";
+import { issueToken } from "./tokens";
 import { zonedFormat } from "../../contracts/zoned-time";
 
 const FLOW_BODY = "Elige el servicio, el día y la hora de tu cita.";

@@ -8,7 +8,7 @@
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { orgStatements } from "../../worker/db/client";
+import { orgStatements } from "../db";
 import { conversations, followUpSends, followUps } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";

@@ -4,12 +4,12 @@
  * them (./sending.ts).
  */
 import { and, asc, count, eq, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { followUpSends, followUps } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError, notFound, validationError } from "../../worker/http/errors";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import type { AuditAction } from "../../contracts/audit";
 import { checkOwnLabels } from "../broadcasts/audience";
 import { usableTemplate } from "../broadcasts/service";

@@ -6,7 +6,8 @@
  */
 import { eq } from "drizzle-orm";
 import { systemPrompt } from "../agents/replies";
-import type { Db, OrganizationDb } from "../../worker/db/client";
+import type { Db } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { organizations } from "../../worker/db/global-schema";
 import { agents } from "../schema";
 import { knowledgeForAgent } from "./retrieval";

@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Turn } from "../agents/replies";
 import type { KnowledgeForPrompt } from "../../contracts/knowledge";
 import { textOf } from "../ai/client";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 
 /** At most this many entries reach the prompt, however many match. */
 export const KNOWLEDGE_PROMPT_ENTRIES = 5;

@@ -4,8 +4,8 @@
  */
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod/mini";
-import { recordAudit } from "../../worker/audit/service";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { recordAudit } from "../audit/service";
+import { orgBatch, type OrganizationDb } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { agents, knowledgeEntries } from "../schema";
 import type { Member } from "../../worker/http/context";

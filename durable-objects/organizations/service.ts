@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { organizationNotFound } from "../../worker/organizations/errors";
 import { toOrganization, type OrganizationRow } from "../../worker/organizations/mappers";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { organizations } from "../../worker/db/global-schema";
 import { forbidden } from "../../worker/http/errors";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import type { OrganizationSettings } from "../../contracts/bookings";
 import { changeMarketingLimits, readMarketingLimits } from "../broadcasts/marketing-limits";
 import type { OrganizationSettingsData } from "../../contracts/bookings";

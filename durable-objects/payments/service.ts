@@ -5,7 +5,7 @@
  * audited, told to the consoles (`payment_update`) and written in the thread.
  */
 import { and, asc, desc, eq, inArray, lte } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import {
   authorOf,
   confirmPaidBooking,

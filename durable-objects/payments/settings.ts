@@ -4,7 +4,7 @@
  * are (durable-objects/meta/secrets.ts), never returned; and the largest link it sends.
  */
 import { and, eq, isNotNull } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { paymentSettings } from "../schema";
 import type { Env } from "../../worker/env";
 import { decryptSecret, encryptSecret } from "../meta/secrets";

@@ -6,7 +6,7 @@
  * booking changes (durable-objects/bookings/service.ts), after the change is committed.
  */
 import { and, eq, gt } from "drizzle-orm";
-import { orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { orgStatements, type OrganizationDb } from "../db";
 import { bookings, bookingSettings } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { quietHoursStart, type QuietHours } from "../../contracts/organizations";

@@ -6,7 +6,7 @@
 import { AppError } from "../../worker/http/errors";
 import type { StoreDeps } from "../../worker/http/deps";
 import { updateBooking } from "../bookings/service";
-import type { FlowTokenRow } from "../../worker/flows/tokens";
+import type { FlowTokenRow } from "../flows/tokens";
 
 export const REPLACED_BY_CUSTOMER = "El cliente la cambió por otra desde el recordatorio";
 

@@ -7,7 +7,7 @@
  * goes back to failed, and every console sees it so.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import { orgBatch } from "../../worker/db/client";
+import { orgBatch } from "../db";
 import { bookingReminders, bookings, messages } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";

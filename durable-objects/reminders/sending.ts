@@ -7,9 +7,9 @@
  */
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
 import { retryDelay } from "../scheduler";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { findConversation } from "../conversations/find";
-import { orgStatements } from "../../worker/db/client";
+import { orgStatements } from "../db";
 import { bookingReminderAnswers, bookingReminders, bookings, messages } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError } from "../../worker/http/errors";

@@ -6,7 +6,7 @@
  * is taken; it is checked again at every run, since Meta may pause or recategorise it.
  */
 import { and, eq } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { bookingSettings, whatsappTemplates } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -5,7 +5,7 @@
  * deletes nothing more.
  */
 import { sql, type SQL } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import type { StoreDeps } from "../../worker/http/deps";
 import { HELD_STATUS_MS } from "../whatsapp/statuses";
 

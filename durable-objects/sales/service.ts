@@ -6,8 +6,8 @@
  */
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { z } from "zod/mini";
-import { recordAudit } from "../../worker/audit/service";
-import type { OrganizationDb } from "../../worker/db/client";
+import { recordAudit } from "../audit/service";
+import type { OrganizationDb } from "../db";
 import { conversionSuggestions, conversations, conversions, trackingSessions } from "../schema";
 import { findConversation } from "../conversations/find";
 import { conversationUpdate, toConversation, type ConversationRow } from "../conversations/mappers";

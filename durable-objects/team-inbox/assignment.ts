@@ -4,8 +4,9 @@
  * Every assignment is audited and announced as a `conversation_update`.
  */
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
-import { auditEachRow, recordAudit } from "../../worker/audit/service";
-import { orgBatch, type Db, type OrganizationDb } from "../../worker/db/client";
+import { auditEachRow, recordAudit } from "../audit/service";
+import { type Db } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { memberships } from "../../worker/db/global-schema";
 import { conversations, mentions } from "../schema";
 import type { Member } from "../../worker/http/context";

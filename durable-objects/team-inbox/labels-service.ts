@@ -6,8 +6,8 @@
  */
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod/mini";
-import { recordAudit } from "../../worker/audit/service";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { recordAudit } from "../audit/service";
+import { orgBatch, type OrganizationDb } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { conversationLabels, conversations, labels } from "../schema";
 import type { Member } from "../../worker/http/context";

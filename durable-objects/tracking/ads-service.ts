@@ -8,7 +8,7 @@
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod/mini";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { adSpend, adSpendSyncs } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -5,7 +5,7 @@
  */
 import { and, eq, inArray, lte, min, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { chunks } from "./daily-figures";
 import { whatsappConnections } from "../../worker/db/global-schema";
 import { conversions, trackingSessions } from "../schema";

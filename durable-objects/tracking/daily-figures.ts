@@ -4,7 +4,7 @@
  * within what one organization may ask of Meta and write (`refreshFigures`).
  */
 import { eq } from "drizzle-orm";
-import { orgBatch } from "../../worker/db/client";
+import { orgBatch } from "../db";
 import { rateLimits } from "../../worker/db/global-schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

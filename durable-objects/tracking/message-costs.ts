@@ -6,7 +6,7 @@
  * month's total is what Meta reports.
  */
 import { and, between, eq, inArray, sql } from "drizzle-orm";
-import { orgBatch, type OrganizationDb } from "../../worker/db/client";
+import { orgBatch, type OrganizationDb } from "../db";
 import { messageCosts, messageCostSyncs } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

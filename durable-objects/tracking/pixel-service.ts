@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import { metaConnections, oauthExchanges } from "../../worker/db/global-schema";
 import type { Member } from "../../worker/http/context";
 import type { Deps, StoreDeps } from "../../worker/http/deps";

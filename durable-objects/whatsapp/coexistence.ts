@@ -5,7 +5,7 @@
  * and Meta disconnecting the number. Every effect is idempotent: Meta repeats and reorders.
  */
 import { and, eq, isNull, ne } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import {
   conversationUpdate,
   preview,
@@ -14,7 +14,8 @@ import {
   type ConversationRow,
   type MessageRow,
 } from "../conversations/mappers";
-import { fromRows, orgStatements } from "../../worker/db/client";
+import { fromRows } from "../../worker/db/client";
+import { orgStatements } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { whatsappConnections } from "../../worker/db/global-schema";
 import { conversations, messages } from "../schema";

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { recordAudit } from "../../worker/audit/service";
-import type { Db, OrganizationDb } from "../../worker/db/client";
+import { recordAudit } from "../audit/service";
+import type { Db } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { whatsappConnections } from "../../worker/db/global-schema";
 import { agents } from "../schema";
 import type { Member } from "../../worker/http/context";

@@ -8,7 +8,8 @@
 import { and, isNull, lte, or, type SQL } from "drizzle-orm";
 import { conversationUpdate, type ConversationRow } from "../conversations/mappers";
 import type { MarketingOptOutSource } from "../../contracts/conversations";
-import { fromRows, orgStatements } from "../../worker/db/client";
+import { fromRows } from "../../worker/db/client";
+import { orgStatements } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { conversations } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -7,7 +7,8 @@
  * person: a recycled number (docs/decisions/0050).
  */
 import type { ConversationRow } from "../conversations/mappers";
-import { fromRows, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { fromRows } from "../../worker/db/client";
+import { orgStatements, type OrganizationDb } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { conversations } from "../schema";
 import type { InboundMessage } from "./inbound-content";

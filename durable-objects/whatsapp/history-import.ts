@@ -9,7 +9,8 @@
 import { eq } from "drizzle-orm";
 import type { MessageStatus } from "../../contracts/conversations";
 import { preview } from "../conversations/mappers";
-import { fromRows, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { fromRows } from "../../worker/db/client";
+import { orgStatements, type OrganizationDb } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import { historyImports, historyPages } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";

@@ -19,7 +19,8 @@ import {
   toMessage,
   type ConversationRow,
 } from "../conversations/mappers";
-import { fromRows, orgBatch, orgStatements } from "../../worker/db/client";
+import { fromRows } from "../../worker/db/client";
+import { orgBatch, orgStatements } from "../db";
 import { uuidv7 } from "../../worker/db/ids";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import { MARK_REPLIES, markResultsChanged } from "../broadcasts/results";

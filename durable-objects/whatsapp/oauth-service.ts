@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { oauthExchanges, whatsappConnections } from "../../worker/db/global-schema";
 import type { Env } from "../../worker/env";
 import type { Member } from "../../worker/http/context";
-import { recordAudit } from "../../worker/audit/service";
+import { recordAudit } from "../audit/service";
 import type { Deps, StoreDeps } from "../../worker/http/deps";
 import { sha256Hex } from "../../worker/auth/tokens";
 import { signOAuthState } from "../../worker/auth/oauth-state";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { AiSource } from "../../contracts/conversations";
-import { orgBatch } from "../../worker/db/client";
+import { orgBatch } from "../db";
 import { conversations, messages } from "../schema";
 import type { StoreDeps } from "../../worker/http/deps";
 import { AppError, conflict } from "../../worker/http/errors";

@@ -21,7 +21,7 @@ import { broadcastOfCallback, recordRecipientStatus } from "../broadcasts/result
 import { metaErrorText } from "../meta/errors";
 import { isoFromSeconds } from "./inbound-content";
 import { applyMarketingFailure, marketingFailure } from "./consent";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 
 export interface StatusUpdate {
   id?: string;

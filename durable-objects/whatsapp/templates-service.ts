@@ -3,7 +3,7 @@
  * them; we keep the account's list as Meta last told (the list call, then status webhooks).
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { OrganizationDb } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
 import { whatsappTemplates } from "../schema";
 import type { Member } from "../../worker/http/context";
 import type { StoreDeps } from "../../worker/http/deps";

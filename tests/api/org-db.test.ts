@@ -2,7 +2,7 @@
 // answer what each statement returned.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { orgBatch, orgStatements } from "../../worker/db/client";
+import { orgBatch, orgStatements } from "../../durable-objects/db";
 import { quickReplies } from "../../durable-objects/schema";
 import { createOwner } from "../support/factories";
 import { withOrgDb } from "../support/org-data";

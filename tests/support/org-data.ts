@@ -6,7 +6,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { createStoreDb, orgStatements, type OrganizationDb } from "../../worker/db/client";
+import { createStoreDb, orgStatements, type OrganizationDb } from "../../durable-objects/db";
 import type { OrganizationHub } from "../../durable-objects/organization-hub";
 import type { StoreDeps } from "../../worker/http/deps";
 import { organizationStore } from "../../worker/stores/registry";

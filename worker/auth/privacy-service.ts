@@ -5,7 +5,7 @@
  */
 import { and, eq, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { accountAuditStatement, type AuditEntry } from "../audit/service";
+import { accountAuditStatement, type AuditEntry } from "../audit/trail";
 import type { Db } from "../db/client";
 import {
   accountAuditEvents,

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { recordAccountAudit } from "../audit/service";
+import { recordAccountAudit } from "../audit/trail";
 import { users } from "../db/global-schema";
 import { unauthorized } from "../http/errors";
 import type { Caller } from "../http/context";

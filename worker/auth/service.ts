@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import { recordAccountAudit } from "../audit/service";
+import { recordAccountAudit } from "../audit/trail";
 import type { Db } from "../db/client";
 import {
   accountAuditEvents,

@@ -15,7 +15,7 @@ import { inOrganizationData } from "../stores/organization-parts";
 import { StoreNotRegistered } from "../stores/registry";
 import { encryptedRequest, flowExchange, type FlowAnswer } from "../../contracts/flows";
 import { openRequest, sealResponse, UndecryptableRequest } from "./crypto";
-import { organizationOfToken } from "./tokens";
+import { organizationOfToken } from "./token-shape";
 
 /** A Flow request is a few kilobytes; anything this big is not WhatsApp's. */
 const MAX_REQUEST_BYTES = 64 * 1024;

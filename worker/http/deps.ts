@@ -1,4 +1,5 @@
-import { globalDb, type Db, type OrganizationDb } from "../db/client";
+import { globalDb, type Db } from "../db/client";
+import { type OrganizationDb } from "../../durable-objects/db";
 import type { Env } from "../env";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import type { StoreJobName } from "../stores/contract";

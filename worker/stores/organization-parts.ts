@@ -4,7 +4,7 @@
  * section 15) through one RPC (`runPart`, durable-objects/parts.ts). A member's request needs
  * none of this: it is already served by the store (worker/stores/organization-data.ts).
  */
-import { recordAccountAudit, type AuditEntry } from "../audit/service";
+import { recordAccountAudit, type AuditEntry } from "../audit/trail";
 import type { Deps } from "../http/deps";
 import type { PartKind, PartOf, PartResults } from "./part-contract";
 import { organizationStore, storeRefused } from "./registry";

@@ -3,7 +3,7 @@
  * runs them), and what each answers. Types only, apart from the code that runs them, so that
  * the store's interface (worker/stores/store-calls.ts) names them without depending on it.
  */
-import type { AuditEntry } from "../audit/service";
+import type { AuditEntry } from "../audit/trail";
 import type { ExportList, ExportRow, Person } from "../auth/account-in-organization";
 import type { ExchangeOutcome, FlowExchange } from "../../contracts/flows";
 import type { Member } from "../http/context";

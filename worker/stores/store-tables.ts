@@ -9,7 +9,7 @@
  */
 import { and, asc, getTableColumns, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { OrganizationDb } from "../db/client";
+import type { OrganizationDb } from "../../durable-objects/db";
 import {
   adSpend,
   adSpendSyncs,

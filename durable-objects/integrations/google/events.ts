@@ -8,7 +8,7 @@
  * waits for Google nor fails because of it.
  */
 import { and, eq, inArray } from "drizzle-orm";
-import type { OrganizationDb } from "../../../worker/db/client";
+import type { OrganizationDb } from "../../db";
 import { bookings, googleBookingEvents, googleCalendars } from "../../schema";
 import type { StoreDeps } from "../../../worker/http/deps";
 import { GoogleError, type CalendarApi, type CalendarEvent } from "./client";

@@ -6,9 +6,9 @@
  */
 import { googleCallbackUrl } from "../../../worker/http/callback-urls";
 import { and, eq, gt, sql } from "drizzle-orm";
-import { recordAudit } from "../../../worker/audit/service";
+import { recordAudit } from "../../audit/service";
 import { signOAuthState } from "../../../worker/auth/oauth-state";
-import type { OrganizationDb } from "../../../worker/db/client";
+import type { OrganizationDb } from "../../db";
 import { googleBookingEvents, googleCalendars } from "../../schema";
 import type { Member } from "../../../worker/http/context";
 import type { StoreDeps } from "../../../worker/http/deps";

@@ -1,25 +1,16 @@
 /**
  * The single-use tokens a booking Flow or a fallback list is sent with (decision 0095). A
- * token names its organization in the clear (`<organization id>.<32 random hex>`), so the edge
- * knows whose store to ask; only that store holds the random part, so a token names nothing
- * else, and another organization's id with a guessed part finds nothing.
+ * token names its organization in the clear (worker/flows/token-shape.ts), so the edge knows
+ * whose store to ask; only that store holds the random part, so a token names nothing else, and
+ * another organization's id with a guessed part finds nothing.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import type { OrganizationDb } from "../db/client";
-import { flowTokens } from "../../durable-objects/schema";
+import type { OrganizationDb } from "../db";
+import { flowTokens } from "../schema";
 import { FLOW_TOKEN_TTL_MS } from "../../contracts/flows";
+import { newFlowToken } from "../../worker/flows/token-shape";
 
 export type FlowTokenRow = typeof flowTokens.$inferSelect;
-
-const TOKEN_SHAPE = /^([0-9a-f-]{36})\.[0-9a-f]{32}$/;
-
-/** The organization a token names (null: not one of ours). */
-export const organizationOfToken = (token: string) => TOKEN_SHAPE.exec(token)?.[1] ?? null;
-
-function newToken(organizationId: string) {
-  const random = crypto.getRandomValues(new Uint8Array(16));
-  return `${organizationId}.${[...random].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
 
 /** Stores a new token for a conversation; answers it. */
 export async function issueToken(
@@ -27,7 +18,7 @@ export async function issueToken(
   values: Pick<FlowTokenRow, "organizationId" | "conversationId" | "kind"> &
     Partial<Pick<FlowTokenRow, "serviceId" | "offered" | "createdBy" | "replacesBookingId">>,
 ) {
-  const token = newToken(values.organizationId);
+  const token = newFlowToken(values.organizationId);
   await db.insert(flowTokens).values({ ...values, token, createdAt: new Date().toISOString() });
   return token;
 }

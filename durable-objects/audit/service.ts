@@ -1,40 +1,20 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db, OrganizationDb } from "../db/client";
-import { uuidv7Sql } from "../db/ids";
-import { accountAuditEvents, users } from "../db/global-schema";
-import { auditEvents } from "../../durable-objects/schema";
-import type { Member } from "../http/context";
-import type { StoreDeps } from "../http/deps";
-import { notFound } from "../http/errors";
+import type { Db } from "../../worker/db/client";
+import type { OrganizationDb } from "../db";
+import { uuidv7Sql } from "../../worker/db/ids";
+import { users } from "../../worker/db/global-schema";
+import { auditEvents } from "../schema";
+import type { Member } from "../../worker/http/context";
+import type { StoreDeps } from "../../worker/http/deps";
+import { notFound } from "../../worker/http/errors";
+import { auditRow, type AuditEntry } from "../../worker/audit/trail";
 import type { z } from "zod/mini";
 import type { AuditAction, AuditLogPage, auditLogQuery } from "../../contracts/audit";
-
-export interface AuditEntry {
-  action: AuditAction;
-  organizationId?: string | null;
-  userId?: string | null;
-  target?: string;
-  metadata?: Record<string, unknown>;
-  ip?: string | null;
-}
-
-const auditRow = (entry: AuditEntry) => ({
-  action: entry.action,
-  organizationId: entry.organizationId ?? null,
-  userId: entry.userId ?? null,
-  target: entry.target,
-  metadata: entry.metadata,
-  ip: entry.ip ?? null,
-});
 
 /** The statement recording an organization's entry, for a batch that must store it with the change. */
 export const auditStatement = (db: OrganizationDb, entry: AuditEntry) =>
   db.insert(auditEvents).values(auditRow(entry));
-
-/** The statement recording an account's own entry (no organization), in D1. */
-export const accountAuditStatement = (db: Db, entry: Omit<AuditEntry, "organizationId">) =>
-  db.insert(accountAuditEvents).values(auditRow(entry));
 
 /**
  * One entry per row `rows` selects, written by one INSERT ... SELECT: however many rows, the
@@ -78,11 +58,6 @@ export function auditEachRow(
 /** Records an organization's security-relevant event. Never put secrets in `metadata`. */
 export async function recordAudit(db: OrganizationDb, entry: AuditEntry) {
   await auditStatement(db, entry);
-}
-
-/** Records an account's own event (a sign-in, a profile change), in D1. */
-export async function recordAccountAudit(db: Db, entry: Omit<AuditEntry, "organizationId">) {
-  await accountAuditStatement(db, entry);
 }
 
 /**
