@@ -209,7 +209,7 @@ async function ingestMessages(
   const followed = new Map<string, CustomerIdentity>();
   // Answers to a booking list or Flow, by wamid: acted on once stored (durable-objects/flows/replies.ts).
   const bookingAnswers = new Map<string, InboundMessage>();
-  // Presses of a booking reminder's buttons, by wamid: kept once stored (worker/reminders/).
+  // Presses of a booking reminder's buttons, by wamid: kept once stored (durable-objects/reminders/).
   const reminderPresses = new Map<string, NonNullable<ReturnType<typeof reminderPress>>>();
   const notices = arrived.map(({ message }) => message).filter(isIdentityNotice);
   notices.sort((a, b) => Number(a.timestamp) - Number(b.timestamp));
