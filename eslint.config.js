@@ -45,15 +45,10 @@ export default tseslint.config(
   {
     // The folders say where code runs (decision 0158): the edge reaches the store's code only
     // through the interface of its calls, so worker/ imports nothing of durable-objects/ but
-    // types. Three files are the seams: the Worker's entry exports the store's class, the edge
-    // reads the organization routes' marks from the store's route table, and an account's
-    // export names the store's tables.
+    // types. Two files are the seams: the Worker's entry exports the store's class, and the edge
+    // reads the organization routes' marks from the store's route table.
     files: ["worker/**/*.ts"],
-    ignores: [
-      "worker/index.ts",
-      "worker/stores/organization-route-table.ts",
-      "worker/stores/store-tables.ts",
-    ],
+    ignores: ["worker/index.ts", "worker/stores/organization-route-table.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

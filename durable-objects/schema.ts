@@ -25,7 +25,7 @@ import {
 import { CONVERSION_EVENTS } from "../contracts/tracking";
 import { CONVERSATION_STAGES, DETECTED_EVENTS, SUGGESTION_STATUSES } from "../contracts/sales";
 import { HISTORY_IMPORT_STATES, type TemplateComponent } from "../contracts/whatsapp";
-import { type LabelRef } from "../contracts/team-inbox";
+import type { LabelRef } from "../contracts/team-inbox";
 import {
   type AiDraft,
   type AiSource,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { z } from "zod/mini";
 import { auditStatement, recordAudit } from "../audit/service";
-import { type Db } from "../../worker/db/client";
+import type { Db } from "../../worker/db/client";
 import { orgBatch } from "../db";
 import { invitations, memberships, users } from "../../worker/db/global-schema";
 import type { Member as Scope } from "../../worker/http/context";

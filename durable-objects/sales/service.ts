@@ -16,12 +16,12 @@ import type { StoreDeps } from "../../worker/http/deps";
 import { AppError, conflict, notFound } from "../../worker/http/errors";
 import { systemNote } from "../team-inbox/notes-service";
 import { recordConversationConversion, toConversion } from "../tracking/service";
-import {
-  type ConversationOrigin,
-  type ConversationStage,
-  type DetectedEventPayload,
-  type Suggestion,
-  type saleInput,
+import type {
+  ConversationOrigin,
+  ConversationStage,
+  DetectedEventPayload,
+  Suggestion,
+  saleInput,
 } from "../../contracts/sales";
 import type { Conversion } from "../../contracts/tracking";
 import { organizationCurrency } from "../organizations/currency";

@@ -5,7 +5,7 @@
  */
 import { and, count, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import { auditEachRow, recordAudit } from "../audit/service";
-import { type Db } from "../../worker/db/client";
+import type { Db } from "../../worker/db/client";
 import { orgBatch, type OrganizationDb } from "../db";
 import { memberships } from "../../worker/db/global-schema";
 import { conversations, mentions } from "../schema";

@@ -13,7 +13,7 @@ import {
   sql,
   type SQL,
 } from "drizzle-orm";
-import { type Db } from "../../worker/db/client";
+import type { Db } from "../../worker/db/client";
 import { orgBatch, type OrganizationDb } from "../db";
 import { conversations, conversions, trackingSessions } from "../schema";
 import type { Member, TrackingCaller } from "../../worker/http/context";

@@ -17,7 +17,7 @@ import {
   type SQL,
 } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { type AnyDb } from "../db/client";
+import type { AnyDb } from "../db/client";
 import type { accountAuditEvents } from "../db/global-schema";
 import type { auditEvents } from "../../durable-objects/schema";
 

@@ -1,5 +1,5 @@
 import { globalDb, type Db } from "../db/client";
-import { type OrganizationDb } from "../../durable-objects/db";
+import type { OrganizationDb } from "../../durable-objects/db";
 import type { Env } from "../env";
 import type { RealtimeEvent } from "../../contracts/realtime";
 import type { StoreJobName } from "../stores/contract";
