@@ -35,13 +35,18 @@ export const tokenStore = {
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };
 
-/** Called on any 401 outside login and register (the auth provider signs the user out). */
-let onUnauthorized: (() => void) | null = null;
-export function setUnauthorizedHandler(handler: (() => void) | null) {
+/**
+ * Called with the refusal's message on any 401 that ends the session the console holds (the
+ * auth provider says so and signs the user out): not signing in, nor signing out, whose 401
+ * ends nothing more.
+ */
+let onUnauthorized: ((message: string) => void) | null = null;
+export function setUnauthorizedHandler(handler: ((message: string) => void) | null) {
   onUnauthorized = handler;
 }
 
 const CREDENTIAL_PATHS = ["/auth/login", "/auth/register"];
+const SIGN_OUT_PATH = "/auth/logout";
 
 /** The message shown for an HTTP error: the server's, else the catalogue's default. */
 export function catalogueMessage(status: number, path: string, body: unknown): string {
@@ -97,7 +102,9 @@ async function apiFetch(input: RequestInfo | URL, init: RequestInit = {}): Promi
   if (!response.ok) {
     const path = apiPath(url);
     const payload: unknown = await response.json().catch(() => null);
-    if (response.status === 401 && !CREDENTIAL_PATHS.includes(path)) onUnauthorized?.();
+    if (response.status === 401 && !CREDENTIAL_PATHS.includes(path) && path !== SIGN_OUT_PATH) {
+      onUnauthorized?.(catalogueMessage(response.status, path, payload));
+    }
     const {
       error,
       details,

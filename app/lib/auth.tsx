@@ -1,7 +1,16 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import type { LoginInput, Me, RegisterInput, Role, User } from "../../contracts/auth";
 import type { Organization } from "../../contracts/organizations";
 import { ApiError, client, data, setUnauthorizedHandler, tokenStore } from "./api";
+import { toastFailed } from "./outcome";
 import { realtime } from "./realtime";
 
 type Status = "loading" | "anonymous" | "authenticated";
@@ -21,6 +30,8 @@ interface AuthContextValue extends AuthState {
   logout(): Promise<void>;
   /** Reloads user and organization from the server (after onboarding or an edit). */
   reload(): Promise<void>;
+  /** Says once that the server ended a signed-in session (a revoked socket, a 401). */
+  tellSessionEnded(message: string): void;
   setUser(user: User): void;
   setOrganization(organization: Organization): void;
   setAvailable(available: boolean): void;
@@ -70,6 +81,21 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
     setState(SIGNED_OUT);
   }, []);
 
+  // Whether a signed-in console has been told its session ended: a revoked socket and the 401s
+  // of the requests in flight end it together, and it is said once, by whichever comes first.
+  const signedIn = useRef(false);
+  const told = useRef(false);
+  useEffect(() => {
+    signedIn.current = state.status === "authenticated";
+    if (signedIn.current) told.current = false;
+  }, [state.status]);
+  const tellSessionEnded = useCallback((message: string) => {
+    // A token found stale on a first load is not news: the sign-in page is.
+    if (!signedIn.current || told.current) return;
+    told.current = true;
+    toastFailed(message);
+  }, []);
+
   const reload = useCallback(async () => {
     if (!tokenStore.get()) return setState(SIGNED_OUT);
     for (let attempt = 0; ; attempt++) {
@@ -89,10 +115,13 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
   useEffect(() => {
     // A 401 ends the local session; the console layout then sends the user to /auth,
     // while public pages (legal, connection popups) stay where they are.
-    setUnauthorizedHandler(signOutLocally);
+    setUnauthorizedHandler((message) => {
+      tellSessionEnded(message);
+      signOutLocally();
+    });
     void reload();
     return () => setUnauthorizedHandler(null);
-  }, [reload, signOutLocally]);
+  }, [reload, signOutLocally, tellSessionEnded]);
 
   const authenticate = useCallback(
     async (signIn: () => Promise<{ token: string }>) => {
@@ -117,18 +146,21 @@ export function AuthProvider({ children }: { children: React.ReactNode }) {
       login: (input) => authenticate(() => data(client.auth.login.$post({ json: input }))),
       register: (input) => authenticate(() => data(client.auth.register.$post({ json: input }))),
       logout: async () => {
-        // Leaving on purpose: the server ending this session's socket is not news to tell.
+        // Leaving on purpose: the server ending this session (its socket, a read refused on the
+        // way out) is not news to tell.
+        told.current = true;
         realtime.stop();
         // The local session ends even when the server cannot be reached.
         await data(client.auth.logout.$post()).catch(() => undefined);
         signOutLocally();
       },
       reload,
+      tellSessionEnded,
       setUser: (user) => setState((s) => ({ ...s, user })),
       setOrganization: (organization) => setState((s) => ({ ...s, organization })),
       setAvailable: (available) => setState((s) => ({ ...s, available })),
     }),
-    [state, authenticate, reload, signOutLocally],
+    [state, authenticate, reload, signOutLocally, tellSessionEnded],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

@@ -1,7 +1,7 @@
 import { Dialog, DialogPanel } from "@headlessui/react";
 import { useEffect, useState } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
-import { toastDone, toastFailed } from "~/lib/outcome";
+import { toastDone } from "~/lib/outcome";
 import { AiBudgetNotice } from "~/components/ai-budget-notice";
 import { OnboardingWizard } from "~/components/onboarding-wizard";
 import { Sidebar } from "~/components/sidebar";
@@ -22,7 +22,7 @@ export default function ConsoleLayout() {
   const ready = auth.status === "authenticated" && auth.organization !== null;
   // A revoked session (logged out elsewhere, removed, role changed) ends here too.
   useRealtimeConnection(ready, () => {
-    toastFailed("Tu sesión se ha cerrado. Por favor, inicia sesión nuevamente.");
+    auth.tellSessionEnded("Tu sesión se ha cerrado. Por favor, inicia sesión nuevamente.");
     void auth.logout().then(() => navigate("/auth"));
   });
   useMessageNotifications();

@@ -154,6 +154,24 @@ test("the login form validates before calling the server", async ({ page }) => {
   await expect(page.getByText("La contraseña debe tener al menos 6 caracteres")).toBeVisible();
 });
 
+test("a read refused for a session ended elsewhere says so once and leads to /auth", async ({
+  page,
+}) => {
+  // The socket never tells (a proxy that drops it): the screen's next reads are refused (401).
+  await page.routeWebSocket(/\/ws/, () => undefined);
+  await register(page, uniqueEmail());
+  await onboard(page, "Tienda Sur");
+  const token = await page.evaluate(() => localStorage.getItem("auth_token"));
+  await page.request.post("/api/v1/auth/logout", { headers: { Authorization: `Bearer ${token}` } });
+  await page.getByRole("link", { name: "Configuración" }).first().click();
+  await expect(page).toHaveURL(/\/auth$/);
+  const told = page
+    .locator("[data-sonner-toast]")
+    .filter({ hasText: "Tu sesión ha expirado. Por favor, inicia sesión nuevamente." });
+  await expect(told).toHaveCount(1);
+  expect(await page.evaluate(() => localStorage.getItem("auth_token"))).toBeNull();
+});
+
 test("a revoked token sends the user back to /auth", async ({ page }) => {
   await register(page, uniqueEmail());
   await onboard(page, "Tienda Norte");

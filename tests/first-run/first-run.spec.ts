@@ -2,7 +2,7 @@
 // as a new user would. Vite must know the console's dependencies before the first page: a
 // dependency found later reloads the page ("optimized dependencies changed"), and a form
 // reloaded before hydration used to be sent natively as a GET with the password in the URL.
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import { CONSOLE_SCREENS, productErrors } from "../e2e/support";
 
 const email = `nuevo-${Date.now()}@example.com`;
@@ -23,11 +23,28 @@ function watch(page: Page) {
     if (response.status() === 504) problems.push(`504 ${response.url()}`);
   });
   page.on("load", () => (loads += 1));
+  // API requests in flight, and when the last one began or ended.
+  let inFlight = 0;
+  let lastApiActivity = Date.now();
+  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith("/api/");
+  const activity = (change: number) => (request: Request) => {
+    if (!isApi(request)) return;
+    inFlight += change;
+    lastApiActivity = Date.now();
+  };
+  page.on("request", activity(1));
+  page.on("requestfinished", activity(-1));
+  page.on("requestfailed", activity(-1));
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame() && /password|secreto/i.test(frame.url()))
       problems.push(`secret in the address: ${frame.url()}`);
   });
-  return { problems, loads: () => loads };
+  return {
+    problems,
+    loads: () => loads,
+    /** How long no API request has been in flight (0 while one is). */
+    apiQuietFor: () => (inFlight > 0 ? 0 : Date.now() - lastApiActivity),
+  };
 }
 
 test("register, onboard, log out, log in and open every screen with no reload or page error", async ({
@@ -88,7 +105,11 @@ test("register, onboard, log out, log in and open every screen with no reload or
 
   // The session ended elsewhere: under the dev server too the console signs out (the hub's
   // `session_ended` notice passes the dev proxy, which drops close frames: docs/security.md).
+  // The screen reads its data again once its socket opens; a request still in flight when the
+  // session ends would be refused first (a 401, said as "ha expirado"), so the session ends
+  // once the page is quiet and the socket is what tells.
   await expect(page.getByText("Tiempo Real").first()).toBeVisible();
+  await expect.poll(seen.apiQuietFor).toBeGreaterThan(500);
   const token = await page.evaluate(() => localStorage.getItem("auth_token"));
   await page.request.post("/api/v1/auth/logout", { headers: { Authorization: `Bearer ${token}` } });
   await expect(
