@@ -144,17 +144,26 @@ export function customerMessage(phoneNumberId: string, from: string, text: strin
   return inboundMessage({ phoneNumberId, from, text, name });
 }
 
-/** Counts the page's requests whose path is `path`, and how many are still on their way. */
-export function countRequests(page: Page, path: string) {
-  const matches = (url: string) => new URL(url).pathname === path;
-  const counter = { sent: 0, inFlight: 0 };
+/**
+ * Counts the page's requests whose path is `path` (or passes it, a test of the path), how many
+ * are still on their way, and when the last one began or ended (`movedAt`, ms since the epoch).
+ */
+export function countRequests(page: Page, path: string | ((pathname: string) => boolean)) {
+  const matches = (url: string) => {
+    const { pathname } = new URL(url);
+    return typeof path === "string" ? pathname === path : path(pathname);
+  };
+  const counter = { sent: 0, inFlight: 0, movedAt: Date.now() };
   page.on("request", (request) => {
     if (!matches(request.url())) return;
     counter.sent += 1;
     counter.inFlight += 1;
+    counter.movedAt = Date.now();
   });
   const settled = (request: Request) => {
-    if (matches(request.url())) counter.inFlight -= 1;
+    if (!matches(request.url())) return;
+    counter.inFlight -= 1;
+    counter.movedAt = Date.now();
   };
   page.on("requestfinished", settled);
   page.on("requestfailed", settled);

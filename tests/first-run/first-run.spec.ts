@@ -2,8 +2,8 @@
 // as a new user would. Vite must know the console's dependencies before the first page: a
 // dependency found later reloads the page ("optimized dependencies changed"), and a form
 // reloaded before hydration used to be sent natively as a GET with the password in the URL.
-import { expect, test, type Page, type Request } from "@playwright/test";
-import { CONSOLE_SCREENS, productErrors } from "../e2e/support";
+import { expect, test, type Page } from "@playwright/test";
+import { CONSOLE_SCREENS, countRequests, productErrors } from "../e2e/support";
 
 const email = `nuevo-${Date.now()}@example.com`;
 const password = "secreto-de-prueba-1";
@@ -23,18 +23,7 @@ function watch(page: Page) {
     if (response.status() === 504) problems.push(`504 ${response.url()}`);
   });
   page.on("load", () => (loads += 1));
-  // API requests in flight, and when the last one began or ended.
-  let inFlight = 0;
-  let lastApiActivity = Date.now();
-  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith("/api/");
-  const activity = (change: number) => (request: Request) => {
-    if (!isApi(request)) return;
-    inFlight += change;
-    lastApiActivity = Date.now();
-  };
-  page.on("request", activity(1));
-  page.on("requestfinished", activity(-1));
-  page.on("requestfailed", activity(-1));
+  const api = countRequests(page, (pathname) => pathname.startsWith("/api/"));
   page.on("framenavigated", (frame) => {
     if (frame === page.mainFrame() && /password|secreto/i.test(frame.url()))
       problems.push(`secret in the address: ${frame.url()}`);
@@ -43,7 +32,7 @@ function watch(page: Page) {
     problems,
     loads: () => loads,
     /** How long no API request has been in flight (0 while one is). */
-    apiQuietFor: () => (inFlight > 0 ? 0 : Date.now() - lastApiActivity),
+    apiQuietFor: () => (api.inFlight > 0 ? 0 : Date.now() - api.movedAt),
   };
 }
 
