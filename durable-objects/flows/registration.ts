@@ -7,6 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { bookingFlows } from "../schema";
+import { flowEndpointUrl } from "../../worker/http/callback-urls";
 import type { StoreDeps } from "../../worker/http/deps";
 import { GraphError } from "../meta/errors";
 import type { GraphClient } from "../meta/graph";
@@ -77,7 +78,7 @@ export async function registerBookingFlow(
   const privateKey = deps.env.FLOWS_PRIVATE_KEY;
   if (!privateKey) return failed(NO_KEY);
   if (!deps.env.PUBLIC_APP_URL) return failed(NO_PUBLIC_URL);
-  const endpointUri = `${deps.env.PUBLIC_APP_URL.replace(/\/$/, "")}/webhooks/flows`;
+  const endpointUri = flowEndpointUrl(deps.env);
   // A number registered by an earlier run is registered again: the key is the number's.
   let flowId = current?.flowId ?? null;
   let published = current?.published ?? false;
