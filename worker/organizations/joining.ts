@@ -5,6 +5,7 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { sha256Hex } from "../auth/tokens";
+import type { Db } from "../db/client";
 import { uuidv7 } from "../db/ids";
 import { invitations, memberships, organizations } from "../db/global-schema";
 import type { Caller } from "../http/context";
@@ -17,6 +18,14 @@ import { toOrganization } from "./mappers";
 import { rememberPerson } from "./people";
 import { timeZoneOfCountry } from "./time-zone";
 
+const alreadyAMember = () => conflict("Ya perteneces a una organización.");
+
+/** A person belongs to one organization: creating or joining a second is refused. */
+async function refuseASecondOrganization(db: Db, userId: string) {
+  const existing = await db.query.memberships.findFirst({ where: eq(memberships.userId, userId) });
+  if (existing) throw alreadyAMember();
+}
+
 /** Creates the caller's organization and makes them its owner (onboarding's last step). */
 export async function createOrganization(
   deps: Deps,
@@ -24,10 +33,7 @@ export async function createOrganization(
   input: OrganizationCreateData,
 ): Promise<Organization> {
   const { db, env } = deps;
-  const existing = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
-  if (existing) throw conflict("Ya perteneces a una organización.");
+  await refuseASecondOrganization(db, caller.userId);
 
   const organizationId = uuidv7();
   // One batch is one transaction in D1 (the organization, its owner, who it has had and its
@@ -56,7 +62,7 @@ export async function createOrganization(
       registerStore(db, env, { id: organizationId, country: input.country }),
     ])
     .catch((error: unknown) => {
-      if (String(error).includes("UNIQUE")) throw conflict("Ya perteneces a una organización.");
+      if (String(error).includes("UNIQUE")) throw alreadyAMember();
       throw error;
     });
   // Its first entry, where its data starts (its store, for an organization made now).
@@ -78,10 +84,7 @@ export async function acceptInvitation(deps: Deps, caller: Caller, { token }: { 
   if (!invitation || invitation.acceptedAt || invitation.expiresAt <= new Date().toISOString()) {
     throw invalid();
   }
-  const existing = await db.query.memberships.findFirst({
-    where: eq(memberships.userId, caller.userId),
-  });
-  if (existing) throw conflict("Ya perteneces a una organización.");
+  await refuseASecondOrganization(db, caller.userId);
   // Claim first: of two simultaneous uses of one link, only one updates the row.
   const [claimed] = await db
     .update(invitations)
